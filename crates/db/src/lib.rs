@@ -1,0 +1,99 @@
+//! Storage: schema, models, queries, embedded migrations and the seed loader, over SQLite or
+//! PostgreSQL through one diesel `MultiConnection`.
+
+pub mod models;
+pub mod queries;
+pub mod schema;
+pub mod seed;
+
+pub use diesel;
+
+use diesel::connection::SimpleConnection;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+
+/// One connection type for both backends; `DATABASE_URL` decides which at start.
+#[derive(diesel::MultiConnection)]
+pub enum AnyConnection {
+    Postgresql(diesel::PgConnection),
+    Sqlite(diesel::SqliteConnection),
+}
+
+pub type DbPool = Pool<ConnectionManager<AnyConnection>>;
+pub type DbConn = PooledConnection<ConnectionManager<AnyConnection>>;
+
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database pool: {0}")]
+    Pool(#[from] diesel::r2d2::PoolError),
+    #[error("database: {0}")]
+    Query(#[from] diesel::result::Error),
+    #[error("migrations: {0}")]
+    Migration(String),
+    #[error("seed: {0}")]
+    Seed(String),
+}
+
+/// Which backend a `DATABASE_URL` selects: PostgreSQL for `postgres://` and `postgresql://`,
+/// otherwise a SQLite file path (optionally prefixed with `sqlite://`).
+pub fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// Normalises a `DATABASE_URL` to what the backend's driver accepts and makes sure the folder of a
+/// SQLite file exists.
+pub fn prepare_url(url: &str) -> std::io::Result<String> {
+    if is_postgres_url(url) {
+        return Ok(url.to_string());
+    }
+    let path = url.strip_prefix("sqlite://").unwrap_or(url);
+    if path != ":memory:" {
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)?;
+            }
+        }
+    }
+    Ok(path.to_string())
+}
+
+#[derive(Debug, Clone, Copy)]
+struct SqlitePragmas;
+
+impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), diesel::r2d2::Error> {
+        if let AnyConnection::Sqlite(c) = conn {
+            c.batch_execute(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+            )
+            .map_err(diesel::r2d2::Error::QueryError)?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds the connection pool for `url` (see [`prepare_url`]).
+pub fn connect(url: &str, max_size: u32) -> Result<DbPool, DbError> {
+    let url = prepare_url(url).map_err(|e| DbError::Migration(e.to_string()))?;
+    let manager = ConnectionManager::<AnyConnection>::new(url);
+    let pool = Pool::builder()
+        .max_size(max_size)
+        .connection_customizer(Box::new(SqlitePragmas))
+        .build(manager)?;
+    Ok(pool)
+}
+
+/// Runs the pending migrations of the connection's backend; answers how many ran.
+pub fn migrate(conn: &mut AnyConnection) -> Result<usize, DbError> {
+    let ran = match conn {
+        AnyConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
+        AnyConnection::Postgresql(c) => {
+            c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len())
+        }
+    };
+    ran.map_err(|e| DbError::Migration(e.to_string()))
+}

@@ -1,0 +1,71 @@
+//! Pure rules of the store, no I/O and no framework: money, filters, identifiers.
+
+pub mod money;
+
+pub use money::format_php;
+
+/// The `filterByType` values of /buy-beer (SPEC 2): which packaging family to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilterType {
+    Keg,
+    Bottle,
+    Can,
+}
+
+impl FilterType {
+    /// Parses a `filterByType` value; unknown values are `None` (the filter is then ignored).
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "keg" => Some(Self::Keg),
+            "bottle" => Some(Self::Bottle),
+            "can" => Some(Self::Can),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Keg => "keg",
+            Self::Bottle => "bottle",
+            Self::Can => "can",
+        }
+    }
+}
+
+/// Parses an id as sent in a cookie or a query: a positive decimal integer, nothing else.
+pub fn parse_id(value: &str) -> Option<i64> {
+    let v = value.trim();
+    if v.is_empty() || v.len() > 18 || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    v.parse().ok().filter(|&n| n > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_types_parse_case_insensitively() {
+        assert_eq!(FilterType::parse("keg"), Some(FilterType::Keg));
+        assert_eq!(FilterType::parse(" Bottle "), Some(FilterType::Bottle));
+        assert_eq!(FilterType::parse("CAN"), Some(FilterType::Can));
+        assert_eq!(FilterType::parse("cans"), None);
+        assert_eq!(FilterType::parse(""), None);
+        for t in [FilterType::Keg, FilterType::Bottle, FilterType::Can] {
+            assert_eq!(FilterType::parse(t.as_str()), Some(t));
+        }
+    }
+
+    #[test]
+    fn ids_are_positive_integers_only() {
+        assert_eq!(parse_id("1380300002"), Some(1380300002));
+        assert_eq!(parse_id(" 51 "), Some(51));
+        assert_eq!(parse_id("0"), None);
+        assert_eq!(parse_id("-3"), None);
+        assert_eq!(parse_id("12abc"), None);
+        assert_eq!(parse_id("1e5"), None);
+        assert_eq!(parse_id(""), None);
+        assert_eq!(parse_id("99999999999999999999999"), None);
+    }
+}

@@ -1,0 +1,221 @@
+//! Server-side rendering: a pool of JavaScript runtimes on dedicated threads (never on the actix
+//! workers), each with the server bundle loaded, and a memo of finished renders keyed by a hash
+//! of their input. `render(input) -> html`; a failure is the caller's cue to fall back to a page
+//! the client renders.
+
+mod engine;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread;
+
+use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
+use quick_cache::sync::Cache;
+use tokio::sync::oneshot;
+
+pub use engine::EngineLimits;
+use engine::Engine;
+
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum SsrError {
+    #[error("the render pool is saturated")]
+    Busy,
+    #[error("the render pool has stopped")]
+    Stopped,
+    #[error("render failed: {0}")]
+    Failed(String),
+    #[error("could not start the renderer: {0}")]
+    Start(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct SsrConfig {
+    /// Rendering threads, each with its own runtime (one per core by default).
+    pub threads: usize,
+    /// Renders waiting beyond this many answer `Busy` at once.
+    pub queue: usize,
+    /// Finished renders kept in the memo.
+    pub memo_entries: usize,
+    pub limits: EngineLimits,
+}
+
+impl Default for SsrConfig {
+    fn default() -> Self {
+        let threads = thread::available_parallelism().map_or(2, |n| n.get());
+        Self {
+            threads,
+            queue: threads * 16,
+            memo_entries: 1024,
+            limits: EngineLimits::default(),
+        }
+    }
+}
+
+/// The HTML of one render and whether it came from the memo.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub html: Arc<str>,
+    pub memo_hit: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub hits: AtomicU64,
+    pub misses: AtomicU64,
+    pub failures: AtomicU64,
+}
+
+struct Job {
+    input: String,
+    reply: oneshot::Sender<Result<String, String>>,
+}
+
+pub struct Renderer {
+    jobs: Sender<Job>,
+    memo: Cache<u128, Arc<str>>,
+    pub stats: Stats,
+}
+
+impl Renderer {
+    /// Reads the bundle file and starts the pool.
+    pub fn from_file(path: &Path, config: SsrConfig) -> Result<Self, SsrError> {
+        let bundle = std::fs::read_to_string(path)
+            .map_err(|e| SsrError::Start(format!("{}: {e}", path.display())))?;
+        Self::new(bundle, config)
+    }
+
+    /// Starts `config.threads` rendering threads, each loading `bundle`; fails when the bundle
+    /// does not load.
+    pub fn new(bundle: String, config: SsrConfig) -> Result<Self, SsrError> {
+        let bundle: Arc<str> = bundle.into();
+        let (jobs, queue) = bounded::<Job>(config.queue.max(1));
+        let (ready_tx, ready_rx) = bounded::<Result<(), String>>(config.threads);
+        for i in 0..config.threads.max(1) {
+            let bundle = bundle.clone();
+            let queue = queue.clone();
+            let ready = ready_tx.clone();
+            let limits = config.limits.clone();
+            thread::Builder::new()
+                .name(format!("ssr-{i}"))
+                .spawn(move || worker(&bundle, &limits, queue, ready))
+                .map_err(|e| SsrError::Start(e.to_string()))?;
+        }
+        drop(ready_tx);
+        for _ in 0..config.threads.max(1) {
+            match ready_rx.recv() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Err(SsrError::Start(e)),
+                Err(_) => return Err(SsrError::Start("a render thread died".into())),
+            }
+        }
+        Ok(Self {
+            jobs,
+            memo: Cache::new(config.memo_entries.max(1)),
+            stats: Stats::default(),
+        })
+    }
+
+    fn lookup(&self, input: &str) -> (u128, Option<Rendered>) {
+        let key = xxhash_rust::xxh3::xxh3_128(input.as_bytes());
+        let hit = self.memo.get(&key).map(|html| {
+            self.stats.hits.fetch_add(1, Ordering::Relaxed);
+            Rendered {
+                html,
+                memo_hit: true,
+            }
+        });
+        (key, hit)
+    }
+
+    fn submit(&self, input: String) -> Result<oneshot::Receiver<Result<String, String>>, SsrError> {
+        let (reply, rx) = oneshot::channel();
+        match self.jobs.try_send(Job { input, reply }) {
+            Ok(()) => Ok(rx),
+            Err(TrySendError::Full(_)) => Err(SsrError::Busy),
+            Err(TrySendError::Disconnected(_)) => Err(SsrError::Stopped),
+        }
+    }
+
+    fn finish(&self, key: u128, result: Result<String, String>) -> Result<Rendered, SsrError> {
+        match result {
+            Ok(html) => {
+                self.stats.misses.fetch_add(1, Ordering::Relaxed);
+                let html: Arc<str> = html.into();
+                self.memo.insert(key, html.clone());
+                Ok(Rendered {
+                    html,
+                    memo_hit: false,
+                })
+            }
+            Err(e) => {
+                self.stats.failures.fetch_add(1, Ordering::Relaxed);
+                Err(SsrError::Failed(e))
+            }
+        }
+    }
+
+    /// Renders the input (a JSON document for the bundle's `render`), from the memo when the same
+    /// input was rendered before.
+    pub async fn render(&self, input: String) -> Result<Rendered, SsrError> {
+        let (key, hit) = self.lookup(&input);
+        if let Some(hit) = hit {
+            return Ok(hit);
+        }
+        let rx = self.submit(input)?;
+        let result = rx.await.map_err(|_| SsrError::Stopped)?;
+        self.finish(key, result)
+    }
+
+    /// As [`Renderer::render`], blocking the calling thread (tests, benchmarks, CLI).
+    pub fn render_blocking(&self, input: String) -> Result<Rendered, SsrError> {
+        let (key, hit) = self.lookup(&input);
+        if let Some(hit) = hit {
+            return Ok(hit);
+        }
+        let rx = self.submit(input)?;
+        let result = rx.blocking_recv().map_err(|_| SsrError::Stopped)?;
+        self.finish(key, result)
+    }
+
+    /// Forgets every memoised render (after the catalog changes).
+    pub fn clear_memo(&self) {
+        self.memo.clear();
+    }
+}
+
+fn worker(
+    bundle: &str,
+    limits: &EngineLimits,
+    queue: Receiver<Job>,
+    ready: Sender<Result<(), String>>,
+) {
+    let mut engine = match Engine::new(bundle, limits) {
+        Ok(e) => {
+            let _ = ready.send(Ok(()));
+            Some(e)
+        }
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    drop(ready);
+    while let Ok(job) = queue.recv() {
+        if engine.is_none() {
+            engine = Engine::new(bundle, limits)
+                .map_err(|e| log::error!("ssr: restarting the runtime failed: {e}"))
+                .ok();
+        }
+        let result = match &engine {
+            Some(e) => e.render(&job.input),
+            None => Err("no runtime".to_string()),
+        };
+        if result.is_err() {
+            // A failed, interrupted or out-of-memory render may leave the runtime in any state:
+            // start the next job on a fresh one.
+            engine = None;
+        }
+        let _ = job.reply.send(result);
+    }
+}

@@ -1,0 +1,142 @@
+//! Renders pages with the real server bundle in QuickJS. The bundle is built by `make build`
+//! (ui/build.mjs); these tests fail, not skip, when it is missing.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+use ssr::{Renderer, SsrConfig, SsrError};
+
+fn bundle() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ssr-bundle/dist/server.js");
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; run `make build` first", path.display()))
+}
+
+fn config(threads: usize) -> SsrConfig {
+    SsrConfig {
+        threads,
+        ..SsrConfig::default()
+    }
+}
+
+fn product(id: i64, name: &str, kind: &str, price: i64, case: i64) -> serde_json::Value {
+    json!({
+        "id": id, "slug": format!("p-{id}"), "product_name": name, "sku": format!("SKU-{id}"),
+        "brand": "Tala", "size": "330 ml", "price": price, "price_per_case": case,
+        "unit_per_case": if kind == "Keg" { 1 } else { 24 },
+        "types": { "id": 1, "name": kind }, "packaging": { "id": 1, "name": "BOTTLES" },
+        "product_image": format!("/img/products/p-{id}.svg"), "description": "", "custom_description": "",
+        "orderable": id != 3
+    })
+}
+
+fn query(key: &str, data: serde_json::Value) -> serde_json::Value {
+    json!({
+        "queryKey": [key],
+        "queryHash": serde_json::to_string(&json!([key])).unwrap(),
+        "state": {
+            "data": data, "dataUpdateCount": 1, "dataUpdatedAt": 0, "error": null,
+            "errorUpdateCount": 0, "errorUpdatedAt": 0, "fetchFailureCount": 0,
+            "fetchFailureReason": null, "fetchMeta": null, "isInvalidated": false,
+            "status": "success", "fetchStatus": "idle"
+        }
+    })
+}
+
+fn buy_beer_input() -> String {
+    let products = vec![
+        product(1, "Tala Pale Pilsen 320 ml", "Full Goods", 5200, 118800),
+        product(2, "Tala Pale Pilsen Can 330 ml", "Cans", 6000, 139200),
+        product(3, "Tala Pale Pilsen Keg 30 L", "Keg", 725000, 725000),
+    ];
+    json!({
+        "url": "/buy-beer", "route": "buy-beer", "status": 200, "vars": {},
+        "state": { "mutations": [], "queries": [query("/api/v1/products", json!({
+            "products": products, "recommended_products": [], "best_sellers": [],
+            "filter_types": [], "brands": ["Tala"]
+        }))] }
+    })
+    .to_string()
+}
+
+#[test]
+fn renders_the_product_list_with_names_prices_and_links() {
+    let r = Renderer::new(bundle(), config(1)).expect("bundle loads");
+    let out = r.render_blocking(buy_beer_input()).expect("render");
+    let html = &*out.html;
+    assert!(!out.memo_hit);
+    assert!(html.contains("<h1>Buy Beer</h1>"), "{html}");
+    assert!(html.contains("Tala Pale Pilsen 320 ml"));
+    assert!(html.contains("P52.00"), "bottle shows its unit price");
+    assert!(html.contains("P1,392.00"), "cans show the box price");
+    assert!(html.contains("P7,250.00"), "kegs show the keg price");
+    assert!(html.contains(r#"href="/single-product/p-1""#));
+    assert!(html.contains(r#"id="browse-cont""#));
+    assert!(html.contains("Out Of Stock"), "not orderable product is marked");
+}
+
+#[test]
+fn the_same_input_is_served_from_the_memo() {
+    let r = Renderer::new(bundle(), config(1)).unwrap();
+    let first = r.render_blocking(buy_beer_input()).unwrap();
+    let second = r.render_blocking(buy_beer_input()).unwrap();
+    assert!(!first.memo_hit);
+    assert!(second.memo_hit);
+    assert_eq!(first.html, second.html);
+}
+
+#[test]
+fn unknown_routes_render_the_not_found_page() {
+    let r = Renderer::new(bundle(), config(1)).unwrap();
+    let input = json!({"url": "/nope", "route": "not-found", "status": 404, "vars": {},
+        "state": {"mutations": [], "queries": []}});
+    let out = r.render_blocking(input.to_string()).unwrap();
+    assert!(out.html.contains("Page not found"));
+}
+
+#[test]
+fn a_failing_render_is_an_error_and_the_pool_recovers() {
+    let r = Renderer::new(bundle(), config(1)).unwrap();
+    let err = r.render_blocking("{not json".into()).unwrap_err();
+    assert!(matches!(err, SsrError::Failed(_)), "{err:?}");
+    assert!(r.render_blocking(buy_beer_input()).is_ok());
+}
+
+#[test]
+fn a_render_running_past_the_timeout_is_interrupted() {
+    let bundle = "globalThis.render = function (s) { if (s === 'loop') { for (;;) {} } return 'ok'; };";
+    let mut cfg = config(1);
+    cfg.limits.timeout = std::time::Duration::from_millis(50);
+    let r = Renderer::new(bundle.into(), cfg).unwrap();
+    assert!(matches!(r.render_blocking("loop".into()), Err(SsrError::Failed(_))));
+    assert_eq!(&*r.render_blocking("x".into()).unwrap().html, "ok");
+}
+
+#[test]
+fn a_render_past_the_memory_limit_fails() {
+    let bundle = "globalThis.render = function () { const a = []; for (;;) { a.push(new Array(1e5).fill(1)); } };";
+    let mut cfg = config(1);
+    cfg.limits.memory_bytes = 16 << 20;
+    let r = Renderer::new(bundle.into(), cfg).unwrap();
+    assert!(matches!(r.render_blocking("x".into()), Err(SsrError::Failed(_))));
+}
+
+#[test]
+fn a_bundle_without_render_does_not_start() {
+    let err = Renderer::new("var x = 1;".into(), config(1)).err().unwrap();
+    assert!(matches!(err, SsrError::Start(_)));
+}
+
+#[test]
+fn the_bundle_loads_with_only_the_two_polyfills() {
+    // Nothing but MessageChannel and TextEncoder is added to QuickJS's globals by the bundle's
+    // polyfills; the bundle must then load and render.
+    let src = bundle();
+    let r = Renderer::new(
+        format!("{src}\nglobalThis.render = (function (inner) {{ return function (s) {{ if (s === 'globals') {{ return [typeof MessageChannel, typeof TextEncoder, typeof setTimeout, typeof window, typeof Intl].join(','); }} return inner(s); }}; }})(globalThis.render);"),
+        config(1),
+    )
+    .unwrap();
+    let globals = r.render_blocking("globals".into()).unwrap();
+    assert_eq!(&*globals.html, "function,function,undefined,undefined,undefined");
+}

@@ -1,0 +1,12 @@
+DROP TABLE banners;
+DROP TABLE deposits;
+DROP TABLE product_areas;
+DROP TABLE served_areas;
+DROP TABLE streets;
+DROP TABLE barangays;
+DROP TABLE cities;
+DROP TABLE provinces;
+DROP TABLE fulfillment_types;
+DROP TABLE products;
+DROP TABLE product_types;
+DROP TABLE packagings;

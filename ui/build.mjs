@@ -1,0 +1,92 @@
+// Builds the front end:
+//   dist/assets/client-[hash].js     the browser bundle (hydrates the server's HTML)
+//   dist/assets/styles-[hash].css    the stylesheet (the server inlines it as critical CSS)
+//   dist/manifest.json               logical name -> hashed URL, read by the server
+//   dist/routes.json                 the route table (src/routes.ts) for the server
+//   ../ssr-bundle/dist/server.js     the server entry for QuickJS
+// With --tests it also bundles src/**/*.test.ts into dist-test/ for node --test.
+import * as esbuild from 'esbuild';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(here, 'dist');
+const ssrOut = path.join(here, '..', 'ssr-bundle', 'dist', 'server.js');
+const define = { 'process.env.NODE_ENV': '"production"' };
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(path.join(dist, 'assets'), { recursive: true });
+
+const client = await esbuild.build({
+  entryPoints: { client: path.join(here, 'src/client.tsx'), styles: path.join(here, 'src/styles.css') },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2020'],
+  jsx: 'automatic',
+  define,
+  outdir: path.join(dist, 'assets'),
+  entryNames: '[name]-[hash]',
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+const manifest = {};
+for (const [out, meta] of Object.entries(client.metafile.outputs)) {
+  if (!meta.entryPoint) continue;
+  const name = path.basename(meta.entryPoint).replace(/\.tsx?$/, '.js');
+  manifest[name] = '/assets/' + path.basename(out);
+}
+await writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 1));
+
+await esbuild.build({
+  entryPoints: [path.join(here, '..', 'ssr-bundle', 'src', 'entry.tsx')],
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  conditions: ['browser', 'import', 'default'],
+  target: ['es2020'],
+  jsx: 'automatic',
+  define,
+  outfile: ssrOut,
+  nodePaths: [path.join(here, 'node_modules')],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+// The route table, evaluated and written as JSON for the server.
+const routesJs = path.join(dist, 'routes.mjs');
+await esbuild.build({
+  entryPoints: [path.join(here, 'src/routes.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  outfile: routesJs,
+  logLevel: 'warning',
+});
+const { routes, notFoundRoute } = await import(routesJs + '?t=' + Date.now());
+await writeFile(path.join(dist, 'routes.json'), JSON.stringify({ routes, notFound: notFoundRoute }, null, 1));
+await rm(routesJs);
+
+if (process.argv.includes('--tests')) {
+  const outdir = path.join(here, 'dist-test');
+  await rm(outdir, { recursive: true, force: true });
+  const tests = [];
+  for (const dir of ['src', 'src/lib']) {
+    for (const f of await readdir(path.join(here, dir))) if (f.endsWith('.test.ts')) tests.push(path.join(here, dir, f));
+  }
+  await esbuild.build({
+    entryPoints: tests,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+}
+console.log('built', manifest);

@@ -1,0 +1,20 @@
+import { hydrate } from '@tanstack/react-query';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App } from './App';
+import { makeQueryClient } from './lib/api';
+import type { RenderInput } from './lib/render-input';
+
+const stateEl = document.getElementById('__STATE__');
+const input = JSON.parse(stateEl?.textContent ?? '{}') as RenderInput & { ssr: boolean };
+const client = makeQueryClient();
+// The server's state carries timestamps of the data, not of this visit: count it fresh from now
+// so the page does not refetch what it already holds.
+const now = Date.now();
+for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
+hydrate(client, input.state);
+
+const { state: _state, ssr, ...page } = input;
+const root = document.getElementById('root')!;
+const app = <App page={page} client={client} />;
+if (ssr) hydrateRoot(root, app);
+else createRoot(root).render(app);

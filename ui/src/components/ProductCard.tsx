@@ -1,0 +1,33 @@
+import { listPrice } from '../lib/price';
+import type { Product } from '../lib/types';
+
+export function ProductCard({ product, eager }: { product: Product; eager: boolean }) {
+  const price = listPrice(product);
+  return (
+    <li className="card">
+      <a className="card-link" href={`/single-product/${encodeURIComponent(product.slug)}`}>
+        {product.product_image ? (
+          <img
+            className="card-img"
+            src={product.product_image}
+            alt={product.product_name}
+            width={240}
+            height={240}
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+          />
+        ) : (
+          <span className="card-img no-img">Product image not available</span>
+        )}
+        <span className="card-name">{product.product_name}</span>
+      </a>
+      <span className="card-meta">
+        {product.types.name} · {product.size}
+      </span>
+      <span className="card-price">
+        {price.amount} <span className="per">/ {price.per}</span>
+      </span>
+      {!product.orderable && <span className="badge">Out Of Stock</span>}
+    </li>
+  );
+}

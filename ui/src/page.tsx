@@ -1,0 +1,28 @@
+import { createContext, useContext } from 'react';
+import type { RenderInput } from './lib/render-input';
+
+export type Page = Omit<RenderInput, 'state'>;
+
+const PageContext = createContext<Page | null>(null);
+
+export const PageProvider = PageContext.Provider;
+
+/** The request the page was rendered for: url, route, status and the resolved key variables. */
+export function usePage(): Page {
+  const page = useContext(PageContext);
+  if (!page) throw new Error('usePage outside PageProvider');
+  return page;
+}
+
+/** The value of one query-string parameter of the page's url. */
+export function searchParam(url: string, name: string): string | null {
+  const q = url.indexOf('?');
+  if (q < 0) return null;
+  const hash = url.indexOf('#');
+  const query = url.slice(q + 1, hash < 0 ? undefined : hash);
+  for (const pair of query.split('&')) {
+    const [k, v = ''] = pair.split('=');
+    if (decodeURIComponent(k) === name) return decodeURIComponent(v.replace(/\+/g, ' '));
+  }
+  return null;
+}
