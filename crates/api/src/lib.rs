@@ -72,6 +72,21 @@ async fn banners(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError> {
     json_of(state, catalog::banners).await
 }
 
+async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(format!(
+        "{} is not allowed on {}",
+        req.method(),
+        req.path()
+    )))
+}
+
+/// A resource answering one method; any other method gets a JSON 405.
+fn resource(path: &str, route: actix_web::Route) -> actix_web::Resource {
+    web::resource(path)
+        .route(route)
+        .default_service(web::to(method_not_allowed))
+}
+
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound(format!("No API call at {}", req.path())))
 }
@@ -91,10 +106,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::scope("/api")
             .service(
                 web::scope("/v1")
-                    .route("/products", web::get().to(products))
-                    .route("/banners", web::get().to(banners)),
+                    .service(resource("/products", web::get().to(products)))
+                    .service(resource("/banners", web::get().to(banners))),
             )
-            .service(web::scope("/v3").route("/packagings", web::post().to(packagings)))
+            .service(web::scope("/v3").service(resource("/packagings", web::post().to(packagings))))
             .default_service(web::to(not_found)),
     );
 }

@@ -67,8 +67,8 @@ impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), diesel::r2d2::Error> {
         if let AnyConnection::Sqlite(c) = conn {
             c.batch_execute(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                 PRAGMA foreign_keys = ON;",
             )
             .map_err(diesel::r2d2::Error::QueryError)?;
         }

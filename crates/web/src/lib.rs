@@ -1,1 +1,91 @@
+//! Pages: server-rendered React through `ssr`, wrapped in the Tera shell, with the data each page
+//! needs fetched in process from the same functions that serve the API. Also the static assets.
 
+pub mod gate;
+pub mod keys;
+pub mod page;
+pub mod routes;
+pub mod shell;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use actix_files::Files;
+use actix_web::http::header;
+use actix_web::middleware::DefaultHeaders;
+use actix_web::web;
+use db::DbPool;
+use ssr::Renderer;
+
+pub use shell::Shell;
+
+#[derive(Debug, Clone)]
+pub struct WebConfig {
+    /// The front-end build output: manifest.json, routes.json, assets/.
+    pub dist_dir: PathBuf,
+    /// Static files served as they are (images).
+    pub public_dir: PathBuf,
+    /// The address the store is reached at, for canonical URLs (no trailing slash).
+    pub public_url: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    #[error("{0}: {1} (run `make build`)")]
+    Build(String, String),
+    #[error("shell template: {0}")]
+    Template(String),
+}
+
+/// What the page handlers share.
+pub struct WebState {
+    pub pool: DbPool,
+    pub renderer: Arc<Renderer>,
+    pub shell: Shell,
+    pub routes: routes::RouteTable,
+    pub config: WebConfig,
+}
+
+impl WebState {
+    pub fn load(
+        pool: DbPool,
+        renderer: Arc<Renderer>,
+        config: WebConfig,
+    ) -> Result<Self, WebError> {
+        let read = |p: &Path| {
+            std::fs::read_to_string(p)
+                .map_err(|e| WebError::Build(p.display().to_string(), e.to_string()))
+        };
+        let routes_path = config.dist_dir.join("routes.json");
+        let routes = serde_json::from_str(&read(&routes_path)?)
+            .map_err(|e| WebError::Build(routes_path.display().to_string(), e.to_string()))?;
+        let shell = Shell::load(&config.dist_dir)?;
+        Ok(Self {
+            pool,
+            renderer,
+            shell,
+            routes,
+            config,
+        })
+    }
+}
+
+/// Static assets and the pages (every GET that no API or asset route took).
+pub fn configure(cfg: &mut web::ServiceConfig, state: &web::Data<WebState>) {
+    let dist = &state.config.dist_dir;
+    let public = &state.config.public_dir;
+    cfg.service(
+        web::scope("/assets")
+            .wrap(DefaultHeaders::new().add((
+                header::CACHE_CONTROL,
+                "public, max-age=31536000, immutable",
+            )))
+            .service(Files::new("", dist.join("assets"))),
+    )
+    .service(
+        web::scope("/img")
+            .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=86400")))
+            .service(Files::new("", public.join("img"))),
+    )
+    .default_service(web::to(page::page));
+}

@@ -1,0 +1,139 @@
+//! Wiring of the `store` binary: configuration from the environment, the actix application, the
+//! commands serve, migrate and seed.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use actix_web::http::header;
+use actix_web::middleware::{Compress, DefaultHeaders, Logger};
+use actix_web::{web, App, HttpServer};
+use api::ApiState;
+use db::DbPool;
+use ::web::{WebConfig, WebState};
+
+/// Configuration, each from an environment variable (see README).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// DATABASE_URL: a SQLite file (default `data/store.db`) or `postgres://...`.
+    pub database_url: String,
+    /// BIND: address to listen on (default `127.0.0.1:8080`).
+    pub bind: String,
+    /// PUBLIC_URL: the address shoppers reach the store at, for canonical links.
+    pub public_url: String,
+    /// UI_DIST: the front-end build (default `ui/dist`).
+    pub ui_dist: PathBuf,
+    /// UI_PUBLIC: static files (default `ui/public`).
+    pub ui_public: PathBuf,
+    /// SSR_BUNDLE: the server bundle (default `ssr-bundle/dist/server.js`).
+    pub ssr_bundle: PathBuf,
+    /// SSR_THREADS: render threads (default one per core).
+    pub ssr_threads: usize,
+    /// DB_POOL_SIZE: database connections (default 8).
+    pub db_pool_size: u32,
+    /// WORKERS: HTTP worker threads (default one per core).
+    pub workers: usize,
+}
+
+fn env_or(name: &str, default: &str) -> String {
+    std::env::var(name)
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| default.to_string())
+}
+
+fn env_num<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
+    match std::env::var(name).ok().filter(|v| !v.trim().is_empty()) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map_err(|_| format!("{name} must be a number, not {v:?}")),
+    }
+}
+
+impl Config {
+    pub fn from_env() -> Result<Self, String> {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let bind = env_or("BIND", "127.0.0.1:8080");
+        let default_public = format!("http://{}", bind.replace("127.0.0.1", "localhost"));
+        Ok(Self {
+            database_url: env_or("DATABASE_URL", "data/store.db"),
+            public_url: env_or("PUBLIC_URL", &default_public)
+                .trim_end_matches('/')
+                .to_string(),
+            bind,
+            ui_dist: env_or("UI_DIST", "ui/dist").into(),
+            ui_public: env_or("UI_PUBLIC", "ui/public").into(),
+            ssr_bundle: env_or("SSR_BUNDLE", "ssr-bundle/dist/server.js").into(),
+            ssr_threads: env_num("SSR_THREADS", cores)?,
+            db_pool_size: env_num("DB_POOL_SIZE", 8)?,
+            workers: env_num("WORKERS", cores)?,
+        })
+    }
+}
+
+/// Connects and migrates.
+pub fn open_database(config: &Config) -> Result<DbPool, String> {
+    let pool = db::connect(&config.database_url, config.db_pool_size).map_err(|e| e.to_string())?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let ran = db::migrate(&mut conn).map_err(|e| e.to_string())?;
+    if ran > 0 {
+        log::info!("ran {ran} migrations");
+    }
+    Ok(pool)
+}
+
+/// Adds the API, the assets and the pages, with the headers every answer carries.
+pub fn configure(cfg: &mut web::ServiceConfig, api: &web::Data<ApiState>, pages: &web::Data<WebState>) {
+    cfg.app_data(api.clone()).app_data(pages.clone());
+    api::configure(cfg);
+    ::web::configure(cfg, pages);
+}
+
+pub fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
+        .add((header::X_FRAME_OPTIONS, "DENY"))
+}
+
+pub fn web_state(pool: DbPool, config: &Config) -> Result<WebState, String> {
+    let renderer = ssr::Renderer::from_file(
+        &config.ssr_bundle,
+        ssr::SsrConfig {
+            threads: config.ssr_threads.max(1),
+            ..ssr::SsrConfig::default()
+        },
+    )
+    .map_err(|e| format!("{e} (run `make build`)"))?;
+    WebState::load(
+        pool,
+        Arc::new(renderer),
+        WebConfig {
+            dist_dir: config.ui_dist.clone(),
+            public_dir: config.ui_public.clone(),
+            public_url: config.public_url.clone(),
+        },
+    )
+    .map_err(|e| e.to_string())
+}
+
+pub async fn serve(config: Config) -> Result<(), String> {
+    let pool = open_database(&config)?;
+    let pages = web::Data::new(web_state(pool.clone(), &config)?);
+    let api = web::Data::new(ApiState { pool });
+    log::info!("serving the store on http://{}", config.bind);
+    HttpServer::new(move || {
+        App::new()
+            .wrap(security_headers())
+            .wrap(Compress::default())
+            .wrap(Logger::new("%r %s %b %Dms"))
+            .configure(|cfg| configure(cfg, &api, &pages))
+    })
+    .workers(config.workers.max(1))
+    .bind(&config.bind)
+    .map_err(|e| format!("bind {}: {e}", config.bind))?
+    .run()
+    .await
+    .map_err(|e| e.to_string())
+}

@@ -1,0 +1,88 @@
+//! The route table exported by the front-end build (`ui/dist/routes.json`, from
+//! `ui/src/routes.ts`), and path matching. The TypeScript twin is `matchRoute` in routes.ts.
+
+use serde::Deserialize;
+
+use crate::keys::Vars;
+
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Guard {
+    None,
+    Member,
+    Guest,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RouteDef {
+    pub name: String,
+    pub path: String,
+    pub guard: Guard,
+    pub title: String,
+    pub description: String,
+    pub data: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RouteTable {
+    pub routes: Vec<RouteDef>,
+    #[serde(rename = "notFound")]
+    pub not_found: RouteDef,
+}
+
+impl RouteTable {
+    /// The route of a path and the values of its `{name}` segments; the not-found route otherwise.
+    pub fn find(&self, path: &str) -> (&RouteDef, Vars) {
+        let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        'routes: for route in &self.routes {
+            let pattern: Vec<&str> = route.path.split('/').filter(|s| !s.is_empty()).collect();
+            if pattern.len() != parts.len() {
+                continue;
+            }
+            let mut params = Vars::new();
+            for (seg, part) in pattern.iter().zip(&parts) {
+                match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                    Some(name) => {
+                        let value = percent_encoding::percent_decode_str(part)
+                            .decode_utf8_lossy()
+                            .into_owned();
+                        params.insert(name.to_string(), value);
+                    }
+                    None if seg == part => {}
+                    None => continue 'routes,
+                }
+            }
+            return (route, params);
+        }
+        (&self.not_found, Vars::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> RouteTable {
+        serde_json::from_value(serde_json::json!({
+            "routes": [
+                {"name": "buy-beer", "path": "/buy-beer", "guard": "none", "title": "t", "description": "d", "data": []},
+                {"name": "product", "path": "/single-product/{slug}", "guard": "none", "title": "t", "description": "d", "data": []}
+            ],
+            "notFound": {"name": "not-found", "path": "", "guard": "none", "title": "t", "description": "d", "data": []}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn matches_exact_paths_and_parameters() {
+        let t = table();
+        assert_eq!(t.find("/buy-beer").0.name, "buy-beer");
+        assert_eq!(t.find("/buy-beer/").0.name, "buy-beer");
+        let (r, params) = t.find("/single-product/tala%20light");
+        assert_eq!(r.name, "product");
+        assert_eq!(params["slug"], "tala light");
+        assert_eq!(t.find("/single-product").0.name, "not-found");
+        assert_eq!(t.find("/nope").0.name, "not-found");
+        assert_eq!(t.find("/").0.name, "not-found");
+    }
+}

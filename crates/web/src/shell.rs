@@ -1,0 +1,115 @@
+//! The HTML shell around a rendered page: head tags, inline critical CSS, the hashed client
+//! bundle and the dehydrated state.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+use tera::{Context, Tera};
+
+use crate::WebError;
+
+pub struct Shell {
+    tera: Tera,
+    css: String,
+    client_js: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ShellPage<'a> {
+    pub title: &'a str,
+    pub description: &'a str,
+    pub canonical: &'a str,
+    pub noindex: bool,
+    pub nonce: &'a str,
+    pub body: &'a str,
+    /// The JSON of the state, not yet escaped for the script element.
+    pub state_json: &'a str,
+}
+
+/// Makes JSON safe inside `<script type="application/json">`: no `<` can close the element.
+pub fn escape_json_for_script(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
+
+/// HTML escaping for text and attribute values (Tera's default also escapes `/`, which URLs do
+/// not need).
+fn escape_html(input: &str) -> String {
+    let mut out = String::with_capacity(input.len());
+    for c in input.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl Shell {
+    pub fn load(dist: &Path) -> Result<Self, WebError> {
+        let manifest_path = dist.join("manifest.json");
+        let err = |p: &Path, e: String| WebError::Build(p.display().to_string(), e);
+        let manifest: HashMap<String, String> = serde_json::from_str(
+            &std::fs::read_to_string(&manifest_path)
+                .map_err(|e| err(&manifest_path, e.to_string()))?,
+        )
+        .map_err(|e| err(&manifest_path, e.to_string()))?;
+        let asset = |name: &str| {
+            manifest
+                .get(name)
+                .cloned()
+                .ok_or_else(|| err(&manifest_path, format!("no {name} in the manifest")))
+        };
+        let client_js = asset("client.js")?;
+        let css_url = asset("styles.css")?;
+        let css_path = dist.join(css_url.trim_start_matches('/'));
+        let css = std::fs::read_to_string(&css_path).map_err(|e| err(&css_path, e.to_string()))?;
+        let mut tera = Tera::default();
+        tera.set_escape_fn(escape_html);
+        tera.add_raw_template("shell.html", include_str!("../templates/shell.html"))
+            .map_err(|e| WebError::Template(e.to_string()))?;
+        Ok(Self {
+            tera,
+            css,
+            client_js,
+        })
+    }
+
+    pub fn client_js(&self) -> &str {
+        &self.client_js
+    }
+
+    pub fn render(&self, page: &ShellPage) -> Result<String, WebError> {
+        let mut ctx = Context::new();
+        ctx.insert("title", page.title);
+        ctx.insert("description", page.description);
+        ctx.insert("canonical", page.canonical);
+        ctx.insert("noindex", &page.noindex);
+        ctx.insert("nonce", page.nonce);
+        ctx.insert("css", &self.css);
+        ctx.insert("client_js", &self.client_js);
+        ctx.insert("body", page.body);
+        ctx.insert("state", &escape_json_for_script(page.state_json));
+        self.tera
+            .render("shell.html", &ctx)
+            .map_err(|e| WebError::Template(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_json_cannot_close_its_script_element() {
+        let json = serde_json::json!({"name": "</script><script>alert(1)</script>"}).to_string();
+        let safe = escape_json_for_script(&json);
+        assert!(!safe.contains('<'));
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back["name"], "</script><script>alert(1)</script>");
+    }
+}

@@ -1,0 +1,95 @@
+// Regenerates the catalog's SVG images in ui/public/img from crates/db/seed/catalog.json:
+// one per product (bottle, can or keg drawn in the brand's colours, with the name on the label),
+// one per packaging, the banners (desktop and mobile) and the favicon.
+// Run: node scripts/gen-images.mjs   (from ui/)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = new URL('../', import.meta.url);
+const catalog = JSON.parse(readFileSync(new URL('../crates/db/seed/catalog.json', root), 'utf8'));
+const out = (p) => fileURLToPath(new URL('public' + p, root));
+const write = (p, svg) => {
+  mkdirSync(out(p.slice(0, p.lastIndexOf('/'))), { recursive: true });
+  writeFileSync(out(p), svg.replace(/\n\s*/g, ''));
+};
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+const BRANDS = {
+  Tala: { body: '#1f5f3a', label: '#f2b705', ink: '#1d1a16' },
+  Habagat: { body: '#7a1c1c', label: '#f3ece0', ink: '#7a1c1c' },
+  Amihan: { body: '#2f5d8a', label: '#fdf3d8', ink: '#2f5d8a' },
+  Bangkal: { body: '#5e3305', label: '#f7c873', ink: '#5e3305' },
+};
+
+function words(name) {
+  // Two label lines: brand and style, without the size.
+  const bare = name.replace(/\s+\d+(\.\d+)?\s*(ml|L)$/i, '').replace(/ (Can|Keg|Grande)\b/g, '');
+  const parts = bare.split(' ');
+  return [parts[0], parts.slice(1).join(' ')];
+}
+
+function bottle(c, [l1, l2], size) {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 240" width="240" height="240">
+    <rect width="240" height="240" fill="#f7efe1"/>
+    <path d="M108 20h24v40c0 12 22 22 22 46v114a8 8 0 0 1-8 8H94a8 8 0 0 1-8-8V106c0-24 22-34 22-46z" fill="${c.body}"/>
+    <rect x="104" y="14" width="32" height="12" rx="3" fill="${c.label}"/>
+    <rect x="90" y="130" width="60" height="64" rx="4" fill="${c.label}"/>
+    <text x="120" y="152" font-family="sans-serif" font-size="13" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(l1)}</text>
+    <text x="120" y="168" font-family="sans-serif" font-size="8" text-anchor="middle" fill="${c.ink}">${esc(l2)}</text>
+    <text x="120" y="184" font-family="sans-serif" font-size="8" text-anchor="middle" fill="${c.ink}">${esc(size)}</text>
+  </svg>`;
+}
+
+function can(c, [l1, l2], size) {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 240" width="240" height="240">
+    <rect width="240" height="240" fill="#f7efe1"/>
+    <rect x="76" y="40" width="88" height="170" rx="12" fill="${c.body}"/>
+    <rect x="82" y="32" width="76" height="14" rx="6" fill="#b8b8b8"/>
+    <rect x="76" y="96" width="88" height="64" fill="${c.label}"/>
+    <text x="120" y="122" font-family="sans-serif" font-size="15" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(l1)}</text>
+    <text x="120" y="138" font-family="sans-serif" font-size="9" text-anchor="middle" fill="${c.ink}">${esc(l2)}</text>
+    <text x="120" y="152" font-family="sans-serif" font-size="9" text-anchor="middle" fill="${c.ink}">${esc(size)}</text>
+  </svg>`;
+}
+
+function keg(c, [l1, l2], size) {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 240" width="240" height="240">
+    <rect width="240" height="240" fill="#f7efe1"/>
+    <rect x="56" y="44" width="128" height="166" rx="14" fill="#9aa0a6"/>
+    <rect x="56" y="70" width="128" height="8" fill="#7d848a"/>
+    <rect x="56" y="176" width="128" height="8" fill="#7d848a"/>
+    <rect x="108" y="30" width="24" height="16" rx="3" fill="#55595d"/>
+    <rect x="72" y="94" width="96" height="70" rx="6" fill="${c.label}" stroke="${c.body}" stroke-width="4"/>
+    <text x="120" y="120" font-family="sans-serif" font-size="16" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(l1)}</text>
+    <text x="120" y="136" font-family="sans-serif" font-size="9" text-anchor="middle" fill="${c.ink}">${esc(l2)}</text>
+    <text x="120" y="152" font-family="sans-serif" font-size="11" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(size)}</text>
+  </svg>`;
+}
+
+const draw = { 1: bottle, 2: can, 3: keg };
+for (const p of catalog.products) {
+  const c = BRANDS[p.brand];
+  if (!c) throw new Error(`no colours for brand ${p.brand}`);
+  write(p.product_image, draw[p.packaging_id](c, words(p.product_name), p.size));
+}
+const tala = BRANDS.Tala;
+for (const k of catalog.packagings) {
+  const fn = draw[k.id];
+  write(k.image, fn(tala, ['Tala', k.name.toLowerCase()], ''));
+}
+
+const banner = (w, h, title, art) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1d2b4f"/><stop offset="1" stop-color="#5e3305"/></linearGradient></defs>
+  <rect width="${w}" height="${h}" fill="url(#g)"/>
+  <circle cx="${w * 0.85}" cy="${h * 0.25}" r="${h * 0.08}" fill="#f2b705"/>
+  ${art}
+  <text x="${w * 0.06}" y="${h * 0.55}" font-family="sans-serif" font-size="${Math.round(h * 0.09)}" font-weight="700" fill="#fffaf0">${esc(title)}</text>
+</svg>`;
+const titles = catalog.banners.map((b) => b.title.split(':')[0]);
+catalog.banners.forEach((b, i) => {
+  write(b.desktop_image, banner(1200, 400, titles[i], ''));
+  write(b.mobile_image, banner(480, 480, titles[i].length > 18 ? titles[i].slice(0, 18) + '…' : titles[i], ''));
+});
+
+write('/img/favicon.svg', `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#5e3305"/><path d="M16 5l3.2 7 7.6.8-5.7 5.1 1.6 7.5L16 21.6 9.3 25.4l1.6-7.5L5.2 12.8l7.6-.8z" fill="#f2b705"/></svg>`);
+console.log(`wrote ${catalog.products.length} product images, ${catalog.packagings.length} packagings, ${catalog.banners.length} banners`);
