@@ -107,9 +107,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .service(
                 web::scope("/v1")
                     .service(resource("/products", web::get().to(products)))
-                    .service(resource("/banners", web::get().to(banners))),
+                    .service(resource("/banners", web::get().to(banners)))
+                    .default_service(web::to(not_found)),
             )
-            .service(web::scope("/v3").service(resource("/packagings", web::post().to(packagings))))
+            .service(
+                web::scope("/v3")
+                    .service(resource("/packagings", web::post().to(packagings)))
+                    .default_service(web::to(not_found)),
+            )
             .default_service(web::to(not_found)),
     );
 }

@@ -1,0 +1,202 @@
+//! The catalog API over HTTP, against SQLite and PostgreSQL.
+
+mod support;
+
+use actix_web::http::StatusCode;
+use actix_web::{test, web, App};
+use api::ApiState;
+use serde_json::Value;
+use support::{database, Backend};
+
+/// Makes the API app over a fresh seeded database of the backend and calls it.
+async fn call(backend: Backend, method: &str, uri: &str) -> (StatusCode, Value) {
+    let db = database(backend);
+    call_with(&db.pool, method, uri).await
+}
+
+async fn call_with(pool: &db::DbPool, method: &str, uri: &str) -> (StatusCode, Value) {
+    let state = web::Data::new(ApiState { pool: pool.clone() });
+    let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
+    let req = match method {
+        "GET" => test::TestRequest::get(),
+        "POST" => test::TestRequest::post(),
+        "PUT" => test::TestRequest::put(),
+        "DELETE" => test::TestRequest::delete(),
+        other => panic!("method {other}"),
+    }
+    .uri(uri)
+    .to_request();
+    let res = test::call_service(&app, req).await;
+    let status = res.status();
+    let ct = res
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let body = test::read_body(res).await;
+    assert!(ct.starts_with("application/json"), "{uri}: content-type {ct:?}");
+    let json = serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{uri}: {e}"));
+    (status, json)
+}
+
+fn names(v: &Value, field: &str) -> Vec<String> {
+    v[field]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["product_name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+const MAKATI_BEL_AIR: &str = "1380300002";
+const CALOOCAN_FIRST: &str = "1380100001";
+const BACOOR_BAYANAN: &str = "402103004";
+/// Santa Maria, Bulacan: a real barangay in a city the store does not serve.
+const UNSERVED: &str = "301423001";
+
+async fn all_products(b: Backend) {
+    let (status, v) = call(b, "GET", "/api/v1/products").await;
+    assert_eq!(status, StatusCode::OK);
+    let products = v["products"].as_array().unwrap();
+    assert_eq!(products.len(), 26);
+    let p = &products[0];
+    for field in [
+        "id", "slug", "product_name", "sku", "price", "price_per_case", "unit_per_case", "types",
+        "packaging", "product_image", "description", "custom_description", "orderable",
+    ] {
+        assert!(p.get(field).is_some(), "product has {field}");
+    }
+    assert_eq!(p["product_name"], "Tala Pale Pilsen 320 ml");
+    assert_eq!(p["price"], 5200);
+    assert_eq!(p["price_per_case"], 118800);
+    assert_eq!(p["unit_per_case"], 24);
+    assert_eq!(p["types"]["name"], "Full Goods");
+    assert_eq!(p["packaging"]["name"], "BOTTLES");
+    assert!(v["recommended_products"].as_array().unwrap().is_empty(), "guests get none");
+    assert!(names(&v, "best_sellers").contains(&"Bangkal IPA 330 ml".to_string()));
+    assert_eq!(v["brands"], serde_json::json!(["Amihan", "Bangkal", "Habagat", "Tala"]));
+    let filter_values: Vec<&str> = v["filter_types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(filter_values, ["bottle", "can", "keg"]);
+    let kegs: Vec<&Value> = products.iter().filter(|p| p["types"]["name"] == "Keg").collect();
+    assert!(kegs.iter().all(|k| k["unit_per_case"] == 1));
+    assert!(products.iter().any(|p| p["orderable"] == false));
+}
+both!(lists_every_product_without_a_barangay, all_products);
+
+async fn narrowed_by_barangay(b: Backend) {
+    let db = database(b);
+    let (_, makati) = call_with(&db.pool, "GET", &format!("/api/v1/products?barangay={MAKATI_BEL_AIR}")).await;
+    let (_, caloocan) = call_with(&db.pool, "GET", &format!("/api/v1/products?barangay={CALOOCAN_FIRST}")).await;
+    let (_, bacoor) = call_with(&db.pool, "GET", &format!("/api/v1/products?barangay={BACOOR_BAYANAN}")).await;
+    let makati = names(&makati, "products");
+    let caloocan = names(&caloocan, "products");
+    let bacoor = names(&bacoor, "products");
+    let dipa = "Bangkal Double IPA Can 473 ml".to_string();
+    let keg = "Tala Pale Pilsen Keg 30 L".to_string();
+    assert!(makati.contains(&dipa), "sold in Makati");
+    assert!(!caloocan.contains(&dipa), "not sold in Caloocan");
+    assert!(caloocan.contains(&keg), "kegs are sold across Metro Manila");
+    assert!(!bacoor.contains(&keg), "no kegs outside Metro Manila");
+    assert_eq!(makati.len(), 26);
+    assert_eq!(caloocan.len(), 25);
+    assert_eq!(bacoor.len(), 19);
+}
+both!(narrows_products_to_the_barangay, narrowed_by_barangay);
+
+async fn unserved_barangay(b: Backend) {
+    let (status, v) = call(b, "GET", &format!("/api/v1/products?barangay={UNSERVED}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(v["products"].as_array().unwrap().is_empty());
+    assert!(v["best_sellers"].as_array().unwrap().is_empty());
+}
+both!(an_unserved_barangay_has_no_products, unserved_barangay);
+
+async fn by_packaging(b: Backend) {
+    let db = database(b);
+    let (status, v) = call_with(&db.pool, "GET", "/api/v1/products?packaging=3").await;
+    assert_eq!(status, StatusCode::OK);
+    let products = v["products"].as_array().unwrap();
+    assert_eq!(products.len(), 6);
+    assert!(products.iter().all(|p| p["packaging"]["name"] == "DRAFT BEER IN KEG"));
+    let (_, v) = call_with(&db.pool, "GET", &format!("/api/v1/products?packaging=3&barangay={BACOOR_BAYANAN}")).await;
+    assert!(v["products"].as_array().unwrap().is_empty());
+    let (_, v) = call_with(&db.pool, "GET", "/api/v1/products?packaging=2").await;
+    assert!(v["products"].as_array().unwrap().iter().all(|p| p["types"]["name"] == "Cans"));
+}
+both!(filters_products_by_packaging, by_packaging);
+
+async fn bad_product_queries(b: Backend) {
+    let db = database(b);
+    for (uri, status, needle) in [
+        ("/api/v1/products?barangay=abc", 400, "barangay"),
+        ("/api/v1/products?barangay=-5", 400, "barangay"),
+        ("/api/v1/products?barangay=1.5", 400, "barangay"),
+        ("/api/v1/products?packaging=x", 400, "packaging"),
+        ("/api/v1/products?barangay=99999999999999999999", 400, "barangay"),
+        ("/api/v1/products?barangay=%ZZ", 400, "barangay"),
+        ("/api/v1/products?barangay=999", 404, "Barangay 999"),
+        ("/api/v1/products?packaging=99", 404, "Packaging 99"),
+    ] {
+        let (s, v) = call_with(&db.pool, "GET", uri).await;
+        assert_eq!(s.as_u16(), status, "{uri}: {v}");
+        let msg = v["error"].as_str().unwrap_or_else(|| panic!("{uri}: {v}"));
+        assert!(msg.contains(needle), "{uri}: {msg}");
+    }
+    // An empty value is the same as no value.
+    let (s, v) = call_with(&db.pool, "GET", "/api/v1/products?barangay=&packaging=").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["products"].as_array().unwrap().len(), 26);
+}
+both!(malformed_or_unknown_input_is_a_4xx, bad_product_queries);
+
+async fn packagings(b: Backend) {
+    let (status, v) = call(b, "POST", "/api/v3/packagings").await;
+    assert_eq!(status, StatusCode::OK);
+    let results = v["results"].as_array().unwrap();
+    let names: Vec<&str> = results.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["BOTTLES", "CANS", "DRAFT BEER IN KEG"]);
+    for p in results {
+        for field in ["id", "name", "image", "custom_description"] {
+            assert!(p.get(field).is_some(), "packaging has {field}");
+        }
+    }
+}
+both!(lists_packagings, packagings);
+
+async fn banners(b: Backend) {
+    let (status, v) = call(b, "GET", "/api/v1/banners").await;
+    assert_eq!(status, StatusCode::OK);
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    for banner in results {
+        assert!(banner["desktop_image"].as_str().unwrap().ends_with("-desktop.svg"));
+        assert!(banner["mobile_image"].as_str().unwrap().ends_with("-mobile.svg"));
+    }
+}
+both!(lists_banners, banners);
+
+async fn wrong_method_and_unknown_path(b: Backend) {
+    let db = database(b);
+    let (s, v) = call_with(&db.pool, "GET", "/api/v3/packagings").await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(v["error"].as_str().unwrap().contains("GET"));
+    let (s, _) = call_with(&db.pool, "DELETE", "/api/v1/products").await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+    let (s, v) = call_with(&db.pool, "GET", "/api/v1/nope").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(v["error"].as_str().unwrap().contains("/api/v1/nope"));
+}
+both!(wrong_methods_and_unknown_calls_answer_json, wrong_method_and_unknown_path);
+
+async fn seed_is_idempotent(b: Backend) {
+    let db = database(b);
+    let mut conn = db.pool.get().unwrap();
+    assert_eq!(db::migrate(&mut conn).unwrap(), 0, "nothing left to migrate");
+    assert!(db::seed::seed(&mut conn).unwrap().is_none(), "a seeded catalog is left alone");
+}
+both!(migrations_and_seed_run_once, seed_is_idempotent);

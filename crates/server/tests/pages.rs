@@ -1,0 +1,141 @@
+//! Server-rendered pages over HTTP, with the real UI build and QuickJS, against SQLite and
+//! PostgreSQL. Needs `make build` (ui/dist and ssr-bundle/dist); fails without it.
+
+mod support;
+
+use std::path::PathBuf;
+
+use actix_web::http::StatusCode;
+use actix_web::{test, web, App};
+use api::ApiState;
+use support::{database, Backend};
+
+fn config(url: &str) -> server::Config {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    server::Config {
+        database_url: url.to_string(),
+        bind: "127.0.0.1:0".into(),
+        public_url: "https://shop.example".into(),
+        ui_dist: root.join("ui/dist"),
+        ui_public: root.join("ui/public"),
+        ssr_bundle: root.join("ssr-bundle/dist/server.js"),
+        ssr_threads: 1,
+        db_pool_size: 4,
+        workers: 1,
+    }
+}
+
+struct Page {
+    status: StatusCode,
+    html: String,
+    headers: actix_web::http::header::HeaderMap,
+}
+
+async fn get(b: Backend, uri: &str, cookie: Option<&str>) -> Page {
+    let db = database(b);
+    let cfg = config(&db.url);
+    let pages = web::Data::new(server::web_state(db.pool.clone(), &cfg).expect("web state"));
+    let api = web::Data::new(ApiState { pool: db.pool.clone() });
+    let app = test::init_service(
+        App::new()
+            .wrap(server::security_headers())
+            .configure(|c| server::configure(c, &api, &pages)),
+    )
+    .await;
+    let mut req = test::TestRequest::get().uri(uri);
+    if let Some(c) = cookie {
+        req = req.insert_header(("cookie", c));
+    }
+    let res = test::call_service(&app, req.to_request()).await;
+    let status = res.status();
+    let headers = res.headers().clone();
+    let html = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
+    Page { status, html, headers }
+}
+
+/// The text of the server-rendered root, without the state script.
+fn rendered(html: &str) -> &str {
+    let start = html.find(r#"<div id="root">"#).expect("root");
+    let end = html.find(r#"<script type="application/json""#).expect("state");
+    &html[start..end]
+}
+
+async fn buy_beer_lists_products(b: Backend) {
+    let p = get(b, "/buy-beer", None).await;
+    assert_eq!(p.status, StatusCode::OK);
+    let body = rendered(&p.html);
+    assert!(body.contains("Tala Pale Pilsen 320 ml"));
+    assert!(body.contains("P52.00"));
+    assert!(body.contains("P1,392.00"), "cans at the box price");
+    assert!(body.contains("P7,250.00"));
+    assert!(body.contains(r#"href="/single-product/tala-pale-pilsen-320ml""#));
+    assert!(body.contains(r#"id="browse-cont""#));
+    assert_eq!(body.matches(r#"class="card""#).count(), 26);
+    assert!(p.html.contains("<title>Buy Beer | Tala Brewing Co.</title>"));
+    assert!(p.html.contains(r#"<link rel="canonical" href="https://shop.example/buy-beer">"#));
+    assert!(p.html.contains(r#""ssr":true"#), "hydrates, not client-rendered");
+    assert!(p.html.contains(r#"/assets/client-"#));
+    assert!(p.headers.get("content-security-policy").unwrap().to_str().unwrap().contains("frame-ancestors 'none'"));
+    assert_eq!(p.headers.get("x-content-type-options").unwrap(), "nosniff");
+}
+both!(buy_beer_renders_every_product_on_the_server, buy_beer_lists_products);
+
+async fn barangay_cookie_narrows(b: Backend) {
+    let p = get(b, "/buy-beer", Some("locationGateBarangayId=402103004")).await;
+    assert_eq!(p.status, StatusCode::OK);
+    let body = rendered(&p.html);
+    assert_eq!(body.matches(r#"class="card""#).count(), 19);
+    assert!(!body.contains("Keg 30 L") && !body.contains("Keg 20 L"), "no kegs in Bacoor");
+    assert!(p.html.contains(r#"/api/v1/products?barangay=402103004"#), "state keyed like the client");
+}
+both!(a_barangay_cookie_narrows_the_list, barangay_cookie_narrows);
+
+async fn category_and_filter(b: Backend) {
+    let p = get(b, "/buy-beer", Some("categoryGateId=3")).await;
+    assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 6);
+    // filterByType wins over the category cookie.
+    let p = get(b, "/buy-beer?filterByType=can", Some("categoryGateId=3")).await;
+    let body = rendered(&p.html);
+    assert_eq!(body.matches(r#"class="card""#).count(), 9);
+    assert!(body.contains("Tala Pale Pilsen Can 330 ml"));
+    assert!(p.html.contains(r#"href="https://shop.example/buy-beer?filterByType=can""#));
+    let p = get(b, "/buy-beer?filterByType=keg", None).await;
+    assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 6);
+}
+both!(category_cookie_and_filter_by_type_pick_the_packaging, category_and_filter);
+
+async fn bad_cookies(b: Backend) {
+    for cookie in [
+        "locationGateBarangayId=abc; categoryGateId=%%%",
+        "locationGateBarangayId=999; categoryGateId=77",
+        "locationGateBarangayId=-1",
+    ] {
+        let p = get(b, "/buy-beer?filterByType=nonsense", Some(cookie)).await;
+        assert_eq!(p.status, StatusCode::OK, "{cookie}");
+        assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 26, "{cookie}: unset");
+    }
+}
+both!(bad_gate_cookies_count_as_unset, bad_cookies);
+
+async fn unknown_paths(b: Backend) {
+    for path in ["/nope", "/", "/buy-beer/extra", "/single-product"] {
+        let p = get(b, path, None).await;
+        assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(rendered(&p.html).contains("Page not found"), "{path}");
+        assert!(p.html.contains(r#"<meta name="robots" content="noindex">"#));
+    }
+}
+both!(other_paths_are_404_pages, unknown_paths);
+
+async fn assets(b: Backend) {
+    let p = get(b, "/buy-beer", None).await;
+    let start = p.html.find("/assets/client-").unwrap();
+    let end = start + p.html[start..].find('"').unwrap();
+    let asset = get(b, &p.html[start..end], None).await;
+    assert_eq!(asset.status, StatusCode::OK);
+    assert!(asset.headers.get("cache-control").unwrap().to_str().unwrap().contains("immutable"));
+    let img = get(b, "/img/products/tala-pale-pilsen-320ml.svg", None).await;
+    assert_eq!(img.status, StatusCode::OK);
+    assert!(img.html.starts_with("<svg"));
+}
+both!(serves_hashed_assets_and_images, assets);

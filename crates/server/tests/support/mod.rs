@@ -1,0 +1,211 @@
+//! Test databases: a SQLite file in a temporary folder, or a database in a throwaway PostgreSQL
+//! cluster that the tests start themselves (initdb + pg_ctl on a temporary folder and a free
+//! port, as the `postgres` user when the tests run as root). Each test gets its own database,
+//! migrated and seeded; PostgreSQL copies it from a seeded template.
+
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use db::DbPool;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A test database; the folder (SQLite) lives as long as this value.
+pub struct TestDb {
+    pub pool: DbPool,
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+pub fn database(backend: Backend) -> TestDb {
+    match backend {
+        Backend::Sqlite => sqlite(),
+        Backend::Postgres => postgres(),
+    }
+}
+
+fn migrate_and_seed(pool: &DbPool) {
+    let mut conn = pool.get().expect("connection");
+    db::migrate(&mut conn).expect("migrations");
+    db::seed::seed(&mut conn).expect("seed").expect("an empty database");
+}
+
+fn sqlite() -> TestDb {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = dir.path().join("store.db").display().to_string();
+    let pool = db::connect(&url, 4).expect("sqlite pool");
+    migrate_and_seed(&pool);
+    TestDb {
+        pool,
+        url,
+        _dir: Some(dir),
+    }
+}
+
+struct Cluster {
+    port: u16,
+}
+
+fn pg_bin() -> PathBuf {
+    if let Ok(dir) = std::env::var("PG_BIN") {
+        return PathBuf::from(dir);
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .expect("PostgreSQL server binaries under /usr/lib/postgresql (or set PG_BIN)")
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|p| p.join("initdb").exists())
+        .collect();
+    found.sort();
+    found.pop().expect("initdb under /usr/lib/postgresql/*/bin")
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// Runs a PostgreSQL program, as the `postgres` user when we are root (PostgreSQL refuses root).
+fn pg(program: &Path, args: &[&str]) {
+    let mut cmd = if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(program);
+        c
+    } else {
+        Command::new(program)
+    };
+    let out = cmd.args(args).output().expect("run a PostgreSQL program");
+    assert!(
+        out.status.success(),
+        "{} {:?} failed: {}{}",
+        program.display(),
+        args,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port()
+}
+
+fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| {
+        let bin = pg_bin();
+        // Under /tmp so that the postgres user can reach it; removed by the watchdog below.
+        let dir = tempfile::Builder::new()
+            .prefix("store-pg-")
+            .tempdir_in("/tmp")
+            .expect("temp dir")
+            .keep();
+        if is_root() {
+            let ok = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(&dir)
+                .status()
+                .expect("chown");
+            assert!(ok.success(), "chown the cluster folder to postgres");
+        }
+        let data = dir.join("data");
+        let data_s = data.to_str().unwrap().to_string();
+        pg(
+            &bin.join("initdb"),
+            &["-D", &data_s, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
+        );
+        let port = free_port();
+        let opts = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+            dir.display()
+        );
+        let log = dir.join("postgres.log");
+        pg(
+            &bin.join("pg_ctl"),
+            &["-D", &data_s, "-o", &opts, "-l", log.to_str().unwrap(), "-w", "start"],
+        );
+        // A watchdog stops the cluster and removes its folder when this test process ends.
+        let watchdog = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
+             {runas}{pg_ctl} -D {data} -m immediate stop >/dev/null 2>&1; rm -rf {dir}",
+            pid = std::process::id(),
+            runas = if is_root() { "runuser -u postgres -- " } else { "" },
+            pg_ctl = bin.join("pg_ctl").display(),
+            data = data_s,
+            dir = dir.display(),
+        );
+        Command::new("sh")
+            .args(["-c", &watchdog])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("watchdog");
+        // A seeded template that each test's database is copied from.
+        let admin = db::connect(&format!("postgres://postgres@127.0.0.1:{port}/postgres"), 1)
+            .expect("connect to the cluster");
+        exec(&admin, "CREATE DATABASE store_template");
+        let template = db::connect(&format!("postgres://postgres@127.0.0.1:{port}/store_template"), 1)
+            .expect("connect to the template");
+        migrate_and_seed(&template);
+        drop(template);
+        Cluster { port }
+    })
+}
+
+fn exec(pool: &DbPool, sql: &str) {
+    use db::diesel::connection::SimpleConnection;
+    pool.get()
+        .expect("connection")
+        .batch_execute(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+fn postgres() -> TestDb {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let c = cluster();
+    let _one_at_a_time = CREATING.lock().unwrap_or_else(|e| e.into_inner());
+    let name = format!("store_test_{}", N.fetch_add(1, Ordering::SeqCst));
+    let admin = db::connect(&format!("postgres://postgres@127.0.0.1:{}/postgres", c.port), 1)
+        .expect("connect to the cluster");
+    exec(&admin, &format!("CREATE DATABASE {name} TEMPLATE store_template"));
+    let url = format!("postgres://postgres@127.0.0.1:{}/{name}", c.port);
+    let pool = db::connect(&url, 4).expect("postgres pool");
+    TestDb {
+        pool,
+        url,
+        _dir: None,
+    }
+}
+
+/// Declares a test for each backend: `both!(name, body)` where `body` is an async fn taking a
+/// `Backend`.
+#[macro_export]
+macro_rules! both {
+    ($name:ident, $body:ident) => {
+        mod $name {
+            #[actix_web::test]
+            async fn sqlite() {
+                super::$body($crate::support::Backend::Sqlite).await
+            }
+            #[actix_web::test]
+            async fn postgres() {
+                super::$body($crate::support::Backend::Postgres).await
+            }
+        }
+    };
+}
