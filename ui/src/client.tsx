@@ -16,5 +16,10 @@ hydrate(client, input.state);
 const { state: _state, ssr, ...page } = input;
 const root = document.getElementById('root')!;
 const app = <App page={page} client={client} />;
-if (ssr) hydrateRoot(root, app);
-else createRoot(root).render(app);
+if (ssr) {
+  hydrateRoot(root, app, {
+    onRecoverableError: (error) => console.error('hydration mismatch:', error),
+  });
+} else {
+  createRoot(root).render(app);
+}

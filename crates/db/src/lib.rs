@@ -91,9 +91,9 @@ pub fn connect(url: &str, max_size: u32) -> Result<DbPool, DbError> {
 pub fn migrate(conn: &mut AnyConnection) -> Result<usize, DbError> {
     let ran = match conn {
         AnyConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-        AnyConnection::Postgresql(c) => {
-            c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len())
-        }
+        AnyConnection::Postgresql(c) => c
+            .run_pending_migrations(POSTGRES_MIGRATIONS)
+            .map(|v| v.len()),
     };
     ran.map_err(|e| DbError::Migration(e.to_string()))
 }

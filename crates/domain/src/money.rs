@@ -10,7 +10,7 @@ pub fn format_php(centavos: i64) -> String {
     let cents = abs % 100;
     let mut grouped = String::with_capacity(pesos.len() + pesos.len() / 3);
     for (i, ch) in pesos.chars().enumerate() {
-        if i > 0 && (pesos.len() - i) % 3 == 0 {
+        if i > 0 && (pesos.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(ch);
@@ -33,7 +33,12 @@ mod tests {
         let cases: Vec<Case> = serde_json::from_str(include_str!("money_cases.json")).unwrap();
         assert!(cases.len() >= 10);
         for c in cases {
-            assert_eq!(format_php(c.centavos), c.text, "for {} centavos", c.centavos);
+            assert_eq!(
+                format_php(c.centavos),
+                c.text,
+                "for {} centavos",
+                c.centavos
+            );
         }
     }
 

@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use ::web::{WebConfig, WebState};
 use actix_web::http::header;
 use actix_web::middleware::{Compress, DefaultHeaders, Logger};
 use actix_web::{web, App, HttpServer};
 use api::ApiState;
 use db::DbPool;
-use ::web::{WebConfig, WebState};
 
 /// Configuration, each from an environment variable (see README).
 #[derive(Debug, Clone)]
@@ -84,7 +84,11 @@ pub fn open_database(config: &Config) -> Result<DbPool, String> {
 }
 
 /// Adds the API, the assets and the pages, with the headers every answer carries.
-pub fn configure(cfg: &mut web::ServiceConfig, api: &web::Data<ApiState>, pages: &web::Data<WebState>) {
+pub fn configure(
+    cfg: &mut web::ServiceConfig,
+    api: &web::Data<ApiState>,
+    pages: &web::Data<WebState>,
+) {
     cfg.app_data(api.clone()).app_data(pages.clone());
     api::configure(cfg);
     ::web::configure(cfg, pages);

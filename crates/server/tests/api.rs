@@ -34,7 +34,10 @@ async fn call_with(pool: &db::DbPool, method: &str, uri: &str) -> (StatusCode, V
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
     let body = test::read_body(res).await;
-    assert!(ct.starts_with("application/json"), "{uri}: content-type {ct:?}");
+    assert!(
+        ct.starts_with("application/json"),
+        "{uri}: content-type {ct:?}"
+    );
     let json = serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{uri}: {e}"));
     (status, json)
 }
@@ -61,8 +64,19 @@ async fn all_products(b: Backend) {
     assert_eq!(products.len(), 26);
     let p = &products[0];
     for field in [
-        "id", "slug", "product_name", "sku", "price", "price_per_case", "unit_per_case", "types",
-        "packaging", "product_image", "description", "custom_description", "orderable",
+        "id",
+        "slug",
+        "product_name",
+        "sku",
+        "price",
+        "price_per_case",
+        "unit_per_case",
+        "types",
+        "packaging",
+        "product_image",
+        "description",
+        "custom_description",
+        "orderable",
     ] {
         assert!(p.get(field).is_some(), "product has {field}");
     }
@@ -72,9 +86,15 @@ async fn all_products(b: Backend) {
     assert_eq!(p["unit_per_case"], 24);
     assert_eq!(p["types"]["name"], "Full Goods");
     assert_eq!(p["packaging"]["name"], "BOTTLES");
-    assert!(v["recommended_products"].as_array().unwrap().is_empty(), "guests get none");
+    assert!(
+        v["recommended_products"].as_array().unwrap().is_empty(),
+        "guests get none"
+    );
     assert!(names(&v, "best_sellers").contains(&"Bangkal IPA 330 ml".to_string()));
-    assert_eq!(v["brands"], serde_json::json!(["Amihan", "Bangkal", "Habagat", "Tala"]));
+    assert_eq!(
+        v["brands"],
+        serde_json::json!(["Amihan", "Bangkal", "Habagat", "Tala"])
+    );
     let filter_values: Vec<&str> = v["filter_types"]
         .as_array()
         .unwrap()
@@ -82,7 +102,10 @@ async fn all_products(b: Backend) {
         .map(|f| f["value"].as_str().unwrap())
         .collect();
     assert_eq!(filter_values, ["bottle", "can", "keg"]);
-    let kegs: Vec<&Value> = products.iter().filter(|p| p["types"]["name"] == "Keg").collect();
+    let kegs: Vec<&Value> = products
+        .iter()
+        .filter(|p| p["types"]["name"] == "Keg")
+        .collect();
     assert!(kegs.iter().all(|k| k["unit_per_case"] == 1));
     assert!(products.iter().any(|p| p["orderable"] == false));
 }
@@ -90,9 +113,24 @@ both!(lists_every_product_without_a_barangay, all_products);
 
 async fn narrowed_by_barangay(b: Backend) {
     let db = database(b);
-    let (_, makati) = call_with(&db.pool, "GET", &format!("/api/v1/products?barangay={MAKATI_BEL_AIR}")).await;
-    let (_, caloocan) = call_with(&db.pool, "GET", &format!("/api/v1/products?barangay={CALOOCAN_FIRST}")).await;
-    let (_, bacoor) = call_with(&db.pool, "GET", &format!("/api/v1/products?barangay={BACOOR_BAYANAN}")).await;
+    let (_, makati) = call_with(
+        &db.pool,
+        "GET",
+        &format!("/api/v1/products?barangay={MAKATI_BEL_AIR}"),
+    )
+    .await;
+    let (_, caloocan) = call_with(
+        &db.pool,
+        "GET",
+        &format!("/api/v1/products?barangay={CALOOCAN_FIRST}"),
+    )
+    .await;
+    let (_, bacoor) = call_with(
+        &db.pool,
+        "GET",
+        &format!("/api/v1/products?barangay={BACOOR_BAYANAN}"),
+    )
+    .await;
     let makati = names(&makati, "products");
     let caloocan = names(&caloocan, "products");
     let bacoor = names(&bacoor, "products");
@@ -122,11 +160,22 @@ async fn by_packaging(b: Backend) {
     assert_eq!(status, StatusCode::OK);
     let products = v["products"].as_array().unwrap();
     assert_eq!(products.len(), 6);
-    assert!(products.iter().all(|p| p["packaging"]["name"] == "DRAFT BEER IN KEG"));
-    let (_, v) = call_with(&db.pool, "GET", &format!("/api/v1/products?packaging=3&barangay={BACOOR_BAYANAN}")).await;
+    assert!(products
+        .iter()
+        .all(|p| p["packaging"]["name"] == "DRAFT BEER IN KEG"));
+    let (_, v) = call_with(
+        &db.pool,
+        "GET",
+        &format!("/api/v1/products?packaging=3&barangay={BACOOR_BAYANAN}"),
+    )
+    .await;
     assert!(v["products"].as_array().unwrap().is_empty());
     let (_, v) = call_with(&db.pool, "GET", "/api/v1/products?packaging=2").await;
-    assert!(v["products"].as_array().unwrap().iter().all(|p| p["types"]["name"] == "Cans"));
+    assert!(v["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["types"]["name"] == "Cans"));
 }
 both!(filters_products_by_packaging, by_packaging);
 
@@ -137,7 +186,11 @@ async fn bad_product_queries(b: Backend) {
         ("/api/v1/products?barangay=-5", 400, "barangay"),
         ("/api/v1/products?barangay=1.5", 400, "barangay"),
         ("/api/v1/products?packaging=x", 400, "packaging"),
-        ("/api/v1/products?barangay=99999999999999999999", 400, "barangay"),
+        (
+            "/api/v1/products?barangay=99999999999999999999",
+            400,
+            "barangay",
+        ),
         ("/api/v1/products?barangay=%ZZ", 400, "barangay"),
         ("/api/v1/products?barangay=999", 404, "Barangay 999"),
         ("/api/v1/products?packaging=99", 404, "Packaging 99"),
@@ -158,7 +211,10 @@ async fn packagings(b: Backend) {
     let (status, v) = call(b, "POST", "/api/v3/packagings").await;
     assert_eq!(status, StatusCode::OK);
     let results = v["results"].as_array().unwrap();
-    let names: Vec<&str> = results.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = results
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["BOTTLES", "CANS", "DRAFT BEER IN KEG"]);
     for p in results {
         for field in ["id", "name", "image", "custom_description"] {
@@ -174,8 +230,14 @@ async fn banners(b: Backend) {
     let results = v["results"].as_array().unwrap();
     assert_eq!(results.len(), 3);
     for banner in results {
-        assert!(banner["desktop_image"].as_str().unwrap().ends_with("-desktop.svg"));
-        assert!(banner["mobile_image"].as_str().unwrap().ends_with("-mobile.svg"));
+        assert!(banner["desktop_image"]
+            .as_str()
+            .unwrap()
+            .ends_with("-desktop.svg"));
+        assert!(banner["mobile_image"]
+            .as_str()
+            .unwrap()
+            .ends_with("-mobile.svg"));
     }
 }
 both!(lists_banners, banners);
@@ -191,12 +253,22 @@ async fn wrong_method_and_unknown_path(b: Backend) {
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(v["error"].as_str().unwrap().contains("/api/v1/nope"));
 }
-both!(wrong_methods_and_unknown_calls_answer_json, wrong_method_and_unknown_path);
+both!(
+    wrong_methods_and_unknown_calls_answer_json,
+    wrong_method_and_unknown_path
+);
 
 async fn seed_is_idempotent(b: Backend) {
     let db = database(b);
     let mut conn = db.pool.get().unwrap();
-    assert_eq!(db::migrate(&mut conn).unwrap(), 0, "nothing left to migrate");
-    assert!(db::seed::seed(&mut conn).unwrap().is_none(), "a seeded catalog is left alone");
+    assert_eq!(
+        db::migrate(&mut conn).unwrap(),
+        0,
+        "nothing left to migrate"
+    );
+    assert!(
+        db::seed::seed(&mut conn).unwrap().is_none(),
+        "a seeded catalog is left alone"
+    );
 }
 both!(migrations_and_seed_run_once, seed_is_idempotent);

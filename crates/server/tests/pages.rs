@@ -35,7 +35,9 @@ async fn get(b: Backend, uri: &str, cookie: Option<&str>) -> Page {
     let db = database(b);
     let cfg = config(&db.url);
     let pages = web::Data::new(server::web_state(db.pool.clone(), &cfg).expect("web state"));
-    let api = web::Data::new(ApiState { pool: db.pool.clone() });
+    let api = web::Data::new(ApiState {
+        pool: db.pool.clone(),
+    });
     let app = test::init_service(
         App::new()
             .wrap(server::security_headers())
@@ -50,13 +52,19 @@ async fn get(b: Backend, uri: &str, cookie: Option<&str>) -> Page {
     let status = res.status();
     let headers = res.headers().clone();
     let html = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
-    Page { status, html, headers }
+    Page {
+        status,
+        html,
+        headers,
+    }
 }
 
 /// The text of the server-rendered root, without the state script.
 fn rendered(html: &str) -> &str {
     let start = html.find(r#"<div id="root">"#).expect("root");
-    let end = html.find(r#"<script type="application/json""#).expect("state");
+    let end = html
+        .find(r#"<script type="application/json""#)
+        .expect("state");
     &html[start..end]
 }
 
@@ -71,22 +79,44 @@ async fn buy_beer_lists_products(b: Backend) {
     assert!(body.contains(r#"href="/single-product/tala-pale-pilsen-320ml""#));
     assert!(body.contains(r#"id="browse-cont""#));
     assert_eq!(body.matches(r#"class="card""#).count(), 26);
-    assert!(p.html.contains("<title>Buy Beer | Tala Brewing Co.</title>"));
-    assert!(p.html.contains(r#"<link rel="canonical" href="https://shop.example/buy-beer">"#));
-    assert!(p.html.contains(r#""ssr":true"#), "hydrates, not client-rendered");
+    assert!(p
+        .html
+        .contains("<title>Buy Beer | Tala Brewing Co.</title>"));
+    assert!(p
+        .html
+        .contains(r#"<link rel="canonical" href="https://shop.example/buy-beer">"#));
+    assert!(
+        p.html.contains(r#""ssr":true"#),
+        "hydrates, not client-rendered"
+    );
     assert!(p.html.contains(r#"/assets/client-"#));
-    assert!(p.headers.get("content-security-policy").unwrap().to_str().unwrap().contains("frame-ancestors 'none'"));
+    assert!(p
+        .headers
+        .get("content-security-policy")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .contains("frame-ancestors 'none'"));
     assert_eq!(p.headers.get("x-content-type-options").unwrap(), "nosniff");
 }
-both!(buy_beer_renders_every_product_on_the_server, buy_beer_lists_products);
+both!(
+    buy_beer_renders_every_product_on_the_server,
+    buy_beer_lists_products
+);
 
 async fn barangay_cookie_narrows(b: Backend) {
     let p = get(b, "/buy-beer", Some("locationGateBarangayId=402103004")).await;
     assert_eq!(p.status, StatusCode::OK);
     let body = rendered(&p.html);
     assert_eq!(body.matches(r#"class="card""#).count(), 19);
-    assert!(!body.contains("Keg 30 L") && !body.contains("Keg 20 L"), "no kegs in Bacoor");
-    assert!(p.html.contains(r#"/api/v1/products?barangay=402103004"#), "state keyed like the client");
+    assert!(
+        !body.contains("Keg 30 L") && !body.contains("Keg 20 L"),
+        "no kegs in Bacoor"
+    );
+    assert!(
+        p.html.contains(r#"/api/v1/products?barangay=402103004"#),
+        "state keyed like the client"
+    );
 }
 both!(a_barangay_cookie_narrows_the_list, barangay_cookie_narrows);
 
@@ -98,11 +128,16 @@ async fn category_and_filter(b: Backend) {
     let body = rendered(&p.html);
     assert_eq!(body.matches(r#"class="card""#).count(), 9);
     assert!(body.contains("Tala Pale Pilsen Can 330 ml"));
-    assert!(p.html.contains(r#"href="https://shop.example/buy-beer?filterByType=can""#));
+    assert!(p
+        .html
+        .contains(r#"href="https://shop.example/buy-beer?filterByType=can""#));
     let p = get(b, "/buy-beer?filterByType=keg", None).await;
     assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 6);
 }
-both!(category_cookie_and_filter_by_type_pick_the_packaging, category_and_filter);
+both!(
+    category_cookie_and_filter_by_type_pick_the_packaging,
+    category_and_filter
+);
 
 async fn bad_cookies(b: Backend) {
     for cookie in [
@@ -112,7 +147,11 @@ async fn bad_cookies(b: Backend) {
     ] {
         let p = get(b, "/buy-beer?filterByType=nonsense", Some(cookie)).await;
         assert_eq!(p.status, StatusCode::OK, "{cookie}");
-        assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 26, "{cookie}: unset");
+        assert_eq!(
+            rendered(&p.html).matches(r#"class="card""#).count(),
+            26,
+            "{cookie}: unset"
+        );
     }
 }
 both!(bad_gate_cookies_count_as_unset, bad_cookies);
@@ -133,7 +172,13 @@ async fn assets(b: Backend) {
     let end = start + p.html[start..].find('"').unwrap();
     let asset = get(b, &p.html[start..end], None).await;
     assert_eq!(asset.status, StatusCode::OK);
-    assert!(asset.headers.get("cache-control").unwrap().to_str().unwrap().contains("immutable"));
+    assert!(asset
+        .headers
+        .get("cache-control")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
     let img = get(b, "/img/products/tala-pale-pilsen-320ml.svg", None).await;
     assert_eq!(img.status, StatusCode::OK);
     assert!(img.html.starts_with("<svg"));

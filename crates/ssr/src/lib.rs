@@ -14,8 +14,8 @@ use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
 use quick_cache::sync::Cache;
 use tokio::sync::oneshot;
 
-pub use engine::EngineLimits;
 use engine::Engine;
+pub use engine::EngineLimits;
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum SsrError {

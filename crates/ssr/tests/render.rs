@@ -72,7 +72,10 @@ fn renders_the_product_list_with_names_prices_and_links() {
     assert!(html.contains("P7,250.00"), "kegs show the keg price");
     assert!(html.contains(r#"href="/single-product/p-1""#));
     assert!(html.contains(r#"id="browse-cont""#));
-    assert!(html.contains("Out Of Stock"), "not orderable product is marked");
+    assert!(
+        html.contains("Out Of Stock"),
+        "not orderable product is marked"
+    );
 }
 
 #[test]
@@ -104,11 +107,15 @@ fn a_failing_render_is_an_error_and_the_pool_recovers() {
 
 #[test]
 fn a_render_running_past_the_timeout_is_interrupted() {
-    let bundle = "globalThis.render = function (s) { if (s === 'loop') { for (;;) {} } return 'ok'; };";
+    let bundle =
+        "globalThis.render = function (s) { if (s === 'loop') { for (;;) {} } return 'ok'; };";
     let mut cfg = config(1);
     cfg.limits.timeout = std::time::Duration::from_millis(50);
     let r = Renderer::new(bundle.into(), cfg).unwrap();
-    assert!(matches!(r.render_blocking("loop".into()), Err(SsrError::Failed(_))));
+    assert!(matches!(
+        r.render_blocking("loop".into()),
+        Err(SsrError::Failed(_))
+    ));
     assert_eq!(&*r.render_blocking("x".into()).unwrap().html, "ok");
 }
 
@@ -118,7 +125,10 @@ fn a_render_past_the_memory_limit_fails() {
     let mut cfg = config(1);
     cfg.limits.memory_bytes = 16 << 20;
     let r = Renderer::new(bundle.into(), cfg).unwrap();
-    assert!(matches!(r.render_blocking("x".into()), Err(SsrError::Failed(_))));
+    assert!(matches!(
+        r.render_blocking("x".into()),
+        Err(SsrError::Failed(_))
+    ));
 }
 
 #[test]
@@ -138,5 +148,8 @@ fn the_bundle_loads_with_only_the_two_polyfills() {
     )
     .unwrap();
     let globals = r.render_blocking("globals".into()).unwrap();
-    assert_eq!(&*globals.html, "function,function,undefined,undefined,undefined");
+    assert_eq!(
+        &*globals.html,
+        "function,function,undefined,undefined,undefined"
+    );
 }

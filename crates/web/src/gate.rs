@@ -14,10 +14,7 @@ pub struct GateCookies {
 
 impl GateCookies {
     pub fn from_request(req: &HttpRequest) -> Self {
-        let id = |name: &str| {
-            req.cookie(name)
-                .and_then(|c| domain::parse_id(c.value()))
-        };
+        let id = |name: &str| req.cookie(name).and_then(|c| domain::parse_id(c.value()));
         Self {
             category_id: id(CATEGORY),
             barangay_id: id(BARANGAY),

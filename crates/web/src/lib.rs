@@ -76,10 +76,10 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: &web::Data<WebState>) {
     let public = &state.config.public_dir;
     cfg.service(
         web::scope("/assets")
-            .wrap(DefaultHeaders::new().add((
-                header::CACHE_CONTROL,
-                "public, max-age=31536000, immutable",
-            )))
+            .wrap(
+                DefaultHeaders::new()
+                    .add((header::CACHE_CONTROL, "public, max-age=31536000, immutable")),
+            )
             .service(Files::new("", dist.join("assets"))),
     )
     .service(

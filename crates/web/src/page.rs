@@ -11,15 +11,82 @@ use serde_json::{json, Value};
 
 use crate::gate::GateCookies;
 use crate::keys::{fill_template, Vars};
+use crate::routes::{RouteDef, RouteTable};
 use crate::shell::ShellPage;
 use crate::WebState;
 
 /// What the request asks for, read before touching the database.
-struct Ask {
+pub struct Ask {
+    pub cookies: GateCookies,
+    pub filter_type: Option<FilterType>,
+    pub params: Vars,
+    pub templates: Vec<String>,
+}
+
+/// A page ready to render: its route, status and the render input.
+pub struct Plan {
+    pub route: RouteDef,
+    pub status: StatusCode,
+    pub not_found: bool,
+    pub filter_type: Option<FilterType>,
+    pub url: String,
+    /// `{url, route, status, vars, state}`: what the server bundle's `render` takes.
+    pub input: Value,
+}
+
+/// Plans the page for a path and query: the route, the gate, the page's data fetched in process.
+/// Data that cannot be had is left out (the client fetches it and shows its error state).
+pub fn plan(
+    conn: Option<&mut AnyConnection>,
+    routes: &RouteTable,
+    path: &str,
+    query: &str,
     cookies: GateCookies,
-    filter_type: Option<FilterType>,
-    params: Vars,
-    templates: Vec<String>,
+) -> Plan {
+    let (route, params) = routes.find(path);
+    let not_found = route.name == routes.not_found.name;
+    let status = if not_found {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::OK
+    };
+    let filter_type = Params::parse(query)
+        .ok()
+        .and_then(|p| p.get("filterByType").and_then(FilterType::parse));
+    let ask = Ask {
+        cookies,
+        filter_type,
+        params,
+        templates: route.data.clone(),
+    };
+    let (vars, queries) = match conn.map(|c| load(c, &ask)) {
+        Some(Ok(loaded)) => loaded,
+        Some(Err(e)) => {
+            log::error!("page {path}: {e}");
+            (Vars::new(), Vec::new())
+        }
+        None => (Vars::new(), Vec::new()),
+    };
+    let url = if query.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{query}")
+    };
+    let input = json!({
+        "url": url,
+        "route": route.name,
+        "status": status.as_u16(),
+        "vars": vars,
+        "state": { "mutations": [], "queries": queries },
+    });
+    Plan {
+        route: route.clone(),
+        status,
+        not_found,
+        filter_type,
+        url,
+        input,
+    }
 }
 
 /// Resolves the key variables against the database: unknown ids count as unset.
@@ -32,7 +99,11 @@ fn resolve_vars(conn: &mut AnyConnection, ask: &Ask) -> Result<Vars, ApiError> {
     }
     let packaging = match ask.filter_type {
         Some(ft) => queries::packaging_by_filter_type(conn, ft.as_str())?.map(|p| p.id),
-        None => match ask.cookies.category_id.and_then(|id| i32::try_from(id).ok()) {
+        None => match ask
+            .cookies
+            .category_id
+            .and_then(|id| i32::try_from(id).ok())
+        {
             Some(id) => queries::packaging(conn, id)?.map(|p| p.id),
             None => None,
         },
@@ -94,41 +165,34 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
     }
     let path = req.path().to_string();
     let query = req.query_string().to_string();
-    let (route, params) = state.routes.find(&path);
-    let not_found = route.name == state.routes.not_found.name;
-    let status = if not_found {
-        StatusCode::NOT_FOUND
-    } else {
-        StatusCode::OK
-    };
-    let filter_type = Params::parse(&query)
-        .ok()
-        .and_then(|p| p.get("filterByType").and_then(FilterType::parse));
-    let ask = Ask {
-        cookies: GateCookies::from_request(&req),
+    let cookies = GateCookies::from_request(&req);
+    let st = state.clone();
+    let planned = api::with_conn(&state.pool, move |conn| {
+        Ok(plan(Some(conn), &st.routes, &path, &query, cookies))
+    })
+    .await;
+    let Plan {
+        route,
+        status,
+        not_found,
         filter_type,
-        params,
-        templates: route.data.clone(),
-    };
-    let (vars, queries) = match api::with_conn(&state.pool, move |conn| load(conn, &ask)).await {
-        Ok(loaded) => loaded,
+        url,
+        mut input,
+    } = match planned {
+        Ok(p) => p,
+        // No database connection: the page still renders, and the client fetches its data.
         Err(e) => {
-            log::error!("page {path}: {e}");
-            (Vars::new(), Vec::new())
+            log::error!("page {}: {e}", req.path());
+            plan(
+                None,
+                &state.routes,
+                req.path(),
+                req.query_string(),
+                GateCookies::from_request(&req),
+            )
         }
     };
-    let url = if query.is_empty() {
-        path.clone()
-    } else {
-        format!("{path}?{query}")
-    };
-    let mut input = json!({
-        "url": url,
-        "route": route.name,
-        "status": status.as_u16(),
-        "vars": vars,
-        "state": { "mutations": [], "queries": queries },
-    });
+    let path = req.path();
     let rendered = state.renderer.render(input.to_string()).await;
     let body = match &rendered {
         Ok(r) => r.html.to_string(),

@@ -36,7 +36,9 @@ pub fn database(backend: Backend) -> TestDb {
 fn migrate_and_seed(pool: &DbPool) {
     let mut conn = pool.get().expect("connection");
     db::migrate(&mut conn).expect("migrations");
-    db::seed::seed(&mut conn).expect("seed").expect("an empty database");
+    db::seed::seed(&mut conn)
+        .expect("seed")
+        .expect("an empty database");
 }
 
 fn sqlite() -> TestDb {
@@ -147,6 +149,8 @@ fn cluster() -> &'static Cluster {
             data = data_s,
             dir = dir.display(),
         );
+        // It must outlive this process, so it is never waited for.
+        #[allow(clippy::zombie_processes)]
         Command::new("sh")
             .args(["-c", &watchdog])
             .stdin(std::process::Stdio::null())
@@ -180,9 +184,15 @@ fn postgres() -> TestDb {
     let c = cluster();
     let _one_at_a_time = CREATING.lock().unwrap_or_else(|e| e.into_inner());
     let name = format!("store_test_{}", N.fetch_add(1, Ordering::SeqCst));
-    let admin = db::connect(&format!("postgres://postgres@127.0.0.1:{}/postgres", c.port), 1)
-        .expect("connect to the cluster");
-    exec(&admin, &format!("CREATE DATABASE {name} TEMPLATE store_template"));
+    let admin = db::connect(
+        &format!("postgres://postgres@127.0.0.1:{}/postgres", c.port),
+        1,
+    )
+    .expect("connect to the cluster");
+    exec(
+        &admin,
+        &format!("CREATE DATABASE {name} TEMPLATE store_template"),
+    );
     let url = format!("postgres://postgres@127.0.0.1:{}/{name}", c.port);
     let pool = db::connect(&url, 4).expect("postgres pool");
     TestDb {

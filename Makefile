@@ -1,0 +1,61 @@
+# The only entry points a person needs. `make run` serves the store on http://localhost:8080;
+# `make test` runs the whole suite. Both install what they need (npm packages from the lock file,
+# Debian's chromium for the browser tests).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+CARGO ?= cargo
+UI := ui
+NODE_MODULES := $(UI)/node_modules/.package-lock.json
+APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
+
+.PHONY: run build build-ui test test-rust test-ui test-e2e lint fmt bench chromium wrk clean
+
+$(NODE_MODULES): $(UI)/package.json $(UI)/package-lock.json
+	cd $(UI) && npm ci --no-audit --no-fund
+	@touch $@
+
+# The UI build is quick and always rerun: client bundle, stylesheet, route table, server entry.
+build-ui: $(NODE_MODULES)
+	cd $(UI) && node build.mjs
+
+build: build-ui
+	$(CARGO) build --release -p server
+
+run: build
+	./target/release/store seed
+	./target/release/store serve
+
+chromium:
+	@command -v chromium >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null || { echo "chromium could not be installed" >&2; exit 1; }
+
+wrk:
+	@command -v wrk >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq wrk >/dev/null; }
+
+lint: $(NODE_MODULES)
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+	cd $(UI) && npx tsc --noEmit
+
+fmt:
+	$(CARGO) fmt --all
+
+test-rust: build-ui
+	$(CARGO) test --workspace
+
+test-ui: $(NODE_MODULES)
+	cd $(UI) && npx tsc --noEmit
+	cd $(UI) && node build.mjs --tests && node --test dist-test/
+
+test-e2e: build-ui chromium
+	$(CARGO) build -p server
+	cd $(UI) && node --test --test-concurrency=1 e2e/
+
+test: test-rust test-ui test-e2e
+
+bench: build wrk
+	$(CARGO) run --release -q -p server --example bench
+
+clean:
+	rm -rf target $(UI)/dist $(UI)/dist-test ssr-bundle/dist
