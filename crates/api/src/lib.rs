@@ -3,7 +3,9 @@
 //! actix handlers only parse, call and map, and `web` calls the same functions in process.
 
 pub mod catalog;
+pub mod content;
 pub mod error;
+pub mod locations;
 pub mod params;
 
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -17,6 +19,36 @@ pub use params::Params;
 #[derive(Clone)]
 pub struct ApiState {
     pub pool: DbPool,
+    pub config: ApiConfig,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiConfig {
+    /// Whether a `testdate` query parameter may stand in for today (dev and test only).
+    pub allow_testdate: bool,
+}
+
+impl ApiConfig {
+    /// Business "now": the `testdate` parameter when allowed and valid, else the Manila clock.
+    pub fn now(&self, params: &Params) -> time::PrimitiveDateTime {
+        self.allow_testdate
+            .then(|| {
+                params
+                    .get("testdate")
+                    .and_then(domain::calendar::parse_testdate)
+            })
+            .flatten()
+            .unwrap_or_else(domain::calendar::manila_now)
+    }
+}
+
+/// An id in a path: a positive whole number (0 where `zero_ok`), or a 400 naming it.
+fn path_id(value: &str, name: &str, zero_ok: bool) -> Result<i64, ApiError> {
+    if zero_ok && value == "0" {
+        return Ok(0);
+    }
+    domain::parse_id(value)
+        .ok_or_else(|| ApiError::BadRequest(format!("{name} must be a positive whole number.")))
 }
 
 /// Runs a blocking database function off the actix worker threads.
@@ -34,20 +66,63 @@ where
     .map_err(|e| ApiError::Internal(e.to_string()))?
 }
 
-/// Answers the API GET named by `path` (with its query string) in process, as JSON: the data a
-/// page needs under the same key the client's react-query uses for it.
-pub fn fetch(conn: &mut AnyConnection, path_and_query: &str) -> Result<Value, ApiError> {
+/// Answers the API read named by `path` (with its query string) in process, as JSON: the data
+/// a page needs under the same key the client's react-query uses for it.
+pub fn fetch(
+    conn: &mut AnyConnection,
+    config: &ApiConfig,
+    path_and_query: &str,
+) -> Result<Value, ApiError> {
     let (path, query) = path_and_query
         .split_once('?')
         .unwrap_or((path_and_query, ""));
     let params = Params::parse(query)?;
-    let value = match path {
-        "/api/v1/products" => serde_json::to_value(catalog::product_list(conn, &params)?),
-        "/api/v3/packagings" => serde_json::to_value(catalog::packagings(conn)?),
-        "/api/v1/banners" => serde_json::to_value(catalog::banners(conn)?),
-        other => return Err(ApiError::NotFound(format!("No data at {other}"))),
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let value = match segments.as_slice() {
+        ["api", "v1", "products"] => to_json(catalog::product_list(conn, &params)?),
+        ["api", "v1", "products", "promos"] => {
+            let date = domain::calendar::iso_date(config.now(&params).date());
+            to_json(catalog::promos(conn, &params, &date)?)
+        }
+        ["api", "v1", "products", "whats-new"] => to_json(catalog::whats_new(conn, &params)?),
+        ["api", "v2", "products", slug, "barangay", b] => to_json(catalog::single_product(
+            conn,
+            slug,
+            path_id(b, "barangayId", true)?,
+        )?),
+        ["api", "v3", "packagings"] => to_json(catalog::packagings(conn)?),
+        ["api", "v1", "banners"] => to_json(catalog::banners(conn)?),
+        ["api", "v3", "fulfillment-types"] => to_json(locations::fulfillment_types(conn)?),
+        ["api", "v1", "provinces"] => to_json(locations::provinces(conn)?),
+        ["api", "v3", "locations", "provinces", p, "fulfillments", f, "cities"] => {
+            to_json(locations::cities_for(
+                conn,
+                path_id(p, "provinceId", false)?,
+                path_id(f, "fulfillmentId", false)?,
+            )?)
+        }
+        ["api", "v3", "locations", "cities"] => to_json(locations::keg_cities(
+            conn,
+            &locations::KegCitiesBody::default(),
+        )?),
+        ["api", "v3", "locations", "city", c, "barangays"] => {
+            to_json(locations::barangays(conn, path_id(c, "cityId", false)?)?)
+        }
+        ["api", "v3", "locations", "barangay", b, "streets"] => {
+            to_json(locations::streets(conn, path_id(b, "barangayId", false)?)?)
+        }
+        ["api", "v1", "philippine-holiday"] => {
+            to_json(content::holiday(conn, config.now(&params))?)
+        }
+        ["api", "v1", "notice"] => to_json(content::notice(conn, config.now(&params))?),
+        ["api", "v1", "site-texts", key] => to_json(content::site_text(conn, key)?),
+        _ => return Err(ApiError::NotFound(format!("No data at {path}"))),
     };
-    value.map_err(|e| ApiError::Internal(e.to_string()))
+    value
+}
+
+fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ApiError> {
+    serde_json::to_value(value).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 async fn json_of<T, F>(state: web::Data<ApiState>, f: F) -> Result<HttpResponse, ApiError>
@@ -59,17 +134,68 @@ where
     Ok(HttpResponse::Ok().json(value))
 }
 
-async fn products(req: HttpRequest, state: web::Data<ApiState>) -> Result<HttpResponse, ApiError> {
+/// Answers reads through [`fetch`], so the HTTP API and the pages share one dispatcher.
+async fn read(req: HttpRequest, state: web::Data<ApiState>) -> Result<HttpResponse, ApiError> {
+    let key = match req.query_string() {
+        "" => req.path().to_string(),
+        q => format!("{}?{q}", req.path()),
+    };
+    let config = state.config;
+    json_of(state, move |c| fetch(c, &config, &key)).await
+}
+
+async fn keg_cities(
+    state: web::Data<ApiState>,
+    body: Option<web::Json<locations::KegCitiesBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.map(web::Json::into_inner).unwrap_or_default();
+    json_of(state, move |c| locations::keg_cities(c, &body)).await
+}
+
+async fn subscribe(
+    state: web::Data<ApiState>,
+    body: web::Json<content::SubscribeBody>,
+) -> Result<HttpResponse, ApiError> {
+    let email = match &body.email {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        // Anything else is not an address; an odd marker keeps it invalid, not empty.
+        Some(_) => "\u{0}".to_string(),
+    };
+    let now = domain::calendar::manila_now();
+    let outcome = with_conn(&state.pool, move |c| content::subscribe(c, &email, now)).await?;
+    Ok(match outcome {
+        content::Subscription::Added(msg) => {
+            HttpResponse::Ok().json(serde_json::json!({ "data": { "success": msg } }))
+        }
+        content::Subscription::Invalid(msg) => HttpResponse::UnprocessableEntity()
+            .json(serde_json::json!({ "message": msg, "errors": { "email": [msg] } })),
+    })
+}
+
+/// `GET /api/v1/user` without a session: 401, still carrying the policy texts (SPEC 7).
+async fn user(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError> {
+    let texts = with_conn(&state.pool, content::texts).await?;
+    Ok(HttpResponse::Unauthorized().json(serde_json::json!({
+        "error": "Unauthenticated.",
+        "data": texts,
+    })))
+}
+
+async fn legacy_cities(
+    req: HttpRequest,
+    state: web::Data<ApiState>,
+) -> Result<HttpResponse, ApiError> {
     let params = Params::parse(req.query_string())?;
-    json_of(state, move |c| catalog::product_list(c, &params)).await
+    json_of(state, move |c| locations::legacy_cities(c, &params)).await
 }
 
-async fn packagings(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError> {
-    json_of(state, catalog::packagings).await
-}
-
-async fn banners(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError> {
-    json_of(state, catalog::banners).await
+async fn legacy_barangays(
+    req: HttpRequest,
+    state: web::Data<ApiState>,
+) -> Result<HttpResponse, ApiError> {
+    let params = Params::parse(req.query_string())?;
+    json_of(state, move |c| locations::legacy_barangays(c, &params)).await
 }
 
 async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
@@ -106,13 +232,45 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::scope("/api")
             .service(
                 web::scope("/v1")
-                    .service(resource("/products", web::get().to(products)))
-                    .service(resource("/banners", web::get().to(banners)))
+                    .service(resource("/products", web::get().to(read)))
+                    .service(resource("/products/promos", web::get().to(read)))
+                    .service(resource("/products/whats-new", web::get().to(read)))
+                    .service(resource("/banners", web::get().to(read)))
+                    .service(resource("/provinces", web::get().to(read)))
+                    .service(resource("/cities", web::get().to(legacy_cities)))
+                    .service(resource("/barangay", web::get().to(legacy_barangays)))
+                    .service(resource("/philippine-holiday", web::get().to(read)))
+                    .service(resource("/notice", web::get().to(read)))
+                    .service(resource("/site-texts/{key}", web::get().to(read)))
+                    .service(resource("/mail/subscribe", web::post().to(subscribe)))
+                    .service(resource("/user", web::get().to(user)))
+                    .default_service(web::to(not_found)),
+            )
+            .service(
+                web::scope("/v2")
+                    .service(resource(
+                        "/products/{slug}/barangay/{barangayId}",
+                        web::get().to(read),
+                    ))
                     .default_service(web::to(not_found)),
             )
             .service(
                 web::scope("/v3")
-                    .service(resource("/packagings", web::post().to(packagings)))
+                    .service(resource("/packagings", web::post().to(read)))
+                    .service(resource("/fulfillment-types", web::get().to(read)))
+                    .service(resource("/locations/cities", web::post().to(keg_cities)))
+                    .service(resource(
+                        "/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities",
+                        web::get().to(read),
+                    ))
+                    .service(resource(
+                        "/locations/city/{cityId}/barangays",
+                        web::get().to(read),
+                    ))
+                    .service(resource(
+                        "/locations/barangay/{barangayId}/streets",
+                        web::get().to(read),
+                    ))
                     .default_service(web::to(not_found)),
             )
             .default_service(web::to(not_found)),

@@ -44,6 +44,7 @@ pub struct Product {
     pub best_seller: bool,
     pub recommended: bool,
     pub sort_order: i32,
+    pub created_on: String,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
@@ -63,4 +64,66 @@ pub struct Banner {
     pub mobile_image: String,
     #[serde(skip)]
     pub sort_order: i32,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = fulfillment_types)]
+pub struct FulfillmentType {
+    pub id: i32,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = provinces)]
+pub struct Province {
+    pub id: i32,
+    #[serde(skip)]
+    pub psgc_code: String,
+    pub province_name: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
+#[diesel(table_name = cities)]
+pub struct City {
+    pub id: i64,
+    pub province_id: i32,
+    pub city_name: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = streets)]
+pub struct Street {
+    pub id: i32,
+    #[serde(skip)]
+    pub barangay_id: i64,
+    pub street_name: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = site_texts)]
+pub struct SiteText {
+    pub key: String,
+    pub title: String,
+    pub body: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = notices)]
+pub struct Notice {
+    pub id: i32,
+    pub title: String,
+    pub body: String,
+    pub starts_on: String,
+    pub ends_on: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = promos)]
+pub struct Promo {
+    pub id: i32,
+    pub product_id: i32,
+    pub title: String,
+    pub description: String,
+    pub starts_on: String,
+    pub ends_on: String,
 }

@@ -94,3 +94,223 @@ pub fn banners(conn: &mut AnyConnection) -> QueryResult<Vec<Banner>> {
         .select(Banner::as_select())
         .load(conn)
 }
+
+pub fn fulfillment_types(conn: &mut AnyConnection) -> QueryResult<Vec<FulfillmentType>> {
+    fulfillment_types::table
+        .order(fulfillment_types::id)
+        .select(FulfillmentType::as_select())
+        .load(conn)
+}
+
+pub fn fulfillment_type(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<FulfillmentType>> {
+    fulfillment_types::table
+        .find(id)
+        .select(FulfillmentType::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Provinces, the default (Metro Manila, id 51) first.
+pub fn provinces(conn: &mut AnyConnection) -> QueryResult<Vec<Province>> {
+    provinces::table
+        .order(provinces::id)
+        .select(Province::as_select())
+        .load(conn)
+}
+
+pub fn province(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<Province>> {
+    provinces::table
+        .find(id)
+        .select(Province::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn city(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<City>> {
+    cities::table
+        .find(id)
+        .select(City::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Cities of a province served with a fulfillment type (any type when `None`), by name.
+pub fn served_cities(
+    conn: &mut AnyConnection,
+    province_id: Option<i32>,
+    fulfillment_type_id: Option<i32>,
+) -> QueryResult<Vec<City>> {
+    let served: Vec<i64> = match fulfillment_type_id {
+        Some(f) => served_areas::table
+            .filter(served_areas::fulfillment_type_id.eq(f))
+            .select(served_areas::city_id)
+            .load(conn)?,
+        None => served_areas::table
+            .select(served_areas::city_id)
+            .distinct()
+            .load(conn)?,
+    };
+    let mut query = cities::table
+        .filter(cities::id.eq_any(served))
+        .order((cities::city_name, cities::id))
+        .select(City::as_select())
+        .into_boxed();
+    if let Some(p) = province_id {
+        query = query.filter(cities::province_id.eq(p));
+    }
+    query.load(conn)
+}
+
+/// Served cities where at least one product of a packaging is sold.
+pub fn cities_selling_packaging(
+    conn: &mut AnyConnection,
+    packaging_id: i32,
+    province_id: Option<i32>,
+) -> QueryResult<Vec<City>> {
+    let everywhere: bool = diesel::select(diesel::dsl::exists(
+        products::table
+            .filter(products::packaging_id.eq(packaging_id))
+            .filter(products::sold_in_all_areas.eq(true)),
+    ))
+    .get_result(conn)?;
+    let served = served_cities(conn, province_id, None)?;
+    if everywhere {
+        return Ok(served);
+    }
+    let listed: Vec<i64> = product_areas::table
+        .inner_join(products::table)
+        .filter(products::packaging_id.eq(packaging_id))
+        .select(product_areas::city_id)
+        .distinct()
+        .load(conn)?;
+    Ok(served
+        .into_iter()
+        .filter(|c| listed.contains(&c.id))
+        .collect())
+}
+
+pub fn barangays_of_city(conn: &mut AnyConnection, city_id: i64) -> QueryResult<Vec<Barangay>> {
+    barangays::table
+        .filter(barangays::city_id.eq(city_id))
+        .order((barangays::barangay_name, barangays::id))
+        .select(Barangay::as_select())
+        .load(conn)
+}
+
+pub fn streets_of_barangay(conn: &mut AnyConnection, barangay_id: i64) -> QueryResult<Vec<Street>> {
+    streets::table
+        .filter(streets::barangay_id.eq(barangay_id))
+        .order((streets::street_name, streets::id))
+        .select(Street::as_select())
+        .load(conn)
+}
+
+pub fn street(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<Street>> {
+    let Ok(id) = i32::try_from(id) else {
+        return Ok(None);
+    };
+    streets::table
+        .find(id)
+        .select(Street::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn product_by_slug(conn: &mut AnyConnection, slug: &str) -> QueryResult<Option<Product>> {
+    products::table
+        .filter(products::slug.eq(slug))
+        .select(Product::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Whether a product is sold in a city (the city must be served).
+pub fn product_sold_in_city(
+    conn: &mut AnyConnection,
+    product: &Product,
+    city_id: i64,
+) -> QueryResult<bool> {
+    if !city_is_served(conn, city_id)? {
+        return Ok(false);
+    }
+    if product.sold_in_all_areas {
+        return Ok(true);
+    }
+    diesel::select(diesel::dsl::exists(
+        product_areas::table
+            .filter(product_areas::product_id.eq(product.id))
+            .filter(product_areas::city_id.eq(city_id)),
+    ))
+    .get_result(conn)
+}
+
+pub fn is_holiday(conn: &mut AnyConnection, date: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        holidays::table
+            .filter(holidays::starts_on.le(date))
+            .filter(holidays::ends_on.ge(date)),
+    ))
+    .get_result(conn)
+}
+
+/// The notice whose window holds the date, if any (the latest starting one).
+pub fn notice_on(conn: &mut AnyConnection, date: &str) -> QueryResult<Option<Notice>> {
+    notices::table
+        .filter(notices::starts_on.le(date))
+        .filter(notices::ends_on.ge(date))
+        .order(notices::starts_on.desc())
+        .select(Notice::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn promos_on(conn: &mut AnyConnection, date: &str) -> QueryResult<Vec<Promo>> {
+    promos::table
+        .filter(promos::starts_on.le(date))
+        .filter(promos::ends_on.ge(date))
+        .order((promos::ends_on, promos::id))
+        .select(Promo::as_select())
+        .load(conn)
+}
+
+pub fn site_text(conn: &mut AnyConnection, key: &str) -> QueryResult<Option<SiteText>> {
+    site_texts::table
+        .find(key)
+        .select(SiteText::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn setting(conn: &mut AnyConnection, key: &str) -> QueryResult<Option<String>> {
+    settings::table
+        .find(key)
+        .select(settings::value)
+        .first(conn)
+        .optional()
+}
+
+/// Adds an address to the newsletter; answers false when it was already there.
+pub fn subscribe(conn: &mut AnyConnection, email: &str, now: &str) -> QueryResult<bool> {
+    let exists: bool = diesel::select(diesel::dsl::exists(
+        newsletter_subscriptions::table.filter(newsletter_subscriptions::email.eq(email)),
+    ))
+    .get_result(conn)?;
+    if exists {
+        return Ok(false);
+    }
+    let inserted = diesel::insert_into(newsletter_subscriptions::table)
+        .values((
+            newsletter_subscriptions::email.eq(email),
+            newsletter_subscriptions::created_at.eq(now),
+        ))
+        .execute(conn);
+    match inserted {
+        Ok(_) => Ok(true),
+        // Two requests for the same address at once: the unique index keeps one.
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => Ok(false),
+        Err(e) => Err(e),
+    }
+}

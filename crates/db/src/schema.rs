@@ -39,6 +39,7 @@ diesel::table! {
         best_seller -> Bool,
         recommended -> Bool,
         sort_order -> Integer,
+        created_on -> Text,
     }
 }
 
@@ -125,6 +126,61 @@ diesel::joinable!(served_areas -> fulfillment_types (fulfillment_type_id));
 diesel::joinable!(product_areas -> products (product_id));
 diesel::joinable!(product_areas -> cities (city_id));
 
+diesel::table! {
+    site_texts (key) {
+        key -> Text,
+        title -> Text,
+        body -> Text,
+    }
+}
+
+diesel::table! {
+    holidays (id) {
+        id -> Integer,
+        name -> Text,
+        starts_on -> Text,
+        ends_on -> Text,
+    }
+}
+
+diesel::table! {
+    notices (id) {
+        id -> Integer,
+        title -> Text,
+        body -> Text,
+        starts_on -> Text,
+        ends_on -> Text,
+    }
+}
+
+diesel::table! {
+    promos (id) {
+        id -> Integer,
+        product_id -> Integer,
+        title -> Text,
+        description -> Text,
+        starts_on -> Text,
+        ends_on -> Text,
+    }
+}
+
+diesel::table! {
+    newsletter_subscriptions (id) {
+        id -> BigInt,
+        email -> Text,
+        created_at -> Text,
+    }
+}
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+    }
+}
+
+diesel::joinable!(promos -> products (product_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     packagings,
     product_types,
@@ -138,4 +194,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     product_areas,
     deposits,
     banners,
+    site_texts,
+    holidays,
+    notices,
+    promos,
+    newsletter_subscriptions,
+    settings,
 );

@@ -12,6 +12,7 @@ use crate::{AnyConnection, DbError};
 
 const PSGC: &str = include_str!("../seed/psgc.tsv");
 const CATALOG: &str = include_str!("../seed/catalog.json");
+const CONTENT: &str = include_str!("../seed/content.json");
 
 /// Province id of Metro Manila, the default province (SPEC's "Default province id 51").
 pub const METRO_MANILA_PROVINCE_ID: i32 = 51;
@@ -80,6 +81,7 @@ struct SeedProduct {
     best_seller: bool,
     recommended: bool,
     sort_order: i32,
+    created_on: String,
     areas: Option<SeedAreas>,
 }
 
@@ -105,6 +107,7 @@ struct NewProduct<'a> {
     best_seller: bool,
     recommended: bool,
     sort_order: i32,
+    created_on: &'a str,
 }
 
 #[derive(Insertable, Deserialize)]
@@ -144,6 +147,61 @@ struct Catalog {
     deposits: Vec<NewDeposit>,
     banners: Vec<NewBanner>,
     streets: Vec<SeedStreets>,
+}
+
+#[derive(Insertable, Deserialize)]
+#[diesel(table_name = site_texts)]
+struct NewSiteText {
+    key: String,
+    title: String,
+    body: String,
+}
+
+#[derive(Insertable, Deserialize)]
+#[diesel(table_name = holidays)]
+struct NewHoliday {
+    id: i32,
+    name: String,
+    starts_on: String,
+    ends_on: String,
+}
+
+#[derive(Insertable, Deserialize)]
+#[diesel(table_name = notices)]
+struct NewNotice {
+    id: i32,
+    title: String,
+    body: String,
+    starts_on: String,
+    ends_on: String,
+}
+
+#[derive(Insertable, Deserialize)]
+#[diesel(table_name = promos)]
+struct NewPromo {
+    id: i32,
+    product_id: i32,
+    title: String,
+    description: String,
+    starts_on: String,
+    ends_on: String,
+}
+
+#[derive(Insertable, Deserialize)]
+#[diesel(table_name = settings)]
+struct NewSetting {
+    key: String,
+    value: String,
+}
+
+/// Texts, dated windows and switches (`seed/content.json`).
+#[derive(Deserialize)]
+struct Content {
+    site_texts: Vec<NewSiteText>,
+    holidays: Vec<NewHoliday>,
+    notices: Vec<NewNotice>,
+    promos: Vec<NewPromo>,
+    settings: Vec<NewSetting>,
 }
 
 #[derive(Insertable)]
@@ -229,7 +287,14 @@ pub fn seed(conn: &mut AnyConnection) -> Result<Option<SeedReport>, DbError> {
     }
     let catalog: Catalog =
         serde_json::from_str(CATALOG).map_err(|e| bad(format!("catalog.json: {e}")))?;
-    conn.transaction(|conn| load(conn, &catalog)).map(Some)
+    let content: Content =
+        serde_json::from_str(CONTENT).map_err(|e| bad(format!("content.json: {e}")))?;
+    conn.transaction(|conn| {
+        let report = load(conn, &catalog)?;
+        load_content(conn, &content)?;
+        Ok(report)
+    })
+    .map(Some)
 }
 
 fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbError> {
@@ -336,6 +401,7 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
                 best_seller: p.best_seller,
                 recommended: p.recommended,
                 sort_order: p.sort_order,
+                created_on: &p.created_on,
             })
         })
         .collect::<Result<_, DbError>>()?;
@@ -360,4 +426,13 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
     insert_all!(conn, streets::table, &street_rows)?;
     report.streets = street_rows.len();
     Ok(report)
+}
+
+fn load_content(conn: &mut AnyConnection, content: &Content) -> Result<(), DbError> {
+    insert_all!(conn, site_texts::table, &content.site_texts)?;
+    insert_all!(conn, holidays::table, &content.holidays)?;
+    insert_all!(conn, notices::table, &content.notices)?;
+    insert_all!(conn, promos::table, &content.promos)?;
+    insert_all!(conn, settings::table, &content.settings)?;
+    Ok(())
 }

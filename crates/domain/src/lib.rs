@@ -1,5 +1,7 @@
 //! Pure rules of the store, no I/O and no framework: money, filters, identifiers.
 
+pub mod calendar;
+pub mod email;
 pub mod money;
 
 pub use money::format_php;

@@ -98,6 +98,7 @@ fn main() {
         ssr_threads: 2,
         db_pool_size: 8,
         workers: 2,
+        production: false,
     };
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");
@@ -106,6 +107,7 @@ fn main() {
     let state = server::web_state(pool.clone(), &config).expect("web state");
     let plan = web::page::plan(
         Some(&mut pool.get().unwrap()),
+        &state.api,
         &state.routes,
         "/buy-beer",
         "",

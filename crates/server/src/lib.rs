@@ -8,7 +8,7 @@ use ::web::{WebConfig, WebState};
 use actix_web::http::header;
 use actix_web::middleware::{Compress, DefaultHeaders, Logger};
 use actix_web::{web, App, HttpServer};
-use api::ApiState;
+use api::{ApiConfig, ApiState};
 use db::DbPool;
 
 /// Configuration, each from an environment variable (see README).
@@ -32,6 +32,9 @@ pub struct Config {
     pub db_pool_size: u32,
     /// WORKERS: HTTP worker threads (default one per core).
     pub workers: usize,
+    /// STORE_ENV: `development` (default) or `production`; `testdate` is honoured only in
+    /// development.
+    pub production: bool,
 }
 
 fn env_or(name: &str, default: &str) -> String {
@@ -68,6 +71,15 @@ impl Config {
             ssr_threads: env_num("SSR_THREADS", cores)?,
             db_pool_size: env_num("DB_POOL_SIZE", 8)?,
             workers: env_num("WORKERS", cores)?,
+            production: match env_or("STORE_ENV", "development").as_str() {
+                "production" => true,
+                "development" => false,
+                other => {
+                    return Err(format!(
+                        "STORE_ENV must be development or production, not {other:?}"
+                    ))
+                }
+            },
         })
     }
 }
@@ -101,6 +113,12 @@ pub fn security_headers() -> DefaultHeaders {
         .add((header::X_FRAME_OPTIONS, "DENY"))
 }
 
+pub fn api_config(config: &Config) -> ApiConfig {
+    ApiConfig {
+        allow_testdate: !config.production,
+    }
+}
+
 pub fn web_state(pool: DbPool, config: &Config) -> Result<WebState, String> {
     let renderer = ssr::Renderer::from_file(
         &config.ssr_bundle,
@@ -112,6 +130,7 @@ pub fn web_state(pool: DbPool, config: &Config) -> Result<WebState, String> {
     .map_err(|e| format!("{e} (run `make build`)"))?;
     WebState::load(
         pool,
+        api_config(config),
         Arc::new(renderer),
         WebConfig {
             dist_dir: config.ui_dist.clone(),
@@ -125,7 +144,10 @@ pub fn web_state(pool: DbPool, config: &Config) -> Result<WebState, String> {
 pub async fn serve(config: Config) -> Result<(), String> {
     let pool = open_database(&config)?;
     let pages = web::Data::new(web_state(pool.clone(), &config)?);
-    let api = web::Data::new(ApiState { pool });
+    let api = web::Data::new(ApiState {
+        pool,
+        config: api_config(&config),
+    });
     log::info!("serving the store on http://{}", config.bind);
     HttpServer::new(move || {
         App::new()

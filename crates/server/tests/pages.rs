@@ -22,6 +22,7 @@ fn config(url: &str) -> server::Config {
         ssr_threads: 1,
         db_pool_size: 4,
         workers: 1,
+        production: false,
     }
 }
 
@@ -37,6 +38,7 @@ async fn get(b: Backend, uri: &str, cookie: Option<&str>) -> Page {
     let pages = web::Data::new(server::web_state(db.pool.clone(), &cfg).expect("web state"));
     let api = web::Data::new(ApiState {
         pool: db.pool.clone(),
+        config: server::api_config(&cfg),
     });
     let app = test::init_service(
         App::new()

@@ -40,6 +40,7 @@ pub enum WebError {
 /// What the page handlers share.
 pub struct WebState {
     pub pool: DbPool,
+    pub api: api::ApiConfig,
     pub renderer: Arc<Renderer>,
     pub shell: Shell,
     pub routes: routes::RouteTable,
@@ -49,6 +50,7 @@ pub struct WebState {
 impl WebState {
     pub fn load(
         pool: DbPool,
+        api: api::ApiConfig,
         renderer: Arc<Renderer>,
         config: WebConfig,
     ) -> Result<Self, WebError> {
@@ -62,6 +64,7 @@ impl WebState {
         let shell = Shell::load(&config.dist_dir)?;
         Ok(Self {
             pool,
+            api,
             renderer,
             shell,
             routes,

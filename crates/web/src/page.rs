@@ -3,7 +3,7 @@
 
 use actix_web::http::{header, Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::{ApiError, Params};
+use api::{ApiConfig, ApiError, Params};
 use db::{queries, AnyConnection};
 use domain::FilterType;
 use rand::RngCore;
@@ -38,6 +38,7 @@ pub struct Plan {
 /// Data that cannot be had is left out (the client fetches it and shows its error state).
 pub fn plan(
     conn: Option<&mut AnyConnection>,
+    api: &ApiConfig,
     routes: &RouteTable,
     path: &str,
     query: &str,
@@ -59,7 +60,7 @@ pub fn plan(
         params,
         templates: route.data.clone(),
     };
-    let (vars, queries) = match conn.map(|c| load(c, &ask)) {
+    let (vars, queries) = match conn.map(|c| load(c, api, &ask)) {
         Some(Ok(loaded)) => loaded,
         Some(Err(e)) => {
             log::error!("page {path}: {e}");
@@ -137,12 +138,16 @@ fn dehydrated_query(key: &str, data: Value) -> Value {
     })
 }
 
-fn load(conn: &mut AnyConnection, ask: &Ask) -> Result<(Vars, Vec<Value>), ApiError> {
+fn load(
+    conn: &mut AnyConnection,
+    api: &ApiConfig,
+    ask: &Ask,
+) -> Result<(Vars, Vec<Value>), ApiError> {
     let vars = resolve_vars(conn, ask)?;
     let mut out = Vec::with_capacity(ask.templates.len());
     for template in &ask.templates {
         let key = fill_template(template, &vars);
-        match api::fetch(conn, &key) {
+        match api::fetch(conn, api, &key) {
             Ok(data) => out.push(dehydrated_query(&key, data)),
             // The client fetches what is missing and shows its error state.
             Err(e) => log::warn!("page data {key}: {e}"),
@@ -168,7 +173,14 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
     let cookies = GateCookies::from_request(&req);
     let st = state.clone();
     let planned = api::with_conn(&state.pool, move |conn| {
-        Ok(plan(Some(conn), &st.routes, &path, &query, cookies))
+        Ok(plan(
+            Some(conn),
+            &st.api,
+            &st.routes,
+            &path,
+            &query,
+            cookies,
+        ))
     })
     .await;
     let Plan {
@@ -185,6 +197,7 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
             log::error!("page {}: {e}", req.path());
             plan(
                 None,
+                &state.api,
                 &state.routes,
                 req.path(),
                 req.query_string(),
