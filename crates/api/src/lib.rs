@@ -146,9 +146,15 @@ async fn read(req: HttpRequest, state: web::Data<ApiState>) -> Result<HttpRespon
 
 async fn keg_cities(
     state: web::Data<ApiState>,
-    body: Option<web::Json<locations::KegCitiesBody>>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.map(web::Json::into_inner).unwrap_or_default();
+    // The body is optional: empty means every province.
+    let body: locations::KegCitiesBody = if body.iter().all(u8::is_ascii_whitespace) {
+        locations::KegCitiesBody::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::BadRequest(format!("The request body is not valid JSON: {e}")))?
+    };
     json_of(state, move |c| locations::keg_cities(c, &body)).await
 }
 

@@ -4,7 +4,8 @@ pub const REQUIRED: &str = "The email field is required.";
 pub const INVALID: &str = "The email must be a valid email address.";
 pub const TOO_LONG: &str = "The email must not be greater than 254 characters.";
 
-/// Normalises (trims, lowercases the domain) and validates an address; answers the message to
+/// Normalises (trims, lowercases: mail providers treat addresses case-insensitively, and one
+/// person should not be subscribed twice) and validates an address; answers the message to
 /// show when it is not acceptable.
 pub fn validate_email(raw: &str) -> Result<String, &'static str> {
     let email = raw.trim();
@@ -40,7 +41,7 @@ pub fn validate_email(raw: &str) -> Result<String, &'static str> {
     if !(local_ok && domain_ok) {
         return Err(INVALID);
     }
-    Ok(format!("{local}@{}", domain.to_ascii_lowercase()))
+    Ok(email.to_lowercase())
 }
 
 #[cfg(test)]

@@ -1,0 +1,442 @@
+//! The shop-front API (issue 3) over HTTP, against SQLite and PostgreSQL.
+
+mod support;
+
+use actix_web::http::StatusCode;
+use actix_web::{test, web, App};
+use api::{ApiConfig, ApiState};
+use serde_json::{json, Value};
+use support::{database, Backend};
+
+struct Api {
+    _db: support::TestDb,
+    pool: db::DbPool,
+}
+
+impl Api {
+    fn new(b: Backend) -> Self {
+        let db = database(b);
+        Self {
+            pool: db.pool.clone(),
+            _db: db,
+        }
+    }
+
+    async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let state = web::Data::new(ApiState {
+            pool: self.pool.clone(),
+            config: ApiConfig {
+                allow_testdate: true,
+            },
+        });
+        let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
+        let mut req = match method {
+            "GET" => test::TestRequest::get(),
+            "POST" => test::TestRequest::post(),
+            other => panic!("{other}"),
+        }
+        .uri(uri);
+        if let Some(b) = body {
+            req = req.set_json(b);
+        }
+        let res = test::call_service(&app, req.to_request()).await;
+        let status = res.status();
+        let bytes = test::read_body(res).await;
+        let v = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("{uri}: {e}: {}", String::from_utf8_lossy(&bytes)));
+        (status, v)
+    }
+
+    async fn ok(&self, method: &str, uri: &str) -> Value {
+        let (s, v) = self.call(method, uri, None).await;
+        assert_eq!(s, StatusCode::OK, "{uri}: {v}");
+        v
+    }
+
+    async fn error(&self, method: &str, uri: &str, status: u16) -> String {
+        let (s, v) = self.call(method, uri, None).await;
+        assert_eq!(s.as_u16(), status, "{uri}: {v}");
+        v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{uri}: {v}"))
+            .to_string()
+    }
+}
+
+fn list<'a>(v: &'a Value, field: &str) -> Vec<&'a str> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x[field].as_str().unwrap())
+        .collect()
+}
+
+async fn fulfillment_and_provinces(b: Backend) {
+    let api = Api::new(b);
+    let v = api.ok("GET", "/api/v3/fulfillment-types").await;
+    assert_eq!(
+        v["results"],
+        json!([{"id": 1, "name": "Delivery"}, {"id": 2, "name": "Pickup"}])
+    );
+    let v = api.ok("GET", "/api/v1/provinces").await;
+    assert_eq!(
+        v["results"][0],
+        json!({"id": 51, "province_name": "Metro Manila"})
+    );
+    assert_eq!(
+        list(&v, "province_name"),
+        ["Metro Manila", "Bulacan", "Cavite", "Rizal"]
+    );
+}
+both!(fulfillment_types_and_provinces, fulfillment_and_provinces);
+
+async fn cities(b: Backend) {
+    let api = Api::new(b);
+    let v = api
+        .ok(
+            "GET",
+            "/api/v3/locations/provinces/51/fulfillments/1/cities",
+        )
+        .await;
+    let locations = v["results"]["locations"].as_array().unwrap();
+    assert_eq!(locations.len(), 17, "every Metro Manila city and Pateros");
+    let makati = locations
+        .iter()
+        .find(|c| c["city_name"] == "Makati City")
+        .unwrap();
+    assert_eq!(
+        makati,
+        &json!({"city_id": 1380300000i64, "city_province": 51, "city_name": "Makati City", "province_name": "Metro Manila"})
+    );
+    // Cavite: delivery to Bacoor, Imus, Dasmariñas; pickup only in Bacoor.
+    let v = api
+        .ok(
+            "GET",
+            "/api/v3/locations/provinces/53/fulfillments/1/cities",
+        )
+        .await;
+    let names: Vec<&str> = v["results"]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["city_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Bacoor City", "Dasmariñas City", "Imus City"]);
+    let v = api
+        .ok(
+            "GET",
+            "/api/v3/locations/provinces/53/fulfillments/2/cities",
+        )
+        .await;
+    assert_eq!(v["results"]["locations"].as_array().unwrap().len(), 1);
+    assert!(api
+        .error(
+            "GET",
+            "/api/v3/locations/provinces/99/fulfillments/1/cities",
+            404
+        )
+        .await
+        .contains("Province 99"));
+    assert!(api
+        .error(
+            "GET",
+            "/api/v3/locations/provinces/51/fulfillments/9/cities",
+            404
+        )
+        .await
+        .contains("Fulfillment type 9"));
+    assert!(api
+        .error(
+            "GET",
+            "/api/v3/locations/provinces/abc/fulfillments/1/cities",
+            400
+        )
+        .await
+        .contains("provinceId"));
+}
+both!(cities_by_province_and_fulfillment, cities);
+
+async fn keg_cities(b: Backend) {
+    let api = Api::new(b);
+    let (s, v) = api.call("POST", "/api/v3/locations/cities", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let cities = v["results"].as_array().unwrap();
+    assert_eq!(cities.len(), 17, "kegs are sold in Metro Manila only");
+    assert!(cities.iter().all(|c| c["province_name"] == "Metro Manila"));
+    let (_, v) = api
+        .call(
+            "POST",
+            "/api/v3/locations/cities",
+            Some(json!({"province_id": 53})),
+        )
+        .await;
+    assert!(v["results"].as_array().unwrap().is_empty());
+    let (s, v) = api
+        .call(
+            "POST",
+            "/api/v3/locations/cities",
+            Some(json!({"province_id": 404})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+    let (s, _) = api
+        .call(
+            "POST",
+            "/api/v3/locations/cities",
+            Some(json!({"province_id": "x"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+}
+both!(cities_for_kegs, keg_cities);
+
+async fn barangays_and_streets(b: Backend) {
+    let api = Api::new(b);
+    let v = api
+        .ok("GET", "/api/v3/locations/city/1380300000/barangays")
+        .await;
+    let names = list(&v, "barangay_name");
+    assert!(names.contains(&"Bel-Air") && names.contains(&"Poblacion"));
+    assert!(names.windows(2).all(|w| w[0] <= w[1]), "sorted by name");
+    let v = api
+        .ok("GET", "/api/v3/locations/barangay/1380300002/streets")
+        .await;
+    assert_eq!(
+        list(&v, "street_name"),
+        [
+            "Jupiter Street",
+            "Kalayaan Avenue",
+            "Makati Avenue",
+            "Polaris Street"
+        ]
+    );
+    let v = api
+        .ok("GET", "/api/v3/locations/barangay/1380100001/streets")
+        .await;
+    assert!(
+        v["results"].as_array().unwrap().is_empty(),
+        "no streets needed"
+    );
+    assert!(api
+        .error("GET", "/api/v3/locations/city/7/barangays", 404)
+        .await
+        .contains("City 7"));
+    assert!(api
+        .error("GET", "/api/v3/locations/barangay/7/streets", 404)
+        .await
+        .contains("Barangay 7"));
+    api.error("GET", "/api/v3/locations/city/-1/barangays", 400)
+        .await;
+    // Legacy calls.
+    let v = api.ok("GET", "/api/v1/cities?filterByProvince=54").await;
+    assert_eq!(list(&v, "city_name"), ["Antipolo City", "Cainta", "Taytay"]);
+    let v = api
+        .ok("GET", "/api/v1/barangay?filterByCity=1380300000")
+        .await;
+    assert!(list(&v, "barangay_name").contains(&"San Lorenzo"));
+    assert!(api
+        .error("GET", "/api/v1/cities", 400)
+        .await
+        .contains("filterByProvince is required"));
+    assert!(api
+        .error("GET", "/api/v1/barangay?filterByCity=x", 400)
+        .await
+        .contains("filterByCity"));
+    api.error("GET", "/api/v1/cities?filterByProvince=5", 404)
+        .await;
+}
+both!(barangays_streets_and_legacy_calls, barangays_and_streets);
+
+async fn single_product(b: Backend) {
+    let api = Api::new(b);
+    let v = api
+        .ok(
+            "GET",
+            "/api/v2/products/tala-pale-pilsen-keg-30l/barangay/1380300002",
+        )
+        .await;
+    assert_eq!(
+        v["product_single"]["product_name"],
+        "Tala Pale Pilsen Keg 30 L"
+    );
+    assert_eq!(v["available_in_area"], true);
+    let also = v["you_might_also_like"].as_array().unwrap();
+    assert!(!also.is_empty() && also.len() <= 8);
+    assert!(also
+        .iter()
+        .all(|p| p["packaging"]["name"] == "DRAFT BEER IN KEG"));
+    assert!(also.iter().all(|p| p["slug"] != "tala-pale-pilsen-keg-30l"));
+    // Not sold in Bacoor: the product still answers, flagged, with nothing to also like.
+    let v = api
+        .ok(
+            "GET",
+            "/api/v2/products/tala-pale-pilsen-keg-30l/barangay/402103004",
+        )
+        .await;
+    assert_eq!(v["available_in_area"], false);
+    assert!(v["you_might_also_like"].as_array().unwrap().is_empty());
+    // Barangay 0: no location chosen yet.
+    let v = api
+        .ok("GET", "/api/v2/products/tala-light-330ml/barangay/0")
+        .await;
+    assert_eq!(v["available_in_area"], Value::Null);
+    assert_eq!(v["you_might_also_like"].as_array().unwrap().len(), 8);
+    assert!(api
+        .error("GET", "/api/v2/products/nope/barangay/0", 404)
+        .await
+        .contains("nope"));
+    assert!(api
+        .error("GET", "/api/v2/products/tala-light-330ml/barangay/5", 404)
+        .await
+        .contains("Barangay 5"));
+    api.error("GET", "/api/v2/products/tala-light-330ml/barangay/x", 400)
+        .await;
+}
+both!(single_product_with_you_might_also_like, single_product);
+
+async fn promos_and_new(b: Backend) {
+    let api = Api::new(b);
+    let v = api
+        .ok("GET", "/api/v1/products/promos?testdate=2026-11-21")
+        .await;
+    assert_eq!(list(&v, "title").len(), 3);
+    let v = api
+        .ok("GET", "/api/v1/products/promos?testdate=2026-05-01")
+        .await;
+    assert_eq!(list(&v, "title"), ["Mango season special"]);
+    let v = api
+        .ok(
+            "GET",
+            "/api/v1/products/promos?testdate=2026-11-21&barangay=402103004",
+        )
+        .await;
+    assert_eq!(
+        list(&v, "title").len(),
+        2,
+        "no keg promo outside Metro Manila"
+    );
+    let v = api
+        .ok(
+            "GET",
+            "/api/v1/products/promos?barangay=301423001&testdate=2026-11-21",
+        )
+        .await;
+    assert!(v["results"].as_array().unwrap().is_empty(), "unserved area");
+    api.error("GET", "/api/v1/products/promos?barangay=zz", 400)
+        .await;
+    let v = api.ok("GET", "/api/v1/products/whats-new").await;
+    assert_eq!(v["products"][0]["product_name"], "Tala Zero Can 330 ml");
+    assert_eq!(
+        v["products"][1]["product_name"],
+        "Bangkal Double IPA Can 473 ml"
+    );
+}
+both!(promotions_and_whats_new, promos_and_new);
+
+async fn holidays_and_notice(b: Backend) {
+    let api = Api::new(b);
+    let v = api
+        .ok("GET", "/api/v1/philippine-holiday?testdate=2025-05-12")
+        .await;
+    assert_eq!(v, json!({"holiday": true, "date": "2025-05-12"}));
+    let v = api
+        .ok("GET", "/api/v1/philippine-holiday?testdate=2025-05-08")
+        .await;
+    assert_eq!(v["holiday"], false);
+    let v = api.ok("GET", "/api/v1/notice?testdate=2025-05-05").await;
+    assert_eq!(v["notice"]["title"], "Notice to our Members");
+    assert_eq!(v["holiday"], false);
+    let v = api
+        .ok("GET", "/api/v1/notice?testdate=2025-05-13T07:59")
+        .await;
+    assert_eq!(v["notice"]["title"], "Notice to our Members");
+    for outside in ["2025-05-04", "2025-05-14"] {
+        let v = api
+            .ok("GET", &format!("/api/v1/notice?testdate={outside}"))
+            .await;
+        assert_eq!(v["notice"], Value::Null, "{outside}");
+    }
+    // A testdate that does not parse is ignored: today.
+    let v = api
+        .ok("GET", "/api/v1/philippine-holiday?testdate=garbage")
+        .await;
+    assert!(v["date"].as_str().unwrap().starts_with("20"));
+}
+both!(holidays_and_the_notice_window, holidays_and_notice);
+
+async fn newsletter(b: Backend) {
+    let api = Api::new(b);
+    let (s, v) = api
+        .call(
+            "POST",
+            "/api/v1/mail/subscribe",
+            Some(json!({"email": "Juan@Example.PH"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        v["data"]["success"],
+        "Your email has been added to our mailing list and will receive our latest news."
+    );
+    let (s, v) = api
+        .call(
+            "POST",
+            "/api/v1/mail/subscribe",
+            Some(json!({"email": " juan@example.ph "})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "a repeated address is answered kindly");
+    assert!(v["data"]["success"]
+        .as_str()
+        .unwrap()
+        .contains("already on our mailing list"));
+    for (body, msg) in [
+        (
+            json!({"email": "not-an-email"}),
+            "The email must be a valid email address.",
+        ),
+        (json!({"email": ""}), "The email field is required."),
+        (json!({}), "The email field is required."),
+        (
+            json!({"email": 42}),
+            "The email must be a valid email address.",
+        ),
+    ] {
+        let (s, v) = api
+            .call("POST", "/api/v1/mail/subscribe", Some(body.clone()))
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(v["errors"]["email"][0], msg, "{body}");
+    }
+    let (s, v) = api.call("POST", "/api/v1/mail/subscribe", None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let mut conn = api.pool.get().unwrap();
+    use db::diesel::prelude::*;
+    let n: i64 = db::schema::newsletter_subscriptions::table
+        .count()
+        .get_result(&mut *conn)
+        .unwrap();
+    assert_eq!(n, 1);
+}
+both!(newsletter_signup, newsletter);
+
+async fn guest_user(b: Backend) {
+    let api = Api::new(b);
+    let (s, v) = api.call("GET", "/api/v1/user", None).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    assert!(v["error"].is_string());
+    assert_eq!(v["data"]["policy_agreement_accepted"], false);
+    for field in [
+        "policy_agreement_text",
+        "term_and_condition_text",
+        "about_us_text",
+    ] {
+        assert!(v["data"][field].as_str().unwrap().len() > 100, "{field}");
+    }
+    assert!(v["data"]["policy_agreement_text"]
+        .as_str()
+        .unwrap()
+        .contains("18 years old"));
+}
+both!(guest_user_carries_the_policy_texts, guest_user);
