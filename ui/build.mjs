@@ -67,8 +67,8 @@ await esbuild.build({
   outfile: routesJs,
   logLevel: 'warning',
 });
-const { routes, notFoundRoute } = await import(routesJs + '?t=' + Date.now());
-await writeFile(path.join(dist, 'routes.json'), JSON.stringify({ routes, notFound: notFoundRoute }, null, 1));
+const { routes, notFoundRoute, GATE_KEYS } = await import(routesJs + '?t=' + Date.now());
+await writeFile(path.join(dist, 'routes.json'), JSON.stringify({ routes, notFound: notFoundRoute, gate: GATE_KEYS }, null, 1));
 await rm(routesJs);
 
 if (process.argv.includes('--tests')) {

@@ -1,19 +1,27 @@
 // The server entry: bundled by ui/build.mjs into ssr-bundle/dist/server.js and evaluated once per
-// QuickJS runtime by crates/ssr. `render` takes the render input as JSON and answers the HTML of
-// the page body.
+// QuickJS runtime by crates/ssr. `render` takes the render input as JSON and answers JSON:
+// `{html, head}`, the body HTML and what the page asked for in <head> (title, JSON-LD...).
 import './polyfills';
 import { hydrate } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { App } from '../../ui/src/App';
+import { HeadContext } from '../../ui/src/head';
 import { makeQueryClient } from '../../ui/src/lib/api';
-import type { RenderInput } from '../../ui/src/lib/render-input';
+import type { Head, RenderInput, RenderOutput } from '../../ui/src/lib/render-input';
 
 function render(json: string): string {
-  const { state, ...page } = JSON.parse(json) as RenderInput;
+  const { state, gate, ...page } = JSON.parse(json) as RenderInput;
   const client = makeQueryClient();
   hydrate(client, state);
+  const head: Head = {};
   try {
-    return renderToString(<App page={page} client={client} />);
+    const html = renderToString(
+      <HeadContext.Provider value={head}>
+        <App page={page} gate={gate} client={client} />
+      </HeadContext.Provider>,
+    );
+    const out: RenderOutput = { html, head };
+    return JSON.stringify(out);
   } finally {
     client.clear();
   }

@@ -1,15 +1,45 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { Gates } from './components/Gates';
 import { Layout } from './components/Layout';
-import { BuyBeer } from './pages/BuyBeer';
-import { NotFound } from './pages/NotFound';
+import { GateProvider } from './gate';
+import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
+import { AtomicDesign } from './pages/AtomicDesign';
+import { BuyBeer } from './pages/BuyBeer';
+import { Home } from './pages/Home';
+import {
+  AboutUs,
+  ContactUs,
+  DeliveryAreas,
+  Faqs,
+  HowToOrder,
+  Maintenance,
+  PrivacyPolicy,
+  Terms,
+} from './pages/Info';
+import { Promos, WhatsNew } from './pages/Lists';
+import { NotFound } from './pages/NotFound';
+import { Product } from './pages/Product';
 
 const pages: Record<string, () => React.JSX.Element> = {
+  home: Home,
   'buy-beer': BuyBeer,
+  promos: Promos,
+  'whats-new': WhatsNew,
+  product: Product,
+  'delivery-areas': DeliveryAreas,
+  'how-to-order': HowToOrder,
+  faqs: Faqs,
+  'privacy-policy': PrivacyPolicy,
+  'terms-and-conditions': Terms,
+  'about-us': AboutUs,
+  'contact-us': ContactUs,
+  maintenance: Maintenance,
+  'atomic-design': AtomicDesign,
 };
 
-export function App({ page, client }: { page: Page; client: QueryClient }) {
+export function App({ page, gate, client }: { page: Page; gate: Gate; client: QueryClient }) {
   const Body = pages[page.route] ?? NotFound;
   // Effects run only in the browser, once the page is interactive (tests wait for this mark).
   useEffect(() => {
@@ -18,9 +48,20 @@ export function App({ page, client }: { page: Page; client: QueryClient }) {
   return (
     <QueryClientProvider client={client}>
       <PageProvider value={page}>
-        <Layout>
-          <Body />
-        </Layout>
+        <GateProvider initial={gate}>
+          {page.route === 'maintenance' && page.status === 503 ? (
+            <main id="main" className="wrap">
+              <Maintenance />
+            </main>
+          ) : (
+            <>
+              <Layout>
+                <Body />
+              </Layout>
+              <Gates />
+            </>
+          )}
+        </GateProvider>
       </PageProvider>
     </QueryClientProvider>
   );

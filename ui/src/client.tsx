@@ -13,9 +13,9 @@ const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
 
-const { state: _state, ssr, ...page } = input;
+const { state: _state, gate, ssr, ...page } = input;
 const root = document.getElementById('root')!;
-const app = <App page={page} client={client} />;
+const app = <App page={page} gate={gate} client={client} />;
 if (ssr) {
   hydrateRoot(root, app, {
     onRecoverableError: (error) => console.error('hydration mismatch:', error),

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { RenderInput } from './lib/render-input';
 
-export type Page = Omit<RenderInput, 'state'>;
+export type Page = Omit<RenderInput, 'state' | 'gate'>;
 
 const PageContext = createContext<Page | null>(null);
 

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod content;
 pub mod error;
 pub mod locations;
+pub mod maintenance;
 pub mod params;
 
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -20,6 +21,38 @@ pub use params::Params;
 pub struct ApiState {
     pub pool: DbPool,
     pub config: ApiConfig,
+    pub maintenance: std::sync::Arc<maintenance::Maintenance>,
+}
+
+impl ApiState {
+    /// State with the maintenance switch read from the database's settings only.
+    pub fn new(pool: DbPool, config: ApiConfig, maintenance_forced: bool) -> Self {
+        Self {
+            maintenance: std::sync::Arc::new(maintenance::Maintenance::new(
+                maintenance_forced,
+                Some(pool.clone()),
+            )),
+            pool,
+            config,
+        }
+    }
+}
+
+/// While the store is under maintenance every API call answers 503.
+async fn maintenance_gate(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let on = req
+        .app_data::<web::Data<ApiState>>()
+        .is_some_and(|s| s.maintenance.is_on());
+    if on {
+        let res = HttpResponse::ServiceUnavailable()
+            .insert_header(("Retry-After", "300"))
+            .json(serde_json::json!({ "error": maintenance::MESSAGE }));
+        return Ok(req.into_response(res));
+    }
+    next.call(req).await.map(|r| r.map_into_boxed_body())
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -94,6 +127,9 @@ pub fn fetch(
         ["api", "v1", "banners"] => to_json(catalog::banners(conn)?),
         ["api", "v3", "fulfillment-types"] => to_json(locations::fulfillment_types(conn)?),
         ["api", "v1", "provinces"] => to_json(locations::provinces(conn)?),
+        ["api", "v1", "cities"] => to_json(locations::legacy_cities(conn, &params)?),
+        ["api", "v1", "barangay"] => to_json(locations::legacy_barangays(conn, &params)?),
+        ["api", "v1", "delivery-areas"] => to_json(locations::delivery_areas(conn)?),
         ["api", "v3", "locations", "provinces", p, "fulfillments", f, "cities"] => {
             to_json(locations::cities_for(
                 conn,
@@ -188,22 +224,6 @@ async fn user(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError> {
     })))
 }
 
-async fn legacy_cities(
-    req: HttpRequest,
-    state: web::Data<ApiState>,
-) -> Result<HttpResponse, ApiError> {
-    let params = Params::parse(req.query_string())?;
-    json_of(state, move |c| locations::legacy_cities(c, &params)).await
-}
-
-async fn legacy_barangays(
-    req: HttpRequest,
-    state: web::Data<ApiState>,
-) -> Result<HttpResponse, ApiError> {
-    let params = Params::parse(req.query_string())?;
-    json_of(state, move |c| locations::legacy_barangays(c, &params)).await
-}
-
 async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::MethodNotAllowed(format!(
         "{} is not allowed on {}",
@@ -236,6 +256,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }))
     .service(
         web::scope("/api")
+            .wrap(actix_web::middleware::from_fn(maintenance_gate))
             .service(
                 web::scope("/v1")
                     .service(resource("/products", web::get().to(read)))
@@ -243,8 +264,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .service(resource("/products/whats-new", web::get().to(read)))
                     .service(resource("/banners", web::get().to(read)))
                     .service(resource("/provinces", web::get().to(read)))
-                    .service(resource("/cities", web::get().to(legacy_cities)))
-                    .service(resource("/barangay", web::get().to(legacy_barangays)))
+                    .service(resource("/cities", web::get().to(read)))
+                    .service(resource("/barangay", web::get().to(read)))
+                    .service(resource("/delivery-areas", web::get().to(read)))
                     .service(resource("/philippine-holiday", web::get().to(read)))
                     .service(resource("/notice", web::get().to(read)))
                     .service(resource("/site-texts/{key}", web::get().to(read)))

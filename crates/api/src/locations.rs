@@ -184,3 +184,48 @@ pub fn legacy_barangays(
 ) -> Result<Results<BarangayView>, ApiError> {
     barangays(conn, required_id(params, "filterByCity")?)
 }
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AreaCity {
+    pub city_name: String,
+    pub fulfillments: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Area {
+    pub province_name: String,
+    pub cities: Vec<AreaCity>,
+}
+
+/// `GET /api/v1/delivery-areas`: every served city by province, with its fulfillment types.
+pub fn delivery_areas(conn: &mut AnyConnection) -> Result<Results<Area>, ApiError> {
+    let types = queries::fulfillment_types(conn)?;
+    let mut per_type = Vec::new();
+    for t in &types {
+        per_type.push((
+            t.name.clone(),
+            queries::served_cities(conn, None, Some(t.id))?,
+        ));
+    }
+    let mut results = Vec::new();
+    for province in queries::provinces(conn)? {
+        let cities: Vec<AreaCity> = queries::served_cities(conn, Some(province.id), None)?
+            .into_iter()
+            .map(|c| AreaCity {
+                fulfillments: per_type
+                    .iter()
+                    .filter(|(_, list)| list.iter().any(|x| x.id == c.id))
+                    .map(|(name, _)| name.clone())
+                    .collect(),
+                city_name: c.city_name,
+            })
+            .collect();
+        if !cities.is_empty() {
+            results.push(Area {
+                province_name: province.province_name,
+                cities,
+            });
+        }
+    }
+    Ok(Results { results })
+}

@@ -99,19 +99,33 @@ fn main() {
         db_pool_size: 8,
         workers: 2,
         production: false,
+        maintenance: false,
     };
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");
 
     // SSR of /buy-beer with the real data, straight on the render pool.
-    let state = server::web_state(pool.clone(), &config).expect("web state");
+    let api = server::api_state(pool.clone(), &config);
+    let state = server::web_state(&api, &config).expect("web state");
+    // A shopper past the gates, in Makati: the common case.
+    let cookies = GateCookies {
+        consent: true,
+        category_id: Some(1),
+        fulfillment_id: Some(1),
+        barangay_id: Some(1380300002),
+        street_id: None,
+    };
     let plan = web::page::plan(
         Some(&mut pool.get().unwrap()),
         &state.api,
         &state.routes,
-        "/buy-beer",
-        "",
-        GateCookies::default(),
+        &config.public_url,
+        &web::page::Request {
+            path: "/buy-beer",
+            query: "",
+            cookies,
+            maintenance: false,
+        },
     );
     let input = plan.input;
     let renderer = &state.renderer;

@@ -35,6 +35,9 @@ pub struct Config {
     /// STORE_ENV: `development` (default) or `production`; `testdate` is honoured only in
     /// development.
     pub production: bool,
+    /// MAINTENANCE: `on` shows the maintenance page everywhere (503); the database's
+    /// `settings.maintenance` row can switch it on as well.
+    pub maintenance: bool,
 }
 
 fn env_or(name: &str, default: &str) -> String {
@@ -80,6 +83,10 @@ impl Config {
                     ))
                 }
             },
+            maintenance: matches!(
+                env_or("MAINTENANCE", "off").to_ascii_lowercase().as_str(),
+                "on" | "1" | "true" | "yes"
+            ),
         })
     }
 }
@@ -119,7 +126,12 @@ pub fn api_config(config: &Config) -> ApiConfig {
     }
 }
 
-pub fn web_state(pool: DbPool, config: &Config) -> Result<WebState, String> {
+pub fn api_state(pool: DbPool, config: &Config) -> ApiState {
+    ApiState::new(pool, api_config(config), config.maintenance)
+}
+
+pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
+    let pool = api.pool.clone();
     let renderer = ssr::Renderer::from_file(
         &config.ssr_bundle,
         ssr::SsrConfig {
@@ -131,6 +143,7 @@ pub fn web_state(pool: DbPool, config: &Config) -> Result<WebState, String> {
     WebState::load(
         pool,
         api_config(config),
+        api.maintenance.clone(),
         Arc::new(renderer),
         WebConfig {
             dist_dir: config.ui_dist.clone(),
@@ -143,11 +156,9 @@ pub fn web_state(pool: DbPool, config: &Config) -> Result<WebState, String> {
 
 pub async fn serve(config: Config) -> Result<(), String> {
     let pool = open_database(&config)?;
-    let pages = web::Data::new(web_state(pool.clone(), &config)?);
-    let api = web::Data::new(ApiState {
-        pool,
-        config: api_config(&config),
-    });
+    let api = api_state(pool, &config);
+    let pages = web::Data::new(web_state(&api, &config)?);
+    let api = web::Data::new(api);
     log::info!("serving the store on http://{}", config.bind);
     HttpServer::new(move || {
         App::new()

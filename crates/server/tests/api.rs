@@ -15,12 +15,13 @@ async fn call(backend: Backend, method: &str, uri: &str) -> (StatusCode, Value) 
 }
 
 async fn call_with(pool: &db::DbPool, method: &str, uri: &str) -> (StatusCode, Value) {
-    let state = web::Data::new(ApiState {
-        pool: pool.clone(),
-        config: api::ApiConfig {
+    let state = web::Data::new(ApiState::new(
+        pool.clone(),
+        api::ApiConfig {
             allow_testdate: true,
         },
-    });
+        false,
+    ));
     let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
     let req = match method {
         "GET" => test::TestRequest::get(),

@@ -23,12 +23,13 @@ impl Api {
     }
 
     async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let state = web::Data::new(ApiState {
-            pool: self.pool.clone(),
-            config: ApiConfig {
+        let state = web::Data::new(ApiState::new(
+            self.pool.clone(),
+            ApiConfig {
                 allow_testdate: true,
             },
-        });
+            false,
+        ));
         let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
         let mut req = match method {
             "GET" => test::TestRequest::get(),

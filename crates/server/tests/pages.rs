@@ -7,7 +7,6 @@ use std::path::PathBuf;
 
 use actix_web::http::StatusCode;
 use actix_web::{test, web, App};
-use api::ApiState;
 use support::{database, Backend};
 
 fn config(url: &str) -> server::Config {
@@ -23,6 +22,7 @@ fn config(url: &str) -> server::Config {
         db_pool_size: 4,
         workers: 1,
         production: false,
+        maintenance: false,
     }
 }
 
@@ -35,11 +35,9 @@ struct Page {
 async fn get(b: Backend, uri: &str, cookie: Option<&str>) -> Page {
     let db = database(b);
     let cfg = config(&db.url);
-    let pages = web::Data::new(server::web_state(db.pool.clone(), &cfg).expect("web state"));
-    let api = web::Data::new(ApiState {
-        pool: db.pool.clone(),
-        config: server::api_config(&cfg),
-    });
+    let api = server::api_state(db.pool.clone(), &cfg);
+    let pages = web::Data::new(server::web_state(&api, &cfg).expect("web state"));
+    let api = web::Data::new(api);
     let app = test::init_service(
         App::new()
             .wrap(server::security_headers())
@@ -159,7 +157,12 @@ async fn bad_cookies(b: Backend) {
 both!(bad_gate_cookies_count_as_unset, bad_cookies);
 
 async fn unknown_paths(b: Backend) {
-    for path in ["/nope", "/", "/buy-beer/extra", "/single-product"] {
+    for path in [
+        "/nope",
+        "/buy-beer/extra",
+        "/single-product/a/b",
+        "/atomic-design/x",
+    ] {
         let p = get(b, path, None).await;
         assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
         assert!(rendered(&p.html).contains("Page not found"), "{path}");

@@ -43,6 +43,17 @@ fn query(key: &str, data: serde_json::Value) -> serde_json::Value {
     })
 }
 
+fn gate() -> serde_json::Value {
+    json!({"open": null, "consent": true, "categoryId": null, "categoryName": null, "fulfillmentId": null,
+           "cityId": null, "barangayId": null, "streetId": null, "cityName": null, "barangayName": null})
+}
+
+/// The body HTML of a render (the bundle answers `{html, head}`).
+fn html_of(out: &ssr::Rendered) -> String {
+    let v: serde_json::Value = serde_json::from_str(&out.html).expect("render output is JSON");
+    v["html"].as_str().expect("html").to_string()
+}
+
 fn buy_beer_input() -> String {
     let products = vec![
         product(1, "Tala Pale Pilsen 320 ml", "Full Goods", 5200, 118800),
@@ -50,7 +61,8 @@ fn buy_beer_input() -> String {
         product(3, "Tala Pale Pilsen Keg 30 L", "Keg", 725000, 725000),
     ];
     json!({
-        "url": "/buy-beer", "route": "buy-beer", "status": 200, "vars": {},
+        "url": "/buy-beer", "route": "buy-beer", "status": 200, "vars": {}, "origin": "https://shop.example",
+        "gate": gate(),
         "state": { "mutations": [], "queries": [query("/api/v1/products", json!({
             "products": products, "recommended_products": [], "best_sellers": [],
             "filter_types": [], "brands": ["Tala"]
@@ -63,7 +75,7 @@ fn buy_beer_input() -> String {
 fn renders_the_product_list_with_names_prices_and_links() {
     let r = Renderer::new(bundle(), config(1)).expect("bundle loads");
     let out = r.render_blocking(buy_beer_input()).expect("render");
-    let html = &*out.html;
+    let html = &html_of(&out);
     assert!(!out.memo_hit);
     assert!(html.contains("<h1>Buy Beer</h1>"), "{html}");
     assert!(html.contains("Tala Pale Pilsen 320 ml"));
@@ -92,9 +104,11 @@ fn the_same_input_is_served_from_the_memo() {
 fn unknown_routes_render_the_not_found_page() {
     let r = Renderer::new(bundle(), config(1)).unwrap();
     let input = json!({"url": "/nope", "route": "not-found", "status": 404, "vars": {},
-        "state": {"mutations": [], "queries": []}});
+        "origin": "https://shop.example", "gate": gate(), "state": {"mutations": [], "queries": []}});
     let out = r.render_blocking(input.to_string()).unwrap();
-    assert!(out.html.contains("Page not found"));
+    assert!(html_of(&out).contains("Page not found"));
+    let head: serde_json::Value = serde_json::from_str(&out.html).unwrap();
+    assert!(head["head"].is_object());
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Query keys: the API path plus its query string, made from a route's template by filling its
-//! variables. The TypeScript twin is `ui/src/lib/keys.ts`; both are tested against
-//! `ui/src/lib/keys.cases.json`.
+//! variables; query parameters whose variable is unset are left out, `{name|default}` stands for
+//! the default when the variable is unset, and a key whose path still lacks a variable is
+//! incomplete (nobody fetches it). The TypeScript twin is `ui/src/lib/keys.ts`; both are tested
+//! against `ui/src/lib/keys.cases.json`.
 
 use std::collections::BTreeMap;
 
@@ -20,31 +22,56 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
 
 pub type Vars = BTreeMap<String, String>;
 
-fn encode(s: &str) -> String {
+/// Percent-encodes like JavaScript's `encodeURIComponent`.
+pub fn encode_component(s: &str) -> String {
     utf8_percent_encode(s, COMPONENT).to_string()
 }
 
-/// Fills `{name}` in the path with the encoded variable (empty when unset) and keeps only the
-/// query parameters whose variable is set.
-pub fn fill_template(template: &str, vars: &Vars) -> String {
-    let (path_t, query_t) = match template.split_once('?') {
-        Some((p, q)) => (p, Some(q)),
-        None => (template, None),
+fn encode(s: &str) -> String {
+    encode_component(s)
+}
+
+/// The value of `name` or `name|default`.
+fn lookup<'a>(vars: &'a Vars, spec: &'a str) -> Option<&'a str> {
+    let (name, default) = match spec.split_once('|') {
+        Some((n, d)) => (n, Some(d)),
+        None => (spec, None),
     };
-    let var = |name: &str| vars.get(name).map(String::as_str).filter(|v| !v.is_empty());
-    let mut path = String::with_capacity(template.len());
-    let mut rest = path_t;
+    vars.get(name)
+        .map(String::as_str)
+        .filter(|v| !v.is_empty())
+        .or(default)
+}
+
+/// The `{...}` specs of a path, in order, with the text between them.
+fn path_parts(path: &str) -> Vec<(&str, Option<&str>)> {
+    let mut out = Vec::new();
+    let mut rest = path;
     while let Some(open) = rest.find('{') {
         match rest[open..].find('}') {
             Some(close) => {
-                path.push_str(&rest[..open]);
-                path.push_str(&encode(var(&rest[open + 1..open + close]).unwrap_or("")));
+                out.push((&rest[..open], Some(&rest[open + 1..open + close])));
                 rest = &rest[open + close + 1..];
             }
             None => break,
         }
     }
-    path.push_str(rest);
+    out.push((rest, None));
+    out
+}
+
+pub fn fill_template(template: &str, vars: &Vars) -> String {
+    let (path_t, query_t) = match template.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (template, None),
+    };
+    let mut path = String::with_capacity(template.len());
+    for (text, spec) in path_parts(path_t) {
+        path.push_str(text);
+        if let Some(spec) = spec {
+            path.push_str(&encode(lookup(vars, spec).unwrap_or("")));
+        }
+    }
     let Some(query_t) = query_t else {
         return path;
     };
@@ -52,7 +79,7 @@ pub fn fill_template(template: &str, vars: &Vars) -> String {
     for pair in query_t.split('&') {
         let (name, raw) = pair.split_once('=').unwrap_or((pair, ""));
         let value = match raw.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
-            Some(v) => var(v),
+            Some(spec) => lookup(vars, spec),
             None => Some(raw).filter(|r| !r.is_empty()),
         };
         if let Some(value) = value {
@@ -66,6 +93,14 @@ pub fn fill_template(template: &str, vars: &Vars) -> String {
     }
 }
 
+/// Whether every variable of the template's path has a value (or a default).
+pub fn is_complete(template: &str, vars: &Vars) -> bool {
+    let path = template.split_once('?').map_or(template, |(p, _)| p);
+    path_parts(path)
+        .iter()
+        .all(|(_, spec)| spec.is_none_or(|s| lookup(vars, s).is_some()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,15 +110,22 @@ mod tests {
         template: String,
         vars: Vars,
         key: String,
+        complete: bool,
     }
 
     #[test]
     fn agrees_with_the_typescript_twin_on_the_shared_table() {
         let cases: Vec<Case> =
             serde_json::from_str(include_str!("../../../ui/src/lib/keys.cases.json")).unwrap();
-        assert!(cases.len() >= 5);
+        assert!(cases.len() >= 10);
         for c in cases {
             assert_eq!(fill_template(&c.template, &c.vars), c.key, "{}", c.template);
+            assert_eq!(
+                is_complete(&c.template, &c.vars),
+                c.complete,
+                "complete: {}",
+                c.template
+            );
         }
     }
 }

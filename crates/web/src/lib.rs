@@ -1,10 +1,12 @@
 //! Pages: server-rendered React through `ssr`, wrapped in the Tera shell, with the data each page
 //! needs fetched in process from the same functions that serve the API. Also the static assets.
 
+pub mod forms;
 pub mod gate;
 pub mod keys;
 pub mod page;
 pub mod routes;
+pub mod seo;
 pub mod shell;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +43,7 @@ pub enum WebError {
 pub struct WebState {
     pub pool: DbPool,
     pub api: api::ApiConfig,
+    pub maintenance: Arc<api::maintenance::Maintenance>,
     pub renderer: Arc<Renderer>,
     pub shell: Shell,
     pub routes: routes::RouteTable,
@@ -51,6 +54,7 @@ impl WebState {
     pub fn load(
         pool: DbPool,
         api: api::ApiConfig,
+        maintenance: Arc<api::maintenance::Maintenance>,
         renderer: Arc<Renderer>,
         config: WebConfig,
     ) -> Result<Self, WebError> {
@@ -65,6 +69,7 @@ impl WebState {
         Ok(Self {
             pool,
             api,
+            maintenance,
             renderer,
             shell,
             routes,
@@ -90,5 +95,13 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: &web::Data<WebState>) {
             .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=86400")))
             .service(Files::new("", public.join("img"))),
     )
+    .route("/sitemap.xml", web::get().to(seo::sitemap))
+    .route("/robots.txt", web::get().to(seo::robots))
+    .route("/gate/consent", web::post().to(forms::consent))
+    .route("/gate/category", web::post().to(forms::category))
+    .route("/gate/location", web::post().to(forms::location))
+    .route("/newsletter", web::post().to(forms::newsletter))
+    .route("/gate/{step}", web::get().to(forms::form_get))
+    .route("/newsletter", web::get().to(forms::form_get))
     .default_service(web::to(page::page));
 }

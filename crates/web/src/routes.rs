@@ -18,6 +18,12 @@ pub struct RouteDef {
     pub name: String,
     pub path: String,
     pub guard: Guard,
+    /// Shop pages open the category and location gates until both are chosen.
+    pub shop: bool,
+    /// Whether the policy modal may show here.
+    pub policy: bool,
+    /// Listed in sitemap.xml.
+    pub sitemap: bool,
     pub title: String,
     pub description: String,
     pub data: Vec<String>,
@@ -28,9 +34,28 @@ pub struct RouteTable {
     pub routes: Vec<RouteDef>,
     #[serde(rename = "notFound")]
     pub not_found: RouteDef,
+    /// The location gate's key templates (`GATE_KEYS` of routes.ts).
+    pub gate: GateKeys,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateKeys {
+    pub policy: String,
+    pub packagings: String,
+    pub fulfillments: String,
+    pub provinces: String,
+    pub cities: String,
+    pub keg_cities: String,
+    pub barangays: String,
+    pub streets: String,
 }
 
 impl RouteTable {
+    pub fn by_name(&self, name: &str) -> Option<&RouteDef> {
+        self.routes.iter().find(|r| r.name == name)
+    }
+
     /// The route of a path and the values of its `{name}` segments; the not-found route otherwise.
     pub fn find(&self, path: &str) -> (&RouteDef, Vars) {
         let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -65,10 +90,12 @@ mod tests {
     fn table() -> RouteTable {
         serde_json::from_value(serde_json::json!({
             "routes": [
-                {"name": "buy-beer", "path": "/buy-beer", "guard": "none", "title": "t", "description": "d", "data": []},
-                {"name": "product", "path": "/single-product/{slug}", "guard": "none", "title": "t", "description": "d", "data": []}
+                {"name": "home", "path": "/", "guard": "none", "shop": true, "policy": true, "sitemap": true, "title": "t", "description": "d", "data": []},
+                {"name": "buy-beer", "path": "/buy-beer", "guard": "none", "shop": true, "policy": true, "sitemap": true, "title": "t", "description": "d", "data": []},
+                {"name": "product", "path": "/single-product/{slug}", "guard": "none", "shop": true, "policy": true, "sitemap": false, "title": "t", "description": "d", "data": []}
             ],
-            "notFound": {"name": "not-found", "path": "", "guard": "none", "title": "t", "description": "d", "data": []}
+            "notFound": {"name": "not-found", "path": "", "guard": "none", "shop": false, "policy": true, "sitemap": false, "title": "t", "description": "d", "data": []},
+            "gate": {"policy": "a", "packagings": "b", "fulfillments": "c", "provinces": "d", "cities": "e", "kegCities": "f", "barangays": "g", "streets": "h"}
         }))
         .unwrap()
     }
@@ -83,6 +110,7 @@ mod tests {
         assert_eq!(params["slug"], "tala light");
         assert_eq!(t.find("/single-product").0.name, "not-found");
         assert_eq!(t.find("/nope").0.name, "not-found");
-        assert_eq!(t.find("/").0.name, "not-found");
+        assert_eq!(t.find("/").0.name, "home");
+        assert_eq!(t.find("//").0.name, "home");
     }
 }

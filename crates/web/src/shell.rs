@@ -23,6 +23,8 @@ pub struct ShellPage<'a> {
     pub noindex: bool,
     pub nonce: &'a str,
     pub body: &'a str,
+    /// JSON-LD documents, already escaped for their script elements.
+    pub json_ld: &'a [String],
     /// The JSON of the state, not yet escaped for the script element.
     pub state_json: &'a str,
 }
@@ -93,6 +95,7 @@ impl Shell {
         ctx.insert("css", &self.css);
         ctx.insert("client_js", &self.client_js);
         ctx.insert("body", page.body);
+        ctx.insert("json_ld", page.json_ld);
         ctx.insert("state", &escape_json_for_script(page.state_json));
         self.tera
             .render("shell.html", &ctx)

@@ -1,31 +1,309 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useGate } from '../gate';
+import { searchParam, usePage } from '../page';
+
+const NEWSLETTER_OK = 'Your email has been added to our mailing list and will receive our latest news.';
+const NEWSLETTER_FAIL = 'Something went wrong adding your email address to the newsletter. Please try again.';
+/** Messages of the no-JS newsletter form, named in the redirect's query. */
+const NEWSLETTER_CODES: Record<string, string> = {
+  added: NEWSLETTER_OK,
+  exists: 'This email is already on our mailing list. Thank you for staying in touch!',
+  required: 'The email field is required.',
+  invalid: 'The email must be a valid email address.',
+  failed: NEWSLETTER_FAIL,
+};
+
+type DrawerName = 'menu' | 'account' | 'cart';
+
+/**
+ * Drawers are `<details>` elements, so they open without JavaScript. With it: opening the account
+ * drawer closes the mobile menu and the reverse, Escape closes them, and the body does not scroll
+ * behind the open cart drawer (SPEC 4).
+ */
+function useDrawers() {
+  const refs = {
+    menu: useRef<HTMLDetailsElement>(null),
+    account: useRef<HTMLDetailsElement>(null),
+    cart: useRef<HTMLDetailsElement>(null),
+  };
+  useEffect(() => {
+    const all = Object.entries(refs) as [DrawerName, React.RefObject<HTMLDetailsElement | null>][];
+    const onToggle = (name: DrawerName) => () => {
+      const el = refs[name].current;
+      if (el?.open) {
+        for (const [other, r] of all) if (other !== name && r.current) r.current.open = false;
+      }
+      document.body.classList.toggle('no-scroll', !!refs.cart.current?.open);
+    };
+    const handlers = all.map(([name, r]) => {
+      const h = onToggle(name);
+      r.current?.addEventListener('toggle', h);
+      return () => r.current?.removeEventListener('toggle', h);
+    });
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      for (const [, r] of all) {
+        if (r.current?.open) {
+          r.current.open = false;
+          r.current.querySelector('summary')?.focus();
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      handlers.forEach((off) => off());
+      document.removeEventListener('keydown', onKey);
+    };
+  }, []);
+  return refs;
+}
+
+function Newsletter() {
+  const page = usePage();
+  const code = searchParam(page.url, 'newsletter');
+  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(
+    code && NEWSLETTER_CODES[code] ? { text: NEWSLETTER_CODES[code], ok: code === 'added' || code === 'exists' } : null,
+  );
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!message) return;
+    const t = setTimeout(() => setMessage(null), 5000);
+    return () => clearTimeout(t);
+  }, [message]);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const email = String(new FormData(form).get('email') ?? '');
+    setBusy(true);
+    try {
+      const res = await fetch('/api/v1/mail/subscribe', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+      const body = await res.json().catch(() => null);
+      if (res.ok) {
+        setMessage({ text: body?.data?.success ?? NEWSLETTER_OK, ok: true });
+        form.reset();
+      } else {
+        setMessage({ text: body?.errors?.email?.[0] ?? NEWSLETTER_FAIL, ok: false });
+      }
+    } catch {
+      setMessage({ text: NEWSLETTER_FAIL, ok: false });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form method="post" action="/newsletter" className="newsletter" onSubmit={submit} id="newsletter">
+      <input type="hidden" name="return_to" value={page.url.split(/[?#]/)[0]} />
+      <label htmlFor="newsletter-email">Get our latest news and promos</label>
+      <div className="newsletter-row">
+        <input id="newsletter-email" type="email" name="email" placeholder="Email Address" autoComplete="email" />
+        <button type="submit" disabled={busy}>
+          Subscribe
+        </button>
+      </div>
+      <p className={message?.ok === false ? 'form-message error' : 'form-message'} role="status">
+        {message?.text ?? ''}
+      </p>
+    </form>
+  );
+}
 
 export function Layout({ children }: { children: ReactNode }) {
+  const drawers = useDrawers();
+  const { gate, open } = useGate();
+  const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
   return (
     <>
       <a className="skip" href="#main">
         Skip to content
       </a>
       <header className="site-header">
+        <div className="topbar">
+          <div className="wrap topbar-row">
+            <span className="location">
+              {location ? (
+                <>
+                  {gate.categoryName && <span>{gate.categoryName} · </span>}
+                  <span>{location}</span>{' '}
+                </>
+              ) : null}
+              <a
+                href="?gate=location"
+                onClick={(e) => {
+                  if (!gate.consent) return;
+                  e.preventDefault();
+                  open('location');
+                }}
+              >
+                {location ? 'Change location' : 'Choose your location'}
+              </a>
+            </span>
+            <ul className="toplinks">
+              <li>
+                <a href="/how-to-order">How it Works</a>
+              </li>
+              <li>
+                <a href="/faqs">FAQs</a>
+              </li>
+              <li>
+                <a href="/contact-us">Contact Us</a>
+              </li>
+            </ul>
+          </div>
+        </div>
         <div className="wrap header-row">
-          <a className="brand" href="/buy-beer" aria-label="Tala Brewing Co. home">
-            <span aria-hidden="true">★</span> Tala Brewing Co.
+          <details className="drawer drawer-left mobile-only" ref={drawers.menu}>
+            <summary aria-label="Menu">
+              <span aria-hidden="true">☰</span>
+            </summary>
+            <nav className="drawer-panel" aria-label="Mobile">
+              <ul>
+                <li>
+                  <a href="/">Home</a>
+                </li>
+                <li>
+                  <a href="/buy-beer">Buy Beers</a>
+                </li>
+                <li>
+                  <a href="/how-to-order">How It Works</a>
+                </li>
+                <li>
+                  <a href="/whats-new">What's New</a>
+                </li>
+                <li>
+                  <a href="/faqs">FAQs</a>
+                </li>
+                <li>
+                  <a href="/contact-us">Contact Us</a>
+                </li>
+              </ul>
+            </nav>
+          </details>
+          <a className="brand" href="/">
+            <img src="/img/favicon.svg" alt="" width={28} height={28} /> Tala Brewing Co.
           </a>
-          <nav aria-label="Main">
+          <nav aria-label="Main" className="desktop-only">
             <ul className="main-nav">
+              <li>
+                <a href="/">Home</a>
+              </li>
               <li>
                 <a href="/buy-beer">Buy Beer</a>
               </li>
+              <li>
+                <a href="/promos">Promos</a>
+              </li>
+              <li>
+                <a href="/whats-new">What's New</a>
+              </li>
             </ul>
           </nav>
+          <div className="header-actions">
+            <details className="drawer drawer-right" ref={drawers.account}>
+              <summary>My Account</summary>
+              <div className="drawer-panel">
+                <h2 className="drawer-title">My Account</h2>
+                <ul>
+                  <li>
+                    <a className="button" href="/login">
+                      Log In
+                    </a>
+                  </li>
+                  <li>
+                    <a className="button secondary" href="/registration">
+                      Create Account
+                    </a>
+                  </li>
+                </ul>
+                <p className="legal-links">
+                  <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
+                </p>
+              </div>
+            </details>
+            <a className="cart-link" href="/cart" aria-label="Cart, 0 items">
+              <span aria-hidden="true">🛒</span>
+              <span className="cart-count">0</span>
+            </a>
+            <details className="drawer drawer-right cart-drawer" ref={drawers.cart}>
+              <summary aria-label="Open cart summary">
+                <span aria-hidden="true">▾</span>
+              </summary>
+              <div className="drawer-panel">
+                <h2 className="drawer-title">Shopping Cart</h2>
+                <p>There are no items in your cart.</p>
+                <a className="button" href="/cart">
+                  View Shopping Cart
+                </a>
+                <p className="note">Deposits for bottles and kegs are calculated at checkout.</p>
+              </div>
+            </details>
+          </div>
         </div>
       </header>
       <main id="main" className="wrap">
         {children}
       </main>
       <footer className="site-footer">
-        <div className="wrap">
-          <p>Tala Brewing Co. · Sold only to adults 18 years old and above. Drink responsibly.</p>
+        <div className="wrap footer-grid">
+          <section aria-labelledby="footer-contact">
+            <h2 id="footer-contact">Tala Brewing Co.</h2>
+            <address>
+              12 J.P. Rizal Street, Barangka, Marikina City, Metro Manila
+              <br />
+              Customer care: <a href="tel:+639171234567">0917 123 4567</a>
+              <br />
+              <a href="mailto:hello@talabrewing.ph">hello@talabrewing.ph</a>
+              <br />
+              Open daily, 8:00 AM to 10:00 PM
+            </address>
+          </section>
+          <nav aria-labelledby="footer-shop">
+            <h2 id="footer-shop">Shop</h2>
+            <ul>
+              <li>
+                <a href="/buy-beer">Buy Beer</a>
+              </li>
+              <li>
+                <a href="/promos">Promos</a>
+              </li>
+              <li>
+                <a href="/whats-new">What's New</a>
+              </li>
+              <li>
+                <a href="/delivery-areas">Delivery Areas</a>
+              </li>
+            </ul>
+          </nav>
+          <nav aria-labelledby="footer-help">
+            <h2 id="footer-help">Help</h2>
+            <ul>
+              <li>
+                <a href="/how-to-order">How it Works</a>
+              </li>
+              <li>
+                <a href="/faqs">FAQs</a>
+              </li>
+              <li>
+                <a href="/contact-us">Contact Us</a>
+              </li>
+              <li>
+                <a href="/about-us">About Us</a>
+              </li>
+              <li>
+                <a href="/terms-and-conditions">Terms and Conditions</a>
+              </li>
+              <li>
+                <a href="/privacy-policy">Privacy Policy</a>
+              </li>
+            </ul>
+          </nav>
+          <Newsletter />
+        </div>
+        <div className="wrap copyright">
+          <p>For adults 18 years old and above only. Drink responsibly. Do not drink and drive.</p>
           <p>© 2026 Tala Brewing Co. All rights reserved.</p>
         </div>
       </footer>

@@ -1,7 +1,7 @@
 import { listPrice } from '../lib/price';
 import type { Product } from '../lib/types';
 
-export function ProductCard({ product, eager }: { product: Product; eager: boolean }) {
+export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
   const price = listPrice(product);
   return (
     <li className="card">
@@ -29,5 +29,16 @@ export function ProductCard({ product, eager }: { product: Product; eager: boole
       </span>
       {!product.orderable && <span className="badge">Out Of Stock</span>}
     </li>
+  );
+}
+
+/** Products as a grid (lists) — the first row loads eagerly. */
+export function ProductGrid({ products }: { products: Product[] }) {
+  return (
+    <ul className="grid">
+      {products.map((p, i) => (
+        <ProductCard key={p.id} product={p} eager={i < 4} />
+      ))}
+    </ul>
   );
 }

@@ -1,5 +1,22 @@
 import type { DehydratedState } from '@tanstack/react-query';
 
+export type GateStep = 'policy' | 'category' | 'location';
+
+/** The gate as the server read it from the cookies (SPEC 3), validated against the database. */
+export interface Gate {
+  /** Which gate overlays the page, decided by the server (consent, then category, then location). */
+  open: GateStep | null;
+  consent: boolean;
+  categoryId: number | null;
+  categoryName: string | null;
+  fulfillmentId: number | null;
+  cityId: number | null;
+  barangayId: number | null;
+  streetId: number | null;
+  cityName: string | null;
+  barangayName: string | null;
+}
+
 /** What the server hands to the render (and embeds in the page for hydration). */
 export interface RenderInput {
   /** Path and query of the request. */
@@ -8,8 +25,26 @@ export interface RenderInput {
   route: string;
   /** HTTP status the page answers with. */
   status: number;
+  /** The store's public address (PUBLIC_URL), for absolute links in structured data. */
+  origin: string;
   /** The query-key variables the server resolved and validated (barangay, packaging, slug...). */
   vars: Record<string, string>;
+  gate: Gate;
   /** The react-query cache for the page's data, keyed by API path. */
   state: DehydratedState;
+}
+
+/** What the server entry answers: the body HTML and the head the page asked for. */
+export interface RenderOutput {
+  html: string;
+  head: Head;
+}
+
+export interface Head {
+  title?: string;
+  description?: string;
+  /** JSON-LD documents for `<script type="application/ld+json">`. */
+  jsonLd?: unknown[];
+  /** Overrides the route's canonical path. */
+  canonical?: string;
 }

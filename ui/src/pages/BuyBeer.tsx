@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { ProductCard } from '../components/ProductCard';
+import { ProductGrid } from '../components/ProductCard';
 import { fillTemplate } from '../lib/keys';
 import type { ProductList } from '../lib/types';
 import { searchParam, usePage } from '../page';
-import { PRODUCTS_KEY } from '../routes';
+import { KEYS } from '../routes';
 
 const FILTERS: { value: string | null; label: string }[] = [
   { value: null, label: 'All beers' },
@@ -14,7 +14,7 @@ const FILTERS: { value: string | null; label: string }[] = [
 
 export function BuyBeer() {
   const page = usePage();
-  const key = fillTemplate(PRODUCTS_KEY, page.vars);
+  const key = fillTemplate(KEYS.products, page.vars);
   const { data, isPending, isError, refetch } = useQuery<ProductList>({ queryKey: [key] });
   const current = searchParam(page.url, 'filterByType');
 
@@ -55,11 +55,7 @@ export function BuyBeer() {
             <p className="count" role="status">
               {data.products.length} {data.products.length === 1 ? 'product' : 'products'}
             </p>
-            <ul className="grid">
-              {data.products.map((p, i) => (
-                <ProductCard key={p.id} product={p} eager={i < 4} />
-              ))}
-            </ul>
+            <ProductGrid products={data.products} />
           </>
         )}
       </section>

@@ -1,0 +1,506 @@
+//! The shop front's pages and no-JS forms over HTTP (issue 3), against SQLite and PostgreSQL.
+//! Needs `make build` (ui/dist and ssr-bundle/dist).
+
+mod support;
+
+use std::path::PathBuf;
+
+use actix_web::http::StatusCode;
+use actix_web::{test, web, App};
+use support::{database, Backend, TestDb};
+
+struct Store {
+    db: TestDb,
+    cfg: server::Config,
+}
+
+struct Res {
+    status: StatusCode,
+    body: String,
+    location: Option<String>,
+    cookies: Vec<String>,
+}
+
+const CONSENT: &str = "cookieAccepted=1; privacyVerification=1; ageVerification=1";
+const PAST_GATES: &str =
+    "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
+
+impl Store {
+    fn new(b: Backend, maintenance: bool) -> Self {
+        let db = database(b);
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let cfg = server::Config {
+            database_url: db.url.clone(),
+            bind: "127.0.0.1:0".into(),
+            public_url: "https://shop.example".into(),
+            ui_dist: root.join("ui/dist"),
+            ui_public: root.join("ui/public"),
+            ssr_bundle: root.join("ssr-bundle/dist/server.js"),
+            ssr_threads: 1,
+            db_pool_size: 4,
+            workers: 1,
+            production: false,
+            maintenance,
+        };
+        Self { db, cfg }
+    }
+
+    async fn send(&self, req: test::TestRequest) -> Res {
+        let api = server::api_state(self.db.pool.clone(), &self.cfg);
+        let pages = web::Data::new(server::web_state(&api, &self.cfg).expect("web state"));
+        let api = web::Data::new(api);
+        let app = test::init_service(
+            App::new()
+                .wrap(server::security_headers())
+                .configure(|c| server::configure(c, &api, &pages)),
+        )
+        .await;
+        let res = test::call_service(&app, req.to_request()).await;
+        let status = res.status();
+        let location = res
+            .headers()
+            .get("location")
+            .map(|v| v.to_str().unwrap().to_string());
+        let cookies = res
+            .headers()
+            .get_all("set-cookie")
+            .map(|v| v.to_str().unwrap().to_string())
+            .collect();
+        let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
+        Res {
+            status,
+            body,
+            location,
+            cookies,
+        }
+    }
+
+    async fn get(&self, uri: &str, cookie: &str) -> Res {
+        let mut req = test::TestRequest::get().uri(uri);
+        if !cookie.is_empty() {
+            req = req.insert_header(("cookie", cookie.to_string()));
+        }
+        self.send(req).await
+    }
+
+    async fn post(&self, uri: &str, cookie: &str, form: &str) -> Res {
+        let mut req = test::TestRequest::post()
+            .uri(uri)
+            .insert_header(("content-type", "application/x-www-form-urlencoded"))
+            .set_payload(form.to_string());
+        if !cookie.is_empty() {
+            req = req.insert_header(("cookie", cookie.to_string()));
+        }
+        self.send(req).await
+    }
+}
+
+fn root(html: &str) -> &str {
+    let start = html.find(r#"<div id="root">"#).expect("root");
+    let end = html
+        .find(r#"<script type="application/json""#)
+        .expect("state");
+    &html[start..end]
+}
+
+fn cookie<'a>(res: &'a Res, name: &str) -> Option<&'a str> {
+    res.cookies
+        .iter()
+        .find(|c| c.starts_with(&format!("{name}=")))
+        .map(String::as_str)
+}
+
+async fn every_route(b: Backend) {
+    let s = Store::new(b, false);
+    for (path, status, text) in [
+        ("/", 200, "BEST SELLERS"),
+        ("/buy-beer", 200, "Buy Beer"),
+        ("/promos", 200, "Promos"),
+        ("/whats-new", 200, "What&#x27;s New"),
+        ("/single-product/tala-light-330ml", 200, "Tala Light 330 ml"),
+        ("/delivery-areas", 200, "Bacoor City"),
+        ("/how-to-order", 200, "How it Works"),
+        ("/faqs", 200, "Frequently Asked Questions"),
+        ("/privacy-policy", 200, "Data Privacy Act"),
+        ("/terms-and-conditions", 200, "Terms and Conditions"),
+        ("/about-us", 200, "independent Filipino brewery"),
+        ("/contact-us", 200, "0917 123 4567"),
+        ("/maintenance", 200, "We&#x27;re Brewing Something For You"),
+        ("/atomic-design", 200, "Atomic design"),
+        ("/nope", 404, "Page not found"),
+    ] {
+        let r = s.get(path, PAST_GATES).await;
+        assert_eq!(r.status.as_u16(), status, "{path}");
+        assert!(root(&r.body).contains(text), "{path} shows {text}");
+        assert_eq!(root(&r.body).matches("<h1").count(), 1, "{path}: one h1");
+        assert!(
+            r.body.contains(r#""ssr":true"#),
+            "{path} is server-rendered"
+        );
+    }
+}
+both!(every_route_renders_on_the_server, every_route);
+
+async fn redirects(b: Backend) {
+    let s = Store::new(b, false);
+    let r = s.get("/single-product", "").await;
+    assert_eq!(
+        (r.status, r.location.as_deref()),
+        (StatusCode::FOUND, Some("/"))
+    );
+    let r = s.get("/single-product/", "").await;
+    assert_eq!(
+        (r.status, r.location.as_deref()),
+        (StatusCode::FOUND, Some("/"))
+    );
+    let r = s.get("/single-product/no-such-beer", "").await;
+    assert_eq!(
+        (r.status, r.location.as_deref()),
+        (StatusCode::FOUND, Some("/buy-beer"))
+    );
+}
+both!(product_redirects, redirects);
+
+async fn gates_overlay(b: Backend) {
+    let s = Store::new(b, false);
+    // No consent: the policy modal over the rendered list (crawlers still get the products).
+    let r = s.get("/buy-beer", "").await;
+    let body = root(&r.body);
+    assert!(body.contains("PRIVACY / COOKIE POLICY"));
+    assert!(body.contains("AGREE AND PROCEED"));
+    assert!(body.contains(r#"action="/gate/consent""#));
+    assert!(
+        body.contains("Tala Pale Pilsen 320 ml"),
+        "content stays in the HTML"
+    );
+    // Never on the policy pages.
+    for path in ["/privacy-policy", "/terms-and-conditions"] {
+        let r = s.get(path, "").await;
+        assert!(
+            !root(&r.body).contains(r#"action="/gate/consent""#),
+            "{path}"
+        );
+    }
+    // Consent given: the category gate on shop pages, none on information pages.
+    let r = s.get("/buy-beer", CONSENT).await;
+    assert!(root(&r.body).contains("Cheers! What are you ordering?"));
+    assert!(root(&r.body).contains("DRAFT BEER IN KEG"));
+    let r = s.get("/faqs", CONSENT).await;
+    assert!(!root(&r.body).contains("Cheers!"));
+    // Category chosen: the location gate with the provinces and Metro Manila's cities.
+    let r = s
+        .get("/buy-beer", &format!("{CONSENT}; categoryGateId=1"))
+        .await;
+    let body = root(&r.body);
+    assert!(body.contains(r#"action="/gate/location""#));
+    assert!(body.contains("Metro Manila") && body.contains("Makati City"));
+    assert!(body.contains("Delivery") && body.contains("Pickup"));
+    // Past every gate: nothing overlays.
+    let r = s.get("/buy-beer", PAST_GATES).await;
+    assert!(!root(&r.body).contains(r#"role="dialog""#));
+}
+both!(gates_overlay_the_rendered_page, gates_overlay);
+
+async fn no_js_entry(b: Backend) {
+    let s = Store::new(b, false);
+    let r = s.post("/gate/consent", "", "return_to=%2Fbuy-beer").await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(r.location.as_deref(), Some("/buy-beer?gate=category"));
+    for name in ["cookieAccepted", "privacyVerification", "ageVerification"] {
+        let c = cookie(&r, name).unwrap_or_else(|| panic!("{name} set"));
+        assert!(
+            c.starts_with(&format!("{name}=1"))
+                && c.contains("Path=/")
+                && c.contains("SameSite=Lax"),
+            "{c}"
+        );
+        assert!(!c.contains("HttpOnly"), "readable by JS: {c}");
+    }
+    let r = s
+        .post(
+            "/gate/category",
+            CONSENT,
+            "category_id=3&return_to=%2Fbuy-beer",
+        )
+        .await;
+    assert_eq!(r.location.as_deref(), Some("/buy-beer?gate=location"));
+    assert!(cookie(&r, "categoryGateId")
+        .unwrap()
+        .starts_with("categoryGateId=3"));
+    assert!(cookie(&r, "categoryName")
+        .unwrap()
+        .starts_with("categoryName=DRAFT%20BEER%20IN%20KEG"));
+    assert!(
+        cookie(&r, "locationGateBarangayId")
+            .unwrap()
+            .contains("Max-Age=0"),
+        "location cleared"
+    );
+    let kegs = format!("{CONSENT}; categoryGateId=3");
+    // Province step -> the page with Metro Manila's keg cities.
+    let r = s
+        .post(
+            "/gate/location",
+            &kegs,
+            "fulfillment=1&province=51&return_to=%2Fbuy-beer",
+        )
+        .await;
+    let next = r.location.unwrap();
+    assert!(
+        next.starts_with("/buy-beer?gate=location&fulfillment=1&province=51"),
+        "{next}"
+    );
+    let page = s.get(&next, &kegs).await;
+    assert!(root(&page.body).contains("Makati City"));
+    // No keg city in Cavite.
+    let page = s
+        .get("/buy-beer?gate=location&fulfillment=1&province=53", &kegs)
+        .await;
+    assert!(root(&page.body).contains("No Cities available"));
+    // City step -> barangays; barangay with streets -> streets; then complete.
+    let r = s
+        .post(
+            "/gate/location",
+            &kegs,
+            "fulfillment=1&province=51&city=1380300000&return_to=%2Fbuy-beer",
+        )
+        .await;
+    let next = r.location.unwrap();
+    assert!(
+        next.contains("city=1380300000") && !next.contains("barangay="),
+        "{next}"
+    );
+    let page = s.get(&next, &kegs).await;
+    assert!(root(&page.body).contains("Bel-Air"));
+    let r = s
+        .post(
+            "/gate/location",
+            &kegs,
+            "fulfillment=1&province=51&city=1380300000&barangay=1380300002&return_to=%2Fbuy-beer",
+        )
+        .await;
+    let next = r.location.unwrap();
+    assert!(
+        next.contains("barangay=1380300002"),
+        "streets needed first: {next}"
+    );
+    let page = s.get(&next, &kegs).await;
+    assert!(root(&page.body).contains("Jupiter Street"));
+    let r = s.post("/gate/location", &kegs, "fulfillment=1&province=51&city=1380300000&barangay=1380300002&street=1&return_to=%2Fbuy-beer").await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(r.location.as_deref(), Some("/buy-beer"));
+    for name in [
+        "locationGateFulfillmentId=1",
+        "locationGateCityId=1380300000",
+        "locationGateBarangayId=1380300002",
+        "locationGateStreetId=1",
+        "gateBrgyName=Bel-Air",
+        "gateCityName=Makati%20City",
+    ] {
+        assert!(
+            r.cookies.iter().any(|c| c.starts_with(name)),
+            "{name} in {:?}",
+            r.cookies
+        );
+    }
+    // The shopper lands on the keg list for Makati.
+    let page = s
+        .get(
+            "/buy-beer",
+            &format!("{kegs}; locationGateBarangayId=1380300002"),
+        )
+        .await;
+    assert_eq!(root(&page.body).matches(r#"class="card""#).count(), 6);
+    // A barangay without streets completes at once; a barangay of another city is dropped.
+    let bottles = format!("{CONSENT}; categoryGateId=1");
+    let r = s
+        .post(
+            "/gate/location",
+            &bottles,
+            "fulfillment=1&province=51&city=1380100000&barangay=1380100001",
+        )
+        .await;
+    assert_eq!(r.location.as_deref(), Some("/buy-beer"));
+    let r = s
+        .post(
+            "/gate/location",
+            &bottles,
+            "fulfillment=1&province=51&city=1380100000&barangay=1380300002",
+        )
+        .await;
+    assert!(!r.location.unwrap().contains("barangay="));
+}
+both!(the_entry_journey_works_without_javascript, no_js_entry);
+
+async fn forms_refuse_other_sites(b: Backend) {
+    let s = Store::new(b, false);
+    let req = test::TestRequest::post()
+        .uri("/gate/consent")
+        .insert_header(("origin", "https://evil.example"))
+        .insert_header(("content-type", "application/x-www-form-urlencoded"))
+        .set_payload("return_to=%2F");
+    let r = s.send(req).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    // return_to cannot leave the site.
+    let r = s
+        .post("/gate/consent", "", "return_to=%2F%2Fevil.example%2Fx")
+        .await;
+    assert_eq!(r.location.as_deref(), Some("/?gate=category"));
+}
+both!(forms_stay_on_the_site, forms_refuse_other_sites);
+
+async fn newsletter_without_js(b: Backend) {
+    let s = Store::new(b, false);
+    let r = s
+        .post(
+            "/newsletter",
+            "",
+            "email=ana%40example.ph&return_to=%2Ffaqs",
+        )
+        .await;
+    assert_eq!(
+        r.location.as_deref(),
+        Some("/faqs?newsletter=added#newsletter")
+    );
+    let r = s
+        .post(
+            "/newsletter",
+            "",
+            "email=ana%40example.ph&return_to=%2Ffaqs",
+        )
+        .await;
+    assert_eq!(
+        r.location.as_deref(),
+        Some("/faqs?newsletter=exists#newsletter")
+    );
+    let r = s
+        .post("/newsletter", "", "email=nope&return_to=%2Ffaqs")
+        .await;
+    assert_eq!(
+        r.location.as_deref(),
+        Some("/faqs?newsletter=invalid#newsletter")
+    );
+    let page = s.get("/faqs?newsletter=invalid", CONSENT).await;
+    assert!(root(&page.body).contains("The email must be a valid email address."));
+    let page = s.get("/faqs?newsletter=added", CONSENT).await;
+    assert!(root(&page.body).contains(
+        "Your email has been added to our mailing list and will receive our latest news."
+    ));
+}
+both!(newsletter_form_without_javascript, newsletter_without_js);
+
+async fn maintenance(b: Backend) {
+    let s = Store::new(b, true);
+    for path in ["/", "/buy-beer", "/faqs", "/nope"] {
+        let r = s.get(path, PAST_GATES).await;
+        assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{path}");
+        assert!(
+            root(&r.body).contains("We&#x27;re Brewing Something For You"),
+            "{path}"
+        );
+    }
+    let r = s.get("/api/v1/products", "").await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(r.body.contains(r#""error""#));
+    // The switch in the database works the same.
+    let s = Store::new(b, false);
+    assert_eq!(s.get("/api/v1/banners", "").await.status, StatusCode::OK);
+    {
+        use db::diesel::prelude::*;
+        let mut c = s.db.pool.get().unwrap();
+        db::diesel::update(db::schema::settings::table.find("maintenance"))
+            .set(db::schema::settings::value.eq("on"))
+            .execute(&mut *c)
+            .unwrap();
+    }
+    assert_eq!(
+        s.get("/api/v1/banners", "").await.status,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+    assert_eq!(
+        s.get("/promos", "").await.status,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+}
+both!(the_maintenance_switch, maintenance);
+
+async fn seo(b: Backend) {
+    let s = Store::new(b, false);
+    let r = s.get("/sitemap.xml", "").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r
+        .body
+        .contains("<loc>https://shop.example/single-product/tala-pale-pilsen-320ml</loc>"));
+    assert!(r.body.contains("<loc>https://shop.example/faqs</loc>"));
+    assert!(!r.body.contains("atomic-design"));
+    assert_eq!(r.body.matches("/single-product/").count(), 26);
+    let r = s.get("/robots.txt", "").await;
+    assert!(r.body.contains("Sitemap: https://shop.example/sitemap.xml"));
+    let r = s
+        .get("/single-product/tala-pale-pilsen-can-330ml", "")
+        .await;
+    assert!(r
+        .body
+        .contains("<title>Tala Pale Pilsen Can 330 ml | Tala Brewing Co.</title>"));
+    assert!(r.body.contains(r#"<script type="application/ld+json">"#));
+    assert!(r.body.contains(r#""@type":"Product""#) && r.body.contains(r#""priceCurrency":"PHP""#));
+    assert!(
+        r.body.contains(r#""price":"1392.00""#),
+        "cans offer the box price"
+    );
+    assert!(r.body.contains(r#"<link rel="canonical" href="https://shop.example/single-product/tala-pale-pilsen-can-330ml">"#));
+    assert!(r.body.contains(r#"<meta property="og:title""#));
+    let r = s.get("/", "").await;
+    assert!(
+        r.body.contains(r#""@type":"Organization""#) && r.body.contains(r#""@type":"WebSite""#)
+    );
+    let r = s.get("/single-product/ube-porter-can-330ml", "").await;
+    assert!(r.body.contains("https://schema.org/OutOfStock"));
+    assert!(root(&r.body).contains("Out Of Stock"));
+}
+both!(seo_basics, seo);
+
+async fn product_options(b: Backend) {
+    let s = Store::new(b, false);
+    let cans = s
+        .get("/single-product/tala-pale-pilsen-can-330ml", PAST_GATES)
+        .await;
+    let body = root(&cans.body);
+    assert!(body.contains("Box of 24"));
+    assert!(!body.contains("Case of 24") && !body.contains(">Bottle"));
+    let bottles = s
+        .get("/single-product/tala-pale-pilsen-320ml", PAST_GATES)
+        .await;
+    let body = root(&bottles.body);
+    assert!(body.contains("Case of 24") && body.contains("Bottle"));
+    let keg = s
+        .get("/single-product/tala-pale-pilsen-keg-30l", PAST_GATES)
+        .await;
+    let body = root(&keg.body);
+    assert!(
+        !body.contains(r#"name="pack""#),
+        "kegs hide the type selector"
+    );
+    assert!(body.contains("YOU MIGHT ALSO LIKE"));
+    assert!(body.contains(r#"href="/delivery-areas""#));
+}
+both!(product_type_selector_rules, product_options);
+
+async fn notice_window(b: Backend) {
+    let s = Store::new(b, false);
+    let r = s.get("/?testdate=2025-05-05", PAST_GATES).await;
+    assert!(root(&r.body).contains("Notice to our Members"));
+    assert!(
+        root(&r.body).contains(r#"id="notice-city""#),
+        "picker shown on a normal day"
+    );
+    let r = s.get("/?testdate=2025-05-12", PAST_GATES).await;
+    assert!(root(&r.body).contains("Notice to our Members"));
+    assert!(
+        !root(&r.body).contains(r#"id="notice-city""#),
+        "no picker on the holiday"
+    );
+    let r = s.get("/?testdate=2025-05-14", PAST_GATES).await;
+    assert!(!root(&r.body).contains("Notice to our Members"));
+}
+both!(the_notice_window_follows_testdate, notice_window);

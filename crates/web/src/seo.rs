@@ -1,0 +1,64 @@
+//! What crawlers read besides the pages: sitemap.xml and robots.txt.
+
+use actix_web::http::header;
+use actix_web::{web, HttpResponse};
+use db::diesel::prelude::*;
+use db::schema::products;
+
+use crate::WebState;
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `/sitemap.xml`: every listed page and every product.
+pub async fn sitemap(state: web::Data<WebState>) -> HttpResponse {
+    let slugs = api::with_conn(&state.pool, |c| {
+        Ok(products::table
+            .order((products::sort_order, products::id))
+            .select(products::slug)
+            .load::<String>(c)?)
+    })
+    .await;
+    let slugs = match slugs {
+        Ok(s) => s,
+        Err(e) => return HttpResponse::build(e.status()).body(e.to_string()),
+    };
+    let base = &state.config.public_url;
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for r in state.routes.routes.iter().filter(|r| r.sitemap) {
+        xml.push_str(&format!(
+            "  <url><loc>{}</loc></url>\n",
+            xml_escape(&format!("{base}{}", r.path))
+        ));
+    }
+    for slug in slugs {
+        let loc = format!(
+            "{base}/single-product/{}",
+            crate::keys::encode_component(&slug)
+        );
+        xml.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&loc)));
+    }
+    xml.push_str("</urlset>\n");
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "application/xml; charset=utf-8"))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(xml)
+}
+
+/// `/robots.txt`: everything but carts, accounts, forms and the API is for crawling.
+pub async fn robots(state: web::Data<WebState>) -> HttpResponse {
+    let body = format!(
+        "User-agent: *\nDisallow: /api/\nDisallow: /cart\nDisallow: /checkout\nDisallow: /my-account\nDisallow: /gate/\nDisallow: /newsletter\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
+        state.config.public_url
+    );
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/plain; charset=utf-8"))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(body)
+}

@@ -1,0 +1,329 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useGate } from '../gate';
+import { fillTemplate, isComplete, type Vars } from '../lib/keys';
+import type { Packaging, Results } from '../lib/types';
+import { usePage } from '../page';
+import { GATE_KEYS } from '../routes';
+
+interface City {
+  city_id: number;
+  city_province: number;
+  city_name: string;
+  province_name: string;
+}
+interface Province {
+  id: number;
+  province_name: string;
+}
+interface Barangay {
+  id: number;
+  barangay_name: string;
+}
+interface Street {
+  id: number;
+  street_name: string;
+}
+interface Named {
+  id: number;
+  name: string;
+}
+interface SiteText {
+  title: string;
+  body: string;
+}
+
+/** A query by key template; disabled until the template's path is complete. */
+function useKey<T>(template: string, vars: Vars) {
+  return useQuery<T>({ queryKey: [fillTemplate(template, vars)], enabled: isComplete(template, vars) });
+}
+
+function pathOf(url: string): string {
+  const q = url.search(/[?#]/);
+  return q < 0 ? url : url.slice(0, q);
+}
+
+function Dialog({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <div className="overlay">
+      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} tabIndex={-1} ref={ref}>
+        <h2 id={`${id}-title`}>{title}</h2>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function PolicyModal() {
+  const page = usePage();
+  const { agree } = useGate();
+  const { data } = useKey<SiteText>(GATE_KEYS.policy, {});
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    agree();
+  };
+  return (
+    <Dialog id="policy" title="PRIVACY / COOKIE POLICY">
+      <div className="policy-text">
+        {(data?.body ?? 'We use cookies to remember your choices. You must be 18 years old or older to order.')
+          .split('\n\n')
+          .map((para, i) => (
+            <p key={i}>{para}</p>
+          ))}
+      </div>
+      <form method="post" action="/gate/consent" onSubmit={submit} className="dialog-actions">
+        <input type="hidden" name="return_to" value={pathOf(page.url)} />
+        <button type="submit">AGREE AND PROCEED</button>
+        <a className="button secondary" href="/terms-and-conditions">
+          Learn More
+        </a>
+      </form>
+    </Dialog>
+  );
+}
+
+function CategoryGate() {
+  const page = usePage();
+  const { chooseCategory } = useGate();
+  const { data, isPending, isError } = useKey<Results<Packaging>>(GATE_KEYS.packagings, {});
+  return (
+    <Dialog id="category" title="Cheers! What are you ordering?">
+      {isPending ? (
+        <p role="status">Loading…</p>
+      ) : isError ? (
+        <p role="alert">We could not load the categories. Please reload the page.</p>
+      ) : (
+        <ul className="categories">
+          {data.results.map((p) => (
+            <li key={p.id}>
+              <form
+                method="post"
+                action="/gate/category"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  chooseCategory(p.id, p.name);
+                }}
+              >
+                <input type="hidden" name="category_id" value={p.id} />
+                <input type="hidden" name="return_to" value={pathOf(page.url)} />
+                <button type="submit" className="category">
+                  <img src={p.image} alt="" width={96} height={96} />
+                  <span className="category-name">{p.name}</span>
+                  <span className="category-note">{p.custom_description}</span>
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Dialog>
+  );
+}
+
+function num(v: string | undefined): number | null {
+  const n = v ? Number(v) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+function Select<T>(props: {
+  name: string;
+  label: string;
+  empty: string;
+  items: T[] | undefined;
+  loading: boolean;
+  value: number | null;
+  id: (t: T) => number;
+  text: (t: T) => string;
+  onChange: (v: number | null) => void;
+  disabled?: boolean;
+}) {
+  const { name, label, empty, items, loading, value, id, text, onChange, disabled } = props;
+  const none = !loading && items !== undefined && items.length === 0;
+  return (
+    <div className="field">
+      <label htmlFor={`gate-${name}`}>{label}</label>
+      <select
+        id={`gate-${name}`}
+        name={name}
+        value={value ?? ''}
+        disabled={disabled || none}
+        onChange={(e) => onChange(num(e.target.value))}
+      >
+        <option value="">{loading ? 'Loading…' : none ? empty : `Select ${label.toLowerCase()}`}</option>
+        {(items ?? []).map((it) => (
+          <option key={id(it)} value={id(it)}>
+            {text(it)}
+          </option>
+        ))}
+      </select>
+      {none && <p className="hint">{empty}</p>}
+    </div>
+  );
+}
+
+function LocationGate() {
+  const page = usePage();
+  const { gate, chooseLocation, open } = useGate();
+  const v = page.vars;
+  const [fulfillment, setFulfillment] = useState<number>(num(v.gateFulfillment) ?? gate.fulfillmentId ?? 1);
+  const [province, setProvince] = useState<number | null>(num(v.gateProvince) ?? 51);
+  const [city, setCity] = useState<number | null>(num(v.gateCity));
+  const [barangay, setBarangay] = useState<number | null>(num(v.gateBarangay));
+  const [street, setStreet] = useState<number | null>(null);
+  const vars: Vars = {
+    gateFulfillment: String(fulfillment),
+    gateProvince: province ? String(province) : undefined,
+    gateCity: city ? String(city) : undefined,
+    gateBarangay: barangay ? String(barangay) : undefined,
+  };
+  const packagings = useKey<Results<Packaging>>(GATE_KEYS.packagings, {});
+  const keg = packagings.data?.results.find((p) => p.id === gate.categoryId)?.filter_type === 'keg';
+  const fulfillments = useKey<Results<Named>>(GATE_KEYS.fulfillments, {});
+  const provinces = useKey<Results<Province>>(GATE_KEYS.provinces, {});
+  const cities = useQuery<{ results: { locations: City[] } }>({
+    queryKey: [fillTemplate(GATE_KEYS.cities, vars)],
+    enabled: !keg && province !== null,
+  });
+  const kegCities = useQuery<Results<City>>({ queryKey: [GATE_KEYS.kegCities], enabled: keg });
+  const cityList = keg
+    ? kegCities.data?.results.filter((c) => c.city_province === province)
+    : cities.data?.results.locations;
+  const barangays = useKey<Results<Barangay>>(GATE_KEYS.barangays, vars);
+  const streets = useKey<Results<Street>>(GATE_KEYS.streets, vars);
+  const needsStreet = (streets.data?.results.length ?? 0) > 0;
+  const ready = city !== null && barangay !== null && streets.isSuccess && (!needsStreet || street !== null);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!ready) return; // SPEC: Continue does nothing until the location is complete.
+    chooseLocation({
+      fulfillmentId: fulfillment,
+      cityId: city,
+      cityName: cityList?.find((c) => c.city_id === city)?.city_name ?? '',
+      barangayId: barangay,
+      barangayName: barangays.data?.results.find((b) => b.id === barangay)?.barangay_name ?? '',
+      streetId: needsStreet ? street : null,
+    });
+  };
+  const types = fulfillments.data?.results ?? [];
+  return (
+    <Dialog id="location" title="Where should we bring your beer?">
+      <form method="post" action="/gate/location" onSubmit={submit} className="location-form">
+        <input type="hidden" name="return_to" value={pathOf(page.url)} />
+        {types.length > 1 && (
+          <fieldset className="field">
+            <legend>Delivery or pickup</legend>
+            {types.map((t) => (
+              <label key={t.id} className="radio">
+                <input
+                  type="radio"
+                  name="fulfillment"
+                  value={t.id}
+                  checked={fulfillment === t.id}
+                  onChange={() => {
+                    setFulfillment(t.id);
+                    setCity(null);
+                    setBarangay(null);
+                    setStreet(null);
+                  }}
+                />
+                {t.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {types.length === 1 && <input type="hidden" name="fulfillment" value={types[0].id} />}
+        <Select
+          name="province"
+          label="Province"
+          empty="No Province available"
+          items={provinces.data?.results}
+          loading={provinces.isPending}
+          value={province}
+          id={(p) => p.id}
+          text={(p) => p.province_name}
+          onChange={(p) => {
+            setProvince(p);
+            setCity(null);
+            setBarangay(null);
+            setStreet(null);
+          }}
+        />
+        <Select
+          name="city"
+          label="City"
+          empty="No Cities available"
+          items={cityList}
+          loading={keg ? kegCities.isPending : cities.isPending && province !== null}
+          value={city}
+          id={(c) => c.city_id}
+          text={(c) => c.city_name}
+          disabled={province === null}
+          onChange={(c) => {
+            setCity(c);
+            setBarangay(null);
+            setStreet(null);
+          }}
+        />
+        <Select
+          name="barangay"
+          label="Barangay"
+          empty="No barangay available"
+          items={barangays.data?.results}
+          loading={barangays.isFetching}
+          value={barangay}
+          id={(b) => b.id}
+          text={(b) => b.barangay_name}
+          disabled={city === null}
+          onChange={(b) => {
+            setBarangay(b);
+            setStreet(null);
+          }}
+        />
+        {needsStreet && (
+          <Select
+            name="street"
+            label="Street"
+            empty="No street available"
+            items={streets.data?.results}
+            loading={false}
+            value={street}
+            id={(s) => s.id}
+            text={(s) => s.street_name}
+            onChange={setStreet}
+          />
+        )}
+        <div className="dialog-actions">
+          <button type="submit" aria-disabled={!ready}>
+            Continue
+          </button>
+          {gate.barangayId !== null && (
+            <a
+              className="button secondary"
+              href={pathOf(page.url)}
+              onClick={(e) => {
+                e.preventDefault();
+                open(null);
+              }}
+            >
+              Cancel
+            </a>
+          )}
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The entry gates, over the rendered page (crawlers still get the page's content). */
+export function Gates() {
+  const { gate } = useGate();
+  if (gate.open === 'policy') return <PolicyModal />;
+  if (gate.open === 'category') return <CategoryGate />;
+  if (gate.open === 'location') return <LocationGate />;
+  return null;
+}

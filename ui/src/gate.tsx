@@ -1,0 +1,77 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { clearCookie, COOKIE, CONSENT_MAX_AGE, GATE_MAX_AGE, LOCATION_COOKIES, setCookie } from './lib/cookies';
+import type { Gate, GateStep } from './lib/render-input';
+
+export interface LocationChoice {
+  fulfillmentId: number;
+  cityId: number;
+  cityName: string;
+  barangayId: number;
+  barangayName: string;
+  streetId: number | null;
+}
+
+interface GateApi {
+  gate: Gate;
+  open: (step: GateStep | null) => void;
+  agree: () => void;
+  chooseCategory: (id: number, name: string) => void;
+  chooseLocation: (choice: LocationChoice) => void;
+}
+
+const GateContext = createContext<GateApi | null>(null);
+
+/** The gate state: starts from what the server read, then follows the shopper's choices. */
+export function GateProvider({ initial, children }: { initial: Gate; children: ReactNode }) {
+  const [gate, setGate] = useState(initial);
+  const open = useCallback((step: GateStep | null) => setGate((g) => ({ ...g, open: step })), []);
+  const agree = useCallback(() => {
+    setCookie(COOKIE.accepted, '1', CONSENT_MAX_AGE);
+    setCookie(COOKIE.privacy, '1', CONSENT_MAX_AGE);
+    setCookie(COOKIE.age, '1', CONSENT_MAX_AGE);
+    setGate((g) => ({ ...g, consent: true, open: 'category' }));
+  }, []);
+  const chooseCategory = useCallback((id: number, name: string) => {
+    setCookie(COOKIE.category, String(id), GATE_MAX_AGE);
+    setCookie(COOKIE.categoryName, name, GATE_MAX_AGE);
+    for (const c of LOCATION_COOKIES) clearCookie(c);
+    setGate((g) => ({
+      ...g,
+      categoryId: id,
+      categoryName: name,
+      fulfillmentId: null,
+      cityId: null,
+      barangayId: null,
+      streetId: null,
+      cityName: null,
+      barangayName: null,
+      open: 'location',
+    }));
+  }, []);
+  const chooseLocation = useCallback((c: LocationChoice) => {
+    setCookie(COOKIE.fulfillment, String(c.fulfillmentId), GATE_MAX_AGE);
+    setCookie(COOKIE.city, String(c.cityId), GATE_MAX_AGE);
+    setCookie(COOKIE.barangay, String(c.barangayId), GATE_MAX_AGE);
+    if (c.streetId) setCookie(COOKIE.street, String(c.streetId), GATE_MAX_AGE);
+    else clearCookie(COOKIE.street);
+    setCookie(COOKIE.cityName, c.cityName, GATE_MAX_AGE);
+    setCookie(COOKIE.barangayName, c.barangayName, GATE_MAX_AGE);
+    setGate((g) => ({ ...g, open: null }));
+    // The product list depends on the location: load it fresh from the server.
+    window.location.assign('/buy-beer');
+  }, []);
+  const api = useMemo(() => ({ gate, open, agree, chooseCategory, chooseLocation }), [
+    gate,
+    open,
+    agree,
+    chooseCategory,
+    chooseLocation,
+  ]);
+  return <GateContext.Provider value={api}>{children}</GateContext.Provider>;
+}
+
+export function useGate(): GateApi {
+  const g = useContext(GateContext);
+  if (!g) throw new Error('useGate outside GateProvider');
+  return g;
+}

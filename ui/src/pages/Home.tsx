@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import { Carousel } from '../components/Carousel';
+import { ProductCard } from '../components/ProductCard';
+import { useHead } from '../head';
+import { fillTemplate } from '../lib/keys';
+import type { ProductList } from '../lib/types';
+import { usePage } from '../page';
+import { KEYS } from '../routes';
+
+interface Banner {
+  id: number;
+  title: string;
+  desktop_image: string;
+  mobile_image: string;
+}
+interface NoticeAnswer {
+  notice: { title: string; body: string } | null;
+  holiday: boolean;
+}
+interface City {
+  city_id: number;
+  city_name: string;
+}
+
+function Notice({ notice, holiday }: NoticeAnswer & { notice: NonNullable<NoticeAnswer['notice']> }) {
+  const cities = useQuery<{ results: City[] }>({ queryKey: [KEYS.noticeCities] });
+  return (
+    <section className="notice" aria-labelledby="notice-title">
+      <h2 id="notice-title">{notice.title}</h2>
+      <p>{notice.body}</p>
+      {!holiday && (
+        <form className="notice-picker" onSubmit={(e) => e.preventDefault()} aria-label="Delivery or pickup city">
+          <fieldset>
+            <legend>Delivery or pickup</legend>
+            <label className="radio">
+              <input type="radio" name="notice-fulfillment" value="delivery" defaultChecked /> Delivery
+            </label>
+            <label className="radio">
+              <input type="radio" name="notice-fulfillment" value="pickup" /> Pickup
+            </label>
+          </fieldset>
+          <label htmlFor="notice-city">City</label>
+          <select id="notice-city" name="notice-city" defaultValue="">
+            <option value="">Select city</option>
+            {(cities.data?.results ?? []).map((c) => (
+              <option key={c.city_id} value={c.city_id}>
+                {c.city_name}
+              </option>
+            ))}
+          </select>
+        </form>
+      )}
+    </section>
+  );
+}
+
+export function Home() {
+  const page = usePage();
+  useHead({
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Organization',
+        name: 'Tala Brewing Co.',
+        url: `${page.origin}/`,
+        logo: `${page.origin}/img/favicon.svg`,
+        email: 'hello@talabrewing.ph',
+        telephone: '+63 917 123 4567',
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '12 J.P. Rizal Street, Barangka',
+          addressLocality: 'Marikina City',
+          addressRegion: 'Metro Manila',
+          addressCountry: 'PH',
+        },
+      },
+      { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Tala Brewing Co.', url: `${page.origin}/` },
+    ],
+  });
+  const banners = useQuery<{ results: Banner[] }>({ queryKey: [KEYS.banners] });
+  const products = useQuery<ProductList>({ queryKey: [fillTemplate(KEYS.products, page.vars)] });
+  const notice = useQuery<NoticeAnswer>({ queryKey: [fillTemplate(KEYS.notice, page.vars)] });
+  const best = products.data?.best_sellers ?? [];
+  return (
+    <>
+      <h1 className="visually-hidden">Tala Brewing Co.: beer delivered by the case</h1>
+      {banners.data && banners.data.results.length > 0 && (
+        <Carousel label="Featured" autoplay className="banners">
+          {banners.data.results.map((b, i) => (
+            <li key={b.id} className="banner">
+              <picture>
+                <source media="(min-width: 1200px)" srcSet={b.desktop_image} width={1200} height={400} />
+                <img src={b.mobile_image} alt={b.title} width={480} height={480} loading={i === 0 ? 'eager' : 'lazy'} />
+              </picture>
+              <a className="button buy-now" href="/buy-beer">
+                Buy Now
+              </a>
+            </li>
+          ))}
+        </Carousel>
+      )}
+      {notice.data?.notice && <Notice notice={notice.data.notice} holiday={notice.data.holiday} />}
+      <section aria-labelledby="best-title" className="strip">
+        <div className="strip-head">
+          <h2 id="best-title">BEST SELLERS</h2>
+          <a href="/buy-beer">View all Products</a>
+        </div>
+        {products.isPending ? (
+          <p role="status">Loading products…</p>
+        ) : best.length === 0 ? (
+          <p className="empty">No best sellers are available for your location yet.</p>
+        ) : (
+          <Carousel label="Best sellers">
+            {best.map((p) => (
+              <ProductCard key={p.id} product={p} />
+            ))}
+          </Carousel>
+        )}
+      </section>
+    </>
+  );
+}
