@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import type { RenderInput } from './lib/render-input';
 
 export type Page = Omit<RenderInput, 'state' | 'gate'>;
@@ -25,4 +25,11 @@ export function searchParam(url: string, name: string): string | null {
     if (decodeURIComponent(k) === name) return decodeURIComponent(v.replace(/\+/g, ' '));
   }
   return null;
+}
+
+/** False during the server render and hydration, true once the page runs in the browser. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
 }

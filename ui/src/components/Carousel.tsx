@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useHydrated } from '../page';
 
 /** SPEC 9: banners advance every 8000 ms with a 300 ms transition. */
 export const AUTOPLAY_MS = 8000;
@@ -33,9 +34,8 @@ export function Carousel({
   className?: string;
 }) {
   const list = useRef<HTMLUListElement>(null);
-  const [enhanced, setEnhanced] = useState(false);
+  const enhanced = useHydrated();
   const [paused, setPaused] = useState(false);
-  useEffect(() => setEnhanced(true), []);
 
   const move = useCallback((dir: 1 | -1) => {
     const el = list.current;
@@ -59,7 +59,7 @@ export function Carousel({
       className={`carousel ${className}`}
       role="region"
       aria-roledescription="carousel"
-      aria-label={label}
+      aria-label={`${label} carousel`}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}

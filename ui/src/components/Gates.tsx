@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useGate } from '../gate';
+import { useHydrated } from '../page';
 import { fillTemplate, isComplete, type Vars } from '../lib/keys';
 import type { Packaging, Results } from '../lib/types';
 import { usePage } from '../page';
@@ -68,7 +69,7 @@ function PolicyModal() {
   };
   return (
     <Dialog id="policy" title="PRIVACY / COOKIE POLICY">
-      <div className="policy-text">
+      <div className="policy-text" tabIndex={0} role="region" aria-label="Policy text">
         {(data?.body ?? 'We use cookies to remember your choices. You must be 18 years old or older to order.')
           .split('\n\n')
           .map((para, i) => (
@@ -195,6 +196,7 @@ function LocationGate() {
   const barangays = useKey<Results<Barangay>>(GATE_KEYS.barangays, vars);
   const streets = useKey<Results<Street>>(GATE_KEYS.streets, vars);
   const needsStreet = (streets.data?.results.length ?? 0) > 0;
+  const hydrated = useHydrated();
   const ready = city !== null && barangay !== null && streets.isSuccess && (!needsStreet || street !== null);
 
   const submit = (e: FormEvent) => {
@@ -298,7 +300,8 @@ function LocationGate() {
           />
         )}
         <div className="dialog-actions">
-          <button type="submit" aria-disabled={!ready}>
+          {/* Without JavaScript Continue steps through the lists, so it is never marked disabled. */}
+          <button type="submit" aria-disabled={hydrated ? !ready : undefined}>
             Continue
           </button>
           {gate.barangayId !== null && (

@@ -95,7 +95,7 @@ function Newsletter() {
     }
   };
   return (
-    <form method="post" action="/newsletter" className="newsletter" onSubmit={submit} id="newsletter">
+    <form method="post" action="/newsletter" className="newsletter" onSubmit={submit} id="newsletter" noValidate>
       <input type="hidden" name="return_to" value={page.url.split(/[?#]/)[0]} />
       <label htmlFor="newsletter-email">Get our latest news and promos</label>
       <div className="newsletter-row">
@@ -224,7 +224,11 @@ export function Layout({ children }: { children: ReactNode }) {
               </div>
             </details>
             <a className="cart-link" href="/cart" aria-label="Cart, 0 items">
-              <span aria-hidden="true">🛒</span>
+              <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+                <path d="M3 4h2l2.4 10.2a1 1 0 0 0 1 .8h8.9a1 1 0 0 0 1-.8L20 8H6.2" />
+                <circle cx="9" cy="19" r="1.5" />
+                <circle cx="17" cy="19" r="1.5" />
+              </svg>
               <span className="cart-count">0</span>
             </a>
             <details className="drawer drawer-right cart-drawer" ref={drawers.cart}>

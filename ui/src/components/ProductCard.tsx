@@ -1,6 +1,7 @@
 import { listPrice } from '../lib/price';
 import type { Product } from '../lib/types';
 
+/** The card's image is decorative: the product's name follows it inside the same link. */
 export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
   const price = listPrice(product);
   return (
@@ -10,7 +11,7 @@ export function ProductCard({ product, eager = false }: { product: Product; eage
           <img
             className="card-img"
             src={product.product_image}
-            alt={product.product_name}
+            alt=""
             width={240}
             height={240}
             loading={eager ? 'eager' : 'lazy'}

@@ -1,7 +1,7 @@
 import { QueryClient, type QueryFunctionContext } from '@tanstack/react-query';
 
-/** SPEC 7 gives some reads as POST (the category list). */
-const POST_READS = ['/api/v3/packagings'];
+/** SPEC 7 gives some reads as POST (the category list, the cities for kegs). */
+const POST_READS = ['/api/v3/packagings', '/api/v3/locations/cities'];
 
 export class ApiError extends Error {
   constructor(

@@ -1,0 +1,237 @@
+// The shop front in Debian's Chromium, with JavaScript on and off (issue 3).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+import { chromiumOptions, startStore } from './server.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let store;
+let browser;
+
+before(async () => {
+  store = await startStore();
+  browser = await chromium.launch(chromiumOptions);
+});
+
+after(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+function watch(page) {
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+const hydrated = (page) => page.waitForSelector('html[data-hydrated="true"]');
+
+async function enter(page, { category, city, barangay, street }) {
+  await page.getByRole('button', { name: 'AGREE AND PROCEED' }).click();
+  await page.getByRole('heading', { name: 'Cheers! What are you ordering?' }).waitFor();
+  await page.getByRole('button', { name: new RegExp(category) }).click();
+  await page.getByLabel('City').selectOption({ label: city });
+  await page.getByLabel('Barangay').selectOption({ label: barangay });
+  if (street) await page.getByLabel('Street').selectOption({ label: street });
+}
+
+test('JS on: the whole entry journey ends on /buy-beer with the right products', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watch(page);
+  await page.goto(`${store.base}/`);
+  await hydrated(page);
+  await page.getByRole('dialog', { name: 'PRIVACY / COOKIE POLICY' }).waitFor();
+  await page.getByRole('button', { name: 'AGREE AND PROCEED' }).click();
+  await page.getByRole('button', { name: /DRAFT BEER IN KEG/ }).click();
+  // Continue does nothing until city and barangay (and street) are chosen.
+  await page.getByRole('button', { name: 'Continue' }).click({ force: true });
+  assert.ok(page.url().endsWith('/'));
+  await page.getByLabel('City').selectOption({ label: 'Makati City' });
+  await page.getByLabel('Barangay').selectOption({ label: 'Bel-Air' });
+  await page.getByLabel('Street').waitFor();
+  await page.getByRole('button', { name: 'Continue' }).click({ force: true });
+  assert.ok(page.url().endsWith('/'), 'street still missing');
+  await page.getByLabel('Street').selectOption({ label: 'Jupiter Street' });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL('**/buy-beer');
+  await hydrated(page);
+  assert.equal(await page.locator('#browse-cont li.card').count(), 6, 'the kegs sold in Makati');
+  const cookies = Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
+  assert.equal(cookies.cookieAccepted, '1');
+  assert.equal(cookies.privacyVerification, '1');
+  assert.equal(cookies.categoryGateId, '3');
+  assert.equal(cookies.locationGateBarangayId, '1380300002');
+  assert.equal(cookies.locationGateStreetId, '1');
+  assert.equal(await page.getByRole('dialog').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('JS off: the same journey as form posts', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${store.base}/`);
+  await page.getByRole('button', { name: 'AGREE AND PROCEED' }).click();
+  await page.getByRole('button', { name: /CANS/ }).click();
+  await page.waitForURL(/gate=location/);
+  // Province step (Cavite), then city, then barangay: each a POST answered with 303.
+  await page.getByLabel('Province').selectOption({ label: 'Cavite' });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(/province=53/);
+  await page.getByLabel('City').selectOption({ label: 'Bacoor City' });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(/city=402103000/);
+  await page.getByLabel('Barangay').selectOption({ label: 'Bayanan' });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(/\/buy-beer$/);
+  const names = await page.locator('#browse-cont li.card .card-name').allInnerTexts();
+  assert.equal(names.length, 8, 'cans sold in Bacoor');
+  assert.ok(!names.includes('Bangkal Double IPA Can 473 ml'));
+  assert.equal(await page.getByRole('dialog').count(), 0);
+  await context.close();
+});
+
+test('product page option rules', async () => {
+  const context = await browser.newContext();
+  await context.addCookies([
+    { name: 'privacyVerification', value: '1', url: store.base },
+    { name: 'categoryGateId', value: '1', url: store.base },
+    { name: 'locationGateBarangayId', value: '1380300002', url: store.base },
+  ]);
+  const page = await context.newPage();
+  const problems = watch(page);
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-can-330ml`);
+  await hydrated(page);
+  assert.equal(await page.locator('input[name="pack"]').count(), 1);
+  assert.match(await page.locator('.product-price').innerText(), /P1,392\.00/);
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`);
+  await hydrated(page);
+  assert.match(await page.locator('.product-price').innerText(), /P52\.00/);
+  await page.getByLabel(/Case of 24/).check();
+  assert.match(await page.locator('.product-price').innerText(), /P1,188\.00/);
+  // Quantity: typed values are parsed and raised to the minimum on blur.
+  const qty = page.getByLabel('Quantity', { exact: true });
+  await qty.fill('0');
+  await qty.blur();
+  assert.equal(await qty.inputValue(), '1');
+  await page.getByRole('button', { name: 'Increase quantity' }).click();
+  assert.equal(await qty.inputValue(), '2');
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-keg-30l`);
+  await hydrated(page);
+  assert.equal(await page.locator('input[name="pack"]').count(), 0, 'kegs hide the selector');
+  await page.goto(`${store.base}/single-product/ube-porter-can-330ml`);
+  await hydrated(page);
+  assert.ok(await page.getByRole('button', { name: 'Out Of Stock' }).isDisabled());
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the notice window follows testdate, the picker hides on holidays', async () => {
+  const context = await browser.newContext();
+  await context.addCookies([
+    { name: 'privacyVerification', value: '1', url: store.base },
+    { name: 'categoryGateId', value: '1', url: store.base },
+    { name: 'locationGateBarangayId', value: '1380300002', url: store.base },
+  ]);
+  const page = await context.newPage();
+  await page.goto(`${store.base}/?testdate=2025-05-06`);
+  await page.getByRole('heading', { name: 'Notice to our Members' }).waitFor();
+  assert.equal(await page.locator('#notice-city').count(), 1);
+  await page.goto(`${store.base}/?testdate=2025-05-12`);
+  await page.getByRole('heading', { name: 'Notice to our Members' }).waitFor();
+  assert.equal(await page.locator('#notice-city').count(), 0);
+  await page.goto(`${store.base}/?testdate=2025-06-01`);
+  assert.equal(await page.getByRole('heading', { name: 'Notice to our Members' }).count(), 0);
+  await context.close();
+});
+
+for (const js of [true, false]) {
+  test(`newsletter success and error, JS ${js ? 'on' : 'off'}`, async () => {
+    const context = await browser.newContext({ javaScriptEnabled: js });
+    await context.addCookies([{ name: 'privacyVerification', value: '1', url: store.base }]);
+    const page = await context.newPage();
+    await page.goto(`${store.base}/faqs`);
+    if (js) await hydrated(page);
+    const email = page.getByPlaceholder('Email Address');
+    await email.fill('not-an-email');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByText('The email must be a valid email address.').waitFor();
+    await page.getByPlaceholder('Email Address').fill(`reader-${js}@example.ph`);
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page
+      .getByText('Your email has been added to our mailing list and will receive our latest news.')
+      .waitFor();
+    if (js) {
+      // The message clears after 5 seconds.
+      await page.waitForFunction(() => document.querySelector('.newsletter [role="status"]').textContent === '', null, {
+        timeout: 8000,
+      });
+    }
+    await context.close();
+  });
+}
+
+test('drawers: account and menu exclude each other, Escape closes, cart locks scrolling', async () => {
+  const context = await browser.newContext({ viewport: { width: 400, height: 800 } });
+  await context.addCookies([{ name: 'privacyVerification', value: '1', url: store.base }]);
+  const page = await context.newPage();
+  await page.goto(`${store.base}/faqs`);
+  await hydrated(page);
+  await page.locator('summary', { hasText: 'My Account' }).click();
+  await page.getByRole('link', { name: 'Create Account' }).waitFor();
+  // The open drawer's backdrop covers the page: reach the menu by keyboard.
+  await page.getByLabel('Menu').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('details.drawer[open]').length === 1);
+  assert.ok(await page.locator('details.drawer-left').evaluate((d) => d.open), 'the menu is the open one');
+  await page.getByRole('link', { name: 'Buy Beers' }).waitFor();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('details.drawer[open]').count(), 0);
+  await page.getByLabel('Open cart summary').click();
+  await page.getByRole('link', { name: 'View Shopping Cart' }).waitFor();
+  // The toggle event comes after the click: wait for its effect.
+  await page.waitForFunction(() => document.body.classList.contains('no-scroll'));
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.body.classList.contains('no-scroll'));
+  assert.equal(await page.locator('details.drawer[open]').count(), 0);
+  await context.close();
+});
+
+test('axe finds no violations on home, /buy-beer, a product, the gates and an information page', async () => {
+  const targets = [
+    ['/', 'privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002'],
+    ['/buy-beer', 'privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002'],
+    ['/single-product/tala-pale-pilsen-320ml', 'privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002'],
+    ['/buy-beer', ''],
+    ['/buy-beer', 'privacyVerification=1'],
+    ['/buy-beer', 'privacyVerification=1; categoryGateId=1'],
+    ['/faqs', 'privacyVerification=1'],
+  ];
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  for (const [path, cookie] of targets) {
+    await context.clearCookies();
+    for (const pair of cookie.split('; ').filter(Boolean)) {
+      const [name, value] = pair.split('=');
+      await context.addCookies([{ name, value, url: store.base }]);
+    }
+    await page.goto(`${store.base}${path}`);
+    await hydrated(page);
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(async () => {
+      // eslint-disable-next-line no-undef
+      const r = await axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    assert.deepEqual(result, [], `${path} with cookies "${cookie}"`);
+  }
+  await context.close();
+});
