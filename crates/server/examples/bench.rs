@@ -107,10 +107,11 @@ fn main() {
     // SSR of /buy-beer with the real data, straight on the render pool.
     let api = server::api_state(pool.clone(), &config);
     let state = server::web_state(&api, &config).expect("web state");
-    // A shopper past the gates, in Makati: the common case.
+    // A shopper in Makati who has not picked a category yet: the whole list (26 products) under
+    // the category gate, the heaviest list page.
     let cookies = GateCookies {
         consent: true,
-        category_id: Some(1),
+        category_id: None,
         fulfillment_id: Some(1),
         barangay_id: Some(1380300002),
         street_id: None,

@@ -3,27 +3,12 @@
 
 mod support;
 
-use std::path::PathBuf;
-
 use actix_web::http::StatusCode;
 use actix_web::{test, web, App};
 use support::{database, Backend};
 
 fn config(url: &str) -> server::Config {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    server::Config {
-        database_url: url.to_string(),
-        bind: "127.0.0.1:0".into(),
-        public_url: "https://shop.example".into(),
-        ui_dist: root.join("ui/dist"),
-        ui_public: root.join("ui/public"),
-        ssr_bundle: root.join("ssr-bundle/dist/server.js"),
-        ssr_threads: 1,
-        db_pool_size: 4,
-        workers: 1,
-        production: false,
-        maintenance: false,
-    }
+    support::store_config(url, false)
 }
 
 struct Page {

@@ -3,8 +3,6 @@
 
 mod support;
 
-use std::path::PathBuf;
-
 use actix_web::http::StatusCode;
 use actix_web::{test, web, App};
 use support::{database, Backend, TestDb};
@@ -28,20 +26,7 @@ const PAST_GATES: &str =
 impl Store {
     fn new(b: Backend, maintenance: bool) -> Self {
         let db = database(b);
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let cfg = server::Config {
-            database_url: db.url.clone(),
-            bind: "127.0.0.1:0".into(),
-            public_url: "https://shop.example".into(),
-            ui_dist: root.join("ui/dist"),
-            ui_public: root.join("ui/public"),
-            ssr_bundle: root.join("ssr-bundle/dist/server.js"),
-            ssr_threads: 1,
-            db_pool_size: 4,
-            workers: 1,
-            production: false,
-            maintenance,
-        };
+        let cfg = support::store_config(&db.url, maintenance);
         Self { db, cfg }
     }
 

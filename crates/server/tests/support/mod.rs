@@ -202,6 +202,25 @@ fn postgres() -> TestDb {
     }
 }
 
+/// The store's configuration for tests: the real UI build, one render thread, canonical links on
+/// `https://shop.example`.
+pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    server::Config {
+        database_url: database_url.to_string(),
+        bind: "127.0.0.1:0".into(),
+        public_url: "https://shop.example".into(),
+        ui_dist: root.join("ui/dist"),
+        ui_public: root.join("ui/public"),
+        ssr_bundle: root.join("ssr-bundle/dist/server.js"),
+        ssr_threads: 1,
+        db_pool_size: 4,
+        workers: 1,
+        production: false,
+        maintenance,
+    }
+}
+
 /// Declares a test for each backend: `both!(name, body)` where `body` is an async fn taking a
 /// `Backend`.
 #[macro_export]
