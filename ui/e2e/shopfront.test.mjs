@@ -235,3 +235,41 @@ test('axe finds no violations on home, /buy-beer, a product, the gates and an in
   }
   await context.close();
 });
+
+test('every shop-front route hydrates without console errors or hydration warnings', async () => {
+  const context = await browser.newContext();
+  await context.addCookies(
+    ['privacyVerification=1', 'cookieAccepted=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002'].map((c) => {
+      const [name, value] = c.split('=');
+      return { name, value, url: store.base };
+    }),
+  );
+  const page = await context.newPage();
+  const problems = watch(page);
+  const routes = [
+    ['/', 200],
+    ['/?testdate=2025-05-06', 200],
+    ['/buy-beer?filterByType=can', 200],
+    ['/promos', 200],
+    ['/whats-new', 200],
+    ['/single-product/amihan-wheat-330ml', 200],
+    ['/delivery-areas', 200],
+    ['/how-to-order', 200],
+    ['/faqs', 200],
+    ['/privacy-policy', 200],
+    ['/terms-and-conditions', 200],
+    ['/about-us', 200],
+    ['/contact-us', 200],
+    ['/maintenance', 200],
+    ['/atomic-design', 200],
+    ['/buy-beer?gate=location', 200],
+  ];
+  for (const [path, status] of routes) {
+    const res = await page.goto(`${store.base}${path}`);
+    assert.equal(res.status(), status, path);
+    await hydrated(page);
+    assert.equal(await page.locator('h1').count() >= 1, true, path);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
