@@ -53,16 +53,22 @@ fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
     b
 }
 
-fn form(body: &web::Bytes) -> Params {
-    Params::parse(std::str::from_utf8(body).unwrap_or("")).unwrap_or_default()
+/// What every form post starts with: the fields and where to go back to, or `None` for another
+/// site's post (answer it with [`forbidden`]).
+fn accept(req: &HttpRequest, body: &web::Bytes) -> Option<(Params, String)> {
+    if !same_origin(req) {
+        return None;
+    }
+    let params = Params::parse(std::str::from_utf8(body).unwrap_or("")).unwrap_or_default();
+    let back = return_path(&params);
+    Some((params, back))
 }
 
 /// `POST /gate/consent`: records consent and the age statement, then opens the category gate.
 pub async fn consent(req: HttpRequest, body: web::Bytes) -> HttpResponse {
-    if !same_origin(&req) {
+    let Some((_, back)) = accept(&req, &body) else {
         return forbidden();
-    }
-    let back = return_path(&form(&body));
+    };
     see_other(&format!("{back}?gate=category"))
         .cookie(cookie(gate::ACCEPTED, "1", CONSENT_MAX_AGE))
         .cookie(cookie(gate::PRIVACY, "1", CONSENT_MAX_AGE))
@@ -76,11 +82,9 @@ pub async fn category(
     body: web::Bytes,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    if !same_origin(&req) {
+    let Some((params, back)) = accept(&req, &body) else {
         return forbidden();
-    }
-    let params = form(&body);
-    let back = return_path(&params);
+    };
     let id = params
         .id("category_id")
         .ok()
@@ -201,11 +205,9 @@ pub async fn location(
     body: web::Bytes,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    if !same_origin(&req) {
+    let Some((params, back)) = accept(&req, &body) else {
         return forbidden();
-    }
-    let params = form(&body);
-    let back = return_path(&params);
+    };
     let category = req
         .cookie(gate::CATEGORY)
         .and_then(|c| domain::parse_id(c.value()));
@@ -252,11 +254,9 @@ pub async fn newsletter(
     body: web::Bytes,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    if !same_origin(&req) {
+    let Some((params, back)) = accept(&req, &body) else {
         return forbidden();
-    }
-    let params = form(&body);
-    let back = return_path(&params);
+    };
     let email = params.get("email").unwrap_or("").to_string();
     let now = domain::calendar::manila_now();
     let code = match api::with_conn(&state.pool, move |c| content::subscribe(c, &email, now)).await

@@ -13,6 +13,53 @@ const NEWSLETTER_CODES: Record<string, string> = {
   failed: NEWSLETTER_FAIL,
 };
 
+/** The menus of SPEC 2: [address, label]. */
+const TOP_LINKS: [string, string][] = [
+  ['/how-to-order', 'How it Works'],
+  ['/faqs', 'FAQs'],
+  ['/contact-us', 'Contact Us'],
+];
+const MOBILE_MENU: [string, string][] = [
+  ['/', 'Home'],
+  ['/buy-beer', 'Buy Beers'],
+  ['/how-to-order', 'How It Works'],
+  ['/whats-new', "What's New"],
+  ['/faqs', 'FAQs'],
+  ['/contact-us', 'Contact Us'],
+];
+const MAIN_MENU: [string, string][] = [
+  ['/', 'Home'],
+  ['/buy-beer', 'Buy Beer'],
+  ['/promos', 'Promos'],
+  ['/whats-new', "What's New"],
+];
+const FOOTER_SHOP: [string, string][] = [
+  ['/buy-beer', 'Buy Beer'],
+  ['/promos', 'Promos'],
+  ['/whats-new', "What's New"],
+  ['/delivery-areas', 'Delivery Areas'],
+];
+const FOOTER_HELP: [string, string][] = [
+  ['/how-to-order', 'How it Works'],
+  ['/faqs', 'FAQs'],
+  ['/contact-us', 'Contact Us'],
+  ['/about-us', 'About Us'],
+  ['/terms-and-conditions', 'Terms and Conditions'],
+  ['/privacy-policy', 'Privacy Policy'],
+];
+
+function Links({ items }: { items: [string, string][] }) {
+  return (
+    <>
+      {items.map(([href, label]) => (
+        <li key={href}>
+          <a href={href}>{label}</a>
+        </li>
+      ))}
+    </>
+  );
+}
+
 type DrawerName = 'menu' | 'account' | 'cart';
 
 /**
@@ -142,15 +189,7 @@ export function Layout({ children }: { children: ReactNode }) {
               </a>
             </span>
             <ul className="toplinks">
-              <li>
-                <a href="/how-to-order">How it Works</a>
-              </li>
-              <li>
-                <a href="/faqs">FAQs</a>
-              </li>
-              <li>
-                <a href="/contact-us">Contact Us</a>
-              </li>
+              <Links items={TOP_LINKS} />
             </ul>
           </div>
         </div>
@@ -161,24 +200,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </summary>
             <nav className="drawer-panel" aria-label="Mobile">
               <ul>
-                <li>
-                  <a href="/">Home</a>
-                </li>
-                <li>
-                  <a href="/buy-beer">Buy Beers</a>
-                </li>
-                <li>
-                  <a href="/how-to-order">How It Works</a>
-                </li>
-                <li>
-                  <a href="/whats-new">What's New</a>
-                </li>
-                <li>
-                  <a href="/faqs">FAQs</a>
-                </li>
-                <li>
-                  <a href="/contact-us">Contact Us</a>
-                </li>
+                <Links items={MOBILE_MENU} />
               </ul>
             </nav>
           </details>
@@ -187,18 +209,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </a>
           <nav aria-label="Main" className="desktop-only">
             <ul className="main-nav">
-              <li>
-                <a href="/">Home</a>
-              </li>
-              <li>
-                <a href="/buy-beer">Buy Beer</a>
-              </li>
-              <li>
-                <a href="/promos">Promos</a>
-              </li>
-              <li>
-                <a href="/whats-new">What's New</a>
-              </li>
+              <Links items={MAIN_MENU} />
             </ul>
           </nav>
           <div className="header-actions">
@@ -267,41 +278,13 @@ export function Layout({ children }: { children: ReactNode }) {
           <nav aria-labelledby="footer-shop">
             <h2 id="footer-shop">Shop</h2>
             <ul>
-              <li>
-                <a href="/buy-beer">Buy Beer</a>
-              </li>
-              <li>
-                <a href="/promos">Promos</a>
-              </li>
-              <li>
-                <a href="/whats-new">What's New</a>
-              </li>
-              <li>
-                <a href="/delivery-areas">Delivery Areas</a>
-              </li>
+              <Links items={FOOTER_SHOP} />
             </ul>
           </nav>
           <nav aria-labelledby="footer-help">
             <h2 id="footer-help">Help</h2>
             <ul>
-              <li>
-                <a href="/how-to-order">How it Works</a>
-              </li>
-              <li>
-                <a href="/faqs">FAQs</a>
-              </li>
-              <li>
-                <a href="/contact-us">Contact Us</a>
-              </li>
-              <li>
-                <a href="/about-us">About Us</a>
-              </li>
-              <li>
-                <a href="/terms-and-conditions">Terms and Conditions</a>
-              </li>
-              <li>
-                <a href="/privacy-policy">Privacy Policy</a>
-              </li>
+              <Links items={FOOTER_HELP} />
             </ul>
           </nav>
           <Newsletter />
