@@ -9,7 +9,7 @@ UI := ui
 NODE_MODULES := $(UI)/node_modules/.package-lock.json
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: run build build-ui test test-rust test-ui test-e2e lint fmt bench chromium wrk clean
+.PHONY: run build build-ui test test-rust test-ui test-e2e test-contract contract lint fmt bench chromium wrk clean
 
 $(NODE_MODULES): $(UI)/package.json $(UI)/package-lock.json
 	cd $(UI) && npm ci --no-audit --no-fund
@@ -52,7 +52,16 @@ test-e2e: build-ui chromium
 	$(CARGO) build -p server
 	cd $(UI) && node --test --test-concurrency=1 e2e/
 
-test: test-rust test-ui test-e2e
+# Schemathesis (pinned, in a virtual environment under target/) against a seeded store.
+test-contract: build-ui
+	$(CARGO) build -p server
+	./scripts/contract-test.sh
+
+test: test-rust test-ui test-e2e test-contract
+
+# Rewrites the generated API contract: crates/api/openapi.json and ui/src/api/contract.gen.ts.
+contract:
+	UPDATE_CONTRACT=1 $(CARGO) test -q -p api contract_files_are_current
 
 bench: build wrk
 	$(CARGO) run --release -q -p server --example bench

@@ -74,10 +74,9 @@ await rm(routesJs);
 if (process.argv.includes('--tests')) {
   const outdir = path.join(here, 'dist-test');
   await rm(outdir, { recursive: true, force: true });
-  const tests = [];
-  for (const dir of ['src', 'src/lib']) {
-    for (const f of await readdir(path.join(here, dir))) if (f.endsWith('.test.ts')) tests.push(path.join(here, dir, f));
-  }
+  const tests = (await readdir(path.join(here, 'src'), { recursive: true }))
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => path.join(here, 'src', f));
   await esbuild.build({
     entryPoints: tests,
     bundle: true,
@@ -85,6 +84,7 @@ if (process.argv.includes('--tests')) {
     format: 'esm',
     packages: 'external',
     outdir,
+    outbase: path.join(here, 'src'),
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
   });

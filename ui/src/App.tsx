@@ -1,26 +1,22 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Gates } from './components/Gates';
 import { Layout } from './components/Layout';
-import { GateProvider } from './gate';
+import { BuyBeer } from './features/catalog/BuyBeer';
+import { Promos, WhatsNew } from './features/catalog/Lists';
+import { AtomicDesign } from './features/content/AtomicDesign';
+import { Home } from './features/content/Home';
+import { ContactUs } from './features/content/ContactUs';
+import { DeliveryAreas } from './features/content/DeliveryAreas';
+import { Faqs } from './features/content/Faqs';
+import { HowToOrder } from './features/content/HowToOrder';
+import { Maintenance } from './features/content/Maintenance';
+import { AboutUs, PrivacyPolicy, Terms } from './features/content/TextPages';
+import { NotFound } from './features/content/NotFound';
+import { Gates } from './features/gates/Gates';
+import { GateProvider } from './features/gates/state';
+import { Product } from './features/product/Product';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
-import { AtomicDesign } from './pages/AtomicDesign';
-import { BuyBeer } from './pages/BuyBeer';
-import { Home } from './pages/Home';
-import {
-  AboutUs,
-  ContactUs,
-  DeliveryAreas,
-  Faqs,
-  HowToOrder,
-  Maintenance,
-  PrivacyPolicy,
-  Terms,
-} from './pages/Info';
-import { Promos, WhatsNew } from './pages/Lists';
-import { NotFound } from './pages/NotFound';
-import { Product } from './pages/Product';
 
 const pages: Record<string, () => React.JSX.Element> = {
   home: Home,

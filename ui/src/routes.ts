@@ -1,7 +1,20 @@
 // The route table: one place that says which pages exist, who may see them and which API data
 // each needs. The build writes it to dist/routes.json for the server, so server and client never
-// disagree on a route. `data` holds query-key templates (see lib/keys.ts); the server fills the
+// disagree on a route. `data` holds the key templates of the features' queries (api/query.ts); the server fills the
 // variables from the request (gate cookies, query, path) and runs those API calls in process.
+
+import { productsQuery, promosQuery, whatsNewQuery } from './features/catalog/queries';
+import {
+  aboutTextQuery,
+  bannersQuery,
+  deliveryAreasQuery,
+  noticeCitiesQuery,
+  noticeQuery,
+  policyTextQuery,
+  termsTextQuery,
+} from './features/content/queries';
+import { gateQueries } from './features/gates/queries';
+import { productQuery } from './features/product/queries';
 
 export type Guard = 'none' | 'member' | 'guest';
 
@@ -21,32 +34,11 @@ export interface RouteDef {
   data: string[];
 }
 
-export const KEYS = {
-  products: '/api/v1/products?barangay={barangay}&packaging={packaging}',
-  packagings: '/api/v3/packagings',
-  banners: '/api/v1/banners',
-  promos: '/api/v1/products/promos?barangay={barangay}&testdate={testdate}',
-  whatsNew: '/api/v1/products/whats-new?barangay={barangay}&packaging={packaging}',
-  product: '/api/v2/products/{slug}/barangay/{barangay|0}',
-  notice: '/api/v1/notice?testdate={testdate}',
-  deliveryAreas: '/api/v1/delivery-areas',
-  policyText: '/api/v1/site-texts/policy_agreement',
-  termsText: '/api/v1/site-texts/terms_and_conditions',
-  aboutText: '/api/v1/site-texts/about_us',
-  noticeCities: '/api/v1/cities?filterByProvince=51',
-} as const;
-
-/** What the location gate lists, by step. `gate*` variables come from the gate's own state. */
-export const GATE_KEYS = {
-  policy: KEYS.policyText,
-  packagings: KEYS.packagings,
-  fulfillments: '/api/v3/fulfillment-types',
-  provinces: '/api/v1/provinces',
-  cities: '/api/v3/locations/provinces/{gateProvince|51}/fulfillments/{gateFulfillment|1}/cities',
-  kegCities: '/api/v3/locations/cities',
-  barangays: '/api/v3/locations/city/{gateCity}/barangays',
-  streets: '/api/v3/locations/barangay/{gateBarangay}/streets',
-} as const;
+/** What the open gate lists: the server loads these for the gate it opens. */
+export const GATE_KEYS = Object.fromEntries(Object.entries(gateQueries).map(([name, q]) => [name, q.template])) as Record<
+  keyof typeof gateQueries,
+  string
+>;
 
 const SITE = 'Tala Brewing Co.';
 
@@ -77,7 +69,7 @@ export const routes: RouteDef[] = [
     '/',
     'Beer delivered by the case',
     'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered or ready for pickup in Metro Manila, Bulacan, Cavite and Rizal.',
-    [KEYS.banners, KEYS.products, KEYS.notice, KEYS.noticeCities],
+    [bannersQuery.template, productsQuery.template, noticeQuery.template, noticeCitiesQuery.template],
     { shop: true },
   ),
   route(
@@ -85,10 +77,10 @@ export const routes: RouteDef[] = [
     '/buy-beer',
     'Buy Beer',
     'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered in Metro Manila, Bulacan, Cavite and Rizal.',
-    [KEYS.packagings, KEYS.products],
+    [gateQueries.packagings.template, productsQuery.template],
     { shop: true },
   ),
-  route('promos', '/promos', 'Promos', 'Current promotions on Tala Brewing Co. bottles, cans and kegs.', [KEYS.promos], {
+  route('promos', '/promos', 'Promos', 'Current promotions on Tala Brewing Co. bottles, cans and kegs.', [promosQuery.template], {
     shop: true,
   }),
   route(
@@ -96,10 +88,10 @@ export const routes: RouteDef[] = [
     '/whats-new',
     "What's New",
     'The newest Tala Brewing Co. beers, seasonal releases and limited cans.',
-    [KEYS.whatsNew],
+    [whatsNewQuery.template],
     { shop: true },
   ),
-  route('product', '/single-product/{slug}', 'Beer', 'A Tala Brewing Co. beer.', [KEYS.product], {
+  route('product', '/single-product/{slug}', 'Beer', 'A Tala Brewing Co. beer.', [productQuery.template], {
     shop: true,
     sitemap: false,
   }),
@@ -108,7 +100,7 @@ export const routes: RouteDef[] = [
     '/delivery-areas',
     'Delivery Areas',
     'The cities and municipalities where Tala Brewing Co. delivers or has orders ready for pickup.',
-    [KEYS.deliveryAreas],
+    [deliveryAreasQuery.template],
   ),
   route('how-to-order', '/how-to-order', 'How it Works', 'How to order Tala Brewing Co. beer online, step by step.', []),
   route('faqs', '/faqs', 'FAQs', 'Answers to common questions about ordering, delivery, deposits and returns.', []),
@@ -117,7 +109,7 @@ export const routes: RouteDef[] = [
     '/privacy-policy',
     'Privacy and Cookie Policy',
     'How Tala Brewing Co. uses cookies and handles your personal data.',
-    [KEYS.policyText],
+    [policyTextQuery.template],
     { policy: false },
   ),
   route(
@@ -125,10 +117,10 @@ export const routes: RouteDef[] = [
     '/terms-and-conditions',
     'Terms and Conditions',
     'The terms that apply to orders from the Tala Brewing Co. online store.',
-    [KEYS.termsText],
+    [termsTextQuery.template],
     { policy: false },
   ),
-  route('about-us', '/about-us', 'About Us', 'Tala Brewing Co. is an independent Filipino brewery.', [KEYS.aboutText]),
+  route('about-us', '/about-us', 'About Us', 'Tala Brewing Co. is an independent Filipino brewery.', [aboutTextQuery.template]),
   route('contact-us', '/contact-us', 'Contact Us', 'Call, message or email Tala Brewing Co. customer care.', []),
   route(
     'maintenance',
@@ -152,23 +144,3 @@ export const notFoundRoute: RouteDef = route(
   [],
   { sitemap: false },
 );
-
-/** Finds the route of a path and the values of its `{name}` segments. */
-export function matchRoute(pathname: string): { route: RouteDef; params: Record<string, string> } {
-  const parts = pathname.split('/').filter(Boolean);
-  for (const r of routes) {
-    const pattern = r.path.split('/').filter(Boolean);
-    if (pattern.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    const ok = pattern.every((seg, i) => {
-      const m = /^\{(\w+)\}$/.exec(seg);
-      if (m) {
-        params[m[1]] = decodeURIComponent(parts[i]);
-        return true;
-      }
-      return seg === parts[i];
-    });
-    if (ok) return { route: r, params };
-  }
-  return { route: notFoundRoute, params: {} };
-}

@@ -1,24 +1,72 @@
-//! Catalog answers: the plain functions behind `/api/v1/products`, `/api/v3/packagings` and
-//! `/api/v1/banners`, called by the HTTP handlers and, in process, by the pages.
+//! Catalog calls: the product list, promos, what's new, one product, packagings and banners.
 
 use db::models::{Banner, Packaging, Product, ProductType};
 use db::queries::{self, Area};
-use db::AnyConnection;
-use serde::Serialize;
+use domain::selling::{PackOption, SoldAs};
+use domain::{BarangayId, FilterType, PackagingId, ProductId};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
 
+use crate::endpoint::{Ctx, Endpoint, Method, NoBody, NoParams};
 use crate::error::ApiError;
-use crate::params::Params;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Named {
+/// `{"results": [...]}`, the shape of SPEC's list answers.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct Results<T> {
+    pub results: Vec<T>,
+}
+
+impl<T: ToSchema> utoipa::PartialSchema for Results<T> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder};
+        ObjectBuilder::new()
+            .property(
+                "results",
+                ArrayBuilder::new().items(utoipa::openapi::Ref::from_schema_name(T::name())),
+            )
+            .required("results")
+            .into()
+    }
+}
+
+/// The list's item is a named schema of its own.
+impl<T: ToSchema> ToSchema for Results<T> {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((T::name().into_owned(), T::schema()));
+        T::schemas(schemas);
+    }
+}
+
+impl<T> From<Vec<T>> for Results<T> {
+    fn from(results: Vec<T>) -> Self {
+        Self { results }
+    }
+}
+
+/// A product type (Cans, Full Goods, Keg).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct TypeRef {
     pub id: i32,
     pub name: String,
 }
 
+/// A product's packaging, by id and name.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct PackagingRef {
+    pub id: PackagingId,
+    pub name: String,
+}
+
 /// A product as SPEC 3 gives it. Money fields are integer centavos.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct ProductView {
-    pub id: i32,
+    pub id: ProductId,
     pub slug: String,
     pub product_name: String,
     pub sku: String,
@@ -27,26 +75,31 @@ pub struct ProductView {
     pub price: i64,
     pub price_per_case: i64,
     pub unit_per_case: i32,
-    pub types: Named,
-    pub packaging: Named,
+    pub types: TypeRef,
+    pub packaging: PackagingRef,
     pub product_image: Option<String>,
     pub description: String,
     pub custom_description: String,
     pub orderable: bool,
     /// When the product joined the catalog (`YYYY-MM-DD`): what's new.
     pub created_on: String,
+    /// How it is sold (SPEC 4): by the box, by the case or bottle, or by the keg.
+    pub sold_as: SoldAs,
+    /// The type selector's options, the initial one first; its price is the listed price.
+    pub pack_options: Vec<PackOption>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+/// A packaging family as the /buy-beer filter links show it.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct FilterTypeView {
-    pub id: i32,
+    pub id: PackagingId,
     pub name: String,
     /// The `filterByType` value of /buy-beer: keg, bottle or can.
     pub value: String,
 }
 
 /// SPEC 3's product list response.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct ProductList {
     pub products: Vec<ProductView>,
     /// Filled for members by a later issue; guests get none (SPEC 6).
@@ -56,86 +109,139 @@ pub struct ProductList {
     pub brands: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Results<T> {
-    pub results: Vec<T>,
+/// A packaging as the category gate offers it.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct PackagingView {
+    pub id: PackagingId,
+    pub name: String,
+    pub filter_type: String,
+    pub image: String,
+    pub custom_description: String,
 }
 
-fn view(p: Product, types: &[ProductType], packagings: &[Packaging]) -> ProductView {
-    let type_name = types
-        .iter()
-        .find(|t| t.id == p.product_type_id)
-        .map(|t| t.name.clone())
-        .unwrap_or_default();
-    let packaging_name = packagings
-        .iter()
-        .find(|k| k.id == p.packaging_id)
-        .map(|k| k.name.clone())
-        .unwrap_or_default();
-    ProductView {
-        id: p.id,
-        slug: p.slug,
-        product_name: p.product_name,
-        sku: p.sku,
-        brand: p.brand,
-        size: p.size,
-        price: p.price,
-        price_per_case: p.price_per_case,
-        unit_per_case: p.unit_per_case,
-        types: Named {
-            id: p.product_type_id,
-            name: type_name,
-        },
-        packaging: Named {
-            id: p.packaging_id,
-            name: packaging_name,
-        },
-        product_image: p.product_image,
-        description: p.description,
-        custom_description: p.custom_description,
-        orderable: p.orderable,
-        created_on: p.created_on,
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct BannerView {
+    pub id: i32,
+    pub title: String,
+    pub desktop_image: String,
+    pub mobile_image: String,
+}
+
+/// What the catalog's answers are made from: product types and packagings, read once a call.
+struct Lookup {
+    types: Vec<ProductType>,
+    packagings: Vec<Packaging>,
+}
+
+impl Lookup {
+    fn load(ctx: &mut Ctx) -> Result<Self, ApiError> {
+        Ok(Self {
+            types: queries::product_types(ctx.conn)?,
+            packagings: queries::packagings(ctx.conn)?,
+        })
+    }
+
+    fn view(&self, p: Product) -> ProductView {
+        let type_name = self
+            .types
+            .iter()
+            .find(|t| t.id == p.product_type_id)
+            .map(|t| t.name.clone())
+            .unwrap_or_default();
+        let packaging = self.packagings.iter().find(|k| k.id == p.packaging_id);
+        let sold_as = SoldAs::of(
+            packaging
+                .and_then(|k| FilterType::parse(&k.filter_type))
+                .unwrap_or(FilterType::Bottle),
+        );
+        ProductView {
+            id: p.id,
+            slug: p.slug,
+            product_name: p.product_name,
+            sku: p.sku,
+            brand: p.brand,
+            size: p.size,
+            price: p.price,
+            price_per_case: p.price_per_case,
+            unit_per_case: p.unit_per_case,
+            types: TypeRef {
+                id: p.product_type_id,
+                name: type_name,
+            },
+            packaging: PackagingRef {
+                id: p.packaging_id,
+                name: packaging.map(|k| k.name.clone()).unwrap_or_default(),
+            },
+            product_image: p.product_image,
+            description: p.description,
+            custom_description: p.custom_description,
+            orderable: p.orderable,
+            created_on: p.created_on,
+            pack_options: sold_as.options(p.unit_per_case, p.price, p.price_per_case),
+            sold_as,
+        }
+    }
+
+    fn views(&self, products: Vec<Product>) -> Vec<ProductView> {
+        products.into_iter().map(|p| self.view(p)).collect()
+    }
+
+    fn filter_types(&self) -> Vec<FilterTypeView> {
+        self.packagings
+            .iter()
+            .map(|k| FilterTypeView {
+                id: k.id,
+                name: k.name.clone(),
+                value: k.filter_type.clone(),
+            })
+            .collect()
+    }
+
+    fn packaging(&self, id: PackagingId) -> Result<PackagingId, ApiError> {
+        self.packagings
+            .iter()
+            .find(|k| k.id == id)
+            .map(|k| k.id)
+            .ok_or_else(|| ApiError::NotFound(format!("Packaging {id} not found")))
     }
 }
 
-/// `GET /api/v1/products?barangay=&packaging=`: the products sold in a barangay (all products
-/// when no barangay is given; none when the barangay's city is not served), optionally of one
-/// packaging.
-pub fn product_list(conn: &mut AnyConnection, params: &Params) -> Result<ProductList, ApiError> {
-    let barangay = params.id("barangay")?;
-    let packaging = params.id("packaging")?;
-    let packagings = queries::packagings(conn)?;
-    let packaging_id = match packaging {
-        Some(id) => Some(
-            packagings
-                .iter()
-                .find(|k| i64::from(k.id) == id)
-                .map(|k| k.id)
-                .ok_or_else(|| ApiError::NotFound(format!("Packaging {id} not found")))?,
-        ),
-        None => None,
-    };
-    let Some(area) = area_of(conn, barangay)? else {
+/// Where to look for products: anywhere without a barangay, its city when served, nowhere
+/// (`None`) when the city is not served. An unknown barangay is a 404.
+fn area_of(ctx: &mut Ctx, barangay: Option<BarangayId>) -> Result<Option<Area>, ApiError> {
+    match barangay {
+        None => Ok(Some(Area::Anywhere)),
+        Some(id) => {
+            let place = ctx.existing_place(id)?;
+            Ok(place.served.then_some(Area::City(place.city.id)))
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ProductsQuery {
+    /// The shopper's barangay: only what is sold there (nothing where its city is not served).
+    pub barangay: Option<BarangayId>,
+    /// One packaging family only.
+    pub packaging: Option<PackagingId>,
+}
+
+fn product_list(ctx: &mut Ctx, q: &ProductsQuery) -> Result<ProductList, ApiError> {
+    let lookup = Lookup::load(ctx)?;
+    let packaging = q.packaging.map(|id| lookup.packaging(id)).transpose()?;
+    let Some(area) = area_of(ctx, q.barangay)? else {
         return Ok(ProductList {
             products: vec![],
             recommended_products: vec![],
             best_sellers: vec![],
-            filter_types: filter_types(&packagings),
+            filter_types: lookup.filter_types(),
             brands: vec![],
         });
     };
-    let types = queries::product_types(conn)?;
-    let rows = queries::products(conn, area, packaging_id)?;
-    let best_sellers = rows
-        .iter()
-        .filter(|p| p.best_seller)
-        .cloned()
-        .map(|p| view(p, &types, &packagings))
-        .collect();
-    let products: Vec<ProductView> = rows
-        .into_iter()
-        .map(|p| view(p, &types, &packagings))
-        .collect();
+    let rows = queries::products(ctx.conn, area, packaging)?;
+    let best_sellers = lookup.views(rows.iter().filter(|p| p.best_seller).cloned().collect());
+    let products = lookup.views(rows);
     let mut brands: Vec<String> = products.iter().map(|p| p.brand.clone()).collect();
     brands.sort();
     brands.dedup();
@@ -143,38 +249,125 @@ pub fn product_list(conn: &mut AnyConnection, params: &Params) -> Result<Product
         products,
         recommended_products: vec![],
         best_sellers,
-        filter_types: filter_types(&packagings),
+        filter_types: lookup.filter_types(),
         brands,
     })
 }
 
-fn filter_types(packagings: &[Packaging]) -> Vec<FilterTypeView> {
-    packagings
-        .iter()
-        .map(|k| FilterTypeView {
-            id: k.id,
-            name: k.name.clone(),
-            value: k.filter_type.clone(),
-        })
-        .collect()
+/// `GET /api/v1/products?barangay=&packaging=`.
+pub struct Products;
+
+impl Endpoint for Products {
+    const NAME: &'static str = "products";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/products";
+    const SUMMARY: &'static str =
+        "The products sold in a barangay (all without one), optionally of one packaging.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = NoParams;
+    type Query = ProductsQuery;
+    type Body = NoBody;
+    type Answer = ProductList;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        q: ProductsQuery,
+        _: NoBody,
+    ) -> Result<ProductList, ApiError> {
+        product_list(ctx, &q)
+    }
+}
+
+/// `GET /api/v1/products/whats-new`: the catalog, newest first.
+pub struct WhatsNew;
+
+impl Endpoint for WhatsNew {
+    const NAME: &'static str = "whatsNew";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/products/whats-new";
+    const SUMMARY: &'static str = "The products sold in a barangay, newest first.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = NoParams;
+    type Query = ProductsQuery;
+    type Body = NoBody;
+    type Answer = ProductList;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        q: ProductsQuery,
+        _: NoBody,
+    ) -> Result<ProductList, ApiError> {
+        let mut list = product_list(ctx, &q)?;
+        list.products
+            .sort_by(|a, b| b.created_on.cmp(&a.created_on).then(a.id.cmp(&b.id)));
+        Ok(list)
+    }
 }
 
 /// `POST /api/v3/packagings`: the categories of the category gate.
-pub fn packagings(conn: &mut AnyConnection) -> Result<Results<Packaging>, ApiError> {
-    Ok(Results {
-        results: queries::packagings(conn)?,
-    })
+pub struct Packagings;
+
+impl Endpoint for Packagings {
+    const NAME: &'static str = "packagings";
+    const METHOD: Method = Method::Post;
+    const PATH: &'static str = "/api/v3/packagings";
+    const SUMMARY: &'static str = "The packagings the category gate offers.";
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<PackagingView>;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+        Ok(packagings(ctx)?
+            .into_iter()
+            .map(|k| PackagingView {
+                id: k.id,
+                name: k.name,
+                filter_type: k.filter_type,
+                image: k.image,
+                custom_description: k.custom_description,
+            })
+            .collect::<Vec<_>>()
+            .into())
+    }
+}
+
+/// Every packaging, in the category gate's order.
+pub fn packagings(ctx: &mut Ctx) -> Result<Vec<Packaging>, ApiError> {
+    Ok(queries::packagings(ctx.conn)?)
 }
 
 /// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
-pub fn banners(conn: &mut AnyConnection) -> Result<Results<Banner>, ApiError> {
-    Ok(Results {
-        results: queries::banners(conn)?,
-    })
+pub struct Banners;
+
+impl Endpoint for Banners {
+    const NAME: &'static str = "banners";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/banners";
+    const SUMMARY: &'static str = "The home page's banners.";
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<BannerView>;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+        Ok(queries::banners(ctx.conn)?
+            .into_iter()
+            .map(|b: Banner| BannerView {
+                id: b.id,
+                title: b.title,
+                desktop_image: b.desktop_image,
+                mobile_image: b.mobile_image,
+            })
+            .collect::<Vec<_>>()
+            .into())
+    }
 }
 
 /// A promotion with its product.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct PromoView {
     pub id: i32,
     pub title: String,
@@ -184,63 +377,65 @@ pub struct PromoView {
     pub product: ProductView,
 }
 
-/// `GET /api/v1/products/promos?barangay=`: the promotions running on the date, for products
-/// sold in the barangay (every promotion when none is given).
-pub fn promos(
-    conn: &mut AnyConnection,
-    params: &Params,
-    date: &str,
-) -> Result<Results<PromoView>, ApiError> {
-    let area = area_of(conn, params.id("barangay")?)?;
-    let Some(area) = area else {
-        return Ok(Results { results: vec![] });
-    };
-    let sold = queries::products(conn, area, None)?;
-    let types = queries::product_types(conn)?;
-    let packagings = queries::packagings(conn)?;
-    let results = queries::promos_on(conn, date)?
-        .into_iter()
-        .filter_map(|promo| {
-            let product = sold.iter().find(|p| p.id == promo.product_id)?.clone();
-            Some(PromoView {
-                id: promo.id,
-                title: promo.title,
-                description: promo.description,
-                starts_on: promo.starts_on,
-                ends_on: promo.ends_on,
-                product: view(product, &types, &packagings),
-            })
-        })
-        .collect();
-    Ok(Results { results })
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DatedQuery {
+    /// Only promotions of products sold in this barangay.
+    pub barangay: Option<BarangayId>,
+    /// Development and tests only: pretend it is this day (`YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`).
+    pub testdate: Option<String>,
 }
 
-/// Where to look for products: anywhere without a barangay, its city when served, nowhere
-/// (`None`) when the city is not served. An unknown barangay is a 404.
-fn area_of(conn: &mut AnyConnection, barangay: Option<i64>) -> Result<Option<Area>, ApiError> {
-    match barangay {
-        None => Ok(Some(Area::Anywhere)),
-        Some(id) => {
-            let b = queries::barangay(conn, id)?
-                .ok_or_else(|| ApiError::NotFound(format!("Barangay {id} not found")))?;
-            Ok(queries::city_is_served(conn, b.city_id)?.then_some(Area::City(b.city_id)))
-        }
+/// `GET /api/v1/products/promos?barangay=`: the promotions running today, for products sold in
+/// the barangay (every promotion when none is given).
+pub struct Promos;
+
+impl Endpoint for Promos {
+    const NAME: &'static str = "promos";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/products/promos";
+    const SUMMARY: &'static str = "The promotions running today for products sold in a barangay.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = NoParams;
+    type Query = DatedQuery;
+    type Body = NoBody;
+    type Answer = Results<PromoView>;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        q: DatedQuery,
+        _: NoBody,
+    ) -> Result<Self::Answer, ApiError> {
+        let date = domain::calendar::iso_date(ctx.config.now(q.testdate.as_deref()).date());
+        let Some(area) = area_of(ctx, q.barangay)? else {
+            return Ok(vec![].into());
+        };
+        let sold = queries::products(ctx.conn, area, None)?;
+        let lookup = Lookup::load(ctx)?;
+        let results: Vec<PromoView> = queries::promos_on(ctx.conn, &date)?
+            .into_iter()
+            .filter_map(|promo| {
+                let product = sold.iter().find(|p| p.id == promo.product_id)?.clone();
+                Some(PromoView {
+                    id: promo.id,
+                    title: promo.title,
+                    description: promo.description,
+                    starts_on: promo.starts_on,
+                    ends_on: promo.ends_on,
+                    product: lookup.view(product),
+                })
+            })
+            .collect();
+        Ok(results.into())
     }
 }
 
-/// What's new: the catalog, newest first.
-pub fn whats_new(conn: &mut AnyConnection, params: &Params) -> Result<ProductList, ApiError> {
-    let mut list = product_list(conn, params)?;
-    list.products
-        .sort_by(|a, b| b.created_on.cmp(&a.created_on).then(a.id.cmp(&b.id)));
-    Ok(list)
-}
-
 /// SPEC 3's single product response.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct SingleProduct {
     pub product_single: ProductView,
-    /// Whether the product is sold at the barangay asked for; `None` when none was given.
+    /// Whether the product is sold at the barangay asked for; `null` when none was given.
     pub available_in_area: Option<bool>,
     pub you_might_also_like: Vec<ProductView>,
 }
@@ -248,42 +443,89 @@ pub struct SingleProduct {
 /// How many products YOU MIGHT ALSO LIKE shows.
 pub const ALSO_LIKE: usize = 8;
 
+/// A barangay in a path where `0` means none chosen yet (crawlers, first visits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MaybeBarangay(pub Option<BarangayId>);
+
+impl<'de> Deserialize<'de> for MaybeBarangay {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.trim() == "0" {
+            return Ok(Self(None));
+        }
+        BarangayId::parse(&text)
+            .map(|id| Self(Some(id)))
+            .ok_or_else(|| serde::de::Error::custom(domain::ids::NOT_AN_ID))
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct ProductPath {
+    /// The product's slug.
+    pub slug: String,
+    /// The shopper's barangay, or 0 when no location is chosen yet.
+    #[serde(rename = "barangayId")]
+    #[param(rename = "barangayId", value_type = i64, minimum = 0, maximum = 999_999_999_999_999_999_i64)]
+    pub barangay_id: MaybeBarangay,
+}
+
 /// `GET /api/v2/products/{slug}/barangay/{barangayId}`: a product with others of its packaging
-/// sold in the same area. Barangay 0 means no location chosen yet (crawlers, first visits).
-pub fn single_product(
-    conn: &mut AnyConnection,
-    slug: &str,
-    barangay_id: i64,
-) -> Result<SingleProduct, ApiError> {
-    let product = queries::product_by_slug(conn, slug)?
-        .ok_or_else(|| ApiError::NotFound(format!("Product {slug} not found")))?;
-    let (area, available) = if barangay_id == 0 {
-        (Some(Area::Anywhere), None)
-    } else {
-        let b = queries::barangay(conn, barangay_id)?
-            .ok_or_else(|| ApiError::NotFound(format!("Barangay {barangay_id} not found")))?;
-        let sold = queries::product_sold_in_city(conn, &product, b.city_id)?;
-        let served = queries::city_is_served(conn, b.city_id)?;
-        (served.then_some(Area::City(b.city_id)), Some(sold))
-    };
-    let types = queries::product_types(conn)?;
-    let packagings = queries::packagings(conn)?;
-    let mut also: Vec<Product> = match area {
-        Some(area) => queries::products(conn, area, Some(product.packaging_id))?
-            .into_iter()
-            .filter(|p| p.id != product.id)
-            .collect(),
-        None => vec![],
-    };
-    // Best sellers first, then orderable ones, then catalog order (a stable sort keeps it).
-    also.sort_by_key(|p| (!p.best_seller, !p.orderable));
-    also.truncate(ALSO_LIKE);
-    Ok(SingleProduct {
-        product_single: view(product, &types, &packagings),
-        available_in_area: available,
-        you_might_also_like: also
-            .into_iter()
-            .map(|p| view(p, &types, &packagings))
-            .collect(),
-    })
+/// sold in the same area.
+pub struct SingleProductCall;
+
+impl Endpoint for SingleProductCall {
+    const NAME: &'static str = "product";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v2/products/{slug}/barangay/{barangayId}";
+    const SUMMARY: &'static str =
+        "One product, whether it is sold in the barangay, and others like it.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = ProductPath;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = SingleProduct;
+
+    fn call(
+        ctx: &mut Ctx,
+        p: ProductPath,
+        _: NoParams,
+        _: NoBody,
+    ) -> Result<SingleProduct, ApiError> {
+        let product = queries::product_by_slug(ctx.conn, &p.slug)?
+            .ok_or_else(|| ApiError::NotFound(format!("Product {} not found", p.slug)))?;
+        let (area, available) = match p.barangay_id.0 {
+            None => (Some(Area::Anywhere), None),
+            Some(id) => {
+                let place = ctx.existing_place(id)?;
+                let sold = place.served
+                    && queries::product_sold_in_city(ctx.conn, &product, place.city.id)?;
+                (
+                    place.served.then_some(Area::City(place.city.id)),
+                    Some(sold),
+                )
+            }
+        };
+        let lookup = Lookup::load(ctx)?;
+        let mut also: Vec<Product> = match area {
+            Some(area) => queries::products(ctx.conn, area, Some(product.packaging_id))?
+                .into_iter()
+                .filter(|x| x.id != product.id)
+                .collect(),
+            None => vec![],
+        };
+        // Best sellers first, then orderable ones, then catalog order (a stable sort keeps it).
+        also.sort_by_key(|x| (!x.best_seller, !x.orderable));
+        also.truncate(ALSO_LIKE);
+        Ok(SingleProduct {
+            product_single: lookup.view(product),
+            available_in_area: available,
+            you_might_also_like: lookup.views(also),
+        })
+    }
+}
+
+/// Every product's slug, for the sitemap.
+pub fn slugs(ctx: &mut Ctx) -> Result<Vec<String>, ApiError> {
+    Ok(queries::product_slugs(ctx.conn)?)
 }

@@ -1,46 +1,147 @@
-//! Dated and editorial answers: holidays, the notice, the guest user with the policy texts, and
-//! the newsletter.
+//! Dated and editorial calls: holidays, the notice, the editorial texts, the guest user with the
+//! policy texts, and the newsletter.
 
+use db::models::{Notice, SiteText};
 use db::queries;
-use db::AnyConnection;
 use serde::{Deserialize, Serialize};
 use time::PrimitiveDateTime;
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
 
+use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TestdateQuery {
+    /// Development and tests only: pretend it is this day (`YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`).
+    pub testdate: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct Holiday {
     pub holiday: bool,
     pub date: String,
 }
 
 /// `GET /api/v1/philippine-holiday`: whether the (business) date is a holiday.
-pub fn holiday(conn: &mut AnyConnection, now: PrimitiveDateTime) -> Result<Holiday, ApiError> {
-    let date = domain::calendar::iso_date(now.date());
-    Ok(Holiday {
-        holiday: queries::is_holiday(conn, &date)?,
-        date,
-    })
+pub struct HolidayCall;
+
+impl Endpoint for HolidayCall {
+    const NAME: &'static str = "holiday";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/philippine-holiday";
+    const SUMMARY: &'static str = "Whether today (Manila time) is a Philippine holiday.";
+    type Path = NoParams;
+    type Query = TestdateQuery;
+    type Body = NoBody;
+    type Answer = Holiday;
+
+    fn call(ctx: &mut Ctx, _: NoParams, q: TestdateQuery, _: NoBody) -> Result<Holiday, ApiError> {
+        let date = iso_today(ctx, &q);
+        Ok(Holiday {
+            holiday: queries::is_holiday(ctx.conn, &date)?,
+            date,
+        })
+    }
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+fn iso_today(ctx: &Ctx, q: &TestdateQuery) -> String {
+    domain::calendar::iso_date(ctx.config.now(q.testdate.as_deref()).date())
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct NoticeView {
+    pub id: i32,
+    pub title: String,
+    pub body: String,
+    pub starts_on: String,
+    pub ends_on: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct NoticeAnswer {
-    pub notice: Option<db::models::Notice>,
+    pub notice: Option<NoticeView>,
     pub holiday: bool,
 }
 
 /// `GET /api/v1/notice`: the "Notice to our Members" in force on the date, and whether the date
 /// is a holiday (the notice's picker shows only on other days).
-pub fn notice(conn: &mut AnyConnection, now: PrimitiveDateTime) -> Result<NoticeAnswer, ApiError> {
-    let date = domain::calendar::iso_date(now.date());
-    Ok(NoticeAnswer {
-        notice: queries::notice_on(conn, &date)?,
-        holiday: queries::is_holiday(conn, &date)?,
-    })
+pub struct NoticeCall;
+
+impl Endpoint for NoticeCall {
+    const NAME: &'static str = "notice";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/notice";
+    const SUMMARY: &'static str =
+        "The notice to members in force today, and whether today is a holiday.";
+    type Path = NoParams;
+    type Query = TestdateQuery;
+    type Body = NoBody;
+    type Answer = NoticeAnswer;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        q: TestdateQuery,
+        _: NoBody,
+    ) -> Result<NoticeAnswer, ApiError> {
+        let date = iso_today(ctx, &q);
+        Ok(NoticeAnswer {
+            notice: queries::notice_on(ctx.conn, &date)?.map(|n: Notice| NoticeView {
+                id: n.id,
+                title: n.title,
+                body: n.body,
+                starts_on: n.starts_on,
+                ends_on: n.ends_on,
+            }),
+            holiday: queries::is_holiday(ctx.conn, &date)?,
+        })
+    }
+}
+
+/// An editorial page's title and body.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct SiteTextView {
+    pub key: String,
+    pub title: String,
+    pub body: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct TextPath {
+    /// policy_agreement, terms_and_conditions or about_us.
+    pub key: String,
+}
+
+/// `GET /api/v1/site-texts/{key}`.
+pub struct SiteTextCall;
+
+impl Endpoint for SiteTextCall {
+    const NAME: &'static str = "siteText";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/site-texts/{key}";
+    const SUMMARY: &'static str = "An editorial text: the policy agreement, the terms, about us.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = TextPath;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = SiteTextView;
+
+    fn call(ctx: &mut Ctx, p: TextPath, _: NoParams, _: NoBody) -> Result<SiteTextView, ApiError> {
+        let t: SiteText = queries::site_text(ctx.conn, &p.key)?
+            .ok_or_else(|| ApiError::NotFound(format!("No text {}", p.key)))?;
+        Ok(SiteTextView {
+            key: t.key,
+            title: t.title,
+            body: t.body,
+        })
+    }
 }
 
 /// The policy texts that `GET /api/v1/user` carries, also for guests (SPEC 7).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct GuestUser {
     pub policy_agreement_accepted: bool,
     pub policy_agreement_text: String,
@@ -48,28 +149,51 @@ pub struct GuestUser {
     pub about_us_text: String,
 }
 
-pub fn texts(conn: &mut AnyConnection) -> Result<GuestUser, ApiError> {
-    let mut text = |key: &str| -> Result<String, ApiError> {
-        Ok(queries::site_text(conn, key)?
-            .map(|t| t.body)
-            .unwrap_or_default())
-    };
-    Ok(GuestUser {
-        policy_agreement_accepted: false,
-        policy_agreement_text: text("policy_agreement")?,
-        term_and_condition_text: text("terms_and_conditions")?,
-        about_us_text: text("about_us")?,
-    })
+/// `GET /api/v1/user` without a session: 401, with the policy texts.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct GuestAnswer {
+    pub error: String,
+    pub data: GuestUser,
 }
 
-/// The editorial page texts (title and body) by key.
-pub fn site_text(conn: &mut AnyConnection, key: &str) -> Result<db::models::SiteText, ApiError> {
-    queries::site_text(conn, key)?.ok_or_else(|| ApiError::NotFound(format!("No text {key}")))
+/// `GET /api/v1/user`: for guests (every visitor until accounts exist) a 401 with the texts.
+pub struct User;
+
+impl Endpoint for User {
+    const NAME: &'static str = "user";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/user";
+    const SUMMARY: &'static str = "The shopper; guests get 401 with the policy texts.";
+    const STATUS: u16 = 401;
+    const READ: bool = false;
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = GuestAnswer;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<GuestAnswer, ApiError> {
+        let mut text = |key: &str| -> Result<String, ApiError> {
+            Ok(queries::site_text(ctx.conn, key)?
+                .map(|t| t.body)
+                .unwrap_or_default())
+        };
+        Ok(GuestAnswer {
+            error: "Unauthenticated.".into(),
+            data: GuestUser {
+                policy_agreement_accepted: false,
+                policy_agreement_text: text("policy_agreement")?,
+                term_and_condition_text: text("terms_and_conditions")?,
+                about_us_text: text("about_us")?,
+            },
+        })
+    }
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct SubscribeBody {
+    /// The address to add; anything but text counts as invalid.
     #[serde(default)]
+    #[schema(value_type = Option<String>)]
     pub email: Option<serde_json::Value>,
 }
 
@@ -78,34 +202,72 @@ pub const SUBSCRIBED: &str =
 pub const ALREADY_SUBSCRIBED: &str =
     "This email is already on our mailing list. Thank you for staying in touch!";
 
-/// The outcome of a newsletter signup: a success message, or the field's first error.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Subscription {
-    Added(&'static str),
-    Invalid(&'static str),
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct Success {
+    pub success: String,
 }
 
-/// `POST /api/v1/mail/subscribe`, for the JSON call and the form post alike.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct SubscribeAnswer {
+    pub data: Success,
+}
+
+/// `POST /api/v1/mail/subscribe`: 200 with the SPEC 8 text, 422 with the field's error.
+pub struct Subscribe;
+
+impl Endpoint for Subscribe {
+    const NAME: &'static str = "subscribe";
+    const METHOD: Method = Method::Post;
+    const PATH: &'static str = "/api/v1/mail/subscribe";
+    const SUMMARY: &'static str = "Adds an address to the newsletter.";
+    const READ: bool = false;
+    const ERRORS: &'static [u16] = &[422];
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = Json<SubscribeBody, true>;
+    type Answer = SubscribeAnswer;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        _: NoParams,
+        Json(body): Self::Body,
+    ) -> Result<SubscribeAnswer, ApiError> {
+        let email = match &body.email {
+            None | Some(serde_json::Value::Null) => String::new(),
+            Some(serde_json::Value::String(s)) => s.clone(),
+            // Anything else is not an address; an odd marker keeps it invalid, not empty.
+            Some(_) => "\u{0}".to_string(),
+        };
+        let message = subscribe(ctx, &email, domain::calendar::manila_now())?;
+        Ok(SubscribeAnswer {
+            data: Success {
+                success: message.into(),
+            },
+        })
+    }
+}
+
+/// A newsletter signup, for the JSON call and the form post alike: the success text, or a 422
+/// naming the field.
 pub fn subscribe(
-    conn: &mut AnyConnection,
+    ctx: &mut Ctx,
     email: &str,
     now: PrimitiveDateTime,
-) -> Result<Subscription, ApiError> {
-    let email = match domain::email::validate_email(email) {
-        Ok(e) => e,
-        Err(msg) => return Ok(Subscription::Invalid(msg)),
-    };
+) -> Result<&'static str, ApiError> {
+    let email = domain::email::validate_email(email).map_err(|msg| ApiError::Invalid {
+        field: "email",
+        message: msg.into(),
+    })?;
     let stamp = format!(
         "{} {:02}:{:02}",
         domain::calendar::iso_date(now.date()),
         now.hour(),
         now.minute()
     );
-    Ok(Subscription::Added(
-        if queries::subscribe(conn, &email, &stamp)? {
-            SUBSCRIBED
-        } else {
-            ALREADY_SUBSCRIBED
-        },
-    ))
+    Ok(if queries::subscribe(ctx.conn, &email, &stamp)? {
+        SUBSCRIBED
+    } else {
+        ALREADY_SUBSCRIBED
+    })
 }

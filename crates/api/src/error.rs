@@ -1,15 +1,23 @@
+use std::collections::BTreeMap;
+
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
 
-/// Every API failure answers `{"error": "..."}` with a status that says whose fault it is.
+/// Every API failure answers in the store's own words with a status that says whose fault it is:
+/// `{"error": "..."}`, or for a form that needs correcting `{"message", "errors": {field: [..]}}`.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
     #[error("{0}")]
     NotFound(String),
-    #[error("{0}")]
-    Unprocessable(String),
+    /// A field needs correcting (422): the message, and the field it belongs to.
+    #[error("{message}")]
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
     #[error("{0}")]
     MethodNotAllowed(String),
     #[error("The store is busy, please try again in a moment.")]
@@ -18,12 +26,25 @@ pub enum ApiError {
     Internal(String),
 }
 
+/// `{"error": "..."}`.
+#[derive(Debug, Serialize, utoipa::ToSchema, ts_rs::TS)]
+pub struct ErrorBody {
+    pub error: String,
+}
+
+/// A form's errors: the first message, and each field's messages.
+#[derive(Debug, Serialize, utoipa::ToSchema, ts_rs::TS)]
+pub struct ValidationErrorBody {
+    pub message: String,
+    pub errors: BTreeMap<String, Vec<String>>,
+}
+
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -31,7 +52,16 @@ impl ApiError {
     }
 
     pub fn body(&self) -> serde_json::Value {
-        serde_json::json!({ "error": self.to_string() })
+        let value = match self {
+            Self::Invalid { field, message } => serde_json::to_value(ValidationErrorBody {
+                message: message.clone(),
+                errors: BTreeMap::from([(field.to_string(), vec![message.clone()])]),
+            }),
+            other => serde_json::to_value(ErrorBody {
+                error: other.to_string(),
+            }),
+        };
+        value.unwrap_or_default()
     }
 }
 
@@ -44,7 +74,11 @@ impl ResponseError for ApiError {
         if let Self::Internal(detail) = self {
             log::error!("internal error: {detail}");
         }
-        HttpResponse::build(self.status()).json(self.body())
+        let mut res = HttpResponse::build(self.status());
+        if matches!(self, Self::Unavailable) {
+            res.insert_header((actix_web::http::header::RETRY_AFTER, "1"));
+        }
+        res.json(self.body())
     }
 }
 

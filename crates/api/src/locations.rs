@@ -1,40 +1,66 @@
-//! Location answers for the location gate (SPEC 7): fulfillment types, provinces, cities,
-//! barangays and streets.
+//! Location calls for the location gate (SPEC 7), and the location rules the no-JS gate form
+//! follows too: which cities are offered, which barangays and streets belong to them.
 
-use db::models::{Barangay, City, FulfillmentType, Province, Street};
+use db::models::{City, Packaging};
 use db::queries;
-use db::AnyConnection;
+use domain::{
+    BarangayId, CityId, FilterType, FulfillmentId, PackagingId, ProvinceId, StreetId,
+    DEFAULT_FULFILLMENT, DEFAULT_PROVINCE,
+};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::catalog::Results;
+use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
-use crate::params::Params;
 
 /// A city as SPEC 3 gives it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CityView {
-    pub city_id: i64,
-    pub city_province: i32,
+    pub city_id: CityId,
+    pub city_province: ProvinceId,
     pub city_name: String,
     pub province_name: String,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct Locations {
     pub locations: Vec<CityView>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct LocationsAnswer {
     pub results: Locations,
 }
 
-fn id32(value: i64, what: &str) -> Result<i32, ApiError> {
-    i32::try_from(value).map_err(|_| ApiError::NotFound(format!("{what} {value} not found")))
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct FulfillmentView {
+    pub id: FulfillmentId,
+    pub name: String,
 }
 
-fn city_views(conn: &mut AnyConnection, cities: Vec<City>) -> Result<Vec<CityView>, ApiError> {
-    let provinces = queries::provinces(conn)?;
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct ProvinceView {
+    pub id: ProvinceId,
+    pub province_name: String,
+}
+
+/// A barangay as SPEC 3 gives it.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct BarangayView {
+    pub id: BarangayId,
+    pub barangay_name: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct StreetView {
+    pub id: StreetId,
+    pub street_name: String,
+}
+
+fn city_views(ctx: &mut Ctx, cities: Vec<City>) -> Result<Vec<CityView>, ApiError> {
+    let provinces = queries::provinces(ctx.conn)?;
     Ok(cities
         .into_iter()
         .map(|c| CityView {
@@ -50,182 +76,460 @@ fn city_views(conn: &mut AnyConnection, cities: Vec<City>) -> Result<Vec<CityVie
         .collect())
 }
 
-fn existing_province(conn: &mut AnyConnection, id: i64) -> Result<Province, ApiError> {
-    queries::province(conn, id32(id, "Province")?)?
+fn existing_province(ctx: &mut Ctx, id: ProvinceId) -> Result<ProvinceId, ApiError> {
+    queries::province(ctx.conn, id)?
+        .map(|p| p.id)
         .ok_or_else(|| ApiError::NotFound(format!("Province {id} not found")))
 }
 
-pub fn existing_city(conn: &mut AnyConnection, id: i64) -> Result<City, ApiError> {
-    queries::city(conn, id)?.ok_or_else(|| ApiError::NotFound(format!("City {id} not found")))
+fn existing_city(ctx: &mut Ctx, id: CityId) -> Result<CityId, ApiError> {
+    queries::city(ctx.conn, id)?
+        .map(|c| c.id)
+        .ok_or_else(|| ApiError::NotFound(format!("City {id} not found")))
 }
 
-pub fn existing_barangay(conn: &mut AnyConnection, id: i64) -> Result<Barangay, ApiError> {
-    queries::barangay(conn, id)?
-        .ok_or_else(|| ApiError::NotFound(format!("Barangay {id} not found")))
+/// Which cities the location gate offers.
+#[derive(Debug, Clone, Copy)]
+pub enum Offer {
+    /// Draft beer in kegs: the served cities where a keg is sold, in one province or all.
+    Kegs(PackagingId, Option<ProvinceId>),
+    /// The cities of a province served with a fulfillment type.
+    Served(ProvinceId, FulfillmentId),
 }
 
-/// `GET /api/v3/fulfillment-types`.
-pub fn fulfillment_types(conn: &mut AnyConnection) -> Result<Results<FulfillmentType>, ApiError> {
-    Ok(Results {
-        results: queries::fulfillment_types(conn)?,
+/// The location rule: the cities an offer holds, by name.
+pub fn offered_cities(ctx: &mut Ctx, offer: Offer) -> Result<Vec<City>, ApiError> {
+    Ok(match offer {
+        Offer::Kegs(keg, province) => queries::cities_selling_packaging(ctx.conn, keg, province)?,
+        Offer::Served(province, f) => queries::served_cities(ctx.conn, Some(province), Some(f))?,
     })
 }
 
-/// `GET /api/v1/provinces`: the default province (Metro Manila, id 51) first.
-pub fn provinces(conn: &mut AnyConnection) -> Result<Results<Province>, ApiError> {
-    Ok(Results {
-        results: queries::provinces(conn)?,
-    })
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct CitiesPath {
+    #[serde(rename = "provinceId")]
+    #[param(rename = "provinceId")]
+    pub province_id: ProvinceId,
+    #[serde(rename = "fulfillmentId")]
+    #[param(rename = "fulfillmentId")]
+    pub fulfillment_id: FulfillmentId,
 }
 
-/// `GET /api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities`: the cities
-/// of the province served with that fulfillment type.
-pub fn cities_for(
-    conn: &mut AnyConnection,
-    province_id: i64,
-    fulfillment_id: i64,
-) -> Result<LocationsAnswer, ApiError> {
-    let province = existing_province(conn, province_id)?;
-    let f = queries::fulfillment_type(conn, id32(fulfillment_id, "Fulfillment type")?)?
-        .ok_or_else(|| {
-            ApiError::NotFound(format!("Fulfillment type {fulfillment_id} not found"))
+/// `GET /api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities`.
+pub struct Cities;
+
+impl Endpoint for Cities {
+    const NAME: &'static str = "cities";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str =
+        "/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities";
+    const SUMMARY: &'static str = "The cities of a province served with a fulfillment type.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = CitiesPath;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = LocationsAnswer;
+
+    fn call(
+        ctx: &mut Ctx,
+        p: CitiesPath,
+        _: NoParams,
+        _: NoBody,
+    ) -> Result<Self::Answer, ApiError> {
+        let province = existing_province(ctx, p.province_id)?;
+        let f = queries::fulfillment_type(ctx.conn, p.fulfillment_id)?.ok_or_else(|| {
+            ApiError::NotFound(format!("Fulfillment type {} not found", p.fulfillment_id))
         })?;
-    let cities = queries::served_cities(conn, Some(province.id), Some(f.id))?;
-    Ok(LocationsAnswer {
-        results: Locations {
-            locations: city_views(conn, cities)?,
-        },
-    })
-}
-
-/// Body of `POST /api/v3/locations/cities`; every field optional.
-#[derive(Debug, Default, Deserialize)]
-pub struct KegCitiesBody {
-    pub province_id: Option<i64>,
-}
-
-/// `POST /api/v3/locations/cities`: the served cities where draft beer in kegs is sold.
-pub fn keg_cities(
-    conn: &mut AnyConnection,
-    body: &KegCitiesBody,
-) -> Result<Results<CityView>, ApiError> {
-    let province = match body.province_id {
-        Some(id) => Some(existing_province(conn, id)?.id),
-        None => None,
-    };
-    let keg = queries::packaging_by_filter_type(conn, "keg")?
-        .ok_or_else(|| ApiError::NotFound("Draft beer in kegs is not sold".into()))?;
-    let cities = queries::cities_selling_packaging(conn, keg.id, province)?;
-    Ok(Results {
-        results: city_views(conn, cities)?,
-    })
-}
-
-/// `GET /api/v3/locations/city/{cityId}/barangays`.
-pub fn barangays(
-    conn: &mut AnyConnection,
-    city_id: i64,
-) -> Result<Results<BarangayView>, ApiError> {
-    let city = existing_city(conn, city_id)?;
-    Ok(Results {
-        results: queries::barangays_of_city(conn, city.id)?
-            .into_iter()
-            .map(BarangayView::from)
-            .collect(),
-    })
-}
-
-/// A barangay as SPEC 3 gives it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct BarangayView {
-    pub id: i64,
-    pub barangay_name: String,
-}
-
-impl From<Barangay> for BarangayView {
-    fn from(b: Barangay) -> Self {
-        Self {
-            id: b.id,
-            barangay_name: b.barangay_name,
-        }
+        let cities = offered_cities(ctx, Offer::Served(province, f.id))?;
+        Ok(LocationsAnswer {
+            results: Locations {
+                locations: city_views(ctx, cities)?,
+            },
+        })
     }
 }
 
-/// `GET /api/v3/locations/barangay/{barangayId}/streets`: empty when the barangay needs none.
-pub fn streets(conn: &mut AnyConnection, barangay_id: i64) -> Result<Results<Street>, ApiError> {
-    let b = existing_barangay(conn, barangay_id)?;
-    Ok(Results {
-        results: queries::streets_of_barangay(conn, b.id)?,
-    })
+/// Body of `POST /api/v3/locations/cities`; every field optional, the body too.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct KegCitiesBody {
+    /// Only this province's cities.
+    #[serde(default)]
+    pub province_id: Option<ProvinceId>,
 }
 
-fn required_id(params: &Params, name: &str) -> Result<i64, ApiError> {
-    params
-        .id(name)?
-        .ok_or_else(|| ApiError::BadRequest(format!("{name} is required.")))
+/// The packaging of draft beer in kegs.
+pub fn keg_packaging(ctx: &mut Ctx) -> Result<Packaging, ApiError> {
+    queries::packaging_by_filter_type(ctx.conn, FilterType::Keg.as_str())?
+        .ok_or_else(|| ApiError::NotFound("Draft beer in kegs is not sold".into()))
+}
+
+/// `POST /api/v3/locations/cities`: the served cities where draft beer in kegs is sold.
+pub struct KegCities;
+
+impl Endpoint for KegCities {
+    const NAME: &'static str = "kegCities";
+    const METHOD: Method = Method::Post;
+    const PATH: &'static str = "/api/v3/locations/cities";
+    const SUMMARY: &'static str = "The served cities where draft beer in kegs is sold.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = Json<KegCitiesBody, false>;
+    type Answer = Results<CityView>;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        _: NoParams,
+        Json(body): Self::Body,
+    ) -> Result<Self::Answer, ApiError> {
+        let province = body
+            .province_id
+            .map(|id| existing_province(ctx, id))
+            .transpose()?;
+        let keg = keg_packaging(ctx)?;
+        let cities = offered_cities(ctx, Offer::Kegs(keg.id, province))?;
+        Ok(city_views(ctx, cities)?.into())
+    }
+}
+
+/// `GET /api/v3/fulfillment-types`.
+pub struct FulfillmentTypes;
+
+impl Endpoint for FulfillmentTypes {
+    const NAME: &'static str = "fulfillments";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v3/fulfillment-types";
+    const SUMMARY: &'static str = "Delivery and pickup.";
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<FulfillmentView>;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+        Ok(queries::fulfillment_types(ctx.conn)?
+            .into_iter()
+            .map(|f| FulfillmentView {
+                id: f.id,
+                name: f.name,
+            })
+            .collect::<Vec<_>>()
+            .into())
+    }
+}
+
+/// `GET /api/v1/provinces`: the default province (Metro Manila) first.
+pub struct Provinces;
+
+impl Endpoint for Provinces {
+    const NAME: &'static str = "provinces";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/provinces";
+    const SUMMARY: &'static str = "The provinces, the default (Metro Manila) first.";
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<ProvinceView>;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+        Ok(queries::provinces(ctx.conn)?
+            .into_iter()
+            .map(|p| ProvinceView {
+                id: p.id,
+                province_name: p.province_name,
+            })
+            .collect::<Vec<_>>()
+            .into())
+    }
+}
+
+fn barangays_of(ctx: &mut Ctx, city: CityId) -> Result<Results<BarangayView>, ApiError> {
+    let city = existing_city(ctx, city)?;
+    Ok(queries::barangays_of_city(ctx.conn, city)?
+        .into_iter()
+        .map(|b| BarangayView {
+            id: b.id,
+            barangay_name: b.barangay_name,
+        })
+        .collect::<Vec<_>>()
+        .into())
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct CityPath {
+    #[serde(rename = "cityId")]
+    #[param(rename = "cityId")]
+    pub city_id: CityId,
+}
+
+/// `GET /api/v3/locations/city/{cityId}/barangays`.
+pub struct Barangays;
+
+impl Endpoint for Barangays {
+    const NAME: &'static str = "barangays";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v3/locations/city/{cityId}/barangays";
+    const SUMMARY: &'static str = "The barangays of a city.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = CityPath;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<BarangayView>;
+
+    fn call(ctx: &mut Ctx, p: CityPath, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+        barangays_of(ctx, p.city_id)
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct BarangayPath {
+    #[serde(rename = "barangayId")]
+    #[param(rename = "barangayId")]
+    pub barangay_id: BarangayId,
+}
+
+/// `GET /api/v3/locations/barangay/{barangayId}/streets`: empty when the barangay needs none.
+pub struct Streets;
+
+impl Endpoint for Streets {
+    const NAME: &'static str = "streets";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v3/locations/barangay/{barangayId}/streets";
+    const SUMMARY: &'static str = "The streets of a barangay; empty when it needs none.";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = BarangayPath;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<StreetView>;
+
+    fn call(
+        ctx: &mut Ctx,
+        p: BarangayPath,
+        _: NoParams,
+        _: NoBody,
+    ) -> Result<Self::Answer, ApiError> {
+        let place = ctx.existing_place(p.barangay_id)?;
+        Ok(streets_of(ctx, place.barangay.id)?.into())
+    }
+}
+
+fn streets_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Vec<StreetView>, ApiError> {
+    Ok(queries::streets_of_barangay(ctx.conn, barangay)?
+        .into_iter()
+        .map(|s| StreetView {
+            id: s.id,
+            street_name: s.street_name,
+        })
+        .collect())
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LegacyCitiesQuery {
+    #[serde(rename = "filterByProvince")]
+    #[param(rename = "filterByProvince")]
+    pub filter_by_province: ProvinceId,
 }
 
 /// Legacy `GET /api/v1/cities?filterByProvince=`: the served cities of a province.
-pub fn legacy_cities(
-    conn: &mut AnyConnection,
-    params: &Params,
-) -> Result<Results<CityView>, ApiError> {
-    let province = existing_province(conn, required_id(params, "filterByProvince")?)?;
-    let cities = queries::served_cities(conn, Some(province.id), None)?;
-    Ok(Results {
-        results: city_views(conn, cities)?,
-    })
+pub struct LegacyCities;
+
+impl Endpoint for LegacyCities {
+    const NAME: &'static str = "legacyCities";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/cities";
+    const SUMMARY: &'static str = "The served cities of a province (legacy).";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = NoParams;
+    type Query = LegacyCitiesQuery;
+    type Body = NoBody;
+    type Answer = Results<CityView>;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        q: LegacyCitiesQuery,
+        _: NoBody,
+    ) -> Result<Self::Answer, ApiError> {
+        let province = existing_province(ctx, q.filter_by_province)?;
+        let cities = queries::served_cities(ctx.conn, Some(province), None)?;
+        Ok(city_views(ctx, cities)?.into())
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LegacyBarangaysQuery {
+    #[serde(rename = "filterByCity")]
+    #[param(rename = "filterByCity")]
+    pub filter_by_city: CityId,
 }
 
 /// Legacy `GET /api/v1/barangay?filterByCity=`.
-pub fn legacy_barangays(
-    conn: &mut AnyConnection,
-    params: &Params,
-) -> Result<Results<BarangayView>, ApiError> {
-    barangays(conn, required_id(params, "filterByCity")?)
+pub struct LegacyBarangays;
+
+impl Endpoint for LegacyBarangays {
+    const NAME: &'static str = "legacyBarangays";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/barangay";
+    const SUMMARY: &'static str = "The barangays of a city (legacy).";
+    const ERRORS: &'static [u16] = &[404];
+    type Path = NoParams;
+    type Query = LegacyBarangaysQuery;
+    type Body = NoBody;
+    type Answer = Results<BarangayView>;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        q: LegacyBarangaysQuery,
+        _: NoBody,
+    ) -> Result<Self::Answer, ApiError> {
+        barangays_of(ctx, q.filter_by_city)
+    }
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct AreaCity {
     pub city_name: String,
     pub fulfillments: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct Area {
     pub province_name: String,
     pub cities: Vec<AreaCity>,
 }
 
 /// `GET /api/v1/delivery-areas`: every served city by province, with its fulfillment types.
-pub fn delivery_areas(conn: &mut AnyConnection) -> Result<Results<Area>, ApiError> {
-    let types = queries::fulfillment_types(conn)?;
-    let mut per_type = Vec::new();
-    for t in &types {
-        per_type.push((
-            t.name.clone(),
-            queries::served_cities(conn, None, Some(t.id))?,
-        ));
-    }
-    let mut results = Vec::new();
-    for province in queries::provinces(conn)? {
-        let cities: Vec<AreaCity> = queries::served_cities(conn, Some(province.id), None)?
-            .into_iter()
-            .map(|c| AreaCity {
-                fulfillments: per_type
-                    .iter()
-                    .filter(|(_, list)| list.iter().any(|x| x.id == c.id))
-                    .map(|(name, _)| name.clone())
-                    .collect(),
-                city_name: c.city_name,
-            })
-            .collect();
-        if !cities.is_empty() {
-            results.push(Area {
-                province_name: province.province_name,
-                cities,
-            });
+pub struct DeliveryAreas;
+
+impl Endpoint for DeliveryAreas {
+    const NAME: &'static str = "deliveryAreas";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/delivery-areas";
+    const SUMMARY: &'static str = "Every served city by province, with its fulfillment types.";
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<Area>;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+        let types = queries::fulfillment_types(ctx.conn)?;
+        let pairs = queries::served_pairs(ctx.conn)?;
+        let cities = queries::served_cities(ctx.conn, None, None)?;
+        let mut results = Vec::new();
+        for province in queries::provinces(ctx.conn)? {
+            let cities: Vec<AreaCity> = cities
+                .iter()
+                .filter(|c| c.province_id == province.id)
+                .map(|c| AreaCity {
+                    fulfillments: types
+                        .iter()
+                        .filter(|t| pairs.contains(&(c.id, t.id)))
+                        .map(|t| t.name.clone())
+                        .collect(),
+                    city_name: c.city_name.clone(),
+                })
+                .collect();
+            if !cities.is_empty() {
+                results.push(Area {
+                    province_name: province.province_name,
+                    cities,
+                });
+            }
         }
+        Ok(results.into())
     }
-    Ok(Results { results })
+}
+
+/// A location as the no-JS gate form posts it, step by step.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ChoiceInput {
+    pub fulfillment: Option<FulfillmentId>,
+    pub province: Option<ProvinceId>,
+    pub city: Option<CityId>,
+    pub barangay: Option<BarangayId>,
+    pub street: Option<StreetId>,
+}
+
+/// A location as far as the shopper has chosen it, each step checked against the one before.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub fulfillment: FulfillmentId,
+    pub province: ProvinceId,
+    pub city: Option<(CityId, String)>,
+    pub barangay: Option<(BarangayId, String)>,
+    pub street: Option<StreetId>,
+    pub needs_street: bool,
+}
+
+impl Choice {
+    pub fn complete(&self) -> bool {
+        self.city.is_some()
+            && self.barangay.is_some()
+            && (!self.needs_street || self.street.is_some())
+    }
+}
+
+/// Checks a posted location with the same rules the API's lists follow: a step that does not
+/// belong to the one before is dropped, with the steps after it. `packaging` is the shopper's
+/// category (kegs are offered in fewer cities).
+pub fn check_choice(
+    ctx: &mut Ctx,
+    input: ChoiceInput,
+    packaging: Option<PackagingId>,
+) -> Result<Choice, ApiError> {
+    let fulfillment = match input.fulfillment {
+        Some(f) => queries::fulfillment_type(ctx.conn, f)?.map(|f| f.id),
+        None => None,
+    }
+    .unwrap_or(DEFAULT_FULFILLMENT);
+    let province = match input.province {
+        Some(p) => queries::province(ctx.conn, p)?.map(|p| p.id),
+        None => None,
+    }
+    .unwrap_or(DEFAULT_PROVINCE);
+    let mut choice = Choice {
+        fulfillment,
+        province,
+        city: None,
+        barangay: None,
+        street: None,
+        needs_street: false,
+    };
+    let keg = match packaging {
+        Some(id) => queries::packaging(ctx.conn, id)?
+            .filter(|p| p.filter_type == FilterType::Keg.as_str())
+            .map(|p| p.id),
+        None => None,
+    };
+    let Some(city_id) = input.city else {
+        return Ok(choice);
+    };
+    let offer = match keg {
+        Some(keg) => Offer::Kegs(keg, Some(province)),
+        None => Offer::Served(province, fulfillment),
+    };
+    let Some(city) = offered_cities(ctx, offer)?
+        .into_iter()
+        .find(|c| c.id == city_id)
+    else {
+        return Ok(choice);
+    };
+    choice.city = Some((city.id, city.city_name));
+    let Some(place) = input.barangay.map(|b| ctx.place(b)).transpose()?.flatten() else {
+        return Ok(choice);
+    };
+    if place.city.id != city.id {
+        return Ok(choice);
+    }
+    let streets = streets_of(ctx, place.barangay.id)?;
+    choice.needs_street = !streets.is_empty();
+    choice.street = input.street.filter(|s| streets.iter().any(|x| x.id == *s));
+    choice.barangay = Some((place.barangay.id, place.barangay.barangay_name));
+    Ok(choice)
 }

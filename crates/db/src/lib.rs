@@ -1,12 +1,16 @@
 //! Storage: schema, models, queries, embedded migrations and the seed loader, over SQLite or
 //! PostgreSQL through one diesel `MultiConnection`.
 
+pub mod maintenance;
 pub mod models;
 pub mod queries;
+mod run;
 pub mod schema;
 pub mod seed;
 
 pub use diesel;
+pub use maintenance::Maintenance;
+pub use run::Db;
 
 use diesel::connection::SimpleConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
@@ -35,6 +39,8 @@ pub enum DbError {
     Migration(String),
     #[error("seed: {0}")]
     Seed(String),
+    #[error("database task: {0}")]
+    Task(String),
 }
 
 /// Which backend a `DATABASE_URL` selects: PostgreSQL for `postgres://` and `postgresql://`,

@@ -1,21 +1,21 @@
 use diesel::prelude::*;
-use serde::Serialize;
+use domain::{BarangayId, CityId, FulfillmentId, PackagingId, ProductId, ProvinceId, StreetId};
 
 use crate::schema::*;
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = packagings)]
 pub struct Packaging {
-    pub id: i32,
+    #[diesel(deserialize_as = i32)]
+    pub id: PackagingId,
     pub name: String,
     pub filter_type: String,
     pub image: String,
     pub custom_description: String,
-    #[serde(skip)]
     pub sort_order: i32,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = product_types)]
 pub struct ProductType {
     pub id: i32,
@@ -25,7 +25,8 @@ pub struct ProductType {
 #[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = products)]
 pub struct Product {
-    pub id: i32,
+    #[diesel(deserialize_as = i32)]
+    pub id: ProductId,
     pub slug: String,
     pub product_name: String,
     pub sku: String,
@@ -35,7 +36,8 @@ pub struct Product {
     pub price_per_case: i64,
     pub unit_per_case: i32,
     pub product_type_id: i32,
-    pub packaging_id: i32,
+    #[diesel(deserialize_as = i32)]
+    pub packaging_id: PackagingId,
     pub product_image: Option<String>,
     pub description: String,
     pub custom_description: String,
@@ -47,37 +49,39 @@ pub struct Product {
     pub created_on: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = barangays)]
 pub struct Barangay {
-    pub id: i64,
-    pub city_id: i64,
+    #[diesel(deserialize_as = i64)]
+    pub id: BarangayId,
+    #[diesel(deserialize_as = i64)]
+    pub city_id: CityId,
     pub barangay_name: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = banners)]
 pub struct Banner {
     pub id: i32,
     pub title: String,
     pub desktop_image: String,
     pub mobile_image: String,
-    #[serde(skip)]
     pub sort_order: i32,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = fulfillment_types)]
 pub struct FulfillmentType {
-    pub id: i32,
+    #[diesel(deserialize_as = i32)]
+    pub id: FulfillmentId,
     pub name: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = provinces)]
 pub struct Province {
-    pub id: i32,
-    #[serde(skip)]
+    #[diesel(deserialize_as = i32)]
+    pub id: ProvinceId,
     pub psgc_code: String,
     pub province_name: String,
 }
@@ -85,21 +89,24 @@ pub struct Province {
 #[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = cities)]
 pub struct City {
-    pub id: i64,
-    pub province_id: i32,
+    #[diesel(deserialize_as = i64)]
+    pub id: CityId,
+    #[diesel(deserialize_as = i32)]
+    pub province_id: ProvinceId,
     pub city_name: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = streets)]
 pub struct Street {
-    pub id: i32,
-    #[serde(skip)]
-    pub barangay_id: i64,
+    #[diesel(deserialize_as = i32)]
+    pub id: StreetId,
+    #[diesel(deserialize_as = i64)]
+    pub barangay_id: BarangayId,
     pub street_name: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = site_texts)]
 pub struct SiteText {
     pub key: String,
@@ -107,7 +114,7 @@ pub struct SiteText {
     pub body: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = notices)]
 pub struct Notice {
     pub id: i32,
@@ -117,11 +124,12 @@ pub struct Notice {
     pub ends_on: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = promos)]
 pub struct Promo {
     pub id: i32,
-    pub product_id: i32,
+    #[diesel(deserialize_as = i32)]
+    pub product_id: ProductId,
     pub title: String,
     pub description: String,
     pub starts_on: String,

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 use crate::models::*;
 use crate::schema::*;
 use crate::AnyConnection;
+use domain::{BarangayId, CityId, FulfillmentId, PackagingId, ProvinceId, StreetId};
 
 pub fn packagings(conn: &mut AnyConnection) -> QueryResult<Vec<Packaging>> {
     packagings::table
@@ -13,9 +14,9 @@ pub fn packagings(conn: &mut AnyConnection) -> QueryResult<Vec<Packaging>> {
         .load(conn)
 }
 
-pub fn packaging(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<Packaging>> {
+pub fn packaging(conn: &mut AnyConnection, id: PackagingId) -> QueryResult<Option<Packaging>> {
     packagings::table
-        .find(id)
+        .find(id.get())
         .select(Packaging::as_select())
         .first(conn)
         .optional()
@@ -39,45 +40,65 @@ pub fn product_types(conn: &mut AnyConnection) -> QueryResult<Vec<ProductType>> 
         .load(conn)
 }
 
-pub fn barangay(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<Barangay>> {
+pub fn barangay(conn: &mut AnyConnection, id: BarangayId) -> QueryResult<Option<Barangay>> {
     barangays::table
-        .find(id)
+        .find(id.get())
         .select(Barangay::as_select())
         .first(conn)
         .optional()
 }
 
-/// Whether the city is served with at least one fulfillment type.
-pub fn city_is_served(conn: &mut AnyConnection, city_id: i64) -> QueryResult<bool> {
-    diesel::select(diesel::dsl::exists(
-        served_areas::table.filter(served_areas::city_id.eq(city_id)),
-    ))
-    .get_result(conn)
+/// A barangay with its city and whether the city is served: what a chosen location means.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    pub barangay: Barangay,
+    pub city: City,
+    pub served: bool,
+}
+
+/// The place of a barangay, in one query.
+pub fn place(conn: &mut AnyConnection, id: BarangayId) -> QueryResult<Option<Place>> {
+    let served = diesel::dsl::exists(
+        served_areas::table.filter(served_areas::city_id.eq(barangays::city_id)),
+    );
+    barangays::table
+        .inner_join(cities::table)
+        .filter(barangays::id.eq(id.get()))
+        .select((Barangay::as_select(), City::as_select(), served))
+        .first::<(Barangay, City, bool)>(conn)
+        .optional()
+        .map(|row| {
+            row.map(|(barangay, city, served)| Place {
+                barangay,
+                city,
+                served,
+            })
+        })
 }
 
 /// Where the products are looked for: everywhere (no location chosen yet) or in one served city.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Area {
     Anywhere,
-    City(i64),
+    City(CityId),
 }
 
 /// The catalog in display order, narrowed to one packaging and to what is sold in an area.
 pub fn products(
     conn: &mut AnyConnection,
     area: Area,
-    packaging_id: Option<i32>,
+    packaging_id: Option<PackagingId>,
 ) -> QueryResult<Vec<Product>> {
     let mut query = products::table
         .select(Product::as_select())
         .order((products::sort_order, products::id))
         .into_boxed();
     if let Some(pid) = packaging_id {
-        query = query.filter(products::packaging_id.eq(pid));
+        query = query.filter(products::packaging_id.eq(pid.get()));
     }
     if let Area::City(city_id) = area {
         let listed = product_areas::table
-            .filter(product_areas::city_id.eq(city_id))
+            .filter(product_areas::city_id.eq(city_id.get()))
             .select(product_areas::product_id);
         query = query.filter(
             products::sold_in_all_areas
@@ -102,9 +123,12 @@ pub fn fulfillment_types(conn: &mut AnyConnection) -> QueryResult<Vec<Fulfillmen
         .load(conn)
 }
 
-pub fn fulfillment_type(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<FulfillmentType>> {
+pub fn fulfillment_type(
+    conn: &mut AnyConnection,
+    id: FulfillmentId,
+) -> QueryResult<Option<FulfillmentType>> {
     fulfillment_types::table
-        .find(id)
+        .find(id.get())
         .select(FulfillmentType::as_select())
         .first(conn)
         .optional()
@@ -118,17 +142,17 @@ pub fn provinces(conn: &mut AnyConnection) -> QueryResult<Vec<Province>> {
         .load(conn)
 }
 
-pub fn province(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<Province>> {
+pub fn province(conn: &mut AnyConnection, id: ProvinceId) -> QueryResult<Option<Province>> {
     provinces::table
-        .find(id)
+        .find(id.get())
         .select(Province::as_select())
         .first(conn)
         .optional()
 }
 
-pub fn city(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<City>> {
+pub fn city(conn: &mut AnyConnection, id: CityId) -> QueryResult<Option<City>> {
     cities::table
-        .find(id)
+        .find(id.get())
         .select(City::as_select())
         .first(conn)
         .optional()
@@ -137,12 +161,12 @@ pub fn city(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<City>> {
 /// Cities of a province served with a fulfillment type (any type when `None`), by name.
 pub fn served_cities(
     conn: &mut AnyConnection,
-    province_id: Option<i32>,
-    fulfillment_type_id: Option<i32>,
+    province_id: Option<ProvinceId>,
+    fulfillment_type_id: Option<FulfillmentId>,
 ) -> QueryResult<Vec<City>> {
     let served: Vec<i64> = match fulfillment_type_id {
         Some(f) => served_areas::table
-            .filter(served_areas::fulfillment_type_id.eq(f))
+            .filter(served_areas::fulfillment_type_id.eq(f.get()))
             .select(served_areas::city_id)
             .load(conn)?,
         None => served_areas::table
@@ -156,20 +180,31 @@ pub fn served_cities(
         .select(City::as_select())
         .into_boxed();
     if let Some(p) = province_id {
-        query = query.filter(cities::province_id.eq(p));
+        query = query.filter(cities::province_id.eq(p.get()));
     }
     query.load(conn)
+}
+
+/// Every (city, fulfillment type) pair that is served.
+pub fn served_pairs(conn: &mut AnyConnection) -> QueryResult<Vec<(CityId, FulfillmentId)>> {
+    let rows: Vec<(i64, i32)> = served_areas::table
+        .select((served_areas::city_id, served_areas::fulfillment_type_id))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(c, f)| (CityId::from_db(c), FulfillmentId::from_db(f)))
+        .collect())
 }
 
 /// Served cities where at least one product of a packaging is sold.
 pub fn cities_selling_packaging(
     conn: &mut AnyConnection,
-    packaging_id: i32,
-    province_id: Option<i32>,
+    packaging_id: PackagingId,
+    province_id: Option<ProvinceId>,
 ) -> QueryResult<Vec<City>> {
     let everywhere: bool = diesel::select(diesel::dsl::exists(
         products::table
-            .filter(products::packaging_id.eq(packaging_id))
+            .filter(products::packaging_id.eq(packaging_id.get()))
             .filter(products::sold_in_all_areas.eq(true)),
     ))
     .get_result(conn)?;
@@ -179,38 +214,38 @@ pub fn cities_selling_packaging(
     }
     let listed: Vec<i64> = product_areas::table
         .inner_join(products::table)
-        .filter(products::packaging_id.eq(packaging_id))
+        .filter(products::packaging_id.eq(packaging_id.get()))
         .select(product_areas::city_id)
         .distinct()
         .load(conn)?;
     Ok(served
         .into_iter()
-        .filter(|c| listed.contains(&c.id))
+        .filter(|c| listed.contains(&c.id.get()))
         .collect())
 }
 
-pub fn barangays_of_city(conn: &mut AnyConnection, city_id: i64) -> QueryResult<Vec<Barangay>> {
+pub fn barangays_of_city(conn: &mut AnyConnection, city_id: CityId) -> QueryResult<Vec<Barangay>> {
     barangays::table
-        .filter(barangays::city_id.eq(city_id))
+        .filter(barangays::city_id.eq(city_id.get()))
         .order((barangays::barangay_name, barangays::id))
         .select(Barangay::as_select())
         .load(conn)
 }
 
-pub fn streets_of_barangay(conn: &mut AnyConnection, barangay_id: i64) -> QueryResult<Vec<Street>> {
+pub fn streets_of_barangay(
+    conn: &mut AnyConnection,
+    barangay_id: BarangayId,
+) -> QueryResult<Vec<Street>> {
     streets::table
-        .filter(streets::barangay_id.eq(barangay_id))
+        .filter(streets::barangay_id.eq(barangay_id.get()))
         .order((streets::street_name, streets::id))
         .select(Street::as_select())
         .load(conn)
 }
 
-pub fn street(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<Street>> {
-    let Ok(id) = i32::try_from(id) else {
-        return Ok(None);
-    };
+pub fn street(conn: &mut AnyConnection, id: StreetId) -> QueryResult<Option<Street>> {
     streets::table
-        .find(id)
+        .find(id.get())
         .select(Street::as_select())
         .first(conn)
         .optional()
@@ -224,22 +259,19 @@ pub fn product_by_slug(conn: &mut AnyConnection, slug: &str) -> QueryResult<Opti
         .optional()
 }
 
-/// Whether a product is sold in a city (the city must be served).
+/// Whether a product is sold in a served city.
 pub fn product_sold_in_city(
     conn: &mut AnyConnection,
     product: &Product,
-    city_id: i64,
+    city_id: CityId,
 ) -> QueryResult<bool> {
-    if !city_is_served(conn, city_id)? {
-        return Ok(false);
-    }
     if product.sold_in_all_areas {
         return Ok(true);
     }
     diesel::select(diesel::dsl::exists(
         product_areas::table
-            .filter(product_areas::product_id.eq(product.id))
-            .filter(product_areas::city_id.eq(city_id)),
+            .filter(product_areas::product_id.eq(product.id.get()))
+            .filter(product_areas::city_id.eq(city_id.get())),
     ))
     .get_result(conn)
 }
@@ -279,6 +311,14 @@ pub fn site_text(conn: &mut AnyConnection, key: &str) -> QueryResult<Option<Site
         .select(SiteText::as_select())
         .first(conn)
         .optional()
+}
+
+/// Every product's slug, in catalog order (the sitemap).
+pub fn product_slugs(conn: &mut AnyConnection) -> QueryResult<Vec<String>> {
+    products::table
+        .order((products::sort_order, products::id))
+        .select(products::slug)
+        .load(conn)
 }
 
 pub fn setting(conn: &mut AnyConnection, key: &str) -> QueryResult<Option<String>> {

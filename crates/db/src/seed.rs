@@ -14,9 +14,6 @@ const PSGC: &str = include_str!("../seed/psgc.tsv");
 const CATALOG: &str = include_str!("../seed/catalog.json");
 const CONTENT: &str = include_str!("../seed/content.json");
 
-/// Province id of Metro Manila, the default province (SPEC's "Default province id 51").
-pub const METRO_MANILA_PROVINCE_ID: i32 = 51;
-
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct SeedReport {
     pub provinces: usize,
@@ -336,7 +333,7 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
 
     let metro_manila: Vec<i64> = cits
         .iter()
-        .filter(|c| c.province_id == METRO_MANILA_PROVINCE_ID)
+        .filter(|c| c.province_id == domain::DEFAULT_PROVINCE.get())
         .map(|c| c.id)
         .collect();
     let expand = |key: &str| -> Result<Vec<i64>, DbError> {

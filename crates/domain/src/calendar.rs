@@ -27,11 +27,6 @@ pub fn iso_date(d: Date) -> String {
     d.format(fmt).unwrap_or_default()
 }
 
-/// Whether a date lies in an inclusive window of ISO dates.
-pub fn in_window(date: &str, starts_on: &str, ends_on: &str) -> bool {
-    starts_on <= date && date <= ends_on
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,11 +48,7 @@ mod tests {
     }
 
     #[test]
-    fn windows_are_inclusive() {
-        assert!(in_window("2025-05-05", "2025-05-05", "2025-05-13"));
-        assert!(in_window("2025-05-13", "2025-05-05", "2025-05-13"));
-        assert!(!in_window("2025-05-04", "2025-05-05", "2025-05-13"));
-        assert!(!in_window("2025-05-14", "2025-05-05", "2025-05-13"));
+    fn dates_are_iso() {
         assert_eq!(iso_date(datetime!(2025-05-05 10:00).date()), "2025-05-05");
     }
 

@@ -2,8 +2,11 @@
 
 pub mod calendar;
 pub mod email;
+pub mod ids;
 pub mod money;
+pub mod selling;
 
+pub use ids::*;
 pub use money::format_php;
 
 /// The `filterByType` values of /buy-beer (SPEC 2): which packaging family to list.
@@ -34,15 +37,6 @@ impl FilterType {
     }
 }
 
-/// Parses an id as sent in a cookie or a query: a positive decimal integer, nothing else.
-pub fn parse_id(value: &str) -> Option<i64> {
-    let v = value.trim();
-    if v.is_empty() || v.len() > 18 || !v.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    v.parse().ok().filter(|&n| n > 0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,17 +51,5 @@ mod tests {
         for t in [FilterType::Keg, FilterType::Bottle, FilterType::Can] {
             assert_eq!(FilterType::parse(t.as_str()), Some(t));
         }
-    }
-
-    #[test]
-    fn ids_are_positive_integers_only() {
-        assert_eq!(parse_id("1380300002"), Some(1380300002));
-        assert_eq!(parse_id(" 51 "), Some(51));
-        assert_eq!(parse_id("0"), None);
-        assert_eq!(parse_id("-3"), None);
-        assert_eq!(parse_id("12abc"), None);
-        assert_eq!(parse_id("1e5"), None);
-        assert_eq!(parse_id(""), None);
-        assert_eq!(parse_id("99999999999999999999999"), None);
     }
 }

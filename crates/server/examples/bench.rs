@@ -11,8 +11,6 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use web::gate::GateCookies;
-
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -109,25 +107,26 @@ fn main() {
     let state = server::web_state(&api, &config).expect("web state");
     // A shopper in Makati who has not picked a category yet: the whole list (26 products) under
     // the category gate, the heaviest list page.
-    let cookies = GateCookies {
+    let choices = api::gate::Choices {
         consent: true,
-        category_id: None,
-        fulfillment_id: Some(1),
-        barangay_id: Some(1380300002),
-        street_id: None,
+        packaging: None,
+        fulfillment: Some(domain::DEFAULT_FULFILLMENT),
+        barangay: Some(domain::BarangayId::from_db(1380300002)),
+        street: None,
     };
-    let plan = web::page::plan(
-        Some(&mut pool.get().unwrap()),
-        &state.api,
+    let mut conn = pool.get().unwrap();
+    let plan = web::plan::plan(
+        Some(&mut api::Ctx::new(&mut conn, &api.config)),
         &state.routes,
         &config.public_url,
-        &web::page::Request {
+        &web::plan::Request {
             path: "/buy-beer",
             query: "",
-            cookies,
+            choices,
             maintenance: false,
         },
     );
+    drop(conn);
     let input = plan.input;
     let renderer = &state.renderer;
     for i in 0..5 {
@@ -146,7 +145,7 @@ fn main() {
         assert!(!r.memo_hit);
     }
     let same = input.to_string();
-    let html_len = renderer.render_blocking(same.clone()).unwrap().html.len();
+    let html_len = renderer.render_blocking(same.clone()).unwrap().output.len();
     let mut hits = Vec::new();
     for _ in 0..1000 {
         let text = same.clone();

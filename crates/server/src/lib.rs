@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ::web::{WebConfig, WebState};
-use actix_web::http::header;
-use actix_web::middleware::{Compress, DefaultHeaders, Logger};
+use actix_web::middleware::{Compress, Logger};
 use actix_web::{web, App, HttpServer};
 use api::{ApiConfig, ApiState};
 use db::DbPool;
@@ -102,22 +101,30 @@ pub fn open_database(config: &Config) -> Result<DbPool, String> {
     Ok(pool)
 }
 
-/// Adds the API, the assets and the pages, with the headers every answer carries.
-pub fn configure(
-    cfg: &mut web::ServiceConfig,
+/// The whole store as one actix application: the API, the assets and the pages, with the
+/// security headers, compression and the access log. `serve` and the tests use the same.
+pub fn app(
     api: &web::Data<ApiState>,
     pages: &web::Data<WebState>,
-) {
-    cfg.app_data(api.clone()).app_data(pages.clone());
-    api::configure(cfg);
-    ::web::configure(cfg, pages);
-}
-
-pub fn security_headers() -> DefaultHeaders {
-    DefaultHeaders::new()
-        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
-        .add((header::X_FRAME_OPTIONS, "DENY"))
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let (api, pages) = (api.clone(), pages.clone());
+    App::new()
+        .wrap(::web::security::headers(pages.shell.csp()))
+        .wrap(Compress::default())
+        .wrap(Logger::new("%r %s %b %Dms"))
+        .configure(move |cfg| {
+            cfg.app_data(api.clone()).app_data(pages.clone());
+            api::configure(cfg);
+            ::web::configure(cfg, &pages);
+        })
 }
 
 pub fn api_config(config: &Config) -> ApiConfig {
@@ -131,7 +138,6 @@ pub fn api_state(pool: DbPool, config: &Config) -> ApiState {
 }
 
 pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
-    let pool = api.pool.clone();
     let renderer = ssr::Renderer::from_file(
         &config.ssr_bundle,
         ssr::SsrConfig {
@@ -141,9 +147,7 @@ pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
     )
     .map_err(|e| format!("{e} (run `make build`)"))?;
     WebState::load(
-        pool,
-        api_config(config),
-        api.maintenance.clone(),
+        api.clone(),
         Arc::new(renderer),
         WebConfig {
             dist_dir: config.ui_dist.clone(),
@@ -160,17 +164,11 @@ pub async fn serve(config: Config) -> Result<(), String> {
     let pages = web::Data::new(web_state(&api, &config)?);
     let api = web::Data::new(api);
     log::info!("serving the store on http://{}", config.bind);
-    HttpServer::new(move || {
-        App::new()
-            .wrap(security_headers())
-            .wrap(Compress::default())
-            .wrap(Logger::new("%r %s %b %Dms"))
-            .configure(|cfg| configure(cfg, &api, &pages))
-    })
-    .workers(config.workers.max(1))
-    .bind(&config.bind)
-    .map_err(|e| format!("bind {}: {e}", config.bind))?
-    .run()
-    .await
-    .map_err(|e| e.to_string())
+    HttpServer::new(move || app(&api, &pages))
+        .workers(config.workers.max(1))
+        .bind(&config.bind)
+        .map_err(|e| format!("bind {}: {e}", config.bind))?
+        .run()
+        .await
+        .map_err(|e| e.to_string())
 }

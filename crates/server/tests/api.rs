@@ -3,8 +3,7 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::{test, web, App};
-use api::ApiState;
+use actix_web::test;
 use serde_json::Value;
 use support::{database, Backend};
 
@@ -15,14 +14,6 @@ async fn call(backend: Backend, method: &str, uri: &str) -> (StatusCode, Value) 
 }
 
 async fn call_with(pool: &db::DbPool, method: &str, uri: &str) -> (StatusCode, Value) {
-    let state = web::Data::new(ApiState::new(
-        pool.clone(),
-        api::ApiConfig {
-            allow_testdate: true,
-        },
-        false,
-    ));
-    let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
     let req = match method {
         "GET" => test::TestRequest::get(),
         "POST" => test::TestRequest::post(),
@@ -30,16 +21,15 @@ async fn call_with(pool: &db::DbPool, method: &str, uri: &str) -> (StatusCode, V
         "DELETE" => test::TestRequest::delete(),
         other => panic!("method {other}"),
     }
-    .uri(uri)
-    .to_request();
-    let res = test::call_service(&app, req).await;
-    let status = res.status();
+    .uri(uri);
+    let res = support::send_api(pool, req).await;
+    let status = res.status;
     let ct = res
-        .headers()
+        .headers
         .get("content-type")
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
-    let body = test::read_body(res).await;
+    let body = res.body;
     assert!(
         ct.starts_with("application/json"),
         "{uri}: content-type {ct:?}"

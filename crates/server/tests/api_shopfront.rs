@@ -3,8 +3,7 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::{test, web, App};
-use api::{ApiConfig, ApiState};
+use actix_web::test;
 use serde_json::{json, Value};
 use support::{database, Backend};
 
@@ -23,14 +22,6 @@ impl Api {
     }
 
     async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let state = web::Data::new(ApiState::new(
-            self.pool.clone(),
-            ApiConfig {
-                allow_testdate: true,
-            },
-            false,
-        ));
-        let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
         let mut req = match method {
             "GET" => test::TestRequest::get(),
             "POST" => test::TestRequest::post(),
@@ -40,9 +31,9 @@ impl Api {
         if let Some(b) = body {
             req = req.set_json(b);
         }
-        let res = test::call_service(&app, req.to_request()).await;
-        let status = res.status();
-        let bytes = test::read_body(res).await;
+        let res = support::send_api(&self.pool, req).await;
+        let status = res.status;
+        let bytes = res.body;
         let v = serde_json::from_slice(&bytes)
             .unwrap_or_else(|e| panic!("{uri}: {e}: {}", String::from_utf8_lossy(&bytes)));
         (status, v)

@@ -4,7 +4,7 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::{test, web, App};
+use actix_web::test;
 use support::{database, Backend};
 
 fn config(url: &str) -> server::Config {
@@ -20,27 +20,15 @@ struct Page {
 async fn get(b: Backend, uri: &str, cookie: Option<&str>) -> Page {
     let db = database(b);
     let cfg = config(&db.url);
-    let api = server::api_state(db.pool.clone(), &cfg);
-    let pages = web::Data::new(server::web_state(&api, &cfg).expect("web state"));
-    let api = web::Data::new(api);
-    let app = test::init_service(
-        App::new()
-            .wrap(server::security_headers())
-            .configure(|c| server::configure(c, &api, &pages)),
-    )
-    .await;
     let mut req = test::TestRequest::get().uri(uri);
     if let Some(c) = cookie {
         req = req.insert_header(("cookie", c));
     }
-    let res = test::call_service(&app, req.to_request()).await;
-    let status = res.status();
-    let headers = res.headers().clone();
-    let html = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
+    let res = support::send_store(&db, &cfg, req).await;
     Page {
-        status,
-        html,
-        headers,
+        status: res.status,
+        html: res.text(),
+        headers: res.headers,
     }
 }
 

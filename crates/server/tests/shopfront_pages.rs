@@ -4,7 +4,7 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::{test, web, App};
+use actix_web::test;
 use support::{database, Backend, TestDb};
 
 struct Store {
@@ -31,30 +31,19 @@ impl Store {
     }
 
     async fn send(&self, req: test::TestRequest) -> Res {
-        let api = server::api_state(self.db.pool.clone(), &self.cfg);
-        let pages = web::Data::new(server::web_state(&api, &self.cfg).expect("web state"));
-        let api = web::Data::new(api);
-        let app = test::init_service(
-            App::new()
-                .wrap(server::security_headers())
-                .configure(|c| server::configure(c, &api, &pages)),
-        )
-        .await;
-        let res = test::call_service(&app, req.to_request()).await;
-        let status = res.status();
+        let res = support::send_store(&self.db, &self.cfg, req).await;
         let location = res
-            .headers()
+            .headers
             .get("location")
             .map(|v| v.to_str().unwrap().to_string());
         let cookies = res
-            .headers()
+            .headers
             .get_all("set-cookie")
             .map(|v| v.to_str().unwrap().to_string())
             .collect();
-        let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
         Res {
-            status,
-            body,
+            status: res.status,
+            body: res.text(),
             location,
             cookies,
         }

@@ -1,6 +1,6 @@
 //! Server-side rendering: a pool of JavaScript runtimes on dedicated threads (never on the actix
 //! workers), each with the server bundle loaded, and a memo of finished renders keyed by a hash
-//! of their input. `render(input) -> html`; a failure is the caller's cue to fall back to a page
+//! of their input. `render(input) -> output` (the page's JSON); a failure is the caller's cue to fall back to a page
 //! the client renders.
 
 mod engine;
@@ -55,7 +55,8 @@ impl Default for SsrConfig {
 /// The HTML of one render and whether it came from the memo.
 #[derive(Debug, Clone)]
 pub struct Rendered {
-    pub html: Arc<str>,
+    /// What the bundle's `render` answered (the page's JSON: body HTML and head).
+    pub output: Arc<str>,
     pub memo_hit: bool,
 }
 
@@ -118,10 +119,10 @@ impl Renderer {
 
     fn lookup(&self, input: &str) -> (u128, Option<Rendered>) {
         let key = xxhash_rust::xxh3::xxh3_128(input.as_bytes());
-        let hit = self.memo.get(&key).map(|html| {
+        let hit = self.memo.get(&key).map(|output| {
             self.stats.hits.fetch_add(1, Ordering::Relaxed);
             Rendered {
-                html,
+                output,
                 memo_hit: true,
             }
         });
@@ -139,12 +140,12 @@ impl Renderer {
 
     fn finish(&self, key: u128, result: Result<String, String>) -> Result<Rendered, SsrError> {
         match result {
-            Ok(html) => {
+            Ok(output) => {
                 self.stats.misses.fetch_add(1, Ordering::Relaxed);
-                let html: Arc<str> = html.into();
-                self.memo.insert(key, html.clone());
+                let output: Arc<str> = output.into();
+                self.memo.insert(key, output.clone());
                 Ok(Rendered {
-                    html,
+                    output,
                     memo_hit: false,
                 })
             }
@@ -176,11 +177,6 @@ impl Renderer {
         let rx = self.submit(input)?;
         let result = rx.blocking_recv().map_err(|_| SsrError::Stopped)?;
         self.finish(key, result)
-    }
-
-    /// Forgets every memoised render (after the catalog changes).
-    pub fn clear_memo(&self) {
-        self.memo.clear();
     }
 }
 

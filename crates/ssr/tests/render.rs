@@ -20,7 +20,26 @@ fn config(threads: usize) -> SsrConfig {
 }
 
 fn product(id: i64, name: &str, kind: &str, price: i64, case: i64) -> serde_json::Value {
+    // How each kind is sold, as the API says it (domain::selling).
+    let (sold_as, options) = match kind {
+        "Cans" => (
+            "box",
+            json!([{ "pack": "case", "label": "Box of 24", "price": case }]),
+        ),
+        "Keg" => (
+            "keg",
+            json!([{ "pack": "unit", "label": "Keg", "price": price }]),
+        ),
+        _ => (
+            "case_or_bottle",
+            json!([
+                { "pack": "unit", "label": "Bottle", "price": price },
+                { "pack": "case", "label": "Case of 24", "price": case }
+            ]),
+        ),
+    };
     json!({
+        "created_on": "2026-01-01", "sold_as": sold_as, "pack_options": options,
         "id": id, "slug": format!("p-{id}"), "product_name": name, "sku": format!("SKU-{id}"),
         "brand": "Tala", "size": "330 ml", "price": price, "price_per_case": case,
         "unit_per_case": if kind == "Keg" { 1 } else { 24 },
@@ -44,13 +63,13 @@ fn query(key: &str, data: serde_json::Value) -> serde_json::Value {
 }
 
 fn gate() -> serde_json::Value {
-    json!({"open": null, "consent": true, "categoryId": null, "categoryName": null, "fulfillmentId": null,
+    json!({"open": null, "consent": true, "packagingId": null, "packagingName": null, "fulfillmentId": null,
            "cityId": null, "barangayId": null, "streetId": null, "cityName": null, "barangayName": null})
 }
 
 /// The body HTML of a render (the bundle answers `{html, head}`).
 fn html_of(out: &ssr::Rendered) -> String {
-    let v: serde_json::Value = serde_json::from_str(&out.html).expect("render output is JSON");
+    let v: serde_json::Value = serde_json::from_str(&out.output).expect("render output is JSON");
     v["html"].as_str().expect("html").to_string()
 }
 
@@ -97,7 +116,7 @@ fn the_same_input_is_served_from_the_memo() {
     let second = r.render_blocking(buy_beer_input()).unwrap();
     assert!(!first.memo_hit);
     assert!(second.memo_hit);
-    assert_eq!(first.html, second.html);
+    assert_eq!(first.output, second.output);
 }
 
 #[test]
@@ -107,7 +126,7 @@ fn unknown_routes_render_the_not_found_page() {
         "origin": "https://shop.example", "gate": gate(), "state": {"mutations": [], "queries": []}});
     let out = r.render_blocking(input.to_string()).unwrap();
     assert!(html_of(&out).contains("Page not found"));
-    let head: serde_json::Value = serde_json::from_str(&out.html).unwrap();
+    let head: serde_json::Value = serde_json::from_str(&out.output).unwrap();
     assert!(head["head"].is_object());
 }
 
@@ -130,7 +149,7 @@ fn a_render_running_past_the_timeout_is_interrupted() {
         r.render_blocking("loop".into()),
         Err(SsrError::Failed(_))
     ));
-    assert_eq!(&*r.render_blocking("x".into()).unwrap().html, "ok");
+    assert_eq!(&*r.render_blocking("x".into()).unwrap().output, "ok");
 }
 
 #[test]
@@ -163,7 +182,7 @@ fn the_bundle_loads_with_only_the_two_polyfills() {
     .unwrap();
     let globals = r.render_blocking("globals".into()).unwrap();
     assert_eq!(
-        &*globals.html,
+        &*globals.output,
         "function,function,undefined,undefined,undefined"
     );
 }

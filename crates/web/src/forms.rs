@@ -4,10 +4,12 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::content::{self, Subscription};
-use api::{ApiError, Params};
-use db::{queries, AnyConnection};
+use api::content;
+use api::locations::{self, ChoiceInput};
+use api::ApiError;
+use domain::{BarangayId, CityId, FulfillmentId, PackagingId, ProvinceId, StreetId};
 
+use crate::fields::Fields;
 use crate::gate::{self, cookie, removal, CONSENT_MAX_AGE, GATE_MAX_AGE};
 use crate::page::redirect;
 use crate::WebState;
@@ -36,8 +38,8 @@ fn forbidden() -> HttpResponse {
 }
 
 /// Where to go back to: a path of this site, without its query.
-fn return_path(params: &Params) -> String {
-    let raw = params.get("return_to").unwrap_or("/");
+fn return_path(fields: &Fields) -> String {
+    let raw = fields.get("return_to").unwrap_or("/");
     let path = raw.split(['?', '#']).next().unwrap_or("/");
     if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') {
         path.to_string()
@@ -55,13 +57,13 @@ fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
 
 /// What every form post starts with: the fields and where to go back to, or `None` for another
 /// site's post (answer it with [`forbidden`]).
-fn accept(req: &HttpRequest, body: &web::Bytes) -> Option<(Params, String)> {
+fn accept(req: &HttpRequest, body: &web::Bytes) -> Option<(Fields, String)> {
     if !same_origin(req) {
         return None;
     }
-    let params = Params::parse(std::str::from_utf8(body).unwrap_or("")).unwrap_or_default();
-    let back = return_path(&params);
-    Some((params, back))
+    let fields = Fields::parse(body);
+    let back = return_path(&fields);
+    Some((fields, back))
 }
 
 /// `POST /gate/consent`: records consent and the age statement, then opens the category gate.
@@ -82,16 +84,16 @@ pub async fn category(
     body: web::Bytes,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let Some((params, back)) = accept(&req, &body) else {
+    let Some((fields, back)) = accept(&req, &body) else {
         return forbidden();
     };
-    let id = params
-        .id("category_id")
-        .ok()
-        .flatten()
-        .and_then(|id| i32::try_from(id).ok());
-    let found = match id {
-        Some(id) => api::with_conn(&state.pool, move |c| Ok(queries::packaging(c, id)?)).await,
+    let found = match fields.id("category_id", PackagingId::parse) {
+        Some(id) => {
+            state
+                .api
+                .run(move |ctx| api::gate::packaging(ctx, id))
+                .await
+        }
         None => Ok(None),
     };
     match found {
@@ -117,87 +119,6 @@ fn error_page(e: ApiError) -> HttpResponse {
         .body(e.to_string())
 }
 
-/// A location as far as the shopper has chosen it, each step checked against the one before.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Choice {
-    pub fulfillment: i32,
-    pub province: i32,
-    pub city: Option<(i64, String)>,
-    pub barangay: Option<(i64, String)>,
-    pub street: Option<i64>,
-    pub needs_street: bool,
-}
-
-impl Choice {
-    pub fn complete(&self) -> bool {
-        self.city.is_some()
-            && self.barangay.is_some()
-            && (!self.needs_street || self.street.is_some())
-    }
-}
-
-/// Checks the posted steps: a step that does not belong to the one before is dropped, with the
-/// steps after it.
-pub fn check_location(
-    conn: &mut AnyConnection,
-    params: &Params,
-    category: Option<i64>,
-) -> Result<Choice, ApiError> {
-    let id = |name: &str| params.id(name).ok().flatten();
-    let fulfillment = id("fulfillment")
-        .and_then(|f| i32::try_from(f).ok())
-        .map(|f| queries::fulfillment_type(conn, f))
-        .transpose()?
-        .flatten()
-        .map_or(1, |f| f.id);
-    let province = id("province")
-        .and_then(|p| i32::try_from(p).ok())
-        .map(|p| queries::province(conn, p))
-        .transpose()?
-        .flatten()
-        .map_or(db::seed::METRO_MANILA_PROVINCE_ID, |p| p.id);
-    let mut choice = Choice {
-        fulfillment,
-        province,
-        ..Choice::default()
-    };
-    let keg = match category.and_then(|c| i32::try_from(c).ok()) {
-        Some(c) => queries::packaging(conn, c)?.is_some_and(|p| p.filter_type == "keg"),
-        None => false,
-    };
-    let Some(city_id) = id("city") else {
-        return Ok(choice);
-    };
-    let cities = if keg {
-        queries::cities_selling_packaging(
-            conn,
-            category.unwrap_or_default() as i32,
-            Some(province),
-        )?
-    } else {
-        queries::served_cities(conn, Some(province), Some(fulfillment))?
-    };
-    let Some(city) = cities.into_iter().find(|c| c.id == city_id) else {
-        return Ok(choice);
-    };
-    choice.city = Some((city.id, city.city_name));
-    let Some(b) = id("barangay")
-        .map(|b| queries::barangay(conn, b))
-        .transpose()?
-        .flatten()
-    else {
-        return Ok(choice);
-    };
-    if b.city_id != city.id {
-        return Ok(choice);
-    }
-    let streets = queries::streets_of_barangay(conn, b.id)?;
-    choice.needs_street = !streets.is_empty();
-    choice.street = id("street").filter(|s| streets.iter().any(|x| i64::from(x.id) == *s));
-    choice.barangay = Some((b.id, b.barangay_name));
-    Ok(choice)
-}
-
 /// `POST /gate/location`: one step of the location gate. A complete location is stored and the
 /// shopper lands on /buy-beer; otherwise the page comes back with the next list.
 pub async fn location(
@@ -205,14 +126,22 @@ pub async fn location(
     body: web::Bytes,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let Some((params, back)) = accept(&req, &body) else {
+    let Some((fields, back)) = accept(&req, &body) else {
         return forbidden();
     };
-    let category = req
-        .cookie(gate::CATEGORY)
-        .and_then(|c| domain::parse_id(c.value()));
-    let p = params.clone();
-    let choice = match api::with_conn(&state.pool, move |c| check_location(c, &p, category)).await {
+    let packaging = gate::choices(&req).packaging;
+    let input = ChoiceInput {
+        fulfillment: fields.id("fulfillment", FulfillmentId::parse),
+        province: fields.id("province", ProvinceId::parse),
+        city: fields.id("city", CityId::parse),
+        barangay: fields.id("barangay", BarangayId::parse),
+        street: fields.id("street", StreetId::parse),
+    };
+    let choice = match state
+        .api
+        .run(move |ctx| locations::check_choice(ctx, input, packaging))
+        .await
+    {
         Ok(c) => c,
         Err(e) => return error_page(e),
     };
@@ -254,17 +183,20 @@ pub async fn newsletter(
     body: web::Bytes,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let Some((params, back)) = accept(&req, &body) else {
+    let Some((fields, back)) = accept(&req, &body) else {
         return forbidden();
     };
-    let email = params.get("email").unwrap_or("").to_string();
+    let email = fields.get("email").unwrap_or("").to_string();
     let now = domain::calendar::manila_now();
-    let code = match api::with_conn(&state.pool, move |c| content::subscribe(c, &email, now)).await
+    let code = match state
+        .api
+        .run(move |ctx| content::subscribe(ctx, &email, now))
+        .await
     {
-        Ok(Subscription::Added(content::SUBSCRIBED)) => "added",
-        Ok(Subscription::Added(_)) => "exists",
-        Ok(Subscription::Invalid(domain::email::REQUIRED)) => "required",
-        Ok(Subscription::Invalid(_)) => "invalid",
+        Ok(content::SUBSCRIBED) => "added",
+        Ok(_) => "exists",
+        Err(ApiError::Invalid { message, .. }) if message == domain::email::REQUIRED => "required",
+        Err(ApiError::Invalid { .. }) => "invalid",
         Err(e) => {
             log::error!("newsletter: {e}");
             "failed"

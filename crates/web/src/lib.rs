@@ -1,11 +1,14 @@
 //! Pages: server-rendered React through `ssr`, wrapped in the Tera shell, with the data each page
 //! needs fetched in process from the same functions that serve the API. Also the static assets.
 
+mod fields;
 pub mod forms;
 pub mod gate;
 pub mod keys;
 pub mod page;
+pub mod plan;
 pub mod routes;
+pub mod security;
 pub mod seo;
 pub mod shell;
 
@@ -16,7 +19,6 @@ use actix_files::Files;
 use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
 use actix_web::web;
-use db::DbPool;
 use ssr::Renderer;
 
 pub use shell::Shell;
@@ -41,9 +43,8 @@ pub enum WebError {
 
 /// What the page handlers share.
 pub struct WebState {
-    pub pool: DbPool,
-    pub api: api::ApiConfig,
-    pub maintenance: Arc<api::maintenance::Maintenance>,
+    /// The API's state: how pages run its calls in process, and the maintenance switch.
+    pub api: api::ApiState,
     pub renderer: Arc<Renderer>,
     pub shell: Shell,
     pub routes: routes::RouteTable,
@@ -52,9 +53,7 @@ pub struct WebState {
 
 impl WebState {
     pub fn load(
-        pool: DbPool,
-        api: api::ApiConfig,
-        maintenance: Arc<api::maintenance::Maintenance>,
+        api: api::ApiState,
         renderer: Arc<Renderer>,
         config: WebConfig,
     ) -> Result<Self, WebError> {
@@ -67,9 +66,7 @@ impl WebState {
             .map_err(|e| WebError::Build(routes_path.display().to_string(), e.to_string()))?;
         let shell = Shell::load(&config.dist_dir)?;
         Ok(Self {
-            pool,
             api,
-            maintenance,
             renderer,
             shell,
             routes,

@@ -1,5 +1,5 @@
 //! The route table exported by the front-end build (`ui/dist/routes.json`, from
-//! `ui/src/routes.ts`), and path matching. The TypeScript twin is `matchRoute` in routes.ts.
+//! `ui/src/routes.ts`), and path matching.
 
 use serde::Deserialize;
 

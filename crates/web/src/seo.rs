@@ -2,8 +2,6 @@
 
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
-use db::diesel::prelude::*;
-use db::schema::products;
 
 use crate::WebState;
 
@@ -16,13 +14,7 @@ fn xml_escape(s: &str) -> String {
 
 /// `/sitemap.xml`: every listed page and every product.
 pub async fn sitemap(state: web::Data<WebState>) -> HttpResponse {
-    let slugs = api::with_conn(&state.pool, |c| {
-        Ok(products::table
-            .order((products::sort_order, products::id))
-            .select(products::slug)
-            .load::<String>(c)?)
-    })
-    .await;
+    let slugs = state.api.run(api::catalog::slugs).await;
     let slugs = match slugs {
         Ok(s) => s,
         Err(e) => return HttpResponse::build(e.status()).body(e.to_string()),

@@ -13,6 +13,7 @@ pub struct Shell {
     tera: Tera,
     css: String,
     client_js: String,
+    csp: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -21,7 +22,6 @@ pub struct ShellPage<'a> {
     pub description: &'a str,
     pub canonical: &'a str,
     pub noindex: bool,
-    pub nonce: &'a str,
     pub body: &'a str,
     /// JSON-LD documents, already escaped for their script elements.
     pub json_ld: &'a [String],
@@ -74,15 +74,18 @@ impl Shell {
         tera.set_escape_fn(escape_html);
         tera.add_raw_template("shell.html", include_str!("../templates/shell.html"))
             .map_err(|e| WebError::Template(e.to_string()))?;
+        let csp = crate::security::content_security_policy(&css);
         Ok(Self {
             tera,
             css,
             client_js,
+            csp,
         })
     }
 
-    pub fn client_js(&self) -> &str {
-        &self.client_js
+    /// The Content-Security-Policy that allows this shell's inline style.
+    pub fn csp(&self) -> &str {
+        &self.csp
     }
 
     pub fn render(&self, page: &ShellPage) -> Result<String, WebError> {
@@ -91,7 +94,6 @@ impl Shell {
         ctx.insert("description", page.description);
         ctx.insert("canonical", page.canonical);
         ctx.insert("noindex", &page.noindex);
-        ctx.insert("nonce", page.nonce);
         ctx.insert("css", &self.css);
         ctx.insert("client_js", &self.client_js);
         ctx.insert("body", page.body);

@@ -1,5 +1,5 @@
+import type { ProductView as Product } from '../api/contract.gen';
 import { listPrice } from '../lib/price';
-import type { Product } from '../lib/types';
 
 /** The card's image is decorative: the product's name follows it inside the same link. */
 export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {

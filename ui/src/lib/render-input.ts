@@ -1,21 +1,8 @@
 import type { DehydratedState } from '@tanstack/react-query';
+import type { Gate } from '../api/contract.gen';
 
-export type GateStep = 'policy' | 'category' | 'location';
-
-/** The gate as the server read it from the cookies (SPEC 3), validated against the database. */
-export interface Gate {
-  /** Which gate overlays the page, decided by the server (consent, then category, then location). */
-  open: GateStep | null;
-  consent: boolean;
-  categoryId: number | null;
-  categoryName: string | null;
-  fulfillmentId: number | null;
-  cityId: number | null;
-  barangayId: number | null;
-  streetId: number | null;
-  cityName: string | null;
-  barangayName: string | null;
-}
+/** The gate as the server read it from the cookies (SPEC 3), checked against the database. */
+export type { Gate, Step as GateStep } from '../api/contract.gen';
 
 /** What the server hands to the render (and embeds in the page for hydration). */
 export interface RenderInput {

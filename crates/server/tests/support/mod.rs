@@ -238,3 +238,59 @@ macro_rules! both {
         }
     };
 }
+
+/// An answer as the tests read it.
+pub struct Res {
+    pub status: actix_web::http::StatusCode,
+    pub headers: actix_web::http::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Res {
+    pub fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("UTF-8 body")
+    }
+}
+
+/// Sends a request to the whole store (API, assets, pages) over the test database, as `serve`
+/// builds it.
+pub async fn send_store(
+    db: &TestDb,
+    cfg: &server::Config,
+    req: actix_web::test::TestRequest,
+) -> Res {
+    use actix_web::{test, web};
+    let api = server::api_state(db.pool.clone(), cfg);
+    let pages = web::Data::new(server::web_state(&api, cfg).expect("web state"));
+    let api = web::Data::new(api);
+    let app = test::init_service(server::app(&api, &pages)).await;
+    let res = test::call_service(&app, req.to_request()).await;
+    let (status, headers) = (res.status(), res.headers().clone());
+    let body = test::read_body(res).await.to_vec();
+    Res {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// Sends a request to the API alone (no render threads), `testdate` allowed.
+pub async fn send_api(pool: &DbPool, req: actix_web::test::TestRequest) -> Res {
+    use actix_web::{test, web, App};
+    let state = web::Data::new(api::ApiState::new(
+        pool.clone(),
+        api::ApiConfig {
+            allow_testdate: true,
+        },
+        false,
+    ));
+    let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
+    let res = test::call_service(&app, req.to_request()).await;
+    let (status, headers) = (res.status(), res.headers().clone());
+    let body = test::read_body(res).await.to_vec();
+    Res {
+        status,
+        headers,
+        body,
+    }
+}

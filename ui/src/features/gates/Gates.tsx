@@ -1,43 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useGate } from '../gate';
-import { useHydrated } from '../page';
-import { fillTemplate, isComplete, type Vars } from '../lib/keys';
-import type { Packaging, Results } from '../lib/types';
-import { usePage } from '../page';
-import { GATE_KEYS } from '../routes';
-
-interface City {
-  city_id: number;
-  city_province: number;
-  city_name: string;
-  province_name: string;
-}
-interface Province {
-  id: number;
-  province_name: string;
-}
-interface Barangay {
-  id: number;
-  barangay_name: string;
-}
-interface Street {
-  id: number;
-  street_name: string;
-}
-interface Named {
-  id: number;
-  name: string;
-}
-interface SiteText {
-  title: string;
-  body: string;
-}
-
-/** A query by key template; disabled until the template's path is complete. */
-function useKey<T>(template: string, vars: Vars) {
-  return useQuery<T>({ queryKey: [fillTemplate(template, vars)], enabled: isComplete(template, vars) });
-}
+import { DEFAULT_FULFILLMENT, DEFAULT_PROVINCE } from '../../api/contract.gen';
+import type { Vars } from '../../lib/keys';
+import { useHydrated, usePage } from '../../page';
+import { gateQueries } from './queries';
+import { useGate } from './state';
 
 function pathOf(url: string): string {
   const q = url.search(/[?#]/);
@@ -62,7 +29,7 @@ function Dialog({ id, title, children }: { id: string; title: string; children: 
 function PolicyModal() {
   const page = usePage();
   const { agree } = useGate();
-  const { data } = useKey<SiteText>(GATE_KEYS.policy, {});
+  const { data } = useQuery(gateQueries.policy.options());
   const submit = (e: FormEvent) => {
     e.preventDefault();
     agree();
@@ -90,7 +57,7 @@ function PolicyModal() {
 function CategoryGate() {
   const page = usePage();
   const { chooseCategory } = useGate();
-  const { data, isPending, isError } = useKey<Results<Packaging>>(GATE_KEYS.packagings, {});
+  const { data, isPending, isError } = useQuery(gateQueries.packagings.options());
   return (
     <Dialog id="category" title="Cheers! What are you ordering?">
       {isPending ? (
@@ -170,8 +137,8 @@ function LocationGate() {
   const page = usePage();
   const { gate, chooseLocation, open } = useGate();
   const v = page.vars;
-  const [fulfillment, setFulfillment] = useState<number>(num(v.gateFulfillment) ?? gate.fulfillmentId ?? 1);
-  const [province, setProvince] = useState<number | null>(num(v.gateProvince) ?? 51);
+  const [fulfillment, setFulfillment] = useState<number>(num(v.gateFulfillment) ?? gate.fulfillmentId ?? DEFAULT_FULFILLMENT);
+  const [province, setProvince] = useState<number | null>(num(v.gateProvince) ?? DEFAULT_PROVINCE);
   const [city, setCity] = useState<number | null>(num(v.gateCity));
   const [barangay, setBarangay] = useState<number | null>(num(v.gateBarangay));
   const [street, setStreet] = useState<number | null>(null);
@@ -181,20 +148,17 @@ function LocationGate() {
     gateCity: city ? String(city) : undefined,
     gateBarangay: barangay ? String(barangay) : undefined,
   };
-  const packagings = useKey<Results<Packaging>>(GATE_KEYS.packagings, {});
-  const keg = packagings.data?.results.find((p) => p.id === gate.categoryId)?.filter_type === 'keg';
-  const fulfillments = useKey<Results<Named>>(GATE_KEYS.fulfillments, {});
-  const provinces = useKey<Results<Province>>(GATE_KEYS.provinces, {});
-  const cities = useQuery<{ results: { locations: City[] } }>({
-    queryKey: [fillTemplate(GATE_KEYS.cities, vars)],
-    enabled: !keg && province !== null,
-  });
-  const kegCities = useQuery<Results<City>>({ queryKey: [GATE_KEYS.kegCities], enabled: keg });
+  const packagings = useQuery(gateQueries.packagings.options());
+  const keg = packagings.data?.results.find((p) => p.id === gate.packagingId)?.filter_type === 'keg';
+  const fulfillments = useQuery(gateQueries.fulfillments.options());
+  const provinces = useQuery(gateQueries.provinces.options());
+  const cities = useQuery({ ...gateQueries.cities.options(vars), enabled: !keg && province !== null });
+  const kegCities = useQuery({ ...gateQueries.kegCities.options(), enabled: keg });
   const cityList = keg
     ? kegCities.data?.results.filter((c) => c.city_province === province)
     : cities.data?.results.locations;
-  const barangays = useKey<Results<Barangay>>(GATE_KEYS.barangays, vars);
-  const streets = useKey<Results<Street>>(GATE_KEYS.streets, vars);
+  const barangays = useQuery(gateQueries.barangays.options(vars));
+  const streets = useQuery(gateQueries.streets.options(vars));
   const needsStreet = (streets.data?.results.length ?? 0) > 0;
   const hydrated = useHydrated();
   const ready = city !== null && barangay !== null && streets.isSuccess && (!needsStreet || street !== null);

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { clearCookie, COOKIE, CONSENT_MAX_AGE, GATE_MAX_AGE, LOCATION_COOKIES, setCookie } from './lib/cookies';
-import type { Gate, GateStep } from './lib/render-input';
+import { clearCookie, COOKIE, CONSENT_MAX_AGE, GATE_MAX_AGE, LOCATION_COOKIES, setCookie } from './cookies';
+import type { Gate, GateStep } from '../../lib/render-input';
 
 export interface LocationChoice {
   fulfillmentId: number;
@@ -37,8 +37,8 @@ export function GateProvider({ initial, children }: { initial: Gate; children: R
     for (const c of LOCATION_COOKIES) clearCookie(c);
     setGate((g) => ({
       ...g,
-      categoryId: id,
-      categoryName: name,
+      packagingId: id,
+      packagingName: name,
       fulfillmentId: null,
       cityId: null,
       barangayId: null,

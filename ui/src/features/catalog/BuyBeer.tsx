@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { ProductGrid } from '../components/ProductCard';
-import { fillTemplate } from '../lib/keys';
-import type { ProductList } from '../lib/types';
-import { searchParam, usePage } from '../page';
-import { KEYS } from '../routes';
+import { ProductGrid } from '../../components/ProductCard';
+import { searchParam, usePage } from '../../page';
+import { productsQuery } from './queries';
 
 const FILTERS: { value: string | null; label: string }[] = [
   { value: null, label: 'All beers' },
@@ -14,8 +12,7 @@ const FILTERS: { value: string | null; label: string }[] = [
 
 export function BuyBeer() {
   const page = usePage();
-  const key = fillTemplate(KEYS.products, page.vars);
-  const { data, isPending, isError, refetch } = useQuery<ProductList>({ queryKey: [key] });
+  const { data, isPending, isError, refetch } = useQuery(productsQuery.options(page.vars));
   const current = searchParam(page.url, 'filterByType');
 
   return (

@@ -1,54 +1,34 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Carousel } from '../components/Carousel';
-import { ProductCard } from '../components/ProductCard';
-import { QuantityCounter } from '../components/QuantityCounter';
-import { useHead } from '../head';
-import { fillTemplate } from '../lib/keys';
-import { formatPhp } from '../lib/money';
-import type { Product as ProductT } from '../lib/types';
-import { usePage } from '../page';
-import { KEYS } from '../routes';
-
-interface Single {
-  product_single: ProductT;
-  available_in_area: boolean | null;
-  you_might_also_like: ProductT[];
-}
-
-export interface PackOption {
-  value: 'case' | 'unit';
-  label: string;
-  price: number;
-}
+import type { Pack, PackOption, ProductView } from '../../api/contract.gen';
+import { Carousel } from '../../components/Carousel';
+import { ProductCard } from '../../components/ProductCard';
+import { useHead } from '../../head';
+import { formatPhp } from '../../lib/money';
+import { usePage } from '../../page';
+import { productQuery } from './queries';
+import { QuantityCounter } from './QuantityCounter';
 
 /**
- * SPEC 4, product selection: Cans offer only "Box of {unit_per_case}" at the case price; other
- * types offer "Case of {unit_per_case}" (case price) or Bottle (unit price); kegs have no selector
- * and sell at their price. The first option is the initial one: Cans start on the case price,
- * the others on the bottle.
+ * SPEC 4, product selection, as the server decides it (`sold_as`, `pack_options`): cans offer only
+ * the box, bottles the bottle (first) or the case; kegs have no selector and sell at their price.
  */
-export function packOptions(p: ProductT): PackOption[] {
-  if (p.types.name === 'Keg') return [];
-  if (p.types.name === 'Cans') return [{ value: 'case', label: `Box of ${p.unit_per_case}`, price: p.price_per_case }];
-  return [
-    { value: 'unit', label: 'Bottle', price: p.price },
-    { value: 'case', label: `Case of ${p.unit_per_case}`, price: p.price_per_case },
-  ];
+export function packOptions(p: ProductView): PackOption[] {
+  return p.sold_as === 'keg' ? [] : p.pack_options;
 }
 
 export function Product() {
   const page = usePage();
-  const query = useQuery<Single>({ queryKey: [fillTemplate(KEYS.product, page.vars)] });
+  const query = useQuery(productQuery.options(page.vars));
   // SPEC: a failed product load returns to /buy-beer.
   useEffect(() => {
     if (query.isError) window.location.assign('/buy-beer');
   }, [query.isError]);
   const p = query.data?.product_single;
   const options = p ? packOptions(p) : [];
-  const [pack, setPack] = useState<PackOption['value'] | null>(null);
+  const [pack, setPack] = useState<Pack | null>(null);
   const [, setQuantity] = useState(1);
-  const chosen = options.find((o) => o.value === pack) ?? options[0];
+  const chosen = options.find((o) => o.pack === pack) ?? options[0];
   const price = chosen ? chosen.price : (p?.price ?? 0);
   useHead(
     p
@@ -67,7 +47,7 @@ export function Product() {
               offers: {
                 '@type': 'Offer',
                 priceCurrency: 'PHP',
-                price: ((p.types.name === 'Cans' ? p.price_per_case : p.price) / 100).toFixed(2),
+                price: ((p.pack_options[0]?.price ?? p.price) / 100).toFixed(2),
                 availability: p.orderable ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
                 url: `${page.origin}/single-product/${p.slug}`,
               },
@@ -105,13 +85,13 @@ export function Product() {
               <fieldset className="field">
                 <legend>Type</legend>
                 {options.map((o) => (
-                  <label key={o.value} className="radio">
+                  <label key={o.pack} className="radio">
                     <input
                       type="radio"
                       name="pack"
-                      value={o.value}
-                      checked={chosen?.value === o.value}
-                      onChange={() => setPack(o.value)}
+                      value={o.pack}
+                      checked={chosen?.pack === o.pack}
+                      onChange={() => setPack(o.pack)}
                     />
                     {o.label} — {formatPhp(o.price)}
                   </label>

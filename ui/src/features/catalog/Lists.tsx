@@ -1,17 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { ProductCard, ProductGrid } from '../components/ProductCard';
-import { fillTemplate } from '../lib/keys';
-import type { Product, ProductList } from '../lib/types';
-import { usePage } from '../page';
-import { KEYS } from '../routes';
-
-interface PromoView {
-  id: number;
-  title: string;
-  description: string;
-  ends_on: string;
-  product: Product;
-}
+import { ProductCard, ProductGrid } from '../../components/ProductCard';
+import { usePage } from '../../page';
+import { promosQuery, whatsNewQuery } from './queries';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -23,9 +13,7 @@ export function longDate(iso: string): string {
 
 export function Promos() {
   const page = usePage();
-  const { data, isPending, isError } = useQuery<{ results: PromoView[] }>({
-    queryKey: [fillTemplate(KEYS.promos, page.vars)],
-  });
+  const { data, isPending, isError } = useQuery(promosQuery.options(page.vars));
   return (
     <>
       <h1>Promos</h1>
@@ -57,7 +45,7 @@ export function Promos() {
 
 export function WhatsNew() {
   const page = usePage();
-  const { data, isPending, isError } = useQuery<ProductList>({ queryKey: [fillTemplate(KEYS.whatsNew, page.vars)] });
+  const { data, isPending, isError } = useQuery(whatsNewQuery.options(page.vars));
   return (
     <>
       <h1>What's New</h1>

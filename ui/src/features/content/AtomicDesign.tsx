@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Carousel } from '../components/Carousel';
-import { ProductCard } from '../components/ProductCard';
-import { QuantityCounter } from '../components/QuantityCounter';
-import type { Product } from '../lib/types';
+import type { ProductView as Product } from '../../api/contract.gen';
+import { Carousel } from '../../components/Carousel';
+import { ProductCard } from '../../components/ProductCard';
+import { QuantityCounter } from '../product/QuantityCounter';
 
 const sample = (id: number, over: Partial<Product> = {}): Product => ({
   id,
@@ -20,6 +20,12 @@ const sample = (id: number, over: Partial<Product> = {}): Product => ({
   description: '',
   custom_description: '',
   orderable: true,
+  created_on: '2026-01-01',
+  sold_as: 'case_or_bottle',
+  pack_options: [
+    { pack: 'unit', label: 'Bottle', price: 5200 },
+    { pack: 'case', label: 'Case of 24', price: 118800 },
+  ],
   ...over,
 });
 

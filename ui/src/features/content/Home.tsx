@@ -1,29 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Carousel } from '../components/Carousel';
-import { ProductCard } from '../components/ProductCard';
-import { useHead } from '../head';
-import { fillTemplate } from '../lib/keys';
-import type { ProductList } from '../lib/types';
-import { usePage } from '../page';
-import { KEYS } from '../routes';
-
-interface Banner {
-  id: number;
-  title: string;
-  desktop_image: string;
-  mobile_image: string;
-}
-interface NoticeAnswer {
-  notice: { title: string; body: string } | null;
-  holiday: boolean;
-}
-interface City {
-  city_id: number;
-  city_name: string;
-}
+import type { NoticeAnswer } from '../../api/contract.gen';
+import { Carousel } from '../../components/Carousel';
+import { ProductCard } from '../../components/ProductCard';
+import { useHead } from '../../head';
+import { usePage } from '../../page';
+import { productsQuery } from '../catalog/queries';
+import { bannersQuery, noticeCitiesQuery, noticeQuery } from './queries';
 
 function Notice({ notice, holiday }: NoticeAnswer & { notice: NonNullable<NoticeAnswer['notice']> }) {
-  const cities = useQuery<{ results: City[] }>({ queryKey: [KEYS.noticeCities] });
+  const cities = useQuery(noticeCitiesQuery.options());
   return (
     <section className="notice" aria-labelledby="notice-title">
       <h2 id="notice-title">{notice.title}</h2>
@@ -77,9 +62,9 @@ export function Home() {
       { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Tala Brewing Co.', url: `${page.origin}/` },
     ],
   });
-  const banners = useQuery<{ results: Banner[] }>({ queryKey: [KEYS.banners] });
-  const products = useQuery<ProductList>({ queryKey: [fillTemplate(KEYS.products, page.vars)] });
-  const notice = useQuery<NoticeAnswer>({ queryKey: [fillTemplate(KEYS.notice, page.vars)] });
+  const banners = useQuery(bannersQuery.options());
+  const products = useQuery(productsQuery.options(page.vars));
+  const notice = useQuery(noticeQuery.options(page.vars));
   const best = products.data?.best_sellers ?? [];
   return (
     <>

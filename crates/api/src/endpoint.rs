@@ -1,0 +1,364 @@
+//! What an API call is: a typed function with typed path, query and body, and the one registry
+//! ([`crate::registry::ENDPOINTS`]) that every other list derives from: the actix routes, the
+//! in-process loaders of the pages ([`fetch`]), the OpenAPI document and the TypeScript contract.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::marker::PhantomData;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{guard, web, HttpRequest, HttpResponse};
+use db::queries::Place;
+use db::AnyConnection;
+use domain::BarangayId;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::openapi::{RefOr, Schema};
+
+use crate::error::ApiError;
+use crate::{ApiConfig, ApiState};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Get => "GET",
+            Self::Post => "POST",
+        }
+    }
+}
+
+/// What an endpoint runs with: one connection, the configuration, and what this request has
+/// already looked up (a page asks for a barangay's place once, however many calls need it).
+pub struct Ctx<'a> {
+    pub conn: &'a mut AnyConnection,
+    pub config: &'a ApiConfig,
+    places: HashMap<BarangayId, Option<Place>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(conn: &'a mut AnyConnection, config: &'a ApiConfig) -> Self {
+        Self {
+            conn,
+            config,
+            places: HashMap::new(),
+        }
+    }
+
+    /// The barangay with its city and whether that is served; looked up once per request.
+    pub fn place(&mut self, id: BarangayId) -> Result<Option<Place>, ApiError> {
+        if let Some(p) = self.places.get(&id) {
+            return Ok(p.clone());
+        }
+        let place = db::queries::place(self.conn, id)?;
+        self.places.insert(id, place.clone());
+        Ok(place)
+    }
+
+    /// Like [`Self::place`], but an unknown barangay is a 404.
+    pub fn existing_place(&mut self, id: BarangayId) -> Result<Place, ApiError> {
+        self.place(id)?
+            .ok_or_else(|| ApiError::NotFound(format!("Barangay {id} not found")))
+    }
+}
+
+/// One API call. Implemented by a unit struct per call, next to the function it wraps.
+pub trait Endpoint: 'static {
+    /// The call's name in the UI's contract and its OpenAPI `operationId`.
+    const NAME: &'static str;
+    const METHOD: Method;
+    /// Path template; `{name}` is one path segment, named as the `Path` type's field.
+    const PATH: &'static str;
+    const SUMMARY: &'static str;
+    /// The status of a successful answer.
+    const STATUS: u16 = 200;
+    /// Whether the call only reads, so pages may run it in process (SPEC gives some reads as
+    /// POST).
+    const READ: bool = true;
+    /// Failure statuses besides 400 and 503, which every call may answer.
+    const ERRORS: &'static [u16] = &[];
+    type Path: DeserializeOwned + utoipa::IntoParams + Send + 'static;
+    type Query: DeserializeOwned + utoipa::IntoParams + Send + 'static;
+    type Body: Body;
+    type Answer: Serialize + utoipa::ToSchema + ts_rs::TS + Send + 'static;
+
+    fn call(
+        ctx: &mut Ctx,
+        path: Self::Path,
+        query: Self::Query,
+        body: Self::Body,
+    ) -> Result<Self::Answer, ApiError>;
+}
+
+/// No path or query parameters.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+pub struct NoParams {}
+
+/// A request body, parsed from the raw bytes.
+pub trait Body: Sized + Send + 'static {
+    fn parse(bytes: &[u8]) -> Result<Self, ApiError>;
+    /// The body's schema, its components, and whether it is required.
+    fn doc(components: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)>;
+}
+
+/// The call takes no body; whatever is sent is ignored.
+pub struct NoBody;
+
+impl Body for NoBody {
+    fn parse(_: &[u8]) -> Result<Self, ApiError> {
+        Ok(Self)
+    }
+
+    fn doc(_: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)> {
+        None
+    }
+}
+
+/// A JSON body; `REQUIRED = false` lets an empty body stand for the default.
+pub struct Json<T, const REQUIRED: bool>(pub T);
+
+impl<T, const REQUIRED: bool> Body for Json<T, REQUIRED>
+where
+    T: DeserializeOwned + Default + utoipa::ToSchema + Send + 'static,
+{
+    fn parse(bytes: &[u8]) -> Result<Self, ApiError> {
+        if !REQUIRED && bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self(T::default()));
+        }
+        let de = &mut serde_json::Deserializer::from_slice(bytes);
+        serde_path_to_error::deserialize(de).map(Self).map_err(|e| {
+            match e.path().to_string().as_str() {
+                "." => ApiError::BadRequest("The request body is not valid JSON.".into()),
+                field => ApiError::BadRequest(format!("{field} {}", field_message(e.inner()))),
+            }
+        })
+    }
+
+    fn doc(components: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)> {
+        T::schemas(components);
+        components.push((T::name().into_owned(), T::schema()));
+        Some((
+            RefOr::Ref(utoipa::openapi::Ref::from_schema_name(T::name())),
+            REQUIRED,
+        ))
+    }
+}
+
+/// A serde error on one field as the shopper should read it.
+fn field_message(e: &impl std::fmt::Display) -> String {
+    let text = e.to_string();
+    if text == domain::ids::NOT_AN_ID {
+        text
+    } else {
+        "is not valid.".into()
+    }
+}
+
+/// Path or query parameters into their typed struct: the last of repeated names wins, an empty
+/// value counts as absent, and an error names the parameter.
+pub fn from_pairs<'a, T: DeserializeOwned>(
+    pairs: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+) -> Result<T, ApiError> {
+    let mut last: Vec<(Cow<str>, Cow<str>)> = Vec::new();
+    for (k, v) in pairs {
+        last.retain(|(name, _)| *name != k);
+        if !v.trim().is_empty() {
+            last.push((k, v));
+        }
+    }
+    let encoded = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(last)
+        .finish();
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(encoded.as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let inner = e.inner().to_string();
+        match inner
+            .strip_prefix("missing field `")
+            .and_then(|r| r.strip_suffix('`'))
+        {
+            Some(field) => ApiError::BadRequest(format!("{field} is required.")),
+            None => ApiError::BadRequest(format!("{} {}", e.path(), field_message(e.inner()))),
+        }
+    })
+}
+
+/// A raw query string (`a=1&b=2`) into its typed struct. Malformed escapes stay as text.
+pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    from_pairs(form_urlencoded::parse(query.as_bytes()))
+}
+
+async fn handle<E: Endpoint>(
+    req: HttpRequest,
+    body: web::Bytes,
+    state: web::Data<ApiState>,
+) -> Result<HttpResponse, ApiError> {
+    let path: E::Path = from_pairs(
+        req.match_info()
+            .iter()
+            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))),
+    )?;
+    let query: E::Query = from_query(req.query_string())?;
+    let body = E::Body::parse(&body)?;
+    let answer = state
+        .run(move |ctx| E::call(ctx, path, query, body))
+        .await?;
+    let status = StatusCode::from_u16(E::STATUS).unwrap_or(StatusCode::OK);
+    Ok(HttpResponse::build(status).json(answer))
+}
+
+/// The registry's view of an endpoint, whatever its types.
+pub trait Registered: Sync {
+    fn name(&self) -> &'static str;
+    fn method(&self) -> Method;
+    fn path(&self) -> &'static str;
+    fn read(&self) -> bool;
+    /// The actix route: method guard (GET also answers HEAD) and handler.
+    fn route(&self) -> actix_web::Route;
+    /// Runs the call in process with already split path parameters and the raw query.
+    fn load(
+        &self,
+        ctx: &mut Ctx,
+        path: Vec<(String, String)>,
+        query: &str,
+    ) -> Result<Value, ApiError>;
+    /// The key template the UI fills: the path, then `?name={name}` for each query parameter.
+    fn key_template(&self) -> String;
+    fn operation(
+        &self,
+        components: &mut Vec<(String, RefOr<Schema>)>,
+    ) -> utoipa::openapi::path::Operation;
+    /// The TypeScript name of the answer, and the collection of the types it needs.
+    fn answer_ts(&self, types: &mut crate::contract::TsTypes) -> String;
+}
+
+/// Puts an [`Endpoint`] into the registry.
+pub struct Api<E>(PhantomData<fn() -> E>);
+
+impl<E> Api<E> {
+    pub const ENTRY: Self = Self(PhantomData);
+}
+
+impl<E: Endpoint> Registered for Api<E> {
+    fn name(&self) -> &'static str {
+        E::NAME
+    }
+
+    fn method(&self) -> Method {
+        E::METHOD
+    }
+
+    fn path(&self) -> &'static str {
+        E::PATH
+    }
+
+    fn read(&self) -> bool {
+        E::READ
+    }
+
+    fn route(&self) -> actix_web::Route {
+        let guard = match E::METHOD {
+            Method::Get => guard::Any(guard::Get()).or(guard::Head()),
+            Method::Post => guard::Any(guard::Post()),
+        };
+        web::route().guard(guard).to(handle::<E>)
+    }
+
+    fn load(
+        &self,
+        ctx: &mut Ctx,
+        path: Vec<(String, String)>,
+        query: &str,
+    ) -> Result<Value, ApiError> {
+        let p: E::Path = from_pairs(
+            path.into_iter()
+                .map(|(k, v)| (Cow::Owned(k), Cow::Owned(v))),
+        )?;
+        let q: E::Query = from_query(query)?;
+        let body = E::Body::parse(b"")?;
+        let answer = E::call(ctx, p, q, body)?;
+        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+
+    fn key_template(&self) -> String {
+        let names: Vec<String> = query_names::<E::Query>();
+        if names.is_empty() {
+            return E::PATH.to_string();
+        }
+        let pairs: Vec<String> = names.iter().map(|n| format!("{n}={{{n}}}")).collect();
+        format!("{}?{}", E::PATH, pairs.join("&"))
+    }
+
+    fn operation(
+        &self,
+        components: &mut Vec<(String, RefOr<Schema>)>,
+    ) -> utoipa::openapi::path::Operation {
+        crate::openapi::operation::<E>(components)
+    }
+
+    fn answer_ts(&self, types: &mut crate::contract::TsTypes) -> String {
+        types.add::<E::Answer>()
+    }
+}
+
+/// The names of a query type's parameters, in declaration order.
+pub fn query_names<Q: utoipa::IntoParams>() -> Vec<String> {
+    Q::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query))
+        .into_iter()
+        .map(|p| p.name)
+        .collect()
+}
+
+/// Splits a path against a template: the `{name}` segments' values (percent-decoded), or `None`
+/// when the path is not of the template.
+pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
+    let pattern: Vec<&str> = template.trim_start_matches('/').split('/').collect();
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    if pattern.len() != parts.len() {
+        return None;
+    }
+    let mut params = Vec::new();
+    for (seg, part) in pattern.iter().zip(&parts) {
+        match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(name) => params.push((
+                name.to_string(),
+                percent_encoding::percent_decode_str(part)
+                    .decode_utf8_lossy()
+                    .into_owned(),
+            )),
+            None if seg == part => {}
+            None => return None,
+        }
+    }
+    Some(params)
+}
+
+/// Answers the read named by a query key (an API path with its query string) in process, as
+/// JSON: the data a page needs under the same key the client's react-query uses for it.
+pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Value, ApiError> {
+    let (path, query) = key.split_once('?').unwrap_or((key, ""));
+    crate::registry::ENDPOINTS
+        .iter()
+        .filter(|e| e.read())
+        .find_map(|e| match_path(e.path(), path).map(|params| (e, params)))
+        .ok_or_else(|| ApiError::NotFound(format!("No data at {path}")))
+        .and_then(|(e, params)| e.load(ctx, params, query))
+}
+
+/// 405 for a known path with another method, naming the methods it takes.
+pub fn method_not_allowed(allowed: String) -> impl Fn(HttpRequest) -> HttpResponse + Clone {
+    move |req: HttpRequest| {
+        let mut res = actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed(
+            format!("{} is not allowed on {}", req.method(), req.path()),
+        ));
+        if let Ok(v) = header::HeaderValue::from_str(&allowed) {
+            res.headers_mut().insert(header::ALLOW, v);
+        }
+        res
+    }
+}

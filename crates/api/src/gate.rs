@@ -1,0 +1,183 @@
+//! The entry gates as a page sees them (SPEC 3, 4): the shopper's choices, read from the gate
+//! cookies by `web` and checked here against the database (an unknown id counts as unset), and
+//! which gate overlays the page.
+
+use db::queries;
+use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::endpoint::Ctx;
+use crate::error::ApiError;
+
+/// The choices the gate cookies carry, ids already parsed (a malformed one is `None`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Choices {
+    pub consent: bool,
+    pub packaging: Option<PackagingId>,
+    pub fulfillment: Option<FulfillmentId>,
+    pub barangay: Option<BarangayId>,
+    pub street: Option<StreetId>,
+}
+
+/// Which gate overlays the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Step {
+    Policy,
+    Category,
+    Location,
+}
+
+/// The gate as the page sees it: choices checked, names filled in.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Gate {
+    pub open: Option<Step>,
+    pub consent: bool,
+    pub packaging_id: Option<PackagingId>,
+    pub packaging_name: Option<String>,
+    /// The packaging's family (keg, bottle or can).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub family: Option<FilterType>,
+    pub fulfillment_id: Option<FulfillmentId>,
+    pub city_id: Option<CityId>,
+    pub barangay_id: Option<BarangayId>,
+    pub street_id: Option<StreetId>,
+    pub city_name: Option<String>,
+    pub barangay_name: Option<String>,
+}
+
+impl Gate {
+    /// Checks the choices against the database: at most one lookup each, the barangay's place
+    /// shared with the rest of the request through `ctx`.
+    pub fn resolve(ctx: &mut Ctx, c: &Choices) -> Result<Self, ApiError> {
+        let mut gate = Gate {
+            consent: c.consent,
+            ..Gate::default()
+        };
+        if let Some(p) = c
+            .packaging
+            .map(|id| packaging(ctx, id))
+            .transpose()?
+            .flatten()
+        {
+            gate.family = FilterType::parse(&p.filter_type);
+            gate.packaging_id = Some(p.id);
+            gate.packaging_name = Some(p.name);
+        }
+        if let Some(f) = c.fulfillment {
+            gate.fulfillment_id = queries::fulfillment_type(ctx.conn, f)?.map(|f| f.id);
+        }
+        if let Some(place) = c.barangay.map(|id| ctx.place(id)).transpose()?.flatten() {
+            gate.city_name = Some(place.city.city_name);
+            gate.city_id = Some(place.city.id);
+            gate.barangay_id = Some(place.barangay.id);
+            gate.barangay_name = Some(place.barangay.barangay_name);
+            if let Some(s) = c.street {
+                gate.street_id = queries::street(ctx.conn, s)?
+                    .filter(|s| s.barangay_id == place.barangay.id)
+                    .map(|s| s.id);
+            }
+        }
+        Ok(gate)
+    }
+
+    /// SPEC 4's order: consent (except on the policy pages), then category, then location; shop
+    /// pages insist on both, any page opens a gate the shopper asked for (`?gate=`).
+    pub fn decide(&mut self, shop: bool, policy_allowed: bool, asked: Option<&str>) {
+        self.open = if !self.consent {
+            policy_allowed.then_some(Step::Policy)
+        } else if asked == Some("category") || (shop && self.packaging_id.is_none()) {
+            Some(Step::Category)
+        } else if asked == Some("location") || (shop && self.barangay_id.is_none()) {
+            Some(if self.packaging_id.is_some() {
+                Step::Location
+            } else {
+                Step::Category
+            })
+        } else {
+            None
+        };
+    }
+}
+
+/// A packaging by id, if it exists (the category gate's form post checks it).
+pub fn packaging(
+    ctx: &mut Ctx,
+    id: PackagingId,
+) -> Result<Option<db::models::Packaging>, ApiError> {
+    Ok(queries::packaging(ctx.conn, id)?)
+}
+
+/// The packaging of a `filterByType` value.
+pub fn packaging_of_family(
+    ctx: &mut Ctx,
+    family: FilterType,
+) -> Result<Option<PackagingId>, ApiError> {
+    Ok(queries::packaging_by_filter_type(ctx.conn, family.as_str())?.map(|p| p.id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gate(consent: bool, category: bool, barangay: bool) -> Gate {
+        Gate {
+            consent,
+            packaging_id: category.then_some(PackagingId::from_db(1)),
+            barangay_id: barangay.then_some(BarangayId::from_db(1380300002)),
+            ..Gate::default()
+        }
+    }
+
+    #[test]
+    fn gates_open_in_spec_order() {
+        let cases = [
+            // consent, category, barangay, shop, policy page allowed, asked -> open
+            ((false, false, false), true, true, None, Some(Step::Policy)),
+            ((false, false, false), false, false, None, None),
+            ((true, false, false), true, true, None, Some(Step::Category)),
+            ((true, false, false), false, true, None, None),
+            ((true, true, false), true, true, None, Some(Step::Location)),
+            ((true, true, true), true, true, None, None),
+            (
+                (true, true, true),
+                false,
+                true,
+                Some("location"),
+                Some(Step::Location),
+            ),
+            (
+                (true, true, true),
+                false,
+                true,
+                Some("category"),
+                Some(Step::Category),
+            ),
+            (
+                (true, false, false),
+                false,
+                true,
+                Some("location"),
+                Some(Step::Category),
+            ),
+            (
+                (false, true, true),
+                true,
+                true,
+                Some("location"),
+                Some(Step::Policy),
+            ),
+        ];
+        for ((consent, category, barangay), shop, policy, asked, want) in cases {
+            let mut g = gate(consent, category, barangay);
+            g.decide(shop, policy, asked);
+            assert_eq!(
+                g.open, want,
+                "{consent} {category} {barangay} {shop} {policy} {asked:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Planning a page: its route and status, the gate, and the page's data fetched in process from
+//! the API's own calls, keyed as the client's react-query keys them.
+
+use actix_web::http::StatusCode;
+use api::gate::{Choices, Gate, Step};
+use api::{ApiError, Ctx};
+use domain::{BarangayId, CityId, FilterType, FulfillmentId, ProvinceId};
+use serde_json::{json, Value};
+
+use crate::fields::Fields;
+use crate::keys::{fill_template, is_complete, Vars};
+use crate::routes::{RouteDef, RouteTable};
+
+/// The request as the planner needs it.
+pub struct Request<'a> {
+    pub path: &'a str,
+    pub query: &'a str,
+    pub choices: Choices,
+    /// The store is under maintenance: every page shows the maintenance page.
+    pub maintenance: bool,
+}
+
+/// A page ready to render: its route, status and the render input.
+pub struct Plan {
+    pub route: RouteDef,
+    pub status: StatusCode,
+    /// Where to send the browser instead (302), e.g. an unknown product.
+    pub redirect: Option<String>,
+    pub canonical: Option<String>,
+    pub url: String,
+    /// `{url, route, status, origin, vars, gate, state}`: what the bundle's `render` takes.
+    pub input: Value,
+}
+
+/// How a step's id parses (and is written back into a key).
+type ParseStep = fn(&str) -> Option<String>;
+
+/// The no-JS location gate's steps in the query, their variables, and how each id parses.
+const GATE_STEPS: [(&str, &str, ParseStep); 4] = [
+    ("fulfillment", "gateFulfillment", |v| {
+        FulfillmentId::parse(v).map(|i| i.to_string())
+    }),
+    ("province", "gateProvince", |v| {
+        ProvinceId::parse(v).map(|i| i.to_string())
+    }),
+    ("city", "gateCity", |v| {
+        CityId::parse(v).map(|i| i.to_string())
+    }),
+    ("barangay", "gateBarangay", |v| {
+        BarangayId::parse(v).map(|i| i.to_string())
+    }),
+];
+
+fn vars_for(
+    ctx: &mut Ctx,
+    route_params: Vars,
+    gate: &Gate,
+    query: &Fields,
+) -> Result<Vars, ApiError> {
+    let mut vars = route_params;
+    if let Some(id) = gate.barangay_id {
+        vars.insert("barangay".into(), id.to_string());
+    }
+    let packaging = match query.get("filterByType").and_then(FilterType::parse) {
+        Some(family) => api::gate::packaging_of_family(ctx, family)?,
+        None => gate.packaging_id,
+    };
+    if let Some(id) = packaging {
+        vars.insert("packaging".into(), id.to_string());
+    }
+    if let Some(t) = query
+        .get("testdate")
+        .filter(|t| ctx.config.testdate(Some(t)).is_some())
+    {
+        vars.insert("testdate".into(), t.to_string());
+    }
+    for (param, var, parse) in GATE_STEPS {
+        if let Some(id) = query.get(param).and_then(parse) {
+            vars.insert(var.into(), id);
+        }
+    }
+    if !vars.contains_key("gateFulfillment") {
+        if let Some(f) = gate.fulfillment_id {
+            vars.insert("gateFulfillment".into(), f.to_string());
+        }
+    }
+    Ok(vars)
+}
+
+/// The key templates of what the open gate lists.
+fn gate_templates(routes: &RouteTable, gate: &Gate) -> Vec<String> {
+    let k = &routes.gate;
+    match gate.open {
+        None => vec![],
+        Some(Step::Policy) => vec![k.policy.clone()],
+        Some(Step::Category) => vec![k.packagings.clone()],
+        Some(Step::Location) => vec![
+            k.packagings.clone(),
+            k.fulfillments.clone(),
+            k.provinces.clone(),
+            if gate.family == Some(FilterType::Keg) {
+                k.keg_cities.clone()
+            } else {
+                k.cities.clone()
+            },
+            k.barangays.clone(),
+            k.streets.clone(),
+        ],
+    }
+}
+
+/// A query of react-query's dehydrated state, as `hydrate` takes it. Its timestamps come from
+/// the data (there is none yet, so 0), never from the clock, so equal data renders equal input.
+fn dehydrated_query(key: &str, data: Value) -> Value {
+    json!({
+        "queryKey": [key],
+        "queryHash": Value::from(vec![Value::from(key)]).to_string(),
+        "state": {
+            "data": data,
+            "dataUpdateCount": 1,
+            "dataUpdatedAt": 0,
+            "error": null,
+            "errorUpdateCount": 0,
+            "errorUpdatedAt": 0,
+            "fetchFailureCount": 0,
+            "fetchFailureReason": null,
+            "fetchMeta": null,
+            "isInvalidated": false,
+            "status": "success",
+            "fetchStatus": "idle"
+        }
+    })
+}
+
+#[derive(Default)]
+struct Loaded {
+    vars: Vars,
+    gate: Gate,
+    queries: Vec<Value>,
+    /// Keys of the route's own data that do not exist (404).
+    not_found: Vec<String>,
+}
+
+fn load(
+    ctx: &mut Ctx,
+    routes: &RouteTable,
+    route: &RouteDef,
+    route_params: Vars,
+    req: &Request,
+) -> Result<Loaded, ApiError> {
+    let query = Fields::parse(req.query.as_bytes());
+    let mut gate = Gate::resolve(ctx, &req.choices)?;
+    gate.decide(route.shop, route.policy, query.get("gate"));
+    let vars = vars_for(ctx, route_params, &gate, &query)?;
+    let mut queries: Vec<Value> = Vec::new();
+    let mut not_found = Vec::new();
+    let own = route.data.len();
+    let templates = route
+        .data
+        .iter()
+        .cloned()
+        .chain(gate_templates(routes, &gate));
+    for (i, template) in templates.enumerate() {
+        if !is_complete(&template, &vars) {
+            continue;
+        }
+        let key = fill_template(&template, &vars);
+        if queries.iter().any(|q| q["queryKey"][0] == key.as_str()) {
+            continue;
+        }
+        match api::fetch(ctx, &key) {
+            Ok(data) => queries.push(dehydrated_query(&key, data)),
+            Err(ApiError::NotFound(_)) if i < own => not_found.push(key),
+            // The client fetches what is missing and shows its error state.
+            Err(e) => log::warn!("page data {key}: {e}"),
+        }
+    }
+    Ok(Loaded {
+        vars,
+        gate,
+        queries,
+        not_found,
+    })
+}
+
+/// Plans the page for a request. Without a connection (the database is out of reach) the page
+/// still plans, with no data: the client fetches it and shows its error state.
+pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Request) -> Plan {
+    let (route, route_params) = match (req.maintenance, routes.by_name("maintenance")) {
+        (true, Some(m)) => (m, Vars::new()),
+        _ => routes.find(req.path),
+    };
+    let status = if req.maintenance {
+        StatusCode::SERVICE_UNAVAILABLE
+    } else if route.name == routes.not_found.name {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::OK
+    };
+    let loaded = match ctx.map(|c| load(c, routes, route, route_params, req)) {
+        Some(Ok(l)) => l,
+        Some(Err(e)) => {
+            log::error!("page {}: {e}", req.path);
+            Loaded::default()
+        }
+        None => Loaded::default(),
+    };
+    // SPEC 2: an unknown or failed product goes back to the product list.
+    let redirect =
+        (route.name == "product" && !loaded.not_found.is_empty()).then(|| "/buy-beer".to_string());
+    let url = if req.query.is_empty() {
+        req.path.to_string()
+    } else {
+        format!("{}?{}", req.path, req.query)
+    };
+    let canonical = (status == StatusCode::OK).then(|| {
+        let mut c = format!("{origin}{}", req.path);
+        if route.name == "buy-beer" {
+            let query = Fields::parse(req.query.as_bytes());
+            if let Some(family) = query.get("filterByType").and_then(FilterType::parse) {
+                c.push_str("?filterByType=");
+                c.push_str(family.as_str());
+            }
+        }
+        c
+    });
+    let input = json!({
+        "url": url,
+        "route": route.name,
+        "status": status.as_u16(),
+        "origin": origin,
+        "vars": loaded.vars,
+        "gate": loaded.gate,
+        "state": { "mutations": [], "queries": loaded.queries },
+    });
+    Plan {
+        route: route.clone(),
+        status,
+        redirect,
+        canonical,
+        url,
+        input,
+    }
+}

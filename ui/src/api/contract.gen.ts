@@ -1,0 +1,230 @@
+// Generated from the Rust API by `make contract` (crates/api/src/contract.rs): do not edit.
+// The answer types of every call, and the calls of the registry with their key templates.
+
+/** SPEC 7's default province (Metro Manila) and the location gate's first fulfillment type. */
+export const DEFAULT_PROVINCE = 51;
+export const DEFAULT_FULFILLMENT = 1;
+
+export type Area = { province_name: string, cities: Array<AreaCity>, };
+
+export type AreaCity = { city_name: string, fulfillments: Array<string>, };
+
+export type BannerView = { id: number, title: string, desktop_image: string, mobile_image: string, };
+
+/**
+ * A barangay: its PSGC code as a number (Bacoor's Bayanan is `402103004`).
+ */
+export type BarangayId = number;
+
+/**
+ * A barangay as SPEC 3 gives it.
+ */
+export type BarangayView = { id: BarangayId, barangay_name: string, };
+
+/**
+ * A city or municipality: its PSGC code as a number.
+ */
+export type CityId = number;
+
+/**
+ * A city as SPEC 3 gives it.
+ */
+export type CityView = { city_id: CityId, city_province: ProvinceId, city_name: string, province_name: string, };
+
+/**
+ * `{"error": "..."}`.
+ */
+export type ErrorBody = { error: string, };
+
+/**
+ * A packaging family as the /buy-beer filter links show it.
+ */
+export type FilterTypeView = { id: PackagingId, name: string, 
+/**
+ * The `filterByType` value of /buy-beer: keg, bottle or can.
+ */
+value: string, };
+
+/**
+ * A fulfillment type: delivery or pickup.
+ */
+export type FulfillmentId = number;
+
+export type FulfillmentView = { id: FulfillmentId, name: string, };
+
+/**
+ * The gate as the page sees it: choices checked, names filled in.
+ */
+export type Gate = { open: Step | null, consent: boolean, packagingId: PackagingId | null, packagingName: string | null, fulfillmentId: FulfillmentId | null, cityId: CityId | null, barangayId: BarangayId | null, streetId: StreetId | null, cityName: string | null, barangayName: string | null, };
+
+/**
+ * `GET /api/v1/user` without a session: 401, with the policy texts.
+ */
+export type GuestAnswer = { error: string, data: GuestUser, };
+
+/**
+ * The policy texts that `GET /api/v1/user` carries, also for guests (SPEC 7).
+ */
+export type GuestUser = { policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
+
+export type Holiday = { holiday: boolean, date: string, };
+
+export type Locations = { locations: Array<CityView>, };
+
+export type LocationsAnswer = { results: Locations, };
+
+export type NoticeAnswer = { notice: NoticeView | null, holiday: boolean, };
+
+export type NoticeView = { id: number, title: string, body: string, starts_on: string, ends_on: string, };
+
+/**
+ * What one option buys: a single unit or a case (box) of `unit_per_case`.
+ */
+export type Pack = "unit" | "case";
+
+/**
+ * One choice of the type selector, the initial one first.
+ */
+export type PackOption = { pack: Pack, label: string, 
+/**
+ * Centavos.
+ */
+price: number, };
+
+/**
+ * A packaging: bottles, cans or draft beer in kegs. The category gate's category.
+ */
+export type PackagingId = number;
+
+/**
+ * A product's packaging, by id and name.
+ */
+export type PackagingRef = { id: PackagingId, name: string, };
+
+/**
+ * A packaging as the category gate offers it.
+ */
+export type PackagingView = { id: PackagingId, name: string, filter_type: string, image: string, custom_description: string, };
+
+/**
+ * A product of the catalog.
+ */
+export type ProductId = number;
+
+/**
+ * SPEC 3's product list response.
+ */
+export type ProductList = { products: Array<ProductView>, 
+/**
+ * Filled for members by a later issue; guests get none (SPEC 6).
+ */
+recommended_products: Array<ProductView>, best_sellers: Array<ProductView>, filter_types: Array<FilterTypeView>, brands: Array<string>, };
+
+/**
+ * A product as SPEC 3 gives it. Money fields are integer centavos.
+ */
+export type ProductView = { id: ProductId, slug: string, product_name: string, sku: string, brand: string, size: string, price: number, price_per_case: number, unit_per_case: number, types: TypeRef, packaging: PackagingRef, product_image: string | null, description: string, custom_description: string, orderable: boolean, 
+/**
+ * When the product joined the catalog (`YYYY-MM-DD`): what's new.
+ */
+created_on: string, 
+/**
+ * How it is sold (SPEC 4): by the box, by the case or bottle, or by the keg.
+ */
+sold_as: SoldAs, 
+/**
+ * The type selector's options, the initial one first; its price is the listed price.
+ */
+pack_options: Array<PackOption>, };
+
+/**
+ * A promotion with its product.
+ */
+export type PromoView = { id: number, title: string, description: string, starts_on: string, ends_on: string, product: ProductView, };
+
+/**
+ * A province: the store's own number (Metro Manila is 51).
+ */
+export type ProvinceId = number;
+
+export type ProvinceView = { id: ProvinceId, province_name: string, };
+
+/**
+ * `{"results": [...]}`, the shape of SPEC's list answers.
+ */
+export type Results<T> = { results: Array<T>, };
+
+/**
+ * SPEC 3's single product response.
+ */
+export type SingleProduct = { product_single: ProductView, 
+/**
+ * Whether the product is sold at the barangay asked for; `null` when none was given.
+ */
+available_in_area: boolean | null, you_might_also_like: Array<ProductView>, };
+
+/**
+ * An editorial page's title and body.
+ */
+export type SiteTextView = { key: string, title: string, body: string, };
+
+export type SoldAs = "box" | "case_or_bottle" | "keg";
+
+/**
+ * Which gate overlays the page.
+ */
+export type Step = "policy" | "category" | "location";
+
+/**
+ * A street of a barangay that needs one.
+ */
+export type StreetId = number;
+
+export type StreetView = { id: StreetId, street_name: string, };
+
+export type SubscribeAnswer = { data: Success, };
+
+export type Success = { success: string, };
+
+/**
+ * A product type (Cans, Full Goods, Keg).
+ */
+export type TypeRef = { id: number, name: string, };
+
+/**
+ * A form's errors: the first message, and each field's messages.
+ */
+export type ValidationErrorBody = { message: string, errors: { [key in string]: Array<string> }, };
+
+/** A call of the API: its method, its key template (path, then each query parameter) and
+ * whether it only reads. `A` is the answer's type. */
+export interface Call<A> {
+  method: 'GET' | 'POST';
+  key: string;
+  read: boolean;
+  /** Never set: carries the answer type. */
+  answer?: A;
+}
+
+export const calls = {
+  products: { method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
+  promos: { method: 'GET', key: '/api/v1/products/promos?barangay={barangay}&testdate={testdate}', read: true } as Call<Results<PromoView>>,
+  whatsNew: { method: 'GET', key: '/api/v1/products/whats-new?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
+  product: { method: 'GET', key: '/api/v2/products/{slug}/barangay/{barangayId}', read: true } as Call<SingleProduct>,
+  packagings: { method: 'POST', key: '/api/v3/packagings', read: true } as Call<Results<PackagingView>>,
+  banners: { method: 'GET', key: '/api/v1/banners', read: true } as Call<Results<BannerView>>,
+  fulfillments: { method: 'GET', key: '/api/v3/fulfillment-types', read: true } as Call<Results<FulfillmentView>>,
+  provinces: { method: 'GET', key: '/api/v1/provinces', read: true } as Call<Results<ProvinceView>>,
+  cities: { method: 'GET', key: '/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities', read: true } as Call<LocationsAnswer>,
+  kegCities: { method: 'POST', key: '/api/v3/locations/cities', read: true } as Call<Results<CityView>>,
+  barangays: { method: 'GET', key: '/api/v3/locations/city/{cityId}/barangays', read: true } as Call<Results<BarangayView>>,
+  streets: { method: 'GET', key: '/api/v3/locations/barangay/{barangayId}/streets', read: true } as Call<Results<StreetView>>,
+  legacyCities: { method: 'GET', key: '/api/v1/cities?filterByProvince={filterByProvince}', read: true } as Call<Results<CityView>>,
+  legacyBarangays: { method: 'GET', key: '/api/v1/barangay?filterByCity={filterByCity}', read: true } as Call<Results<BarangayView>>,
+  deliveryAreas: { method: 'GET', key: '/api/v1/delivery-areas', read: true } as Call<Results<Area>>,
+  holiday: { method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,
+  notice: { method: 'GET', key: '/api/v1/notice?testdate={testdate}', read: true } as Call<NoticeAnswer>,
+  siteText: { method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
+  user: { method: 'GET', key: '/api/v1/user', read: false } as Call<GuestAnswer>,
+  subscribe: { method: 'POST', key: '/api/v1/mail/subscribe', read: false } as Call<SubscribeAnswer>,
+} as const;

@@ -1,0 +1,68 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { calls, type SubscribeAnswer, type ValidationErrorBody } from '../../api/contract.gen';
+import { searchParam, usePage } from '../../page';
+
+const NEWSLETTER_OK = 'Your email has been added to our mailing list and will receive our latest news.';
+const NEWSLETTER_FAIL = 'Something went wrong adding your email address to the newsletter. Please try again.';
+/** Messages of the no-JS newsletter form, named in the redirect's query. */
+const NEWSLETTER_CODES: Record<string, string> = {
+  added: NEWSLETTER_OK,
+  exists: 'This email is already on our mailing list. Thank you for staying in touch!',
+  required: 'The email field is required.',
+  invalid: 'The email must be a valid email address.',
+  failed: NEWSLETTER_FAIL,
+};
+
+/** The footer's newsletter form: a real form post without JS, the JSON call with it. */
+export function Newsletter() {
+  const page = usePage();
+  const code = searchParam(page.url, 'newsletter');
+  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(
+    code && NEWSLETTER_CODES[code] ? { text: NEWSLETTER_CODES[code], ok: code === 'added' || code === 'exists' } : null,
+  );
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!message) return;
+    const t = setTimeout(() => setMessage(null), 5000);
+    return () => clearTimeout(t);
+  }, [message]);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const email = String(new FormData(form).get('email') ?? '');
+    setBusy(true);
+    try {
+      const res = await fetch(calls.subscribe.key, {
+        method: calls.subscribe.method,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+      const body = (await res.json().catch(() => null)) as Partial<SubscribeAnswer & ValidationErrorBody> | null;
+      if (res.ok) {
+        setMessage({ text: body?.data?.success ?? NEWSLETTER_OK, ok: true });
+        form.reset();
+      } else {
+        setMessage({ text: body?.errors?.email?.[0] ?? NEWSLETTER_FAIL, ok: false });
+      }
+    } catch {
+      setMessage({ text: NEWSLETTER_FAIL, ok: false });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form method="post" action="/newsletter" className="newsletter" onSubmit={submit} id="newsletter" noValidate>
+      <input type="hidden" name="return_to" value={page.url.split(/[?#]/)[0]} />
+      <label htmlFor="newsletter-email">Get our latest news and promos</label>
+      <div className="newsletter-row">
+        <input id="newsletter-email" type="email" name="email" placeholder="Email Address" autoComplete="email" />
+        <button type="submit" disabled={busy}>
+          Subscribe
+        </button>
+      </div>
+      <p className={message?.ok === false ? 'form-message error' : 'form-message'} role="status">
+        {message?.text ?? ''}
+      </p>
+    </form>
+  );
+}
