@@ -7,9 +7,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 UI := ui
 NODE_MODULES := $(UI)/node_modules/.package-lock.json
+DIESEL := target/tools/bin/diesel
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: run build build-ui test test-rust test-ui test-e2e test-contract contract lint fmt bench chromium wrk clean
+.PHONY: run build build-ui test test-rust test-ui test-e2e test-contract contract schema tools lint fmt bench chromium wrk clean
 
 $(NODE_MODULES): $(UI)/package.json $(UI)/package-lock.json
 	cd $(UI) && npm ci --no-audit --no-fund
@@ -30,6 +31,12 @@ chromium:
 	@command -v chromium >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null || { echo "chromium could not be installed" >&2; exit 1; }
 
+# The diesel CLI, pinned, for the check that crates/db/src/schema.rs is what it prints.
+$(DIESEL):
+	$(CARGO) install diesel_cli --version =2.3.4 --no-default-features --features sqlite-bundled,postgres --locked --root target/tools
+
+tools: $(DIESEL)
+
 wrk:
 	@command -v wrk >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq wrk >/dev/null; }
 
@@ -41,7 +48,7 @@ lint: $(NODE_MODULES)
 fmt:
 	$(CARGO) fmt --all
 
-test-rust: build-ui
+test-rust: build-ui $(DIESEL)
 	$(CARGO) test --workspace
 
 test-ui: $(NODE_MODULES)
@@ -58,6 +65,10 @@ test-contract: build-ui
 	./scripts/contract-test.sh
 
 test: test-rust test-ui test-e2e test-contract
+
+# Rewrites crates/db/src/schema.rs from `diesel print-schema` over the migrated PostgreSQL.
+schema: $(DIESEL)
+	UPDATE_SCHEMA=1 $(CARGO) test -q -p server --test migrations schema_rs_is_what_diesel_print_schema_prints
 
 # Rewrites the generated API contract: crates/api/openapi.json and ui/src/api/contract.gen.ts.
 contract:

@@ -95,7 +95,7 @@ pub struct FilterTypeView {
     pub id: PackagingId,
     pub name: String,
     /// The `filterByType` value of /buy-beer: keg, bottle or can.
-    pub value: String,
+    pub value: FilterType,
 }
 
 /// SPEC 3's product list response.
@@ -114,7 +114,8 @@ pub struct ProductList {
 pub struct PackagingView {
     pub id: PackagingId,
     pub name: String,
-    pub filter_type: String,
+    /// The packaging's family: keg, bottle or can.
+    pub filter_type: FilterType,
     pub image: String,
     pub custom_description: String,
 }
@@ -149,11 +150,7 @@ impl Lookup {
             .map(|t| t.name.clone())
             .unwrap_or_default();
         let packaging = self.packagings.iter().find(|k| k.id == p.packaging_id);
-        let sold_as = SoldAs::of(
-            packaging
-                .and_then(|k| FilterType::parse(&k.filter_type))
-                .unwrap_or(FilterType::Bottle),
-        );
+        let sold_as = SoldAs::of(packaging.map_or(FilterType::Bottle, family));
         ProductView {
             id: p.id,
             slug: p.slug,
@@ -192,7 +189,7 @@ impl Lookup {
             .map(|k| FilterTypeView {
                 id: k.id,
                 name: k.name.clone(),
-                value: k.filter_type.clone(),
+                value: family(k),
             })
             .collect()
     }
@@ -204,6 +201,11 @@ impl Lookup {
             .map(|k| k.id)
             .ok_or_else(|| ApiError::NotFound(format!("Packaging {id} not found")))
     }
+}
+
+/// A packaging's family; the column holds keg, bottle or can (bottles if it ever did not).
+pub fn family(p: &Packaging) -> FilterType {
+    FilterType::parse(&p.filter_type).unwrap_or(FilterType::Bottle)
 }
 
 /// Where to look for products: anywhere without a barangay, its city when served, nowhere
@@ -323,9 +325,9 @@ impl Endpoint for Packagings {
         Ok(packagings(ctx)?
             .into_iter()
             .map(|k| PackagingView {
+                filter_type: family(&k),
                 id: k.id,
                 name: k.name,
-                filter_type: k.filter_type,
                 image: k.image,
                 custom_description: k.custom_description,
             })

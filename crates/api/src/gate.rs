@@ -37,9 +37,7 @@ pub struct Gate {
     pub consent: bool,
     pub packaging_id: Option<PackagingId>,
     pub packaging_name: Option<String>,
-    /// The packaging's family (keg, bottle or can).
-    #[serde(skip)]
-    #[ts(skip)]
+    /// The packaging's family (keg, bottle or can): kegs are offered in fewer cities.
     pub family: Option<FilterType>,
     pub fulfillment_id: Option<FulfillmentId>,
     pub city_id: Option<CityId>,
@@ -63,7 +61,7 @@ impl Gate {
             .transpose()?
             .flatten()
         {
-            gate.family = FilterType::parse(&p.filter_type);
+            gate.family = Some(crate::catalog::family(&p));
             gate.packaging_id = Some(p.id);
             gate.packaging_name = Some(p.name);
         }

@@ -1,164 +1,52 @@
-// Written by hand to match migrations/sqlite and migrations/postgres (the same tables in both).
+// @generated automatically by Diesel CLI.
 
 diesel::table! {
-    packagings (id) {
-        id -> Integer,
-        name -> Text,
-        filter_type -> Text,
-        image -> Text,
-        custom_description -> Text,
-        sort_order -> Integer,
-    }
-}
-
-diesel::table! {
-    product_types (id) {
-        id -> Integer,
-        name -> Text,
-    }
-}
-
-diesel::table! {
-    products (id) {
-        id -> Integer,
-        slug -> Text,
-        product_name -> Text,
-        sku -> Text,
-        brand -> Text,
-        size -> Text,
-        price -> BigInt,
-        price_per_case -> BigInt,
-        unit_per_case -> Integer,
-        product_type_id -> Integer,
-        packaging_id -> Integer,
-        product_image -> Nullable<Text>,
-        description -> Text,
-        custom_description -> Text,
-        orderable -> Bool,
-        sold_in_all_areas -> Bool,
-        best_seller -> Bool,
-        recommended -> Bool,
-        sort_order -> Integer,
-        created_on -> Text,
-    }
-}
-
-diesel::table! {
-    fulfillment_types (id) {
-        id -> Integer,
-        name -> Text,
-    }
-}
-
-diesel::table! {
-    provinces (id) {
-        id -> Integer,
-        psgc_code -> Text,
-        province_name -> Text,
-    }
-}
-
-diesel::table! {
-    cities (id) {
-        id -> BigInt,
-        province_id -> Integer,
-        city_name -> Text,
+    banners (id) {
+        id -> Int4,
+        title -> Text,
+        desktop_image -> Text,
+        mobile_image -> Text,
+        sort_order -> Int4,
     }
 }
 
 diesel::table! {
     barangays (id) {
-        id -> BigInt,
-        city_id -> BigInt,
+        id -> Int8,
+        city_id -> Int8,
         barangay_name -> Text,
     }
 }
 
 diesel::table! {
-    streets (id) {
-        id -> Integer,
-        barangay_id -> BigInt,
-        street_name -> Text,
-    }
-}
-
-diesel::table! {
-    served_areas (city_id, fulfillment_type_id) {
-        city_id -> BigInt,
-        fulfillment_type_id -> Integer,
-    }
-}
-
-diesel::table! {
-    product_areas (product_id, city_id) {
-        product_id -> Integer,
-        city_id -> BigInt,
+    cities (id) {
+        id -> Int8,
+        province_id -> Int4,
+        city_name -> Text,
     }
 }
 
 diesel::table! {
     deposits (id) {
-        id -> Integer,
+        id -> Int4,
         name -> Text,
-        amount -> BigInt,
-        product_id -> Nullable<Integer>,
-        packaging_id -> Nullable<Integer>,
+        amount -> Int8,
+        product_id -> Nullable<Int4>,
+        packaging_id -> Nullable<Int4>,
     }
 }
 
 diesel::table! {
-    banners (id) {
-        id -> Integer,
-        title -> Text,
-        desktop_image -> Text,
-        mobile_image -> Text,
-        sort_order -> Integer,
-    }
-}
-
-diesel::joinable!(products -> packagings (packaging_id));
-diesel::joinable!(products -> product_types (product_type_id));
-diesel::joinable!(cities -> provinces (province_id));
-diesel::joinable!(barangays -> cities (city_id));
-diesel::joinable!(streets -> barangays (barangay_id));
-diesel::joinable!(served_areas -> cities (city_id));
-diesel::joinable!(served_areas -> fulfillment_types (fulfillment_type_id));
-diesel::joinable!(product_areas -> products (product_id));
-diesel::joinable!(product_areas -> cities (city_id));
-
-diesel::table! {
-    site_texts (key) {
-        key -> Text,
-        title -> Text,
-        body -> Text,
+    fulfillment_types (id) {
+        id -> Int4,
+        name -> Text,
     }
 }
 
 diesel::table! {
     holidays (id) {
-        id -> Integer,
+        id -> Int4,
         name -> Text,
-        starts_on -> Text,
-        ends_on -> Text,
-    }
-}
-
-diesel::table! {
-    notices (id) {
-        id -> Integer,
-        title -> Text,
-        body -> Text,
-        starts_on -> Text,
-        ends_on -> Text,
-    }
-}
-
-diesel::table! {
-    promos (id) {
-        id -> Integer,
-        product_id -> Integer,
-        title -> Text,
-        description -> Text,
         starts_on -> Text,
         ends_on -> Text,
     }
@@ -166,9 +54,95 @@ diesel::table! {
 
 diesel::table! {
     newsletter_subscriptions (id) {
-        id -> BigInt,
+        id -> Int8,
         email -> Text,
         created_at -> Text,
+    }
+}
+
+diesel::table! {
+    notices (id) {
+        id -> Int4,
+        title -> Text,
+        body -> Text,
+        starts_on -> Text,
+        ends_on -> Text,
+    }
+}
+
+diesel::table! {
+    packagings (id) {
+        id -> Int4,
+        name -> Text,
+        filter_type -> Text,
+        image -> Text,
+        custom_description -> Text,
+        sort_order -> Int4,
+    }
+}
+
+diesel::table! {
+    product_areas (product_id, city_id) {
+        product_id -> Int4,
+        city_id -> Int8,
+    }
+}
+
+diesel::table! {
+    product_types (id) {
+        id -> Int4,
+        name -> Text,
+    }
+}
+
+diesel::table! {
+    products (id) {
+        id -> Int4,
+        slug -> Text,
+        product_name -> Text,
+        sku -> Text,
+        brand -> Text,
+        size -> Text,
+        price -> Int8,
+        price_per_case -> Int8,
+        unit_per_case -> Int4,
+        product_type_id -> Int4,
+        packaging_id -> Int4,
+        product_image -> Nullable<Text>,
+        description -> Text,
+        custom_description -> Text,
+        orderable -> Bool,
+        sold_in_all_areas -> Bool,
+        best_seller -> Bool,
+        recommended -> Bool,
+        sort_order -> Int4,
+        created_on -> Text,
+    }
+}
+
+diesel::table! {
+    promos (id) {
+        id -> Int4,
+        product_id -> Int4,
+        title -> Text,
+        description -> Text,
+        starts_on -> Text,
+        ends_on -> Text,
+    }
+}
+
+diesel::table! {
+    provinces (id) {
+        id -> Int4,
+        psgc_code -> Text,
+        province_name -> Text,
+    }
+}
+
+diesel::table! {
+    served_areas (city_id, fulfillment_type_id) {
+        city_id -> Int8,
+        fulfillment_type_id -> Int4,
     }
 }
 
@@ -179,25 +153,52 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    site_texts (key) {
+        key -> Text,
+        title -> Text,
+        body -> Text,
+    }
+}
+
+diesel::table! {
+    streets (id) {
+        id -> Int4,
+        barangay_id -> Int8,
+        street_name -> Text,
+    }
+}
+
+diesel::joinable!(barangays -> cities (city_id));
+diesel::joinable!(cities -> provinces (province_id));
+diesel::joinable!(deposits -> packagings (packaging_id));
+diesel::joinable!(deposits -> products (product_id));
+diesel::joinable!(product_areas -> cities (city_id));
+diesel::joinable!(product_areas -> products (product_id));
+diesel::joinable!(products -> packagings (packaging_id));
+diesel::joinable!(products -> product_types (product_type_id));
 diesel::joinable!(promos -> products (product_id));
+diesel::joinable!(served_areas -> cities (city_id));
+diesel::joinable!(served_areas -> fulfillment_types (fulfillment_type_id));
+diesel::joinable!(streets -> barangays (barangay_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    banners,
+    barangays,
+    cities,
+    deposits,
+    fulfillment_types,
+    holidays,
+    newsletter_subscriptions,
+    notices,
     packagings,
+    product_areas,
     product_types,
     products,
-    fulfillment_types,
-    provinces,
-    cities,
-    barangays,
-    streets,
-    served_areas,
-    product_areas,
-    deposits,
-    banners,
-    site_texts,
-    holidays,
-    notices,
     promos,
-    newsletter_subscriptions,
+    provinces,
+    served_areas,
     settings,
+    site_texts,
+    streets,
 );

@@ -10,7 +10,9 @@ pub use ids::*;
 pub use money::format_php;
 
 /// The `filterByType` values of /buy-beer (SPEC 2): which packaging family to list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
 pub enum FilterType {
     Keg,
     Bottle,

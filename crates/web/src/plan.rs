@@ -95,7 +95,6 @@ fn gate_templates(routes: &RouteTable, gate: &Gate) -> Vec<String> {
         Some(Step::Policy) => vec![k.policy.clone()],
         Some(Step::Category) => vec![k.packagings.clone()],
         Some(Step::Location) => vec![
-            k.packagings.clone(),
             k.fulfillments.clone(),
             k.provinces.clone(),
             if gate.family == Some(FilterType::Keg) {

@@ -37,13 +37,18 @@ export type CityView = { city_id: CityId, city_province: ProvinceId, city_name: 
 export type ErrorBody = { error: string, };
 
 /**
+ * The `filterByType` values of /buy-beer (SPEC 2): which packaging family to list.
+ */
+export type FilterType = "keg" | "bottle" | "can";
+
+/**
  * A packaging family as the /buy-beer filter links show it.
  */
 export type FilterTypeView = { id: PackagingId, name: string, 
 /**
  * The `filterByType` value of /buy-beer: keg, bottle or can.
  */
-value: string, };
+value: FilterType, };
 
 /**
  * A fulfillment type: delivery or pickup.
@@ -55,7 +60,11 @@ export type FulfillmentView = { id: FulfillmentId, name: string, };
 /**
  * The gate as the page sees it: choices checked, names filled in.
  */
-export type Gate = { open: Step | null, consent: boolean, packagingId: PackagingId | null, packagingName: string | null, fulfillmentId: FulfillmentId | null, cityId: CityId | null, barangayId: BarangayId | null, streetId: StreetId | null, cityName: string | null, barangayName: string | null, };
+export type Gate = { open: Step | null, consent: boolean, packagingId: PackagingId | null, packagingName: string | null, 
+/**
+ * The packaging's family (keg, bottle or can): kegs are offered in fewer cities.
+ */
+family: FilterType | null, fulfillmentId: FulfillmentId | null, cityId: CityId | null, barangayId: BarangayId | null, streetId: StreetId | null, cityName: string | null, barangayName: string | null, };
 
 /**
  * `GET /api/v1/user` without a session: 401, with the policy texts.
@@ -104,7 +113,11 @@ export type PackagingRef = { id: PackagingId, name: string, };
 /**
  * A packaging as the category gate offers it.
  */
-export type PackagingView = { id: PackagingId, name: string, filter_type: string, image: string, custom_description: string, };
+export type PackagingView = { id: PackagingId, name: string, 
+/**
+ * The packaging's family: keg, bottle or can.
+ */
+filter_type: FilterType, image: string, custom_description: string, };
 
 /**
  * A product of the catalog.

@@ -252,6 +252,16 @@ impl Res {
     }
 }
 
+async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceResponse<B>) -> Res {
+    let (status, headers) = (res.status(), res.headers().clone());
+    let body = actix_web::test::read_body(res).await.to_vec();
+    Res {
+        status,
+        headers,
+        body,
+    }
+}
+
 /// Sends a request to the whole store (API, assets, pages) over the test database, as `serve`
 /// builds it.
 pub async fn send_store(
@@ -264,14 +274,7 @@ pub async fn send_store(
     let pages = web::Data::new(server::web_state(&api, cfg).expect("web state"));
     let api = web::Data::new(api);
     let app = test::init_service(server::app(&api, &pages)).await;
-    let res = test::call_service(&app, req.to_request()).await;
-    let (status, headers) = (res.status(), res.headers().clone());
-    let body = test::read_body(res).await.to_vec();
-    Res {
-        status,
-        headers,
-        body,
-    }
+    read(test::call_service(&app, req.to_request()).await).await
 }
 
 /// Sends a request to the API alone (no render threads), `testdate` allowed.
@@ -285,12 +288,5 @@ pub async fn send_api(pool: &DbPool, req: actix_web::test::TestRequest) -> Res {
         false,
     ));
     let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
-    let res = test::call_service(&app, req.to_request()).await;
-    let (status, headers) = (res.status(), res.headers().clone());
-    let body = test::read_body(res).await.to_vec();
-    Res {
-        status,
-        headers,
-        body,
-    }
+    read(test::call_service(&app, req.to_request()).await).await
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ProductGrid } from '../../components/ProductCard';
+import { QueryState } from '../../components/QueryState';
 import { searchParam, usePage } from '../../page';
 import { productsQuery } from './queries';
 
@@ -12,7 +13,7 @@ const FILTERS: { value: string | null; label: string }[] = [
 
 export function BuyBeer() {
   const page = usePage();
-  const { data, isPending, isError, refetch } = useQuery(productsQuery.options(page.vars));
+  const products = useQuery(productsQuery.options(page.vars));
   const current = searchParam(page.url, 'filterByType');
 
   return (
@@ -36,25 +37,23 @@ export function BuyBeer() {
         <h2 id="browse-title" className="visually-hidden">
           Products
         </h2>
-        {isPending ? (
-          <p role="status">Loading products…</p>
-        ) : isError ? (
-          <p role="alert">
-            We could not load the products. <button onClick={() => refetch()}>Try again</button>
-          </p>
-        ) : data.products.length === 0 ? (
-          <p className="empty">
-            No products are available for your location and category yet. Try another category, or choose another
-            delivery location.
-          </p>
-        ) : (
-          <>
-            <p className="count" role="status">
-              {data.products.length} {data.products.length === 1 ? 'product' : 'products'}
-            </p>
-            <ProductGrid products={data.products} />
-          </>
-        )}
+        <QueryState
+          query={products}
+          loading="Loading products…"
+          error="We could not load the products."
+          retry
+          isEmpty={(d) => d.products.length === 0}
+          empty="No products are available for your location and category yet. Try another category, or choose another delivery location."
+        >
+          {(data) => (
+            <>
+              <p className="count" role="status">
+                {data.products.length} {data.products.length === 1 ? 'product' : 'products'}
+              </p>
+              <ProductGrid products={data.products} />
+            </>
+          )}
+        </QueryState>
       </section>
     </>
   );

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ProductCard, ProductGrid } from '../../components/ProductCard';
+import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { promosQuery, whatsNewQuery } from './queries';
 
@@ -13,52 +14,54 @@ export function longDate(iso: string): string {
 
 export function Promos() {
   const page = usePage();
-  const { data, isPending, isError } = useQuery(promosQuery.options(page.vars));
+  const promos = useQuery(promosQuery.options(page.vars));
   return (
     <>
       <h1>Promos</h1>
-      {isPending ? (
-        <p role="status">Loading promotions…</p>
-      ) : isError ? (
-        <p role="alert">We could not load the promotions. Please try again.</p>
-      ) : data.results.length === 0 ? (
-        <p className="empty">There are no promotions for your location right now. Check back soon!</p>
-      ) : (
-        <ul className="promos">
-          {data.results.map((promo) => (
-            <li key={promo.id} className="promo">
-              <div>
-                <h2>{promo.title}</h2>
-                <p>{promo.description}</p>
-                <p className="note">Until {longDate(promo.ends_on)}</p>
-              </div>
-              <ul className="grid single">
-                <ProductCard product={promo.product} />
-              </ul>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={promos}
+        loading="Loading promotions…"
+        error="We could not load the promotions. Please try again."
+        isEmpty={(d) => d.results.length === 0}
+        empty="There are no promotions for your location right now. Check back soon!"
+      >
+        {(data) => (
+          <ul className="promos">
+            {data.results.map((promo) => (
+              <li key={promo.id} className="promo">
+                <div>
+                  <h2>{promo.title}</h2>
+                  <p>{promo.description}</p>
+                  <p className="note">Until {longDate(promo.ends_on)}</p>
+                </div>
+                <ul className="grid single">
+                  <ProductCard product={promo.product} />
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </>
   );
 }
 
 export function WhatsNew() {
   const page = usePage();
-  const { data, isPending, isError } = useQuery(whatsNewQuery.options(page.vars));
+  const list = useQuery(whatsNewQuery.options(page.vars));
   return (
     <>
       <h1>What's New</h1>
       <p>Fresh from the brewhouse: our newest beers first.</p>
-      {isPending ? (
-        <p role="status">Loading products…</p>
-      ) : isError ? (
-        <p role="alert">We could not load the products. Please try again.</p>
-      ) : data.products.length === 0 ? (
-        <p className="empty">No products are available for your location and category yet.</p>
-      ) : (
-        <ProductGrid products={data.products} />
-      )}
+      <QueryState
+        query={list}
+        loading="Loading products…"
+        error="We could not load the products. Please try again."
+        isEmpty={(d) => d.products.length === 0}
+        empty="No products are available for your location and category yet."
+      >
+        {(data) => <ProductGrid products={data.products} />}
+      </QueryState>
     </>
   );
 }

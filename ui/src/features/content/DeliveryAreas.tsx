@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { QueryState } from '../../components/QueryState';
 import { deliveryAreasQuery } from './queries';
 
 export function DeliveryAreas() {
-  const { data, isPending, isError } = useQuery(deliveryAreasQuery.options());
+  const areas = useQuery(deliveryAreasQuery.options());
   return (
     <article className="prose wide">
       <h1>Delivery Areas</h1>
@@ -11,24 +12,22 @@ export function DeliveryAreas() {
         10:00 PM. Draft beer in kegs and some limited beers are sold only in some of them: the shop shows what is
         available once you choose your location.
       </p>
-      {isPending ? (
-        <p role="status">Loading areas…</p>
-      ) : isError ? (
-        <p role="alert">We could not load the delivery areas. Please try again.</p>
-      ) : (
-        data.results.map((area) => (
-          <section key={area.province_name} aria-labelledby={`area-${area.province_name}`}>
-            <h2 id={`area-${area.province_name}`}>{area.province_name}</h2>
-            <ul className="areas">
-              {area.cities.map((c) => (
-                <li key={c.city_name}>
-                  {c.city_name} <span className="note">({c.fulfillments.join(' and ')})</span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))
-      )}
+      <QueryState query={areas} loading="Loading areas…" error="We could not load the delivery areas. Please try again.">
+        {(data) =>
+          data.results.map((area) => (
+            <section key={area.province_name} aria-labelledby={`area-${area.province_name}`}>
+              <h2 id={`area-${area.province_name}`}>{area.province_name}</h2>
+              <ul className="areas">
+                {area.cities.map((c) => (
+                  <li key={c.city_name}>
+                    {c.city_name} <span className="note">({c.fulfillments.join(' and ')})</span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))
+        }
+      </QueryState>
     </article>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SiteTextView } from '../../api/contract.gen';
 import type { QueryDef } from '../../api/query';
+import { QueryState } from '../../components/QueryState';
 import { aboutTextQuery, policyTextQuery, termsTextQuery } from './queries';
 
 // The editorial pages whose text is a row in the database.
@@ -16,14 +17,15 @@ function Paragraphs({ text }: { text: string }) {
 }
 
 function TextPage({ text }: { text: QueryDef<SiteTextView> }) {
-  const { data, isPending, isError } = useQuery(text.options());
-  if (isPending) return <p role="status">Loading…</p>;
-  if (isError) return <p role="alert">We could not load this page. Please try again.</p>;
   return (
-    <article className="prose">
-      <h1>{data.title}</h1>
-      <Paragraphs text={data.body} />
-    </article>
+    <QueryState query={useQuery(text.options())} loading="Loading…" error="We could not load this page. Please try again.">
+      {(data) => (
+        <article className="prose">
+          <h1>{data.title}</h1>
+          <Paragraphs text={data.body} />
+        </article>
+      )}
+    </QueryState>
   );
 }
 

@@ -73,7 +73,7 @@ function CategoryGate() {
                 action="/gate/category"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  chooseCategory(p.id, p.name);
+                  chooseCategory(p);
                 }}
               >
                 <input type="hidden" name="category_id" value={p.id} />
@@ -148,8 +148,7 @@ function LocationGate() {
     gateCity: city ? String(city) : undefined,
     gateBarangay: barangay ? String(barangay) : undefined,
   };
-  const packagings = useQuery(gateQueries.packagings.options());
-  const keg = packagings.data?.results.find((p) => p.id === gate.packagingId)?.filter_type === 'keg';
+  const keg = gate.family === 'keg';
   const fulfillments = useQuery(gateQueries.fulfillments.options());
   const provinces = useQuery(gateQueries.provinces.options());
   const cities = useQuery({ ...gateQueries.cities.options(vars), enabled: !keg && province !== null });

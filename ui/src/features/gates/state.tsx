@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { PackagingView } from '../../api/contract.gen';
 import { clearCookie, COOKIE, CONSENT_MAX_AGE, GATE_MAX_AGE, LOCATION_COOKIES, setCookie } from './cookies';
 import type { Gate, GateStep } from '../../lib/render-input';
 
@@ -15,7 +16,7 @@ interface GateApi {
   gate: Gate;
   open: (step: GateStep | null) => void;
   agree: () => void;
-  chooseCategory: (id: number, name: string) => void;
+  chooseCategory: (packaging: PackagingView) => void;
   chooseLocation: (choice: LocationChoice) => void;
 }
 
@@ -31,7 +32,7 @@ export function GateProvider({ initial, children }: { initial: Gate; children: R
     setCookie(COOKIE.age, '1', CONSENT_MAX_AGE);
     setGate((g) => ({ ...g, consent: true, open: 'category' }));
   }, []);
-  const chooseCategory = useCallback((id: number, name: string) => {
+  const chooseCategory = useCallback(({ id, name, filter_type }: PackagingView) => {
     setCookie(COOKIE.category, String(id), GATE_MAX_AGE);
     setCookie(COOKIE.categoryName, name, GATE_MAX_AGE);
     for (const c of LOCATION_COOKIES) clearCookie(c);
@@ -39,6 +40,7 @@ export function GateProvider({ initial, children }: { initial: Gate; children: R
       ...g,
       packagingId: id,
       packagingName: name,
+      family: filter_type,
       fulfillmentId: null,
       cityId: null,
       barangayId: null,

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { calls } from './api/contract.gen';
+import { GATE_KEYS, notFoundRoute, routes } from './routes';
+
+/** The call a key template belongs to: same path shape (a `{...}` segment matches anything). */
+function callOf(template: string) {
+  const parts = (t: string) => t.split('?')[0].split('/');
+  const want = parts(template);
+  return Object.entries(calls).find(([, c]) => {
+    const have = parts(c.key);
+    return have.length === want.length && have.every((seg, i) => seg.startsWith('{') || seg === want[i] || want[i].startsWith('{'));
+  });
+}
+
+test("every route's data is a read of the API's contract", () => {
+  const templates = [...routes, notFoundRoute].flatMap((r) => r.data).concat(Object.values(GATE_KEYS));
+  assert.ok(templates.length >= 15);
+  for (const t of templates) {
+    const found = callOf(t);
+    assert.ok(found, `${t} is no call of the contract`);
+    assert.equal(found[1].read, true, `${t} is not a read`);
+    // Query parameters keep the call's names.
+    const names = (s: string) => (s.split('?')[1] ?? '').split('&').filter(Boolean).map((p) => p.split('=')[0]);
+    for (const n of names(t)) assert.ok(names(found[1].key).includes(n), `${t}: ${n} is no parameter of ${found[0]}`);
+  }
+});
+
+test('route names and paths are unique', () => {
+  assert.equal(new Set(routes.map((r) => r.name)).size, routes.length);
+  assert.equal(new Set(routes.map((r) => r.path)).size, routes.length);
+});
