@@ -74,8 +74,9 @@ schema: $(DIESEL)
 contract:
 	UPDATE_CONTRACT=1 $(CARGO) test -q -p api contract_files_are_current
 
+# 1,000 connections need more open files than the default limit.
 bench: build wrk
-	$(CARGO) run --release -q -p server --example bench
+	ulimit -n 65536 && $(CARGO) run --release -q -p server --example bench
 
 clean:
 	rm -rf target $(UI)/dist $(UI)/dist-test ssr-bundle/dist

@@ -1,12 +1,14 @@
 // Builds the front end:
 //   dist/assets/client-[hash].js     the browser bundle (hydrates the server's HTML)
 //   dist/assets/styles-[hash].css    the stylesheet (the server inlines it as critical CSS)
+//   dist/assets/*.br, *.gz          their brotli and gzip forms, served as they are
 //   dist/manifest.json               logical name -> hashed URL, read by the server
 //   dist/routes.json                 the route table (src/routes.ts) for the server
 //   ../ssr-bundle/dist/server.js     the server entry for QuickJS
 // With --tests it also bundles src/**/*.test.ts into dist-test/ for node --test.
 import * as esbuild from 'esbuild';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -39,6 +41,12 @@ for (const [out, meta] of Object.entries(client.metafile.outputs)) {
   manifest[name] = '/assets/' + path.basename(out);
 }
 await writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 1));
+// Compressed once here, served from memory by the store (crates/web/src/assets.rs).
+for (const out of Object.keys(client.metafile.outputs)) {
+  const bytes = await readFile(out);
+  await writeFile(out + '.gz', gzipSync(bytes, { level: 9 }));
+  await writeFile(out + '.br', brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+}
 
 await esbuild.build({
   entryPoints: [path.join(here, '..', 'ssr-bundle', 'src', 'entry.tsx')],

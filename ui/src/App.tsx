@@ -1,5 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { Layout } from './components/Layout';
 import { BuyBeer } from './features/catalog/BuyBeer';
 import { Promos, WhatsNew } from './features/catalog/Lists';
@@ -43,22 +44,24 @@ export function App({ page, gate, client }: { page: Page; gate: Gate; client: Qu
   }, []);
   return (
     <QueryClientProvider client={client}>
-      <PageProvider value={page}>
-        <GateProvider initial={gate}>
-          {page.route === 'maintenance' && page.status === 503 ? (
-            <main id="main" className="wrap">
-              <Maintenance />
-            </main>
-          ) : (
-            <>
-              <Layout>
-                <Body />
-              </Layout>
-              <Gates />
-            </>
-          )}
-        </GateProvider>
-      </PageProvider>
+      <ErrorBoundary>
+        <PageProvider value={page}>
+          <GateProvider initial={gate}>
+            {page.route === 'maintenance' && page.status === 503 ? (
+              <main id="main" className="wrap">
+                <Maintenance />
+              </main>
+            ) : (
+              <>
+                <Layout>
+                  <Body />
+                </Layout>
+                <Gates />
+              </>
+            )}
+          </GateProvider>
+        </PageProvider>
+      </ErrorBoundary>
     </QueryClientProvider>
   );
 }

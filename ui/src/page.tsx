@@ -14,6 +14,15 @@ export function usePage(): Page {
   return page;
 }
 
+/** `decodeURIComponent` that leaves a malformed escape (`%`, `%zz`, `%C0`) as it is. */
+export function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /** The value of one query-string parameter of the page's url. */
 export function searchParam(url: string, name: string): string | null {
   const q = url.indexOf('?');
@@ -22,7 +31,7 @@ export function searchParam(url: string, name: string): string | null {
   const query = url.slice(q + 1, hash < 0 ? undefined : hash);
   for (const pair of query.split('&')) {
     const [k, v = ''] = pair.split('=');
-    if (decodeURIComponent(k) === name) return decodeURIComponent(v.replace(/\+/g, ' '));
+    if (safeDecode(k) === name) return safeDecode(v.replace(/\+/g, ' '));
   }
   return null;
 }

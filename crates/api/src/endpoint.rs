@@ -133,9 +133,13 @@ where
         }
         let de = &mut serde_json::Deserializer::from_slice(bytes);
         serde_path_to_error::deserialize(de).map(Self).map_err(|e| {
-            match e.path().to_string().as_str() {
-                "." => ApiError::BadRequest("The request body is not valid JSON.".into()),
-                field => ApiError::BadRequest(format!("{field} {}", field_message(e.inner()))),
+            let path = e.path().to_string();
+            match e.inner().classify() {
+                // A value of the wrong kind in a field: name the field.
+                serde_json::error::Category::Data if path != "." => {
+                    ApiError::BadRequest(format!("{path} {}", field_message(e.inner())))
+                }
+                _ => ApiError::BadRequest("The request body is not valid JSON.".into()),
             }
         })
     }
@@ -193,11 +197,65 @@ pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
     from_pairs(form_urlencoded::parse(query.as_bytes()))
 }
 
+/// The largest request body any call takes.
+pub const BODY_LIMIT: usize = 16 * 1024;
+/// How long a request body may take to arrive.
+pub const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Reads a request body within [`BODY_LIMIT`] bytes and [`BODY_DEADLINE`]; a slow, huge or
+/// undecodable body is answered in the store's own words (408, 413, 400).
+pub async fn read_body(payload: web::Payload, limit: usize) -> Result<web::Bytes, ApiError> {
+    read_body_within(payload, limit, BODY_DEADLINE).await
+}
+
+/// [`read_body`] with its own deadline, for any stream of chunks.
+pub async fn read_body_within<S, E>(
+    mut payload: S,
+    limit: usize,
+    deadline: std::time::Duration,
+) -> Result<web::Bytes, ApiError>
+where
+    S: futures_util::Stream<Item = Result<web::Bytes, E>> + Unpin,
+{
+    use futures_util::StreamExt;
+    let read = async move {
+        let mut body = web::BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk
+                .map_err(|_| ApiError::BadRequest("The request body could not be read.".into()))?;
+            if body.len() + chunk.len() > limit {
+                return Err(ApiError::TooLarge(limit));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body.freeze())
+    };
+    tokio::time::timeout(deadline, read)
+        .await
+        .map_err(|_| ApiError::Timeout)?
+}
+
 async fn handle<E: Endpoint>(
     req: HttpRequest,
-    body: web::Bytes,
+    payload: web::Payload,
     state: web::Data<ApiState>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = read_body(payload, BODY_LIMIT).await?;
+    // A read's answer is kept as bytes, by everything that shapes it.
+    let key = E::READ.then(|| {
+        let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
+        crate::cache::key(&[
+            E::NAME.as_bytes(),
+            req.path().as_bytes(),
+            req.query_string().as_bytes(),
+            &body,
+            &state.watch.data_version().to_le_bytes(),
+            today.as_bytes(),
+        ])
+    });
+    if let Some(hit) = key.and_then(|k| state.cache.get(k)) {
+        return Ok(hit.respond(&req));
+    }
     let path: E::Path = from_pairs(
         req.match_info()
             .iter()
@@ -208,8 +266,20 @@ async fn handle<E: Endpoint>(
     let answer = state
         .run(move |ctx| E::call(ctx, path, query, body))
         .await?;
+    let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     let status = StatusCode::from_u16(E::STATUS).unwrap_or(StatusCode::OK);
-    Ok(HttpResponse::build(status).json(answer))
+    let answer = std::sync::Arc::new(crate::cache::Cached::new(
+        status,
+        vec![(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("application/json"),
+        )],
+        json.into(),
+    ));
+    if let Some(k) = key {
+        state.cache.insert(k, answer.clone());
+    }
+    Ok(answer.respond(&req))
 }
 
 /// The registry's view of an endpoint, whatever its types.
@@ -360,5 +430,71 @@ pub fn method_not_allowed(allowed: String) -> impl Fn(HttpRequest) -> HttpRespon
             res.headers_mut().insert(header::ALLOW, v);
         }
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::{stream, StreamExt};
+
+    type Chunk = Result<web::Bytes, std::io::Error>;
+
+    #[actix_web::test]
+    async fn a_body_that_never_ends_is_timed_out() {
+        let first = stream::iter(vec![Ok::<_, std::io::Error>(web::Bytes::from_static(b"{"))]);
+        let slow = first.chain(stream::pending::<Chunk>());
+        let err = read_body_within(Box::pin(slow), 1024, std::time::Duration::from_millis(50))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ApiError::Timeout), "{err:?}");
+        assert_eq!(err.status(), StatusCode::REQUEST_TIMEOUT);
+    }
+
+    #[actix_web::test]
+    async fn a_body_past_the_limit_is_refused() {
+        let big = stream::iter(
+            (0..10).map(|_| Ok::<_, std::io::Error>(web::Bytes::from(vec![b'x'; 1000]))),
+        );
+        let err = read_body_within(big, 4096, BODY_DEADLINE)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ApiError::TooLarge(4096)), "{err:?}");
+        assert_eq!(err.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        let ok = stream::iter(vec![Ok::<_, std::io::Error>(web::Bytes::from_static(
+            b"{}",
+        ))]);
+        assert_eq!(
+            &read_body_within(ok, 4096, BODY_DEADLINE).await.unwrap()[..],
+            b"{}"
+        );
+    }
+
+    #[test]
+    fn repeated_and_empty_parameters_and_bad_escapes() {
+        #[derive(Deserialize, Debug)]
+        struct Q {
+            barangay: Option<BarangayId>,
+        }
+        let q: Q = from_query("barangay=1&barangay=1380300002").unwrap();
+        assert_eq!(q.barangay, BarangayId::parse("1380300002"));
+        let q: Q = from_query("barangay=").unwrap();
+        assert_eq!(q.barangay, None);
+        for bad in [
+            "barangay=%zz",
+            "barangay=%",
+            "barangay=-1",
+            "barangay=1e3",
+            "barangay=%00",
+        ] {
+            let e = from_query::<Q>(bad).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "barangay must be a positive whole number.",
+                "{bad}"
+            );
+        }
+        // Parameters it does not know are left alone, whatever they hold.
+        assert!(from_query::<Q>("%=%&x=%C0").is_ok());
     }
 }

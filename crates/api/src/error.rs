@@ -20,6 +20,10 @@ pub enum ApiError {
     },
     #[error("{0}")]
     MethodNotAllowed(String),
+    #[error("The request took too long to arrive.")]
+    Timeout,
+    #[error("The request body is too large (at most {0} bytes).")]
+    TooLarge(usize),
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
     #[error("Something went wrong on our side. Please try again.")]
@@ -46,6 +50,8 @@ impl ApiError {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Timeout => StatusCode::REQUEST_TIMEOUT,
+            Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -91,7 +97,7 @@ impl From<db::diesel::result::Error> for ApiError {
 impl From<db::DbError> for ApiError {
     fn from(e: db::DbError) -> Self {
         match e {
-            db::DbError::Pool(_) => Self::Unavailable,
+            db::DbError::Pool(_) | db::DbError::Busy => Self::Unavailable,
             other => Self::Internal(other.to_string()),
         }
     }

@@ -4,6 +4,7 @@
 //! loaders ([`fetch`]), the OpenAPI document (`/api/openapi.json`) and the UI's TypeScript
 //! contract all come from that list.
 
+pub mod cache;
 pub mod catalog;
 pub mod content;
 pub mod contract;
@@ -19,9 +20,9 @@ use std::sync::Arc;
 
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
-use db::{Db, Maintenance};
+use db::{Db, Watch};
 
-pub use db::maintenance::MESSAGE as MAINTENANCE_MESSAGE;
+pub use db::watch::MAINTENANCE_MESSAGE;
 pub use endpoint::{fetch, Ctx, Endpoint, Method};
 pub use error::ApiError;
 
@@ -30,14 +31,18 @@ pub use error::ApiError;
 pub struct ApiState {
     pub db: Db,
     pub config: ApiConfig,
-    pub maintenance: Arc<Maintenance>,
+    /// The maintenance switch and the data version, followed in the background.
+    pub watch: Arc<Watch>,
+    /// Finished answers (API reads and pages), bounded by bytes.
+    pub cache: Arc<cache::ResponseCache>,
 }
 
 impl ApiState {
     /// State with the maintenance switch forced on, or read from the database's settings.
     pub fn new(pool: db::DbPool, config: ApiConfig, maintenance_forced: bool) -> Self {
         Self {
-            maintenance: Maintenance::new(maintenance_forced, Some(pool.clone())),
+            watch: Watch::start(pool.clone(), maintenance_forced),
+            cache: Arc::new(cache::ResponseCache::new(config.cache_bytes)),
             db: Db::new(pool),
             config,
         }
@@ -56,10 +61,21 @@ impl ApiState {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct ApiConfig {
     /// Whether a `testdate` query parameter may stand in for today (dev and test only).
     pub allow_testdate: bool,
+    /// How many bytes of finished answers (API reads and pages) to keep.
+    pub cache_bytes: u64,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        Self {
+            allow_testdate: false,
+            cache_bytes: 64 << 20,
+        }
+    }
 }
 
 impl ApiConfig {
@@ -84,7 +100,7 @@ async fn maintenance_gate(
 ) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
     let on = req
         .app_data::<web::Data<ApiState>>()
-        .is_some_and(|s| s.maintenance.is_on());
+        .is_some_and(|s| s.watch.maintenance());
     if on {
         let res = HttpResponse::ServiceUnavailable()
             .insert_header((header::RETRY_AFTER, "300"))

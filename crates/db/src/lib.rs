@@ -1,16 +1,16 @@
 //! Storage: schema, models, queries, embedded migrations and the seed loader, over SQLite or
 //! PostgreSQL through one diesel `MultiConnection`.
 
-pub mod maintenance;
 pub mod models;
 pub mod queries;
 mod run;
 pub mod schema;
 pub mod seed;
+pub mod watch;
 
 pub use diesel;
-pub use maintenance::Maintenance;
 pub use run::Db;
+pub use watch::Watch;
 
 use diesel::connection::SimpleConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
@@ -41,6 +41,8 @@ pub enum DbError {
     Seed(String),
     #[error("database task: {0}")]
     Task(String),
+    #[error("the database is busy")]
+    Busy,
 }
 
 /// Which backend a `DATABASE_URL` selects: PostgreSQL for `postgres://` and `postgresql://`,

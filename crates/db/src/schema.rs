@@ -27,6 +27,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    data_version (id) {
+        id -> Int4,
+        version -> Int8,
+    }
+}
+
+diesel::table! {
     deposits (id) {
         id -> Int4,
         name -> Text,
@@ -186,6 +193,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     banners,
     barangays,
     cities,
+    data_version,
     deposits,
     fulfillment_types,
     holidays,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ::web::{WebConfig, WebState};
-use actix_web::middleware::{Compress, Logger};
+use actix_web::middleware::Logger;
 use actix_web::{web, App, HttpServer};
 use api::{ApiConfig, ApiState};
 use db::DbPool;
@@ -34,6 +34,8 @@ pub struct Config {
     /// STORE_ENV: `development` (default) or `production`; `testdate` is honoured only in
     /// development.
     pub production: bool,
+    /// CACHE_MB: megabytes of finished pages and API answers kept in memory (default 64).
+    pub cache_mb: u64,
     /// MAINTENANCE: `on` shows the maintenance page everywhere (503); the database's
     /// `settings.maintenance` row can switch it on as well.
     pub maintenance: bool,
@@ -73,6 +75,7 @@ impl Config {
             ssr_threads: env_num("SSR_THREADS", cores)?,
             db_pool_size: env_num("DB_POOL_SIZE", 8)?,
             workers: env_num("WORKERS", cores)?,
+            cache_mb: env_num("CACHE_MB", 64)?,
             production: match env_or("STORE_ENV", "development").as_str() {
                 "production" => true,
                 "development" => false,
@@ -102,7 +105,8 @@ pub fn open_database(config: &Config) -> Result<DbPool, String> {
 }
 
 /// The whole store as one actix application: the API, the assets and the pages, with the
-/// security headers, compression and the access log. `serve` and the tests use the same.
+/// security headers and the access log. `serve` and the tests use the same. Answers are
+/// compressed where they are made (once, and kept), not by a middleware on every request.
 pub fn app(
     api: &web::Data<ApiState>,
     pages: &web::Data<WebState>,
@@ -118,18 +122,18 @@ pub fn app(
     let (api, pages) = (api.clone(), pages.clone());
     App::new()
         .wrap(::web::security::headers(pages.shell.csp()))
-        .wrap(Compress::default())
         .wrap(Logger::new("%r %s %b %Dms"))
         .configure(move |cfg| {
             cfg.app_data(api.clone()).app_data(pages.clone());
             api::configure(cfg);
-            ::web::configure(cfg, &pages);
+            ::web::configure(cfg);
         })
 }
 
 pub fn api_config(config: &Config) -> ApiConfig {
     ApiConfig {
         allow_testdate: !config.production,
+        cache_bytes: config.cache_mb << 20,
     }
 }
 
@@ -165,6 +169,12 @@ pub async fn serve(config: Config) -> Result<(), String> {
     let api = web::Data::new(api);
     log::info!("serving the store on http://{}", config.bind);
     HttpServer::new(move || app(&api, &pages))
+        // Answers go out as soon as they are written: no Nagle delay on kept-alive connections.
+        .on_connect(|conn, _| {
+            if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() {
+                let _ = tcp.set_nodelay(true);
+            }
+        })
         .workers(config.workers.max(1))
         .bind(&config.bind)
         .map_err(|e| format!("bind {}: {e}", config.bind))?

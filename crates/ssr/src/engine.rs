@@ -24,6 +24,15 @@ impl Default for EngineLimits {
     }
 }
 
+/// How a render failed.
+#[derive(Debug)]
+pub enum RenderError {
+    /// The bundle threw: the runtime is as it was.
+    Exception(String),
+    /// Interrupted, out of memory or out of stack: the runtime must be replaced.
+    Broken(String),
+}
+
 /// One runtime with the server bundle loaded.
 pub struct Engine {
     _runtime: Runtime,
@@ -72,7 +81,7 @@ impl Engine {
     }
 
     /// Calls `render(input)`; interrupted when it runs past the timeout.
-    pub fn render(&self, input: &str) -> Result<String, String> {
+    pub fn render(&self, input: &str) -> Result<String, RenderError> {
         let until = self.epoch.elapsed() + self.timeout;
         self.deadline
             .store(until.as_nanos() as u64, Ordering::Relaxed);
@@ -87,6 +96,18 @@ impl Engine {
             Ok(html)
         });
         self.deadline.store(0, Ordering::Relaxed);
-        result
+        result.map_err(|e: String| {
+            let overran = self.epoch.elapsed() >= until;
+            let lower = e.to_ascii_lowercase();
+            if overran
+                || lower.contains("interrupted")
+                || lower.contains("out of memory")
+                || lower.contains("stack overflow")
+            {
+                RenderError::Broken(e)
+            } else {
+                RenderError::Exception(e)
+            }
+        })
     }
 }

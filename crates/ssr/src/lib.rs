@@ -16,6 +16,7 @@ use tokio::sync::oneshot;
 
 use engine::Engine;
 pub use engine::EngineLimits;
+use engine::RenderError;
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum SsrError {
@@ -29,14 +30,24 @@ pub enum SsrError {
     Start(String),
 }
 
+/// The memo is bounded by bytes: a render weighs its length (and a little for its key).
+#[derive(Debug, Clone, Copy)]
+struct ByLength;
+
+impl quick_cache::Weighter<u128, Arc<str>> for ByLength {
+    fn weight(&self, _: &u128, output: &Arc<str>) -> u64 {
+        output.len() as u64 + 64
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SsrConfig {
     /// Rendering threads, each with its own runtime (one per core by default).
     pub threads: usize,
     /// Renders waiting beyond this many answer `Busy` at once.
     pub queue: usize,
-    /// Finished renders kept in the memo.
-    pub memo_entries: usize,
+    /// Bytes of finished renders kept in the memo.
+    pub memo_bytes: u64,
     pub limits: EngineLimits,
 }
 
@@ -46,7 +57,7 @@ impl Default for SsrConfig {
         Self {
             threads,
             queue: threads * 16,
-            memo_entries: 1024,
+            memo_bytes: 32 << 20,
             limits: EngineLimits::default(),
         }
     }
@@ -74,11 +85,16 @@ struct Job {
 
 pub struct Renderer {
     jobs: Sender<Job>,
-    memo: Cache<u128, Arc<str>>,
+    memo: Cache<u128, Arc<str>, ByLength>,
     pub stats: Stats,
 }
 
 impl Renderer {
+    /// Bytes the memo holds.
+    pub fn memo_weight(&self) -> u64 {
+        self.memo.weight()
+    }
+
     /// Reads the bundle file and starts the pool.
     pub fn from_file(path: &Path, config: SsrConfig) -> Result<Self, SsrError> {
         let bundle = std::fs::read_to_string(path)
@@ -112,7 +128,11 @@ impl Renderer {
         }
         Ok(Self {
             jobs,
-            memo: Cache::new(config.memo_entries.max(1)),
+            memo: Cache::with_weighter(
+                (config.memo_bytes / 32_768).max(16) as usize,
+                config.memo_bytes.max(1),
+                ByLength,
+            ),
             stats: Stats::default(),
         })
     }
@@ -205,13 +225,19 @@ fn worker(
         }
         let result = match &engine {
             Some(e) => e.render(&job.input),
-            None => Err("no runtime".to_string()),
+            None => Err(RenderError::Broken("no runtime".to_string())),
         };
-        if result.is_err() {
-            // A failed, interrupted or out-of-memory render may leave the runtime in any state:
+        let result = match result {
+            Ok(output) => Ok(output),
+            // An ordinary exception leaves the runtime as it was: keep it.
+            Err(RenderError::Exception(e)) => Err(e),
+            // An interrupted, out-of-memory or overflowing render may leave it in any state:
             // start the next job on a fresh one.
-            engine = None;
-        }
+            Err(RenderError::Broken(e)) => {
+                engine = None;
+                Err(e)
+            }
+        };
         let _ = job.reply.send(result);
     }
 }

@@ -186,3 +186,33 @@ fn the_bundle_loads_with_only_the_two_polyfills() {
         "function,function,undefined,undefined,undefined"
     );
 }
+
+#[test]
+fn an_ordinary_exception_keeps_the_runtime_and_an_interrupt_replaces_it() {
+    // The counter lives in the runtime: it goes on after an exception, starts over after a
+    // runtime is replaced.
+    let bundle = "var n = 0; globalThis.render = function (s) { n += 1; \
+                  if (s === 'throw') { throw new URIError('URI malformed'); } \
+                  if (s === 'loop') { for (;;) {} } return s + n; };";
+    let mut cfg = config(1);
+    cfg.limits.timeout = std::time::Duration::from_millis(50);
+    let r = Renderer::new(bundle.into(), cfg).unwrap();
+    assert_eq!(&*r.render_blocking("a".into()).unwrap().output, "a1");
+    assert!(r.render_blocking("throw".into()).is_err());
+    assert_eq!(&*r.render_blocking("b".into()).unwrap().output, "b3");
+    assert!(r.render_blocking("loop".into()).is_err());
+    assert_eq!(&*r.render_blocking("c".into()).unwrap().output, "c1");
+}
+
+#[test]
+fn the_memo_is_bounded_by_bytes() {
+    let bundle = "globalThis.render = function (s) { return s + new Array(10000).join('x'); };";
+    let mut cfg = config(1);
+    cfg.memo_bytes = 100_000;
+    let r = Renderer::new(bundle.into(), cfg).unwrap();
+    for i in 0..100 {
+        r.render_blocking(format!("k{i}")).unwrap();
+    }
+    assert!(r.memo_weight() <= 100_000, "{}", r.memo_weight());
+    assert!(r.memo_weight() >= 50_000, "the memo still holds renders");
+}

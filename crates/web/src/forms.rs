@@ -55,21 +55,35 @@ fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
     b
 }
 
-/// What every form post starts with: the fields and where to go back to, or `None` for another
-/// site's post (answer it with [`forbidden`]).
-fn accept(req: &HttpRequest, body: &web::Bytes) -> Option<(Fields, String)> {
+/// The largest form the store takes.
+const FORM_LIMIT: usize = 8 * 1024;
+
+/// What every form post starts with: the fields and where to go back to; another site's post, or
+/// a body too slow or too large, is answered at once.
+async fn accept(
+    req: &HttpRequest,
+    payload: web::Payload,
+) -> Result<(Fields, String), HttpResponse> {
     if !same_origin(req) {
-        return None;
+        return Err(forbidden());
     }
-    let fields = Fields::parse(body);
+    let body = api::endpoint::read_body(payload, FORM_LIMIT)
+        .await
+        .map_err(error_page)?;
+    let fields = Fields::parse(&body);
     let back = return_path(&fields);
-    Some((fields, back))
+    Ok((fields, back))
 }
 
 /// `POST /gate/consent`: records consent and the age statement, then opens the category gate.
-pub async fn consent(req: HttpRequest, body: web::Bytes) -> HttpResponse {
-    let Some((_, back)) = accept(&req, &body) else {
-        return forbidden();
+pub async fn consent(
+    req: HttpRequest,
+    payload: web::Payload,
+    _: web::Data<WebState>,
+) -> HttpResponse {
+    let (_, back) = match accept(&req, payload).await {
+        Ok(a) => a,
+        Err(refused) => return refused,
     };
     see_other(&format!("{back}?gate=category"))
         .cookie(cookie(gate::ACCEPTED, "1", CONSENT_MAX_AGE))
@@ -81,11 +95,12 @@ pub async fn consent(req: HttpRequest, body: web::Bytes) -> HttpResponse {
 /// `POST /gate/category`: stores the category, clears the location, opens the location gate.
 pub async fn category(
     req: HttpRequest,
-    body: web::Bytes,
+    payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let Some((fields, back)) = accept(&req, &body) else {
-        return forbidden();
+    let (fields, back) = match accept(&req, payload).await {
+        Ok(a) => a,
+        Err(refused) => return refused,
     };
     let found = match fields.id("category_id", PackagingId::parse) {
         Some(id) => {
@@ -113,7 +128,9 @@ pub async fn category(
 }
 
 fn error_page(e: ApiError) -> HttpResponse {
-    log::error!("form: {e}");
+    if matches!(e, ApiError::Internal(_) | ApiError::Unavailable) {
+        log::error!("form: {e}");
+    }
     HttpResponse::build(e.status())
         .content_type("text/plain; charset=utf-8")
         .body(e.to_string())
@@ -123,11 +140,12 @@ fn error_page(e: ApiError) -> HttpResponse {
 /// shopper lands on /buy-beer; otherwise the page comes back with the next list.
 pub async fn location(
     req: HttpRequest,
-    body: web::Bytes,
+    payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let Some((fields, back)) = accept(&req, &body) else {
-        return forbidden();
+    let (fields, back) = match accept(&req, payload).await {
+        Ok(a) => a,
+        Err(refused) => return refused,
     };
     let packaging = gate::choices(&req).packaging;
     let input = ChoiceInput {
@@ -180,11 +198,12 @@ pub async fn location(
 /// `POST /newsletter`: the footer form without JavaScript; the message comes back in the query.
 pub async fn newsletter(
     req: HttpRequest,
-    body: web::Bytes,
+    payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let Some((fields, back)) = accept(&req, &body) else {
-        return forbidden();
+    let (fields, back) = match accept(&req, payload).await {
+        Ok(a) => a,
+        Err(refused) => return refused,
     };
     let email = fields.get("email").unwrap_or("").to_string();
     let now = domain::calendar::manila_now();
@@ -206,6 +225,6 @@ pub async fn newsletter(
 }
 
 /// GET on a form address (a bookmarked or reloaded form result) goes home.
-pub async fn form_get() -> HttpResponse {
+pub async fn form_get(_: HttpRequest, _: web::Data<WebState>) -> HttpResponse {
     redirect("/", StatusCode::SEE_OTHER)
 }

@@ -1,6 +1,7 @@
 //! Pages: server-rendered React through `ssr`, wrapped in the Tera shell, with the data each page
 //! needs fetched in process from the same functions that serve the API. Also the static assets.
 
+pub mod assets;
 mod fields;
 pub mod forms;
 pub mod gate;
@@ -15,10 +16,8 @@ pub mod shell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use actix_files::Files;
 use actix_web::http::header;
-use actix_web::middleware::DefaultHeaders;
-use actix_web::web;
+use actix_web::{guard, web, HttpRequest, HttpResponse};
 use ssr::Renderer;
 
 pub use shell::Shell;
@@ -47,6 +46,7 @@ pub struct WebState {
     pub api: api::ApiState,
     pub renderer: Arc<Renderer>,
     pub shell: Shell,
+    pub assets: assets::Assets,
     pub routes: routes::RouteTable,
     pub config: WebConfig,
 }
@@ -65,40 +65,90 @@ impl WebState {
         let routes = serde_json::from_str(&read(&routes_path)?)
             .map_err(|e| WebError::Build(routes_path.display().to_string(), e.to_string()))?;
         let shell = Shell::load(&config.dist_dir)?;
+        let assets = assets::Assets::load(&config.dist_dir, &config.public_dir)?;
         Ok(Self {
             api,
             renderer,
             shell,
+            assets,
             routes,
             config,
         })
     }
 }
 
-/// Static assets and the pages (every GET that no API or asset route took).
-pub fn configure(cfg: &mut web::ServiceConfig, state: &web::Data<WebState>) {
-    let dist = &state.config.dist_dir;
-    let public = &state.config.public_dir;
-    cfg.service(
-        web::scope("/assets")
-            .wrap(
-                DefaultHeaders::new()
-                    .add((header::CACHE_CONTROL, "public, max-age=31536000, immutable")),
-            )
-            .service(Files::new("", dist.join("assets"))),
-    )
-    .service(
-        web::scope("/img")
-            .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=86400")))
-            .service(Files::new("", public.join("img"))),
-    )
-    .route("/sitemap.xml", web::get().to(seo::sitemap))
-    .route("/robots.txt", web::get().to(seo::robots))
-    .route("/gate/consent", web::post().to(forms::consent))
-    .route("/gate/category", web::post().to(forms::category))
-    .route("/gate/location", web::post().to(forms::location))
-    .route("/newsletter", web::post().to(forms::newsletter))
-    .route("/gate/{step}", web::get().to(forms::form_get))
-    .route("/newsletter", web::get().to(forms::form_get))
+/// A resource that answers `get` (and HEAD) and/or `post`; any other method gets a 405 naming
+/// the ones it takes.
+fn resource<G, P>(path: &str, get: Option<G>, post: Option<P>) -> actix_web::Resource
+where
+    G: actix_web::Handler<(HttpRequest, web::Data<WebState>)>,
+    G::Output: actix_web::Responder + 'static,
+    P: actix_web::Handler<(HttpRequest, web::Payload, web::Data<WebState>)>,
+    P::Output: actix_web::Responder + 'static,
+{
+    let mut allow = Vec::new();
+    let mut r = web::resource(path);
+    if let Some(g) = get {
+        r = r.route(
+            web::route()
+                .guard(guard::Any(guard::Get()).or(guard::Head()))
+                .to(g),
+        );
+        allow.push("GET, HEAD");
+    }
+    if let Some(p) = post {
+        r = r.route(web::post().to(p));
+        allow.push("POST");
+    }
+    let allow = allow.join(", ");
+    r.default_service(web::to(move || {
+        let allow = allow.clone();
+        async move {
+            HttpResponse::MethodNotAllowed()
+                .insert_header((header::ALLOW, allow))
+                .content_type("text/plain; charset=utf-8")
+                .body("This address does not take that method.")
+        }
+    }))
+}
+
+type NoPost =
+    fn(HttpRequest, web::Payload, web::Data<WebState>) -> std::future::Ready<HttpResponse>;
+
+/// Static assets, crawler files, the no-JS form posts and the pages (every GET that no API or
+/// asset route took).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource(
+        "/assets/{file:.*}",
+        Some(assets::serve),
+        None::<NoPost>,
+    ))
+    .service(resource(
+        "/img/{file:.*}",
+        Some(assets::serve),
+        None::<NoPost>,
+    ))
+    .service(resource("/sitemap.xml", Some(seo::sitemap), None::<NoPost>))
+    .service(resource("/robots.txt", Some(seo::robots), None::<NoPost>))
+    .service(resource(
+        "/gate/consent",
+        Some(forms::form_get),
+        Some(forms::consent),
+    ))
+    .service(resource(
+        "/gate/category",
+        Some(forms::form_get),
+        Some(forms::category),
+    ))
+    .service(resource(
+        "/gate/location",
+        Some(forms::form_get),
+        Some(forms::location),
+    ))
+    .service(resource(
+        "/newsletter",
+        Some(forms::form_get),
+        Some(forms::newsletter),
+    ))
     .default_service(web::to(page::page));
 }

@@ -30,6 +30,8 @@ pub struct Plan {
     pub url: String,
     /// `{url, route, status, origin, vars, gate, state}`: what the bundle's `render` takes.
     pub input: Value,
+    /// Whether every piece of the page's data was had (a page missing some is not kept).
+    pub complete: bool,
 }
 
 /// How a step's id parses (and is written back into a key).
@@ -138,6 +140,8 @@ struct Loaded {
     queries: Vec<Value>,
     /// Keys of the route's own data that do not exist (404).
     not_found: Vec<String>,
+    /// Every piece of data was had (or is known not to exist).
+    complete: bool,
 }
 
 fn load(
@@ -153,6 +157,7 @@ fn load(
     let vars = vars_for(ctx, route_params, &gate, &query)?;
     let mut queries: Vec<Value> = Vec::new();
     let mut not_found = Vec::new();
+    let mut complete = true;
     let own = route.data.len();
     let templates = route
         .data
@@ -171,7 +176,10 @@ fn load(
             Ok(data) => queries.push(dehydrated_query(&key, data)),
             Err(ApiError::NotFound(_)) if i < own => not_found.push(key),
             // The client fetches what is missing and shows its error state.
-            Err(e) => log::warn!("page data {key}: {e}"),
+            Err(e) => {
+                complete = false;
+                log::warn!("page data {key}: {e}");
+            }
         }
     }
     Ok(Loaded {
@@ -179,6 +187,7 @@ fn load(
         gate,
         queries,
         not_found,
+        complete,
     })
 }
 
@@ -239,5 +248,6 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
         canonical,
         url,
         input,
+        complete: loaded.complete,
     }
 }

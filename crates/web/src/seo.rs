@@ -1,7 +1,7 @@
 //! What crawlers read besides the pages: sitemap.xml and robots.txt.
 
 use actix_web::http::header;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::WebState;
 
@@ -13,7 +13,7 @@ fn xml_escape(s: &str) -> String {
 }
 
 /// `/sitemap.xml`: every listed page and every product.
-pub async fn sitemap(state: web::Data<WebState>) -> HttpResponse {
+pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
     let slugs = state.api.run(api::catalog::slugs).await;
     let slugs = match slugs {
         Ok(s) => s,
@@ -44,7 +44,7 @@ pub async fn sitemap(state: web::Data<WebState>) -> HttpResponse {
 }
 
 /// `/robots.txt`: everything but carts, accounts, forms and the API is for crawling.
-pub async fn robots(state: web::Data<WebState>) -> HttpResponse {
+pub async fn robots(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
     let body = format!(
         "User-agent: *\nDisallow: /api/\nDisallow: /cart\nDisallow: /checkout\nDisallow: /my-account\nDisallow: /gate/\nDisallow: /newsletter\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
         state.config.public_url

@@ -217,6 +217,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         db_pool_size: 4,
         workers: 1,
         production: false,
+        cache_mb: 64,
         maintenance,
     }
 }
@@ -284,6 +285,7 @@ pub async fn send_api(pool: &DbPool, req: actix_web::test::TestRequest) -> Res {
         pool.clone(),
         api::ApiConfig {
             allow_testdate: true,
+            ..api::ApiConfig::default()
         },
         false,
     ));

@@ -1,0 +1,321 @@
+//! Finished answers kept as bytes: a page or an API answer is made once and then served as it is,
+//! compressed once per encoding (brotli, gzip) on the first request that asks for it, answered 304
+//! when the browser already holds it. The cache is bounded by bytes; keys carry everything that
+//! shapes an answer, the data version included, so a write to the catalog retires every entry.
+
+use std::io::Write;
+use std::sync::{Arc, OnceLock};
+
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse};
+
+/// An encoding a client accepts, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Brotli,
+    Gzip,
+    Identity,
+}
+
+impl Encoding {
+    /// The best encoding `Accept-Encoding` allows (a `q=0` refuses one).
+    pub fn negotiate(req: &HttpRequest) -> Self {
+        let Some(accept) = req
+            .headers()
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+        else {
+            return Self::Identity;
+        };
+        let allows = |name: &str| {
+            accept.split(',').any(|part| {
+                let mut it = part.split(';');
+                let coding = it.next().unwrap_or("").trim();
+                let refused = it.any(|p| {
+                    p.trim()
+                        .strip_prefix("q=")
+                        .and_then(|q| q.trim().parse::<f32>().ok())
+                        .is_some_and(|q| q <= 0.0)
+                });
+                coding.eq_ignore_ascii_case(name) && !refused
+            })
+        };
+        if allows("br") {
+            Self::Brotli
+        } else if allows("gzip") {
+            Self::Gzip
+        } else {
+            Self::Identity
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Self::Brotli => "-br",
+            Self::Gzip => "-gz",
+            Self::Identity => "",
+        }
+    }
+}
+
+/// One finished answer: status, headers, body and its compressed forms.
+pub struct Cached {
+    status: StatusCode,
+    headers: Vec<(HeaderName, HeaderValue)>,
+    body: Bytes,
+    /// The strong validator of the identity body, without quotes or encoding suffix.
+    tag: String,
+    gzip: OnceLock<Bytes>,
+    brotli: OnceLock<Bytes>,
+}
+
+/// Bodies smaller than this are not worth compressing.
+const COMPRESS_FROM: usize = 512;
+
+impl Cached {
+    pub fn new(status: StatusCode, headers: Vec<(HeaderName, HeaderValue)>, body: Bytes) -> Self {
+        let tag = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&body));
+        Self {
+            status,
+            headers,
+            body,
+            tag,
+            gzip: OnceLock::new(),
+            brotli: OnceLock::new(),
+        }
+    }
+
+    /// With its compressed forms ready (files read at start, made once).
+    pub fn precompressed(
+        status: StatusCode,
+        headers: Vec<(HeaderName, HeaderValue)>,
+        body: Bytes,
+        gzip: Option<Bytes>,
+        brotli: Option<Bytes>,
+    ) -> Self {
+        let c = Self::new(status, headers, body);
+        if let Some(g) = gzip {
+            let _ = c.gzip.set(g);
+        }
+        if let Some(b) = brotli {
+            let _ = c.brotli.set(b);
+        }
+        c
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+
+    /// What the entry costs the cache: the body and room for its compressed forms.
+    pub fn weight(&self) -> u64 {
+        (self.body.len() + self.body.len() / 2 + 512) as u64
+    }
+
+    fn encoded(&self, encoding: Encoding) -> Bytes {
+        match encoding {
+            Encoding::Identity => self.body.clone(),
+            Encoding::Gzip => self
+                .gzip
+                .get_or_init(|| {
+                    let mut enc = flate2::write::GzEncoder::new(
+                        Vec::with_capacity(self.body.len() / 3),
+                        flate2::Compression::new(6),
+                    );
+                    let _ = enc.write_all(&self.body);
+                    Bytes::from(enc.finish().unwrap_or_default())
+                })
+                .clone(),
+            Encoding::Brotli => self
+                .brotli
+                .get_or_init(|| {
+                    let mut out = Vec::with_capacity(self.body.len() / 3);
+                    {
+                        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+                        let _ = w.write_all(&self.body);
+                    }
+                    Bytes::from(out)
+                })
+                .clone(),
+        }
+    }
+
+    /// The answer for this request: 304 when its `If-None-Match` names this body, else the body
+    /// in the best encoding the client takes.
+    pub fn respond(&self, req: &HttpRequest) -> HttpResponse {
+        let encoding = if self.body.len() < COMPRESS_FROM {
+            Encoding::Identity
+        } else {
+            Encoding::negotiate(req)
+        };
+        let etag = format!("\"{}{}\"", self.tag, encoding.suffix());
+        let matches = req
+            .headers()
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(',').any(|t| {
+                    let t = t.trim().trim_start_matches("W/");
+                    t == "*" || t == etag
+                })
+            });
+        let mut res = HttpResponse::build(if matches {
+            StatusCode::NOT_MODIFIED
+        } else {
+            self.status
+        });
+        for (name, value) in &self.headers {
+            res.insert_header((name.clone(), value.clone()));
+        }
+        res.insert_header((header::ETAG, etag));
+        res.append_header((header::VARY, "Accept-Encoding"));
+        if matches {
+            return res.finish();
+        }
+        match encoding {
+            Encoding::Identity => {}
+            Encoding::Gzip => {
+                res.insert_header((header::CONTENT_ENCODING, "gzip"));
+            }
+            Encoding::Brotli => {
+                res.insert_header((header::CONTENT_ENCODING, "br"));
+            }
+        }
+        res.body(self.encoded(encoding))
+    }
+}
+
+#[derive(Clone)]
+struct ByBytes;
+
+impl quick_cache::Weighter<u128, Arc<Cached>> for ByBytes {
+    fn weight(&self, _: &u128, value: &Arc<Cached>) -> u64 {
+        value.weight()
+    }
+}
+
+/// Finished answers by key, bounded by bytes.
+pub struct ResponseCache {
+    entries: quick_cache::sync::Cache<u128, Arc<Cached>, ByBytes>,
+}
+
+impl ResponseCache {
+    pub fn new(max_bytes: u64) -> Self {
+        Self {
+            entries: quick_cache::sync::Cache::with_weighter(
+                (max_bytes / 16_384).max(16) as usize,
+                max_bytes,
+                ByBytes,
+            ),
+        }
+    }
+
+    pub fn get(&self, key: u128) -> Option<Arc<Cached>> {
+        self.entries.get(&key)
+    }
+
+    pub fn insert(&self, key: u128, value: Arc<Cached>) {
+        self.entries.insert(key, value);
+    }
+
+    /// Bytes held.
+    pub fn weight(&self) -> u64 {
+        self.entries.weight()
+    }
+}
+
+/// A key from the parts that shape an answer (each part length-prefixed, so parts cannot run
+/// into each other).
+pub fn key(parts: &[&[u8]]) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for p in parts {
+        h.update(&(p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    h.digest128()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    fn page() -> Cached {
+        Cached::new(
+            StatusCode::OK,
+            vec![(header::CONTENT_TYPE, HeaderValue::from_static("text/html"))],
+            Bytes::from("<p>beer</p>".repeat(200)),
+        )
+    }
+
+    #[test]
+    fn encodings_follow_accept_encoding() {
+        let neg = |v: &str| {
+            Encoding::negotiate(
+                &TestRequest::default()
+                    .insert_header(("accept-encoding", v))
+                    .to_http_request(),
+            )
+        };
+        assert_eq!(neg("gzip, deflate, br"), Encoding::Brotli);
+        assert_eq!(neg("gzip"), Encoding::Gzip);
+        assert_eq!(neg("br;q=0, gzip;q=0.5"), Encoding::Gzip);
+        assert_eq!(neg("identity"), Encoding::Identity);
+        assert_eq!(
+            Encoding::negotiate(&TestRequest::default().to_http_request()),
+            Encoding::Identity
+        );
+    }
+
+    #[test]
+    fn compressed_bodies_decode_to_the_page() {
+        use std::io::Read;
+        let c = page();
+        let gz = c.encoded(Encoding::Gzip);
+        let mut out = String::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_string(&mut out)
+            .unwrap();
+        assert_eq!(out.as_bytes(), &c.body()[..]);
+        let br = c.encoded(Encoding::Brotli);
+        let mut out = Vec::new();
+        brotli::Decompressor::new(&br[..], 4096)
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, &c.body()[..]);
+        assert!(br.len() < c.body().len() / 10);
+    }
+
+    #[test]
+    fn a_known_etag_is_answered_304() {
+        let c = page();
+        let req = TestRequest::default()
+            .insert_header(("accept-encoding", "br"))
+            .to_http_request();
+        let first = c.respond(&req);
+        assert_eq!(first.status(), StatusCode::OK);
+        assert_eq!(first.headers().get("content-encoding").unwrap(), "br");
+        let etag = first.headers().get("etag").unwrap().clone();
+        let again = TestRequest::default()
+            .insert_header(("accept-encoding", "br"))
+            .insert_header(("if-none-match", etag))
+            .to_http_request();
+        assert_eq!(c.respond(&again).status(), StatusCode::NOT_MODIFIED);
+    }
+
+    #[test]
+    fn the_cache_is_bounded_by_bytes() {
+        let cache = ResponseCache::new(100_000);
+        for i in 0..100u32 {
+            cache.insert(key(&[&i.to_le_bytes()]), Arc::new(page()));
+        }
+        assert!(cache.weight() <= 100_000, "{}", cache.weight());
+        assert_ne!(key(&[b"ab", b"c"]), key(&[b"a", b"bc"]));
+    }
+}

@@ -1,0 +1,87 @@
+//! What every app server follows in the database: the data version (bumped by triggers on every
+//! write to the catalog or the content) and the maintenance switch (`settings.maintenance`, or
+//! forced by the configuration). Read once when the store starts, then by a thread of its own
+//! once a second, so asking never waits for the database and several app servers converge
+//! within a second.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use diesel::prelude::*;
+
+use crate::{queries, schema, DbPool};
+
+/// How often the rows are read.
+pub const EVERY: Duration = Duration::from_secs(1);
+
+pub const MAINTENANCE_MESSAGE: &str =
+    "We're Brewing Something For You. The store is under maintenance; please come back soon.";
+
+pub struct Watch {
+    forced_maintenance: bool,
+    maintenance: AtomicBool,
+    data_version: AtomicU64,
+}
+
+/// The two rows; `None` when the database cannot say (a failing database is not maintenance, and
+/// keeps the last version).
+fn read(pool: &DbPool) -> Option<(bool, u64)> {
+    let mut conn = pool.get_timeout(Duration::from_secs(1)).ok()?;
+    let maintenance = queries::setting(&mut conn, "maintenance")
+        .ok()
+        .flatten()
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("on"));
+    let version: i64 = schema::data_version::table
+        .find(1)
+        .select(schema::data_version::version)
+        .first(&mut conn)
+        .ok()?;
+    Some((maintenance, version as u64))
+}
+
+impl Watch {
+    /// Reads the rows now, then follows them on a thread that ends with the last `Arc`.
+    pub fn start(pool: DbPool, forced_maintenance: bool) -> Arc<Self> {
+        let (maintenance, version) = read(&pool).unwrap_or((false, 0));
+        let watch = Arc::new(Self {
+            forced_maintenance,
+            maintenance: AtomicBool::new(maintenance),
+            data_version: AtomicU64::new(version),
+        });
+        let weak: Weak<Self> = Arc::downgrade(&watch);
+        let spawned = std::thread::Builder::new()
+            .name("db-watch".into())
+            .spawn(move || loop {
+                std::thread::sleep(EVERY);
+                let Some(me) = weak.upgrade() else { break };
+                if let Some((maintenance, version)) = read(&pool) {
+                    me.maintenance.store(maintenance, Ordering::Relaxed);
+                    me.data_version.store(version, Ordering::Relaxed);
+                }
+            });
+        if let Err(e) = spawned {
+            log::error!("cannot follow the database's data version: {e}");
+        }
+        watch
+    }
+
+    /// A switch that reads nothing (tools and tests without a database).
+    pub fn fixed(maintenance: bool, data_version: u64) -> Arc<Self> {
+        Arc::new(Self {
+            forced_maintenance: maintenance,
+            maintenance: AtomicBool::new(false),
+            data_version: AtomicU64::new(data_version),
+        })
+    }
+
+    /// Whether the store is under maintenance.
+    pub fn maintenance(&self) -> bool {
+        self.forced_maintenance || self.maintenance.load(Ordering::Relaxed)
+    }
+
+    /// The catalog and content's version: what is cached under an older one is stale.
+    pub fn data_version(&self) -> u64 {
+        self.data_version.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,266 @@
+//! Inputs that must not hurt, tried from outside as an attacker or a careless client would, on
+//! SQLite and PostgreSQL: malformed escapes, huge addresses, HEAD and wrong methods, oversized
+//! and odd bodies, revalidation, and a second app server following a write within a second.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use actix_web::http::StatusCode;
+use actix_web::test::{self, TestRequest};
+use support::{database, Backend, Res};
+
+const PAST_GATES: &str =
+    "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
+
+async fn get(db: &support::TestDb, uri: &str, cookie: &str) -> Res {
+    let cfg = support::store_config(&db.url, false);
+    let mut req = TestRequest::get().uri(uri);
+    if !cookie.is_empty() {
+        req = req.insert_header(("cookie", cookie.to_string()));
+    }
+    support::send_store(db, &cfg, req).await
+}
+
+/// The server-rendered root of a page.
+fn root(html: &str) -> &str {
+    let start = html.find(r#"<div id="root">"#).expect("root");
+    let end = html.find("</body>").expect("body");
+    &html[start..end]
+}
+
+async fn malformed_escapes(b: Backend) {
+    let db = database(b);
+    for (uri, heading) in [
+        ("/?%", "BEST SELLERS"),
+        ("/?%zz=1", "BEST SELLERS"),
+        ("/about-us?%C0", "About"),
+        ("/buy-beer?filterByType=%ff", "Buy Beer"),
+        ("/buy-beer?filterByType=can&filterByType=%", "Buy Beer"),
+        ("/single-product/%zz", "Page not found"),
+        ("/single-product/%E0%A4%A", "Page not found"),
+    ] {
+        let r = get(&db, uri, PAST_GATES).await;
+        let html = r.text();
+        assert!(
+            r.status == StatusCode::OK
+                || r.status == StatusCode::FOUND
+                || r.status == StatusCode::NOT_FOUND,
+            "{uri}: {}",
+            r.status
+        );
+        if r.status == StatusCode::FOUND {
+            continue;
+        }
+        assert!(
+            html.contains(r#""ssr":true"#),
+            "{uri}: rendered on the server"
+        );
+        assert!(root(&html).contains(heading), "{uri}: {heading}");
+    }
+}
+both!(
+    malformed_percent_escapes_never_blank_a_page,
+    malformed_escapes
+);
+
+async fn huge_addresses(b: Backend) {
+    let db = database(b);
+    let long = format!("/{}", "a'".repeat(30_000));
+    let r = get(&db, &long, "").await;
+    assert_eq!(r.status, StatusCode::URI_TOO_LONG);
+    assert!(r.body.len() < 100, "nothing of the address is echoed");
+    let r = get(&db, &format!("/buy-beer?x={}", "b".repeat(5_000)), "").await;
+    assert_eq!(r.status, StatusCode::URI_TOO_LONG);
+    // A long but reasonable address still renders.
+    let r = get(
+        &db,
+        &format!("/buy-beer?utm_campaign={}", "c".repeat(500)),
+        "",
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+}
+both!(huge_addresses_are_refused_not_echoed, huge_addresses);
+
+async fn methods(b: Backend) {
+    let db = database(b);
+    let cfg = support::store_config(&db.url, false);
+    for (method, uri, status, allow) in [
+        ("HEAD", "/robots.txt", 200, None),
+        ("HEAD", "/sitemap.xml", 200, None),
+        ("HEAD", "/api/v1/products", 200, None),
+        ("HEAD", "/buy-beer", 200, None),
+        ("HEAD", "/gate/consent", 303, None),
+        ("PUT", "/gate/consent", 405, Some("GET, HEAD, POST")),
+        ("DELETE", "/api/v1/products", 405, Some("GET, HEAD")),
+        ("GET", "/api/v3/packagings", 405, Some("POST")),
+        ("POST", "/buy-beer", 405, Some("GET, HEAD")),
+        ("POST", "/robots.txt", 405, Some("GET, HEAD")),
+    ] {
+        let req = TestRequest::default()
+            .method(method.parse().unwrap())
+            .uri(uri);
+        let r = support::send_store(&db, &cfg, req).await;
+        assert_eq!(r.status.as_u16(), status, "{method} {uri}");
+        assert_eq!(
+            r.headers
+                .get("allow")
+                .map(|v| v.to_str().unwrap().to_string()),
+            allow.map(str::to_string),
+            "{method} {uri}"
+        );
+    }
+}
+both!(head_is_answered_and_405_names_the_methods, methods);
+
+async fn bodies(b: Backend) {
+    let db = database(b);
+    let cfg = support::store_config(&db.url, false);
+    let send = |req: TestRequest| support::send_store(&db, &cfg, req);
+    // Too large: the store's own 413.
+    let r = send(
+        TestRequest::post()
+            .uri("/api/v1/mail/subscribe")
+            .insert_header(("content-type", "application/json"))
+            .set_payload(format!("{{\"email\": \"{}\"}}", "a".repeat(40_000))),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("too large"), "{v}");
+    let r = send(
+        TestRequest::post()
+            .uri("/newsletter")
+            .insert_header(("content-type", "application/x-www-form-urlencoded"))
+            .set_payload(format!("email={}", "a".repeat(20_000))),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // Odd bodies get the store's words, never a library's.
+    for (headers, body) in [
+        (
+            vec![("content-encoding", "gzip")],
+            b"not gzip at all".to_vec(),
+        ),
+        (
+            vec![("content-type", "application/json")],
+            b"[1, 2]".to_vec(),
+        ),
+        (
+            vec![("content-type", "application/json")],
+            b"{\"email\": ".to_vec(),
+        ),
+        (vec![("content-type", "text/plain")], vec![0xff, 0xfe, 0x00]),
+    ] {
+        let mut req = TestRequest::post()
+            .uri("/api/v1/mail/subscribe")
+            .set_payload(body);
+        for h in headers {
+            req = req.insert_header(h);
+        }
+        let r = send(req).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST);
+        let text = r.text();
+        for leak in ["expected", "struct", "Custom", "invalid gzip", "line 1"] {
+            assert!(!text.contains(leak), "{text}");
+        }
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["error"], "The request body is not valid JSON.");
+    }
+    let r = send(TestRequest::get().uri("/assets/%2e%2e/Cargo.toml")).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(r.text().contains(r#""error""#));
+}
+both!(bodies_are_bounded_and_errors_are_the_stores_own, bodies);
+
+async fn revalidation(b: Backend) {
+    let db = database(b);
+    let cfg = support::store_config(&db.url, false);
+    let api = server::api_state(db.pool.clone(), &cfg);
+    let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
+    let app = test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await;
+    for uri in ["/buy-beer", "/api/v1/products", "/img/favicon.svg"] {
+        let first = test::call_service(
+            &app,
+            TestRequest::get()
+                .uri(uri)
+                .insert_header(("cookie", PAST_GATES))
+                .insert_header(("accept-encoding", "gzip, br"))
+                .to_request(),
+        )
+        .await;
+        assert_eq!(first.status(), StatusCode::OK, "{uri}");
+        let etag = first.headers().get("etag").expect("etag").clone();
+        let again = test::call_service(
+            &app,
+            TestRequest::get()
+                .uri(uri)
+                .insert_header(("cookie", PAST_GATES))
+                .insert_header(("accept-encoding", "gzip, br"))
+                .insert_header(("if-none-match", etag))
+                .to_request(),
+        )
+        .await;
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{uri}");
+    }
+}
+both!(known_answers_are_revalidated_with_304, revalidation);
+
+/// Two app servers on one database: a write to the catalog reaches both servers' cached pages
+/// and answers within about a second (the data version is read once a second).
+async fn two_servers(b: Backend) {
+    let db = database(b);
+    let cfg = support::store_config(&db.url, false);
+    let mut apps = Vec::new();
+    for _ in 0..2 {
+        let api = server::api_state(db::connect(&db.url, 2).unwrap(), &cfg);
+        let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
+        apps.push(test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await);
+    }
+    let page = |i: usize| {
+        let app = &apps[i];
+        async move {
+            let res = test::call_service(
+                app,
+                TestRequest::get()
+                    .uri("/buy-beer")
+                    .insert_header(("cookie", PAST_GATES))
+                    .to_request(),
+            )
+            .await;
+            String::from_utf8(test::read_body(res).await.to_vec()).unwrap()
+        }
+    };
+    for i in 0..2 {
+        assert!(page(i).await.contains("Tala Pale Pilsen 320 ml"));
+    }
+    {
+        use diesel::prelude::*;
+        let mut c = db.pool.get().unwrap();
+        diesel::update(
+            db::schema::products::table
+                .filter(db::schema::products::slug.eq("tala-pale-pilsen-320ml")),
+        )
+        .set(db::schema::products::product_name.eq("Tala Pale Pilsen 320 ml (new label)"))
+        .execute(&mut *c)
+        .unwrap();
+    }
+    let written = Instant::now();
+    for i in 0..2 {
+        loop {
+            if page(i).await.contains("(new label)") {
+                break;
+            }
+            assert!(
+                written.elapsed() < db::watch::EVERY + Duration::from_millis(900),
+                "server {i} still shows the old name"
+            );
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+both!(
+    a_write_reaches_every_app_server_within_a_second,
+    two_servers
+);

@@ -1,0 +1,18 @@
+DROP TRIGGER packagings_bumps_data_version ON packagings;
+DROP TRIGGER product_types_bumps_data_version ON product_types;
+DROP TRIGGER products_bumps_data_version ON products;
+DROP TRIGGER deposits_bumps_data_version ON deposits;
+DROP TRIGGER banners_bumps_data_version ON banners;
+DROP TRIGGER fulfillment_types_bumps_data_version ON fulfillment_types;
+DROP TRIGGER provinces_bumps_data_version ON provinces;
+DROP TRIGGER cities_bumps_data_version ON cities;
+DROP TRIGGER barangays_bumps_data_version ON barangays;
+DROP TRIGGER streets_bumps_data_version ON streets;
+DROP TRIGGER served_areas_bumps_data_version ON served_areas;
+DROP TRIGGER product_areas_bumps_data_version ON product_areas;
+DROP TRIGGER site_texts_bumps_data_version ON site_texts;
+DROP TRIGGER holidays_bumps_data_version ON holidays;
+DROP TRIGGER notices_bumps_data_version ON notices;
+DROP TRIGGER promos_bumps_data_version ON promos;
+DROP FUNCTION bump_data_version();
+DROP TABLE data_version;
