@@ -76,7 +76,7 @@ contract:
 
 # 1,000 connections need more open files than the default limit.
 bench: build wrk
-	ulimit -n 65536 && $(CARGO) run --release -q -p server --example bench
+	ulimit -n $$(ulimit -Hn) && $(CARGO) run --release -q -p server --example bench
 
 clean:
 	rm -rf target $(UI)/dist $(UI)/dist-test ssr-bundle/dist

@@ -221,7 +221,7 @@ impl Endpoint for Subscribe {
     const PATH: &'static str = "/api/v1/mail/subscribe";
     const SUMMARY: &'static str = "Adds an address to the newsletter.";
     const READ: bool = false;
-    const ERRORS: &'static [u16] = &[422];
+    const ERRORS: &'static [u16] = &[422, 429];
     type Path = NoParams;
     type Query = NoParams;
     type Body = Json<SubscribeBody, true>;
@@ -248,17 +248,25 @@ impl Endpoint for Subscribe {
     }
 }
 
-/// A newsletter signup, for the JSON call and the form post alike: the success text, or a 422
-/// naming the field.
+/// Newsletter signups a client may try in ten minutes, and one address may receive in an hour.
+pub const SIGNUPS_PER_CLIENT: i32 = 10;
+pub const SIGNUPS_PER_ADDRESS: i32 = 3;
+
+/// A newsletter signup, for the JSON call and the form post alike: the success text, a 422
+/// naming the field, or a 429 past the rate limits (kept in the database, so every app server
+/// counts together).
 pub fn subscribe(
     ctx: &mut Ctx,
     email: &str,
     now: PrimitiveDateTime,
 ) -> Result<&'static str, ApiError> {
+    let client = ctx.client_key();
+    ctx.limit("newsletter", &client, SIGNUPS_PER_CLIENT, 600)?;
     let email = domain::email::validate_email(email).map_err(|msg| ApiError::Invalid {
         field: "email",
         message: msg.into(),
     })?;
+    ctx.limit("newsletter address", &email, SIGNUPS_PER_ADDRESS, 3600)?;
     let stamp = format!(
         "{} {:02}:{:02}",
         domain::calendar::iso_date(now.date()),

@@ -39,6 +39,8 @@ impl Method {
 pub struct Ctx<'a> {
     pub conn: &'a mut AnyConnection,
     pub config: &'a ApiConfig,
+    /// The client's network address, where known (rate limits).
+    pub client: Option<std::net::IpAddr>,
     places: HashMap<BarangayId, Option<Place>>,
 }
 
@@ -47,8 +49,32 @@ impl<'a> Ctx<'a> {
         Self {
             conn,
             config,
+            client: None,
             places: HashMap::new(),
         }
+    }
+
+    /// Counts one use of `action` by this client (or of a subject, such as an address) against a
+    /// limit of `limit` uses in `window` seconds; past it, a 429 with Retry-After.
+    pub fn limit(
+        &mut self,
+        action: &str,
+        who: &str,
+        limit: i32,
+        window: i64,
+    ) -> Result<(), ApiError> {
+        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        let key = format!("{action}:{who}");
+        match db::queries::rate_hit(self.conn, &key, now, window, limit)? {
+            None => Ok(()),
+            Some(wait) => Err(ApiError::TooMany(wait)),
+        }
+    }
+
+    /// The client as a rate-limit subject.
+    pub fn client_key(&self) -> String {
+        self.client
+            .map_or_else(|| "unknown".to_string(), |ip| format!("client {ip}"))
     }
 
     /// The barangay with its city and whether that is served; looked up once per request.
@@ -263,8 +289,12 @@ async fn handle<E: Endpoint>(
     )?;
     let query: E::Query = from_query(req.query_string())?;
     let body = E::Body::parse(&body)?;
+    let client = req.peer_addr().map(|a| a.ip());
     let answer = state
-        .run(move |ctx| E::call(ctx, path, query, body))
+        .run(move |ctx| {
+            ctx.client = client;
+            E::call(ctx, path, query, body)
+        })
         .await?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     let status = StatusCode::from_u16(E::STATUS).unwrap_or(StatusCode::OK);

@@ -24,6 +24,9 @@ pub enum ApiError {
     Timeout,
     #[error("The request body is too large (at most {0} bytes).")]
     TooLarge(usize),
+    /// A rate limit: try again after this many seconds.
+    #[error("Too many attempts. Please try again in {} minute(s).", (.0 + 59) / 60)]
+    TooMany(i64),
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
     #[error("Something went wrong on our side. Please try again.")]
@@ -52,6 +55,7 @@ impl ApiError {
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Timeout => StatusCode::REQUEST_TIMEOUT,
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -81,8 +85,14 @@ impl ResponseError for ApiError {
             log::error!("internal error: {detail}");
         }
         let mut res = HttpResponse::build(self.status());
-        if matches!(self, Self::Unavailable) {
-            res.insert_header((actix_web::http::header::RETRY_AFTER, "1"));
+        match self {
+            Self::Unavailable => {
+                res.insert_header((actix_web::http::header::RETRY_AFTER, "1"));
+            }
+            Self::TooMany(secs) => {
+                res.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+            }
+            _ => {}
         }
         res.json(self.body())
     }

@@ -147,6 +147,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    rate_limits (key) {
+        key -> Text,
+        window_start -> Int8,
+        hits -> Int4,
+    }
+}
+
+diesel::table! {
     served_areas (city_id, fulfillment_type_id) {
         city_id -> Int8,
         fulfillment_type_id -> Int4,
@@ -205,6 +213,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     products,
     promos,
     provinces,
+    rate_limits,
     served_areas,
     settings,
     site_texts,

@@ -118,6 +118,12 @@ fn ms(v: &str) -> Option<f64> {
 
 /// Runs wrk against `url`; `None` when wrk is missing or said nothing readable.
 fn wrk(url: &str, conns: usize, secs: u64, headers: &[(&str, &str)]) -> Option<Load> {
+    let all: Vec<(&str, String)> = headers.iter().map(|(k, v)| (*k, v.to_string())).collect();
+    wrk_with(url, conns, secs, &all)
+}
+
+/// wrk with headers (`("-s", path)` passes a script).
+fn wrk_with(url: &str, conns: usize, secs: u64, headers: &[(&str, String)]) -> Option<Load> {
     let threads = if conns == 1 { 1 } else { 2 };
     let mut cmd = Command::new("wrk");
     cmd.args([
@@ -129,7 +135,11 @@ fn wrk(url: &str, conns: usize, secs: u64, headers: &[(&str, &str)]) -> Option<L
         "10s".into(),
     ]);
     for (k, v) in headers {
-        cmd.arg("-H").arg(format!("{k}: {v}"));
+        if *k == "-s" {
+            cmd.arg("-s").arg(v);
+        } else {
+            cmd.arg("-H").arg(format!("{k}: {v}"));
+        }
     }
     let out = cmd.arg(url).output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -163,6 +173,21 @@ fn wrk(url: &str, conns: usize, secs: u64, headers: &[(&str, &str)]) -> Option<L
         socket_errors,
         non_2xx,
     })
+}
+
+/// Like [`wrk`], with a Lua script.
+fn wrk_script(
+    url: &str,
+    conns: usize,
+    secs: u64,
+    headers: &[(&str, &str)],
+    lua: &str,
+) -> Option<Load> {
+    let script = std::env::temp_dir().join(format!("bench-{}.lua", std::process::id()));
+    std::fs::write(&script, lua).ok()?;
+    let mut all: Vec<(&str, String)> = headers.iter().map(|(k, v)| (*k, v.to_string())).collect();
+    all.push(("-s", script.display().to_string()));
+    wrk_with(url, conns, secs, &all)
 }
 
 fn show(label: &str, l: &Load) {
@@ -495,6 +520,21 @@ fn main() {
     let after = single_median(&addr, "/buy-beer", 20);
     let fell_back = web::page::FALLBACKS.load(Ordering::Relaxed) - fallbacks;
     let recovered = after <= before * 2.0 + 1.0;
+    let before_miss = web::page::FALLBACKS.load(Ordering::Relaxed);
+    let busted = wrk_script(
+        &format!("{base}/buy-beer"),
+        256,
+        10,
+        &page_headers,
+        "request = function() return wrk.format(nil, \"/buy-beer?gate=location&city=\" .. math.random(1, 1000000000)) end\n",
+    );
+    if let Some(l) = busted {
+        show("for comparison, a distinct (uncached) page on every request (?gate=location&city=random), 256 connections", &l);
+        println!(
+            "     each one planned (SQL) and rendered (QuickJS); pages served as the client-render fallback: {}",
+            web::page::FALLBACKS.load(Ordering::Relaxed) - before_miss
+        );
+    }
     println!(
         "  5. no collapse: {}; pages served as the client-render fallback during the load: {fell_back}; one request before the load {before:.2} ms, right after {after:.2} ms   {}",
         if crowd_ok { "throughput held" } else { "throughput fell or errors" },

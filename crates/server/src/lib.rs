@@ -157,9 +157,29 @@ pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
             dist_dir: config.ui_dist.clone(),
             public_dir: config.ui_public.clone(),
             public_url: config.public_url.clone(),
+            origins: origins(config),
         },
     )
     .map_err(|e| e.to_string())
+}
+
+/// The origins allowed to post forms: PUBLIC_URL's, and in development its loopback twin.
+pub fn origins(config: &Config) -> Vec<String> {
+    let Some(public) = ::web::forms::origin_of(&config.public_url) else {
+        return vec![];
+    };
+    let mut out = vec![public.clone()];
+    if !config.production {
+        for (a, b) in [
+            ("://localhost", "://127.0.0.1"),
+            ("://127.0.0.1", "://localhost"),
+        ] {
+            if public.contains(a) {
+                out.push(public.replace(a, b));
+            }
+        }
+    }
+    out
 }
 
 pub async fn serve(config: Config) -> Result<(), String> {

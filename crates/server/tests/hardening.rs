@@ -264,3 +264,147 @@ both!(
     a_write_reaches_every_app_server_within_a_second,
     two_servers
 );
+
+async fn forged_origins_and_return_paths(b: Backend) {
+    let db = database(b);
+    let cfg = support::store_config(&db.url, false);
+    let post =
+        |uri: &'static str, form: &'static str, headers: Vec<(&'static str, &'static str)>| {
+            let mut req = TestRequest::post()
+                .uri(uri)
+                .insert_header(("content-type", "application/x-www-form-urlencoded"))
+                .set_payload(form);
+            for h in headers {
+                req = req.insert_header(h);
+            }
+            support::send_store(&db, &cfg, req)
+        };
+    // The store is https://shop.example; what the client says of the host does not count.
+    for headers in [
+        vec![
+            ("origin", "http://evil.com"),
+            ("x-forwarded-host", "evil.com"),
+            ("host", "evil.com"),
+        ],
+        vec![("origin", "http://shop.example")],
+        vec![("referer", "https://evil.com/page")],
+        vec![
+            ("origin", "https://shop.example"),
+            ("sec-fetch-site", "cross-site"),
+        ],
+    ] {
+        for uri in [
+            "/gate/consent",
+            "/gate/category",
+            "/gate/location",
+            "/newsletter",
+        ] {
+            let r = post(uri, "email=a%40b.co&category_id=1", headers.clone()).await;
+            assert_eq!(r.status, StatusCode::FORBIDDEN, "{uri} {headers:?}");
+        }
+    }
+    let ok = post(
+        "/gate/consent",
+        "",
+        vec![("origin", "https://shop.example")],
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER);
+    // Hostile return paths fall back home, never a 5xx.
+    for back in [
+        "%2F%0D%0ASet-Cookie%3A+x%3D1",
+        "%2F%09%2Fevil.com",
+        "%2F%00",
+        "%2F%7F",
+        "%2F%5Cevil.com",
+        "%2F%2Fevil.com",
+    ] {
+        for (uri, form) in [
+            ("/gate/consent", format!("return_to={back}")),
+            (
+                "/newsletter",
+                format!("email=x%40example.com&return_to={back}"),
+            ),
+        ] {
+            let req = TestRequest::post()
+                .uri(uri)
+                .insert_header(("content-type", "application/x-www-form-urlencoded"))
+                .set_payload(form);
+            let r = support::send_store(&db, &cfg, req).await;
+            assert_eq!(r.status, StatusCode::SEE_OTHER, "{uri} {back}");
+            let to = r.headers.get("location").unwrap().to_str().unwrap();
+            assert!(to.starts_with("/?"), "{uri} {back}: {to}");
+        }
+    }
+}
+both!(
+    forged_origins_are_refused_and_return_paths_are_safe,
+    forged_origins_and_return_paths
+);
+
+async fn rate_limits(b: Backend) {
+    let db = database(b);
+    let subscribe = |ip: &'static str, email: String| {
+        support::send_api(
+            &db.pool,
+            TestRequest::post()
+                .uri("/api/v1/mail/subscribe")
+                .peer_addr(format!("{ip}:40000").parse().unwrap())
+                .set_json(serde_json::json!({ "email": email })),
+        )
+    };
+    for i in 0..api::content::SIGNUPS_PER_CLIENT {
+        let r = subscribe("203.0.113.7", format!("fan{i}@example.com")).await;
+        assert_eq!(r.status, StatusCode::OK, "signup {i}");
+    }
+    let r = subscribe("203.0.113.7", "one-more@example.com".into()).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    let wait: i64 = r
+        .headers
+        .get("retry-after")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=600).contains(&wait), "{wait}");
+    assert!(r.text().contains("Too many attempts"));
+    // Another client is not held back by the first.
+    assert_eq!(
+        subscribe("203.0.113.8", "other@example.com".into())
+            .await
+            .status,
+        StatusCode::OK
+    );
+    // One address cannot be signed up again and again from many clients.
+    for ip in ["198.51.100.1", "198.51.100.2"] {
+        assert_eq!(
+            subscribe(ip, "target@example.com".into()).await.status,
+            StatusCode::OK
+        );
+    }
+    let r = subscribe("198.51.100.3", "Target@Example.com".into()).await;
+    assert_eq!(r.status, StatusCode::OK, "the third of three per address");
+    let r = subscribe("198.51.100.4", "target@example.com".into()).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    // The no-JS form says so too.
+    let cfg = support::store_config(&db.url, false);
+    let r = support::send_store(
+        &db,
+        &cfg,
+        TestRequest::post()
+            .uri("/newsletter")
+            .peer_addr("203.0.113.7:40000".parse().unwrap())
+            .insert_header(("content-type", "application/x-www-form-urlencoded"))
+            .set_payload("email=late%40example.com&return_to=%2Ffaqs"),
+    )
+    .await;
+    assert_eq!(
+        r.headers.get("location").unwrap(),
+        "/faqs?newsletter=limited#newsletter"
+    );
+}
+both!(
+    newsletter_signups_are_rate_limited_for_every_app_server,
+    rate_limits
+);

@@ -56,7 +56,9 @@ impl Default for SsrConfig {
         let threads = thread::available_parallelism().map_or(2, |n| n.get());
         Self {
             threads,
-            queue: threads * 16,
+            // A crowd of distinct pages waits its turn (about 5 ms a render) rather than falls
+            // back to a client-rendered page: up to 128 renders a thread.
+            queue: threads * 128,
             memo_bytes: 32 << 20,
             limits: EngineLimits::default(),
         }

@@ -14,21 +14,43 @@ use crate::gate::{self, cookie, removal, CONSENT_MAX_AGE, GATE_MAX_AGE};
 use crate::page::redirect;
 use crate::WebState;
 
-/// Unsafe requests must come from our own pages: a cross-site `Origin` is refused.
-fn same_origin(req: &HttpRequest) -> bool {
-    let Some(origin) = req
-        .headers()
-        .get(header::ORIGIN)
-        .and_then(|v| v.to_str().ok())
-    else {
-        // Browsers send Origin on every cross-site POST; none means a same-site or non-browser
-        // client.
-        return true;
+/// `scheme://host[:port]` of an address, lower-cased, without a default port; `None` when it is
+/// not an http(s) address.
+pub fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next()?.to_ascii_lowercase();
+    if authority.is_empty() || authority.contains('@') {
+        return None;
+    }
+    let authority = match (scheme.as_str(), authority.rsplit_once(':')) {
+        ("https", Some((host, "443"))) | ("http", Some((host, "80"))) => host.to_string(),
+        _ => authority,
     };
-    let host = req.connection_info().host().to_string();
-    origin
-        .split_once("://")
-        .is_some_and(|(_, rest)| rest.trim_end_matches('/') == host)
+    Some(format!("{scheme}://{authority}"))
+}
+
+/// Unsafe requests must come from our own pages: the `Origin` (or, without one, the `Referer`)
+/// must be the store's own (PUBLIC_URL's), never judged by `Host` or `X-Forwarded-Host`, which
+/// the client controls; `Sec-Fetch-Site: cross-site` is a refusal. A request with neither header
+/// comes from no browser, and so from no forged page.
+pub fn same_origin(req: &HttpRequest, allowed: &[String]) -> bool {
+    let header = |name: header::HeaderName| {
+        req.headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap_or("\u{0}").to_string())
+    };
+    if header(header::HeaderName::from_static("sec-fetch-site")).as_deref() == Some("cross-site") {
+        return false;
+    }
+    let claimed = header(header::ORIGIN).or_else(|| header(header::REFERER));
+    match claimed {
+        None => true,
+        Some(url) => origin_of(&url).is_some_and(|o| allowed.contains(&o)),
+    }
 }
 
 fn forbidden() -> HttpResponse {
@@ -37,11 +59,18 @@ fn forbidden() -> HttpResponse {
         .body("This form must be sent from the store's own pages.")
 }
 
-/// Where to go back to: a path of this site, without its query.
+/// Where to go back to: a path of this site, without its query. Anything else (another site,
+/// `//host`, a backslash, a control character or space that a browser might drop) goes home.
 fn return_path(fields: &Fields) -> String {
     let raw = fields.get("return_to").unwrap_or("/");
     let path = raw.split(['?', '#']).next().unwrap_or("/");
-    if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') {
+    let safe = path.starts_with('/')
+        && !path.starts_with("//")
+        && path.len() <= 200
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'\\' && b != b'"' && b != b'<' && b != b'>');
+    if safe {
         path.to_string()
     } else {
         "/".to_string()
@@ -50,6 +79,8 @@ fn return_path(fields: &Fields) -> String {
 
 fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
     let mut b = HttpResponse::build(StatusCode::SEE_OTHER);
+    // Every address here is built from safe parts; should one not be a valid header, go home.
+    let to = header::HeaderValue::from_str(to).unwrap_or(header::HeaderValue::from_static("/"));
     b.insert_header((header::LOCATION, to))
         .insert_header((header::CACHE_CONTROL, "no-store"));
     b
@@ -63,8 +94,9 @@ const FORM_LIMIT: usize = 8 * 1024;
 async fn accept(
     req: &HttpRequest,
     payload: web::Payload,
+    state: &WebState,
 ) -> Result<(Fields, String), HttpResponse> {
-    if !same_origin(req) {
+    if !same_origin(req, &state.config.origins) {
         return Err(forbidden());
     }
     let body = api::endpoint::read_body(payload, FORM_LIMIT)
@@ -79,9 +111,9 @@ async fn accept(
 pub async fn consent(
     req: HttpRequest,
     payload: web::Payload,
-    _: web::Data<WebState>,
+    state: web::Data<WebState>,
 ) -> HttpResponse {
-    let (_, back) = match accept(&req, payload).await {
+    let (_, back) = match accept(&req, payload, &state).await {
         Ok(a) => a,
         Err(refused) => return refused,
     };
@@ -98,7 +130,7 @@ pub async fn category(
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let (fields, back) = match accept(&req, payload).await {
+    let (fields, back) = match accept(&req, payload, &state).await {
         Ok(a) => a,
         Err(refused) => return refused,
     };
@@ -143,7 +175,7 @@ pub async fn location(
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let (fields, back) = match accept(&req, payload).await {
+    let (fields, back) = match accept(&req, payload, &state).await {
         Ok(a) => a,
         Err(refused) => return refused,
     };
@@ -201,21 +233,26 @@ pub async fn newsletter(
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let (fields, back) = match accept(&req, payload).await {
+    let (fields, back) = match accept(&req, payload, &state).await {
         Ok(a) => a,
         Err(refused) => return refused,
     };
     let email = fields.get("email").unwrap_or("").to_string();
     let now = domain::calendar::manila_now();
+    let client = req.peer_addr().map(|a| a.ip());
     let code = match state
         .api
-        .run(move |ctx| content::subscribe(ctx, &email, now))
+        .run(move |ctx| {
+            ctx.client = client;
+            content::subscribe(ctx, &email, now)
+        })
         .await
     {
         Ok(content::SUBSCRIBED) => "added",
         Ok(_) => "exists",
         Err(ApiError::Invalid { message, .. }) if message == domain::email::REQUIRED => "required",
         Err(ApiError::Invalid { .. }) => "invalid",
+        Err(ApiError::TooMany(_)) => "limited",
         Err(e) => {
             log::error!("newsletter: {e}");
             "failed"
@@ -227,4 +264,93 @@ pub async fn newsletter(
 /// GET on a form address (a bookmarked or reloaded form result) goes home.
 pub async fn form_get(_: HttpRequest, _: web::Data<WebState>) -> HttpResponse {
     redirect("/", StatusCode::SEE_OTHER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_are_compared_by_scheme_host_and_port() {
+        assert_eq!(
+            origin_of("https://Shop.Example:443/x?y").as_deref(),
+            Some("https://shop.example")
+        );
+        assert_eq!(
+            origin_of("http://127.0.0.1:8080").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert_eq!(origin_of("null"), None);
+        assert_eq!(origin_of("javascript:alert(1)"), None);
+        assert_eq!(origin_of("https://shop.example@evil.com/"), None);
+        let allowed = vec!["https://shop.example".to_string()];
+        let req = |headers: &[(&str, &str)]| {
+            let mut r = actix_web::test::TestRequest::post();
+            for h in headers {
+                r = r.insert_header(*h);
+            }
+            r.to_http_request()
+        };
+        assert!(same_origin(
+            &req(&[("origin", "https://shop.example")]),
+            &allowed
+        ));
+        assert!(same_origin(&req(&[]), &allowed));
+        assert!(!same_origin(
+            &req(&[
+                ("origin", "http://evil.com"),
+                ("x-forwarded-host", "evil.com"),
+                ("host", "evil.com")
+            ]),
+            &allowed
+        ));
+        assert!(
+            !same_origin(&req(&[("origin", "http://shop.example")]), &allowed),
+            "scheme"
+        );
+        assert!(
+            !same_origin(&req(&[("origin", "https://shop.example:8443")]), &allowed),
+            "port"
+        );
+        assert!(same_origin(
+            &req(&[("referer", "https://shop.example/buy-beer")]),
+            &allowed
+        ));
+        assert!(!same_origin(
+            &req(&[("referer", "https://evil.com/shop.example")]),
+            &allowed
+        ));
+        assert!(!same_origin(
+            &req(&[
+                ("origin", "https://shop.example"),
+                ("sec-fetch-site", "cross-site")
+            ]),
+            &allowed
+        ));
+    }
+
+    #[test]
+    fn unsafe_return_paths_go_home() {
+        let back = |v: &str| {
+            let body = form_urlencoded::Serializer::new(String::new())
+                .append_pair("return_to", v)
+                .finish();
+            return_path(&Fields::parse(body.as_bytes()))
+        };
+        assert_eq!(back("/buy-beer?x=1#y"), "/buy-beer");
+        for bad in [
+            "//evil.com",
+            "/\\evil.com",
+            "/\t/evil.com",
+            "/\r\nSet-Cookie: a=b",
+            "/\u{0}",
+            "/\u{7f}",
+            "https://evil.com",
+            "/ /evil.com",
+            "evil.com",
+            "/ä",
+        ] {
+            assert_eq!(back(bad), "/", "{bad:?}");
+        }
+    }
 }

@@ -47,11 +47,13 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
     }
     let choices = crate::gate::choices(&req);
     let maintenance = state.api.watch.maintenance();
-    let key = (!maintenance).then(|| page_key(&req, &choices, state.api.watch.data_version()));
+    let query = crate::plan::page_query(req.query_string());
+    let key = (!maintenance)
+        .then(|| page_key(req.path(), &query, &choices, state.api.watch.data_version()));
     if let Some(hit) = key.and_then(|k| state.api.cache.get(k)) {
         return hit.respond(&req);
     }
-    let planned = plan_page(&req, &state, choices, maintenance).await;
+    let planned = plan_page(&req, &query, &state, choices, maintenance).await;
     if let Some(to) = &planned.redirect {
         return redirect(to, StatusCode::FOUND);
     }
@@ -78,13 +80,13 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
 
 /// Everything that shapes a page: its address, the shopper's gate choices, the data version and
 /// the business day (dated notices and promos).
-fn page_key(req: &HttpRequest, c: &Choices, data_version: u64) -> u128 {
+fn page_key(path: &str, query: &str, c: &Choices, data_version: u64) -> u128 {
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
     let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
     api::cache::key(&[
         b"page",
-        req.path().as_bytes(),
-        req.query_string().as_bytes(),
+        path.as_bytes(),
+        query.as_bytes(),
         &[u8::from(c.consent)],
         &id(c.packaging.map(|p| i64::from(p.get()))),
         &id(c.fulfillment.map(|f| i64::from(f.get()))),
@@ -99,11 +101,12 @@ fn page_key(req: &HttpRequest, c: &Choices, data_version: u64) -> u128 {
 /// and the client fetches the data.
 async fn plan_page(
     req: &HttpRequest,
+    query: &str,
     state: &web::Data<WebState>,
     choices: Choices,
     maintenance: bool,
 ) -> Plan {
-    let (path, query) = (req.path().to_string(), req.query_string().to_string());
+    let (path, query) = (req.path().to_string(), query.to_string());
     let st = state.clone();
     let (p, q) = (path.clone(), query.clone());
     let planned = state

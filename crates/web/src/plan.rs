@@ -34,6 +34,31 @@ pub struct Plan {
     pub complete: bool,
 }
 
+/// The query parameters a page reads (the shop's filter, the newsletter's message, the gates and
+/// their no-JS steps, the test date). Others (`utm_source`, `fbclid`, a cache buster) do not change
+/// the page, so they neither reach the render nor split the cache.
+pub const PAGE_PARAMS: [&str; 8] = [
+    "filterByType",
+    "newsletter",
+    "gate",
+    "fulfillment",
+    "province",
+    "city",
+    "barangay",
+    "testdate",
+];
+
+/// The part of a raw query string that shapes a page, re-encoded (malformed escapes and all).
+pub fn page_query(raw: &str) -> String {
+    let kept: Vec<(String, String)> = form_urlencoded::parse(raw.as_bytes())
+        .filter(|(k, _)| PAGE_PARAMS.contains(&k.as_ref()))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(kept)
+        .finish()
+}
+
 /// How a step's id parses (and is written back into a key).
 type ParseStep = fn(&str) -> Option<String>;
 
@@ -131,6 +156,26 @@ fn dehydrated_query(key: &str, data: Value) -> Value {
             "fetchStatus": "idle"
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_what_shapes_a_page_is_kept_of_its_query() {
+        assert_eq!(
+            page_query("utm_source=fb&filterByType=can&fbclid=x"),
+            "filterByType=can"
+        );
+        assert_eq!(page_query("%"), "");
+        assert_eq!(
+            page_query("gate=location&city=137602000&miss=9"),
+            "gate=location&city=137602000"
+        );
+        assert_eq!(page_query("newsletter=a+b"), "newsletter=a+b");
+        assert_eq!(page_query("filterByType=%ff"), "filterByType=%EF%BF%BD");
+    }
 }
 
 #[derive(Default)]

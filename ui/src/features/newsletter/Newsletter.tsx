@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { calls, type SubscribeAnswer, type ValidationErrorBody } from '../../api/contract.gen';
+import { calls, type ErrorBody, type SubscribeAnswer, type ValidationErrorBody } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
 
 const NEWSLETTER_OK = 'Your email has been added to our mailing list and will receive our latest news.';
@@ -11,6 +11,7 @@ const NEWSLETTER_CODES: Record<string, string> = {
   required: 'The email field is required.',
   invalid: 'The email must be a valid email address.',
   failed: NEWSLETTER_FAIL,
+  limited: 'Too many attempts. Please try again in a few minutes.',
 };
 
 /** The footer's newsletter form: a real form post without JS, the JSON call with it. */
@@ -37,12 +38,12 @@ export function Newsletter() {
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: JSON.stringify({ email }),
       });
-      const body = (await res.json().catch(() => null)) as Partial<SubscribeAnswer & ValidationErrorBody> | null;
+      const body = (await res.json().catch(() => null)) as Partial<SubscribeAnswer & ValidationErrorBody & ErrorBody> | null;
       if (res.ok) {
         setMessage({ text: body?.data?.success ?? NEWSLETTER_OK, ok: true });
         form.reset();
       } else {
-        setMessage({ text: body?.errors?.email?.[0] ?? NEWSLETTER_FAIL, ok: false });
+        setMessage({ text: body?.errors?.email?.[0] ?? body?.error ?? NEWSLETTER_FAIL, ok: false });
       }
     } catch {
       setMessage({ text: NEWSLETTER_FAIL, ok: false });
