@@ -11,6 +11,15 @@ use utoipa::{IntoParams, ToSchema};
 use crate::endpoint::{Ctx, Endpoint, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
+crate::register!(
+    Products,
+    WhatsNew,
+    Packagings,
+    Banners,
+    Promos,
+    SingleProductCall
+);
+
 /// `{"results": [...]}`, the shape of SPEC's list answers.
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct Results<T> {

@@ -11,6 +11,8 @@ use utoipa::{IntoParams, ToSchema};
 use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
+crate::register!(HolidayCall, NoticeCall, SiteTextCall, User, Subscribe);
+
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TestdateQuery {

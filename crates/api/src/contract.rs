@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use ts_rs::{Config, TypeVisitor, TS};
 
-use crate::registry::ENDPOINTS;
+use crate::registry::endpoints;
 
 /// Collects declarations of types and everything they use, each once, dependencies first.
 pub struct TsTypes {
@@ -60,7 +60,7 @@ pub fn typescript() -> String {
     types.add::<crate::error::ValidationErrorBody>();
     types.add::<crate::gate::Gate>();
     let mut calls = Vec::new();
-    for e in ENDPOINTS {
+    for e in endpoints() {
         let answer = e.answer_ts(&mut types);
         calls.push(format!(
             "  {}: {{ method: '{}', key: '{}', read: {} }} as Call<{}>,",

@@ -1,5 +1,5 @@
 //! What an API call is: a typed function with typed path, query and body, and the one registry
-//! ([`crate::registry::ENDPOINTS`]) that every other list derives from: the actix routes, the
+//! ([`crate::registry::endpoints`]) that every other list derives from: the actix routes, the
 //! in-process loaders of the pages ([`fetch`]), the OpenAPI document and the TypeScript contract.
 
 use std::borrow::Cow;
@@ -442,7 +442,7 @@ pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
 /// JSON: the data a page needs under the same key the client's react-query uses for it.
 pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Value, ApiError> {
     let (path, query) = key.split_once('?').unwrap_or((key, ""));
-    crate::registry::ENDPOINTS
+    crate::registry::endpoints()
         .iter()
         .filter(|e| e.read())
         .find_map(|e| match_path(e.path(), path).map(|params| (e, params)))

@@ -1,6 +1,6 @@
 //! The JSON API: unversioned SPEC calls under `/api/v1`, the others under their version
 //! (`/api/v2`, `/api/v3`). Each call is a typed [`Endpoint`] (typed path, query and body, ids as
-//! `domain` types) listed once in [`registry::ENDPOINTS`]; the actix routes, the pages' in-process
+//! `domain` types) registered once, in its own module ([`registry::endpoints`]); the actix routes, the pages' in-process
 //! loaders ([`fetch`]), the OpenAPI document (`/api/openapi.json`) and the UI's TypeScript
 //! contract all come from that list.
 
@@ -123,7 +123,7 @@ async fn openapi_json() -> HttpResponse {
 /// Mounts the API under `/api`: every registered call, `/api/openapi.json`, JSON 404 and 405.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let mut by_path: BTreeMap<&str, Vec<&dyn endpoint::Registered>> = BTreeMap::new();
-    for e in registry::ENDPOINTS {
+    for e in registry::endpoints() {
         by_path.entry(e.path()).or_default().push(*e);
     }
     let mut scope = web::scope("/api")

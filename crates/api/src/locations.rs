@@ -15,6 +15,18 @@ use crate::catalog::Results;
 use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
+crate::register!(
+    Cities,
+    KegCities,
+    FulfillmentTypes,
+    Provinces,
+    Barangays,
+    Streets,
+    LegacyCities,
+    LegacyBarangays,
+    DeliveryAreas,
+);
+
 /// A city as SPEC 3 gives it.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CityView {

@@ -15,7 +15,7 @@ use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use crate::endpoint::{Body, Endpoint, Method};
 use crate::error::{ErrorBody, ValidationErrorBody};
-use crate::registry::ENDPOINTS;
+use crate::registry::endpoints;
 
 fn json_response(description: &str, schema: RefOr<Schema>) -> utoipa::openapi::Response {
     ResponseBuilder::new()
@@ -103,7 +103,7 @@ pub fn document() -> OpenApi {
         ),
     ];
     let mut paths = PathsBuilder::new();
-    for e in ENDPOINTS {
+    for e in endpoints() {
         let method = match e.method() {
             Method::Get => utoipa::openapi::HttpMethod::Get,
             Method::Post => utoipa::openapi::HttpMethod::Post,

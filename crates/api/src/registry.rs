@@ -1,37 +1,39 @@
-//! The one list of API calls. Adding a call: write its `Endpoint` in its feature's module and
-//! add it here; its route, its in-process loader, its OpenAPI operation and its entry in the UI's
-//! contract (`ui/src/api/contract.gen.ts`) follow.
+//! The one list of API calls. Each call registers itself in its own module with
+//! [`register!`](crate::register), next to its `Endpoint`; its route, its in-process loader, its
+//! OpenAPI operation and its entry in the UI's contract (`ui/src/api/contract.gen.ts`, rewritten
+//! by `make contract`) all follow from that one line.
 
-use crate::catalog::{Banners, Packagings, Products, Promos, SingleProductCall, WhatsNew};
-use crate::content::{HolidayCall, NoticeCall, SiteTextCall, Subscribe, User};
-use crate::endpoint::{Api, Registered};
-use crate::locations::{
-    Barangays, Cities, DeliveryAreas, FulfillmentTypes, KegCities, LegacyBarangays, LegacyCities,
-    Provinces, Streets,
-};
+use std::sync::OnceLock;
 
-pub static ENDPOINTS: &[&dyn Registered] = &[
-    &Api::<Products>::ENTRY,
-    &Api::<Promos>::ENTRY,
-    &Api::<WhatsNew>::ENTRY,
-    &Api::<SingleProductCall>::ENTRY,
-    &Api::<Packagings>::ENTRY,
-    &Api::<Banners>::ENTRY,
-    &Api::<FulfillmentTypes>::ENTRY,
-    &Api::<Provinces>::ENTRY,
-    &Api::<Cities>::ENTRY,
-    &Api::<KegCities>::ENTRY,
-    &Api::<Barangays>::ENTRY,
-    &Api::<Streets>::ENTRY,
-    &Api::<LegacyCities>::ENTRY,
-    &Api::<LegacyBarangays>::ENTRY,
-    &Api::<DeliveryAreas>::ENTRY,
-    &Api::<HolidayCall>::ENTRY,
-    &Api::<NoticeCall>::ENTRY,
-    &Api::<SiteTextCall>::ENTRY,
-    &Api::<User>::ENTRY,
-    &Api::<Subscribe>::ENTRY,
-];
+use crate::endpoint::Registered;
+
+/// One registered call.
+pub struct Entry(pub &'static dyn Registered);
+
+inventory::collect!(Entry);
+
+/// Registers `Endpoint` types in the registry: `register!(Products, WhatsNew);`.
+#[macro_export]
+macro_rules! register {
+    ($($endpoint:ty),+ $(,)?) => {
+        $(
+            inventory::submit! {
+                $crate::registry::Entry(&$crate::endpoint::Api::<$endpoint>::ENTRY)
+            }
+        )+
+    };
+}
+
+/// Every registered call, by path and method (a fixed order for the generated files).
+pub fn endpoints() -> &'static [&'static dyn Registered] {
+    static ALL: OnceLock<Vec<&'static dyn Registered>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all: Vec<&'static dyn Registered> =
+            inventory::iter::<Entry>.into_iter().map(|e| e.0).collect();
+        all.sort_by_key(|e| (e.path(), e.method().as_str()));
+        all
+    })
+}
 
 #[cfg(test)]
 mod tests {
@@ -39,16 +41,18 @@ mod tests {
 
     #[test]
     fn names_and_routes_are_unique() {
-        let mut names: Vec<&str> = ENDPOINTS.iter().map(|e| e.name()).collect();
+        let all = endpoints();
+        assert_eq!(all.len(), 20, "every call of SPEC 7 so far is registered");
+        let mut names: Vec<&str> = all.iter().map(|e| e.name()).collect();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), ENDPOINTS.len(), "two calls share a name");
-        let mut routes: Vec<(&str, &str)> = ENDPOINTS
+        assert_eq!(names.len(), all.len(), "two calls share a name");
+        let mut routes: Vec<(&str, &str)> = all
             .iter()
             .map(|e| (e.method().as_str(), e.path()))
             .collect();
         routes.sort();
         routes.dedup();
-        assert_eq!(routes.len(), ENDPOINTS.len(), "two calls share a route");
+        assert_eq!(routes.len(), all.len(), "two calls share a route");
     }
 }

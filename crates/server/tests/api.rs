@@ -268,3 +268,26 @@ async fn seed_is_idempotent(b: Backend) {
     );
 }
 both!(migrations_and_seed_run_once, seed_is_idempotent);
+
+/// The served contract is the kept one, with every registered call (registration happens in each
+/// call's own module; this checks it survives linking into the store).
+#[actix_web::test]
+async fn the_openapi_document_is_served_and_kept() {
+    let db = database(Backend::Sqlite);
+    let res = support::send_api(&db.pool, test::TestRequest::get().uri("/api/openapi.json")).await;
+    assert_eq!(res.status, StatusCode::OK);
+    let kept = std::fs::read_to_string(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../api/openapi.json"),
+    )
+    .unwrap();
+    assert_eq!(res.text(), kept);
+    let doc: Value = serde_json::from_str(&kept).unwrap();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let operations: usize = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|p| p.as_object().unwrap().len())
+        .sum();
+    assert_eq!(operations, 20);
+}
