@@ -174,6 +174,23 @@ impl Endpoint for User {
     type Answer = GuestAnswer;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<GuestAnswer, ApiError> {
+        // SPEC 7: a 401 that carries a new token lets the client store it. A visitor without a
+        // live session gets a guest one (within the same limit as POST /guest-token).
+        if ctx.session()?.is_none() {
+            let client = ctx.client_key();
+            match ctx.limit(
+                "guest token",
+                &client,
+                crate::session::STARTS_PER_CLIENT,
+                600,
+            ) {
+                Ok(()) => {
+                    ctx.start_session(None)?;
+                }
+                Err(ApiError::TooMany(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
         let mut text = |key: &str| -> Result<String, ApiError> {
             Ok(queries::site_text(ctx.conn, key)?
                 .map(|t| t.body)

@@ -41,6 +41,10 @@ pub struct Ctx<'a> {
     pub config: &'a ApiConfig,
     /// The client's network address, where known (rate limits).
     pub client: Option<std::net::IpAddr>,
+    /// The session token the request presented (cookie or `Authorization: Bearer`).
+    pub token: Option<String>,
+    /// A token to send back (new, or extended): `access-token` header and cookie.
+    pub issued: Option<String>,
     places: HashMap<BarangayId, Option<Place>>,
 }
 
@@ -50,6 +54,8 @@ impl<'a> Ctx<'a> {
             conn,
             config,
             client: None,
+            token: None,
+            issued: None,
             places: HashMap::new(),
         }
     }
@@ -290,10 +296,13 @@ async fn handle<E: Endpoint>(
     let query: E::Query = from_query(req.query_string())?;
     let body = E::Body::parse(&body)?;
     let client = req.peer_addr().map(|a| a.ip());
-    let answer = state
+    let token = presented_token(&req);
+    let (answer, issued) = state
         .run(move |ctx| {
             ctx.client = client;
-            E::call(ctx, path, query, body)
+            ctx.token = token;
+            let answer = E::call(ctx, path, query, body)?;
+            Ok((answer, ctx.issued.take()))
         })
         .await?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -309,7 +318,43 @@ async fn handle<E: Endpoint>(
     if let Some(k) = key {
         state.cache.insert(k, answer.clone());
     }
-    Ok(answer.respond(&req))
+    let mut res = answer.respond(&req);
+    if let Some(token) = issued {
+        send_token(&mut res, &token, state.config.secure_cookies);
+    }
+    Ok(res)
+}
+
+/// The session token a request presents: `Authorization: Bearer` first, else the cookie.
+pub fn presented_token(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string())
+        .or_else(|| {
+            req.cookie(crate::session::COOKIE)
+                .map(|c| c.value().to_string())
+        })
+        .filter(|t| !t.is_empty())
+}
+
+/// Sends a new or extended token: the `access-token` header for API clients, an HttpOnly,
+/// SameSite=Lax cookie (Secure on https) for browsers.
+pub fn send_token(res: &mut HttpResponse, token: &str, secure: bool) {
+    if let Ok(v) = header::HeaderValue::from_str(token) {
+        res.headers_mut()
+            .insert(header::HeaderName::from_static(crate::session::HEADER), v);
+    }
+    let mut cookie = actix_web::cookie::Cookie::new(crate::session::COOKIE, token.to_string());
+    cookie.set_path("/");
+    cookie.set_http_only(true);
+    cookie.set_secure(secure);
+    cookie.set_same_site(actix_web::cookie::SameSite::Lax);
+    cookie.set_max_age(actix_web::cookie::time::Duration::seconds(
+        crate::session::TTL_SECS,
+    ));
+    let _ = res.add_cookie(&cookie);
 }
 
 /// The registry's view of an endpoint, whatever its types.

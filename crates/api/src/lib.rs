@@ -14,6 +14,7 @@ pub mod gate;
 pub mod locations;
 pub mod openapi;
 pub mod registry;
+pub mod session;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -67,6 +68,8 @@ pub struct ApiConfig {
     pub allow_testdate: bool,
     /// How many bytes of finished answers (API reads and pages) to keep.
     pub cache_bytes: u64,
+    /// Whether session cookies are `Secure` (the store is reached over https).
+    pub secure_cookies: bool,
 }
 
 impl Default for ApiConfig {
@@ -74,6 +77,7 @@ impl Default for ApiConfig {
         Self {
             allow_testdate: false,
             cache_bytes: 64 << 20,
+            secure_cookies: false,
         }
     }
 }

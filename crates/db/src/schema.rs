@@ -162,6 +162,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    sessions (token_hash) {
+        token_hash -> Text,
+        user_id -> Nullable<Int8>,
+        created_at -> Int8,
+        expires_at -> Int8,
+    }
+}
+
+diesel::table! {
     settings (key) {
         key -> Text,
         value -> Text,
@@ -215,6 +224,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     provinces,
     rate_limits,
     served_areas,
+    sessions,
     settings,
     site_texts,
     streets,

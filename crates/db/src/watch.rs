@@ -2,7 +2,7 @@
 //! write to the catalog or the content) and the maintenance switch (`settings.maintenance`, or
 //! forced by the configuration). Read once when the store starts, then by a thread of its own
 //! once a second, so asking never waits for the database and several app servers converge
-//! within a second.
+//! within a second. The same thread forgets expired sessions every ten minutes.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -40,6 +40,17 @@ fn read(pool: &DbPool) -> Option<(bool, u64)> {
     Some((maintenance, version as u64))
 }
 
+fn purge(pool: &DbPool) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
+        if let Err(e) = queries::purge_sessions(&mut conn, now) {
+            log::warn!("purging expired sessions: {e}");
+        }
+    }
+}
+
 impl Watch {
     /// Reads the rows now, then follows them on a thread that ends with the last `Arc`.
     pub fn start(pool: DbPool, forced_maintenance: bool) -> Arc<Self> {
@@ -52,12 +63,18 @@ impl Watch {
         let weak: Weak<Self> = Arc::downgrade(&watch);
         let spawned = std::thread::Builder::new()
             .name("db-watch".into())
-            .spawn(move || loop {
-                std::thread::sleep(EVERY);
-                let Some(me) = weak.upgrade() else { break };
-                if let Some((maintenance, version)) = read(&pool) {
-                    me.maintenance.store(maintenance, Ordering::Relaxed);
-                    me.data_version.store(version, Ordering::Relaxed);
+            .spawn(move || {
+                for tick in 1u64.. {
+                    std::thread::sleep(EVERY);
+                    let Some(me) = weak.upgrade() else { break };
+                    if let Some((maintenance, version)) = read(&pool) {
+                        me.maintenance.store(maintenance, Ordering::Relaxed);
+                        me.data_version.store(version, Ordering::Relaxed);
+                    }
+                    // Expired sessions are forgotten every ten minutes.
+                    if tick % 600 == 0 {
+                        purge(&pool);
+                    }
                 }
             });
         if let Err(e) = spawned {

@@ -134,6 +134,7 @@ pub fn api_config(config: &Config) -> ApiConfig {
     ApiConfig {
         allow_testdate: !config.production,
         cache_bytes: config.cache_mb << 20,
+        secure_cookies: config.public_url.starts_with("https://"),
     }
 }
 

@@ -200,6 +200,20 @@ export type SubscribeAnswer = { data: Success, };
 export type Success = { success: string, };
 
 /**
+ * `POST /api/v1/guest-token`: a guest session; the token is in the `access-token` header (and the
+ * HttpOnly cookie for browsers).
+ */
+export type TokenAnswer = { 
+/**
+ * Always "Bearer".
+ */
+token_type: string, 
+/**
+ * Seconds the token lives without use.
+ */
+expires_in: number, };
+
+/**
  * A product type (Cans, Full Goods, Keg).
  */
 export type TypeRef = { id: number, name: string, };
@@ -224,6 +238,7 @@ export const calls = {
   legacyBarangays: { method: 'GET', key: '/api/v1/barangay?filterByCity={filterByCity}', read: true } as Call<Results<BarangayView>>,
   legacyCities: { method: 'GET', key: '/api/v1/cities?filterByProvince={filterByProvince}', read: true } as Call<Results<CityView>>,
   deliveryAreas: { method: 'GET', key: '/api/v1/delivery-areas', read: true } as Call<Results<Area>>,
+  guestToken: { method: 'POST', key: '/api/v1/guest-token', read: false } as Call<TokenAnswer>,
   subscribe: { method: 'POST', key: '/api/v1/mail/subscribe', read: false } as Call<SubscribeAnswer>,
   notice: { method: 'GET', key: '/api/v1/notice?testdate={testdate}', read: true } as Call<NoticeAnswer>,
   holiday: { method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,

@@ -1,0 +1,148 @@
+//! Sessions (DESIGN, "Sessions and security"): a token of 256 random bits that the client holds,
+//! stored only as its SHA-256, for a guest or a member, with a 60-minute sliding expiry (SPEC's
+//! "token expiration 60"). Browsers carry it in an HttpOnly cookie, API clients as
+//! `Authorization: Bearer`; a new or extended token comes back in the `access-token` header.
+//! Sessions live in the database, so every app server shares them.
+
+use base64::Engine as _;
+use rand::RngCore;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use crate::endpoint::{Ctx, Endpoint, Method, NoBody, NoParams};
+use crate::error::ApiError;
+
+crate::register!(GuestToken);
+
+/// How long a session lives without use.
+pub const TTL_SECS: i64 = 60 * 60;
+/// A session is extended (one write) once less than this is left.
+pub const EXTEND_BELOW: i64 = TTL_SECS / 2;
+/// The cookie browsers carry the token in.
+pub const COOKIE: &str = "session";
+/// The header a new or extended token comes back in (SPEC 7).
+pub const HEADER: &str = "access-token";
+/// Guest sessions one client may start in ten minutes.
+pub const STARTS_PER_CLIENT: i32 = 30;
+
+/// A live session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    pub user_id: Option<i64>,
+    pub expires_at: i64,
+}
+
+/// A new token: 256 random bits, base64url without padding (43 characters).
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// What is stored of a token.
+pub fn hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+impl Ctx<'_> {
+    /// Starts a session (a guest's when `user_id` is `None`); its token goes back with the answer.
+    pub fn start_session(&mut self, user_id: Option<i64>) -> Result<String, ApiError> {
+        let token = new_token();
+        let now = now();
+        db::queries::create_session(self.conn, &hash(&token), user_id, now, now + TTL_SECS)?;
+        self.issued = Some(token.clone());
+        Ok(token)
+    }
+
+    /// The session of the token the request presented, if it is live; extended (and its token
+    /// sent back) once less than half its life is left.
+    pub fn session(&mut self) -> Result<Option<Session>, ApiError> {
+        let Some(token) = self.token.clone() else {
+            return Ok(None);
+        };
+        // A token of another shape was never ours: no lookup.
+        if token.len() != 43
+            || !token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Ok(None);
+        }
+        let h = hash(&token);
+        let now = now();
+        let Some(row) = db::queries::live_session(self.conn, &h, now)? else {
+            return Ok(None);
+        };
+        let mut expires_at = row.expires_at;
+        if row.expires_at - now < EXTEND_BELOW {
+            expires_at = now + TTL_SECS;
+            db::queries::extend_session(self.conn, &h, expires_at)?;
+            self.issued = Some(token);
+        }
+        Ok(Some(Session {
+            user_id: row.user_id,
+            expires_at,
+        }))
+    }
+}
+
+/// `POST /api/v1/guest-token`: a guest session; the token is in the `access-token` header (and the
+/// HttpOnly cookie for browsers).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct TokenAnswer {
+    /// Always "Bearer".
+    pub token_type: String,
+    /// Seconds the token lives without use.
+    pub expires_in: i64,
+}
+
+pub struct GuestToken;
+
+impl Endpoint for GuestToken {
+    const NAME: &'static str = "guestToken";
+    const METHOD: Method = Method::Post;
+    const PATH: &'static str = "/api/v1/guest-token";
+    const SUMMARY: &'static str =
+        "Starts a guest session; the token comes in the access-token header.";
+    const READ: bool = false;
+    const ERRORS: &'static [u16] = &[429];
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = TokenAnswer;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<TokenAnswer, ApiError> {
+        let client = ctx.client_key();
+        ctx.limit("guest token", &client, STARTS_PER_CLIENT, 600)?;
+        ctx.start_session(None)?;
+        Ok(TokenAnswer {
+            token_type: "Bearer".into(),
+            expires_in: TTL_SECS,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_256_random_bits_stored_as_their_hash() {
+        let a = new_token();
+        let b = new_token();
+        assert_eq!(a.len(), 43);
+        assert_ne!(a, b);
+        assert_eq!(hash(&a).len(), 64);
+        assert_ne!(hash(&a), a);
+        assert_eq!(hash(&a), hash(&a.clone()));
+    }
+}

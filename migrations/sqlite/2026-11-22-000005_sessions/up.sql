@@ -1,0 +1,10 @@
+-- Sessions: a guest's or a member's token, stored only as its SHA-256 (the token itself is 256
+-- random bits the client holds), with a sliding expiry in Unix seconds.
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY NOT NULL,
+    user_id BIGINT,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+CREATE INDEX sessions_by_user ON sessions (user_id);
+CREATE INDEX sessions_by_expiry ON sessions (expires_at);
