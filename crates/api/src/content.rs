@@ -11,7 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
-crate::register!(HolidayCall, NoticeCall, SiteTextCall, User, Subscribe);
+crate::register!(HolidayCall, NoticeCall, SiteTextCall, Subscribe);
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -149,63 +149,6 @@ pub struct GuestUser {
     pub policy_agreement_text: String,
     pub term_and_condition_text: String,
     pub about_us_text: String,
-}
-
-/// `GET /api/v1/user` without a session: 401, with the policy texts.
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
-pub struct GuestAnswer {
-    pub error: String,
-    pub data: GuestUser,
-}
-
-/// `GET /api/v1/user`: for guests (every visitor until accounts exist) a 401 with the texts.
-pub struct User;
-
-impl Endpoint for User {
-    const NAME: &'static str = "user";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/user";
-    const SUMMARY: &'static str = "The shopper; guests get 401 with the policy texts.";
-    const STATUS: u16 = 401;
-    const READ: bool = false;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = GuestAnswer;
-
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<GuestAnswer, ApiError> {
-        // SPEC 7: a 401 that carries a new token lets the client store it. A visitor without a
-        // live session gets a guest one (within the same limit as POST /guest-token).
-        if ctx.session()?.is_none() {
-            let client = ctx.client_key();
-            match ctx.limit(
-                "guest token",
-                &client,
-                crate::session::STARTS_PER_CLIENT,
-                600,
-            ) {
-                Ok(()) => {
-                    ctx.start_session(None)?;
-                }
-                Err(ApiError::TooMany(_)) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        let mut text = |key: &str| -> Result<String, ApiError> {
-            Ok(queries::site_text(ctx.conn, key)?
-                .map(|t| t.body)
-                .unwrap_or_default())
-        };
-        Ok(GuestAnswer {
-            error: "Unauthenticated.".into(),
-            data: GuestUser {
-                policy_agreement_accepted: false,
-                policy_agreement_text: text("policy_agreement")?,
-                term_and_condition_text: text("terms_and_conditions")?,
-                about_us_text: text("about_us")?,
-            },
-        })
-    }
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

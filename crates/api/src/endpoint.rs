@@ -45,6 +45,12 @@ pub struct Ctx<'a> {
     pub token: Option<String>,
     /// A token to send back (new, or extended): `access-token` header and cookie.
     pub issued: Option<String>,
+    /// Mail to send once the call's database work is done.
+    pub outgoing: Vec<crate::mail::Mail>,
+    /// The `registration-token` header, where sent.
+    pub registration_token: Option<String>,
+    /// The presented session was ended (logout): the cookie is cleared.
+    pub ended: bool,
     places: HashMap<BarangayId, Option<Place>>,
 }
 
@@ -56,6 +62,9 @@ impl<'a> Ctx<'a> {
             client: None,
             token: None,
             issued: None,
+            outgoing: Vec::new(),
+            registration_token: None,
+            ended: false,
             places: HashMap::new(),
         }
     }
@@ -115,6 +124,8 @@ pub trait Endpoint: 'static {
     const READ: bool = true;
     /// Failure statuses besides 400 and 503, which every call may answer.
     const ERRORS: &'static [u16] = &[];
+    /// Other statuses answered with the answer type (a guest's 401 on `GET /user`).
+    const ALSO: &'static [u16] = &[];
     type Path: DeserializeOwned + utoipa::IntoParams + Send + 'static;
     type Query: DeserializeOwned + utoipa::IntoParams + Send + 'static;
     type Body: Body;
@@ -126,6 +137,11 @@ pub trait Endpoint: 'static {
         query: Self::Query,
         body: Self::Body,
     ) -> Result<Self::Answer, ApiError>;
+
+    /// The status of an answer (`STATUS` unless the answer says otherwise).
+    fn status(_answer: &Self::Answer) -> u16 {
+        Self::STATUS
+    }
 }
 
 /// No path or query parameters.
@@ -297,16 +313,22 @@ async fn handle<E: Endpoint>(
     let body = E::Body::parse(&body)?;
     let client = req.peer_addr().map(|a| a.ip());
     let token = presented_token(&req);
-    let (answer, issued) = state
+    let registration_token = req
+        .headers()
+        .get("registration-token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let (answer, issued, ended) = state
         .run(move |ctx| {
             ctx.client = client;
             ctx.token = token;
+            ctx.registration_token = registration_token;
             let answer = E::call(ctx, path, query, body)?;
-            Ok((answer, ctx.issued.take()))
+            Ok((answer, ctx.issued.take(), ctx.ended))
         })
         .await?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let status = StatusCode::from_u16(E::STATUS).unwrap_or(StatusCode::OK);
+    let status = StatusCode::from_u16(E::status(&answer)).unwrap_or(StatusCode::OK);
     let answer = std::sync::Arc::new(crate::cache::Cached::new(
         status,
         vec![(
@@ -321,6 +343,8 @@ async fn handle<E: Endpoint>(
     let mut res = answer.respond(&req);
     if let Some(token) = issued {
         send_token(&mut res, &token, state.config.secure_cookies);
+    } else if ended {
+        end_token(&mut res);
     }
     Ok(res)
 }
@@ -337,6 +361,15 @@ pub fn presented_token(req: &HttpRequest) -> Option<String> {
                 .map(|c| c.value().to_string())
         })
         .filter(|t| !t.is_empty())
+}
+
+/// Clears the session cookie (logout).
+pub fn end_token(res: &mut HttpResponse) {
+    let mut cookie = actix_web::cookie::Cookie::new(crate::session::COOKIE, "");
+    cookie.set_path("/");
+    cookie.set_http_only(true);
+    cookie.make_removal();
+    let _ = res.add_cookie(&cookie);
 }
 
 /// Sends a new or extended token: the `access-token` header for API clients, an HttpOnly,

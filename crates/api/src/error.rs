@@ -18,6 +18,9 @@ pub enum ApiError {
         field: &'static str,
         message: String,
     },
+    /// Several fields need correcting (422): each field's messages.
+    #[error("{}", first_message(.0))]
+    Fields(domain::account::FieldErrors),
     #[error("{0}")]
     MethodNotAllowed(String),
     #[error("The request took too long to arrive.")]
@@ -31,6 +34,15 @@ pub enum ApiError {
     Unavailable,
     #[error("Something went wrong on our side. Please try again.")]
     Internal(String),
+}
+
+fn first_message(errors: &domain::account::FieldErrors) -> String {
+    errors
+        .values()
+        .flatten()
+        .next()
+        .cloned()
+        .unwrap_or_else(|| "The given data was invalid.".into())
 }
 
 /// `{"error": "..."}`.
@@ -51,7 +63,7 @@ impl ApiError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Invalid { .. } | Self::Fields(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Timeout => StatusCode::REQUEST_TIMEOUT,
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -66,6 +78,13 @@ impl ApiError {
             Self::Invalid { field, message } => serde_json::to_value(ValidationErrorBody {
                 message: message.clone(),
                 errors: BTreeMap::from([(field.to_string(), vec![message.clone()])]),
+            }),
+            Self::Fields(errors) => serde_json::to_value(ValidationErrorBody {
+                message: first_message(errors),
+                errors: errors
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect(),
             }),
             other => serde_json::to_value(ErrorBody {
                 error: other.to_string(),

@@ -4,6 +4,7 @@
 //! loaders ([`fetch`]), the OpenAPI document (`/api/openapi.json`) and the UI's TypeScript
 //! contract all come from that list.
 
+pub mod accounts;
 pub mod cache;
 pub mod catalog;
 pub mod content;
@@ -12,6 +13,7 @@ pub mod endpoint;
 pub mod error;
 pub mod gate;
 pub mod locations;
+pub mod mail;
 pub mod openapi;
 pub mod registry;
 pub mod session;
@@ -36,33 +38,62 @@ pub struct ApiState {
     pub watch: Arc<Watch>,
     /// Finished answers (API reads and pages), bounded by bytes.
     pub cache: Arc<cache::ResponseCache>,
+    /// Where mail goes.
+    pub post: Arc<mail::Post>,
 }
 
 impl ApiState {
     /// State with the maintenance switch forced on, or read from the database's settings.
-    pub fn new(pool: db::DbPool, config: ApiConfig, maintenance_forced: bool) -> Self {
+    pub fn new(
+        pool: db::DbPool,
+        config: ApiConfig,
+        maintenance_forced: bool,
+        post: Arc<mail::Post>,
+    ) -> Self {
         Self {
             watch: Watch::start(pool.clone(), maintenance_forced),
             cache: Arc::new(cache::ResponseCache::new(config.cache_bytes)),
+            post,
             db: Db::new(pool),
             config,
         }
     }
 
-    /// Runs API functions with one connection, off the async workers.
+    /// Runs API functions with one connection, off the async workers; mail they queued is sent
+    /// afterwards, on a blocking thread of its own.
     pub async fn run<T, F>(&self, f: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Ctx) -> Result<T, ApiError> + Send + 'static,
     {
-        let config = self.config;
-        self.db
-            .run(move |conn| f(&mut Ctx::new(conn, &config)))
-            .await
+        let config = self.config.clone();
+        let (value, outgoing) = self
+            .db
+            .run(move |conn| {
+                let mut ctx = Ctx::new(conn, &config);
+                let value = f(&mut ctx)?;
+                Ok::<_, ApiError>((value, std::mem::take(&mut ctx.outgoing)))
+            })
+            .await?;
+        if !outgoing.is_empty() {
+            let post = self.post.clone();
+            let sent = web::block(move || {
+                for m in &outgoing {
+                    if let Err(e) = post.send(m) {
+                        log::error!("mail to {}: {e}", m.to);
+                    }
+                }
+            })
+            .await;
+            if let Err(e) = sent {
+                log::error!("mail: {e}");
+            }
+        }
+        Ok(value)
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ApiConfig {
     /// Whether a `testdate` query parameter may stand in for today (dev and test only).
     pub allow_testdate: bool,
@@ -70,6 +101,8 @@ pub struct ApiConfig {
     pub cache_bytes: u64,
     /// Whether session cookies are `Secure` (the store is reached over https).
     pub secure_cookies: bool,
+    /// The store's address, for links in mail (no trailing slash).
+    pub public_url: Arc<str>,
 }
 
 impl Default for ApiConfig {
@@ -78,6 +111,7 @@ impl Default for ApiConfig {
             allow_testdate: false,
             cache_bytes: 64 << 20,
             secure_cookies: false,
+            public_url: Arc::from("http://localhost:8080"),
         }
     }
 }

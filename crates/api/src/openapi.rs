@@ -31,7 +31,9 @@ fn error_description(status: u16) -> &'static str {
     match status {
         400 => "Malformed input: the message names the parameter.",
         404 => "Something named in the request does not exist.",
+        401 => "Not logged in.",
         422 => "A field needs correcting.",
+        429 => "Too many attempts; try again after Retry-After seconds.",
         503 => "The store is busy or under maintenance; try again later.",
         _ => "Failure.",
     }
@@ -50,6 +52,12 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
             E::STATUS.to_string(),
             json_response("The answer.", E::Answer::schema()),
         );
+    for also in E::ALSO {
+        op = op.response(
+            also.to_string(),
+            json_response("The answer.", E::Answer::schema()),
+        );
+    }
     if let Some((schema, required)) = E::Body::doc(components) {
         op = op.request_body(Some(
             RequestBodyBuilder::new()

@@ -453,3 +453,152 @@ pub fn extend_session(
 pub fn purge_sessions(conn: &mut AnyConnection, now: i64) -> QueryResult<usize> {
     diesel::delete(sessions::table.filter(sessions::expires_at.le(now))).execute(conn)
 }
+
+/// Forgets a rate-limit counter (a login that succeeded).
+pub fn rate_reset(conn: &mut AnyConnection, key: &str) -> QueryResult<()> {
+    diesel::delete(rate_limits::table.find(key))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// A member as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub struct UserRow {
+    #[diesel(deserialize_as = i64)]
+    pub id: domain::UserId,
+    pub email: String,
+    pub mobile: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub birth_date: String,
+    pub password_hash: String,
+    pub policy_agreement_accepted: bool,
+    pub created_at: i64,
+}
+
+/// A registration waiting for its link, or a member's details to store.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = registrations)]
+pub struct RegistrationRow {
+    pub token_hash: String,
+    pub email: String,
+    pub mobile: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub birth_date: String,
+    pub password_hash: String,
+    pub expires_at: i64,
+    pub used_at: Option<i64>,
+}
+
+pub fn user(conn: &mut AnyConnection, id: domain::UserId) -> QueryResult<Option<UserRow>> {
+    users::table
+        .find(id.get())
+        .select(UserRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The member with this email address (lower-cased) or mobile number.
+pub fn user_by_login(conn: &mut AnyConnection, login: &str) -> QueryResult<Option<UserRow>> {
+    users::table
+        .filter(users::email.eq(login).or(users::mobile.eq(login)))
+        .select(UserRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn email_taken(conn: &mut AnyConnection, email: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        users::table.filter(users::email.eq(email)),
+    ))
+    .get_result(conn)
+}
+
+pub fn mobile_taken(conn: &mut AnyConnection, mobile: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        users::table.filter(users::mobile.eq(mobile)),
+    ))
+    .get_result(conn)
+}
+
+pub fn create_registration(conn: &mut AnyConnection, r: &RegistrationRow) -> QueryResult<()> {
+    diesel::insert_into(registrations::table)
+        .values((
+            registrations::token_hash.eq(&r.token_hash),
+            registrations::email.eq(&r.email),
+            registrations::mobile.eq(&r.mobile),
+            registrations::first_name.eq(&r.first_name),
+            registrations::last_name.eq(&r.last_name),
+            registrations::birth_date.eq(&r.birth_date),
+            registrations::password_hash.eq(&r.password_hash),
+            registrations::expires_at.eq(r.expires_at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// A registration whose link is unused and unexpired.
+pub fn open_registration(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    now: i64,
+) -> QueryResult<Option<RegistrationRow>> {
+    registrations::table
+        .find(token_hash)
+        .filter(registrations::expires_at.gt(now))
+        .filter(registrations::used_at.is_null())
+        .select(RegistrationRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Creates the member of a registration and marks its link used, in one transaction; answers
+/// the member's id, or `None` when the link was used meanwhile (a double click).
+pub fn complete_registration(
+    conn: &mut AnyConnection,
+    r: &RegistrationRow,
+    now: i64,
+) -> QueryResult<Option<domain::UserId>> {
+    conn.transaction(|conn| {
+        let used = diesel::update(
+            registrations::table
+                .find(&r.token_hash)
+                .filter(registrations::used_at.is_null()),
+        )
+        .set(registrations::used_at.eq(now))
+        .execute(conn)?;
+        if used == 0 {
+            return Ok(None);
+        }
+        diesel::insert_into(users::table)
+            .values((
+                users::email.eq(&r.email),
+                users::mobile.eq(&r.mobile),
+                users::first_name.eq(&r.first_name),
+                users::last_name.eq(&r.last_name),
+                users::birth_date.eq(&r.birth_date),
+                users::password_hash.eq(&r.password_hash),
+                users::created_at.eq(now),
+            ))
+            .execute(conn)?;
+        let id: i64 = users::table
+            .filter(users::email.eq(&r.email))
+            .select(users::id)
+            .first(conn)?;
+        Ok(Some(domain::UserId::from_db(id)))
+    })
+}
+
+/// Ends one session.
+pub fn end_session(conn: &mut AnyConnection, token_hash: &str) -> QueryResult<()> {
+    diesel::delete(sessions::table.find(token_hash))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Ends every session of a member (password change, account deletion).
+pub fn end_sessions_of(conn: &mut AnyConnection, user: domain::UserId) -> QueryResult<usize> {
+    diesel::delete(sessions::table.filter(sessions::user_id.eq(user.get()))).execute(conn)
+}

@@ -155,6 +155,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    registrations (token_hash) {
+        token_hash -> Text,
+        email -> Text,
+        mobile -> Text,
+        first_name -> Text,
+        last_name -> Text,
+        birth_date -> Text,
+        password_hash -> Text,
+        expires_at -> Int8,
+        used_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
     served_areas (city_id, fulfillment_type_id) {
         city_id -> Int8,
         fulfillment_type_id -> Int4,
@@ -193,6 +207,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    users (id) {
+        id -> Int8,
+        email -> Text,
+        mobile -> Text,
+        first_name -> Text,
+        last_name -> Text,
+        birth_date -> Text,
+        password_hash -> Text,
+        policy_agreement_accepted -> Bool,
+        created_at -> Int8,
+    }
+}
+
 diesel::joinable!(barangays -> cities (city_id));
 diesel::joinable!(cities -> provinces (province_id));
 diesel::joinable!(deposits -> packagings (packaging_id));
@@ -223,9 +251,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     promos,
     provinces,
     rate_limits,
+    registrations,
     served_areas,
     sessions,
     settings,
     site_texts,
     streets,
+    users,
 );

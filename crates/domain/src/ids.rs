@@ -95,6 +95,11 @@ id_type!(
     FulfillmentId(i32)
 );
 
+id_type!(
+    /// A member.
+    UserId(i64)
+);
+
 /// SPEC 7: "Default province id 51" (Metro Manila), what the location gate starts on.
 pub const DEFAULT_PROVINCE: ProvinceId = ProvinceId::from_db(51);
 /// The location gate's first fulfillment type (delivery).

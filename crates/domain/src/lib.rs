@@ -1,5 +1,6 @@
 //! Pure rules of the store, no I/O and no framework: money, filters, identifiers.
 
+pub mod account;
 pub mod calendar;
 pub mod email;
 pub mod ids;

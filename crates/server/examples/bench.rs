@@ -254,6 +254,9 @@ fn main() {
         workers: 2,
         production: false,
         cache_mb: 64,
+        mail_outbox: dir.path().join("outbox"),
+        smtp_url: None,
+        mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         maintenance: false,
     };
     let pool = server::open_database(&config).expect("database");
@@ -261,7 +264,7 @@ fn main() {
 
     // 6. The render of /buy-beer for a shopper in Makati who has not picked a category: the whole
     // list (26 products) under the category gate, the heaviest list page.
-    let api = server::api_state(pool.clone(), &config);
+    let api = server::api_state(pool.clone(), &config).expect("api state");
     let state = server::web_state(&api, &config).expect("web state");
     let choices = api::gate::Choices {
         consent: true,
@@ -336,7 +339,7 @@ fn main() {
     // The page and the API answer as the store serves them, to make static files of their sizes.
     let (page_bytes, api_bytes) = actix_web::rt::System::new().block_on(async {
         use actix_web::test;
-        let api = server::api_state(pool.clone(), &config);
+        let api = server::api_state(pool.clone(), &config).expect("api state");
         let pages = actix_web::web::Data::new(server::web_state(&api, &config).unwrap());
         let app = test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await;
         let get = |uri: &str, cookie: bool| {

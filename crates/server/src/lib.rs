@@ -34,6 +34,13 @@ pub struct Config {
     /// STORE_ENV: `development` (default) or `production`; `testdate` is honoured only in
     /// development.
     pub production: bool,
+    /// MAIL_OUTBOX: the folder mail is written to when no SMTP server is set (default
+    /// `data/outbox`).
+    pub mail_outbox: PathBuf,
+    /// SMTP_URL: send mail through this server instead (`smtps://user:pass@host:465`).
+    pub smtp_url: Option<String>,
+    /// MAIL_FROM: the sender of the store's mail.
+    pub mail_from: String,
     /// CACHE_MB: megabytes of finished pages and API answers kept in memory (default 64).
     pub cache_mb: u64,
     /// MAINTENANCE: `on` shows the maintenance page everywhere (503); the database's
@@ -76,6 +83,11 @@ impl Config {
             db_pool_size: env_num("DB_POOL_SIZE", 8)?,
             workers: env_num("WORKERS", cores)?,
             cache_mb: env_num("CACHE_MB", 64)?,
+            mail_outbox: env_or("MAIL_OUTBOX", "data/outbox").into(),
+            smtp_url: std::env::var("SMTP_URL")
+                .ok()
+                .filter(|v| !v.trim().is_empty()),
+            mail_from: env_or("MAIL_FROM", "Tala Brewing Co. <hello@tala.example>"),
             production: match env_or("STORE_ENV", "development").as_str() {
                 "production" => true,
                 "development" => false,
@@ -135,11 +147,22 @@ pub fn api_config(config: &Config) -> ApiConfig {
         allow_testdate: !config.production,
         cache_bytes: config.cache_mb << 20,
         secure_cookies: config.public_url.starts_with("https://"),
+        public_url: std::sync::Arc::from(config.public_url.as_str()),
     }
 }
 
-pub fn api_state(pool: DbPool, config: &Config) -> ApiState {
-    ApiState::new(pool, api_config(config), config.maintenance)
+pub fn api_state(pool: DbPool, config: &Config) -> Result<ApiState, String> {
+    let post = api::mail::Post::new(
+        config.mail_outbox.clone(),
+        config.smtp_url.as_deref(),
+        &config.mail_from,
+    )?;
+    Ok(ApiState::new(
+        pool,
+        api_config(config),
+        config.maintenance,
+        Arc::new(post),
+    ))
 }
 
 pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
@@ -185,7 +208,7 @@ pub fn origins(config: &Config) -> Vec<String> {
 
 pub async fn serve(config: Config) -> Result<(), String> {
     let pool = open_database(&config)?;
-    let api = api_state(pool, &config);
+    let api = api_state(pool, &config)?;
     let pages = web::Data::new(web_state(&api, &config)?);
     let api = web::Data::new(api);
     log::info!("serving the store on http://{}", config.bind);

@@ -177,7 +177,7 @@ both!(bodies_are_bounded_and_errors_are_the_stores_own, bodies);
 async fn revalidation(b: Backend) {
     let db = database(b);
     let cfg = support::store_config(&db.url, false);
-    let api = server::api_state(db.pool.clone(), &cfg);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
     let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
     let app = test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await;
     for uri in ["/buy-beer", "/api/v1/products", "/img/favicon.svg"] {
@@ -214,7 +214,7 @@ async fn two_servers(b: Backend) {
     let cfg = support::store_config(&db.url, false);
     let mut apps = Vec::new();
     for _ in 0..2 {
-        let api = server::api_state(db::connect(&db.url, 2).unwrap(), &cfg);
+        let api = server::api_state(db::connect(&db.url, 2).unwrap(), &cfg).expect("api state");
         let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
         apps.push(test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await);
     }

@@ -14,7 +14,7 @@ use support::{database, Backend};
 fn queries_of(b: Backend, path: &str) -> (Vec<String>, serde_json::Value) {
     let db = database(b);
     let cfg = support::store_config(&db.url, false);
-    let api = server::api_state(db.pool.clone(), &cfg);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
     let state = server::web_state(&api, &cfg).expect("web state");
     let mut conn = db.pool.get().expect("connection");
     let seen = Arc::new(Mutex::new(Vec::new()));

@@ -67,11 +67,6 @@ export type Gate = { open: Step | null, consent: boolean, packagingId: Packaging
 family: FilterType | null, fulfillmentId: FulfillmentId | null, cityId: CityId | null, barangayId: BarangayId | null, streetId: StreetId | null, cityName: string | null, barangayName: string | null, };
 
 /**
- * `GET /api/v1/user` without a session: 401, with the policy texts.
- */
-export type GuestAnswer = { error: string, data: GuestUser, };
-
-/**
  * The policy texts that `GET /api/v1/user` carries, also for guests (SPEC 7).
  */
 export type GuestUser = { policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
@@ -81,6 +76,15 @@ export type Holiday = { holiday: boolean, date: string, };
 export type Locations = { locations: Array<CityView>, };
 
 export type LocationsAnswer = { results: Locations, };
+
+/**
+ * A member as `GET /api/v1/user` gives it (SPEC 3), with the policy texts.
+ */
+export type Member = { id: UserId, firstname: string, lastname: string, email: string, mobile: string, birth_date: string, policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
+
+export type Message = { success: string, };
+
+export type MessageAnswer = { data: Message, };
 
 export type NoticeAnswer = { notice: NoticeView | null, holiday: boolean, };
 
@@ -118,6 +122,10 @@ export type PackagingView = { id: PackagingId, name: string,
  * The packaging's family: keg, bottle or can.
  */
 filter_type: FilterType, image: string, custom_description: string, };
+
+export type PendingAnswer = { data: PendingRegistration, };
+
+export type PendingRegistration = { email: string, first_name: string, };
 
 /**
  * A product of the catalog.
@@ -219,9 +227,28 @@ expires_in: number, };
 export type TypeRef = { id: number, name: string, };
 
 /**
+ * `GET /api/v1/user`: the member (200), or for guests a 401 with the policy texts.
+ */
+export type UserAnswer = { data: Member, } | { error: string, data: GuestUser, };
+
+/**
+ * A member.
+ */
+export type UserId = number;
+
+/**
  * A form's errors: the first message, and each field's messages.
  */
 export type ValidationErrorBody = { message: string, errors: { [key in string]: Array<string> }, };
+
+export type Welcome = { first_name: string, 
+/**
+ * Whether the guest cart and the member's cart hold packaging families that cannot be
+ * mixed (always false until carts exist).
+ */
+cart_conflict: boolean, };
+
+export type WelcomeAnswer = { data: Welcome, };
 
 /** A call of the API: its method, its key template (path, then each query parameter) and
  * whether it only reads. `A` is the answer's type. */
@@ -236,18 +263,23 @@ export interface Call<A> {
 export const calls = {
   banners: { method: 'GET', key: '/api/v1/banners', read: true } as Call<Results<BannerView>>,
   legacyBarangays: { method: 'GET', key: '/api/v1/barangay?filterByCity={filterByCity}', read: true } as Call<Results<BarangayView>>,
+  checkRegistrationToken: { method: 'GET', key: '/api/v1/check-registration-token', read: false } as Call<PendingAnswer>,
   legacyCities: { method: 'GET', key: '/api/v1/cities?filterByProvince={filterByProvince}', read: true } as Call<Results<CityView>>,
   deliveryAreas: { method: 'GET', key: '/api/v1/delivery-areas', read: true } as Call<Results<Area>>,
   guestToken: { method: 'POST', key: '/api/v1/guest-token', read: false } as Call<TokenAnswer>,
+  login: { method: 'POST', key: '/api/v1/login', read: false } as Call<WelcomeAnswer>,
+  logout: { method: 'POST', key: '/api/v1/logout', read: false } as Call<MessageAnswer>,
   subscribe: { method: 'POST', key: '/api/v1/mail/subscribe', read: false } as Call<SubscribeAnswer>,
   notice: { method: 'GET', key: '/api/v1/notice?testdate={testdate}', read: true } as Call<NoticeAnswer>,
   holiday: { method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,
+  preRegister: { method: 'POST', key: '/api/v1/pre-register', read: false } as Call<MessageAnswer>,
   products: { method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
   promos: { method: 'GET', key: '/api/v1/products/promos?barangay={barangay}&testdate={testdate}', read: true } as Call<Results<PromoView>>,
   whatsNew: { method: 'GET', key: '/api/v1/products/whats-new?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
   provinces: { method: 'GET', key: '/api/v1/provinces', read: true } as Call<Results<ProvinceView>>,
+  registration: { method: 'POST', key: '/api/v1/registration', read: false } as Call<WelcomeAnswer>,
   siteText: { method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
-  user: { method: 'GET', key: '/api/v1/user', read: false } as Call<GuestAnswer>,
+  user: { method: 'GET', key: '/api/v1/user', read: false } as Call<UserAnswer>,
   product: { method: 'GET', key: '/api/v2/products/{slug}/barangay/{barangayId}', read: true } as Call<SingleProduct>,
   fulfillments: { method: 'GET', key: '/api/v3/fulfillment-types', read: true } as Call<Results<FulfillmentView>>,
   streets: { method: 'GET', key: '/api/v3/locations/barangay/{barangayId}/streets', read: true } as Call<Results<StreetView>>,

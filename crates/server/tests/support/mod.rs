@@ -218,6 +218,9 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         workers: 1,
         production: false,
         cache_mb: 64,
+        mail_outbox: std::env::temp_dir().join("store-test-outbox"),
+        smtp_url: None,
+        mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         maintenance,
     }
 }
@@ -271,7 +274,7 @@ pub async fn send_store(
     req: actix_web::test::TestRequest,
 ) -> Res {
     use actix_web::{test, web};
-    let api = server::api_state(db.pool.clone(), cfg);
+    let api = server::api_state(db.pool.clone(), cfg).expect("api state");
     let pages = web::Data::new(server::web_state(&api, cfg).expect("web state"));
     let api = web::Data::new(api);
     let app = test::init_service(server::app(&api, &pages)).await;
@@ -280,7 +283,22 @@ pub async fn send_store(
 
 /// Sends a request to the API alone (no render threads), `testdate` allowed.
 pub async fn send_api(pool: &DbPool, req: actix_web::test::TestRequest) -> Res {
+    send_api_mailing(pool, &std::env::temp_dir().join("store-test-outbox"), req).await
+}
+
+/// As [`send_api`], with mail written to `outbox`.
+pub async fn send_api_mailing(
+    pool: &DbPool,
+    outbox: &Path,
+    req: actix_web::test::TestRequest,
+) -> Res {
     use actix_web::{test, web, App};
+    let post = api::mail::Post::new(
+        outbox.to_path_buf(),
+        None,
+        "Tala Brewing Co. <hello@tala.example>",
+    )
+    .expect("mail");
     let state = web::Data::new(api::ApiState::new(
         pool.clone(),
         api::ApiConfig {
@@ -288,6 +306,7 @@ pub async fn send_api(pool: &DbPool, req: actix_web::test::TestRequest) -> Res {
             ..api::ApiConfig::default()
         },
         false,
+        std::sync::Arc::new(post),
     ));
     let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
     read(test::call_service(&app, req.to_request()).await).await

@@ -1,0 +1,135 @@
+//! The rules of a member's details (SPEC 5 and issue 8): names, the Philippine mobile number, the
+//! birth date of an adult in Manila, and the password. Each rule answers the message to show on
+//! the form's field.
+
+use std::collections::BTreeMap;
+
+use time::{Date, Month};
+
+/// Field errors of a form: field name -> messages, as the API's 422 carries them.
+pub type FieldErrors = BTreeMap<&'static str, Vec<String>>;
+
+/// The password rule, as the form states it.
+pub const PASSWORD_RULE: &str = "At least 8 characters, with at least one letter and one number.";
+
+pub fn validate_name(raw: &str, label: &str) -> Result<String, String> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(format!("The {label} field is required."));
+    }
+    if name.chars().count() > 60 {
+        return Err(format!(
+            "The {label} must not be greater than 60 characters."
+        ));
+    }
+    if name
+        .chars()
+        .any(|c| c.is_control() || "<>{}[]\\/@#$%^*=+|~`\"".contains(c))
+    {
+        return Err(format!(
+            "The {label} may only contain letters, spaces, dots, dashes and apostrophes."
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// SPEC 5: "09" followed by 9 digits (11 in all). Spaces and dashes people type are dropped.
+pub fn validate_mobile(raw: &str) -> Result<String, String> {
+    let digits: String = raw.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
+    if digits.is_empty() {
+        return Err("The mobile field is required.".into());
+    }
+    if digits.len() == 11 && digits.starts_with("09") && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        Ok(digits)
+    } else {
+        Err("The mobile number must start with 09 followed by 9 digits.".into())
+    }
+}
+
+/// A birth date (`YYYY-MM-DD`) of someone 18 or older on `today` (Manila's date). Born on
+/// 29 February, one comes of age on 1 March in years without it.
+pub fn validate_birth_date(raw: &str, today: Date) -> Result<Date, String> {
+    let fmt = time::macros::format_description!("[year]-[month]-[day]");
+    let Ok(born) = Date::parse(raw.trim(), fmt) else {
+        return Err("The birth date must be a date (YYYY-MM-DD).".into());
+    };
+    if born > today {
+        return Err("The birth date cannot be in the future.".into());
+    }
+    let year = born.year() + 18;
+    let adult_on = Date::from_calendar_date(year, born.month(), born.day())
+        .or_else(|_| Date::from_calendar_date(year, Month::March, 1))
+        .map_err(|_| "The birth date must be a date (YYYY-MM-DD).".to_string())?;
+    if today < adult_on {
+        return Err("You must be 18 or older to create an account.".into());
+    }
+    Ok(born)
+}
+
+pub fn validate_password(raw: &str) -> Result<(), String> {
+    let long = raw.chars().count() >= 8;
+    let short = raw.chars().count() <= 128;
+    let letter = raw.chars().any(char::is_alphabetic);
+    let number = raw.chars().any(|c| c.is_ascii_digit());
+    if long && short && letter && number {
+        Ok(())
+    } else if !short {
+        Err("The password must not be greater than 128 characters.".into())
+    } else {
+        Err(format!("The password is too weak. {PASSWORD_RULE}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::date;
+
+    #[test]
+    fn mobiles_are_09_and_nine_digits() {
+        assert_eq!(validate_mobile("0917-123-4567").unwrap(), "09171234567");
+        assert_eq!(validate_mobile(" 0917 123 4567 ").unwrap(), "09171234567");
+        for bad in [
+            "",
+            "9171234567",
+            "08171234567",
+            "091712345678",
+            "0917123456x",
+            "+639171234567",
+        ] {
+            assert!(validate_mobile(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn adults_are_18_on_the_day_in_manila() {
+        let today = date!(2026 - 11 - 22);
+        assert!(validate_birth_date("2008-11-22", today).is_ok(), "18 today");
+        assert!(
+            validate_birth_date("2008-11-23", today).is_err(),
+            "18 tomorrow"
+        );
+        assert!(validate_birth_date("2030-01-01", today).is_err());
+        assert!(validate_birth_date("22/11/2000", today).is_err());
+        // Leap-day births come of age on 1 March.
+        assert!(validate_birth_date("2008-02-29", date!(2026 - 02 - 28)).is_err());
+        assert!(validate_birth_date("2008-02-29", date!(2026 - 03 - 01)).is_ok());
+    }
+
+    #[test]
+    fn passwords_need_eight_characters_a_letter_and_a_number() {
+        assert!(validate_password("beer2026").is_ok());
+        for bad in ["short1", "longenough", "12345678", &"a1".repeat(65)] {
+            assert!(validate_password(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_are_trimmed_and_plain() {
+        assert_eq!(validate_name("  Juan ", "first name").unwrap(), "Juan");
+        assert!(validate_name("Ma. Cristina O'Neil-Santos", "first name").is_ok());
+        assert!(validate_name("", "first name").is_err());
+        assert!(validate_name("<script>", "first name").is_err());
+    }
+}

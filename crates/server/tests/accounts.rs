@@ -1,0 +1,365 @@
+//! Members over HTTP on SQLite and PostgreSQL: registration through the emailed link, login by
+//! email or mobile, logout, the member's `GET /user`; wrong, forged, reused and expired
+//! credentials; rate limits; nothing tells whether an account exists.
+
+mod support;
+
+use std::path::Path;
+
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use support::{database, Backend, Res, TestDb};
+
+struct Member<'a> {
+    db: &'a TestDb,
+    outbox: tempfile::TempDir,
+}
+
+impl<'a> Member<'a> {
+    fn new(db: &'a TestDb) -> Self {
+        Self {
+            db,
+            outbox: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    async fn send(&self, req: TestRequest) -> Res {
+        support::send_api_mailing(&self.db.pool, self.outbox.path(), req).await
+    }
+
+    async fn post(
+        &self,
+        uri: &str,
+        body: Value,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, Value, Res) {
+        let mut req = TestRequest::post().uri(uri).set_json(body);
+        for (k, v) in headers {
+            req = req.insert_header((k.to_string(), v.to_string()));
+        }
+        let r = self.send(req).await;
+        let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        (r.status, v, r)
+    }
+
+    async fn user(&self, token: &str) -> (StatusCode, Value, Res) {
+        let r = self
+            .send(
+                TestRequest::get()
+                    .uri("/api/v1/user")
+                    .insert_header(("authorization", format!("Bearer {token}"))),
+            )
+            .await;
+        let v = serde_json::from_slice(&r.body).unwrap();
+        (r.status, v, r)
+    }
+
+    /// The mails in the outbox, decoded enough to read (quoted-printable soft breaks and `=`).
+    fn mails(&self) -> Vec<String> {
+        read_outbox(self.outbox.path())
+    }
+}
+
+fn read_outbox(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return vec![];
+    };
+    entries
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|m| m.replace("=\r\n", "").replace("=3D", "="))
+        .collect()
+}
+
+fn link_token(mail: &str) -> String {
+    let at = mail
+        .find("registration?token=")
+        .expect("a registration link")
+        + "registration?token=".len();
+    mail[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+fn access_token(r: &Res) -> String {
+    r.headers
+        .get("access-token")
+        .expect("access-token")
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn form(email: &str, mobile: &str) -> Value {
+    json!({
+        "first_name": "Juan", "last_name": "Dela Cruz", "email": email, "mobile": mobile,
+        "birth_date": "1990-05-12", "password": "Pulutan2026", "accept_terms": true
+    })
+}
+
+async fn register(m: &Member<'_>, email: &str, mobile: &str) -> String {
+    let (s, v, _) = m
+        .post("/api/v1/pre-register", form(email, mobile), &[])
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let mail = m
+        .mails()
+        .into_iter()
+        .find(|x| x.contains("Finish creating your account"))
+        .expect("link mail");
+    let token = link_token(&mail);
+    let (s, v, r) = m
+        .post(
+            "/api/v1/registration",
+            Value::Null,
+            &[("registration-token", &token)],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["data"]["first_name"], "Juan");
+    access_token(&r)
+}
+
+async fn registration(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    // Every bad field is named at once.
+    let (s, v, _) = m
+        .post(
+            "/api/v1/pre-register",
+            json!({"email": "x", "mobile": "123", "birth_date": "2015-01-01", "password": "short"}),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    for field in [
+        "first_name",
+        "last_name",
+        "email",
+        "mobile",
+        "birth_date",
+        "password",
+        "accept_terms",
+    ] {
+        assert!(v["errors"][field][0].is_string(), "{field}: {v}");
+    }
+    assert_eq!(
+        v["errors"]["birth_date"][0],
+        "You must be 18 or older to create an account."
+    );
+    // A good form: a link by mail, the link's token stored only as a hash.
+    let (s, v, _) = m
+        .post(
+            "/api/v1/pre-register",
+            form("Juan@Example.com", "0917-123-4567"),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(v["data"]["success"]
+        .as_str()
+        .unwrap()
+        .contains("juan@example.com"));
+    let mails = m.mails();
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].contains("To: juan@example.com"));
+    assert!(mails[0].contains("text/plain") && mails[0].contains("text/html"));
+    let token = link_token(&mails[0]);
+    assert_eq!(token.len(), 43);
+    {
+        use db::schema::registrations::dsl::*;
+        let (h, pw): (String, String) = registrations
+            .select((token_hash, password_hash))
+            .first(&mut db.pool.get().unwrap())
+            .unwrap();
+        assert_eq!(h, api::session::hash(&token));
+        assert!(pw.starts_with("$argon2id$"), "{pw}");
+    }
+    let check = |t: &str| {
+        let req = TestRequest::get()
+            .uri("/api/v1/check-registration-token")
+            .insert_header(("registration-token", t.to_string()));
+        m.send(req)
+    };
+    let r = check(&token).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let v: Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(v["data"]["email"], "juan@example.com");
+    assert_eq!(
+        check(&api::session::new_token()).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(check("").await.status, StatusCode::NOT_FOUND);
+    // The link creates the account and logs it in.
+    let (s, _, r) = m
+        .post(
+            "/api/v1/registration",
+            Value::Null,
+            &[("registration-token", &token)],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let session = access_token(&r);
+    let (s, v, _) = m.user(&session).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["data"]["firstname"], "Juan");
+    assert_eq!(v["data"]["mobile"], "09171234567");
+    assert!(v["data"]["policy_agreement_text"].as_str().unwrap().len() > 10);
+    // A used link, a second click, does nothing more.
+    let (s, _, _) = m
+        .post(
+            "/api/v1/registration",
+            Value::Null,
+            &[("registration-token", &token)],
+        )
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    // Registering a known address answers the same and tells the owner by mail instead.
+    let (s, v2, _) = m
+        .post(
+            "/api/v1/pre-register",
+            form("juan@example.com", "09179999999"),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(v2["data"]["success"]
+        .as_str()
+        .unwrap()
+        .contains("We sent a link"));
+    assert!(m
+        .mails()
+        .iter()
+        .any(|x| x.contains("You already have an account")));
+    // An expired link is gone.
+    let (_, _, _) = m
+        .post(
+            "/api/v1/pre-register",
+            form("maria@example.com", "09170000001"),
+            &[],
+        )
+        .await;
+    let maria = link_token(
+        m.mails()
+            .iter()
+            .find(|x| x.contains("maria@example.com") && x.contains("Finish"))
+            .unwrap(),
+    );
+    {
+        use db::schema::registrations::dsl::*;
+        diesel::update(registrations.find(api::session::hash(&maria)))
+            .set(expires_at.eq(0))
+            .execute(&mut db.pool.get().unwrap())
+            .unwrap();
+    }
+    let (s, _, _) = m
+        .post(
+            "/api/v1/registration",
+            Value::Null,
+            &[("registration-token", &maria)],
+        )
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+both!(registration_goes_through_the_emailed_link, registration);
+
+async fn login_and_logout(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    register(&m, "ana@example.com", "09181234567").await;
+    // Wrong password and unknown account read the same.
+    let (s1, v1, _) = m
+        .post(
+            "/api/v1/login",
+            json!({"login": "ana@example.com", "password": "Wrong2026"}),
+            &[],
+        )
+        .await;
+    let (s2, v2, _) = m
+        .post(
+            "/api/v1/login",
+            json!({"login": "nobody@example.com", "password": "Wrong2026"}),
+            &[],
+        )
+        .await;
+    assert_eq!(
+        (s1, s2),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            StatusCode::UNPROCESSABLE_ENTITY
+        )
+    );
+    assert_eq!(v1, v2);
+    assert_eq!(v1["message"], api::accounts::LOGIN_FAILED);
+    // By email (any case) or by mobile; a guest's token is replaced, never kept.
+    let guest = {
+        let r = m.send(TestRequest::post().uri("/api/v1/guest-token")).await;
+        access_token(&r)
+    };
+    let auth = format!("Bearer {guest}");
+    let (s, v, r) = m
+        .post(
+            "/api/v1/login",
+            json!({"email": "ANA@example.com", "password": "Pulutan2026"}),
+            &[("authorization", &auth)],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["data"]["cart_conflict"], false);
+    let member = access_token(&r);
+    assert_ne!(member, guest);
+    let (s, _, r) = m.user(&guest).await;
+    assert_eq!(
+        s,
+        StatusCode::UNAUTHORIZED,
+        "the guest session ended at login"
+    );
+    assert_ne!(access_token(&r), guest);
+    let (s, _, r) = m
+        .post(
+            "/api/v1/login",
+            json!({"login": "0918 123 4567", "password": "Pulutan2026"}),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let by_mobile = access_token(&r);
+    assert_eq!(m.user(&member).await.0, StatusCode::OK);
+    assert_eq!(m.user(&by_mobile).await.0, StatusCode::OK);
+    // Logout ends that session only, and clears the cookie.
+    let auth = format!("Bearer {member}");
+    let (s, _, r) = m
+        .post("/api/v1/logout", Value::Null, &[("authorization", &auth)])
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let cookie = r.headers.get("set-cookie").unwrap().to_str().unwrap();
+    assert!(
+        cookie.starts_with("session=;") && cookie.contains("Max-Age=0"),
+        "{cookie}"
+    );
+    assert_eq!(m.user(&member).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(m.user(&by_mobile).await.0, StatusCode::OK);
+    // Guessing one account's password is stopped after five wrong tries.
+    for _ in 0..5 {
+        let (s, _, _) = m
+            .post(
+                "/api/v1/login",
+                json!({"login": "ana@example.com", "password": "Guess2026"}),
+                &[],
+            )
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let (s, v, r) = m
+        .post(
+            "/api/v1/login",
+            json!({"login": "ana@example.com", "password": "Pulutan2026"}),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(r.headers.get("retry-after").is_some());
+}
+both!(members_log_in_and_out, login_and_logout);

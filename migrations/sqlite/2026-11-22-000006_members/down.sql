@@ -1,0 +1,2 @@
+DROP TABLE registrations;
+DROP TABLE users;
