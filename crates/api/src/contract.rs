@@ -88,7 +88,7 @@ pub fn typescript() -> String {
     out.push_str(
         "/** A call of the API: its method, its key template (path, then each query parameter) and\n \
          * whether it only reads. `A` is the answer's type. */\n\
-         export interface Call<A> {\n  method: 'GET' | 'POST';\n  key: string;\n  read: boolean;\n  /** Never set: carries the answer type. */\n  answer?: A;\n}\n\n\
+         export interface Call<A> {\n  method: 'GET' | 'POST' | 'PUT' | 'DELETE';\n  key: string;\n  read: boolean;\n  /** Never set: carries the answer type. */\n  answer?: A;\n}\n\n\
          export const calls = {\n",
     );
     for c in calls {

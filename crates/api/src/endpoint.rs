@@ -23,6 +23,8 @@ use crate::{ApiConfig, ApiState};
 pub enum Method {
     Get,
     Post,
+    Put,
+    Delete,
 }
 
 impl Method {
@@ -30,6 +32,8 @@ impl Method {
         match self {
             Self::Get => "GET",
             Self::Post => "POST",
+            Self::Put => "PUT",
+            Self::Delete => "DELETE",
         }
     }
 }
@@ -443,6 +447,8 @@ impl<E: Endpoint> Registered for Api<E> {
         let guard = match E::METHOD {
             Method::Get => guard::Any(guard::Get()).or(guard::Head()),
             Method::Post => guard::Any(guard::Post()),
+            Method::Put => guard::Any(guard::Put()),
+            Method::Delete => guard::Any(guard::Delete()),
         };
         web::route().guard(guard).to(handle::<E>)
     }

@@ -12,6 +12,9 @@ pub enum ApiError {
     BadRequest(String),
     #[error("{0}")]
     NotFound(String),
+    /// The call needs a logged-in member.
+    #[error("Unauthenticated.")]
+    Unauthenticated,
     /// A field needs correcting (422): the message, and the field it belongs to.
     #[error("{message}")]
     Invalid {
@@ -63,6 +66,7 @@ impl ApiError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Unauthenticated => StatusCode::UNAUTHORIZED,
             Self::Invalid { .. } | Self::Fields(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Timeout => StatusCode::REQUEST_TIMEOUT,

@@ -15,6 +15,7 @@ pub mod gate;
 pub mod locations;
 pub mod mail;
 pub mod openapi;
+pub mod profile;
 pub mod registry;
 pub mod session;
 
@@ -173,6 +174,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .flat_map(|e| match e.method() {
                 Method::Get => vec!["GET", "HEAD"],
                 Method::Post => vec!["POST"],
+                Method::Put => vec!["PUT"],
+                Method::Delete => vec!["DELETE"],
             })
             .collect();
         let allowed = allowed.join(", ");

@@ -115,6 +115,8 @@ pub fn document() -> OpenApi {
         let method = match e.method() {
             Method::Get => utoipa::openapi::HttpMethod::Get,
             Method::Post => utoipa::openapi::HttpMethod::Post,
+            Method::Put => utoipa::openapi::HttpMethod::Put,
+            Method::Delete => utoipa::openapi::HttpMethod::Delete,
         };
         paths = paths.path(
             e.path(),

@@ -602,3 +602,140 @@ pub fn end_session(conn: &mut AnyConnection, token_hash: &str) -> QueryResult<()
 pub fn end_sessions_of(conn: &mut AnyConnection, user: domain::UserId) -> QueryResult<usize> {
     diesel::delete(sessions::table.filter(sessions::user_id.eq(user.get()))).execute(conn)
 }
+
+/// A member's editable details.
+pub struct Profile<'a> {
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub mobile: &'a str,
+    pub birth_date: &'a str,
+}
+
+/// Updates a member's details; `false` when the mobile number belongs to another member.
+pub fn update_profile(
+    conn: &mut AnyConnection,
+    user: domain::UserId,
+    p: &Profile,
+) -> QueryResult<bool> {
+    let taken: bool = diesel::select(diesel::dsl::exists(
+        users::table
+            .filter(users::mobile.eq(p.mobile))
+            .filter(users::id.ne(user.get())),
+    ))
+    .get_result(conn)?;
+    if taken {
+        return Ok(false);
+    }
+    diesel::update(users::table.find(user.get()))
+        .set((
+            users::first_name.eq(p.first_name),
+            users::last_name.eq(p.last_name),
+            users::mobile.eq(p.mobile),
+            users::birth_date.eq(p.birth_date),
+        ))
+        .execute(conn)?;
+    Ok(true)
+}
+
+pub fn set_policy_accepted(
+    conn: &mut AnyConnection,
+    user: domain::UserId,
+    accepted: bool,
+) -> QueryResult<()> {
+    diesel::update(users::table.find(user.get()))
+        .set(users::policy_agreement_accepted.eq(accepted))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn set_password(
+    conn: &mut AnyConnection,
+    user: domain::UserId,
+    password_hash: &str,
+) -> QueryResult<()> {
+    diesel::update(users::table.find(user.get()))
+        .set(users::password_hash.eq(password_hash))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Deletes a member and everything personal: sessions, reset links, pending registrations of
+/// the address, rate-limit counters named by it.
+pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> {
+    conn.transaction(|conn| {
+        diesel::delete(sessions::table.filter(sessions::user_id.eq(user.id.get())))
+            .execute(conn)?;
+        diesel::delete(password_resets::table.filter(password_resets::user_id.eq(user.id.get())))
+            .execute(conn)?;
+        diesel::delete(registrations::table.filter(registrations::email.eq(&user.email)))
+            .execute(conn)?;
+        diesel::delete(
+            rate_limits::table.filter(
+                rate_limits::key
+                    .like(format!("%:{}", user.email))
+                    .or(rate_limits::key.like(format!("%:{}", user.mobile))),
+            ),
+        )
+        .execute(conn)?;
+        diesel::delete(users::table.find(user.id.get())).execute(conn)?;
+        Ok(())
+    })
+}
+
+pub fn create_password_reset(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    user: domain::UserId,
+    expires_at: i64,
+) -> QueryResult<()> {
+    diesel::insert_into(password_resets::table)
+        .values((
+            password_resets::token_hash.eq(token_hash),
+            password_resets::user_id.eq(user.get()),
+            password_resets::expires_at.eq(expires_at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The member of an unused, unexpired reset link.
+pub fn open_password_reset(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    now: i64,
+) -> QueryResult<Option<domain::UserId>> {
+    password_resets::table
+        .find(token_hash)
+        .filter(password_resets::expires_at.gt(now))
+        .filter(password_resets::used_at.is_null())
+        .select(password_resets::user_id)
+        .first::<i64>(conn)
+        .optional()
+        .map(|id| id.map(domain::UserId::from_db))
+}
+
+/// Uses a reset link: sets the password, ends every session of the member, in one transaction;
+/// `false` when the link was used meanwhile.
+pub fn use_password_reset(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    user: domain::UserId,
+    password_hash: &str,
+    now: i64,
+) -> QueryResult<bool> {
+    conn.transaction(|conn| {
+        let used = diesel::update(
+            password_resets::table
+                .find(token_hash)
+                .filter(password_resets::used_at.is_null()),
+        )
+        .set(password_resets::used_at.eq(now))
+        .execute(conn)?;
+        if used == 0 {
+            return Ok(false);
+        }
+        set_password(conn, user, password_hash)?;
+        end_sessions_of(conn, user)?;
+        Ok(true)
+    })
+}

@@ -89,6 +89,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    password_resets (token_hash) {
+        token_hash -> Text,
+        user_id -> Int8,
+        expires_at -> Int8,
+        used_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
     product_areas (product_id, city_id) {
         product_id -> Int4,
         city_id -> Int8,
@@ -225,6 +234,7 @@ diesel::joinable!(barangays -> cities (city_id));
 diesel::joinable!(cities -> provinces (province_id));
 diesel::joinable!(deposits -> packagings (packaging_id));
 diesel::joinable!(deposits -> products (product_id));
+diesel::joinable!(password_resets -> users (user_id));
 diesel::joinable!(product_areas -> cities (city_id));
 diesel::joinable!(product_areas -> products (product_id));
 diesel::joinable!(products -> packagings (packaging_id));
@@ -245,6 +255,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     newsletter_subscriptions,
     notices,
     packagings,
+    password_resets,
     product_areas,
     product_types,
     products,

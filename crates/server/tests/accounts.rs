@@ -104,10 +104,11 @@ async fn register(m: &Member<'_>, email: &str, mobile: &str) -> String {
         .post("/api/v1/pre-register", form(email, mobile), &[])
         .await;
     assert_eq!(s, StatusCode::OK, "{v}");
+    let to = format!("To: {}", email.to_ascii_lowercase());
     let mail = m
         .mails()
         .into_iter()
-        .find(|x| x.contains("Finish creating your account"))
+        .find(|x| x.contains("Finish creating your account") && x.contains(&to))
         .expect("link mail");
     let token = link_token(&mail);
     let (s, v, r) = m
@@ -363,3 +364,252 @@ async fn login_and_logout(b: Backend) {
     assert!(r.headers.get("retry-after").is_some());
 }
 both!(members_log_in_and_out, login_and_logout);
+
+impl Member<'_> {
+    async fn with_token(
+        &self,
+        method: &str,
+        uri: &str,
+        token: &str,
+        body: Value,
+    ) -> (StatusCode, Value, Res) {
+        let req = TestRequest::default()
+            .method(method.parse().unwrap())
+            .uri(uri)
+            .insert_header(("authorization", format!("Bearer {token}")))
+            .set_json(body);
+        let r = self.send(req).await;
+        let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        (r.status, v, r)
+    }
+
+    async fn login(&self, login: &str, password: &str) -> (StatusCode, Option<String>) {
+        let (s, _, r) = self
+            .post(
+                "/api/v1/login",
+                json!({"login": login, "password": password}),
+                &[],
+            )
+            .await;
+        (
+            s,
+            r.headers
+                .get("access-token")
+                .map(|v| v.to_str().unwrap().to_string()),
+        )
+    }
+}
+
+fn reset_token(mail: &str) -> String {
+    let at =
+        mail.find("reset-password?suid=").expect("a reset link") + "reset-password?suid=".len();
+    mail[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+async fn the_account(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let me = register(&m, "lea@example.com", "09191234567").await;
+    register(&m, "ben@example.com", "09197654321").await;
+    // The profile: members only, every field checked, a mobile is one member's.
+    let guest = access_token(&m.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let profile = json!({"first_name": "Lea", "last_name": "Salonga", "mobile": "0919-123-4567", "birth_date": "1971-02-22"});
+    assert_eq!(
+        m.with_token("PUT", "/api/v1/user", &guest, profile.clone())
+            .await
+            .0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (s, v, _) = m.with_token("PUT", "/api/v1/user", &me, profile).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["data"]["lastname"], "Salonga");
+    let (s, v, _) = m
+        .with_token("PUT", "/api/v1/user", &me, json!({"first_name": "", "last_name": "S", "mobile": "123", "birth_date": "2020-01-01"}))
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["errors"].as_object().unwrap().len(), 3, "{v}");
+    let (s, v, _) = m
+        .with_token("PUT", "/api/v1/user", &me, json!({"first_name": "Lea", "last_name": "S", "mobile": "09197654321", "birth_date": "1971-02-22"}))
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["errors"]["mobile"][0]
+        .as_str()
+        .unwrap()
+        .contains("already used"));
+    // The website policy, once accepted, is the member's on every device.
+    let (s, v, _) = m
+        .with_token(
+            "PUT",
+            "/api/v1/user/website-policy",
+            &me,
+            json!({"policy_agreement_accepted": true}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["data"]["policy_agreement_accepted"], true);
+    let (_, other_device) = m.login("lea@example.com", "Pulutan2026").await;
+    let other_device = other_device.unwrap();
+    assert_eq!(
+        m.user(&other_device).await.1["data"]["policy_agreement_accepted"],
+        true
+    );
+    // Changing the password needs the current one and ends the other sessions.
+    let change = |cur: &str, new: &str| json!({"current_password": cur, "password": new});
+    let (s, _, _) = m
+        .with_token(
+            "POST",
+            "/api/v1/user/change-password",
+            &me,
+            change("Wrong2026", "Sisig2027"),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, _, _) = m
+        .with_token(
+            "POST",
+            "/api/v1/user/change-password",
+            &me,
+            change("Pulutan2026", "weak"),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, _, r) = m
+        .with_token(
+            "POST",
+            "/api/v1/user/change-password",
+            &me,
+            change("Pulutan2026", "Sisig2027"),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let me = access_token(&r);
+    assert_eq!(
+        m.user(&other_device).await.0,
+        StatusCode::UNAUTHORIZED,
+        "other sessions ended"
+    );
+    assert_eq!(m.user(&me).await.0, StatusCode::OK, "this one goes on");
+    assert_eq!(
+        m.login("lea@example.com", "Pulutan2026").await.0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // A forgotten password: the same answer for any address, a link only for an account.
+    let before = m.mails().len();
+    let (s, unknown, _) = m
+        .post(
+            "/api/v1/reset/password/get-link",
+            json!({"email": "nobody@example.com"}),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(m.mails().len(), before, "no mail for an unknown address");
+    let (s, known, _) = m
+        .post(
+            "/api/v1/reset/password/get-link",
+            json!({"email": "LEA@example.com"}),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(unknown, known);
+    let mail = m
+        .mails()
+        .into_iter()
+        .find(|x| x.contains("Reset your password"))
+        .unwrap();
+    let suid = reset_token(&mail);
+    assert_eq!(
+        m.post(
+            "/api/v1/reset/password/verify-link",
+            json!({"suid": suid}),
+            &[]
+        )
+        .await
+        .0,
+        StatusCode::OK
+    );
+    let forged = api::session::new_token();
+    assert_eq!(
+        m.post(
+            "/api/v1/reset/password/verify-link",
+            json!({"suid": forged}),
+            &[]
+        )
+        .await
+        .0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        m.post(
+            "/api/v1/reset/password",
+            json!({"suid": suid, "password": "weak"}),
+            &[]
+        )
+        .await
+        .0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        m.post(
+            "/api/v1/reset/password",
+            json!({"suid": suid, "password": "Lechon2028"}),
+            &[]
+        )
+        .await
+        .0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        m.user(&me).await.0,
+        StatusCode::UNAUTHORIZED,
+        "a reset ends every session"
+    );
+    assert_eq!(
+        m.post(
+            "/api/v1/reset/password",
+            json!({"suid": suid, "password": "Again2029"}),
+            &[]
+        )
+        .await
+        .0,
+        StatusCode::NOT_FOUND,
+        "a link works once"
+    );
+    let (s, me) = m.login("lea@example.com", "Lechon2028").await;
+    assert_eq!(s, StatusCode::OK);
+    let me = me.unwrap();
+    // Deleting the account: its data and sessions go; another member is untouched.
+    let (s, _, r) = m
+        .with_token("DELETE", "/api/v1/user", &me, Value::Null)
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(r
+        .headers
+        .get("set-cookie")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .contains("Max-Age=0"));
+    assert_eq!(m.user(&me).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        m.login("lea@example.com", "Lechon2028").await.0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    {
+        use db::schema::users::dsl::*;
+        let left: Vec<String> = users
+            .select(email)
+            .load(&mut db.pool.get().unwrap())
+            .unwrap();
+        assert_eq!(left, vec!["ben@example.com".to_string()]);
+    }
+    assert_eq!(
+        m.login("ben@example.com", "Pulutan2026").await.0,
+        StatusCode::OK
+    );
+}
+both!(members_manage_their_account, the_account);

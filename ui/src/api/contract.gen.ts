@@ -253,7 +253,7 @@ export type WelcomeAnswer = { data: Welcome, };
 /** A call of the API: its method, its key template (path, then each query parameter) and
  * whether it only reads. `A` is the answer's type. */
 export interface Call<A> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   key: string;
   read: boolean;
   /** Never set: carries the answer type. */
@@ -278,8 +278,15 @@ export const calls = {
   whatsNew: { method: 'GET', key: '/api/v1/products/whats-new?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
   provinces: { method: 'GET', key: '/api/v1/provinces', read: true } as Call<Results<ProvinceView>>,
   registration: { method: 'POST', key: '/api/v1/registration', read: false } as Call<WelcomeAnswer>,
+  resetPassword: { method: 'POST', key: '/api/v1/reset/password', read: false } as Call<MessageAnswer>,
+  resetLink: { method: 'POST', key: '/api/v1/reset/password/get-link', read: false } as Call<MessageAnswer>,
+  verifyResetLink: { method: 'POST', key: '/api/v1/reset/password/verify-link', read: false } as Call<MessageAnswer>,
   siteText: { method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
+  deleteUser: { method: 'DELETE', key: '/api/v1/user', read: false } as Call<MessageAnswer>,
   user: { method: 'GET', key: '/api/v1/user', read: false } as Call<UserAnswer>,
+  updateUser: { method: 'PUT', key: '/api/v1/user', read: false } as Call<UserAnswer>,
+  changePassword: { method: 'POST', key: '/api/v1/user/change-password', read: false } as Call<MessageAnswer>,
+  websitePolicy: { method: 'PUT', key: '/api/v1/user/website-policy', read: false } as Call<UserAnswer>,
   product: { method: 'GET', key: '/api/v2/products/{slug}/barangay/{barangayId}', read: true } as Call<SingleProduct>,
   fulfillments: { method: 'GET', key: '/api/v3/fulfillment-types', read: true } as Call<Results<FulfillmentView>>,
   streets: { method: 'GET', key: '/api/v3/locations/barangay/{barangayId}/streets', read: true } as Call<Results<StreetView>>,

@@ -10,7 +10,7 @@ export class ApiError extends Error {
 }
 
 /** Fetches the JSON behind a query key (an API path with its query string). */
-export async function fetchJson<A>(key: string, method: 'GET' | 'POST', signal?: AbortSignal): Promise<A> {
+export async function fetchJson<A>(key: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', signal?: AbortSignal): Promise<A> {
   const res = await fetch(key, {
     method,
     headers: { Accept: 'application/json' },
