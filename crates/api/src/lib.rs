@@ -5,6 +5,7 @@
 //! contract all come from that list.
 
 pub mod accounts;
+pub mod addresses;
 pub mod cache;
 pub mod catalog;
 pub mod content;

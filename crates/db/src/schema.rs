@@ -1,6 +1,17 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    addresses (id) {
+        id -> Int8,
+        user_id -> Int8,
+        address -> Text,
+        barangay_id -> Int8,
+        street_id -> Nullable<Int4>,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
     banners (id) {
         id -> Int4,
         title -> Text,
@@ -230,6 +241,9 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(addresses -> barangays (barangay_id));
+diesel::joinable!(addresses -> streets (street_id));
+diesel::joinable!(addresses -> users (user_id));
 diesel::joinable!(barangays -> cities (city_id));
 diesel::joinable!(cities -> provinces (province_id));
 diesel::joinable!(deposits -> packagings (packaging_id));
@@ -245,6 +259,7 @@ diesel::joinable!(served_areas -> fulfillment_types (fulfillment_type_id));
 diesel::joinable!(streets -> barangays (barangay_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    addresses,
     banners,
     barangays,
     cities,

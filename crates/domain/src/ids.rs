@@ -99,6 +99,10 @@ id_type!(
     /// A member.
     UserId(i64)
 );
+id_type!(
+    /// A member's saved address.
+    AddressId(i64)
+);
 
 /// SPEC 7: "Default province id 51" (Metro Manila), what the location gate starts on.
 pub const DEFAULT_PROVINCE: ProvinceId = ProvinceId::from_db(51);

@@ -613,3 +613,126 @@ async fn the_account(b: Backend) {
     );
 }
 both!(members_manage_their_account, the_account);
+
+async fn addresses(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let lea = register(&m, "lea@example.com", "09191234567").await;
+    let ben = register(&m, "ben@example.com", "09197654321").await;
+    let guest = access_token(&m.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    assert_eq!(
+        m.with_token("GET", "/api/v1/user/addresses/list", &guest, Value::Null)
+            .await
+            .0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (s, v, _) = m
+        .with_token("GET", "/api/v1/user/addresses/list", &lea, Value::Null)
+        .await;
+    assert_eq!(
+        (s, v["results"].as_array().unwrap().len()),
+        (StatusCode::OK, 0)
+    );
+    // Checked: the line, a served barangay, its street where it has streets.
+    for (body, field) in [
+        (
+            json!({"address": "12", "barangay_id": 1380300002, "street_id": 1}),
+            "address",
+        ),
+        (
+            json!({"address": "12 Jupiter St.", "barangay_id": 301423001}),
+            "barangay_id",
+        ),
+        (
+            json!({"address": "12 Jupiter St.", "barangay_id": 1380300002}),
+            "street_id",
+        ),
+        (
+            json!({"address": "12 Jupiter St.", "barangay_id": 1380300002, "street_id": 999}),
+            "street_id",
+        ),
+        (json!({"address": "12 Jupiter St."}), "barangay_id"),
+    ] {
+        let (s, v, _) = m
+            .with_token("POST", "/api/v1/user/addresses", &lea, body.clone())
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
+        assert!(v["errors"][field].is_array(), "{body}: {v}");
+    }
+    let (s, v, _) = m
+        .with_token("POST", "/api/v1/user/addresses", &lea, json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["barangay_name"], "Bel-Air");
+    assert_eq!(v["city_name"], "Makati City");
+    assert_eq!(v["street_name"], "Jupiter Street");
+    let id = v["id"].as_i64().unwrap();
+    let (_, v, _) = m
+        .with_token("GET", "/api/v1/user/addresses/list", &lea, Value::Null)
+        .await;
+    assert_eq!(v["results"][0]["id"], id);
+    // Another member's address is missing, like an unknown one.
+    let (_, v, _) = m
+        .with_token("GET", "/api/v1/user/addresses/list", &ben, Value::Null)
+        .await;
+    assert_eq!(v["results"].as_array().unwrap().len(), 0);
+    let edit =
+        json!({"address": "Unit 9, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
+    for who in [&ben, &lea] {
+        for target in [
+            format!("/api/v1/user/addresses/{id}"),
+            "/api/v1/user/addresses/999999".into(),
+        ] {
+            if who == &lea && target.ends_with(&id.to_string()) {
+                continue;
+            }
+            let (s1, v1, _) = m.with_token("PUT", &target, who, edit.clone()).await;
+            let (s2, _, _) = m.with_token("DELETE", &target, who, Value::Null).await;
+            assert_eq!(
+                (s1, s2),
+                (StatusCode::NOT_FOUND, StatusCode::NOT_FOUND),
+                "{target}"
+            );
+            assert!(v1["error"].as_str().unwrap().ends_with("not found"));
+        }
+    }
+    let (s, v, _) = m
+        .with_token("PUT", &format!("/api/v1/user/addresses/{id}"), &lea, edit)
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["address"], "Unit 9, 12 Jupiter St.");
+    let (s, _, _) = m
+        .with_token(
+            "DELETE",
+            &format!("/api/v1/user/addresses/{id}"),
+            &lea,
+            Value::Null,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _, _) = m
+        .with_token(
+            "DELETE",
+            &format!("/api/v1/user/addresses/{id}"),
+            &lea,
+            Value::Null,
+        )
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    // An account's addresses go with it.
+    m.with_token(
+        "POST",
+        "/api/v1/user/addresses",
+        &ben,
+        json!({"address": "3 Kalayaan Ave.", "barangay_id": 1380300002, "street_id": 4}),
+    )
+    .await;
+    m.with_token("DELETE", "/api/v1/user", &ben, Value::Null)
+        .await;
+    let left: i64 = db::schema::addresses::table
+        .count()
+        .get_result(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(left, 0);
+}
+both!(addresses_are_the_members_own, addresses);

@@ -5,6 +5,20 @@
 export const DEFAULT_PROVINCE = 51;
 export const DEFAULT_FULFILLMENT = 1;
 
+/**
+ * A member's saved address.
+ */
+export type AddressId = number;
+
+/**
+ * SPEC 3's saved address, with what the location gate needs to use it.
+ */
+export type AddressView = { id: AddressId, 
+/**
+ * House or unit, building, street: the line a rider reads.
+ */
+address: string, barangay_id: BarangayId, barangay_name: string, street_id: StreetId | null, street_name: string | null, city_id: CityId, city_name: string, province_id: ProvinceId, province_name: string, };
+
 export type Area = { province_name: string, cities: Array<AreaCity>, };
 
 export type AreaCity = { city_name: string, fulfillments: Array<string>, };
@@ -285,6 +299,10 @@ export const calls = {
   deleteUser: { method: 'DELETE', key: '/api/v1/user', read: false } as Call<MessageAnswer>,
   user: { method: 'GET', key: '/api/v1/user', read: false } as Call<UserAnswer>,
   updateUser: { method: 'PUT', key: '/api/v1/user', read: false } as Call<UserAnswer>,
+  createAddress: { method: 'POST', key: '/api/v1/user/addresses', read: false } as Call<AddressView>,
+  addresses: { method: 'GET', key: '/api/v1/user/addresses/list', read: false } as Call<Results<AddressView>>,
+  deleteAddress: { method: 'DELETE', key: '/api/v1/user/addresses/{addressId}', read: false } as Call<MessageAnswer>,
+  updateAddress: { method: 'PUT', key: '/api/v1/user/addresses/{addressId}', read: false } as Call<AddressView>,
   changePassword: { method: 'POST', key: '/api/v1/user/change-password', read: false } as Call<MessageAnswer>,
   websitePolicy: { method: 'PUT', key: '/api/v1/user/website-policy', read: false } as Call<UserAnswer>,
   product: { method: 'GET', key: '/api/v2/products/{slug}/barangay/{barangayId}', read: true } as Call<SingleProduct>,

@@ -1,0 +1,256 @@
+//! A member's saved addresses (issue 8, section 7): the list the location gate's saved-address
+//! dialog shows (USE THIS ADDRESS fills the gate), and create, update, delete. Every lookup is
+//! scoped to its owner: another member's address answers 404, exactly like an unknown one.
+
+use db::queries::{self, AddressRow};
+use domain::{AddressId, BarangayId, CityId, ProvinceId, StreetId};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::accounts::MessageAnswer;
+use crate::catalog::Results;
+use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::error::ApiError;
+
+crate::register!(AddressList, CreateAddress, UpdateAddress, DeleteAddress);
+
+/// How many addresses a member may keep.
+pub const MAX_ADDRESSES: i64 = 10;
+
+/// SPEC 3's saved address, with what the location gate needs to use it.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct AddressView {
+    pub id: AddressId,
+    /// House or unit, building, street: the line a rider reads.
+    pub address: String,
+    pub barangay_id: BarangayId,
+    pub barangay_name: String,
+    pub street_id: Option<StreetId>,
+    pub street_name: Option<String>,
+    pub city_id: CityId,
+    pub city_name: String,
+    pub province_id: ProvinceId,
+    pub province_name: String,
+}
+
+impl From<AddressRow> for AddressView {
+    fn from(a: AddressRow) -> Self {
+        Self {
+            id: a.id,
+            address: a.address,
+            barangay_id: a.barangay.id,
+            barangay_name: a.barangay.barangay_name,
+            street_id: a.street.as_ref().map(|s| s.id),
+            street_name: a.street.map(|s| s.street_name),
+            city_id: a.city.id,
+            city_name: a.city.city_name,
+            province_id: a.city.province_id,
+            province_name: a.province_name,
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct AddressForm {
+    #[serde(default)]
+    pub address: String,
+    pub barangay_id: Option<BarangayId>,
+    #[serde(default)]
+    pub street_id: Option<StreetId>,
+}
+
+/// The form's address, checked: a line of 5 to 200 characters, a barangay of a served city, and
+/// the barangay's street where it has streets.
+fn check(
+    ctx: &mut Ctx,
+    f: &AddressForm,
+) -> Result<(String, BarangayId, Option<StreetId>), ApiError> {
+    let line = f.address.trim();
+    if line.chars().count() < 5 || line.chars().count() > 200 || line.chars().any(char::is_control)
+    {
+        return Err(ApiError::Invalid {
+            field: "address",
+            message: "Enter the house or unit number, building and street (5 to 200 characters)."
+                .into(),
+        });
+    }
+    let barangay = f.barangay_id.ok_or_else(|| ApiError::Invalid {
+        field: "barangay_id",
+        message: "Choose the barangay.".into(),
+    })?;
+    let place = ctx
+        .place(barangay)?
+        .filter(|p| p.served)
+        .ok_or_else(|| ApiError::Invalid {
+            field: "barangay_id",
+            message: "We do not deliver to this barangay yet.".into(),
+        })?;
+    let streets = queries::streets_of_barangay(ctx.conn, place.barangay.id)?;
+    let street = match f.street_id {
+        Some(s) if streets.iter().any(|x| x.id == s) => Some(s),
+        Some(_) => {
+            return Err(ApiError::Invalid {
+                field: "street_id",
+                message: "Choose a street of this barangay.".into(),
+            })
+        }
+        None if !streets.is_empty() => {
+            return Err(ApiError::Invalid {
+                field: "street_id",
+                message: "Choose the street.".into(),
+            })
+        }
+        None => None,
+    };
+    Ok((line.to_string(), place.barangay.id, street))
+}
+
+fn now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+fn not_found(id: AddressId) -> ApiError {
+    ApiError::NotFound(format!("Address {id} not found"))
+}
+
+/// `GET /api/v1/user/addresses/list`.
+pub struct AddressList;
+
+impl Endpoint for AddressList {
+    const NAME: &'static str = "addresses";
+    const METHOD: Method = Method::Get;
+    const PATH: &'static str = "/api/v1/user/addresses/list";
+    const SUMMARY: &'static str = "The member's saved addresses, newest first.";
+    const READ: bool = false;
+    const ERRORS: &'static [u16] = &[401];
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = Results<AddressView>;
+
+    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+        let user = ctx.member()?;
+        Ok(queries::addresses_of(ctx.conn, user.id, None)?
+            .into_iter()
+            .map(AddressView::from)
+            .collect::<Vec<_>>()
+            .into())
+    }
+}
+
+/// `POST /api/v1/user/addresses`.
+pub struct CreateAddress;
+
+impl Endpoint for CreateAddress {
+    const NAME: &'static str = "createAddress";
+    const METHOD: Method = Method::Post;
+    const PATH: &'static str = "/api/v1/user/addresses";
+    const SUMMARY: &'static str = "Saves an address for the member.";
+    const STATUS: u16 = 201;
+    const READ: bool = false;
+    const ERRORS: &'static [u16] = &[401, 422];
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = Json<AddressForm, true>;
+    type Answer = AddressView;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        _: NoParams,
+        Json(f): Self::Body,
+    ) -> Result<AddressView, ApiError> {
+        let user = ctx.member()?;
+        if queries::count_addresses(ctx.conn, user.id)? >= MAX_ADDRESSES {
+            return Err(ApiError::Invalid {
+                field: "address",
+                message: format!("You can keep up to {MAX_ADDRESSES} addresses. Delete one first."),
+            });
+        }
+        let (line, barangay, street) = check(ctx, &f)?;
+        let id = queries::create_address(ctx.conn, user.id, &line, barangay, street, now())?;
+        queries::addresses_of(ctx.conn, user.id, Some(id))?
+            .pop()
+            .map(AddressView::from)
+            .ok_or_else(|| not_found(id))
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct AddressPath {
+    #[serde(rename = "addressId")]
+    #[param(rename = "addressId")]
+    pub address_id: AddressId,
+}
+
+/// `PUT /api/v1/user/addresses/{addressId}`.
+pub struct UpdateAddress;
+
+impl Endpoint for UpdateAddress {
+    const NAME: &'static str = "updateAddress";
+    const METHOD: Method = Method::Put;
+    const PATH: &'static str = "/api/v1/user/addresses/{addressId}";
+    const SUMMARY: &'static str = "Changes one of the member's addresses.";
+    const READ: bool = false;
+    const ERRORS: &'static [u16] = &[401, 404, 422];
+    type Path = AddressPath;
+    type Query = NoParams;
+    type Body = Json<AddressForm, true>;
+    type Answer = AddressView;
+
+    fn call(
+        ctx: &mut Ctx,
+        p: AddressPath,
+        _: NoParams,
+        Json(f): Self::Body,
+    ) -> Result<AddressView, ApiError> {
+        let user = ctx.member()?;
+        // Another member's address is missing, before anything about the form is said.
+        if queries::addresses_of(ctx.conn, user.id, Some(p.address_id))?.is_empty() {
+            return Err(not_found(p.address_id));
+        }
+        let (line, barangay, street) = check(ctx, &f)?;
+        if !queries::update_address(ctx.conn, user.id, p.address_id, &line, barangay, street)? {
+            return Err(not_found(p.address_id));
+        }
+        queries::addresses_of(ctx.conn, user.id, Some(p.address_id))?
+            .pop()
+            .map(AddressView::from)
+            .ok_or_else(|| not_found(p.address_id))
+    }
+}
+
+/// `DELETE /api/v1/user/addresses/{addressId}`.
+pub struct DeleteAddress;
+
+impl Endpoint for DeleteAddress {
+    const NAME: &'static str = "deleteAddress";
+    const METHOD: Method = Method::Delete;
+    const PATH: &'static str = "/api/v1/user/addresses/{addressId}";
+    const SUMMARY: &'static str = "Deletes one of the member's addresses.";
+    const READ: bool = false;
+    const ERRORS: &'static [u16] = &[401, 404];
+    type Path = AddressPath;
+    type Query = NoParams;
+    type Body = NoBody;
+    type Answer = MessageAnswer;
+
+    fn call(
+        ctx: &mut Ctx,
+        p: AddressPath,
+        _: NoParams,
+        _: NoBody,
+    ) -> Result<MessageAnswer, ApiError> {
+        let user = ctx.member()?;
+        if !queries::delete_address(ctx.conn, user.id, p.address_id)? {
+            return Err(not_found(p.address_id));
+        }
+        Ok(MessageAnswer {
+            data: crate::accounts::Message {
+                success: "The address has been deleted.".into(),
+            },
+        })
+    }
+}
