@@ -134,7 +134,12 @@ pub fn app(
     let (api, pages) = (api.clone(), pages.clone());
     App::new()
         .wrap(::web::security::headers(pages.shell.csp()))
-        .wrap(Logger::new("%r %s %b %Dms"))
+        // The path without its query: links carry one-time tokens (registration, reset) that
+        // must not end up in logs.
+        .wrap(
+            Logger::new("%{method}xi %U %s %b %Dms")
+                .custom_request_replace("method", |req| req.method().to_string()),
+        )
         .configure(move |cfg| {
             cfg.app_data(api.clone()).app_data(pages.clone());
             api::configure(cfg);
