@@ -317,6 +317,15 @@ async fn handle<E: Endpoint>(
     let body = E::Body::parse(&body)?;
     let client = req.peer_addr().map(|a| a.ip());
     let token = presented_token(&req);
+    // DESIGN: an unsafe request authenticated by the cookie must come from the store's pages (a
+    // bearer token is never sent by a browser on its own).
+    let by_cookie = token.is_some() && req.headers().get(header::AUTHORIZATION).is_none();
+    if E::METHOD != Method::Get
+        && by_cookie
+        && !crate::origin::same_origin(&req, &state.config.origins)
+    {
+        return Err(ApiError::CrossSite);
+    }
     let registration_token = req
         .headers()
         .get("registration-token")

@@ -12,6 +12,9 @@ pub enum ApiError {
     BadRequest(String),
     #[error("{0}")]
     NotFound(String),
+    /// An unsafe request sent with the store's cookie from another site's page.
+    #[error("This request must come from the store's own pages.")]
+    CrossSite,
     /// The call needs a logged-in member.
     #[error("Unauthenticated.")]
     Unauthenticated,
@@ -67,6 +70,7 @@ impl ApiError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Self::CrossSite => StatusCode::FORBIDDEN,
             Self::Invalid { .. } | Self::Fields(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Timeout => StatusCode::REQUEST_TIMEOUT,

@@ -16,6 +16,7 @@ pub mod gate;
 pub mod locations;
 pub mod mail;
 pub mod openapi;
+pub mod origin;
 pub mod profile;
 pub mod registry;
 pub mod session;
@@ -105,6 +106,9 @@ pub struct ApiConfig {
     pub secure_cookies: bool,
     /// The store's address, for links in mail (no trailing slash).
     pub public_url: Arc<str>,
+    /// The origins whose pages may send unsafe requests with the store's cookies (PUBLIC_URL's;
+    /// in development also its `localhost`/`127.0.0.1` twin).
+    pub origins: Arc<[String]>,
 }
 
 impl Default for ApiConfig {
@@ -114,6 +118,7 @@ impl Default for ApiConfig {
             cache_bytes: 64 << 20,
             secure_cookies: false,
             public_url: Arc::from("http://localhost:8080"),
+            origins: Arc::from(vec!["http://localhost:8080".to_string()]),
         }
     }
 }

@@ -153,6 +153,7 @@ pub fn api_config(config: &Config) -> ApiConfig {
         cache_bytes: config.cache_mb << 20,
         secure_cookies: config.public_url.starts_with("https://"),
         public_url: std::sync::Arc::from(config.public_url.as_str()),
+        origins: std::sync::Arc::from(origins(config)),
     }
 }
 
@@ -186,7 +187,6 @@ pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
             dist_dir: config.ui_dist.clone(),
             public_dir: config.ui_public.clone(),
             public_url: config.public_url.clone(),
-            origins: origins(config),
         },
     )
     .map_err(|e| e.to_string())
@@ -194,7 +194,7 @@ pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
 
 /// The origins allowed to post forms: PUBLIC_URL's, and in development its loopback twin.
 pub fn origins(config: &Config) -> Vec<String> {
-    let Some(public) = ::web::forms::origin_of(&config.public_url) else {
+    let Some(public) = api::origin::origin_of(&config.public_url) else {
         return vec![];
     };
     let mut out = vec![public.clone()];

@@ -736,3 +736,67 @@ async fn addresses(b: Backend) {
     assert_eq!(left, 0);
 }
 both!(addresses_are_the_members_own, addresses);
+
+async fn cross_site_writes(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let token = register(&m, "lea@example.com", "09191234567").await;
+    let cookie = format!("session={token}");
+    let address =
+        json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
+    // Another site's page cannot use the member's cookie to write, whatever it says of the host.
+    for headers in [
+        vec![("origin", "https://evil.example")],
+        vec![
+            ("origin", "https://evil.example"),
+            ("host", "evil.example"),
+            ("x-forwarded-host", "localhost:8080"),
+        ],
+        vec![("referer", "https://evil.example/trap")],
+        vec![
+            ("origin", "http://localhost:8080"),
+            ("sec-fetch-site", "cross-site"),
+        ],
+    ] {
+        let mut h: Vec<(&str, &str)> = vec![("cookie", &cookie)];
+        h.extend(headers.iter().copied());
+        let (s, v, _) = m.post("/api/v1/user/addresses", address.clone(), &h).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{headers:?}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("store's own pages"));
+    }
+    let (s, _, _) = m
+        .post(
+            "/api/v1/logout",
+            Value::Null,
+            &[("cookie", &cookie), ("origin", "https://evil.example")],
+        )
+        .await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    assert_eq!(m.user(&token).await.0, StatusCode::OK, "still logged in");
+    // The store's own pages, a bearer client and a client without Origin may.
+    let (s, _, _) = m
+        .post(
+            "/api/v1/user/addresses",
+            address.clone(),
+            &[("cookie", &cookie), ("origin", "http://localhost:8080")],
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let auth = format!("Bearer {token}");
+    let (s, _, _) = m
+        .post(
+            "/api/v1/user/addresses",
+            address.clone(),
+            &[("authorization", &auth), ("origin", "https://evil.example")],
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let (s, _, _) = m
+        .post("/api/v1/user/addresses", address, &[("cookie", &cookie)])
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+}
+both!(
+    cookie_writes_from_another_site_are_refused,
+    cross_site_writes
+);

@@ -14,45 +14,6 @@ use crate::gate::{self, cookie, removal, CONSENT_MAX_AGE, GATE_MAX_AGE};
 use crate::page::redirect;
 use crate::WebState;
 
-/// `scheme://host[:port]` of an address, lower-cased, without a default port; `None` when it is
-/// not an http(s) address.
-pub fn origin_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.trim().split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
-        return None;
-    }
-    let authority = rest.split(['/', '?', '#']).next()?.to_ascii_lowercase();
-    if authority.is_empty() || authority.contains('@') {
-        return None;
-    }
-    let authority = match (scheme.as_str(), authority.rsplit_once(':')) {
-        ("https", Some((host, "443"))) | ("http", Some((host, "80"))) => host.to_string(),
-        _ => authority,
-    };
-    Some(format!("{scheme}://{authority}"))
-}
-
-/// Unsafe requests must come from our own pages: the `Origin` (or, without one, the `Referer`)
-/// must be the store's own (PUBLIC_URL's), never judged by `Host` or `X-Forwarded-Host`, which
-/// the client controls; `Sec-Fetch-Site: cross-site` is a refusal. A request with neither header
-/// comes from no browser, and so from no forged page.
-pub fn same_origin(req: &HttpRequest, allowed: &[String]) -> bool {
-    let header = |name: header::HeaderName| {
-        req.headers()
-            .get(name)
-            .map(|v| v.to_str().unwrap_or("\u{0}").to_string())
-    };
-    if header(header::HeaderName::from_static("sec-fetch-site")).as_deref() == Some("cross-site") {
-        return false;
-    }
-    let claimed = header(header::ORIGIN).or_else(|| header(header::REFERER));
-    match claimed {
-        None => true,
-        Some(url) => origin_of(&url).is_some_and(|o| allowed.contains(&o)),
-    }
-}
-
 fn forbidden() -> HttpResponse {
     HttpResponse::Forbidden()
         .content_type("text/plain; charset=utf-8")
@@ -96,7 +57,7 @@ async fn accept(
     payload: web::Payload,
     state: &WebState,
 ) -> Result<(Fields, String), HttpResponse> {
-    if !same_origin(req, &state.config.origins) {
+    if !api::origin::same_origin(req, &state.api.config.origins) {
         return Err(forbidden());
     }
     let body = api::endpoint::read_body(payload, FORM_LIMIT)
@@ -269,65 +230,6 @@ pub async fn form_get(_: HttpRequest, _: web::Data<WebState>) -> HttpResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn origins_are_compared_by_scheme_host_and_port() {
-        assert_eq!(
-            origin_of("https://Shop.Example:443/x?y").as_deref(),
-            Some("https://shop.example")
-        );
-        assert_eq!(
-            origin_of("http://127.0.0.1:8080").as_deref(),
-            Some("http://127.0.0.1:8080")
-        );
-        assert_eq!(origin_of("null"), None);
-        assert_eq!(origin_of("javascript:alert(1)"), None);
-        assert_eq!(origin_of("https://shop.example@evil.com/"), None);
-        let allowed = vec!["https://shop.example".to_string()];
-        let req = |headers: &[(&str, &str)]| {
-            let mut r = actix_web::test::TestRequest::post();
-            for h in headers {
-                r = r.insert_header(*h);
-            }
-            r.to_http_request()
-        };
-        assert!(same_origin(
-            &req(&[("origin", "https://shop.example")]),
-            &allowed
-        ));
-        assert!(same_origin(&req(&[]), &allowed));
-        assert!(!same_origin(
-            &req(&[
-                ("origin", "http://evil.com"),
-                ("x-forwarded-host", "evil.com"),
-                ("host", "evil.com")
-            ]),
-            &allowed
-        ));
-        assert!(
-            !same_origin(&req(&[("origin", "http://shop.example")]), &allowed),
-            "scheme"
-        );
-        assert!(
-            !same_origin(&req(&[("origin", "https://shop.example:8443")]), &allowed),
-            "port"
-        );
-        assert!(same_origin(
-            &req(&[("referer", "https://shop.example/buy-beer")]),
-            &allowed
-        ));
-        assert!(!same_origin(
-            &req(&[("referer", "https://evil.com/shop.example")]),
-            &allowed
-        ));
-        assert!(!same_origin(
-            &req(&[
-                ("origin", "https://shop.example"),
-                ("sec-fetch-site", "cross-site")
-            ]),
-            &allowed
-        ));
-    }
 
     #[test]
     fn unsafe_return_paths_go_home() {

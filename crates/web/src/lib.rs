@@ -30,9 +30,6 @@ pub struct WebConfig {
     pub public_dir: PathBuf,
     /// The address the store is reached at, for canonical URLs (no trailing slash).
     pub public_url: String,
-    /// The origins whose pages may post the store's forms (PUBLIC_URL's; in development also its
-    /// loopback twin, `localhost` for `127.0.0.1` and back).
-    pub origins: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
