@@ -167,9 +167,12 @@ pub struct MessageAnswer {
     pub data: Message,
 }
 
-fn message(text: String) -> MessageAnswer {
+/// `{"data": {"success": text}}`.
+pub(crate) fn message(text: impl Into<String>) -> MessageAnswer {
     MessageAnswer {
-        data: Message { success: text },
+        data: Message {
+            success: text.into(),
+        },
     }
 }
 
@@ -436,7 +439,7 @@ impl Endpoint for Logout {
             queries::end_session(ctx.conn, &token_hash(&token))?;
         }
         ctx.ended = true;
-        Ok(message("You have been logged out.".into()))
+        Ok(message("You have been logged out."))
     }
 }
 
@@ -461,6 +464,24 @@ pub struct Member {
 pub enum UserAnswer {
     Member { data: Member },
     Guest { error: String, data: GuestUser },
+}
+
+/// `GET /user`'s answer for a member.
+pub(crate) fn member_answer(ctx: &mut Ctx, u: queries::UserRow) -> Result<UserAnswer, ApiError> {
+    Ok(UserAnswer::Member {
+        data: Member {
+            id: u.id,
+            firstname: u.first_name,
+            lastname: u.last_name,
+            email: u.email,
+            mobile: u.mobile,
+            birth_date: u.birth_date,
+            policy_agreement_accepted: u.policy_agreement_accepted,
+            policy_agreement_text: text(ctx, "policy_agreement")?,
+            term_and_condition_text: text(ctx, "terms_and_conditions")?,
+            about_us_text: text(ctx, "about_us")?,
+        },
+    })
 }
 
 fn text(ctx: &mut Ctx, key: &str) -> Result<String, ApiError> {
@@ -491,20 +512,7 @@ impl Endpoint for User {
             None => None,
         };
         if let Some(u) = member {
-            return Ok(UserAnswer::Member {
-                data: Member {
-                    id: u.id,
-                    firstname: u.first_name,
-                    lastname: u.last_name,
-                    email: u.email,
-                    mobile: u.mobile,
-                    birth_date: u.birth_date,
-                    policy_agreement_accepted: u.policy_agreement_accepted,
-                    policy_agreement_text: text(ctx, "policy_agreement")?,
-                    term_and_condition_text: text(ctx, "terms_and_conditions")?,
-                    about_us_text: text(ctx, "about_us")?,
-                },
-            });
+            return member_answer(ctx, u);
         }
         // SPEC 7: a 401 that carries a new token lets the client store it. A visitor without a
         // live session gets a guest one (within the same limit as POST /guest-token).

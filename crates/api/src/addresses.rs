@@ -247,10 +247,6 @@ impl Endpoint for DeleteAddress {
         if !queries::delete_address(ctx.conn, user.id, p.address_id)? {
             return Err(not_found(p.address_id));
         }
-        Ok(MessageAnswer {
-            data: crate::accounts::Message {
-                success: "The address has been deleted.".into(),
-            },
-        })
+        Ok(crate::accounts::message("The address has been deleted."))
     }
 }

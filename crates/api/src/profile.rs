@@ -6,7 +6,9 @@ use domain::account::{self, FieldErrors};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::accounts::{hash_password, password_matches, Member, MessageAnswer, UserAnswer};
+use crate::accounts::{
+    hash_password, member_answer, message, password_matches, MessageAnswer, UserAnswer,
+};
 use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 use crate::mail::Mail;
@@ -37,36 +39,6 @@ impl Ctx<'_> {
             .and_then(|s| s.user_id)
             .ok_or(ApiError::Unauthenticated)?;
         queries::user(self.conn, domain::UserId::from_db(id))?.ok_or(ApiError::Unauthenticated)
-    }
-}
-
-fn member_answer(ctx: &mut Ctx, u: UserRow) -> Result<UserAnswer, ApiError> {
-    let mut text = |key: &str| -> Result<String, ApiError> {
-        Ok(queries::site_text(ctx.conn, key)?
-            .map(|t| t.body)
-            .unwrap_or_default())
-    };
-    Ok(UserAnswer::Member {
-        data: Member {
-            id: u.id,
-            firstname: u.first_name,
-            lastname: u.last_name,
-            email: u.email,
-            mobile: u.mobile,
-            birth_date: u.birth_date,
-            policy_agreement_accepted: u.policy_agreement_accepted,
-            policy_agreement_text: text("policy_agreement")?,
-            term_and_condition_text: text("terms_and_conditions")?,
-            about_us_text: text("about_us")?,
-        },
-    })
-}
-
-fn message(text: &str) -> MessageAnswer {
-    MessageAnswer {
-        data: crate::accounts::Message {
-            success: text.into(),
-        },
     }
 }
 
