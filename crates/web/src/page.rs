@@ -58,9 +58,8 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
         return redirect(to, StatusCode::FOUND);
     }
     let output = render(&state, &planned).await;
-    let keep = planned.complete
-        && !output.html.is_empty()
-        && matches!(planned.status, StatusCode::OK | StatusCode::NOT_FOUND);
+    // Only pages that exist are kept: a flood of made-up addresses must not evict them.
+    let keep = planned.complete && !output.html.is_empty() && planned.status == StatusCode::OK;
     match respond(&state, planned, output) {
         Ok(page) => {
             let page = Arc::new(page);
