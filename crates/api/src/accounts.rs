@@ -17,7 +17,7 @@ use crate::content::GuestUser;
 use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 use crate::mail::{html_escape, Mail};
-use crate::session::{hash as token_hash, new_token, STARTS_PER_CLIENT};
+use crate::session::{hash as token_hash, new_token};
 
 crate::register!(
     PreRegister,
@@ -30,15 +30,10 @@ crate::register!(
 
 /// How long a registration link stays good.
 pub const LINK_HOURS: i64 = 24;
-/// SPEC 9's registration failure text.
-pub const REGISTRATION_FAILED: &str =
-    "Something went wrong creating your account. Please try again.";
 /// What a failed login says, whatever failed.
 pub const LOGIN_FAILED: &str = "These credentials do not match our records.";
 
-fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
+use domain::calendar::unix_now as now;
 
 /// An argon2id hash of a password.
 pub fn hash_password(password: &str) -> Result<String, ApiError> {
@@ -517,12 +512,8 @@ impl Endpoint for User {
         // SPEC 7: a 401 that carries a new token lets the client store it. A visitor without a
         // live session gets a guest one (within the same limit as POST /guest-token).
         if session.is_none() {
-            let client = ctx.client_key();
-            match ctx.limit("guest token", &client, STARTS_PER_CLIENT, 600) {
-                Ok(()) => {
-                    ctx.start_session(None)?;
-                }
-                Err(ApiError::TooMany(_)) => {}
+            match ctx.start_guest_session() {
+                Ok(()) | Err(ApiError::TooMany(_)) => {}
                 Err(e) => return Err(e),
             }
         }

@@ -106,9 +106,7 @@ fn check(
     Ok((line.to_string(), place.barangay.id, street))
 }
 
-fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
+use domain::calendar::unix_now as now;
 
 fn not_found(id: AddressId) -> ApiError {
     ApiError::NotFound(format!("Address {id} not found"))

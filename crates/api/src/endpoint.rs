@@ -82,7 +82,7 @@ impl<'a> Ctx<'a> {
         limit: i32,
         window: i64,
     ) -> Result<(), ApiError> {
-        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        let now = domain::calendar::unix_now();
         let key = format!("{action}:{who}");
         match db::queries::rate_hit(self.conn, &key, now, window, limit)? {
             None => Ok(()),

@@ -27,9 +27,7 @@ crate::register!(
 /// How long a reset link works.
 pub const RESET_MINUTES: i64 = 60;
 
-fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
+use domain::calendar::unix_now as now;
 
 impl Ctx<'_> {
     /// The logged-in member, or 401.

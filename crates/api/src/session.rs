@@ -49,9 +49,7 @@ pub fn hash(token: &str) -> String {
         .collect()
 }
 
-fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
+use domain::calendar::unix_now as now;
 
 impl Ctx<'_> {
     /// Starts a session (a guest's when `user_id` is `None`); its token goes back with the answer.
@@ -61,6 +59,13 @@ impl Ctx<'_> {
         db::queries::create_session(self.conn, &hash(&token), user_id, now, now + TTL_SECS)?;
         self.issued = Some(token.clone());
         Ok(token)
+    }
+
+    /// Starts a guest session, within [`STARTS_PER_CLIENT`] a client in ten minutes (429 past it).
+    pub fn start_guest_session(&mut self) -> Result<(), ApiError> {
+        let client = self.client_key();
+        self.limit("guest token", &client, STARTS_PER_CLIENT, 600)?;
+        self.start_session(None).map(|_| ())
     }
 
     /// The session of the token the request presented, if it is live; extended (and its token
@@ -121,9 +126,7 @@ impl Endpoint for GuestToken {
     type Answer = TokenAnswer;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<TokenAnswer, ApiError> {
-        let client = ctx.client_key();
-        ctx.limit("guest token", &client, STARTS_PER_CLIENT, 600)?;
-        ctx.start_session(None)?;
+        ctx.start_guest_session()?;
         Ok(TokenAnswer {
             token_type: "Bearer".into(),
             expires_in: TTL_SECS,

@@ -41,9 +41,7 @@ fn read(pool: &DbPool) -> Option<(bool, u64)> {
 }
 
 fn purge(pool: &DbPool) {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
+    let now = domain::calendar::unix_now();
     if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
         if let Err(e) = queries::purge_sessions(&mut conn, now) {
             log::warn!("purging expired sessions: {e}");

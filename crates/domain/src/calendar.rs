@@ -10,6 +10,11 @@ pub fn manila_now() -> PrimitiveDateTime {
     PrimitiveDateTime::new(now.date(), now.time())
 }
 
+/// Now as Unix seconds: what sessions, links and rate limits count in.
+pub fn unix_now() -> i64 {
+    OffsetDateTime::now_utc().unix_timestamp()
+}
+
 /// Parses a `testdate` override: `YYYY-MM-DD` (midnight) or `YYYY-MM-DDTHH:MM`, in Manila time.
 pub fn parse_testdate(value: &str) -> Option<PrimitiveDateTime> {
     let v = value.trim();

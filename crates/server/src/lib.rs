@@ -186,7 +186,6 @@ pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
         WebConfig {
             dist_dir: config.ui_dist.clone(),
             public_dir: config.ui_public.clone(),
-            public_url: config.public_url.clone(),
         },
     )
     .map_err(|e| e.to_string())

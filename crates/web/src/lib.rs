@@ -28,8 +28,6 @@ pub struct WebConfig {
     pub dist_dir: PathBuf,
     /// Static files served as they are (images).
     pub public_dir: PathBuf,
-    /// The address the store is reached at, for canonical URLs (no trailing slash).
-    pub public_url: String,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -117,7 +117,12 @@ async fn plan_page(
                 choices,
                 maintenance,
             };
-            Ok(plan(Some(ctx), &st.routes, &st.config.public_url, &request))
+            Ok(plan(
+                Some(ctx),
+                &st.routes,
+                &st.api.config.public_url,
+                &request,
+            ))
         })
         .await;
     planned.unwrap_or_else(|e| {
@@ -128,7 +133,7 @@ async fn plan_page(
             choices,
             maintenance: false,
         };
-        plan(None, &state.routes, &state.config.public_url, &request)
+        plan(None, &state.routes, &state.api.config.public_url, &request)
     })
 }
 

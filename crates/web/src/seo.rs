@@ -19,7 +19,7 @@ pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse
         Ok(s) => s,
         Err(e) => return HttpResponse::build(e.status()).body(e.to_string()),
     };
-    let base = &state.config.public_url;
+    let base = &state.api.config.public_url;
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -47,7 +47,7 @@ pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse
 pub async fn robots(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
     let body = format!(
         "User-agent: *\nDisallow: /api/\nDisallow: /cart\nDisallow: /checkout\nDisallow: /my-account\nDisallow: /gate/\nDisallow: /newsletter\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
-        state.config.public_url
+        state.api.config.public_url
     );
     HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/plain; charset=utf-8"))
