@@ -1,7 +1,7 @@
 // Starts the store for browser tests: a fresh seeded SQLite database in a temporary folder and a
 // free loopback port. STORE_BIN names the binary (default: the debug build).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,10 +24,13 @@ function freePort() {
 export async function startStore() {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
+  const outbox = path.join(dir, 'outbox');
   const env = {
     ...process.env,
     DATABASE_URL: path.join(dir, 'store.db'),
     BIND: `127.0.0.1:${port}`,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    MAIL_OUTBOX: outbox,
     SSR_THREADS: '2',
     WORKERS: '2',
     RUST_LOG: 'warn',
@@ -48,6 +51,26 @@ export async function startStore() {
   }
   return {
     base,
+    /** The newest link to `pathPrefix` in a message to `to` (waits for it to arrive). */
+    async mailedLink(to, pathPrefix) {
+      for (let i = 0; i < 100; i++) {
+        const files = (() => {
+          try {
+            return readdirSync(outbox).map((f) => path.join(outbox, f));
+          } catch {
+            return [];
+          }
+        })().sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+        for (const f of files) {
+          const text = decodeQuotedPrintable(readFileSync(f, 'utf8'));
+          if (!new RegExp(`^To: .*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(text)) continue;
+          const m = text.match(new RegExp(`https?://[^\\s"<>]*${pathPrefix}[^\\s"<>]*`));
+          if (m) return m[0];
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`no mail to ${to} with ${pathPrefix}`);
+    },
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
@@ -69,3 +92,7 @@ export const chromiumOptions = {
     '--disable-sync',
   ],
 };
+
+function decodeQuotedPrintable(s) {
+  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+}

@@ -16,6 +16,13 @@ import { NotFound } from './features/content/NotFound';
 import { Gates } from './features/gates/Gates';
 import { GateProvider } from './features/gates/state';
 import { Product } from './features/product/Product';
+import { Addresses, SetupAddress } from './features/accounts/Addresses';
+import { Login } from './features/accounts/Login';
+import { DeleteAccount, GoToCases, MyAccount, Orders } from './features/accounts/MyAccount';
+import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
+import { Registration } from './features/accounts/Registration';
+import { Splash } from './features/gates/Splash';
+import { routes } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
 
@@ -34,10 +41,34 @@ const pages: Record<string, () => React.JSX.Element> = {
   'contact-us': ContactUs,
   maintenance: Maintenance,
   'atomic-design': AtomicDesign,
+  splash: Splash,
+  login: Login,
+  registration: Registration,
+  'reset-password': ResetPassword,
+  'change-password': ChangePassword,
+  'my-account': MyAccount,
+  orders: Orders,
+  'go-to-cases': GoToCases,
+  addresses: Addresses,
+  'delete-account': DeleteAccount,
+  'setup-address': SetupAddress,
 };
+
+/**
+ * The route guards in the browser (the server already answered them with redirects; a page brought
+ * back from the browser's history after logging in or out is sent on the same way).
+ */
+function useGuard(page: Page) {
+  useEffect(() => {
+    const guard = routes.find((r) => r.name === page.route)?.guard;
+    if (guard === 'member' && !page.member) window.location.replace('/login');
+    if (guard === 'guest' && page.member) window.location.replace('/');
+  }, [page]);
+}
 
 export function App({ page, gate, client }: { page: Page; gate: Gate; client: QueryClient }) {
   const Body = pages[page.route] ?? NotFound;
+  useGuard(page);
   // Effects run only in the browser, once the page is interactive (tests wait for this mark).
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';

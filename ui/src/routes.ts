@@ -15,6 +15,18 @@ import {
 } from './features/content/queries';
 import { gateQueries } from './features/gates/queries';
 import { productQuery } from './features/product/queries';
+import { addressesQuery, userQuery } from './features/accounts/queries';
+
+/** What the address forms list: the steps come from the query (`province`, `city`, `barangay`). */
+const ADDRESS_STEPS = [
+  gateQueries.provinces.template,
+  gateQueries.cities.template,
+  gateQueries.barangays.template,
+  gateQueries.streets.template,
+];
+/** Account pages: for their visitor only, out of the sitemap and the search index. */
+const GUEST = { guard: 'guest', forms: true, sitemap: false, policy: false } as const;
+const MEMBER = { guard: 'member', forms: true, sitemap: false } as const;
 
 export type Guard = 'none' | 'member' | 'guest';
 
@@ -29,6 +41,8 @@ export interface RouteDef {
   policy: boolean;
   /** Listed in sitemap.xml. */
   sitemap: boolean;
+  /** Holds account forms: rendered for each visitor with the session's CSRF token, never shared. */
+  forms: boolean;
   title: string;
   description: string;
   data: string[];
@@ -48,7 +62,7 @@ function route(
   title: string,
   description: string,
   data: string[],
-  opts: Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard'>> = {},
+  opts: Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms'>> = {},
 ): RouteDef {
   return {
     name,
@@ -57,6 +71,7 @@ function route(
     shop: opts.shop ?? false,
     policy: opts.policy ?? true,
     sitemap: opts.sitemap ?? true,
+    forms: opts.forms ?? false,
     title: `${title} | ${SITE}`,
     description,
     data,
@@ -122,6 +137,24 @@ export const routes: RouteDef[] = [
   ),
   route('about-us', '/about-us', 'About Us', 'Tala Brewing Co. is an independent Filipino brewery.', [aboutTextQuery.template]),
   route('contact-us', '/contact-us', 'Contact Us', 'Call, message or email Tala Brewing Co. customer care.', []),
+  route('splash', '/splash', 'Welcome', 'Tala Brewing Co. sells beer to adults 18 years old and above.', [policyTextQuery.template], {
+    sitemap: false,
+    policy: false,
+  }),
+  route('login', '/login', 'Log In', 'Log in to your Tala Brewing Co. account.', [], GUEST),
+  route('registration', '/registration', 'Create Account', 'Create a Tala Brewing Co. account.', [], GUEST),
+  route('reset-password', '/reset-password', 'Reset Password', 'Choose a new password for your account.', [], {
+    forms: true,
+    sitemap: false,
+    policy: false,
+  }),
+  route('change-password', '/change-password', 'Change Password', 'Change the password of your account.', [], MEMBER),
+  route('my-account', '/my-account', 'My Account', 'Your Tala Brewing Co. account.', [userQuery.template], MEMBER),
+  route('orders', '/my-account/orders', 'My Orders', 'Your orders.', [], MEMBER),
+  route('go-to-cases', '/my-account/go-to-cases', 'My Go-to Cases', 'Your Go-to Cases.', [], MEMBER),
+  route('addresses', '/my-account/addresses', 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], MEMBER),
+  route('delete-account', '/my-account/delete-account', 'Delete Account', 'Delete your account.', [], MEMBER),
+  route('setup-address', '/setup-address', 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, MEMBER),
   route(
     'maintenance',
     '/maintenance',

@@ -493,7 +493,7 @@ impl Endpoint for User {
     const PATH: &'static str = "/api/v1/user";
     const SUMMARY: &'static str =
         "The member; guests get 401 with the policy texts (and a guest token).";
-    const READ: bool = false;
+    const PRIVATE: bool = true;
     const ALSO: &'static [u16] = &[401];
     type Path = NoParams;
     type Query = NoParams;
@@ -534,6 +534,60 @@ impl Endpoint for User {
             UserAnswer::Guest { .. } => 401,
         }
     }
+}
+
+/// What a page shows of a member: the first name in the header, and whether the policy was
+/// accepted (then the policy modal never opens).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Hash)]
+pub struct MemberView {
+    #[serde(skip)]
+    pub id: domain::UserId,
+    pub firstname: String,
+    pub policy_agreement_accepted: bool,
+}
+
+/// Who asks for a page.
+#[derive(Debug, Clone, Default)]
+pub struct Viewer {
+    pub member: Option<MemberView>,
+    /// The live session's token (the presented one, or one just started): the page's calls and
+    /// its forms' CSRF token come from it.
+    pub token: Option<String>,
+    /// A token to send back (just started, or extended).
+    pub issued: Option<crate::session::Issued>,
+    /// A token was presented that is no longer live: its cookies are cleared.
+    pub stale: bool,
+}
+
+/// The viewer of the presented session; with `start`, a visitor without a live session gets a
+/// guest one (pages with forms need it for their CSRF token; past the guest-session limit the
+/// page shows without one).
+pub fn viewer(ctx: &mut Ctx, start: bool) -> Result<Viewer, ApiError> {
+    let session = ctx.session()?;
+    let member = match session.as_ref().and_then(|s| s.user_id) {
+        Some(id) => queries::user(ctx.conn, domain::UserId::from_db(id))?.map(|u| MemberView {
+            id: u.id,
+            firstname: u.first_name,
+            policy_agreement_accepted: u.policy_agreement_accepted,
+        }),
+        None => None,
+    };
+    let stale = ctx.token.is_some() && session.is_none();
+    let mut token = session.as_ref().and(ctx.token.clone());
+    if session.is_none() && start {
+        match ctx.start_guest_session() {
+            Ok(()) => token = ctx.issued.as_ref().map(|i| i.token.clone()),
+            Err(ApiError::TooMany(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let issued = ctx.issued.take();
+    Ok(Viewer {
+        member,
+        token,
+        stale: stale && issued.is_none(),
+        issued,
+    })
 }
 
 #[cfg(test)]

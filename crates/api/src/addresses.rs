@@ -120,7 +120,7 @@ impl Endpoint for AddressList {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/user/addresses/list";
     const SUMMARY: &'static str = "The member's saved addresses, newest first.";
-    const READ: bool = false;
+    const PRIVATE: bool = true;
     const ERRORS: &'static [u16] = &[401];
     type Path = NoParams;
     type Query = NoParams;

@@ -77,9 +77,12 @@ pub fn typescript() -> String {
     );
     out.push_str(&format!(
         "/** SPEC 7's default province (Metro Manila) and the location gate's first fulfillment type. */\n\
-         export const DEFAULT_PROVINCE = {};\nexport const DEFAULT_FULFILLMENT = {};\n\n",
+         export const DEFAULT_PROVINCE = {};\nexport const DEFAULT_FULFILLMENT = {};\n\n\
+         /** The password rule the server checks, as the forms state it. */\n\
+         export const PASSWORD_RULE = {};\n\n",
         domain::DEFAULT_PROVINCE,
-        domain::DEFAULT_FULFILLMENT
+        domain::DEFAULT_FULFILLMENT,
+        serde_json::to_string(domain::account::PASSWORD_RULE).unwrap_or_default()
     ));
     for d in types.decls.values() {
         out.push_str(d);

@@ -48,7 +48,7 @@ pub struct Ctx<'a> {
     /// The session token the request presented (cookie or `Authorization: Bearer`).
     pub token: Option<String>,
     /// A token to send back (new, or extended): `access-token` header and cookie.
-    pub issued: Option<String>,
+    pub issued: Option<crate::session::Issued>,
     /// Mail to send once the call's database work is done.
     pub outgoing: Vec<crate::mail::Mail>,
     /// The `registration-token` header, where sent.
@@ -126,6 +126,9 @@ pub trait Endpoint: 'static {
     /// Whether the call only reads, so pages may run it in process (SPEC gives some reads as
     /// POST).
     const READ: bool = true;
+    /// The answer is the session's own (the member, their addresses): pages of that member may
+    /// load it in process, but it is never kept in the shared cache.
+    const PRIVATE: bool = false;
     /// Failure statuses besides 400 and 503, which every call may answer.
     const ERRORS: &'static [u16] = &[];
     /// Other statuses answered with the answer type (a guest's 401 on `GET /user`).
@@ -294,7 +297,7 @@ async fn handle<E: Endpoint>(
 ) -> Result<HttpResponse, ApiError> {
     let body = read_body(payload, BODY_LIMIT).await?;
     // A read's answer is kept as bytes, by everything that shapes it.
-    let key = E::READ.then(|| {
+    let key = (E::READ && !E::PRIVATE).then(|| {
         let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
         crate::cache::key(&[
             E::NAME.as_bytes(),
@@ -354,8 +357,8 @@ async fn handle<E: Endpoint>(
         state.cache.insert(k, answer.clone());
     }
     let mut res = answer.respond(&req);
-    if let Some(token) = issued {
-        send_token(&mut res, &token, state.config.secure_cookies);
+    if let Some(issued) = issued {
+        send_token(&mut res, &issued, state.config.secure_cookies);
     } else if ended {
         end_token(&mut res);
     }
@@ -376,31 +379,43 @@ pub fn presented_token(req: &HttpRequest) -> Option<String> {
         .filter(|t| !t.is_empty())
 }
 
-/// Clears the session cookie (logout).
+/// Clears the session cookie and the member hint (logout).
 pub fn end_token(res: &mut HttpResponse) {
-    let mut cookie = actix_web::cookie::Cookie::new(crate::session::COOKIE, "");
-    cookie.set_path("/");
-    cookie.set_http_only(true);
-    cookie.make_removal();
-    let _ = res.add_cookie(&cookie);
+    for name in [crate::session::COOKIE, crate::session::MEMBER_COOKIE] {
+        let mut cookie = actix_web::cookie::Cookie::new(name, "");
+        cookie.set_path("/");
+        cookie.set_http_only(true);
+        cookie.make_removal();
+        let _ = res.add_cookie(&cookie);
+    }
 }
 
 /// Sends a new or extended token: the `access-token` header for API clients, an HttpOnly,
-/// SameSite=Lax cookie (Secure on https) for browsers.
-pub fn send_token(res: &mut HttpResponse, token: &str, secure: bool) {
-    if let Ok(v) = header::HeaderValue::from_str(token) {
+/// SameSite=Lax cookie (Secure on https) for browsers, and beside it the member hint
+/// ([`crate::session::MEMBER_COOKIE`]) that lets guests' pages come from the shared cache.
+pub fn send_token(res: &mut HttpResponse, issued: &crate::session::Issued, secure: bool) {
+    if let Ok(v) = header::HeaderValue::from_str(&issued.token) {
         res.headers_mut()
             .insert(header::HeaderName::from_static(crate::session::HEADER), v);
     }
-    let mut cookie = actix_web::cookie::Cookie::new(crate::session::COOKIE, token.to_string());
-    cookie.set_path("/");
-    cookie.set_http_only(true);
-    cookie.set_secure(secure);
-    cookie.set_same_site(actix_web::cookie::SameSite::Lax);
-    cookie.set_max_age(actix_web::cookie::time::Duration::seconds(
-        crate::session::TTL_SECS,
-    ));
-    let _ = res.add_cookie(&cookie);
+    let value = |v: &str| {
+        let mut cookie = actix_web::cookie::Cookie::new(crate::session::COOKIE, v.to_string());
+        cookie.set_path("/");
+        cookie.set_http_only(true);
+        cookie.set_secure(secure);
+        cookie.set_same_site(actix_web::cookie::SameSite::Lax);
+        cookie.set_max_age(actix_web::cookie::time::Duration::seconds(
+            crate::session::TTL_SECS,
+        ));
+        cookie
+    };
+    let _ = res.add_cookie(&value(&issued.token));
+    let mut hint = value("1");
+    hint.set_name(crate::session::MEMBER_COOKIE);
+    if !issued.member {
+        hint.make_removal();
+    }
+    let _ = res.add_cookie(&hint);
 }
 
 /// The registry's view of an endpoint, whatever its types.
@@ -409,6 +424,7 @@ pub trait Registered: Sync {
     fn method(&self) -> Method;
     fn path(&self) -> &'static str;
     fn read(&self) -> bool;
+    fn private(&self) -> bool;
     /// The actix route: method guard (GET also answers HEAD) and handler.
     fn route(&self) -> actix_web::Route;
     /// Runs the call in process with already split path parameters and the raw query.
@@ -450,6 +466,10 @@ impl<E: Endpoint> Registered for Api<E> {
 
     fn read(&self) -> bool {
         E::READ
+    }
+
+    fn private(&self) -> bool {
+        E::PRIVATE
     }
 
     fn route(&self) -> actix_web::Route {
@@ -541,6 +561,17 @@ pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Value, ApiError> {
         .find_map(|e| match_path(e.path(), path).map(|params| (e, params)))
         .ok_or_else(|| ApiError::NotFound(format!("No data at {path}")))
         .and_then(|(e, params)| e.load(ctx, params, query))
+}
+
+/// Whether the data at `key` is the session's own ([`Endpoint::PRIVATE`]): a page holding it is
+/// never kept in the shared cache.
+pub fn is_private(key: &str) -> bool {
+    let path = key.split_once('?').map_or(key, |(p, _)| p);
+    crate::registry::endpoints()
+        .iter()
+        .filter(|e| e.read())
+        .find(|e| match_path(e.path(), path).is_some())
+        .is_some_and(|e| e.private())
 }
 
 /// 405 for a known path with another method, naming the methods it takes.

@@ -177,6 +177,11 @@ impl Endpoint for WebsitePolicy {
     }
 }
 
+/// Records a member's acceptance of the policy (the no-JS consent form of a logged-in member).
+pub fn accept_policy(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
+    Ok(queries::set_policy_accepted(ctx.conn, user, true)?)
+}
+
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct PasswordChange {
     #[serde(default)]

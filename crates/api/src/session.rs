@@ -24,6 +24,10 @@ pub const EXTEND_BELOW: i64 = TTL_SECS / 2;
 pub const COOKIE: &str = "session";
 /// The header a new or extended token comes back in (SPEC 7).
 pub const HEADER: &str = "access-token";
+/// A hint, not a credential: set beside a member's session cookie and cleared with it, so that a
+/// guest's page request (without it) is answered from the shared page cache without a session
+/// lookup. Pages always check the session itself before showing anything of a member.
+pub const MEMBER_COOKIE: &str = "member";
 /// Guest sessions one client may start in ten minutes.
 pub const STARTS_PER_CLIENT: i32 = 30;
 
@@ -32,6 +36,20 @@ pub const STARTS_PER_CLIENT: i32 = 30;
 pub struct Session {
     pub user_id: Option<i64>,
     pub expires_at: i64,
+}
+
+/// A token to send back, and whether it is a member's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issued {
+    pub token: String,
+    pub member: bool,
+}
+
+/// The CSRF token of the no-JS forms of a session: derived from its token, so it needs no storage
+/// and no server secret, and another site can neither read nor guess it.
+pub fn csrf_token(token: &str) -> String {
+    let digest = Sha256::digest(format!("csrf:{token}").as_bytes());
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..24])
 }
 
 /// A new token: 256 random bits, base64url without padding (43 characters).
@@ -57,7 +75,10 @@ impl Ctx<'_> {
         let token = new_token();
         let now = now();
         db::queries::create_session(self.conn, &hash(&token), user_id, now, now + TTL_SECS)?;
-        self.issued = Some(token.clone());
+        self.issued = Some(Issued {
+            token: token.clone(),
+            member: user_id.is_some(),
+        });
         Ok(token)
     }
 
@@ -91,7 +112,10 @@ impl Ctx<'_> {
         if row.expires_at - now < EXTEND_BELOW {
             expires_at = now + TTL_SECS;
             db::queries::extend_session(self.conn, &h, expires_at)?;
-            self.issued = Some(token);
+            self.issued = Some(Issued {
+                token,
+                member: row.user_id.is_some(),
+            });
         }
         Ok(Some(Session {
             user_id: row.user_id,

@@ -283,6 +283,7 @@ fn main() {
             query: "",
             choices,
             maintenance: false,
+            extra: &serde_json::Value::Null,
         },
     );
     drop(conn);

@@ -40,6 +40,7 @@ fn queries_of(b: Backend, path: &str) -> (Vec<String>, serde_json::Value) {
             query: "",
             choices,
             maintenance: false,
+            extra: &serde_json::Value::Null,
         },
     );
     let queries = seen.lock().unwrap().clone();

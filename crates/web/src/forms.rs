@@ -38,7 +38,7 @@ fn return_path(fields: &Fields) -> String {
     }
 }
 
-fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
+pub(crate) fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
     let mut b = HttpResponse::build(StatusCode::SEE_OTHER);
     // Every address here is built from safe parts; should one not be a valid header, go home.
     let to = header::HeaderValue::from_str(to).unwrap_or(header::HeaderValue::from_static("/"));
@@ -52,7 +52,7 @@ const FORM_LIMIT: usize = 8 * 1024;
 
 /// What every form post starts with: the fields and where to go back to; another site's post, or
 /// a body too slow or too large, is answered at once.
-async fn accept(
+pub(crate) async fn accept(
     req: &HttpRequest,
     payload: web::Payload,
     state: &WebState,
@@ -78,6 +78,25 @@ pub async fn consent(
         Ok(a) => a,
         Err(refused) => return refused,
     };
+    // SPEC 4: a member's acceptance is kept on the server, for every device.
+    if let Some(token) = req
+        .cookie(api::session::COOKIE)
+        .map(|c| c.value().to_string())
+    {
+        let accepted = state
+            .api
+            .run(move |ctx| {
+                ctx.token = Some(token);
+                match ctx.member() {
+                    Ok(user) => api::profile::accept_policy(ctx, user.id),
+                    Err(_) => Ok(()),
+                }
+            })
+            .await;
+        if let Err(e) = accepted {
+            log::warn!("policy acceptance: {e}");
+        }
+    }
     see_other(&format!("{back}?gate=category"))
         .cookie(cookie(gate::ACCEPTED, "1", CONSENT_MAX_AGE))
         .cookie(cookie(gate::PRIVACY, "1", CONSENT_MAX_AGE))
@@ -120,7 +139,7 @@ pub async fn category(
     }
 }
 
-fn error_page(e: ApiError) -> HttpResponse {
+pub(crate) fn error_page(e: ApiError) -> HttpResponse {
     if matches!(e, ApiError::Internal(_) | ApiError::Unavailable) {
         log::error!("form: {e}");
     }

@@ -1,6 +1,7 @@
 //! Pages: server-rendered React through `ssr`, wrapped in the Tera shell, with the data each page
 //! needs fetched in process from the same functions that serve the API. Also the static assets.
 
+pub mod accounts;
 pub mod assets;
 mod fields;
 pub mod forms;
@@ -113,6 +114,40 @@ where
 type NoPost =
     fn(HttpRequest, web::Payload, web::Data<WebState>) -> std::future::Ready<HttpResponse>;
 
+type FormPost = fn(
+    HttpRequest,
+    web::Payload,
+    web::Data<WebState>,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = HttpResponse>>>;
+
+macro_rules! form_post {
+    ($f:path) => {{
+        fn post(
+            req: HttpRequest,
+            payload: web::Payload,
+            state: web::Data<WebState>,
+        ) -> std::pin::Pin<Box<dyn std::future::Future<Output = HttpResponse>>> {
+            Box::pin($f(req, payload, state))
+        }
+        post as FormPost
+    }};
+}
+
+/// The pages whose account forms post to themselves without JavaScript.
+const ACCOUNT_FORMS: [(&str, FormPost); 8] = [
+    ("/login", form_post!(accounts::login)),
+    ("/registration", form_post!(accounts::registration)),
+    ("/reset-password", form_post!(accounts::reset_password)),
+    ("/change-password", form_post!(accounts::change_password)),
+    ("/my-account", form_post!(accounts::profile)),
+    ("/my-account/addresses", form_post!(accounts::addresses)),
+    ("/setup-address", form_post!(accounts::addresses)),
+    (
+        "/my-account/delete-account",
+        form_post!(accounts::delete_account),
+    ),
+];
+
 /// Static assets, crawler files, the no-JS form posts and the pages (every GET that no API or
 /// asset route took).
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -148,5 +183,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         Some(forms::form_get),
         Some(forms::newsletter),
     ))
-    .default_service(web::to(page::page));
+    .service(resource(
+        "/logout",
+        Some(forms::form_get),
+        Some(accounts::logout),
+    ));
+    for (path, post) in ACCOUNT_FORMS {
+        cfg.service(resource(path, Some(page::page), Some(post)));
+    }
+    cfg.default_service(web::to(page::page));
 }

@@ -12,7 +12,11 @@ use api::gate::Choices;
 use serde::Deserialize;
 use serde_json::Value;
 
+use api::accounts::{MemberView, Viewer};
+use serde_json::json;
+
 use crate::plan::{plan, Plan, Request};
+use crate::routes::Guard;
 use crate::shell::{escape_json_for_script, ShellPage};
 use crate::WebState;
 
@@ -30,7 +34,24 @@ pub static FALLBACKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU6
 pub const MAX_URL: usize = 2_000;
 
 pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
-    if req.method() != Method::GET && req.method() != Method::HEAD {
+    serve(&req, &state, None).await
+}
+
+/// A form that comes back to its page: what was entered (never a password), each field's
+/// messages, one message for the whole form, and the status to answer with.
+pub struct Posted {
+    pub status: StatusCode,
+    pub form: Value,
+}
+
+/// Answers a page: from the cache when a guest's page is kept, else planned and rendered; a form
+/// that needs correcting comes back through here with what was entered.
+pub async fn serve(
+    req: &HttpRequest,
+    state: &web::Data<WebState>,
+    posted: Option<Posted>,
+) -> HttpResponse {
+    if req.method() != Method::GET && req.method() != Method::HEAD && posted.is_none() {
         return HttpResponse::MethodNotAllowed()
             .insert_header((header::ALLOW, "GET, HEAD"))
             .content_type("text/plain; charset=utf-8")
@@ -45,28 +66,87 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
     if req.path().trim_end_matches('/') == "/single-product" {
         return redirect("/", StatusCode::FOUND);
     }
-    let choices = crate::gate::choices(&req);
     let maintenance = state.api.watch.maintenance();
-    let query = crate::plan::page_query(req.query_string());
-    let key = (!maintenance)
-        .then(|| page_key(req.path(), &query, &choices, state.api.watch.data_version()));
+    let route = state.routes.find(req.path()).0;
+    let (forms, guard) = (route.forms, route.guard.clone());
+    let viewer = if maintenance {
+        Viewer::default()
+    } else {
+        viewer(req, state, forms, &guard).await
+    };
+    let with_session = |mut res: HttpResponse| {
+        if let Some(issued) = &viewer.issued {
+            api::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
+        } else if viewer.stale {
+            api::endpoint::end_token(&mut res);
+        }
+        res
+    };
+    // DESIGN: the guards are real redirects, before anything is rendered.
+    if !maintenance {
+        match (&guard, &viewer.member) {
+            (Guard::Member, None) => return with_session(redirect("/login", StatusCode::FOUND)),
+            (Guard::Guest, Some(_)) => return with_session(redirect("/", StatusCode::FOUND)),
+            _ => {}
+        }
+    }
+    let mut choices = crate::gate::choices(req);
+    // SPEC 4: a member who accepted the policy never sees its modal again, on any device.
+    if viewer
+        .member
+        .as_ref()
+        .is_some_and(|m| m.policy_agreement_accepted)
+    {
+        choices.consent = true;
+    }
+    let query = crate::plan::page_query(req.query_string(), forms);
+    let key = (!maintenance && !forms && posted.is_none()).then(|| {
+        page_key(
+            req.path(),
+            &query,
+            &choices,
+            state.api.watch.data_version(),
+            viewer
+                .member
+                .as_ref()
+                .map(|m| (m, viewer.token.as_deref().unwrap_or(""))),
+        )
+    });
     if let Some(hit) = key.and_then(|k| state.api.cache.get(k)) {
-        return hit.respond(&req);
+        return with_session(hit.respond(req));
     }
-    let planned = plan_page(&req, &query, &state, choices, maintenance).await;
+    let extra = json!({
+        "member": viewer.member,
+        "csrf": viewer.token.as_deref().map(api::session::csrf_token),
+        "form": posted.as_ref().map(|p| &p.form),
+    });
+    let planned = plan_page(
+        req,
+        &query,
+        state,
+        choices,
+        maintenance,
+        viewer.token.clone(),
+        extra,
+    )
+    .await;
     if let Some(to) = &planned.redirect {
-        return redirect(to, StatusCode::FOUND);
+        return with_session(redirect(to, StatusCode::FOUND));
     }
-    let output = render(&state, &planned).await;
+    let output = render(state, &planned).await;
     // Only pages that exist are kept: a flood of made-up addresses must not evict them.
-    let keep = planned.complete && !output.html.is_empty() && planned.status == StatusCode::OK;
-    match respond(&state, planned, output) {
+    let keep = planned.complete
+        && !planned.private
+        && !output.html.is_empty()
+        && planned.status == StatusCode::OK;
+    let status = posted.as_ref().map(|p| p.status);
+    match respond(state, planned, output, forms, status) {
         Ok(page) => {
             let page = Arc::new(page);
             if let (true, Some(k)) = (keep, key) {
                 state.api.cache.insert(k, page.clone());
             }
-            page.respond(&req)
+            with_session(page.respond(req))
         }
         Err(e) => {
             log::error!("shell {}: {e}", req.path());
@@ -77,10 +157,53 @@ pub async fn page(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
     }
 }
 
+/// Who asks. A guest without the member hint is answered without a session lookup (the shared
+/// cache); pages with a guard or forms, and anyone with the hint, have their session checked.
+async fn viewer(req: &HttpRequest, state: &WebState, forms: bool, guard: &Guard) -> Viewer {
+    let token = req
+        .cookie(api::session::COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|t| !t.is_empty());
+    let hinted = req.cookie(api::session::MEMBER_COOKIE).is_some();
+    let look = forms || (token.is_some() && (hinted || *guard != Guard::None));
+    if !look {
+        return Viewer::default();
+    }
+    let client = req.peer_addr().map(|a| a.ip());
+    state
+        .api
+        .run(move |ctx| {
+            ctx.client = client;
+            ctx.token = token;
+            api::accounts::viewer(ctx, forms)
+        })
+        .await
+        .unwrap_or_else(|e| {
+            log::error!("session {}: {e}", req.path());
+            Viewer::default()
+        })
+}
+
 /// Everything that shapes a page: its address, the shopper's gate choices, the data version and
 /// the business day (dated notices and promos).
-fn page_key(path: &str, query: &str, c: &Choices, data_version: u64) -> u128 {
+fn page_key(
+    path: &str,
+    query: &str,
+    c: &Choices,
+    data_version: u64,
+    member: Option<(&MemberView, &str)>,
+) -> u128 {
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
+    // A member's page carries their first name and their session's CSRF token.
+    let (member_id, firstname, policy, session) =
+        member.map_or((0, "", false, String::new()), |(m, t)| {
+            (
+                m.id.get(),
+                m.firstname.as_str(),
+                m.policy_agreement_accepted,
+                api::session::hash(t),
+            )
+        });
     let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
     api::cache::key(&[
         b"page",
@@ -93,6 +216,10 @@ fn page_key(path: &str, query: &str, c: &Choices, data_version: u64) -> u128 {
         &id(c.street.map(|s| i64::from(s.get()))),
         &data_version.to_le_bytes(),
         today.as_bytes(),
+        &member_id.to_le_bytes(),
+        firstname.as_bytes(),
+        &[u8::from(policy)],
+        session.as_bytes(),
     ])
 }
 
@@ -104,18 +231,23 @@ async fn plan_page(
     state: &web::Data<WebState>,
     choices: Choices,
     maintenance: bool,
+    token: Option<String>,
+    extra: Value,
 ) -> Plan {
     let (path, query) = (req.path().to_string(), query.to_string());
     let st = state.clone();
     let (p, q) = (path.clone(), query.clone());
+    let extra2 = extra.clone();
     let planned = state
         .api
         .run(move |ctx| {
+            ctx.token = token;
             let request = Request {
                 path: &p,
                 query: &q,
                 choices,
                 maintenance,
+                extra: &extra2,
             };
             Ok(plan(
                 Some(ctx),
@@ -132,6 +264,7 @@ async fn plan_page(
             query: &query,
             choices,
             maintenance: false,
+            extra: &extra,
         };
         plan(None, &state.routes, &state.api.config.public_url, &request)
     })
@@ -170,7 +303,13 @@ async fn render(state: &WebState, plan: &Plan) -> RenderOutput {
 }
 
 /// The shell around the rendered body, with the page's status and caching headers.
-fn respond(state: &WebState, plan: Plan, output: RenderOutput) -> Result<Cached, crate::WebError> {
+fn respond(
+    state: &WebState,
+    plan: Plan,
+    output: RenderOutput,
+    forms: bool,
+    posted: Option<StatusCode>,
+) -> Result<Cached, crate::WebError> {
     let Plan {
         route,
         status,
@@ -206,12 +345,17 @@ fn respond(state: &WebState, plan: Plan, output: RenderOutput) -> Result<Cached,
         // Browsers keep the page but ask again each time (answered 304 while it is the same).
         (
             header::CACHE_CONTROL,
-            HeaderValue::from_static("private, no-cache"),
+            // A page with forms carries its session's CSRF token and, for members, their details.
+            HeaderValue::from_static(if forms {
+                "no-store"
+            } else {
+                "private, no-cache"
+            }),
         ),
         (header::VARY, HeaderValue::from_static("Cookie")),
     ];
     if status == StatusCode::SERVICE_UNAVAILABLE {
         headers.push((header::RETRY_AFTER, HeaderValue::from_static("300")));
     }
-    Ok(Cached::new(status, headers, html?.into()))
+    Ok(Cached::new(posted.unwrap_or(status), headers, html?.into()))
 }

@@ -18,6 +18,9 @@ pub struct Request<'a> {
     pub choices: Choices,
     /// The store is under maintenance: every page shows the maintenance page.
     pub maintenance: bool,
+    /// What the page shows of its visitor (`member`, `csrf`, a posted `form`), merged into the
+    /// render input.
+    pub extra: &'a Value,
 }
 
 /// A page ready to render: its route, status and the render input.
@@ -32,13 +35,16 @@ pub struct Plan {
     pub input: Value,
     /// Whether every piece of the page's data was had (a page missing some is not kept).
     pub complete: bool,
+    /// The page holds a member's own data (their addresses in the gate): never kept.
+    pub private: bool,
 }
 
 /// The query parameters a page reads (the shop's filter, the newsletter's message, the gates and
 /// their no-JS steps, the test date). Others (`utm_source`, `fbclid`, a cache buster) do not change
 /// the page, so they neither reach the render nor split the cache.
-pub const PAGE_PARAMS: [&str; 8] = [
+pub const PAGE_PARAMS: [&str; 9] = [
     "filterByType",
+    "accountSuccessDelete",
     "newsletter",
     "gate",
     "fulfillment",
@@ -48,10 +54,16 @@ pub const PAGE_PARAMS: [&str; 8] = [
     "testdate",
 ];
 
+/// What pages with account forms read besides: a message after a form (`done`), the links'
+/// tokens, and where a login began. Those pages are never kept, so these never split the cache.
+pub const FORM_PARAMS: [&str; 4] = ["done", "token", "suid", "from"];
+
 /// The part of a raw query string that shapes a page, re-encoded (malformed escapes and all).
-pub fn page_query(raw: &str) -> String {
+pub fn page_query(raw: &str, forms: bool) -> String {
     let kept: Vec<(String, String)> = form_urlencoded::parse(raw.as_bytes())
-        .filter(|(k, _)| PAGE_PARAMS.contains(&k.as_ref()))
+        .filter(|(k, _)| {
+            PAGE_PARAMS.contains(&k.as_ref()) || (forms && FORM_PARAMS.contains(&k.as_ref()))
+        })
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
     form_urlencoded::Serializer::new(String::new())
@@ -165,16 +177,19 @@ mod tests {
     #[test]
     fn only_what_shapes_a_page_is_kept_of_its_query() {
         assert_eq!(
-            page_query("utm_source=fb&filterByType=can&fbclid=x"),
+            page_query("utm_source=fb&filterByType=can&fbclid=x", false),
             "filterByType=can"
         );
-        assert_eq!(page_query("%"), "");
+        assert_eq!(page_query("%", false), "");
         assert_eq!(
-            page_query("gate=location&city=137602000&miss=9"),
+            page_query("gate=location&city=137602000&miss=9", false),
             "gate=location&city=137602000"
         );
-        assert_eq!(page_query("newsletter=a+b"), "newsletter=a+b");
-        assert_eq!(page_query("filterByType=%ff"), "filterByType=%EF%BF%BD");
+        assert_eq!(page_query("newsletter=a+b", false), "newsletter=a+b");
+        assert_eq!(
+            page_query("filterByType=%ff", false),
+            "filterByType=%EF%BF%BD"
+        );
     }
 }
 
@@ -187,6 +202,8 @@ struct Loaded {
     not_found: Vec<String>,
     /// Every piece of data was had (or is known not to exist).
     complete: bool,
+    /// Some of it is the member's own.
+    private: bool,
 }
 
 fn load(
@@ -204,11 +221,17 @@ fn load(
     let mut not_found = Vec::new();
     let mut complete = true;
     let own = route.data.len();
+    // SPEC 4: a member's location gate offers their saved addresses.
+    let member = !req.extra["member"].is_null();
+    let saved = (member && gate.open == Some(Step::Location))
+        .then(|| <api::addresses::AddressList as api::Endpoint>::PATH.to_string());
+    let mut private = false;
     let templates = route
         .data
         .iter()
         .cloned()
-        .chain(gate_templates(routes, &gate));
+        .chain(gate_templates(routes, &gate))
+        .chain(saved);
     for (i, template) in templates.enumerate() {
         if !is_complete(&template, &vars) {
             continue;
@@ -217,6 +240,7 @@ fn load(
         if queries.iter().any(|q| q["queryKey"][0] == key.as_str()) {
             continue;
         }
+        private |= api::endpoint::is_private(&key);
         match api::fetch(ctx, &key) {
             Ok(data) => queries.push(dehydrated_query(&key, data)),
             Err(ApiError::NotFound(_)) if i < own => not_found.push(key),
@@ -228,6 +252,7 @@ fn load(
         }
     }
     Ok(Loaded {
+        private,
         vars,
         gate,
         queries,
@@ -277,7 +302,7 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
         }
         c
     });
-    let input = json!({
+    let mut input = json!({
         "url": url,
         "route": route.name,
         "status": status.as_u16(),
@@ -286,6 +311,11 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
         "gate": loaded.gate,
         "state": { "mutations": [], "queries": loaded.queries },
     });
+    if let (Some(input), Some(extra)) = (input.as_object_mut(), req.extra.as_object()) {
+        for (k, v) in extra {
+            input.insert(k.clone(), v.clone());
+        }
+    }
     Plan {
         route: route.clone(),
         status,
@@ -294,5 +324,6 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
         url,
         input,
         complete: loaded.complete,
+        private: loaded.private,
     }
 }

@@ -24,6 +24,10 @@ pub struct RouteDef {
     pub policy: bool,
     /// Listed in sitemap.xml.
     pub sitemap: bool,
+    /// The page holds account forms: rendered for its visitor each time (with the session's CSRF
+    /// token), never kept in the shared cache.
+    #[serde(default)]
+    pub forms: bool,
     pub title: String,
     pub description: String,
     pub data: Vec<String>,

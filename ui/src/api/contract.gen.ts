@@ -5,6 +5,9 @@
 export const DEFAULT_PROVINCE = 51;
 export const DEFAULT_FULFILLMENT = 1;
 
+/** The password rule the server checks, as the forms state it. */
+export const PASSWORD_RULE = "At least 8 characters, with at least one letter and one number.";
+
 /**
  * A member's saved address.
  */
@@ -297,10 +300,10 @@ export const calls = {
   verifyResetLink: { method: 'POST', key: '/api/v1/reset/password/verify-link', read: false } as Call<MessageAnswer>,
   siteText: { method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
   deleteUser: { method: 'DELETE', key: '/api/v1/user', read: false } as Call<MessageAnswer>,
-  user: { method: 'GET', key: '/api/v1/user', read: false } as Call<UserAnswer>,
+  user: { method: 'GET', key: '/api/v1/user', read: true } as Call<UserAnswer>,
   updateUser: { method: 'PUT', key: '/api/v1/user', read: false } as Call<UserAnswer>,
   createAddress: { method: 'POST', key: '/api/v1/user/addresses', read: false } as Call<AddressView>,
-  addresses: { method: 'GET', key: '/api/v1/user/addresses/list', read: false } as Call<Results<AddressView>>,
+  addresses: { method: 'GET', key: '/api/v1/user/addresses/list', read: true } as Call<Results<AddressView>>,
   deleteAddress: { method: 'DELETE', key: '/api/v1/user/addresses/{addressId}', read: false } as Call<MessageAnswer>,
   updateAddress: { method: 'PUT', key: '/api/v1/user/addresses/{addressId}', read: false } as Call<AddressView>,
   changePassword: { method: 'POST', key: '/api/v1/user/change-password', read: false } as Call<MessageAnswer>,

@@ -1,6 +1,10 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Newsletter } from '../features/newsletter/Newsletter';
 import { useGate } from '../features/gates/state';
+import { ACCOUNT_LINKS } from '../features/accounts/AccountNav';
+import { calls } from '../api/contract.gen';
+import { send } from '../api/send';
+import { usePage } from '../page';
 
 /** The menus of SPEC 2: [address, label]. */
 const TOP_LINKS: [string, string][] = [
@@ -94,7 +98,32 @@ function useDrawers() {
   return refs;
 }
 
+/** The member's Log Out: a form post without JS; with it, the API call, then /login (SPEC 6). */
+function LogOut() {
+  const { csrf } = usePage();
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      method="post"
+      action="/logout"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (busy) return;
+        setBusy(true);
+        await send(calls.logout);
+        window.location.assign('/login?done=logout');
+      }}
+    >
+      {csrf && <input type="hidden" name="csrf" value={csrf} />}
+      <button type="submit" className="secondary" disabled={busy}>
+        Log Out
+      </button>
+    </form>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
+  const { member } = usePage();
   const drawers = useDrawers();
   const { gate, open } = useGate();
   const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
@@ -150,21 +179,30 @@ export function Layout({ children }: { children: ReactNode }) {
           </nav>
           <div className="header-actions">
             <details className="drawer drawer-right" ref={drawers.account}>
-              <summary>My Account</summary>
+              <summary aria-label={member ? `My Account, ${member.firstname}` : undefined}>{member ? member.firstname : 'My Account'}</summary>
               <div className="drawer-panel">
-                <h2 className="drawer-title">My Account</h2>
-                <ul>
-                  <li>
-                    <a className="button" href="/login">
-                      Log In
-                    </a>
-                  </li>
-                  <li>
-                    <a className="button secondary" href="/registration">
-                      Create Account
-                    </a>
-                  </li>
-                </ul>
+                <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
+                {member ? (
+                  <>
+                    <ul>
+                      <Links items={ACCOUNT_LINKS} />
+                    </ul>
+                    <LogOut />
+                  </>
+                ) : (
+                  <ul>
+                    <li>
+                      <a className="button" href="/login">
+                        Log In
+                      </a>
+                    </li>
+                    <li>
+                      <a className="button secondary" href="/registration">
+                        Create Account
+                      </a>
+                    </li>
+                  </ul>
+                )}
                 <p className="legal-links">
                   <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
                 </p>

@@ -19,6 +19,23 @@ export interface RenderInput {
   gate: Gate;
   /** The react-query cache for the page's data, keyed by API path. */
   state: DehydratedState;
+  /** The logged-in member (checked against the session on the server), or null for a guest. */
+  member?: MemberView | null;
+  /** The CSRF token of this session's no-JS forms (pages with account forms, and members' pages). */
+  csrf?: string | null;
+  /** A form that came back from the server without JavaScript: what was entered and its messages. */
+  form?: PostedForm | null;
+}
+
+export interface MemberView {
+  firstname: string;
+  policy_agreement_accepted: boolean;
+}
+
+export interface PostedForm {
+  values: Record<string, string>;
+  errors: Record<string, string[]>;
+  message: string;
 }
 
 /** What the server entry answers: the body HTML and the head the page asked for. */

@@ -3,7 +3,8 @@ import type { NoticeAnswer } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
 import { ProductCard } from '../../components/ProductCard';
 import { useHead } from '../../head';
-import { usePage } from '../../page';
+import { searchParam, usePage } from '../../page';
+import { AccountDeleted } from '../accounts/AccountDeleted';
 import { productsQuery } from '../catalog/queries';
 import { bannersQuery, noticeCitiesQuery, noticeQuery } from './queries';
 
@@ -66,8 +67,11 @@ export function Home() {
   const products = useQuery(productsQuery.options(page.vars));
   const notice = useQuery(noticeQuery.options(page.vars));
   const best = products.data?.best_sellers ?? [];
+  // Members only (SPEC 2): from their past orders once orders exist, until then the best sellers.
+  const recommended = page.member ? (products.data?.recommended_products.length ? products.data.recommended_products : best) : [];
   return (
     <>
+      {searchParam(page.url, 'accountSuccessDelete') === 'yes' && <AccountDeleted />}
       <h1 className="visually-hidden">Tala Brewing Co.: beer delivered by the case</h1>
       {banners.data && banners.data.results.length > 0 && (
         <Carousel label="Featured" autoplay className="banners">
@@ -85,6 +89,19 @@ export function Home() {
         </Carousel>
       )}
       {notice.data?.notice && <Notice notice={notice.data.notice} holiday={notice.data.holiday} />}
+      {page.member && recommended.length > 0 && (
+        <section aria-labelledby="recommended-title" className="strip">
+          <div className="strip-head">
+            <h2 id="recommended-title">RECOMMENDED FOR YOU</h2>
+            <a href="/buy-beer">View all Products</a>
+          </div>
+          <Carousel label="Recommended for you">
+            {recommended.map((p) => (
+              <ProductCard key={p.id} product={p} />
+            ))}
+          </Carousel>
+        </section>
+      )}
       <section aria-labelledby="best-title" className="strip">
         <div className="strip-head">
           <h2 id="best-title">BEST SELLERS</h2>

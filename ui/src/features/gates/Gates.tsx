@@ -3,7 +3,10 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { DEFAULT_FULFILLMENT, DEFAULT_PROVINCE } from '../../api/contract.gen';
 import type { Vars } from '../../lib/keys';
 import { useHydrated, usePage } from '../../page';
+import { num, Select } from '../../components/Select';
 import { gateQueries } from './queries';
+import { addressesQuery } from '../accounts/queries';
+import { addressLine } from '../accounts/Addresses';
 import { useGate } from './state';
 
 function pathOf(url: string): string {
@@ -92,44 +95,53 @@ function CategoryGate() {
   );
 }
 
-function num(v: string | undefined): number | null {
-  const n = v ? Number(v) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
-
-function Select<T>(props: {
-  name: string;
-  label: string;
-  empty: string;
-  items: T[] | undefined;
-  loading: boolean;
-  value: number | null;
-  id: (t: T) => number;
-  text: (t: T) => string;
-  onChange: (v: number | null) => void;
-  disabled?: boolean;
-}) {
-  const { name, label, empty, items, loading, value, id, text, onChange, disabled } = props;
-  const none = !loading && items !== undefined && items.length === 0;
+/**
+ * SPEC 4: a member's saved addresses, each with USE THIS ADDRESS (a form post of the gate's steps
+ * without JS; with it, the gate is filled at once).
+ */
+function SavedAddresses({ returnTo }: { returnTo: string }) {
+  const { member } = usePage();
+  const { chooseLocation } = useGate();
+  const saved = useQuery({ ...addressesQuery.options(), enabled: !!member });
+  const list = saved.data?.results ?? [];
+  if (!member || list.length === 0) return null;
   return (
-    <div className="field">
-      <label htmlFor={`gate-${name}`}>{label}</label>
-      <select
-        id={`gate-${name}`}
-        name={name}
-        value={value ?? ''}
-        disabled={disabled || none}
-        onChange={(e) => onChange(num(e.target.value))}
-      >
-        <option value="">{loading ? 'Loading…' : none ? empty : `Select ${label.toLowerCase()}`}</option>
-        {(items ?? []).map((it) => (
-          <option key={id(it)} value={id(it)}>
-            {text(it)}
-          </option>
+    <section aria-labelledby="saved-title" className="saved-addresses">
+      <h3 id="saved-title">Your saved addresses</h3>
+      <ul>
+        {list.map((a) => (
+          <li key={a.id}>
+            <p>{addressLine(a)}</p>
+            <form
+              method="post"
+              action="/gate/location"
+              onSubmit={(e) => {
+                e.preventDefault();
+                chooseLocation({
+                  fulfillmentId: DEFAULT_FULFILLMENT,
+                  cityId: a.city_id,
+                  cityName: a.city_name,
+                  barangayId: a.barangay_id,
+                  barangayName: a.barangay_name,
+                  streetId: a.street_id,
+                });
+              }}
+            >
+              <input type="hidden" name="return_to" value={returnTo} />
+              <input type="hidden" name="fulfillment" value={DEFAULT_FULFILLMENT} />
+              <input type="hidden" name="province" value={a.province_id} />
+              <input type="hidden" name="city" value={a.city_id} />
+              <input type="hidden" name="barangay" value={a.barangay_id} />
+              {a.street_id !== null && <input type="hidden" name="street" value={a.street_id} />}
+              <button type="submit" aria-label={`USE THIS ADDRESS: ${addressLine(a)}`}>
+                USE THIS ADDRESS
+              </button>
+            </form>
+          </li>
         ))}
-      </select>
-      {none && <p className="hint">{empty}</p>}
-    </div>
+      </ul>
+      <p>Or choose another location:</p>
+    </section>
   );
 }
 
@@ -177,6 +189,7 @@ function LocationGate() {
   const types = fulfillments.data?.results ?? [];
   return (
     <Dialog id="location" title="Where should we bring your beer?">
+      <SavedAddresses returnTo={pathOf(page.url)} />
       <form method="post" action="/gate/location" onSubmit={submit} className="location-form">
         <input type="hidden" name="return_to" value={pathOf(page.url)} />
         {types.length > 1 && (

@@ -1,5 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import type { PackagingView } from '../../api/contract.gen';
+import { calls, type PackagingView } from '../../api/contract.gen';
+import { send } from '../../api/send';
+import { usePage } from '../../page';
 import { clearCookie, COOKIE, CONSENT_MAX_AGE, GATE_MAX_AGE, LOCATION_COOKIES, setCookie } from './cookies';
 import type { Gate, GateStep } from '../../lib/render-input';
 
@@ -24,6 +26,7 @@ const GateContext = createContext<GateApi | null>(null);
 
 /** The gate state: starts from what the server read, then follows the shopper's choices. */
 export function GateProvider({ initial, children }: { initial: Gate; children: ReactNode }) {
+  const { member } = usePage();
   const [gate, setGate] = useState(initial);
   const open = useCallback((step: GateStep | null) => setGate((g) => ({ ...g, open: step })), []);
   const agree = useCallback(() => {
@@ -31,7 +34,9 @@ export function GateProvider({ initial, children }: { initial: Gate; children: R
     setCookie(COOKIE.privacy, '1', CONSENT_MAX_AGE);
     setCookie(COOKIE.age, '1', CONSENT_MAX_AGE);
     setGate((g) => ({ ...g, consent: true, open: 'category' }));
-  }, []);
+    // SPEC 4: a member's acceptance is kept on the server, for every device.
+    if (member) void send(calls.websitePolicy, { body: { policy_agreement_accepted: true } });
+  }, [member]);
   const chooseCategory = useCallback(({ id, name, filter_type }: PackagingView) => {
     setCookie(COOKIE.category, String(id), GATE_MAX_AGE);
     setCookie(COOKIE.categoryName, name, GATE_MAX_AGE);

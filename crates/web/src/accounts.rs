@@ -1,0 +1,411 @@
+//! The account forms without JavaScript (issue 8): login, logout, registration, password reset
+//! and change, profile, addresses and account deletion. Each posts to its own page, runs the same
+//! API call the client sends as JSON, and answers `303 See Other` on success; a form that needs
+//! correcting comes back rendered with its messages and what was entered (never a password).
+//! Besides the Origin check every form carries its session's CSRF token.
+
+use std::borrow::Cow;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use api::accounts::{Login, Logout, PreRegister, Registration};
+use api::addresses::{CreateAddress, DeleteAddress, UpdateAddress};
+use api::profile::{ChangePassword, DeleteUser, ResetLink, ResetPassword, UpdateUser};
+use api::session::Issued;
+use api::{ApiError, Endpoint};
+use serde_json::{json, Map, Value};
+
+use crate::fields::Fields;
+use crate::page::{serve, Posted};
+use crate::WebState;
+
+/// What a call left besides its answer: a token to send, or the session ended.
+struct Called {
+    answer: Value,
+    issued: Option<Issued>,
+    ended: bool,
+}
+
+/// Runs the API call `E` as the JSON API would, with the request's session and client.
+async fn call<E: Endpoint>(
+    req: &HttpRequest,
+    state: &WebState,
+    path: &[(&str, &str)],
+    body: Value,
+    registration_token: Option<String>,
+) -> Result<Called, ApiError> {
+    let path: E::Path = api::endpoint::from_pairs(
+        path.iter()
+            .map(|(k, v)| (Cow::Owned(k.to_string()), Cow::Owned(v.to_string()))),
+    )?;
+    let query: E::Query = api::endpoint::from_query("")?;
+    let body = <E::Body as api::endpoint::Body>::parse(body.to_string().as_bytes())?;
+    let token = session_token(req);
+    let client = req.peer_addr().map(|a| a.ip());
+    state
+        .api
+        .run(move |ctx| {
+            ctx.client = client;
+            ctx.token = token;
+            ctx.registration_token = registration_token;
+            let answer = E::call(ctx, path, query, body)?;
+            Ok(Called {
+                answer: serde_json::to_value(answer)
+                    .map_err(|e| ApiError::Internal(e.to_string()))?,
+                issued: ctx.issued.take(),
+                ended: ctx.ended,
+            })
+        })
+        .await
+}
+
+fn session_token(req: &HttpRequest) -> Option<String> {
+    req.cookie(api::session::COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|t| !t.is_empty())
+}
+
+/// `303 See Other` to `to`, with the session's new token or its end.
+fn done(state: &WebState, to: &str, called: &Called) -> HttpResponse {
+    let mut res = crate::forms::see_other(to).finish();
+    if let Some(issued) = &called.issued {
+        api::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
+    } else if called.ended {
+        api::endpoint::end_token(&mut res);
+    }
+    res
+}
+
+/// Compares in time that does not depend on where the strings differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+pub const EXPIRED: &str = "This form has expired. Please try again.";
+
+/// The fields of an account form from the store's own page with its session's CSRF token; a
+/// form from elsewhere is refused, one with a missing or old token comes back to be sent again.
+async fn accept(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &web::Data<WebState>,
+) -> Result<Fields, HttpResponse> {
+    let fields = crate::forms::accept(req, payload, state).await?.0;
+    let expected = session_token(req).map(|t| api::session::csrf_token(&t));
+    match (fields.get("csrf"), expected) {
+        (Some(sent), Some(expected)) if same(sent, &expected) => Ok(fields),
+        _ => Err(serve(
+            req,
+            state,
+            Some(Posted {
+                status: StatusCode::FORBIDDEN,
+                form: json!({ "values": {}, "errors": {}, "message": EXPIRED }),
+            }),
+        )
+        .await),
+    }
+}
+
+/// The form again, with the call's messages and the entered `keep` fields.
+async fn again(
+    req: &HttpRequest,
+    state: &web::Data<WebState>,
+    fields: &Fields,
+    keep: &[&str],
+    e: ApiError,
+    fallback: Option<&str>,
+) -> HttpResponse {
+    if matches!(e, ApiError::Unauthenticated) {
+        return crate::forms::see_other("/login").finish();
+    }
+    if matches!(e, ApiError::Internal(_)) {
+        log::error!("{} form: {e}", req.path());
+    }
+    let mut errors = Map::new();
+    match &e {
+        ApiError::Invalid { field, message } => {
+            errors.insert((*field).to_string(), json!([message]));
+        }
+        ApiError::Fields(map) => {
+            for (field, messages) in map {
+                errors.insert((*field).to_string(), json!(messages));
+            }
+        }
+        _ => {}
+    }
+    let message = match (&e, fallback) {
+        (ApiError::Invalid { .. } | ApiError::Fields(_) | ApiError::TooMany(_), _) | (_, None) => {
+            e.to_string()
+        }
+        (_, Some(text)) => text.to_string(),
+    };
+    let values: Map<String, Value> = keep
+        .iter()
+        .filter_map(|k| fields.get(k).map(|v| ((*k).to_string(), json!(v))))
+        .collect();
+    serve(
+        req,
+        state,
+        Some(Posted {
+            status: e.status(),
+            form: json!({ "values": values, "errors": errors, "message": message }),
+        }),
+    )
+    .await
+}
+
+fn text(fields: &Fields, name: &str) -> Value {
+    json!(fields.get(name).unwrap_or(""))
+}
+
+/// An id field as JSON: a number when it is one, else the text (the call names it as invalid).
+fn id(fields: &Fields, name: &str) -> Value {
+    match fields.get(name) {
+        Some(v) => v
+            .trim()
+            .parse::<i64>()
+            .map_or_else(|_| json!(v), |n| json!(n)),
+        None => Value::Null,
+    }
+}
+
+macro_rules! accepted {
+    ($req:expr, $payload:expr, $state:expr) => {
+        match accept(&$req, $payload, &$state).await {
+            Ok(f) => f,
+            Err(refused) => return refused,
+        }
+    };
+}
+
+/// `POST /login`: to /checkout when login began there, else /buy-beer (SPEC 6).
+pub async fn login(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    let body = json!({ "login": text(&f, "login"), "password": text(&f, "password") });
+    match call::<Login>(&req, &state, &[], body, None).await {
+        Ok(c) => {
+            let to = if f.get("from") == Some("checkout") {
+                "/checkout"
+            } else {
+                "/buy-beer"
+            };
+            done(&state, to, &c)
+        }
+        Err(e) => again(&req, &state, &f, &["login", "from"], e, None).await,
+    }
+}
+
+/// `POST /logout`: ends the session and goes to /login.
+pub async fn logout(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let _ = accepted!(req, payload, state);
+    match call::<Logout>(&req, &state, &[], Value::Null, None).await {
+        Ok(c) => done(&state, "/login?done=logout", &c),
+        Err(e) => crate::forms::error_page(e),
+    }
+}
+
+const REGISTRATION_FAILED: &str = "Something went wrong creating your account. Please try again.";
+
+/// `POST /registration`: the form mails a link; the link's page (with `token`) creates the
+/// account and goes on to the first address.
+pub async fn registration(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    if let Some(token) = f.get("token") {
+        return match call::<Registration>(&req, &state, &[], Value::Null, Some(token.into())).await
+        {
+            Ok(c) => done(&state, "/setup-address?done=welcome", &c),
+            Err(e) => again(&req, &state, &f, &[], e, Some(REGISTRATION_FAILED)).await,
+        };
+    }
+    let keep = ["first_name", "last_name", "email", "mobile", "birth_date"];
+    let mut body: Map<String, Value> = keep.iter().map(|k| ((*k).into(), text(&f, k))).collect();
+    body.insert("password".into(), text(&f, "password"));
+    body.insert(
+        "accept_terms".into(),
+        json!(f.get("accept_terms").is_some()),
+    );
+    match call::<PreRegister>(&req, &state, &[], Value::Object(body), None).await {
+        Ok(c) => done(&state, "/registration?done=sent", &c),
+        Err(e) => again(&req, &state, &f, &keep, e, Some(REGISTRATION_FAILED)).await,
+    }
+}
+
+/// `POST /reset-password`: without a link, mails one; with its `suid`, sets the new password.
+pub async fn reset_password(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    if f.get("suid").is_some() {
+        let body = json!({ "suid": text(&f, "suid"), "password": text(&f, "password") });
+        return match call::<ResetPassword>(&req, &state, &[], body, None).await {
+            Ok(c) => done(&state, "/login?done=reset", &c),
+            Err(e) => again(&req, &state, &f, &["suid"], e, None).await,
+        };
+    }
+    match call::<ResetLink>(
+        &req,
+        &state,
+        &[],
+        json!({ "email": text(&f, "email") }),
+        None,
+    )
+    .await
+    {
+        Ok(c) => done(&state, "/reset-password?done=sent", &c),
+        Err(e) => again(&req, &state, &f, &["email"], e, None).await,
+    }
+}
+
+/// `POST /change-password`: the current password and the new one; this session goes on.
+pub async fn change_password(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    let body = json!({
+        "current_password": text(&f, "current_password"),
+        "password": text(&f, "password"),
+    });
+    match call::<ChangePassword>(&req, &state, &[], body, None).await {
+        Ok(c) => done(&state, "/my-account?done=password", &c),
+        Err(e) => again(&req, &state, &f, &[], e, None).await,
+    }
+}
+
+/// `POST /my-account`: the profile.
+pub async fn profile(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    let keep = ["first_name", "last_name", "mobile", "birth_date"];
+    let body: Map<String, Value> = keep.iter().map(|k| ((*k).into(), text(&f, k))).collect();
+    match call::<UpdateUser>(&req, &state, &[], Value::Object(body), None).await {
+        Ok(c) => done(&state, "/my-account?done=profile", &c),
+        Err(e) => again(&req, &state, &f, &keep, e, None).await,
+    }
+}
+
+/// `POST /my-account/addresses` and `POST /setup-address`: `action` create (the default),
+/// update or delete (with `id`).
+pub async fn addresses(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    let keep = ["action", "id", "address", "barangay_id", "street_id"];
+    let body = json!({
+        "address": text(&f, "address"),
+        "barangay_id": id(&f, "barangay_id"),
+        "street_id": id(&f, "street_id"),
+    });
+    let address_id = f.get("id").unwrap_or("").to_string();
+    let path = [("addressId", address_id.as_str())];
+    let (result, saved) = match f.get("action") {
+        Some("delete") => (
+            call::<DeleteAddress>(&req, &state, &path, Value::Null, None).await,
+            "deleted",
+        ),
+        Some("update") => (
+            call::<UpdateAddress>(&req, &state, &path, body, None).await,
+            "saved",
+        ),
+        _ => (
+            call::<CreateAddress>(&req, &state, &[], body, None).await,
+            "added",
+        ),
+    };
+    let first = req.path().trim_end_matches('/') == "/setup-address";
+    match result {
+        Ok(c) if first => {
+            let mut res = done(&state, "/buy-beer", &c);
+            for cookie in location_cookies(&c.answer) {
+                let _ = res.add_cookie(&cookie);
+            }
+            res
+        }
+        Ok(c) => done(&state, &format!("/my-account/addresses?done={saved}"), &c),
+        Err(e) => again(&req, &state, &f, &keep, e, None).await,
+    }
+}
+
+/// The first address becomes the location the shop is shown for (the gate's cookies, as the
+/// client's USE THIS ADDRESS writes them).
+fn location_cookies(a: &Value) -> Vec<actix_web::cookie::Cookie<'static>> {
+    use crate::gate::{cookie, removal, GATE_MAX_AGE};
+    let text = |k: &str| match &a[k] {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    let mut out = vec![
+        cookie(
+            crate::gate::FULFILLMENT,
+            &domain::DEFAULT_FULFILLMENT.to_string(),
+            GATE_MAX_AGE,
+        ),
+        cookie(crate::gate::CITY, &text("city_id"), GATE_MAX_AGE),
+        cookie(crate::gate::BARANGAY, &text("barangay_id"), GATE_MAX_AGE),
+        cookie(crate::gate::CITY_NAME, &text("city_name"), GATE_MAX_AGE),
+        cookie(
+            crate::gate::BARANGAY_NAME,
+            &text("barangay_name"),
+            GATE_MAX_AGE,
+        ),
+    ];
+    out.push(match text("street_id").as_str() {
+        "" => removal(crate::gate::STREET),
+        s => cookie(crate::gate::STREET, s, GATE_MAX_AGE),
+    });
+    out
+}
+
+/// `POST /my-account/delete-account`: deletes the account; home says so (SPEC 2).
+pub async fn delete_account(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    if f.get("confirm").is_none() {
+        let e = ApiError::Invalid {
+            field: "confirm",
+            message: "Tick the box to confirm that you want to delete your account.".into(),
+        };
+        return again(&req, &state, &f, &[], e, None).await;
+    }
+    match call::<DeleteUser>(&req, &state, &[], Value::Null, None).await {
+        Ok(c) => done(&state, "/?accountSuccessDelete=yes", &c),
+        Err(e) => again(&req, &state, &f, &[], e, None).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(same("abc", "abc"));
+        assert!(!same("abc", "abd"));
+        assert!(!same("abc", "ab"));
+        assert!(!same("", "a"));
+    }
+}

@@ -1,0 +1,223 @@
+// Members in Debian's Chromium (issue 8): register through the emailed link, log in, edit the
+// profile, add an address and use it in the location gate, change the password, log out, reset a
+// forgotten password and delete the account, with JavaScript on; and the forms that must work
+// without it (registration, login, logout, delete) with JavaScript off.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { chromiumOptions, startStore } from './server.mjs';
+
+let store;
+let browser;
+
+before(async () => {
+  store = await startStore();
+  browser = await chromium.launch(chromiumOptions);
+});
+
+after(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+/** A context past the policy modal and the category gate (bottles), as a returning shopper. */
+async function shopper(javaScriptEnabled) {
+  const context = await browser.newContext({ javaScriptEnabled });
+  await context.addCookies(
+    ['cookieAccepted=1', 'privacyVerification=1', 'ageVerification=1', 'categoryGateId=1'].map((c) => {
+      const [name, value] = c.split('=');
+      return { name, value, url: store.base };
+    }),
+  );
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  return { context, page, problems };
+}
+
+async function ready(page, js) {
+  if (js) await page.waitForSelector('html[data-hydrated="true"]');
+}
+
+async function register(page, js, who) {
+  await page.goto(`${store.base}/registration`);
+  await ready(page, js);
+  // A careless first try: every bad field is named, and what was typed stays.
+  await page.getByLabel('First name').fill(who.first);
+  await page.getByLabel('Email address').fill('not-an-email');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.getByText('The email must be a valid email address.').waitFor();
+  assert.equal(await page.getByLabel('First name').inputValue(), who.first);
+  await page.getByLabel('Last name').fill('Cruz');
+  await page.getByLabel('Email address').fill(who.email);
+  await page.getByLabel('Mobile number').fill(who.mobile);
+  await page.getByLabel('Birth date').fill('1990-02-03');
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL(/done=sent/);
+  await page.getByText('Check your email').waitFor();
+  const link = await store.mailedLink(who.email, '/registration\\?token=');
+  await page.goto(link);
+  await ready(page, js);
+  await page.getByRole('button', { name: 'Create My Account' }).click();
+  await page.waitForURL(/\/setup-address/);
+  await page.getByText('Your account is ready.').waitFor();
+}
+
+async function logIn(page, js, login, password) {
+  await page.goto(`${store.base}/login`);
+  await ready(page, js);
+  await page.getByLabel('Email or mobile number').fill(login);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL(/\/buy-beer/);
+}
+
+async function logOut(page) {
+  await page.locator('.header-actions details.drawer').first().locator('summary').click();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.waitForURL(/\/login\?done=logout/);
+  await page.getByText('You have been logged out.').waitFor();
+}
+
+async function deleteAccount(page, js) {
+  await page.goto(`${store.base}/my-account/delete-account`);
+  await ready(page, js);
+  await page.getByRole('button', { name: 'Delete Account' }).click();
+  await page.getByText('Tick the box to confirm').waitFor();
+  await page.getByLabel(/I understand/).check();
+  await page.getByRole('button', { name: 'Delete Account' }).click();
+  await page.waitForURL(/accountSuccessDelete=yes/);
+  await page.getByRole('dialog', { name: 'ACCOUNT DELETED' }).waitFor();
+}
+
+test('with JavaScript a shopper registers, manages the account and deletes it', async () => {
+  const { context, page, problems } = await shopper(true);
+  const who = { first: 'Ana', email: 'ana.js@example.com', mobile: '09171230001', password: 'beer2026js' };
+  await register(page, true, who);
+  await ready(page, true);
+
+  // The first address: Marikina City, Barangka.
+  await page.getByLabel('City').selectOption('1380700000');
+  await page.getByLabel('Barangay').selectOption('1380700001');
+  await page.getByLabel('House or unit number, building and street').fill('12 J.P. Rizal Street');
+  await page.getByRole('button', { name: 'Save Address' }).click();
+  await page.waitForURL(/\/buy-beer/);
+  await ready(page, true);
+  assert.equal(await page.locator('.header-actions summary').first().innerText(), 'Ana');
+
+  // The first address became the shop's location; saved addresses fill the location gate.
+  await page.getByText('Barangka, Marikina City').first().waitFor();
+  await page.getByRole('link', { name: 'Change location' }).click();
+  await page.getByRole('dialog').getByText('Your saved addresses').waitFor();
+  await page.getByRole('button', { name: /USE THIS ADDRESS/ }).click();
+  await page.waitForURL(/\/buy-beer/);
+  await page.getByText('Barangka, Marikina City').first().waitFor();
+
+  // Members see RECOMMENDED FOR YOU on home.
+  await page.goto(`${store.base}/`);
+  await page.getByRole('heading', { name: 'RECOMMENDED FOR YOU' }).waitFor();
+
+  // The profile.
+  await page.goto(`${store.base}/my-account`);
+  await ready(page, true);
+  await page.getByLabel('First name').fill('Anabel');
+  await page.getByLabel('Mobile number').fill('0917');
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  await page.getByText('The mobile number must start with 09').waitFor();
+  await page.getByLabel('Mobile number').fill(who.mobile);
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  await page.getByText('Your profile has been saved.').waitFor();
+  assert.equal(await page.locator('.header-actions summary').first().innerText(), 'Anabel');
+
+  // The password, changed.
+  await page.goto(`${store.base}/change-password`);
+  await ready(page, true);
+  await page.getByLabel('Current password').fill('wrong-password1');
+  await page.getByLabel('New password').fill('beer2027js');
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await page.getByText('The current password is not correct.').waitFor();
+  await page.getByLabel('Current password').fill(who.password);
+  await page.getByLabel('New password').fill('beer2027js');
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await page.getByText('Your password has been changed.').waitFor();
+
+  await logOut(page);
+  // Member pages are closed again.
+  await page.goto(`${store.base}/my-account`);
+  assert.match(page.url(), /\/login$/);
+
+  // A forgotten password, reset through the emailed link.
+  await page.goto(`${store.base}/reset-password`);
+  await ready(page, true);
+  await page.getByLabel('Email address').fill(who.email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await page.getByText('If an account uses that address').waitFor();
+  await page.goto(await store.mailedLink(who.email, '/reset-password\\?suid='));
+  await ready(page, true);
+  await page.getByLabel('New password').fill('beer2028js');
+  await page.getByRole('button', { name: 'Set New Password' }).click();
+  await page.waitForURL(/done=reset/);
+
+  // The old password no longer works; the new one does, with the mobile number.
+  await page.goto(`${store.base}/login`);
+  await ready(page, true);
+  await page.getByLabel('Email or mobile number').fill(who.email);
+  await page.getByLabel('Password').fill('beer2027js');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByText('These credentials do not match our records.').waitFor();
+  await logIn(page, true, who.mobile, 'beer2028js');
+
+  await deleteAccount(page, true);
+  await page.getByRole('link', { name: 'CONTINUE AS GUEST' }).click();
+  await page.getByRole('dialog', { name: 'ACCOUNT DELETED' }).waitFor({ state: 'detached' });
+  await page.goto(`${store.base}/login`);
+  await ready(page, true);
+  await page.getByLabel('Email or mobile number').fill(who.email);
+  await page.getByLabel('Password').fill('beer2028js');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByText('These credentials do not match our records.').waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('without JavaScript a shopper registers, logs in and out, and deletes the account', async () => {
+  const { context, page } = await shopper(false);
+  const who = { first: 'Ben', email: 'ben.nojs@example.com', mobile: '09171230002', password: 'beer2026nojs' };
+  await register(page, false, who);
+  // The first address, one list at a time.
+  await page.getByLabel('City').selectOption('1380700000');
+  await page.getByRole('button', { name: 'Show the next list' }).click();
+  await page.getByLabel('Barangay').selectOption('1380700001');
+  await page.getByRole('button', { name: 'Show the next list' }).click();
+  await page.getByLabel('House or unit number, building and street').fill('3 Shoe Avenue');
+  await page.getByRole('button', { name: 'Save Address' }).click();
+  await page.waitForURL(/\/buy-beer/);
+  assert.equal(await page.locator('.header-actions summary').first().innerText(), 'Ben');
+
+  await logOut(page);
+  await page.goto(`${store.base}/login`);
+  await page.getByLabel('Email or mobile number').fill(who.email);
+  await page.getByLabel('Password').fill('wrong-password1');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByText('These credentials do not match our records.').waitFor();
+  assert.equal(await page.getByLabel('Email or mobile number').inputValue(), who.email);
+  await logIn(page, false, who.email, who.password);
+
+  // A member is sent away from /login and /registration.
+  await page.goto(`${store.base}/login`);
+  assert.equal(new URL(page.url()).pathname, '/');
+  await page.goto(`${store.base}/my-account/addresses`);
+  await page.getByText('3 Shoe Avenue, Barangka, Marikina City').waitFor();
+
+  await deleteAccount(page, false);
+  await page.getByRole('link', { name: 'CONTINUE AS GUEST' }).click();
+  await page.waitForURL((u) => u.pathname === '/' && !u.search);
+  await page.goto(`${store.base}/my-account`);
+  assert.match(page.url(), /\/login$/);
+  await context.close();
+});

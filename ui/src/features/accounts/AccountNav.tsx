@@ -1,0 +1,24 @@
+/** The account's sub-pages (SPEC 2's account drawer links, with the password and deletion pages). */
+export const ACCOUNT_LINKS: [string, string][] = [
+  ['/my-account', 'My Account'],
+  ['/my-account/orders', 'My Orders'],
+  ['/my-account/go-to-cases', 'My Go-to Cases'],
+  ['/my-account/addresses', 'My Addresses'],
+];
+
+export function AccountNav({ current }: { current: string }) {
+  const links: [string, string][] = [...ACCOUNT_LINKS, ['/change-password', 'Change Password'], ['/my-account/delete-account', 'Delete Account']];
+  return (
+    <nav className="account-nav" aria-label="My account">
+      <ul>
+        {links.map(([href, label]) => (
+          <li key={href}>
+            <a href={href} aria-current={href === current ? 'page' : undefined}>
+              {label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,49 @@
+import { calls } from '../../api/contract.gen';
+import { searchParam, usePage } from '../../page';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+
+/** SPEC 6: after login, to /checkout when login began there, else /buy-beer. */
+export function afterLogin(url: string): string {
+  return searchParam(url, 'from') === 'checkout' ? '/checkout' : '/buy-beer';
+}
+
+export function Login() {
+  const page = usePage();
+  const from = searchParam(page.url, 'from');
+  const done = useDone({
+    logout: 'You have been logged out.',
+    reset: 'Your password has been reset. Log in with the new one.',
+  });
+  const [state, submit] = useAccountForm(
+    calls.login,
+    (f) => ({ body: { login: f.get('login'), password: f.get('password') } }),
+    () => window.location.assign(afterLogin(page.url)),
+  );
+  return (
+    <section className="account-page" aria-labelledby="login-title">
+      <h1 id="login-title">Log In</h1>
+      {done && (
+        <p className="form-message" role="status">
+          {done}
+        </p>
+      )}
+      <form method="post" action="/login" onSubmit={submit} noValidate>
+        <Csrf />
+        {from === 'checkout' && <input type="hidden" name="from" value="checkout" />}
+        {/* SPEC 8: a failed login shows the server's one message (it never says which part was wrong). */}
+        <Field name="login" label="Email or mobile number" autoComplete="username" state={{ ...state, errors: {} }} required />
+        <Field name="password" label="Password" type="password" autoComplete="current-password" state={{ ...state, errors: {} }} required />
+        <FormMessage state={state} />
+        <button type="submit" disabled={state.busy}>
+          {state.busy ? 'Logging In…' : 'Log In'}
+        </button>
+      </form>
+      <p>
+        <a href="/reset-password">Forgot your password?</a>
+      </p>
+      <p>
+        New to Tala Brewing Co.? <a href="/registration">Create Account</a>
+      </p>
+    </section>
+  );
+}

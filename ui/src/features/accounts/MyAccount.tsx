@@ -1,0 +1,163 @@
+import { useQuery } from '@tanstack/react-query';
+import { calls, type Member } from '../../api/contract.gen';
+import { QueryState } from '../../components/QueryState';
+import { usePage } from '../../page';
+import { AccountNav } from './AccountNav';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { userQuery } from './queries';
+
+function Profile({ user }: { user: Member }) {
+  const [state, submit] = useAccountForm(
+    calls.updateUser,
+    (f) => ({
+      body: {
+        first_name: f.get('first_name'),
+        last_name: f.get('last_name'),
+        mobile: f.get('mobile'),
+        birth_date: f.get('birth_date'),
+      },
+    }),
+    () => window.location.assign('/my-account?done=profile'),
+  );
+  return (
+    <form method="post" action="/my-account" onSubmit={submit} noValidate aria-labelledby="profile-title">
+      <h2 id="profile-title">Profile</h2>
+      <Csrf />
+      <p>
+        Email address: <strong>{user.email}</strong>
+      </p>
+      <Field name="first_name" label="First name" autoComplete="given-name" defaultValue={user.firstname} state={state} required />
+      <Field name="last_name" label="Last name" autoComplete="family-name" defaultValue={user.lastname} state={state} required />
+      <Field
+        name="mobile"
+        label="Mobile number"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel-national"
+        hint="09 followed by 9 digits"
+        defaultValue={user.mobile}
+        state={state}
+        required
+      />
+      <Field name="birth_date" label="Birth date" type="date" autoComplete="bday" defaultValue={user.birth_date} state={state} required />
+      <FormMessage state={state} fields={['first_name', 'last_name', 'mobile', 'birth_date']} />
+      <button type="submit" disabled={state.busy}>
+        Save Profile
+      </button>
+    </form>
+  );
+}
+
+export function MyAccount() {
+  const page = usePage();
+  const user = useQuery(userQuery.options());
+  const done = useDone({
+    profile: 'Your profile has been saved.',
+    password: 'Your password has been changed. You were logged out on your other devices.',
+  });
+  const member = user.data && 'email' in user.data.data ? (user.data.data as Member) : null;
+  return (
+    <div className="account-layout">
+      <AccountNav current="/my-account" />
+      <section className="account-page" aria-labelledby="account-title">
+        <h1 id="account-title">My Account</h1>
+        <p>Hello, {page.member?.firstname ?? member?.firstname}!</p>
+        {done && (
+          <p className="form-message" role="status">
+            {done}
+          </p>
+        )}
+        <QueryState query={user} loading="Loading your profile…" error="We could not load your profile. Please reload the page." retry>
+          {() => (member ? <Profile user={member} /> : null)}
+        </QueryState>
+      </section>
+    </div>
+  );
+}
+
+export function Orders() {
+  return (
+    <div className="account-layout">
+      <AccountNav current="/my-account/orders" />
+      <section className="account-page" aria-labelledby="orders-title">
+        <h1 id="orders-title">My Orders</h1>
+        <p className="empty">You have not placed any orders yet. Your orders will be listed here.</p>
+        <a className="button" href="/buy-beer">
+          Buy Beer
+        </a>
+      </section>
+    </div>
+  );
+}
+
+export function GoToCases() {
+  return (
+    <div className="account-layout">
+      <AccountNav current="/my-account/go-to-cases" />
+      <section className="account-page" aria-labelledby="cases-title">
+        <h1 id="cases-title">My Go-to Cases</h1>
+        <p className="empty">You have no Go-to Cases yet. Save a case from your cart as a Go-to Case to order it again in one step.</p>
+        <a className="button" href="/buy-beer">
+          Buy Beer
+        </a>
+      </section>
+    </div>
+  );
+}
+
+/** SPEC 2: the delete-account page; the account goes only after the member confirms. */
+export function DeleteAccount() {
+  const [state, submit, update] = useAccountForm(
+    calls.deleteUser,
+    (f) => (f.get('confirm') ? {} : null),
+    () => window.location.assign('/?accountSuccessDelete=yes'),
+  );
+  return (
+    <div className="account-layout">
+      <AccountNav current="/my-account/delete-account" />
+      <section className="account-page" aria-labelledby="delete-title">
+        <h1 id="delete-title">Delete Account</h1>
+        <p>
+          Deleting your account removes your profile, your saved addresses and your Go-to Cases, and logs you out everywhere. Orders you
+          placed are kept for our records without your name. This cannot be undone.
+        </p>
+        <form
+          method="post"
+          action="/my-account/delete-account"
+          onSubmit={(e) => {
+            if (!new FormData(e.currentTarget).get('confirm')) {
+              e.preventDefault();
+              update({ errors: { confirm: ['Tick the box to confirm that you want to delete your account.'] } });
+              return;
+            }
+            void submit(e);
+          }}
+          noValidate
+        >
+          <Csrf />
+          <div className="field">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                name="confirm"
+                value="1"
+                aria-invalid={state.errors.confirm ? true : undefined}
+                aria-describedby={state.errors.confirm ? 'field-confirm-error' : undefined}
+              />{' '}
+              I understand that my account and its data will be deleted.
+            </label>
+            {state.errors.confirm && (
+              <p className="hint" id="field-confirm-error">
+                {state.errors.confirm.join(' ')}
+              </p>
+            )}
+          </div>
+          <FormMessage state={state} fields={['confirm']} />
+          <button type="submit" className="danger" disabled={state.busy}>
+            Delete Account
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}

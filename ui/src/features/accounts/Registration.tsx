@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react';
+import { calls, PASSWORD_RULE } from '../../api/contract.gen';
+import { send } from '../../api/send';
+import { searchParam, usePage } from '../../page';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+
+const FAILED = 'Something went wrong creating your account. Please try again.';
+
+/** The emailed link's page: creates the account the link was sent for. */
+function FinishRegistration({ token }: { token: string }) {
+  const [who, setWho] = useState<string | null>(null);
+  const [state, submit, update] = useAccountForm(
+    calls.registration,
+    () => ({ headers: { 'registration-token': token } }),
+    () => window.location.assign('/setup-address?done=welcome'),
+    FAILED,
+  );
+  useEffect(() => {
+    void send(calls.checkRegistrationToken, { headers: { 'registration-token': token } }).then((r) => {
+      if (r.ok) setWho(r.data.data.email);
+      else update({ message: r.message, ok: false });
+    });
+  }, [token]);
+  return (
+    <section className="account-page" aria-labelledby="registration-title">
+      <h1 id="registration-title">Create Account</h1>
+      <p>{who ? `Finish creating the account for ${who}.` : 'Finish creating your account.'}</p>
+      <form method="post" action="/registration" onSubmit={submit}>
+        <Csrf />
+        <input type="hidden" name="token" value={token} />
+        <FormMessage state={state} />
+        <button type="submit" disabled={state.busy}>
+          {state.busy ? 'Creating Your Account…' : 'Create My Account'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function Registration() {
+  const page = usePage();
+  const token = searchParam(page.url, 'token');
+  const done = useDone({
+    sent: 'Check your email: we sent you a link to finish creating your account. The link works for 24 hours.',
+  });
+  const [state, submit] = useAccountForm(
+    calls.preRegister,
+    (f) => ({
+      body: {
+        first_name: f.get('first_name'),
+        last_name: f.get('last_name'),
+        email: f.get('email'),
+        mobile: f.get('mobile'),
+        birth_date: f.get('birth_date'),
+        password: f.get('password'),
+        accept_terms: f.get('accept_terms') !== null,
+      },
+    }),
+    () => window.location.assign('/registration?done=sent'),
+    FAILED,
+  );
+  if (token) return <FinishRegistration token={token} />;
+  const termsErrors = state.errors.accept_terms ?? [];
+  return (
+    <section className="account-page" aria-labelledby="registration-title">
+      <h1 id="registration-title">Create Account</h1>
+      {done ? (
+        <p className="form-message" role="status">
+          {done}
+        </p>
+      ) : (
+        <p>Members save their addresses, reorder their Go-to Cases and see their orders. You must be 18 or older.</p>
+      )}
+      <form method="post" action="/registration" onSubmit={submit} noValidate>
+        <Csrf />
+        <Field name="first_name" label="First name" autoComplete="given-name" state={state} required />
+        <Field name="last_name" label="Last name" autoComplete="family-name" state={state} required />
+        <Field name="email" label="Email address" type="email" autoComplete="email" state={state} required />
+        <Field
+          name="mobile"
+          label="Mobile number"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel-national"
+          hint="09 followed by 9 digits, e.g. 09171234567"
+          state={state}
+          required
+        />
+        <Field name="birth_date" label="Birth date" type="date" autoComplete="bday" hint="You must be 18 or older." state={state} required />
+        <Field name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={state} required />
+        <div className="field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="accept_terms"
+              value="1"
+              aria-invalid={termsErrors.length > 0 || undefined}
+              aria-describedby={termsErrors.length ? 'field-accept_terms-error' : undefined}
+            />{' '}
+            I accept the <a href="/terms-and-conditions">Terms and Conditions</a> and the <a href="/privacy-policy">Privacy Policy</a>.
+          </label>
+          {termsErrors.length > 0 && (
+            <p className="hint" id="field-accept_terms-error">
+              {termsErrors.join(' ')}
+            </p>
+          )}
+        </div>
+        <FormMessage state={state} fields={['first_name', 'last_name', 'email', 'mobile', 'birth_date', 'password', 'accept_terms']} />
+        <button type="submit" disabled={state.busy}>
+          {state.busy ? 'Creating Account…' : 'Create Account'}
+        </button>
+      </form>
+      <p>
+        Already a member? <a href="/login">Log In</a>
+      </p>
+    </section>
+  );
+}
