@@ -221,3 +221,21 @@ test('without JavaScript a shopper registers, logs in and out, and deletes the a
   assert.match(page.url(), /\/login$/);
   await context.close();
 });
+
+for (const js of [true, false]) {
+  test(`the newsletter counts an address once its emailed link is confirmed, JS ${js ? 'on' : 'off'}`, async () => {
+    const { context, page, problems } = await shopper(js);
+    const email = `news-${js}@example.ph`;
+    await page.goto(`${store.base}/faqs`);
+    await ready(page, js);
+    await page.getByPlaceholder('Email Address').fill(email);
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByText('Open the link we sent to your email').waitFor();
+    await page.goto(await store.mailedLink(email, '/newsletter/confirm\\?token='));
+    await ready(page, js);
+    await page.getByRole('button', { name: 'Confirm My Subscription' }).click();
+    await page.getByText('Your email has been added to our mailing list and will receive our latest news.').waitFor();
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

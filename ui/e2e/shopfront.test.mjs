@@ -167,7 +167,7 @@ for (const js of [true, false]) {
     await page.getByPlaceholder('Email Address').fill(`reader-${js}@example.ph`);
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await page
-      .getByText('Your email has been added to our mailing list and will receive our latest news.')
+      .getByText('Thank you! Open the link we sent to your email to confirm your subscription.')
       .waitFor();
     if (js) {
       // The message clears after 5 seconds.

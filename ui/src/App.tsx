@@ -22,6 +22,7 @@ import { DeleteAccount, GoToCases, MyAccount, Orders } from './features/accounts
 import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
 import { Registration } from './features/accounts/Registration';
 import { Splash } from './features/gates/Splash';
+import { ConfirmNewsletter } from './features/newsletter/Confirm';
 import { routes } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
@@ -52,6 +53,7 @@ const pages: Record<string, () => React.JSX.Element> = {
   addresses: Addresses,
   'delete-account': DeleteAccount,
   'setup-address': SetupAddress,
+  'newsletter-confirm': ConfirmNewsletter,
 };
 
 /**

@@ -155,6 +155,10 @@ export const routes: RouteDef[] = [
   route('addresses', '/my-account/addresses', 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], MEMBER),
   route('delete-account', '/my-account/delete-account', 'Delete Account', 'Delete your account.', [], MEMBER),
   route('setup-address', '/setup-address', 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, MEMBER),
+  route('newsletter-confirm', '/newsletter/confirm', 'Newsletter', 'Confirm your newsletter subscription.', [], {
+    forms: true,
+    sitemap: false,
+  }),
   route(
     'maintenance',
     '/maintenance',

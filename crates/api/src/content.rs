@@ -11,7 +11,13 @@ use utoipa::{IntoParams, ToSchema};
 use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
-crate::register!(HolidayCall, NoticeCall, SiteTextCall, Subscribe);
+crate::register!(
+    HolidayCall,
+    NoticeCall,
+    SiteTextCall,
+    Subscribe,
+    ConfirmSubscription
+);
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -159,10 +165,14 @@ pub struct SubscribeBody {
     pub email: Option<serde_json::Value>,
 }
 
+/// The answer to every accepted signup, new or known address alike (double opt-in).
+pub const CHECK_EMAIL: &str =
+    "Thank you! Open the link we sent to your email to confirm your subscription.";
+/// SPEC 8's text, now said when the link is opened.
 pub const SUBSCRIBED: &str =
     "Your email has been added to our mailing list and will receive our latest news.";
-pub const ALREADY_SUBSCRIBED: &str =
-    "This email is already on our mailing list. Thank you for staying in touch!";
+/// How long a confirmation link works.
+pub const CONFIRM_DAYS: i64 = 7;
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct Success {
@@ -174,7 +184,8 @@ pub struct SubscribeAnswer {
     pub data: Success,
 }
 
-/// `POST /api/v1/mail/subscribe`: 200 with the SPEC 8 text, 422 with the field's error.
+/// `POST /api/v1/mail/subscribe`: 200 with the same text for a new and a known address (a
+/// confirmation link goes to a new or unconfirmed one), 422 with the field's error.
 pub struct Subscribe;
 
 impl Endpoint for Subscribe {
@@ -235,9 +246,78 @@ pub fn subscribe(
         now.hour(),
         now.minute()
     );
-    Ok(if queries::subscribe(ctx.conn, &email, &stamp)? {
-        SUBSCRIBED
-    } else {
-        ALREADY_SUBSCRIBED
-    })
+    let token = crate::session::new_token();
+    let expires = domain::calendar::unix_now() + CONFIRM_DAYS * 86_400;
+    let signup = queries::subscribe(
+        ctx.conn,
+        &email,
+        &stamp,
+        &crate::session::hash(&token),
+        expires,
+    )?;
+    if signup == queries::Signup::Pending {
+        let link = format!("{}/newsletter/confirm?token={token}", ctx.config.public_url);
+        ctx.outgoing.push(crate::mail::Mail {
+            to: email,
+            subject: "Confirm your subscription".into(),
+            text: format!(
+                "Hello,\n\nOpen this link within {CONFIRM_DAYS} days to receive the news and promos of Tala Brewing Co.:\n\n{link}\n\nIf you did not sign up, ignore this message: you will not hear from us.\n"
+            ),
+            html: format!(
+                "<p>Hello,</p><p><a href=\"{link}\">Confirm your subscription</a> to receive the news and promos of Tala Brewing Co. (the link works for {CONFIRM_DAYS} days).</p><p>If you did not sign up, ignore this message: you will not hear from us.</p>"
+            ),
+        });
+    }
+    Ok(CHECK_EMAIL)
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct ConfirmBody {
+    /// The link's token.
+    #[serde(default)]
+    pub token: String,
+}
+
+/// `POST /api/v1/mail/confirm`: the emailed link's token; the address counts from now.
+pub struct ConfirmSubscription;
+
+impl Endpoint for ConfirmSubscription {
+    const NAME: &'static str = "confirmSubscription";
+    const METHOD: Method = Method::Post;
+    const PATH: &'static str = "/api/v1/mail/confirm";
+    const SUMMARY: &'static str = "Confirms a newsletter signup through its emailed link.";
+    const READ: bool = false;
+    const ERRORS: &'static [u16] = &[404, 429];
+    type Path = NoParams;
+    type Query = NoParams;
+    type Body = Json<ConfirmBody, true>;
+    type Answer = SubscribeAnswer;
+
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        _: NoParams,
+        Json(body): Self::Body,
+    ) -> Result<SubscribeAnswer, ApiError> {
+        let client = ctx.client_key();
+        ctx.limit("newsletter confirm", &client, 20, 600)?;
+        let now = domain::calendar::manila_now();
+        let stamp = format!(
+            "{} {:02}:{:02}",
+            domain::calendar::iso_date(now.date()),
+            now.hour(),
+            now.minute()
+        );
+        let hash = crate::session::hash(body.token.trim());
+        if !queries::confirm_subscription(ctx.conn, &hash, domain::calendar::unix_now(), &stamp)? {
+            return Err(ApiError::NotFound(
+                "This link is invalid or has expired.".into(),
+            ));
+        }
+        Ok(SubscribeAnswer {
+            data: Success {
+                success: SUBSCRIBED.into(),
+            },
+        })
+    }
 }

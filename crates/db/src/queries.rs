@@ -329,30 +329,86 @@ pub fn setting(conn: &mut AnyConnection, key: &str) -> QueryResult<Option<String
         .optional()
 }
 
-/// Adds an address to the newsletter; answers false when it was already there.
-pub fn subscribe(conn: &mut AnyConnection, email: &str, now: &str) -> QueryResult<bool> {
-    let exists: bool = diesel::select(diesel::dsl::exists(
-        newsletter_subscriptions::table.filter(newsletter_subscriptions::email.eq(email)),
-    ))
-    .get_result(conn)?;
-    if exists {
-        return Ok(false);
-    }
-    let inserted = diesel::insert_into(newsletter_subscriptions::table)
-        .values((
-            newsletter_subscriptions::email.eq(email),
-            newsletter_subscriptions::created_at.eq(now),
-        ))
-        .execute(conn);
-    match inserted {
-        Ok(_) => Ok(true),
-        // Two requests for the same address at once: the unique index keeps one.
+/// Where a newsletter signup stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signup {
+    /// New, or still unconfirmed: the link's token was (re)placed and is to be mailed.
+    Pending,
+    /// The address already counts.
+    Confirmed,
+}
+
+/// Records a signup awaiting confirmation with the hash of its link's token; an address that
+/// already counts is left as it is.
+pub fn subscribe(
+    conn: &mut AnyConnection,
+    email: &str,
+    now: &str,
+    token_hash: &str,
+    expires_at: i64,
+) -> QueryResult<Signup> {
+    use newsletter_subscriptions::dsl as n;
+    let signup = conn.transaction(|conn| {
+        let confirmed: Option<Option<String>> = n::newsletter_subscriptions
+            .filter(n::email.eq(email))
+            .select(n::confirmed_at)
+            .first(conn)
+            .optional()?;
+        match confirmed {
+            Some(Some(_)) => Ok(Signup::Confirmed),
+            Some(None) => {
+                diesel::update(n::newsletter_subscriptions.filter(n::email.eq(email)))
+                    .set((
+                        n::token_hash.eq(token_hash),
+                        n::token_expires_at.eq(expires_at),
+                    ))
+                    .execute(conn)?;
+                Ok(Signup::Pending)
+            }
+            None => {
+                diesel::insert_into(n::newsletter_subscriptions)
+                    .values((
+                        n::email.eq(email),
+                        n::created_at.eq(now),
+                        n::token_hash.eq(token_hash),
+                        n::token_expires_at.eq(expires_at),
+                    ))
+                    .execute(conn)?;
+                Ok(Signup::Pending)
+            }
+        }
+    });
+    match signup {
+        // Two signups of one new address at once: the unique index keeps one, which mails.
         Err(diesel::result::Error::DatabaseError(
             diesel::result::DatabaseErrorKind::UniqueViolation,
             _,
-        )) => Ok(false),
-        Err(e) => Err(e),
+        )) => Ok(Signup::Confirmed),
+        other => other,
     }
+}
+
+/// Confirms the signup of a link (unexpired); `false` for an unknown, used or expired link.
+pub fn confirm_subscription(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    now_unix: i64,
+    now: &str,
+) -> QueryResult<bool> {
+    use newsletter_subscriptions::dsl as n;
+    let changed = diesel::update(
+        n::newsletter_subscriptions
+            .filter(n::token_hash.eq(token_hash))
+            .filter(n::token_expires_at.ge(now_unix))
+            .filter(n::confirmed_at.is_null()),
+    )
+    .set((
+        n::confirmed_at.eq(now),
+        n::token_hash.eq(None::<String>),
+        n::token_expires_at.eq(None::<i64>),
+    ))
+    .execute(conn)?;
+    Ok(changed == 1)
 }
 
 /// Counts one use of `key` in a window of `window` seconds starting at its first use; answers

@@ -75,6 +75,9 @@ diesel::table! {
         id -> Int8,
         email -> Text,
         created_at -> Text,
+        confirmed_at -> Nullable<Text>,
+        token_hash -> Nullable<Text>,
+        token_expires_at -> Nullable<Int8>,
     }
 }
 

@@ -800,3 +800,58 @@ both!(
     cookie_writes_from_another_site_are_refused,
     cross_site_writes
 );
+
+async fn newsletter_double_opt_in(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let subscribe = json!({"email": "Lola@Example.com"});
+    let (s, first, _) = m
+        .post("/api/v1/mail/subscribe", subscribe.clone(), &[])
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let mails = m.mails();
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].contains("To: lola@example.com"));
+    let link = |mail: &str| {
+        let at = mail.find("/newsletter/confirm?token=").expect("a link") + 26;
+        mail[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect::<String>()
+    };
+    // Asked again before confirming: the same answer, a new link; the old one stops working.
+    let (_, again, _) = m
+        .post("/api/v1/mail/subscribe", subscribe.clone(), &[])
+        .await;
+    assert_eq!(again, first);
+    let mails = m.mails();
+    assert_eq!(mails.len(), 2);
+    let tokens: Vec<String> = mails.iter().map(|x| link(x)).collect();
+    assert_ne!(tokens[0], tokens[1]);
+    let confirm = |t: &str| m.post("/api/v1/mail/confirm", json!({ "token": t }), &[]);
+    for bad in ["", "forged", &api::session::new_token()] {
+        assert_eq!(confirm(bad).await.0, StatusCode::NOT_FOUND, "{bad:?}");
+    }
+    let mut results = vec![];
+    for t in &tokens {
+        results.push(confirm(t).await);
+    }
+    let ok: Vec<_> = results.iter().filter(|r| r.0 == StatusCode::OK).collect();
+    assert_eq!(ok.len(), 1, "only the newest link works");
+    assert_eq!(
+        ok[0].1["data"]["success"],
+        "Your email has been added to our mailing list and will receive our latest news."
+    );
+    for t in &tokens {
+        assert_eq!(
+            confirm(t).await.0,
+            StatusCode::NOT_FOUND,
+            "a link works once"
+        );
+    }
+    // A confirmed address: the same answer again, and no more mail.
+    let (_, known, _) = m.post("/api/v1/mail/subscribe", subscribe, &[]).await;
+    assert_eq!(known, first);
+    assert_eq!(m.mails().len(), 2);
+}
+both!(newsletter_needs_its_link, newsletter_double_opt_in);

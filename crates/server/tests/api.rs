@@ -289,5 +289,5 @@ async fn the_openapi_document_is_served_and_kept() {
         .values()
         .map(|p| p.as_object().unwrap().len())
         .sum();
-    assert_eq!(operations, 37);
+    assert_eq!(operations, 38);
 }

@@ -377,6 +377,20 @@ fn location_cookies(a: &Value) -> Vec<actix_web::cookie::Cookie<'static>> {
     out
 }
 
+/// `POST /newsletter/confirm`: the emailed link's confirmation, without JavaScript.
+pub async fn confirm_newsletter(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    let f = accepted!(req, payload, state);
+    let body = json!({ "token": text(&f, "token") });
+    match call::<api::content::ConfirmSubscription>(&req, &state, &[], body, None).await {
+        Ok(c) => done(&state, "/newsletter/confirm?done=confirmed", &c),
+        Err(e) => again(&req, &state, &f, &[], e, None).await,
+    }
+}
+
 /// `POST /my-account/delete-account`: deletes the account; home says so (SPEC 2).
 pub async fn delete_account(
     req: HttpRequest,

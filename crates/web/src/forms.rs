@@ -228,8 +228,8 @@ pub async fn newsletter(
         })
         .await
     {
-        Ok(content::SUBSCRIBED) => "added",
-        Ok(_) => "exists",
+        // The same answer for a new and a known address (double opt-in).
+        Ok(_) => "sent",
         Err(ApiError::Invalid { message, .. }) if message == domain::email::REQUIRED => "required",
         Err(ApiError::Invalid { .. }) => "invalid",
         Err(ApiError::TooMany(_)) => "limited",

@@ -133,8 +133,8 @@ macro_rules! form_post {
     }};
 }
 
-/// The pages whose account forms post to themselves without JavaScript.
-const ACCOUNT_FORMS: [(&str, FormPost); 8] = [
+/// The pages whose forms (with a CSRF token) post to themselves without JavaScript.
+const ACCOUNT_FORMS: [(&str, FormPost); 9] = [
     ("/login", form_post!(accounts::login)),
     ("/registration", form_post!(accounts::registration)),
     ("/reset-password", form_post!(accounts::reset_password)),
@@ -145,6 +145,10 @@ const ACCOUNT_FORMS: [(&str, FormPost); 8] = [
     (
         "/my-account/delete-account",
         form_post!(accounts::delete_account),
+    ),
+    (
+        "/newsletter/confirm",
+        form_post!(accounts::confirm_newsletter),
     ),
 ];
 

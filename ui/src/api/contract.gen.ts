@@ -286,6 +286,7 @@ export const calls = {
   guestToken: { method: 'POST', key: '/api/v1/guest-token', read: false } as Call<TokenAnswer>,
   login: { method: 'POST', key: '/api/v1/login', read: false } as Call<WelcomeAnswer>,
   logout: { method: 'POST', key: '/api/v1/logout', read: false } as Call<MessageAnswer>,
+  confirmSubscription: { method: 'POST', key: '/api/v1/mail/confirm', read: false } as Call<SubscribeAnswer>,
   subscribe: { method: 'POST', key: '/api/v1/mail/subscribe', read: false } as Call<SubscribeAnswer>,
   notice: { method: 'GET', key: '/api/v1/notice?testdate={testdate}', read: true } as Call<NoticeAnswer>,
   holiday: { method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,

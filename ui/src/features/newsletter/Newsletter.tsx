@@ -2,12 +2,11 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { calls, type ErrorBody, type SubscribeAnswer, type ValidationErrorBody } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
 
-const NEWSLETTER_OK = 'Your email has been added to our mailing list and will receive our latest news.';
+const NEWSLETTER_OK = 'Thank you! Open the link we sent to your email to confirm your subscription.';
 const NEWSLETTER_FAIL = 'Something went wrong adding your email address to the newsletter. Please try again.';
 /** Messages of the no-JS newsletter form, named in the redirect's query. */
 const NEWSLETTER_CODES: Record<string, string> = {
-  added: NEWSLETTER_OK,
-  exists: 'This email is already on our mailing list. Thank you for staying in touch!',
+  sent: NEWSLETTER_OK,
   required: 'The email field is required.',
   invalid: 'The email must be a valid email address.',
   failed: NEWSLETTER_FAIL,
@@ -19,7 +18,7 @@ export function Newsletter() {
   const page = usePage();
   const code = searchParam(page.url, 'newsletter');
   const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(
-    code && NEWSLETTER_CODES[code] ? { text: NEWSLETTER_CODES[code], ok: code === 'added' || code === 'exists' } : null,
+    code && NEWSLETTER_CODES[code] ? { text: NEWSLETTER_CODES[code], ok: code === 'sent' } : null,
   );
   const [busy, setBusy] = useState(false);
   useEffect(() => {

@@ -1,0 +1,43 @@
+import { calls } from '../../api/contract.gen';
+import { searchParam, usePage } from '../../page';
+import { Csrf, FormMessage, useAccountForm, useDone } from '../accounts/form';
+
+/**
+ * /newsletter/confirm?token=…: the double opt-in's link. Opening it does not subscribe anyone (mail
+ * scanners open links); the button does.
+ */
+export function ConfirmNewsletter() {
+  const page = usePage();
+  const token = searchParam(page.url, 'token') ?? '';
+  const done = useDone({ confirmed: 'Your email has been added to our mailing list and will receive our latest news.' });
+  const [state, submit] = useAccountForm(
+    calls.confirmSubscription,
+    () => ({ body: { token } }),
+    () => window.location.assign('/newsletter/confirm?done=confirmed'),
+  );
+  return (
+    <section className="account-page" aria-labelledby="confirm-title">
+      <h1 id="confirm-title">Newsletter</h1>
+      {done ? (
+        <>
+          <p className="form-message" role="status">
+            {done}
+          </p>
+          <a className="button" href="/buy-beer">
+            Buy Beer
+          </a>
+        </>
+      ) : (
+        <form method="post" action="/newsletter/confirm" onSubmit={submit}>
+          <p>Confirm that you want to receive the news and promos of Tala Brewing Co. by email.</p>
+          <Csrf />
+          <input type="hidden" name="token" value={token} />
+          <FormMessage state={state} />
+          <button type="submit" disabled={state.busy}>
+            Confirm My Subscription
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
