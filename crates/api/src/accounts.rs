@@ -315,13 +315,20 @@ impl Endpoint for Registration {
     const PATH: &'static str = "/api/v1/registration";
     const SUMMARY: &'static str = "Creates the account of a registration link and logs it in.";
     const READ: bool = false;
-    const ERRORS: &'static [u16] = &[404, 422, 429];
+    const ERRORS: &'static [u16] = &[404, 422, 429, 501];
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;
     type Answer = WelcomeAnswer;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<WelcomeAnswer, ApiError> {
+        // SPEC 7's social registration needs the provider's app settings to verify a token with
+        // the provider; this store has none, and never takes a token it cannot verify.
+        if let Some(provider) = ctx.social {
+            return Err(ApiError::NotImplemented(format!(
+                "Signing up with {provider} is not available. Create your account with your email address instead."
+            )));
+        }
         let client = ctx.client_key();
         ctx.limit("registration", &client, 10, 600)?;
         let r = open_registration(ctx)?;

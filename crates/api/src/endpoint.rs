@@ -53,6 +53,8 @@ pub struct Ctx<'a> {
     pub outgoing: Vec<crate::mail::Mail>,
     /// The `registration-token` header, where sent.
     pub registration_token: Option<String>,
+    /// The social provider whose token came with the request (`fb-token`, `google-token`).
+    pub social: Option<&'static str>,
     /// The presented session was ended (logout): the cookie is cleared.
     pub ended: bool,
     places: HashMap<BarangayId, Option<Place>>,
@@ -68,6 +70,7 @@ impl<'a> Ctx<'a> {
             issued: None,
             outgoing: Vec::new(),
             registration_token: None,
+            social: None,
             ended: false,
             places: HashMap::new(),
         }
@@ -334,11 +337,16 @@ async fn handle<E: Endpoint>(
         .get("registration-token")
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
+    let social = [("fb-token", "Facebook"), ("google-token", "Google")]
+        .into_iter()
+        .find(|(h, _)| req.headers().contains_key(*h))
+        .map(|(_, provider)| provider);
     let (answer, issued, ended) = state
         .run(move |ctx| {
             ctx.client = client;
             ctx.token = token;
             ctx.registration_token = registration_token;
+            ctx.social = social;
             let answer = E::call(ctx, path, query, body)?;
             Ok((answer, ctx.issued.take(), ctx.ended))
         })

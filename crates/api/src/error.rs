@@ -38,6 +38,9 @@ pub enum ApiError {
     TooMany(i64),
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
+    /// A way in the store does not offer (social registration without provider settings).
+    #[error("{0}")]
+    NotImplemented(String),
     #[error("Something went wrong on our side. Please try again.")]
     Internal(String),
 }
@@ -77,6 +80,7 @@ impl ApiError {
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

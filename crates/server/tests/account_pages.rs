@@ -213,6 +213,20 @@ async fn pages_and_forms(b: Backend) {
     let r = read(test::call_service(&app, get("/", &guest)).await).await;
     assert_eq!(r.text(), guest_home, "a guest gets the guests' page");
     assert!(!guest_home.contains("RECOMMENDED FOR YOU"));
+    // SPEC 4: she accepts the policy once (the no-JS consent form); another device of hers, with
+    // no consent cookie, never shows the modal again.
+    assert!(home.contains("PRIVACY / COOKIE POLICY"));
+    let r = read(
+        test::call_service(
+            &app,
+            post("/gate/consent", &rosa, ORIGIN, &[("return_to", "/")]),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let r = read(test::call_service(&app, get("/", &rosa)).await).await;
+    assert!(!r.text().contains("PRIVACY / COOKIE POLICY"));
     // Guest-only pages send her home; hers are open.
     for uri in ["/login", "/registration"] {
         let r = read(test::call_service(&app, get(uri, &rosa)).await).await;

@@ -855,3 +855,36 @@ async fn newsletter_double_opt_in(b: Backend) {
     assert_eq!(m.mails().len(), 2);
 }
 both!(newsletter_needs_its_link, newsletter_double_opt_in);
+
+async fn social_registration(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    for (header, provider) in [("fb-token", "Facebook"), ("google-token", "Google")] {
+        let (s, v, r) = m
+            .post(
+                "/api/v1/registration",
+                json!({"socialSource": provider.to_lowercase(), "userAccessToken": "EAAB-forged"}),
+                &[(header, "EAAB-forged")],
+            )
+            .await;
+        assert_eq!(s, StatusCode::NOT_IMPLEMENTED, "{v}");
+        assert_eq!(
+            v["error"],
+            format!("Signing up with {provider} is not available. Create your account with your email address instead.")
+        );
+        assert!(
+            r.headers.get("access-token").is_none(),
+            "no session for an unverified token"
+        );
+    }
+    use db::schema::users::dsl::*;
+    let n: i64 = users
+        .count()
+        .get_result(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(n, 0);
+}
+both!(
+    social_tokens_are_never_taken_unverified,
+    social_registration
+);
