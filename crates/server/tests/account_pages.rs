@@ -280,6 +280,13 @@ async fn pages_and_forms(b: Backend) {
     let page = r.text();
     assert!(page.contains("The mobile number must start with 09"));
     assert!(page.contains(r#"value="Rosario""#), "what was typed stays");
+    // Control characters are refused, and none is echoed into the page.
+    let mut nul = with_token.clone();
+    nul[0] = ("first_name", "Ro\u{0}sa\r\n");
+    let r = read(test::call_service(&app, post("/my-account", &rosa, ORIGIN, &nul)).await).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!r.body.contains(&0) && !r.text().contains("\r\n"));
+    assert!(r.text().contains(r#"value="Rosa""#));
     let r =
         read(test::call_service(&app, post("/my-account", &rosa, ORIGIN, &with_token)).await).await;
     assert_eq!(

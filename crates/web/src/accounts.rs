@@ -139,9 +139,14 @@ async fn again(
         }
         (_, Some(text)) => text.to_string(),
     };
+    // What was typed goes back into the form, without control characters (a NUL or CR has no
+    // place in a field, and none reaches the page).
     let values: Map<String, Value> = keep
         .iter()
-        .filter_map(|k| fields.get(k).map(|v| ((*k).to_string(), json!(v))))
+        .filter_map(|k| {
+            let clean: String = fields.get(k)?.chars().filter(|c| !c.is_control()).collect();
+            Some(((*k).to_string(), json!(clean)))
+        })
         .collect();
     serve(
         req,
