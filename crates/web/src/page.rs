@@ -7,13 +7,11 @@ use std::sync::Arc;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::http::{header, Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
+use api::accounts::{MemberView, Viewer};
 use api::cache::Cached;
 use api::gate::Choices;
 use serde::Deserialize;
-use serde_json::Value;
-
-use api::accounts::{MemberView, Viewer};
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::plan::{plan, Plan, Request};
 use crate::routes::Guard;
@@ -72,7 +70,23 @@ pub async fn serve(
     let viewer = if maintenance {
         Viewer::default()
     } else {
-        viewer(req, state, forms, &guard).await
+        match viewer(req, state, forms, &guard).await {
+            Ok(v) => v,
+            // Who asks is not known: a guarded page or a form is not shown to the wrong person,
+            // and a member is not sent to log in because the database is busy.
+            Err(e) if forms || guard != Guard::None => {
+                log::error!("session {}: {e}", req.path());
+                return HttpResponse::ServiceUnavailable()
+                    .insert_header((header::RETRY_AFTER, "5"))
+                    .insert_header((header::CACHE_CONTROL, "no-store"))
+                    .content_type("text/plain; charset=utf-8")
+                    .body(e.to_string());
+            }
+            Err(e) => {
+                log::error!("session {}: {e}", req.path());
+                Viewer::default()
+            }
+        }
     };
     let with_session = |mut res: HttpResponse| {
         if let Some(issued) = &viewer.issued {
@@ -159,7 +173,12 @@ pub async fn serve(
 
 /// Who asks. A guest without the member hint is answered without a session lookup (the shared
 /// cache); pages with a guard or forms, and anyone with the hint, have their session checked.
-async fn viewer(req: &HttpRequest, state: &WebState, forms: bool, guard: &Guard) -> Viewer {
+async fn viewer(
+    req: &HttpRequest,
+    state: &WebState,
+    forms: bool,
+    guard: &Guard,
+) -> Result<Viewer, api::ApiError> {
     let token = req
         .cookie(api::session::COOKIE)
         .map(|c| c.value().to_string())
@@ -167,7 +186,7 @@ async fn viewer(req: &HttpRequest, state: &WebState, forms: bool, guard: &Guard)
     let hinted = req.cookie(api::session::MEMBER_COOKIE).is_some();
     let look = forms || (token.is_some() && (hinted || *guard != Guard::None));
     if !look {
-        return Viewer::default();
+        return Ok(Viewer::default());
     }
     let client = req.peer_addr().map(|a| a.ip());
     state
@@ -178,10 +197,6 @@ async fn viewer(req: &HttpRequest, state: &WebState, forms: bool, guard: &Guard)
             api::accounts::viewer(ctx, forms)
         })
         .await
-        .unwrap_or_else(|e| {
-            log::error!("session {}: {e}", req.path());
-            Viewer::default()
-        })
 }
 
 /// Everything that shapes a page: its address, the shopper's gate choices, the data version and

@@ -62,14 +62,15 @@ impl RouteTable {
 
     /// The route of a path and the values of its `{name}` segments; the not-found route otherwise.
     pub fn find(&self, path: &str) -> (&RouteDef, Vars) {
+        // Every page request asks (before the cache): no allocation but the path's segments.
         let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         'routes: for route in &self.routes {
-            let pattern: Vec<&str> = route.path.split('/').filter(|s| !s.is_empty()).collect();
-            if pattern.len() != parts.len() {
+            let pattern = route.path.split('/').filter(|s| !s.is_empty());
+            if pattern.clone().count() != parts.len() {
                 continue;
             }
             let mut params = Vars::new();
-            for (seg, part) in pattern.iter().zip(&parts) {
+            for (seg, part) in pattern.zip(&parts) {
                 match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
                     Some(name) => {
                         let value = percent_encoding::percent_decode_str(part)
@@ -77,7 +78,7 @@ impl RouteTable {
                             .into_owned();
                         params.insert(name.to_string(), value);
                     }
-                    None if seg == part => {}
+                    None if seg == *part => {}
                     None => continue 'routes,
                 }
             }
