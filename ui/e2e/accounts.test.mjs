@@ -4,8 +4,13 @@
 // without it (registration, login, logout, delete) with JavaScript off.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { chromiumOptions, startStore } from './server.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let store;
 let browser;
@@ -239,3 +244,87 @@ for (const js of [true, false]) {
     await context.close();
   });
 }
+
+/** A member made through the JSON API (as another client would): their cookies. */
+async function apiMember(email, mobile) {
+  const form = {
+    first_name: 'Cora',
+    last_name: 'Lim',
+    email,
+    mobile,
+    birth_date: '1985-06-15',
+    password: 'beer2026axe',
+    accept_terms: true,
+  };
+  const pre = await fetch(`${store.base}/api/v1/pre-register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(form),
+  });
+  assert.equal(pre.status, 200);
+  const token = new URL(await store.mailedLink(email, '/registration\\?token=')).searchParams.get('token');
+  const res = await fetch(`${store.base}/api/v1/registration`, { method: 'POST', headers: { 'registration-token': token } });
+  assert.equal(res.status, 200);
+  const session = res.headers.get('access-token');
+  const address = await fetch(`${store.base}/api/v1/user/addresses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
+    body: JSON.stringify({ address: '7 Kalayaan Avenue', barangay_id: 1380700001 }),
+  });
+  assert.equal(address.status, 201, await address.text());
+  return [
+    { name: 'session', value: session, url: store.base },
+    { name: 'member', value: '1', url: store.base },
+  ];
+}
+
+test('axe finds no violations on the account pages, and they hydrate cleanly', async () => {
+  const consent = ['privacyVerification=1', 'cookieAccepted=1'];
+  const guestPages = ['/login', '/registration', '/registration?done=sent', '/reset-password', '/reset-password?suid=x', '/splash', '/newsletter/confirm?token=x'];
+  const memberPages = [
+    '/my-account',
+    '/my-account/orders',
+    '/my-account/go-to-cases',
+    '/my-account/addresses',
+    '/my-account/delete-account',
+    '/change-password',
+    '/setup-address',
+    // The location gate with the saved address.
+    '/buy-beer',
+    '/?accountSuccessDelete=yes',
+  ];
+  const member = await apiMember('cora@example.com', '09171230003');
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${page.url()} ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${page.url()} pageerror: ${e.message}`));
+  for (const [pages, cookies] of [
+    [guestPages, []],
+    [memberPages, member],
+  ]) {
+    for (const path of pages) {
+      await context.clearCookies();
+      await context.addCookies([
+        ...consent.map((c) => ({ name: c.split('=')[0], value: '1', url: store.base })),
+        { name: 'categoryGateId', value: '1', url: store.base },
+        ...cookies,
+      ]);
+      const res = await page.goto(`${store.base}${path}`);
+      assert.equal(res.status(), 200, path);
+      await ready(page, true);
+      if (path === '/buy-beer') await page.getByRole('button', { name: /USE THIS ADDRESS/ }).waitFor();
+      await page.addScriptTag({ content: axeSource });
+      const result = await page.evaluate(async () => {
+        // eslint-disable-next-line no-undef
+        const r = await axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      });
+      assert.deepEqual(result, [], path);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
