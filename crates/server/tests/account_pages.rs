@@ -216,14 +216,20 @@ async fn pages_and_forms(b: Backend) {
     // SPEC 4: she accepts the policy once (the no-JS consent form); another device of hers, with
     // no consent cookie, never shows the modal again.
     assert!(home.contains("PRIVACY / COOKIE POLICY"));
-    let r = read(
-        test::call_service(
-            &app,
-            post("/gate/consent", &rosa, ORIGIN, &[("return_to", "/")]),
+    let consent = |csrf: &str| {
+        post(
+            "/gate/consent",
+            &rosa,
+            ORIGIN,
+            &[("return_to", "/"), ("csrf", csrf)],
         )
-        .await,
-    )
-    .await;
+    };
+    // Without her session's token the acceptance is only this browser's cookie.
+    let r = read(test::call_service(&app, consent("forged")).await).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let r = read(test::call_service(&app, get("/", &rosa)).await).await;
+    assert!(r.text().contains("PRIVACY / COOKIE POLICY"));
+    let r = read(test::call_service(&app, consent(&csrf_of(&home))).await).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     let r = read(test::call_service(&app, get("/", &rosa)).await).await;
     assert!(!r.text().contains("PRIVACY / COOKIE POLICY"));

@@ -77,7 +77,7 @@ fn done(state: &WebState, to: &str, called: &Called) -> HttpResponse {
 }
 
 /// Compares in time that does not depend on where the strings differ.
-fn same(a: &str, b: &str) -> bool {
+pub(crate) fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
@@ -91,10 +91,10 @@ async fn accept(
     state: &web::Data<WebState>,
 ) -> Result<Fields, HttpResponse> {
     let fields = crate::forms::accept(req, payload, state).await?.0;
-    let expected = session_token(req).map(|t| api::session::csrf_token(&t));
-    match (fields.get("csrf"), expected) {
-        (Some(sent), Some(expected)) if same(sent, &expected) => Ok(fields),
-        _ => Err(serve(
+    if csrf_holds(req, &fields) {
+        Ok(fields)
+    } else {
+        Err(serve(
             req,
             state,
             Some(Posted {
@@ -102,8 +102,14 @@ async fn accept(
                 form: json!({ "values": {}, "errors": {}, "message": EXPIRED }),
             }),
         )
-        .await),
+        .await)
     }
+}
+
+/// Whether a form carries the CSRF token of the session it was sent with.
+pub(crate) fn csrf_holds(req: &HttpRequest, fields: &Fields) -> bool {
+    let expected = session_token(req).map(|t| api::session::csrf_token(&t));
+    matches!((fields.get("csrf"), expected), (Some(sent), Some(expected)) if same(sent, &expected))
 }
 
 /// The form again, with the call's messages and the entered `keep` fields.

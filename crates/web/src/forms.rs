@@ -74,15 +74,17 @@ pub async fn consent(
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    let (_, back) = match accept(&req, payload, &state).await {
+    let (fields, back) = match accept(&req, payload, &state).await {
         Ok(a) => a,
         Err(refused) => return refused,
     };
-    // SPEC 4: a member's acceptance is kept on the server, for every device.
-    if let Some(token) = req
+    // SPEC 4: a member's acceptance is kept on the server, for every device (their page sends
+    // the session's CSRF token with it).
+    let token = req
         .cookie(api::session::COOKIE)
         .map(|c| c.value().to_string())
-    {
+        .filter(|_| crate::accounts::csrf_holds(&req, &fields));
+    if let Some(token) = token {
         let accepted = state
             .api
             .run(move |ctx| {

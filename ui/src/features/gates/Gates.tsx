@@ -7,6 +7,7 @@ import { num, Select } from '../../components/Select';
 import { gateQueries } from './queries';
 import { addressesQuery } from '../accounts/queries';
 import { addressLine } from '../accounts/Addresses';
+import { Csrf } from '../accounts/form';
 import { useGate } from './state';
 
 function pathOf(url: string): string {
@@ -48,6 +49,8 @@ function PolicyModal() {
       </div>
       <form method="post" action="/gate/consent" onSubmit={submit} className="dialog-actions">
         <input type="hidden" name="return_to" value={pathOf(page.url)} />
+        {/* A member's acceptance is written to the account: their page carries the session's token. */}
+        <Csrf />
         <button type="submit">AGREE AND PROCEED</button>
         <a className="button secondary" href="/terms-and-conditions">
           Learn More
