@@ -305,8 +305,68 @@ fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// What a social registration sends besides the provider's token (SPEC 7's `socialSource` and
+/// `userAccessToken`): the details a provider does not vouch for. A link's registration sends
+/// no body.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct SocialForm {
+    /// `facebook` or `google`.
+    #[serde(default, rename = "socialSource")]
+    pub social_source: String,
+    /// The provider's token; the same as the `fb-token` / `google-token` header.
+    #[serde(default, rename = "userAccessToken")]
+    pub user_access_token: String,
+    /// `09` followed by 9 digits.
+    #[serde(default)]
+    pub mobile: String,
+    /// `YYYY-MM-DD`; 18 or older today in Manila.
+    #[serde(default)]
+    pub birth_date: String,
+    #[serde(default)]
+    pub accept_terms: bool,
+}
+
+/// A member's details from what the provider vouched for and the form's own fields, checked as
+/// the registration form is. The account gets a random password (the member can set one through
+/// the reset link); the provider verified the email, so no link is mailed.
+fn social_registration(
+    identity: crate::social::Identity,
+    f: SocialForm,
+) -> Result<RegistrationRow, ApiError> {
+    let source = f.social_source.trim().to_ascii_lowercase();
+    if !source.is_empty() && source != identity.provider.name().to_ascii_lowercase() {
+        return Err(ApiError::Invalid {
+            field: "socialSource",
+            message: format!(
+                "socialSource must be {}.",
+                identity.provider.name().to_ascii_lowercase()
+            ),
+        });
+    }
+    let clean = |s: &str| {
+        s.chars()
+            .filter(|c| !c.is_control())
+            .take(60)
+            .collect::<String>()
+    };
+    let form = RegistrationForm {
+        first_name: clean(&identity.first_name),
+        last_name: clean(&identity.last_name),
+        email: identity.email,
+        mobile: f.mobile,
+        birth_date: f.birth_date,
+        password: format!("{}a1", crate::session::new_token()),
+        accept_terms: f.accept_terms,
+    };
+    let mut row = check_form(&form)?;
+    row.password_hash = hash_password(&row.password_hash)?;
+    Ok(row)
+}
+
 /// `POST /api/v1/registration` (header `registration-token`): creates the account the link was
-/// sent for and logs it in; the token comes in the `access-token` header.
+/// sent for and logs it in; the token comes in the `access-token` header. With an `fb-token` or
+/// `google-token` header instead, the provider's verified identity and the body's details make
+/// the account.
 pub struct Registration;
 
 impl Endpoint for Registration {
@@ -315,23 +375,25 @@ impl Endpoint for Registration {
     const PATH: &'static str = "/api/v1/registration";
     const SUMMARY: &'static str = "Creates the account of a registration link and logs it in.";
     const READ: bool = false;
-    const ERRORS: &'static [u16] = &[404, 422, 429, 501];
+    const ERRORS: &'static [u16] = &[404, 422, 429, 501, 502];
+    const SOCIAL: bool = true;
     type Path = NoParams;
     type Query = NoParams;
-    type Body = NoBody;
+    type Body = Json<SocialForm, false>;
     type Answer = WelcomeAnswer;
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<WelcomeAnswer, ApiError> {
-        // SPEC 7's social registration needs the provider's app settings to verify a token with
-        // the provider; this store has none, and never takes a token it cannot verify.
-        if let Some(provider) = ctx.social {
-            return Err(ApiError::NotImplemented(format!(
-                "Signing up with {provider} is not available. Create your account with your email address instead."
-            )));
-        }
+    fn call(
+        ctx: &mut Ctx,
+        _: NoParams,
+        _: NoParams,
+        Json(social): Self::Body,
+    ) -> Result<WelcomeAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("registration", &client, 10, 600)?;
-        let r = open_registration(ctx)?;
+        let r = match ctx.social.take() {
+            Some(identity) => social_registration(identity, social)?,
+            None => open_registration(ctx)?,
+        };
         let mut errors = FieldErrors::new();
         if queries::email_taken(ctx.conn, &r.email)? {
             errors
@@ -348,8 +410,30 @@ impl Endpoint for Registration {
         if !errors.is_empty() {
             return Err(ApiError::Fields(errors));
         }
-        let user = queries::complete_registration(ctx.conn, &r, now())?
-            .ok_or_else(|| ApiError::NotFound("This link is invalid or has expired.".into()))?;
+        let created = if r.token_hash.is_empty() {
+            queries::create_user(ctx.conn, &r, now()).map(Some)
+        } else {
+            queries::complete_registration(ctx.conn, &r, now())
+        };
+        let user = match created {
+            Ok(Some(user)) => user,
+            Ok(None) => {
+                return Err(ApiError::NotFound(
+                    "This link is invalid or has expired.".into(),
+                ))
+            }
+            // The same details sent twice at once: one account, the other told so.
+            Err(db::diesel::result::Error::DatabaseError(
+                db::diesel::result::DatabaseErrorKind::UniqueViolation,
+                _,
+            )) => {
+                return Err(ApiError::Invalid {
+                    field: "email",
+                    message: "This email address already has an account. Log in instead.".into(),
+                })
+            }
+            Err(e) => return Err(e.into()),
+        };
         log_in(ctx, user)?;
         Ok(WelcomeAnswer {
             data: Welcome {

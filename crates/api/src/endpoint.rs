@@ -53,8 +53,9 @@ pub struct Ctx<'a> {
     pub outgoing: Vec<crate::mail::Mail>,
     /// The `registration-token` header, where sent.
     pub registration_token: Option<String>,
-    /// The social provider whose token came with the request (`fb-token`, `google-token`).
-    pub social: Option<&'static str>,
+    /// Who a social provider said the request's `fb-token` / `google-token` belongs to
+    /// (verified before the call, see [`Endpoint::SOCIAL`]).
+    pub social: Option<crate::social::Identity>,
     /// The presented session was ended (logout): the cookie is cleared.
     pub ended: bool,
     places: HashMap<BarangayId, Option<Place>>,
@@ -132,6 +133,10 @@ pub trait Endpoint: 'static {
     /// The answer is the session's own (the member, their addresses): pages of that member may
     /// load it in process, but it is never kept in the shared cache.
     const PRIVATE: bool = false;
+    /// The call takes a social provider's token (`fb-token` or `google-token` header): the
+    /// provider is asked about it before the call runs, off the database, and the call gets the
+    /// verified identity in [`Ctx::social`]; a token that cannot be verified never reaches it.
+    const SOCIAL: bool = false;
     /// Failure statuses besides 400 and 503, which every call may answer.
     const ERRORS: &'static [u16] = &[];
     /// Other statuses answered with the answer type (a guest's 401 on `GET /user`).
@@ -178,7 +183,7 @@ impl Body for NoBody {
     }
 }
 
-/// A JSON body; `REQUIRED = false` lets an empty body stand for the default.
+/// A JSON body; `REQUIRED = false` lets an empty body (or JSON `null`) stand for the default.
 pub struct Json<T, const REQUIRED: bool>(pub T);
 
 impl<T, const REQUIRED: bool> Body for Json<T, REQUIRED>
@@ -186,7 +191,8 @@ where
     T: DeserializeOwned + Default + utoipa::ToSchema + Send + 'static,
 {
     fn parse(bytes: &[u8]) -> Result<Self, ApiError> {
-        if !REQUIRED && bytes.iter().all(u8::is_ascii_whitespace) {
+        if !REQUIRED && (bytes.iter().all(u8::is_ascii_whitespace) || bytes.trim_ascii() == b"null")
+        {
             return Ok(Self(T::default()));
         }
         let de = &mut serde_json::Deserializer::from_slice(bytes);
@@ -337,10 +343,16 @@ async fn handle<E: Endpoint>(
         .get("registration-token")
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    let social = [("fb-token", "Facebook"), ("google-token", "Google")]
-        .into_iter()
-        .find(|(h, _)| req.headers().contains_key(*h))
-        .map(|(_, provider)| provider);
+    let social = match crate::social::Provider::of_request(&req).filter(|_| E::SOCIAL) {
+        Some((provider, token)) => {
+            let cfg = state.config.social.clone();
+            let verified = web::block(move || crate::social::verify(&cfg, provider, &token))
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))??;
+            Some(verified)
+        }
+        None => None,
+    };
     let (answer, issued, ended) = state
         .run(move |ctx| {
             ctx.client = client;

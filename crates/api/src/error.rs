@@ -41,6 +41,9 @@ pub enum ApiError {
     /// A way in the store does not offer (social registration without provider settings).
     #[error("{0}")]
     NotImplemented(String),
+    /// A service the call needs (a social provider) did not answer.
+    #[error("{0}")]
+    Upstream(String),
     #[error("Something went wrong on our side. Please try again.")]
     Internal(String),
 }
@@ -81,6 +84,7 @@ impl ApiError {
             Self::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
+            Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

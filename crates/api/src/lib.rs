@@ -20,6 +20,7 @@ pub mod origin;
 pub mod profile;
 pub mod registry;
 pub mod session;
+pub mod social;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -109,6 +110,8 @@ pub struct ApiConfig {
     /// The origins whose pages may send unsafe requests with the store's cookies (PUBLIC_URL's;
     /// in development also its `localhost`/`127.0.0.1` twin).
     pub origins: Arc<[String]>,
+    /// Social registration's providers (none by default: it answers 501).
+    pub social: Arc<social::SocialConfig>,
 }
 
 impl Default for ApiConfig {
@@ -119,6 +122,7 @@ impl Default for ApiConfig {
             secure_cookies: false,
             public_url: Arc::from("http://localhost:8080"),
             origins: Arc::from(vec!["http://localhost:8080".to_string()]),
+            social: Arc::default(),
         }
     }
 }

@@ -628,23 +628,40 @@ pub fn complete_registration(
         if used == 0 {
             return Ok(None);
         }
-        diesel::insert_into(users::table)
-            .values((
-                users::email.eq(&r.email),
-                users::mobile.eq(&r.mobile),
-                users::first_name.eq(&r.first_name),
-                users::last_name.eq(&r.last_name),
-                users::birth_date.eq(&r.birth_date),
-                users::password_hash.eq(&r.password_hash),
-                users::created_at.eq(now),
-            ))
-            .execute(conn)?;
-        let id: i64 = users::table
-            .filter(users::email.eq(&r.email))
-            .select(users::id)
-            .first(conn)?;
-        Ok(Some(domain::UserId::from_db(id)))
+        insert_user(conn, r, now).map(Some)
     })
+}
+
+/// Creates an account from checked details (a social registration: no link to mark used).
+pub fn create_user(
+    conn: &mut AnyConnection,
+    r: &RegistrationRow,
+    now: i64,
+) -> QueryResult<domain::UserId> {
+    conn.transaction(|conn| insert_user(conn, r, now))
+}
+
+fn insert_user(
+    conn: &mut AnyConnection,
+    r: &RegistrationRow,
+    now: i64,
+) -> QueryResult<domain::UserId> {
+    diesel::insert_into(users::table)
+        .values((
+            users::email.eq(&r.email),
+            users::mobile.eq(&r.mobile),
+            users::first_name.eq(&r.first_name),
+            users::last_name.eq(&r.last_name),
+            users::birth_date.eq(&r.birth_date),
+            users::password_hash.eq(&r.password_hash),
+            users::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    let id: i64 = users::table
+        .filter(users::email.eq(&r.email))
+        .select(users::id)
+        .first(conn)?;
+    Ok(domain::UserId::from_db(id))
 }
 
 /// Ends one session.

@@ -257,6 +257,7 @@ fn main() {
         mail_outbox: dir.path().join("outbox"),
         smtp_url: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
+        social: api::social::SocialConfig::default(),
         maintenance: false,
     };
     let pool = server::open_database(&config).expect("database");

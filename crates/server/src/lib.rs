@@ -43,6 +43,9 @@ pub struct Config {
     pub mail_from: String,
     /// CACHE_MB: megabytes of finished pages and API answers kept in memory (default 64).
     pub cache_mb: u64,
+    /// GOOGLE_CLIENT_ID, FACEBOOK_APP_ID and FACEBOOK_APP_SECRET (and the providers' addresses
+    /// GOOGLE_API_URL, FACEBOOK_GRAPH_URL): social registration; without them it answers 501.
+    pub social: api::social::SocialConfig,
     /// MAINTENANCE: `on` shows the maintenance page everywhere (503); the database's
     /// `settings.maintenance` row can switch it on as well.
     pub maintenance: bool,
@@ -53,6 +56,13 @@ fn env_or(name: &str, default: &str) -> String {
         .ok()
         .filter(|v| !v.trim().is_empty())
         .unwrap_or_else(|| default.to_string())
+}
+
+fn env_set(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
 }
 
 fn env_num<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
@@ -96,6 +106,12 @@ impl Config {
                         "STORE_ENV must be development or production, not {other:?}"
                     ))
                 }
+            },
+            social: api::social::SocialConfig {
+                google_client_id: env_set("GOOGLE_CLIENT_ID"),
+                google_url: env_or("GOOGLE_API_URL", "https://oauth2.googleapis.com"),
+                facebook_app: env_set("FACEBOOK_APP_ID").zip(env_set("FACEBOOK_APP_SECRET")),
+                facebook_url: env_or("FACEBOOK_GRAPH_URL", "https://graph.facebook.com"),
             },
             maintenance: matches!(
                 env_or("MAINTENANCE", "off").to_ascii_lowercase().as_str(),
@@ -154,6 +170,7 @@ pub fn api_config(config: &Config) -> ApiConfig {
         secure_cookies: config.public_url.starts_with("https://"),
         public_url: std::sync::Arc::from(config.public_url.as_str()),
         origins: std::sync::Arc::from(origins(config)),
+        social: std::sync::Arc::new(config.social.clone()),
     }
 }
 

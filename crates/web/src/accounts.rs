@@ -234,8 +234,7 @@ pub async fn registration(
 ) -> HttpResponse {
     let f = accepted!(req, payload, state);
     if let Some(token) = f.get("token") {
-        return match call::<Registration>(&req, &state, &[], Value::Null, Some(token.into())).await
-        {
+        return match call::<Registration>(&req, &state, &[], json!({}), Some(token.into())).await {
             Ok(c) => done(&state, "/setup-address?done=welcome", &c),
             Err(e) => again(&req, &state, &f, &[], e, Some(REGISTRATION_FAILED)).await,
         };

@@ -221,6 +221,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         mail_outbox: std::env::temp_dir().join("store-test-outbox"),
         smtp_url: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
+        social: api::social::SocialConfig::default(),
         maintenance,
     }
 }

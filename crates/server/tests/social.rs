@@ -1,0 +1,293 @@
+//! Social registration against stand-in providers on loopback (the real ones answer the same
+//! shapes), on SQLite and PostgreSQL: a token is taken only when the provider vouches for it for
+//! this store's app with a verified email; everything else is refused, a provider that fails is
+//! a 502, and without settings the call is a 501 (`accounts.rs`).
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+
+use actix_web::http::StatusCode;
+use actix_web::test::{self, TestRequest};
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use support::{database, Backend, Res};
+
+const FAR: &str = "4102444800";
+
+/// What the stand-in providers answer for a path and query.
+fn answer(target: &str) -> (u16, Value) {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let q: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let get = |k: &str| {
+        q.iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
+    };
+    let google = |aud: &str, verified: &str, exp: &str| {
+        json!({
+            "iss": "https://accounts.google.com", "aud": aud, "exp": exp,
+            "email": "gina@example.com", "email_verified": verified,
+            "given_name": "Gina", "family_name": "Reyes"
+        })
+    };
+    match (
+        path,
+        get("id_token"),
+        get("input_token"),
+        get("access_token"),
+    ) {
+        ("/google/tokeninfo", "good", _, _) => (200, google("client-1", "true", FAR)),
+        ("/google/tokeninfo", "other-aud", _, _) => (200, google("someone-else", "true", FAR)),
+        ("/google/tokeninfo", "unverified", _, _) => (200, google("client-1", "false", FAR)),
+        ("/google/tokeninfo", "expired", _, _) => (200, google("client-1", "true", "1000")),
+        ("/google/tokeninfo", "down", _, _) => (500, json!({})),
+        ("/google/tokeninfo", _, _, _) => (400, json!({"error": "invalid_token"})),
+        ("/facebook/debug_token", _, input, "app-1|secret-1") => match input {
+            "fb-good" => (
+                200,
+                json!({"data": {"is_valid": true, "app_id": "app-1", "user_id": "42"}}),
+            ),
+            "fb-other-app" => (
+                200,
+                json!({"data": {"is_valid": true, "app_id": "app-2", "user_id": "42"}}),
+            ),
+            "fb-no-email" => (
+                200,
+                json!({"data": {"is_valid": true, "app_id": "app-1", "user_id": "43"}}),
+            ),
+            _ => (200, json!({"data": {"is_valid": false}})),
+        },
+        ("/facebook/me", _, _, "fb-good") => (
+            200,
+            json!({"id": "42", "email": "fred@example.com", "first_name": "Fred", "last_name": "Tan"}),
+        ),
+        ("/facebook/me", _, _, "fb-no-email") => (200, json!({"id": "43", "first_name": "No"})),
+        _ => (404, json!({"error": "unknown"})),
+    }
+}
+
+/// Stand-in Google and Facebook on a loopback port; answers their base address.
+fn providers() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let mut buf = vec![0u8; 16 * 1024];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]).to_string();
+            let target = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let (status, body) = answer(&target);
+            let body = body.to_string();
+            let _ = write!(
+                s,
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://{addr}")
+}
+
+async fn send(db: &support::TestDb, base: &str, req: TestRequest) -> Res {
+    let config = api::ApiConfig {
+        social: std::sync::Arc::new(api::social::SocialConfig {
+            google_client_id: Some("client-1".into()),
+            google_url: format!("{base}/google"),
+            facebook_app: Some(("app-1".into(), "secret-1".into())),
+            facebook_url: format!("{base}/facebook"),
+        }),
+        ..api::ApiConfig::default()
+    };
+    let outbox = tempfile::tempdir().unwrap();
+    let post = api::mail::Post::new(
+        outbox.path().to_path_buf(),
+        None,
+        "Tala <hello@tala.example>",
+    )
+    .unwrap();
+    let state = actix_web::web::Data::new(api::ApiState::new(
+        db.pool.clone(),
+        config,
+        false,
+        std::sync::Arc::new(post),
+    ));
+    let app = test::init_service(
+        actix_web::App::new()
+            .app_data(state)
+            .configure(api::configure),
+    )
+    .await;
+    let res = test::call_service(&app, req.to_request()).await;
+    let (status, headers) = (res.status(), res.headers().clone());
+    Res {
+        status,
+        headers,
+        body: test::read_body(res).await.to_vec(),
+    }
+}
+
+fn register(header: &str, token: &str, body: Value) -> TestRequest {
+    TestRequest::post()
+        .uri("/api/v1/registration")
+        .insert_header((header.to_string(), token.to_string()))
+        .set_json(body)
+}
+
+fn details(source: &str, mobile: &str) -> Value {
+    json!({"socialSource": source, "userAccessToken": "x", "mobile": mobile,
+           "birth_date": "1991-03-04", "accept_terms": true})
+}
+
+fn users(db: &support::TestDb) -> Vec<(String, String)> {
+    use db::schema::users::dsl::*;
+    users
+        .select((email, first_name))
+        .order(email)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap()
+}
+
+async fn social(b: Backend) {
+    let db = database(b);
+    let base = providers();
+    let json = |r: &Res| serde_json::from_slice::<Value>(&r.body).unwrap_or(Value::Null);
+
+    // Refused: another app's token, an unverified or expired one, one the provider rejects.
+    for token in ["other-aud", "unverified", "expired", "forged", "", "a b"] {
+        let r = send(
+            &db,
+            &base,
+            register("google-token", token, details("google", "09170000001")),
+        )
+        .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{token:?}: {}",
+            r.text()
+        );
+        assert_eq!(
+            json(&r)["errors"]["userAccessToken"][0],
+            "We could not verify your Google sign-in. Please sign in with Google again."
+        );
+        assert!(r.headers.get("access-token").is_none());
+    }
+    for token in ["fb-other-app", "fb-no-email", "fb-unknown"] {
+        let r = send(
+            &db,
+            &base,
+            register("fb-token", token, details("facebook", "09170000001")),
+        )
+        .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{token}: {}",
+            r.text()
+        );
+    }
+    // A provider that fails, or cannot be reached, is not a yes.
+    let r = send(
+        &db,
+        &base,
+        register("google-token", "down", details("google", "09170000001")),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_GATEWAY);
+    let closed = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    };
+    let r = send(
+        &db,
+        &closed,
+        register("google-token", "good", details("google", "09170000001")),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_GATEWAY, "{}", r.text());
+    assert!(users(&db).is_empty());
+
+    // A verified token still needs the details a provider does not vouch for.
+    let r = send(
+        &db,
+        &base,
+        register("google-token", "good", json!({"socialSource": "google"})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let v = json(&r);
+    for field in ["mobile", "birth_date", "accept_terms"] {
+        assert!(v["errors"][field][0].is_string(), "{field}: {v}");
+    }
+    let r = send(
+        &db,
+        &base,
+        register("google-token", "good", details("facebook", "09170000001")),
+    )
+    .await;
+    assert_eq!(
+        json(&r)["errors"]["socialSource"][0],
+        "socialSource must be google."
+    );
+
+    // Verified: the account is made and logged in.
+    let r = send(
+        &db,
+        &base,
+        register("google-token", "good", details("google", "09170000001")),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(json(&r)["data"]["first_name"], "Gina");
+    let token = r
+        .headers
+        .get("access-token")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let r = send(
+        &db,
+        &base,
+        TestRequest::get()
+            .uri("/api/v1/user")
+            .insert_header(("authorization", format!("Bearer {token}"))),
+    )
+    .await;
+    assert_eq!(json(&r)["data"]["email"], "gina@example.com");
+    // Twice: the address has its account.
+    let r = send(
+        &db,
+        &base,
+        register("google-token", "good", details("google", "09170000002")),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(json(&r)["errors"]["email"][0]
+        .as_str()
+        .unwrap()
+        .contains("already has an account"));
+
+    let r = send(
+        &db,
+        &base,
+        register("fb-token", "fb-good", details("facebook", "09170000003")),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(
+        users(&db),
+        vec![
+            ("fred@example.com".to_string(), "Fred".to_string()),
+            ("gina@example.com".to_string(), "Gina".to_string())
+        ]
+    );
+}
+
+both!(social_tokens_are_taken_only_when_verified, social);
