@@ -3,7 +3,7 @@
 // page again with the messages). With JavaScript the same form sends the JSON API call, shows the
 // same messages in place, and cannot be sent twice while one is on its way.
 
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Call } from '../../api/contract.gen';
 import { send, type SendOptions, type Sent } from '../../api/send';
 import { usePage } from '../../page';
@@ -38,17 +38,22 @@ export function useAccountForm<A>(
     values: posted?.values ?? {},
   });
   const update = (s: Partial<FormState>) => setState((old) => ({ ...old, ...s }));
+  // A double click sends once: the flag is set before React renders the disabled button.
+  const inFlight = useRef(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     const options = build(new FormData(e.currentTarget));
     if (!options) return;
     e.preventDefault();
-    if (state.busy) return;
+    if (inFlight.current) return;
+    inFlight.current = true;
     update({ busy: true, message: null, errors: {} });
     const sent = await send(call, { onSignedOut: () => window.location.assign('/login'), ...options });
     if (sent.ok) {
+      // Every form leaves the page on success: the flag stays, so a late click sends nothing.
       update({ busy: false });
       done(sent.data, sent);
     } else {
+      inFlight.current = false;
       const own = sent.status === 422 || sent.status === 429 || !fallback;
       update({ busy: false, ok: false, message: own ? sent.message : fallback, errors: sent.errors });
     }
