@@ -1,6 +1,7 @@
 // Builds the front end:
 //   dist/assets/client-[hash].js     the browser bundle (hydrates the server's HTML)
 //   dist/assets/styles-[hash].css    the stylesheet (the server inlines it as critical CSS)
+//   dist/assets/accounts-[hash].css  the account pages' stylesheet (linked where needed)
 //   dist/assets/*.br, *.gz          their brotli and gzip forms, served as they are
 //   dist/manifest.json               logical name -> hashed URL, read by the server
 //   dist/routes.json                 the route table (src/routes.ts) for the server
@@ -21,7 +22,11 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(path.join(dist, 'assets'), { recursive: true });
 
 const client = await esbuild.build({
-  entryPoints: { client: path.join(here, 'src/client.tsx'), styles: path.join(here, 'src/styles.css') },
+  entryPoints: {
+    client: path.join(here, 'src/client.tsx'),
+    styles: path.join(here, 'src/styles.css'),
+    accounts: path.join(here, 'src/features/accounts/accounts.css'),
+  },
   bundle: true,
   minify: true,
   format: 'esm',

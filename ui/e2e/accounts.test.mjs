@@ -328,25 +328,3 @@ test('axe finds no violations on the account pages, and they hydrate cleanly', a
   assert.deepEqual(problems, []);
   await context.close();
 });
-
-test('a double click on a form sends it once', async () => {
-  const { context, page, problems } = await shopper(true);
-  const sent = [];
-  page.on('request', (r) => {
-    if (new URL(r.url()).pathname === '/api/v1/pre-register') sent.push(r.url());
-  });
-  await page.goto(`${store.base}/registration`);
-  await ready(page, true);
-  await page.getByLabel('First name').fill('Dina');
-  await page.getByLabel('Last name').fill('Go');
-  await page.getByLabel('Email address').fill('dina@example.com');
-  await page.getByLabel('Mobile number').fill('09171230009');
-  await page.getByLabel('Birth date').fill('1992-09-09');
-  await page.getByLabel('Password').fill('beer2026dbl');
-  await page.getByLabel(/I accept the/).check();
-  await page.getByRole('button', { name: 'Create Account' }).dblclick();
-  await page.waitForURL(/done=sent/);
-  assert.equal(sent.length, 1);
-  assert.deepEqual(problems, []);
-  await context.close();
-});

@@ -198,6 +198,11 @@ async fn pages_and_forms(b: Backend) {
     assert_eq!(r.status, StatusCode::OK);
     let guest_home = r.text();
     assert!(!guest_home.contains("Rosa"));
+    assert!(!guest_home.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(
+        !guest_home.contains(r#"<link rel="stylesheet" href="/assets/accounts-"#),
+        "a guest's shop page carries only the critical CSS"
+    );
 
     let mut rosa = register_rosa(&db, outbox.path()).await;
     // A member's page: her name, her CSRF token, never served to anyone else.
@@ -209,6 +214,7 @@ async fn pages_and_forms(b: Backend) {
         "member header"
     );
     assert!(home.contains("RECOMMENDED FOR YOU"));
+    assert!(home.contains(r#"<link rel="stylesheet" href="/assets/accounts-"#));
     assert!(home.contains(r#"action="/logout""#));
     let r = read(test::call_service(&app, get("/", &guest)).await).await;
     assert_eq!(r.text(), guest_home, "a guest gets the guests' page");
@@ -325,6 +331,14 @@ async fn pages_and_forms(b: Backend) {
     // login, never the password; the right one goes to /checkout when login began there.
     let r = read(test::call_service(&app, get("/login?from=checkout", &rosa)).await).await;
     assert_eq!(r.status, StatusCode::OK);
+    assert!(
+        r.text()
+            .contains(r#"<meta name="robots" content="noindex">"#),
+        "a visitor's own form page is not for an index"
+    );
+    assert!(r
+        .text()
+        .contains(r#"<link rel="stylesheet" href="/assets/accounts-"#));
     rosa.keep(&r);
     let guest_session = rosa.get("session").expect("a guest session").to_string();
     let csrf = csrf_of(&r.text());

@@ -347,10 +347,12 @@ fn respond(
             .as_deref()
             .unwrap_or(&route.description),
         canonical: canonical.as_deref().unwrap_or(""),
-        noindex: status != StatusCode::OK,
+        // Pages with account forms are each visitor's own: not for an index.
+        noindex: status != StatusCode::OK || forms,
         body: &output.html,
         json_ld: &json_ld,
         state_json: &input.to_string(),
+        accounts: forms || !input["member"].is_null(),
     });
     let mut headers: Vec<(HeaderName, HeaderValue)> = vec![
         (

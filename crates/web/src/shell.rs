@@ -13,6 +13,8 @@ pub struct Shell {
     tera: Tera,
     css: String,
     client_js: String,
+    /// The account pages' stylesheet.
+    accounts_css: String,
     csp: String,
 }
 
@@ -27,6 +29,8 @@ pub struct ShellPage<'a> {
     pub json_ld: &'a [String],
     /// The JSON of the state, not yet escaped for the script element.
     pub state_json: &'a str,
+    /// Links the account pages' stylesheet (pages with account forms, members' pages).
+    pub accounts: bool,
 }
 
 /// Makes JSON safe inside `<script type="application/json">`: no `<` can close the element.
@@ -67,6 +71,7 @@ impl Shell {
                 .ok_or_else(|| err(&manifest_path, format!("no {name} in the manifest")))
         };
         let client_js = asset("client.js")?;
+        let accounts_css = asset("accounts.css")?;
         let css_url = asset("styles.css")?;
         let css_path = dist.join(css_url.trim_start_matches('/'));
         let css = std::fs::read_to_string(&css_path).map_err(|e| err(&css_path, e.to_string()))?;
@@ -79,6 +84,7 @@ impl Shell {
             tera,
             css,
             client_js,
+            accounts_css,
             csp,
         })
     }
@@ -96,6 +102,8 @@ impl Shell {
         ctx.insert("noindex", &page.noindex);
         ctx.insert("css", &self.css);
         ctx.insert("client_js", &self.client_js);
+        ctx.insert("accounts", &page.accounts);
+        ctx.insert("accounts_css", &self.accounts_css);
         ctx.insert("body", page.body);
         ctx.insert("json_ld", page.json_ld);
         ctx.insert("state", &escape_json_for_script(page.state_json));

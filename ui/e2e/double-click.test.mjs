@@ -1,0 +1,45 @@
+// A double click sends a form once (its own store: the registration rate limit of one client
+// must not depend on what other tests sent before).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { chromiumOptions, startStore } from './server.mjs';
+
+let store;
+let browser;
+
+before(async () => {
+  store = await startStore();
+  browser = await chromium.launch(chromiumOptions);
+});
+
+after(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+test('a double click on a form sends it once', async () => {
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'privacyVerification', value: '1', url: store.base }]);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  const sent = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/pre-register') sent.push(r.url());
+  });
+  await page.goto(`${store.base}/registration`);
+  await page.waitForSelector('html[data-hydrated="true"]');
+  await page.getByLabel('First name').fill('Dina');
+  await page.getByLabel('Last name').fill('Go');
+  await page.getByLabel('Email address').fill('dina@example.com');
+  await page.getByLabel('Mobile number').fill('09171230009');
+  await page.getByLabel('Birth date').fill('1992-09-09');
+  await page.getByLabel('Password').fill('beer2026dbl');
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole('button', { name: 'Create Account' }).dblclick();
+  await page.waitForURL(/done=sent/);
+  assert.equal(sent.length, 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
