@@ -240,12 +240,7 @@ pub fn subscribe(
         message: msg.into(),
     })?;
     ctx.limit("newsletter address", &email, SIGNUPS_PER_ADDRESS, 3600)?;
-    let stamp = format!(
-        "{} {:02}:{:02}",
-        domain::calendar::iso_date(now.date()),
-        now.hour(),
-        now.minute()
-    );
+    let stamp = stamp(now);
     let token = crate::session::new_token();
     let expires = domain::calendar::unix_now() + CONFIRM_DAYS * 86_400;
     let signup = queries::subscribe(
@@ -278,6 +273,16 @@ pub struct ConfirmBody {
     pub token: String,
 }
 
+/// When a signup happened or was confirmed, as the table keeps it (Manila time, to the minute).
+fn stamp(now: PrimitiveDateTime) -> String {
+    format!(
+        "{} {:02}:{:02}",
+        domain::calendar::iso_date(now.date()),
+        now.hour(),
+        now.minute()
+    )
+}
+
 /// `POST /api/v1/mail/confirm`: the emailed link's token; the address counts from now.
 pub struct ConfirmSubscription;
 
@@ -301,13 +306,7 @@ impl Endpoint for ConfirmSubscription {
     ) -> Result<SubscribeAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("newsletter confirm", &client, 20, 600)?;
-        let now = domain::calendar::manila_now();
-        let stamp = format!(
-            "{} {:02}:{:02}",
-            domain::calendar::iso_date(now.date()),
-            now.hour(),
-            now.minute()
-        );
+        let stamp = stamp(domain::calendar::manila_now());
         let hash = crate::session::hash(body.token.trim());
         if !queries::confirm_subscription(ctx.conn, &hash, domain::calendar::unix_now(), &stamp)? {
             return Err(ApiError::NotFound(

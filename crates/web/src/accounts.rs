@@ -59,7 +59,8 @@ async fn call<E: Endpoint>(
         .await
 }
 
-fn session_token(req: &HttpRequest) -> Option<String> {
+/// The session token the browser's cookie carries (pages and forms read only the cookie).
+pub(crate) fn session_token(req: &HttpRequest) -> Option<String> {
     req.cookie(api::session::COOKIE)
         .map(|c| c.value().to_string())
         .filter(|t| !t.is_empty())

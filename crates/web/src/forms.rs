@@ -80,10 +80,8 @@ pub async fn consent(
     };
     // SPEC 4: a member's acceptance is kept on the server, for every device (their page sends
     // the session's CSRF token with it).
-    let token = req
-        .cookie(api::session::COOKIE)
-        .map(|c| c.value().to_string())
-        .filter(|_| crate::accounts::csrf_holds(&req, &fields));
+    let token =
+        crate::accounts::session_token(&req).filter(|_| crate::accounts::csrf_holds(&req, &fields));
     if let Some(token) = token {
         let accepted = state
             .api

@@ -61,8 +61,11 @@ impl WebState {
                 .map_err(|e| WebError::Build(p.display().to_string(), e.to_string()))
         };
         let routes_path = config.dist_dir.join("routes.json");
-        let routes = serde_json::from_str(&read(&routes_path)?)
+        let mut routes: routes::RouteTable = serde_json::from_str(&read(&routes_path)?)
             .map_err(|e| WebError::Build(routes_path.display().to_string(), e.to_string()))?;
+        routes
+            .index()
+            .map_err(|e| WebError::Build(routes_path.display().to_string(), e))?;
         let shell = Shell::load(&config.dist_dir)?;
         let assets = assets::Assets::load(&config.dist_dir, &config.public_dir)?;
         Ok(Self {

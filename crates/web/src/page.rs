@@ -65,8 +65,7 @@ pub async fn serve(
         return redirect("/", StatusCode::FOUND);
     }
     let maintenance = state.api.watch.maintenance();
-    let route = state.routes.find(req.path()).0;
-    let (forms, guard) = (route.forms, route.guard.clone());
+    let (forms, guard) = state.routes.access(req.path());
     let viewer = if maintenance {
         Viewer::default()
     } else {
@@ -179,10 +178,7 @@ async fn viewer(
     forms: bool,
     guard: &Guard,
 ) -> Result<Viewer, api::ApiError> {
-    let token = req
-        .cookie(api::session::COOKIE)
-        .map(|c| c.value().to_string())
-        .filter(|t| !t.is_empty());
+    let token = crate::accounts::session_token(req);
     let hinted = req.cookie(api::session::MEMBER_COOKIE).is_some();
     let look = forms || (token.is_some() && (hinted || *guard != Guard::None));
     if !look {

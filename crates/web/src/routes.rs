@@ -40,6 +40,10 @@ pub struct RouteTable {
     pub not_found: RouteDef,
     /// The location gate's key templates (`GATE_KEYS` of routes.ts).
     pub gate: GateKeys,
+    /// The routes with a guard or forms, by their path's segments joined with `/`: what every
+    /// page request asks before the cache, answered without matching every route.
+    #[serde(skip)]
+    access: std::collections::HashMap<String, (bool, Guard)>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -55,7 +59,48 @@ pub struct GateKeys {
     pub streets: String,
 }
 
+/// A path as the route table matches it: its non-empty segments, joined with `/`.
+fn normal(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for seg in path.split('/').filter(|s| !s.is_empty()) {
+        if !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(seg);
+    }
+    out
+}
+
 impl RouteTable {
+    /// Indexes the guarded and form routes (after loading the table). A route with `{...}`
+    /// segments must not be one of them: it would be missed here.
+    pub fn index(&mut self) -> Result<(), String> {
+        for r in &self.routes {
+            if r.forms || r.guard != Guard::None {
+                if r.path.contains('{') {
+                    return Err(format!(
+                        "route {} has a guard or forms and a parameter",
+                        r.name
+                    ));
+                }
+                self.access
+                    .insert(normal(&r.path), (r.forms, r.guard.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the page at `path` holds forms, and its guard (the same answer as [`Self::find`]).
+    pub fn access(&self, path: &str) -> (bool, Guard) {
+        if self.access.is_empty() {
+            return (false, Guard::None);
+        }
+        self.access
+            .get(&normal(path))
+            .cloned()
+            .unwrap_or((false, Guard::None))
+    }
+
     pub fn by_name(&self, name: &str) -> Option<&RouteDef> {
         self.routes.iter().find(|r| r.name == name)
     }
@@ -117,5 +162,32 @@ mod tests {
         assert_eq!(t.find("/nope").0.name, "not-found");
         assert_eq!(t.find("/").0.name, "home");
         assert_eq!(t.find("//").0.name, "home");
+    }
+
+    #[test]
+    fn access_answers_as_find_does() {
+        let mut t = table();
+        t.routes.push(RouteDef {
+            name: "account".into(),
+            path: "/my-account/orders".into(),
+            guard: Guard::Member,
+            forms: true,
+            ..t.routes[0].clone()
+        });
+        t.index().unwrap();
+        for path in [
+            "/my-account/orders",
+            "/my-account/orders/",
+            "//my-account//orders",
+            "/my-account",
+            "/buy-beer",
+            "/",
+        ] {
+            let r = t.find(path).0;
+            assert_eq!(t.access(path), (r.forms, r.guard.clone()), "{path}");
+        }
+        let mut bad = table();
+        bad.routes[2].guard = Guard::Member;
+        assert!(bad.index().is_err());
     }
 }

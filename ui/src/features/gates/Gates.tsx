@@ -30,25 +30,29 @@ function Dialog({ id, title, children }: { id: string; title: string; children: 
   );
 }
 
-function PolicyModal() {
-  const page = usePage();
-  const { agree } = useGate();
+/**
+ * The policy text and its AGREE AND PROCEED form (SPEC 4): a form post without JS, `onAgree` with
+ * it. The modal and /splash share it.
+ */
+export function Consent({ returnTo, onAgree, fallback }: { returnTo: string; onAgree: () => void; fallback: string }) {
   const { data } = useQuery(gateQueries.policy.options());
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    agree();
-  };
   return (
-    <Dialog id="policy" title="PRIVACY / COOKIE POLICY">
+    <>
       <div className="policy-text" tabIndex={0} role="region" aria-label="Policy text">
-        {(data?.body ?? 'We use cookies to remember your choices. You must be 18 years old or older to order.')
-          .split('\n\n')
-          .map((para, i) => (
-            <p key={i}>{para}</p>
-          ))}
+        {(data?.body ?? fallback).split('\n\n').map((para, i) => (
+          <p key={i}>{para}</p>
+        ))}
       </div>
-      <form method="post" action="/gate/consent" onSubmit={submit} className="dialog-actions">
-        <input type="hidden" name="return_to" value={pathOf(page.url)} />
+      <form
+        method="post"
+        action="/gate/consent"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          onAgree();
+        }}
+        className="dialog-actions"
+      >
+        <input type="hidden" name="return_to" value={returnTo} />
         {/* A member's acceptance is written to the account: their page carries the session's token. */}
         <Csrf />
         <button type="submit">AGREE AND PROCEED</button>
@@ -56,6 +60,20 @@ function PolicyModal() {
           Learn More
         </a>
       </form>
+    </>
+  );
+}
+
+function PolicyModal() {
+  const page = usePage();
+  const { agree } = useGate();
+  return (
+    <Dialog id="policy" title="PRIVACY / COOKIE POLICY">
+      <Consent
+        returnTo={pathOf(page.url)}
+        onAgree={agree}
+        fallback="We use cookies to remember your choices. You must be 18 years old or older to order."
+      />
     </Dialog>
   );
 }
