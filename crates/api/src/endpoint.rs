@@ -571,27 +571,27 @@ pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
     Some(params)
 }
 
+/// Data a page loaded in process.
+pub struct Fetched {
+    pub data: Value,
+    /// The data is the session's own ([`Endpoint::PRIVATE`]): a page holding it is never kept in
+    /// the shared cache.
+    pub private: bool,
+}
+
 /// Answers the read named by a query key (an API path with its query string) in process, as
 /// JSON: the data a page needs under the same key the client's react-query uses for it.
-pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Value, ApiError> {
+pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Fetched, ApiError> {
     let (path, query) = key.split_once('?').unwrap_or((key, ""));
-    crate::registry::endpoints()
+    let (e, params) = crate::registry::endpoints()
         .iter()
         .filter(|e| e.read())
         .find_map(|e| match_path(e.path(), path).map(|params| (e, params)))
-        .ok_or_else(|| ApiError::NotFound(format!("No data at {path}")))
-        .and_then(|(e, params)| e.load(ctx, params, query))
-}
-
-/// Whether the data at `key` is the session's own ([`Endpoint::PRIVATE`]): a page holding it is
-/// never kept in the shared cache.
-pub fn is_private(key: &str) -> bool {
-    let path = key.split_once('?').map_or(key, |(p, _)| p);
-    crate::registry::endpoints()
-        .iter()
-        .filter(|e| e.read())
-        .find(|e| match_path(e.path(), path).is_some())
-        .is_some_and(|e| e.private())
+        .ok_or_else(|| ApiError::NotFound(format!("No data at {path}")))?;
+    Ok(Fetched {
+        data: e.load(ctx, params, query)?,
+        private: e.private(),
+    })
 }
 
 /// 405 for a known path with another method, naming the methods it takes.

@@ -20,8 +20,8 @@ use crate::page::{serve, Posted};
 use crate::WebState;
 
 /// What a call left besides its answer: a token to send, or the session ended.
-struct Called {
-    answer: Value,
+struct Called<A> {
+    answer: A,
     issued: Option<Issued>,
     ended: bool,
 }
@@ -33,7 +33,7 @@ async fn call<E: Endpoint>(
     path: &[(&str, &str)],
     body: Value,
     registration_token: Option<String>,
-) -> Result<Called, ApiError> {
+) -> Result<Called<E::Answer>, ApiError> {
     let path: E::Path = api::endpoint::from_pairs(
         path.iter()
             .map(|(k, v)| (Cow::Owned(k.to_string()), Cow::Owned(v.to_string()))),
@@ -50,8 +50,7 @@ async fn call<E: Endpoint>(
             ctx.registration_token = registration_token;
             let answer = E::call(ctx, path, query, body)?;
             Ok(Called {
-                answer: serde_json::to_value(answer)
-                    .map_err(|e| ApiError::Internal(e.to_string()))?,
+                answer,
                 issued: ctx.issued.take(),
                 ended: ctx.ended,
             })
@@ -67,7 +66,7 @@ pub(crate) fn session_token(req: &HttpRequest) -> Option<String> {
 }
 
 /// `303 See Other` to `to`, with the session's new token or its end.
-fn done(state: &WebState, to: &str, called: &Called) -> HttpResponse {
+fn done<A>(state: &WebState, to: &str, called: &Called<A>) -> HttpResponse {
     let mut res = crate::forms::see_other(to).finish();
     if let Some(issued) = &called.issued {
         api::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
@@ -329,63 +328,42 @@ pub async fn addresses(
     });
     let address_id = f.get("id").unwrap_or("").to_string();
     let path = [("addressId", address_id.as_str())];
-    let (result, saved) = match f.get("action") {
-        Some("delete") => (
-            call::<DeleteAddress>(&req, &state, &path, Value::Null, None).await,
-            "deleted",
-        ),
-        Some("update") => (
-            call::<UpdateAddress>(&req, &state, &path, body, None).await,
-            "saved",
-        ),
-        _ => (
-            call::<CreateAddress>(&req, &state, &[], body, None).await,
-            "added",
-        ),
-    };
+    let listed = |what: &str| format!("/my-account/addresses?done={what}");
     let first = req.path().trim_end_matches('/') == "/setup-address";
-    match result {
-        Ok(c) if first => {
-            let mut res = done(&state, "/buy-beer", &c);
-            for cookie in location_cookies(&c.answer) {
-                let _ = res.add_cookie(&cookie);
-            }
-            res
-        }
-        Ok(c) => done(&state, &format!("/my-account/addresses?done={saved}"), &c),
+    let answered = match f.get("action") {
+        Some("delete") => call::<DeleteAddress>(&req, &state, &path, Value::Null, None)
+            .await
+            .map(|c| done(&state, &listed("deleted"), &c)),
+        Some("update") => call::<UpdateAddress>(&req, &state, &path, body, None)
+            .await
+            .map(|c| done(&state, &listed("saved"), &c)),
+        _ => call::<CreateAddress>(&req, &state, &[], body, None)
+            .await
+            .map(|c| {
+                if !first {
+                    return done(&state, &listed("added"), &c);
+                }
+                // The first address becomes the location the shop is shown for, as the
+                // client's USE THIS ADDRESS does.
+                let mut res = done(&state, "/buy-beer", &c);
+                let a = &c.answer;
+                for cookie in crate::gate::location_cookies(&crate::gate::Location {
+                    fulfillment: domain::DEFAULT_FULFILLMENT,
+                    city: a.city_id,
+                    city_name: &a.city_name,
+                    barangay: a.barangay_id,
+                    barangay_name: &a.barangay_name,
+                    street: a.street_id,
+                }) {
+                    let _ = res.add_cookie(&cookie);
+                }
+                res
+            }),
+    };
+    match answered {
+        Ok(res) => res,
         Err(e) => again(&req, &state, &f, &keep, e, None).await,
     }
-}
-
-/// The first address becomes the location the shop is shown for (the gate's cookies, as the
-/// client's USE THIS ADDRESS writes them).
-fn location_cookies(a: &Value) -> Vec<actix_web::cookie::Cookie<'static>> {
-    use crate::gate::{cookie, removal, GATE_MAX_AGE};
-    let text = |k: &str| match &a[k] {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        _ => String::new(),
-    };
-    let mut out = vec![
-        cookie(
-            crate::gate::FULFILLMENT,
-            &domain::DEFAULT_FULFILLMENT.to_string(),
-            GATE_MAX_AGE,
-        ),
-        cookie(crate::gate::CITY, &text("city_id"), GATE_MAX_AGE),
-        cookie(crate::gate::BARANGAY, &text("barangay_id"), GATE_MAX_AGE),
-        cookie(crate::gate::CITY_NAME, &text("city_name"), GATE_MAX_AGE),
-        cookie(
-            crate::gate::BARANGAY_NAME,
-            &text("barangay_name"),
-            GATE_MAX_AGE,
-        ),
-    ];
-    out.push(match text("street_id").as_str() {
-        "" => removal(crate::gate::STREET),
-        s => cookie(crate::gate::STREET, s, GATE_MAX_AGE),
-    });
-    out
 }
 
 /// `POST /newsletter/confirm`: the emailed link's confirmation, without JavaScript.

@@ -179,19 +179,16 @@ pub async fn location(
         (choice.complete(), &choice.city, &choice.barangay)
     {
         let mut res = see_other("/buy-beer");
-        res.cookie(cookie(
-            gate::FULFILLMENT,
-            &choice.fulfillment.to_string(),
-            GATE_MAX_AGE,
-        ))
-        .cookie(cookie(gate::CITY, &city.to_string(), GATE_MAX_AGE))
-        .cookie(cookie(gate::BARANGAY, &barangay.to_string(), GATE_MAX_AGE))
-        .cookie(cookie(gate::CITY_NAME, city_name, GATE_MAX_AGE))
-        .cookie(cookie(gate::BARANGAY_NAME, barangay_name, GATE_MAX_AGE));
-        match choice.street {
-            Some(s) => res.cookie(cookie(gate::STREET, &s.to_string(), GATE_MAX_AGE)),
-            None => res.cookie(removal(gate::STREET)),
-        };
+        for c in gate::location_cookies(&gate::Location {
+            fulfillment: choice.fulfillment,
+            city: *city,
+            city_name,
+            barangay: *barangay,
+            barangay_name,
+            street: choice.street,
+        }) {
+            res.cookie(c);
+        }
         return res.finish();
     }
     let mut next = format!(

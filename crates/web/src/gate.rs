@@ -6,7 +6,7 @@
 use actix_web::cookie::{time::Duration, Cookie, SameSite};
 use actix_web::HttpRequest;
 use api::gate::Choices;
-use domain::{BarangayId, FulfillmentId, PackagingId, StreetId};
+use domain::{BarangayId, CityId, FulfillmentId, PackagingId, StreetId};
 
 pub const ACCEPTED: &str = "cookieAccepted";
 pub const PRIVACY: &str = "privacyVerification";
@@ -67,6 +67,31 @@ pub fn removal(name: &'static str) -> Cookie<'static> {
     let mut c = cookie(name, "", 0);
     c.make_removal();
     c
+}
+
+/// A complete location as the gate keeps it in cookies: the location form's last step and a
+/// member's first address write the same.
+pub struct Location<'a> {
+    pub fulfillment: FulfillmentId,
+    pub city: CityId,
+    pub city_name: &'a str,
+    pub barangay: BarangayId,
+    pub barangay_name: &'a str,
+    pub street: Option<StreetId>,
+}
+
+pub fn location_cookies(l: &Location) -> [Cookie<'static>; 6] {
+    [
+        cookie(FULFILLMENT, &l.fulfillment.to_string(), GATE_MAX_AGE),
+        cookie(CITY, &l.city.to_string(), GATE_MAX_AGE),
+        cookie(BARANGAY, &l.barangay.to_string(), GATE_MAX_AGE),
+        cookie(CITY_NAME, l.city_name, GATE_MAX_AGE),
+        cookie(BARANGAY_NAME, l.barangay_name, GATE_MAX_AGE),
+        match l.street {
+            Some(s) => cookie(STREET, &s.to_string(), GATE_MAX_AGE),
+            None => removal(STREET),
+        },
+    ]
 }
 
 #[cfg(test)]

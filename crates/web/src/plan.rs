@@ -240,9 +240,11 @@ fn load(
         if queries.iter().any(|q| q["queryKey"][0] == key.as_str()) {
             continue;
         }
-        private |= api::endpoint::is_private(&key);
         match api::fetch(ctx, &key) {
-            Ok(data) => queries.push(dehydrated_query(&key, data)),
+            Ok(fetched) => {
+                private |= fetched.private;
+                queries.push(dehydrated_query(&key, fetched.data));
+            }
             Err(ApiError::NotFound(_)) if i < own => not_found.push(key),
             // The client fetches what is missing and shows its error state.
             Err(e) => {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Newsletter } from '../features/newsletter/Newsletter';
 import { useGate } from '../features/gates/state';
 import { ACCOUNT_LINKS } from '../features/accounts/AccountNav';
+import { Csrf } from '../features/accounts/form';
 import { calls } from '../api/contract.gen';
 import { send } from '../api/send';
 import { usePage } from '../page';
@@ -100,7 +101,6 @@ function useDrawers() {
 
 /** The member's Log Out: a form post without JS; with it, the API call, then /login (SPEC 6). */
 function LogOut() {
-  const { csrf } = usePage();
   const [busy, setBusy] = useState(false);
   return (
     <form
@@ -114,7 +114,7 @@ function LogOut() {
         window.location.assign('/login?done=logout');
       }}
     >
-      {csrf && <input type="hidden" name="csrf" value={csrf} />}
+      <Csrf />
       <button type="submit" className="secondary" disabled={busy}>
         Log Out
       </button>

@@ -7,7 +7,7 @@ import { num, Select } from '../../components/Select';
 import type { Vars } from '../../lib/keys';
 import { useHydrated, usePage } from '../../page';
 import { gateQueries } from '../gates/queries';
-import { useGate } from '../gates/state';
+import { useGate, type LocationChoice } from '../gates/state';
 import { AccountNav } from './AccountNav';
 import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
 import { addressesQuery } from './queries';
@@ -15,6 +15,18 @@ import { addressesQuery } from './queries';
 /** How a saved address reads. */
 export function addressLine(a: AddressView): string {
   return [a.address, a.street_name, a.barangay_name, a.city_name, a.province_name].filter(Boolean).join(', ');
+}
+
+/** A saved address as the location gate's choice (delivery there). */
+export function choiceOf(a: AddressView): LocationChoice {
+  return {
+    fulfillmentId: DEFAULT_FULFILLMENT,
+    cityId: a.city_id,
+    cityName: a.city_name,
+    barangayId: a.barangay_id,
+    barangayName: a.barangay_name,
+    streetId: a.street_id,
+  };
 }
 
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
@@ -267,16 +279,7 @@ export function SetupAddress() {
       {/* The first address becomes the shop's location, as USE THIS ADDRESS does. */}
       <AddressForm
         action="/setup-address"
-        onSaved={(a) =>
-          chooseLocation({
-            fulfillmentId: DEFAULT_FULFILLMENT,
-            cityId: a.city_id,
-            cityName: a.city_name,
-            barangayId: a.barangay_id,
-            barangayName: a.barangay_name,
-            streetId: a.street_id,
-          })
-        }
+        onSaved={(a) => chooseLocation(choiceOf(a))}
       />
       <p>
         <a href="/buy-beer">Skip for now</a>

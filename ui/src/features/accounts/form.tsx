@@ -6,7 +6,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Call } from '../../api/contract.gen';
 import { send, type SendOptions, type Sent } from '../../api/send';
-import { usePage } from '../../page';
+import { searchParam, usePage } from '../../page';
 
 export interface FormState {
   busy: boolean;
@@ -129,7 +129,6 @@ export function Field(props: {
 
 /** A page message named by the `done` query parameter after a form (no-JS and JS alike). */
 export function useDone(messages: Record<string, string>): string | null {
-  const { url } = usePage();
-  const m = /[?&]done=([a-z]+)/.exec(url);
-  return m ? (messages[m[1]] ?? null) : null;
+  const done = searchParam(usePage().url, 'done');
+  return done ? (messages[done] ?? null) : null;
 }

@@ -6,7 +6,7 @@ import { useHydrated, usePage } from '../../page';
 import { num, Select } from '../../components/Select';
 import { gateQueries } from './queries';
 import { addressesQuery } from '../accounts/queries';
-import { addressLine } from '../accounts/Addresses';
+import { addressLine, choiceOf } from '../accounts/Addresses';
 import { Csrf } from '../accounts/form';
 import { useGate } from './state';
 
@@ -138,14 +138,7 @@ function SavedAddresses({ returnTo }: { returnTo: string }) {
               action="/gate/location"
               onSubmit={(e) => {
                 e.preventDefault();
-                chooseLocation({
-                  fulfillmentId: DEFAULT_FULFILLMENT,
-                  cityId: a.city_id,
-                  cityName: a.city_name,
-                  barangayId: a.barangay_id,
-                  barangayName: a.barangay_name,
-                  streetId: a.street_id,
-                });
+                chooseLocation(choiceOf(a));
               }}
             >
               <input type="hidden" name="return_to" value={returnTo} />
