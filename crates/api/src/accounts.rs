@@ -14,7 +14,7 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::content::GuestUser;
-use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 use crate::mail::{html_escape, Mail};
 use crate::session::{hash as token_hash, new_token};
@@ -182,7 +182,7 @@ impl Endpoint for PreRegister {
     const PATH: &'static str = "/api/v1/pre-register";
     const SUMMARY: &'static str =
         "Checks the registration form and emails the link that finishes it.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[422, 429];
     type Path = NoParams;
     type Query = NoParams;
@@ -242,7 +242,10 @@ impl Endpoint for PreRegister {
 /// The registration a link belongs to.
 fn open_registration(ctx: &mut Ctx) -> Result<RegistrationRow, ApiError> {
     let gone = || ApiError::NotFound("This link is invalid or has expired.".into());
-    let token = ctx.registration_token.clone().ok_or_else(gone)?;
+    let token = ctx
+        .registration_token()
+        .map(str::to_string)
+        .ok_or_else(gone)?;
     queries::open_registration(ctx.conn, &token_hash(token.trim()), now())?.ok_or_else(gone)
 }
 
@@ -265,7 +268,7 @@ impl Endpoint for CheckRegistrationToken {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/check-registration-token";
     const SUMMARY: &'static str = "Whose registration a link (header registration-token) finishes.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = NoParams;
@@ -298,7 +301,7 @@ pub struct WelcomeAnswer {
 
 /// Starts a member's session in place of the presented one (no session fixation).
 fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
-    if let Some(old) = ctx.token.clone() {
+    if let Some(old) = ctx.token() {
         queries::end_session(ctx.conn, &token_hash(&old))?;
     }
     ctx.start_session(Some(user.get()))?;
@@ -374,7 +377,7 @@ impl Endpoint for Registration {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/registration";
     const SUMMARY: &'static str = "Creates the account of a registration link and logs it in.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[404, 422, 429, 501, 502];
     const SOCIAL: bool = true;
     type Path = NoParams;
@@ -390,7 +393,7 @@ impl Endpoint for Registration {
     ) -> Result<WelcomeAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("registration", &client, 10, 600)?;
-        let r = match ctx.social.take() {
+        let r = match ctx.social().cloned() {
             Some(identity) => social_registration(identity, social)?,
             None => open_registration(ctx)?,
         };
@@ -462,8 +465,8 @@ impl Endpoint for Login {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/login";
     const SUMMARY: &'static str = "Logs a member in; the token comes in the access-token header.";
-    const READ: bool = false;
     const ERRORS: &'static [u16] = &[422, 429];
+    const ACCESS: Access = Access::Write;
     type Path = NoParams;
     type Query = NoParams;
     type Body = Json<Credentials, true>;
@@ -514,14 +517,14 @@ impl Endpoint for Logout {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/logout";
     const SUMMARY: &'static str = "Ends the session.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;
     type Answer = MessageAnswer;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<MessageAnswer, ApiError> {
-        if let Some(token) = ctx.token.clone() {
+        if let Some(token) = ctx.token() {
             queries::end_session(ctx.conn, &token_hash(&token))?;
         }
         ctx.ended = true;
@@ -584,8 +587,8 @@ impl Endpoint for User {
     const PATH: &'static str = "/api/v1/user";
     const SUMMARY: &'static str =
         "The member; guests get 401 with the policy texts (and a guest token).";
-    const PRIVATE: bool = true;
     const ALSO: &'static [u16] = &[401];
+    const ACCESS: Access = Access::Session;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;
@@ -663,8 +666,9 @@ pub fn viewer(ctx: &mut Ctx, start: bool) -> Result<Viewer, ApiError> {
         }),
         None => None,
     };
-    let stale = ctx.token.is_some() && session.is_none();
-    let mut token = session.as_ref().and(ctx.token.clone());
+    let presented = ctx.token();
+    let stale = presented.is_some() && session.is_none();
+    let mut token = session.as_ref().and(presented);
     if session.is_none() && start {
         match ctx.start_guest_session() {
             Ok(()) => token = ctx.issued.as_ref().map(|i| i.token.clone()),

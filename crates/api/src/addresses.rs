@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::accounts::MessageAnswer;
 use crate::catalog::Results;
-use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(AddressList, CreateAddress, UpdateAddress, DeleteAddress);
@@ -120,7 +120,7 @@ impl Endpoint for AddressList {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/user/addresses/list";
     const SUMMARY: &'static str = "The member's saved addresses, newest first.";
-    const PRIVATE: bool = true;
+    const ACCESS: Access = Access::Session;
     const ERRORS: &'static [u16] = &[401];
     type Path = NoParams;
     type Query = NoParams;
@@ -145,8 +145,8 @@ impl Endpoint for CreateAddress {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/user/addresses";
     const SUMMARY: &'static str = "Saves an address for the member.";
+    const ACCESS: Access = Access::Write;
     const STATUS: u16 = 201;
-    const READ: bool = false;
     const ERRORS: &'static [u16] = &[401, 422];
     type Path = NoParams;
     type Query = NoParams;
@@ -191,7 +191,7 @@ impl Endpoint for UpdateAddress {
     const METHOD: Method = Method::Put;
     const PATH: &'static str = "/api/v1/user/addresses/{addressId}";
     const SUMMARY: &'static str = "Changes one of the member's addresses.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[401, 404, 422];
     type Path = AddressPath;
     type Query = NoParams;
@@ -228,7 +228,7 @@ impl Endpoint for DeleteAddress {
     const METHOD: Method = Method::Delete;
     const PATH: &'static str = "/api/v1/user/addresses/{addressId}";
     const SUMMARY: &'static str = "Deletes one of the member's addresses.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[401, 404];
     type Path = AddressPath;
     type Query = NoParams;

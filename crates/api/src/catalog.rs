@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::endpoint::{Ctx, Endpoint, Method, NoBody, NoParams};
+use crate::endpoint::{Access, Ctx, Endpoint, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(
@@ -274,6 +274,7 @@ impl Endpoint for Products {
     const PATH: &'static str = "/api/v1/products";
     const SUMMARY: &'static str =
         "The products sold in a barangay (all without one), optionally of one packaging.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = ProductsQuery;
@@ -298,6 +299,7 @@ impl Endpoint for WhatsNew {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/products/whats-new";
     const SUMMARY: &'static str = "The products sold in a barangay, newest first.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = ProductsQuery;
@@ -325,6 +327,7 @@ impl Endpoint for Packagings {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v3/packagings";
     const SUMMARY: &'static str = "The packagings the category gate offers.";
+    const ACCESS: Access = Access::Public;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;
@@ -358,6 +361,7 @@ impl Endpoint for Banners {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/banners";
     const SUMMARY: &'static str = "The home page's banners.";
+    const ACCESS: Access = Access::Public;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;
@@ -406,6 +410,7 @@ impl Endpoint for Promos {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/products/promos";
     const SUMMARY: &'static str = "The promotions running today for products sold in a barangay.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = DatedQuery;
@@ -491,6 +496,7 @@ impl Endpoint for SingleProductCall {
     const PATH: &'static str = "/api/v2/products/{slug}/barangay/{barangayId}";
     const SUMMARY: &'static str =
         "One product, whether it is sold in the barangay, and others like it.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = ProductPath;
     type Query = NoParams;

@@ -8,7 +8,7 @@ use time::PrimitiveDateTime;
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(
@@ -40,6 +40,7 @@ impl Endpoint for HolidayCall {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/philippine-holiday";
     const SUMMARY: &'static str = "Whether today (Manila time) is a Philippine holiday.";
+    const ACCESS: Access = Access::Public;
     type Path = NoParams;
     type Query = TestdateQuery;
     type Body = NoBody;
@@ -83,6 +84,7 @@ impl Endpoint for NoticeCall {
     const PATH: &'static str = "/api/v1/notice";
     const SUMMARY: &'static str =
         "The notice to members in force today, and whether today is a holiday.";
+    const ACCESS: Access = Access::Public;
     type Path = NoParams;
     type Query = TestdateQuery;
     type Body = NoBody;
@@ -131,6 +133,7 @@ impl Endpoint for SiteTextCall {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/site-texts/{key}";
     const SUMMARY: &'static str = "An editorial text: the policy agreement, the terms, about us.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = TextPath;
     type Query = NoParams;
@@ -193,7 +196,7 @@ impl Endpoint for Subscribe {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/mail/subscribe";
     const SUMMARY: &'static str = "Adds an address to the newsletter.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[422, 429];
     type Path = NoParams;
     type Query = NoParams;
@@ -291,7 +294,7 @@ impl Endpoint for ConfirmSubscription {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/mail/confirm";
     const SUMMARY: &'static str = "Confirms a newsletter signup through its emailed link.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[404, 429];
     type Path = NoParams;
     type Query = NoParams;

@@ -67,7 +67,7 @@ pub fn typescript() -> String {
             e.name(),
             e.method().as_str(),
             e.key_template(),
-            e.read(),
+            e.access() != crate::endpoint::Access::Write,
             answer
         ));
     }

@@ -38,43 +38,105 @@ impl Method {
     }
 }
 
-/// What an endpoint runs with: one connection, the configuration, and what this request has
-/// already looked up (a page asks for a barangay's place once, however many calls need it).
-pub struct Ctx<'a> {
-    pub conn: &'a mut AnyConnection,
-    pub config: &'a ApiConfig,
+/// Who makes a call, as every call may need it: built once per request
+/// ([`Caller::of_api`] for the JSON API, [`Caller::of_page`] for pages and their forms).
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
     /// The client's network address, where known (rate limits).
     pub client: Option<std::net::IpAddr>,
     /// The session token the request presented (cookie or `Authorization: Bearer`).
     pub token: Option<String>,
-    /// A token to send back (new, or extended): `access-token` header and cookie.
-    pub issued: Option<crate::session::Issued>,
-    /// Mail to send once the call's database work is done.
-    pub outgoing: Vec<crate::mail::Mail>,
     /// The `registration-token` header, where sent.
     pub registration_token: Option<String>,
     /// Who a social provider said the request's `fb-token` / `google-token` belongs to
     /// (verified before the call, see [`Endpoint::SOCIAL`]).
     pub social: Option<crate::social::Identity>,
+}
+
+impl Caller {
+    /// An API request: the token from `Authorization: Bearer` or the cookie, and the
+    /// registration link's header.
+    pub fn of_api(req: &HttpRequest) -> Self {
+        Self {
+            client: req.peer_addr().map(|a| a.ip()),
+            token: presented_token(req),
+            registration_token: req
+                .headers()
+                .get("registration-token")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string),
+            social: None,
+        }
+    }
+
+    /// A page or a form post: browsers present the session by its cookie only.
+    pub fn of_page(req: &HttpRequest) -> Self {
+        Self {
+            client: req.peer_addr().map(|a| a.ip()),
+            token: cookie_token(req),
+            ..Self::default()
+        }
+    }
+}
+
+/// What an endpoint runs with: one connection, the configuration, who calls, and what this
+/// request has already looked up (a page asks for a barangay's place once, however many calls
+/// need it).
+pub struct Ctx<'a> {
+    pub conn: &'a mut AnyConnection,
+    pub config: &'a ApiConfig,
+    caller: Caller,
+    /// Whether the call asked for the session ([`Ctx::token`]): a [`Access::Public`] call must
+    /// not, its answer is shared.
+    session_read: bool,
+    /// A token to send back (new, or extended): `access-token` header and cookie.
+    pub issued: Option<crate::session::Issued>,
+    /// Mail to send once the call's database work is done.
+    pub outgoing: Vec<crate::mail::Mail>,
     /// The presented session was ended (logout): the cookie is cleared.
     pub ended: bool,
     places: HashMap<BarangayId, Option<Place>>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(conn: &'a mut AnyConnection, config: &'a ApiConfig) -> Self {
+    pub fn new(conn: &'a mut AnyConnection, config: &'a ApiConfig, caller: Caller) -> Self {
         Self {
             conn,
             config,
-            client: None,
-            token: None,
+            caller,
+            session_read: false,
             issued: None,
             outgoing: Vec::new(),
-            registration_token: None,
-            social: None,
             ended: false,
             places: HashMap::new(),
         }
+    }
+
+    /// The session token the request presented. Asking is recorded: a call declared
+    /// [`Access::Public`] that asks fails (its answer would be shared between sessions).
+    pub fn token(&mut self) -> Option<String> {
+        self.session_read = true;
+        self.caller.token.clone()
+    }
+
+    /// Whether the call asked for the session.
+    pub fn read_session(&self) -> bool {
+        self.session_read
+    }
+
+    /// The client's network address, where known.
+    pub fn client(&self) -> Option<std::net::IpAddr> {
+        self.caller.client
+    }
+
+    /// The `registration-token` header, where sent.
+    pub fn registration_token(&self) -> Option<&str> {
+        self.caller.registration_token.as_deref()
+    }
+
+    /// The identity a social provider vouched for, where a token was sent and verified.
+    pub fn social(&self) -> Option<&crate::social::Identity> {
+        self.caller.social.as_ref()
     }
 
     /// Counts one use of `action` by this client (or of a subject, such as an address) against a
@@ -96,7 +158,8 @@ impl<'a> Ctx<'a> {
 
     /// The client as a rate-limit subject.
     pub fn client_key(&self) -> String {
-        self.client
+        self.caller
+            .client
             .map_or_else(|| "unknown".to_string(), |ip| format!("client {ip}"))
     }
 
@@ -117,6 +180,21 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Who an answer is for, and so whether it may be kept. Every endpoint says; nothing is kept
+/// unless it says [`Access::Public`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// A read whose answer is the same for every caller who sends the same request: kept in the
+    /// shared cache and loaded by any page in process. The call never sees the session: asking
+    /// for it ([`Ctx::token`]) fails the call.
+    Public,
+    /// A read of the session's own (the member, their addresses): loaded by that session's
+    /// pages, never kept.
+    Session,
+    /// Changes something: never kept, never run by a page.
+    Write,
+}
+
 /// One API call. Implemented by a unit struct per call, next to the function it wraps.
 pub trait Endpoint: 'static {
     /// The call's name in the UI's contract and its OpenAPI `operationId`.
@@ -127,12 +205,9 @@ pub trait Endpoint: 'static {
     const SUMMARY: &'static str;
     /// The status of a successful answer.
     const STATUS: u16 = 200;
-    /// Whether the call only reads, so pages may run it in process (SPEC gives some reads as
-    /// POST).
-    const READ: bool = true;
-    /// The answer is the session's own (the member, their addresses): pages of that member may
-    /// load it in process, but it is never kept in the shared cache.
-    const PRIVATE: bool = false;
+    /// Who the answer is for (no default: a call that forgets cannot be kept or shared). SPEC
+    /// gives some reads as POST; they are reads all the same.
+    const ACCESS: Access;
     /// The call takes a social provider's token (`fb-token` or `google-token` header): the
     /// provider is asked about it before the call runs, off the database, and the call gets the
     /// verified identity in [`Ctx::social`]; a token that cannot be verified never reaches it.
@@ -299,17 +374,39 @@ where
         .map_err(|_| ApiError::Timeout)?
 }
 
+/// Runs `E` for a request: the call, then the check that a public call did not read the session.
+pub fn run_call<E: Endpoint>(
+    ctx: &mut Ctx,
+    path: E::Path,
+    query: E::Query,
+    body: E::Body,
+) -> Result<E::Answer, ApiError> {
+    // A page runs several calls with one context: each is judged on its own reading.
+    let before = std::mem::replace(&mut ctx.session_read, false);
+    let answer = E::call(ctx, path, query, body);
+    let read = ctx.session_read;
+    ctx.session_read |= before;
+    if E::ACCESS == Access::Public && read {
+        return Err(ApiError::Internal(format!(
+            "{} is declared Access::Public but reads the session",
+            E::NAME
+        )));
+    }
+    answer
+}
+
 async fn handle<E: Endpoint>(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<ApiState>,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_body(payload, BODY_LIMIT).await?;
-    // A read's answer is kept as bytes, by everything that shapes it.
-    let key = (E::READ && !E::PRIVATE).then(|| {
+    // Only a public read's answer is kept, as bytes, by everything that shapes it.
+    let key = (E::ACCESS == Access::Public).then(|| {
         let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
         crate::cache::key(&[
             E::NAME.as_bytes(),
+            E::METHOD.as_str().as_bytes(),
             req.path().as_bytes(),
             req.query_string().as_bytes(),
             &body,
@@ -327,39 +424,31 @@ async fn handle<E: Endpoint>(
     )?;
     let query: E::Query = from_query(req.query_string())?;
     let body = E::Body::parse(&body)?;
-    let client = req.peer_addr().map(|a| a.ip());
-    let token = presented_token(&req);
+    let mut caller = Caller::of_api(&req);
     // DESIGN: an unsafe request authenticated by the cookie must come from the store's pages (a
     // bearer token is never sent by a browser on its own).
-    let by_cookie = token.is_some() && req.headers().get(header::AUTHORIZATION).is_none();
+    let by_cookie = caller.token.is_some() && req.headers().get(header::AUTHORIZATION).is_none();
     if E::METHOD != Method::Get
         && by_cookie
         && !crate::origin::same_origin(&req, &state.config.origins)
     {
         return Err(ApiError::CrossSite);
     }
-    let registration_token = req
-        .headers()
-        .get("registration-token")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    let social = match crate::social::Provider::of_request(&req).filter(|_| E::SOCIAL) {
-        Some((provider, token)) => {
-            let cfg = state.config.social.clone();
-            let verified = web::block(move || crate::social::verify(&cfg, provider, &token))
-                .await
-                .map_err(|e| ApiError::Internal(e.to_string()))??;
-            Some(verified)
-        }
-        None => None,
-    };
+    if E::ACCESS == Access::Public {
+        // A shared answer is made without the session.
+        caller.token = None;
+    }
+    if let Some((provider, token)) = crate::social::Provider::of_request(&req).filter(|_| E::SOCIAL)
+    {
+        let cfg = state.config.social.clone();
+        let verified = web::block(move || crate::social::verify(&cfg, provider, &token))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        caller.social = Some(verified);
+    }
     let (answer, issued, ended) = state
-        .run(move |ctx| {
-            ctx.client = client;
-            ctx.token = token;
-            ctx.registration_token = registration_token;
-            ctx.social = social;
-            let answer = E::call(ctx, path, query, body)?;
+        .run(caller, move |ctx| {
+            let answer = run_call::<E>(ctx, path, query, body)?;
             Ok((answer, ctx.issued.take(), ctx.ended))
         })
         .await?;
@@ -385,6 +474,13 @@ async fn handle<E: Endpoint>(
     Ok(res)
 }
 
+/// The session token of the cookie (what pages and forms read).
+pub fn cookie_token(req: &HttpRequest) -> Option<String> {
+    req.cookie(crate::session::COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|t| !t.is_empty())
+}
+
 /// The session token a request presents: `Authorization: Bearer` first, else the cookie.
 pub fn presented_token(req: &HttpRequest) -> Option<String> {
     req.headers()
@@ -392,11 +488,8 @@ pub fn presented_token(req: &HttpRequest) -> Option<String> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(|t| t.trim().to_string())
-        .or_else(|| {
-            req.cookie(crate::session::COOKIE)
-                .map(|c| c.value().to_string())
-        })
         .filter(|t| !t.is_empty())
+        .or_else(|| cookie_token(req))
 }
 
 /// Clears the session cookie and the member hint (logout).
@@ -443,8 +536,7 @@ pub trait Registered: Sync {
     fn name(&self) -> &'static str;
     fn method(&self) -> Method;
     fn path(&self) -> &'static str;
-    fn read(&self) -> bool;
-    fn private(&self) -> bool;
+    fn access(&self) -> Access;
     /// The actix route: method guard (GET also answers HEAD) and handler.
     fn route(&self) -> actix_web::Route;
     /// Runs the call in process with already split path parameters and the raw query.
@@ -484,12 +576,8 @@ impl<E: Endpoint> Registered for Api<E> {
         E::PATH
     }
 
-    fn read(&self) -> bool {
-        E::READ
-    }
-
-    fn private(&self) -> bool {
-        E::PRIVATE
+    fn access(&self) -> Access {
+        E::ACCESS
     }
 
     fn route(&self) -> actix_web::Route {
@@ -514,7 +602,7 @@ impl<E: Endpoint> Registered for Api<E> {
         )?;
         let q: E::Query = from_query(query)?;
         let body = E::Body::parse(b"")?;
-        let answer = E::call(ctx, p, q, body)?;
+        let answer = run_call::<E>(ctx, p, q, body)?;
         serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
     }
 
@@ -574,7 +662,7 @@ pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
 /// Data a page loaded in process.
 pub struct Fetched {
     pub data: Value,
-    /// The data is the session's own ([`Endpoint::PRIVATE`]): a page holding it is never kept in
+    /// The data is the session's own ([`Access::Session`]): a page holding it is never kept in
     /// the shared cache.
     pub private: bool,
 }
@@ -585,12 +673,12 @@ pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Fetched, ApiError> {
     let (path, query) = key.split_once('?').unwrap_or((key, ""));
     let (e, params) = crate::registry::endpoints()
         .iter()
-        .filter(|e| e.read())
+        .filter(|e| e.access() != Access::Write)
         .find_map(|e| match_path(e.path(), path).map(|params| (e, params)))
         .ok_or_else(|| ApiError::NotFound(format!("No data at {path}")))?;
     Ok(Fetched {
         data: e.load(ctx, params, query)?,
-        private: e.private(),
+        private: e.access() == Access::Session,
     })
 }
 
@@ -642,6 +730,50 @@ mod tests {
             &read_body_within(ok, 4096, BODY_DEADLINE).await.unwrap()[..],
             b"{}"
         );
+    }
+
+    /// A call that asks for the session, declared as `ACCESS`.
+    struct Peeks<const PUBLIC: bool>;
+
+    impl<const PUBLIC: bool> Endpoint for Peeks<PUBLIC> {
+        const NAME: &'static str = "peeks";
+        const METHOD: Method = Method::Get;
+        const PATH: &'static str = "/api/v1/peeks";
+        const SUMMARY: &'static str = "Whether a session was presented.";
+        const ACCESS: Access = if PUBLIC {
+            Access::Public
+        } else {
+            Access::Session
+        };
+        type Path = NoParams;
+        type Query = NoParams;
+        type Body = NoBody;
+        type Answer = bool;
+
+        fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<bool, ApiError> {
+            Ok(ctx.token().is_some())
+        }
+    }
+
+    #[test]
+    fn a_public_call_that_reads_the_session_fails() {
+        use db::diesel::Connection;
+        let mut conn = AnyConnection::establish(":memory:").unwrap();
+        let config = ApiConfig::default();
+        let caller = Caller {
+            token: Some("t".into()),
+            ..Caller::default()
+        };
+        let mut ctx = Ctx::new(&mut conn, &config, caller);
+        let err = run_call::<Peeks<true>>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap_err();
+        assert!(
+            matches!(&err, ApiError::Internal(d) if d.contains("declared Access::Public")),
+            "{err:?}"
+        );
+        // Declared as the session's own, it runs; and a public call after it in the same
+        // context (a page's data) is judged on its own reading.
+        assert!(run_call::<Peeks<false>>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap());
+        assert!(ctx.read_session());
     }
 
     #[test]

@@ -30,7 +30,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use db::{Db, Watch};
 
 pub use db::watch::MAINTENANCE_MESSAGE;
-pub use endpoint::{fetch, Ctx, Endpoint, Method};
+pub use endpoint::{fetch, Access, Caller, Ctx, Endpoint, Method};
 pub use error::ApiError;
 
 /// Shared state of the API handlers, and the way `web` runs API functions.
@@ -65,7 +65,7 @@ impl ApiState {
 
     /// Runs API functions with one connection, off the async workers; mail they queued is sent
     /// afterwards, on a blocking thread of its own.
-    pub async fn run<T, F>(&self, f: F) -> Result<T, ApiError>
+    pub async fn run<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Ctx) -> Result<T, ApiError> + Send + 'static,
@@ -74,7 +74,7 @@ impl ApiState {
         let (value, outgoing) = self
             .db
             .run(move |conn| {
-                let mut ctx = Ctx::new(conn, &config);
+                let mut ctx = Ctx::new(conn, &config, caller);
                 let value = f(&mut ctx)?;
                 Ok::<_, ApiError>((value, std::mem::take(&mut ctx.outgoing)))
             })

@@ -12,7 +12,7 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::catalog::Results;
-use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(
@@ -137,6 +137,7 @@ impl Endpoint for Cities {
     const PATH: &'static str =
         "/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities";
     const SUMMARY: &'static str = "The cities of a province served with a fulfillment type.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = CitiesPath;
     type Query = NoParams;
@@ -184,6 +185,7 @@ impl Endpoint for KegCities {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v3/locations/cities";
     const SUMMARY: &'static str = "The served cities where draft beer in kegs is sold.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = NoParams;
@@ -214,6 +216,7 @@ impl Endpoint for FulfillmentTypes {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v3/fulfillment-types";
     const SUMMARY: &'static str = "Delivery and pickup.";
+    const ACCESS: Access = Access::Public;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;
@@ -239,6 +242,7 @@ impl Endpoint for Provinces {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/provinces";
     const SUMMARY: &'static str = "The provinces, the default (Metro Manila) first.";
+    const ACCESS: Access = Access::Public;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;
@@ -284,6 +288,7 @@ impl Endpoint for Barangays {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v3/locations/city/{cityId}/barangays";
     const SUMMARY: &'static str = "The barangays of a city.";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = CityPath;
     type Query = NoParams;
@@ -312,6 +317,7 @@ impl Endpoint for Streets {
     const PATH: &'static str = "/api/v3/locations/barangay/{barangayId}/streets";
     const SUMMARY: &'static str = "The streets of a barangay; empty when it needs none.";
     const ERRORS: &'static [u16] = &[404];
+    const ACCESS: Access = Access::Public;
     type Path = BarangayPath;
     type Query = NoParams;
     type Body = NoBody;
@@ -354,6 +360,7 @@ impl Endpoint for LegacyCities {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/cities";
     const SUMMARY: &'static str = "The served cities of a province (legacy).";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = LegacyCitiesQuery;
@@ -388,6 +395,7 @@ impl Endpoint for LegacyBarangays {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/barangay";
     const SUMMARY: &'static str = "The barangays of a city (legacy).";
+    const ACCESS: Access = Access::Public;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = LegacyBarangaysQuery;
@@ -424,6 +432,7 @@ impl Endpoint for DeliveryAreas {
     const METHOD: Method = Method::Get;
     const PATH: &'static str = "/api/v1/delivery-areas";
     const SUMMARY: &'static str = "Every served city by province, with its fulfillment types.";
+    const ACCESS: Access = Access::Public;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;

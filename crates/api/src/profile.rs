@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::accounts::{
     hash_password, member_answer, message, password_matches, MessageAnswer, UserAnswer,
 };
-use crate::endpoint::{Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
 use crate::error::ApiError;
 use crate::mail::Mail;
 use crate::session::{hash as token_hash, new_token};
@@ -61,7 +61,7 @@ impl Endpoint for UpdateUser {
     const METHOD: Method = Method::Put;
     const PATH: &'static str = "/api/v1/user";
     const SUMMARY: &'static str = "Updates the member's names, mobile and birth date.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[401, 422];
     type Path = NoParams;
     type Query = NoParams;
@@ -126,7 +126,7 @@ impl Endpoint for DeleteUser {
     const METHOD: Method = Method::Delete;
     const PATH: &'static str = "/api/v1/user";
     const SUMMARY: &'static str = "Deletes the member's account and personal data.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[401];
     type Path = NoParams;
     type Query = NoParams;
@@ -157,7 +157,7 @@ impl Endpoint for WebsitePolicy {
     const METHOD: Method = Method::Put;
     const PATH: &'static str = "/api/v1/user/website-policy";
     const SUMMARY: &'static str = "Records the member's acceptance of the website policy.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[401];
     type Path = NoParams;
     type Query = NoParams;
@@ -199,8 +199,8 @@ impl Endpoint for ChangePassword {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/user/change-password";
     const SUMMARY: &'static str = "Changes the member's password; other sessions end.";
-    const READ: bool = false;
     const ERRORS: &'static [u16] = &[401, 422, 429];
+    const ACCESS: Access = Access::Write;
     type Path = NoParams;
     type Query = NoParams;
     type Body = Json<PasswordChange, true>;
@@ -246,7 +246,7 @@ impl Endpoint for ResetLink {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/reset/password/get-link";
     const SUMMARY: &'static str = "Mails a password reset link (the same answer for any address).";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[422, 429];
     type Path = NoParams;
     type Query = NoParams;
@@ -314,7 +314,7 @@ impl Endpoint for VerifyResetLink {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/reset/password/verify-link";
     const SUMMARY: &'static str = "Whether a password reset link still works.";
-    const READ: bool = false;
+    const ACCESS: Access = Access::Write;
     const ERRORS: &'static [u16] = &[404];
     type Path = NoParams;
     type Query = NoParams;
@@ -349,8 +349,8 @@ impl Endpoint for ResetPassword {
     const METHOD: Method = Method::Post;
     const PATH: &'static str = "/api/v1/reset/password";
     const SUMMARY: &'static str = "Sets a new password through a reset link; all sessions end.";
-    const READ: bool = false;
     const ERRORS: &'static [u16] = &[404, 422, 429];
+    const ACCESS: Access = Access::Write;
     type Path = NoParams;
     type Query = NoParams;
     type Body = Json<NewPassword, true>;

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use crate::endpoint::{Ctx, Endpoint, Method, NoBody, NoParams};
+use crate::endpoint::{Access, Ctx, Endpoint, Method, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(GuestToken);
@@ -92,7 +92,7 @@ impl Ctx<'_> {
     /// The session of the token the request presented, if it is live; extended (and its token
     /// sent back) once less than half its life is left.
     pub fn session(&mut self) -> Result<Option<Session>, ApiError> {
-        let Some(token) = self.token.clone() else {
+        let Some(token) = self.token() else {
             return Ok(None);
         };
         // A token of another shape was never ours: no lookup.
@@ -142,8 +142,8 @@ impl Endpoint for GuestToken {
     const PATH: &'static str = "/api/v1/guest-token";
     const SUMMARY: &'static str =
         "Starts a guest session; the token comes in the access-token header.";
-    const READ: bool = false;
     const ERRORS: &'static [u16] = &[429];
+    const ACCESS: Access = Access::Write;
     type Path = NoParams;
     type Query = NoParams;
     type Body = NoBody;

@@ -276,7 +276,11 @@ fn main() {
     };
     let mut conn = pool.get().unwrap();
     let plan = web::plan::plan(
-        Some(&mut api::Ctx::new(&mut conn, &api.config)),
+        Some(&mut api::Ctx::new(
+            &mut conn,
+            &api.config,
+            api::Caller::default(),
+        )),
         &state.routes,
         &config.public_url,
         &web::plan::Request {

@@ -32,7 +32,11 @@ fn queries_of(b: Backend, path: &str) -> (Vec<String>, serde_json::Value) {
         street: None,
     };
     let plan = web::plan::plan(
-        Some(&mut api::Ctx::new(&mut conn, &api.config)),
+        Some(&mut api::Ctx::new(
+            &mut conn,
+            &api.config,
+            api::Caller::default(),
+        )),
         &state.routes,
         &cfg.public_url,
         &web::plan::Request {

@@ -40,15 +40,14 @@ async fn call<E: Endpoint>(
     )?;
     let query: E::Query = api::endpoint::from_query("")?;
     let body = <E::Body as api::endpoint::Body>::parse(body.to_string().as_bytes())?;
-    let token = session_token(req);
-    let client = req.peer_addr().map(|a| a.ip());
+    let caller = api::Caller {
+        registration_token,
+        ..api::Caller::of_page(req)
+    };
     state
         .api
-        .run(move |ctx| {
-            ctx.client = client;
-            ctx.token = token;
-            ctx.registration_token = registration_token;
-            let answer = E::call(ctx, path, query, body)?;
+        .run(caller, move |ctx| {
+            let answer = api::endpoint::run_call::<E>(ctx, path, query, body)?;
             Ok(Called {
                 answer,
                 issued: ctx.issued.take(),
@@ -60,9 +59,7 @@ async fn call<E: Endpoint>(
 
 /// The session token the browser's cookie carries (pages and forms read only the cookie).
 pub(crate) fn session_token(req: &HttpRequest) -> Option<String> {
-    req.cookie(api::session::COOKIE)
-        .map(|c| c.value().to_string())
-        .filter(|t| !t.is_empty())
+    api::endpoint::cookie_token(req)
 }
 
 /// `303 See Other` to `to`, with the session's new token or its end.

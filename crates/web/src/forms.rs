@@ -80,17 +80,12 @@ pub async fn consent(
     };
     // SPEC 4: a member's acceptance is kept on the server, for every device (their page sends
     // the session's CSRF token with it).
-    let token =
-        crate::accounts::session_token(&req).filter(|_| crate::accounts::csrf_holds(&req, &fields));
-    if let Some(token) = token {
+    if crate::accounts::csrf_holds(&req, &fields) {
         let accepted = state
             .api
-            .run(move |ctx| {
-                ctx.token = Some(token);
-                match ctx.member() {
-                    Ok(user) => api::profile::accept_policy(ctx, user.id),
-                    Err(_) => Ok(()),
-                }
+            .run(api::Caller::of_page(&req), move |ctx| match ctx.member() {
+                Ok(user) => api::profile::accept_policy(ctx, user.id),
+                Err(_) => Ok(()),
             })
             .await;
         if let Err(e) = accepted {
@@ -118,7 +113,9 @@ pub async fn category(
         Some(id) => {
             state
                 .api
-                .run(move |ctx| api::gate::packaging(ctx, id))
+                .run(api::Caller::default(), move |ctx| {
+                    api::gate::packaging(ctx, id)
+                })
                 .await
         }
         None => Ok(None),
@@ -169,7 +166,9 @@ pub async fn location(
     };
     let choice = match state
         .api
-        .run(move |ctx| locations::check_choice(ctx, input, packaging))
+        .run(api::Caller::default(), move |ctx| {
+            locations::check_choice(ctx, input, packaging)
+        })
         .await
     {
         Ok(c) => c,
@@ -216,11 +215,9 @@ pub async fn newsletter(
     };
     let email = fields.get("email").unwrap_or("").to_string();
     let now = domain::calendar::manila_now();
-    let client = req.peer_addr().map(|a| a.ip());
     let code = match state
         .api
-        .run(move |ctx| {
-            ctx.client = client;
+        .run(api::Caller::of_page(&req), move |ctx| {
             content::subscribe(ctx, &email, now)
         })
         .await

@@ -184,12 +184,9 @@ async fn viewer(
     if !look {
         return Ok(Viewer::default());
     }
-    let client = req.peer_addr().map(|a| a.ip());
     state
         .api
-        .run(move |ctx| {
-            ctx.client = client;
-            ctx.token = token;
+        .run(api::Caller::of_page(req), move |ctx| {
             api::accounts::viewer(ctx, forms)
         })
         .await
@@ -251,22 +248,27 @@ async fn plan_page(
     let extra2 = extra.clone();
     let planned = state
         .api
-        .run(move |ctx| {
-            ctx.token = token;
-            let request = Request {
-                path: &p,
-                query: &q,
-                choices,
-                maintenance,
-                extra: &extra2,
-            };
-            Ok(plan(
-                Some(ctx),
-                &st.routes,
-                &st.api.config.public_url,
-                &request,
-            ))
-        })
+        .run(
+            api::Caller {
+                token,
+                ..api::Caller::default()
+            },
+            move |ctx| {
+                let request = Request {
+                    path: &p,
+                    query: &q,
+                    choices,
+                    maintenance,
+                    extra: &extra2,
+                };
+                Ok(plan(
+                    Some(ctx),
+                    &st.routes,
+                    &st.api.config.public_url,
+                    &request,
+                ))
+            },
+        )
         .await;
     planned.unwrap_or_else(|e| {
         log::error!("page {path}: {e}");

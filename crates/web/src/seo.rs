@@ -14,7 +14,10 @@ fn xml_escape(s: &str) -> String {
 
 /// `/sitemap.xml`: every listed page and every product.
 pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
-    let slugs = state.api.run(api::catalog::slugs).await;
+    let slugs = state
+        .api
+        .run(api::Caller::default(), api::catalog::slugs)
+        .await;
     let slugs = match slugs {
         Ok(s) => s,
         Err(e) => return HttpResponse::build(e.status()).body(e.to_string()),
