@@ -63,7 +63,8 @@ pub fn typescript() -> String {
     for e in endpoints() {
         let answer = e.answer_ts(&mut types);
         calls.push(format!(
-            "  {}: {{ method: '{}', key: '{}', read: {} }} as Call<{}>,",
+            "  {}: {{ name: '{}', method: '{}', key: '{}', read: {} }} as Call<{}>,",
+            e.name(),
             e.name(),
             e.method().as_str(),
             e.key_template(),
@@ -91,7 +92,7 @@ pub fn typescript() -> String {
     out.push_str(
         "/** A call of the API: its method, its key template (path, then each query parameter) and\n \
          * whether it only reads. `A` is the answer's type. */\n\
-         export interface Call<A> {\n  method: 'GET' | 'POST' | 'PUT' | 'DELETE';\n  key: string;\n  read: boolean;\n  /** Never set: carries the answer type. */\n  answer?: A;\n}\n\n\
+         export interface Call<A> {\n  /** The call's name: what a page form names in its `_call` field. */\n  name: string;\n  method: 'GET' | 'POST' | 'PUT' | 'DELETE';\n  key: string;\n  read: boolean;\n  /** Never set: carries the answer type. */\n  answer?: A;\n}\n\n\
          export const calls = {\n",
     );
     for c in calls {

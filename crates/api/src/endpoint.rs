@@ -241,6 +241,11 @@ pub struct NoParams {}
 /// A request body, parsed from the raw bytes.
 pub trait Body: Sized + Send + 'static {
     fn parse(bytes: &[u8]) -> Result<Self, ApiError>;
+    /// The body from a page form's fields (a post without JavaScript): the same type and rules
+    /// as JSON, read as query parameters are (the last of repeated names wins, empty is absent).
+    fn from_fields<'a>(
+        fields: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+    ) -> Result<Self, ApiError>;
     /// The body's schema, its components, and whether it is required.
     fn doc(components: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)>;
 }
@@ -250,6 +255,12 @@ pub struct NoBody;
 
 impl Body for NoBody {
     fn parse(_: &[u8]) -> Result<Self, ApiError> {
+        Ok(Self)
+    }
+
+    fn from_fields<'a>(
+        _: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+    ) -> Result<Self, ApiError> {
         Ok(Self)
     }
 
@@ -281,6 +292,12 @@ where
                 _ => ApiError::BadRequest("The request body is not valid JSON.".into()),
             }
         })
+    }
+
+    fn from_fields<'a>(
+        fields: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+    ) -> Result<Self, ApiError> {
+        from_pairs(fields).map(Self)
     }
 
     fn doc(components: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)> {

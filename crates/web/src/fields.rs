@@ -1,5 +1,7 @@
 //! Form fields and query strings as the pages and forms read them.
 
+use std::borrow::Cow;
+
 /// Form fields or a query string, decoded leniently (a malformed escape stays as text): the last of repeated names wins, an empty value
 /// counts as absent.
 pub struct Fields(Vec<(String, String)>);
@@ -20,6 +22,13 @@ impl Fields {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
             .filter(|v| !v.trim().is_empty())
+    }
+
+    /// The fields as parameter pairs, for typed parsing ([`api::endpoint::from_pairs`]).
+    pub fn pairs(&self) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
+        self.0
+            .iter()
+            .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
     }
 
     /// A typed id, or `None` when absent or malformed.

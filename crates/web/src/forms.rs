@@ -1,24 +1,21 @@
-//! The no-JS forms: each gate step and the newsletter are real `<form method=post>`s answered
-//! with `303 See Other` (DESIGN: progressive enhancement). With JavaScript the client intercepts
-//! the same forms and writes the same cookies itself.
+//! The gate and newsletter forms: each gate step and the newsletter are real
+//! `<form method=post>`s answered with `303 See Other` (DESIGN: progressive enhancement). With
+//! JavaScript the client intercepts the same forms and writes the same cookies itself. Each is
+//! declared with [`custom_form!`](crate::custom_form) beside its handler.
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use api::content;
 use api::locations::{self, ChoiceInput};
 use api::ApiError;
 use domain::{BarangayId, CityId, FulfillmentId, PackagingId, ProvinceId, StreetId};
 
+use crate::custom_form;
 use crate::fields::Fields;
+use crate::form::{error_page, see_other};
 use crate::gate::{self, cookie, removal, CONSENT_MAX_AGE, GATE_MAX_AGE};
 use crate::page::redirect;
 use crate::WebState;
-
-fn forbidden() -> HttpResponse {
-    HttpResponse::Forbidden()
-        .content_type("text/plain; charset=utf-8")
-        .body("This form must be sent from the store's own pages.")
-}
 
 /// Where to go back to: a path of this site, without its query. Anything else (another site,
 /// `//host`, a backslash, a control character or space that a browser might drop) goes home.
@@ -38,49 +35,17 @@ fn return_path(fields: &Fields) -> String {
     }
 }
 
-pub(crate) fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
-    let mut b = HttpResponse::build(StatusCode::SEE_OTHER);
-    // Every address here is built from safe parts; should one not be a valid header, go home.
-    let to = header::HeaderValue::from_str(to).unwrap_or(header::HeaderValue::from_static("/"));
-    b.insert_header((header::LOCATION, to))
-        .insert_header((header::CACHE_CONTROL, "no-store"));
-    b
-}
-
-/// The largest form the store takes.
-const FORM_LIMIT: usize = 8 * 1024;
-
-/// What every form post starts with: the fields and where to go back to; another site's post, or
-/// a body too slow or too large, is answered at once.
-pub(crate) async fn accept(
-    req: &HttpRequest,
-    payload: web::Payload,
-    state: &WebState,
-) -> Result<(Fields, String), HttpResponse> {
-    if !api::origin::same_origin(req, &state.api.config.origins) {
-        return Err(forbidden());
-    }
-    let body = api::endpoint::read_body(payload, FORM_LIMIT)
-        .await
-        .map_err(error_page)?;
-    let fields = Fields::parse(&body);
-    let back = return_path(&fields);
-    Ok((fields, back))
-}
+custom_form!("/gate/consent", consent);
+custom_form!("/gate/category", category);
+custom_form!("/gate/location", location);
+custom_form!("/newsletter", newsletter);
 
 /// `POST /gate/consent`: records consent and the age statement, then opens the category gate.
-pub async fn consent(
-    req: HttpRequest,
-    payload: web::Payload,
-    state: web::Data<WebState>,
-) -> HttpResponse {
-    let (fields, back) = match accept(&req, payload, &state).await {
-        Ok(a) => a,
-        Err(refused) => return refused,
-    };
+async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
+    let back = return_path(&fields);
     // SPEC 4: a member's acceptance is kept on the server, for every device (their page sends
     // the session's CSRF token with it).
-    if crate::accounts::csrf_holds(&req, &fields) {
+    if crate::form::csrf_holds(req, &fields) {
         let accepted = state
             .api
             .run(api::Caller::of_page(&req), move |ctx| match ctx.member() {
@@ -100,15 +65,8 @@ pub async fn consent(
 }
 
 /// `POST /gate/category`: stores the category, clears the location, opens the location gate.
-pub async fn category(
-    req: HttpRequest,
-    payload: web::Payload,
-    state: web::Data<WebState>,
-) -> HttpResponse {
-    let (fields, back) = match accept(&req, payload, &state).await {
-        Ok(a) => a,
-        Err(refused) => return refused,
-    };
+async fn category(_: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
+    let back = return_path(&fields);
     let found = match fields.id("category_id", PackagingId::parse) {
         Some(id) => {
             state
@@ -136,27 +94,11 @@ pub async fn category(
     }
 }
 
-pub(crate) fn error_page(e: ApiError) -> HttpResponse {
-    if matches!(e, ApiError::Internal(_) | ApiError::Unavailable) {
-        log::error!("form: {e}");
-    }
-    HttpResponse::build(e.status())
-        .content_type("text/plain; charset=utf-8")
-        .body(e.to_string())
-}
-
 /// `POST /gate/location`: one step of the location gate. A complete location is stored and the
 /// shopper lands on /buy-beer; otherwise the page comes back with the next list.
-pub async fn location(
-    req: HttpRequest,
-    payload: web::Payload,
-    state: web::Data<WebState>,
-) -> HttpResponse {
-    let (fields, back) = match accept(&req, payload, &state).await {
-        Ok(a) => a,
-        Err(refused) => return refused,
-    };
-    let packaging = gate::choices(&req).packaging;
+async fn location(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
+    let back = return_path(&fields);
+    let packaging = gate::choices(req).packaging;
     let input = ChoiceInput {
         fulfillment: fields.id("fulfillment", FulfillmentId::parse),
         province: fields.id("province", ProvinceId::parse),
@@ -204,20 +146,17 @@ pub async fn location(
 }
 
 /// `POST /newsletter`: the footer form without JavaScript; the message comes back in the query.
-pub async fn newsletter(
-    req: HttpRequest,
-    payload: web::Payload,
-    state: web::Data<WebState>,
+async fn newsletter(
+    req: &HttpRequest,
+    fields: Fields,
+    state: &web::Data<WebState>,
 ) -> HttpResponse {
-    let (fields, back) = match accept(&req, payload, &state).await {
-        Ok(a) => a,
-        Err(refused) => return refused,
-    };
+    let back = return_path(&fields);
     let email = fields.get("email").unwrap_or("").to_string();
     let now = domain::calendar::manila_now();
     let code = match state
         .api
-        .run(api::Caller::of_page(&req), move |ctx| {
+        .run(api::Caller::of_page(req), move |ctx| {
             content::subscribe(ctx, &email, now)
         })
         .await
@@ -235,9 +174,13 @@ pub async fn newsletter(
     see_other(&format!("{back}?newsletter={code}#newsletter")).finish()
 }
 
-/// GET on a form address (a bookmarked or reloaded form result) goes home.
-pub async fn form_get(_: HttpRequest, _: web::Data<WebState>) -> HttpResponse {
-    redirect("/", StatusCode::SEE_OTHER)
+/// GET on a form address: its page where it has one, else (a bookmarked or reloaded form
+/// result) home.
+pub async fn form_get(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
+    if state.routes.find(req.path()).0.name == state.routes.not_found.name {
+        return redirect("/", StatusCode::SEE_OTHER);
+    }
+    crate::page::page(req, state).await
 }
 
 #[cfg(test)]

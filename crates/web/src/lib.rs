@@ -3,7 +3,8 @@
 
 pub mod accounts;
 pub mod assets;
-mod fields;
+pub mod fields;
+pub mod form;
 pub mod forms;
 pub mod gate;
 pub mod keys;
@@ -117,45 +118,7 @@ where
 type NoPost =
     fn(HttpRequest, web::Payload, web::Data<WebState>) -> std::future::Ready<HttpResponse>;
 
-type FormPost = fn(
-    HttpRequest,
-    web::Payload,
-    web::Data<WebState>,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = HttpResponse>>>;
-
-macro_rules! form_post {
-    ($f:path) => {{
-        fn post(
-            req: HttpRequest,
-            payload: web::Payload,
-            state: web::Data<WebState>,
-        ) -> std::pin::Pin<Box<dyn std::future::Future<Output = HttpResponse>>> {
-            Box::pin($f(req, payload, state))
-        }
-        post as FormPost
-    }};
-}
-
-/// The pages whose forms (with a CSRF token) post to themselves without JavaScript.
-const ACCOUNT_FORMS: [(&str, FormPost); 9] = [
-    ("/login", form_post!(accounts::login)),
-    ("/registration", form_post!(accounts::registration)),
-    ("/reset-password", form_post!(accounts::reset_password)),
-    ("/change-password", form_post!(accounts::change_password)),
-    ("/my-account", form_post!(accounts::profile)),
-    ("/my-account/addresses", form_post!(accounts::addresses)),
-    ("/setup-address", form_post!(accounts::addresses)),
-    (
-        "/my-account/delete-account",
-        form_post!(accounts::delete_account),
-    ),
-    (
-        "/newsletter/confirm",
-        form_post!(accounts::confirm_newsletter),
-    ),
-];
-
-/// Static assets, crawler files, the no-JS form posts and the pages (every GET that no API or
+/// Static assets, crawler files, the declared forms and the pages (every GET that no API or
 /// asset route took).
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(resource(
@@ -169,34 +132,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         None::<NoPost>,
     ))
     .service(resource("/sitemap.xml", Some(seo::sitemap), None::<NoPost>))
-    .service(resource("/robots.txt", Some(seo::robots), None::<NoPost>))
-    .service(resource(
-        "/gate/consent",
-        Some(forms::form_get),
-        Some(forms::consent),
-    ))
-    .service(resource(
-        "/gate/category",
-        Some(forms::form_get),
-        Some(forms::category),
-    ))
-    .service(resource(
-        "/gate/location",
-        Some(forms::form_get),
-        Some(forms::location),
-    ))
-    .service(resource(
-        "/newsletter",
-        Some(forms::form_get),
-        Some(forms::newsletter),
-    ))
-    .service(resource(
-        "/logout",
-        Some(forms::form_get),
-        Some(accounts::logout),
-    ));
-    for (path, post) in ACCOUNT_FORMS {
-        cfg.service(resource(path, Some(page::page), Some(post)));
+    .service(resource("/robots.txt", Some(seo::robots), None::<NoPost>));
+    // Every declared form's address (its page answers GET; an address without a page goes home).
+    let mut paths: Vec<&str> = form::forms().map(|f| f.path()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    for path in paths {
+        cfg.service(resource(path, Some(forms::form_get), Some(form::post)));
     }
     cfg.default_service(web::to(page::page));
 }

@@ -178,7 +178,7 @@ async fn viewer(
     forms: bool,
     guard: &Guard,
 ) -> Result<Viewer, api::ApiError> {
-    let token = crate::accounts::session_token(req);
+    let token = api::endpoint::cookie_token(req);
     let hinted = req.cookie(api::session::MEMBER_COOKIE).is_some();
     let look = forms || (token.is_some() && (hinted || *guard != Guard::None));
     if !look {

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { calls, DEFAULT_FULFILLMENT, DEFAULT_PROVINCE, type AddressView } from '../../api/contract.gen';
-import { send } from '../../api/send';
 import { QueryState } from '../../components/QueryState';
 import { num, Select } from '../../components/Select';
 import type { Vars } from '../../lib/keys';
 import { useHydrated, usePage } from '../../page';
 import { gateQueries } from '../gates/queries';
-import { useGate, type LocationChoice } from '../gates/state';
+import type { LocationChoice } from '../gates/state';
 import { AccountNav } from './AccountNav';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 import { addressesQuery } from './queries';
 
 /** How a saved address reads. */
@@ -42,7 +41,7 @@ function FieldError({ id, errors }: { id: string; errors?: string[] }) {
  * page coming back with the next list), then the street where the barangay has streets, and the
  * line a rider reads.
  */
-export function AddressForm({ action, onSaved }: { action: string; onSaved: (a: AddressView) => void }) {
+export function AddressForm({ action }: { action: string }) {
   const page = usePage();
   const v = page.vars;
   const hydrated = useHydrated();
@@ -61,11 +60,7 @@ export function AddressForm({ action, onSaved }: { action: string; onSaved: (a: 
   const barangays = useQuery(gateQueries.barangays.options(vars));
   const streets = useQuery(gateQueries.streets.options(vars));
   const needsStreet = (streets.data?.results.length ?? 0) > 0;
-  const [state, submit] = useAccountForm(
-    calls.createAddress,
-    (f) => ({ body: { address: f.get('address'), barangay_id: barangay, street_id: needsStreet ? street : null } }),
-    onSaved,
-  );
+  const [state, submit] = useAccountForm();
   return (
     <div className="address-form">
       <form method="get" action={action} aria-label="Where the address is">
@@ -127,8 +122,7 @@ export function AddressForm({ action, onSaved }: { action: string; onSaved: (a: 
         )}
       </form>
       <form method="post" action={page.url} onSubmit={submit} noValidate aria-label="New address">
-        <Csrf />
-        <input type="hidden" name="action" value="create" />
+        <FormCall call={calls.createAddress} />
         <input type="hidden" name="barangay_id" value={barangay ?? ''} />
         {needsStreet && (
           <Select
@@ -162,22 +156,18 @@ export function AddressForm({ action, onSaved }: { action: string; onSaved: (a: 
 }
 
 function SavedAddress({ a }: { a: AddressView }) {
-  const [state, submit] = useAccountForm(
-    calls.updateAddress,
-    (f) => ({ path: { addressId: String(a.id) }, body: { address: f.get('address'), barangay_id: a.barangay_id, street_id: a.street_id } }),
-    () => window.location.assign('/my-account/addresses?done=saved'),
-  );
-  const [removing, setRemoving] = useState<string | null>(null);
+  const [state, submit] = useAccountForm();
   const line = addressLine(a);
+  // SPEC 9's confirmation.
+  const [removing, remove] = useAccountForm({ confirm: `Are you sure you want to delete ${line}?` });
   return (
     <li className="saved-address">
       <p>{line}</p>
       <details>
         <summary>Edit</summary>
         <form method="post" action="/my-account/addresses" onSubmit={submit} noValidate aria-label={`Edit ${line}`}>
-          <Csrf />
-          <input type="hidden" name="action" value="update" />
-          <input type="hidden" name="id" value={a.id} />
+          <FormCall call={calls.updateAddress} />
+          <input type="hidden" name="addressId" value={a.id} />
           <input type="hidden" name="barangay_id" value={a.barangay_id} />
           {a.street_id !== null && <input type="hidden" name="street_id" value={a.street_id} />}
           <Field
@@ -194,28 +184,15 @@ function SavedAddress({ a }: { a: AddressView }) {
           </button>
         </form>
       </details>
-      <form
-        method="post"
-        action="/my-account/addresses"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          // SPEC 9's confirmation.
-          if (!window.confirm(`Are you sure you want to delete ${line}?`)) return;
-          setRemoving('');
-          const r = await send(calls.deleteAddress, { path: { addressId: String(a.id) } });
-          if (r.ok) window.location.assign('/my-account/addresses?done=deleted');
-          else setRemoving(r.message);
-        }}
-      >
-        <Csrf />
-        <input type="hidden" name="action" value="delete" />
-        <input type="hidden" name="id" value={a.id} />
-        <button type="submit" className="secondary" disabled={removing === ''} aria-label={`Delete ${line}`}>
+      <form method="post" action="/my-account/addresses" onSubmit={remove}>
+        <FormCall call={calls.deleteAddress} />
+        <input type="hidden" name="addressId" value={a.id} />
+        <button type="submit" className="secondary" disabled={removing.busy} aria-label={`Delete ${line}`}>
           Delete
         </button>
-        {removing && (
+        {removing.message && (
           <p className="form-message error" role="alert">
-            {removing}
+            {removing.message}
           </p>
         )}
       </form>
@@ -257,7 +234,7 @@ export function Addresses() {
           )}
         </QueryState>
         <h2>Add an Address</h2>
-        <AddressForm action="/my-account/addresses" onSaved={() => window.location.assign('/my-account/addresses?done=added')} />
+        <AddressForm action="/my-account/addresses" />
       </section>
     </div>
   );
@@ -265,7 +242,6 @@ export function Addresses() {
 
 /** /setup-address: the first address after registration (members only). */
 export function SetupAddress() {
-  const { chooseLocation } = useGate();
   const done = useDone({ welcome: 'Welcome to Tala Brewing Co.! Your account is ready.' });
   return (
     <section className="account-page" aria-labelledby="setup-title">
@@ -276,11 +252,8 @@ export function SetupAddress() {
         </p>
       )}
       <p>Save your delivery address now and choose it in one tap when you order.</p>
-      {/* The first address becomes the shop's location, as USE THIS ADDRESS does. */}
-      <AddressForm
-        action="/setup-address"
-        onSaved={(a) => chooseLocation(choiceOf(a))}
-      />
+      {/* The first address becomes the shop's location, as USE THIS ADDRESS does (the server sets it). */}
+      <AddressForm action="/setup-address" />
       <p>
         <a href="/buy-beer">Skip for now</a>
       </p>

@@ -1,11 +1,6 @@
 import { calls } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
-
-/** SPEC 6: after login, to /checkout when login began there, else /buy-beer. */
-export function afterLogin(url: string): string {
-  return searchParam(url, 'from') === 'checkout' ? '/checkout' : '/buy-beer';
-}
+import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 
 export function Login() {
   const page = usePage();
@@ -14,11 +9,7 @@ export function Login() {
     logout: 'You have been logged out.',
     reset: 'Your password has been reset. Log in with the new one.',
   });
-  const [state, submit] = useAccountForm(
-    calls.login,
-    (f) => ({ body: { login: f.get('login'), password: f.get('password') } }),
-    () => window.location.assign(afterLogin(page.url)),
-  );
+  const [state, submit] = useAccountForm();
   return (
     <section className="account-page" aria-labelledby="login-title">
       <h1 id="login-title">Log In</h1>
@@ -28,7 +19,7 @@ export function Login() {
         </p>
       )}
       <form method="post" action="/login" onSubmit={submit} noValidate>
-        <Csrf />
+        <FormCall call={calls.login} />
         {from === 'checkout' && <input type="hidden" name="from" value="checkout" />}
         {/* SPEC 8: a failed login shows the server's one message (it never says which part was wrong). */}
         <Field name="login" label="Email or mobile number" autoComplete="username" state={{ ...state, errors: {} }} required />

@@ -3,26 +3,15 @@ import { calls, type Member } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { AccountNav } from './AccountNav';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 import { userQuery } from './queries';
 
 function Profile({ user }: { user: Member }) {
-  const [state, submit] = useAccountForm(
-    calls.updateUser,
-    (f) => ({
-      body: {
-        first_name: f.get('first_name'),
-        last_name: f.get('last_name'),
-        mobile: f.get('mobile'),
-        birth_date: f.get('birth_date'),
-      },
-    }),
-    () => window.location.assign('/my-account?done=profile'),
-  );
+  const [state, submit] = useAccountForm();
   return (
     <form method="post" action="/my-account" onSubmit={submit} noValidate aria-labelledby="profile-title">
       <h2 id="profile-title">Profile</h2>
-      <Csrf />
+      <FormCall call={calls.updateUser} />
       <p>
         Email address: <strong>{user.email}</strong>
       </p>
@@ -107,11 +96,7 @@ export function GoToCases() {
 
 /** SPEC 2: the delete-account page; the account goes only after the member confirms. */
 export function DeleteAccount() {
-  const [state, submit, update] = useAccountForm(
-    calls.deleteUser,
-    (f) => (f.get('confirm') ? {} : null),
-    () => window.location.assign('/?accountSuccessDelete=yes'),
-  );
+  const [state, submit] = useAccountForm();
   return (
     <div className="account-layout">
       <AccountNav current="/my-account/delete-account" />
@@ -121,20 +106,8 @@ export function DeleteAccount() {
           Deleting your account removes your profile, your saved addresses and your Go-to Cases, and logs you out everywhere. Orders you
           placed are kept for our records without your name. This cannot be undone.
         </p>
-        <form
-          method="post"
-          action="/my-account/delete-account"
-          onSubmit={(e) => {
-            if (!new FormData(e.currentTarget).get('confirm')) {
-              e.preventDefault();
-              update({ errors: { confirm: ['Tick the box to confirm that you want to delete your account.'] } });
-              return;
-            }
-            void submit(e);
-          }}
-          noValidate
-        >
-          <Csrf />
+        <form method="post" action="/my-account/delete-account" onSubmit={submit} noValidate>
+          <FormCall call={calls.deleteUser} />
           <div className="field">
             <label className="checkbox">
               <input

@@ -1,7 +1,7 @@
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
 import { AccountNav } from './AccountNav';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 
 /** /reset-password: asks for the address to mail a link to; the link's page (`suid`) sets the new password. */
 export function ResetPassword() {
@@ -10,22 +10,14 @@ export function ResetPassword() {
   const done = useDone({
     sent: 'If an account uses that address, we have sent it a link to reset the password. The link works for 60 minutes.',
   });
-  const [request, sendLink] = useAccountForm(
-    calls.resetLink,
-    (f) => ({ body: { email: f.get('email') } }),
-    () => window.location.assign('/reset-password?done=sent'),
-  );
-  const [reset, setPassword] = useAccountForm(
-    calls.resetPassword,
-    (f) => ({ body: { suid: f.get('suid'), password: f.get('password') } }),
-    () => window.location.assign('/login?done=reset'),
-  );
+  const [request, sendLink] = useAccountForm();
+  const [reset, setPassword] = useAccountForm();
   return (
     <section className="account-page" aria-labelledby="reset-title">
       <h1 id="reset-title">Reset Password</h1>
       {suid ? (
         <form method="post" action="/reset-password" onSubmit={setPassword} noValidate>
-          <Csrf />
+          <FormCall call={calls.resetPassword} />
           <input type="hidden" name="suid" value={suid} />
           <Field name="password" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={reset} required />
           <FormMessage state={reset} fields={['password']} />
@@ -43,7 +35,7 @@ export function ResetPassword() {
             <p>Enter the email address of your account and we will send you a link to choose a new password.</p>
           )}
           <form method="post" action="/reset-password" onSubmit={sendLink} noValidate>
-            <Csrf />
+            <FormCall call={calls.resetLink} />
             <Field name="email" label="Email address" type="email" autoComplete="email" state={request} required />
             <FormMessage state={request} fields={['email']} />
             <button type="submit" disabled={request.busy}>
@@ -61,11 +53,7 @@ export function ResetPassword() {
 
 /** /change-password (members): the current password and a new one; other devices are logged out. */
 export function ChangePassword() {
-  const [state, submit] = useAccountForm(
-    calls.changePassword,
-    (f) => ({ body: { current_password: f.get('current_password'), password: f.get('password') } }),
-    () => window.location.assign('/my-account?done=password'),
-  );
+  const [state, submit] = useAccountForm();
   return (
     <div className="account-layout">
       <AccountNav current="/change-password" />
@@ -73,7 +61,7 @@ export function ChangePassword() {
         <h1 id="change-title">Change Password</h1>
         <p>Changing your password logs you out on every other device.</p>
         <form method="post" action="/change-password" onSubmit={submit} noValidate>
-          <Csrf />
+          <FormCall call={calls.changePassword} />
           <Field name="current_password" label="Current password" type="password" autoComplete="current-password" state={state} required />
           <Field name="password" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={state} required />
           <FormMessage state={state} fields={['current_password', 'password']} />

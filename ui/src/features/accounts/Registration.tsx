@@ -2,19 +2,12 @@ import { useEffect, useState } from 'react';
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { searchParam, usePage } from '../../page';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
-
-const FAILED = 'Something went wrong creating your account. Please try again.';
+import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 
 /** The emailed link's page: creates the account the link was sent for. */
 function FinishRegistration({ token }: { token: string }) {
   const [who, setWho] = useState<string | null>(null);
-  const [state, submit, update] = useAccountForm(
-    calls.registration,
-    () => ({ headers: { 'registration-token': token } }),
-    () => window.location.assign('/setup-address?done=welcome'),
-    FAILED,
-  );
+  const [state, submit, update] = useAccountForm();
   useEffect(() => {
     void send(calls.checkRegistrationToken, { headers: { 'registration-token': token } }).then((r) => {
       if (r.ok) setWho(r.data.data.email);
@@ -26,7 +19,7 @@ function FinishRegistration({ token }: { token: string }) {
       <h1 id="registration-title">Create Account</h1>
       <p>{who ? `Finish creating the account for ${who}.` : 'Finish creating your account.'}</p>
       <form method="post" action="/registration" onSubmit={submit}>
-        <Csrf />
+        <FormCall call={calls.registration} />
         <input type="hidden" name="token" value={token} />
         <FormMessage state={state} />
         <button type="submit" disabled={state.busy}>
@@ -43,22 +36,7 @@ export function Registration() {
   const done = useDone({
     sent: 'Check your email: we sent you a link to finish creating your account. The link works for 24 hours.',
   });
-  const [state, submit] = useAccountForm(
-    calls.preRegister,
-    (f) => ({
-      body: {
-        first_name: f.get('first_name'),
-        last_name: f.get('last_name'),
-        email: f.get('email'),
-        mobile: f.get('mobile'),
-        birth_date: f.get('birth_date'),
-        password: f.get('password'),
-        accept_terms: f.get('accept_terms') !== null,
-      },
-    }),
-    () => window.location.assign('/registration?done=sent'),
-    FAILED,
-  );
+  const [state, submit] = useAccountForm();
   if (token) return <FinishRegistration token={token} />;
   const termsErrors = state.errors.accept_terms ?? [];
   return (
@@ -72,7 +50,7 @@ export function Registration() {
         <p>Members save their addresses, reorder their Go-to Cases and see their orders. You must be 18 or older.</p>
       )}
       <form method="post" action="/registration" onSubmit={submit} noValidate>
-        <Csrf />
+        <FormCall call={calls.preRegister} />
         <Field name="first_name" label="First name" autoComplete="given-name" state={state} required />
         <Field name="last_name" label="Last name" autoComplete="family-name" state={state} required />
         <Field name="email" label="Email address" type="email" autoComplete="email" state={state} required />
@@ -93,7 +71,7 @@ export function Registration() {
             <input
               type="checkbox"
               name="accept_terms"
-              value="1"
+              value="true"
               aria-invalid={termsErrors.length > 0 || undefined}
               aria-describedby={termsErrors.length ? 'field-accept_terms-error' : undefined}
             />{' '}

@@ -1,11 +1,12 @@
-// The account forms' shared parts. Every form is a real `<form method="post">` to its own page,
-// with the session's CSRF token, so it works without JavaScript (the server answers 303, or the
-// page again with the messages). With JavaScript the same form sends the JSON API call, shows the
-// same messages in place, and cannot be sent twice while one is on its way.
+// The page forms' shared parts. Every form is a real `<form method="post">` to an address of the
+// store, naming its API call (`_call`) and carrying the session's CSRF token, so it works without
+// JavaScript (the server answers 303, or the page again with the messages). With JavaScript the
+// same fields are posted as they are with `Accept: application/json`: the server answers where to
+// go, or the messages to show in place; a form cannot be sent twice while one is on its way.
 
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { NETWORK_FAILED } from '../../api/send';
 import type { Call } from '../../api/contract.gen';
-import { send, type SendOptions, type Sent } from '../../api/send';
 import { searchParam, usePage } from '../../page';
 
 export interface FormState {
@@ -17,16 +18,41 @@ export interface FormState {
   values: Record<string, string>;
 }
 
+/** What the server answers a form posted with JavaScript. */
+type FormAnswer = { location: string } | { message: string; errors: Record<string, string[]> };
+
+/** Posts a form's fields as they are to its address and reads the answer. */
+export async function postForm(form: HTMLFormElement): Promise<FormAnswer> {
+  const fields = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
+  let res: Response;
+  try {
+    res = await fetch(form.action, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+      body: fields,
+    });
+  } catch {
+    return { message: NETWORK_FAILED, errors: {} };
+  }
+  const text = await res.text();
+  try {
+    const answer = JSON.parse(text) as Partial<{ location: string; message: string; errors: Record<string, string[]> }>;
+    if (answer.location) return { location: answer.location };
+    return { message: answer.message ?? text, errors: answer.errors ?? {} };
+  } catch {
+    // A refusal before the form was read (another site, too large) is plain text.
+    return { message: text || 'Something went wrong on our side. Please try again.', errors: {} };
+  }
+}
+
 /**
- * A form's state, starting from what the server sent back (no-JS), and its submit handler: `build`
- * turns the form's fields into the call (`null` to leave it to the browser), `done` runs on success.
+ * A form's state, starting from what the server sent back (no-JS), and its submit handler, which
+ * posts the form's fields and goes where the server says; `confirm` asks first (SPEC 9).
  */
-export function useAccountForm<A>(
-  call: Call<A>,
-  build: (fields: FormData) => SendOptions | null,
-  done: (data: A, sent: Sent<A> & { ok: true }) => void,
-  /** The message for a failure other than field errors or a rate limit (SPEC 8's registration text). */
-  fallback?: string,
+export function useAccountForm(
+  opts: { confirm?: string } = {},
 ): [FormState, (e: FormEvent<HTMLFormElement>) => Promise<void>, (s: Partial<FormState>) => void] {
   const page = usePage();
   const posted = page.form;
@@ -41,24 +67,33 @@ export function useAccountForm<A>(
   // A double click sends once: the flag is set before React renders the disabled button.
   const inFlight = useRef(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
-    const options = build(new FormData(e.currentTarget));
-    if (!options) return;
     e.preventDefault();
+    const form = e.currentTarget;
     if (inFlight.current) return;
+    if (opts.confirm && !window.confirm(opts.confirm)) return;
     inFlight.current = true;
     update({ busy: true, message: null, errors: {} });
-    const sent = await send(call, { onSignedOut: () => window.location.assign('/login'), ...options });
-    if (sent.ok) {
+    const answer = await postForm(form);
+    if ('location' in answer) {
       // Every form leaves the page on success: the flag stays, so a late click sends nothing.
       update({ busy: false });
-      done(sent.data, sent);
+      window.location.assign(answer.location);
     } else {
       inFlight.current = false;
-      const own = sent.status === 422 || sent.status === 429 || !fallback;
-      update({ busy: false, ok: false, message: own ? sent.message : fallback, errors: sent.errors });
+      update({ busy: false, ok: false, message: answer.message, errors: answer.errors });
     }
   };
   return [state, submit, update];
+}
+
+/** The hidden fields of a form that runs `call`: its name and the session's CSRF token. */
+export function FormCall({ call }: { call: Call<unknown> }) {
+  return (
+    <>
+      <input type="hidden" name="_call" value={call.name} />
+      <Csrf />
+    </>
+  );
 }
 
 /** The hidden CSRF field of the page's session. */

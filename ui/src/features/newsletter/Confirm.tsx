@@ -1,6 +1,6 @@
 import { calls } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
-import { Csrf, FormMessage, useAccountForm, useDone } from '../accounts/form';
+import { FormCall, FormMessage, useAccountForm, useDone } from '../accounts/form';
 
 /**
  * /newsletter/confirm?token=…: the double opt-in's link. Opening it does not subscribe anyone (mail
@@ -10,11 +10,7 @@ export function ConfirmNewsletter() {
   const page = usePage();
   const token = searchParam(page.url, 'token') ?? '';
   const done = useDone({ confirmed: 'Your email has been added to our mailing list and will receive our latest news.' });
-  const [state, submit] = useAccountForm(
-    calls.confirmSubscription,
-    () => ({ body: { token } }),
-    () => window.location.assign('/newsletter/confirm?done=confirmed'),
-  );
+  const [state, submit] = useAccountForm();
   return (
     <section className="account-page" aria-labelledby="confirm-title">
       <h1 id="confirm-title">Newsletter</h1>
@@ -30,7 +26,7 @@ export function ConfirmNewsletter() {
       ) : (
         <form method="post" action="/newsletter/confirm" onSubmit={submit}>
           <p>Confirm that you want to receive the news and promos of Tala Brewing Co. by email.</p>
-          <Csrf />
+          <FormCall call={calls.confirmSubscription} />
           <input type="hidden" name="token" value={token} />
           <FormMessage state={state} />
           <button type="submit" disabled={state.busy}>
