@@ -70,18 +70,23 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-// The route table, evaluated and written as JSON for the server.
+// The route table, evaluated and written as JSON for the server (without the components).
 const routesJs = path.join(dist, 'routes.mjs');
 await esbuild.build({
   entryPoints: [path.join(here, 'src/routes.ts')],
   bundle: true,
   format: 'esm',
-  platform: 'neutral',
+  platform: 'node',
+  jsx: 'automatic',
+  define,
+  // The components' packages are CommonJS: give the ES module a `require` for them.
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   outfile: routesJs,
   logLevel: 'warning',
 });
-const { routes, notFoundRoute, GATE_KEYS } = await import(routesJs + '?t=' + Date.now());
-await writeFile(path.join(dist, 'routes.json'), JSON.stringify({ routes, notFound: notFoundRoute, gate: GATE_KEYS }, null, 1));
+const { routes, notFoundRoute, maintenanceRoute, GATE_KEYS } = await import(routesJs + '?t=' + Date.now());
+const table = { routes, notFound: notFoundRoute, maintenance: maintenanceRoute, gate: GATE_KEYS };
+await writeFile(path.join(dist, 'routes.json'), JSON.stringify(table, (k, v) => (k === 'component' ? undefined : v), 1));
 await rm(routesJs);
 
 if (process.argv.includes('--tests')) {

@@ -2,75 +2,30 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Layout } from './components/Layout';
-import { BuyBeer } from './features/catalog/BuyBeer';
-import { Promos, WhatsNew } from './features/catalog/Lists';
-import { AtomicDesign } from './features/content/AtomicDesign';
-import { Home } from './features/content/Home';
-import { ContactUs } from './features/content/ContactUs';
-import { DeliveryAreas } from './features/content/DeliveryAreas';
-import { Faqs } from './features/content/Faqs';
-import { HowToOrder } from './features/content/HowToOrder';
 import { Maintenance } from './features/content/Maintenance';
-import { AboutUs, PrivacyPolicy, Terms } from './features/content/TextPages';
-import { NotFound } from './features/content/NotFound';
 import { Gates } from './features/gates/Gates';
 import { GateProvider } from './features/gates/state';
-import { Product } from './features/product/Product';
-import { Addresses, SetupAddress } from './features/accounts/Addresses';
-import { Login } from './features/accounts/Login';
-import { DeleteAccount, GoToCases, MyAccount, Orders } from './features/accounts/MyAccount';
-import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
-import { Registration } from './features/accounts/Registration';
-import { Splash } from './features/gates/Splash';
-import { ConfirmNewsletter } from './features/newsletter/Confirm';
-import { routes } from './routes';
+import { notFoundRoute, routes } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
-
-const pages: Record<string, () => React.JSX.Element> = {
-  home: Home,
-  'buy-beer': BuyBeer,
-  promos: Promos,
-  'whats-new': WhatsNew,
-  product: Product,
-  'delivery-areas': DeliveryAreas,
-  'how-to-order': HowToOrder,
-  faqs: Faqs,
-  'privacy-policy': PrivacyPolicy,
-  'terms-and-conditions': Terms,
-  'about-us': AboutUs,
-  'contact-us': ContactUs,
-  maintenance: Maintenance,
-  'atomic-design': AtomicDesign,
-  splash: Splash,
-  login: Login,
-  registration: Registration,
-  'reset-password': ResetPassword,
-  'change-password': ChangePassword,
-  'my-account': MyAccount,
-  orders: Orders,
-  'go-to-cases': GoToCases,
-  addresses: Addresses,
-  'delete-account': DeleteAccount,
-  'setup-address': SetupAddress,
-  'newsletter-confirm': ConfirmNewsletter,
-};
 
 /**
  * The route guards in the browser (the server already answered them with redirects; a page brought
  * back from the browser's history after logging in or out is sent on the same way).
  */
-function useGuard(page: Page) {
+function useGuard(member: boolean, guard: string) {
   useEffect(() => {
-    const guard = routes.find((r) => r.name === page.route)?.guard;
-    if (guard === 'member' && !page.member) window.location.replace('/login');
-    if (guard === 'guest' && page.member) window.location.replace('/');
-  }, [page]);
+    if (guard === 'member' && !member) window.location.replace('/login');
+    if (guard === 'guest' && member) window.location.replace('/');
+  }, [member, guard]);
 }
 
-export function App({ page, gate, client }: { page: Page; gate: Gate; client: QueryClient }) {
-  const Body = pages[page.route] ?? NotFound;
-  useGuard(page);
+export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>; gate: Gate; client: QueryClient }) {
+  const route = routes.find((r) => r.name === input.route) ?? notFoundRoute;
+  const Body = route.component;
+  // The page reads only the query parameters its route declares (usePageParam).
+  const page: Page = { ...input, params: route.params };
+  useGuard(Boolean(page.member), route.guard);
   // Effects run only in the browser, once the page is interactive (tests wait for this mark).
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';

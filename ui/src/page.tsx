@@ -1,7 +1,10 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import type { RenderInput } from './lib/render-input';
 
-export type Page = Omit<RenderInput, 'state' | 'gate'>;
+export type Page = Omit<RenderInput, 'state' | 'gate'> & {
+  /** The query parameters the page's route declares (routes.ts): the only ones it may read. */
+  params: string[];
+};
 
 const PageContext = createContext<Page | null>(null);
 
@@ -34,6 +37,16 @@ export function searchParam(url: string, name: string): string | null {
     if (safeDecode(k) === name) return safeDecode(v.replace(/\+/g, ' '));
   }
   return null;
+}
+
+/**
+ * A query parameter of the page. Only what the route declares reaches a page (the server keeps
+ * nothing else of the query), so reading another is a mistake, and it fails loudly.
+ */
+export function usePageParam(name: string): string | null {
+  const page = usePage();
+  if (!page.params.includes(name)) throw new Error(`The route ${page.route} does not declare the query parameter ${name} (routes.ts)`);
+  return searchParam(page.url, name);
 }
 
 /** False during the server render and hydration, true once the page runs in the browser. */

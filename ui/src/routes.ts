@@ -1,9 +1,22 @@
-// The route table: one place that says which pages exist, who may see them and which API data
-// each needs. The build writes it to dist/routes.json for the server, so server and client never
-// disagree on a route. `data` holds the key templates of the features' queries (api/query.ts); the server fills the
-// variables from the request (gate cookies, query, path) and runs those API calls in process.
+// The route table: one declaration per page, read by the server and the client alike. A route
+// names its path, its guard, the query parameters it reads, its data (the key templates of the
+// features' queries, which the server fills from the request and runs in process) and its
+// component. The build writes everything but the component to dist/routes.json for the server,
+// so server and client never disagree on a route.
 
+import type { ComponentType } from 'react';
+import { BuyBeer } from './features/catalog/BuyBeer';
+import { Promos, WhatsNew } from './features/catalog/Lists';
 import { productsQuery, promosQuery, whatsNewQuery } from './features/catalog/queries';
+import { AtomicDesign } from './features/content/AtomicDesign';
+import { ContactUs } from './features/content/ContactUs';
+import { DeliveryAreas } from './features/content/DeliveryAreas';
+import { Faqs } from './features/content/Faqs';
+import { Home } from './features/content/Home';
+import { HowToOrder } from './features/content/HowToOrder';
+import { Maintenance } from './features/content/Maintenance';
+import { NotFound } from './features/content/NotFound';
+import { AboutUs, PrivacyPolicy, Terms } from './features/content/TextPages';
 import {
   aboutTextQuery,
   bannersQuery,
@@ -14,7 +27,15 @@ import {
   termsTextQuery,
 } from './features/content/queries';
 import { gateQueries } from './features/gates/queries';
+import { Splash } from './features/gates/Splash';
+import { ConfirmNewsletter } from './features/newsletter/Confirm';
+import { Product } from './features/product/Product';
 import { productQuery } from './features/product/queries';
+import { Addresses, SetupAddress } from './features/accounts/Addresses';
+import { Login } from './features/accounts/Login';
+import { DeleteAccount, GoToCases, MyAccount, Orders } from './features/accounts/MyAccount';
+import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
+import { Registration } from './features/accounts/Registration';
 import { addressesQuery, userQuery } from './features/accounts/queries';
 
 /** What the address forms list: the steps come from the query (`province`, `city`, `barangay`). */
@@ -24,6 +45,14 @@ const ADDRESS_STEPS = [
   gateQueries.barangays.template,
   gateQueries.streets.template,
 ];
+/**
+ * The query parameters every page reads: the footer's newsletter message, the gates and their
+ * no-JS steps, and the test date. Others (`utm_source`, `fbclid`, a cache buster) do not change a
+ * page, so they neither reach its render nor split the cache.
+ */
+const EVERY_PAGE = ['newsletter', 'gate', 'fulfillment', 'province', 'city', 'barangay', 'testdate'];
+/** What a page with forms reads: the message after a form (`done`). */
+const FORM_PAGE = ['done'];
 /** Account pages: for their visitor only, out of the sitemap and the search index. */
 const GUEST = { guard: 'guest', forms: true, sitemap: false, policy: false } as const;
 const MEMBER = { guard: 'member', forms: true, sitemap: false } as const;
@@ -46,6 +75,16 @@ export interface RouteDef {
   title: string;
   description: string;
   data: string[];
+  /** The query parameters the page reads (`usePageParam` refuses any other). */
+  params: string[];
+  /** Of those, the ones its canonical address keeps. */
+  canonical: string[];
+  /** Where to send the browser when the page's own data does not exist (an unknown product). */
+  missing: string | null;
+  /** The address is only ever sent on (302) to this one. */
+  redirect: string | null;
+  /** What the page shows (the client's; not in routes.json). */
+  component: ComponentType;
 }
 
 /** What the open gate lists: the server loads these for the gate it opens. */
@@ -56,14 +95,21 @@ export const GATE_KEYS = Object.fromEntries(Object.entries(gateQueries).map(([na
 
 const SITE = 'Tala Brewing Co.';
 
+type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'canonical' | 'missing' | 'redirect'>> & {
+  /** Query parameters the page reads besides every page's (and `done` on pages with forms). */
+  params?: string[];
+};
+
 function route(
   name: string,
   path: string,
+  component: ComponentType,
   title: string,
   description: string,
   data: string[],
-  opts: Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms'>> = {},
+  opts: Options = {},
 ): RouteDef {
+  const forms = opts.forms ?? false;
   return {
     name,
     path,
@@ -71,57 +117,65 @@ function route(
     shop: opts.shop ?? false,
     policy: opts.policy ?? true,
     sitemap: opts.sitemap ?? true,
-    forms: opts.forms ?? false,
+    forms,
     title: `${title} | ${SITE}`,
     description,
     data,
+    params: [...EVERY_PAGE, ...(forms ? FORM_PAGE : []), ...(opts.params ?? [])],
+    canonical: opts.canonical ?? [],
+    missing: opts.missing ?? null,
+    redirect: opts.redirect ?? null,
+    component,
   };
 }
 
 export const routes: RouteDef[] = [
   route(
     'home',
-    '/',
+    '/', Home,
     'Beer delivered by the case',
     'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered or ready for pickup in Metro Manila, Bulacan, Cavite and Rizal.',
     [bannersQuery.template, productsQuery.template, noticeQuery.template, noticeCitiesQuery.template],
-    { shop: true },
+    { shop: true, params: ['accountSuccessDelete'] },
   ),
   route(
     'buy-beer',
-    '/buy-beer',
+    '/buy-beer', BuyBeer,
     'Buy Beer',
     'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered in Metro Manila, Bulacan, Cavite and Rizal.',
     [gateQueries.packagings.template, productsQuery.template],
-    { shop: true },
+    { shop: true, params: ['filterByType'], canonical: ['filterByType'] },
   ),
-  route('promos', '/promos', 'Promos', 'Current promotions on Tala Brewing Co. bottles, cans and kegs.', [promosQuery.template], {
+  route('promos', '/promos', Promos, 'Promos', 'Current promotions on Tala Brewing Co. bottles, cans and kegs.', [promosQuery.template], {
     shop: true,
   }),
   route(
     'whats-new',
-    '/whats-new',
+    '/whats-new', WhatsNew,
     "What's New",
     'The newest Tala Brewing Co. beers, seasonal releases and limited cans.',
     [whatsNewQuery.template],
     { shop: true },
   ),
-  route('product', '/single-product/{slug}', 'Beer', 'A Tala Brewing Co. beer.', [productQuery.template], {
+  // SPEC 2: an unknown product goes back to the product list; the list's address without a slug, home.
+  route('product', '/single-product/{slug}', Product, 'Beer', 'A Tala Brewing Co. beer.', [productQuery.template], {
     shop: true,
     sitemap: false,
+    missing: '/buy-beer',
   }),
+  route('product-without-slug', '/single-product', NotFound, 'Beer', 'A Tala Brewing Co. beer.', [], { sitemap: false, redirect: '/' }),
   route(
     'delivery-areas',
-    '/delivery-areas',
+    '/delivery-areas', DeliveryAreas,
     'Delivery Areas',
     'The cities and municipalities where Tala Brewing Co. delivers or has orders ready for pickup.',
     [deliveryAreasQuery.template],
   ),
-  route('how-to-order', '/how-to-order', 'How it Works', 'How to order Tala Brewing Co. beer online, step by step.', []),
-  route('faqs', '/faqs', 'FAQs', 'Answers to common questions about ordering, delivery, deposits and returns.', []),
+  route('how-to-order', '/how-to-order', HowToOrder, 'How it Works', 'How to order Tala Brewing Co. beer online, step by step.', []),
+  route('faqs', '/faqs', Faqs, 'FAQs', 'Answers to common questions about ordering, delivery, deposits and returns.', []),
   route(
     'privacy-policy',
-    '/privacy-policy',
+    '/privacy-policy', PrivacyPolicy,
     'Privacy and Cookie Policy',
     'How Tala Brewing Co. uses cookies and handles your personal data.',
     [policyTextQuery.template],
@@ -129,53 +183,58 @@ export const routes: RouteDef[] = [
   ),
   route(
     'terms-and-conditions',
-    '/terms-and-conditions',
+    '/terms-and-conditions', Terms,
     'Terms and Conditions',
     'The terms that apply to orders from the Tala Brewing Co. online store.',
     [termsTextQuery.template],
     { policy: false },
   ),
-  route('about-us', '/about-us', 'About Us', 'Tala Brewing Co. is an independent Filipino brewery.', [aboutTextQuery.template]),
-  route('contact-us', '/contact-us', 'Contact Us', 'Call, message or email Tala Brewing Co. customer care.', []),
-  route('splash', '/splash', 'Welcome', 'Tala Brewing Co. sells beer to adults 18 years old and above.', [policyTextQuery.template], {
+  route('about-us', '/about-us', AboutUs, 'About Us', 'Tala Brewing Co. is an independent Filipino brewery.', [aboutTextQuery.template]),
+  route('contact-us', '/contact-us', ContactUs, 'Contact Us', 'Call, message or email Tala Brewing Co. customer care.', []),
+  route('splash', '/splash', Splash, 'Welcome', 'Tala Brewing Co. sells beer to adults 18 years old and above.', [policyTextQuery.template], {
     sitemap: false,
     policy: false,
   }),
-  route('login', '/login', 'Log In', 'Log in to your Tala Brewing Co. account.', [], GUEST),
-  route('registration', '/registration', 'Create Account', 'Create a Tala Brewing Co. account.', [], GUEST),
-  route('reset-password', '/reset-password', 'Reset Password', 'Choose a new password for your account.', [], {
+  route('login', '/login', Login, 'Log In', 'Log in to your Tala Brewing Co. account.', [], { ...GUEST, params: ['from'] }),
+  route('registration', '/registration', Registration, 'Create Account', 'Create a Tala Brewing Co. account.', [], { ...GUEST, params: ['token'] }),
+  route('reset-password', '/reset-password', ResetPassword, 'Reset Password', 'Choose a new password for your account.', [], {
     forms: true,
+    params: ['suid'],
     sitemap: false,
     policy: false,
   }),
-  route('change-password', '/change-password', 'Change Password', 'Change the password of your account.', [], MEMBER),
-  route('my-account', '/my-account', 'My Account', 'Your Tala Brewing Co. account.', [userQuery.template], MEMBER),
-  route('orders', '/my-account/orders', 'My Orders', 'Your orders.', [], MEMBER),
-  route('go-to-cases', '/my-account/go-to-cases', 'My Go-to Cases', 'Your Go-to Cases.', [], MEMBER),
-  route('addresses', '/my-account/addresses', 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], MEMBER),
-  route('delete-account', '/my-account/delete-account', 'Delete Account', 'Delete your account.', [], MEMBER),
-  route('setup-address', '/setup-address', 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, MEMBER),
-  route('newsletter-confirm', '/newsletter/confirm', 'Newsletter', 'Confirm your newsletter subscription.', [], {
+  route('change-password', '/change-password', ChangePassword, 'Change Password', 'Change the password of your account.', [], MEMBER),
+  route('my-account', '/my-account', MyAccount, 'My Account', 'Your Tala Brewing Co. account.', [userQuery.template], MEMBER),
+  route('orders', '/my-account/orders', Orders, 'My Orders', 'Your orders.', [], MEMBER),
+  route('go-to-cases', '/my-account/go-to-cases', GoToCases, 'My Go-to Cases', 'Your Go-to Cases.', [], MEMBER),
+  route('addresses', '/my-account/addresses', Addresses, 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], MEMBER),
+  route('delete-account', '/my-account/delete-account', DeleteAccount, 'Delete Account', 'Delete your account.', [], MEMBER),
+  route('setup-address', '/setup-address', SetupAddress, 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, MEMBER),
+  route('newsletter-confirm', '/newsletter/confirm', ConfirmNewsletter, 'Newsletter', 'Confirm your newsletter subscription.', [], {
     forms: true,
+    params: ['token'],
     sitemap: false,
   }),
-  route(
-    'maintenance',
-    '/maintenance',
-    "We're Brewing Something For You",
-    'The store is being updated and will be back shortly.',
-    [],
-    { sitemap: false, policy: false },
-  ),
-  route('atomic-design', '/atomic-design', 'Atomic design', 'The building blocks of the store UI.', [], {
+  route('atomic-design', '/atomic-design', AtomicDesign, 'Atomic design', 'The building blocks of the store UI.', [], {
     sitemap: false,
     policy: false,
   }),
 ];
 
+/** What every page shows while the store is under maintenance (and at /maintenance). */
+export const maintenanceRoute: RouteDef = route(
+    'maintenance',
+    '/maintenance', Maintenance,
+    "We're Brewing Something For You",
+    'The store is being updated and will be back shortly.',
+    [],
+    { sitemap: false, policy: false },
+  );
+routes.push(maintenanceRoute);
+
 export const notFoundRoute: RouteDef = route(
   'not-found',
-  '',
+  '', NotFound,
   'Page not found',
   'The page you were looking for is not here.',
   [],

@@ -93,6 +93,16 @@ pub fn fill_template(template: &str, vars: &Vars) -> String {
     }
 }
 
+/// The names of a template's variables (`{name}` or `{name|default}`), path and query.
+pub fn variables(template: &str) -> Vec<&str> {
+    template
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}'))
+        .map(|(spec, _)| spec.split_once('|').map_or(spec, |(name, _)| name))
+        .collect()
+}
+
 /// Whether every variable of the template's path has a value (or a default).
 pub fn is_complete(template: &str, vars: &Vars) -> bool {
     let path = template.split_once('?').map_or(template, |(p, _)| p);
@@ -111,6 +121,15 @@ mod tests {
         vars: Vars,
         key: String,
         complete: bool,
+    }
+
+    #[test]
+    fn names_the_variables_of_a_template() {
+        assert_eq!(
+            variables("/api/v2/products/{slug}/barangay/{barangay|0}?testdate={testdate}&x=1"),
+            ["slug", "barangay", "testdate"]
+        );
+        assert!(variables("/api/v1/banners").is_empty());
     }
 
     #[test]

@@ -60,12 +60,13 @@ pub async fn serve(
             .content_type("text/plain; charset=utf-8")
             .body("This address is too long.");
     }
-    // SPEC 2: the product page without a slug goes home.
-    if req.path().trim_end_matches('/') == "/single-product" {
-        return redirect("/", StatusCode::FOUND);
+    // A route that only sends on (SPEC 2: the product page without a slug goes home).
+    let fixed = state.routes.fixed(req.path());
+    if let Some(to) = fixed.and_then(|r| r.redirect.as_deref()) {
+        return redirect(to, StatusCode::FOUND);
     }
     let maintenance = state.api.watch.maintenance();
-    let (forms, guard) = state.routes.access(req.path());
+    let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
     let viewer = if maintenance {
         Viewer::default()
     } else {
@@ -112,7 +113,7 @@ pub async fn serve(
     {
         choices.consent = true;
     }
-    let query = crate::plan::page_query(req.query_string(), forms);
+    let query = crate::plan::page_query(req.query_string(), state.routes.params(req.path()));
     let key = (!maintenance && !forms && posted.is_none()).then(|| {
         page_key(
             req.path(),

@@ -39,31 +39,26 @@ pub struct Plan {
     pub private: bool,
 }
 
-/// The query parameters a page reads (the shop's filter, the newsletter's message, the gates and
-/// their no-JS steps, the test date). Others (`utm_source`, `fbclid`, a cache buster) do not change
-/// the page, so they neither reach the render nor split the cache.
-pub const PAGE_PARAMS: [&str; 9] = [
-    "filterByType",
-    "accountSuccessDelete",
-    "newsletter",
-    "gate",
-    "fulfillment",
-    "province",
-    "city",
+/// The variables the planner fills for a page's data (besides its path's own `{name}`s): the
+/// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
+/// and the no-JS location gate's steps. A route's data may use only these
+/// ([`crate::routes::RouteTable::index`] refuses others).
+pub const VARS: [&str; 7] = [
     "barangay",
+    "packaging",
     "testdate",
+    "gateFulfillment",
+    "gateProvince",
+    "gateCity",
+    "gateBarangay",
 ];
 
-/// What pages with account forms read besides: a message after a form (`done`), the links'
-/// tokens, and where a login began. Those pages are never kept, so these never split the cache.
-pub const FORM_PARAMS: [&str; 4] = ["done", "token", "suid", "from"];
-
-/// The part of a raw query string that shapes a page, re-encoded (malformed escapes and all).
-pub fn page_query(raw: &str, forms: bool) -> String {
+/// The part of a raw query string that shapes a page: the parameters its route declares,
+/// re-encoded (malformed escapes and all). Others (`utm_source`, `fbclid`, a cache buster) do not
+/// change the page, so they neither reach the render nor split the cache.
+pub fn page_query(raw: &str, params: &[String]) -> String {
     let kept: Vec<(String, String)> = form_urlencoded::parse(raw.as_bytes())
-        .filter(|(k, _)| {
-            PAGE_PARAMS.contains(&k.as_ref()) || (forms && FORM_PARAMS.contains(&k.as_ref()))
-        })
+        .filter(|(k, _)| params.iter().any(|p| p == k))
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
     form_urlencoded::Serializer::new(String::new())
@@ -101,7 +96,11 @@ fn vars_for(
         vars.insert("barangay".into(), id.to_string());
     }
     let packaging = match query.get("filterByType").and_then(FilterType::parse) {
-        Some(family) => api::gate::packaging_of_family(ctx, family)?,
+        Some(family) => {
+            // The filter as the page understood it (its canonical address keeps it).
+            vars.insert("filterByType".into(), family.as_str().into());
+            api::gate::packaging_of_family(ctx, family)?
+        }
         None => gate.packaging_id,
     };
     if let Some(id) = packaging {
@@ -176,20 +175,24 @@ mod tests {
 
     #[test]
     fn only_what_shapes_a_page_is_kept_of_its_query() {
+        let params: Vec<String> = ["filterByType", "gate", "city", "newsletter"]
+            .map(String::from)
+            .into();
         assert_eq!(
-            page_query("utm_source=fb&filterByType=can&fbclid=x", false),
+            page_query("utm_source=fb&filterByType=can&fbclid=x", &params),
             "filterByType=can"
         );
-        assert_eq!(page_query("%", false), "");
+        assert_eq!(page_query("%", &params), "");
         assert_eq!(
-            page_query("gate=location&city=137602000&miss=9", false),
+            page_query("gate=location&city=137602000&miss=9", &params),
             "gate=location&city=137602000"
         );
-        assert_eq!(page_query("newsletter=a+b", false), "newsletter=a+b");
+        assert_eq!(page_query("newsletter=a+b", &params), "newsletter=a+b");
         assert_eq!(
-            page_query("filterByType=%ff", false),
+            page_query("filterByType=%ff", &params),
             "filterByType=%EF%BF%BD"
         );
+        assert_eq!(page_query("filterByType=can", &[]), "");
     }
 }
 
@@ -266,9 +269,10 @@ fn load(
 /// Plans the page for a request. Without a connection (the database is out of reach) the page
 /// still plans, with no data: the client fetches it and shows its error state.
 pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Request) -> Plan {
-    let (route, route_params) = match (req.maintenance, routes.by_name("maintenance")) {
-        (true, Some(m)) => (m, Vars::new()),
-        _ => routes.find(req.path),
+    let (route, route_params) = if req.maintenance {
+        (&routes.maintenance, Vars::new())
+    } else {
+        routes.find(req.path)
     };
     let status = if req.maintenance {
         StatusCode::SERVICE_UNAVAILABLE
@@ -285,24 +289,32 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
         }
         None => Loaded::default(),
     };
-    // SPEC 2: an unknown or failed product goes back to the product list.
-    let redirect =
-        (route.name == "product" && !loaded.not_found.is_empty()).then(|| "/buy-beer".to_string());
+    // A page whose own data does not exist goes where its route says (SPEC 2: an unknown product
+    // to the product list).
+    let redirect = route
+        .missing
+        .clone()
+        .filter(|_| !loaded.not_found.is_empty());
     let url = if req.query.is_empty() {
         req.path.to_string()
     } else {
         format!("{}?{}", req.path, req.query)
     };
     let canonical = (status == StatusCode::OK).then(|| {
-        let mut c = format!("{origin}{}", req.path);
-        if route.name == "buy-beer" {
-            let query = Fields::parse(req.query.as_bytes());
-            if let Some(family) = query.get("filterByType").and_then(FilterType::parse) {
-                c.push_str("?filterByType=");
-                c.push_str(family.as_str());
-            }
+        // The canonical parameters the page understood, as it understood them.
+        let kept: Vec<(&str, &str)> = route
+            .canonical
+            .iter()
+            .filter_map(|p| Some((p.as_str(), loaded.vars.get(p)?.as_str())))
+            .collect();
+        let query = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(kept)
+            .finish();
+        if query.is_empty() {
+            format!("{origin}{}", req.path)
+        } else {
+            format!("{origin}{}?{query}", req.path)
         }
-        c
     });
     let mut input = json!({
         "url": url,

@@ -31,6 +31,17 @@ pub struct RouteDef {
     pub title: String,
     pub description: String,
     pub data: Vec<String>,
+    /// The query parameters the page reads: nothing else of a query reaches its render or its
+    /// cache key.
+    pub params: Vec<String>,
+    /// Of those, the ones its canonical address keeps.
+    pub canonical: Vec<String>,
+    /// Where to send the browser when the page's own data does not exist (an unknown product).
+    #[serde(default)]
+    pub missing: Option<String>,
+    /// The address is only ever sent on (302) to this one.
+    #[serde(default)]
+    pub redirect: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -38,12 +49,15 @@ pub struct RouteTable {
     pub routes: Vec<RouteDef>,
     #[serde(rename = "notFound")]
     pub not_found: RouteDef,
+    /// What every page shows while the store is under maintenance.
+    pub maintenance: RouteDef,
     /// The location gate's key templates (`GATE_KEYS` of routes.ts).
     pub gate: GateKeys,
-    /// The routes with a guard or forms, by their path's segments joined with `/`: what every
-    /// page request asks before the cache, answered without matching every route.
+    /// The routes without `{...}` segments, by their path's segments joined with `/`: what every
+    /// page request asks before the cache (guard, forms, the parameters it reads), answered
+    /// without matching every route.
     #[serde(skip)]
-    access: std::collections::HashMap<String, (bool, Guard)>,
+    fixed: std::collections::HashMap<String, usize>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -72,33 +86,56 @@ fn normal(path: &str) -> String {
 }
 
 impl RouteTable {
-    /// Indexes the guarded and form routes (after loading the table). A route with `{...}`
-    /// segments must not be one of them: it would be missed here.
+    /// Indexes the routes (after loading the table) and checks their declarations: every
+    /// variable of a route's data must be one the planner fills ([`crate::plan::VARS`]) or one
+    /// of its path, so a misspelt `{gateCity}` stops the store at start instead of silently
+    /// never loading.
     pub fn index(&mut self) -> Result<(), String> {
-        for r in &self.routes {
-            if r.forms || r.guard != Guard::None {
-                if r.path.contains('{') {
-                    return Err(format!(
-                        "route {} has a guard or forms and a parameter",
-                        r.name
-                    ));
+        for (i, r) in self.routes.iter().enumerate() {
+            let own: Vec<&str> = r
+                .path
+                .split('/')
+                .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+                .collect();
+            for template in &r.data {
+                for var in crate::keys::variables(template) {
+                    if !crate::plan::VARS.contains(&var) && !own.contains(&var) {
+                        return Err(format!(
+                            "route {}: {template} uses {{{var}}}, which no page fills",
+                            r.name
+                        ));
+                    }
                 }
-                self.access
-                    .insert(normal(&r.path), (r.forms, r.guard.clone()));
+            }
+            if own.is_empty() {
+                self.fixed.insert(normal(&r.path), i);
+            } else if r.forms || r.guard != Guard::None {
+                return Err(format!(
+                    "route {} has a guard or forms and a parameter",
+                    r.name
+                ));
             }
         }
         Ok(())
     }
 
+    /// The route of a path without `{...}` segments, looked up at once; `None` for the others.
+    pub fn fixed(&self, path: &str) -> Option<&RouteDef> {
+        self.fixed.get(&normal(path)).map(|&i| &self.routes[i])
+    }
+
     /// Whether the page at `path` holds forms, and its guard (the same answer as [`Self::find`]).
     pub fn access(&self, path: &str) -> (bool, Guard) {
-        if self.access.is_empty() {
-            return (false, Guard::None);
+        self.fixed(path)
+            .map_or((false, Guard::None), |r| (r.forms, r.guard.clone()))
+    }
+
+    /// The query parameters the page at `path` reads.
+    pub fn params(&self, path: &str) -> &[String] {
+        match self.fixed(path) {
+            Some(r) => &r.params,
+            None => &self.find(path).0.params,
         }
-        self.access
-            .get(&normal(path))
-            .cloned()
-            .unwrap_or((false, Guard::None))
     }
 
     pub fn by_name(&self, name: &str) -> Option<&RouteDef> {
@@ -140,11 +177,12 @@ mod tests {
     fn table() -> RouteTable {
         serde_json::from_value(serde_json::json!({
             "routes": [
-                {"name": "home", "path": "/", "guard": "none", "shop": true, "policy": true, "sitemap": true, "title": "t", "description": "d", "data": []},
-                {"name": "buy-beer", "path": "/buy-beer", "guard": "none", "shop": true, "policy": true, "sitemap": true, "title": "t", "description": "d", "data": []},
-                {"name": "product", "path": "/single-product/{slug}", "guard": "none", "shop": true, "policy": true, "sitemap": false, "title": "t", "description": "d", "data": []}
+                {"name": "home", "path": "/", "guard": "none", "shop": true, "policy": true, "sitemap": true, "title": "t", "description": "d", "data": [], "params": [], "canonical": []},
+                {"name": "buy-beer", "path": "/buy-beer", "guard": "none", "shop": true, "policy": true, "sitemap": true, "title": "t", "description": "d", "data": ["/api/v1/products?barangay={barangay}"], "params": ["filterByType"], "canonical": []},
+                {"name": "product", "path": "/single-product/{slug}", "guard": "none", "shop": true, "policy": true, "sitemap": false, "title": "t", "description": "d", "data": ["/api/v2/products/{slug}"], "params": [], "canonical": []}
             ],
-            "notFound": {"name": "not-found", "path": "", "guard": "none", "shop": false, "policy": true, "sitemap": false, "title": "t", "description": "d", "data": []},
+            "notFound": {"name": "not-found", "path": "", "guard": "none", "shop": false, "policy": true, "sitemap": false, "title": "t", "description": "d", "data": [], "params": [], "canonical": []},
+            "maintenance": {"name": "maintenance", "path": "/maintenance", "guard": "none", "shop": false, "policy": false, "sitemap": false, "title": "t", "description": "d", "data": [], "params": [], "canonical": []},
             "gate": {"policy": "a", "packagings": "b", "fulfillments": "c", "provinces": "d", "cities": "e", "kegCities": "f", "barangays": "g", "streets": "h"}
         }))
         .unwrap()
@@ -175,6 +213,8 @@ mod tests {
             ..t.routes[0].clone()
         });
         t.index().unwrap();
+        assert_eq!(t.params("/buy-beer/"), ["filterByType"]);
+        assert!(t.params("/single-product/x").is_empty());
         for path in [
             "/my-account/orders",
             "/my-account/orders/",
@@ -189,5 +229,15 @@ mod tests {
         let mut bad = table();
         bad.routes[2].guard = Guard::Member;
         assert!(bad.index().is_err());
+    }
+
+    #[test]
+    fn a_misspelt_variable_stops_the_table() {
+        let mut t = table();
+        t.index().unwrap();
+        let mut bad = table();
+        bad.routes[1].data = vec!["/api/v1/products?barangay={barangayy}".into()];
+        let e = bad.index().unwrap_err();
+        assert!(e.contains("{barangayy}"), "{e}");
     }
 }

@@ -1,10 +1,9 @@
 import { calls } from '../../api/contract.gen';
-import { searchParam, usePage } from '../../page';
+import { usePageParam } from '../../page';
 import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 
 export function Login() {
-  const page = usePage();
-  const from = searchParam(page.url, 'from');
+  const from = usePageParam('from');
   const done = useDone({
     logout: 'You have been logged out.',
     reset: 'Your password has been reset. Log in with the new one.',

@@ -1,12 +1,11 @@
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
-import { searchParam, usePage } from '../../page';
+import { usePageParam } from '../../page';
 import { AccountNav } from './AccountNav';
 import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 
 /** /reset-password: asks for the address to mail a link to; the link's page (`suid`) sets the new password. */
 export function ResetPassword() {
-  const page = usePage();
-  const suid = searchParam(page.url, 'suid');
+  const suid = usePageParam('suid');
   const done = useDone({
     sent: 'If an account uses that address, we have sent it a link to reset the password. The link works for 60 minutes.',
   });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { send } from '../../api/send';
-import { searchParam, usePage } from '../../page';
+import { usePageParam } from '../../page';
 import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
 
 /** The emailed link's page: creates the account the link was sent for. */
@@ -31,8 +31,7 @@ function FinishRegistration({ token }: { token: string }) {
 }
 
 export function Registration() {
-  const page = usePage();
-  const token = searchParam(page.url, 'token');
+  const token = usePageParam('token');
   const done = useDone({
     sent: 'Check your email: we sent you a link to finish creating your account. The link works for 24 hours.',
   });

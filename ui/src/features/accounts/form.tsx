@@ -7,7 +7,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { NETWORK_FAILED } from '../../api/send';
 import type { Call } from '../../api/contract.gen';
-import { searchParam, usePage } from '../../page';
+import { usePage, usePageParam } from '../../page';
 
 export interface FormState {
   busy: boolean;
@@ -164,6 +164,6 @@ export function Field(props: {
 
 /** A page message named by the `done` query parameter after a form (no-JS and JS alike). */
 export function useDone(messages: Record<string, string>): string | null {
-  const done = searchParam(usePage().url, 'done');
+  const done = usePageParam('done');
   return done ? (messages[done] ?? null) : null;
 }

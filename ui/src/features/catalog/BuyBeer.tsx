@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ProductGrid } from '../../components/ProductCard';
 import { QueryState } from '../../components/QueryState';
-import { searchParam, usePage } from '../../page';
+import { usePage, usePageParam } from '../../page';
 import { productsQuery } from './queries';
 
 const FILTERS: { value: string | null; label: string }[] = [
@@ -14,7 +14,7 @@ const FILTERS: { value: string | null; label: string }[] = [
 export function BuyBeer() {
   const page = usePage();
   const products = useQuery(productsQuery.options(page.vars));
-  const current = searchParam(page.url, 'filterByType');
+  const current = usePageParam('filterByType');
 
   return (
     <>

@@ -3,7 +3,7 @@ import type { NoticeAnswer } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
 import { ProductCard } from '../../components/ProductCard';
 import { useHead } from '../../head';
-import { searchParam, usePage } from '../../page';
+import { usePage, usePageParam } from '../../page';
 import { AccountDeleted } from '../accounts/AccountDeleted';
 import { productsQuery } from '../catalog/queries';
 import { bannersQuery, noticeCitiesQuery, noticeQuery } from './queries';
@@ -71,7 +71,7 @@ export function Home() {
   const recommended = page.member ? (products.data?.recommended_products.length ? products.data.recommended_products : best) : [];
   return (
     <>
-      {searchParam(page.url, 'accountSuccessDelete') === 'yes' && <AccountDeleted />}
+      {usePageParam('accountSuccessDelete') === 'yes' && <AccountDeleted />}
       <h1 className="visually-hidden">Tala Brewing Co.: beer delivered by the case</h1>
       {banners.data && banners.data.results.length > 0 && (
         <Carousel label="Featured" autoplay className="banners">

@@ -1,5 +1,5 @@
 import { calls } from '../../api/contract.gen';
-import { searchParam, usePage } from '../../page';
+import { usePageParam } from '../../page';
 import { FormCall, FormMessage, useAccountForm, useDone } from '../accounts/form';
 
 /**
@@ -7,8 +7,7 @@ import { FormCall, FormMessage, useAccountForm, useDone } from '../accounts/form
  * scanners open links); the button does.
  */
 export function ConfirmNewsletter() {
-  const page = usePage();
-  const token = searchParam(page.url, 'token') ?? '';
+  const token = usePageParam('token') ?? '';
   const done = useDone({ confirmed: 'Your email has been added to our mailing list and will receive our latest news.' });
   const [state, submit] = useAccountForm();
   return (

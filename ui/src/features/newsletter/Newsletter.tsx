@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { calls, type ErrorBody, type SubscribeAnswer, type ValidationErrorBody } from '../../api/contract.gen';
-import { searchParam, usePage } from '../../page';
+import { usePage, usePageParam } from '../../page';
 
 const NEWSLETTER_OK = 'Thank you! Open the link we sent to your email to confirm your subscription.';
 const NEWSLETTER_FAIL = 'Something went wrong adding your email address to the newsletter. Please try again.';
@@ -16,7 +16,7 @@ const NEWSLETTER_CODES: Record<string, string> = {
 /** The footer's newsletter form: a real form post without JS, the JSON call with it. */
 export function Newsletter() {
   const page = usePage();
-  const code = searchParam(page.url, 'newsletter');
+  const code = usePageParam('newsletter');
   const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(
     code && NEWSLETTER_CODES[code] ? { text: NEWSLETTER_CODES[code], ok: code === 'sent' } : null,
   );
