@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Newsletter } from '../features/newsletter/Newsletter';
 import { useGate } from '../features/gates/state';
 import { ACCOUNT_LINKS } from '../features/accounts/AccountNav';
-import { Csrf } from '../features/accounts/form';
+import { Csrf } from './form';
 import { calls } from '../api/contract.gen';
 import { send } from '../api/send';
 import { usePage } from '../page';

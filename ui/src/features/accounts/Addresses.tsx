@@ -9,7 +9,7 @@ import { useHydrated, usePage } from '../../page';
 import { gateQueries } from '../gates/queries';
 import { useGate, type LocationChoice } from '../gates/state';
 import { AccountNav } from './AccountNav';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { addressesQuery } from './queries';
 
 /** How a saved address reads. */

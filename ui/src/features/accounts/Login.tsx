@@ -1,6 +1,6 @@
 import { calls } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** SPEC 6: after login, to /checkout when login began there, else /buy-beer. */
 export function afterLogin(url: string): string {

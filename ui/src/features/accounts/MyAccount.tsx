@@ -3,7 +3,7 @@ import { calls, type Member } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { AccountNav } from './AccountNav';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { userQuery } from './queries';
 
 function Profile({ user }: { user: Member }) {

@@ -1,7 +1,7 @@
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
 import { AccountNav } from './AccountNav';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** /reset-password: asks for the address to mail a link to; the link's page (`suid`) sets the new password. */
 export function ResetPassword() {

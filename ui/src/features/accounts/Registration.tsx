@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { searchParam, usePage } from '../../page';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from './form';
+import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 const FAILED = 'Something went wrong creating your account. Please try again.';
 

@@ -7,7 +7,7 @@ import { num, Select } from '../../components/Select';
 import { gateQueries } from './queries';
 import { addressesQuery } from '../accounts/queries';
 import { addressLine, choiceOf } from '../accounts/Addresses';
-import { Csrf } from '../accounts/form';
+import { Csrf } from '../../components/form';
 import { useGate } from './state';
 
 function pathOf(url: string): string {

@@ -1,6 +1,6 @@
 import { calls } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
-import { Csrf, FormMessage, useAccountForm, useDone } from '../accounts/form';
+import { Csrf, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /**
  * /newsletter/confirm?token=…: the double opt-in's link. Opening it does not subscribe anyone (mail

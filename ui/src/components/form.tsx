@@ -4,9 +4,9 @@
 // same messages in place, and cannot be sent twice while one is on its way.
 
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { Call } from '../../api/contract.gen';
-import { send, type SendOptions, type Sent } from '../../api/send';
-import { searchParam, usePage } from '../../page';
+import type { Call } from '../api/contract.gen';
+import { send, type SendOptions, type Sent } from '../api/send';
+import { searchParam, usePage } from '../page';
 
 export interface FormState {
   busy: boolean;
