@@ -14,7 +14,7 @@ import { Maintenance } from './features/content/Maintenance';
 import { AboutUs, PrivacyPolicy, Terms } from './features/content/TextPages';
 import { NotFound } from './features/content/NotFound';
 import { Gates } from './features/gates/Gates';
-import { GateProvider } from './features/gates/state';
+import { GateProvider } from './lib/gate';
 import { Product } from './features/product/Product';
 import { Addresses, SetupAddress } from './features/accounts/Addresses';
 import { Login } from './features/accounts/Login';

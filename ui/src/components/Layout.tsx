@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Newsletter } from '../features/newsletter/Newsletter';
-import { useGate } from '../features/gates/state';
+import { useGate } from '../lib/gate';
 import { ACCOUNT_LINKS } from '../features/accounts/AccountNav';
 import { Csrf } from './form';
 import { calls } from '../api/contract.gen';

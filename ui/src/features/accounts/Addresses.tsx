@@ -7,27 +7,11 @@ import { num, Select } from '../../components/Select';
 import type { Vars } from '../../lib/keys';
 import { useHydrated, usePage } from '../../page';
 import { gateQueries } from '../gates/queries';
-import { useGate, type LocationChoice } from '../gates/state';
+import { addressLine, choiceOf } from '../../lib/address';
+import { useGate } from '../../lib/gate';
 import { AccountNav } from './AccountNav';
 import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { addressesQuery } from './queries';
-
-/** How a saved address reads. */
-export function addressLine(a: AddressView): string {
-  return [a.address, a.street_name, a.barangay_name, a.city_name, a.province_name].filter(Boolean).join(', ');
-}
-
-/** A saved address as the location gate's choice (delivery there). */
-export function choiceOf(a: AddressView): LocationChoice {
-  return {
-    fulfillmentId: DEFAULT_FULFILLMENT,
-    cityId: a.city_id,
-    cityName: a.city_name,
-    barangayId: a.barangay_id,
-    barangayName: a.barangay_name,
-    streetId: a.street_id,
-  };
-}
 
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
   return errors?.length ? (

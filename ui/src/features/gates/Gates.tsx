@@ -6,9 +6,9 @@ import { useHydrated, usePage } from '../../page';
 import { num, Select } from '../../components/Select';
 import { gateQueries } from './queries';
 import { addressesQuery } from '../accounts/queries';
-import { addressLine, choiceOf } from '../accounts/Addresses';
+import { addressLine, choiceOf } from '../../lib/address';
 import { Csrf } from '../../components/form';
-import { useGate } from './state';
+import { useGate } from '../../lib/gate';
 
 function pathOf(url: string): string {
   const q = url.search(/[?#]/);
