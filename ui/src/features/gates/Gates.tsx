@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { DEFAULT_FULFILLMENT, DEFAULT_PROVINCE } from '../../api/contract.gen';
 import type { Vars } from '../../lib/keys';
 import { useHydrated, usePage } from '../../page';
+import { Dialog } from '../../components/Dialog';
 import { num, Select } from '../../components/Select';
 import { gateQueries } from './queries';
 import { addressesQuery } from '../accounts/queries';
@@ -13,21 +14,6 @@ import { useGate } from '../../lib/gate';
 function pathOf(url: string): string {
   const q = url.search(/[?#]/);
   return q < 0 ? url : url.slice(0, q);
-}
-
-function Dialog({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <div className="overlay">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} tabIndex={-1} ref={ref}>
-        <h2 id={`${id}-title`}>{title}</h2>
-        {children}
-      </div>
-    </div>
-  );
 }
 
 /**
