@@ -16,6 +16,7 @@ import { NotFound } from './features/content/NotFound';
 import { Gates } from './features/gates/Gates';
 import { GateProvider } from './lib/gate';
 import { Product } from './features/product/Product';
+import { AccountMenu } from './features/accounts/AccountMenu';
 import { Addresses, SetupAddress } from './features/accounts/Addresses';
 import { Login } from './features/accounts/Login';
 import { DeleteAccount, GoToCases, MyAccount, Orders } from './features/accounts/MyAccount';
@@ -23,6 +24,7 @@ import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
 import { Registration } from './features/accounts/Registration';
 import { Splash } from './features/gates/Splash';
 import { ConfirmNewsletter } from './features/newsletter/Confirm';
+import { Newsletter } from './features/newsletter/Newsletter';
 import { routes } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
@@ -86,7 +88,7 @@ export function App({ page, gate, client }: { page: Page; gate: Gate; client: Qu
               </main>
             ) : (
               <>
-                <Layout>
+                <Layout account={<AccountMenu />} newsletter={<Newsletter />}>
                   <Body />
                 </Layout>
                 <Gates />

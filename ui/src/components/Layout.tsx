@@ -1,10 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Newsletter } from '../features/newsletter/Newsletter';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useGate } from '../lib/gate';
-import { ACCOUNT_LINKS } from '../features/accounts/AccountNav';
-import { Csrf } from './form';
-import { calls } from '../api/contract.gen';
-import { send } from '../api/send';
 import { usePage } from '../page';
 
 /** The menus of SPEC 2: [address, label]. */
@@ -42,7 +37,7 @@ const FOOTER_HELP: [string, string][] = [
   ['/privacy-policy', 'Privacy Policy'],
 ];
 
-function Links({ items }: { items: [string, string][] }) {
+export function Links({ items }: { items: [string, string][] }) {
   return (
     <>
       {items.map(([href, label]) => (
@@ -99,30 +94,11 @@ function useDrawers() {
   return refs;
 }
 
-/** The member's Log Out: a form post without JS; with it, the API call, then /login (SPEC 6). */
-function LogOut() {
-  const [busy, setBusy] = useState(false);
-  return (
-    <form
-      method="post"
-      action="/logout"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (busy) return;
-        setBusy(true);
-        await send(calls.logout);
-        window.location.assign('/login?done=logout');
-      }}
-    >
-      <Csrf />
-      <button type="submit" className="secondary" disabled={busy}>
-        Log Out
-      </button>
-    </form>
-  );
-}
-
-export function Layout({ children }: { children: ReactNode }) {
+/**
+ * The page around a route's body: header, drawers and footer. Features' pieces come in from App:
+ * `account` (the account drawer's links) and `newsletter` (the footer's form).
+ */
+export function Layout({ children, account, newsletter }: { children: ReactNode; account: ReactNode; newsletter: ReactNode }) {
   const { member } = usePage();
   const drawers = useDrawers();
   const { gate, open } = useGate();
@@ -182,27 +158,7 @@ export function Layout({ children }: { children: ReactNode }) {
               <summary aria-label={member ? `My Account, ${member.firstname}` : undefined}>{member ? member.firstname : 'My Account'}</summary>
               <div className="drawer-panel">
                 <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
-                {member ? (
-                  <>
-                    <ul>
-                      <Links items={ACCOUNT_LINKS} />
-                    </ul>
-                    <LogOut />
-                  </>
-                ) : (
-                  <ul>
-                    <li>
-                      <a className="button" href="/login">
-                        Log In
-                      </a>
-                    </li>
-                    <li>
-                      <a className="button secondary" href="/registration">
-                        Create Account
-                      </a>
-                    </li>
-                  </ul>
-                )}
+                {account}
                 <p className="legal-links">
                   <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
                 </p>
@@ -261,7 +217,7 @@ export function Layout({ children }: { children: ReactNode }) {
               <Links items={FOOTER_HELP} />
             </ul>
           </nav>
-          <Newsletter />
+          {newsletter}
         </div>
         <div className="wrap copyright">
           <p>For adults 18 years old and above only. Drink responsibly. Do not drink and drive.</p>
