@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { calls, DEFAULT_FULFILLMENT, DEFAULT_PROVINCE, type AddressView } from '../../api/contract.gen';
+import { calls, DEFAULT_FULFILLMENT, type AddressView } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { QueryState } from '../../components/QueryState';
-import { num, Select } from '../../components/Select';
-import type { Vars } from '../../lib/keys';
+import { AreaSelects, StreetSelect, useAddressPicker } from '../../components/AddressPicker';
+import { num } from '../../components/Select';
 import { useHydrated, usePage } from '../../page';
-import { gateQueries } from '../gates/queries';
 import { addressLine, choiceOf } from '../../lib/address';
 import { useGate } from '../../lib/gate';
 import { AccountNav } from './AccountNav';
@@ -28,23 +27,9 @@ function FieldError({ id, errors }: { id: string; errors?: string[] }) {
  */
 export function AddressForm({ action, onSaved }: { action: string; onSaved: (a: AddressView) => void }) {
   const page = usePage();
-  const v = page.vars;
   const hydrated = useHydrated();
-  const [province, setProvince] = useState<number | null>(num(v.gateProvince) ?? DEFAULT_PROVINCE);
-  const [city, setCity] = useState<number | null>(num(v.gateCity));
-  const [barangay, setBarangay] = useState<number | null>(num(v.gateBarangay));
-  const [street, setStreet] = useState<number | null>(num(page.form?.values.street_id));
-  const vars: Vars = {
-    gateFulfillment: String(DEFAULT_FULFILLMENT),
-    gateProvince: province ? String(province) : undefined,
-    gateCity: city ? String(city) : undefined,
-    gateBarangay: barangay ? String(barangay) : undefined,
-  };
-  const provinces = useQuery(gateQueries.provinces.options());
-  const cities = useQuery({ ...gateQueries.cities.options(vars), enabled: province !== null });
-  const barangays = useQuery(gateQueries.barangays.options(vars));
-  const streets = useQuery(gateQueries.streets.options(vars));
-  const needsStreet = (streets.data?.results.length ?? 0) > 0;
+  const picker = useAddressPicker({ fulfillment: DEFAULT_FULFILLMENT, street: num(page.form?.values.street_id) });
+  const { barangay, street, needsStreet } = picker;
   const [state, submit] = useAccountForm(
     calls.createAddress,
     (f) => ({ body: { address: f.get('address'), barangay_id: barangay, street_id: needsStreet ? street : null } }),
@@ -53,56 +38,7 @@ export function AddressForm({ action, onSaved }: { action: string; onSaved: (a: 
   return (
     <div className="address-form">
       <form method="get" action={action} aria-label="Where the address is">
-        <Select
-          prefix="address"
-          name="province"
-          label="Province"
-          empty="No Province available"
-          items={provinces.data?.results}
-          loading={provinces.isPending}
-          value={province}
-          id={(p) => p.id}
-          text={(p) => p.province_name}
-          onChange={(p) => {
-            setProvince(p);
-            setCity(null);
-            setBarangay(null);
-            setStreet(null);
-          }}
-        />
-        <Select
-          prefix="address"
-          name="city"
-          label="City"
-          empty="No Cities available"
-          items={cities.data?.results.locations}
-          loading={cities.isPending && province !== null}
-          value={city}
-          id={(c) => c.city_id}
-          text={(c) => c.city_name}
-          disabled={province === null}
-          onChange={(c) => {
-            setCity(c);
-            setBarangay(null);
-            setStreet(null);
-          }}
-        />
-        <Select
-          prefix="address"
-          name="barangay"
-          label="Barangay"
-          empty="No barangay available"
-          items={barangays.data?.results}
-          loading={barangays.isFetching}
-          value={barangay}
-          id={(b) => b.id}
-          text={(b) => b.barangay_name}
-          disabled={city === null}
-          onChange={(b) => {
-            setBarangay(b);
-            setStreet(null);
-          }}
-        />
+        <AreaSelects picker={picker} prefix="address" />
         <FieldError id="field-barangay_id-error" errors={state.errors.barangay_id} />
         {!hydrated && (
           <button type="submit" className="secondary">
@@ -114,20 +50,7 @@ export function AddressForm({ action, onSaved }: { action: string; onSaved: (a: 
         <Csrf />
         <input type="hidden" name="action" value="create" />
         <input type="hidden" name="barangay_id" value={barangay ?? ''} />
-        {needsStreet && (
-          <Select
-            prefix="address"
-            name="street_id"
-            label="Street"
-            empty="No street available"
-            items={streets.data?.results}
-            loading={false}
-            value={street}
-            id={(s) => s.id}
-            text={(s) => s.street_name}
-            onChange={setStreet}
-          />
-        )}
+        <StreetSelect picker={picker} prefix="address" name="street_id" />
         <FieldError id="field-street_id-error" errors={state.errors.street_id} />
         <Field
           name="address"
