@@ -57,12 +57,11 @@ type DrawerName = 'menu' | 'account' | 'cart';
  * behind the open cart drawer (SPEC 4).
  */
 function useDrawers() {
-  const refs = {
-    menu: useRef<HTMLDetailsElement>(null),
-    account: useRef<HTMLDetailsElement>(null),
-    cart: useRef<HTMLDetailsElement>(null),
-  };
+  const menu = useRef<HTMLDetailsElement>(null);
+  const account = useRef<HTMLDetailsElement>(null);
+  const cart = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
+    const refs = { menu, account, cart };
     const all = Object.entries(refs) as [DrawerName, React.RefObject<HTMLDetailsElement | null>][];
     const onToggle = (name: DrawerName) => () => {
       const el = refs[name].current;
@@ -91,7 +90,7 @@ function useDrawers() {
       document.removeEventListener('keydown', onKey);
     };
   }, []);
-  return refs;
+  return { menu, account, cart };
 }
 
 /**
@@ -100,7 +99,7 @@ function useDrawers() {
  */
 export function Layout({ children, account, newsletter }: { children: ReactNode; account: ReactNode; newsletter: ReactNode }) {
   const { member } = usePage();
-  const drawers = useDrawers();
+  const { menu, account: accountDrawer, cart } = useDrawers();
   const { gate, open } = useGate();
   const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
   return (
@@ -135,7 +134,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
           </div>
         </div>
         <div className="wrap header-row">
-          <details className="drawer drawer-left mobile-only" ref={drawers.menu}>
+          <details className="drawer drawer-left mobile-only" ref={menu}>
             <summary aria-label="Menu">
               <span aria-hidden="true">☰</span>
             </summary>
@@ -154,7 +153,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
             </ul>
           </nav>
           <div className="header-actions">
-            <details className="drawer drawer-right" ref={drawers.account}>
+            <details className="drawer drawer-right" ref={accountDrawer}>
               <summary aria-label={member ? `My Account, ${member.firstname}` : undefined}>{member ? member.firstname : 'My Account'}</summary>
               <div className="drawer-panel">
                 <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
@@ -172,7 +171,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
               </svg>
               <span className="cart-count">0</span>
             </a>
-            <details className="drawer drawer-right cart-drawer" ref={drawers.cart}>
+            <details className="drawer drawer-right cart-drawer" ref={cart}>
               <summary aria-label="Open cart summary">
                 <span aria-hidden="true">▾</span>
               </summary>

@@ -20,6 +20,8 @@ function FinishRegistration({ token }: { token: string }) {
       if (r.ok) setWho(r.data.data.email);
       else update({ message: r.message, ok: false });
     });
+    // `update` is a new function on every render: the token is checked once per token, not per render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
   }, [token]);
   return (
     <section className="account-page" aria-labelledby="registration-title">
