@@ -132,3 +132,12 @@ export function useDone(messages: Record<string, string>): string | null {
   const done = searchParam(usePage().url, 'done');
   return done ? (messages[done] ?? null) : null;
 }
+
+/** The page's message after a form (`useDone`), as a status; nothing without one. */
+export function DoneMessage({ text }: { text: string | null }) {
+  return text ? (
+    <p className="form-message" role="status">
+      {text}
+    </p>
+  ) : null;
+}

@@ -8,8 +8,8 @@ import { num } from '../../components/Select';
 import { useHydrated, usePage } from '../../page';
 import { addressLine, choiceOf } from '../../lib/address';
 import { useGate } from '../../lib/gate';
-import { AccountNav } from './AccountNav';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { AccountPage } from './AccountNav';
+import { Csrf, DoneMessage, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { addressesQuery } from './queries';
 
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
@@ -138,35 +138,27 @@ export function Addresses() {
     deleted: 'The address has been deleted.',
   });
   return (
-    <div className="account-layout">
-      <AccountNav current="/my-account/addresses" />
-      <section className="account-page" aria-labelledby="addresses-title">
-        <h1 id="addresses-title">My Addresses</h1>
-        {done && (
-          <p className="form-message" role="status">
-            {done}
-          </p>
+    <AccountPage current="/my-account/addresses" id="addresses" title="My Addresses">
+      <DoneMessage text={done} />
+      <QueryState
+        query={addresses}
+        loading="Loading your addresses…"
+        error="We could not load your addresses. Please reload the page."
+        retry
+        empty="You have no saved addresses yet."
+        isEmpty={(d) => d.results.length === 0}
+      >
+        {(d) => (
+          <ul className="addresses">
+            {d.results.map((a) => (
+              <SavedAddress key={a.id} a={a} />
+            ))}
+          </ul>
         )}
-        <QueryState
-          query={addresses}
-          loading="Loading your addresses…"
-          error="We could not load your addresses. Please reload the page."
-          retry
-          empty="You have no saved addresses yet."
-          isEmpty={(d) => d.results.length === 0}
-        >
-          {(d) => (
-            <ul className="addresses">
-              {d.results.map((a) => (
-                <SavedAddress key={a.id} a={a} />
-              ))}
-            </ul>
-          )}
-        </QueryState>
-        <h2>Add an Address</h2>
-        <AddressForm action="/my-account/addresses" onSaved={() => window.location.assign('/my-account/addresses?done=added')} />
-      </section>
-    </div>
+      </QueryState>
+      <h2>Add an Address</h2>
+      <AddressForm action="/my-account/addresses" onSaved={() => window.location.assign('/my-account/addresses?done=added')} />
+    </AccountPage>
   );
 }
 
@@ -177,11 +169,7 @@ export function SetupAddress() {
   return (
     <section className="account-page" aria-labelledby="setup-title">
       <h1 id="setup-title">Where Should We Deliver?</h1>
-      {done && (
-        <p className="form-message" role="status">
-          {done}
-        </p>
-      )}
+      <DoneMessage text={done} />
       <p>Save your delivery address now and choose it in one tap when you order.</p>
       {/* The first address becomes the shop's location, as USE THIS ADDRESS does. */}
       <AddressForm

@@ -1,6 +1,6 @@
 import { calls } from '../../api/contract.gen';
 import { searchParam, usePage } from '../../page';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { Csrf, DoneMessage, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** SPEC 6: after login, to /checkout when login began there, else /buy-beer. */
 export function afterLogin(url: string): string {
@@ -22,11 +22,7 @@ export function Login() {
   return (
     <section className="account-page" aria-labelledby="login-title">
       <h1 id="login-title">Log In</h1>
-      {done && (
-        <p className="form-message" role="status">
-          {done}
-        </p>
-      )}
+      <DoneMessage text={done} />
       <form method="post" action="/login" onSubmit={submit} noValidate>
         <Csrf />
         {from === 'checkout' && <input type="hidden" name="from" value="checkout" />}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { searchParam, usePage } from '../../page';
-import { Csrf, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { Csrf, DoneMessage, Field, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 const FAILED = 'Something went wrong creating your account. Please try again.';
 
@@ -67,9 +67,7 @@ export function Registration() {
     <section className="account-page" aria-labelledby="registration-title">
       <h1 id="registration-title">Create Account</h1>
       {done ? (
-        <p className="form-message" role="status">
-          {done}
-        </p>
+        <DoneMessage text={done} />
       ) : (
         <p>Members save their addresses, reorder their Go-to Cases and see their orders. You must be 18 or older.</p>
       )}
