@@ -44,6 +44,7 @@ lint: $(NODE_MODULES)
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	cd $(UI) && npx tsc --noEmit
+	cd $(UI) && npx eslint .
 
 fmt:
 	$(CARGO) fmt --all
@@ -53,6 +54,7 @@ test-rust: build-ui $(DIESEL)
 
 test-ui: $(NODE_MODULES)
 	cd $(UI) && npx tsc --noEmit
+	cd $(UI) && npx eslint .
 	cd $(UI) && node build.mjs --tests && node --test dist-test/
 
 test-e2e: build-ui chromium

@@ -2,38 +2,15 @@
 // profile, add an address and use it in the location gate, change the password, log out, reset a
 // forgotten password and delete the account, with JavaScript on; and the forms that must work
 // without it (registration, login, logout, delete) with JavaScript off.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
-import { chromiumOptions, startStore } from './server.mjs';
+import { axeViolations, browser, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
 
-const require = createRequire(import.meta.url);
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-let store;
-let browser;
-
-before(async () => {
-  store = await startStore();
-  browser = await chromium.launch(chromiumOptions);
-});
-
-after(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+useStoreAndBrowser();
 
 /** A context past the policy modal and the category gate (bottles), as a returning shopper. */
 async function shopper(javaScriptEnabled) {
-  const context = await browser.newContext({ javaScriptEnabled });
-  await context.addCookies(
-    ['cookieAccepted=1', 'privacyVerification=1', 'ageVerification=1', 'categoryGateId=1'].map((c) => {
-      const [name, value] = c.split('=');
-      return { name, value, url: store.base };
-    }),
-  );
+  const context = await newContext(['cookieAccepted=1', 'privacyVerification=1', 'ageVerification=1', 'categoryGateId=1'], { javaScriptEnabled });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -44,7 +21,7 @@ async function shopper(javaScriptEnabled) {
 }
 
 async function ready(page, js) {
-  if (js) await page.waitForSelector('html[data-hydrated="true"]');
+  if (js) await hydrated(page);
 }
 
 async function register(page, js, who) {
@@ -316,12 +293,7 @@ test('axe finds no violations on the account pages, and they hydrate cleanly', a
       assert.equal(res.status(), 200, path);
       await ready(page, true);
       if (path === '/buy-beer') await page.getByRole('button', { name: /USE THIS ADDRESS/ }).waitFor();
-      await page.addScriptTag({ content: axeSource });
-      const result = await page.evaluate(async () => {
-        // eslint-disable-next-line no-undef
-        const r = await axe.run(document, { resultTypes: ['violations'] });
-        return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      });
+      const result = await axeViolations(page);
       assert.deepEqual(result, [], path);
     }
   }

@@ -1,21 +1,9 @@
 // /buy-beer in Debian's Chromium, with JavaScript off and on.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { chromiumOptions, startStore } from './server.mjs';
+import { addCookies, browser, newContext, store, useStoreAndBrowser } from './browser.mjs';
 
-let store;
-let browser;
-
-before(async () => {
-  store = await startStore();
-  browser = await chromium.launch(chromiumOptions);
-});
-
-after(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+useStoreAndBrowser();
 
 test('without JavaScript the product list shows names and prices', async () => {
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -31,12 +19,7 @@ test('without JavaScript the product list shows names and prices', async () => {
   assert.equal(href, '/single-product/tala-pale-pilsen-320ml');
   // Crawlers get the list behind the gate; a shopper past the gates uses the filter links, which
   // work as plain links.
-  await context.addCookies(
-    ['privacyVerification=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002'].map((c) => {
-      const [name, value] = c.split('=');
-      return { name, value, url: store.base };
-    }),
-  );
+  await addCookies(context, ['privacyVerification=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002']);
   await page.reload();
   await page.getByRole('link', { name: 'Kegs' }).click();
   await page.waitForURL(/filterByType=keg/);
@@ -45,8 +28,7 @@ test('without JavaScript the product list shows names and prices', async () => {
 });
 
 test('a barangay cookie narrows the list', async () => {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  await context.addCookies([{ name: 'locationGateBarangayId', value: '402103004', url: store.base }]);
+  const context = await newContext(['locationGateBarangayId=402103004'], { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`${store.base}/buy-beer`);
   assert.equal(await page.locator('#browse-cont li.card').count(), 19);

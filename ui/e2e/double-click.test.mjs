@@ -1,26 +1,13 @@
 // A double click sends a form once (its own store: the registration rate limit of one client
 // must not depend on what other tests sent before).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { chromiumOptions, startStore } from './server.mjs';
+import { newContext, store, useStoreAndBrowser } from './browser.mjs';
 
-let store;
-let browser;
-
-before(async () => {
-  store = await startStore();
-  browser = await chromium.launch(chromiumOptions);
-});
-
-after(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+useStoreAndBrowser();
 
 test('a double click on a form sends it once', async () => {
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'privacyVerification', value: '1', url: store.base }]);
+  const context = await newContext(['privacyVerification=1']);
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

@@ -1,31 +1,13 @@
 // Addresses a careless link or an attacker makes: the shopper always gets a helpful page, never a
 // blank one, with JavaScript on.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { chromiumOptions, startStore } from './server.mjs';
+import { newContext, store, useStoreAndBrowser } from './browser.mjs';
 
-let store;
-let browser;
-
-before(async () => {
-  store = await startStore();
-  browser = await chromium.launch(chromiumOptions);
-});
-
-after(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+useStoreAndBrowser();
 
 async function visit(path) {
-  const context = await browser.newContext();
-  await context.addCookies(
-    ['privacyVerification=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002'].map((c) => {
-      const [name, value] = c.split('=');
-      return { name, value, url: store.base };
-    }),
-  );
+  const context = await newContext(['privacyVerification=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002']);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

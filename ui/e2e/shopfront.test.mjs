@@ -1,26 +1,9 @@
 // The shop front in Debian's Chromium, with JavaScript on and off (issue 3).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
-import { chromiumOptions, startStore } from './server.mjs';
+import { addCookies, axeViolations, browser, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
 
-const require = createRequire(import.meta.url);
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-let store;
-let browser;
-
-before(async () => {
-  store = await startStore();
-  browser = await chromium.launch(chromiumOptions);
-});
-
-after(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+useStoreAndBrowser();
 
 function watch(page) {
   const problems = [];
@@ -29,17 +12,6 @@ function watch(page) {
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   return problems;
-}
-
-const hydrated = (page) => page.waitForSelector('html[data-hydrated="true"]');
-
-async function enter(page, { category, city, barangay, street }) {
-  await page.getByRole('button', { name: 'AGREE AND PROCEED' }).click();
-  await page.getByRole('heading', { name: 'Cheers! What are you ordering?' }).waitFor();
-  await page.getByRole('button', { name: new RegExp(category) }).click();
-  await page.getByLabel('City').selectOption({ label: city });
-  await page.getByLabel('Barangay').selectOption({ label: barangay });
-  if (street) await page.getByLabel('Street').selectOption({ label: street });
 }
 
 test('JS on: the whole entry journey ends on /buy-beer with the right products', async () => {
@@ -100,12 +72,7 @@ test('JS off: the same journey as form posts', async () => {
 });
 
 test('product page option rules', async () => {
-  const context = await browser.newContext();
-  await context.addCookies([
-    { name: 'privacyVerification', value: '1', url: store.base },
-    { name: 'categoryGateId', value: '1', url: store.base },
-    { name: 'locationGateBarangayId', value: '1380300002', url: store.base },
-  ]);
+  const context = await newContext(['privacyVerification=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002']);
   const page = await context.newPage();
   const problems = watch(page);
   await page.goto(`${store.base}/single-product/tala-pale-pilsen-can-330ml`);
@@ -135,12 +102,7 @@ test('product page option rules', async () => {
 });
 
 test('the notice window follows testdate, the picker hides on holidays', async () => {
-  const context = await browser.newContext();
-  await context.addCookies([
-    { name: 'privacyVerification', value: '1', url: store.base },
-    { name: 'categoryGateId', value: '1', url: store.base },
-    { name: 'locationGateBarangayId', value: '1380300002', url: store.base },
-  ]);
+  const context = await newContext(['privacyVerification=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002']);
   const page = await context.newPage();
   await page.goto(`${store.base}/?testdate=2025-05-06`);
   await page.getByRole('heading', { name: 'Notice to our Members' }).waitFor();
@@ -155,8 +117,7 @@ test('the notice window follows testdate, the picker hides on holidays', async (
 
 for (const js of [true, false]) {
   test(`newsletter success and error, JS ${js ? 'on' : 'off'}`, async () => {
-    const context = await browser.newContext({ javaScriptEnabled: js });
-    await context.addCookies([{ name: 'privacyVerification', value: '1', url: store.base }]);
+    const context = await newContext(['privacyVerification=1'], { javaScriptEnabled: js });
     const page = await context.newPage();
     await page.goto(`${store.base}/faqs`);
     if (js) await hydrated(page);
@@ -180,8 +141,7 @@ for (const js of [true, false]) {
 }
 
 test('drawers: account and menu exclude each other, Escape closes, cart locks scrolling', async () => {
-  const context = await browser.newContext({ viewport: { width: 400, height: 800 } });
-  await context.addCookies([{ name: 'privacyVerification', value: '1', url: store.base }]);
+  const context = await newContext(['privacyVerification=1'], { viewport: { width: 400, height: 800 } });
   const page = await context.newPage();
   await page.goto(`${store.base}/faqs`);
   await hydrated(page);
@@ -219,31 +179,17 @@ test('axe finds no violations on home, /buy-beer, a product, the gates and an in
   const page = await context.newPage();
   for (const [path, cookie] of targets) {
     await context.clearCookies();
-    for (const pair of cookie.split('; ').filter(Boolean)) {
-      const [name, value] = pair.split('=');
-      await context.addCookies([{ name, value, url: store.base }]);
-    }
+    await addCookies(context, cookie.split('; ').filter(Boolean));
     await page.goto(`${store.base}${path}`);
     await hydrated(page);
-    await page.addScriptTag({ content: axeSource });
-    const result = await page.evaluate(async () => {
-      // eslint-disable-next-line no-undef
-      const r = await axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
+    const result = await axeViolations(page);
     assert.deepEqual(result, [], `${path} with cookies "${cookie}"`);
   }
   await context.close();
 });
 
 test('every shop-front route hydrates without console errors or hydration warnings', async () => {
-  const context = await browser.newContext();
-  await context.addCookies(
-    ['privacyVerification=1', 'cookieAccepted=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002'].map((c) => {
-      const [name, value] = c.split('=');
-      return { name, value, url: store.base };
-    }),
-  );
+  const context = await newContext(['privacyVerification=1', 'cookieAccepted=1', 'categoryGateId=1', 'locationGateBarangayId=1380300002']);
   const page = await context.newPage();
   const problems = watch(page);
   const routes = [

@@ -28,54 +28,58 @@ function words(name) {
   return [parts[0], parts.slice(1).join(' ')];
 }
 
-function bottle(c, [l1, l2], size) {
+/** A product picture: the cream square around `art`, with the label's three lines (heights, font sizes). */
+function product(c, art, [l1, l2], size, [y1, y2, y3], [big, small, sizeFont, sizeBold]) {
+  const line = (y, fontSize, bold, text) =>
+    `<text x="120" y="${y}" font-family="sans-serif" font-size="${fontSize}"${bold ? ' font-weight="700"' : ''} text-anchor="middle" fill="${c.ink}">${esc(text)}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 240" width="240" height="240">
     <rect width="240" height="240" fill="#f7efe1"/>
-    <path d="M108 20h24v40c0 12 22 22 22 46v114a8 8 0 0 1-8 8H94a8 8 0 0 1-8-8V106c0-24 22-34 22-46z" fill="${c.body}"/>
+    ${art}
+    ${line(y1, big, true, l1)}
+    ${line(y2, small, false, l2)}
+    ${line(y3, sizeFont, sizeBold, size)}
+  </svg>`;
+}
+
+/** How each packaging is drawn (by packaging id): its shape, and its label lines' heights and font sizes. */
+const SHAPES = {
+  // bottle
+  1: {
+    art: (c) => `<path d="M108 20h24v40c0 12 22 22 22 46v114a8 8 0 0 1-8 8H94a8 8 0 0 1-8-8V106c0-24 22-34 22-46z" fill="${c.body}"/>
     <rect x="104" y="14" width="32" height="12" rx="3" fill="${c.label}"/>
-    <rect x="90" y="130" width="60" height="64" rx="4" fill="${c.label}"/>
-    <text x="120" y="152" font-family="sans-serif" font-size="13" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(l1)}</text>
-    <text x="120" y="168" font-family="sans-serif" font-size="8" text-anchor="middle" fill="${c.ink}">${esc(l2)}</text>
-    <text x="120" y="184" font-family="sans-serif" font-size="8" text-anchor="middle" fill="${c.ink}">${esc(size)}</text>
-  </svg>`;
-}
-
-function can(c, [l1, l2], size) {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 240" width="240" height="240">
-    <rect width="240" height="240" fill="#f7efe1"/>
-    <rect x="76" y="40" width="88" height="170" rx="12" fill="${c.body}"/>
+    <rect x="90" y="130" width="60" height="64" rx="4" fill="${c.label}"/>`,
+    ys: [152, 168, 184],
+    fonts: [13, 8, 8, false],
+  },
+  // can
+  2: {
+    art: (c) => `<rect x="76" y="40" width="88" height="170" rx="12" fill="${c.body}"/>
     <rect x="82" y="32" width="76" height="14" rx="6" fill="#b8b8b8"/>
-    <rect x="76" y="96" width="88" height="64" fill="${c.label}"/>
-    <text x="120" y="122" font-family="sans-serif" font-size="15" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(l1)}</text>
-    <text x="120" y="138" font-family="sans-serif" font-size="9" text-anchor="middle" fill="${c.ink}">${esc(l2)}</text>
-    <text x="120" y="152" font-family="sans-serif" font-size="9" text-anchor="middle" fill="${c.ink}">${esc(size)}</text>
-  </svg>`;
-}
-
-function keg(c, [l1, l2], size) {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 240" width="240" height="240">
-    <rect width="240" height="240" fill="#f7efe1"/>
-    <rect x="56" y="44" width="128" height="166" rx="14" fill="#9aa0a6"/>
+    <rect x="76" y="96" width="88" height="64" fill="${c.label}"/>`,
+    ys: [122, 138, 152],
+    fonts: [15, 9, 9, false],
+  },
+  // keg
+  3: {
+    art: (c) => `<rect x="56" y="44" width="128" height="166" rx="14" fill="#9aa0a6"/>
     <rect x="56" y="70" width="128" height="8" fill="#7d848a"/>
     <rect x="56" y="176" width="128" height="8" fill="#7d848a"/>
     <rect x="108" y="30" width="24" height="16" rx="3" fill="#55595d"/>
-    <rect x="72" y="94" width="96" height="70" rx="6" fill="${c.label}" stroke="${c.body}" stroke-width="4"/>
-    <text x="120" y="120" font-family="sans-serif" font-size="16" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(l1)}</text>
-    <text x="120" y="136" font-family="sans-serif" font-size="9" text-anchor="middle" fill="${c.ink}">${esc(l2)}</text>
-    <text x="120" y="152" font-family="sans-serif" font-size="11" font-weight="700" text-anchor="middle" fill="${c.ink}">${esc(size)}</text>
-  </svg>`;
-}
+    <rect x="72" y="94" width="96" height="70" rx="6" fill="${c.label}" stroke="${c.body}" stroke-width="4"/>`,
+    ys: [120, 136, 152],
+    fonts: [16, 9, 11, true],
+  },
+};
+const draw = (id, c, label, size) => product(c, SHAPES[id].art(c), label, size, SHAPES[id].ys, SHAPES[id].fonts);
 
-const draw = { 1: bottle, 2: can, 3: keg };
 for (const p of catalog.products) {
   const c = BRANDS[p.brand];
   if (!c) throw new Error(`no colours for brand ${p.brand}`);
-  write(p.product_image, draw[p.packaging_id](c, words(p.product_name), p.size));
+  write(p.product_image, draw(p.packaging_id, c, words(p.product_name), p.size));
 }
 const tala = BRANDS.Tala;
 for (const k of catalog.packagings) {
-  const fn = draw[k.id];
-  write(k.image, fn(tala, ['Tala', k.name.toLowerCase()], ''));
+  write(k.image, draw(k.id, tala, ['Tala', k.name.toLowerCase()], ''));
 }
 
 const banner = (w, h, title, art) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}">

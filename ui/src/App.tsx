@@ -4,7 +4,9 @@ import { ErrorBoundary } from './components/ErrorBoundary';
 import { Layout } from './components/Layout';
 import { Maintenance } from './features/content/Maintenance';
 import { Gates } from './features/gates/Gates';
-import { GateProvider } from './features/gates/state';
+import { GateProvider } from './lib/gate';
+import { AccountMenu } from './features/accounts/AccountMenu';
+import { Newsletter } from './features/newsletter/Newsletter';
 import { notFoundRoute, routes } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
@@ -41,7 +43,7 @@ export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>;
               </main>
             ) : (
               <>
-                <Layout>
+                <Layout account={<AccountMenu />} newsletter={<Newsletter />}>
                   <Body />
                 </Layout>
                 <Gates />

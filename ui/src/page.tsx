@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { RenderInput } from './lib/render-input';
 
 export type Page = Omit<RenderInput, 'state' | 'gate'> & {
@@ -51,7 +51,7 @@ export function usePageParam(name: string): string | null {
 
 /** False during the server render and hydration, true once the page runs in the browser. */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  return useSyncExternalStore(noSubscription, () => true, () => false);
 }
+
+const noSubscription = () => () => {};

@@ -1,10 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Newsletter } from '../features/newsletter/Newsletter';
-import { useGate } from '../features/gates/state';
-import { ACCOUNT_LINKS } from '../features/accounts/AccountNav';
-import { Csrf } from '../features/accounts/form';
-import { calls } from '../api/contract.gen';
-import { send } from '../api/send';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useGate } from '../lib/gate';
 import { usePage } from '../page';
 
 /** The menus of SPEC 2: [address, label]. */
@@ -42,7 +37,7 @@ const FOOTER_HELP: [string, string][] = [
   ['/privacy-policy', 'Privacy Policy'],
 ];
 
-function Links({ items }: { items: [string, string][] }) {
+export function Links({ items }: { items: [string, string][] }) {
   return (
     <>
       {items.map(([href, label]) => (
@@ -62,12 +57,11 @@ type DrawerName = 'menu' | 'account' | 'cart';
  * behind the open cart drawer (SPEC 4).
  */
 function useDrawers() {
-  const refs = {
-    menu: useRef<HTMLDetailsElement>(null),
-    account: useRef<HTMLDetailsElement>(null),
-    cart: useRef<HTMLDetailsElement>(null),
-  };
+  const menu = useRef<HTMLDetailsElement>(null);
+  const account = useRef<HTMLDetailsElement>(null);
+  const cart = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
+    const refs = { menu, account, cart };
     const all = Object.entries(refs) as [DrawerName, React.RefObject<HTMLDetailsElement | null>][];
     const onToggle = (name: DrawerName) => () => {
       const el = refs[name].current;
@@ -96,35 +90,16 @@ function useDrawers() {
       document.removeEventListener('keydown', onKey);
     };
   }, []);
-  return refs;
+  return { menu, account, cart };
 }
 
-/** The member's Log Out: a form post without JS; with it, the API call, then /login (SPEC 6). */
-function LogOut() {
-  const [busy, setBusy] = useState(false);
-  return (
-    <form
-      method="post"
-      action="/logout"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (busy) return;
-        setBusy(true);
-        await send(calls.logout);
-        window.location.assign('/login?done=logout');
-      }}
-    >
-      <Csrf />
-      <button type="submit" className="secondary" disabled={busy}>
-        Log Out
-      </button>
-    </form>
-  );
-}
-
-export function Layout({ children }: { children: ReactNode }) {
+/**
+ * The page around a route's body: header, drawers and footer. Features' pieces come in from App:
+ * `account` (the account drawer's links) and `newsletter` (the footer's form).
+ */
+export function Layout({ children, account, newsletter }: { children: ReactNode; account: ReactNode; newsletter: ReactNode }) {
   const { member } = usePage();
-  const drawers = useDrawers();
+  const { menu, account: accountDrawer, cart } = useDrawers();
   const { gate, open } = useGate();
   const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
   return (
@@ -159,7 +134,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </div>
         </div>
         <div className="wrap header-row">
-          <details className="drawer drawer-left mobile-only" ref={drawers.menu}>
+          <details className="drawer drawer-left mobile-only" ref={menu}>
             <summary aria-label="Menu">
               <span aria-hidden="true">☰</span>
             </summary>
@@ -178,31 +153,11 @@ export function Layout({ children }: { children: ReactNode }) {
             </ul>
           </nav>
           <div className="header-actions">
-            <details className="drawer drawer-right" ref={drawers.account}>
+            <details className="drawer drawer-right" ref={accountDrawer}>
               <summary aria-label={member ? `My Account, ${member.firstname}` : undefined}>{member ? member.firstname : 'My Account'}</summary>
               <div className="drawer-panel">
                 <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
-                {member ? (
-                  <>
-                    <ul>
-                      <Links items={ACCOUNT_LINKS} />
-                    </ul>
-                    <LogOut />
-                  </>
-                ) : (
-                  <ul>
-                    <li>
-                      <a className="button" href="/login">
-                        Log In
-                      </a>
-                    </li>
-                    <li>
-                      <a className="button secondary" href="/registration">
-                        Create Account
-                      </a>
-                    </li>
-                  </ul>
-                )}
+                {account}
                 <p className="legal-links">
                   <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
                 </p>
@@ -216,7 +171,7 @@ export function Layout({ children }: { children: ReactNode }) {
               </svg>
               <span className="cart-count">0</span>
             </a>
-            <details className="drawer drawer-right cart-drawer" ref={drawers.cart}>
+            <details className="drawer drawer-right cart-drawer" ref={cart}>
               <summary aria-label="Open cart summary">
                 <span aria-hidden="true">▾</span>
               </summary>
@@ -261,7 +216,7 @@ export function Layout({ children }: { children: ReactNode }) {
               <Links items={FOOTER_HELP} />
             </ul>
           </nav>
-          <Newsletter />
+          {newsletter}
         </div>
         <div className="wrap copyright">
           <p>For adults 18 years old and above only. Drink responsibly. Do not drink and drive.</p>

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 /** The account's sub-pages (SPEC 2's account drawer links, with the password and deletion pages). */
 export const ACCOUNT_LINKS: [string, string][] = [
   ['/my-account', 'My Account'],
@@ -20,5 +22,18 @@ export function AccountNav({ current }: { current: string }) {
         ))}
       </ul>
     </nav>
+  );
+}
+
+/** A member's page: the account's links beside the page's section, titled `title` (`{id}-title`). */
+export function AccountPage({ current, id, title, children }: { current: string; id: string; title: string; children: ReactNode }) {
+  return (
+    <div className="account-layout">
+      <AccountNav current={current} />
+      <section className="account-page" aria-labelledby={`${id}-title`}>
+        <h1 id={`${id}-title`}>{title}</h1>
+        {children}
+      </section>
+    </div>
   );
 }

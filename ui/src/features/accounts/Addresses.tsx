@@ -1,32 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { calls, DEFAULT_FULFILLMENT, DEFAULT_PROVINCE, type AddressView } from '../../api/contract.gen';
+import { calls, DEFAULT_FULFILLMENT, type AddressView } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
-import { num, Select } from '../../components/Select';
-import type { Vars } from '../../lib/keys';
+import { AreaSelects, StreetSelect, useAddressPicker } from '../../components/AddressPicker';
+import { num } from '../../components/Select';
 import { useHydrated, usePage } from '../../page';
-import { gateQueries } from '../gates/queries';
-import type { LocationChoice } from '../gates/state';
-import { AccountNav } from './AccountNav';
-import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
+import { addressLine } from '../../lib/address';
+import { AccountPage } from './AccountNav';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { addressesQuery } from './queries';
-
-/** How a saved address reads. */
-export function addressLine(a: AddressView): string {
-  return [a.address, a.street_name, a.barangay_name, a.city_name, a.province_name].filter(Boolean).join(', ');
-}
-
-/** A saved address as the location gate's choice (delivery there). */
-export function choiceOf(a: AddressView): LocationChoice {
-  return {
-    fulfillmentId: DEFAULT_FULFILLMENT,
-    cityId: a.city_id,
-    cityName: a.city_name,
-    barangayId: a.barangay_id,
-    barangayName: a.barangay_name,
-    streetId: a.street_id,
-  };
-}
 
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
   return errors?.length ? (
@@ -43,77 +24,14 @@ function FieldError({ id, errors }: { id: string; errors?: string[] }) {
  */
 export function AddressForm({ action }: { action: string }) {
   const page = usePage();
-  const v = page.vars;
   const hydrated = useHydrated();
-  const [province, setProvince] = useState<number | null>(num(v.gateProvince) ?? DEFAULT_PROVINCE);
-  const [city, setCity] = useState<number | null>(num(v.gateCity));
-  const [barangay, setBarangay] = useState<number | null>(num(v.gateBarangay));
-  const [street, setStreet] = useState<number | null>(num(page.form?.values.street_id));
-  const vars: Vars = {
-    gateFulfillment: String(DEFAULT_FULFILLMENT),
-    gateProvince: province ? String(province) : undefined,
-    gateCity: city ? String(city) : undefined,
-    gateBarangay: barangay ? String(barangay) : undefined,
-  };
-  const provinces = useQuery(gateQueries.provinces.options());
-  const cities = useQuery({ ...gateQueries.cities.options(vars), enabled: province !== null });
-  const barangays = useQuery(gateQueries.barangays.options(vars));
-  const streets = useQuery(gateQueries.streets.options(vars));
-  const needsStreet = (streets.data?.results.length ?? 0) > 0;
+  const picker = useAddressPicker({ fulfillment: DEFAULT_FULFILLMENT, street: num(page.form?.values.street_id) });
+  const { barangay } = picker;
   const [state, submit] = useAccountForm();
   return (
     <div className="address-form">
       <form method="get" action={action} aria-label="Where the address is">
-        <Select
-          prefix="address"
-          name="province"
-          label="Province"
-          empty="No Province available"
-          items={provinces.data?.results}
-          loading={provinces.isPending}
-          value={province}
-          id={(p) => p.id}
-          text={(p) => p.province_name}
-          onChange={(p) => {
-            setProvince(p);
-            setCity(null);
-            setBarangay(null);
-            setStreet(null);
-          }}
-        />
-        <Select
-          prefix="address"
-          name="city"
-          label="City"
-          empty="No Cities available"
-          items={cities.data?.results.locations}
-          loading={cities.isPending && province !== null}
-          value={city}
-          id={(c) => c.city_id}
-          text={(c) => c.city_name}
-          disabled={province === null}
-          onChange={(c) => {
-            setCity(c);
-            setBarangay(null);
-            setStreet(null);
-          }}
-        />
-        <Select
-          prefix="address"
-          name="barangay"
-          label="Barangay"
-          empty="No barangay available"
-          items={barangays.data?.results}
-          loading={barangays.isFetching}
-          value={barangay}
-          id={(b) => b.id}
-          text={(b) => b.barangay_name}
-          disabled={city === null}
-          onChange={(b) => {
-            setBarangay(b);
-            setStreet(null);
-          }}
-        />
+        <AreaSelects picker={picker} prefix="address" />
         <FieldError id="field-barangay_id-error" errors={state.errors.barangay_id} />
         {!hydrated && (
           <button type="submit" className="secondary">
@@ -124,20 +42,7 @@ export function AddressForm({ action }: { action: string }) {
       <form method="post" action={page.url} onSubmit={submit} noValidate aria-label="New address">
         <FormCall call={calls.createAddress} />
         <input type="hidden" name="barangay_id" value={barangay ?? ''} />
-        {needsStreet && (
-          <Select
-            prefix="address"
-            name="street_id"
-            label="Street"
-            empty="No street available"
-            items={streets.data?.results}
-            loading={false}
-            value={street}
-            id={(s) => s.id}
-            text={(s) => s.street_name}
-            onChange={setStreet}
-          />
-        )}
+        <StreetSelect picker={picker} prefix="address" name="street_id" />
         <FieldError id="field-street_id-error" errors={state.errors.street_id} />
         <Field
           name="address"
@@ -208,35 +113,27 @@ export function Addresses() {
     deleted: 'The address has been deleted.',
   });
   return (
-    <div className="account-layout">
-      <AccountNav current="/my-account/addresses" />
-      <section className="account-page" aria-labelledby="addresses-title">
-        <h1 id="addresses-title">My Addresses</h1>
-        {done && (
-          <p className="form-message" role="status">
-            {done}
-          </p>
+    <AccountPage current="/my-account/addresses" id="addresses" title="My Addresses">
+      <DoneMessage text={done} />
+      <QueryState
+        query={addresses}
+        loading="Loading your addresses…"
+        error="We could not load your addresses. Please reload the page."
+        retry
+        empty="You have no saved addresses yet."
+        isEmpty={(d) => d.results.length === 0}
+      >
+        {(d) => (
+          <ul className="addresses">
+            {d.results.map((a) => (
+              <SavedAddress key={a.id} a={a} />
+            ))}
+          </ul>
         )}
-        <QueryState
-          query={addresses}
-          loading="Loading your addresses…"
-          error="We could not load your addresses. Please reload the page."
-          retry
-          empty="You have no saved addresses yet."
-          isEmpty={(d) => d.results.length === 0}
-        >
-          {(d) => (
-            <ul className="addresses">
-              {d.results.map((a) => (
-                <SavedAddress key={a.id} a={a} />
-              ))}
-            </ul>
-          )}
-        </QueryState>
-        <h2>Add an Address</h2>
-        <AddressForm action="/my-account/addresses" />
-      </section>
-    </div>
+      </QueryState>
+      <h2>Add an Address</h2>
+      <AddressForm action="/my-account/addresses" />
+    </AccountPage>
   );
 }
 
@@ -246,11 +143,7 @@ export function SetupAddress() {
   return (
     <section className="account-page" aria-labelledby="setup-title">
       <h1 id="setup-title">Where Should We Deliver?</h1>
-      {done && (
-        <p className="form-message" role="status">
-          {done}
-        </p>
-      )}
+      <DoneMessage text={done} />
       <p>Save your delivery address now and choose it in one tap when you order.</p>
       {/* The first address becomes the shop's location, as USE THIS ADDRESS does (the server sets it). */}
       <AddressForm action="/setup-address" />

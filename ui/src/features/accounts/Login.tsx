@@ -1,6 +1,6 @@
 import { calls } from '../../api/contract.gen';
 import { usePageParam } from '../../page';
-import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 export function Login() {
   const from = usePageParam('from');
@@ -12,11 +12,7 @@ export function Login() {
   return (
     <section className="account-page" aria-labelledby="login-title">
       <h1 id="login-title">Log In</h1>
-      {done && (
-        <p className="form-message" role="status">
-          {done}
-        </p>
-      )}
+      <DoneMessage text={done} />
       <form method="post" action="/login" onSubmit={submit} noValidate>
         <FormCall call={calls.login} />
         {from === 'checkout' && <input type="hidden" name="from" value="checkout" />}

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { calls, type Member } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
-import { AccountNav } from './AccountNav';
-import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
+import { AccountPage } from './AccountNav';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { userQuery } from './queries';
 
 function Profile({ user }: { user: Member }) {
@@ -46,51 +46,35 @@ export function MyAccount() {
   });
   const member = user.data && 'email' in user.data.data ? (user.data.data as Member) : null;
   return (
-    <div className="account-layout">
-      <AccountNav current="/my-account" />
-      <section className="account-page" aria-labelledby="account-title">
-        <h1 id="account-title">My Account</h1>
-        <p>Hello, {page.member?.firstname ?? member?.firstname}!</p>
-        {done && (
-          <p className="form-message" role="status">
-            {done}
-          </p>
-        )}
-        <QueryState query={user} loading="Loading your profile…" error="We could not load your profile. Please reload the page." retry>
-          {() => (member ? <Profile user={member} /> : null)}
-        </QueryState>
-      </section>
-    </div>
+    <AccountPage current="/my-account" id="account" title="My Account">
+      <p>Hello, {page.member?.firstname ?? member?.firstname}!</p>
+      <DoneMessage text={done} />
+      <QueryState query={user} loading="Loading your profile…" error="We could not load your profile. Please reload the page." retry>
+        {() => (member ? <Profile user={member} /> : null)}
+      </QueryState>
+    </AccountPage>
   );
 }
 
 export function Orders() {
   return (
-    <div className="account-layout">
-      <AccountNav current="/my-account/orders" />
-      <section className="account-page" aria-labelledby="orders-title">
-        <h1 id="orders-title">My Orders</h1>
-        <p className="empty">You have not placed any orders yet. Your orders will be listed here.</p>
-        <a className="button" href="/buy-beer">
-          Buy Beer
-        </a>
-      </section>
-    </div>
+    <AccountPage current="/my-account/orders" id="orders" title="My Orders">
+      <p className="empty">You have not placed any orders yet. Your orders will be listed here.</p>
+      <a className="button" href="/buy-beer">
+        Buy Beer
+      </a>
+    </AccountPage>
   );
 }
 
 export function GoToCases() {
   return (
-    <div className="account-layout">
-      <AccountNav current="/my-account/go-to-cases" />
-      <section className="account-page" aria-labelledby="cases-title">
-        <h1 id="cases-title">My Go-to Cases</h1>
-        <p className="empty">You have no Go-to Cases yet. Save a case from your cart as a Go-to Case to order it again in one step.</p>
-        <a className="button" href="/buy-beer">
-          Buy Beer
-        </a>
-      </section>
-    </div>
+    <AccountPage current="/my-account/go-to-cases" id="cases" title="My Go-to Cases">
+      <p className="empty">You have no Go-to Cases yet. Save a case from your cart as a Go-to Case to order it again in one step.</p>
+      <a className="button" href="/buy-beer">
+        Buy Beer
+      </a>
+    </AccountPage>
   );
 }
 
@@ -98,39 +82,35 @@ export function GoToCases() {
 export function DeleteAccount() {
   const [state, submit] = useAccountForm();
   return (
-    <div className="account-layout">
-      <AccountNav current="/my-account/delete-account" />
-      <section className="account-page" aria-labelledby="delete-title">
-        <h1 id="delete-title">Delete Account</h1>
-        <p>
-          Deleting your account removes your profile, your saved addresses and your Go-to Cases, and logs you out everywhere. Orders you
-          placed are kept for our records without your name. This cannot be undone.
-        </p>
-        <form method="post" action="/my-account/delete-account" onSubmit={submit} noValidate>
-          <FormCall call={calls.deleteUser} />
-          <div className="field">
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                name="confirm"
-                value="1"
-                aria-invalid={state.errors.confirm ? true : undefined}
-                aria-describedby={state.errors.confirm ? 'field-confirm-error' : undefined}
-              />{' '}
-              I understand that my account and its data will be deleted.
-            </label>
-            {state.errors.confirm && (
-              <p className="hint" id="field-confirm-error">
-                {state.errors.confirm.join(' ')}
-              </p>
-            )}
-          </div>
-          <FormMessage state={state} fields={['confirm']} />
-          <button type="submit" className="danger" disabled={state.busy}>
-            Delete Account
-          </button>
-        </form>
-      </section>
-    </div>
+    <AccountPage current="/my-account/delete-account" id="delete" title="Delete Account">
+      <p>
+        Deleting your account removes your profile, your saved addresses and your Go-to Cases, and logs you out everywhere. Orders you
+        placed are kept for our records without your name. This cannot be undone.
+      </p>
+      <form method="post" action="/my-account/delete-account" onSubmit={submit} noValidate>
+        <FormCall call={calls.deleteUser} />
+        <div className="field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="confirm"
+              value="1"
+              aria-invalid={state.errors.confirm ? true : undefined}
+              aria-describedby={state.errors.confirm ? 'field-confirm-error' : undefined}
+            />{' '}
+            I understand that my account and its data will be deleted.
+          </label>
+          {state.errors.confirm && (
+            <p className="hint" id="field-confirm-error">
+              {state.errors.confirm.join(' ')}
+            </p>
+          )}
+        </div>
+        <FormMessage state={state} fields={['confirm']} />
+        <button type="submit" className="danger" disabled={state.busy}>
+          Delete Account
+        </button>
+      </form>
+    </AccountPage>
   );
 }

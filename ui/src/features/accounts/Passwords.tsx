@@ -1,7 +1,7 @@
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { usePageParam } from '../../page';
-import { AccountNav } from './AccountNav';
-import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
+import { AccountPage } from './AccountNav';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** /reset-password: asks for the address to mail a link to; the link's page (`suid`) sets the new password. */
 export function ResetPassword() {
@@ -27,9 +27,7 @@ export function ResetPassword() {
       ) : (
         <>
           {done ? (
-            <p className="form-message" role="status">
-              {done}
-            </p>
+            <DoneMessage text={done} />
           ) : (
             <p>Enter the email address of your account and we will send you a link to choose a new password.</p>
           )}
@@ -54,21 +52,17 @@ export function ResetPassword() {
 export function ChangePassword() {
   const [state, submit] = useAccountForm();
   return (
-    <div className="account-layout">
-      <AccountNav current="/change-password" />
-      <section className="account-page" aria-labelledby="change-title">
-        <h1 id="change-title">Change Password</h1>
-        <p>Changing your password logs you out on every other device.</p>
-        <form method="post" action="/change-password" onSubmit={submit} noValidate>
-          <FormCall call={calls.changePassword} />
-          <Field name="current_password" label="Current password" type="password" autoComplete="current-password" state={state} required />
-          <Field name="password" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={state} required />
-          <FormMessage state={state} fields={['current_password', 'password']} />
-          <button type="submit" disabled={state.busy}>
-            Change Password
-          </button>
-        </form>
-      </section>
-    </div>
+    <AccountPage current="/change-password" id="change" title="Change Password">
+      <p>Changing your password logs you out on every other device.</p>
+      <form method="post" action="/change-password" onSubmit={submit} noValidate>
+        <FormCall call={calls.changePassword} />
+        <Field name="current_password" label="Current password" type="password" autoComplete="current-password" state={state} required />
+        <Field name="password" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={state} required />
+        <FormMessage state={state} fields={['current_password', 'password']} />
+        <button type="submit" disabled={state.busy}>
+          Change Password
+        </button>
+      </form>
+    </AccountPage>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { usePageParam } from '../../page';
-import { Field, FormCall, FormMessage, useAccountForm, useDone } from './form';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** The emailed link's page: creates the account the link was sent for. */
 function FinishRegistration({ token }: { token: string }) {
@@ -13,6 +13,8 @@ function FinishRegistration({ token }: { token: string }) {
       if (r.ok) setWho(r.data.data.email);
       else update({ message: r.message, ok: false });
     });
+    // `update` is a new function on every render: the token is checked once per token, not per render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
   }, [token]);
   return (
     <section className="account-page" aria-labelledby="registration-title">
@@ -42,9 +44,7 @@ export function Registration() {
     <section className="account-page" aria-labelledby="registration-title">
       <h1 id="registration-title">Create Account</h1>
       {done ? (
-        <p className="form-message" role="status">
-          {done}
-        </p>
+        <DoneMessage text={done} />
       ) : (
         <p>Members save their addresses, reorder their Go-to Cases and see their orders. You must be 18 or older.</p>
       )}

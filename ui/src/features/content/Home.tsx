@@ -4,7 +4,7 @@ import { Carousel } from '../../components/Carousel';
 import { ProductCard } from '../../components/ProductCard';
 import { useHead } from '../../head';
 import { usePage, usePageParam } from '../../page';
-import { AccountDeleted } from '../accounts/AccountDeleted';
+import { AccountDeleted } from '../../components/AccountDeleted';
 import { productsQuery } from '../catalog/queries';
 import { bannersQuery, noticeCitiesQuery, noticeQuery } from './queries';
 

@@ -1,33 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { DEFAULT_FULFILLMENT, DEFAULT_PROVINCE } from '../../api/contract.gen';
-import type { Vars } from '../../lib/keys';
+import { useState, type FormEvent } from 'react';
+import { DEFAULT_FULFILLMENT } from '../../api/contract.gen';
 import { useHydrated, usePage } from '../../page';
-import { num, Select } from '../../components/Select';
+import { AreaSelects, StreetSelect, useAddressPicker } from '../../components/AddressPicker';
+import { Dialog } from '../../components/Dialog';
+import { num } from '../../components/Select';
 import { gateQueries } from './queries';
 import { addressesQuery } from '../accounts/queries';
-import { addressLine, choiceOf } from '../accounts/Addresses';
-import { Csrf } from '../accounts/form';
-import { useGate } from './state';
+import { addressLine, choiceOf } from '../../lib/address';
+import { Csrf } from '../../components/form';
+import { useGate } from '../../lib/gate';
 
 function pathOf(url: string): string {
   const q = url.search(/[?#]/);
   return q < 0 ? url : url.slice(0, q);
-}
-
-function Dialog({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <div className="overlay">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} tabIndex={-1} ref={ref}>
-        <h2 id={`${id}-title`}>{title}</h2>
-        {children}
-      </div>
-    </div>
-  );
 }
 
 /**
@@ -162,31 +148,12 @@ function SavedAddresses({ returnTo }: { returnTo: string }) {
 function LocationGate() {
   const page = usePage();
   const { gate, chooseLocation, open } = useGate();
-  const v = page.vars;
-  const [fulfillment, setFulfillment] = useState<number>(num(v.gateFulfillment) ?? gate.fulfillmentId ?? DEFAULT_FULFILLMENT);
-  const [province, setProvince] = useState<number | null>(num(v.gateProvince) ?? DEFAULT_PROVINCE);
-  const [city, setCity] = useState<number | null>(num(v.gateCity));
-  const [barangay, setBarangay] = useState<number | null>(num(v.gateBarangay));
-  const [street, setStreet] = useState<number | null>(null);
-  const vars: Vars = {
-    gateFulfillment: String(fulfillment),
-    gateProvince: province ? String(province) : undefined,
-    gateCity: city ? String(city) : undefined,
-    gateBarangay: barangay ? String(barangay) : undefined,
-  };
-  const keg = gate.family === 'keg';
+  const [fulfillment, setFulfillment] = useState<number>(num(page.vars.gateFulfillment) ?? gate.fulfillmentId ?? DEFAULT_FULFILLMENT);
+  const picker = useAddressPicker({ fulfillment, keg: gate.family === 'keg' });
+  const { city, barangay, street, needsStreet } = picker;
   const fulfillments = useQuery(gateQueries.fulfillments.options());
-  const provinces = useQuery(gateQueries.provinces.options());
-  const cities = useQuery({ ...gateQueries.cities.options(vars), enabled: !keg && province !== null });
-  const kegCities = useQuery({ ...gateQueries.kegCities.options(), enabled: keg });
-  const cityList = keg
-    ? kegCities.data?.results.filter((c) => c.city_province === province)
-    : cities.data?.results.locations;
-  const barangays = useQuery(gateQueries.barangays.options(vars));
-  const streets = useQuery(gateQueries.streets.options(vars));
-  const needsStreet = (streets.data?.results.length ?? 0) > 0;
   const hydrated = useHydrated();
-  const ready = city !== null && barangay !== null && streets.isSuccess && (!needsStreet || street !== null);
+  const ready = city !== null && barangay !== null && picker.streets.isSuccess && (!needsStreet || street !== null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -194,9 +161,9 @@ function LocationGate() {
     chooseLocation({
       fulfillmentId: fulfillment,
       cityId: city,
-      cityName: cityList?.find((c) => c.city_id === city)?.city_name ?? '',
+      cityName: picker.cityList?.find((c) => c.city_id === city)?.city_name ?? '',
       barangayId: barangay,
-      barangayName: barangays.data?.results.find((b) => b.id === barangay)?.barangay_name ?? '',
+      barangayName: picker.barangays.data?.results.find((b) => b.id === barangay)?.barangay_name ?? '',
       streetId: needsStreet ? street : null,
     });
   };
@@ -218,9 +185,7 @@ function LocationGate() {
                   checked={fulfillment === t.id}
                   onChange={() => {
                     setFulfillment(t.id);
-                    setCity(null);
-                    setBarangay(null);
-                    setStreet(null);
+                    picker.chooseCity(null);
                   }}
                 />
                 {t.name}
@@ -229,66 +194,8 @@ function LocationGate() {
           </fieldset>
         )}
         {types.length === 1 && <input type="hidden" name="fulfillment" value={types[0].id} />}
-        <Select
-          name="province"
-          label="Province"
-          empty="No Province available"
-          items={provinces.data?.results}
-          loading={provinces.isPending}
-          value={province}
-          id={(p) => p.id}
-          text={(p) => p.province_name}
-          onChange={(p) => {
-            setProvince(p);
-            setCity(null);
-            setBarangay(null);
-            setStreet(null);
-          }}
-        />
-        <Select
-          name="city"
-          label="City"
-          empty="No Cities available"
-          items={cityList}
-          loading={keg ? kegCities.isPending : cities.isPending && province !== null}
-          value={city}
-          id={(c) => c.city_id}
-          text={(c) => c.city_name}
-          disabled={province === null}
-          onChange={(c) => {
-            setCity(c);
-            setBarangay(null);
-            setStreet(null);
-          }}
-        />
-        <Select
-          name="barangay"
-          label="Barangay"
-          empty="No barangay available"
-          items={barangays.data?.results}
-          loading={barangays.isFetching}
-          value={barangay}
-          id={(b) => b.id}
-          text={(b) => b.barangay_name}
-          disabled={city === null}
-          onChange={(b) => {
-            setBarangay(b);
-            setStreet(null);
-          }}
-        />
-        {needsStreet && (
-          <Select
-            name="street"
-            label="Street"
-            empty="No street available"
-            items={streets.data?.results}
-            loading={false}
-            value={street}
-            id={(s) => s.id}
-            text={(s) => s.street_name}
-            onChange={setStreet}
-          />
-        )}
+        <AreaSelects picker={picker} />
+        <StreetSelect picker={picker} name="street" />
         <div className="dialog-actions">
           {/* Without JavaScript Continue steps through the lists, so it is never marked disabled. */}
           <button type="submit" aria-disabled={hydrated ? !ready : undefined}>

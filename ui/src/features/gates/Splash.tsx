@@ -1,5 +1,5 @@
 import { Consent } from './Gates';
-import { useGate } from './state';
+import { useGate } from '../../lib/gate';
 
 /** /splash (SPEC 2): the entry gate as a page of its own: the policy, the age statement, and on to home. */
 export function Splash() {

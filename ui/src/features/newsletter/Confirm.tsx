@@ -1,6 +1,6 @@
 import { calls } from '../../api/contract.gen';
 import { usePageParam } from '../../page';
-import { FormCall, FormMessage, useAccountForm, useDone } from '../accounts/form';
+import { DoneMessage, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /**
  * /newsletter/confirm?token=…: the double opt-in's link. Opening it does not subscribe anyone (mail
@@ -15,9 +15,7 @@ export function ConfirmNewsletter() {
       <h1 id="confirm-title">Newsletter</h1>
       {done ? (
         <>
-          <p className="form-message" role="status">
-            {done}
-          </p>
+          <DoneMessage text={done} />
           <a className="button" href="/buy-beer">
             Buy Beer
           </a>

@@ -7,7 +7,7 @@ import { useHead } from '../../head';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { productQuery } from './queries';
-import { QuantityCounter } from './QuantityCounter';
+import { QuantityCounter } from '../../components/QuantityCounter';
 
 /**
  * SPEC 4, product selection, as the server decides it (`sold_as`, `pack_options`): cans offer only

@@ -5,9 +5,9 @@
 // go, or the messages to show in place; a form cannot be sent twice while one is on its way.
 
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { NETWORK_FAILED } from '../../api/send';
-import type { Call } from '../../api/contract.gen';
-import { usePage, usePageParam } from '../../page';
+import { NETWORK_FAILED } from '../api/send';
+import type { Call } from '../api/contract.gen';
+import { usePage, usePageParam } from '../page';
 
 export interface FormState {
   busy: boolean;
@@ -166,4 +166,13 @@ export function Field(props: {
 export function useDone(messages: Record<string, string>): string | null {
   const done = usePageParam('done');
   return done ? (messages[done] ?? null) : null;
+}
+
+/** The page's message after a form (`useDone`), as a status; nothing without one. */
+export function DoneMessage({ text }: { text: string | null }) {
+  return text ? (
+    <p className="form-message" role="status">
+      {text}
+    </p>
+  ) : null;
 }

@@ -1,9 +1,10 @@
+// The gate state (SPEC 3), read by the gates, the header and the account pages.
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { calls, type PackagingView } from '../../api/contract.gen';
-import { send } from '../../api/send';
-import { usePage } from '../../page';
+import { calls, type PackagingView } from '../api/contract.gen';
+import { send } from '../api/send';
+import { usePage } from '../page';
 import { clearCookie, COOKIE, CONSENT_MAX_AGE, GATE_MAX_AGE, LOCATION_COOKIES, setCookie } from './cookies';
-import type { Gate, GateStep } from '../../lib/render-input';
+import type { Gate, GateStep } from './render-input';
 
 export interface LocationChoice {
   fulfillmentId: number;

@@ -1,0 +1,70 @@
+// The browser tests' one setup: a test file calls `useStoreAndBrowser()` once; before its first
+// test the store starts (startStore) and Debian's Chromium is launched, after its last both close.
+// `store` and `browser` are live bindings: read them inside tests.
+import { after, before } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+import { startStore } from './server.mjs';
+
+export const chromiumOptions = {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+/** The store of this test file (`store.base`, `store.mailedLink`). */
+export let store;
+/** Chromium, launched with `chromiumOptions`. */
+export let browser;
+
+export function useStoreAndBrowser() {
+  before(async () => {
+    store = await startStore();
+    browser = await chromium.launch(chromiumOptions);
+  });
+  after(async () => {
+    await browser?.close();
+    await store?.stop();
+  });
+}
+
+/** Sets cookies (`'name=value'`) for the store's address. */
+export async function addCookies(context, cookies) {
+  await context.addCookies(
+    cookies.map((c) => {
+      const at = c.indexOf('=');
+      return { name: c.slice(0, at), value: c.slice(at + 1), url: store.base };
+    }),
+  );
+}
+
+/** A new browser context (`options` as playwright's) holding `cookies` (`'name=value'`). */
+export async function newContext(cookies = [], options = {}) {
+  const context = await browser.newContext(options);
+  if (cookies.length) await addCookies(context, cookies);
+  return context;
+}
+
+/** Waits until the page is interactive (App marks the document once hydrated). */
+export const hydrated = (page) => page.waitForSelector('html[data-hydrated="true"]');
+
+/** axe-core, to add to a page with `page.addScriptTag({ content: axeSource })`. */
+export const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on the page as it is, one line each (`rule: elements`). */
+export async function axeViolations(page) {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}

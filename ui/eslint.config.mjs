@@ -1,0 +1,72 @@
+// ESLint for the UI (`make lint`, `make test`): typescript-eslint, the React hooks rules, and the
+// import rule of the UI's organisation:
+//   - a feature (src/features/<name>/) may use another feature's queries (`queries.ts`), never its
+//     components, form helpers or state; what two features share lives in src/components/ or src/lib/;
+//   - src/components/, src/lib/, src/api/ and src/page.tsx use no feature but its queries;
+//   - no import cycles.
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const features = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const queries = features.map((f) => `./${f}/queries.ts`);
+
+const zones = [
+  // Each feature: everything of the other features but their queries is out of reach.
+  ...features.map((f) => ({
+    target: `./src/features/${f}`,
+    from: './src/features',
+    except: [`./${f}`, ...queries],
+    message: 'A feature may use another feature\'s queries only; move what they share to src/components/ or src/lib/.',
+  })),
+  // The shared pieces under features: queries only.
+  ...['./src/components', './src/lib', './src/api', './src/page.tsx', './src/head.tsx'].map((target) => ({
+    target,
+    from: './src/features',
+    except: queries,
+    message: 'Shared code may use a feature\'s queries only; App.tsx passes feature pieces in.',
+  })),
+];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'dist-test/', 'node_modules/', 'src/api/contract.gen.ts'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+  },
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      // The files import-x reads to follow imports (for no-cycle), and their parser.
+      'import-x/extensions': ['.ts', '.tsx', '.mjs', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] })],
+    },
+    rules: {
+      // `const { omitted, ...rest } = x` leaves `omitted` out on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['e2e/**/*.mjs', 'build.mjs', 'scripts/**/*.mjs', 'eslint.config.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // Browser tests: code passed to page.evaluate runs in the page.
+    files: ['e2e/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);

@@ -1,0 +1,17 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+/** A modal dialog over the page, focused when it opens; `id` names its title (`{id}-title`). */
+export function Dialog({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <div className="overlay">
+      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} tabIndex={-1} ref={ref}>
+        <h2 id={`${id}-title`}>{title}</h2>
+        {children}
+      </div>
+    </div>
+  );
+}
