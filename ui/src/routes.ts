@@ -5,6 +5,7 @@
 // so server and client never disagree on a route.
 
 import type { ComponentType } from 'react';
+import { calls, type Call } from './api/contract.gen';
 import { BuyBeer } from './features/catalog/BuyBeer';
 import { Promos, WhatsNew } from './features/catalog/Lists';
 import { productsQuery, promosQuery, whatsNewQuery } from './features/catalog/queries';
@@ -83,9 +84,39 @@ export interface RouteDef {
   missing: string | null;
   /** The address is only ever sent on (302) to this one. */
   redirect: string | null;
+  /** The API calls the page's forms run when posted to its address (`<FormCall call={...}>`). */
+  actions: Action[];
   /** What the page shows (the client's; not in routes.json). */
   component: ComponentType;
 }
+
+/**
+ * A page form that runs an API call: the form posts its fields to the page's address with the
+ * call's name (`_call`); the server parses them into the call's own path and body types, runs it,
+ * and sends the browser to `done` (or answers the form again with its messages).
+ */
+export interface Action {
+  call: string;
+  /** Where the browser goes once the call succeeded. */
+  done: string;
+  /** Where it goes instead, by the value of one field. */
+  doneBy?: { field: string; to: Record<string, string> };
+  /** What the form says of a failure other than field errors or a rate limit. */
+  fallback?: string;
+  /** Fields that must be sent, with what the form says when one is not (a confirmation box). */
+  required?: Record<string, string>;
+  /** The field that carries the registration link's token (the call's `registration-token`). */
+  linkToken?: string;
+  /** The answer is an address that becomes the shop's location (the gate's cookies). */
+  location?: boolean;
+}
+
+function action(call: Call<unknown>, done: string, more: Omit<Action, 'call' | 'done'> = {}): Action {
+  return { call: call.name, done, ...more };
+}
+
+/** SPEC 8's words for a registration that failed for another reason than its fields. */
+const REGISTRATION_FAILED = 'Something went wrong creating your account. Please try again.';
 
 /** What the open gate lists: the server loads these for the gate it opens. */
 export const GATE_KEYS = Object.fromEntries(Object.entries(gateQueries).map(([name, q]) => [name, q.template])) as Record<
@@ -95,7 +126,7 @@ export const GATE_KEYS = Object.fromEntries(Object.entries(gateQueries).map(([na
 
 const SITE = 'Tala Brewing Co.';
 
-type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'canonical' | 'missing' | 'redirect'>> & {
+type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'canonical' | 'missing' | 'redirect' | 'actions'>> & {
   /** Query parameters the page reads besides every page's (and `done` on pages with forms). */
   params?: string[];
 };
@@ -109,7 +140,8 @@ function route(
   data: string[],
   opts: Options = {},
 ): RouteDef {
-  const forms = opts.forms ?? false;
+  const actions = opts.actions ?? [];
+  const forms = opts.forms ?? actions.length > 0;
   return {
     name,
     path,
@@ -125,6 +157,7 @@ function route(
     canonical: opts.canonical ?? [],
     missing: opts.missing ?? null,
     redirect: opts.redirect ?? null,
+    actions,
     component,
   };
 }
@@ -195,24 +228,68 @@ export const routes: RouteDef[] = [
     sitemap: false,
     policy: false,
   }),
-  route('login', '/login', Login, 'Log In', 'Log in to your Tala Brewing Co. account.', [], { ...GUEST, params: ['from'] }),
-  route('registration', '/registration', Registration, 'Create Account', 'Create a Tala Brewing Co. account.', [], { ...GUEST, params: ['token'] }),
+  // SPEC 6: after login, to /checkout when login began there, else /buy-beer.
+  route('login', '/login', Login, 'Log In', 'Log in to your Tala Brewing Co. account.', [], {
+    ...GUEST,
+    params: ['from'],
+    actions: [action(calls.login, '/buy-beer', { doneBy: { field: 'from', to: { checkout: '/checkout' } } })],
+  }),
+  route('logout', '/logout', NotFound, 'Log Out', 'Log out.', [], {
+    sitemap: false,
+    redirect: '/',
+    actions: [action(calls.logout, '/login?done=logout')],
+  }),
+  // The form mails a link; the link's page (with its `token`) creates the account.
+  route('registration', '/registration', Registration, 'Create Account', 'Create a Tala Brewing Co. account.', [], {
+    ...GUEST,
+    params: ['token'],
+    actions: [
+      action(calls.preRegister, '/registration?done=sent', { fallback: REGISTRATION_FAILED }),
+      action(calls.registration, '/setup-address?done=welcome', { fallback: REGISTRATION_FAILED, linkToken: 'token' }),
+    ],
+  }),
+  // Without a link the page mails one; with its `suid` it sets the new password.
   route('reset-password', '/reset-password', ResetPassword, 'Reset Password', 'Choose a new password for your account.', [], {
-    forms: true,
     params: ['suid'],
+    actions: [action(calls.resetLink, '/reset-password?done=sent'), action(calls.resetPassword, '/login?done=reset')],
     sitemap: false,
     policy: false,
   }),
-  route('change-password', '/change-password', ChangePassword, 'Change Password', 'Change the password of your account.', [], MEMBER),
-  route('my-account', '/my-account', MyAccount, 'My Account', 'Your Tala Brewing Co. account.', [userQuery.template], MEMBER),
+  route('change-password', '/change-password', ChangePassword, 'Change Password', 'Change the password of your account.', [], {
+    ...MEMBER,
+    actions: [action(calls.changePassword, '/my-account?done=password')],
+  }),
+  route('my-account', '/my-account', MyAccount, 'My Account', 'Your Tala Brewing Co. account.', [userQuery.template], {
+    ...MEMBER,
+    actions: [action(calls.updateUser, '/my-account?done=profile')],
+  }),
   route('orders', '/my-account/orders', Orders, 'My Orders', 'Your orders.', [], MEMBER),
   route('go-to-cases', '/my-account/go-to-cases', GoToCases, 'My Go-to Cases', 'Your Go-to Cases.', [], MEMBER),
-  route('addresses', '/my-account/addresses', Addresses, 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], MEMBER),
-  route('delete-account', '/my-account/delete-account', DeleteAccount, 'Delete Account', 'Delete your account.', [], MEMBER),
-  route('setup-address', '/setup-address', SetupAddress, 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, MEMBER),
+  route('addresses', '/my-account/addresses', Addresses, 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], {
+    ...MEMBER,
+    actions: [
+      action(calls.createAddress, '/my-account/addresses?done=added'),
+      action(calls.updateAddress, '/my-account/addresses?done=saved'),
+      action(calls.deleteAddress, '/my-account/addresses?done=deleted'),
+    ],
+  }),
+  // SPEC 2: deleting the account takes a ticked confirmation box.
+  route('delete-account', '/my-account/delete-account', DeleteAccount, 'Delete Account', 'Delete your account.', [], {
+    ...MEMBER,
+    actions: [
+      action(calls.deleteUser, '/?accountSuccessDelete=yes', {
+        required: { confirm: 'Tick the box to confirm that you want to delete your account.' },
+      }),
+    ],
+  }),
+  // The first address becomes the location the shop is shown for, as USE THIS ADDRESS does.
+  route('setup-address', '/setup-address', SetupAddress, 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, {
+    ...MEMBER,
+    actions: [action(calls.createAddress, '/buy-beer', { location: true })],
+  }),
   route('newsletter-confirm', '/newsletter/confirm', ConfirmNewsletter, 'Newsletter', 'Confirm your newsletter subscription.', [], {
-    forms: true,
     params: ['token'],
+    actions: [action(calls.confirmSubscription, '/newsletter/confirm?done=confirmed')],
     sitemap: false,
   }),
   route('atomic-design', '/atomic-design', AtomicDesign, 'Atomic design', 'The building blocks of the store UI.', [], {

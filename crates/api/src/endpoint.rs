@@ -563,6 +563,9 @@ pub trait Registered: Sync {
         path: Vec<(String, String)>,
         query: &str,
     ) -> Result<Value, ApiError>;
+    /// Runs the call in process for a page form: its path and body from the form's fields
+    /// ([`Body::from_fields`]); the answer as JSON.
+    fn run_form(&self, ctx: &mut Ctx, fields: &[(String, String)]) -> Result<Value, ApiError>;
     /// The key template the UI fills: the path, then `?name={name}` for each query parameter.
     fn key_template(&self) -> String;
     fn operation(
@@ -620,6 +623,19 @@ impl<E: Endpoint> Registered for Api<E> {
         let q: E::Query = from_query(query)?;
         let body = E::Body::parse(b"")?;
         let answer = run_call::<E>(ctx, p, q, body)?;
+        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+
+    fn run_form(&self, ctx: &mut Ctx, fields: &[(String, String)]) -> Result<Value, ApiError> {
+        let pairs = || {
+            fields
+                .iter()
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+        };
+        let path: E::Path = from_pairs(pairs())?;
+        let query: E::Query = from_query("")?;
+        let body = E::Body::from_fields(pairs())?;
+        let answer = run_call::<E>(ctx, path, query, body)?;
         serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
     }
 

@@ -35,6 +35,11 @@ pub fn endpoints() -> &'static [&'static dyn Registered] {
     })
 }
 
+/// The call of that name.
+pub fn by_name(name: &str) -> Option<&'static dyn Registered> {
+    endpoints().iter().find(|e| e.name() == name).copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -159,7 +159,7 @@ pub fn app(
         .configure(move |cfg| {
             cfg.app_data(api.clone()).app_data(pages.clone());
             api::configure(cfg);
-            ::web::configure(cfg);
+            ::web::configure(cfg, &pages.routes);
         })
 }
 

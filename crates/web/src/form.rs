@@ -1,31 +1,28 @@
-//! Page forms, declared once. A form posts its fields as they are to an address of the store (its
-//! page, or `/gate/...`); a form that runs an API call names it in a hidden `_call` field and its
-//! fields parse into that call's own path and body types ([`api::endpoint::Body::from_fields`]),
-//! so the rules, the field errors and the answer are the JSON API's. Every form passes the same
-//! origin rule; an API form also carries its session's CSRF token.
+//! Page forms. A form posts its fields as they are to an address of the store. A form that runs
+//! an API call is declared with its page in `ui/src/routes.ts` (`action(calls.login, '/buy-beer')`)
+//! and names the call in a hidden `_call` field; its fields parse into that call's own path and
+//! body types ([`api::endpoint::Body::from_fields`]), so the rules, the field errors and the answer
+//! are the JSON API's. Forms that only write cookies (the gates, the newsletter's message) have a
+//! handler of their own ([`custom_form!`](crate::custom_form)). Every form passes the same origin
+//! rule; a page's API form also carries its session's CSRF token.
 //!
 //! Without JavaScript the answer is `303 See Other` on success, or the page rendered again with
 //! each field's messages and what was typed (never a password). With JavaScript the page posts
 //! the same fields with `Accept: application/json` and gets `{"location"}` on success, or the
 //! form's state (`{"values", "errors", "message"}`) with the failure's status.
-//!
-//! Declaring one: `api_form!(Login at "/login" => |fields, answer| Done::to("/buy-beer"))` in the
-//! feature's module (see `accounts.rs`); [`configure`](crate::configure) mounts every declared
-//! address, so nothing else lists forms.
 
 use std::future::Future;
-use std::marker::PhantomData;
 use std::pin::Pin;
 
 use actix_web::cookie::Cookie;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::session::Issued;
-use api::{ApiError, Caller, Endpoint};
+use api::{ApiError, Caller};
 use serde_json::{json, Map, Value};
 
 use crate::fields::Fields;
 use crate::page::{serve, Posted};
+use crate::routes::Action;
 use crate::WebState;
 
 /// The largest form the store takes.
@@ -55,13 +52,10 @@ impl Done {
 /// A boxed answer of a form handler.
 pub type Answer<'a> = Pin<Box<dyn Future<Output = HttpResponse> + 'a>>;
 
-/// One declared form: the address it posts to, the call it names, and how it is answered.
+/// A form with a handler of its own: the address it posts to, and how it is answered.
 pub trait FormPost: Sync {
     /// The address the form posts to.
     fn path(&self) -> &'static str;
-    /// The API call it names in `_call`, or `None` for a form that is the only one of its address
-    /// and runs no single call (the gates, the newsletter).
-    fn call(&self) -> Option<&'static str>;
     fn answer<'a>(
         &'static self,
         req: &'a HttpRequest,
@@ -75,52 +69,9 @@ pub struct Entry(pub &'static dyn FormPost);
 
 inventory::collect!(Entry);
 
-/// Every declared form.
+/// Every form with a handler of its own.
 pub fn forms() -> impl Iterator<Item = &'static dyn FormPost> {
     inventory::iter::<Entry>.into_iter().map(|e| e.0)
-}
-
-/// A form that runs the API call `E`.
-pub struct ApiForm<E: Endpoint> {
-    pub path: &'static str,
-    /// Where to go once the call succeeded.
-    pub done: fn(&Fields, &E::Answer) -> Done,
-    /// What the form says of a failure other than field errors or a rate limit (the call's own
-    /// words otherwise).
-    pub fallback: Option<&'static str>,
-    /// What must hold of the fields before the call runs (a confirmation box).
-    pub check: Option<fn(&Fields) -> Result<(), ApiError>>,
-    /// The field that carries the registration link's token (the API's `registration-token`
-    /// header).
-    pub link_token: Option<&'static str>,
-    pub endpoint: PhantomData<fn() -> E>,
-}
-
-impl<E: Endpoint> ApiForm<E> {
-    pub const fn new(path: &'static str, done: fn(&Fields, &E::Answer) -> Done) -> Self {
-        Self {
-            path,
-            done,
-            fallback: None,
-            check: None,
-            link_token: None,
-            endpoint: PhantomData,
-        }
-    }
-}
-
-/// Declares a form that runs an API call: `api_form!(Login at "/login" => done_fn);` with
-/// optional `, fallback: "...", check: f, link_token: "token"` after it.
-#[macro_export]
-macro_rules! api_form {
-    ($endpoint:ty, $path:literal, $done:expr $(, $field:ident : $value:expr)* $(,)?) => {
-        inventory::submit! {
-            $crate::form::Entry(&$crate::form::ApiForm::<$endpoint> {
-                $($field: Some($value),)*
-                ..$crate::form::ApiForm::<$endpoint>::new($path, $done)
-            })
-        }
-    };
 }
 
 /// A form with its own handler (no single API call): `custom_form!("/gate/consent", consent);`.
@@ -132,10 +83,6 @@ pub struct CustomForm {
 impl FormPost for CustomForm {
     fn path(&self) -> &'static str {
         self.path
-    }
-
-    fn call(&self) -> Option<&'static str> {
-        None
     }
 
     fn answer<'a>(
@@ -167,86 +114,112 @@ macro_rules! custom_form {
     };
 }
 
-impl<E: Endpoint> FormPost for ApiForm<E> {
-    fn path(&self) -> &'static str {
-        self.path
+/// Runs a page's action: the CSRF token, the required fields, the call with the fields as its
+/// path and body, then where to go.
+async fn act(
+    req: &HttpRequest,
+    action: &Action,
+    fields: Fields,
+    state: &web::Data<WebState>,
+) -> HttpResponse {
+    if !csrf_holds(req, &fields) {
+        let refused = Refused {
+            status: StatusCode::FORBIDDEN,
+            message: EXPIRED.into(),
+            errors: Map::new(),
+        };
+        return refused.answer(req, state, &fields).await;
     }
-
-    fn call(&self) -> Option<&'static str> {
-        Some(E::NAME)
+    if let Some((field, message)) = action
+        .required
+        .iter()
+        .find(|(field, _)| fields.get(field).is_none())
+    {
+        let mut errors = Map::new();
+        errors.insert(field.clone(), json!([message]));
+        let refused = Refused {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: message.clone(),
+            errors,
+        };
+        return refused.answer(req, state, &fields).await;
     }
-
-    fn answer<'a>(
-        &'static self,
-        req: &'a HttpRequest,
-        fields: Fields,
-        state: &'a web::Data<WebState>,
-    ) -> Answer<'a> {
-        Box::pin(async move {
-            if !csrf_holds(req, &fields) {
-                let refused = Refused {
-                    status: StatusCode::FORBIDDEN,
-                    message: EXPIRED.into(),
-                    errors: Map::new(),
-                };
-                return refused.answer(req, state, &fields).await;
-            }
-            let called = match self.check.map_or(Ok(()), |check| check(&fields)) {
-                Ok(()) => self.run(req, &fields, state).await,
-                Err(e) => Err(e),
-            };
-            match called {
-                Ok((answer, issued, ended)) => {
-                    let done = (self.done)(&fields, &answer);
-                    let mut res = success(req, &done);
-                    if let Some(issued) = &issued {
-                        api::endpoint::send_token(
-                            &mut res,
-                            issued,
-                            state.api.config.secure_cookies,
-                        );
-                    } else if ended {
-                        api::endpoint::end_token(&mut res);
-                    }
-                    res
-                }
-                Err(ApiError::Unauthenticated) => success(req, &Done::to("/login")),
-                Err(e) => {
-                    Refused::of(e, self.fallback)
-                        .answer(req, state, &fields)
-                        .await
-                }
-            }
+    let Some(endpoint) = api::registry::by_name(&action.call) else {
+        // RouteTable::index checked every action's call at start.
+        return error_page(ApiError::Internal(format!("no call {}", action.call)));
+    };
+    let caller = Caller {
+        registration_token: action
+            .link_token
+            .as_deref()
+            .and_then(|name| fields.get(name))
+            .map(str::to_string),
+        ..Caller::of_page(req)
+    };
+    let pairs: Vec<(String, String)> = fields.pairs().map(|(k, v)| (k.into(), v.into())).collect();
+    let called = state
+        .api
+        .run(caller, move |ctx| {
+            let answer = endpoint.run_form(ctx, &pairs)?;
+            Ok((answer, ctx.issued.take(), ctx.ended))
         })
+        .await;
+    match called {
+        Ok((answer, issued, ended)) => {
+            let mut res = success(req, &done(action, &fields, &answer));
+            if let Some(issued) = &issued {
+                api::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
+            } else if ended {
+                api::endpoint::end_token(&mut res);
+            }
+            res
+        }
+        Err(ApiError::Unauthenticated) => success(req, &Done::to("/login")),
+        Err(e) => {
+            Refused::of(e, action.fallback.as_deref())
+                .answer(req, state, &fields)
+                .await
+        }
     }
 }
 
-impl<E: Endpoint> ApiForm<E> {
-    /// Runs `E` with the form's fields as its path and body, as the JSON API would.
-    async fn run(
-        &self,
-        req: &HttpRequest,
-        fields: &Fields,
-        state: &WebState,
-    ) -> Result<(E::Answer, Option<Issued>, bool), ApiError> {
-        let path: E::Path = api::endpoint::from_pairs(fields.pairs())?;
-        let query: E::Query = api::endpoint::from_query("")?;
-        let body = <E::Body as api::endpoint::Body>::from_fields(fields.pairs())?;
-        let caller = Caller {
-            registration_token: self
-                .link_token
-                .and_then(|name| fields.get(name))
-                .map(str::to_string),
-            ..Caller::of_page(req)
-        };
-        state
-            .api
-            .run(caller, move |ctx| {
-                let answer = api::endpoint::run_call::<E>(ctx, path, query, body)?;
-                Ok((answer, ctx.issued.take(), ctx.ended))
-            })
-            .await
+/// Where an action that succeeded sends the browser, with the cookies it sets.
+fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
+    let to = action
+        .done_by
+        .as_ref()
+        .and_then(|by| by.to.get(fields.get(&by.field)?))
+        .unwrap_or(&action.done);
+    let mut done = Done::to(to.as_str());
+    if action.location {
+        // The first address becomes the location the shop is shown for, as the client's USE THIS
+        // ADDRESS does.
+        match serde_json::from_value::<Place>(answer.clone()) {
+            Ok(p) => {
+                done.cookies = crate::gate::location_cookies(&crate::gate::Location {
+                    fulfillment: domain::DEFAULT_FULFILLMENT,
+                    city: p.city_id,
+                    city_name: &p.city_name,
+                    barangay: p.barangay_id,
+                    barangay_name: &p.barangay_name,
+                    street: p.street_id,
+                })
+                .into()
+            }
+            Err(e) => log::error!("{}: the answer is no address: {e}", action.call),
+        }
     }
+    done
+}
+
+/// What an answer that is an address says of its place.
+#[derive(serde::Deserialize)]
+struct Place {
+    city_id: domain::CityId,
+    city_name: String,
+    barangay_id: domain::BarangayId,
+    barangay_name: String,
+    street_id: Option<domain::StreetId>,
 }
 
 /// Whether the page posted with JavaScript and reads the answer as JSON.
@@ -413,15 +386,22 @@ pub async fn post(
         Err(e) => return error_page(e),
     };
     let fields = Fields::parse(&body);
-    let path = normal(req.path());
-    // The form its `_call` names; an address with one form needs no name.
-    let here: Vec<&'static dyn FormPost> = forms().filter(|f| normal(f.path()) == path).collect();
-    let form = match fields.get(CALL_FIELD) {
-        Some(named) => here.iter().find(|f| f.call().is_none_or(|c| c == named)),
-        None if here.len() == 1 => here.first(),
+    let path = normal(req.path()).to_string();
+    // The action its `_call` names (an address with one needs no name), else the address's own
+    // handler.
+    let actions: &[Action] = state
+        .routes
+        .fixed(&path)
+        .map_or(&[], |r| r.actions.as_slice());
+    let action = match fields.get(CALL_FIELD) {
+        Some(named) => actions.iter().find(|a| a.call == named),
+        None if actions.len() == 1 => actions.first(),
         None => None,
     };
-    match form {
+    if let Some(action) = action {
+        return act(&req, action, fields, &state).await;
+    }
+    match forms().find(|f| normal(f.path()) == path) {
         Some(form) => form.answer(&req, fields, &state).await,
         None => {
             let refused = Refused {
@@ -466,26 +446,12 @@ mod tests {
     }
 
     #[test]
-    fn every_form_address_and_call_is_declared_once() {
-        let mut seen: Vec<(&str, Option<&str>)> = forms().map(|f| (f.path(), f.call())).collect();
-        let all = seen.len();
-        seen.sort();
-        seen.dedup();
-        assert_eq!(seen.len(), all, "a form is declared twice");
-        for (path, call) in &seen {
-            if call.is_none() {
-                assert_eq!(
-                    seen.iter().filter(|(p, _)| p == path).count(),
-                    1,
-                    "{path}: a form without a call must be its address's only one"
-                );
-            }
-            if let Some(call) = call {
-                assert!(
-                    api::registry::endpoints().iter().any(|e| e.name() == *call),
-                    "{path}: {call} is no API call"
-                );
-            }
-        }
+    fn every_own_handler_has_its_own_address() {
+        let mut paths: Vec<&str> = forms().map(|f| f.path()).collect();
+        let all = paths.len();
+        paths.sort_unstable();
+        paths.dedup();
+        assert_eq!(paths.len(), all, "two handlers for one address");
+        assert!(all >= 4, "the gates and the newsletter");
     }
 }

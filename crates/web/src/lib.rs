@@ -1,7 +1,6 @@
 //! Pages: server-rendered React through `ssr`, wrapped in the Tera shell, with the data each page
 //! needs fetched in process from the same functions that serve the API. Also the static assets.
 
-pub mod accounts;
 pub mod assets;
 pub mod fields;
 pub mod form;
@@ -120,7 +119,7 @@ type NoPost =
 
 /// Static assets, crawler files, the declared forms and the pages (every GET that no API or
 /// asset route took).
-pub fn configure(cfg: &mut web::ServiceConfig) {
+pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
     cfg.service(resource(
         "/assets/{file:.*}",
         Some(assets::serve),
@@ -133,8 +132,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     ))
     .service(resource("/sitemap.xml", Some(seo::sitemap), None::<NoPost>))
     .service(resource("/robots.txt", Some(seo::robots), None::<NoPost>));
-    // Every declared form's address (its page answers GET; an address without a page goes home).
-    let mut paths: Vec<&str> = form::forms().map(|f| f.path()).collect();
+    // Every form's address: the pages with actions (routes.ts) and the forms with a handler of
+    // their own. Its page answers GET; an address without a page goes home.
+    let pages = routes.routes.iter().filter(|r| !r.actions.is_empty());
+    let mut paths: Vec<&str> = pages
+        .map(|r| r.path.as_str())
+        .chain(form::forms().map(|f| f.path()))
+        .collect();
     paths.sort_unstable();
     paths.dedup();
     for path in paths {

@@ -42,6 +42,41 @@ pub struct RouteDef {
     /// The address is only ever sent on (302) to this one.
     #[serde(default)]
     pub redirect: Option<String>,
+    /// The API calls the page's forms run when posted to its address.
+    #[serde(default)]
+    pub actions: Vec<Action>,
+}
+
+/// A page form that runs an API call (routes.ts `action`): posted to the page's address with the
+/// call's name in `_call`, its fields parse into the call's path and body types.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Action {
+    /// The call's name in the registry.
+    pub call: String,
+    /// Where the browser goes once the call succeeded.
+    pub done: String,
+    /// Where it goes instead, by the value of one field (`from=checkout` -> `/checkout`).
+    #[serde(default)]
+    pub done_by: Option<DoneBy>,
+    /// What the form says of a failure other than field errors or a rate limit.
+    #[serde(default)]
+    pub fallback: Option<String>,
+    /// Fields that must be sent, with what the form says when one is not (a confirmation box).
+    #[serde(default)]
+    pub required: std::collections::BTreeMap<String, String>,
+    /// The field that carries the registration link's token (the API's `registration-token`).
+    #[serde(default)]
+    pub link_token: Option<String>,
+    /// The answer is an address that becomes the shop's location (the gate's cookies).
+    #[serde(default)]
+    pub location: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct DoneBy {
+    pub field: String,
+    pub to: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -107,9 +142,16 @@ impl RouteTable {
                     }
                 }
             }
+            for a in &r.actions {
+                match api::registry::by_name(&a.call) {
+                    Some(e) if e.access() == api::Access::Write => {}
+                    Some(_) => return Err(format!("route {}: {} is no write", r.name, a.call)),
+                    None => return Err(format!("route {}: no API call {}", r.name, a.call)),
+                }
+            }
             if own.is_empty() {
                 self.fixed.insert(normal(&r.path), i);
-            } else if r.forms || r.guard != Guard::None {
+            } else if r.forms || r.guard != Guard::None || !r.actions.is_empty() {
                 return Err(format!(
                     "route {} has a guard or forms and a parameter",
                     r.name
