@@ -48,7 +48,7 @@ async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>)
     if crate::form::csrf_holds(req, &fields) {
         let accepted = state
             .api
-            .run(api::Caller::of_page(&req), move |ctx| match ctx.member() {
+            .run(api::Caller::of_page(req), move |ctx| match ctx.member() {
                 Ok(user) => api::profile::accept_policy(ctx, user.id),
                 Err(_) => Ok(()),
             })
