@@ -101,6 +101,9 @@ if (process.argv.includes('--tests')) {
     platform: 'node',
     format: 'esm',
     packages: 'external',
+    jsx: 'automatic',
+    // Test files that reach components load CommonJS packages: give the ES modules a `require`.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     outdir,
     outbase: path.join(here, 'src'),
     outExtension: { '.js': '.mjs' },

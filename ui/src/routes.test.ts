@@ -34,3 +34,26 @@ test('route names and paths are unique', () => {
   assert.equal(new Set(routes.map((r) => r.name)).size, routes.length);
   assert.equal(new Set(routes.map((r) => r.path)).size, routes.length);
 });
+
+test("every route's actions run a write of the API's contract, each named once", () => {
+  const withActions = routes.filter((r) => r.actions.length > 0);
+  assert.ok(withActions.length >= 8);
+  for (const r of withActions) {
+    assert.ok(r.forms || r.redirect, `${r.name}: a page with forms carries the session's CSRF token`);
+    const names = r.actions.map((a) => a.call);
+    assert.equal(new Set(names).size, names.length, `${r.name}: an action is declared twice`);
+    for (const a of r.actions) {
+      const call = (calls as Record<string, { read: boolean }>)[a.call];
+      assert.ok(call, `${r.name}: ${a.call} is no call`);
+      assert.equal(call.read, false, `${r.name}: ${a.call} is a read`);
+      assert.ok(a.done.startsWith('/') && !a.done.startsWith('//'), `${r.name}: ${a.done}`);
+    }
+  }
+});
+
+test('a route reads only the query parameters it declares, each once', () => {
+  for (const r of [...routes, notFoundRoute]) {
+    assert.equal(new Set(r.params).size, r.params.length, r.name);
+    for (const c of r.canonical) assert.ok(r.params.includes(c), `${r.name}: canonical ${c} is not read`);
+  }
+});

@@ -8,8 +8,8 @@ mod support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
-use api::{Access, Caller};
-use support::{database, Backend, TestDb};
+use api::Access;
+use support::{database, Backend};
 
 /// A real value for each parameter name of the public calls (seeded data: Makati's Bel-Air).
 fn sample(name: &str) -> &'static str {
@@ -40,34 +40,9 @@ fn fill(template: &str) -> String {
     out
 }
 
-/// A member's session token and a guest's.
-async fn sessions(db: &TestDb) -> (String, String) {
-    let cfg = support::store_config(&db.url, false);
-    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    api.run(Caller::default(), |ctx| {
-        let row = db::queries::RegistrationRow {
-            token_hash: String::new(),
-            email: "juan@example.com".into(),
-            mobile: "09171234567".into(),
-            first_name: "Juan".into(),
-            last_name: "Dela Cruz".into(),
-            birth_date: "1990-01-01".into(),
-            password_hash: "x".into(),
-            expires_at: 0,
-            used_at: None,
-        };
-        let id = db::queries::create_user(ctx.conn, &row, domain::calendar::unix_now())?;
-        let member = ctx.start_session(Some(id.get()))?;
-        let guest = ctx.start_session(None)?;
-        Ok((member, guest))
-    })
-    .await
-    .expect("sessions")
-}
-
 async fn public_calls_answer_everyone_alike(b: Backend) {
     let db = database(b);
-    let (member, guest) = sessions(&db).await;
+    let (member, guest) = (support::member(&db, 1).await, support::guest(&db).await);
     let public: Vec<_> = api::registry::endpoints()
         .iter()
         .filter(|e| e.access() == Access::Public)
@@ -115,7 +90,7 @@ both!(
 /// The calls of a session's own are not public: the member's answer differs from a guest's.
 async fn session_calls_are_declared(b: Backend) {
     let db = database(b);
-    let (member, guest) = sessions(&db).await;
+    let (member, guest) = (support::member(&db, 1).await, support::guest(&db).await);
     let ask = |token: &str| {
         TestRequest::get()
             .uri("/api/v1/user")

@@ -312,3 +312,42 @@ pub async fn send_api_mailing(
     let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
     read(test::call_service(&app, req.to_request()).await).await
 }
+
+/// The session token of member number `n` (`member{n}@example.com`, mobile `0917000000{n}`,
+/// first name `Member{n}`, no password that logs in), made in the database.
+pub async fn member(db: &TestDb, n: u8) -> String {
+    session(db, Some(n)).await
+}
+
+/// A guest's session token.
+pub async fn guest(db: &TestDb) -> String {
+    session(db, None).await
+}
+
+async fn session(db: &TestDb, member: Option<u8>) -> String {
+    let cfg = store_config(&db.url, false);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
+    api.run(api::Caller::default(), move |ctx| {
+        let user = match member {
+            Some(n) => {
+                let row = db::queries::RegistrationRow {
+                    token_hash: String::new(),
+                    email: format!("member{n}@example.com"),
+                    mobile: format!("0917000000{n}"),
+                    first_name: format!("Member{n}"),
+                    last_name: "Dela Cruz".into(),
+                    birth_date: "1990-01-01".into(),
+                    password_hash: "x".into(),
+                    expires_at: 0,
+                    used_at: None,
+                };
+                let id = db::queries::create_user(ctx.conn, &row, domain::calendar::unix_now())?;
+                Some(id.get())
+            }
+            None => None,
+        };
+        ctx.start_session(user)
+    })
+    .await
+    .expect("a session")
+}

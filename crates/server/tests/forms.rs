@@ -1,0 +1,259 @@
+//! Page forms as routes.ts declares them, over HTTP on SQLite and PostgreSQL: a form names the
+//! call it runs (`_call`), its fields parse into that call's own types, and it is answered with a
+//! 303 or the page again (without JavaScript) or JSON (with it), from the same declaration.
+
+mod support;
+
+use actix_web::http::StatusCode;
+use actix_web::test::{self, TestRequest};
+use serde_json::Value;
+use support::{database, Backend, Res};
+
+const ORIGIN: &str = "https://shop.example";
+
+/// A form posted from the store's own page with the session `token` and its CSRF token; `json`
+/// as a page with JavaScript posts it.
+fn form(uri: &str, token: &str, fields: &[(&str, &str)], json: bool) -> TestRequest {
+    let body = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(fields)
+        .append_pair("csrf", &api::session::csrf_token(token))
+        .finish();
+    let req = TestRequest::post()
+        .uri(uri)
+        .insert_header(("origin", ORIGIN))
+        .insert_header(("cookie", format!("session={token}")))
+        .insert_header(("content-type", "application/x-www-form-urlencoded"))
+        .set_payload(body);
+    if json {
+        req.insert_header(("accept", "application/json"))
+    } else {
+        req
+    }
+}
+
+fn addresses(token: &str) -> TestRequest {
+    TestRequest::get()
+        .uri("/api/v1/user/addresses/list")
+        .insert_header(("authorization", format!("Bearer {token}")))
+}
+
+async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceResponse<B>) -> Res {
+    let (status, headers) = (res.status(), res.headers().clone());
+    let body = test::read_body(res).await.to_vec();
+    Res {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// The whole store, built once per test (one render pool).
+macro_rules! store {
+    ($db:expr) => {{
+        let cfg = support::store_config(&$db.url, false);
+        let api = server::api_state($db.pool.clone(), &cfg).expect("api state");
+        let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).expect("web state"));
+        let api = actix_web::web::Data::new(api);
+        test::init_service(server::app(&api, &pages)).await
+    }};
+}
+
+/// Sends a request to the store built by `store!`.
+macro_rules! send {
+    ($app:expr, $req:expr) => {
+        read(test::call_service(&$app, $req.to_request()).await).await
+    };
+}
+
+fn location(r: &Res) -> &str {
+    r.headers
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+fn json(r: &Res) -> Value {
+    serde_json::from_slice(&r.body).unwrap_or_else(|_| panic!("JSON: {}", r.text()))
+}
+
+/// A member adds, renames and deletes an address by form; each action is named by `_call`.
+async fn the_address_book_runs_the_call_each_form_names(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let (ana, ben) = (support::member(&db, 1).await, support::member(&db, 2).await);
+    let add = [
+        ("_call", "createAddress"),
+        ("address", "12 Jupiter St."),
+        ("barangay_id", "1380300002"),
+        ("street_id", "1"),
+    ];
+    let r = send!(store, form("/my-account/addresses", &ana, &add, false));
+    assert_eq!(
+        (r.status, location(&r)),
+        (StatusCode::SEE_OTHER, "/my-account/addresses?done=added"),
+        "{}",
+        r.text()
+    );
+    let list = json(&send!(store, addresses(&ana)));
+    let id = list["results"][0]["id"].to_string();
+    assert_eq!(list["results"][0]["address"], "12 Jupiter St.");
+
+    let rename = [
+        ("_call", "updateAddress"),
+        ("addressId", id.as_str()),
+        ("address", "Unit 5B, 12 Jupiter St."),
+        ("barangay_id", "1380300002"),
+        ("street_id", "1"),
+    ];
+    let r = send!(store, form("/my-account/addresses", &ana, &rename, false));
+    assert_eq!(location(&r), "/my-account/addresses?done=saved");
+    assert_eq!(
+        json(&send!(store, addresses(&ana)))["results"][0]["address"],
+        "Unit 5B, 12 Jupiter St."
+    );
+
+    // Another member's address is not found, as an unknown one; nothing changes.
+    let r = send!(store, form("/my-account/addresses", &ben, &rename, false));
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+    let delete = [("_call", "deleteAddress"), ("addressId", id.as_str())];
+    let r = send!(store, form("/my-account/addresses", &ben, &delete, true));
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        json(&send!(store, addresses(&ana)))["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // An address with three forms needs the name; a name it does not take is refused.
+    for call in [None, Some("deleteUser"), Some("nope")] {
+        let mut fields = vec![("addressId", id.as_str())];
+        fields.extend(call.map(|c| ("_call", c)));
+        let r = send!(store, form("/my-account/addresses", &ana, &fields, true));
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{call:?}");
+        assert_eq!(json(&r)["message"], "This form cannot be sent here.");
+    }
+    assert_eq!(
+        json(&send!(store, addresses(&ana)))["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    let r = send!(store, form("/my-account/addresses", &ana, &delete, true));
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(json(&r)["location"], "/my-account/addresses?done=deleted");
+    assert!(json(&send!(store, addresses(&ana)))["results"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+both!(
+    the_address_book_runs_the_call_each_form_names,
+    the_address_book_runs_the_call_each_form_names
+);
+
+/// A form's fields parse as the call's JSON body would: a field of the wrong kind is named, the
+/// call's own rules give each field's message, and what was typed comes back (JSON with
+/// JavaScript, the page without).
+async fn fields_parse_into_the_calls_own_types(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let ana = support::member(&db, 1).await;
+    let bad_id = [
+        ("_call", "createAddress"),
+        ("address", "12 Jupiter St."),
+        ("barangay_id", "12abc"),
+    ];
+    let r = send!(store, form("/my-account/addresses", &ana, &bad_id, true));
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        json(&r)["message"],
+        "barangay_id must be a positive whole number."
+    );
+    let no_line = [("_call", "createAddress"), ("barangay_id", "1380300002")];
+    let r = send!(store, form("/my-account/addresses", &ana, &no_line, true));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let v = json(&r);
+    assert!(v["errors"]["address"].is_array(), "{v}");
+    assert_eq!(v["values"]["barangay_id"], "1380300002");
+    assert!(v["values"].get("csrf").is_none() && v["values"].get("_call").is_none());
+    // Without JavaScript: the page again, with the messages.
+    let r = send!(store, form("/my-account/addresses", &ana, &no_line, false));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r
+        .text()
+        .contains("<h1 id=\"addresses-title\">My Addresses</h1>"));
+}
+both!(
+    fields_parse_into_the_calls_own_types,
+    fields_parse_into_the_calls_own_types
+);
+
+/// With JavaScript a login is answered in JSON: where to go (with the new session's cookies), or
+/// the message, never the password.
+async fn a_page_with_javascript_gets_json(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let guest = support::guest(&db).await;
+    let wrong = [
+        ("login", "member1@example.com"),
+        ("password", "NotHers2026"),
+        ("from", "checkout"),
+    ];
+    let r = send!(store, form("/login", &guest, &wrong, true));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let v = json(&r);
+    assert_eq!(v["message"], "These credentials do not match our records.");
+    assert_eq!(v["values"]["login"], "member1@example.com");
+    assert!(!r.text().contains("NotHers2026"));
+    assert_eq!(r.headers.get("cache-control").unwrap(), "no-store");
+
+    // A stale CSRF token: the form's own message, in JSON too.
+    let other = api::session::new_token();
+    let stale =
+        form("/login", &other, &wrong, true).insert_header(("cookie", format!("session={guest}")));
+    let r = send!(store, stale);
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        json(&r)["message"],
+        "This form has expired. Please try again."
+    );
+}
+both!(
+    a_page_with_javascript_gets_json,
+    a_page_with_javascript_gets_json
+);
+
+/// The first address becomes the shop's location: the answer sets the location gate's cookies.
+async fn the_first_address_becomes_the_location(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let ana = support::member(&db, 1).await;
+    let add = [
+        ("_call", "createAddress"),
+        ("address", "12 Jupiter St."),
+        ("barangay_id", "1380300002"),
+        ("street_id", "1"),
+    ];
+    let r = send!(store, form("/setup-address", &ana, &add, true));
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(json(&r)["location"], "/buy-beer");
+    let cookies: Vec<&str> = r
+        .headers
+        .get_all("set-cookie")
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    assert!(
+        cookies
+            .iter()
+            .any(|c| c.starts_with("locationGateBarangayId=1380300002")),
+        "{cookies:?}"
+    );
+}
+both!(
+    the_first_address_becomes_the_location,
+    the_first_address_becomes_the_location
+);
