@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, SaltString};
 use argon2::{Argon2, PasswordHasher, PasswordVerifier};
-use db::queries::{self, RegistrationRow};
+use db::users::RegistrationRow;
 use domain::account::{self, FieldErrors};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -204,7 +204,7 @@ impl Endpoint for PreRegister {
             row.email
         ));
         let base = ctx.config.public_url.to_string();
-        if queries::email_taken(ctx.conn, &row.email)? {
+        if db::users::email_taken(ctx.conn, &row.email)? {
             ctx.outgoing.push(Mail {
                 to: row.email.clone(),
                 subject: "You already have an account".into(),
@@ -221,7 +221,7 @@ impl Endpoint for PreRegister {
         row.token_hash = token_hash(&token);
         row.password_hash = hash_password(&row.password_hash)?;
         row.expires_at = now() + LINK_HOURS * 3600;
-        queries::create_registration(ctx.conn, &row)?;
+        db::users::create_registration(ctx.conn, &row)?;
         let link = format!("{base}/registration?token={token}");
         ctx.outgoing.push(Mail {
             to: row.email.clone(),
@@ -246,7 +246,7 @@ fn open_registration(ctx: &mut Ctx) -> Result<RegistrationRow, ApiError> {
         .registration_token()
         .map(str::to_string)
         .ok_or_else(gone)?;
-    queries::open_registration(ctx.conn, &token_hash(token.trim()), now())?.ok_or_else(gone)
+    db::users::open_registration(ctx.conn, &token_hash(token.trim()), now())?.ok_or_else(gone)
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -302,7 +302,7 @@ pub struct WelcomeAnswer {
 /// Starts a member's session in place of the presented one (no session fixation).
 fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
     if let Some(old) = ctx.token() {
-        queries::end_session(ctx.conn, &token_hash(&old))?;
+        db::sessions::end_session(ctx.conn, &token_hash(&old))?;
     }
     ctx.start_session(Some(user.get()))?;
     Ok(())
@@ -398,13 +398,13 @@ impl Endpoint for Registration {
             None => open_registration(ctx)?,
         };
         let mut errors = FieldErrors::new();
-        if queries::email_taken(ctx.conn, &r.email)? {
+        if db::users::email_taken(ctx.conn, &r.email)? {
             errors
                 .entry("email")
                 .or_default()
                 .push("This email address already has an account. Log in instead.".into());
         }
-        if queries::mobile_taken(ctx.conn, &r.mobile)? {
+        if db::users::mobile_taken(ctx.conn, &r.mobile)? {
             errors
                 .entry("mobile")
                 .or_default()
@@ -414,9 +414,9 @@ impl Endpoint for Registration {
             return Err(ApiError::Fields(errors));
         }
         let created = if r.token_hash.is_empty() {
-            queries::create_user(ctx.conn, &r, now()).map(Some)
+            db::users::create_user(ctx.conn, &r, now()).map(Some)
         } else {
-            queries::complete_registration(ctx.conn, &r, now())
+            db::users::complete_registration(ctx.conn, &r, now())
         };
         let user = match created {
             Ok(Some(user)) => user,
@@ -489,7 +489,7 @@ impl Endpoint for Login {
             });
         }
         ctx.limit("login account", &login, 5, 600)?;
-        let user = queries::user_by_login(ctx.conn, &login)?;
+        let user = db::users::user_by_login(ctx.conn, &login)?;
         if !password_matches(&c.password, user.as_ref().map(|u| u.password_hash.as_str())) {
             return Err(ApiError::Invalid {
                 field: "login",
@@ -498,7 +498,7 @@ impl Endpoint for Login {
         }
         let user = user.ok_or_else(|| ApiError::Internal("matched without a user".into()))?;
         // Only failures count against the account.
-        queries::rate_reset(ctx.conn, &format!("login account:{login}"))?;
+        db::limits::rate_reset(ctx.conn, &format!("login account:{login}"))?;
         log_in(ctx, user.id)?;
         Ok(WelcomeAnswer {
             data: Welcome {
@@ -525,7 +525,7 @@ impl Endpoint for Logout {
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<MessageAnswer, ApiError> {
         if let Some(token) = ctx.token() {
-            queries::end_session(ctx.conn, &token_hash(&token))?;
+            db::sessions::end_session(ctx.conn, &token_hash(&token))?;
         }
         ctx.ended = true;
         Ok(message("You have been logged out."))
@@ -556,7 +556,7 @@ pub enum UserAnswer {
 }
 
 /// `GET /user`'s answer for a member.
-pub(crate) fn member_answer(ctx: &mut Ctx, u: queries::UserRow) -> Result<UserAnswer, ApiError> {
+pub(crate) fn member_answer(ctx: &mut Ctx, u: db::users::UserRow) -> Result<UserAnswer, ApiError> {
     Ok(UserAnswer::Member {
         data: Member {
             id: u.id,
@@ -574,7 +574,7 @@ pub(crate) fn member_answer(ctx: &mut Ctx, u: queries::UserRow) -> Result<UserAn
 }
 
 fn text(ctx: &mut Ctx, key: &str) -> Result<String, ApiError> {
-    Ok(queries::site_text(ctx.conn, key)?
+    Ok(db::content::site_text(ctx.conn, key)?
         .map(|t| t.body)
         .unwrap_or_default())
 }
@@ -597,7 +597,7 @@ impl Endpoint for User {
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<UserAnswer, ApiError> {
         let session = ctx.session()?;
         let member = match session.as_ref().and_then(|s| s.user_id) {
-            Some(id) => queries::user(ctx.conn, domain::UserId::from_db(id))?,
+            Some(id) => db::users::user(ctx.conn, domain::UserId::from_db(id))?,
             None => None,
         };
         if let Some(u) = member {
@@ -659,7 +659,7 @@ pub struct Viewer {
 pub fn viewer(ctx: &mut Ctx, start: bool) -> Result<Viewer, ApiError> {
     let session = ctx.session()?;
     let member = match session.as_ref().and_then(|s| s.user_id) {
-        Some(id) => queries::user(ctx.conn, domain::UserId::from_db(id))?.map(|u| MemberView {
+        Some(id) => db::users::user(ctx.conn, domain::UserId::from_db(id))?.map(|u| MemberView {
             id: u.id,
             firstname: u.first_name,
             policy_agreement_accepted: u.policy_agreement_accepted,

@@ -2,7 +2,7 @@
 //! dialog shows (USE THIS ADDRESS fills the gate), and create, update, delete. Every lookup is
 //! scoped to its owner: another member's address answers 404, exactly like an unknown one.
 
-use db::queries::{self, AddressRow};
+use db::addresses::AddressRow;
 use domain::{AddressId, BarangayId, CityId, ProvinceId, StreetId};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -86,7 +86,7 @@ fn check(
             field: "barangay_id",
             message: "We do not deliver to this barangay yet.".into(),
         })?;
-    let streets = queries::streets_of_barangay(ctx.conn, place.barangay.id)?;
+    let streets = db::places::streets_of_barangay(ctx.conn, place.barangay.id)?;
     let street = match f.street_id {
         Some(s) if streets.iter().any(|x| x.id == s) => Some(s),
         Some(_) => {
@@ -129,7 +129,7 @@ impl Endpoint for AddressList {
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
         let user = ctx.member()?;
-        Ok(queries::addresses_of(ctx.conn, user.id, None)?
+        Ok(db::addresses::addresses_of(ctx.conn, user.id, None)?
             .into_iter()
             .map(AddressView::from)
             .collect::<Vec<_>>()
@@ -160,15 +160,15 @@ impl Endpoint for CreateAddress {
         Json(f): Self::Body,
     ) -> Result<AddressView, ApiError> {
         let user = ctx.member()?;
-        if queries::count_addresses(ctx.conn, user.id)? >= MAX_ADDRESSES {
+        if db::addresses::count_addresses(ctx.conn, user.id)? >= MAX_ADDRESSES {
             return Err(ApiError::Invalid {
                 field: "address",
                 message: format!("You can keep up to {MAX_ADDRESSES} addresses. Delete one first."),
             });
         }
         let (line, barangay, street) = check(ctx, &f)?;
-        let id = queries::create_address(ctx.conn, user.id, &line, barangay, street, now())?;
-        queries::addresses_of(ctx.conn, user.id, Some(id))?
+        let id = db::addresses::create_address(ctx.conn, user.id, &line, barangay, street, now())?;
+        db::addresses::addresses_of(ctx.conn, user.id, Some(id))?
             .pop()
             .map(AddressView::from)
             .ok_or_else(|| not_found(id))
@@ -206,14 +206,15 @@ impl Endpoint for UpdateAddress {
     ) -> Result<AddressView, ApiError> {
         let user = ctx.member()?;
         // Another member's address is missing, before anything about the form is said.
-        if queries::addresses_of(ctx.conn, user.id, Some(p.address_id))?.is_empty() {
+        if db::addresses::addresses_of(ctx.conn, user.id, Some(p.address_id))?.is_empty() {
             return Err(not_found(p.address_id));
         }
         let (line, barangay, street) = check(ctx, &f)?;
-        if !queries::update_address(ctx.conn, user.id, p.address_id, &line, barangay, street)? {
+        if !db::addresses::update_address(ctx.conn, user.id, p.address_id, &line, barangay, street)?
+        {
             return Err(not_found(p.address_id));
         }
-        queries::addresses_of(ctx.conn, user.id, Some(p.address_id))?
+        db::addresses::addresses_of(ctx.conn, user.id, Some(p.address_id))?
             .pop()
             .map(AddressView::from)
             .ok_or_else(|| not_found(p.address_id))
@@ -242,7 +243,7 @@ impl Endpoint for DeleteAddress {
         _: NoBody,
     ) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
-        if !queries::delete_address(ctx.conn, user.id, p.address_id)? {
+        if !db::addresses::delete_address(ctx.conn, user.id, p.address_id)? {
             return Err(not_found(p.address_id));
         }
         Ok(crate::accounts::message("The address has been deleted."))

@@ -1,7 +1,7 @@
 //! Catalog calls: the product list, promos, what's new, one product, packagings and banners.
 
+use db::catalog::Area;
 use db::models::{Banner, Packaging, Product, ProductType};
-use db::queries::{self, Area};
 use domain::selling::{PackOption, SoldAs};
 use domain::{BarangayId, FilterType, PackagingId, ProductId};
 use serde::{Deserialize, Serialize};
@@ -146,8 +146,8 @@ struct Lookup {
 impl Lookup {
     fn load(ctx: &mut Ctx) -> Result<Self, ApiError> {
         Ok(Self {
-            types: queries::product_types(ctx.conn)?,
-            packagings: queries::packagings(ctx.conn)?,
+            types: db::catalog::product_types(ctx.conn)?,
+            packagings: db::catalog::packagings(ctx.conn)?,
         })
     }
 
@@ -250,7 +250,7 @@ fn product_list(ctx: &mut Ctx, q: &ProductsQuery) -> Result<ProductList, ApiErro
             brands: vec![],
         });
     };
-    let rows = queries::products(ctx.conn, area, packaging)?;
+    let rows = db::catalog::products(ctx.conn, area, packaging)?;
     let best_sellers = lookup.views(rows.iter().filter(|p| p.best_seller).cloned().collect());
     let products = lookup.views(rows);
     let mut brands: Vec<String> = products.iter().map(|p| p.brand.clone()).collect();
@@ -350,7 +350,7 @@ impl Endpoint for Packagings {
 
 /// Every packaging, in the category gate's order.
 pub fn packagings(ctx: &mut Ctx) -> Result<Vec<Packaging>, ApiError> {
-    Ok(queries::packagings(ctx.conn)?)
+    Ok(db::catalog::packagings(ctx.conn)?)
 }
 
 /// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
@@ -368,7 +368,7 @@ impl Endpoint for Banners {
     type Answer = Results<BannerView>;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
-        Ok(queries::banners(ctx.conn)?
+        Ok(db::catalog::banners(ctx.conn)?
             .into_iter()
             .map(|b: Banner| BannerView {
                 id: b.id,
@@ -427,9 +427,9 @@ impl Endpoint for Promos {
         let Some(area) = area_of(ctx, q.barangay)? else {
             return Ok(vec![].into());
         };
-        let sold = queries::products(ctx.conn, area, None)?;
+        let sold = db::catalog::products(ctx.conn, area, None)?;
         let lookup = Lookup::load(ctx)?;
-        let results: Vec<PromoView> = queries::promos_on(ctx.conn, &date)?
+        let results: Vec<PromoView> = db::content::promos_on(ctx.conn, &date)?
             .into_iter()
             .filter_map(|promo| {
                 let product = sold.iter().find(|p| p.id == promo.product_id)?.clone();
@@ -509,14 +509,14 @@ impl Endpoint for SingleProductCall {
         _: NoParams,
         _: NoBody,
     ) -> Result<SingleProduct, ApiError> {
-        let product = queries::product_by_slug(ctx.conn, &p.slug)?
+        let product = db::catalog::product_by_slug(ctx.conn, &p.slug)?
             .ok_or_else(|| ApiError::NotFound(format!("Product {} not found", p.slug)))?;
         let (area, available) = match p.barangay_id.0 {
             None => (Some(Area::Anywhere), None),
             Some(id) => {
                 let place = ctx.existing_place(id)?;
                 let sold = place.served
-                    && queries::product_sold_in_city(ctx.conn, &product, place.city.id)?;
+                    && db::catalog::product_sold_in_city(ctx.conn, &product, place.city.id)?;
                 (
                     place.served.then_some(Area::City(place.city.id)),
                     Some(sold),
@@ -525,7 +525,7 @@ impl Endpoint for SingleProductCall {
         };
         let lookup = Lookup::load(ctx)?;
         let mut also: Vec<Product> = match area {
-            Some(area) => queries::products(ctx.conn, area, Some(product.packaging_id))?
+            Some(area) => db::catalog::products(ctx.conn, area, Some(product.packaging_id))?
                 .into_iter()
                 .filter(|x| x.id != product.id)
                 .collect(),
@@ -544,5 +544,5 @@ impl Endpoint for SingleProductCall {
 
 /// Every product's slug, for the sitemap.
 pub fn slugs(ctx: &mut Ctx) -> Result<Vec<String>, ApiError> {
-    Ok(queries::product_slugs(ctx.conn)?)
+    Ok(db::catalog::product_slugs(ctx.conn)?)
 }

@@ -2,7 +2,6 @@
 //! policy texts, and the newsletter.
 
 use db::models::{Notice, SiteText};
-use db::queries;
 use serde::{Deserialize, Serialize};
 use time::PrimitiveDateTime;
 use ts_rs::TS;
@@ -49,7 +48,7 @@ impl Endpoint for HolidayCall {
     fn call(ctx: &mut Ctx, _: NoParams, q: TestdateQuery, _: NoBody) -> Result<Holiday, ApiError> {
         let date = iso_today(ctx, &q);
         Ok(Holiday {
-            holiday: queries::is_holiday(ctx.conn, &date)?,
+            holiday: db::content::is_holiday(ctx.conn, &date)?,
             date,
         })
     }
@@ -98,14 +97,14 @@ impl Endpoint for NoticeCall {
     ) -> Result<NoticeAnswer, ApiError> {
         let date = iso_today(ctx, &q);
         Ok(NoticeAnswer {
-            notice: queries::notice_on(ctx.conn, &date)?.map(|n: Notice| NoticeView {
+            notice: db::content::notice_on(ctx.conn, &date)?.map(|n: Notice| NoticeView {
                 id: n.id,
                 title: n.title,
                 body: n.body,
                 starts_on: n.starts_on,
                 ends_on: n.ends_on,
             }),
-            holiday: queries::is_holiday(ctx.conn, &date)?,
+            holiday: db::content::is_holiday(ctx.conn, &date)?,
         })
     }
 }
@@ -141,7 +140,7 @@ impl Endpoint for SiteTextCall {
     type Answer = SiteTextView;
 
     fn call(ctx: &mut Ctx, p: TextPath, _: NoParams, _: NoBody) -> Result<SiteTextView, ApiError> {
-        let t: SiteText = queries::site_text(ctx.conn, &p.key)?
+        let t: SiteText = db::content::site_text(ctx.conn, &p.key)?
             .ok_or_else(|| ApiError::NotFound(format!("No text {}", p.key)))?;
         Ok(SiteTextView {
             key: t.key,
@@ -246,14 +245,14 @@ pub fn subscribe(
     let stamp = stamp(now);
     let token = crate::session::new_token();
     let expires = domain::calendar::unix_now() + CONFIRM_DAYS * 86_400;
-    let signup = queries::subscribe(
+    let signup = db::content::subscribe(
         ctx.conn,
         &email,
         &stamp,
         &crate::session::hash(&token),
         expires,
     )?;
-    if signup == queries::Signup::Pending {
+    if signup == db::content::Signup::Pending {
         let link = format!("{}/newsletter/confirm?token={token}", ctx.config.public_url);
         ctx.outgoing.push(crate::mail::Mail {
             to: email,
@@ -311,7 +310,12 @@ impl Endpoint for ConfirmSubscription {
         ctx.limit("newsletter confirm", &client, 20, 600)?;
         let stamp = stamp(domain::calendar::manila_now());
         let hash = crate::session::hash(body.token.trim());
-        if !queries::confirm_subscription(ctx.conn, &hash, domain::calendar::unix_now(), &stamp)? {
+        if !db::content::confirm_subscription(
+            ctx.conn,
+            &hash,
+            domain::calendar::unix_now(),
+            &stamp,
+        )? {
             return Err(ApiError::NotFound(
                 "This link is invalid or has expired.".into(),
             ));

@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{guard, web, HttpRequest, HttpResponse};
-use db::queries::Place;
+use db::places::Place;
 use db::AnyConnection;
 use domain::BarangayId;
 use serde::de::DeserializeOwned;
@@ -150,7 +150,7 @@ impl<'a> Ctx<'a> {
     ) -> Result<(), ApiError> {
         let now = domain::calendar::unix_now();
         let key = format!("{action}:{who}");
-        match db::queries::rate_hit(self.conn, &key, now, window, limit)? {
+        match db::limits::rate_hit(self.conn, &key, now, window, limit)? {
             None => Ok(()),
             Some(wait) => Err(ApiError::TooMany(wait)),
         }
@@ -168,7 +168,7 @@ impl<'a> Ctx<'a> {
         if let Some(p) = self.places.get(&id) {
             return Ok(p.clone());
         }
-        let place = db::queries::place(self.conn, id)?;
+        let place = db::places::place(self.conn, id)?;
         self.places.insert(id, place.clone());
         Ok(place)
     }

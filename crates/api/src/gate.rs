@@ -2,7 +2,6 @@
 //! cookies by `web` and checked here against the database (an unknown id counts as unset), and
 //! which gate overlays the page.
 
-use db::queries;
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
 use serde::Serialize;
 use ts_rs::TS;
@@ -66,7 +65,7 @@ impl Gate {
             gate.packaging_name = Some(p.name);
         }
         if let Some(f) = c.fulfillment {
-            gate.fulfillment_id = queries::fulfillment_type(ctx.conn, f)?.map(|f| f.id);
+            gate.fulfillment_id = db::places::fulfillment_type(ctx.conn, f)?.map(|f| f.id);
         }
         if let Some(place) = c.barangay.map(|id| ctx.place(id)).transpose()?.flatten() {
             gate.city_name = Some(place.city.city_name);
@@ -74,7 +73,7 @@ impl Gate {
             gate.barangay_id = Some(place.barangay.id);
             gate.barangay_name = Some(place.barangay.barangay_name);
             if let Some(s) = c.street {
-                gate.street_id = queries::street(ctx.conn, s)?
+                gate.street_id = db::places::street(ctx.conn, s)?
                     .filter(|s| s.barangay_id == place.barangay.id)
                     .map(|s| s.id);
             }
@@ -106,7 +105,7 @@ pub fn packaging(
     ctx: &mut Ctx,
     id: PackagingId,
 ) -> Result<Option<db::models::Packaging>, ApiError> {
-    Ok(queries::packaging(ctx.conn, id)?)
+    Ok(db::catalog::packaging(ctx.conn, id)?)
 }
 
 /// The packaging of a `filterByType` value.
@@ -114,7 +113,7 @@ pub fn packaging_of_family(
     ctx: &mut Ctx,
     family: FilterType,
 ) -> Result<Option<PackagingId>, ApiError> {
-    Ok(queries::packaging_by_filter_type(ctx.conn, family.as_str())?.map(|p| p.id))
+    Ok(db::catalog::packaging_by_filter_type(ctx.conn, family.as_str())?.map(|p| p.id))
 }
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! follows too: which cities are offered, which barangays and streets belong to them.
 
 use db::models::{City, Packaging};
-use db::queries;
 use domain::{
     BarangayId, CityId, FilterType, FulfillmentId, PackagingId, ProvinceId, StreetId,
     DEFAULT_FULFILLMENT, DEFAULT_PROVINCE,
@@ -72,7 +71,7 @@ pub struct StreetView {
 }
 
 fn city_views(ctx: &mut Ctx, cities: Vec<City>) -> Result<Vec<CityView>, ApiError> {
-    let provinces = queries::provinces(ctx.conn)?;
+    let provinces = db::places::provinces(ctx.conn)?;
     Ok(cities
         .into_iter()
         .map(|c| CityView {
@@ -89,13 +88,13 @@ fn city_views(ctx: &mut Ctx, cities: Vec<City>) -> Result<Vec<CityView>, ApiErro
 }
 
 fn existing_province(ctx: &mut Ctx, id: ProvinceId) -> Result<ProvinceId, ApiError> {
-    queries::province(ctx.conn, id)?
+    db::places::province(ctx.conn, id)?
         .map(|p| p.id)
         .ok_or_else(|| ApiError::NotFound(format!("Province {id} not found")))
 }
 
 fn existing_city(ctx: &mut Ctx, id: CityId) -> Result<CityId, ApiError> {
-    queries::city(ctx.conn, id)?
+    db::places::city(ctx.conn, id)?
         .map(|c| c.id)
         .ok_or_else(|| ApiError::NotFound(format!("City {id} not found")))
 }
@@ -112,8 +111,10 @@ pub enum Offer {
 /// The location rule: the cities an offer holds, by name.
 pub fn offered_cities(ctx: &mut Ctx, offer: Offer) -> Result<Vec<City>, ApiError> {
     Ok(match offer {
-        Offer::Kegs(keg, province) => queries::cities_selling_packaging(ctx.conn, keg, province)?,
-        Offer::Served(province, f) => queries::served_cities(ctx.conn, Some(province), Some(f))?,
+        Offer::Kegs(keg, province) => {
+            db::places::cities_selling_packaging(ctx.conn, keg, province)?
+        }
+        Offer::Served(province, f) => db::places::served_cities(ctx.conn, Some(province), Some(f))?,
     })
 }
 
@@ -151,7 +152,7 @@ impl Endpoint for Cities {
         _: NoBody,
     ) -> Result<Self::Answer, ApiError> {
         let province = existing_province(ctx, p.province_id)?;
-        let f = queries::fulfillment_type(ctx.conn, p.fulfillment_id)?.ok_or_else(|| {
+        let f = db::places::fulfillment_type(ctx.conn, p.fulfillment_id)?.ok_or_else(|| {
             ApiError::NotFound(format!("Fulfillment type {} not found", p.fulfillment_id))
         })?;
         let cities = offered_cities(ctx, Offer::Served(province, f.id))?;
@@ -173,7 +174,7 @@ pub struct KegCitiesBody {
 
 /// The packaging of draft beer in kegs.
 pub fn keg_packaging(ctx: &mut Ctx) -> Result<Packaging, ApiError> {
-    queries::packaging_by_filter_type(ctx.conn, FilterType::Keg.as_str())?
+    db::catalog::packaging_by_filter_type(ctx.conn, FilterType::Keg.as_str())?
         .ok_or_else(|| ApiError::NotFound("Draft beer in kegs is not sold".into()))
 }
 
@@ -223,7 +224,7 @@ impl Endpoint for FulfillmentTypes {
     type Answer = Results<FulfillmentView>;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
-        Ok(queries::fulfillment_types(ctx.conn)?
+        Ok(db::places::fulfillment_types(ctx.conn)?
             .into_iter()
             .map(|f| FulfillmentView {
                 id: f.id,
@@ -249,7 +250,7 @@ impl Endpoint for Provinces {
     type Answer = Results<ProvinceView>;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
-        Ok(queries::provinces(ctx.conn)?
+        Ok(db::places::provinces(ctx.conn)?
             .into_iter()
             .map(|p| ProvinceView {
                 id: p.id,
@@ -262,7 +263,7 @@ impl Endpoint for Provinces {
 
 fn barangays_of(ctx: &mut Ctx, city: CityId) -> Result<Results<BarangayView>, ApiError> {
     let city = existing_city(ctx, city)?;
-    Ok(queries::barangays_of_city(ctx.conn, city)?
+    Ok(db::places::barangays_of_city(ctx.conn, city)?
         .into_iter()
         .map(|b| BarangayView {
             id: b.id,
@@ -335,7 +336,7 @@ impl Endpoint for Streets {
 }
 
 fn streets_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Vec<StreetView>, ApiError> {
-    Ok(queries::streets_of_barangay(ctx.conn, barangay)?
+    Ok(db::places::streets_of_barangay(ctx.conn, barangay)?
         .into_iter()
         .map(|s| StreetView {
             id: s.id,
@@ -374,7 +375,7 @@ impl Endpoint for LegacyCities {
         _: NoBody,
     ) -> Result<Self::Answer, ApiError> {
         let province = existing_province(ctx, q.filter_by_province)?;
-        let cities = queries::served_cities(ctx.conn, Some(province), None)?;
+        let cities = db::places::served_cities(ctx.conn, Some(province), None)?;
         Ok(city_views(ctx, cities)?.into())
     }
 }
@@ -439,11 +440,11 @@ impl Endpoint for DeliveryAreas {
     type Answer = Results<Area>;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
-        let types = queries::fulfillment_types(ctx.conn)?;
-        let pairs = queries::served_pairs(ctx.conn)?;
-        let cities = queries::served_cities(ctx.conn, None, None)?;
+        let types = db::places::fulfillment_types(ctx.conn)?;
+        let pairs = db::places::served_pairs(ctx.conn)?;
+        let cities = db::places::served_cities(ctx.conn, None, None)?;
         let mut results = Vec::new();
-        for province in queries::provinces(ctx.conn)? {
+        for province in db::places::provinces(ctx.conn)? {
             let cities: Vec<AreaCity> = cities
                 .iter()
                 .filter(|c| c.province_id == province.id)
@@ -505,12 +506,12 @@ pub fn check_choice(
     packaging: Option<PackagingId>,
 ) -> Result<Choice, ApiError> {
     let fulfillment = match input.fulfillment {
-        Some(f) => queries::fulfillment_type(ctx.conn, f)?.map(|f| f.id),
+        Some(f) => db::places::fulfillment_type(ctx.conn, f)?.map(|f| f.id),
         None => None,
     }
     .unwrap_or(DEFAULT_FULFILLMENT);
     let province = match input.province {
-        Some(p) => queries::province(ctx.conn, p)?.map(|p| p.id),
+        Some(p) => db::places::province(ctx.conn, p)?.map(|p| p.id),
         None => None,
     }
     .unwrap_or(DEFAULT_PROVINCE);
@@ -523,7 +524,7 @@ pub fn check_choice(
         needs_street: false,
     };
     let keg = match packaging {
-        Some(id) => queries::packaging(ctx.conn, id)?
+        Some(id) => db::catalog::packaging(ctx.conn, id)?
             .filter(|p| p.filter_type == FilterType::Keg.as_str())
             .map(|p| p.id),
         None => None,

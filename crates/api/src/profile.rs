@@ -1,7 +1,8 @@
 //! A member's own account (issue 8, sections 5 and 6): the profile, the website policy, deleting
 //! the account, changing the password, and resetting a forgotten one through an emailed link.
 
-use db::queries::{self, Profile, UserRow};
+use db::users::Profile;
+use db::users::UserRow;
 use domain::account::{self, FieldErrors};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -36,7 +37,7 @@ impl Ctx<'_> {
             .session()?
             .and_then(|s| s.user_id)
             .ok_or(ApiError::Unauthenticated)?;
-        queries::user(self.conn, domain::UserId::from_db(id))?.ok_or(ApiError::Unauthenticated)
+        db::users::user(self.conn, domain::UserId::from_db(id))?.ok_or(ApiError::Unauthenticated)
     }
 }
 
@@ -97,7 +98,7 @@ impl Endpoint for UpdateUser {
         else {
             return Err(ApiError::Fields(errors));
         };
-        let saved = queries::update_profile(
+        let saved = db::users::update_profile(
             ctx.conn,
             user.id,
             &Profile {
@@ -113,7 +114,7 @@ impl Endpoint for UpdateUser {
                 message: "This mobile number is already used by an account.".into(),
             });
         }
-        let user = queries::user(ctx.conn, user.id)?.ok_or(ApiError::Unauthenticated)?;
+        let user = db::users::user(ctx.conn, user.id)?.ok_or(ApiError::Unauthenticated)?;
         member_answer(ctx, user)
     }
 }
@@ -135,7 +136,7 @@ impl Endpoint for DeleteUser {
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
-        queries::delete_user(ctx.conn, &user)?;
+        db::users::delete_user(ctx.conn, &user)?;
         ctx.issued = None;
         ctx.ended = true;
         Ok(message("Your account has been deleted."))
@@ -171,15 +172,15 @@ impl Endpoint for WebsitePolicy {
         Json(f): Self::Body,
     ) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
-        queries::set_policy_accepted(ctx.conn, user.id, f.policy_agreement_accepted)?;
-        let user = queries::user(ctx.conn, user.id)?.ok_or(ApiError::Unauthenticated)?;
+        db::users::set_policy_accepted(ctx.conn, user.id, f.policy_agreement_accepted)?;
+        let user = db::users::user(ctx.conn, user.id)?.ok_or(ApiError::Unauthenticated)?;
         member_answer(ctx, user)
     }
 }
 
 /// Records a member's acceptance of the policy (the no-JS consent form of a logged-in member).
 pub fn accept_policy(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
-    Ok(queries::set_policy_accepted(ctx.conn, user, true)?)
+    Ok(db::users::set_policy_accepted(ctx.conn, user, true)?)
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -224,8 +225,8 @@ impl Endpoint for ChangePassword {
             field: "password",
             message,
         })?;
-        queries::set_password(ctx.conn, user.id, &hash_password(&f.password)?)?;
-        queries::end_sessions_of(ctx.conn, user.id)?;
+        db::users::set_password(ctx.conn, user.id, &hash_password(&f.password)?)?;
+        db::sessions::end_sessions_of(ctx.conn, user.id)?;
         ctx.start_session(Some(user.id.get()))?;
         Ok(message("Your password has been changed."))
     }
@@ -266,9 +267,9 @@ impl Endpoint for ResetLink {
             message: m.into(),
         })?;
         ctx.limit("reset link address", &email, 3, 3600)?;
-        if let Some(user) = queries::user_by_login(ctx.conn, &email)? {
+        if let Some(user) = db::users::user_by_login(ctx.conn, &email)? {
             let token = new_token();
-            queries::create_password_reset(
+            db::users::create_password_reset(
                 ctx.conn,
                 &token_hash(&token),
                 user.id,
@@ -302,7 +303,7 @@ pub struct ResetLinkBody {
 }
 
 fn open_reset(ctx: &mut Ctx, suid: &str) -> Result<domain::UserId, ApiError> {
-    queries::open_password_reset(ctx.conn, &token_hash(suid.trim()), now())?
+    db::users::open_password_reset(ctx.conn, &token_hash(suid.trim()), now())?
         .ok_or_else(|| ApiError::NotFound("This link is invalid or has expired.".into()))
 }
 
@@ -370,7 +371,8 @@ impl Endpoint for ResetPassword {
             message,
         })?;
         let hash = hash_password(&f.password)?;
-        if !queries::use_password_reset(ctx.conn, &token_hash(f.suid.trim()), user, &hash, now())? {
+        if !db::users::use_password_reset(ctx.conn, &token_hash(f.suid.trim()), user, &hash, now())?
+        {
             return Err(ApiError::NotFound(
                 "This link is invalid or has expired.".into(),
             ));

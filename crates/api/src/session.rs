@@ -74,7 +74,7 @@ impl Ctx<'_> {
     pub fn start_session(&mut self, user_id: Option<i64>) -> Result<String, ApiError> {
         let token = new_token();
         let now = now();
-        db::queries::create_session(self.conn, &hash(&token), user_id, now, now + TTL_SECS)?;
+        db::sessions::create_session(self.conn, &hash(&token), user_id, now, now + TTL_SECS)?;
         self.issued = Some(Issued {
             token: token.clone(),
             member: user_id.is_some(),
@@ -105,13 +105,13 @@ impl Ctx<'_> {
         }
         let h = hash(&token);
         let now = now();
-        let Some(row) = db::queries::live_session(self.conn, &h, now)? else {
+        let Some(row) = db::sessions::live_session(self.conn, &h, now)? else {
             return Ok(None);
         };
         let mut expires_at = row.expires_at;
         if row.expires_at - now < EXTEND_BELOW {
             expires_at = now + TTL_SECS;
-            db::queries::extend_session(self.conn, &h, expires_at)?;
+            db::sessions::extend_session(self.conn, &h, expires_at)?;
             self.issued = Some(Issued {
                 token,
                 member: row.user_id.is_some(),

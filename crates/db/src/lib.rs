@@ -1,11 +1,17 @@
-//! Storage: schema, models, queries, embedded migrations and the seed loader, over SQLite or
+//! Storage: schema, models, the queries of each entity (catalog, places, content, limits, sessions, users, addresses), embedded migrations and the seed loader, over SQLite or
 //! PostgreSQL through one diesel `MultiConnection`.
 
+pub mod addresses;
+pub mod catalog;
+pub mod content;
+pub mod limits;
 pub mod models;
-pub mod queries;
+pub mod places;
 mod run;
 pub mod schema;
 pub mod seed;
+pub mod sessions;
+pub mod users;
 pub mod watch;
 
 pub use diesel;

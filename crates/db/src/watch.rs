@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use diesel::prelude::*;
 
-use crate::{queries, schema, DbPool};
+use crate::{schema, DbPool};
 
 /// How often the rows are read.
 pub const EVERY: Duration = Duration::from_secs(1);
@@ -28,7 +28,7 @@ pub struct Watch {
 /// keeps the last version).
 fn read(pool: &DbPool) -> Option<(bool, u64)> {
     let mut conn = pool.get_timeout(Duration::from_secs(1)).ok()?;
-    let maintenance = queries::setting(&mut conn, "maintenance")
+    let maintenance = crate::content::setting(&mut conn, "maintenance")
         .ok()
         .flatten()
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("on"));
@@ -43,7 +43,7 @@ fn read(pool: &DbPool) -> Option<(bool, u64)> {
 fn purge(pool: &DbPool) {
     let now = domain::calendar::unix_now();
     if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
-        if let Err(e) = queries::purge_sessions(&mut conn, now) {
+        if let Err(e) = crate::sessions::purge_sessions(&mut conn, now) {
             log::warn!("purging expired sessions: {e}");
         }
     }

@@ -117,7 +117,7 @@ async fn guest_sessions(b: Backend) {
     assert_ne!(new, token);
     // Expired sessions are purged.
     assert_eq!(
-        db::queries::purge_sessions(&mut db.pool.get().unwrap(), now()).unwrap(),
+        db::sessions::purge_sessions(&mut db.pool.get().unwrap(), now()).unwrap(),
         1
     );
 }

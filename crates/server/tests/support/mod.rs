@@ -330,7 +330,7 @@ async fn session(db: &TestDb, member: Option<u8>) -> String {
     api.run(api::Caller::default(), move |ctx| {
         let user = match member {
             Some(n) => {
-                let row = db::queries::RegistrationRow {
+                let row = db::users::RegistrationRow {
                     token_hash: String::new(),
                     email: format!("member{n}@example.com"),
                     mobile: format!("0917000000{n}"),
@@ -341,7 +341,7 @@ async fn session(db: &TestDb, member: Option<u8>) -> String {
                     expires_at: 0,
                     used_at: None,
                 };
-                let id = db::queries::create_user(ctx.conn, &row, domain::calendar::unix_now())?;
+                let id = db::users::create_user(ctx.conn, &row, domain::calendar::unix_now())?;
                 Some(id.get())
             }
             None => None,

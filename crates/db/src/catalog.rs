@@ -1,0 +1,115 @@
+//! The catalog: packagings, products and where they are sold, banners. Each function takes a connection, so several compose in one
+//! `conn.transaction(...)`.
+
+use diesel::prelude::*;
+
+use crate::models::*;
+use crate::schema::*;
+use crate::AnyConnection;
+use domain::{CityId, PackagingId};
+
+pub fn packagings(conn: &mut AnyConnection) -> QueryResult<Vec<Packaging>> {
+    packagings::table
+        .order((packagings::sort_order, packagings::id))
+        .select(Packaging::as_select())
+        .load(conn)
+}
+
+pub fn packaging(conn: &mut AnyConnection, id: PackagingId) -> QueryResult<Option<Packaging>> {
+    packagings::table
+        .find(id.get())
+        .select(Packaging::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn packaging_by_filter_type(
+    conn: &mut AnyConnection,
+    filter_type: &str,
+) -> QueryResult<Option<Packaging>> {
+    packagings::table
+        .filter(packagings::filter_type.eq(filter_type))
+        .select(Packaging::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn product_types(conn: &mut AnyConnection) -> QueryResult<Vec<ProductType>> {
+    product_types::table
+        .order(product_types::id)
+        .select(ProductType::as_select())
+        .load(conn)
+}
+
+/// Where the products are looked for: everywhere (no location chosen yet) or in one served city.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Area {
+    Anywhere,
+    City(CityId),
+}
+
+/// The catalog in display order, narrowed to one packaging and to what is sold in an area.
+pub fn products(
+    conn: &mut AnyConnection,
+    area: Area,
+    packaging_id: Option<PackagingId>,
+) -> QueryResult<Vec<Product>> {
+    let mut query = products::table
+        .select(Product::as_select())
+        .order((products::sort_order, products::id))
+        .into_boxed();
+    if let Some(pid) = packaging_id {
+        query = query.filter(products::packaging_id.eq(pid.get()));
+    }
+    if let Area::City(city_id) = area {
+        let listed = product_areas::table
+            .filter(product_areas::city_id.eq(city_id.get()))
+            .select(product_areas::product_id);
+        query = query.filter(
+            products::sold_in_all_areas
+                .eq(true)
+                .or(products::id.eq_any(listed)),
+        );
+    }
+    query.load(conn)
+}
+
+pub fn banners(conn: &mut AnyConnection) -> QueryResult<Vec<Banner>> {
+    banners::table
+        .order((banners::sort_order, banners::id))
+        .select(Banner::as_select())
+        .load(conn)
+}
+
+pub fn product_by_slug(conn: &mut AnyConnection, slug: &str) -> QueryResult<Option<Product>> {
+    products::table
+        .filter(products::slug.eq(slug))
+        .select(Product::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Whether a product is sold in a served city.
+pub fn product_sold_in_city(
+    conn: &mut AnyConnection,
+    product: &Product,
+    city_id: CityId,
+) -> QueryResult<bool> {
+    if product.sold_in_all_areas {
+        return Ok(true);
+    }
+    diesel::select(diesel::dsl::exists(
+        product_areas::table
+            .filter(product_areas::product_id.eq(product.id.get()))
+            .filter(product_areas::city_id.eq(city_id.get())),
+    ))
+    .get_result(conn)
+}
+
+/// Every product's slug, in catalog order (the sitemap).
+pub fn product_slugs(conn: &mut AnyConnection) -> QueryResult<Vec<String>> {
+    products::table
+        .order((products::sort_order, products::id))
+        .select(products::slug)
+        .load(conn)
+}

@@ -1,0 +1,53 @@
+//! Rate limits, counted in the database so that app servers sharing it count together. Each function takes a connection, so several compose in one
+//! `conn.transaction(...)`.
+
+use diesel::prelude::*;
+
+use crate::schema::*;
+use crate::AnyConnection;
+
+/// Counts one use of `key` in a window of `window` seconds starting at its first use; answers
+/// `None` when the use is allowed (at most `limit` in a window), else the seconds until the
+/// window ends. One statement, so app servers sharing the database count together.
+pub fn rate_hit(
+    conn: &mut AnyConnection,
+    key: &str,
+    now: i64,
+    window: i64,
+    limit: i32,
+) -> QueryResult<Option<i64>> {
+    use diesel::sql_types::{BigInt, Integer, Text};
+
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = BigInt)]
+        window_start: i64,
+        #[diesel(sql_type = Integer)]
+        hits: i32,
+    }
+    const UPSERT: &str = "INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, $2, 1) \
+        ON CONFLICT (key) DO UPDATE SET \
+        hits = CASE WHEN rate_limits.window_start + $3 <= $2 THEN 1 ELSE rate_limits.hits + 1 END, \
+        window_start = CASE WHEN rate_limits.window_start + $3 <= $2 THEN $2 ELSE rate_limits.window_start END \
+        RETURNING window_start, hits";
+    let row: Row = match conn {
+        AnyConnection::Postgresql(c) => diesel::sql_query(UPSERT)
+            .bind::<Text, _>(key)
+            .bind::<BigInt, _>(now)
+            .bind::<BigInt, _>(window)
+            .get_result(c)?,
+        AnyConnection::Sqlite(c) => diesel::sql_query(UPSERT.replace('$', "?"))
+            .bind::<Text, _>(key)
+            .bind::<BigInt, _>(now)
+            .bind::<BigInt, _>(window)
+            .get_result(c)?,
+    };
+    Ok((row.hits > limit).then(|| (row.window_start + window - now).max(1)))
+}
+
+/// Forgets a rate-limit counter (a login that succeeded).
+pub fn rate_reset(conn: &mut AnyConnection, key: &str) -> QueryResult<()> {
+    diesel::delete(rate_limits::table.find(key))
+        .execute(conn)
+        .map(|_| ())
+}
