@@ -3,6 +3,7 @@
 //! the blocking threads that run database work, never on the async workers. Answers never tell
 //! whether an account exists.
 
+use db::AnyConnection;
 use std::sync::OnceLock;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, SaltString};
@@ -566,15 +567,15 @@ pub(crate) fn member_answer(ctx: &mut Ctx, u: db::users::UserRow) -> Result<User
             mobile: u.mobile,
             birth_date: u.birth_date,
             policy_agreement_accepted: u.policy_agreement_accepted,
-            policy_agreement_text: text(ctx, "policy_agreement")?,
-            term_and_condition_text: text(ctx, "terms_and_conditions")?,
-            about_us_text: text(ctx, "about_us")?,
+            policy_agreement_text: text(ctx.conn, "policy_agreement")?,
+            term_and_condition_text: text(ctx.conn, "terms_and_conditions")?,
+            about_us_text: text(ctx.conn, "about_us")?,
         },
     })
 }
 
-fn text(ctx: &mut Ctx, key: &str) -> Result<String, ApiError> {
-    Ok(db::content::site_text(ctx.conn, key)?
+fn text(conn: &mut AnyConnection, key: &str) -> Result<String, ApiError> {
+    Ok(db::content::site_text(conn, key)?
         .map(|t| t.body)
         .unwrap_or_default())
 }
@@ -615,9 +616,9 @@ impl Endpoint for User {
             error: "Unauthenticated.".into(),
             data: GuestUser {
                 policy_agreement_accepted: false,
-                policy_agreement_text: text(ctx, "policy_agreement")?,
-                term_and_condition_text: text(ctx, "terms_and_conditions")?,
-                about_us_text: text(ctx, "about_us")?,
+                policy_agreement_text: text(ctx.conn, "policy_agreement")?,
+                term_and_condition_text: text(ctx.conn, "terms_and_conditions")?,
+                about_us_text: text(ctx.conn, "about_us")?,
             },
         })
     }

@@ -2,6 +2,7 @@
 
 use db::catalog::Area;
 use db::models::{Banner, Packaging, Product, ProductType};
+use db::AnyConnection;
 use domain::selling::{PackOption, SoldAs};
 use domain::{BarangayId, FilterType, PackagingId, ProductId};
 use serde::{Deserialize, Serialize};
@@ -334,7 +335,7 @@ impl Endpoint for Packagings {
     type Answer = Results<PackagingView>;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
-        Ok(packagings(ctx)?
+        Ok(packagings(ctx.conn)?
             .into_iter()
             .map(|k| PackagingView {
                 filter_type: family(&k),
@@ -349,8 +350,8 @@ impl Endpoint for Packagings {
 }
 
 /// Every packaging, in the category gate's order.
-pub fn packagings(ctx: &mut Ctx) -> Result<Vec<Packaging>, ApiError> {
-    Ok(db::catalog::packagings(ctx.conn)?)
+pub fn packagings(conn: &mut AnyConnection) -> Result<Vec<Packaging>, ApiError> {
+    Ok(db::catalog::packagings(conn)?)
 }
 
 /// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
@@ -543,6 +544,6 @@ impl Endpoint for SingleProductCall {
 }
 
 /// Every product's slug, for the sitemap.
-pub fn slugs(ctx: &mut Ctx) -> Result<Vec<String>, ApiError> {
-    Ok(db::catalog::product_slugs(ctx.conn)?)
+pub fn slugs(conn: &mut AnyConnection) -> Result<Vec<String>, ApiError> {
+    Ok(db::catalog::product_slugs(conn)?)
 }

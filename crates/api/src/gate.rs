@@ -2,6 +2,7 @@
 //! cookies by `web` and checked here against the database (an unknown id counts as unset), and
 //! which gate overlays the page.
 
+use db::AnyConnection;
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
 use serde::Serialize;
 use ts_rs::TS;
@@ -56,7 +57,7 @@ impl Gate {
         };
         if let Some(p) = c
             .packaging
-            .map(|id| packaging(ctx, id))
+            .map(|id| packaging(ctx.conn, id))
             .transpose()?
             .flatten()
         {
@@ -102,18 +103,18 @@ impl Gate {
 
 /// A packaging by id, if it exists (the category gate's form post checks it).
 pub fn packaging(
-    ctx: &mut Ctx,
+    conn: &mut AnyConnection,
     id: PackagingId,
 ) -> Result<Option<db::models::Packaging>, ApiError> {
-    Ok(db::catalog::packaging(ctx.conn, id)?)
+    Ok(db::catalog::packaging(conn, id)?)
 }
 
 /// The packaging of a `filterByType` value.
 pub fn packaging_of_family(
-    ctx: &mut Ctx,
+    conn: &mut AnyConnection,
     family: FilterType,
 ) -> Result<Option<PackagingId>, ApiError> {
-    Ok(db::catalog::packaging_by_filter_type(ctx.conn, family.as_str())?.map(|p| p.id))
+    Ok(db::catalog::packaging_by_filter_type(conn, family.as_str())?.map(|p| p.id))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! follows too: which cities are offered, which barangays and streets belong to them.
 
 use db::models::{City, Packaging};
+use db::AnyConnection;
 use domain::{
     BarangayId, CityId, FilterType, FulfillmentId, PackagingId, ProvinceId, StreetId,
     DEFAULT_FULFILLMENT, DEFAULT_PROVINCE,
@@ -70,8 +71,8 @@ pub struct StreetView {
     pub street_name: String,
 }
 
-fn city_views(ctx: &mut Ctx, cities: Vec<City>) -> Result<Vec<CityView>, ApiError> {
-    let provinces = db::places::provinces(ctx.conn)?;
+fn city_views(conn: &mut AnyConnection, cities: Vec<City>) -> Result<Vec<CityView>, ApiError> {
+    let provinces = db::places::provinces(conn)?;
     Ok(cities
         .into_iter()
         .map(|c| CityView {
@@ -87,14 +88,14 @@ fn city_views(ctx: &mut Ctx, cities: Vec<City>) -> Result<Vec<CityView>, ApiErro
         .collect())
 }
 
-fn existing_province(ctx: &mut Ctx, id: ProvinceId) -> Result<ProvinceId, ApiError> {
-    db::places::province(ctx.conn, id)?
+fn existing_province(conn: &mut AnyConnection, id: ProvinceId) -> Result<ProvinceId, ApiError> {
+    db::places::province(conn, id)?
         .map(|p| p.id)
         .ok_or_else(|| ApiError::NotFound(format!("Province {id} not found")))
 }
 
-fn existing_city(ctx: &mut Ctx, id: CityId) -> Result<CityId, ApiError> {
-    db::places::city(ctx.conn, id)?
+fn existing_city(conn: &mut AnyConnection, id: CityId) -> Result<CityId, ApiError> {
+    db::places::city(conn, id)?
         .map(|c| c.id)
         .ok_or_else(|| ApiError::NotFound(format!("City {id} not found")))
 }
@@ -109,12 +110,10 @@ pub enum Offer {
 }
 
 /// The location rule: the cities an offer holds, by name.
-pub fn offered_cities(ctx: &mut Ctx, offer: Offer) -> Result<Vec<City>, ApiError> {
+pub fn offered_cities(conn: &mut AnyConnection, offer: Offer) -> Result<Vec<City>, ApiError> {
     Ok(match offer {
-        Offer::Kegs(keg, province) => {
-            db::places::cities_selling_packaging(ctx.conn, keg, province)?
-        }
-        Offer::Served(province, f) => db::places::served_cities(ctx.conn, Some(province), Some(f))?,
+        Offer::Kegs(keg, province) => db::places::cities_selling_packaging(conn, keg, province)?,
+        Offer::Served(province, f) => db::places::served_cities(conn, Some(province), Some(f))?,
     })
 }
 
@@ -151,14 +150,14 @@ impl Endpoint for Cities {
         _: NoParams,
         _: NoBody,
     ) -> Result<Self::Answer, ApiError> {
-        let province = existing_province(ctx, p.province_id)?;
+        let province = existing_province(ctx.conn, p.province_id)?;
         let f = db::places::fulfillment_type(ctx.conn, p.fulfillment_id)?.ok_or_else(|| {
             ApiError::NotFound(format!("Fulfillment type {} not found", p.fulfillment_id))
         })?;
-        let cities = offered_cities(ctx, Offer::Served(province, f.id))?;
+        let cities = offered_cities(ctx.conn, Offer::Served(province, f.id))?;
         Ok(LocationsAnswer {
             results: Locations {
-                locations: city_views(ctx, cities)?,
+                locations: city_views(ctx.conn, cities)?,
             },
         })
     }
@@ -173,8 +172,8 @@ pub struct KegCitiesBody {
 }
 
 /// The packaging of draft beer in kegs.
-pub fn keg_packaging(ctx: &mut Ctx) -> Result<Packaging, ApiError> {
-    db::catalog::packaging_by_filter_type(ctx.conn, FilterType::Keg.as_str())?
+pub fn keg_packaging(conn: &mut AnyConnection) -> Result<Packaging, ApiError> {
+    db::catalog::packaging_by_filter_type(conn, FilterType::Keg.as_str())?
         .ok_or_else(|| ApiError::NotFound("Draft beer in kegs is not sold".into()))
 }
 
@@ -201,11 +200,11 @@ impl Endpoint for KegCities {
     ) -> Result<Self::Answer, ApiError> {
         let province = body
             .province_id
-            .map(|id| existing_province(ctx, id))
+            .map(|id| existing_province(ctx.conn, id))
             .transpose()?;
-        let keg = keg_packaging(ctx)?;
-        let cities = offered_cities(ctx, Offer::Kegs(keg.id, province))?;
-        Ok(city_views(ctx, cities)?.into())
+        let keg = keg_packaging(ctx.conn)?;
+        let cities = offered_cities(ctx.conn, Offer::Kegs(keg.id, province))?;
+        Ok(city_views(ctx.conn, cities)?.into())
     }
 }
 
@@ -261,9 +260,9 @@ impl Endpoint for Provinces {
     }
 }
 
-fn barangays_of(ctx: &mut Ctx, city: CityId) -> Result<Results<BarangayView>, ApiError> {
-    let city = existing_city(ctx, city)?;
-    Ok(db::places::barangays_of_city(ctx.conn, city)?
+fn barangays_of(conn: &mut AnyConnection, city: CityId) -> Result<Results<BarangayView>, ApiError> {
+    let city = existing_city(conn, city)?;
+    Ok(db::places::barangays_of_city(conn, city)?
         .into_iter()
         .map(|b| BarangayView {
             id: b.id,
@@ -297,7 +296,7 @@ impl Endpoint for Barangays {
     type Answer = Results<BarangayView>;
 
     fn call(ctx: &mut Ctx, p: CityPath, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
-        barangays_of(ctx, p.city_id)
+        barangays_of(ctx.conn, p.city_id)
     }
 }
 
@@ -331,12 +330,12 @@ impl Endpoint for Streets {
         _: NoBody,
     ) -> Result<Self::Answer, ApiError> {
         let place = ctx.existing_place(p.barangay_id)?;
-        Ok(streets_of(ctx, place.barangay.id)?.into())
+        Ok(streets_of(ctx.conn, place.barangay.id)?.into())
     }
 }
 
-fn streets_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Vec<StreetView>, ApiError> {
-    Ok(db::places::streets_of_barangay(ctx.conn, barangay)?
+fn streets_of(conn: &mut AnyConnection, barangay: BarangayId) -> Result<Vec<StreetView>, ApiError> {
+    Ok(db::places::streets_of_barangay(conn, barangay)?
         .into_iter()
         .map(|s| StreetView {
             id: s.id,
@@ -374,9 +373,9 @@ impl Endpoint for LegacyCities {
         q: LegacyCitiesQuery,
         _: NoBody,
     ) -> Result<Self::Answer, ApiError> {
-        let province = existing_province(ctx, q.filter_by_province)?;
+        let province = existing_province(ctx.conn, q.filter_by_province)?;
         let cities = db::places::served_cities(ctx.conn, Some(province), None)?;
-        Ok(city_views(ctx, cities)?.into())
+        Ok(city_views(ctx.conn, cities)?.into())
     }
 }
 
@@ -409,7 +408,7 @@ impl Endpoint for LegacyBarangays {
         q: LegacyBarangaysQuery,
         _: NoBody,
     ) -> Result<Self::Answer, ApiError> {
-        barangays_of(ctx, q.filter_by_city)
+        barangays_of(ctx.conn, q.filter_by_city)
     }
 }
 
@@ -536,7 +535,7 @@ pub fn check_choice(
         Some(keg) => Offer::Kegs(keg, Some(province)),
         None => Offer::Served(province, fulfillment),
     };
-    let Some(city) = offered_cities(ctx, offer)?
+    let Some(city) = offered_cities(ctx.conn, offer)?
         .into_iter()
         .find(|c| c.id == city_id)
     else {
@@ -549,7 +548,7 @@ pub fn check_choice(
     if place.city.id != city.id {
         return Ok(choice);
     }
-    let streets = streets_of(ctx, place.barangay.id)?;
+    let streets = streets_of(ctx.conn, place.barangay.id)?;
     choice.needs_street = !streets.is_empty();
     choice.street = input.street.filter(|s| streets.iter().any(|x| x.id == *s));
     choice.barangay = Some((place.barangay.id, place.barangay.barangay_name));

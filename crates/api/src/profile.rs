@@ -3,6 +3,7 @@
 
 use db::users::Profile;
 use db::users::UserRow;
+use db::AnyConnection;
 use domain::account::{self, FieldErrors};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -24,6 +25,14 @@ crate::register!(
     VerifyResetLink,
     ResetPassword,
 );
+
+/// A new password checked against the rules (SPEC 3), as the `password` field's error.
+fn new_password(password: &str) -> Result<(), ApiError> {
+    account::validate_password(password).map_err(|message| ApiError::Invalid {
+        field: "password",
+        message,
+    })
+}
 
 /// How long a reset link works.
 pub const RESET_MINUTES: i64 = 60;
@@ -179,8 +188,8 @@ impl Endpoint for WebsitePolicy {
 }
 
 /// Records a member's acceptance of the policy (the no-JS consent form of a logged-in member).
-pub fn accept_policy(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
-    Ok(db::users::set_policy_accepted(ctx.conn, user, true)?)
+pub fn accept_policy(conn: &mut AnyConnection, user: domain::UserId) -> Result<(), ApiError> {
+    Ok(db::users::set_policy_accepted(conn, user, true)?)
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -221,10 +230,7 @@ impl Endpoint for ChangePassword {
                 message: "The current password is not correct.".into(),
             });
         }
-        account::validate_password(&f.password).map_err(|message| ApiError::Invalid {
-            field: "password",
-            message,
-        })?;
+        new_password(&f.password)?;
         db::users::set_password(ctx.conn, user.id, &hash_password(&f.password)?)?;
         db::sessions::end_sessions_of(ctx.conn, user.id)?;
         ctx.start_session(Some(user.id.get()))?;
@@ -302,8 +308,8 @@ pub struct ResetLinkBody {
     pub suid: String,
 }
 
-fn open_reset(ctx: &mut Ctx, suid: &str) -> Result<domain::UserId, ApiError> {
-    db::users::open_password_reset(ctx.conn, &token_hash(suid.trim()), now())?
+fn open_reset(conn: &mut AnyConnection, suid: &str) -> Result<domain::UserId, ApiError> {
+    db::users::open_password_reset(conn, &token_hash(suid.trim()), now())?
         .ok_or_else(|| ApiError::NotFound("This link is invalid or has expired.".into()))
 }
 
@@ -328,7 +334,7 @@ impl Endpoint for VerifyResetLink {
         _: NoParams,
         Json(f): Self::Body,
     ) -> Result<MessageAnswer, ApiError> {
-        open_reset(ctx, &f.suid)?;
+        open_reset(ctx.conn, &f.suid)?;
         Ok(message("Choose a new password."))
     }
 }
@@ -365,11 +371,8 @@ impl Endpoint for ResetPassword {
     ) -> Result<MessageAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("reset password", &client, 10, 600)?;
-        let user = open_reset(ctx, &f.suid)?;
-        account::validate_password(&f.password).map_err(|message| ApiError::Invalid {
-            field: "password",
-            message,
-        })?;
+        let user = open_reset(ctx.conn, &f.suid)?;
+        new_password(&f.password)?;
         let hash = hash_password(&f.password)?;
         if !db::users::use_password_reset(ctx.conn, &token_hash(f.suid.trim()), user, &hash, now())?
         {

@@ -49,7 +49,7 @@ async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>)
         let accepted = state
             .api
             .run(api::Caller::of_page(req), move |ctx| match ctx.member() {
-                Ok(user) => api::profile::accept_policy(ctx, user.id),
+                Ok(user) => api::profile::accept_policy(ctx.conn, user.id),
                 Err(_) => Ok(()),
             })
             .await;
@@ -72,7 +72,7 @@ async fn category(_: &HttpRequest, fields: Fields, state: &web::Data<WebState>) 
             state
                 .api
                 .run(api::Caller::default(), move |ctx| {
-                    api::gate::packaging(ctx, id)
+                    api::gate::packaging(ctx.conn, id)
                 })
                 .await
         }

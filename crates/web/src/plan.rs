@@ -99,7 +99,7 @@ fn vars_for(
         Some(family) => {
             // The filter as the page understood it (its canonical address keeps it).
             vars.insert("filterByType".into(), family.as_str().into());
-            api::gate::packaging_of_family(ctx, family)?
+            api::gate::packaging_of_family(ctx.conn, family)?
         }
         None => gate.packaging_id,
     };

@@ -16,7 +16,7 @@ fn xml_escape(s: &str) -> String {
 pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
     let slugs = state
         .api
-        .run(api::Caller::default(), api::catalog::slugs)
+        .run(api::Caller::default(), |ctx| api::catalog::slugs(ctx.conn))
         .await;
     let slugs = match slugs {
         Ok(s) => s,
