@@ -596,21 +596,14 @@ impl Endpoint for User {
     type Answer = UserAnswer;
 
     fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<UserAnswer, ApiError> {
-        let session = ctx.session()?;
-        let member = match session.as_ref().and_then(|s| s.user_id) {
-            Some(id) => db::users::user(ctx.conn, domain::UserId::from_db(id))?,
-            None => None,
-        };
+        let (session, member) = ctx.session_member()?;
         if let Some(u) = member {
             return member_answer(ctx, u);
         }
         // SPEC 7: a 401 that carries a new token lets the client store it. A visitor without a
         // live session gets a guest one (within the same limit as POST /guest-token).
         if session.is_none() {
-            match ctx.start_guest_session() {
-                Ok(()) | Err(ApiError::TooMany(_)) => {}
-                Err(e) => return Err(e),
-            }
+            ctx.start_guest_if_allowed()?;
         }
         Ok(UserAnswer::Guest {
             error: "Unauthenticated.".into(),
@@ -658,24 +651,17 @@ pub struct Viewer {
 /// guest one (pages with forms need it for their CSRF token; past the guest-session limit the
 /// page shows without one).
 pub fn viewer(ctx: &mut Ctx, start: bool) -> Result<Viewer, ApiError> {
-    let session = ctx.session()?;
-    let member = match session.as_ref().and_then(|s| s.user_id) {
-        Some(id) => db::users::user(ctx.conn, domain::UserId::from_db(id))?.map(|u| MemberView {
-            id: u.id,
-            firstname: u.first_name,
-            policy_agreement_accepted: u.policy_agreement_accepted,
-        }),
-        None => None,
-    };
+    let (session, member) = ctx.session_member()?;
+    let member = member.map(|u| MemberView {
+        id: u.id,
+        firstname: u.first_name,
+        policy_agreement_accepted: u.policy_agreement_accepted,
+    });
     let presented = ctx.token();
     let stale = presented.is_some() && session.is_none();
     let mut token = session.as_ref().and(presented);
-    if session.is_none() && start {
-        match ctx.start_guest_session() {
-            Ok(()) => token = ctx.issued.as_ref().map(|i| i.token.clone()),
-            Err(ApiError::TooMany(_)) => {}
-            Err(e) => return Err(e),
-        }
+    if session.is_none() && start && ctx.start_guest_if_allowed()? {
+        token = ctx.issued.as_ref().map(|i| i.token.clone());
     }
     let issued = ctx.issued.take();
     Ok(Viewer {

@@ -715,17 +715,24 @@ pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Fetched, ApiError> {
     })
 }
 
-/// 405 for a known path with another method, naming the methods it takes.
-pub fn method_not_allowed(allowed: String) -> impl Fn(HttpRequest) -> HttpResponse + Clone {
-    move |req: HttpRequest| {
-        let mut res = actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed(
-            format!("{} is not allowed on {}", req.method(), req.path()),
-        ));
-        if let Ok(v) = header::HeaderValue::from_str(&allowed) {
-            res.headers_mut().insert(header::ALLOW, v);
-        }
-        res
+/// 405 for a known address with another method, naming the methods it takes (`Allow`): the
+/// API's JSON error under `/api`, plain text for pages and files.
+pub fn method_not_allowed(req: &HttpRequest, allowed: &str) -> HttpResponse {
+    let mut res = if req.path().starts_with("/api/") {
+        actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed(format!(
+            "{} is not allowed on {}",
+            req.method(),
+            req.path()
+        )))
+    } else {
+        HttpResponse::MethodNotAllowed()
+            .content_type("text/plain; charset=utf-8")
+            .body("This address does not take that method.")
+    };
+    if let Ok(v) = header::HeaderValue::from_str(allowed) {
+        res.headers_mut().insert(header::ALLOW, v);
     }
+    res
 }
 
 #[cfg(test)]

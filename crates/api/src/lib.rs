@@ -193,10 +193,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         for e in endpoints {
             resource = resource.route(e.route());
         }
-        let refuse = endpoint::method_not_allowed(allowed);
         resource = resource.default_service(web::to(move |req: HttpRequest| {
-            let refuse = refuse.clone();
-            async move { refuse(req) }
+            let allowed = allowed.clone();
+            async move { endpoint::method_not_allowed(&req, &allowed) }
         }));
         scope = scope.service(resource);
     }

@@ -2,7 +2,6 @@
 //! the account, changing the password, and resetting a forgotten one through an emailed link.
 
 use db::users::Profile;
-use db::users::UserRow;
 use db::AnyConnection;
 use domain::account::{self, FieldErrors};
 use serde::Deserialize;
@@ -38,17 +37,6 @@ fn new_password(password: &str) -> Result<(), ApiError> {
 pub const RESET_MINUTES: i64 = 60;
 
 use domain::calendar::unix_now as now;
-
-impl Ctx<'_> {
-    /// The logged-in member, or 401.
-    pub fn member(&mut self) -> Result<UserRow, ApiError> {
-        let id = self
-            .session()?
-            .and_then(|s| s.user_id)
-            .ok_or(ApiError::Unauthenticated)?;
-        db::users::user(self.conn, domain::UserId::from_db(id))?.ok_or(ApiError::Unauthenticated)
-    }
-}
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ProfileForm {

@@ -89,6 +89,34 @@ impl Ctx<'_> {
         self.start_session(None).map(|_| ())
     }
 
+    /// The live session of the request and its member, if any: the one way from a session to a
+    /// member.
+    pub fn session_member(
+        &mut self,
+    ) -> Result<(Option<Session>, Option<db::users::UserRow>), ApiError> {
+        let session = self.session()?;
+        let member = match session.as_ref().and_then(|s| s.user_id) {
+            Some(id) => db::users::user(self.conn, domain::UserId::from_db(id))?,
+            None => None,
+        };
+        Ok((session, member))
+    }
+
+    /// The logged-in member, or 401.
+    pub fn member(&mut self) -> Result<db::users::UserRow, ApiError> {
+        self.session_member()?.1.ok_or(ApiError::Unauthenticated)
+    }
+
+    /// Starts a guest session for a visitor without a live one; past the guest-session limit the
+    /// visitor goes on without (`false`).
+    pub fn start_guest_if_allowed(&mut self) -> Result<bool, ApiError> {
+        match self.start_guest_session() {
+            Ok(()) => Ok(true),
+            Err(ApiError::TooMany(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The session of the token the request presented, if it is live; extended (and its token
     /// sent back) once less than half its life is left.
     pub fn session(&mut self) -> Result<Option<Session>, ApiError> {

@@ -17,7 +17,6 @@ pub mod shell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use actix_web::http::header;
 use actix_web::{guard, web, HttpRequest, HttpResponse};
 use ssr::Renderer;
 
@@ -103,14 +102,9 @@ where
         allow.push("POST");
     }
     let allow = allow.join(", ");
-    r.default_service(web::to(move || {
+    r.default_service(web::to(move |req: HttpRequest| {
         let allow = allow.clone();
-        async move {
-            HttpResponse::MethodNotAllowed()
-                .insert_header((header::ALLOW, allow))
-                .content_type("text/plain; charset=utf-8")
-                .body("This address does not take that method.")
-        }
+        async move { api::endpoint::method_not_allowed(&req, &allow) }
     }))
 }
 

@@ -50,10 +50,7 @@ pub async fn serve(
     posted: Option<Posted>,
 ) -> HttpResponse {
     if req.method() != Method::GET && req.method() != Method::HEAD && posted.is_none() {
-        return HttpResponse::MethodNotAllowed()
-            .insert_header((header::ALLOW, "GET, HEAD"))
-            .content_type("text/plain; charset=utf-8")
-            .body("Pages are read with GET.");
+        return api::endpoint::method_not_allowed(req, "GET, HEAD");
     }
     if req.path().len() + req.query_string().len() > MAX_URL {
         return HttpResponse::UriTooLong()

@@ -5,13 +5,6 @@ use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::WebState;
 
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// `/sitemap.xml`: every listed page and every product.
 pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
     let slugs = state
@@ -29,7 +22,7 @@ pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse
     for r in state.routes.routes.iter().filter(|r| r.sitemap) {
         xml.push_str(&format!(
             "  <url><loc>{}</loc></url>\n",
-            xml_escape(&format!("{base}{}", r.path))
+            crate::shell::escape_html(&format!("{base}{}", r.path))
         ));
     }
     for slug in slugs {
@@ -37,7 +30,10 @@ pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse
             "{base}/single-product/{}",
             crate::keys::encode_component(&slug)
         );
-        xml.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&loc)));
+        xml.push_str(&format!(
+            "  <url><loc>{}</loc></url>\n",
+            crate::shell::escape_html(&loc)
+        ));
     }
     xml.push_str("</urlset>\n");
     HttpResponse::Ok()

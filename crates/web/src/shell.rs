@@ -38,9 +38,9 @@ pub fn escape_json_for_script(json: &str) -> String {
     json.replace('<', "\\u003c")
 }
 
-/// HTML escaping for text and attribute values (Tera's default also escapes `/`, which URLs do
-/// not need).
-fn escape_html(input: &str) -> String {
+/// HTML (and XML) escaping for text and attribute values (Tera's default also escapes `/`, which
+/// URLs do not need).
+pub(crate) fn escape_html(input: &str) -> String {
     let mut out = String::with_capacity(input.len());
     for c in input.chars() {
         match c {
