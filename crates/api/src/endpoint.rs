@@ -669,15 +669,16 @@ pub fn query_names<Q: utoipa::IntoParams>() -> Vec<String> {
 }
 
 /// Splits a path against a template: the `{name}` segments' values (percent-decoded), or `None`
-/// when the path is not of the template.
+/// when the path is not of the template. Empty segments do not count (`//a//b/` is `/a/b`). The
+/// one path matcher of the store: API keys in process and the pages' routes.
 pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
-    let pattern: Vec<&str> = template.trim_start_matches('/').split('/').collect();
-    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    if pattern.len() != parts.len() {
+    let pattern = template.split('/').filter(|s| !s.is_empty());
+    let parts = path.split('/').filter(|s| !s.is_empty());
+    if pattern.clone().count() != parts.clone().count() {
         return None;
     }
     let mut params = Vec::new();
-    for (seg, part) in pattern.iter().zip(&parts) {
+    for (seg, part) in pattern.zip(parts) {
         match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
             Some(name) => params.push((
                 name.to_string(),

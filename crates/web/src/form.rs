@@ -386,7 +386,7 @@ pub async fn post(
         Err(e) => return error_page(e),
     };
     let fields = Fields::parse(&body);
-    let path = normal(req.path()).to_string();
+    let path = crate::routes::normal(req.path());
     // The action its `_call` names (an address with one needs no name), else the address's own
     // handler.
     let actions: &[Action] = state
@@ -401,7 +401,7 @@ pub async fn post(
     if let Some(action) = action {
         return act(&req, action, fields, &state).await;
     }
-    match forms().find(|f| normal(f.path()) == path) {
+    match forms().find(|f| crate::routes::normal(f.path()) == path) {
         Some(form) => form.answer(&req, fields, &state).await,
         None => {
             let refused = Refused {
@@ -411,14 +411,6 @@ pub async fn post(
             };
             refused.answer(&req, &state, &fields).await
         }
-    }
-}
-
-/// A path without its trailing slash (`/login/` posts as `/login`).
-fn normal(path: &str) -> &str {
-    match path.trim_end_matches('/') {
-        "" => "/",
-        p => p,
     }
 }
 

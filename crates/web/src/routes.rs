@@ -109,7 +109,7 @@ pub struct GateKeys {
 }
 
 /// A path as the route table matches it: its non-empty segments, joined with `/`.
-fn normal(path: &str) -> String {
+pub(crate) fn normal(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for seg in path.split('/').filter(|s| !s.is_empty()) {
         if !out.is_empty() {
@@ -186,29 +186,12 @@ impl RouteTable {
 
     /// The route of a path and the values of its `{name}` segments; the not-found route otherwise.
     pub fn find(&self, path: &str) -> (&RouteDef, Vars) {
-        // Every page request asks (before the cache): no allocation but the path's segments.
-        let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        'routes: for route in &self.routes {
-            let pattern = route.path.split('/').filter(|s| !s.is_empty());
-            if pattern.clone().count() != parts.len() {
-                continue;
-            }
-            let mut params = Vars::new();
-            for (seg, part) in pattern.zip(&parts) {
-                match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                    Some(name) => {
-                        let value = percent_encoding::percent_decode_str(part)
-                            .decode_utf8_lossy()
-                            .into_owned();
-                        params.insert(name.to_string(), value);
-                    }
-                    None if seg == *part => {}
-                    None => continue 'routes,
-                }
-            }
-            return (route, params);
-        }
-        (&self.not_found, Vars::new())
+        self.routes
+            .iter()
+            .find_map(|r| {
+                api::endpoint::match_path(&r.path, path).map(|p| (r, p.into_iter().collect()))
+            })
+            .unwrap_or_else(|| (&self.not_found, Vars::new()))
     }
 }
 
