@@ -15,7 +15,7 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::content::GuestUser;
-use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use crate::error::ApiError;
 use crate::mail::{html_escape, Mail};
 use crate::session::{hash as token_hash, new_token};
@@ -177,25 +177,12 @@ pub(crate) fn message(text: impl Into<String>) -> MessageAnswer {
 /// that says so instead).
 pub struct PreRegister;
 
-impl Endpoint for PreRegister {
-    const NAME: &'static str = "preRegister";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/pre-register";
-    const SUMMARY: &'static str =
-        "Checks the registration form and emails the link that finishes it.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[422, 429];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<RegistrationForm, true>;
-    type Answer = MessageAnswer;
+crate::declare!(PreRegister = Post "/api/v1/pre-register" as "preRegister", Write, errors [422, 429],
+    (NoParams, NoParams, Json<RegistrationForm, true>) -> MessageAnswer,
+    "Checks the registration form and emails the link that finishes it.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(form): Self::Body,
-    ) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for PreRegister {
+    fn call(ctx: &mut Ctx, (_, _, Json(form)): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("pre-register", &client, 5, 600)?;
         let mut row = check_form(&form)?;
@@ -264,19 +251,12 @@ pub struct PendingAnswer {
 /// `GET /api/v1/check-registration-token` (header `registration-token`).
 pub struct CheckRegistrationToken;
 
-impl Endpoint for CheckRegistrationToken {
-    const NAME: &'static str = "checkRegistrationToken";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/check-registration-token";
-    const SUMMARY: &'static str = "Whose registration a link (header registration-token) finishes.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = PendingAnswer;
+crate::declare!(CheckRegistrationToken = Get "/api/v1/check-registration-token" as "checkRegistrationToken", Write, errors [404],
+    (NoParams, NoParams, NoBody) -> PendingAnswer,
+    "Whose registration a link (header registration-token) finishes.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<PendingAnswer, ApiError> {
+impl Endpoint for CheckRegistrationToken {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<PendingAnswer, ApiError> {
         let r = open_registration(ctx)?;
         Ok(PendingAnswer {
             data: PendingRegistration {
@@ -373,25 +353,12 @@ fn social_registration(
 /// the account.
 pub struct Registration;
 
-impl Endpoint for Registration {
-    const NAME: &'static str = "registration";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/registration";
-    const SUMMARY: &'static str = "Creates the account of a registration link and logs it in.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[404, 422, 429, 501, 502];
-    const SOCIAL: bool = true;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<SocialForm, false>;
-    type Answer = WelcomeAnswer;
+crate::declare!(Registration = Post "/api/v1/registration" as "registration", Write, errors [404, 422, 429, 501, 502],
+    (NoParams, NoParams, Json<SocialForm, false>) -> WelcomeAnswer,
+    "Creates the account of a registration link and logs it in.", social true);
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(social): Self::Body,
-    ) -> Result<WelcomeAnswer, ApiError> {
+impl Endpoint for Registration {
+    fn call(ctx: &mut Ctx, (_, _, Json(social)): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("registration", &client, 10, 600)?;
         let r = match ctx.social().cloned() {
@@ -461,24 +428,12 @@ pub struct Credentials {
 /// header.
 pub struct Login;
 
-impl Endpoint for Login {
-    const NAME: &'static str = "login";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/login";
-    const SUMMARY: &'static str = "Logs a member in; the token comes in the access-token header.";
-    const ERRORS: &'static [u16] = &[422, 429];
-    const ACCESS: Access = Access::Write;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<Credentials, true>;
-    type Answer = WelcomeAnswer;
+crate::declare!(Login = Post "/api/v1/login" as "login", Write, errors [422, 429],
+    (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer,
+    "Logs a member in; the token comes in the access-token header.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(c): Self::Body,
-    ) -> Result<WelcomeAnswer, ApiError> {
+impl Endpoint for Login {
+    fn call(ctx: &mut Ctx, (_, _, Json(c)): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("login", &client, 10, 600)?;
         let login = c.login.trim().to_ascii_lowercase();
@@ -513,18 +468,12 @@ impl Endpoint for Login {
 /// `POST /api/v1/logout`: ends the presented session and clears its cookie.
 pub struct Logout;
 
-impl Endpoint for Logout {
-    const NAME: &'static str = "logout";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/logout";
-    const SUMMARY: &'static str = "Ends the session.";
-    const ACCESS: Access = Access::Write;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = MessageAnswer;
+crate::declare!(Logout = Post "/api/v1/logout" as "logout", Write, errors [],
+    (NoParams, NoParams, NoBody) -> MessageAnswer,
+    "Ends the session.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for Logout {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         if let Some(token) = ctx.token() {
             db::sessions::end_session(ctx.conn, &token_hash(&token))?;
         }
@@ -582,20 +531,12 @@ fn text(conn: &mut AnyConnection, key: &str) -> Result<String, ApiError> {
 
 pub struct User;
 
-impl Endpoint for User {
-    const NAME: &'static str = "user";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/user";
-    const SUMMARY: &'static str =
-        "The member; guests get 401 with the policy texts (and a guest token).";
-    const ALSO: &'static [u16] = &[401];
-    const ACCESS: Access = Access::Session;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = UserAnswer;
+crate::declare!(User = Get "/api/v1/user" as "user", Session, errors [],
+    (NoParams, NoParams, NoBody) -> UserAnswer,
+    "The member; guests get 401 with the policy texts (and a guest token).", also [401]);
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<UserAnswer, ApiError> {
+impl Endpoint for User {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<UserAnswer, ApiError> {
         let (session, member) = ctx.session_member()?;
         if let Some(u) = member {
             return member_answer(ctx, u);

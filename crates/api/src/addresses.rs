@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::accounts::MessageAnswer;
 use crate::catalog::Results;
-use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(AddressList, CreateAddress, UpdateAddress, DeleteAddress);
@@ -115,19 +115,12 @@ fn not_found(id: AddressId) -> ApiError {
 /// `GET /api/v1/user/addresses/list`.
 pub struct AddressList;
 
-impl Endpoint for AddressList {
-    const NAME: &'static str = "addresses";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/user/addresses/list";
-    const SUMMARY: &'static str = "The member's saved addresses, newest first.";
-    const ACCESS: Access = Access::Session;
-    const ERRORS: &'static [u16] = &[401];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<AddressView>;
+crate::declare!(AddressList = Get "/api/v1/user/addresses/list" as "addresses", Session, errors [401],
+    (NoParams, NoParams, NoBody) -> Results<AddressView>,
+    "The member's saved addresses, newest first.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+impl Endpoint for AddressList {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let user = ctx.member()?;
         Ok(db::addresses::addresses_of(ctx.conn, user.id, None)?
             .into_iter()
@@ -140,25 +133,12 @@ impl Endpoint for AddressList {
 /// `POST /api/v1/user/addresses`.
 pub struct CreateAddress;
 
-impl Endpoint for CreateAddress {
-    const NAME: &'static str = "createAddress";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/user/addresses";
-    const SUMMARY: &'static str = "Saves an address for the member.";
-    const ACCESS: Access = Access::Write;
-    const STATUS: u16 = 201;
-    const ERRORS: &'static [u16] = &[401, 422];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<AddressForm, true>;
-    type Answer = AddressView;
+crate::declare!(CreateAddress = Post "/api/v1/user/addresses" as "createAddress", Write, errors [401, 422],
+    (NoParams, NoParams, Json<AddressForm, true>) -> AddressView,
+    "Saves an address for the member.", status 201);
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<AddressView, ApiError> {
+impl Endpoint for CreateAddress {
+    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<AddressView, ApiError> {
         let user = ctx.member()?;
         if db::addresses::count_addresses(ctx.conn, user.id)? >= MAX_ADDRESSES {
             return Err(ApiError::Invalid {
@@ -186,24 +166,12 @@ pub struct AddressPath {
 /// `PUT /api/v1/user/addresses/{addressId}`.
 pub struct UpdateAddress;
 
-impl Endpoint for UpdateAddress {
-    const NAME: &'static str = "updateAddress";
-    const METHOD: Method = Method::Put;
-    const PATH: &'static str = "/api/v1/user/addresses/{addressId}";
-    const SUMMARY: &'static str = "Changes one of the member's addresses.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[401, 404, 422];
-    type Path = AddressPath;
-    type Query = NoParams;
-    type Body = Json<AddressForm, true>;
-    type Answer = AddressView;
+crate::declare!(UpdateAddress = Put "/api/v1/user/addresses/{addressId}" as "updateAddress", Write, errors [401, 404, 422],
+    (AddressPath, NoParams, Json<AddressForm, true>) -> AddressView,
+    "Changes one of the member's addresses.");
 
-    fn call(
-        ctx: &mut Ctx,
-        p: AddressPath,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<AddressView, ApiError> {
+impl Endpoint for UpdateAddress {
+    fn call(ctx: &mut Ctx, (p, _, Json(f)): Args<Self>) -> Result<AddressView, ApiError> {
         let user = ctx.member()?;
         // Another member's address is missing, before anything about the form is said.
         if db::addresses::addresses_of(ctx.conn, user.id, Some(p.address_id))?.is_empty() {
@@ -224,24 +192,12 @@ impl Endpoint for UpdateAddress {
 /// `DELETE /api/v1/user/addresses/{addressId}`.
 pub struct DeleteAddress;
 
-impl Endpoint for DeleteAddress {
-    const NAME: &'static str = "deleteAddress";
-    const METHOD: Method = Method::Delete;
-    const PATH: &'static str = "/api/v1/user/addresses/{addressId}";
-    const SUMMARY: &'static str = "Deletes one of the member's addresses.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[401, 404];
-    type Path = AddressPath;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = MessageAnswer;
+crate::declare!(DeleteAddress = Delete "/api/v1/user/addresses/{addressId}" as "deleteAddress", Write, errors [401, 404],
+    (AddressPath, NoParams, NoBody) -> MessageAnswer,
+    "Deletes one of the member's addresses.");
 
-    fn call(
-        ctx: &mut Ctx,
-        p: AddressPath,
-        _: NoParams,
-        _: NoBody,
-    ) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for DeleteAddress {
+    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
         if !db::addresses::delete_address(ctx.conn, user.id, p.address_id)? {
             return Err(not_found(p.address_id));

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::endpoint::{Access, Ctx, Endpoint, Method, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(
@@ -269,25 +269,12 @@ fn product_list(ctx: &mut Ctx, q: &ProductsQuery) -> Result<ProductList, ApiErro
 /// `GET /api/v1/products?barangay=&packaging=`.
 pub struct Products;
 
-impl Endpoint for Products {
-    const NAME: &'static str = "products";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/products";
-    const SUMMARY: &'static str =
-        "The products sold in a barangay (all without one), optionally of one packaging.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = ProductsQuery;
-    type Body = NoBody;
-    type Answer = ProductList;
+crate::declare!(Products = Get "/api/v1/products" as "products", Public, errors [404],
+    (NoParams, ProductsQuery, NoBody) -> ProductList,
+    "The products sold in a barangay (all without one), optionally of one packaging.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        q: ProductsQuery,
-        _: NoBody,
-    ) -> Result<ProductList, ApiError> {
+impl Endpoint for Products {
+    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<ProductList, ApiError> {
         product_list(ctx, &q)
     }
 }
@@ -295,24 +282,12 @@ impl Endpoint for Products {
 /// `GET /api/v1/products/whats-new`: the catalog, newest first.
 pub struct WhatsNew;
 
-impl Endpoint for WhatsNew {
-    const NAME: &'static str = "whatsNew";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/products/whats-new";
-    const SUMMARY: &'static str = "The products sold in a barangay, newest first.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = ProductsQuery;
-    type Body = NoBody;
-    type Answer = ProductList;
+crate::declare!(WhatsNew = Get "/api/v1/products/whats-new" as "whatsNew", Public, errors [404],
+    (NoParams, ProductsQuery, NoBody) -> ProductList,
+    "The products sold in a barangay, newest first.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        q: ProductsQuery,
-        _: NoBody,
-    ) -> Result<ProductList, ApiError> {
+impl Endpoint for WhatsNew {
+    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<ProductList, ApiError> {
         let mut list = product_list(ctx, &q)?;
         list.products
             .sort_by(|a, b| b.created_on.cmp(&a.created_on).then(a.id.cmp(&b.id)));
@@ -323,18 +298,12 @@ impl Endpoint for WhatsNew {
 /// `POST /api/v3/packagings`: the categories of the category gate.
 pub struct Packagings;
 
-impl Endpoint for Packagings {
-    const NAME: &'static str = "packagings";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v3/packagings";
-    const SUMMARY: &'static str = "The packagings the category gate offers.";
-    const ACCESS: Access = Access::Public;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<PackagingView>;
+crate::declare!(Packagings = Post "/api/v3/packagings" as "packagings", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<PackagingView>,
+    "The packagings the category gate offers.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+impl Endpoint for Packagings {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(packagings(ctx.conn)?
             .into_iter()
             .map(|k| PackagingView {
@@ -357,18 +326,12 @@ pub fn packagings(conn: &mut AnyConnection) -> Result<Vec<Packaging>, ApiError> 
 /// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
 pub struct Banners;
 
-impl Endpoint for Banners {
-    const NAME: &'static str = "banners";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/banners";
-    const SUMMARY: &'static str = "The home page's banners.";
-    const ACCESS: Access = Access::Public;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<BannerView>;
+crate::declare!(Banners = Get "/api/v1/banners" as "banners", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<BannerView>,
+    "The home page's banners.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+impl Endpoint for Banners {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(db::catalog::banners(ctx.conn)?
             .into_iter()
             .map(|b: Banner| BannerView {
@@ -406,24 +369,12 @@ pub struct DatedQuery {
 /// the barangay (every promotion when none is given).
 pub struct Promos;
 
-impl Endpoint for Promos {
-    const NAME: &'static str = "promos";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/products/promos";
-    const SUMMARY: &'static str = "The promotions running today for products sold in a barangay.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = DatedQuery;
-    type Body = NoBody;
-    type Answer = Results<PromoView>;
+crate::declare!(Promos = Get "/api/v1/products/promos" as "promos", Public, errors [404],
+    (NoParams, DatedQuery, NoBody) -> Results<PromoView>,
+    "The promotions running today for products sold in a barangay.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        q: DatedQuery,
-        _: NoBody,
-    ) -> Result<Self::Answer, ApiError> {
+impl Endpoint for Promos {
+    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let date = domain::calendar::iso_date(ctx.config.now(q.testdate.as_deref()).date());
         let Some(area) = area_of(ctx, q.barangay)? else {
             return Ok(vec![].into());
@@ -491,25 +442,12 @@ pub struct ProductPath {
 /// sold in the same area.
 pub struct SingleProductCall;
 
-impl Endpoint for SingleProductCall {
-    const NAME: &'static str = "product";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v2/products/{slug}/barangay/{barangayId}";
-    const SUMMARY: &'static str =
-        "One product, whether it is sold in the barangay, and others like it.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = ProductPath;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = SingleProduct;
+crate::declare!(SingleProductCall = Get "/api/v2/products/{slug}/barangay/{barangayId}" as "product", Public, errors [404],
+    (ProductPath, NoParams, NoBody) -> SingleProduct,
+    "One product, whether it is sold in the barangay, and others like it.");
 
-    fn call(
-        ctx: &mut Ctx,
-        p: ProductPath,
-        _: NoParams,
-        _: NoBody,
-    ) -> Result<SingleProduct, ApiError> {
+impl Endpoint for SingleProductCall {
+    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<SingleProduct, ApiError> {
         let product = db::catalog::product_by_slug(ctx.conn, &p.slug)?
             .ok_or_else(|| ApiError::NotFound(format!("Product {} not found", p.slug)))?;
         let (area, available) = match p.barangay_id.0 {

@@ -7,7 +7,7 @@ use time::PrimitiveDateTime;
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(
@@ -34,18 +34,12 @@ pub struct Holiday {
 /// `GET /api/v1/philippine-holiday`: whether the (business) date is a holiday.
 pub struct HolidayCall;
 
-impl Endpoint for HolidayCall {
-    const NAME: &'static str = "holiday";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/philippine-holiday";
-    const SUMMARY: &'static str = "Whether today (Manila time) is a Philippine holiday.";
-    const ACCESS: Access = Access::Public;
-    type Path = NoParams;
-    type Query = TestdateQuery;
-    type Body = NoBody;
-    type Answer = Holiday;
+crate::declare!(HolidayCall = Get "/api/v1/philippine-holiday" as "holiday", Public, errors [],
+    (NoParams, TestdateQuery, NoBody) -> Holiday,
+    "Whether today (Manila time) is a Philippine holiday.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, q: TestdateQuery, _: NoBody) -> Result<Holiday, ApiError> {
+impl Endpoint for HolidayCall {
+    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Holiday, ApiError> {
         let date = iso_today(ctx, &q);
         Ok(Holiday {
             holiday: db::content::is_holiday(ctx.conn, &date)?,
@@ -77,24 +71,12 @@ pub struct NoticeAnswer {
 /// is a holiday (the notice's picker shows only on other days).
 pub struct NoticeCall;
 
-impl Endpoint for NoticeCall {
-    const NAME: &'static str = "notice";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/notice";
-    const SUMMARY: &'static str =
-        "The notice to members in force today, and whether today is a holiday.";
-    const ACCESS: Access = Access::Public;
-    type Path = NoParams;
-    type Query = TestdateQuery;
-    type Body = NoBody;
-    type Answer = NoticeAnswer;
+crate::declare!(NoticeCall = Get "/api/v1/notice" as "notice", Public, errors [],
+    (NoParams, TestdateQuery, NoBody) -> NoticeAnswer,
+    "The notice to members in force today, and whether today is a holiday.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        q: TestdateQuery,
-        _: NoBody,
-    ) -> Result<NoticeAnswer, ApiError> {
+impl Endpoint for NoticeCall {
+    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<NoticeAnswer, ApiError> {
         let date = iso_today(ctx, &q);
         Ok(NoticeAnswer {
             notice: db::content::notice_on(ctx.conn, &date)?.map(|n: Notice| NoticeView {
@@ -127,19 +109,12 @@ pub struct TextPath {
 /// `GET /api/v1/site-texts/{key}`.
 pub struct SiteTextCall;
 
-impl Endpoint for SiteTextCall {
-    const NAME: &'static str = "siteText";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/site-texts/{key}";
-    const SUMMARY: &'static str = "An editorial text: the policy agreement, the terms, about us.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = TextPath;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = SiteTextView;
+crate::declare!(SiteTextCall = Get "/api/v1/site-texts/{key}" as "siteText", Public, errors [404],
+    (TextPath, NoParams, NoBody) -> SiteTextView,
+    "An editorial text: the policy agreement, the terms, about us.");
 
-    fn call(ctx: &mut Ctx, p: TextPath, _: NoParams, _: NoBody) -> Result<SiteTextView, ApiError> {
+impl Endpoint for SiteTextCall {
+    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<SiteTextView, ApiError> {
         let t: SiteText = db::content::site_text(ctx.conn, &p.key)?
             .ok_or_else(|| ApiError::NotFound(format!("No text {}", p.key)))?;
         Ok(SiteTextView {
@@ -190,24 +165,12 @@ pub struct SubscribeAnswer {
 /// confirmation link goes to a new or unconfirmed one), 422 with the field's error.
 pub struct Subscribe;
 
-impl Endpoint for Subscribe {
-    const NAME: &'static str = "subscribe";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/mail/subscribe";
-    const SUMMARY: &'static str = "Adds an address to the newsletter.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[422, 429];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<SubscribeBody, true>;
-    type Answer = SubscribeAnswer;
+crate::declare!(Subscribe = Post "/api/v1/mail/subscribe" as "subscribe", Write, errors [422, 429],
+    (NoParams, NoParams, Json<SubscribeBody, true>) -> SubscribeAnswer,
+    "Adds an address to the newsletter.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(body): Self::Body,
-    ) -> Result<SubscribeAnswer, ApiError> {
+impl Endpoint for Subscribe {
+    fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
         let email = match &body.email {
             None | Some(serde_json::Value::Null) => String::new(),
             Some(serde_json::Value::String(s)) => s.clone(),
@@ -288,24 +251,12 @@ fn stamp(now: PrimitiveDateTime) -> String {
 /// `POST /api/v1/mail/confirm`: the emailed link's token; the address counts from now.
 pub struct ConfirmSubscription;
 
-impl Endpoint for ConfirmSubscription {
-    const NAME: &'static str = "confirmSubscription";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/mail/confirm";
-    const SUMMARY: &'static str = "Confirms a newsletter signup through its emailed link.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[404, 429];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<ConfirmBody, true>;
-    type Answer = SubscribeAnswer;
+crate::declare!(ConfirmSubscription = Post "/api/v1/mail/confirm" as "confirmSubscription", Write, errors [404, 429],
+    (NoParams, NoParams, Json<ConfirmBody, true>) -> SubscribeAnswer,
+    "Confirms a newsletter signup through its emailed link.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(body): Self::Body,
-    ) -> Result<SubscribeAnswer, ApiError> {
+impl Endpoint for ConfirmSubscription {
+    fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("newsletter confirm", &client, 20, 600)?;
         let stamp = stamp(domain::calendar::manila_now());

@@ -195,8 +195,10 @@ pub enum Access {
     Write,
 }
 
-/// One API call. Implemented by a unit struct per call, next to the function it wraps.
-pub trait Endpoint: 'static {
+/// What an API call is, declared with [`declare!`](crate::declare) beside the struct that names
+/// it: name, method, path, who its answer is for, summary, failure statuses, and its typed path,
+/// query, body and answer.
+pub trait Declared: 'static {
     /// The call's name in the UI's contract and its OpenAPI `operationId`.
     const NAME: &'static str;
     const METHOD: Method;
@@ -220,18 +222,56 @@ pub trait Endpoint: 'static {
     type Query: DeserializeOwned + utoipa::IntoParams + Send + 'static;
     type Body: Body;
     type Answer: Serialize + utoipa::ToSchema + ts_rs::TS + Send + 'static;
+}
 
-    fn call(
-        ctx: &mut Ctx,
-        path: Self::Path,
-        query: Self::Query,
-        body: Self::Body,
-    ) -> Result<Self::Answer, ApiError>;
+/// A call's typed path, query and body, as its function takes them.
+pub type Args<E> = (
+    <E as Declared>::Path,
+    <E as Declared>::Query,
+    <E as Declared>::Body,
+);
+
+/// One API call: its declaration and the function it runs. Implemented by a unit struct per
+/// call, next to the function.
+pub trait Endpoint: Declared {
+    fn call(ctx: &mut Ctx, args: Args<Self>) -> Result<Self::Answer, ApiError>;
 
     /// The status of an answer (`STATUS` unless the answer says otherwise).
     fn status(_answer: &Self::Answer) -> u16 {
         Self::STATUS
     }
+}
+
+/// Declares a call in one place:
+///
+/// ```ignore
+/// declare!(Login = Post "/api/v1/login" as "login", Write, errors [422, 429],
+///     (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer,
+///     "Logs a member in; the token comes in the access-token header.");
+/// ```
+///
+/// Optional `, status 201`, `, also [401]`, `, social true` after the summary, in that order.
+#[macro_export]
+macro_rules! declare {
+    ($ty:ty = $method:ident $path:literal as $name:literal, $access:ident, errors [$($err:literal),*],
+        ($p:ty, $q:ty, $b:ty) -> $answer:ty, $summary:literal
+        $(, status $status:literal)? $(, also [$($also:literal),*])? $(, social $social:literal)?) => {
+        impl $crate::endpoint::Declared for $ty {
+            const NAME: &'static str = $name;
+            const METHOD: $crate::endpoint::Method = $crate::endpoint::Method::$method;
+            const PATH: &'static str = $path;
+            const SUMMARY: &'static str = $summary;
+            const ACCESS: $crate::endpoint::Access = $crate::endpoint::Access::$access;
+            const ERRORS: &'static [u16] = &[$($err),*];
+            $(const STATUS: u16 = $status;)?
+            $(const ALSO: &'static [u16] = &[$($also),*];)?
+            $(const SOCIAL: bool = $social;)?
+            type Path = $p;
+            type Query = $q;
+            type Body = $b;
+            type Answer = $answer;
+        }
+    };
 }
 
 /// No path or query parameters.
@@ -400,7 +440,7 @@ pub fn run_call<E: Endpoint>(
 ) -> Result<E::Answer, ApiError> {
     // A page runs several calls with one context: each is judged on its own reading.
     let before = std::mem::replace(&mut ctx.session_read, false);
-    let answer = E::call(ctx, path, query, body);
+    let answer = E::call(ctx, (path, query, body));
     let read = ctx.session_read;
     ctx.session_read |= before;
     if E::ACCESS == Access::Public && read {
@@ -773,25 +813,23 @@ mod tests {
         );
     }
 
-    /// A call that asks for the session, declared as `ACCESS`.
-    struct Peeks<const PUBLIC: bool>;
+    /// A call that asks for the session, declared public (a mistake) or as the session's own.
+    struct PublicPeek;
+    struct SessionPeek;
 
-    impl<const PUBLIC: bool> Endpoint for Peeks<PUBLIC> {
-        const NAME: &'static str = "peeks";
-        const METHOD: Method = Method::Get;
-        const PATH: &'static str = "/api/v1/peeks";
-        const SUMMARY: &'static str = "Whether a session was presented.";
-        const ACCESS: Access = if PUBLIC {
-            Access::Public
-        } else {
-            Access::Session
-        };
-        type Path = NoParams;
-        type Query = NoParams;
-        type Body = NoBody;
-        type Answer = bool;
+    crate::declare!(PublicPeek = Get "/api/v1/peek" as "publicPeek", Public, errors [],
+        (NoParams, NoParams, NoBody) -> bool, "Whether a session was presented.");
+    crate::declare!(SessionPeek = Get "/api/v1/peek" as "sessionPeek", Session, errors [],
+        (NoParams, NoParams, NoBody) -> bool, "Whether a session was presented.");
 
-        fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<bool, ApiError> {
+    impl Endpoint for PublicPeek {
+        fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<bool, ApiError> {
+            Ok(ctx.token().is_some())
+        }
+    }
+
+    impl Endpoint for SessionPeek {
+        fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<bool, ApiError> {
             Ok(ctx.token().is_some())
         }
     }
@@ -806,14 +844,14 @@ mod tests {
             ..Caller::default()
         };
         let mut ctx = Ctx::new(&mut conn, &config, caller);
-        let err = run_call::<Peeks<true>>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap_err();
+        let err = run_call::<PublicPeek>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap_err();
         assert!(
             matches!(&err, ApiError::Internal(d) if d.contains("declared Access::Public")),
             "{err:?}"
         );
         // Declared as the session's own, it runs; and a public call after it in the same
         // context (a page's data) is judged on its own reading.
-        assert!(run_call::<Peeks<false>>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap());
+        assert!(run_call::<SessionPeek>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap());
         assert!(ctx.read_session());
     }
 

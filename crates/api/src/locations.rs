@@ -12,7 +12,7 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::catalog::Results;
-use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(
@@ -131,25 +131,12 @@ pub struct CitiesPath {
 /// `GET /api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities`.
 pub struct Cities;
 
-impl Endpoint for Cities {
-    const NAME: &'static str = "cities";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str =
-        "/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities";
-    const SUMMARY: &'static str = "The cities of a province served with a fulfillment type.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = CitiesPath;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = LocationsAnswer;
+crate::declare!(Cities = Get "/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities" as "cities", Public, errors [404],
+    (CitiesPath, NoParams, NoBody) -> LocationsAnswer,
+    "The cities of a province served with a fulfillment type.");
 
-    fn call(
-        ctx: &mut Ctx,
-        p: CitiesPath,
-        _: NoParams,
-        _: NoBody,
-    ) -> Result<Self::Answer, ApiError> {
+impl Endpoint for Cities {
+    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let province = existing_province(ctx.conn, p.province_id)?;
         let f = db::places::fulfillment_type(ctx.conn, p.fulfillment_id)?.ok_or_else(|| {
             ApiError::NotFound(format!("Fulfillment type {} not found", p.fulfillment_id))
@@ -180,24 +167,12 @@ pub fn keg_packaging(conn: &mut AnyConnection) -> Result<Packaging, ApiError> {
 /// `POST /api/v3/locations/cities`: the served cities where draft beer in kegs is sold.
 pub struct KegCities;
 
-impl Endpoint for KegCities {
-    const NAME: &'static str = "kegCities";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v3/locations/cities";
-    const SUMMARY: &'static str = "The served cities where draft beer in kegs is sold.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<KegCitiesBody, false>;
-    type Answer = Results<CityView>;
+crate::declare!(KegCities = Post "/api/v3/locations/cities" as "kegCities", Public, errors [404],
+    (NoParams, NoParams, Json<KegCitiesBody, false>) -> Results<CityView>,
+    "The served cities where draft beer in kegs is sold.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(body): Self::Body,
-    ) -> Result<Self::Answer, ApiError> {
+impl Endpoint for KegCities {
+    fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<Self::Answer, ApiError> {
         let province = body
             .province_id
             .map(|id| existing_province(ctx.conn, id))
@@ -211,18 +186,12 @@ impl Endpoint for KegCities {
 /// `GET /api/v3/fulfillment-types`.
 pub struct FulfillmentTypes;
 
-impl Endpoint for FulfillmentTypes {
-    const NAME: &'static str = "fulfillments";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v3/fulfillment-types";
-    const SUMMARY: &'static str = "Delivery and pickup.";
-    const ACCESS: Access = Access::Public;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<FulfillmentView>;
+crate::declare!(FulfillmentTypes = Get "/api/v3/fulfillment-types" as "fulfillments", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<FulfillmentView>,
+    "Delivery and pickup.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+impl Endpoint for FulfillmentTypes {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(db::places::fulfillment_types(ctx.conn)?
             .into_iter()
             .map(|f| FulfillmentView {
@@ -237,18 +206,12 @@ impl Endpoint for FulfillmentTypes {
 /// `GET /api/v1/provinces`: the default province (Metro Manila) first.
 pub struct Provinces;
 
-impl Endpoint for Provinces {
-    const NAME: &'static str = "provinces";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/provinces";
-    const SUMMARY: &'static str = "The provinces, the default (Metro Manila) first.";
-    const ACCESS: Access = Access::Public;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<ProvinceView>;
+crate::declare!(Provinces = Get "/api/v1/provinces" as "provinces", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<ProvinceView>,
+    "The provinces, the default (Metro Manila) first.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+impl Endpoint for Provinces {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(db::places::provinces(ctx.conn)?
             .into_iter()
             .map(|p| ProvinceView {
@@ -283,19 +246,12 @@ pub struct CityPath {
 /// `GET /api/v3/locations/city/{cityId}/barangays`.
 pub struct Barangays;
 
-impl Endpoint for Barangays {
-    const NAME: &'static str = "barangays";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v3/locations/city/{cityId}/barangays";
-    const SUMMARY: &'static str = "The barangays of a city.";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = CityPath;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<BarangayView>;
+crate::declare!(Barangays = Get "/api/v3/locations/city/{cityId}/barangays" as "barangays", Public, errors [404],
+    (CityPath, NoParams, NoBody) -> Results<BarangayView>,
+    "The barangays of a city.");
 
-    fn call(ctx: &mut Ctx, p: CityPath, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+impl Endpoint for Barangays {
+    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         barangays_of(ctx.conn, p.city_id)
     }
 }
@@ -311,24 +267,12 @@ pub struct BarangayPath {
 /// `GET /api/v3/locations/barangay/{barangayId}/streets`: empty when the barangay needs none.
 pub struct Streets;
 
-impl Endpoint for Streets {
-    const NAME: &'static str = "streets";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v3/locations/barangay/{barangayId}/streets";
-    const SUMMARY: &'static str = "The streets of a barangay; empty when it needs none.";
-    const ERRORS: &'static [u16] = &[404];
-    const ACCESS: Access = Access::Public;
-    type Path = BarangayPath;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<StreetView>;
+crate::declare!(Streets = Get "/api/v3/locations/barangay/{barangayId}/streets" as "streets", Public, errors [404],
+    (BarangayPath, NoParams, NoBody) -> Results<StreetView>,
+    "The streets of a barangay; empty when it needs none.");
 
-    fn call(
-        ctx: &mut Ctx,
-        p: BarangayPath,
-        _: NoParams,
-        _: NoBody,
-    ) -> Result<Self::Answer, ApiError> {
+impl Endpoint for Streets {
+    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let place = ctx.existing_place(p.barangay_id)?;
         Ok(streets_of(ctx.conn, place.barangay.id)?.into())
     }
@@ -355,24 +299,12 @@ pub struct LegacyCitiesQuery {
 /// Legacy `GET /api/v1/cities?filterByProvince=`: the served cities of a province.
 pub struct LegacyCities;
 
-impl Endpoint for LegacyCities {
-    const NAME: &'static str = "legacyCities";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/cities";
-    const SUMMARY: &'static str = "The served cities of a province (legacy).";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = LegacyCitiesQuery;
-    type Body = NoBody;
-    type Answer = Results<CityView>;
+crate::declare!(LegacyCities = Get "/api/v1/cities" as "legacyCities", Public, errors [404],
+    (NoParams, LegacyCitiesQuery, NoBody) -> Results<CityView>,
+    "The served cities of a province (legacy).");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        q: LegacyCitiesQuery,
-        _: NoBody,
-    ) -> Result<Self::Answer, ApiError> {
+impl Endpoint for LegacyCities {
+    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let province = existing_province(ctx.conn, q.filter_by_province)?;
         let cities = db::places::served_cities(ctx.conn, Some(province), None)?;
         Ok(city_views(ctx.conn, cities)?.into())
@@ -390,24 +322,12 @@ pub struct LegacyBarangaysQuery {
 /// Legacy `GET /api/v1/barangay?filterByCity=`.
 pub struct LegacyBarangays;
 
-impl Endpoint for LegacyBarangays {
-    const NAME: &'static str = "legacyBarangays";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/barangay";
-    const SUMMARY: &'static str = "The barangays of a city (legacy).";
-    const ACCESS: Access = Access::Public;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = LegacyBarangaysQuery;
-    type Body = NoBody;
-    type Answer = Results<BarangayView>;
+crate::declare!(LegacyBarangays = Get "/api/v1/barangay" as "legacyBarangays", Public, errors [404],
+    (NoParams, LegacyBarangaysQuery, NoBody) -> Results<BarangayView>,
+    "The barangays of a city (legacy).");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        q: LegacyBarangaysQuery,
-        _: NoBody,
-    ) -> Result<Self::Answer, ApiError> {
+impl Endpoint for LegacyBarangays {
+    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         barangays_of(ctx.conn, q.filter_by_city)
     }
 }
@@ -427,18 +347,12 @@ pub struct Area {
 /// `GET /api/v1/delivery-areas`: every served city by province, with its fulfillment types.
 pub struct DeliveryAreas;
 
-impl Endpoint for DeliveryAreas {
-    const NAME: &'static str = "deliveryAreas";
-    const METHOD: Method = Method::Get;
-    const PATH: &'static str = "/api/v1/delivery-areas";
-    const SUMMARY: &'static str = "Every served city by province, with its fulfillment types.";
-    const ACCESS: Access = Access::Public;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = Results<Area>;
+crate::declare!(DeliveryAreas = Get "/api/v1/delivery-areas" as "deliveryAreas", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<Area>,
+    "Every served city by province, with its fulfillment types.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<Self::Answer, ApiError> {
+impl Endpoint for DeliveryAreas {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let types = db::places::fulfillment_types(ctx.conn)?;
         let pairs = db::places::served_pairs(ctx.conn)?;
         let cities = db::places::served_cities(ctx.conn, None, None)?;

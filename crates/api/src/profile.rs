@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use crate::accounts::{
     hash_password, member_answer, message, password_matches, MessageAnswer, UserAnswer,
 };
-use crate::endpoint::{Access, Ctx, Endpoint, Json, Method, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use crate::error::ApiError;
 use crate::mail::Mail;
 use crate::session::{hash as token_hash, new_token};
@@ -54,24 +54,12 @@ pub struct ProfileForm {
 /// `PUT /api/v1/user`: names, mobile and birth date, each checked.
 pub struct UpdateUser;
 
-impl Endpoint for UpdateUser {
-    const NAME: &'static str = "updateUser";
-    const METHOD: Method = Method::Put;
-    const PATH: &'static str = "/api/v1/user";
-    const SUMMARY: &'static str = "Updates the member's names, mobile and birth date.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[401, 422];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<ProfileForm, true>;
-    type Answer = UserAnswer;
+crate::declare!(UpdateUser = Put "/api/v1/user" as "updateUser", Write, errors [401, 422],
+    (NoParams, NoParams, Json<ProfileForm, true>) -> UserAnswer,
+    "Updates the member's names, mobile and birth date.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<UserAnswer, ApiError> {
+impl Endpoint for UpdateUser {
+    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
         let mut errors = FieldErrors::new();
         let mut field = |name: &'static str, r: Result<String, String>| {
@@ -119,19 +107,12 @@ impl Endpoint for UpdateUser {
 /// `DELETE /api/v1/user`: deletes the account and its personal data and ends its sessions.
 pub struct DeleteUser;
 
-impl Endpoint for DeleteUser {
-    const NAME: &'static str = "deleteUser";
-    const METHOD: Method = Method::Delete;
-    const PATH: &'static str = "/api/v1/user";
-    const SUMMARY: &'static str = "Deletes the member's account and personal data.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[401];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = MessageAnswer;
+crate::declare!(DeleteUser = Delete "/api/v1/user" as "deleteUser", Write, errors [401],
+    (NoParams, NoParams, NoBody) -> MessageAnswer,
+    "Deletes the member's account and personal data.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for DeleteUser {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
         db::users::delete_user(ctx.conn, &user)?;
         ctx.issued = None;
@@ -150,24 +131,12 @@ pub struct PolicyForm {
 /// member who accepted never sees the policy modal again, on any device.
 pub struct WebsitePolicy;
 
-impl Endpoint for WebsitePolicy {
-    const NAME: &'static str = "websitePolicy";
-    const METHOD: Method = Method::Put;
-    const PATH: &'static str = "/api/v1/user/website-policy";
-    const SUMMARY: &'static str = "Records the member's acceptance of the website policy.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[401];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<PolicyForm, true>;
-    type Answer = UserAnswer;
+crate::declare!(WebsitePolicy = Put "/api/v1/user/website-policy" as "websitePolicy", Write, errors [401],
+    (NoParams, NoParams, Json<PolicyForm, true>) -> UserAnswer,
+    "Records the member's acceptance of the website policy.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<UserAnswer, ApiError> {
+impl Endpoint for WebsitePolicy {
+    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
         db::users::set_policy_accepted(ctx.conn, user.id, f.policy_agreement_accepted)?;
         let user = db::users::user(ctx.conn, user.id)?.ok_or(ApiError::Unauthenticated)?;
@@ -192,24 +161,12 @@ pub struct PasswordChange {
 /// member ends, and this one goes on with a new token.
 pub struct ChangePassword;
 
-impl Endpoint for ChangePassword {
-    const NAME: &'static str = "changePassword";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/user/change-password";
-    const SUMMARY: &'static str = "Changes the member's password; other sessions end.";
-    const ERRORS: &'static [u16] = &[401, 422, 429];
-    const ACCESS: Access = Access::Write;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<PasswordChange, true>;
-    type Answer = MessageAnswer;
+crate::declare!(ChangePassword = Post "/api/v1/user/change-password" as "changePassword", Write, errors [401, 422, 429],
+    (NoParams, NoParams, Json<PasswordChange, true>) -> MessageAnswer,
+    "Changes the member's password; other sessions end.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for ChangePassword {
+    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
         ctx.limit("change password", &user.email, 5, 600)?;
         if !password_matches(&f.current_password, Some(&user.password_hash)) {
@@ -236,24 +193,12 @@ pub struct ResetRequest {
 /// the answer is the same either way.
 pub struct ResetLink;
 
-impl Endpoint for ResetLink {
-    const NAME: &'static str = "resetLink";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/reset/password/get-link";
-    const SUMMARY: &'static str = "Mails a password reset link (the same answer for any address).";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[422, 429];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<ResetRequest, true>;
-    type Answer = MessageAnswer;
+crate::declare!(ResetLink = Post "/api/v1/reset/password/get-link" as "resetLink", Write, errors [422, 429],
+    (NoParams, NoParams, Json<ResetRequest, true>) -> MessageAnswer,
+    "Mails a password reset link (the same answer for any address).");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for ResetLink {
+    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("reset link", &client, 5, 600)?;
         let email = domain::email::validate_email(&f.email).map_err(|m| ApiError::Invalid {
@@ -304,24 +249,12 @@ fn open_reset(conn: &mut AnyConnection, suid: &str) -> Result<domain::UserId, Ap
 /// `POST /api/v1/reset/password/verify-link`: whether a reset link still works.
 pub struct VerifyResetLink;
 
-impl Endpoint for VerifyResetLink {
-    const NAME: &'static str = "verifyResetLink";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/reset/password/verify-link";
-    const SUMMARY: &'static str = "Whether a password reset link still works.";
-    const ACCESS: Access = Access::Write;
-    const ERRORS: &'static [u16] = &[404];
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<ResetLinkBody, true>;
-    type Answer = MessageAnswer;
+crate::declare!(VerifyResetLink = Post "/api/v1/reset/password/verify-link" as "verifyResetLink", Write, errors [404],
+    (NoParams, NoParams, Json<ResetLinkBody, true>) -> MessageAnswer,
+    "Whether a password reset link still works.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for VerifyResetLink {
+    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
         open_reset(ctx.conn, &f.suid)?;
         Ok(message("Choose a new password."))
     }
@@ -339,24 +272,12 @@ pub struct NewPassword {
 /// member ends.
 pub struct ResetPassword;
 
-impl Endpoint for ResetPassword {
-    const NAME: &'static str = "resetPassword";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/reset/password";
-    const SUMMARY: &'static str = "Sets a new password through a reset link; all sessions end.";
-    const ERRORS: &'static [u16] = &[404, 422, 429];
-    const ACCESS: Access = Access::Write;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = Json<NewPassword, true>;
-    type Answer = MessageAnswer;
+crate::declare!(ResetPassword = Post "/api/v1/reset/password" as "resetPassword", Write, errors [404, 422, 429],
+    (NoParams, NoParams, Json<NewPassword, true>) -> MessageAnswer,
+    "Sets a new password through a reset link; all sessions end.");
 
-    fn call(
-        ctx: &mut Ctx,
-        _: NoParams,
-        _: NoParams,
-        Json(f): Self::Body,
-    ) -> Result<MessageAnswer, ApiError> {
+impl Endpoint for ResetPassword {
+    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let client = ctx.client_key();
         ctx.limit("reset password", &client, 10, 600)?;
         let user = open_reset(ctx.conn, &f.suid)?;

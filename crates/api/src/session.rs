@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use crate::endpoint::{Access, Ctx, Endpoint, Method, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
 use crate::error::ApiError;
 
 crate::register!(GuestToken);
@@ -164,20 +164,12 @@ pub struct TokenAnswer {
 
 pub struct GuestToken;
 
-impl Endpoint for GuestToken {
-    const NAME: &'static str = "guestToken";
-    const METHOD: Method = Method::Post;
-    const PATH: &'static str = "/api/v1/guest-token";
-    const SUMMARY: &'static str =
-        "Starts a guest session; the token comes in the access-token header.";
-    const ERRORS: &'static [u16] = &[429];
-    const ACCESS: Access = Access::Write;
-    type Path = NoParams;
-    type Query = NoParams;
-    type Body = NoBody;
-    type Answer = TokenAnswer;
+crate::declare!(GuestToken = Post "/api/v1/guest-token" as "guestToken", Write, errors [429],
+    (NoParams, NoParams, NoBody) -> TokenAnswer,
+    "Starts a guest session; the token comes in the access-token header.");
 
-    fn call(ctx: &mut Ctx, _: NoParams, _: NoParams, _: NoBody) -> Result<TokenAnswer, ApiError> {
+impl Endpoint for GuestToken {
+    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<TokenAnswer, ApiError> {
         ctx.start_guest_session()?;
         Ok(TokenAnswer {
             token_type: "Bearer".into(),

@@ -227,7 +227,7 @@ fn load(
     // SPEC 4: a member's location gate offers their saved addresses.
     let member = !req.extra["member"].is_null();
     let saved = (member && gate.open == Some(Step::Location))
-        .then(|| <api::addresses::AddressList as api::Endpoint>::PATH.to_string());
+        .then(|| <api::addresses::AddressList as api::endpoint::Declared>::PATH.to_string());
     let mut private = false;
     let templates = route
         .data
