@@ -172,19 +172,16 @@ pub(crate) fn message(text: impl Into<String>) -> MessageAnswer {
     }
 }
 
-/// `POST /api/v1/pre-register`: checks the form and emails a link that finishes the account. The
-/// answer is the same whether or not the address already has an account (its owner gets a mail
-/// that says so instead).
-pub struct PreRegister;
-
-crate::declare!(PreRegister = Post "/api/v1/pre-register" as "preRegister", Write, errors [422, 429],
-    (NoParams, NoParams, Json<RegistrationForm, true>) -> MessageAnswer,
-    "Checks the registration form and emails the link that finishes it.");
+crate::declare!(
+    /// `POST /api/v1/pre-register`: checks the form and emails a link that finishes the account. The
+    /// answer is the same whether or not the address already has an account (its owner gets a mail
+    /// that says so instead).
+    pub struct PreRegister = Post "/api/v1/pre-register" as "preRegister", Write, errors [422, 429],
+    (NoParams, NoParams, Json<RegistrationForm, true>) -> MessageAnswer, "Checks the registration form and emails the link that finishes it.");
 
 impl Endpoint for PreRegister {
     fn call(ctx: &mut Ctx, (_, _, Json(form)): Args<Self>) -> Result<MessageAnswer, ApiError> {
-        let client = ctx.client_key();
-        ctx.limit("pre-register", &client, 5, 600)?;
+        ctx.limit_client("pre-register", 5, 600)?;
         let mut row = check_form(&form)?;
         ctx.limit("pre-register address", &row.email, 3, 3600)?;
         let answer = message(format!(
@@ -248,12 +245,10 @@ pub struct PendingAnswer {
     pub data: PendingRegistration,
 }
 
-/// `GET /api/v1/check-registration-token` (header `registration-token`).
-pub struct CheckRegistrationToken;
-
-crate::declare!(CheckRegistrationToken = Get "/api/v1/check-registration-token" as "checkRegistrationToken", Write, errors [404],
-    (NoParams, NoParams, NoBody) -> PendingAnswer,
-    "Whose registration a link (header registration-token) finishes.");
+crate::declare!(
+    /// `GET /api/v1/check-registration-token` (header `registration-token`).
+    pub struct CheckRegistrationToken = Get "/api/v1/check-registration-token" as "checkRegistrationToken", Write, errors [404],
+    (NoParams, NoParams, NoBody) -> PendingAnswer, "Whose registration a link (header registration-token) finishes.");
 
 impl Endpoint for CheckRegistrationToken {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<PendingAnswer, ApiError> {
@@ -347,20 +342,17 @@ fn social_registration(
     Ok(row)
 }
 
-/// `POST /api/v1/registration` (header `registration-token`): creates the account the link was
-/// sent for and logs it in; the token comes in the `access-token` header. With an `fb-token` or
-/// `google-token` header instead, the provider's verified identity and the body's details make
-/// the account.
-pub struct Registration;
-
-crate::declare!(Registration = Post "/api/v1/registration" as "registration", Write, errors [404, 422, 429, 501, 502],
-    (NoParams, NoParams, Json<SocialForm, false>) -> WelcomeAnswer,
-    "Creates the account of a registration link and logs it in.", social true);
+crate::declare!(
+    /// `POST /api/v1/registration` (header `registration-token`): creates the account the link was
+    /// sent for and logs it in; the token comes in the `access-token` header. With an `fb-token` or
+    /// `google-token` header instead, the provider's verified identity and the body's details make
+    /// the account.
+    pub struct Registration = Post "/api/v1/registration" as "registration", Write, errors [404, 422, 429, 501, 502],
+    (NoParams, NoParams, Json<SocialForm, false>) -> WelcomeAnswer, "Creates the account of a registration link and logs it in.", social true);
 
 impl Endpoint for Registration {
     fn call(ctx: &mut Ctx, (_, _, Json(social)): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
-        let client = ctx.client_key();
-        ctx.limit("registration", &client, 10, 600)?;
+        ctx.limit_client("registration", 10, 600)?;
         let r = match ctx.social().cloned() {
             Some(identity) => social_registration(identity, social)?,
             None => open_registration(ctx)?,
@@ -424,18 +416,15 @@ pub struct Credentials {
     pub password: String,
 }
 
-/// `POST /api/v1/login`: email or mobile, and password; a new session in the `access-token`
-/// header.
-pub struct Login;
-
-crate::declare!(Login = Post "/api/v1/login" as "login", Write, errors [422, 429],
-    (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer,
-    "Logs a member in; the token comes in the access-token header.");
+crate::declare!(
+    /// `POST /api/v1/login`: email or mobile, and password; a new session in the `access-token`
+    /// header.
+    pub struct Login = Post "/api/v1/login" as "login", Write, errors [422, 429],
+    (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer, "Logs a member in; the token comes in the access-token header.");
 
 impl Endpoint for Login {
     fn call(ctx: &mut Ctx, (_, _, Json(c)): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
-        let client = ctx.client_key();
-        ctx.limit("login", &client, 10, 600)?;
+        ctx.limit_client("login", 10, 600)?;
         let login = c.login.trim().to_ascii_lowercase();
         let login = account::validate_mobile(&login).unwrap_or(login);
         if login.is_empty() || c.password.is_empty() {
@@ -465,12 +454,10 @@ impl Endpoint for Login {
     }
 }
 
-/// `POST /api/v1/logout`: ends the presented session and clears its cookie.
-pub struct Logout;
-
-crate::declare!(Logout = Post "/api/v1/logout" as "logout", Write, errors [],
-    (NoParams, NoParams, NoBody) -> MessageAnswer,
-    "Ends the session.");
+crate::declare!(
+    /// `POST /api/v1/logout`: ends the presented session and clears its cookie.
+    pub struct Logout = Post "/api/v1/logout" as "logout", Write, errors [],
+    (NoParams, NoParams, NoBody) -> MessageAnswer, "Ends the session.");
 
 impl Endpoint for Logout {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
@@ -529,11 +516,9 @@ fn text(conn: &mut AnyConnection, key: &str) -> Result<String, ApiError> {
         .unwrap_or_default())
 }
 
-pub struct User;
-
-crate::declare!(User = Get "/api/v1/user" as "user", Session, errors [],
-    (NoParams, NoParams, NoBody) -> UserAnswer,
-    "The member; guests get 401 with the policy texts (and a guest token).", also [401]);
+crate::declare!(
+    pub struct User = Get "/api/v1/user" as "user", Session, errors [],
+    (NoParams, NoParams, NoBody) -> UserAnswer, "The member; guests get 401 with the policy texts (and a guest token).", also [401]);
 
 impl Endpoint for User {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<UserAnswer, ApiError> {

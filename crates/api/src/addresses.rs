@@ -112,12 +112,10 @@ fn not_found(id: AddressId) -> ApiError {
     ApiError::NotFound(format!("Address {id} not found"))
 }
 
-/// `GET /api/v1/user/addresses/list`.
-pub struct AddressList;
-
-crate::declare!(AddressList = Get "/api/v1/user/addresses/list" as "addresses", Session, errors [401],
-    (NoParams, NoParams, NoBody) -> Results<AddressView>,
-    "The member's saved addresses, newest first.");
+crate::declare!(
+    /// `GET /api/v1/user/addresses/list`.
+    pub struct AddressList = Get "/api/v1/user/addresses/list" as "addresses", Session, errors [401],
+    (NoParams, NoParams, NoBody) -> Results<AddressView>, "The member's saved addresses, newest first.");
 
 impl Endpoint for AddressList {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -130,12 +128,10 @@ impl Endpoint for AddressList {
     }
 }
 
-/// `POST /api/v1/user/addresses`.
-pub struct CreateAddress;
-
-crate::declare!(CreateAddress = Post "/api/v1/user/addresses" as "createAddress", Write, errors [401, 422],
-    (NoParams, NoParams, Json<AddressForm, true>) -> AddressView,
-    "Saves an address for the member.", status 201);
+crate::declare!(
+    /// `POST /api/v1/user/addresses`.
+    pub struct CreateAddress = Post "/api/v1/user/addresses" as "createAddress", Write, errors [401, 422],
+    (NoParams, NoParams, Json<AddressForm, true>) -> AddressView, "Saves an address for the member.", status 201);
 
 impl Endpoint for CreateAddress {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<AddressView, ApiError> {
@@ -163,12 +159,10 @@ pub struct AddressPath {
     pub address_id: AddressId,
 }
 
-/// `PUT /api/v1/user/addresses/{addressId}`.
-pub struct UpdateAddress;
-
-crate::declare!(UpdateAddress = Put "/api/v1/user/addresses/{addressId}" as "updateAddress", Write, errors [401, 404, 422],
-    (AddressPath, NoParams, Json<AddressForm, true>) -> AddressView,
-    "Changes one of the member's addresses.");
+crate::declare!(
+    /// `PUT /api/v1/user/addresses/{addressId}`.
+    pub struct UpdateAddress = Put "/api/v1/user/addresses/{addressId}" as "updateAddress", Write, errors [401, 404, 422],
+    (AddressPath, NoParams, Json<AddressForm, true>) -> AddressView, "Changes one of the member's addresses.");
 
 impl Endpoint for UpdateAddress {
     fn call(ctx: &mut Ctx, (p, _, Json(f)): Args<Self>) -> Result<AddressView, ApiError> {
@@ -189,12 +183,10 @@ impl Endpoint for UpdateAddress {
     }
 }
 
-/// `DELETE /api/v1/user/addresses/{addressId}`.
-pub struct DeleteAddress;
-
-crate::declare!(DeleteAddress = Delete "/api/v1/user/addresses/{addressId}" as "deleteAddress", Write, errors [401, 404],
-    (AddressPath, NoParams, NoBody) -> MessageAnswer,
-    "Deletes one of the member's addresses.");
+crate::declare!(
+    /// `DELETE /api/v1/user/addresses/{addressId}`.
+    pub struct DeleteAddress = Delete "/api/v1/user/addresses/{addressId}" as "deleteAddress", Write, errors [401, 404],
+    (AddressPath, NoParams, NoBody) -> MessageAnswer, "Deletes one of the member's addresses.");
 
 impl Endpoint for DeleteAddress {
     fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {

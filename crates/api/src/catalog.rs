@@ -266,12 +266,10 @@ fn product_list(ctx: &mut Ctx, q: &ProductsQuery) -> Result<ProductList, ApiErro
     })
 }
 
-/// `GET /api/v1/products?barangay=&packaging=`.
-pub struct Products;
-
-crate::declare!(Products = Get "/api/v1/products" as "products", Public, errors [404],
-    (NoParams, ProductsQuery, NoBody) -> ProductList,
-    "The products sold in a barangay (all without one), optionally of one packaging.");
+crate::declare!(
+    /// `GET /api/v1/products?barangay=&packaging=`.
+    pub struct Products = Get "/api/v1/products" as "products", Public, errors [404],
+    (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay (all without one), optionally of one packaging.");
 
 impl Endpoint for Products {
     fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<ProductList, ApiError> {
@@ -279,12 +277,10 @@ impl Endpoint for Products {
     }
 }
 
-/// `GET /api/v1/products/whats-new`: the catalog, newest first.
-pub struct WhatsNew;
-
-crate::declare!(WhatsNew = Get "/api/v1/products/whats-new" as "whatsNew", Public, errors [404],
-    (NoParams, ProductsQuery, NoBody) -> ProductList,
-    "The products sold in a barangay, newest first.");
+crate::declare!(
+    /// `GET /api/v1/products/whats-new`: the catalog, newest first.
+    pub struct WhatsNew = Get "/api/v1/products/whats-new" as "whatsNew", Public, errors [404],
+    (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay, newest first.");
 
 impl Endpoint for WhatsNew {
     fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<ProductList, ApiError> {
@@ -295,12 +291,10 @@ impl Endpoint for WhatsNew {
     }
 }
 
-/// `POST /api/v3/packagings`: the categories of the category gate.
-pub struct Packagings;
-
-crate::declare!(Packagings = Post "/api/v3/packagings" as "packagings", Public, errors [],
-    (NoParams, NoParams, NoBody) -> Results<PackagingView>,
-    "The packagings the category gate offers.");
+crate::declare!(
+    /// `POST /api/v3/packagings`: the categories of the category gate.
+    pub struct Packagings = Post "/api/v3/packagings" as "packagings", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<PackagingView>, "The packagings the category gate offers.");
 
 impl Endpoint for Packagings {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -323,12 +317,10 @@ pub fn packagings(conn: &mut AnyConnection) -> Result<Vec<Packaging>, ApiError> 
     Ok(db::catalog::packagings(conn)?)
 }
 
-/// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
-pub struct Banners;
-
-crate::declare!(Banners = Get "/api/v1/banners" as "banners", Public, errors [],
-    (NoParams, NoParams, NoBody) -> Results<BannerView>,
-    "The home page's banners.");
+crate::declare!(
+    /// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
+    pub struct Banners = Get "/api/v1/banners" as "banners", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<BannerView>, "The home page's banners.");
 
 impl Endpoint for Banners {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -365,13 +357,11 @@ pub struct DatedQuery {
     pub testdate: Option<String>,
 }
 
-/// `GET /api/v1/products/promos?barangay=`: the promotions running today, for products sold in
-/// the barangay (every promotion when none is given).
-pub struct Promos;
-
-crate::declare!(Promos = Get "/api/v1/products/promos" as "promos", Public, errors [404],
-    (NoParams, DatedQuery, NoBody) -> Results<PromoView>,
-    "The promotions running today for products sold in a barangay.");
+crate::declare!(
+    /// `GET /api/v1/products/promos?barangay=`: the promotions running today, for products sold in
+    /// the barangay (every promotion when none is given).
+    pub struct Promos = Get "/api/v1/products/promos" as "promos", Public, errors [404],
+    (NoParams, DatedQuery, NoBody) -> Results<PromoView>, "The promotions running today for products sold in a barangay.");
 
 impl Endpoint for Promos {
     fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -438,13 +428,11 @@ pub struct ProductPath {
     pub barangay_id: MaybeBarangay,
 }
 
-/// `GET /api/v2/products/{slug}/barangay/{barangayId}`: a product with others of its packaging
-/// sold in the same area.
-pub struct SingleProductCall;
-
-crate::declare!(SingleProductCall = Get "/api/v2/products/{slug}/barangay/{barangayId}" as "product", Public, errors [404],
-    (ProductPath, NoParams, NoBody) -> SingleProduct,
-    "One product, whether it is sold in the barangay, and others like it.");
+crate::declare!(
+    /// `GET /api/v2/products/{slug}/barangay/{barangayId}`: a product with others of its packaging
+    /// sold in the same area.
+    pub struct SingleProductCall = Get "/api/v2/products/{slug}/barangay/{barangayId}" as "product", Public, errors [404],
+    (ProductPath, NoParams, NoBody) -> SingleProduct, "One product, whether it is sold in the barangay, and others like it.");
 
 impl Endpoint for SingleProductCall {
     fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<SingleProduct, ApiError> {

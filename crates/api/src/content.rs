@@ -31,12 +31,10 @@ pub struct Holiday {
     pub date: String,
 }
 
-/// `GET /api/v1/philippine-holiday`: whether the (business) date is a holiday.
-pub struct HolidayCall;
-
-crate::declare!(HolidayCall = Get "/api/v1/philippine-holiday" as "holiday", Public, errors [],
-    (NoParams, TestdateQuery, NoBody) -> Holiday,
-    "Whether today (Manila time) is a Philippine holiday.");
+crate::declare!(
+    /// `GET /api/v1/philippine-holiday`: whether the (business) date is a holiday.
+    pub struct HolidayCall = Get "/api/v1/philippine-holiday" as "holiday", Public, errors [],
+    (NoParams, TestdateQuery, NoBody) -> Holiday, "Whether today (Manila time) is a Philippine holiday.");
 
 impl Endpoint for HolidayCall {
     fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Holiday, ApiError> {
@@ -67,13 +65,11 @@ pub struct NoticeAnswer {
     pub holiday: bool,
 }
 
-/// `GET /api/v1/notice`: the "Notice to our Members" in force on the date, and whether the date
-/// is a holiday (the notice's picker shows only on other days).
-pub struct NoticeCall;
-
-crate::declare!(NoticeCall = Get "/api/v1/notice" as "notice", Public, errors [],
-    (NoParams, TestdateQuery, NoBody) -> NoticeAnswer,
-    "The notice to members in force today, and whether today is a holiday.");
+crate::declare!(
+    /// `GET /api/v1/notice`: the "Notice to our Members" in force on the date, and whether the date
+    /// is a holiday (the notice's picker shows only on other days).
+    pub struct NoticeCall = Get "/api/v1/notice" as "notice", Public, errors [],
+    (NoParams, TestdateQuery, NoBody) -> NoticeAnswer, "The notice to members in force today, and whether today is a holiday.");
 
 impl Endpoint for NoticeCall {
     fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<NoticeAnswer, ApiError> {
@@ -106,12 +102,10 @@ pub struct TextPath {
     pub key: String,
 }
 
-/// `GET /api/v1/site-texts/{key}`.
-pub struct SiteTextCall;
-
-crate::declare!(SiteTextCall = Get "/api/v1/site-texts/{key}" as "siteText", Public, errors [404],
-    (TextPath, NoParams, NoBody) -> SiteTextView,
-    "An editorial text: the policy agreement, the terms, about us.");
+crate::declare!(
+    /// `GET /api/v1/site-texts/{key}`.
+    pub struct SiteTextCall = Get "/api/v1/site-texts/{key}" as "siteText", Public, errors [404],
+    (TextPath, NoParams, NoBody) -> SiteTextView, "An editorial text: the policy agreement, the terms, about us.");
 
 impl Endpoint for SiteTextCall {
     fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<SiteTextView, ApiError> {
@@ -161,13 +155,11 @@ pub struct SubscribeAnswer {
     pub data: Success,
 }
 
-/// `POST /api/v1/mail/subscribe`: 200 with the same text for a new and a known address (a
-/// confirmation link goes to a new or unconfirmed one), 422 with the field's error.
-pub struct Subscribe;
-
-crate::declare!(Subscribe = Post "/api/v1/mail/subscribe" as "subscribe", Write, errors [422, 429],
-    (NoParams, NoParams, Json<SubscribeBody, true>) -> SubscribeAnswer,
-    "Adds an address to the newsletter.");
+crate::declare!(
+    /// `POST /api/v1/mail/subscribe`: 200 with the same text for a new and a known address (a
+    /// confirmation link goes to a new or unconfirmed one), 422 with the field's error.
+    pub struct Subscribe = Post "/api/v1/mail/subscribe" as "subscribe", Write, errors [422, 429],
+    (NoParams, NoParams, Json<SubscribeBody, true>) -> SubscribeAnswer, "Adds an address to the newsletter.");
 
 impl Endpoint for Subscribe {
     fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
@@ -198,8 +190,7 @@ pub fn subscribe(
     email: &str,
     now: PrimitiveDateTime,
 ) -> Result<&'static str, ApiError> {
-    let client = ctx.client_key();
-    ctx.limit("newsletter", &client, SIGNUPS_PER_CLIENT, 600)?;
+    ctx.limit_client("newsletter", SIGNUPS_PER_CLIENT, 600)?;
     let email = domain::email::validate_email(email).map_err(|msg| ApiError::Invalid {
         field: "email",
         message: msg.into(),
@@ -248,17 +239,14 @@ fn stamp(now: PrimitiveDateTime) -> String {
     )
 }
 
-/// `POST /api/v1/mail/confirm`: the emailed link's token; the address counts from now.
-pub struct ConfirmSubscription;
-
-crate::declare!(ConfirmSubscription = Post "/api/v1/mail/confirm" as "confirmSubscription", Write, errors [404, 429],
-    (NoParams, NoParams, Json<ConfirmBody, true>) -> SubscribeAnswer,
-    "Confirms a newsletter signup through its emailed link.");
+crate::declare!(
+    /// `POST /api/v1/mail/confirm`: the emailed link's token; the address counts from now.
+    pub struct ConfirmSubscription = Post "/api/v1/mail/confirm" as "confirmSubscription", Write, errors [404, 429],
+    (NoParams, NoParams, Json<ConfirmBody, true>) -> SubscribeAnswer, "Confirms a newsletter signup through its emailed link.");
 
 impl Endpoint for ConfirmSubscription {
     fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
-        let client = ctx.client_key();
-        ctx.limit("newsletter confirm", &client, 20, 600)?;
+        ctx.limit_client("newsletter confirm", 20, 600)?;
         let stamp = stamp(domain::calendar::manila_now());
         let hash = crate::session::hash(body.token.trim());
         if !db::content::confirm_subscription(

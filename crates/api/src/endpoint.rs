@@ -156,6 +156,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Counts one use of `action` by this request's client (see [`Self::limit`]).
+    pub fn limit_client(&mut self, action: &str, limit: i32, window: i64) -> Result<(), ApiError> {
+        let client = self.client_key();
+        self.limit(action, &client, limit, window)
+    }
+
     /// The client as a rate-limit subject.
     pub fn client_key(&self) -> String {
         self.caller
@@ -245,17 +251,21 @@ pub trait Endpoint: Declared {
 /// Declares a call in one place:
 ///
 /// ```ignore
-/// declare!(Login = Post "/api/v1/login" as "login", Write, errors [422, 429],
-///     (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer,
-///     "Logs a member in; the token comes in the access-token header.");
+/// declare!(
+///     /// `POST /api/v1/login`: ...
+///     pub struct Login = Post "/api/v1/login" as "login", Write, errors [422, 429],
+///     (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer, "Logs a member in.");
 /// ```
 ///
 /// Optional `, status 201`, `, also [401]`, `, social true` after the summary, in that order.
 #[macro_export]
 macro_rules! declare {
-    ($ty:ty = $method:ident $path:literal as $name:literal, $access:ident, errors [$($err:literal),*],
-        ($p:ty, $q:ty, $b:ty) -> $answer:ty, $summary:literal
+    ($(#[$doc:meta])* $vis:vis struct $ty:ident = $method:ident $path:literal as $name:literal,
+        $access:ident, errors [$($err:literal),*], ($p:ty, $q:ty, $b:ty) -> $answer:ty, $summary:literal
         $(, status $status:literal)? $(, also [$($also:literal),*])? $(, social $social:literal)?) => {
+        $(#[$doc])*
+        $vis struct $ty;
+
         impl $crate::endpoint::Declared for $ty {
             const NAME: &'static str = $name;
             const METHOD: $crate::endpoint::Method = $crate::endpoint::Method::$method;
@@ -813,13 +823,10 @@ mod tests {
         );
     }
 
-    /// A call that asks for the session, declared public (a mistake) or as the session's own.
-    struct PublicPeek;
-    struct SessionPeek;
-
-    crate::declare!(PublicPeek = Get "/api/v1/peek" as "publicPeek", Public, errors [],
+    // A call that asks for the session, declared public (a mistake) or as the session's own.
+    crate::declare!(struct PublicPeek = Get "/api/v1/peek" as "publicPeek", Public, errors [],
         (NoParams, NoParams, NoBody) -> bool, "Whether a session was presented.");
-    crate::declare!(SessionPeek = Get "/api/v1/peek" as "sessionPeek", Session, errors [],
+    crate::declare!(struct SessionPeek = Get "/api/v1/peek" as "sessionPeek", Session, errors [],
         (NoParams, NoParams, NoBody) -> bool, "Whether a session was presented.");
 
     impl Endpoint for PublicPeek {

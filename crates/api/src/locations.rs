@@ -128,12 +128,10 @@ pub struct CitiesPath {
     pub fulfillment_id: FulfillmentId,
 }
 
-/// `GET /api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities`.
-pub struct Cities;
-
-crate::declare!(Cities = Get "/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities" as "cities", Public, errors [404],
-    (CitiesPath, NoParams, NoBody) -> LocationsAnswer,
-    "The cities of a province served with a fulfillment type.");
+crate::declare!(
+    /// `GET /api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities`.
+    pub struct Cities = Get "/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities" as "cities", Public, errors [404],
+    (CitiesPath, NoParams, NoBody) -> LocationsAnswer, "The cities of a province served with a fulfillment type.");
 
 impl Endpoint for Cities {
     fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -164,12 +162,10 @@ pub fn keg_packaging(conn: &mut AnyConnection) -> Result<Packaging, ApiError> {
         .ok_or_else(|| ApiError::NotFound("Draft beer in kegs is not sold".into()))
 }
 
-/// `POST /api/v3/locations/cities`: the served cities where draft beer in kegs is sold.
-pub struct KegCities;
-
-crate::declare!(KegCities = Post "/api/v3/locations/cities" as "kegCities", Public, errors [404],
-    (NoParams, NoParams, Json<KegCitiesBody, false>) -> Results<CityView>,
-    "The served cities where draft beer in kegs is sold.");
+crate::declare!(
+    /// `POST /api/v3/locations/cities`: the served cities where draft beer in kegs is sold.
+    pub struct KegCities = Post "/api/v3/locations/cities" as "kegCities", Public, errors [404],
+    (NoParams, NoParams, Json<KegCitiesBody, false>) -> Results<CityView>, "The served cities where draft beer in kegs is sold.");
 
 impl Endpoint for KegCities {
     fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -183,12 +179,10 @@ impl Endpoint for KegCities {
     }
 }
 
-/// `GET /api/v3/fulfillment-types`.
-pub struct FulfillmentTypes;
-
-crate::declare!(FulfillmentTypes = Get "/api/v3/fulfillment-types" as "fulfillments", Public, errors [],
-    (NoParams, NoParams, NoBody) -> Results<FulfillmentView>,
-    "Delivery and pickup.");
+crate::declare!(
+    /// `GET /api/v3/fulfillment-types`.
+    pub struct FulfillmentTypes = Get "/api/v3/fulfillment-types" as "fulfillments", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<FulfillmentView>, "Delivery and pickup.");
 
 impl Endpoint for FulfillmentTypes {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -203,12 +197,10 @@ impl Endpoint for FulfillmentTypes {
     }
 }
 
-/// `GET /api/v1/provinces`: the default province (Metro Manila) first.
-pub struct Provinces;
-
-crate::declare!(Provinces = Get "/api/v1/provinces" as "provinces", Public, errors [],
-    (NoParams, NoParams, NoBody) -> Results<ProvinceView>,
-    "The provinces, the default (Metro Manila) first.");
+crate::declare!(
+    /// `GET /api/v1/provinces`: the default province (Metro Manila) first.
+    pub struct Provinces = Get "/api/v1/provinces" as "provinces", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<ProvinceView>, "The provinces, the default (Metro Manila) first.");
 
 impl Endpoint for Provinces {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -243,12 +235,10 @@ pub struct CityPath {
     pub city_id: CityId,
 }
 
-/// `GET /api/v3/locations/city/{cityId}/barangays`.
-pub struct Barangays;
-
-crate::declare!(Barangays = Get "/api/v3/locations/city/{cityId}/barangays" as "barangays", Public, errors [404],
-    (CityPath, NoParams, NoBody) -> Results<BarangayView>,
-    "The barangays of a city.");
+crate::declare!(
+    /// `GET /api/v3/locations/city/{cityId}/barangays`.
+    pub struct Barangays = Get "/api/v3/locations/city/{cityId}/barangays" as "barangays", Public, errors [404],
+    (CityPath, NoParams, NoBody) -> Results<BarangayView>, "The barangays of a city.");
 
 impl Endpoint for Barangays {
     fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -264,12 +254,10 @@ pub struct BarangayPath {
     pub barangay_id: BarangayId,
 }
 
-/// `GET /api/v3/locations/barangay/{barangayId}/streets`: empty when the barangay needs none.
-pub struct Streets;
-
-crate::declare!(Streets = Get "/api/v3/locations/barangay/{barangayId}/streets" as "streets", Public, errors [404],
-    (BarangayPath, NoParams, NoBody) -> Results<StreetView>,
-    "The streets of a barangay; empty when it needs none.");
+crate::declare!(
+    /// `GET /api/v3/locations/barangay/{barangayId}/streets`: empty when the barangay needs none.
+    pub struct Streets = Get "/api/v3/locations/barangay/{barangayId}/streets" as "streets", Public, errors [404],
+    (BarangayPath, NoParams, NoBody) -> Results<StreetView>, "The streets of a barangay; empty when it needs none.");
 
 impl Endpoint for Streets {
     fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -296,12 +284,10 @@ pub struct LegacyCitiesQuery {
     pub filter_by_province: ProvinceId,
 }
 
-/// Legacy `GET /api/v1/cities?filterByProvince=`: the served cities of a province.
-pub struct LegacyCities;
-
-crate::declare!(LegacyCities = Get "/api/v1/cities" as "legacyCities", Public, errors [404],
-    (NoParams, LegacyCitiesQuery, NoBody) -> Results<CityView>,
-    "The served cities of a province (legacy).");
+crate::declare!(
+    /// Legacy `GET /api/v1/cities?filterByProvince=`: the served cities of a province.
+    pub struct LegacyCities = Get "/api/v1/cities" as "legacyCities", Public, errors [404],
+    (NoParams, LegacyCitiesQuery, NoBody) -> Results<CityView>, "The served cities of a province (legacy).");
 
 impl Endpoint for LegacyCities {
     fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -319,12 +305,10 @@ pub struct LegacyBarangaysQuery {
     pub filter_by_city: CityId,
 }
 
-/// Legacy `GET /api/v1/barangay?filterByCity=`.
-pub struct LegacyBarangays;
-
-crate::declare!(LegacyBarangays = Get "/api/v1/barangay" as "legacyBarangays", Public, errors [404],
-    (NoParams, LegacyBarangaysQuery, NoBody) -> Results<BarangayView>,
-    "The barangays of a city (legacy).");
+crate::declare!(
+    /// Legacy `GET /api/v1/barangay?filterByCity=`.
+    pub struct LegacyBarangays = Get "/api/v1/barangay" as "legacyBarangays", Public, errors [404],
+    (NoParams, LegacyBarangaysQuery, NoBody) -> Results<BarangayView>, "The barangays of a city (legacy).");
 
 impl Endpoint for LegacyBarangays {
     fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
@@ -344,12 +328,10 @@ pub struct Area {
     pub cities: Vec<AreaCity>,
 }
 
-/// `GET /api/v1/delivery-areas`: every served city by province, with its fulfillment types.
-pub struct DeliveryAreas;
-
-crate::declare!(DeliveryAreas = Get "/api/v1/delivery-areas" as "deliveryAreas", Public, errors [],
-    (NoParams, NoParams, NoBody) -> Results<Area>,
-    "Every served city by province, with its fulfillment types.");
+crate::declare!(
+    /// `GET /api/v1/delivery-areas`: every served city by province, with its fulfillment types.
+    pub struct DeliveryAreas = Get "/api/v1/delivery-areas" as "deliveryAreas", Public, errors [],
+    (NoParams, NoParams, NoBody) -> Results<Area>, "Every served city by province, with its fulfillment types.");
 
 impl Endpoint for DeliveryAreas {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {

@@ -51,12 +51,10 @@ pub struct ProfileForm {
     pub birth_date: String,
 }
 
-/// `PUT /api/v1/user`: names, mobile and birth date, each checked.
-pub struct UpdateUser;
-
-crate::declare!(UpdateUser = Put "/api/v1/user" as "updateUser", Write, errors [401, 422],
-    (NoParams, NoParams, Json<ProfileForm, true>) -> UserAnswer,
-    "Updates the member's names, mobile and birth date.");
+crate::declare!(
+    /// `PUT /api/v1/user`: names, mobile and birth date, each checked.
+    pub struct UpdateUser = Put "/api/v1/user" as "updateUser", Write, errors [401, 422],
+    (NoParams, NoParams, Json<ProfileForm, true>) -> UserAnswer, "Updates the member's names, mobile and birth date.");
 
 impl Endpoint for UpdateUser {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<UserAnswer, ApiError> {
@@ -104,12 +102,10 @@ impl Endpoint for UpdateUser {
     }
 }
 
-/// `DELETE /api/v1/user`: deletes the account and its personal data and ends its sessions.
-pub struct DeleteUser;
-
-crate::declare!(DeleteUser = Delete "/api/v1/user" as "deleteUser", Write, errors [401],
-    (NoParams, NoParams, NoBody) -> MessageAnswer,
-    "Deletes the member's account and personal data.");
+crate::declare!(
+    /// `DELETE /api/v1/user`: deletes the account and its personal data and ends its sessions.
+    pub struct DeleteUser = Delete "/api/v1/user" as "deleteUser", Write, errors [401],
+    (NoParams, NoParams, NoBody) -> MessageAnswer, "Deletes the member's account and personal data.");
 
 impl Endpoint for DeleteUser {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
@@ -127,13 +123,11 @@ pub struct PolicyForm {
     pub policy_agreement_accepted: bool,
 }
 
-/// `PUT /api/v1/user/website-policy`: the member accepted (or withdrew from) the policy; a
-/// member who accepted never sees the policy modal again, on any device.
-pub struct WebsitePolicy;
-
-crate::declare!(WebsitePolicy = Put "/api/v1/user/website-policy" as "websitePolicy", Write, errors [401],
-    (NoParams, NoParams, Json<PolicyForm, true>) -> UserAnswer,
-    "Records the member's acceptance of the website policy.");
+crate::declare!(
+    /// `PUT /api/v1/user/website-policy`: the member accepted (or withdrew from) the policy; a
+    /// member who accepted never sees the policy modal again, on any device.
+    pub struct WebsitePolicy = Put "/api/v1/user/website-policy" as "websitePolicy", Write, errors [401],
+    (NoParams, NoParams, Json<PolicyForm, true>) -> UserAnswer, "Records the member's acceptance of the website policy.");
 
 impl Endpoint for WebsitePolicy {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<UserAnswer, ApiError> {
@@ -157,13 +151,11 @@ pub struct PasswordChange {
     pub password: String,
 }
 
-/// `POST /api/v1/user/change-password`: needs the current password; every session of the
-/// member ends, and this one goes on with a new token.
-pub struct ChangePassword;
-
-crate::declare!(ChangePassword = Post "/api/v1/user/change-password" as "changePassword", Write, errors [401, 422, 429],
-    (NoParams, NoParams, Json<PasswordChange, true>) -> MessageAnswer,
-    "Changes the member's password; other sessions end.");
+crate::declare!(
+    /// `POST /api/v1/user/change-password`: needs the current password; every session of the
+    /// member ends, and this one goes on with a new token.
+    pub struct ChangePassword = Post "/api/v1/user/change-password" as "changePassword", Write, errors [401, 422, 429],
+    (NoParams, NoParams, Json<PasswordChange, true>) -> MessageAnswer, "Changes the member's password; other sessions end.");
 
 impl Endpoint for ChangePassword {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
@@ -189,18 +181,15 @@ pub struct ResetRequest {
     pub email: String,
 }
 
-/// `POST /api/v1/reset/password/get-link`: mails a reset link when the address has an account;
-/// the answer is the same either way.
-pub struct ResetLink;
-
-crate::declare!(ResetLink = Post "/api/v1/reset/password/get-link" as "resetLink", Write, errors [422, 429],
-    (NoParams, NoParams, Json<ResetRequest, true>) -> MessageAnswer,
-    "Mails a password reset link (the same answer for any address).");
+crate::declare!(
+    /// `POST /api/v1/reset/password/get-link`: mails a reset link when the address has an account;
+    /// the answer is the same either way.
+    pub struct ResetLink = Post "/api/v1/reset/password/get-link" as "resetLink", Write, errors [422, 429],
+    (NoParams, NoParams, Json<ResetRequest, true>) -> MessageAnswer, "Mails a password reset link (the same answer for any address).");
 
 impl Endpoint for ResetLink {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
-        let client = ctx.client_key();
-        ctx.limit("reset link", &client, 5, 600)?;
+        ctx.limit_client("reset link", 5, 600)?;
         let email = domain::email::validate_email(&f.email).map_err(|m| ApiError::Invalid {
             field: "email",
             message: m.into(),
@@ -246,12 +235,10 @@ fn open_reset(conn: &mut AnyConnection, suid: &str) -> Result<domain::UserId, Ap
         .ok_or_else(|| ApiError::NotFound("This link is invalid or has expired.".into()))
 }
 
-/// `POST /api/v1/reset/password/verify-link`: whether a reset link still works.
-pub struct VerifyResetLink;
-
-crate::declare!(VerifyResetLink = Post "/api/v1/reset/password/verify-link" as "verifyResetLink", Write, errors [404],
-    (NoParams, NoParams, Json<ResetLinkBody, true>) -> MessageAnswer,
-    "Whether a password reset link still works.");
+crate::declare!(
+    /// `POST /api/v1/reset/password/verify-link`: whether a reset link still works.
+    pub struct VerifyResetLink = Post "/api/v1/reset/password/verify-link" as "verifyResetLink", Write, errors [404],
+    (NoParams, NoParams, Json<ResetLinkBody, true>) -> MessageAnswer, "Whether a password reset link still works.");
 
 impl Endpoint for VerifyResetLink {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
@@ -268,18 +255,15 @@ pub struct NewPassword {
     pub password: String,
 }
 
-/// `POST /api/v1/reset/password`: sets the password through a link, once; every session of the
-/// member ends.
-pub struct ResetPassword;
-
-crate::declare!(ResetPassword = Post "/api/v1/reset/password" as "resetPassword", Write, errors [404, 422, 429],
-    (NoParams, NoParams, Json<NewPassword, true>) -> MessageAnswer,
-    "Sets a new password through a reset link; all sessions end.");
+crate::declare!(
+    /// `POST /api/v1/reset/password`: sets the password through a link, once; every session of the
+    /// member ends.
+    pub struct ResetPassword = Post "/api/v1/reset/password" as "resetPassword", Write, errors [404, 422, 429],
+    (NoParams, NoParams, Json<NewPassword, true>) -> MessageAnswer, "Sets a new password through a reset link; all sessions end.");
 
 impl Endpoint for ResetPassword {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
-        let client = ctx.client_key();
-        ctx.limit("reset password", &client, 10, 600)?;
+        ctx.limit_client("reset password", 10, 600)?;
         let user = open_reset(ctx.conn, &f.suid)?;
         new_password(&f.password)?;
         let hash = hash_password(&f.password)?;

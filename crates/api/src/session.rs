@@ -162,11 +162,9 @@ pub struct TokenAnswer {
     pub expires_in: i64,
 }
 
-pub struct GuestToken;
-
-crate::declare!(GuestToken = Post "/api/v1/guest-token" as "guestToken", Write, errors [429],
-    (NoParams, NoParams, NoBody) -> TokenAnswer,
-    "Starts a guest session; the token comes in the access-token header.");
+crate::declare!(
+    pub struct GuestToken = Post "/api/v1/guest-token" as "guestToken", Write, errors [429],
+    (NoParams, NoParams, NoBody) -> TokenAnswer, "Starts a guest session; the token comes in the access-token header.");
 
 impl Endpoint for GuestToken {
     fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<TokenAnswer, ApiError> {
