@@ -3,7 +3,8 @@ import { calls, type Member } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { AccountPage } from './AccountNav';
-import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { DoneMessage, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { MEMBER_FIELDS, MemberFields } from './MemberFields';
 import { userQuery } from './queries';
 
 function Profile({ user }: { user: Member }) {
@@ -15,21 +16,8 @@ function Profile({ user }: { user: Member }) {
       <p>
         Email address: <strong>{user.email}</strong>
       </p>
-      <Field name="first_name" label="First name" autoComplete="given-name" defaultValue={user.firstname} state={state} required />
-      <Field name="last_name" label="Last name" autoComplete="family-name" defaultValue={user.lastname} state={state} required />
-      <Field
-        name="mobile"
-        label="Mobile number"
-        type="tel"
-        inputMode="tel"
-        autoComplete="tel-national"
-        hint="09 followed by 9 digits"
-        defaultValue={user.mobile}
-        state={state}
-        required
-      />
-      <Field name="birth_date" label="Birth date" type="date" autoComplete="bday" defaultValue={user.birth_date} state={state} required />
-      <FormMessage state={state} fields={['first_name', 'last_name', 'mobile', 'birth_date']} />
+      <MemberFields state={state} user={user} />
+      <FormMessage state={state} fields={MEMBER_FIELDS} />
       <button type="submit" disabled={state.busy}>
         Save Profile
       </button>

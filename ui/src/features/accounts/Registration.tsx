@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { usePageParam } from '../../page';
+import { MEMBER_FIELDS, MemberFields } from './MemberFields';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** The emailed link's page: creates the account the link was sent for. */
@@ -50,20 +51,10 @@ export function Registration() {
       )}
       <form method="post" action="/registration" onSubmit={submit} noValidate>
         <FormCall call={calls.preRegister} />
-        <Field name="first_name" label="First name" autoComplete="given-name" state={state} required />
-        <Field name="last_name" label="Last name" autoComplete="family-name" state={state} required />
-        <Field name="email" label="Email address" type="email" autoComplete="email" state={state} required />
-        <Field
-          name="mobile"
-          label="Mobile number"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel-national"
-          hint="09 followed by 9 digits, e.g. 09171234567"
+        <MemberFields
           state={state}
-          required
+          between={<Field name="email" label="Email address" type="email" autoComplete="email" state={state} required />}
         />
-        <Field name="birth_date" label="Birth date" type="date" autoComplete="bday" hint="You must be 18 or older." state={state} required />
         <Field name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={state} required />
         <div className="field">
           <label className="checkbox">
@@ -82,7 +73,7 @@ export function Registration() {
             </p>
           )}
         </div>
-        <FormMessage state={state} fields={['first_name', 'last_name', 'email', 'mobile', 'birth_date', 'password', 'accept_terms']} />
+        <FormMessage state={state} fields={[...MEMBER_FIELDS, 'email', 'password', 'accept_terms']} />
         <button type="submit" disabled={state.busy}>
           {state.busy ? 'Creating Account…' : 'Create Account'}
         </button>
