@@ -14,7 +14,7 @@ if ! "$VENV/bin/st" --version 2>/dev/null | grep -q "$VERSION"; then
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
 fi
 
-STORE=target/debug/store
+STORE=${STORE_BIN:-${CARGO_TARGET_DIR:-target}/debug/store}
 [ -x "$STORE" ] || cargo build -q -p server
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

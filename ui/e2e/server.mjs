@@ -1,5 +1,5 @@
 // Starts the store for browser tests: a fresh seeded SQLite database in a temporary folder and a
-// free loopback port. STORE_BIN names the binary (default: the debug build).
+// free loopback port. STORE_BIN names the binary (default: the debug build, under CARGO_TARGET_DIR when set).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = process.env.STORE_BIN ?? path.join(root, 'target/debug/store');
+const bin = process.env.STORE_BIN ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/store');
 
 function freePort() {
   return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@ import { Gates } from './features/gates/Gates';
 import { GateProvider } from './lib/gate';
 import { AccountMenu } from './features/accounts/AccountMenu';
 import { Newsletter } from './features/newsletter/Newsletter';
-import { notFoundRoute, routes } from './routes';
+import { maintenanceRoute, notFoundRoute, routes } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
 
@@ -37,7 +37,7 @@ export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>;
       <ErrorBoundary>
         <PageProvider value={page}>
           <GateProvider initial={gate}>
-            {page.route === 'maintenance' && page.status === 503 ? (
+            {page.route === maintenanceRoute.name && page.status === 503 ? (
               <main id="main" className="wrap">
                 <Maintenance />
               </main>

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, SaltString};
 use argon2::{Argon2, PasswordHasher, PasswordVerifier};
 use db::users::RegistrationRow;
-use domain::account::{self, FieldErrors};
+use domain::account;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
@@ -89,68 +89,36 @@ pub struct RegistrationForm {
 
 /// A checked form: the member's details, or every field's errors.
 fn check_form(f: &RegistrationForm) -> Result<RegistrationRow, ApiError> {
-    let mut errors = FieldErrors::new();
-    let mut field = |name: &'static str, r: Result<String, String>| match r {
-        Ok(v) => Some(v),
-        Err(e) => {
-            errors.entry(name).or_default().push(e);
-            None
-        }
-    };
-    let first_name = field(
-        "first_name",
-        account::validate_name(&f.first_name, "first name"),
-    );
-    let last_name = field(
-        "last_name",
-        account::validate_name(&f.last_name, "last name"),
-    );
-    let email = field(
+    let mut c = account::Checker::default();
+    let today = domain::calendar::manila_now().date();
+    let fields = [&f.first_name, &f.last_name, &f.mobile, &f.birth_date].map(String::as_str);
+    let details = account::Details::check(&mut c, fields, today);
+    let email = c.field(
         "email",
         domain::email::validate_email(&f.email).map_err(str::to_string),
     );
-    let mobile = field("mobile", account::validate_mobile(&f.mobile));
-    let today = domain::calendar::manila_now().date();
-    let birth_date = field(
-        "birth_date",
-        account::validate_birth_date(&f.birth_date, today).map(domain::calendar::iso_date),
-    );
-    let password = field(
-        "password",
-        account::validate_password(&f.password).map(|()| f.password.clone()),
-    );
-    let terms = field(
-        "accept_terms",
-        if f.accept_terms {
-            Ok(String::new())
-        } else {
-            Err("Please accept the terms and conditions and the privacy policy.".into())
-        },
-    );
-    match (
-        first_name, last_name, email, mobile, birth_date, password, terms,
-    ) {
-        (
-            Some(first_name),
-            Some(last_name),
-            Some(email),
-            Some(mobile),
-            Some(birth_date),
-            Some(password),
-            Some(_),
-        ) => Ok(RegistrationRow {
+    let password = c.field("password", account::validate_password(&f.password));
+    if !f.accept_terms {
+        c.add(
+            "accept_terms",
+            "Please accept the terms and conditions and the privacy policy.",
+        );
+    }
+    let checked = details
+        .zip(email)
+        .zip(password)
+        .map(|((d, email), ())| RegistrationRow {
             token_hash: String::new(),
             email,
-            mobile,
-            first_name,
-            last_name,
-            birth_date,
-            password_hash: password,
+            mobile: d.mobile,
+            first_name: d.first_name,
+            last_name: d.last_name,
+            birth_date: d.birth_date,
+            password_hash: f.password.clone(),
             expires_at: 0,
             used_at: None,
-        }),
-        _ => Err(ApiError::Fields(errors)),
-    }
+        });
+    c.finish(checked).map_err(ApiError::Fields)
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -357,22 +325,20 @@ impl Endpoint for Registration {
             Some(identity) => social_registration(identity, social)?,
             None => open_registration(ctx)?,
         };
-        let mut errors = FieldErrors::new();
+        let mut c = account::Checker::default();
         if db::users::email_taken(ctx.conn, &r.email)? {
-            errors
-                .entry("email")
-                .or_default()
-                .push("This email address already has an account. Log in instead.".into());
+            c.add(
+                "email",
+                "This email address already has an account. Log in instead.",
+            );
         }
         if db::users::mobile_taken(ctx.conn, &r.mobile)? {
-            errors
-                .entry("mobile")
-                .or_default()
-                .push("This mobile number is already used by an account.".into());
+            c.add(
+                "mobile",
+                "This mobile number is already used by an account.",
+            );
         }
-        if !errors.is_empty() {
-            return Err(ApiError::Fields(errors));
-        }
+        c.finish(Some(())).map_err(ApiError::Fields)?;
         let created = if r.token_hash.is_empty() {
             db::users::create_user(ctx.conn, &r, now()).map(Some)
         } else {

@@ -3,7 +3,7 @@
 
 use db::users::Profile;
 use db::AnyConnection;
-use domain::account::{self, FieldErrors};
+use domain::account::{self, Details};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -59,36 +59,19 @@ crate::declare!(
 impl Endpoint for UpdateUser {
     fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
-        let mut errors = FieldErrors::new();
-        let mut field = |name: &'static str, r: Result<String, String>| {
-            r.map_err(|e| errors.entry(name).or_default().push(e)).ok()
-        };
-        let first = field(
-            "first_name",
-            account::validate_name(&f.first_name, "first name"),
-        );
-        let last = field(
-            "last_name",
-            account::validate_name(&f.last_name, "last name"),
-        );
-        let mobile = field("mobile", account::validate_mobile(&f.mobile));
+        let mut c = account::Checker::default();
+        let fields = [&f.first_name, &f.last_name, &f.mobile, &f.birth_date].map(String::as_str);
         let today = domain::calendar::manila_now().date();
-        let born = field(
-            "birth_date",
-            account::validate_birth_date(&f.birth_date, today).map(domain::calendar::iso_date),
-        );
-        let (Some(first), Some(last), Some(mobile), Some(born)) = (first, last, mobile, born)
-        else {
-            return Err(ApiError::Fields(errors));
-        };
+        let d = Details::check(&mut c, fields, today);
+        let d = c.finish(d).map_err(ApiError::Fields)?;
         let saved = db::users::update_profile(
             ctx.conn,
             user.id,
             &Profile {
-                first_name: &first,
-                last_name: &last,
-                mobile: &mobile,
-                birth_date: &born,
+                first_name: &d.first_name,
+                last_name: &d.last_name,
+                mobile: &d.mobile,
+                birth_date: &d.birth_date,
             },
         )?;
         if !saved {

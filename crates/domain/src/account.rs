@@ -81,6 +81,66 @@ pub fn validate_password(raw: &str) -> Result<(), String> {
     }
 }
 
+/// Checks a form field by field, keeping every field's messages (a form shows them all at once).
+#[derive(Debug, Default)]
+pub struct Checker {
+    errors: FieldErrors,
+}
+
+impl Checker {
+    /// The field's value when its check passed; otherwise its message is kept.
+    pub fn field<T>(&mut self, name: &'static str, checked: Result<T, String>) -> Option<T> {
+        checked.map_err(|e| self.add(name, e)).ok()
+    }
+
+    /// Keeps a message for a field.
+    pub fn add(&mut self, name: &'static str, message: impl Into<String>) {
+        self.errors.entry(name).or_default().push(message.into());
+    }
+
+    /// The checked value, or every field's messages.
+    pub fn finish<T>(self, value: Option<T>) -> Result<T, FieldErrors> {
+        match value {
+            Some(v) if self.errors.is_empty() => Ok(v),
+            _ => Err(self.errors),
+        }
+    }
+}
+
+/// A member's details as SPEC 3 asks for them (registration and profile), checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Details {
+    pub first_name: String,
+    pub last_name: String,
+    /// `09` and 9 digits.
+    pub mobile: String,
+    /// `YYYY-MM-DD` of an adult.
+    pub birth_date: String,
+}
+
+impl Details {
+    /// Checks the four fields (each message kept in `c`) as of `today` in Manila.
+    pub fn check(
+        c: &mut Checker,
+        [first, last, mobile, born]: [&str; 4],
+        today: Date,
+    ) -> Option<Self> {
+        let first_name = c.field("first_name", validate_name(first, "first name"));
+        let last_name = c.field("last_name", validate_name(last, "last name"));
+        let mobile = c.field("mobile", validate_mobile(mobile));
+        let birth_date = c.field(
+            "birth_date",
+            validate_birth_date(born, today).map(crate::calendar::iso_date),
+        );
+        Some(Self {
+            first_name: first_name?,
+            last_name: last_name?,
+            mobile: mobile?,
+            birth_date: birth_date?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +191,28 @@ mod tests {
         assert!(validate_name("Ma. Cristina O'Neil-Santos", "first name").is_ok());
         assert!(validate_name("", "first name").is_err());
         assert!(validate_name("<script>", "first name").is_err());
+    }
+
+    #[test]
+    fn details_name_every_bad_field_at_once() {
+        let today = Date::from_calendar_date(2026, Month::November, 22).unwrap();
+        let mut c = Checker::default();
+        let d = Details::check(&mut c, ["", "Santos", "12345", "2010-01-01"], today);
+        let errors = c.finish(d).unwrap_err();
+        assert_eq!(
+            errors.keys().copied().collect::<Vec<_>>(),
+            ["birth_date", "first_name", "mobile"]
+        );
+        let mut c = Checker::default();
+        let d = Details::check(
+            &mut c,
+            [" Rosa ", "Santos", "09181234567", "1988-08-08"],
+            today,
+        );
+        let d = c.finish(d).unwrap();
+        assert_eq!(
+            (d.first_name.as_str(), d.birth_date.as_str()),
+            ("Rosa", "1988-08-08")
+        );
     }
 }
