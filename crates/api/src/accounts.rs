@@ -12,7 +12,7 @@ use db::users::RegistrationRow;
 use domain::account;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::content::GuestUser;
 use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
@@ -148,7 +148,7 @@ crate::declare!(
     (NoParams, NoParams, Json<RegistrationForm, true>) -> MessageAnswer, "Checks the registration form and emails the link that finishes it.");
 
 impl Endpoint for PreRegister {
-    fn call(ctx: &mut Ctx, (_, _, Json(form)): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(form), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         ctx.limit_client("pre-register", 5, 600)?;
         let mut row = check_form(&form)?;
         ctx.limit("pre-register address", &row.email, 3, 3600)?;
@@ -192,14 +192,41 @@ impl Endpoint for PreRegister {
     }
 }
 
+/// The registration link's token, sent as a request header.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+pub struct LinkHeaders {
+    /// The `token` of the emailed `/registration?token=...` link.
+    #[serde(rename = "registration-token")]
+    #[param(rename = "registration-token", value_type = String, required = false)]
+    pub registration_token: Option<String>,
+}
+
+/// What `POST /registration` reads of its headers: a link's token, or a social provider's
+/// (verified before the call; the call gets the provider's identity in [`Ctx::social`]).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+pub struct RegistrationHeaders {
+    /// The `token` of the emailed `/registration?token=...` link.
+    #[serde(rename = "registration-token")]
+    #[param(rename = "registration-token", value_type = String, required = false)]
+    pub registration_token: Option<String>,
+    /// A Facebook user access token (social registration).
+    #[serde(rename = "fb-token")]
+    #[param(rename = "fb-token", value_type = String, required = false)]
+    pub fb_token: Option<String>,
+    /// A Google ID token (social registration).
+    #[serde(rename = "google-token")]
+    #[param(rename = "google-token", value_type = String, required = false)]
+    pub google_token: Option<String>,
+}
+
 /// The registration a link belongs to.
-fn open_registration(ctx: &mut Ctx) -> Result<RegistrationRow, ApiError> {
+fn open_registration(
+    conn: &mut AnyConnection,
+    link: Option<&str>,
+) -> Result<RegistrationRow, ApiError> {
     let gone = || ApiError::NotFound("This link is invalid or has expired.".into());
-    let token = ctx
-        .registration_token()
-        .map(str::to_string)
-        .ok_or_else(gone)?;
-    db::users::open_registration(ctx.conn, &token_hash(token.trim()), now())?.ok_or_else(gone)
+    let token = link.ok_or_else(gone)?;
+    db::users::open_registration(conn, &token_hash(token.trim()), now())?.ok_or_else(gone)
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -216,11 +243,12 @@ pub struct PendingAnswer {
 crate::declare!(
     /// `GET /api/v1/check-registration-token` (header `registration-token`).
     pub struct CheckRegistrationToken = Get "/api/v1/check-registration-token" as "checkRegistrationToken", Write, errors [404],
-    (NoParams, NoParams, NoBody) -> PendingAnswer, "Whose registration a link (header registration-token) finishes.");
+    (NoParams, NoParams, NoBody) -> PendingAnswer, "Whose registration a link (header registration-token) finishes.",
+    headers LinkHeaders);
 
 impl Endpoint for CheckRegistrationToken {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<PendingAnswer, ApiError> {
-        let r = open_registration(ctx)?;
+    fn call(ctx: &mut Ctx, (_, _, _, h): Args<Self>) -> Result<PendingAnswer, ApiError> {
+        let r = open_registration(ctx.conn, h.registration_token.as_deref())?;
         Ok(PendingAnswer {
             data: PendingRegistration {
                 email: r.email,
@@ -316,14 +344,15 @@ crate::declare!(
     /// `google-token` header instead, the provider's verified identity and the body's details make
     /// the account.
     pub struct Registration = Post "/api/v1/registration" as "registration", Write, errors [404, 422, 429, 501, 502],
-    (NoParams, NoParams, Json<SocialForm, false>) -> WelcomeAnswer, "Creates the account of a registration link and logs it in.", social true);
+    (NoParams, NoParams, Json<SocialForm, false>) -> WelcomeAnswer, "Creates the account of a registration link and logs it in.", social true,
+    headers RegistrationHeaders);
 
 impl Endpoint for Registration {
-    fn call(ctx: &mut Ctx, (_, _, Json(social)): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(social), h): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
         ctx.limit_client("registration", 10, 600)?;
         let r = match ctx.social().cloned() {
             Some(identity) => social_registration(identity, social)?,
-            None => open_registration(ctx)?,
+            None => open_registration(ctx.conn, h.registration_token.as_deref())?,
         };
         let mut c = account::Checker::default();
         if db::users::email_taken(ctx.conn, &r.email)? {
@@ -389,7 +418,7 @@ crate::declare!(
     (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer, "Logs a member in; the token comes in the access-token header.");
 
 impl Endpoint for Login {
-    fn call(ctx: &mut Ctx, (_, _, Json(c)): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(c), _): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
         ctx.limit_client("login", 10, 600)?;
         let login = c.login.trim().to_ascii_lowercase();
         let login = account::validate_mobile(&login).unwrap_or(login);
@@ -426,7 +455,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> MessageAnswer, "Ends the session.");
 
 impl Endpoint for Logout {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         if let Some(token) = ctx.token() {
             db::sessions::end_session(ctx.conn, &token_hash(&token))?;
         }
@@ -487,7 +516,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> UserAnswer, "The member; guests get 401 with the policy texts (and a guest token).", also [401]);
 
 impl Endpoint for User {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<UserAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<UserAnswer, ApiError> {
         let (session, member) = ctx.session_member()?;
         if let Some(u) = member {
             return member_answer(ctx, u);

@@ -118,7 +118,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> Results<AddressView>, "The member's saved addresses, newest first.");
 
 impl Endpoint for AddressList {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let user = ctx.member()?;
         Ok(db::addresses::addresses_of(ctx.conn, user.id, None)?
             .into_iter()
@@ -134,7 +134,7 @@ crate::declare!(
     (NoParams, NoParams, Json<AddressForm, true>) -> AddressView, "Saves an address for the member.", status 201);
 
 impl Endpoint for CreateAddress {
-    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<AddressView, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<AddressView, ApiError> {
         let user = ctx.member()?;
         if db::addresses::count_addresses(ctx.conn, user.id)? >= MAX_ADDRESSES {
             return Err(ApiError::Invalid {
@@ -165,7 +165,7 @@ crate::declare!(
     (AddressPath, NoParams, Json<AddressForm, true>) -> AddressView, "Changes one of the member's addresses.");
 
 impl Endpoint for UpdateAddress {
-    fn call(ctx: &mut Ctx, (p, _, Json(f)): Args<Self>) -> Result<AddressView, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<AddressView, ApiError> {
         let user = ctx.member()?;
         // Another member's address is missing, before anything about the form is said.
         if db::addresses::addresses_of(ctx.conn, user.id, Some(p.address_id))?.is_empty() {
@@ -189,7 +189,7 @@ crate::declare!(
     (AddressPath, NoParams, NoBody) -> MessageAnswer, "Deletes one of the member's addresses.");
 
 impl Endpoint for DeleteAddress {
-    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
         if !db::addresses::delete_address(ctx.conn, user.id, p.address_id)? {
             return Err(not_found(p.address_id));

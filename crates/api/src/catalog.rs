@@ -272,7 +272,7 @@ crate::declare!(
     (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay (all without one), optionally of one packaging.");
 
 impl Endpoint for Products {
-    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<ProductList, ApiError> {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<ProductList, ApiError> {
         product_list(ctx, &q)
     }
 }
@@ -283,7 +283,7 @@ crate::declare!(
     (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay, newest first.");
 
 impl Endpoint for WhatsNew {
-    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<ProductList, ApiError> {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<ProductList, ApiError> {
         let mut list = product_list(ctx, &q)?;
         list.products
             .sort_by(|a, b| b.created_on.cmp(&a.created_on).then(a.id.cmp(&b.id)));
@@ -297,7 +297,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> Results<PackagingView>, "The packagings the category gate offers.");
 
 impl Endpoint for Packagings {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(packagings(ctx.conn)?
             .into_iter()
             .map(|k| PackagingView {
@@ -323,7 +323,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> Results<BannerView>, "The home page's banners.");
 
 impl Endpoint for Banners {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(db::catalog::banners(ctx.conn)?
             .into_iter()
             .map(|b: Banner| BannerView {
@@ -364,7 +364,7 @@ crate::declare!(
     (NoParams, DatedQuery, NoBody) -> Results<PromoView>, "The promotions running today for products sold in a barangay.");
 
 impl Endpoint for Promos {
-    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let date = domain::calendar::iso_date(ctx.config.now(q.testdate.as_deref()).date());
         let Some(area) = area_of(ctx, q.barangay)? else {
             return Ok(vec![].into());
@@ -435,7 +435,7 @@ crate::declare!(
     (ProductPath, NoParams, NoBody) -> SingleProduct, "One product, whether it is sold in the barangay, and others like it.");
 
 impl Endpoint for SingleProductCall {
-    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<SingleProduct, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<SingleProduct, ApiError> {
         let product = db::catalog::product_by_slug(ctx.conn, &p.slug)?
             .ok_or_else(|| ApiError::NotFound(format!("Product {} not found", p.slug)))?;
         let (area, available) = match p.barangay_id.0 {

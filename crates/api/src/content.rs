@@ -37,7 +37,7 @@ crate::declare!(
     (NoParams, TestdateQuery, NoBody) -> Holiday, "Whether today (Manila time) is a Philippine holiday.");
 
 impl Endpoint for HolidayCall {
-    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Holiday, ApiError> {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Holiday, ApiError> {
         let date = iso_today(ctx, &q);
         Ok(Holiday {
             holiday: db::content::is_holiday(ctx.conn, &date)?,
@@ -72,7 +72,7 @@ crate::declare!(
     (NoParams, TestdateQuery, NoBody) -> NoticeAnswer, "The notice to members in force today, and whether today is a holiday.");
 
 impl Endpoint for NoticeCall {
-    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<NoticeAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<NoticeAnswer, ApiError> {
         let date = iso_today(ctx, &q);
         Ok(NoticeAnswer {
             notice: db::content::notice_on(ctx.conn, &date)?.map(|n: Notice| NoticeView {
@@ -108,7 +108,7 @@ crate::declare!(
     (TextPath, NoParams, NoBody) -> SiteTextView, "An editorial text: the policy agreement, the terms, about us.");
 
 impl Endpoint for SiteTextCall {
-    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<SiteTextView, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<SiteTextView, ApiError> {
         let t: SiteText = db::content::site_text(ctx.conn, &p.key)?
             .ok_or_else(|| ApiError::NotFound(format!("No text {}", p.key)))?;
         Ok(SiteTextView {
@@ -162,7 +162,7 @@ crate::declare!(
     (NoParams, NoParams, Json<SubscribeBody, true>) -> SubscribeAnswer, "Adds an address to the newsletter.");
 
 impl Endpoint for Subscribe {
-    fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(body), _): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
         let email = match &body.email {
             None | Some(serde_json::Value::Null) => String::new(),
             Some(serde_json::Value::String(s)) => s.clone(),
@@ -245,7 +245,7 @@ crate::declare!(
     (NoParams, NoParams, Json<ConfirmBody, true>) -> SubscribeAnswer, "Confirms a newsletter signup through its emailed link.");
 
 impl Endpoint for ConfirmSubscription {
-    fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(body), _): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
         ctx.limit_client("newsletter confirm", 20, 600)?;
         let stamp = stamp(domain::calendar::manila_now());
         let hash = crate::session::hash(body.token.trim());

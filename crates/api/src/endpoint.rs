@@ -46,25 +46,17 @@ pub struct Caller {
     pub client: Option<std::net::IpAddr>,
     /// The session token the request presented (cookie or `Authorization: Bearer`).
     pub token: Option<String>,
-    /// The `registration-token` header, where sent.
-    pub registration_token: Option<String>,
     /// Who a social provider said the request's `fb-token` / `google-token` belongs to
     /// (verified before the call, see [`Endpoint::SOCIAL`]).
     pub social: Option<crate::social::Identity>,
 }
 
 impl Caller {
-    /// An API request: the token from `Authorization: Bearer` or the cookie, and the
-    /// registration link's header.
+    /// An API request: the token from `Authorization: Bearer` or the cookie.
     pub fn of_api(req: &HttpRequest) -> Self {
         Self {
             client: req.peer_addr().map(|a| a.ip()),
             token: presented_token(req),
-            registration_token: req
-                .headers()
-                .get("registration-token")
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string),
             social: None,
         }
     }
@@ -127,11 +119,6 @@ impl<'a> Ctx<'a> {
     /// The client's network address, where known.
     pub fn client(&self) -> Option<std::net::IpAddr> {
         self.caller.client
-    }
-
-    /// The `registration-token` header, where sent.
-    pub fn registration_token(&self) -> Option<&str> {
-        self.caller.registration_token.as_deref()
     }
 
     /// The identity a social provider vouched for, where a token was sent and verified.
@@ -227,14 +214,18 @@ pub trait Declared: 'static {
     type Path: DeserializeOwned + utoipa::IntoParams + Send + 'static;
     type Query: DeserializeOwned + utoipa::IntoParams + Send + 'static;
     type Body: Body;
+    /// The request headers the call reads (the registration link's `registration-token`),
+    /// parsed and documented as its path and query are.
+    type Headers: DeserializeOwned + utoipa::IntoParams + Send + 'static;
     type Answer: Serialize + utoipa::ToSchema + ts_rs::TS + Send + 'static;
 }
 
-/// A call's typed path, query and body, as its function takes them.
+/// A call's typed path, query, body and headers, as its function takes them.
 pub type Args<E> = (
     <E as Declared>::Path,
     <E as Declared>::Query,
     <E as Declared>::Body,
+    <E as Declared>::Headers,
 );
 
 /// One API call: its declaration and the function it runs. Implemented by a unit struct per
@@ -257,12 +248,14 @@ pub trait Endpoint: Declared {
 ///     (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer, "Logs a member in.");
 /// ```
 ///
-/// Optional `, status 201`, `, also [401]`, `, social true` after the summary, in that order.
+/// Optional `, status 201`, `, also [401]`, `, social true`, `, headers LinkHeaders` after the
+/// summary, in that order.
 #[macro_export]
 macro_rules! declare {
     ($(#[$doc:meta])* $vis:vis struct $ty:ident = $method:ident $path:literal as $name:literal,
         $access:ident, errors [$($err:literal),*], ($p:ty, $q:ty, $b:ty) -> $answer:ty, $summary:literal
-        $(, status $status:literal)? $(, also [$($also:literal),*])? $(, social $social:literal)?) => {
+        $(, status $status:literal)? $(, also [$($also:literal),*])? $(, social $social:literal)?
+        $(, headers $headers:ty)?) => {
         $(#[$doc])*
         $vis struct $ty;
 
@@ -279,9 +272,12 @@ macro_rules! declare {
             type Path = $p;
             type Query = $q;
             type Body = $b;
+            type Headers = $crate::declare!(@or $crate::endpoint::NoParams $(, $headers)?);
             type Answer = $answer;
         }
     };
+    (@or $default:ty) => { $default };
+    (@or $default:ty, $given:ty) => { $given };
 }
 
 /// No path or query parameters.
@@ -442,15 +438,10 @@ where
 }
 
 /// Runs `E` for a request: the call, then the check that a public call did not read the session.
-pub fn run_call<E: Endpoint>(
-    ctx: &mut Ctx,
-    path: E::Path,
-    query: E::Query,
-    body: E::Body,
-) -> Result<E::Answer, ApiError> {
+pub fn run_call<E: Endpoint>(ctx: &mut Ctx, args: Args<E>) -> Result<E::Answer, ApiError> {
     // A page runs several calls with one context: each is judged on its own reading.
     let before = std::mem::replace(&mut ctx.session_read, false);
-    let answer = E::call(ctx, (path, query, body));
+    let answer = E::call(ctx, args);
     let read = ctx.session_read;
     ctx.session_read |= before;
     if E::ACCESS == Access::Public && read {
@@ -491,6 +482,7 @@ async fn handle<E: Endpoint>(
     )?;
     let query: E::Query = from_query(req.query_string())?;
     let body = E::Body::parse(&body)?;
+    let headers: E::Headers = from_pairs(header_pairs(&req))?;
     let mut caller = Caller::of_api(&req);
     // DESIGN: an unsafe request authenticated by the cookie must come from the store's pages (a
     // bearer token is never sent by a browser on its own).
@@ -515,7 +507,7 @@ async fn handle<E: Endpoint>(
     }
     let (answer, issued, ended) = state
         .run(caller, move |ctx| {
-            let answer = run_call::<E>(ctx, path, query, body)?;
+            let answer = run_call::<E>(ctx, (path, query, body, headers))?;
             Ok((answer, ctx.issued.take(), ctx.ended))
         })
         .await?;
@@ -539,6 +531,20 @@ async fn handle<E: Endpoint>(
         end_token(&mut res);
     }
     Ok(res)
+}
+
+/// Owned pairs as the parsers take them.
+fn borrowed(list: &[(String, String)]) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
+    list.iter()
+        .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+}
+
+/// A request's headers as name-value pairs (values that are not text are left out).
+fn header_pairs(req: &HttpRequest) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
+    req.headers().iter().filter_map(|(k, v)| {
+        let v = v.to_str().ok()?;
+        Some((Cow::Borrowed(k.as_str()), Cow::Borrowed(v)))
+    })
 }
 
 /// The session token of the cookie (what pages and forms read).
@@ -615,7 +621,13 @@ pub trait Registered: Sync {
     ) -> Result<Value, ApiError>;
     /// Runs the call in process for a page form: its path and body from the form's fields
     /// ([`Body::from_fields`]); the answer as JSON.
-    fn run_form(&self, ctx: &mut Ctx, fields: &[(String, String)]) -> Result<Value, ApiError>;
+    /// `headers` stand for the request headers the call reads (a link's token from a field).
+    fn run_form(
+        &self,
+        ctx: &mut Ctx,
+        fields: &[(String, String)],
+        headers: &[(String, String)],
+    ) -> Result<Value, ApiError>;
     /// The key template the UI fills: the path, then `?name={name}` for each query parameter.
     fn key_template(&self) -> String;
     fn operation(
@@ -672,20 +684,22 @@ impl<E: Endpoint> Registered for Api<E> {
         )?;
         let q: E::Query = from_query(query)?;
         let body = E::Body::parse(b"")?;
-        let answer = run_call::<E>(ctx, p, q, body)?;
+        let headers: E::Headers = from_query("")?;
+        let answer = run_call::<E>(ctx, (p, q, body, headers))?;
         serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
     }
 
-    fn run_form(&self, ctx: &mut Ctx, fields: &[(String, String)]) -> Result<Value, ApiError> {
-        let pairs = || {
-            fields
-                .iter()
-                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
-        };
-        let path: E::Path = from_pairs(pairs())?;
+    fn run_form(
+        &self,
+        ctx: &mut Ctx,
+        fields: &[(String, String)],
+        headers: &[(String, String)],
+    ) -> Result<Value, ApiError> {
+        let path: E::Path = from_pairs(borrowed(fields))?;
         let query: E::Query = from_query("")?;
-        let body = E::Body::from_fields(pairs())?;
-        let answer = run_call::<E>(ctx, path, query, body)?;
+        let body = E::Body::from_fields(borrowed(fields))?;
+        let headers: E::Headers = from_pairs(borrowed(headers))?;
+        let answer = run_call::<E>(ctx, (path, query, body, headers))?;
         serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
     }
 
@@ -851,14 +865,18 @@ mod tests {
             ..Caller::default()
         };
         let mut ctx = Ctx::new(&mut conn, &config, caller);
-        let err = run_call::<PublicPeek>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap_err();
+        let err = run_call::<PublicPeek>(&mut ctx, (NoParams {}, NoParams {}, NoBody, NoParams {}))
+            .unwrap_err();
         assert!(
             matches!(&err, ApiError::Internal(d) if d.contains("declared Access::Public")),
             "{err:?}"
         );
         // Declared as the session's own, it runs; and a public call after it in the same
         // context (a page's data) is judged on its own reading.
-        assert!(run_call::<SessionPeek>(&mut ctx, NoParams {}, NoParams {}, NoBody).unwrap());
+        assert!(
+            run_call::<SessionPeek>(&mut ctx, (NoParams {}, NoParams {}, NoBody, NoParams {}))
+                .unwrap()
+        );
         assert!(ctx.read_session());
     }
 

@@ -134,7 +134,7 @@ crate::declare!(
     (CitiesPath, NoParams, NoBody) -> LocationsAnswer, "The cities of a province served with a fulfillment type.");
 
 impl Endpoint for Cities {
-    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let province = existing_province(ctx.conn, p.province_id)?;
         let f = db::places::fulfillment_type(ctx.conn, p.fulfillment_id)?.ok_or_else(|| {
             ApiError::NotFound(format!("Fulfillment type {} not found", p.fulfillment_id))
@@ -168,7 +168,7 @@ crate::declare!(
     (NoParams, NoParams, Json<KegCitiesBody, false>) -> Results<CityView>, "The served cities where draft beer in kegs is sold.");
 
 impl Endpoint for KegCities {
-    fn call(ctx: &mut Ctx, (_, _, Json(body)): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(body), _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let province = body
             .province_id
             .map(|id| existing_province(ctx.conn, id))
@@ -185,7 +185,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> Results<FulfillmentView>, "Delivery and pickup.");
 
 impl Endpoint for FulfillmentTypes {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(db::places::fulfillment_types(ctx.conn)?
             .into_iter()
             .map(|f| FulfillmentView {
@@ -203,7 +203,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> Results<ProvinceView>, "The provinces, the default (Metro Manila) first.");
 
 impl Endpoint for Provinces {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         Ok(db::places::provinces(ctx.conn)?
             .into_iter()
             .map(|p| ProvinceView {
@@ -241,7 +241,7 @@ crate::declare!(
     (CityPath, NoParams, NoBody) -> Results<BarangayView>, "The barangays of a city.");
 
 impl Endpoint for Barangays {
-    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         barangays_of(ctx.conn, p.city_id)
     }
 }
@@ -260,7 +260,7 @@ crate::declare!(
     (BarangayPath, NoParams, NoBody) -> Results<StreetView>, "The streets of a barangay; empty when it needs none.");
 
 impl Endpoint for Streets {
-    fn call(ctx: &mut Ctx, (p, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let place = ctx.existing_place(p.barangay_id)?;
         Ok(streets_of(ctx.conn, place.barangay.id)?.into())
     }
@@ -290,7 +290,7 @@ crate::declare!(
     (NoParams, LegacyCitiesQuery, NoBody) -> Results<CityView>, "The served cities of a province (legacy).");
 
 impl Endpoint for LegacyCities {
-    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let province = existing_province(ctx.conn, q.filter_by_province)?;
         let cities = db::places::served_cities(ctx.conn, Some(province), None)?;
         Ok(city_views(ctx.conn, cities)?.into())
@@ -311,7 +311,7 @@ crate::declare!(
     (NoParams, LegacyBarangaysQuery, NoBody) -> Results<BarangayView>, "The barangays of a city (legacy).");
 
 impl Endpoint for LegacyBarangays {
-    fn call(ctx: &mut Ctx, (_, q, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         barangays_of(ctx.conn, q.filter_by_city)
     }
 }
@@ -334,7 +334,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> Results<Area>, "Every served city by province, with its fulfillment types.");
 
 impl Endpoint for DeliveryAreas {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
         let types = db::places::fulfillment_types(ctx.conn)?;
         let pairs = db::places::served_pairs(ctx.conn)?;
         let cities = db::places::served_cities(ctx.conn, None, None)?;

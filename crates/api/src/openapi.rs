@@ -45,6 +45,7 @@ fn error_description(status: u16) -> &'static str {
 pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> Operation {
     let mut params = E::Path::into_params(|| Some(ParameterIn::Path));
     params.extend(E::Query::into_params(|| Some(ParameterIn::Query)));
+    params.extend(E::Headers::into_params(|| Some(ParameterIn::Header)));
     E::Answer::schemas(components);
     let mut op = OperationBuilder::new()
         .operation_id(Some(E::NAME))

@@ -57,7 +57,7 @@ crate::declare!(
     (NoParams, NoParams, Json<ProfileForm, true>) -> UserAnswer, "Updates the member's names, mobile and birth date.");
 
 impl Endpoint for UpdateUser {
-    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<UserAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
         let mut c = account::Checker::default();
         let fields = [&f.first_name, &f.last_name, &f.mobile, &f.birth_date].map(String::as_str);
@@ -91,7 +91,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> MessageAnswer, "Deletes the member's account and personal data.");
 
 impl Endpoint for DeleteUser {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
         db::users::delete_user(ctx.conn, &user)?;
         ctx.issued = None;
@@ -113,7 +113,7 @@ crate::declare!(
     (NoParams, NoParams, Json<PolicyForm, true>) -> UserAnswer, "Records the member's acceptance of the website policy.");
 
 impl Endpoint for WebsitePolicy {
-    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<UserAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
         db::users::set_policy_accepted(ctx.conn, user.id, f.policy_agreement_accepted)?;
         let user = db::users::user(ctx.conn, user.id)?.ok_or(ApiError::Unauthenticated)?;
@@ -141,7 +141,7 @@ crate::declare!(
     (NoParams, NoParams, Json<PasswordChange, true>) -> MessageAnswer, "Changes the member's password; other sessions end.");
 
 impl Endpoint for ChangePassword {
-    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
         ctx.limit("change password", &user.email, 5, 600)?;
         if !password_matches(&f.current_password, Some(&user.password_hash)) {
@@ -171,7 +171,7 @@ crate::declare!(
     (NoParams, NoParams, Json<ResetRequest, true>) -> MessageAnswer, "Mails a password reset link (the same answer for any address).");
 
 impl Endpoint for ResetLink {
-    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         ctx.limit_client("reset link", 5, 600)?;
         let email = domain::email::validate_email(&f.email).map_err(|m| ApiError::Invalid {
             field: "email",
@@ -224,7 +224,7 @@ crate::declare!(
     (NoParams, NoParams, Json<ResetLinkBody, true>) -> MessageAnswer, "Whether a password reset link still works.");
 
 impl Endpoint for VerifyResetLink {
-    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         open_reset(ctx.conn, &f.suid)?;
         Ok(message("Choose a new password."))
     }
@@ -245,7 +245,7 @@ crate::declare!(
     (NoParams, NoParams, Json<NewPassword, true>) -> MessageAnswer, "Sets a new password through a reset link; all sessions end.");
 
 impl Endpoint for ResetPassword {
-    fn call(ctx: &mut Ctx, (_, _, Json(f)): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         ctx.limit_client("reset password", 10, 600)?;
         let user = open_reset(ctx.conn, &f.suid)?;
         new_password(&f.password)?;

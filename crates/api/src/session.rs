@@ -167,7 +167,7 @@ crate::declare!(
     (NoParams, NoParams, NoBody) -> TokenAnswer, "Starts a guest session; the token comes in the access-token header.");
 
 impl Endpoint for GuestToken {
-    fn call(ctx: &mut Ctx, (_, _, _): Args<Self>) -> Result<TokenAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<TokenAnswer, ApiError> {
         ctx.start_guest_session()?;
         Ok(TokenAnswer {
             token_type: "Bearer".into(),

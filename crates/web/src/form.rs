@@ -148,19 +148,20 @@ async fn act(
         // RouteTable::index checked every action's call at start.
         return error_page(ApiError::Internal(format!("no call {}", action.call)));
     };
-    let caller = Caller {
-        registration_token: action
-            .link_token
-            .as_deref()
-            .and_then(|name| fields.get(name))
-            .map(str::to_string),
-        ..Caller::of_page(req)
-    };
+    // The link's token, from its field, as the header the call reads.
+    let headers: Vec<(String, String)> = action
+        .link_token
+        .as_deref()
+        .and_then(|name| fields.get(name))
+        .map(|t| ("registration-token".to_string(), t.to_string()))
+        .into_iter()
+        .collect();
+    let caller = Caller::of_page(req);
     let pairs: Vec<(String, String)> = fields.pairs().map(|(k, v)| (k.into(), v.into())).collect();
     let called = state
         .api
         .run(caller, move |ctx| {
-            let answer = endpoint.run_form(ctx, &pairs)?;
+            let answer = endpoint.run_form(ctx, &pairs, &headers)?;
             Ok((answer, ctx.issued.take(), ctx.ended))
         })
         .await;
