@@ -343,7 +343,7 @@ crate::declare!(
     /// sent for and logs it in; the token comes in the `access-token` header. With an `fb-token` or
     /// `google-token` header instead, the provider's verified identity and the body's details make
     /// the account.
-    pub struct Registration = Post "/api/v1/registration" as "registration", Write, errors [404, 422, 429, 501, 502],
+    pub struct Registration = Post "/api/v1/registration" as "registration", Write, errors [404, 422, 429, 502],
     (NoParams, NoParams, Json<SocialForm, false>) -> WelcomeAnswer, "Creates the account of a registration link and logs it in.", social true,
     headers RegistrationHeaders);
 

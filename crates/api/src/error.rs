@@ -38,9 +38,6 @@ pub enum ApiError {
     TooMany(i64),
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
-    /// A way in the store does not offer (social registration without provider settings).
-    #[error("{0}")]
-    NotImplemented(String),
     /// A service the call needs (a social provider) did not answer.
     #[error("{0}")]
     Upstream(String),
@@ -83,7 +80,6 @@ impl ApiError {
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            Self::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
             Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -110,7 +110,7 @@ pub struct ApiConfig {
     /// The origins whose pages may send unsafe requests with the store's cookies (PUBLIC_URL's;
     /// in development also its `localhost`/`127.0.0.1` twin).
     pub origins: Arc<[String]>,
-    /// Social registration's providers (none by default: it answers 501).
+    /// Social registration's providers (none by default: a social token is refused with 422).
     pub social: Arc<social::SocialConfig>,
 }
 

@@ -34,7 +34,6 @@ fn error_description(status: u16) -> &'static str {
         401 => "Not logged in.",
         422 => "A field needs correcting.",
         429 => "Too many attempts; try again after Retry-After seconds.",
-        501 => "The store does not offer this (social registration without provider settings).",
         502 => "A service the call needs (the social provider) did not answer; try again.",
         503 => "The store is busy or under maintenance; try again later.",
         _ => "Failure.",

@@ -3,8 +3,9 @@
 //! store's app: Google's `tokeninfo` for an ID token issued to `GOOGLE_CLIENT_ID` with a verified
 //! email; Facebook's `debug_token` (with the app's own access token) for a user token of
 //! `FACEBOOK_APP_ID`, then the user's email from `/me`. Without a provider's settings the call
-//! answers 501; an unverifiable token is refused. The provider is asked on a blocking thread of its
-//! own, before the call takes a database connection, within [`TIMEOUT`].
+//! answers 422 on `userAccessToken` (the store does not offer it; a 5xx would blame the server for
+//! the shopper's choice), as it does an unverifiable token. The provider is asked on a blocking
+//! thread of its own, before the call takes a database connection, within [`TIMEOUT`].
 
 use std::time::Duration;
 
@@ -81,11 +82,15 @@ fn unreachable(p: Provider) -> ApiError {
 
 /// Asks the provider about `token` (blocking; run it off the async workers).
 pub fn verify(cfg: &SocialConfig, provider: Provider, token: &str) -> Result<Identity, ApiError> {
+    // The store does not offer this provider: the shopper's choice, not the server's failure.
     let not_offered = || {
-        ApiError::NotImplemented(format!(
+        ApiError::Invalid {
+        field: "userAccessToken",
+        message: format!(
             "Signing up with {} is not available. Create your account with your email address instead.",
             provider.name()
-        ))
+        ),
+    }
     };
     // A token is opaque text of a sensible size; anything else was never a provider's.
     let plausible =

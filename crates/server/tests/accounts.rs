@@ -867,9 +867,9 @@ async fn social_registration(b: Backend) {
                 &[(header, "EAAB-forged")],
             )
             .await;
-        assert_eq!(s, StatusCode::NOT_IMPLEMENTED, "{v}");
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
         assert_eq!(
-            v["error"],
+            v["errors"]["userAccessToken"][0],
             format!("Signing up with {provider} is not available. Create your account with your email address instead.")
         );
         assert!(

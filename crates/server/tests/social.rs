@@ -1,7 +1,7 @@
 //! Social registration against stand-in providers on loopback (the real ones answer the same
 //! shapes), on SQLite and PostgreSQL: a token is taken only when the provider vouches for it for
 //! this store's app with a verified email; everything else is refused, a provider that fails is
-//! a 502, and without settings the call is a 501 (`accounts.rs`).
+//! a 502, and without settings the call is a 422 (`accounts.rs`).
 
 mod support;
 
