@@ -118,11 +118,14 @@ function action(call: Call<unknown>, done: string, more: Omit<Action, 'call' | '
 /** SPEC 8's words for a registration that failed for another reason than its fields. */
 const REGISTRATION_FAILED = 'Something went wrong creating your account. Please try again.';
 
-/** What the open gate lists: the server loads these for the gate it opens. */
-export const GATE_KEYS = Object.fromEntries(Object.entries(gateQueries).map(([name, q]) => [name, q.template])) as Record<
-  keyof typeof gateQueries,
-  string
->;
+/**
+ * What the open gate lists: the server loads these for the gate it opens (`savedAddresses`: a
+ * member's location gate offers their saved addresses, SPEC 4).
+ */
+export const GATE_KEYS = {
+  ...(Object.fromEntries(Object.entries(gateQueries).map(([name, q]) => [name, q.template])) as Record<keyof typeof gateQueries, string>),
+  savedAddresses: addressesQuery.template,
+};
 
 const SITE = 'Tala Brewing Co.';
 

@@ -226,8 +226,8 @@ fn load(
     let own = route.data.len();
     // SPEC 4: a member's location gate offers their saved addresses.
     let member = !req.extra["member"].is_null();
-    let saved = (member && gate.open == Some(Step::Location))
-        .then(|| <api::addresses::AddressList as api::endpoint::Declared>::PATH.to_string());
+    let saved =
+        (member && gate.open == Some(Step::Location)).then(|| routes.gate.saved_addresses.clone());
     let mut private = false;
     let templates = route
         .data

@@ -106,6 +106,8 @@ pub struct GateKeys {
     pub keg_cities: String,
     pub barangays: String,
     pub streets: String,
+    /// A member's saved addresses (their location gate offers them).
+    pub saved_addresses: String,
 }
 
 /// A path as the route table matches it: its non-empty segments, joined with `/`.
@@ -120,6 +122,38 @@ pub(crate) fn normal(path: &str) -> String {
     out
 }
 
+/// Every variable of `templates` must be one the planner fills or one of the route's own.
+fn check_variables(name: &str, templates: &[String], own: &[&str]) -> Result<(), String> {
+    for template in templates {
+        for var in crate::keys::variables(template) {
+            if !crate::plan::VARS.contains(&var) && !own.contains(&var) {
+                return Err(format!(
+                    "{name}: {template} uses {{{var}}}, which no page fills"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl GateKeys {
+    fn all(&self) -> Vec<String> {
+        [
+            &self.policy,
+            &self.packagings,
+            &self.fulfillments,
+            &self.provinces,
+            &self.cities,
+            &self.keg_cities,
+            &self.barangays,
+            &self.streets,
+            &self.saved_addresses,
+        ]
+        .map(String::clone)
+        .to_vec()
+    }
+}
+
 impl RouteTable {
     /// Indexes the routes (after loading the table) and checks their declarations: every
     /// variable of a route's data must be one the planner fills ([`crate::plan::VARS`]) or one
@@ -132,16 +166,7 @@ impl RouteTable {
                 .split('/')
                 .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
                 .collect();
-            for template in &r.data {
-                for var in crate::keys::variables(template) {
-                    if !crate::plan::VARS.contains(&var) && !own.contains(&var) {
-                        return Err(format!(
-                            "route {}: {template} uses {{{var}}}, which no page fills",
-                            r.name
-                        ));
-                    }
-                }
-            }
+            check_variables(&r.name, &r.data, &own)?;
             for a in &r.actions {
                 match api::registry::by_name(&a.call) {
                     Some(e) if e.access() == api::Access::Write => {}
@@ -158,7 +183,7 @@ impl RouteTable {
                 ));
             }
         }
-        Ok(())
+        check_variables("the gates", &self.gate.all(), &[])
     }
 
     /// The route of a path without `{...}` segments, looked up at once; `None` for the others.
@@ -208,7 +233,7 @@ mod tests {
             ],
             "notFound": {"name": "not-found", "path": "", "guard": "none", "shop": false, "policy": true, "sitemap": false, "title": "t", "description": "d", "data": [], "params": [], "canonical": []},
             "maintenance": {"name": "maintenance", "path": "/maintenance", "guard": "none", "shop": false, "policy": false, "sitemap": false, "title": "t", "description": "d", "data": [], "params": [], "canonical": []},
-            "gate": {"policy": "a", "packagings": "b", "fulfillments": "c", "provinces": "d", "cities": "e", "kegCities": "f", "barangays": "g", "streets": "h"}
+            "gate": {"policy": "a", "packagings": "b", "fulfillments": "c", "provinces": "d", "cities": "e", "kegCities": "f", "barangays": "g", "streets": "h", "savedAddresses": "i"}
         }))
         .unwrap()
     }
