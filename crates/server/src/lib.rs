@@ -186,3 +186,30 @@ pub async fn serve(config: Config) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())
 }
+
+/// Plans the page at `path` (no query, not in maintenance) for a shopper with these gate
+/// choices, in process on `conn`, as a request would: what the bench renders and the tests count.
+pub fn plan_page(
+    conn: &mut db::AnyConnection,
+    state: &WebState,
+    public_url: &str,
+    path: &str,
+    choices: api::gate::Choices,
+) -> ::web::plan::Plan {
+    ::web::plan::plan(
+        Some(&mut api::Ctx::new(
+            conn,
+            &state.api.config,
+            api::Caller::default(),
+        )),
+        &state.routes,
+        public_url,
+        &::web::plan::Request {
+            path,
+            query: "",
+            choices,
+            maintenance: false,
+            extra: &serde_json::Value::Null,
+        },
+    )
+}
