@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::content::GuestUser;
 use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use crate::error::ApiError;
-use crate::mail::{html_escape, Mail};
+use crate::mail::Mail;
 use crate::session::{hash as token_hash, new_token};
 
 crate::register!(
@@ -158,16 +158,12 @@ impl Endpoint for PreRegister {
         ));
         let base = ctx.config.public_url.to_string();
         if db::users::email_taken(ctx.conn, &row.email)? {
-            ctx.outgoing.push(Mail {
-                to: row.email.clone(),
-                subject: "You already have an account".into(),
-                text: format!(
-                    "Someone (perhaps you) tried to create an account at Tala Brewing Co. with this address, which already has one.\n\nLog in: {base}/login\nForgot your password? {base}/reset-password\n"
-                ),
-                html: format!(
-                    "<p>Someone (perhaps you) tried to create an account at Tala Brewing Co. with this address, which already has one.</p><p><a href=\"{base}/login\">Log in</a> or <a href=\"{base}/reset-password\">reset your password</a>.</p>"
-                ),
-            });
+            ctx.outgoing.push(Mail::render(
+                "account_exists",
+                &row.email,
+                "You already have an account",
+                &serde_json::json!({ "base": base }),
+            )?);
             return Ok(answer);
         }
         let token = new_token();
@@ -176,18 +172,12 @@ impl Endpoint for PreRegister {
         row.expires_at = now() + LINK_HOURS * 3600;
         db::users::create_registration(ctx.conn, &row)?;
         let link = format!("{base}/registration?token={token}");
-        ctx.outgoing.push(Mail {
-            to: row.email.clone(),
-            subject: "Finish creating your account".into(),
-            text: format!(
-                "Hi {},\n\nOpen this link within {LINK_HOURS} hours to finish creating your Tala Brewing Co. account:\n\n{link}\n\nIf you did not ask for an account, ignore this message.\n",
-                row.first_name
-            ),
-            html: format!(
-                "<p>Hi {},</p><p><a href=\"{link}\">Finish creating your account</a> (the link works for {LINK_HOURS} hours).</p><p>If you did not ask for an account, ignore this message.</p>",
-                html_escape(&row.first_name)
-            ),
-        });
+        ctx.outgoing.push(Mail::render(
+            "registration",
+            &row.email,
+            "Finish creating your account",
+            &serde_json::json!({ "first_name": row.first_name, "link": link, "hours": LINK_HOURS }),
+        )?);
         Ok(answer)
     }
 }

@@ -208,16 +208,12 @@ pub fn subscribe(
     )?;
     if signup == db::content::Signup::Pending {
         let link = format!("{}/newsletter/confirm?token={token}", ctx.config.public_url);
-        ctx.outgoing.push(crate::mail::Mail {
-            to: email,
-            subject: "Confirm your subscription".into(),
-            text: format!(
-                "Hello,\n\nOpen this link within {CONFIRM_DAYS} days to receive the news and promos of Tala Brewing Co.:\n\n{link}\n\nIf you did not sign up, ignore this message: you will not hear from us.\n"
-            ),
-            html: format!(
-                "<p>Hello,</p><p><a href=\"{link}\">Confirm your subscription</a> to receive the news and promos of Tala Brewing Co. (the link works for {CONFIRM_DAYS} days).</p><p>If you did not sign up, ignore this message: you will not hear from us.</p>"
-            ),
-        });
+        ctx.outgoing.push(crate::mail::Mail::render(
+            "newsletter_confirm",
+            email,
+            "Confirm your subscription",
+            &serde_json::json!({ "link": link, "days": CONFIRM_DAYS }),
+        )?);
     }
     Ok(CHECK_EMAIL)
 }

@@ -4,9 +4,35 @@
 //! on a blocking thread, so a slow mail server never holds a connection.
 
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 use lettre::message::{header::ContentType, Mailbox, MultiPart, SinglePart};
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
+use serde::Serialize;
+
+/// The mails' bodies, `templates/mail/<name>.txt` and `<name>.html`, built into the binary.
+/// The `.html` bodies are escaped by Tera's autoescape, the `.txt` bodies not at all; links the
+/// store builds (from `PUBLIC_URL` and a URL-safe token) go into `href` unescaped (`| safe`).
+static TEMPLATES: LazyLock<tera::Tera> = LazyLock::new(|| {
+    macro_rules! pair {
+        ($($name:literal),* $(,)?) => {
+            vec![$(
+                (concat!($name, ".txt"), include_str!(concat!("../templates/mail/", $name, ".txt"))),
+                (concat!($name, ".html"), include_str!(concat!("../templates/mail/", $name, ".html"))),
+            )*]
+        };
+    }
+    let mut tera = tera::Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    tera.add_raw_templates(pair![
+        "account_exists",
+        "registration",
+        "password_reset",
+        "newsletter_confirm",
+    ])
+    .expect("the mail templates parse");
+    tera
+});
 
 /// One message: plain text and HTML bodies of the same words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +41,31 @@ pub struct Mail {
     pub subject: String,
     pub text: String,
     pub html: String,
+}
+
+impl Mail {
+    /// A message whose bodies are the templates `mail/<template>.txt` and `.html` filled with
+    /// `values` (a struct or map of the names the templates use).
+    pub fn render(
+        template: &str,
+        to: impl Into<String>,
+        subject: impl Into<String>,
+        values: &impl Serialize,
+    ) -> Result<Self, crate::ApiError> {
+        let context = tera::Context::from_serialize(values)
+            .map_err(|e| crate::ApiError::Internal(format!("mail {template}: {e}")))?;
+        let body = |ext: &str| {
+            TEMPLATES
+                .render(&format!("{template}.{ext}"), &context)
+                .map_err(|e| crate::ApiError::Internal(format!("mail {template}.{ext}: {e:?}")))
+        };
+        Ok(Self {
+            to: to.into(),
+            subject: subject.into(),
+            text: body("txt")?,
+            html: body("html")?,
+        })
+    }
 }
 
 pub enum Mailer {
@@ -84,14 +135,6 @@ impl Post {
     }
 }
 
-/// Escapes text for the HTML body.
-pub fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +163,58 @@ mod tests {
         assert!(eml.contains("text/plain") && eml.contains("text/html"));
         assert!(eml.contains("Hello Juan"));
         assert!(Post::new(dir.path().join("x"), None, "not an address").is_err());
+    }
+
+    #[test]
+    fn names_are_escaped_in_html_and_kept_in_text() {
+        let mail = Mail::render(
+            "registration",
+            "juan@example.com",
+            "Finish creating your account",
+            &serde_json::json!({
+                "first_name": "<script>x</script>",
+                "link": "http://localhost:8080/registration?token=abc",
+                "hours": 24,
+            }),
+        )
+        .unwrap();
+        assert!(
+            mail.text.starts_with("Hi <script>x</script>,\n"),
+            "{}",
+            mail.text
+        );
+        assert!(mail
+            .text
+            .contains("\nhttp://localhost:8080/registration?token=abc\n"));
+        assert!(mail.text.contains("within 24 hours"));
+        assert!(!mail.html.contains("<script>"), "{}", mail.html);
+        assert!(
+            mail.html
+                .contains("Hi &lt;script&gt;x&lt;&#x2F;script&gt;,"),
+            "{}",
+            mail.html
+        );
+        assert!(mail
+            .html
+            .contains("<a href=\"http://localhost:8080/registration?token=abc\">"));
+    }
+
+    #[test]
+    fn every_template_renders() {
+        let values = serde_json::json!({
+            "first_name": "Juan", "link": "L", "base": "B", "hours": 1, "minutes": 2, "days": 3,
+        });
+        for name in [
+            "account_exists",
+            "registration",
+            "password_reset",
+            "newsletter_confirm",
+        ] {
+            let mail = Mail::render(name, "a@b.c", "s", &values).unwrap();
+            assert!(
+                !mail.text.contains("{{") && !mail.html.contains("{{"),
+                "{name}"
+            );
+        }
     }
 }

@@ -187,18 +187,16 @@ impl Endpoint for ResetLink {
                 now() + RESET_MINUTES * 60,
             )?;
             let link = format!("{}/reset-password?suid={token}", ctx.config.public_url);
-            ctx.outgoing.push(Mail {
-                to: user.email,
-                subject: "Reset your password".into(),
-                text: format!(
-                    "Hi {},\n\nOpen this link within {RESET_MINUTES} minutes to choose a new password:\n\n{link}\n\nIf you did not ask for it, ignore this message: your password stays as it is.\n",
-                    user.first_name
-                ),
-                html: format!(
-                    "<p>Hi {},</p><p><a href=\"{link}\">Choose a new password</a> (the link works for {RESET_MINUTES} minutes, once).</p><p>If you did not ask for it, ignore this message: your password stays as it is.</p>",
-                    crate::mail::html_escape(&user.first_name)
-                ),
-            });
+            ctx.outgoing.push(Mail::render(
+                "password_reset",
+                user.email,
+                "Reset your password",
+                &serde_json::json!({
+                    "first_name": user.first_name,
+                    "link": link,
+                    "minutes": RESET_MINUTES,
+                }),
+            )?);
         }
         Ok(message(
             "If this address has an account, we sent it a link to reset the password.",

@@ -14,9 +14,10 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 const COOKIES: &str = "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateFulfillmentId=1; locationGateBarangayId=1380300002";
@@ -197,31 +198,110 @@ fn show(label: &str, l: &Load) {
     );
 }
 
-struct Peer(Child);
+/// Shows two loads and the goal `what` = first / second >= `at_least` (requests per second).
+fn compare(what: &str, first: (&str, &Load), second: (&str, &Load), at_least: f64) {
+    show(first.0, first.1);
+    show(second.0, second.1);
+    let ratio = first.1.rps / second.1.rps;
+    println!(
+        "  {what} = {ratio:.2}   goal >= {at_least}   {}",
+        met(ratio >= at_least)
+    );
+}
 
-impl Drop for Peer {
+/// The process groups of the running [`Guard`]s, for the signal handler (0: a free slot).
+static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+
+/// A process the bench started, leading a process group of its own (so a Node cluster's forked
+/// workers go with it): dropping the guard, when the bench ends, fails or panics, terminates
+/// the whole group (SIGTERM, SIGKILL after 5 s) and reaps the process.
+struct Guard {
+    child: Child,
+}
+
+impl Guard {
+    fn spawn(cmd: &mut Command) -> std::io::Result<Self> {
+        let child = cmd.process_group(0).spawn()?;
+        let pid = child.id() as i32;
+        let _ = GROUPS.iter().find(|slot| {
+            slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        Ok(Self { child })
+    }
+
+    fn stdout(&mut self) -> &mut std::process::ChildStdout {
+        self.child.stdout.as_mut().expect("piped stdout")
+    }
+
+    /// Whether the leader has exited; it stays unreaped (a zombie keeps the group's id).
+    fn exited(&self) -> bool {
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: waitid only writes into `info`.
+        let r = unsafe { libc::waitid(libc::P_PID, self.child.id(), &mut info, flags) };
+        r != 0 || unsafe { info.si_pid() } != 0
+    }
+}
+
+impl Drop for Guard {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let pid = self.child.id() as i32;
+        // SAFETY: kill takes plain integers; -pid is the group the child leads.
+        unsafe { libc::kill(-pid, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !self.exited() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Whatever of the group is left (a worker that ignored SIGTERM, a stuck leader).
+        unsafe { libc::kill(-pid, libc::SIGKILL) };
+        let _ = self.child.wait();
+        for slot in &GROUPS {
+            let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Interrupted or terminated, the bench first terminates the groups it started (they are not
+/// in the terminal's group, so Ctrl-C does not reach them), then dies of the signal.
+extern "C" fn on_signal(signal: libc::c_int) {
+    for slot in &GROUPS {
+        let pid = slot.load(Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: kill, signal and raise are async-signal-safe.
+            unsafe { libc::kill(-pid, libc::SIGTERM) };
+        }
+    }
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+fn stop_groups_on_signals() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(
+                signal,
+                on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            )
+        };
     }
 }
 
 /// Starts a Node peer script and waits for its "ready".
-fn node_peer(script: &str, args: &[&str]) -> Peer {
-    let mut child = Command::new("node")
-        .arg(root().join("scripts/bench").join(script))
-        .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node");
+fn node_peer(script: &str, args: &[&str]) -> Guard {
+    let mut peer = Guard::spawn(
+        Command::new("node")
+            .arg(root().join("scripts/bench").join(script))
+            .args(args)
+            .stdout(Stdio::piped()),
+    )
+    .expect("node");
     let mut buf = [0u8; 5];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut buf)
-        .expect("peer ready");
-    Peer(child)
+    peer.stdout().read_exact(&mut buf).expect("peer ready");
+    peer
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -238,6 +318,14 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn main() {
+    stop_groups_on_signals();
+    run();
+    // The store's actix system still runs on its thread.
+    std::process::exit(0);
+}
+
+/// The bench; the peers it starts stop when it returns or panics.
+fn run() {
     let dir = tempfile::tempdir().unwrap();
     let public = dir.path().join("public");
     copy_dir(&root().join("ui/public"), &public);
@@ -275,22 +363,7 @@ fn main() {
         street: None,
     };
     let mut conn = pool.get().unwrap();
-    let plan = web::plan::plan(
-        Some(&mut api::Ctx::new(
-            &mut conn,
-            &api.config,
-            api::Caller::default(),
-        )),
-        &state.routes,
-        &config.public_url,
-        &web::plan::Request {
-            path: "/buy-beer",
-            query: "",
-            choices,
-            maintenance: false,
-            extra: &serde_json::Value::Null,
-        },
-    );
+    let plan = server::plan_page(&mut conn, &state, &config.public_url, "/buy-beer", choices);
     drop(conn);
     let input = plan.input;
     let input_file = dir.path().join("input.json");
@@ -425,7 +498,7 @@ fn main() {
 
     if Command::new("wrk").arg("--version").output().is_err() {
         println!("Load: wrk is not installed (`make wrk`)");
-        std::process::exit(0);
+        return;
     }
     let page_headers = [("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)];
     let enc = [("Accept-Encoding", ENCODINGS)];
@@ -460,15 +533,14 @@ fn main() {
     };
     let static_page = run(&format!("{base}/img/bench/page.html"), 32, 10, &enc);
     let cached_page = run(&format!("{base}/buy-beer"), 32, 10, &page_headers);
-    show(
-        "static file of the page's size, from the store",
-        &static_page,
-    );
-    show("cached page", &cached_page);
-    println!(
-        "  1. cached page / static file = {:.2}   goal >= 0.8   {}",
-        cached_page.rps / static_page.rps,
-        met(cached_page.rps >= 0.8 * static_page.rps)
+    compare(
+        "1. cached page / static file",
+        ("cached page", &cached_page),
+        (
+            "static file of the page's size, from the store",
+            &static_page,
+        ),
+        0.8,
     );
 
     let static_plain = run(&format!("{base}/img/bench/page.html"), 32, 10, &[]);
@@ -489,27 +561,26 @@ fn main() {
     );
 
     let node_ssr = run(&format!("http://127.0.0.1:{ssr_port}/"), 32, 10, &enc);
-    show(
-        "Node SSR peer (2-worker cluster, render + zlib per request)",
-        &node_ssr,
-    );
-    println!(
-        "  3. pages / Node SSR peer = {:.1}   goal >= 3   {}",
-        cached_page.rps / node_ssr.rps,
-        met(cached_page.rps >= 3.0 * node_ssr.rps)
+    compare(
+        "3. pages / Node SSR peer",
+        ("cached page (as above)", &cached_page),
+        (
+            "Node SSR peer (2-worker cluster, render + zlib per request)",
+            &node_ssr,
+        ),
+        3.0,
     );
 
     let products = run(&format!("{base}/api/v1/products"), 32, 10, &enc);
     let products_static = run(&format!("{base}/img/bench/products.json"), 32, 10, &enc);
-    show(
-        &format!("GET /api/v1/products ({} bytes)", api_bytes.len()),
-        &products,
-    );
-    show("static file of its size, from the store", &products_static);
-    println!(
-        "  4. API / static file = {:.2}   goal >= 0.8   {}",
-        products.rps / products_static.rps,
-        met(products.rps >= 0.8 * products_static.rps)
+    compare(
+        "4. API / static file",
+        (
+            &format!("GET /api/v1/products ({} bytes)", api_bytes.len()),
+            &products,
+        ),
+        ("static file of its size, from the store", &products_static),
+        0.8,
     );
 
     let before = single_median(&addr, "/buy-beer", 20);
@@ -549,5 +620,57 @@ fn main() {
         if crowd_ok { "throughput held" } else { "throughput fell or errors" },
         met(crowd_ok && fell_back == 0 && recovered)
     );
-    std::process::exit(0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `pid` is gone (or a zombie, waiting for a parent that does not reap).
+    fn gone(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
+        })
+    }
+
+    /// A shell that forks a worker, as a Node cluster does; answers the guard and the worker.
+    fn forking() -> (Guard, String) {
+        let mut g = Guard::spawn(
+            Command::new("sh")
+                .args(["-c", "sleep 60 & echo $!; wait"])
+                .stdout(Stdio::piped()),
+        )
+        .unwrap();
+        let mut line = String::new();
+        let mut byte = [0u8; 1];
+        while g.stdout().read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+            line.push(byte[0] as char);
+        }
+        assert!(!gone(&line));
+        (g, line)
+    }
+
+    #[test]
+    fn dropping_a_guard_stops_its_whole_group() {
+        let (g, worker) = forking();
+        let leader = g.child.id().to_string();
+        drop(g);
+        assert!(gone(&leader) && gone(&worker));
+        assert!(GROUPS
+            .iter()
+            .all(|s| s.load(Ordering::SeqCst) != leader.parse::<i32>().unwrap()));
+    }
+
+    #[test]
+    fn a_panic_stops_the_group_too() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let r = std::panic::catch_unwind(move || {
+            let (_g, worker) = forking();
+            tx.send(worker).unwrap();
+            panic!("the bench failed");
+        });
+        assert!(r.is_err());
+        assert!(gone(&rx.recv().unwrap()));
+    }
 }

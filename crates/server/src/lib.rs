@@ -10,6 +10,8 @@ use actix_web::{web, App, HttpServer};
 use api::{ApiConfig, ApiState};
 use db::DbPool;
 
+pub mod config;
+
 /// Configuration, each from an environment variable (see README).
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -51,73 +53,10 @@ pub struct Config {
     pub maintenance: bool,
 }
 
-fn env_or(name: &str, default: &str) -> String {
-    std::env::var(name)
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| default.to_string())
-}
-
-fn env_set(name: &str) -> Option<String> {
-    std::env::var(name)
-        .ok()
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-}
-
-fn env_num<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
-    match std::env::var(name).ok().filter(|v| !v.trim().is_empty()) {
-        None => Ok(default),
-        Some(v) => v
-            .trim()
-            .parse()
-            .map_err(|_| format!("{name} must be a number, not {v:?}")),
-    }
-}
-
 impl Config {
+    /// The configuration from the environment (see [`config::Args`]).
     pub fn from_env() -> Result<Self, String> {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let bind = env_or("BIND", "127.0.0.1:8080");
-        let default_public = format!("http://{}", bind.replace("127.0.0.1", "localhost"));
-        Ok(Self {
-            database_url: env_or("DATABASE_URL", "data/store.db"),
-            public_url: env_or("PUBLIC_URL", &default_public)
-                .trim_end_matches('/')
-                .to_string(),
-            bind,
-            ui_dist: env_or("UI_DIST", "ui/dist").into(),
-            ui_public: env_or("UI_PUBLIC", "ui/public").into(),
-            ssr_bundle: env_or("SSR_BUNDLE", "ssr-bundle/dist/server.js").into(),
-            ssr_threads: env_num("SSR_THREADS", cores)?,
-            db_pool_size: env_num("DB_POOL_SIZE", 8)?,
-            workers: env_num("WORKERS", cores)?,
-            cache_mb: env_num("CACHE_MB", 64)?,
-            mail_outbox: env_or("MAIL_OUTBOX", "data/outbox").into(),
-            smtp_url: std::env::var("SMTP_URL")
-                .ok()
-                .filter(|v| !v.trim().is_empty()),
-            mail_from: env_or("MAIL_FROM", "Tala Brewing Co. <hello@tala.example>"),
-            production: match env_or("STORE_ENV", "development").as_str() {
-                "production" => true,
-                "development" => false,
-                other => {
-                    return Err(format!(
-                        "STORE_ENV must be development or production, not {other:?}"
-                    ))
-                }
-            },
-            social: api::social::SocialConfig {
-                google_client_id: env_set("GOOGLE_CLIENT_ID"),
-                google_url: env_or("GOOGLE_API_URL", "https://oauth2.googleapis.com"),
-                facebook_app: env_set("FACEBOOK_APP_ID").zip(env_set("FACEBOOK_APP_SECRET")),
-                facebook_url: env_or("FACEBOOK_GRAPH_URL", "https://graph.facebook.com"),
-            },
-            maintenance: matches!(
-                env_or("MAINTENANCE", "off").to_ascii_lowercase().as_str(),
-                "on" | "1" | "true" | "yes"
-            ),
-        })
+        config::Args::from_env().map(config::Args::into_config)
     }
 }
 
@@ -246,4 +185,31 @@ pub async fn serve(config: Config) -> Result<(), String> {
         .run()
         .await
         .map_err(|e| e.to_string())
+}
+
+/// Plans the page at `path` (no query, not in maintenance) for a shopper with these gate
+/// choices, in process on `conn`, as a request would: what the bench renders and the tests count.
+pub fn plan_page(
+    conn: &mut db::AnyConnection,
+    state: &WebState,
+    public_url: &str,
+    path: &str,
+    choices: api::gate::Choices,
+) -> ::web::plan::Plan {
+    ::web::plan::plan(
+        Some(&mut api::Ctx::new(
+            conn,
+            &state.api.config,
+            api::Caller::default(),
+        )),
+        &state.routes,
+        public_url,
+        &::web::plan::Request {
+            path,
+            query: "",
+            choices,
+            maintenance: false,
+            extra: &serde_json::Value::Null,
+        },
+    )
 }

@@ -1,12 +1,15 @@
-use clap::{Parser, Subcommand};
-use server::Config;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use server::config::{skip_empty_env, Args};
 
-/// The beer store: serves the shop, migrates and seeds its database.
+/// The beer store: serves the shop, migrates and seeds its database. Every setting is an
+/// environment variable (or the flag named after it); an empty variable counts as unset.
 #[derive(Parser)]
 #[command(name = "store", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    args: Args,
 }
 
 #[derive(Subcommand)]
@@ -21,7 +24,10 @@ enum Command {
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let cli = Cli::parse();
+    let cli = skip_empty_env(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .unwrap_or_else(|e| e.exit());
     if let Err(e) = run(cli) {
         eprintln!("store: {e}");
         std::process::exit(1);
@@ -29,7 +35,7 @@ fn main() {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    let config = Config::from_env()?;
+    let config = cli.args.into_config();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => actix_web::rt::System::new().block_on(server::serve(config)),
         Command::Migrate => server::open_database(&config).map(|_| ()),

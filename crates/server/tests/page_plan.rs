@@ -31,22 +31,7 @@ fn queries_of(b: Backend, path: &str) -> (Vec<String>, serde_json::Value) {
         barangay: BarangayId::parse("1380300002"),
         street: None,
     };
-    let plan = web::plan::plan(
-        Some(&mut api::Ctx::new(
-            &mut conn,
-            &api.config,
-            api::Caller::default(),
-        )),
-        &state.routes,
-        &cfg.public_url,
-        &web::plan::Request {
-            path,
-            query: "",
-            choices,
-            maintenance: false,
-            extra: &serde_json::Value::Null,
-        },
-    );
+    let plan = server::plan_page(&mut conn, &state, &cfg.public_url, path, choices);
     let queries = seen.lock().unwrap().clone();
     (queries, plan.input)
 }

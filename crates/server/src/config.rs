@@ -1,0 +1,357 @@
+//! The settings of the `store` binary, read by clap from the environment (or the matching
+//! `--flag`). An empty or blank variable counts as unset, as it always has.
+
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+use std::path::PathBuf;
+
+use clap::builder::TypedValueParser;
+use clap::error::ErrorKind;
+use clap::{Arg, Command, FromArgMatches};
+
+use crate::Config;
+
+/// `development` or `production`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StoreEnv {
+    Development,
+    Production,
+}
+
+/// The store's settings as clap reads them; [`Args::into_config`] makes the [`Config`] the
+/// application is built from.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// SQLite file (created with its folder), or postgres://user@host:port/db
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "data/store.db",
+        hide_env_values = true
+    )]
+    pub database_url: String,
+    /// Address the server listens on
+    #[arg(long, env = "BIND", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// Address shoppers reach the store at (canonical links, the only origin whose pages may
+    /// post the store's forms) [default: from BIND, http://localhost:8080]
+    #[arg(long, env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Front-end build (manifest, route table, hashed assets)
+    #[arg(long, env = "UI_DIST", default_value = "ui/dist")]
+    pub ui_dist: PathBuf,
+    /// Static images
+    #[arg(long, env = "UI_PUBLIC", default_value = "ui/public")]
+    pub ui_public: PathBuf,
+    /// Server entry the render threads load
+    #[arg(long, env = "SSR_BUNDLE", default_value = "ssr-bundle/dist/server.js")]
+    pub ssr_bundle: PathBuf,
+    /// Render threads (each a QuickJS runtime) [default: one per core]
+    #[arg(long, env = "SSR_THREADS", value_parser = Number::<usize>::new())]
+    pub ssr_threads: Option<usize>,
+    /// HTTP worker threads [default: one per core]
+    #[arg(long, env = "WORKERS", value_parser = Number::<usize>::new())]
+    pub workers: Option<usize>,
+    /// Database connections, and how many database calls run at once
+    #[arg(long, env = "DB_POOL_SIZE", default_value = "8", value_parser = Number::<u32>::new())]
+    pub db_pool_size: u32,
+    /// Folder the store's mail is written to when no SMTP server is set
+    #[arg(long, env = "MAIL_OUTBOX", default_value = "data/outbox")]
+    pub mail_outbox: PathBuf,
+    /// Send mail through this server instead, e.g. smtps://user:password@smtp.example.com:465
+    #[arg(long, env = "SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// Sender of the store's mail
+    #[arg(
+        long,
+        env = "MAIL_FROM",
+        default_value = "Tala Brewing Co. <hello@tala.example>"
+    )]
+    pub mail_from: String,
+    /// The store's Google OAuth client (social registration; unset, it answers 501)
+    #[arg(long, env = "GOOGLE_CLIENT_ID", value_parser = Trimmed)]
+    pub google_client_id: Option<String>,
+    /// The store's Facebook app (with FACEBOOK_APP_SECRET; unset, social registration with
+    /// Facebook answers 501)
+    #[arg(long, env = "FACEBOOK_APP_ID", value_parser = Trimmed, requires = "facebook_app_secret")]
+    pub facebook_app_id: Option<String>,
+    /// The secret of the store's Facebook app (with FACEBOOK_APP_ID)
+    #[arg(
+        long,
+        env = "FACEBOOK_APP_SECRET",
+        value_parser = Trimmed,
+        requires = "facebook_app_id",
+        hide_env_values = true
+    )]
+    pub facebook_app_secret: Option<String>,
+    /// Where Google is asked
+    #[arg(
+        long,
+        env = "GOOGLE_API_URL",
+        default_value = "https://oauth2.googleapis.com"
+    )]
+    pub google_api_url: String,
+    /// Where Facebook is asked
+    #[arg(
+        long,
+        env = "FACEBOOK_GRAPH_URL",
+        default_value = "https://graph.facebook.com"
+    )]
+    pub facebook_graph_url: String,
+    /// Megabytes of finished pages and API answers kept in memory
+    #[arg(long, env = "CACHE_MB", default_value = "64", value_parser = Number::<u64>::new())]
+    pub cache_mb: u64,
+    /// production stops honouring the testdate query parameter
+    #[arg(long, env = "STORE_ENV", value_enum, default_value = "development")]
+    pub store_env: StoreEnv,
+    /// on (or 1, true, yes) answers every page with the maintenance page and every API call
+    /// with 503
+    #[arg(long, env = "MAINTENANCE", default_value = "off", value_parser = OnOff)]
+    pub maintenance: bool,
+}
+
+impl Args {
+    /// The settings from the environment alone (no command line).
+    pub fn from_env() -> Result<Self, String> {
+        let cmd = skip_empty_env(<Self as clap::Args>::augment_args(Command::new("store")));
+        cmd.try_get_matches_from(["store"])
+            .and_then(|m| Self::from_arg_matches(&m))
+            .map_err(|e| e.to_string().trim_end().to_string())
+    }
+
+    pub fn into_config(self) -> Config {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let public_url = self
+            .public_url
+            .unwrap_or_else(|| format!("http://{}", self.bind.replace("127.0.0.1", "localhost")));
+        Config {
+            database_url: self.database_url,
+            public_url: public_url.trim_end_matches('/').to_string(),
+            bind: self.bind,
+            ui_dist: self.ui_dist,
+            ui_public: self.ui_public,
+            ssr_bundle: self.ssr_bundle,
+            ssr_threads: self.ssr_threads.unwrap_or(cores),
+            db_pool_size: self.db_pool_size,
+            workers: self.workers.unwrap_or(cores),
+            production: self.store_env == StoreEnv::Production,
+            mail_outbox: self.mail_outbox,
+            smtp_url: self.smtp_url,
+            mail_from: self.mail_from,
+            cache_mb: self.cache_mb,
+            social: api::social::SocialConfig {
+                google_client_id: self.google_client_id,
+                google_url: self.google_api_url,
+                facebook_app: self.facebook_app_id.zip(self.facebook_app_secret),
+                facebook_url: self.facebook_graph_url,
+            },
+            maintenance: self.maintenance,
+        }
+    }
+}
+
+/// Clap takes a variable that is set but empty as a value; the store counts an empty or blank
+/// variable as unset, so such arguments stop reading their variable.
+pub fn skip_empty_env(cmd: Command) -> Command {
+    let blank: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| {
+            a.get_env()
+                .and_then(std::env::var_os)
+                .is_some_and(|v| v.to_string_lossy().trim().is_empty())
+        })
+        .map(|a| a.get_id().clone())
+        .collect();
+    blank
+        .into_iter()
+        .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.env(None::<&str>)))
+}
+
+/// What the user calls an argument in an error: its variable, else its flag.
+fn name_of(arg: Option<&Arg>) -> String {
+    match arg {
+        Some(a) => match (a.get_env(), a.get_long()) {
+            (Some(env), _) => env.to_string_lossy().into_owned(),
+            (None, Some(long)) => format!("--{long}"),
+            (None, None) => a.get_id().to_string(),
+        },
+        None => "the value".to_string(),
+    }
+}
+
+fn invalid(cmd: &Command, arg: Option<&Arg>, what: &str, value: &OsStr) -> clap::Error {
+    clap::Error::raw(
+        ErrorKind::ValueValidation,
+        format!("{} must be {what}, not {value:?}\n", name_of(arg)),
+    )
+    .with_cmd(cmd)
+}
+
+/// A number, blanks around it allowed; the error names the variable.
+#[derive(Clone)]
+pub struct Number<T>(PhantomData<fn() -> T>);
+
+impl<T> Number<T> {
+    pub fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<T> Default for Number<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: std::str::FromStr + Clone + Send + Sync + 'static> TypedValueParser for Number<T> {
+    type Value = T;
+
+    fn parse_ref(&self, cmd: &Command, arg: Option<&Arg>, value: &OsStr) -> Result<T, clap::Error> {
+        value
+            .to_str()
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| invalid(cmd, arg, "a number", value))
+    }
+}
+
+/// A string without the blanks around it.
+#[derive(Clone)]
+struct Trimmed;
+
+impl TypedValueParser for Trimmed {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        value
+            .to_str()
+            .map(|v| v.trim().to_string())
+            .ok_or_else(|| invalid(cmd, arg, "text", value))
+    }
+}
+
+/// on, 1, true or yes (any case) is on; anything else is off.
+#[derive(Clone)]
+struct OnOff;
+
+impl TypedValueParser for OnOff {
+    type Value = bool;
+
+    fn parse_ref(&self, _: &Command, _: Option<&Arg>, value: &OsStr) -> Result<bool, clap::Error> {
+        Ok(matches!(
+            value.to_string_lossy().trim().to_ascii_lowercase().as_str(),
+            "on" | "1" | "true" | "yes"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// The tests change the process's environment: one at a time.
+    static ENV: Mutex<()> = Mutex::new(());
+
+    /// Parses with exactly these of the store's variables set.
+    fn with_env(vars: &[(&str, &str)]) -> Result<Config, String> {
+        let _lock = ENV.lock().unwrap_or_else(|e| e.into_inner());
+        let cmd = <Args as clap::Args>::augment_args(Command::new("store"));
+        let names: Vec<_> = cmd
+            .get_arguments()
+            .filter_map(Arg::get_env)
+            .map(|n| n.to_owned())
+            .collect();
+        for name in &names {
+            std::env::remove_var(name);
+        }
+        for (name, value) in vars {
+            std::env::set_var(name, value);
+        }
+        let result = Args::from_env().map(Args::into_config);
+        for name in &names {
+            std::env::remove_var(name);
+        }
+        result
+    }
+
+    #[test]
+    fn defaults() {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let c = with_env(&[]).unwrap();
+        assert_eq!(c.database_url, "data/store.db");
+        assert_eq!(c.bind, "127.0.0.1:8080");
+        assert_eq!(c.public_url, "http://localhost:8080");
+        assert_eq!(c.ui_dist, PathBuf::from("ui/dist"));
+        assert_eq!(c.ui_public, PathBuf::from("ui/public"));
+        assert_eq!(c.ssr_bundle, PathBuf::from("ssr-bundle/dist/server.js"));
+        assert_eq!((c.ssr_threads, c.workers), (cores, cores));
+        assert_eq!((c.db_pool_size, c.cache_mb), (8, 64));
+        assert_eq!(c.mail_outbox, PathBuf::from("data/outbox"));
+        assert_eq!(c.smtp_url, None);
+        assert_eq!(c.mail_from, "Tala Brewing Co. <hello@tala.example>");
+        assert!(!c.production && !c.maintenance);
+        assert_eq!(c.social.google_client_id, None);
+        assert_eq!(c.social.google_url, "https://oauth2.googleapis.com");
+        assert_eq!(c.social.facebook_app, None);
+        assert_eq!(c.social.facebook_url, "https://graph.facebook.com");
+    }
+
+    #[test]
+    fn empty_values_count_as_unset() {
+        let c = with_env(&[
+            ("WORKERS", ""),
+            ("BIND", " "),
+            ("STORE_ENV", ""),
+            ("SMTP_URL", ""),
+        ])
+        .unwrap();
+        assert_eq!(c.bind, "127.0.0.1:8080");
+        assert!(!c.production);
+        assert_eq!(c.smtp_url, None);
+    }
+
+    #[test]
+    fn public_url_from_bind() {
+        let c = with_env(&[("BIND", "127.0.0.1:9000")]).unwrap();
+        assert_eq!(c.public_url, "http://localhost:9000");
+        let c = with_env(&[
+            ("BIND", "0.0.0.0:80"),
+            ("PUBLIC_URL", "https://tala.example/"),
+        ])
+        .unwrap();
+        assert_eq!(c.public_url, "https://tala.example");
+    }
+
+    #[test]
+    fn bad_number_names_the_variable() {
+        let e = with_env(&[("WORKERS", "abc")]).unwrap_err();
+        assert!(e.contains("WORKERS must be a number"), "{e}");
+        assert_eq!(with_env(&[("WORKERS", " 3 ")]).unwrap().workers, 3);
+    }
+
+    #[test]
+    fn store_env_maintenance_and_facebook() {
+        assert!(with_env(&[("STORE_ENV", "production")]).unwrap().production);
+        let e = with_env(&[("STORE_ENV", "staging")]).unwrap_err();
+        assert!(e.contains("staging") && e.contains("development"), "{e}");
+        for on in ["on", "1", "TRUE", "yes"] {
+            assert!(
+                with_env(&[("MAINTENANCE", on)]).unwrap().maintenance,
+                "{on}"
+            );
+        }
+        assert!(!with_env(&[("MAINTENANCE", "off")]).unwrap().maintenance);
+        let c = with_env(&[("FACEBOOK_APP_ID", "1"), ("FACEBOOK_APP_SECRET", "s")]).unwrap();
+        assert_eq!(c.social.facebook_app, Some(("1".into(), "s".into())));
+        let e = with_env(&[("FACEBOOK_APP_ID", "1")]).unwrap_err();
+        assert!(
+            e.contains("FACEBOOK_APP_SECRET") || e.contains("facebook-app-secret"),
+            "{e}"
+        );
+    }
+}
