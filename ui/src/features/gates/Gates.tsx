@@ -1,3 +1,4 @@
+import { RadioGroup } from '../../components/RadioGroup';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_FULFILLMENT } from '../../api/contract.gen';
@@ -174,24 +175,18 @@ function LocationGate() {
       <form method="post" action="/gate/location" onSubmit={submit} className="location-form">
         <input type="hidden" name="return_to" value={pathOf(page.url)} />
         {types.length > 1 && (
-          <fieldset className="field">
-            <legend>Delivery or pickup</legend>
-            {types.map((t) => (
-              <label key={t.id} className="radio">
-                <input
-                  type="radio"
-                  name="fulfillment"
-                  value={t.id}
-                  checked={fulfillment === t.id}
-                  onChange={() => {
-                    setFulfillment(t.id);
-                    picker.chooseCity(null);
-                  }}
-                />
-                {t.name}
-              </label>
-            ))}
-          </fieldset>
+          <RadioGroup
+            legend="Delivery or pickup"
+            name="fulfillment"
+            items={types}
+            value={fulfillment}
+            id={(t) => t.id}
+            text={(t) => t.name}
+            onChange={(id) => {
+              setFulfillment(id);
+              picker.chooseCity(null);
+            }}
+          />
         )}
         {types.length === 1 && <input type="hidden" name="fulfillment" value={types[0].id} />}
         <AreaSelects picker={picker} />

@@ -1,3 +1,4 @@
+import { RadioGroup } from '../../components/RadioGroup';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Pack, PackOption, ProductView } from '../../api/contract.gen';
@@ -82,21 +83,15 @@ export function Product() {
           <form method="post" action="/cart" className="product-form">
             <input type="hidden" name="product_id" value={p.id} />
             {options.length > 0 && (
-              <fieldset className="field">
-                <legend>Type</legend>
-                {options.map((o) => (
-                  <label key={o.pack} className="radio">
-                    <input
-                      type="radio"
-                      name="pack"
-                      value={o.pack}
-                      checked={chosen?.pack === o.pack}
-                      onChange={() => setPack(o.pack)}
-                    />
-                    {o.label} — {formatPhp(o.price)}
-                  </label>
-                ))}
-              </fieldset>
+              <RadioGroup
+                legend="Type"
+                name="pack"
+                items={options}
+                value={chosen?.pack}
+                id={(o) => o.pack}
+                text={(o) => `${o.label} — ${formatPhp(o.price)}`}
+                onChange={setPack}
+              />
             )}
             <p className="product-size">
               <span className="label">Size</span> {p.size}
