@@ -37,6 +37,12 @@ const FOOTER_HELP: [string, string][] = [
   ['/privacy-policy', 'Privacy Policy'],
 ];
 
+/** The footer's link lists: heading id, heading, links. */
+const FOOTER_NAVS = [
+  ['footer-shop', 'Shop', FOOTER_SHOP],
+  ['footer-help', 'Help', FOOTER_HELP],
+] as const;
+
 export function Links({ items }: { items: [string, string][] }) {
   return (
     <>
@@ -204,18 +210,14 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
               Open daily, 8:00 AM to 10:00 PM
             </address>
           </section>
-          <nav aria-labelledby="footer-shop">
-            <h2 id="footer-shop">Shop</h2>
-            <ul>
-              <Links items={FOOTER_SHOP} />
-            </ul>
-          </nav>
-          <nav aria-labelledby="footer-help">
-            <h2 id="footer-help">Help</h2>
-            <ul>
-              <Links items={FOOTER_HELP} />
-            </ul>
-          </nav>
+          {FOOTER_NAVS.map(([id, title, items]) => (
+            <nav key={id} aria-labelledby={id}>
+              <h2 id={id}>{title}</h2>
+              <ul>
+                <Links items={items} />
+              </ul>
+            </nav>
+          ))}
           {newsletter}
         </div>
         <div className="wrap copyright">
