@@ -4,13 +4,11 @@
 
 mod support;
 
-use std::path::Path;
-
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{database, Backend, Res, TestDb};
+use support::{access_token, database, link_token, Backend, Res, TestDb};
 
 struct Member<'a> {
     db: &'a TestDb,
@@ -58,38 +56,13 @@ impl<'a> Member<'a> {
 
     /// The mails in the outbox, decoded enough to read (quoted-printable soft breaks and `=`).
     fn mails(&self) -> Vec<String> {
-        read_outbox(self.outbox.path())
+        support::read_outbox(self.outbox.path())
     }
-}
 
-fn read_outbox(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return vec![];
-    };
-    entries
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .map(|m| m.replace("=\r\n", "").replace("=3D", "="))
-        .collect()
-}
-
-fn link_token(mail: &str) -> String {
-    let at = mail
-        .find("registration?token=")
-        .expect("a registration link")
-        + "registration?token=".len();
-    mail[at..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect()
-}
-
-fn access_token(r: &Res) -> String {
-    r.headers
-        .get("access-token")
-        .expect("access-token")
-        .to_str()
-        .unwrap()
-        .to_string()
+    /// The answer's status to a POST of `body`.
+    async fn status(&self, uri: &str, body: Value) -> StatusCode {
+        self.post(uri, body, &[]).await.0
+    }
 }
 
 fn form(email: &str, mobile: &str) -> Value {
@@ -99,34 +72,42 @@ fn form(email: &str, mobile: &str) -> Value {
     })
 }
 
+/// A member registered through the link in her mail; answers her session token.
 async fn register(m: &Member<'_>, email: &str, mobile: &str) -> String {
+    let r = support::register(m.db, m.outbox.path(), form(email, mobile)).await;
+    let v: Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(v["data"]["first_name"], "Juan");
+    access_token(&r)
+}
+
+/// A pre-registration; answers the token of the link mailed for it.
+async fn pre_register(m: &Member<'_>, email: &str, mobile: &str) -> String {
     let (s, v, _) = m
         .post("/api/v1/pre-register", form(email, mobile), &[])
         .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let to = format!("To: {}", email.to_ascii_lowercase());
-    let mail = m
-        .mails()
-        .into_iter()
-        .find(|x| x.contains("Finish creating your account") && x.contains(&to))
-        .expect("link mail");
-    let token = link_token(&mail);
-    let (s, v, r) = m
-        .post(
-            "/api/v1/registration",
-            Value::Null,
-            &[("registration-token", &token)],
-        )
-        .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!(v["data"]["first_name"], "Juan");
-    access_token(&r)
+    link_token(
+        m.mails()
+            .iter()
+            .find(|x| x.contains(&to) && x.contains("Finish"))
+            .expect("link mail"),
+    )
 }
 
-async fn registration(b: Backend) {
+/// The answer to a registration with the link's token.
+async fn register_with(m: &Member<'_>, token: &str) -> (StatusCode, Value, Res) {
+    m.post(
+        "/api/v1/registration",
+        Value::Null,
+        &[("registration-token", token)],
+    )
+    .await
+}
+
+async fn every_bad_registration_field_is_named_at_once(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
-    // Every bad field is named at once.
     let (s, v, _) = m
         .post(
             "/api/v1/pre-register",
@@ -150,7 +131,16 @@ async fn registration(b: Backend) {
         v["errors"]["birth_date"][0],
         "You must be 18 or older to create an account."
     );
-    // A good form: a link by mail, the link's token stored only as a hash.
+}
+both!(
+    every_bad_registration_field_is_named_at_once,
+    every_bad_registration_field_is_named_at_once
+);
+
+/// A good form: a link by mail, the link's token stored only as a hash, checked before use.
+async fn a_registration_link_is_mailed_and_stored_only_as_a_hash(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
     let (s, v, _) = m
         .post(
             "/api/v1/pre-register",
@@ -193,14 +183,18 @@ async fn registration(b: Backend) {
         StatusCode::NOT_FOUND
     );
     assert_eq!(check("").await.status, StatusCode::NOT_FOUND);
-    // The link creates the account and logs it in.
-    let (s, _, r) = m
-        .post(
-            "/api/v1/registration",
-            Value::Null,
-            &[("registration-token", &token)],
-        )
-        .await;
+}
+both!(
+    a_registration_link_is_mailed_and_stored_only_as_a_hash,
+    a_registration_link_is_mailed_and_stored_only_as_a_hash
+);
+
+/// The link creates the account and logs it in; a used link, a second click, does nothing more.
+async fn a_registration_link_works_once(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let token = pre_register(&m, "Juan@Example.com", "0917-123-4567").await;
+    let (s, _, r) = register_with(&m, &token).await;
     assert_eq!(s, StatusCode::OK);
     let session = access_token(&r);
     let (s, v, _) = m.user(&session).await;
@@ -208,16 +202,18 @@ async fn registration(b: Backend) {
     assert_eq!(v["data"]["firstname"], "Juan");
     assert_eq!(v["data"]["mobile"], "09171234567");
     assert!(v["data"]["policy_agreement_text"].as_str().unwrap().len() > 10);
-    // A used link, a second click, does nothing more.
-    let (s, _, _) = m
-        .post(
-            "/api/v1/registration",
-            Value::Null,
-            &[("registration-token", &token)],
-        )
-        .await;
-    assert_eq!(s, StatusCode::NOT_FOUND);
-    // Registering a known address answers the same and tells the owner by mail instead.
+    assert_eq!(register_with(&m, &token).await.0, StatusCode::NOT_FOUND);
+}
+both!(
+    a_registration_link_works_once,
+    a_registration_link_works_once
+);
+
+/// Registering a known address answers the same and tells the owner by mail instead.
+async fn registering_a_known_address_tells_its_owner_by_mail(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    register(&m, "Juan@Example.com", "0917-123-4567").await;
     let (s, v2, _) = m
         .post(
             "/api/v1/pre-register",
@@ -234,20 +230,16 @@ async fn registration(b: Backend) {
         .mails()
         .iter()
         .any(|x| x.contains("You already have an account")));
-    // An expired link is gone.
-    let (_, _, _) = m
-        .post(
-            "/api/v1/pre-register",
-            form("maria@example.com", "09170000001"),
-            &[],
-        )
-        .await;
-    let maria = link_token(
-        m.mails()
-            .iter()
-            .find(|x| x.contains("maria@example.com") && x.contains("Finish"))
-            .unwrap(),
-    );
+}
+both!(
+    registering_a_known_address_tells_its_owner_by_mail,
+    registering_a_known_address_tells_its_owner_by_mail
+);
+
+async fn an_expired_registration_link_is_gone(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let maria = pre_register(&m, "maria@example.com", "09170000001").await;
     {
         use db::schema::registrations::dsl::*;
         diesel::update(registrations.find(api::session::hash(&maria)))
@@ -255,16 +247,12 @@ async fn registration(b: Backend) {
             .execute(&mut db.pool.get().unwrap())
             .unwrap();
     }
-    let (s, _, _) = m
-        .post(
-            "/api/v1/registration",
-            Value::Null,
-            &[("registration-token", &maria)],
-        )
-        .await;
-    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(register_with(&m, &maria).await.0, StatusCode::NOT_FOUND);
 }
-both!(registration_goes_through_the_emailed_link, registration);
+both!(
+    an_expired_registration_link_is_gone,
+    an_expired_registration_link_is_gone
+);
 
 async fn login_and_logout(b: Backend) {
     let db = database(b);
@@ -400,21 +388,18 @@ impl Member<'_> {
     }
 }
 
-fn reset_token(mail: &str) -> String {
-    let at =
-        mail.find("reset-password?suid=").expect("a reset link") + "reset-password?suid=".len();
-    mail[at..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect()
+/// Lea and Ben, registered; answers Lea's session token.
+async fn lea_and_ben(m: &Member<'_>) -> String {
+    let me = register(m, "lea@example.com", "09191234567").await;
+    register(m, "ben@example.com", "09197654321").await;
+    me
 }
 
-async fn the_account(b: Backend) {
+/// The profile: members only, every field checked, a mobile is one member's.
+async fn the_profile_is_the_members_and_every_field_is_checked(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
-    let me = register(&m, "lea@example.com", "09191234567").await;
-    register(&m, "ben@example.com", "09197654321").await;
-    // The profile: members only, every field checked, a mobile is one member's.
+    let me = lea_and_ben(&m).await;
     let guest = access_token(&m.send(TestRequest::post().uri("/api/v1/guest-token")).await);
     let profile = json!({"first_name": "Lea", "last_name": "Salonga", "mobile": "0919-123-4567", "birth_date": "1971-02-22"});
     assert_eq!(
@@ -439,7 +424,17 @@ async fn the_account(b: Backend) {
         .as_str()
         .unwrap()
         .contains("already used"));
-    // The website policy, once accepted, is the member's on every device.
+}
+both!(
+    the_profile_is_the_members_and_every_field_is_checked,
+    the_profile_is_the_members_and_every_field_is_checked
+);
+
+/// The website policy, once accepted, is the member's on every device.
+async fn an_accepted_policy_holds_on_every_device(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let me = lea_and_ben(&m).await;
     let (s, v, _) = m
         .with_token(
             "PUT",
@@ -456,34 +451,32 @@ async fn the_account(b: Backend) {
         m.user(&other_device).await.1["data"]["policy_agreement_accepted"],
         true
     );
-    // Changing the password needs the current one and ends the other sessions.
-    let change = |cur: &str, new: &str| json!({"current_password": cur, "password": new});
-    let (s, _, _) = m
-        .with_token(
+}
+both!(
+    an_accepted_policy_holds_on_every_device,
+    an_accepted_policy_holds_on_every_device
+);
+
+/// Changing the password needs the current one and ends the other sessions.
+async fn changing_the_password_needs_the_current_one_and_ends_other_sessions(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let me = lea_and_ben(&m).await;
+    let (_, other_device) = m.login("lea@example.com", "Pulutan2026").await;
+    let other_device = other_device.unwrap();
+    let change = |cur: &str, new: &str| {
+        m.with_token(
             "POST",
             "/api/v1/user/change-password",
             &me,
-            change("Wrong2026", "Sisig2027"),
+            json!({"current_password": cur, "password": new}),
         )
-        .await;
-    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
-    let (s, _, _) = m
-        .with_token(
-            "POST",
-            "/api/v1/user/change-password",
-            &me,
-            change("Pulutan2026", "weak"),
-        )
-        .await;
-    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
-    let (s, _, r) = m
-        .with_token(
-            "POST",
-            "/api/v1/user/change-password",
-            &me,
-            change("Pulutan2026", "Sisig2027"),
-        )
-        .await;
+    };
+    for (current, new) in [("Wrong2026", "Sisig2027"), ("Pulutan2026", "weak")] {
+        let (s, _, _) = change(current, new).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{current} -> {new}");
+    }
+    let (s, _, r) = change("Pulutan2026", "Sisig2027").await;
     assert_eq!(s, StatusCode::OK);
     let me = access_token(&r);
     assert_eq!(
@@ -496,24 +489,30 @@ async fn the_account(b: Backend) {
         m.login("lea@example.com", "Pulutan2026").await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
-    // A forgotten password: the same answer for any address, a link only for an account.
+}
+both!(
+    changing_the_password_needs_the_current_one_and_ends_other_sessions,
+    changing_the_password_needs_the_current_one_and_ends_other_sessions
+);
+
+/// A forgotten password: the same answer for any address, a link only for an account; the link
+/// ends every session and works once.
+async fn a_password_reset_link_tells_nothing_and_works_once(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let me = lea_and_ben(&m).await;
     let before = m.mails().len();
-    let (s, unknown, _) = m
-        .post(
+    let get_link = |email: &str| {
+        m.post(
             "/api/v1/reset/password/get-link",
-            json!({"email": "nobody@example.com"}),
+            json!({ "email": email }),
             &[],
         )
-        .await;
+    };
+    let (s, unknown, _) = get_link("nobody@example.com").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(m.mails().len(), before, "no mail for an unknown address");
-    let (s, known, _) = m
-        .post(
-            "/api/v1/reset/password/get-link",
-            json!({"email": "LEA@example.com"}),
-            &[],
-        )
-        .await;
+    let (s, known, _) = get_link("LEA@example.com").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(unknown, known);
     let mail = m
@@ -521,68 +520,63 @@ async fn the_account(b: Backend) {
         .into_iter()
         .find(|x| x.contains("Reset your password"))
         .unwrap();
-    let suid = reset_token(&mail);
-    assert_eq!(
-        m.post(
-            "/api/v1/reset/password/verify-link",
-            json!({"suid": suid}),
-            &[]
-        )
-        .await
-        .0,
-        StatusCode::OK
-    );
+    let suid = support::link_in(&mail, "reset-password?suid=");
     let forged = api::session::new_token();
-    assert_eq!(
-        m.post(
+    for (uri, body, status) in [
+        (
             "/api/v1/reset/password/verify-link",
-            json!({"suid": forged}),
-            &[]
-        )
-        .await
-        .0,
-        StatusCode::NOT_FOUND
-    );
-    assert_eq!(
-        m.post(
+            json!({ "suid": suid }),
+            StatusCode::OK,
+        ),
+        (
+            "/api/v1/reset/password/verify-link",
+            json!({ "suid": forged }),
+            StatusCode::NOT_FOUND,
+        ),
+        (
             "/api/v1/reset/password",
             json!({"suid": suid, "password": "weak"}),
-            &[]
-        )
-        .await
-        .0,
-        StatusCode::UNPROCESSABLE_ENTITY
-    );
-    assert_eq!(
-        m.post(
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
             "/api/v1/reset/password",
             json!({"suid": suid, "password": "Lechon2028"}),
-            &[]
-        )
-        .await
-        .0,
-        StatusCode::OK
-    );
+            StatusCode::OK,
+        ),
+    ] {
+        assert_eq!(m.status(uri, body.clone()).await, status, "{uri} {body}");
+    }
     assert_eq!(
         m.user(&me).await.0,
         StatusCode::UNAUTHORIZED,
         "a reset ends every session"
     );
     assert_eq!(
-        m.post(
+        m.status(
             "/api/v1/reset/password",
-            json!({"suid": suid, "password": "Again2029"}),
-            &[]
+            json!({"suid": suid, "password": "Again2029"})
         )
-        .await
-        .0,
+        .await,
         StatusCode::NOT_FOUND,
         "a link works once"
     );
     let (s, me) = m.login("lea@example.com", "Lechon2028").await;
     assert_eq!(s, StatusCode::OK);
+    me.unwrap();
+}
+both!(
+    a_password_reset_link_tells_nothing_and_works_once,
+    a_password_reset_link_tells_nothing_and_works_once
+);
+
+/// Deleting the account: its data and sessions go; another member is untouched.
+async fn a_deleted_account_takes_only_its_own_data_and_sessions(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    lea_and_ben(&m).await;
+    let (s, me) = m.login("lea@example.com", "Pulutan2026").await;
+    assert_eq!(s, StatusCode::OK);
     let me = me.unwrap();
-    // Deleting the account: its data and sessions go; another member is untouched.
     let (s, _, r) = m
         .with_token("DELETE", "/api/v1/user", &me, Value::Null)
         .await;
@@ -596,7 +590,7 @@ async fn the_account(b: Backend) {
         .contains("Max-Age=0"));
     assert_eq!(m.user(&me).await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(
-        m.login("lea@example.com", "Lechon2028").await.0,
+        m.login("lea@example.com", "Pulutan2026").await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
     {
@@ -612,7 +606,10 @@ async fn the_account(b: Backend) {
         StatusCode::OK
     );
 }
-both!(members_manage_their_account, the_account);
+both!(
+    a_deleted_account_takes_only_its_own_data_and_sessions,
+    a_deleted_account_takes_only_its_own_data_and_sessions
+);
 
 async fn addresses(b: Backend) {
     let db = database(b);

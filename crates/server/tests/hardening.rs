@@ -8,19 +8,10 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::test::{self, TestRequest};
-use support::{database, Backend, Res};
+use support::{database, Backend};
 
 const PAST_GATES: &str =
     "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
-
-async fn get(db: &support::TestDb, uri: &str, cookie: &str) -> Res {
-    let cfg = support::store_config(&db.url, false);
-    let mut req = TestRequest::get().uri(uri);
-    if !cookie.is_empty() {
-        req = req.insert_header(("cookie", cookie.to_string()));
-    }
-    support::send_store(db, &cfg, req).await
-}
 
 /// The server-rendered root of a page.
 fn root(html: &str) -> &str {
@@ -31,6 +22,7 @@ fn root(html: &str) -> &str {
 
 async fn malformed_escapes(b: Backend) {
     let db = database(b);
+    let store = store!(db);
     for (uri, heading) in [
         ("/?%", "BEST SELLERS"),
         ("/?%zz=1", "BEST SELLERS"),
@@ -40,7 +32,7 @@ async fn malformed_escapes(b: Backend) {
         ("/single-product/%zz", "Page not found"),
         ("/single-product/%E0%A4%A", "Page not found"),
     ] {
-        let r = get(&db, uri, PAST_GATES).await;
+        let r = send!(store, support::get(uri, PAST_GATES));
         let html = r.text();
         assert!(
             r.status == StatusCode::OK
@@ -66,26 +58,28 @@ both!(
 
 async fn huge_addresses(b: Backend) {
     let db = database(b);
+    let store = store!(db);
     let long = format!("/{}", "a'".repeat(30_000));
-    let r = get(&db, &long, "").await;
+    let r = send!(store, support::get(&long, ""));
     assert_eq!(r.status, StatusCode::URI_TOO_LONG);
     assert!(r.body.len() < 100, "nothing of the address is echoed");
-    let r = get(&db, &format!("/buy-beer?x={}", "b".repeat(5_000)), "").await;
+    let r = send!(
+        store,
+        support::get(&format!("/buy-beer?x={}", "b".repeat(5_000)), "")
+    );
     assert_eq!(r.status, StatusCode::URI_TOO_LONG);
     // A long but reasonable address still renders.
-    let r = get(
-        &db,
-        &format!("/buy-beer?utm_campaign={}", "c".repeat(500)),
-        "",
-    )
-    .await;
+    let r = send!(
+        store,
+        support::get(&format!("/buy-beer?utm_campaign={}", "c".repeat(500)), "")
+    );
     assert_eq!(r.status, StatusCode::OK);
 }
 both!(huge_addresses_are_refused_not_echoed, huge_addresses);
 
 async fn methods(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
+    let store = store!(db);
     for (method, uri, status, allow) in [
         ("HEAD", "/robots.txt", 200, None),
         ("HEAD", "/sitemap.xml", 200, None),
@@ -101,7 +95,7 @@ async fn methods(b: Backend) {
         let req = TestRequest::default()
             .method(method.parse().unwrap())
             .uri(uri);
-        let r = support::send_store(&db, &cfg, req).await;
+        let r = send!(store, req);
         assert_eq!(r.status.as_u16(), status, "{method} {uri}");
         assert_eq!(
             r.headers
@@ -116,8 +110,8 @@ both!(head_is_answered_and_405_names_the_methods, methods);
 
 async fn bodies(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let send = |req: TestRequest| support::send_store(&db, &cfg, req);
+    let store = store!(db);
+    let send = |req: TestRequest| support::call(&store, req.to_request());
     // Too large: the store's own 413.
     let r = send(
         TestRequest::post()
@@ -176,33 +170,19 @@ both!(bodies_are_bounded_and_errors_are_the_stores_own, bodies);
 
 async fn revalidation(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
-    let app = test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await;
+    let store = store!(db);
+    let get = |uri: &str| {
+        TestRequest::get()
+            .uri(uri)
+            .insert_header(("cookie", PAST_GATES))
+            .insert_header(("accept-encoding", "gzip, br"))
+    };
     for uri in ["/buy-beer", "/api/v1/products", "/img/favicon.svg"] {
-        let first = test::call_service(
-            &app,
-            TestRequest::get()
-                .uri(uri)
-                .insert_header(("cookie", PAST_GATES))
-                .insert_header(("accept-encoding", "gzip, br"))
-                .to_request(),
-        )
-        .await;
-        assert_eq!(first.status(), StatusCode::OK, "{uri}");
-        let etag = first.headers().get("etag").expect("etag").clone();
-        let again = test::call_service(
-            &app,
-            TestRequest::get()
-                .uri(uri)
-                .insert_header(("cookie", PAST_GATES))
-                .insert_header(("accept-encoding", "gzip, br"))
-                .insert_header(("if-none-match", etag))
-                .to_request(),
-        )
-        .await;
-        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{uri}");
+        let first = send!(store, get(uri));
+        assert_eq!(first.status, StatusCode::OK, "{uri}");
+        let etag = first.headers.get("etag").expect("etag").clone();
+        let again = send!(store, get(uri).insert_header(("if-none-match", etag)));
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{uri}");
     }
 }
 both!(known_answers_are_revalidated_with_304, revalidation);
@@ -267,18 +247,14 @@ both!(
 
 async fn forged_origins_and_return_paths(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let post =
-        |uri: &'static str, form: &'static str, headers: Vec<(&'static str, &'static str)>| {
-            let mut req = TestRequest::post()
-                .uri(uri)
-                .insert_header(("content-type", "application/x-www-form-urlencoded"))
-                .set_payload(form);
-            for h in headers {
-                req = req.insert_header(h);
-            }
-            support::send_store(&db, &cfg, req)
-        };
+    let store = store!(db);
+    let post = |uri: &str, form: &str, headers: Vec<(&'static str, &'static str)>| {
+        let mut req = support::post_form(uri, "", form);
+        for h in headers {
+            req = req.insert_header(h);
+        }
+        support::call(&store, req.to_request())
+    };
     // The store is https://shop.example; what the client says of the host does not count.
     for headers in [
         vec![
@@ -326,11 +302,7 @@ async fn forged_origins_and_return_paths(b: Backend) {
                 format!("email=x%40example.com&return_to={back}"),
             ),
         ] {
-            let req = TestRequest::post()
-                .uri(uri)
-                .insert_header(("content-type", "application/x-www-form-urlencoded"))
-                .set_payload(form);
-            let r = support::send_store(&db, &cfg, req).await;
+            let r = post(uri, &form, vec![]).await;
             assert_eq!(r.status, StatusCode::SEE_OTHER, "{uri} {back}");
             let to = r.headers.get("location").unwrap().to_str().unwrap();
             assert!(to.starts_with("/?"), "{uri} {back}: {to}");
@@ -388,17 +360,16 @@ async fn rate_limits(b: Backend) {
     let r = subscribe("198.51.100.4", "target@example.com".into()).await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
     // The no-JS form says so too.
-    let cfg = support::store_config(&db.url, false);
-    let r = support::send_store(
-        &db,
-        &cfg,
-        TestRequest::post()
-            .uri("/newsletter")
-            .peer_addr("203.0.113.7:40000".parse().unwrap())
-            .insert_header(("content-type", "application/x-www-form-urlencoded"))
-            .set_payload("email=late%40example.com&return_to=%2Ffaqs"),
-    )
-    .await;
+    let store = store!(db);
+    let r = send!(
+        store,
+        support::post_form(
+            "/newsletter",
+            "",
+            "email=late%40example.com&return_to=%2Ffaqs"
+        )
+        .peer_addr("203.0.113.7:40000".parse().unwrap())
+    );
     assert_eq!(
         r.headers.get("location").unwrap(),
         "/faqs?newsletter=limited#newsletter"
