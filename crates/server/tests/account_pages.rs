@@ -88,10 +88,7 @@ async fn a_guest_is_sent_to_log_in_from_a_member_page(b: Backend) {
         assert_eq!(location(&r), "/login", "{uri}");
     }
 }
-both!(
-    a_guest_is_sent_to_log_in_from_a_member_page,
-    a_guest_is_sent_to_log_in_from_a_member_page
-);
+both!(a_guest_is_sent_to_log_in_from_a_member_page);
 
 /// A forged member hint is only a hint: a guest page, and the hint cleared.
 async fn a_forged_member_hint_shows_a_guest_page_and_is_cleared(b: Backend) {
@@ -106,10 +103,7 @@ async fn a_forged_member_hint_shows_a_guest_page_and_is_cleared(b: Backend) {
     assert!(r.text().contains("<summary>My Account</summary>"));
     assert!(removed(&r, "member") && removed(&r, "session"));
 }
-both!(
-    a_forged_member_hint_shows_a_guest_page_and_is_cleared,
-    a_forged_member_hint_shows_a_guest_page_and_is_cleared
-);
+both!(a_forged_member_hint_shows_a_guest_page_and_is_cleared);
 
 /// The guests' home is kept and shared; a member's page has her name and her CSRF token and is
 /// never served to anyone else.
@@ -143,10 +137,7 @@ async fn a_members_page_is_never_served_to_a_guest(b: Backend) {
     assert_eq!(r.text(), guest_home, "a guest gets the guests' page");
     assert!(!guest_home.contains("RECOMMENDED FOR YOU"));
 }
-both!(
-    a_members_page_is_never_served_to_a_guest,
-    a_members_page_is_never_served_to_a_guest
-);
+both!(a_members_page_is_never_served_to_a_guest);
 
 /// SPEC 4: she accepts the policy once (the no-JS consent form); another device of hers, with no
 /// consent cookie, never shows the modal again.
@@ -172,10 +163,7 @@ async fn a_member_accepts_the_policy_once_for_every_device(b: Backend) {
     let r = send!(store, get("/", &rosa));
     assert!(!r.text().contains("PRIVACY / COOKIE POLICY"));
 }
-both!(
-    a_member_accepts_the_policy_once_for_every_device,
-    a_member_accepts_the_policy_once_for_every_device
-);
+both!(a_member_accepts_the_policy_once_for_every_device);
 
 /// Guest-only pages send her home; hers are open, and never kept.
 async fn a_member_is_sent_home_from_guest_pages_and_sees_her_own(b: Backend) {
@@ -191,10 +179,7 @@ async fn a_member_is_sent_home_from_guest_pages_and_sees_her_own(b: Backend) {
     assert!(page.contains(r#"value="09181234567""#), "her profile");
     csrf_of(&page);
 }
-both!(
-    a_member_is_sent_home_from_guest_pages_and_sees_her_own,
-    a_member_is_sent_home_from_guest_pages_and_sees_her_own
-);
+both!(a_member_is_sent_home_from_guest_pages_and_sees_her_own);
 
 /// The profile form is refused without the token, with another site's origin (forged Host and
 /// X-Forwarded-Host do not help), and with another session's token.
@@ -227,10 +212,7 @@ async fn the_profile_form_needs_her_token_and_the_stores_origin(b: Backend) {
     let r = send!(store, post("/my-account", &rosa, "", &forged_token));
     assert_eq!(r.status, StatusCode::FORBIDDEN, "another session's token");
 }
-both!(
-    the_profile_form_needs_her_token_and_the_stores_origin,
-    the_profile_form_needs_her_token_and_the_stores_origin
-);
+both!(the_profile_form_needs_her_token_and_the_stores_origin);
 
 /// A bad field comes back on the page with what was typed; control characters are refused and
 /// none is echoed; the right form renames her.
@@ -260,10 +242,7 @@ async fn a_profile_form_is_checked_then_saved(b: Backend) {
     let r = send!(store, get("/", &rosa));
     assert!(r.text().contains(r#"aria-label="My Account, Rosario""#));
 }
-both!(
-    a_profile_form_is_checked_then_saved,
-    a_profile_form_is_checked_then_saved
-);
+both!(a_profile_form_is_checked_then_saved);
 
 /// Logout ends the session; her old cookie then shows a guest and is cleared.
 async fn logout_ends_the_session_and_its_cookie_shows_a_guest(b: Backend) {
@@ -280,10 +259,7 @@ async fn logout_ends_the_session_and_its_cookie_shows_a_guest(b: Backend) {
     let r = send!(store, get("/my-account", &rosa));
     assert_eq!((r.status, location(&r)), (StatusCode::FOUND, "/login"));
 }
-both!(
-    logout_ends_the_session_and_its_cookie_shows_a_guest,
-    logout_ends_the_session_and_its_cookie_shows_a_guest
-);
+both!(logout_ends_the_session_and_its_cookie_shows_a_guest);
 
 /// Login: the page starts a guest session for its token; a wrong password keeps the typed login,
 /// never the password; the right one goes to /checkout when login began there, with a new token.
@@ -333,10 +309,7 @@ async fn login_keeps_the_login_never_the_password_and_returns_to_checkout(b: Bac
     );
     assert_eq!(rosa.get("member"), Some("1"));
 }
-both!(
-    login_keeps_the_login_never_the_password_and_returns_to_checkout,
-    login_keeps_the_login_never_the_password_and_returns_to_checkout
-);
+both!(login_keeps_the_login_never_the_password_and_returns_to_checkout);
 
 /// Deleting needs the confirmation; a second click after it is gone is sent to log in.
 async fn deleting_an_account_needs_the_confirmation_and_works_once(b: Backend) {
@@ -374,12 +347,9 @@ async fn deleting_an_account_needs_the_confirmation_and_works_once(b: Backend) {
     let r = send!(store, get("/?accountSuccessDelete=yes", &Jar::default()));
     assert!(r.text().contains("ACCOUNT DELETED") && r.text().contains("CONTINUE AS GUEST"));
 }
-both!(
-    deleting_an_account_needs_the_confirmation_and_works_once,
-    deleting_an_account_needs_the_confirmation_and_works_once
-);
+both!(deleting_an_account_needs_the_confirmation_and_works_once);
 
-async fn hostile_inputs(b: Backend) {
+async fn hostile_inputs_are_harmless(b: Backend) {
     let db = database(b);
     let store = store!(db);
     // Links with forged, malformed or huge tokens show their page and say the link is not good
@@ -408,4 +378,4 @@ async fn hostile_inputs(b: Backend) {
     assert_eq!(r.status, StatusCode::FORBIDDEN);
 }
 
-both!(hostile_inputs_are_harmless, hostile_inputs);
+both!(hostile_inputs_are_harmless);

@@ -115,10 +115,7 @@ async fn the_address_book_runs_the_call_each_form_names(b: Backend) {
         .unwrap()
         .is_empty());
 }
-both!(
-    the_address_book_runs_the_call_each_form_names,
-    the_address_book_runs_the_call_each_form_names
-);
+both!(the_address_book_runs_the_call_each_form_names);
 
 /// A form's fields parse as the call's JSON body would: a field of the wrong kind is named, the
 /// call's own rules give each field's message, and what was typed comes back (JSON with
@@ -152,10 +149,7 @@ async fn fields_parse_into_the_calls_own_types(b: Backend) {
         .text()
         .contains("<h1 id=\"addresses-title\">My Addresses</h1>"));
 }
-both!(
-    fields_parse_into_the_calls_own_types,
-    fields_parse_into_the_calls_own_types
-);
+both!(fields_parse_into_the_calls_own_types);
 
 /// With JavaScript a login is answered in JSON: where to go (with the new session's cookies), or
 /// the message, never the password.
@@ -187,10 +181,7 @@ async fn a_page_with_javascript_gets_json(b: Backend) {
         "This form has expired. Please try again."
     );
 }
-both!(
-    a_page_with_javascript_gets_json,
-    a_page_with_javascript_gets_json
-);
+both!(a_page_with_javascript_gets_json);
 
 /// The first address becomes the shop's location: the answer sets the location gate's cookies.
 async fn the_first_address_becomes_the_location(b: Backend) {
@@ -218,7 +209,4 @@ async fn the_first_address_becomes_the_location(b: Backend) {
         "{cookies:?}"
     );
 }
-both!(
-    the_first_address_becomes_the_location,
-    the_first_address_becomes_the_location
-);
+both!(the_first_address_becomes_the_location);

@@ -20,7 +20,7 @@ fn root(html: &str) -> &str {
     &html[start..end]
 }
 
-async fn malformed_escapes(b: Backend) {
+async fn malformed_percent_escapes_never_blank_a_page(b: Backend) {
     let db = database(b);
     let store = store!(db);
     for (uri, heading) in [
@@ -51,12 +51,9 @@ async fn malformed_escapes(b: Backend) {
         assert!(root(&html).contains(heading), "{uri}: {heading}");
     }
 }
-both!(
-    malformed_percent_escapes_never_blank_a_page,
-    malformed_escapes
-);
+both!(malformed_percent_escapes_never_blank_a_page);
 
-async fn huge_addresses(b: Backend) {
+async fn huge_addresses_are_refused_not_echoed(b: Backend) {
     let db = database(b);
     let store = store!(db);
     let long = format!("/{}", "a'".repeat(30_000));
@@ -75,9 +72,9 @@ async fn huge_addresses(b: Backend) {
     );
     assert_eq!(r.status, StatusCode::OK);
 }
-both!(huge_addresses_are_refused_not_echoed, huge_addresses);
+both!(huge_addresses_are_refused_not_echoed);
 
-async fn methods(b: Backend) {
+async fn head_is_answered_and_405_names_the_methods(b: Backend) {
     let db = database(b);
     let store = store!(db);
     for (method, uri, status, allow) in [
@@ -106,9 +103,9 @@ async fn methods(b: Backend) {
         );
     }
 }
-both!(head_is_answered_and_405_names_the_methods, methods);
+both!(head_is_answered_and_405_names_the_methods);
 
-async fn bodies(b: Backend) {
+async fn bodies_are_bounded_and_errors_are_the_stores_own(b: Backend) {
     let db = database(b);
     let store = store!(db);
     let send = |req: TestRequest| support::call(&store, req.to_request());
@@ -166,9 +163,9 @@ async fn bodies(b: Backend) {
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     assert!(r.text().contains(r#""error""#));
 }
-both!(bodies_are_bounded_and_errors_are_the_stores_own, bodies);
+both!(bodies_are_bounded_and_errors_are_the_stores_own);
 
-async fn revalidation(b: Backend) {
+async fn known_answers_are_revalidated_with_304(b: Backend) {
     let db = database(b);
     let store = store!(db);
     let get = |uri: &str| {
@@ -185,11 +182,11 @@ async fn revalidation(b: Backend) {
         assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{uri}");
     }
 }
-both!(known_answers_are_revalidated_with_304, revalidation);
+both!(known_answers_are_revalidated_with_304);
 
 /// Two app servers on one database: a write to the catalog reaches both servers' cached pages
 /// and answers within about a second (the data version is read once a second).
-async fn two_servers(b: Backend) {
+async fn a_write_reaches_every_app_server_within_a_second(b: Backend) {
     let db = database(b);
     let cfg = support::store_config(&db.url, false);
     let mut apps = Vec::new();
@@ -240,12 +237,9 @@ async fn two_servers(b: Backend) {
         }
     }
 }
-both!(
-    a_write_reaches_every_app_server_within_a_second,
-    two_servers
-);
+both!(a_write_reaches_every_app_server_within_a_second);
 
-async fn forged_origins_and_return_paths(b: Backend) {
+async fn forged_origins_are_refused_and_return_paths_are_safe(b: Backend) {
     let db = database(b);
     let store = store!(db);
     let post = |uri: &str, form: &str, headers: Vec<(&'static str, &'static str)>| {
@@ -309,12 +303,9 @@ async fn forged_origins_and_return_paths(b: Backend) {
         }
     }
 }
-both!(
-    forged_origins_are_refused_and_return_paths_are_safe,
-    forged_origins_and_return_paths
-);
+both!(forged_origins_are_refused_and_return_paths_are_safe);
 
-async fn rate_limits(b: Backend) {
+async fn newsletter_signups_are_rate_limited_for_every_app_server(b: Backend) {
     let db = database(b);
     let subscribe = |ip: &'static str, email: String| {
         support::send_api(
@@ -375,14 +366,11 @@ async fn rate_limits(b: Backend) {
         "/faqs?newsletter=limited#newsletter"
     );
 }
-both!(
-    newsletter_signups_are_rate_limited_for_every_app_server,
-    rate_limits
-);
+both!(newsletter_signups_are_rate_limited_for_every_app_server);
 
 /// A flood of made-up addresses renders 404 pages but keeps none of them: they must not evict the
 /// pages that exist.
-async fn made_up_addresses(b: Backend) {
+async fn made_up_addresses_are_not_kept(b: Backend) {
     let db = database(b);
     let cfg = support::store_config(&db.url, false);
     let api =
@@ -404,4 +392,4 @@ async fn made_up_addresses(b: Backend) {
     assert_eq!(res.status(), StatusCode::OK);
     assert!(api.cache.weight() > 0, "a page that exists is kept");
 }
-both!(made_up_addresses_are_not_kept, made_up_addresses);
+both!(made_up_addresses_are_not_kept);

@@ -5,7 +5,7 @@ mod support;
 
 use actix_web::http::StatusCode;
 use actix_web::test;
-use support::{database, Backend};
+use support::{database, root, Backend};
 
 struct Res {
     status: StatusCode,
@@ -60,14 +60,6 @@ fn seen(res: support::Res) -> Res {
     }
 }
 
-fn root(html: &str) -> &str {
-    let start = html.find(r#"<div id="root">"#).expect("root");
-    let end = html
-        .find(r#"<script type="application/json""#)
-        .expect("state");
-    &html[start..end]
-}
-
 fn cookie<'a>(res: &'a Res, name: &str) -> Option<&'a str> {
     res.cookies
         .iter()
@@ -75,7 +67,7 @@ fn cookie<'a>(res: &'a Res, name: &str) -> Option<&'a str> {
         .map(String::as_str)
 }
 
-async fn every_route(b: Backend) {
+async fn every_route_renders_on_the_server(b: Backend) {
     let (_db, s) = shop!(b, false);
     for (path, status, text) in [
         ("/", 200, "BEST SELLERS"),
@@ -104,9 +96,9 @@ async fn every_route(b: Backend) {
         );
     }
 }
-both!(every_route_renders_on_the_server, every_route);
+both!(every_route_renders_on_the_server);
 
-async fn redirects(b: Backend) {
+async fn product_redirects(b: Backend) {
     let (_db, s) = shop!(b, false);
     let r = get!(s, "/single-product", "").await;
     assert_eq!(
@@ -124,9 +116,9 @@ async fn redirects(b: Backend) {
         (StatusCode::FOUND, Some("/buy-beer"))
     );
 }
-both!(product_redirects, redirects);
+both!(product_redirects);
 
-async fn gates_overlay(b: Backend) {
+async fn gates_overlay_the_rendered_page(b: Backend) {
     let (_db, s) = shop!(b, false);
     // No consent: the policy modal over the rendered list (crawlers still get the products).
     let r = get!(s, "/buy-beer", "").await;
@@ -162,9 +154,11 @@ async fn gates_overlay(b: Backend) {
     let r = get!(s, "/buy-beer", PAST_GATES).await;
     assert!(!root(&r.body).contains(r#"role="dialog""#));
 }
-both!(gates_overlay_the_rendered_page, gates_overlay);
+both!(gates_overlay_the_rendered_page);
 
-async fn no_js_entry(b: Backend) {
+/// Without JavaScript, the consent form sets the consent cookies (readable by JS) and asks for
+/// the category next.
+async fn the_consent_form_sets_its_cookies_and_asks_the_category(b: Backend) {
     let (_db, s) = shop!(b, false);
     let r = post!(s, "/gate/consent", "", "return_to=%2Fbuy-beer").await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
@@ -179,6 +173,12 @@ async fn no_js_entry(b: Backend) {
         );
         assert!(!c.contains("HttpOnly"), "readable by JS: {c}");
     }
+}
+both!(the_consent_form_sets_its_cookies_and_asks_the_category);
+
+/// The category form keeps the category, clears the location and asks for it next.
+async fn the_category_form_keeps_it_and_asks_the_location(b: Backend) {
+    let (_db, s) = shop!(b, false);
     let r = post!(
         s,
         "/gate/category",
@@ -199,22 +199,46 @@ async fn no_js_entry(b: Backend) {
             .contains("Max-Age=0"),
         "location cleared"
     );
+}
+both!(the_category_form_keeps_it_and_asks_the_location);
+
+/// The location form goes step by step (province, city, barangay, street), each step to the
+/// page that offers the next, then keeps the location and lands on the list for it.
+async fn the_location_form_goes_step_by_step_to_the_list(b: Backend) {
+    let (_db, s) = shop!(b, false);
     let kegs = format!("{CONSENT}; categoryGateId=3");
-    // Province step -> the page with Metro Manila's keg cities.
-    let r = post!(
-        s,
-        "/gate/location",
-        &kegs,
-        "fulfillment=1&province=51&return_to=%2Fbuy-beer",
-    )
-    .await;
-    let next = r.location.unwrap();
-    assert!(
-        next.starts_with("/buy-beer?gate=location&fulfillment=1&province=51"),
-        "{next}"
-    );
-    let page = get!(s, &next, &kegs).await;
-    assert!(root(&page.body).contains("Makati City"));
+    let steps: [(&str, fn(&str) -> bool, &str, &str); 3] = [
+        // Province step -> the page with Metro Manila's keg cities.
+        (
+            "fulfillment=1&province=51&return_to=%2Fbuy-beer",
+            |next| next.starts_with("/buy-beer?gate=location&fulfillment=1&province=51"),
+            "the cities",
+            "Makati City",
+        ),
+        // City step -> barangays.
+        (
+            "fulfillment=1&province=51&city=1380300000&return_to=%2Fbuy-beer",
+            |next| next.contains("city=1380300000") && !next.contains("barangay="),
+            "the barangays",
+            "Bel-Air",
+        ),
+        // Barangay with streets -> streets.
+        (
+            "fulfillment=1&province=51&city=1380300000&barangay=1380300002&return_to=%2Fbuy-beer",
+            |next| next.contains("barangay=1380300002"),
+            "streets needed first",
+            "Jupiter Street",
+        ),
+    ];
+    for (form, goes_on, why, shows) in steps {
+        let next = post!(s, "/gate/location", &kegs, form)
+            .await
+            .location
+            .unwrap();
+        assert!(goes_on(&next), "{why}: {next}");
+        let page = get!(s, &next, &kegs).await;
+        assert!(root(&page.body).contains(shows), "{next}: {shows}");
+    }
     // No keg city in Cavite.
     let page = get!(
         s,
@@ -223,35 +247,7 @@ async fn no_js_entry(b: Backend) {
     )
     .await;
     assert!(root(&page.body).contains("No Cities available"));
-    // City step -> barangays; barangay with streets -> streets; then complete.
-    let r = post!(
-        s,
-        "/gate/location",
-        &kegs,
-        "fulfillment=1&province=51&city=1380300000&return_to=%2Fbuy-beer",
-    )
-    .await;
-    let next = r.location.unwrap();
-    assert!(
-        next.contains("city=1380300000") && !next.contains("barangay="),
-        "{next}"
-    );
-    let page = get!(s, &next, &kegs).await;
-    assert!(root(&page.body).contains("Bel-Air"));
-    let r = post!(
-        s,
-        "/gate/location",
-        &kegs,
-        "fulfillment=1&province=51&city=1380300000&barangay=1380300002&return_to=%2Fbuy-beer",
-    )
-    .await;
-    let next = r.location.unwrap();
-    assert!(
-        next.contains("barangay=1380300002"),
-        "streets needed first: {next}"
-    );
-    let page = get!(s, &next, &kegs).await;
-    assert!(root(&page.body).contains("Jupiter Street"));
+    // Then complete.
     let r = post!(s, "/gate/location", &kegs, "fulfillment=1&province=51&city=1380300000&barangay=1380300002&street=1&return_to=%2Fbuy-beer").await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     assert_eq!(r.location.as_deref(), Some("/buy-beer"));
@@ -277,13 +273,19 @@ async fn no_js_entry(b: Backend) {
     )
     .await;
     assert_eq!(root(&page.body).matches(r#"class="card""#).count(), 6);
-    // A barangay without streets completes at once; a barangay of another city is dropped.
+}
+both!(the_location_form_goes_step_by_step_to_the_list);
+
+/// A barangay without streets completes at once; a barangay of another city is dropped.
+async fn a_barangay_without_streets_completes_at_once_and_another_citys_is_dropped(b: Backend) {
+    let (_db, s) = shop!(b, false);
     let bottles = format!("{CONSENT}; categoryGateId=1");
+    let city = "fulfillment=1&province=51&city=1380100000";
     let r = post!(
         s,
         "/gate/location",
         &bottles,
-        "fulfillment=1&province=51&city=1380100000&barangay=1380100001",
+        &format!("{city}&barangay=1380100001")
     )
     .await;
     assert_eq!(r.location.as_deref(), Some("/buy-beer"));
@@ -291,14 +293,14 @@ async fn no_js_entry(b: Backend) {
         s,
         "/gate/location",
         &bottles,
-        "fulfillment=1&province=51&city=1380100000&barangay=1380300002",
+        &format!("{city}&barangay=1380300002")
     )
     .await;
     assert!(!r.location.unwrap().contains("barangay="));
 }
-both!(the_entry_journey_works_without_javascript, no_js_entry);
+both!(a_barangay_without_streets_completes_at_once_and_another_citys_is_dropped);
 
-async fn forms_refuse_other_sites(b: Backend) {
+async fn forms_stay_on_the_site(b: Backend) {
     let (_db, s) = shop!(b, false);
     let req = test::TestRequest::post()
         .uri("/gate/consent")
@@ -311,9 +313,9 @@ async fn forms_refuse_other_sites(b: Backend) {
     let r = post!(s, "/gate/consent", "", "return_to=%2F%2Fevil.example%2Fx").await;
     assert_eq!(r.location.as_deref(), Some("/?gate=category"));
 }
-both!(forms_stay_on_the_site, forms_refuse_other_sites);
+both!(forms_stay_on_the_site);
 
-async fn newsletter_without_js(b: Backend) {
+async fn newsletter_form_without_javascript(b: Backend) {
     let (_db, s) = shop!(b, false);
     let r = post!(
         s,
@@ -348,9 +350,9 @@ async fn newsletter_without_js(b: Backend) {
     assert!(root(&page.body)
         .contains("Thank you! Open the link we sent to your email to confirm your subscription."));
 }
-both!(newsletter_form_without_javascript, newsletter_without_js);
+both!(newsletter_form_without_javascript);
 
-async fn maintenance(b: Backend) {
+async fn the_maintenance_switch_closes_every_page_and_call(b: Backend) {
     let (_db, s) = shop!(b, true);
     for path in ["/", "/buy-beer", "/faqs", "/nope"] {
         let r = get!(s, path, PAST_GATES).await;
@@ -364,14 +366,11 @@ async fn maintenance(b: Backend) {
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(r.body.contains(r#""error""#));
 }
-both!(
-    the_maintenance_switch_closes_every_page_and_call,
-    maintenance
-);
+both!(the_maintenance_switch_closes_every_page_and_call);
 
 /// The switch in the database works the same, on a running store within about a second (the
 /// data version is read once a second).
-async fn maintenance_in_the_database(b: Backend) {
+async fn the_maintenance_setting_in_the_database_closes_the_store(b: Backend) {
     let (db, s) = shop!(b, false);
     assert_eq!(get!(s, "/api/v1/banners", "").await.status, StatusCode::OK);
     {
@@ -399,12 +398,9 @@ async fn maintenance_in_the_database(b: Backend) {
         StatusCode::SERVICE_UNAVAILABLE
     );
 }
-both!(
-    the_maintenance_setting_in_the_database_closes_the_store,
-    maintenance_in_the_database
-);
+both!(the_maintenance_setting_in_the_database_closes_the_store);
 
-async fn seo(b: Backend) {
+async fn seo_basics(b: Backend) {
     let (_db, s) = shop!(b, false);
     let r = get!(s, "/sitemap.xml", "").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -436,9 +432,9 @@ async fn seo(b: Backend) {
     assert!(r.body.contains("https://schema.org/OutOfStock"));
     assert!(root(&r.body).contains("Out Of Stock"));
 }
-both!(seo_basics, seo);
+both!(seo_basics);
 
-async fn product_options(b: Backend) {
+async fn product_type_selector_rules(b: Backend) {
     let (_db, s) = shop!(b, false);
     let cans = get!(s, "/single-product/tala-pale-pilsen-can-330ml", PAST_GATES).await;
     let body = root(&cans.body);
@@ -456,9 +452,9 @@ async fn product_options(b: Backend) {
     assert!(body.contains("YOU MIGHT ALSO LIKE"));
     assert!(body.contains(r#"href="/delivery-areas""#));
 }
-both!(product_type_selector_rules, product_options);
+both!(product_type_selector_rules);
 
-async fn notice_window(b: Backend) {
+async fn the_notice_window_follows_testdate(b: Backend) {
     let (_db, s) = shop!(b, false);
     let r = get!(s, "/?testdate=2025-05-05", PAST_GATES).await;
     assert!(root(&r.body).contains("Notice to our Members"));
@@ -475,4 +471,4 @@ async fn notice_window(b: Backend) {
     let r = get!(s, "/?testdate=2025-05-14", PAST_GATES).await;
     assert!(!root(&r.body).contains("Notice to our Members"));
 }
-both!(the_notice_window_follows_testdate, notice_window);
+both!(the_notice_window_follows_testdate);

@@ -227,9 +227,12 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
 }
 
 /// Declares a test for each backend: `both!(name, body)` where `body` is an async fn taking a
-/// `Backend`.
+/// `Backend`; `both!(name)` when the test is named as its fn.
 #[macro_export]
 macro_rules! both {
+    ($name:ident) => {
+        $crate::both!($name, $name);
+    };
     ($name:ident, $body:ident) => {
         mod $name {
             #[actix_web::test]
@@ -242,6 +245,15 @@ macro_rules! both {
             }
         }
     };
+}
+
+/// The server-rendered root of a page, without the state script.
+pub fn root(html: &str) -> &str {
+    let start = html.find(r#"<div id="root">"#).expect("root");
+    let end = html
+        .find(r#"<script type="application/json""#)
+        .expect("state");
+    &html[start..end]
 }
 
 /// An answer as the tests read it.
