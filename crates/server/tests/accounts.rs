@@ -59,6 +59,20 @@ impl<'a> Member<'a> {
         support::read_outbox(self.outbox.path())
     }
 
+    /// A guest's session token.
+    async fn guest(&self) -> String {
+        access_token(
+            &self
+                .send(TestRequest::post().uri("/api/v1/guest-token"))
+                .await,
+        )
+    }
+
+    /// The answer to a pre-registration form.
+    async fn pre_register(&self, body: Value) -> (StatusCode, Value, Res) {
+        self.post("/api/v1/pre-register", body, &[]).await
+    }
+
     /// The answer's status to a POST of `body`.
     async fn status(&self, uri: &str, body: Value) -> StatusCode {
         self.post(uri, body, &[]).await.0
@@ -81,10 +95,8 @@ async fn register(m: &Member<'_>, email: &str, mobile: &str) -> String {
 }
 
 /// A pre-registration; answers the token of the link mailed for it.
-async fn pre_register(m: &Member<'_>, email: &str, mobile: &str) -> String {
-    let (s, v, _) = m
-        .post("/api/v1/pre-register", form(email, mobile), &[])
-        .await;
+async fn link_for(m: &Member<'_>, email: &str, mobile: &str) -> String {
+    let (s, v, _) = m.pre_register(form(email, mobile)).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let to = format!("To: {}", email.to_ascii_lowercase());
     link_token(
@@ -109,10 +121,8 @@ async fn every_bad_registration_field_is_named_at_once(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
     let (s, v, _) = m
-        .post(
-            "/api/v1/pre-register",
+        .pre_register(
             json!({"email": "x", "mobile": "123", "birth_date": "2015-01-01", "password": "short"}),
-            &[],
         )
         .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
@@ -139,11 +149,7 @@ async fn a_registration_link_is_mailed_and_stored_only_as_a_hash(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
     let (s, v, _) = m
-        .post(
-            "/api/v1/pre-register",
-            form("Juan@Example.com", "0917-123-4567"),
-            &[],
-        )
+        .pre_register(form("Juan@Example.com", "0917-123-4567"))
         .await;
     assert_eq!(s, StatusCode::OK);
     assert!(v["data"]["success"]
@@ -187,7 +193,7 @@ both!(a_registration_link_is_mailed_and_stored_only_as_a_hash);
 async fn a_registration_link_works_once(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
-    let token = pre_register(&m, "Juan@Example.com", "0917-123-4567").await;
+    let token = link_for(&m, "Juan@Example.com", "0917-123-4567").await;
     let (s, _, r) = register_with(&m, &token).await;
     assert_eq!(s, StatusCode::OK);
     let session = access_token(&r);
@@ -206,11 +212,7 @@ async fn registering_a_known_address_tells_its_owner_by_mail(b: Backend) {
     let m = Member::new(&db);
     register(&m, "Juan@Example.com", "0917-123-4567").await;
     let (s, v2, _) = m
-        .post(
-            "/api/v1/pre-register",
-            form("juan@example.com", "09179999999"),
-            &[],
-        )
+        .pre_register(form("juan@example.com", "09179999999"))
         .await;
     assert_eq!(s, StatusCode::OK);
     assert!(v2["data"]["success"]
@@ -227,7 +229,7 @@ both!(registering_a_known_address_tells_its_owner_by_mail);
 async fn an_expired_registration_link_is_gone(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
-    let maria = pre_register(&m, "maria@example.com", "09170000001").await;
+    let maria = link_for(&m, "maria@example.com", "09170000001").await;
     {
         use db::schema::registrations::dsl::*;
         diesel::update(registrations.find(api::session::hash(&maria)))
@@ -239,11 +241,16 @@ async fn an_expired_registration_link_is_gone(b: Backend) {
 }
 both!(an_expired_registration_link_is_gone);
 
-async fn members_log_in_and_out(b: Backend) {
+/// Ana, registered; a member of the store with her password.
+async fn ana(m: &Member<'_>) {
+    register(m, "ana@example.com", "09181234567").await;
+}
+
+/// A wrong password and an unknown account read the same.
+async fn a_wrong_password_reads_as_an_unknown_account(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
-    register(&m, "ana@example.com", "09181234567").await;
-    // Wrong password and unknown account read the same.
+    ana(&m).await;
     let (s1, v1, _) = m
         .post(
             "/api/v1/login",
@@ -267,11 +274,16 @@ async fn members_log_in_and_out(b: Backend) {
     );
     assert_eq!(v1, v2);
     assert_eq!(v1["message"], api::accounts::LOGIN_FAILED);
-    // By email (any case) or by mobile; a guest's token is replaced, never kept.
-    let guest = {
-        let r = m.send(TestRequest::post().uri("/api/v1/guest-token")).await;
-        access_token(&r)
-    };
+}
+both!(a_wrong_password_reads_as_an_unknown_account);
+
+/// A member logs in by email (any case) or by mobile; a guest's token is replaced, never kept;
+/// logout ends that session only, and clears the cookie.
+async fn members_log_in_by_email_or_mobile_and_out_of_one_session(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    ana(&m).await;
+    let guest = m.guest().await;
     let auth = format!("Bearer {guest}");
     let (s, v, r) = m
         .post(
@@ -291,15 +303,9 @@ async fn members_log_in_and_out(b: Backend) {
         "the guest session ended at login"
     );
     assert_ne!(access_token(&r), guest);
-    let (s, _, r) = m
-        .post(
-            "/api/v1/login",
-            json!({"login": "0918 123 4567", "password": "Pulutan2026"}),
-            &[],
-        )
-        .await;
+    let (s, by_mobile) = m.login("0918 123 4567", "Pulutan2026").await;
     assert_eq!(s, StatusCode::OK);
-    let by_mobile = access_token(&r);
+    let by_mobile = by_mobile.expect("access-token");
     assert_eq!(m.user(&member).await.0, StatusCode::OK);
     assert_eq!(m.user(&by_mobile).await.0, StatusCode::OK);
     // Logout ends that session only, and clears the cookie.
@@ -315,15 +321,16 @@ async fn members_log_in_and_out(b: Backend) {
     );
     assert_eq!(m.user(&member).await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(m.user(&by_mobile).await.0, StatusCode::OK);
-    // Guessing one account's password is stopped after five wrong tries.
+}
+both!(members_log_in_by_email_or_mobile_and_out_of_one_session);
+
+/// Guessing one account's password is stopped after five wrong tries.
+async fn guessing_a_password_is_stopped_after_five_tries(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    ana(&m).await;
     for _ in 0..5 {
-        let (s, _, _) = m
-            .post(
-                "/api/v1/login",
-                json!({"login": "ana@example.com", "password": "Guess2026"}),
-                &[],
-            )
-            .await;
+        let (s, _) = m.login("ana@example.com", "Guess2026").await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     }
     let (s, v, r) = m
@@ -336,7 +343,7 @@ async fn members_log_in_and_out(b: Backend) {
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
     assert!(r.headers.get("retry-after").is_some());
 }
-both!(members_log_in_and_out);
+both!(guessing_a_password_is_stopped_after_five_tries);
 
 impl Member<'_> {
     async fn with_token(
@@ -385,7 +392,7 @@ async fn the_profile_is_the_members_and_every_field_is_checked(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
     let me = lea_and_ben(&m).await;
-    let guest = access_token(&m.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let guest = m.guest().await;
     let profile = json!({"first_name": "Lea", "last_name": "Salonga", "mobile": "0919-123-4567", "birth_date": "1971-02-22"});
     assert_eq!(
         m.with_token("PUT", "/api/v1/user", &guest, profile.clone())
@@ -581,26 +588,48 @@ async fn a_deleted_account_takes_only_its_own_data_and_sessions(b: Backend) {
 }
 both!(a_deleted_account_takes_only_its_own_data_and_sessions);
 
-async fn addresses_are_the_members_own(b: Backend) {
+/// Lea's and Ben's session tokens, both registered.
+async fn lea_and_ben_tokens(m: &Member<'_>) -> (String, String) {
+    let lea = register(m, "lea@example.com", "09191234567").await;
+    let ben = register(m, "ben@example.com", "09197654321").await;
+    (lea, ben)
+}
+
+/// The addresses of the member with `token`.
+async fn address_list(m: &Member<'_>, token: &str) -> (StatusCode, Value) {
+    let (s, v, _) = m
+        .with_token("GET", "/api/v1/user/addresses/list", token, Value::Null)
+        .await;
+    (s, v)
+}
+
+/// Lea adds her address in Bel-Air; answers its id.
+async fn lea_adds_her_address(m: &Member<'_>, lea: &str) -> i64 {
+    let (s, v, _) = m
+        .with_token("POST", "/api/v1/user/addresses", lea, json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["barangay_name"], "Bel-Air");
+    assert_eq!(v["city_name"], "Makati City");
+    assert_eq!(v["street_name"], "Jupiter Street");
+    let id = v["id"].as_i64().unwrap();
+    assert_eq!(address_list(m, lea).await.1["results"][0]["id"], id);
+    id
+}
+
+/// Addresses are for members; the line, a served barangay, and its street where it has streets
+/// are checked.
+async fn addresses_are_for_members_and_checked(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
-    let lea = register(&m, "lea@example.com", "09191234567").await;
-    let ben = register(&m, "ben@example.com", "09197654321").await;
-    let guest = access_token(&m.send(TestRequest::post().uri("/api/v1/guest-token")).await);
-    assert_eq!(
-        m.with_token("GET", "/api/v1/user/addresses/list", &guest, Value::Null)
-            .await
-            .0,
-        StatusCode::UNAUTHORIZED
-    );
-    let (s, v, _) = m
-        .with_token("GET", "/api/v1/user/addresses/list", &lea, Value::Null)
-        .await;
+    let (lea, _) = lea_and_ben_tokens(&m).await;
+    let guest = m.guest().await;
+    assert_eq!(address_list(&m, &guest).await.0, StatusCode::UNAUTHORIZED);
+    let (s, v) = address_list(&m, &lea).await;
     assert_eq!(
         (s, v["results"].as_array().unwrap().len()),
         (StatusCode::OK, 0)
     );
-    // Checked: the line, a served barangay, its street where it has streets.
     for (body, field) in [
         (
             json!({"address": "12", "barangay_id": 1380300002, "street_id": 1}),
@@ -626,74 +655,62 @@ async fn addresses_are_the_members_own(b: Backend) {
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
         assert!(v["errors"][field].is_array(), "{body}: {v}");
     }
-    let (s, v, _) = m
-        .with_token("POST", "/api/v1/user/addresses", &lea, json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1}))
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{v}");
-    assert_eq!(v["barangay_name"], "Bel-Air");
-    assert_eq!(v["city_name"], "Makati City");
-    assert_eq!(v["street_name"], "Jupiter Street");
-    let id = v["id"].as_i64().unwrap();
-    let (_, v, _) = m
-        .with_token("GET", "/api/v1/user/addresses/list", &lea, Value::Null)
-        .await;
-    assert_eq!(v["results"][0]["id"], id);
-    // Another member's address is missing, like an unknown one.
-    let (_, v, _) = m
-        .with_token("GET", "/api/v1/user/addresses/list", &ben, Value::Null)
-        .await;
-    assert_eq!(v["results"].as_array().unwrap().len(), 0);
+    lea_adds_her_address(&m, &lea).await;
+}
+both!(addresses_are_for_members_and_checked);
+
+/// Another member's address is missing, like an unknown one; its owner edits and deletes it,
+/// once.
+async fn an_address_is_its_members_alone(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let (lea, ben) = lea_and_ben_tokens(&m).await;
+    let id = lea_adds_her_address(&m, &lea).await;
+    assert_eq!(
+        address_list(&m, &ben).await.1["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
     let edit =
         json!({"address": "Unit 9, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
-    for who in [&ben, &lea] {
-        for target in [
-            format!("/api/v1/user/addresses/{id}"),
-            "/api/v1/user/addresses/999999".into(),
-        ] {
-            if who == &lea && target.ends_with(&id.to_string()) {
-                continue;
-            }
-            let (s1, v1, _) = m.with_token("PUT", &target, who, edit.clone()).await;
-            let (s2, _, _) = m.with_token("DELETE", &target, who, Value::Null).await;
-            assert_eq!(
-                (s1, s2),
-                (StatusCode::NOT_FOUND, StatusCode::NOT_FOUND),
-                "{target}"
-            );
-            assert!(v1["error"].as_str().unwrap().ends_with("not found"));
-        }
+    let hers = format!("/api/v1/user/addresses/{id}");
+    let unknown = "/api/v1/user/addresses/999999".to_string();
+    for (who, target) in [(&ben, &hers), (&ben, &unknown), (&lea, &unknown)] {
+        let (s1, v1, _) = m.with_token("PUT", target, who, edit.clone()).await;
+        let (s2, _, _) = m.with_token("DELETE", target, who, Value::Null).await;
+        assert_eq!(
+            (s1, s2),
+            (StatusCode::NOT_FOUND, StatusCode::NOT_FOUND),
+            "{target}"
+        );
+        assert!(v1["error"].as_str().unwrap().ends_with("not found"));
     }
-    let (s, v, _) = m
-        .with_token("PUT", &format!("/api/v1/user/addresses/{id}"), &lea, edit)
-        .await;
+    let (s, v, _) = m.with_token("PUT", &hers, &lea, edit).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["address"], "Unit 9, 12 Jupiter St.");
-    let (s, _, _) = m
+    for status in [StatusCode::OK, StatusCode::NOT_FOUND] {
+        let (s, _, _) = m.with_token("DELETE", &hers, &lea, Value::Null).await;
+        assert_eq!(s, status);
+    }
+}
+both!(an_address_is_its_members_alone);
+
+/// An account's addresses go with it.
+async fn an_accounts_addresses_go_with_it(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let (_, ben) = lea_and_ben_tokens(&m).await;
+    let (s, v, _) = m
         .with_token(
-            "DELETE",
-            &format!("/api/v1/user/addresses/{id}"),
-            &lea,
-            Value::Null,
+            "POST",
+            "/api/v1/user/addresses",
+            &ben,
+            json!({"address": "3 Kalayaan Ave.", "barangay_id": 1380300002, "street_id": 4}),
         )
         .await;
-    assert_eq!(s, StatusCode::OK);
-    let (s, _, _) = m
-        .with_token(
-            "DELETE",
-            &format!("/api/v1/user/addresses/{id}"),
-            &lea,
-            Value::Null,
-        )
-        .await;
-    assert_eq!(s, StatusCode::NOT_FOUND);
-    // An account's addresses go with it.
-    m.with_token(
-        "POST",
-        "/api/v1/user/addresses",
-        &ben,
-        json!({"address": "3 Kalayaan Ave.", "barangay_id": 1380300002, "street_id": 4}),
-    )
-    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
     m.with_token("DELETE", "/api/v1/user", &ben, Value::Null)
         .await;
     let left: i64 = db::schema::addresses::table
@@ -702,7 +719,7 @@ async fn addresses_are_the_members_own(b: Backend) {
         .unwrap();
     assert_eq!(left, 0);
 }
-both!(addresses_are_the_members_own);
+both!(an_accounts_addresses_go_with_it);
 
 async fn cookie_writes_from_another_site_are_refused(b: Backend) {
     let db = database(b);

@@ -317,33 +317,17 @@ both!(forms_stay_on_the_site);
 
 async fn newsletter_form_without_javascript(b: Backend) {
     let (_db, s) = shop!(b, false);
-    let r = post!(
-        s,
-        "/newsletter",
-        "",
-        "email=ana%40example.ph&return_to=%2Ffaqs",
-    )
-    .await;
-    assert_eq!(
-        r.location.as_deref(),
-        Some("/faqs?newsletter=sent#newsletter")
-    );
-    let r = post!(
-        s,
-        "/newsletter",
-        "",
-        "email=ana%40example.ph&return_to=%2Ffaqs",
-    )
-    .await;
-    assert_eq!(
-        r.location.as_deref(),
-        Some("/faqs?newsletter=sent#newsletter")
-    );
-    let r = post!(s, "/newsletter", "", "email=nope&return_to=%2Ffaqs").await;
-    assert_eq!(
-        r.location.as_deref(),
-        Some("/faqs?newsletter=invalid#newsletter")
-    );
+    // The same address twice reads the same; a bad one is said so.
+    for (email, says) in [
+        ("ana%40example.ph", "sent"),
+        ("ana%40example.ph", "sent"),
+        ("nope", "invalid"),
+    ] {
+        let form = format!("email={email}&return_to=%2Ffaqs");
+        let r = post!(s, "/newsletter", "", &form).await;
+        let to = format!("/faqs?newsletter={says}#newsletter");
+        assert_eq!(r.location.as_deref(), Some(to.as_str()), "{email}");
+    }
     let page = get!(s, "/faqs?newsletter=invalid", CONSENT).await;
     assert!(root(&page.body).contains("The email must be a valid email address."));
     let page = get!(s, "/faqs?newsletter=sent", CONSENT).await;
