@@ -202,12 +202,16 @@ async fn the_category_form_keeps_it_and_asks_the_location(b: Backend) {
 }
 both!(the_category_form_keeps_it_and_asks_the_location);
 
+/// A step of the location form: its fields, what the next address must be, why, and what the
+/// next page shows.
+type Step = (&'static str, fn(&str) -> bool, &'static str, &'static str);
+
 /// The location form goes step by step (province, city, barangay, street), each step to the
 /// page that offers the next, then keeps the location and lands on the list for it.
 async fn the_location_form_goes_step_by_step_to_the_list(b: Backend) {
     let (_db, s) = shop!(b, false);
     let kegs = format!("{CONSENT}; categoryGateId=3");
-    let steps: [(&str, fn(&str) -> bool, &str, &str); 3] = [
+    let steps: [Step; 3] = [
         // Province step -> the page with Metro Manila's keg cities.
         (
             "fulfillment=1&province=51&return_to=%2Fbuy-beer",
