@@ -389,24 +389,19 @@ both!(newsletter_signups_are_rate_limited_for_every_app_server);
 /// pages that exist.
 async fn made_up_addresses_are_not_kept(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let api =
-        actix_web::web::Data::new(server::api_state(db.pool.clone(), &cfg).expect("api state"));
-    let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
-    let app = test::init_service(server::app(&api, &pages)).await;
+    let (api, store) = store!(db, support::store_config(&db.url, false), with api);
     for i in 0..20 {
-        let res = test::call_service(
-            &app,
-            TestRequest::get()
-                .uri(&format!("/no-such-page-{i}"))
-                .to_request(),
-        )
-        .await;
-        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+        let uri = format!("/no-such-page-{i}");
+        assert_eq!(
+            send!(store, support::get(&uri, "")).status,
+            StatusCode::NOT_FOUND
+        );
     }
     assert_eq!(api.cache.weight(), 0, "no 404 page is kept");
-    let res = test::call_service(&app, TestRequest::get().uri("/faqs").to_request()).await;
-    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        send!(store, support::get("/faqs", "")).status,
+        StatusCode::OK
+    );
     assert!(api.cache.weight() > 0, "a page that exists is kept");
 }
 both!(made_up_addresses_are_not_kept);
