@@ -6,170 +6,74 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::test::{self, TestRequest};
+use actix_web::test::TestRequest;
 use serde_json::json;
-use support::{database, Backend, Res};
+use support::{csrf_of, database, form_body, location, removed, Backend, Jar};
 
 const ORIGIN: &str = "https://shop.example";
 
-async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceResponse<B>) -> Res {
-    let (status, headers) = (res.status(), res.headers().clone());
-    let body = test::read_body(res).await.to_vec();
-    Res {
-        status,
-        headers,
-        body,
-    }
-}
-
-/// The `name=value` pairs a response sets, as a `Cookie` header would send them back (removals
-/// left out).
-fn set_cookies(r: &Res) -> Vec<(String, String)> {
-    r.headers
-        .get_all("set-cookie")
-        .filter_map(|v| v.to_str().ok())
-        .filter(|v| !v.contains("Max-Age=0"))
-        .filter_map(|v| {
-            let pair = v.split(';').next()?;
-            let (k, val) = pair.split_once('=')?;
-            Some((k.to_string(), val.to_string()))
-        })
-        .collect()
-}
-
-fn removed(r: &Res, name: &str) -> bool {
-    r.headers
-        .get_all("set-cookie")
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.starts_with(&format!("{name}=;")) && v.contains("Max-Age=0"))
-}
-
-/// A browser's cookie jar, just enough of one.
-#[derive(Default, Clone)]
-struct Jar(Vec<(String, String)>);
-
-impl Jar {
-    fn keep(&mut self, r: &Res) {
-        for (k, v) in set_cookies(r) {
-            self.0.retain(|(n, _)| *n != k);
-            self.0.push((k, v));
-        }
-        for name in ["session", "member"] {
-            if removed(r, name) {
-                self.0.retain(|(n, _)| n != name);
-            }
-        }
-    }
-
-    fn header(&self) -> String {
-        self.0
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-
-    fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn csrf_of(html: &str) -> String {
-    let at = html.find(r#"name="csrf" value=""#).expect("a CSRF field") + 19;
-    html[at..].split('"').next().unwrap().to_string()
-}
-
-fn location(r: &Res) -> &str {
-    r.headers
-        .get("location")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-}
-
-fn form_body(pairs: &[(&str, &str)]) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish()
-}
-
 /// Registers Rosa through the API (the JSON path the forms share; another app server on the same
-/// database) and reads her link from the outbox; answers her session cookie.
+/// database) and the link in her mail; answers her cookies.
 async fn register_rosa(db: &support::TestDb, outbox: &std::path::Path) -> Jar {
     let form = json!({
         "first_name": "Rosa", "last_name": "Santos", "email": "rosa@example.com",
         "mobile": "09181234567", "birth_date": "1988-08-08", "password": "Pulutan2026",
         "accept_terms": true
     });
-    let r = support::send_api_mailing(
-        &db.pool,
-        outbox,
-        TestRequest::post()
-            .uri("/api/v1/pre-register")
-            .set_json(form),
-    )
-    .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-    let mail = std::fs::read_dir(outbox)
-        .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .map(|m| m.replace("=\r\n", "").replace("=3D", "="))
-        .find(|m| m.contains("To: rosa@example.com"))
-        .expect("link mail");
-    let at = mail.find("registration?token=").unwrap() + 19;
-    let token: String = mail[at..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect();
-    let r = support::send_api_mailing(
-        &db.pool,
-        outbox,
-        TestRequest::post()
-            .uri("/api/v1/registration")
-            .insert_header(("registration-token", token)),
-    )
-    .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let r = support::register(db, outbox, form).await;
     let mut jar = Jar::default();
     jar.keep(&r);
     assert!(jar.get("session").is_some() && jar.get("member") == Some("1"));
     jar
 }
 
-async fn pages_and_forms(b: Backend) {
-    let db = database(b);
-    let outbox = tempfile::tempdir().unwrap();
-    let mut cfg = support::store_config(&db.url, false);
-    cfg.mail_outbox = outbox.path().to_path_buf();
-    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).expect("web state"));
-    let api = actix_web::web::Data::new(api);
-    let app = test::init_service(server::app(&api, &pages)).await;
-    let get = |uri: &str, jar: &Jar| {
-        let mut req = TestRequest::get().uri(uri);
-        if !jar.0.is_empty() {
-            req = req.insert_header(("cookie", jar.header()));
-        }
-        req.to_request()
-    };
-    let post = |uri: &str, jar: &Jar, origin: &str, pairs: &[(&str, &str)]| {
-        let mut req = TestRequest::post()
-            .uri(uri)
-            .insert_header(("content-type", "application/x-www-form-urlencoded"))
-            .set_payload(form_body(pairs));
-        if !origin.is_empty() {
-            req = req.insert_header(("origin", origin.to_string()));
-        }
-        if !jar.0.is_empty() {
-            req = req.insert_header(("cookie", jar.header()));
-        }
-        req.to_request()
-    };
-    let guest = Jar::default();
+/// The store (one render pool) mailing to a fresh outbox, and Rosa registered through it:
+/// `(db, outbox, store, rosa)`.
+macro_rules! rosas_store {
+    ($b:expr) => {{
+        let db = database($b);
+        let outbox = tempfile::tempdir().unwrap();
+        let mut cfg = support::store_config(&db.url, false);
+        cfg.mail_outbox = outbox.path().to_path_buf();
+        let store = store!(db, cfg);
+        let rosa = register_rosa(&db, outbox.path()).await;
+        (db, outbox, store, rosa)
+    }};
+}
 
-    // Guards: real redirects for a guest.
+fn get(uri: &str, jar: &Jar) -> TestRequest {
+    support::get(uri, &jar.header())
+}
+
+/// A form posted with the cookies of `jar`, from `origin` ("" for none).
+fn post(uri: &str, jar: &Jar, origin: &str, pairs: &[(&str, &str)]) -> TestRequest {
+    let req = support::post_form(uri, &jar.header(), &form_body(pairs));
+    if origin.is_empty() {
+        req
+    } else {
+        req.insert_header(("origin", origin.to_string()))
+    }
+}
+
+/// The fields of Rosa's profile form, renaming her Rosario (no CSRF token).
+const PROFILE: [(&str, &str); 4] = [
+    ("first_name", "Rosario"),
+    ("last_name", "Santos"),
+    ("mobile", "09181234567"),
+    ("birth_date", "1988-08-08"),
+];
+
+/// The CSRF token on her account page, read as she opens it.
+macro_rules! account_csrf {
+    ($store:expr, $jar:expr) => {{
+        let r = send!($store, get("/my-account", &$jar));
+        csrf_of(&r.text())
+    }};
+}
+
+async fn a_guest_is_sent_to_log_in_from_a_member_page(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
     for uri in [
         "/my-account",
         "/my-account/orders",
@@ -179,22 +83,35 @@ async fn pages_and_forms(b: Backend) {
         "/setup-address",
         "/change-password",
     ] {
-        let r = read(test::call_service(&app, get(uri, &guest)).await).await;
+        let r = send!(store, get(uri, &Jar::default()));
         assert_eq!(r.status, StatusCode::FOUND, "{uri}");
         assert_eq!(location(&r), "/login", "{uri}");
     }
-    // A forged member hint is only a hint: a guest page, and the hint cleared.
+}
+both!(a_guest_is_sent_to_log_in_from_a_member_page);
+
+/// A forged member hint is only a hint: a guest page, and the hint cleared.
+async fn a_forged_member_hint_shows_a_guest_page_and_is_cleared(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
     let forged = Jar(vec![
         ("member".into(), "1".into()),
         ("session".into(), api::session::new_token()),
     ]);
-    let r = read(test::call_service(&app, get("/", &forged)).await).await;
+    let r = send!(store, get("/", &forged));
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.text().contains("<summary>My Account</summary>"));
     assert!(removed(&r, "member") && removed(&r, "session"));
+}
+both!(a_forged_member_hint_shows_a_guest_page_and_is_cleared);
 
-    // The guests' home is kept and shared.
-    let r = read(test::call_service(&app, get("/", &guest)).await).await;
+/// The guests' home is kept and shared; a member's page has her name and her CSRF token and is
+/// never served to anyone else.
+async fn a_members_page_is_never_served_to_a_guest(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let guest = Jar::default();
+    let r = send!(store, get("/", &guest));
     assert_eq!(r.status, StatusCode::OK);
     let guest_home = r.text();
     assert!(!guest_home.contains("Rosa"));
@@ -204,9 +121,9 @@ async fn pages_and_forms(b: Backend) {
         "a guest's shop page carries only the critical CSS"
     );
 
-    let mut rosa = register_rosa(&db, outbox.path()).await;
-    // A member's page: her name, her CSRF token, never served to anyone else.
-    let r = read(test::call_service(&app, get("/", &rosa)).await).await;
+    let outbox = tempfile::tempdir().unwrap();
+    let rosa = register_rosa(&db, outbox.path()).await;
+    let r = send!(store, get("/", &rosa));
     assert_eq!(r.status, StatusCode::OK);
     let home = r.text();
     assert!(
@@ -216,11 +133,17 @@ async fn pages_and_forms(b: Backend) {
     assert!(home.contains("RECOMMENDED FOR YOU"));
     assert!(home.contains(r#"<link rel="stylesheet" href="/assets/accounts-"#));
     assert!(home.contains(r#"action="/logout""#));
-    let r = read(test::call_service(&app, get("/", &guest)).await).await;
+    let r = send!(store, get("/", &guest));
     assert_eq!(r.text(), guest_home, "a guest gets the guests' page");
     assert!(!guest_home.contains("RECOMMENDED FOR YOU"));
-    // SPEC 4: she accepts the policy once (the no-JS consent form); another device of hers, with
-    // no consent cookie, never shows the modal again.
+}
+both!(a_members_page_is_never_served_to_a_guest);
+
+/// SPEC 4: she accepts the policy once (the no-JS consent form); another device of hers, with no
+/// consent cookie, never shows the modal again.
+async fn a_member_accepts_the_policy_once_for_every_device(b: Backend) {
+    let (_db, _outbox, store, rosa) = rosas_store!(b);
+    let home = send!(store, get("/", &rosa)).text();
     assert!(home.contains("PRIVACY / COOKIE POLICY"));
     let consent = |csrf: &str| {
         post(
@@ -231,105 +154,119 @@ async fn pages_and_forms(b: Backend) {
         )
     };
     // Without her session's token the acceptance is only this browser's cookie.
-    let r = read(test::call_service(&app, consent("forged")).await).await;
+    let r = send!(store, consent("forged"));
     assert_eq!(r.status, StatusCode::SEE_OTHER);
-    let r = read(test::call_service(&app, get("/", &rosa)).await).await;
+    let r = send!(store, get("/", &rosa));
     assert!(r.text().contains("PRIVACY / COOKIE POLICY"));
-    let r = read(test::call_service(&app, consent(&csrf_of(&home))).await).await;
+    let r = send!(store, consent(&csrf_of(&home)));
     assert_eq!(r.status, StatusCode::SEE_OTHER);
-    let r = read(test::call_service(&app, get("/", &rosa)).await).await;
+    let r = send!(store, get("/", &rosa));
     assert!(!r.text().contains("PRIVACY / COOKIE POLICY"));
-    // Guest-only pages send her home; hers are open.
+}
+both!(a_member_accepts_the_policy_once_for_every_device);
+
+/// Guest-only pages send her home; hers are open, and never kept.
+async fn a_member_is_sent_home_from_guest_pages_and_sees_her_own(b: Backend) {
+    let (_db, _outbox, store, rosa) = rosas_store!(b);
     for uri in ["/login", "/registration"] {
-        let r = read(test::call_service(&app, get(uri, &rosa)).await).await;
+        let r = send!(store, get(uri, &rosa));
         assert_eq!((r.status, location(&r)), (StatusCode::FOUND, "/"), "{uri}");
     }
-    let r = read(test::call_service(&app, get("/my-account", &rosa)).await).await;
+    let r = send!(store, get("/my-account", &rosa));
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.headers.get("cache-control").unwrap(), "no-store");
     let page = r.text();
     assert!(page.contains(r#"value="09181234567""#), "her profile");
-    let csrf = csrf_of(&page);
+    csrf_of(&page);
+}
+both!(a_member_is_sent_home_from_guest_pages_and_sees_her_own);
 
-    // The profile form: without the token, with another site's origin (forged Host and
-    // X-Forwarded-Host do not help), with a bad field, then right.
-    let fields = [
-        ("first_name", "Rosario"),
-        ("last_name", "Santos"),
-        ("mobile", "09181234567"),
-        ("birth_date", "1988-08-08"),
-    ];
-    let r = read(test::call_service(&app, post("/my-account", &rosa, ORIGIN, &fields)).await).await;
+/// The profile form is refused without the token, with another site's origin (forged Host and
+/// X-Forwarded-Host do not help), and with another session's token.
+async fn the_profile_form_needs_her_token_and_the_stores_origin(b: Backend) {
+    let (_db, _outbox, store, rosa) = rosas_store!(b);
+    let csrf = account_csrf!(store, rosa);
+    let r = send!(store, post("/my-account", &rosa, ORIGIN, &PROFILE));
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     assert!(r
         .text()
         .contains("This form has expired. Please try again."));
-    let mut with_token = fields.to_vec();
+    let mut with_token = PROFILE.to_vec();
     with_token.push(("csrf", &csrf));
-    let mut evil = post("/my-account", &rosa, "http://evil.com", &with_token);
+    let mut evil = post("/my-account", &rosa, "http://evil.com", &with_token).to_request();
     evil.headers_mut()
         .insert(actix_web::http::header::HOST, "evil.com".parse().unwrap());
     evil.headers_mut().insert(
         actix_web::http::header::HeaderName::from_static("x-forwarded-host"),
         "evil.com".parse().unwrap(),
     );
-    let r = read(test::call_service(&app, evil).await).await;
+    let r = support::call(&store, evil).await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     // A client that sends neither Origin nor Referer (privacy settings strip them) is held by
     // the token alone.
-    let r = read(test::call_service(&app, post("/my-account", &rosa, "", &fields)).await).await;
+    let r = send!(store, post("/my-account", &rosa, "", &PROFILE));
     assert_eq!(r.status, StatusCode::FORBIDDEN, "no Origin and no token");
-    let mut forged_token = fields.to_vec();
+    let mut forged_token = PROFILE.to_vec();
     let other = api::session::csrf_token(&api::session::new_token());
     forged_token.push(("csrf", &other));
-    let r =
-        read(test::call_service(&app, post("/my-account", &rosa, "", &forged_token)).await).await;
+    let r = send!(store, post("/my-account", &rosa, "", &forged_token));
     assert_eq!(r.status, StatusCode::FORBIDDEN, "another session's token");
+}
+both!(the_profile_form_needs_her_token_and_the_stores_origin);
+
+/// A bad field comes back on the page with what was typed; control characters are refused and
+/// none is echoed; the right form renames her.
+async fn a_profile_form_is_checked_then_saved(b: Backend) {
+    let (_db, _outbox, store, rosa) = rosas_store!(b);
+    let csrf = account_csrf!(store, rosa);
+    let mut with_token = PROFILE.to_vec();
+    with_token.push(("csrf", &csrf));
     let mut bad = with_token.clone();
     bad[2] = ("mobile", "12345");
-    let r = read(test::call_service(&app, post("/my-account", &rosa, ORIGIN, &bad)).await).await;
+    let r = send!(store, post("/my-account", &rosa, ORIGIN, &bad));
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     let page = r.text();
     assert!(page.contains("The mobile number must start with 09"));
     assert!(page.contains(r#"value="Rosario""#), "what was typed stays");
-    // Control characters are refused, and none is echoed into the page.
     let mut nul = with_token.clone();
     nul[0] = ("first_name", "Ro\u{0}sa\r\n");
-    let r = read(test::call_service(&app, post("/my-account", &rosa, ORIGIN, &nul)).await).await;
+    let r = send!(store, post("/my-account", &rosa, ORIGIN, &nul));
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(!r.body.contains(&0) && !r.text().contains("\r\n"));
     assert!(r.text().contains(r#"value="Rosa""#));
-    let r =
-        read(test::call_service(&app, post("/my-account", &rosa, ORIGIN, &with_token)).await).await;
+    let r = send!(store, post("/my-account", &rosa, ORIGIN, &with_token));
     assert_eq!(
         (r.status, location(&r)),
         (StatusCode::SEE_OTHER, "/my-account?done=profile")
     );
-    let r = read(test::call_service(&app, get("/", &rosa)).await).await;
+    let r = send!(store, get("/", &rosa));
     assert!(r.text().contains(r#"aria-label="My Account, Rosario""#));
+}
+both!(a_profile_form_is_checked_then_saved);
 
-    // Logout ends the session; her old cookie then shows a guest and is cleared.
-    let old = rosa.clone();
-    let r =
-        read(test::call_service(&app, post("/logout", &rosa, ORIGIN, &[("csrf", &csrf)])).await)
-            .await;
+/// Logout ends the session; her old cookie then shows a guest and is cleared.
+async fn logout_ends_the_session_and_its_cookie_shows_a_guest(b: Backend) {
+    let (_db, _outbox, store, rosa) = rosas_store!(b);
+    let csrf = account_csrf!(store, rosa);
+    let r = send!(store, post("/logout", &rosa, ORIGIN, &[("csrf", &csrf)]));
     assert_eq!(
         (r.status, location(&r)),
         (StatusCode::SEE_OTHER, "/login?done=logout")
     );
     assert!(removed(&r, "session") && removed(&r, "member"));
-    rosa.keep(&r);
-    let r = read(test::call_service(&app, get("/", &old)).await).await;
-    assert!(
-        !r.text().contains("Rosario"),
-        "an ended session shows a guest"
-    );
-    let r = read(test::call_service(&app, get("/my-account", &old)).await).await;
+    let r = send!(store, get("/", &rosa));
+    assert!(!r.text().contains("Rosa"), "an ended session shows a guest");
+    let r = send!(store, get("/my-account", &rosa));
     assert_eq!((r.status, location(&r)), (StatusCode::FOUND, "/login"));
+}
+both!(logout_ends_the_session_and_its_cookie_shows_a_guest);
 
-    // Login: the page starts a guest session for its token; a wrong password keeps the typed
-    // login, never the password; the right one goes to /checkout when login began there.
-    let r = read(test::call_service(&app, get("/login?from=checkout", &rosa)).await).await;
+/// Login: the page starts a guest session for its token; a wrong password keeps the typed login,
+/// never the password; the right one goes to /checkout when login began there, with a new token.
+async fn login_keeps_the_login_never_the_password_and_returns_to_checkout(b: Backend) {
+    let (_db, _outbox, store, _) = rosas_store!(b);
+    let mut rosa = Jar::default();
+    let r = send!(store, get("/login?from=checkout", &rosa));
     assert_eq!(r.status, StatusCode::OK);
     assert!(
         r.text()
@@ -348,7 +285,7 @@ async fn pages_and_forms(b: Backend) {
         ("password", "NotHers2026"),
         ("from", "checkout"),
     ];
-    let r = read(test::call_service(&app, post("/login", &rosa, ORIGIN, &wrong)).await).await;
+    let r = send!(store, post("/login", &rosa, ORIGIN, &wrong));
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     let page = r.text();
     assert!(page.contains("These credentials do not match our records."));
@@ -359,7 +296,7 @@ async fn pages_and_forms(b: Backend) {
     );
     let mut right = wrong;
     right[2] = ("password", "Pulutan2026");
-    let r = read(test::call_service(&app, post("/login", &rosa, ORIGIN, &right)).await).await;
+    let r = send!(store, post("/login", &rosa, ORIGIN, &right));
     assert_eq!(
         (r.status, location(&r)),
         (StatusCode::SEE_OTHER, "/checkout")
@@ -371,60 +308,50 @@ async fn pages_and_forms(b: Backend) {
         "a new token on login"
     );
     assert_eq!(rosa.get("member"), Some("1"));
+}
+both!(login_keeps_the_login_never_the_password_and_returns_to_checkout);
 
-    // Deleting needs the confirmation; a second click after it is gone is sent to log in.
-    let r = read(test::call_service(&app, get("/my-account/delete-account", &rosa)).await).await;
+/// Deleting needs the confirmation; a second click after it is gone is sent to log in.
+async fn deleting_an_account_needs_the_confirmation_and_works_once(b: Backend) {
+    let (_db, _outbox, store, rosa) = rosas_store!(b);
+    let r = send!(store, get("/my-account/delete-account", &rosa));
     let csrf = csrf_of(&r.text());
-    let r = read(
-        test::call_service(
-            &app,
-            post(
-                "/my-account/delete-account",
-                &rosa,
-                ORIGIN,
-                &[("csrf", &csrf)],
-            ),
+    let r = send!(
+        store,
+        post(
+            "/my-account/delete-account",
+            &rosa,
+            ORIGIN,
+            &[("csrf", &csrf)]
         )
-        .await,
-    )
-    .await;
+    );
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     let confirm = [("csrf", csrf.as_str()), ("confirm", "1")];
-    let before = rosa.clone();
-    let r = read(
-        test::call_service(
-            &app,
-            post("/my-account/delete-account", &rosa, ORIGIN, &confirm),
-        )
-        .await,
-    )
-    .await;
+    let r = send!(
+        store,
+        post("/my-account/delete-account", &rosa, ORIGIN, &confirm)
+    );
     assert_eq!(
         (r.status, location(&r)),
         (StatusCode::SEE_OTHER, "/?accountSuccessDelete=yes")
     );
-    let r = read(
-        test::call_service(
-            &app,
-            post("/my-account/delete-account", &before, ORIGIN, &confirm),
-        )
-        .await,
-    )
-    .await;
+    let r = send!(
+        store,
+        post("/my-account/delete-account", &rosa, ORIGIN, &confirm)
+    );
     assert!(
         r.status == StatusCode::FORBIDDEN || location(&r) == "/login",
         "the second click: {}",
         r.status
     );
-    let r = read(test::call_service(&app, get("/?accountSuccessDelete=yes", &guest)).await).await;
+    let r = send!(store, get("/?accountSuccessDelete=yes", &Jar::default()));
     assert!(r.text().contains("ACCOUNT DELETED") && r.text().contains("CONTINUE AS GUEST"));
 }
+both!(deleting_an_account_needs_the_confirmation_and_works_once);
 
-both!(pages_and_forms_hold, pages_and_forms);
-
-async fn hostile_inputs(b: Backend) {
+async fn hostile_inputs_are_harmless(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
+    let store = store!(db);
     // Links with forged, malformed or huge tokens show their page and say the link is not good
     // once used; nothing breaks.
     for uri in [
@@ -434,23 +361,21 @@ async fn hostile_inputs(b: Backend) {
         "/reset-password?suid=x&suid=y",
         "/login?from=%0d%0aSet-Cookie:x",
     ] {
-        let r = support::send_store(&db, &cfg, TestRequest::get().uri(uri)).await;
+        let r = send!(store, TestRequest::get().uri(uri));
         assert_eq!(r.status, StatusCode::OK, "{uri}");
         assert!(!r.text().contains("Set-Cookie:x\r"), "{uri}");
     }
     // A form post of an account page from another site is refused before anything runs.
-    let r = support::send_store(
-        &db,
-        &cfg,
+    let r = send!(
+        store,
         TestRequest::post()
             .uri("/login")
             .insert_header(("origin", "http://evil.com"))
             .insert_header(("sec-fetch-site", "cross-site"))
             .insert_header(("content-type", "application/x-www-form-urlencoded"))
-            .set_payload("login=a%40b.c&password=x"),
-    )
-    .await;
+            .set_payload("login=a%40b.c&password=x")
+    );
     assert_eq!(r.status, StatusCode::FORBIDDEN);
 }
 
-both!(hostile_inputs_are_harmless, hostile_inputs);
+both!(hostile_inputs_are_harmless);

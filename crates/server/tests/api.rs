@@ -53,7 +53,7 @@ const BACOOR_BAYANAN: &str = "402103004";
 /// Santa Maria, Bulacan: a real barangay in a city the store does not serve.
 const UNSERVED: &str = "301423001";
 
-async fn all_products(b: Backend) {
+async fn lists_every_product_without_a_barangay(b: Backend) {
     let (status, v) = call(b, "GET", "/api/v1/products").await;
     assert_eq!(status, StatusCode::OK);
     let products = v["products"].as_array().unwrap();
@@ -105,9 +105,9 @@ async fn all_products(b: Backend) {
     assert!(kegs.iter().all(|k| k["unit_per_case"] == 1));
     assert!(products.iter().any(|p| p["orderable"] == false));
 }
-both!(lists_every_product_without_a_barangay, all_products);
+both!(lists_every_product_without_a_barangay);
 
-async fn narrowed_by_barangay(b: Backend) {
+async fn narrows_products_to_the_barangay(b: Backend) {
     let db = database(b);
     let (_, makati) = call_with(
         &db.pool,
@@ -140,17 +140,17 @@ async fn narrowed_by_barangay(b: Backend) {
     assert_eq!(caloocan.len(), 25);
     assert_eq!(bacoor.len(), 19);
 }
-both!(narrows_products_to_the_barangay, narrowed_by_barangay);
+both!(narrows_products_to_the_barangay);
 
-async fn unserved_barangay(b: Backend) {
+async fn an_unserved_barangay_has_no_products(b: Backend) {
     let (status, v) = call(b, "GET", &format!("/api/v1/products?barangay={UNSERVED}")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(v["products"].as_array().unwrap().is_empty());
     assert!(v["best_sellers"].as_array().unwrap().is_empty());
 }
-both!(an_unserved_barangay_has_no_products, unserved_barangay);
+both!(an_unserved_barangay_has_no_products);
 
-async fn by_packaging(b: Backend) {
+async fn filters_products_by_packaging(b: Backend) {
     let db = database(b);
     let (status, v) = call_with(&db.pool, "GET", "/api/v1/products?packaging=3").await;
     assert_eq!(status, StatusCode::OK);
@@ -173,9 +173,9 @@ async fn by_packaging(b: Backend) {
         .iter()
         .all(|p| p["types"]["name"] == "Cans"));
 }
-both!(filters_products_by_packaging, by_packaging);
+both!(filters_products_by_packaging);
 
-async fn bad_product_queries(b: Backend) {
+async fn malformed_or_unknown_input_is_a_4xx(b: Backend) {
     let db = database(b);
     for (uri, status, needle) in [
         ("/api/v1/products?barangay=abc", 400, "barangay"),
@@ -201,9 +201,9 @@ async fn bad_product_queries(b: Backend) {
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["products"].as_array().unwrap().len(), 26);
 }
-both!(malformed_or_unknown_input_is_a_4xx, bad_product_queries);
+both!(malformed_or_unknown_input_is_a_4xx);
 
-async fn packagings(b: Backend) {
+async fn lists_packagings(b: Backend) {
     let (status, v) = call(b, "POST", "/api/v3/packagings").await;
     assert_eq!(status, StatusCode::OK);
     let results = v["results"].as_array().unwrap();
@@ -218,9 +218,9 @@ async fn packagings(b: Backend) {
         }
     }
 }
-both!(lists_packagings, packagings);
+both!(lists_packagings);
 
-async fn banners(b: Backend) {
+async fn lists_banners(b: Backend) {
     let (status, v) = call(b, "GET", "/api/v1/banners").await;
     assert_eq!(status, StatusCode::OK);
     let results = v["results"].as_array().unwrap();
@@ -236,9 +236,9 @@ async fn banners(b: Backend) {
             .ends_with("-mobile.svg"));
     }
 }
-both!(lists_banners, banners);
+both!(lists_banners);
 
-async fn wrong_method_and_unknown_path(b: Backend) {
+async fn wrong_methods_and_unknown_calls_answer_json(b: Backend) {
     let db = database(b);
     let (s, v) = call_with(&db.pool, "GET", "/api/v3/packagings").await;
     assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
@@ -249,12 +249,9 @@ async fn wrong_method_and_unknown_path(b: Backend) {
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(v["error"].as_str().unwrap().contains("/api/v1/nope"));
 }
-both!(
-    wrong_methods_and_unknown_calls_answer_json,
-    wrong_method_and_unknown_path
-);
+both!(wrong_methods_and_unknown_calls_answer_json);
 
-async fn seed_is_idempotent(b: Backend) {
+async fn migrations_and_seed_run_once(b: Backend) {
     let db = database(b);
     let mut conn = db.pool.get().unwrap();
     assert_eq!(
@@ -267,7 +264,7 @@ async fn seed_is_idempotent(b: Backend) {
         "a seeded catalog is left alone"
     );
 }
-both!(migrations_and_seed_run_once, seed_is_idempotent);
+both!(migrations_and_seed_run_once);
 
 /// The served contract is the kept one, with every registered call (registration happens in each
 /// call's own module; this checks it survives linking into the store).

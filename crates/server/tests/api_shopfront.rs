@@ -53,6 +53,14 @@ impl Api {
             .unwrap_or_else(|| panic!("{uri}: {v}"))
             .to_string()
     }
+
+    /// Each GET fails with its status, and its error says the text ("" for any error).
+    async fn errors(&self, cases: &[(&str, u16, &str)]) {
+        for (uri, status, says) in cases {
+            let error = self.error("GET", uri, *status).await;
+            assert!(error.contains(says), "{uri}: {error}");
+        }
+    }
 }
 
 fn list<'a>(v: &'a Value, field: &str) -> Vec<&'a str> {
@@ -64,7 +72,7 @@ fn list<'a>(v: &'a Value, field: &str) -> Vec<&'a str> {
         .collect()
 }
 
-async fn fulfillment_and_provinces(b: Backend) {
+async fn fulfillment_types_and_provinces(b: Backend) {
     let api = Api::new(b);
     let v = api.ok("GET", "/api/v3/fulfillment-types").await;
     assert_eq!(
@@ -81,9 +89,9 @@ async fn fulfillment_and_provinces(b: Backend) {
         ["Metro Manila", "Bulacan", "Cavite", "Rizal"]
     );
 }
-both!(fulfillment_types_and_provinces, fulfillment_and_provinces);
+both!(fulfillment_types_and_provinces);
 
-async fn cities(b: Backend) {
+async fn cities_by_province_and_fulfillment(b: Backend) {
     let api = Api::new(b);
     let v = api
         .ok(
@@ -122,34 +130,28 @@ async fn cities(b: Backend) {
         )
         .await;
     assert_eq!(v["results"]["locations"].as_array().unwrap().len(), 1);
-    assert!(api
-        .error(
-            "GET",
+    api.errors(&[
+        (
             "/api/v3/locations/provinces/99/fulfillments/1/cities",
-            404
-        )
-        .await
-        .contains("Province 99"));
-    assert!(api
-        .error(
-            "GET",
+            404,
+            "Province 99",
+        ),
+        (
             "/api/v3/locations/provinces/51/fulfillments/9/cities",
-            404
-        )
-        .await
-        .contains("Fulfillment type 9"));
-    assert!(api
-        .error(
-            "GET",
+            404,
+            "Fulfillment type 9",
+        ),
+        (
             "/api/v3/locations/provinces/abc/fulfillments/1/cities",
-            400
-        )
-        .await
-        .contains("provinceId"));
+            400,
+            "provinceId",
+        ),
+    ])
+    .await;
 }
-both!(cities_by_province_and_fulfillment, cities);
+both!(cities_by_province_and_fulfillment);
 
-async fn keg_cities(b: Backend) {
+async fn cities_for_kegs(b: Backend) {
     let api = Api::new(b);
     let (s, v) = api.call("POST", "/api/v3/locations/cities", None).await;
     assert_eq!(s, StatusCode::OK);
@@ -181,9 +183,9 @@ async fn keg_cities(b: Backend) {
         .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
 }
-both!(cities_for_kegs, keg_cities);
+both!(cities_for_kegs);
 
-async fn barangays_and_streets(b: Backend) {
+async fn barangays_streets_and_legacy_calls(b: Backend) {
     let api = Api::new(b);
     let v = api
         .ok("GET", "/api/v3/locations/city/1380300000/barangays")
@@ -210,16 +212,12 @@ async fn barangays_and_streets(b: Backend) {
         v["results"].as_array().unwrap().is_empty(),
         "no streets needed"
     );
-    assert!(api
-        .error("GET", "/api/v3/locations/city/7/barangays", 404)
-        .await
-        .contains("City 7"));
-    assert!(api
-        .error("GET", "/api/v3/locations/barangay/7/streets", 404)
-        .await
-        .contains("Barangay 7"));
-    api.error("GET", "/api/v3/locations/city/-1/barangays", 400)
-        .await;
+    api.errors(&[
+        ("/api/v3/locations/city/7/barangays", 404, "City 7"),
+        ("/api/v3/locations/barangay/7/streets", 404, "Barangay 7"),
+        ("/api/v3/locations/city/-1/barangays", 400, ""),
+    ])
+    .await;
     // Legacy calls.
     let v = api.ok("GET", "/api/v1/cities?filterByProvince=54").await;
     assert_eq!(list(&v, "city_name"), ["Antipolo City", "Cainta", "Taytay"]);
@@ -227,20 +225,16 @@ async fn barangays_and_streets(b: Backend) {
         .ok("GET", "/api/v1/barangay?filterByCity=1380300000")
         .await;
     assert!(list(&v, "barangay_name").contains(&"San Lorenzo"));
-    assert!(api
-        .error("GET", "/api/v1/cities", 400)
-        .await
-        .contains("filterByProvince is required"));
-    assert!(api
-        .error("GET", "/api/v1/barangay?filterByCity=x", 400)
-        .await
-        .contains("filterByCity"));
-    api.error("GET", "/api/v1/cities?filterByProvince=5", 404)
-        .await;
+    api.errors(&[
+        ("/api/v1/cities", 400, "filterByProvince is required"),
+        ("/api/v1/barangay?filterByCity=x", 400, "filterByCity"),
+        ("/api/v1/cities?filterByProvince=5", 404, ""),
+    ])
+    .await;
 }
-both!(barangays_streets_and_legacy_calls, barangays_and_streets);
+both!(barangays_streets_and_legacy_calls);
 
-async fn single_product(b: Backend) {
+async fn single_product_with_you_might_also_like(b: Backend) {
     let api = Api::new(b);
     let v = api
         .ok(
@@ -274,20 +268,20 @@ async fn single_product(b: Backend) {
         .await;
     assert_eq!(v["available_in_area"], Value::Null);
     assert_eq!(v["you_might_also_like"].as_array().unwrap().len(), 8);
-    assert!(api
-        .error("GET", "/api/v2/products/nope/barangay/0", 404)
-        .await
-        .contains("nope"));
-    assert!(api
-        .error("GET", "/api/v2/products/tala-light-330ml/barangay/5", 404)
-        .await
-        .contains("Barangay 5"));
-    api.error("GET", "/api/v2/products/tala-light-330ml/barangay/x", 400)
-        .await;
+    api.errors(&[
+        ("/api/v2/products/nope/barangay/0", 404, "nope"),
+        (
+            "/api/v2/products/tala-light-330ml/barangay/5",
+            404,
+            "Barangay 5",
+        ),
+        ("/api/v2/products/tala-light-330ml/barangay/x", 400, ""),
+    ])
+    .await;
 }
-both!(single_product_with_you_might_also_like, single_product);
+both!(single_product_with_you_might_also_like);
 
-async fn promos_and_new(b: Backend) {
+async fn promotions_and_whats_new(b: Backend) {
     let api = Api::new(b);
     let v = api
         .ok("GET", "/api/v1/products/promos?testdate=2026-11-21")
@@ -315,7 +309,7 @@ async fn promos_and_new(b: Backend) {
         )
         .await;
     assert!(v["results"].as_array().unwrap().is_empty(), "unserved area");
-    api.error("GET", "/api/v1/products/promos?barangay=zz", 400)
+    api.errors(&[("/api/v1/products/promos?barangay=zz", 400, "")])
         .await;
     let v = api.ok("GET", "/api/v1/products/whats-new").await;
     assert_eq!(v["products"][0]["product_name"], "Tala Zero Can 330 ml");
@@ -324,9 +318,9 @@ async fn promos_and_new(b: Backend) {
         "Bangkal Double IPA Can 473 ml"
     );
 }
-both!(promotions_and_whats_new, promos_and_new);
+both!(promotions_and_whats_new);
 
-async fn holidays_and_notice(b: Backend) {
+async fn holidays_and_the_notice_window(b: Backend) {
     let api = Api::new(b);
     let v = api
         .ok("GET", "/api/v1/philippine-holiday?testdate=2025-05-12")
@@ -355,9 +349,9 @@ async fn holidays_and_notice(b: Backend) {
         .await;
     assert!(v["date"].as_str().unwrap().starts_with("20"));
 }
-both!(holidays_and_the_notice_window, holidays_and_notice);
+both!(holidays_and_the_notice_window);
 
-async fn newsletter(b: Backend) {
+async fn newsletter_signup(b: Backend) {
     let api = Api::new(b);
     let (s, v) = api
         .call(
@@ -418,9 +412,9 @@ async fn newsletter(b: Backend) {
         .unwrap();
     assert_eq!(confirmed, 0, "an address counts once its link is opened");
 }
-both!(newsletter_signup, newsletter);
+both!(newsletter_signup);
 
-async fn guest_user(b: Backend) {
+async fn guest_user_carries_the_policy_texts(b: Backend) {
     let api = Api::new(b);
     let (s, v) = api.call("GET", "/api/v1/user", None).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
@@ -438,4 +432,4 @@ async fn guest_user(b: Backend) {
         .unwrap()
         .contains("18 years old"));
 }
-both!(guest_user_carries_the_policy_texts, guest_user);
+both!(guest_user_carries_the_policy_texts);

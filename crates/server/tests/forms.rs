@@ -5,9 +5,9 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::test::{self, TestRequest};
+use actix_web::test::TestRequest;
 use serde_json::Value;
-use support::{database, Backend, Res};
+use support::{database, location, Backend, Res};
 
 const ORIGIN: &str = "https://shop.example";
 
@@ -31,49 +31,14 @@ fn form(uri: &str, token: &str, fields: &[(&str, &str)], json: bool) -> TestRequ
     }
 }
 
+fn json(r: &Res) -> Value {
+    r.json()
+}
+
 fn addresses(token: &str) -> TestRequest {
     TestRequest::get()
         .uri("/api/v1/user/addresses/list")
         .insert_header(("authorization", format!("Bearer {token}")))
-}
-
-async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceResponse<B>) -> Res {
-    let (status, headers) = (res.status(), res.headers().clone());
-    let body = test::read_body(res).await.to_vec();
-    Res {
-        status,
-        headers,
-        body,
-    }
-}
-
-/// The whole store, built once per test (one render pool).
-macro_rules! store {
-    ($db:expr) => {{
-        let cfg = support::store_config(&$db.url, false);
-        let api = server::api_state($db.pool.clone(), &cfg).expect("api state");
-        let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).expect("web state"));
-        let api = actix_web::web::Data::new(api);
-        test::init_service(server::app(&api, &pages)).await
-    }};
-}
-
-/// Sends a request to the store built by `store!`.
-macro_rules! send {
-    ($app:expr, $req:expr) => {
-        read(test::call_service(&$app, $req.to_request()).await).await
-    };
-}
-
-fn location(r: &Res) -> &str {
-    r.headers
-        .get("location")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-}
-
-fn json(r: &Res) -> Value {
-    serde_json::from_slice(&r.body).unwrap_or_else(|_| panic!("JSON: {}", r.text()))
 }
 
 /// A member adds, renames and deletes an address by form; each action is named by `_call`.
@@ -150,10 +115,7 @@ async fn the_address_book_runs_the_call_each_form_names(b: Backend) {
         .unwrap()
         .is_empty());
 }
-both!(
-    the_address_book_runs_the_call_each_form_names,
-    the_address_book_runs_the_call_each_form_names
-);
+both!(the_address_book_runs_the_call_each_form_names);
 
 /// A form's fields parse as the call's JSON body would: a field of the wrong kind is named, the
 /// call's own rules give each field's message, and what was typed comes back (JSON with
@@ -187,10 +149,7 @@ async fn fields_parse_into_the_calls_own_types(b: Backend) {
         .text()
         .contains("<h1 id=\"addresses-title\">My Addresses</h1>"));
 }
-both!(
-    fields_parse_into_the_calls_own_types,
-    fields_parse_into_the_calls_own_types
-);
+both!(fields_parse_into_the_calls_own_types);
 
 /// With JavaScript a login is answered in JSON: where to go (with the new session's cookies), or
 /// the message, never the password.
@@ -222,10 +181,7 @@ async fn a_page_with_javascript_gets_json(b: Backend) {
         "This form has expired. Please try again."
     );
 }
-both!(
-    a_page_with_javascript_gets_json,
-    a_page_with_javascript_gets_json
-);
+both!(a_page_with_javascript_gets_json);
 
 /// The first address becomes the shop's location: the answer sets the location gate's cookies.
 async fn the_first_address_becomes_the_location(b: Backend) {
@@ -253,7 +209,4 @@ async fn the_first_address_becomes_the_location(b: Backend) {
         "{cookies:?}"
     );
 }
-both!(
-    the_first_address_becomes_the_location,
-    the_first_address_becomes_the_location
-);
+both!(the_first_address_becomes_the_location);

@@ -8,19 +8,10 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::test::{self, TestRequest};
-use support::{database, Backend, Res};
+use support::{database, Backend};
 
 const PAST_GATES: &str =
     "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
-
-async fn get(db: &support::TestDb, uri: &str, cookie: &str) -> Res {
-    let cfg = support::store_config(&db.url, false);
-    let mut req = TestRequest::get().uri(uri);
-    if !cookie.is_empty() {
-        req = req.insert_header(("cookie", cookie.to_string()));
-    }
-    support::send_store(db, &cfg, req).await
-}
 
 /// The server-rendered root of a page.
 fn root(html: &str) -> &str {
@@ -29,8 +20,9 @@ fn root(html: &str) -> &str {
     &html[start..end]
 }
 
-async fn malformed_escapes(b: Backend) {
+async fn malformed_percent_escapes_never_blank_a_page(b: Backend) {
     let db = database(b);
+    let store = store!(db);
     for (uri, heading) in [
         ("/?%", "BEST SELLERS"),
         ("/?%zz=1", "BEST SELLERS"),
@@ -40,7 +32,7 @@ async fn malformed_escapes(b: Backend) {
         ("/single-product/%zz", "Page not found"),
         ("/single-product/%E0%A4%A", "Page not found"),
     ] {
-        let r = get(&db, uri, PAST_GATES).await;
+        let r = send!(store, support::get(uri, PAST_GATES));
         let html = r.text();
         assert!(
             r.status == StatusCode::OK
@@ -59,33 +51,32 @@ async fn malformed_escapes(b: Backend) {
         assert!(root(&html).contains(heading), "{uri}: {heading}");
     }
 }
-both!(
-    malformed_percent_escapes_never_blank_a_page,
-    malformed_escapes
-);
+both!(malformed_percent_escapes_never_blank_a_page);
 
-async fn huge_addresses(b: Backend) {
+async fn huge_addresses_are_refused_not_echoed(b: Backend) {
     let db = database(b);
+    let store = store!(db);
     let long = format!("/{}", "a'".repeat(30_000));
-    let r = get(&db, &long, "").await;
+    let r = send!(store, support::get(&long, ""));
     assert_eq!(r.status, StatusCode::URI_TOO_LONG);
     assert!(r.body.len() < 100, "nothing of the address is echoed");
-    let r = get(&db, &format!("/buy-beer?x={}", "b".repeat(5_000)), "").await;
+    let r = send!(
+        store,
+        support::get(&format!("/buy-beer?x={}", "b".repeat(5_000)), "")
+    );
     assert_eq!(r.status, StatusCode::URI_TOO_LONG);
     // A long but reasonable address still renders.
-    let r = get(
-        &db,
-        &format!("/buy-beer?utm_campaign={}", "c".repeat(500)),
-        "",
-    )
-    .await;
+    let r = send!(
+        store,
+        support::get(&format!("/buy-beer?utm_campaign={}", "c".repeat(500)), "")
+    );
     assert_eq!(r.status, StatusCode::OK);
 }
-both!(huge_addresses_are_refused_not_echoed, huge_addresses);
+both!(huge_addresses_are_refused_not_echoed);
 
-async fn methods(b: Backend) {
+async fn head_is_answered_and_405_names_the_methods(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
+    let store = store!(db);
     for (method, uri, status, allow) in [
         ("HEAD", "/robots.txt", 200, None),
         ("HEAD", "/sitemap.xml", 200, None),
@@ -101,7 +92,7 @@ async fn methods(b: Backend) {
         let req = TestRequest::default()
             .method(method.parse().unwrap())
             .uri(uri);
-        let r = support::send_store(&db, &cfg, req).await;
+        let r = send!(store, req);
         assert_eq!(r.status.as_u16(), status, "{method} {uri}");
         assert_eq!(
             r.headers
@@ -112,31 +103,37 @@ async fn methods(b: Backend) {
         );
     }
 }
-both!(head_is_answered_and_405_names_the_methods, methods);
+both!(head_is_answered_and_405_names_the_methods);
 
-async fn bodies(b: Backend) {
+async fn bodies_are_bounded_and_errors_are_the_stores_own(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let send = |req: TestRequest| support::send_store(&db, &cfg, req);
+    let store = store!(db);
+    let send = |req: TestRequest| support::call(&store, req.to_request());
     // Too large: the store's own 413.
-    let r = send(
-        TestRequest::post()
-            .uri("/api/v1/mail/subscribe")
-            .insert_header(("content-type", "application/json"))
-            .set_payload(format!("{{\"email\": \"{}\"}}", "a".repeat(40_000))),
-    )
-    .await;
-    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
-    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
-    assert!(v["error"].as_str().unwrap().contains("too large"), "{v}");
-    let r = send(
-        TestRequest::post()
-            .uri("/newsletter")
-            .insert_header(("content-type", "application/x-www-form-urlencoded"))
-            .set_payload(format!("email={}", "a".repeat(20_000))),
-    )
-    .await;
-    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let too_large = [
+        (
+            "/api/v1/mail/subscribe",
+            "application/json",
+            format!("{{\"email\": \"{}\"}}", "a".repeat(40_000)),
+        ),
+        (
+            "/newsletter",
+            "application/x-www-form-urlencoded",
+            format!("email={}", "a".repeat(20_000)),
+        ),
+    ];
+    for (uri, kind, body) in too_large {
+        let req = TestRequest::post()
+            .uri(uri)
+            .insert_header(("content-type", kind))
+            .set_payload(body);
+        let r = send(req).await;
+        assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE, "{uri}");
+        if uri.starts_with("/api/") {
+            let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+            assert!(v["error"].as_str().unwrap().contains("too large"), "{v}");
+        }
+    }
     // Odd bodies get the store's words, never a library's.
     for (headers, body) in [
         (
@@ -172,44 +169,30 @@ async fn bodies(b: Backend) {
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     assert!(r.text().contains(r#""error""#));
 }
-both!(bodies_are_bounded_and_errors_are_the_stores_own, bodies);
+both!(bodies_are_bounded_and_errors_are_the_stores_own);
 
-async fn revalidation(b: Backend) {
+async fn known_answers_are_revalidated_with_304(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
-    let app = test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await;
+    let store = store!(db);
+    let get = |uri: &str| {
+        TestRequest::get()
+            .uri(uri)
+            .insert_header(("cookie", PAST_GATES))
+            .insert_header(("accept-encoding", "gzip, br"))
+    };
     for uri in ["/buy-beer", "/api/v1/products", "/img/favicon.svg"] {
-        let first = test::call_service(
-            &app,
-            TestRequest::get()
-                .uri(uri)
-                .insert_header(("cookie", PAST_GATES))
-                .insert_header(("accept-encoding", "gzip, br"))
-                .to_request(),
-        )
-        .await;
-        assert_eq!(first.status(), StatusCode::OK, "{uri}");
-        let etag = first.headers().get("etag").expect("etag").clone();
-        let again = test::call_service(
-            &app,
-            TestRequest::get()
-                .uri(uri)
-                .insert_header(("cookie", PAST_GATES))
-                .insert_header(("accept-encoding", "gzip, br"))
-                .insert_header(("if-none-match", etag))
-                .to_request(),
-        )
-        .await;
-        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{uri}");
+        let first = send!(store, get(uri));
+        assert_eq!(first.status, StatusCode::OK, "{uri}");
+        let etag = first.headers.get("etag").expect("etag").clone();
+        let again = send!(store, get(uri).insert_header(("if-none-match", etag)));
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{uri}");
     }
 }
-both!(known_answers_are_revalidated_with_304, revalidation);
+both!(known_answers_are_revalidated_with_304);
 
 /// Two app servers on one database: a write to the catalog reaches both servers' cached pages
 /// and answers within about a second (the data version is read once a second).
-async fn two_servers(b: Backend) {
+async fn a_write_reaches_every_app_server_within_a_second(b: Backend) {
     let db = database(b);
     let cfg = support::store_config(&db.url, false);
     let mut apps = Vec::new();
@@ -260,25 +243,23 @@ async fn two_servers(b: Backend) {
         }
     }
 }
-both!(
-    a_write_reaches_every_app_server_within_a_second,
-    two_servers
-);
+both!(a_write_reaches_every_app_server_within_a_second);
 
-async fn forged_origins_and_return_paths(b: Backend) {
+/// A form post with these headers.
+fn form_post(uri: &str, form: &str, headers: Vec<(&'static str, &'static str)>) -> TestRequest {
+    let mut req = support::post_form(uri, "", form);
+    for h in headers {
+        req = req.insert_header(h);
+    }
+    req
+}
+
+async fn forged_origins_are_refused(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let post =
-        |uri: &'static str, form: &'static str, headers: Vec<(&'static str, &'static str)>| {
-            let mut req = TestRequest::post()
-                .uri(uri)
-                .insert_header(("content-type", "application/x-www-form-urlencoded"))
-                .set_payload(form);
-            for h in headers {
-                req = req.insert_header(h);
-            }
-            support::send_store(&db, &cfg, req)
-        };
+    let store = store!(db);
+    let post = |uri: &str, form: &str, headers| {
+        support::call(&store, form_post(uri, form, headers).to_request())
+    };
     // The store is https://shop.example; what the client says of the host does not count.
     for headers in [
         vec![
@@ -310,7 +291,13 @@ async fn forged_origins_and_return_paths(b: Backend) {
     )
     .await;
     assert_eq!(ok.status, StatusCode::SEE_OTHER);
-    // Hostile return paths fall back home, never a 5xx.
+}
+both!(forged_origins_are_refused);
+
+/// Hostile return paths fall back home, never a 5xx.
+async fn hostile_return_paths_fall_back_home(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
     for back in [
         "%2F%0D%0ASet-Cookie%3A+x%3D1",
         "%2F%09%2Fevil.com",
@@ -326,23 +313,16 @@ async fn forged_origins_and_return_paths(b: Backend) {
                 format!("email=x%40example.com&return_to={back}"),
             ),
         ] {
-            let req = TestRequest::post()
-                .uri(uri)
-                .insert_header(("content-type", "application/x-www-form-urlencoded"))
-                .set_payload(form);
-            let r = support::send_store(&db, &cfg, req).await;
+            let r = send!(store, form_post(uri, &form, vec![]));
             assert_eq!(r.status, StatusCode::SEE_OTHER, "{uri} {back}");
             let to = r.headers.get("location").unwrap().to_str().unwrap();
             assert!(to.starts_with("/?"), "{uri} {back}: {to}");
         }
     }
 }
-both!(
-    forged_origins_are_refused_and_return_paths_are_safe,
-    forged_origins_and_return_paths
-);
+both!(hostile_return_paths_fall_back_home);
 
-async fn rate_limits(b: Backend) {
+async fn newsletter_signups_are_rate_limited_for_every_app_server(b: Backend) {
     let db = database(b);
     let subscribe = |ip: &'static str, email: String| {
         support::send_api(
@@ -388,49 +368,40 @@ async fn rate_limits(b: Backend) {
     let r = subscribe("198.51.100.4", "target@example.com".into()).await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
     // The no-JS form says so too.
-    let cfg = support::store_config(&db.url, false);
-    let r = support::send_store(
-        &db,
-        &cfg,
-        TestRequest::post()
-            .uri("/newsletter")
-            .peer_addr("203.0.113.7:40000".parse().unwrap())
-            .insert_header(("content-type", "application/x-www-form-urlencoded"))
-            .set_payload("email=late%40example.com&return_to=%2Ffaqs"),
-    )
-    .await;
+    let store = store!(db);
+    let r = send!(
+        store,
+        support::post_form(
+            "/newsletter",
+            "",
+            "email=late%40example.com&return_to=%2Ffaqs"
+        )
+        .peer_addr("203.0.113.7:40000".parse().unwrap())
+    );
     assert_eq!(
         r.headers.get("location").unwrap(),
         "/faqs?newsletter=limited#newsletter"
     );
 }
-both!(
-    newsletter_signups_are_rate_limited_for_every_app_server,
-    rate_limits
-);
+both!(newsletter_signups_are_rate_limited_for_every_app_server);
 
 /// A flood of made-up addresses renders 404 pages but keeps none of them: they must not evict the
 /// pages that exist.
-async fn made_up_addresses(b: Backend) {
+async fn made_up_addresses_are_not_kept(b: Backend) {
     let db = database(b);
-    let cfg = support::store_config(&db.url, false);
-    let api =
-        actix_web::web::Data::new(server::api_state(db.pool.clone(), &cfg).expect("api state"));
-    let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
-    let app = test::init_service(server::app(&api, &pages)).await;
+    let (api, store) = store!(db, support::store_config(&db.url, false), with api);
     for i in 0..20 {
-        let res = test::call_service(
-            &app,
-            TestRequest::get()
-                .uri(&format!("/no-such-page-{i}"))
-                .to_request(),
-        )
-        .await;
-        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+        let uri = format!("/no-such-page-{i}");
+        assert_eq!(
+            send!(store, support::get(&uri, "")).status,
+            StatusCode::NOT_FOUND
+        );
     }
     assert_eq!(api.cache.weight(), 0, "no 404 page is kept");
-    let res = test::call_service(&app, TestRequest::get().uri("/faqs").to_request()).await;
-    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        send!(store, support::get("/faqs", "")).status,
+        StatusCode::OK
+    );
     assert!(api.cache.weight() > 0, "a page that exists is kept");
 }
-both!(made_up_addresses_are_not_kept, made_up_addresses);
+both!(made_up_addresses_are_not_kept);

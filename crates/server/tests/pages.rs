@@ -4,12 +4,7 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::test;
-use support::{database, Backend};
-
-fn config(url: &str) -> server::Config {
-    support::store_config(url, false)
-}
+use support::{database, root as rendered, Backend};
 
 struct Page {
     status: StatusCode,
@@ -17,32 +12,24 @@ struct Page {
     headers: actix_web::http::header::HeaderMap,
 }
 
-async fn get(b: Backend, uri: &str, cookie: Option<&str>) -> Page {
+/// A page with these cookies ("" for none), from a store built by `store!` (a future).
+macro_rules! get {
+    ($store:expr, $uri:expr, $cookie:expr $(,)?) => {
+        async {
+            let res = send!($store, support::get($uri, $cookie));
+            Page {
+                status: res.status,
+                html: res.text(),
+                headers: res.headers,
+            }
+        }
+    };
+}
+
+async fn buy_beer_renders_every_product_on_the_server(b: Backend) {
     let db = database(b);
-    let cfg = config(&db.url);
-    let mut req = test::TestRequest::get().uri(uri);
-    if let Some(c) = cookie {
-        req = req.insert_header(("cookie", c));
-    }
-    let res = support::send_store(&db, &cfg, req).await;
-    Page {
-        status: res.status,
-        html: res.text(),
-        headers: res.headers,
-    }
-}
-
-/// The text of the server-rendered root, without the state script.
-fn rendered(html: &str) -> &str {
-    let start = html.find(r#"<div id="root">"#).expect("root");
-    let end = html
-        .find(r#"<script type="application/json""#)
-        .expect("state");
-    &html[start..end]
-}
-
-async fn buy_beer_lists_products(b: Backend) {
-    let p = get(b, "/buy-beer", None).await;
+    let store = store!(db);
+    let p = get!(store, "/buy-beer", "").await;
     assert_eq!(p.status, StatusCode::OK);
     let body = rendered(&p.html);
     assert!(body.contains("Tala Pale Pilsen 320 ml"));
@@ -72,13 +59,12 @@ async fn buy_beer_lists_products(b: Backend) {
         .contains("frame-ancestors 'none'"));
     assert_eq!(p.headers.get("x-content-type-options").unwrap(), "nosniff");
 }
-both!(
-    buy_beer_renders_every_product_on_the_server,
-    buy_beer_lists_products
-);
+both!(buy_beer_renders_every_product_on_the_server);
 
-async fn barangay_cookie_narrows(b: Backend) {
-    let p = get(b, "/buy-beer", Some("locationGateBarangayId=402103004")).await;
+async fn a_barangay_cookie_narrows_the_list(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let p = get!(store, "/buy-beer", "locationGateBarangayId=402103004").await;
     assert_eq!(p.status, StatusCode::OK);
     let body = rendered(&p.html);
     assert_eq!(body.matches(r#"class="card""#).count(), 19);
@@ -91,34 +77,35 @@ async fn barangay_cookie_narrows(b: Backend) {
         "state keyed like the client"
     );
 }
-both!(a_barangay_cookie_narrows_the_list, barangay_cookie_narrows);
+both!(a_barangay_cookie_narrows_the_list);
 
-async fn category_and_filter(b: Backend) {
-    let p = get(b, "/buy-beer", Some("categoryGateId=3")).await;
+async fn category_cookie_and_filter_by_type_pick_the_packaging(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let p = get!(store, "/buy-beer", "categoryGateId=3").await;
     assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 6);
     // filterByType wins over the category cookie.
-    let p = get(b, "/buy-beer?filterByType=can", Some("categoryGateId=3")).await;
+    let p = get!(store, "/buy-beer?filterByType=can", "categoryGateId=3").await;
     let body = rendered(&p.html);
     assert_eq!(body.matches(r#"class="card""#).count(), 9);
     assert!(body.contains("Tala Pale Pilsen Can 330 ml"));
     assert!(p
         .html
         .contains(r#"href="https://shop.example/buy-beer?filterByType=can""#));
-    let p = get(b, "/buy-beer?filterByType=keg", None).await;
+    let p = get!(store, "/buy-beer?filterByType=keg", "").await;
     assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 6);
 }
-both!(
-    category_cookie_and_filter_by_type_pick_the_packaging,
-    category_and_filter
-);
+both!(category_cookie_and_filter_by_type_pick_the_packaging);
 
-async fn bad_cookies(b: Backend) {
+async fn bad_gate_cookies_count_as_unset(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
     for cookie in [
         "locationGateBarangayId=abc; categoryGateId=%%%",
         "locationGateBarangayId=999; categoryGateId=77",
         "locationGateBarangayId=-1",
     ] {
-        let p = get(b, "/buy-beer?filterByType=nonsense", Some(cookie)).await;
+        let p = get!(store, "/buy-beer?filterByType=nonsense", cookie).await;
         assert_eq!(p.status, StatusCode::OK, "{cookie}");
         assert_eq!(
             rendered(&p.html).matches(r#"class="card""#).count(),
@@ -127,28 +114,32 @@ async fn bad_cookies(b: Backend) {
         );
     }
 }
-both!(bad_gate_cookies_count_as_unset, bad_cookies);
+both!(bad_gate_cookies_count_as_unset);
 
-async fn unknown_paths(b: Backend) {
+async fn other_paths_are_404_pages(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
     for path in [
         "/nope",
         "/buy-beer/extra",
         "/single-product/a/b",
         "/atomic-design/x",
     ] {
-        let p = get(b, path, None).await;
+        let p = get!(store, path, "").await;
         assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
         assert!(rendered(&p.html).contains("Page not found"), "{path}");
         assert!(p.html.contains(r#"<meta name="robots" content="noindex">"#));
     }
 }
-both!(other_paths_are_404_pages, unknown_paths);
+both!(other_paths_are_404_pages);
 
-async fn assets(b: Backend) {
-    let p = get(b, "/buy-beer", None).await;
+async fn serves_hashed_assets_and_images(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let p = get!(store, "/buy-beer", "").await;
     let start = p.html.find("/assets/client-").unwrap();
     let end = start + p.html[start..].find('"').unwrap();
-    let asset = get(b, &p.html[start..end], None).await;
+    let asset = get!(store, &p.html[start..end], "").await;
     assert_eq!(asset.status, StatusCode::OK);
     assert!(asset
         .headers
@@ -157,8 +148,8 @@ async fn assets(b: Backend) {
         .to_str()
         .unwrap()
         .contains("immutable"));
-    let img = get(b, "/img/products/tala-pale-pilsen-320ml.svg", None).await;
+    let img = get!(store, "/img/products/tala-pale-pilsen-320ml.svg", "").await;
     assert_eq!(img.status, StatusCode::OK);
     assert!(img.html.starts_with("<svg"));
 }
-both!(serves_hashed_assets_and_images, assets);
+both!(serves_hashed_assets_and_images);

@@ -82,10 +82,7 @@ async fn public_calls_answer_everyone_alike(b: Backend) {
         );
     }
 }
-both!(
-    public_calls_answer_everyone_alike,
-    public_calls_answer_everyone_alike
-);
+both!(public_calls_answer_everyone_alike);
 
 /// The calls of a session's own are not public: the member's answer differs from a guest's.
 async fn session_calls_are_declared(b: Backend) {
@@ -106,4 +103,4 @@ async fn session_calls_are_declared(b: Backend) {
         .unwrap();
     assert_eq!(user.access(), Access::Session);
 }
-both!(session_calls_are_declared, session_calls_are_declared);
+both!(session_calls_are_declared);

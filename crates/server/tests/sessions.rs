@@ -31,7 +31,8 @@ fn expiry(db: &support::TestDb, token: &str) -> Option<i64> {
         .unwrap()
 }
 
-async fn guest_sessions(b: Backend) {
+/// A new guest token: a session cookie, a stored hash, an hour to live.
+async fn a_guest_token_is_a_cookie_and_only_its_hash_is_stored(b: Backend) {
     let db = database(b);
     let r = support::send_api(&db.pool, TestRequest::post().uri("/api/v1/guest-token")).await;
     assert_eq!(r.status, StatusCode::OK);
@@ -61,67 +62,80 @@ async fn guest_sessions(b: Backend) {
     }
     let left = expiry(&db, &token).unwrap() - now();
     assert!((3590..=3600).contains(&left), "{left}");
+}
+both!(a_guest_token_is_a_cookie_and_only_its_hash_is_stored);
 
-    let user = |auth: Option<(&'static str, String)>| {
-        let mut req = TestRequest::get().uri("/api/v1/user");
-        if let Some(h) = auth {
-            req = req.insert_header(h);
-        }
-        support::send_api(&db.pool, req)
-    };
-    // A fresh token, by header or by cookie: still a guest (401), no new token.
+/// A guest's token, made through the API.
+async fn guest_token(db: &support::TestDb) -> String {
+    let r = support::send_api(&db.pool, TestRequest::post().uri("/api/v1/guest-token")).await;
+    token_of(&r).expect("access-token header")
+}
+
+/// `GET /user` with this header, if any.
+async fn user(db: &support::TestDb, auth: (&'static str, String)) -> Res {
+    support::send_api(
+        &db.pool,
+        TestRequest::get().uri("/api/v1/user").insert_header(auth),
+    )
+    .await
+}
+
+/// Moves a session's end to `at`.
+fn expire_at(db: &support::TestDb, token: &str, at: i64) {
+    use db::schema::sessions::dsl::*;
+    diesel::update(sessions.find(api::session::hash(token)))
+        .set(expires_at.eq(at))
+        .execute(&mut db.pool.get().unwrap())
+        .unwrap();
+}
+
+/// A fresh token, by header or by cookie: still a guest (401), no new token; half-used:
+/// extended, the same token sent back.
+async fn a_guest_session_slides_when_half_used(b: Backend) {
+    let db = database(b);
+    let token = guest_token(&db).await;
     for auth in [
         ("authorization", format!("Bearer {token}")),
         ("cookie", format!("session={token}")),
     ] {
-        let r = user(Some(auth)).await;
+        let r = user(&db, auth).await;
         assert_eq!(r.status, StatusCode::UNAUTHORIZED);
         assert_eq!(token_of(&r), None, "nothing to refresh yet");
         let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
         assert_eq!(v["error"], "Unauthenticated.");
     }
-    // Half-used: extended, the same token sent back.
-    {
-        use db::schema::sessions::dsl::*;
-        diesel::update(sessions.find(api::session::hash(&token)))
-            .set(expires_at.eq(now() + 100))
-            .execute(&mut db.pool.get().unwrap())
-            .unwrap();
-    }
-    let r = user(Some(("authorization", format!("Bearer {token}")))).await;
+    expire_at(&db, &token, now() + 100);
+    let r = user(&db, ("authorization", format!("Bearer {token}"))).await;
     assert_eq!(token_of(&r).as_deref(), Some(token.as_str()));
     assert!(expiry(&db, &token).unwrap() - now() > 3500);
-    // Forged, malformed or expired: a new guest token, never the presented one.
+}
+both!(a_guest_session_slides_when_half_used);
+
+/// Forged, malformed or expired: a new guest token, never the presented one; expired sessions
+/// are purged.
+async fn a_forged_or_expired_token_is_replaced_never_kept(b: Backend) {
+    let db = database(b);
+    let token = guest_token(&db).await;
     let forged = api::session::new_token();
     for presented in [
         forged.clone(),
         "x".repeat(43),
         "'; DROP TABLE sessions; --".into(),
     ] {
-        let r = user(Some(("authorization", format!("Bearer {presented}")))).await;
+        let r = user(&db, ("authorization", format!("Bearer {presented}"))).await;
         assert_eq!(r.status, StatusCode::UNAUTHORIZED);
         let new = token_of(&r).expect("a new token");
         assert_ne!(new, presented);
         assert!(expiry(&db, &new).is_some());
     }
     assert_eq!(expiry(&db, &forged), None, "a forged token is never stored");
-    {
-        use db::schema::sessions::dsl::*;
-        diesel::update(sessions.find(api::session::hash(&token)))
-            .set(expires_at.eq(now() - 1))
-            .execute(&mut db.pool.get().unwrap())
-            .unwrap();
-    }
-    let r = user(Some(("cookie", format!("session={token}")))).await;
+    expire_at(&db, &token, now() - 1);
+    let r = user(&db, ("cookie", format!("session={token}"))).await;
     let new = token_of(&r).expect("a new token for an expired one");
     assert_ne!(new, token);
-    // Expired sessions are purged.
     assert_eq!(
         db::sessions::purge_sessions(&mut db.pool.get().unwrap(), now()).unwrap(),
         1
     );
 }
-both!(
-    guest_sessions_are_hashed_sliding_and_never_forged,
-    guest_sessions
-);
+both!(a_forged_or_expired_token_is_replaced_never_kept);

@@ -5,12 +5,7 @@ mod support;
 
 use actix_web::http::StatusCode;
 use actix_web::test;
-use support::{database, Backend, TestDb};
-
-struct Store {
-    db: TestDb,
-    cfg: server::Config,
-}
+use support::{database, root, Backend};
 
 struct Res {
     status: StatusCode,
@@ -23,58 +18,46 @@ const CONSENT: &str = "cookieAccepted=1; privacyVerification=1; ageVerification=
 const PAST_GATES: &str =
     "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
 
-impl Store {
-    fn new(b: Backend, maintenance: bool) -> Self {
-        let db = database(b);
-        let cfg = support::store_config(&db.url, maintenance);
-        Self { db, cfg }
-    }
-
-    async fn send(&self, req: test::TestRequest) -> Res {
-        let res = support::send_store(&self.db, &self.cfg, req).await;
-        let location = res
-            .headers
-            .get("location")
-            .map(|v| v.to_str().unwrap().to_string());
-        let cookies = res
-            .headers
-            .get_all("set-cookie")
-            .map(|v| v.to_str().unwrap().to_string())
-            .collect();
-        Res {
-            status: res.status,
-            body: res.text(),
-            location,
-            cookies,
-        }
-    }
-
-    async fn get(&self, uri: &str, cookie: &str) -> Res {
-        let mut req = test::TestRequest::get().uri(uri);
-        if !cookie.is_empty() {
-            req = req.insert_header(("cookie", cookie.to_string()));
-        }
-        self.send(req).await
-    }
-
-    async fn post(&self, uri: &str, cookie: &str, form: &str) -> Res {
-        let mut req = test::TestRequest::post()
-            .uri(uri)
-            .insert_header(("content-type", "application/x-www-form-urlencoded"))
-            .set_payload(form.to_string());
-        if !cookie.is_empty() {
-            req = req.insert_header(("cookie", cookie.to_string()));
-        }
-        self.send(req).await
-    }
+/// A test database and the store over it (one render pool): `(db, store)`.
+macro_rules! shop {
+    ($b:expr, $maintenance:expr) => {{
+        let db = database($b);
+        let store = store!(db, support::store_config(&db.url, $maintenance));
+        (db, store)
+    }};
 }
 
-fn root(html: &str) -> &str {
-    let start = html.find(r#"<div id="root">"#).expect("root");
-    let end = html
-        .find(r#"<script type="application/json""#)
-        .expect("state");
-    &html[start..end]
+/// The answer to a request, as these tests read it (a future).
+macro_rules! seen {
+    ($s:expr, $req:expr) => {
+        async { seen(send!($s, $req)) }
+    };
+}
+
+/// A GET with these cookies ("" for none).
+macro_rules! get {
+    ($s:expr, $uri:expr, $cookie:expr $(,)?) => {
+        seen!($s, support::get($uri, $cookie))
+    };
+}
+
+/// A form POST with these cookies ("" for none).
+macro_rules! post {
+    ($s:expr, $uri:expr, $cookie:expr, $form:expr $(,)?) => {
+        seen!($s, support::post_form($uri, $cookie, $form))
+    };
+}
+
+fn seen(res: support::Res) -> Res {
+    Res {
+        status: res.status,
+        location: res
+            .headers
+            .get("location")
+            .map(|v| v.to_str().unwrap().to_string()),
+        cookies: support::cookies(&res),
+        body: res.text(),
+    }
 }
 
 fn cookie<'a>(res: &'a Res, name: &str) -> Option<&'a str> {
@@ -84,8 +67,8 @@ fn cookie<'a>(res: &'a Res, name: &str) -> Option<&'a str> {
         .map(String::as_str)
 }
 
-async fn every_route(b: Backend) {
-    let s = Store::new(b, false);
+async fn every_route_renders_on_the_server(b: Backend) {
+    let (_db, s) = shop!(b, false);
     for (path, status, text) in [
         ("/", 200, "BEST SELLERS"),
         ("/buy-beer", 200, "Buy Beer"),
@@ -103,7 +86,7 @@ async fn every_route(b: Backend) {
         ("/atomic-design", 200, "Atomic design"),
         ("/nope", 404, "Page not found"),
     ] {
-        let r = s.get(path, PAST_GATES).await;
+        let r = get!(s, path, PAST_GATES).await;
         assert_eq!(r.status.as_u16(), status, "{path}");
         assert!(root(&r.body).contains(text), "{path} shows {text}");
         assert_eq!(root(&r.body).matches("<h1").count(), 1, "{path}: one h1");
@@ -113,32 +96,32 @@ async fn every_route(b: Backend) {
         );
     }
 }
-both!(every_route_renders_on_the_server, every_route);
+both!(every_route_renders_on_the_server);
 
-async fn redirects(b: Backend) {
-    let s = Store::new(b, false);
-    let r = s.get("/single-product", "").await;
+async fn product_redirects(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    let r = get!(s, "/single-product", "").await;
     assert_eq!(
         (r.status, r.location.as_deref()),
         (StatusCode::FOUND, Some("/"))
     );
-    let r = s.get("/single-product/", "").await;
+    let r = get!(s, "/single-product/", "").await;
     assert_eq!(
         (r.status, r.location.as_deref()),
         (StatusCode::FOUND, Some("/"))
     );
-    let r = s.get("/single-product/no-such-beer", "").await;
+    let r = get!(s, "/single-product/no-such-beer", "").await;
     assert_eq!(
         (r.status, r.location.as_deref()),
         (StatusCode::FOUND, Some("/buy-beer"))
     );
 }
-both!(product_redirects, redirects);
+both!(product_redirects);
 
-async fn gates_overlay(b: Backend) {
-    let s = Store::new(b, false);
+async fn gates_overlay_the_rendered_page(b: Backend) {
+    let (_db, s) = shop!(b, false);
     // No consent: the policy modal over the rendered list (crawlers still get the products).
-    let r = s.get("/buy-beer", "").await;
+    let r = get!(s, "/buy-beer", "").await;
     let body = root(&r.body);
     assert!(body.contains("PRIVACY / COOKIE POLICY"));
     assert!(body.contains("AGREE AND PROCEED"));
@@ -149,35 +132,35 @@ async fn gates_overlay(b: Backend) {
     );
     // Never on the policy pages.
     for path in ["/privacy-policy", "/terms-and-conditions"] {
-        let r = s.get(path, "").await;
+        let r = get!(s, path, "").await;
         assert!(
             !root(&r.body).contains(r#"action="/gate/consent""#),
             "{path}"
         );
     }
     // Consent given: the category gate on shop pages, none on information pages.
-    let r = s.get("/buy-beer", CONSENT).await;
+    let r = get!(s, "/buy-beer", CONSENT).await;
     assert!(root(&r.body).contains("Cheers! What are you ordering?"));
     assert!(root(&r.body).contains("DRAFT BEER IN KEG"));
-    let r = s.get("/faqs", CONSENT).await;
+    let r = get!(s, "/faqs", CONSENT).await;
     assert!(!root(&r.body).contains("Cheers!"));
     // Category chosen: the location gate with the provinces and Metro Manila's cities.
-    let r = s
-        .get("/buy-beer", &format!("{CONSENT}; categoryGateId=1"))
-        .await;
+    let r = get!(s, "/buy-beer", &format!("{CONSENT}; categoryGateId=1")).await;
     let body = root(&r.body);
     assert!(body.contains(r#"action="/gate/location""#));
     assert!(body.contains("Metro Manila") && body.contains("Makati City"));
     assert!(body.contains("Delivery") && body.contains("Pickup"));
     // Past every gate: nothing overlays.
-    let r = s.get("/buy-beer", PAST_GATES).await;
+    let r = get!(s, "/buy-beer", PAST_GATES).await;
     assert!(!root(&r.body).contains(r#"role="dialog""#));
 }
-both!(gates_overlay_the_rendered_page, gates_overlay);
+both!(gates_overlay_the_rendered_page);
 
-async fn no_js_entry(b: Backend) {
-    let s = Store::new(b, false);
-    let r = s.post("/gate/consent", "", "return_to=%2Fbuy-beer").await;
+/// Without JavaScript, the consent form sets the consent cookies (readable by JS) and asks for
+/// the category next.
+async fn the_consent_form_sets_its_cookies_and_asks_the_category(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    let r = post!(s, "/gate/consent", "", "return_to=%2Fbuy-beer").await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     assert_eq!(r.location.as_deref(), Some("/buy-beer?gate=category"));
     for name in ["cookieAccepted", "privacyVerification", "ageVerification"] {
@@ -190,13 +173,19 @@ async fn no_js_entry(b: Backend) {
         );
         assert!(!c.contains("HttpOnly"), "readable by JS: {c}");
     }
-    let r = s
-        .post(
-            "/gate/category",
-            CONSENT,
-            "category_id=3&return_to=%2Fbuy-beer",
-        )
-        .await;
+}
+both!(the_consent_form_sets_its_cookies_and_asks_the_category);
+
+/// The category form keeps the category, clears the location and asks for it next.
+async fn the_category_form_keeps_it_and_asks_the_location(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    let r = post!(
+        s,
+        "/gate/category",
+        CONSENT,
+        "category_id=3&return_to=%2Fbuy-beer",
+    )
+    .await;
     assert_eq!(r.location.as_deref(), Some("/buy-beer?gate=location"));
     assert!(cookie(&r, "categoryGateId")
         .unwrap()
@@ -210,57 +199,60 @@ async fn no_js_entry(b: Backend) {
             .contains("Max-Age=0"),
         "location cleared"
     );
+}
+both!(the_category_form_keeps_it_and_asks_the_location);
+
+/// A step of the location form: its fields, what the next address must be, why, and what the
+/// next page shows.
+type Step = (&'static str, fn(&str) -> bool, &'static str, &'static str);
+
+/// The location form goes step by step (province, city, barangay, street), each step to the
+/// page that offers the next, then keeps the location and lands on the list for it.
+async fn the_location_form_goes_step_by_step_to_the_list(b: Backend) {
+    let (_db, s) = shop!(b, false);
     let kegs = format!("{CONSENT}; categoryGateId=3");
-    // Province step -> the page with Metro Manila's keg cities.
-    let r = s
-        .post(
-            "/gate/location",
-            &kegs,
+    let steps: [Step; 3] = [
+        // Province step -> the page with Metro Manila's keg cities.
+        (
             "fulfillment=1&province=51&return_to=%2Fbuy-beer",
-        )
-        .await;
-    let next = r.location.unwrap();
-    assert!(
-        next.starts_with("/buy-beer?gate=location&fulfillment=1&province=51"),
-        "{next}"
-    );
-    let page = s.get(&next, &kegs).await;
-    assert!(root(&page.body).contains("Makati City"));
-    // No keg city in Cavite.
-    let page = s
-        .get("/buy-beer?gate=location&fulfillment=1&province=53", &kegs)
-        .await;
-    assert!(root(&page.body).contains("No Cities available"));
-    // City step -> barangays; barangay with streets -> streets; then complete.
-    let r = s
-        .post(
-            "/gate/location",
-            &kegs,
+            |next| next.starts_with("/buy-beer?gate=location&fulfillment=1&province=51"),
+            "the cities",
+            "Makati City",
+        ),
+        // City step -> barangays.
+        (
             "fulfillment=1&province=51&city=1380300000&return_to=%2Fbuy-beer",
-        )
-        .await;
-    let next = r.location.unwrap();
-    assert!(
-        next.contains("city=1380300000") && !next.contains("barangay="),
-        "{next}"
-    );
-    let page = s.get(&next, &kegs).await;
-    assert!(root(&page.body).contains("Bel-Air"));
-    let r = s
-        .post(
-            "/gate/location",
-            &kegs,
+            |next| next.contains("city=1380300000") && !next.contains("barangay="),
+            "the barangays",
+            "Bel-Air",
+        ),
+        // Barangay with streets -> streets.
+        (
             "fulfillment=1&province=51&city=1380300000&barangay=1380300002&return_to=%2Fbuy-beer",
-        )
-        .await;
-    let next = r.location.unwrap();
-    assert!(
-        next.contains("barangay=1380300002"),
-        "streets needed first: {next}"
-    );
-    let page = s.get(&next, &kegs).await;
-    assert!(root(&page.body).contains("Jupiter Street"));
-    let r = s.post("/gate/location", &kegs, "fulfillment=1&province=51&city=1380300000&barangay=1380300002&street=1&return_to=%2Fbuy-beer").await;
+            |next| next.contains("barangay=1380300002"),
+            "streets needed first",
+            "Jupiter Street",
+        ),
+    ];
+    for (form, goes_on, why, shows) in steps {
+        let next = post!(s, "/gate/location", &kegs, form)
+            .await
+            .location
+            .unwrap();
+        assert!(goes_on(&next), "{why}: {next}");
+        let page = get!(s, &next, &kegs).await;
+        assert!(root(&page.body).contains(shows), "{next}: {shows}");
+    }
+    // No keg city in Cavite.
+    let page = get!(
+        s,
+        "/buy-beer?gate=location&fulfillment=1&province=53",
+        &kegs
+    )
+    .await;
+    assert!(root(&page.body).contains("No Cities available"));
+    // Then complete.
+    let r = post!(s, "/gate/location", &kegs, "fulfillment=1&province=51&city=1380300000&barangay=1380300002&street=1&return_to=%2Fbuy-beer").await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     assert_eq!(r.location.as_deref(), Some("/buy-beer"));
     for name in [
@@ -278,128 +270,127 @@ async fn no_js_entry(b: Backend) {
         );
     }
     // The shopper lands on the keg list for Makati.
-    let page = s
-        .get(
-            "/buy-beer",
-            &format!("{kegs}; locationGateBarangayId=1380300002"),
-        )
-        .await;
+    let page = get!(
+        s,
+        "/buy-beer",
+        &format!("{kegs}; locationGateBarangayId=1380300002"),
+    )
+    .await;
     assert_eq!(root(&page.body).matches(r#"class="card""#).count(), 6);
-    // A barangay without streets completes at once; a barangay of another city is dropped.
+}
+both!(the_location_form_goes_step_by_step_to_the_list);
+
+/// A barangay without streets completes at once; a barangay of another city is dropped.
+async fn a_barangay_without_streets_completes_at_once_and_another_citys_is_dropped(b: Backend) {
+    let (_db, s) = shop!(b, false);
     let bottles = format!("{CONSENT}; categoryGateId=1");
-    let r = s
-        .post(
-            "/gate/location",
-            &bottles,
-            "fulfillment=1&province=51&city=1380100000&barangay=1380100001",
-        )
-        .await;
+    let city = "fulfillment=1&province=51&city=1380100000";
+    let r = post!(
+        s,
+        "/gate/location",
+        &bottles,
+        &format!("{city}&barangay=1380100001")
+    )
+    .await;
     assert_eq!(r.location.as_deref(), Some("/buy-beer"));
-    let r = s
-        .post(
-            "/gate/location",
-            &bottles,
-            "fulfillment=1&province=51&city=1380100000&barangay=1380300002",
-        )
-        .await;
+    let r = post!(
+        s,
+        "/gate/location",
+        &bottles,
+        &format!("{city}&barangay=1380300002")
+    )
+    .await;
     assert!(!r.location.unwrap().contains("barangay="));
 }
-both!(the_entry_journey_works_without_javascript, no_js_entry);
+both!(a_barangay_without_streets_completes_at_once_and_another_citys_is_dropped);
 
-async fn forms_refuse_other_sites(b: Backend) {
-    let s = Store::new(b, false);
+async fn forms_stay_on_the_site(b: Backend) {
+    let (_db, s) = shop!(b, false);
     let req = test::TestRequest::post()
         .uri("/gate/consent")
         .insert_header(("origin", "https://evil.example"))
         .insert_header(("content-type", "application/x-www-form-urlencoded"))
         .set_payload("return_to=%2F");
-    let r = s.send(req).await;
+    let r = seen!(s, req).await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     // return_to cannot leave the site.
-    let r = s
-        .post("/gate/consent", "", "return_to=%2F%2Fevil.example%2Fx")
-        .await;
+    let r = post!(s, "/gate/consent", "", "return_to=%2F%2Fevil.example%2Fx").await;
     assert_eq!(r.location.as_deref(), Some("/?gate=category"));
 }
-both!(forms_stay_on_the_site, forms_refuse_other_sites);
+both!(forms_stay_on_the_site);
 
-async fn newsletter_without_js(b: Backend) {
-    let s = Store::new(b, false);
-    let r = s
-        .post(
-            "/newsletter",
-            "",
-            "email=ana%40example.ph&return_to=%2Ffaqs",
-        )
-        .await;
-    assert_eq!(
-        r.location.as_deref(),
-        Some("/faqs?newsletter=sent#newsletter")
-    );
-    let r = s
-        .post(
-            "/newsletter",
-            "",
-            "email=ana%40example.ph&return_to=%2Ffaqs",
-        )
-        .await;
-    assert_eq!(
-        r.location.as_deref(),
-        Some("/faqs?newsletter=sent#newsletter")
-    );
-    let r = s
-        .post("/newsletter", "", "email=nope&return_to=%2Ffaqs")
-        .await;
-    assert_eq!(
-        r.location.as_deref(),
-        Some("/faqs?newsletter=invalid#newsletter")
-    );
-    let page = s.get("/faqs?newsletter=invalid", CONSENT).await;
+async fn newsletter_form_without_javascript(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    // The same address twice reads the same; a bad one is said so.
+    for (email, says) in [
+        ("ana%40example.ph", "sent"),
+        ("ana%40example.ph", "sent"),
+        ("nope", "invalid"),
+    ] {
+        let form = format!("email={email}&return_to=%2Ffaqs");
+        let r = post!(s, "/newsletter", "", &form).await;
+        let to = format!("/faqs?newsletter={says}#newsletter");
+        assert_eq!(r.location.as_deref(), Some(to.as_str()), "{email}");
+    }
+    let page = get!(s, "/faqs?newsletter=invalid", CONSENT).await;
     assert!(root(&page.body).contains("The email must be a valid email address."));
-    let page = s.get("/faqs?newsletter=sent", CONSENT).await;
+    let page = get!(s, "/faqs?newsletter=sent", CONSENT).await;
     assert!(root(&page.body)
         .contains("Thank you! Open the link we sent to your email to confirm your subscription."));
 }
-both!(newsletter_form_without_javascript, newsletter_without_js);
+both!(newsletter_form_without_javascript);
 
-async fn maintenance(b: Backend) {
-    let s = Store::new(b, true);
+async fn the_maintenance_switch_closes_every_page_and_call(b: Backend) {
+    let (_db, s) = shop!(b, true);
     for path in ["/", "/buy-beer", "/faqs", "/nope"] {
-        let r = s.get(path, PAST_GATES).await;
+        let r = get!(s, path, PAST_GATES).await;
         assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{path}");
         assert!(
             root(&r.body).contains("We&#x27;re Brewing Something For You"),
             "{path}"
         );
     }
-    let r = s.get("/api/v1/products", "").await;
+    let r = get!(s, "/api/v1/products", "").await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(r.body.contains(r#""error""#));
-    // The switch in the database works the same.
-    let s = Store::new(b, false);
-    assert_eq!(s.get("/api/v1/banners", "").await.status, StatusCode::OK);
+}
+both!(the_maintenance_switch_closes_every_page_and_call);
+
+/// The switch in the database works the same, on a running store within about a second (the
+/// data version is read once a second).
+async fn the_maintenance_setting_in_the_database_closes_the_store(b: Backend) {
+    let (db, s) = shop!(b, false);
+    assert_eq!(get!(s, "/api/v1/banners", "").await.status, StatusCode::OK);
     {
         use db::diesel::prelude::*;
-        let mut c = s.db.pool.get().unwrap();
+        let mut c = db.pool.get().unwrap();
         db::diesel::update(db::schema::settings::table.find("maintenance"))
             .set(db::schema::settings::value.eq("on"))
             .execute(&mut *c)
             .unwrap();
     }
+    let written = std::time::Instant::now();
+    while get!(s, "/api/v1/banners", "").await.status != StatusCode::SERVICE_UNAVAILABLE {
+        assert!(
+            written.elapsed() < db::watch::EVERY + std::time::Duration::from_millis(900),
+            "the store still serves the calls"
+        );
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     assert_eq!(
-        s.get("/api/v1/banners", "").await.status,
+        get!(s, "/api/v1/banners", "").await.status,
         StatusCode::SERVICE_UNAVAILABLE
     );
     assert_eq!(
-        s.get("/promos", "").await.status,
+        get!(s, "/promos", "").await.status,
         StatusCode::SERVICE_UNAVAILABLE
     );
 }
-both!(the_maintenance_switch, maintenance);
+both!(the_maintenance_setting_in_the_database_closes_the_store);
 
-async fn seo(b: Backend) {
-    let s = Store::new(b, false);
-    let r = s.get("/sitemap.xml", "").await;
+async fn seo_basics(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    let r = get!(s, "/sitemap.xml", "").await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r
         .body
@@ -407,11 +398,9 @@ async fn seo(b: Backend) {
     assert!(r.body.contains("<loc>https://shop.example/faqs</loc>"));
     assert!(!r.body.contains("atomic-design"));
     assert_eq!(r.body.matches("/single-product/").count(), 26);
-    let r = s.get("/robots.txt", "").await;
+    let r = get!(s, "/robots.txt", "").await;
     assert!(r.body.contains("Sitemap: https://shop.example/sitemap.xml"));
-    let r = s
-        .get("/single-product/tala-pale-pilsen-can-330ml", "")
-        .await;
+    let r = get!(s, "/single-product/tala-pale-pilsen-can-330ml", "").await;
     assert!(r
         .body
         .contains("<title>Tala Pale Pilsen Can 330 ml | Tala Brewing Co.</title>"));
@@ -423,32 +412,26 @@ async fn seo(b: Backend) {
     );
     assert!(r.body.contains(r#"<link rel="canonical" href="https://shop.example/single-product/tala-pale-pilsen-can-330ml">"#));
     assert!(r.body.contains(r#"<meta property="og:title""#));
-    let r = s.get("/", "").await;
+    let r = get!(s, "/", "").await;
     assert!(
         r.body.contains(r#""@type":"Organization""#) && r.body.contains(r#""@type":"WebSite""#)
     );
-    let r = s.get("/single-product/ube-porter-can-330ml", "").await;
+    let r = get!(s, "/single-product/ube-porter-can-330ml", "").await;
     assert!(r.body.contains("https://schema.org/OutOfStock"));
     assert!(root(&r.body).contains("Out Of Stock"));
 }
-both!(seo_basics, seo);
+both!(seo_basics);
 
-async fn product_options(b: Backend) {
-    let s = Store::new(b, false);
-    let cans = s
-        .get("/single-product/tala-pale-pilsen-can-330ml", PAST_GATES)
-        .await;
+async fn product_type_selector_rules(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    let cans = get!(s, "/single-product/tala-pale-pilsen-can-330ml", PAST_GATES).await;
     let body = root(&cans.body);
     assert!(body.contains("Box of 24"));
     assert!(!body.contains("Case of 24") && !body.contains(">Bottle"));
-    let bottles = s
-        .get("/single-product/tala-pale-pilsen-320ml", PAST_GATES)
-        .await;
+    let bottles = get!(s, "/single-product/tala-pale-pilsen-320ml", PAST_GATES).await;
     let body = root(&bottles.body);
     assert!(body.contains("Case of 24") && body.contains("Bottle"));
-    let keg = s
-        .get("/single-product/tala-pale-pilsen-keg-30l", PAST_GATES)
-        .await;
+    let keg = get!(s, "/single-product/tala-pale-pilsen-keg-30l", PAST_GATES).await;
     let body = root(&keg.body);
     assert!(
         !body.contains(r#"name="pack""#),
@@ -457,23 +440,23 @@ async fn product_options(b: Backend) {
     assert!(body.contains("YOU MIGHT ALSO LIKE"));
     assert!(body.contains(r#"href="/delivery-areas""#));
 }
-both!(product_type_selector_rules, product_options);
+both!(product_type_selector_rules);
 
-async fn notice_window(b: Backend) {
-    let s = Store::new(b, false);
-    let r = s.get("/?testdate=2025-05-05", PAST_GATES).await;
+async fn the_notice_window_follows_testdate(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    let r = get!(s, "/?testdate=2025-05-05", PAST_GATES).await;
     assert!(root(&r.body).contains("Notice to our Members"));
     assert!(
         root(&r.body).contains(r#"id="notice-city""#),
         "picker shown on a normal day"
     );
-    let r = s.get("/?testdate=2025-05-12", PAST_GATES).await;
+    let r = get!(s, "/?testdate=2025-05-12", PAST_GATES).await;
     assert!(root(&r.body).contains("Notice to our Members"));
     assert!(
         !root(&r.body).contains(r#"id="notice-city""#),
         "no picker on the holiday"
     );
-    let r = s.get("/?testdate=2025-05-14", PAST_GATES).await;
+    let r = get!(s, "/?testdate=2025-05-14", PAST_GATES).await;
     assert!(!root(&r.body).contains("Notice to our Members"));
 }
-both!(the_notice_window_follows_testdate, notice_window);
+both!(the_notice_window_follows_testdate);

@@ -227,9 +227,12 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
 }
 
 /// Declares a test for each backend: `both!(name, body)` where `body` is an async fn taking a
-/// `Backend`.
+/// `Backend`; `both!(name)` when the test is named as its fn.
 #[macro_export]
 macro_rules! both {
+    ($name:ident) => {
+        $crate::both!($name, $name);
+    };
     ($name:ident, $body:ident) => {
         mod $name {
             #[actix_web::test]
@@ -244,6 +247,15 @@ macro_rules! both {
     };
 }
 
+/// The server-rendered root of a page, without the state script.
+pub fn root(html: &str) -> &str {
+    let start = html.find(r#"<div id="root">"#).expect("root");
+    let end = html
+        .find(r#"<script type="application/json""#)
+        .expect("state");
+    &html[start..end]
+}
+
 /// An answer as the tests read it.
 pub struct Res {
     pub status: actix_web::http::StatusCode,
@@ -255,9 +267,14 @@ impl Res {
     pub fn text(&self) -> String {
         String::from_utf8(self.body.clone()).expect("UTF-8 body")
     }
+
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|_| panic!("JSON: {}", self.text()))
+    }
 }
 
-async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceResponse<B>) -> Res {
+pub async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceResponse<B>) -> Res {
     let (status, headers) = (res.status(), res.headers().clone());
     let body = actix_web::test::read_body(res).await.to_vec();
     Res {
@@ -267,19 +284,227 @@ async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceRespo
     }
 }
 
-/// Sends a request to the whole store (API, assets, pages) over the test database, as `serve`
-/// builds it.
-pub async fn send_store(
-    db: &TestDb,
-    cfg: &server::Config,
-    req: actix_web::test::TestRequest,
-) -> Res {
-    use actix_web::{test, web};
-    let api = server::api_state(db.pool.clone(), cfg).expect("api state");
-    let pages = web::Data::new(server::web_state(&api, cfg).expect("web state"));
-    let api = web::Data::new(api);
-    let app = test::init_service(server::app(&api, &pages)).await;
-    read(test::call_service(&app, req.to_request()).await).await
+/// The whole store over the test database, as `serve` builds it, with one render pool:
+/// `store!(db)` or `store!(db, cfg)`. Built once per test; send it requests with `send!`.
+/// `store!(db, cfg, with api)` answers `(api, store)`, the API state too.
+#[macro_export]
+macro_rules! store {
+    ($db:expr $(,)?) => {
+        $crate::store!($db, $crate::support::store_config(&$db.url, false))
+    };
+    ($db:expr, $cfg:expr $(,)?) => {
+        $crate::store!($db, $cfg, with api).1
+    };
+    ($db:expr, $cfg:expr, with api) => {{
+        let cfg: server::Config = $cfg;
+        let api = server::api_state($db.pool.clone(), &cfg).expect("api state");
+        let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).expect("web state"));
+        let api = actix_web::web::Data::new(api);
+        let store = actix_web::test::init_service(server::app(&api, &pages)).await;
+        (api, store)
+    }};
+}
+
+/// Sends a `TestRequest` to a store built by `store!` and reads the answer.
+#[macro_export]
+macro_rules! send {
+    ($app:expr, $req:expr $(,)?) => {
+        $crate::support::call(&$app, $req.to_request()).await
+    };
+}
+
+/// Calls a service built by `store!` (see `send!`).
+pub async fn call<S, R, B>(app: &S, req: R) -> Res
+where
+    S: actix_web::dev::Service<
+        R,
+        Response = actix_web::dev::ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+    B: actix_web::body::MessageBody,
+{
+    read(actix_web::test::call_service(app, req).await).await
+}
+
+/// A GET with the `cookie` header when there is one.
+pub fn get(uri: &str, cookie: &str) -> actix_web::test::TestRequest {
+    let req = actix_web::test::TestRequest::get().uri(uri);
+    with_cookie(req, cookie)
+}
+
+/// A form POST (`application/x-www-form-urlencoded`) with the `cookie` header when there is one.
+pub fn post_form(uri: &str, cookie: &str, body: &str) -> actix_web::test::TestRequest {
+    let req = actix_web::test::TestRequest::post()
+        .uri(uri)
+        .insert_header(("content-type", "application/x-www-form-urlencoded"))
+        .set_payload(body.to_string());
+    with_cookie(req, cookie)
+}
+
+fn with_cookie(req: actix_web::test::TestRequest, cookie: &str) -> actix_web::test::TestRequest {
+    if cookie.is_empty() {
+        req
+    } else {
+        req.insert_header(("cookie", cookie.to_string()))
+    }
+}
+
+/// A form's body from its fields.
+pub fn form_body(pairs: &[(&str, &str)]) -> String {
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
+}
+
+/// The CSRF token of the first form on a page.
+pub fn csrf_of(html: &str) -> String {
+    let at = html.find(r#"name="csrf" value=""#).expect("a CSRF field") + 19;
+    html[at..].split('"').next().unwrap().to_string()
+}
+
+/// Where an answer sends the browser ("" when nowhere).
+pub fn location(r: &Res) -> &str {
+    r.headers
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+/// The `Set-Cookie` headers of an answer.
+pub fn cookies(r: &Res) -> Vec<String> {
+    r.headers
+        .get_all("set-cookie")
+        .filter_map(|v| v.to_str().ok())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The `name=value` pairs a response sets, as a `Cookie` header would send them back (removals
+/// left out).
+pub fn set_cookies(r: &Res) -> Vec<(String, String)> {
+    cookies(r)
+        .iter()
+        .filter(|v| !v.contains("Max-Age=0"))
+        .filter_map(|v| {
+            let pair = v.split(';').next()?;
+            let (k, val) = pair.split_once('=')?;
+            Some((k.to_string(), val.to_string()))
+        })
+        .collect()
+}
+
+/// Whether an answer removes the cookie `name`.
+pub fn removed(r: &Res, name: &str) -> bool {
+    cookies(r)
+        .iter()
+        .any(|v| v.starts_with(&format!("{name}=;")) && v.contains("Max-Age=0"))
+}
+
+/// A browser's cookie jar, just enough of one.
+#[derive(Default, Clone)]
+pub struct Jar(pub Vec<(String, String)>);
+
+impl Jar {
+    /// Keeps what an answer sets and forgets the session cookies it removes.
+    pub fn keep(&mut self, r: &Res) {
+        for (k, v) in set_cookies(r) {
+            self.0.retain(|(n, _)| *n != k);
+            self.0.push((k, v));
+        }
+        for name in ["session", "member"] {
+            if removed(r, name) {
+                self.0.retain(|(n, _)| n != name);
+            }
+        }
+    }
+
+    /// The `Cookie` header ("" for an empty jar).
+    pub fn header(&self) -> String {
+        self.0
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`).
+pub fn read_outbox(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return vec![];
+    };
+    entries
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|m| m.replace("=\r\n", "").replace("=3D", "="))
+        .collect()
+}
+
+/// The token of the first link to `path?param=` in a mail.
+pub fn link_in(mail: &str, link: &str) -> String {
+    let at = mail.find(link).unwrap_or_else(|| panic!("a link {link}")) + link.len();
+    mail[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+/// The token of a registration link in a mail.
+pub fn link_token(mail: &str) -> String {
+    link_in(mail, "registration?token=")
+}
+
+/// Registers a member as a visitor does, through the API and the mail: the pre-registration
+/// `form`, the link read from `outbox`, the registration. Answers the registration's answer
+/// (its `access-token` header and session cookies).
+pub async fn register(db: &TestDb, outbox: &Path, form: serde_json::Value) -> Res {
+    use actix_web::test::TestRequest;
+    let to = format!(
+        "To: {}",
+        form["email"]
+            .as_str()
+            .expect("an email")
+            .to_ascii_lowercase()
+    );
+    let r = send_api_mailing(
+        &db.pool,
+        outbox,
+        TestRequest::post()
+            .uri("/api/v1/pre-register")
+            .set_json(form),
+    )
+    .await;
+    assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());
+    let mail = read_outbox(outbox)
+        .into_iter()
+        .find(|m| m.contains("Finish creating your account") && m.contains(&to))
+        .expect("link mail");
+    let r = send_api_mailing(
+        &db.pool,
+        outbox,
+        TestRequest::post()
+            .uri("/api/v1/registration")
+            .insert_header(("registration-token", link_token(&mail))),
+    )
+    .await;
+    assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());
+    r
+}
+
+/// The `access-token` header of an answer.
+pub fn access_token(r: &Res) -> String {
+    r.headers
+        .get("access-token")
+        .expect("access-token")
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 /// Sends a request to the API alone (no render threads), `testdate` allowed.
