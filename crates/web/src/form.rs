@@ -52,47 +52,18 @@ impl Done {
 /// A boxed answer of a form handler.
 pub type Answer<'a> = Pin<Box<dyn Future<Output = HttpResponse> + 'a>>;
 
-/// A form with a handler of its own: the address it posts to, and how it is answered.
-pub trait FormPost: Sync {
-    /// The address the form posts to.
-    fn path(&self) -> &'static str;
-    fn answer<'a>(
-        &'static self,
-        req: &'a HttpRequest,
-        fields: Fields,
-        state: &'a web::Data<WebState>,
-    ) -> Answer<'a>;
-}
-
-/// One registered form.
-pub struct Entry(pub &'static dyn FormPost);
-
-inventory::collect!(Entry);
-
-/// Every form with a handler of its own.
-pub fn forms() -> impl Iterator<Item = &'static dyn FormPost> {
-    inventory::iter::<Entry>.into_iter().map(|e| e.0)
-}
-
-/// A form with its own handler (no single API call): `custom_form!("/gate/consent", consent);`.
+/// A form with a handler of its own (no single API call): the address it posts to, and how it is
+/// answered. Declared with [`custom_form!`](crate::custom_form) beside the handler.
 pub struct CustomForm {
     pub path: &'static str,
     pub handler: for<'a> fn(&'a HttpRequest, Fields, &'a web::Data<WebState>) -> Answer<'a>,
 }
 
-impl FormPost for CustomForm {
-    fn path(&self) -> &'static str {
-        self.path
-    }
+inventory::collect!(CustomForm);
 
-    fn answer<'a>(
-        &'static self,
-        req: &'a HttpRequest,
-        fields: Fields,
-        state: &'a web::Data<WebState>,
-    ) -> Answer<'a> {
-        (self.handler)(req, fields, state)
-    }
+/// Every form with a handler of its own.
+pub fn forms() -> impl Iterator<Item = &'static CustomForm> {
+    inventory::iter::<CustomForm>.into_iter()
 }
 
 /// Declares a form with its own async handler `fn(&HttpRequest, Fields, &web::Data<WebState>)`.
@@ -108,7 +79,7 @@ macro_rules! custom_form {
                 Box::pin($handler(req, fields, state))
             }
             inventory::submit! {
-                $crate::form::Entry(&$crate::form::CustomForm { path: $path, handler })
+                $crate::form::CustomForm { path: $path, handler }
             }
         };
     };
@@ -402,8 +373,8 @@ pub async fn post(
     if let Some(action) = action {
         return act(&req, action, fields, &state).await;
     }
-    match forms().find(|f| crate::routes::normal(f.path()) == path) {
-        Some(form) => form.answer(&req, fields, &state).await,
+    match forms().find(|f| crate::routes::normal(f.path) == path) {
+        Some(form) => (form.handler)(&req, fields, &state).await,
         None => {
             let refused = Refused {
                 status: StatusCode::BAD_REQUEST,
@@ -440,7 +411,7 @@ mod tests {
 
     #[test]
     fn every_own_handler_has_its_own_address() {
-        let mut paths: Vec<&str> = forms().map(|f| f.path()).collect();
+        let mut paths: Vec<&str> = forms().map(|f| f.path).collect();
         let all = paths.len();
         paths.sort_unstable();
         paths.dedup();

@@ -131,7 +131,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
     let pages = routes.routes.iter().filter(|r| !r.actions.is_empty());
     let mut paths: Vec<&str> = pages
         .map(|r| r.path.as_str())
-        .chain(form::forms().map(|f| f.path()))
+        .chain(form::forms().map(|f| f.path))
         .collect();
     paths.sort_unstable();
     paths.dedup();

@@ -110,7 +110,11 @@ pub async fn serve(
     {
         choices.consent = true;
     }
-    let query = crate::plan::page_query(req.query_string(), state.routes.params(req.path()));
+    let params = match fixed {
+        Some(r) => &r.params,
+        None => state.routes.params(req.path()),
+    };
+    let query = crate::plan::page_query(req.query_string(), params);
     let key = (!maintenance && !forms && posted.is_none()).then(|| {
         page_key(
             req.path(),

@@ -111,7 +111,12 @@ pub struct GateKeys {
 }
 
 /// A path as the route table matches it: its non-empty segments, joined with `/`.
-pub(crate) fn normal(path: &str) -> String {
+pub(crate) fn normal(path: &str) -> std::borrow::Cow<'_, str> {
+    // The common case, `/buy-beer`, is already normal: no allocation on the hot path.
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    if !trimmed.contains("//") && !trimmed.ends_with('/') && !trimmed.starts_with('/') {
+        return std::borrow::Cow::Borrowed(trimmed);
+    }
     let mut out = String::with_capacity(path.len());
     for seg in path.split('/').filter(|s| !s.is_empty()) {
         if !out.is_empty() {
@@ -119,7 +124,7 @@ pub(crate) fn normal(path: &str) -> String {
         }
         out.push_str(seg);
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Every variable of `templates` must be one the planner fills or one of the route's own.
@@ -175,7 +180,7 @@ impl RouteTable {
                 }
             }
             if own.is_empty() {
-                self.fixed.insert(normal(&r.path), i);
+                self.fixed.insert(normal(&r.path).into_owned(), i);
             } else if r.forms || r.guard != Guard::None || !r.actions.is_empty() {
                 return Err(format!(
                     "route {} has a guard or forms and a parameter",
@@ -188,7 +193,9 @@ impl RouteTable {
 
     /// The route of a path without `{...}` segments, looked up at once; `None` for the others.
     pub fn fixed(&self, path: &str) -> Option<&RouteDef> {
-        self.fixed.get(&normal(path)).map(|&i| &self.routes[i])
+        self.fixed
+            .get(normal(path).as_ref())
+            .map(|&i| &self.routes[i])
     }
 
     /// Whether the page at `path` holds forms, and its guard (the same answer as [`Self::find`]).
