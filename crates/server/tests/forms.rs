@@ -210,3 +210,51 @@ async fn the_first_address_becomes_the_location(b: Backend) {
     );
 }
 both!(the_first_address_becomes_the_location);
+
+/// Under maintenance no form writes: the maintenance page (503), or its words in JSON.
+async fn under_maintenance_no_form_writes(b: Backend) {
+    let db = database(b);
+    let store = store!(db, support::store_config(&db.url, true));
+    let ana = support::member(&db, 1).await;
+    let add = [
+        ("_call", "createAddress"),
+        ("address", "12 Jupiter St."),
+        ("barangay_id", "1380300002"),
+    ];
+    let r = send!(store, form("/my-account/addresses", &ana, &add, true));
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
+    assert_eq!(json(&r)["message"], api::MAINTENANCE_MESSAGE);
+    let r = send!(store, form("/my-account/addresses", &ana, &add, false));
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(r.headers.contains_key("retry-after"));
+    let open = store!(db);
+    assert!(json(&send!(open, addresses(&ana)))["results"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+both!(under_maintenance_no_form_writes);
+
+/// A Log Out form with an expired token says so (403), rather than quietly going home.
+async fn an_expired_logout_form_says_so(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let ana = support::member(&db, 1).await;
+    let other = api::session::new_token();
+    let stale =
+        form("/logout", &other, &[], false).insert_header(("cookie", format!("session={ana}")));
+    let r = send!(store, stale);
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert!(r
+        .text()
+        .contains("This form has expired. Please try again."));
+    // The member is still logged in.
+    let r = send!(
+        store,
+        TestRequest::get()
+            .uri("/api/v1/user")
+            .insert_header(("authorization", format!("Bearer {ana}")))
+    );
+    assert_eq!(r.status, StatusCode::OK);
+}
+both!(an_expired_logout_form_says_so);

@@ -353,6 +353,15 @@ pub async fn post(
     if !api::origin::same_origin(&req, &state.api.config.origins) {
         return forbidden();
     }
+    // Under maintenance nothing is written: the maintenance page (or its words in JSON), 503.
+    if state.api.watch.maintenance() {
+        let closed = Refused {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: api::MAINTENANCE_MESSAGE.into(),
+            errors: Map::new(),
+        };
+        return closed.answer(&req, &state, &Fields::parse(b"")).await;
+    }
     let body = match api::endpoint::read_body(payload, FORM_LIMIT).await {
         Ok(b) => b,
         Err(e) => return error_page(e),

@@ -59,7 +59,11 @@ pub async fn serve(
     }
     // A route that only sends on (SPEC 2: the product page without a slug goes home).
     let fixed = state.routes.fixed(req.path());
-    if let Some(to) = fixed.and_then(|r| r.redirect.as_deref()) {
+    // (A form that comes back, `/logout`'s with an expired token, is answered, not sent on.)
+    if let Some(to) = fixed
+        .and_then(|r| r.redirect.as_deref())
+        .filter(|_| posted.is_none())
+    {
         return redirect(to, StatusCode::FOUND);
     }
     let maintenance = state.api.watch.maintenance();

@@ -15,7 +15,8 @@ export function ResetPassword() {
     <section className="account-page" aria-labelledby="reset-title">
       <h1 id="reset-title">Reset Password</h1>
       {suid ? (
-        <form method="post" action="/reset-password" onSubmit={setPassword} noValidate>
+        // Posted to the link's own address, so a form that comes back with a message keeps the link.
+        <form method="post" action={`/reset-password?suid=${encodeURIComponent(suid)}`} onSubmit={setPassword} noValidate>
           <FormCall call={calls.resetPassword} />
           <input type="hidden" name="suid" value={suid} />
           <Field name="password" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={reset} required />

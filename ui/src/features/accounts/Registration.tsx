@@ -21,7 +21,8 @@ function FinishRegistration({ token }: { token: string }) {
     <section className="account-page" aria-labelledby="registration-title">
       <h1 id="registration-title">Create Account</h1>
       <p>{who ? `Finish creating the account for ${who}.` : 'Finish creating your account.'}</p>
-      <form method="post" action="/registration" onSubmit={submit}>
+      {/* Posted to the link's own address, so a form that comes back with a message keeps the link. */}
+      <form method="post" action={`/registration?token=${encodeURIComponent(token)}`} onSubmit={submit}>
         <FormCall call={calls.registration} />
         <input type="hidden" name="token" value={token} />
         <FormMessage state={state} />

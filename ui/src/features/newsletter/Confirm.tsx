@@ -21,7 +21,8 @@ export function ConfirmNewsletter() {
           </a>
         </>
       ) : (
-        <form method="post" action="/newsletter/confirm" onSubmit={submit}>
+        // Posted to the link's own address, so a form that comes back with a message keeps the link.
+        <form method="post" action={`/newsletter/confirm?token=${encodeURIComponent(token)}`} onSubmit={submit}>
           <p>Confirm that you want to receive the news and promos of Tala Brewing Co. by email.</p>
           <FormCall call={calls.confirmSubscription} />
           <input type="hidden" name="token" value={token} />
