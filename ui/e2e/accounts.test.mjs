@@ -37,7 +37,8 @@ async function register(page, js, who) {
   await page.getByLabel('Email address').fill(who.email);
   await page.getByLabel('Mobile number').fill(who.mobile);
   await page.getByLabel('Birth date').fill('1990-02-03');
-  await page.getByLabel('Password').fill(who.password);
+  // No password here: whoever holds the emailed link chooses it (issue 14).
+  assert.equal(await page.getByLabel('Password').count(), 0);
   await page.getByLabel(/I accept the/).check();
   await page.getByRole('button', { name: 'Create Account' }).click();
   await page.waitForURL(/done=sent/);
@@ -45,6 +46,11 @@ async function register(page, js, who) {
   const link = await store.mailedLink(who.email, '/registration\\?token=');
   await page.goto(link);
   await ready(page, js);
+  // A short password is refused and the link keeps working; then the chosen one.
+  await page.getByLabel('Choose a password').fill('beer2026');
+  await page.getByRole('button', { name: 'Create My Account' }).click();
+  await page.getByText('The password must be at least 10 characters.').waitFor();
+  await page.getByLabel('Choose a password').fill(who.password);
   await page.getByRole('button', { name: 'Create My Account' }).click();
   await page.waitForURL(/\/setup-address/);
   await page.getByText('Your account is ready.').waitFor();
@@ -66,12 +72,18 @@ async function logOut(page) {
   await page.getByText('You have been logged out.').waitFor();
 }
 
-async function deleteAccount(page, js) {
+async function deleteAccount(page, js, password) {
   await page.goto(`${store.base}/my-account/delete-account`);
   await ready(page, js);
   await page.getByRole('button', { name: 'Delete Account' }).click();
   await page.getByText('Tick the box to confirm').waitFor();
   await page.getByLabel(/I understand/).check();
+  // A session alone deletes nothing: the current password is asked for.
+  await page.getByLabel('Current password').fill('wrong-password1');
+  await page.getByRole('button', { name: 'Delete Account' }).click();
+  await page.getByText('The current password is not correct.').waitFor();
+  if (!js) await page.getByLabel(/I understand/).check();
+  await page.getByLabel('Current password').fill(password);
   await page.getByRole('button', { name: 'Delete Account' }).click();
   await page.waitForURL(/accountSuccessDelete=yes/);
   await page.getByRole('dialog', { name: 'ACCOUNT DELETED' }).waitFor();
@@ -115,6 +127,14 @@ test('with JavaScript a shopper registers, manages the account and deletes it', 
   await page.getByRole('button', { name: 'Save Profile' }).click();
   await page.getByText('Your profile has been saved.').waitFor();
   assert.equal(await page.locator('.header-actions summary').first().innerText(), 'Anabel');
+  // A new mobile number (a login name) needs the current password.
+  await page.getByLabel('Mobile number').fill('09171230011');
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  await page.getByText('The current password is not correct.').waitFor();
+  await page.getByLabel('Current password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  await page.getByText('Your profile has been saved.').waitFor();
+  who.mobile = '09171230011';
 
   // The password, changed.
   await page.goto(`${store.base}/change-password`);
@@ -123,6 +143,10 @@ test('with JavaScript a shopper registers, manages the account and deletes it', 
   await page.getByLabel('New password').fill('beer2027js');
   await page.getByRole('button', { name: 'Change Password' }).click();
   await page.getByText('The current password is not correct.').waitFor();
+  await page.getByLabel('Current password').fill(who.password);
+  await page.getByLabel('New password').fill(who.password);
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await page.getByText('The new password must differ from the current one.').waitFor();
   await page.getByLabel('Current password').fill(who.password);
   await page.getByLabel('New password').fill('beer2027js');
   await page.getByRole('button', { name: 'Change Password' }).click();
@@ -154,7 +178,7 @@ test('with JavaScript a shopper registers, manages the account and deletes it', 
   await page.getByText('These credentials do not match our records.').waitFor();
   await logIn(page, true, who.mobile, 'beer2028js');
 
-  await deleteAccount(page, true);
+  await deleteAccount(page, true, 'beer2028js');
   await page.getByRole('link', { name: 'CONTINUE AS GUEST' }).click();
   await page.getByRole('dialog', { name: 'ACCOUNT DELETED' }).waitFor({ state: 'detached' });
   await page.goto(`${store.base}/login`);
@@ -196,7 +220,7 @@ test('without JavaScript a shopper registers, logs in and out, and deletes the a
   await page.goto(`${store.base}/my-account/addresses`);
   await page.getByText('3 Shoe Avenue, Barangka, Marikina City').waitFor();
 
-  await deleteAccount(page, false);
+  await deleteAccount(page, false, who.password);
   await page.getByRole('link', { name: 'CONTINUE AS GUEST' }).click();
   await page.waitForURL((u) => u.pathname === '/' && !u.search);
   await page.goto(`${store.base}/my-account`);
@@ -240,7 +264,11 @@ async function apiMember(email, mobile) {
   });
   assert.equal(pre.status, 200);
   const token = new URL(await store.mailedLink(email, '/registration\\?token=')).searchParams.get('token');
-  const res = await fetch(`${store.base}/api/v1/registration`, { method: 'POST', headers: { 'registration-token': token } });
+  const res = await fetch(`${store.base}/api/v1/registration`, {
+    method: 'POST',
+    headers: { 'registration-token': token, 'content-type': 'application/json' },
+    body: JSON.stringify({ password: form.password }),
+  });
   assert.equal(res.status, 200);
   const session = res.headers.get('access-token');
   const address = await fetch(`${store.base}/api/v1/user/addresses`, {

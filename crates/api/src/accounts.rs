@@ -64,7 +64,8 @@ pub fn password_matches(password: &str, stored: Option<&str>) -> bool {
     ok && real
 }
 
-/// The registration form (SPEC 3's fields).
+/// The registration form (SPEC 3's fields but the password, which whoever holds the emailed link
+/// chooses: issue 14).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RegistrationForm {
     #[serde(default)]
@@ -79,9 +80,6 @@ pub struct RegistrationForm {
     /// `YYYY-MM-DD`; 18 or older today in Manila.
     #[serde(default)]
     pub birth_date: String,
-    /// At least 8 characters, with a letter and a number.
-    #[serde(default)]
-    pub password: String,
     /// The terms and the privacy policy are accepted.
     #[serde(default)]
     pub accept_terms: bool,
@@ -97,27 +95,23 @@ fn check_form(f: &RegistrationForm) -> Result<RegistrationRow, ApiError> {
         "email",
         domain::email::validate_email(&f.email).map_err(str::to_string),
     );
-    let password = c.field("password", account::validate_password(&f.password));
     if !f.accept_terms {
         c.add(
             "accept_terms",
             "Please accept the terms and conditions and the privacy policy.",
         );
     }
-    let checked = details
-        .zip(email)
-        .zip(password)
-        .map(|((d, email), ())| RegistrationRow {
-            token_hash: String::new(),
-            email,
-            mobile: d.mobile,
-            first_name: d.first_name,
-            last_name: d.last_name,
-            birth_date: d.birth_date,
-            password_hash: f.password.clone(),
-            expires_at: 0,
-            used_at: None,
-        });
+    let checked = details.zip(email).map(|(d, email)| RegistrationRow {
+        token_hash: String::new(),
+        email,
+        mobile: d.mobile,
+        first_name: d.first_name,
+        last_name: d.last_name,
+        birth_date: d.birth_date,
+        password_hash: String::new(),
+        expires_at: 0,
+        used_at: None,
+    });
     c.finish(checked).map_err(ApiError::Fields)
 }
 
@@ -141,9 +135,11 @@ pub(crate) fn message(text: impl Into<String>) -> MessageAnswer {
 }
 
 crate::declare!(
-    /// `POST /api/v1/pre-register`: checks the form and emails a link that finishes the account. The
-    /// answer is the same whether or not the address already has an account (its owner gets a mail
-    /// that says so instead).
+    /// `POST /api/v1/pre-register`: checks the details and emails a link that finishes the
+    /// account; whoever opens the link chooses the password. The answer, and the work behind it,
+    /// are the same whether or not the address already has an account (its owner gets a mail that
+    /// says so instead). A new pre-registration replaces the address's pending one; an address
+    /// gets at most 3 mails an hour, and past that the answer says a link was already sent.
     pub struct PreRegister = Post "/api/v1/pre-register" as "preRegister", Write, errors [422, 429],
     (NoParams, NoParams, Json<RegistrationForm, true>) -> MessageAnswer, "Checks the registration form and emails the link that finishes it.");
 
@@ -151,12 +147,17 @@ impl Endpoint for PreRegister {
     fn call(ctx: &mut Ctx, (_, _, Json(form), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         ctx.limit_client("pre-register", 5, 600)?;
         let mut row = check_form(&form)?;
-        ctx.limit("pre-register address", &row.email, 3, 3600)?;
+        ctx.limit("pre-register address", &row.email, 3, 3600)
+            .map_err(|e| match e {
+                ApiError::TooMany(wait) => ApiError::LinkSent(wait),
+                other => other,
+            })?;
         let answer = message(format!(
             "We sent a link to {}. Open it within {LINK_HOURS} hours to finish creating your account.",
             row.email
         ));
         let base = ctx.config.public_url.to_string();
+        // Nobody has confirmed this address yet: the mail carries nothing a stranger typed.
         if db::users::email_taken(ctx.conn, &row.email)? {
             ctx.outgoing.push(Mail::render(
                 "account_exists",
@@ -168,7 +169,6 @@ impl Endpoint for PreRegister {
         }
         let token = new_token();
         row.token_hash = token_hash(&token);
-        row.password_hash = hash_password(&row.password_hash)?;
         row.expires_at = now() + LINK_HOURS * 3600;
         db::users::create_registration(ctx.conn, &row)?;
         let link = format!("{base}/registration?token={token}");
@@ -176,7 +176,7 @@ impl Endpoint for PreRegister {
             "registration",
             &row.email,
             "Finish creating your account",
-            &serde_json::json!({ "first_name": row.first_name, "link": link, "hours": LINK_HOURS }),
+            &serde_json::json!({ "link": link, "hours": LINK_HOURS }),
         )?);
         Ok(answer)
     }
@@ -270,11 +270,14 @@ fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// What a social registration sends besides the provider's token (SPEC 7's `socialSource` and
-/// `userAccessToken`): the details a provider does not vouch for. A link's registration sends
-/// no body.
+/// What `POST /registration` takes: for a link's registration, the password its holder chooses;
+/// for a social registration (SPEC 7's `socialSource` and `userAccessToken`), the details a
+/// provider does not vouch for.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct SocialForm {
+    /// A link's registration: the new account's password (see the password rule).
+    #[serde(default)]
+    pub password: String,
     /// `facebook` or `google`.
     #[serde(default, rename = "socialSource")]
     pub social_source: String,
@@ -320,17 +323,17 @@ fn social_registration(
         email: identity.email,
         mobile: f.mobile,
         birth_date: f.birth_date,
-        password: format!("{}a1", crate::session::new_token()),
         accept_terms: f.accept_terms,
     };
     let mut row = check_form(&form)?;
-    row.password_hash = hash_password(&row.password_hash)?;
+    row.password_hash = hash_password(&crate::session::new_token())?;
     Ok(row)
 }
 
 crate::declare!(
-    /// `POST /api/v1/registration` (header `registration-token`): creates the account the link was
-    /// sent for and logs it in; the token comes in the `access-token` header. With an `fb-token` or
+    /// `POST /api/v1/registration` (header `registration-token`, body `password`): creates the
+    /// account the link was sent for, with the password its holder chose, and logs it in; the
+    /// token comes in the `access-token` header. With an `fb-token` or
     /// `google-token` header instead, the provider's verified identity and the body's details make
     /// the account.
     pub struct Registration = Post "/api/v1/registration" as "registration", Write, errors [404, 422, 429, 502],
@@ -342,7 +345,13 @@ impl Endpoint for Registration {
         ctx.limit_client("registration", 10, 600)?;
         let r = match ctx.social().cloned() {
             Some(identity) => social_registration(identity, social)?,
-            None => open_registration(ctx.conn, h.registration_token.as_deref())?,
+            None => {
+                let mut r = open_registration(ctx.conn, h.registration_token.as_deref())?;
+                let inputs = [&r.first_name, &r.last_name, &r.email, &r.mobile].map(String::as_str);
+                crate::profile::new_password(&social.password, &inputs)?;
+                r.password_hash = hash_password(&social.password)?;
+                r
+            }
         };
         let mut c = account::Checker::default();
         if db::users::email_taken(ctx.conn, &r.email)? {
@@ -418,17 +427,32 @@ impl Endpoint for Login {
                 message: "Enter your email or mobile number and your password.".into(),
             });
         }
-        ctx.limit("login account", &login, 5, 600)?;
+        // Failures count per account (email and mobile are one) and client together: five in
+        // ten minutes stop that client only. Across all clients an account takes 50 failures an
+        // hour, so its owner still gets in from another address while one client guesses.
         let user = db::users::user_by_login(ctx.conn, &login)?;
+        let account = user
+            .as_ref()
+            .map_or_else(|| format!("login {login}"), |u| format!("user {}", u.id));
+        let here = format!("{account} from {}", ctx.client_key());
+        let failures = [(here.as_str(), 5, 600), (account.as_str(), 50, 3600)];
+        for (key, limit, window) in failures {
+            if let Some(wait) = ctx.failures(&format!("login failures:{key}"), limit, window)? {
+                return Err(ApiError::TooMany(wait));
+            }
+        }
         if !password_matches(&c.password, user.as_ref().map(|u| u.password_hash.as_str())) {
+            for (key, _, window) in failures {
+                ctx.fail(&format!("login failures:{key}"), window)?;
+            }
             return Err(ApiError::Invalid {
                 field: "login",
                 message: LOGIN_FAILED.into(),
             });
         }
         let user = user.ok_or_else(|| ApiError::Internal("matched without a user".into()))?;
-        // Only failures count against the account.
-        db::limits::rate_reset(ctx.conn, &format!("login account:{login}"))?;
+        // The owner got in from here: this client's count starts again.
+        db::limits::rate_reset(ctx.conn, &format!("login failures:{here}"))?;
         log_in(ctx, user.id)?;
         Ok(WelcomeAnswer {
             data: Welcome {
@@ -616,7 +640,6 @@ mod tests {
                 "first_name",
                 "last_name",
                 "mobile",
-                "password"
             ]
         );
     }

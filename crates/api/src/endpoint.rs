@@ -143,6 +143,25 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether `key` already holds `limit` failures in its window of `window` seconds: the
+    /// seconds to wait, or `None` (nothing is counted; see [`Self::fail`]).
+    pub fn failures(
+        &mut self,
+        key: &str,
+        limit: i32,
+        window: i64,
+    ) -> Result<Option<i64>, ApiError> {
+        let now = domain::calendar::unix_now();
+        Ok(db::limits::rate_full(self.conn, key, now, window, limit)?)
+    }
+
+    /// Counts one failure against `key` (see [`Self::failures`]).
+    pub fn fail(&mut self, key: &str, window: i64) -> Result<(), ApiError> {
+        let now = domain::calendar::unix_now();
+        db::limits::rate_hit(self.conn, key, now, window, i32::MAX)?;
+        Ok(())
+    }
+
     /// Counts one use of `action` by this request's client (see [`Self::limit`]).
     pub fn limit_client(&mut self, action: &str, limit: i32, window: i64) -> Result<(), ApiError> {
         let client = self.client_key();
@@ -453,12 +472,73 @@ pub fn run_call<E: Endpoint>(ctx: &mut Ctx, args: Args<E>) -> Result<E::Answer, 
     answer
 }
 
+/// What an answer that depends on the session says to caches: keep it nowhere (issue 14).
+pub const PRIVATE: [(header::HeaderName, &str); 2] = [
+    (header::CACHE_CONTROL, "private, no-store"),
+    (header::VARY, "Cookie, Authorization"),
+];
+
+/// Marks an answer as depending on the session ([`PRIVATE`]).
+pub fn mark_private(headers: &mut header::HeaderMap) {
+    for (name, value) in PRIVATE {
+        headers.insert(name, header::HeaderValue::from_static(value));
+    }
+}
+
+/// Answers a call; every answer of a call that is not [`Access::Public`] (errors too) is marked
+/// private.
+async fn respond<E: Endpoint>(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<ApiState>,
+) -> HttpResponse {
+    let mut res = match handle::<E>(req, payload, state).await {
+        Ok(res) => res,
+        Err(e) => actix_web::ResponseError::error_response(&e),
+    };
+    if E::ACCESS != Access::Public {
+        mark_private(res.headers_mut());
+    }
+    res
+}
+
+/// Unsafe calls take JSON bodies only (issue 14): no HTML form can send one (its types are
+/// urlencoded, multipart and text/plain), so no other site's form reaches a call. A call without
+/// a body may send no type.
+fn json_only(req: &HttpRequest, body: &[u8]) -> Result<(), ApiError> {
+    let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
+        return if body.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::UnsupportedMediaType)
+        };
+    };
+    let essence = value
+        .to_str()
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let json = essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"));
+    if json {
+        Ok(())
+    } else {
+        Err(ApiError::UnsupportedMediaType)
+    }
+}
+
 async fn handle<E: Endpoint>(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<ApiState>,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_body(payload, BODY_LIMIT).await?;
+    if E::METHOD != Method::Get {
+        json_only(&req, &body)?;
+    }
     // Only a public read's answer is kept, as bytes, by everything that shapes it.
     let key = (E::ACCESS == Access::Public).then(|| {
         let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
@@ -484,15 +564,6 @@ async fn handle<E: Endpoint>(
     let body = E::Body::parse(&body)?;
     let headers: E::Headers = from_pairs(header_pairs(&req))?;
     let mut caller = Caller::of_api(&req);
-    // DESIGN: an unsafe request authenticated by the cookie must come from the store's pages (a
-    // bearer token is never sent by a browser on its own).
-    let by_cookie = caller.token.is_some() && req.headers().get(header::AUTHORIZATION).is_none();
-    if E::METHOD != Method::Get
-        && by_cookie
-        && !crate::origin::same_origin(&req, &state.config.origins)
-    {
-        return Err(ApiError::CrossSite);
-    }
     if E::ACCESS == Access::Public {
         // A shared answer is made without the session.
         caller.token = None;
@@ -554,14 +625,11 @@ pub fn cookie_token(req: &HttpRequest) -> Option<String> {
         .filter(|t| !t.is_empty())
 }
 
-/// The session token a request presents: `Authorization: Bearer` first, else the cookie.
+/// The session token a request presents: `Authorization: Bearer` (the scheme in any case)
+/// first, else the cookie.
 pub fn presented_token(req: &HttpRequest) -> Option<String> {
-    req.headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty())
+    crate::origin::bearer(req)
+        .map(str::to_string)
         .or_else(|| cookie_token(req))
 }
 
@@ -669,7 +737,7 @@ impl<E: Endpoint> Registered for Api<E> {
             Method::Put => guard::Any(guard::Put()),
             Method::Delete => guard::Any(guard::Delete()),
         };
-        web::route().guard(guard).to(handle::<E>)
+        web::route().guard(guard).to(respond::<E>)
     }
 
     fn load(

@@ -36,6 +36,15 @@ pub enum ApiError {
     /// A rate limit: try again after this many seconds.
     #[error("Too many attempts. Please try again in {} minute(s).", (.0 + 59) / 60)]
     TooMany(i64),
+    /// A link was mailed to this address lately and the address may get no more for a while
+    /// (try again after this many seconds).
+    #[error("We already sent a link to this address. Open the newest one, or ask for another in {} minute(s).", (.0 + 59) / 60)]
+    LinkSent(i64),
+    /// A body of another type than the call takes (JSON calls take `application/json` only).
+    #[error("Send the body as application/json.")]
+    UnsupportedMediaType,
+    #[error("The address is too long.")]
+    UriTooLong,
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
     /// A service the call needs (a social provider) did not answer.
@@ -78,7 +87,9 @@ impl ApiError {
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Timeout => StatusCode::REQUEST_TIMEOUT,
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooMany(_) | Self::LinkSent(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::UriTooLong => StatusCode::URI_TOO_LONG,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -120,7 +131,7 @@ impl ResponseError for ApiError {
             Self::Unavailable => {
                 res.insert_header((actix_web::http::header::RETRY_AFTER, "1"));
             }
-            Self::TooMany(secs) => {
+            Self::TooMany(secs) | Self::LinkSent(secs) => {
                 res.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
             }
             _ => {}

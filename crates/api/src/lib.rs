@@ -44,6 +44,9 @@ pub struct ApiState {
     pub cache: Arc<cache::ResponseCache>,
     /// Where mail goes.
     pub post: Arc<mail::Post>,
+    /// The thread that delivers queued mail, once started ([`ApiState::start_mail`]); without
+    /// it mail waits in the queue (tests deliver it themselves).
+    pub sender: Option<mail::Sender>,
 }
 
 impl ApiState {
@@ -58,39 +61,44 @@ impl ApiState {
             watch: Watch::start(pool.clone(), maintenance_forced),
             cache: Arc::new(cache::ResponseCache::new(config.cache_bytes)),
             post,
+            sender: None,
             db: Db::new(pool),
             config,
         }
     }
 
-    /// Runs API functions with one connection, off the async workers; mail they queued is sent
-    /// afterwards, on a blocking thread of its own.
+    /// Starts delivering queued mail (what `serve` does).
+    pub fn start_mail(&mut self) -> Result<(), String> {
+        self.sender = Some(mail::Sender::start(
+            self.db.pool().clone(),
+            self.post.clone(),
+        )?);
+        Ok(())
+    }
+
+    /// Runs API functions with one connection, off the async workers; mail they wrote goes into
+    /// the mail queue on the same connection, and the sender is woken.
     pub async fn run<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Ctx) -> Result<T, ApiError> + Send + 'static,
     {
         let config = self.config.clone();
-        let (value, outgoing) = self
+        let (value, mailed) = self
             .db
             .run(move |conn| {
                 let mut ctx = Ctx::new(conn, &config, caller);
                 let value = f(&mut ctx)?;
-                Ok::<_, ApiError>((value, std::mem::take(&mut ctx.outgoing)))
+                let outgoing = std::mem::take(&mut ctx.outgoing);
+                if !outgoing.is_empty() {
+                    mail::enqueue(ctx.conn, &outgoing)?;
+                }
+                Ok::<_, ApiError>((value, !outgoing.is_empty()))
             })
             .await?;
-        if !outgoing.is_empty() {
-            let post = self.post.clone();
-            let sent = web::block(move || {
-                for m in &outgoing {
-                    if let Err(e) = post.send(m) {
-                        log::error!("mail to {}: {e}", m.to);
-                    }
-                }
-            })
-            .await;
-            if let Err(e) = sent {
-                log::error!("mail: {e}");
+        if mailed {
+            if let Some(sender) = &self.sender {
+                sender.wake();
             }
         }
         Ok(value)
@@ -142,11 +150,19 @@ impl ApiConfig {
     }
 }
 
-/// While the store is under maintenance every API call answers 503.
+/// The longest path and query a call takes; a longer address is answered 414, not echoed.
+pub const MAX_URL: usize = 2_000;
+
+/// A call's address longer than [`MAX_URL`] answers 414; while the store is under maintenance
+/// every API call answers 503.
 async fn maintenance_gate(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    if req.path().len() + req.query_string().len() > MAX_URL {
+        let res = actix_web::ResponseError::error_response(&ApiError::UriTooLong);
+        return Ok(req.into_response(res));
+    }
     let on = req
         .app_data::<web::Data<ApiState>>()
         .is_some_and(|s| s.watch.maintenance());
@@ -177,6 +193,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
     let mut scope = web::scope("/api")
         .wrap(actix_web::middleware::from_fn(maintenance_gate))
+        // Issue 14's one rule for cross-site requests, before anything else (forms apply the
+        // same rule, `origin::refused`, in `web::form`).
+        .wrap(actix_web::middleware::from_fn(origin::guard))
         .route("/openapi.json", web::get().to(openapi_json));
     for (path, endpoints) in by_path {
         let allowed: Vec<&str> = endpoints

@@ -1,10 +1,14 @@
 //! Mail, through lettre: each message is written to an outbox folder (`MAIL_OUTBOX`, by default
 //! `data/outbox`, one `.eml` file a message) or, when `SMTP_URL` is set, sent through that
-//! server. Calls queue their messages on the `Ctx`; they are sent after the call's database work,
-//! on a blocking thread, so a slow mail server never holds a connection.
+//! server. Calls put their messages on the `Ctx`; with the call's database work they go into the
+//! database's mail queue ([`db::outbox`]), and a [`Sender`] thread delivers them off the request
+//! path: a request takes as long whether or not it mails (nothing tells an attacker whether an
+//! address has an account), a slow or failing mail server holds no request, and a message is
+//! retried until it leaves, across restarts.
 
 use std::path::PathBuf;
-use std::sync::LazyLock;
+use std::sync::{Arc, Condvar, LazyLock, Mutex};
+use std::time::Duration;
 
 use lettre::message::{header::ContentType, Mailbox, MultiPart, SinglePart};
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
@@ -26,6 +30,7 @@ static TEMPLATES: LazyLock<tera::Tera> = LazyLock::new(|| {
     tera.autoescape_on(vec![".html"]);
     tera.add_raw_templates(pair![
         "account_exists",
+        "no_account",
         "registration",
         "password_reset",
         "newsletter_confirm",
@@ -135,6 +140,118 @@ impl Post {
     }
 }
 
+/// How long a sender holds the messages it claimed before another may take them.
+const LEASE_SECS: i64 = 300;
+/// How often a sender looks at the queue when nobody wakes it (other app servers' messages,
+/// retries).
+const POLL: Duration = Duration::from_secs(5);
+
+/// When a message that failed `attempts` times is tried again: after 30 s, doubling up to an hour.
+pub fn retry_delay(attempts: i32) -> i64 {
+    (30i64 << attempts.clamp(0, 7)).min(3600)
+}
+
+/// Queues the messages of a call on its connection (with the call's other work).
+pub fn enqueue(conn: &mut db::AnyConnection, mails: &[Mail]) -> Result<(), crate::ApiError> {
+    let rows: Vec<db::outbox::NewMail> = mails
+        .iter()
+        .map(|m| db::outbox::NewMail {
+            recipient: &m.to,
+            subject: &m.subject,
+            text_body: &m.text,
+            html_body: &m.html,
+        })
+        .collect();
+    Ok(db::outbox::enqueue(
+        conn,
+        &rows,
+        domain::calendar::unix_now(),
+    )?)
+}
+
+/// Delivers the messages due at `now` (blocking): each sent one leaves the queue, each failed one
+/// waits for its next attempt. Answers how many were sent.
+pub fn deliver_due(
+    conn: &mut db::AnyConnection,
+    post: &Post,
+    now: i64,
+) -> Result<usize, crate::ApiError> {
+    let mut sent = 0;
+    loop {
+        let batch = db::outbox::claim(conn, now, LEASE_SECS, 20)?;
+        if batch.is_empty() {
+            return Ok(sent);
+        }
+        for m in batch {
+            let mail = Mail {
+                to: m.recipient,
+                subject: m.subject,
+                text: m.text_body,
+                html: m.html_body,
+            };
+            match post.send(&mail) {
+                Ok(()) => {
+                    db::outbox::delivered(conn, m.id)?;
+                    sent += 1;
+                }
+                Err(e) => {
+                    // The address stays out of the log; the queue keeps the error.
+                    log::warn!("mail {} (attempt {}): {e}", m.id, m.attempts + 1);
+                    db::outbox::failed(conn, m.id, now + retry_delay(m.attempts), &e)?;
+                }
+            }
+        }
+    }
+}
+
+/// The thread that empties the mail queue: woken when a call queued mail, and every few
+/// seconds besides.
+#[derive(Clone)]
+pub struct Sender {
+    wake: Arc<(Mutex<bool>, Condvar)>,
+}
+
+impl Sender {
+    /// Starts the sender thread over `pool`, delivering through `post`.
+    pub fn start(pool: db::DbPool, post: Arc<Post>) -> Result<Self, String> {
+        let wake = Arc::new((Mutex::new(false), Condvar::new()));
+        let theirs = wake.clone();
+        std::thread::Builder::new()
+            .name("mail-sender".into())
+            .spawn(move || loop {
+                {
+                    let (lock, cvar) = &*theirs;
+                    let mut woken = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    if !*woken {
+                        woken = cvar
+                            .wait_timeout(woken, POLL)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                    }
+                    *woken = false;
+                }
+                match pool.get_timeout(Duration::from_secs(5)) {
+                    Ok(mut conn) => {
+                        if let Err(e) = deliver_due(&mut conn, &post, domain::calendar::unix_now())
+                        {
+                            log::error!("mail queue: {e:?}");
+                        }
+                    }
+                    Err(e) => log::warn!("mail queue: no connection: {e}"),
+                }
+            })
+            .map_err(|e| format!("mail sender: {e}"))?;
+        Ok(Self { wake })
+    }
+
+    /// Wakes the thread (a call queued mail).
+    pub fn wake(&self) {
+        let (lock, cvar) = &*self.wake;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cvar.notify_one();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,13 +285,13 @@ mod tests {
     #[test]
     fn names_are_escaped_in_html_and_kept_in_text() {
         let mail = Mail::render(
-            "registration",
+            "password_reset",
             "juan@example.com",
-            "Finish creating your account",
+            "Reset your password",
             &serde_json::json!({
                 "first_name": "<script>x</script>",
-                "link": "http://localhost:8080/registration?token=abc",
-                "hours": 24,
+                "link": "http://localhost:8080/reset-password?suid=abc",
+                "minutes": 60,
             }),
         )
         .unwrap();
@@ -185,8 +302,8 @@ mod tests {
         );
         assert!(mail
             .text
-            .contains("\nhttp://localhost:8080/registration?token=abc\n"));
-        assert!(mail.text.contains("within 24 hours"));
+            .contains("\nhttp://localhost:8080/reset-password?suid=abc\n"));
+        assert!(mail.text.contains("within 60 minutes"));
         assert!(!mail.html.contains("<script>"), "{}", mail.html);
         assert!(
             mail.html
@@ -196,7 +313,34 @@ mod tests {
         );
         assert!(mail
             .html
-            .contains("<a href=\"http://localhost:8080/registration?token=abc\">"));
+            .contains("<a href=\"http://localhost:8080/reset-password?suid=abc\">"));
+    }
+
+    #[test]
+    fn a_registration_mail_carries_nothing_a_stranger_typed() {
+        let mail = Mail::render(
+            "registration",
+            "juan@example.com",
+            "Finish creating your account",
+            &serde_json::json!({
+                "first_name": "Win a prize: evil.example",
+                "link": "L",
+                "hours": 24,
+            }),
+        )
+        .unwrap();
+        assert!(!mail.text.contains("prize") && !mail.html.contains("prize"));
+        assert!(mail.text.starts_with("Hello,\n"), "{}", mail.text);
+    }
+
+    #[test]
+    fn retries_back_off_to_an_hour() {
+        assert_eq!(
+            (0..10).map(retry_delay).collect::<Vec<_>>(),
+            [30, 60, 120, 240, 480, 960, 1920, 3600, 3600, 3600]
+        );
+        assert_eq!(retry_delay(-1), 30);
+        assert_eq!(retry_delay(i32::MAX), 3600);
     }
 
     #[test]
@@ -206,6 +350,7 @@ mod tests {
         });
         for name in [
             "account_exists",
+            "no_account",
             "registration",
             "password_reset",
             "newsletter_confirm",

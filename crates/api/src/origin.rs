@@ -1,10 +1,16 @@
-//! Where a request comes from. Unsafe requests a browser sends with the store's cookies must come
-//! from the store's own pages: the `Origin` (or, without one, the `Referer`) must be one of the
-//! store's origins (PUBLIC_URL's), never judged by `Host` or `X-Forwarded-Host`, which the client
-//! controls; `Sec-Fetch-Site: cross-site` is a refusal.
+//! Where a request comes from, and the store's one rule for cross-site requests (issue 14):
+//! every request with an unsafe method (an API call or a form post, with or without cookies) must
+//! come from the store's own pages: its `Origin` (or, without one, its `Referer`) must be one of
+//! the store's origins (PUBLIC_URL's), never judged by `Host` or `X-Forwarded-Host`, which the
+//! client controls, and `Sec-Fetch-Site: cross-site` is a refusal. The one exemption is a request
+//! that authenticates by a bearer token and sends no session cookie: a browser never adds such a
+//! header to another site's request on its own. [`guard`] applies the rule to the whole store.
 
-use actix_web::http::header;
-use actix_web::HttpRequest;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::{header, Method};
+use actix_web::middleware::Next;
+use actix_web::{web, HttpRequest, HttpResponse};
 
 /// `scheme://host[:port]` of an address, lower-cased, without a default port; `None` when it is
 /// not an http(s) address.
@@ -41,6 +47,55 @@ pub fn same_origin(req: &HttpRequest, allowed: &[String]) -> bool {
         None => true,
         Some(url) => origin_of(&url).is_some_and(|o| allowed.contains(&o)),
     }
+}
+
+/// Whether the request authenticates by `Authorization: Bearer` (the scheme in any case).
+pub fn bearer(req: &HttpRequest) -> Option<&str> {
+    let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// Whether an unsafe request is refused as another site's (the rule above).
+pub fn refused(req: &HttpRequest, allowed: &[String]) -> bool {
+    let safe = matches!(
+        *req.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
+    );
+    if safe {
+        return false;
+    }
+    let bearer_only = bearer(req).is_some() && req.cookie(crate::session::COOKIE).is_none();
+    !bearer_only && !same_origin(req, allowed)
+}
+
+/// What a refused form post answers.
+pub const REFUSED_FORM: &str = "This form must be sent from the store's own pages.";
+
+/// The rule as a middleware (over the API; forms call [`refused`] themselves): a refused
+/// request is answered 403 at once (JSON under `/api`, a line of text elsewhere) and reaches no
+/// handler.
+pub async fn guard(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let refuse = req
+        .app_data::<web::Data<crate::ApiState>>()
+        .is_some_and(|s| refused(req.request(), &s.config.origins));
+    if refuse {
+        let res = if req.path().starts_with("/api/") {
+            actix_web::ResponseError::error_response(&crate::ApiError::CrossSite)
+        } else {
+            HttpResponse::Forbidden()
+                .content_type("text/plain; charset=utf-8")
+                .body(REFUSED_FORM)
+        };
+        return Ok(req.into_response(res));
+    }
+    next.call(req).await.map(|r| r.map_into_boxed_body())
 }
 
 #[cfg(test)]
@@ -104,5 +159,51 @@ mod tests {
             ]),
             &allowed
         ));
+    }
+
+    #[test]
+    fn only_a_bearer_without_the_cookie_is_exempt() {
+        let allowed = vec!["https://shop.example".to_string()];
+        let post = |headers: &[(&str, &str)]| {
+            let mut r = actix_web::test::TestRequest::post();
+            for h in headers {
+                r = r.insert_header(*h);
+            }
+            r.to_http_request()
+        };
+        let evil = ("origin", "https://evil.example");
+        assert!(
+            refused(&post(&[evil]), &allowed),
+            "no cookie is no exemption"
+        );
+        assert!(refused(
+            &post(&[("sec-fetch-site", "cross-site")]),
+            &allowed
+        ));
+        assert!(refused(&post(&[("origin", "null")]), &allowed));
+        assert!(!refused(&post(&[]), &allowed), "no browser, no forged page");
+        assert!(!refused(
+            &post(&[("origin", "https://shop.example")]),
+            &allowed
+        ));
+        for scheme in ["Bearer", "bearer", "BEARER"] {
+            let auth = format!("{scheme} abc");
+            assert!(!refused(&post(&[evil, ("authorization", &auth)]), &allowed));
+            let with_cookie = [evil, ("authorization", &auth), ("cookie", "session=abc")];
+            assert!(
+                refused(&post(&with_cookie), &allowed),
+                "{scheme} and a cookie"
+            );
+        }
+        for other in ["Basic YTpi", "Token abc", "Bearer ", "Bearerabc"] {
+            assert!(
+                refused(&post(&[evil, ("authorization", other)]), &allowed),
+                "{other}"
+            );
+        }
+        let get = actix_web::test::TestRequest::get()
+            .insert_header(evil)
+            .to_http_request();
+        assert!(!refused(&get, &allowed), "reads are not refused");
     }
 }

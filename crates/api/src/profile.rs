@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use crate::accounts::{
     hash_password, member_answer, message, password_matches, MessageAnswer, UserAnswer,
 };
-use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
 use crate::error::ApiError;
 use crate::mail::Mail;
 use crate::session::{hash as token_hash, new_token};
@@ -25,12 +25,78 @@ crate::register!(
     ResetPassword,
 );
 
-/// A new password checked against the rules (SPEC 3), as the `password` field's error.
-fn new_password(password: &str) -> Result<(), ApiError> {
-    account::validate_password(password).map_err(|message| ApiError::Invalid {
+/// A new password checked against the rules (issue 14), as the `password` field's error;
+/// `user_inputs` are the member's own details (names, email, mobile), easy to guess.
+pub(crate) fn new_password(password: &str, user_inputs: &[&str]) -> Result<(), ApiError> {
+    account::validate_password(password, user_inputs).map_err(|message| ApiError::Invalid {
         field: "password",
         message,
     })
+}
+
+/// The member's details a password must not be made of.
+fn inputs(u: &db::users::UserRow) -> [&str; 4] {
+    [&u.first_name, &u.last_name, &u.email, &u.mobile].map(String::as_str)
+}
+
+/// What the `current_password` field says when it is wrong.
+const WRONG_PASSWORD: &str = "The current password is not correct.";
+
+/// Confirms a member's sensitive change (deleting the account, a new mobile number, a new
+/// password) by the current password, at most 5 wrong ones in 10 minutes a member. A member whose
+/// account a social provider made has no password of their own: they are mailed a link to choose
+/// one (the mailed link is their confirmation), and told so.
+fn confirm_password(
+    ctx: &mut Ctx,
+    user: &db::users::UserRow,
+    password: &str,
+) -> Result<(), ApiError> {
+    let key = format!("confirm password failures:user {}", user.id);
+    if let Some(wait) = ctx.failures(&key, 5, 600)? {
+        return Err(ApiError::TooMany(wait));
+    }
+    if !user.password_set {
+        ctx.limit("reset link address", &user.email, 3, 3600)?;
+        mail_reset_link(ctx, user)?;
+        return Err(ApiError::Invalid {
+            field: "current_password",
+            message: format!(
+                "Your account was made through a social login and has no password yet. We sent a link to {} to choose one; then confirm with it.",
+                user.email
+            ),
+        });
+    }
+    if !password_matches(password, Some(&user.password_hash)) {
+        ctx.fail(&key, 600)?;
+        return Err(ApiError::Invalid {
+            field: "current_password",
+            message: WRONG_PASSWORD.into(),
+        });
+    }
+    Ok(())
+}
+
+/// Mails a member a reset link (voiding every earlier one).
+fn mail_reset_link(ctx: &mut Ctx, user: &db::users::UserRow) -> Result<(), ApiError> {
+    let token = new_token();
+    db::users::create_password_reset(
+        ctx.conn,
+        &token_hash(&token),
+        user.id,
+        now() + RESET_MINUTES * 60,
+    )?;
+    let link = format!("{}/reset-password?suid={token}", ctx.config.public_url);
+    ctx.outgoing.push(Mail::render(
+        "password_reset",
+        &user.email,
+        "Reset your password",
+        &serde_json::json!({
+            "first_name": user.first_name,
+            "link": link,
+            "minutes": RESET_MINUTES,
+        }),
+    )?);
+    Ok(())
 }
 
 /// How long a reset link works.
@@ -49,21 +115,32 @@ pub struct ProfileForm {
     /// `YYYY-MM-DD`; 18 or older.
     #[serde(default)]
     pub birth_date: String,
+    /// Needed when the mobile number changes (it is a login name).
+    #[serde(default)]
+    pub current_password: String,
 }
 
 crate::declare!(
-    /// `PUT /api/v1/user`: names, mobile and birth date, each checked.
-    pub struct UpdateUser = Put "/api/v1/user" as "updateUser", Write, errors [401, 422],
+    /// `PUT /api/v1/user`: names, mobile and birth date, each checked; a new mobile number needs
+    /// the current password. At most 10 changes an hour a member and 30 a client.
+    pub struct UpdateUser = Put "/api/v1/user" as "updateUser", Write, errors [401, 422, 429],
     (NoParams, NoParams, Json<ProfileForm, true>) -> UserAnswer, "Updates the member's names, mobile and birth date.");
 
 impl Endpoint for UpdateUser {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
+        // A taken mobile number is refused (SPEC), so answers tell whether a number has an
+        // account: they are few.
+        ctx.limit_client("profile", 30, 3600)?;
+        ctx.limit("profile", &format!("user {}", user.id), 10, 3600)?;
         let mut c = account::Checker::default();
         let fields = [&f.first_name, &f.last_name, &f.mobile, &f.birth_date].map(String::as_str);
         let today = domain::calendar::manila_now().date();
         let d = Details::check(&mut c, fields, today);
         let d = c.finish(d).map_err(ApiError::Fields)?;
+        if d.mobile != user.mobile {
+            confirm_password(ctx, &user, &f.current_password)?;
+        }
         let saved = db::users::update_profile(
             ctx.conn,
             user.id,
@@ -85,14 +162,24 @@ impl Endpoint for UpdateUser {
     }
 }
 
+/// What deleting the account takes.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct DeleteForm {
+    /// The member's current password.
+    #[serde(default)]
+    pub current_password: String,
+}
+
 crate::declare!(
-    /// `DELETE /api/v1/user`: deletes the account and its personal data and ends its sessions.
-    pub struct DeleteUser = Delete "/api/v1/user" as "deleteUser", Write, errors [401],
-    (NoParams, NoParams, NoBody) -> MessageAnswer, "Deletes the member's account and personal data.");
+    /// `DELETE /api/v1/user` (body `current_password`): deletes the account and its personal data
+    /// and ends its sessions.
+    pub struct DeleteUser = Delete "/api/v1/user" as "deleteUser", Write, errors [401, 422, 429],
+    (NoParams, NoParams, Json<DeleteForm, true>) -> MessageAnswer, "Deletes the member's account and personal data (with the current password).");
 
 impl Endpoint for DeleteUser {
-    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
+        confirm_password(ctx, &user, &f.current_password)?;
         db::users::delete_user(ctx.conn, &user)?;
         ctx.issued = None;
         ctx.ended = true;
@@ -143,14 +230,14 @@ crate::declare!(
 impl Endpoint for ChangePassword {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
-        ctx.limit("change password", &user.email, 5, 600)?;
-        if !password_matches(&f.current_password, Some(&user.password_hash)) {
+        confirm_password(ctx, &user, &f.current_password)?;
+        new_password(&f.password, &inputs(&user))?;
+        if f.password == f.current_password {
             return Err(ApiError::Invalid {
-                field: "current_password",
-                message: "The current password is not correct.".into(),
+                field: "password",
+                message: "The new password must differ from the current one.".into(),
             });
         }
-        new_password(&f.password)?;
         db::users::set_password(ctx.conn, user.id, &hash_password(&f.password)?)?;
         db::sessions::end_sessions_of(ctx.conn, user.id)?;
         ctx.start_session(Some(user.id.get()))?;
@@ -165,8 +252,9 @@ pub struct ResetRequest {
 }
 
 crate::declare!(
-    /// `POST /api/v1/reset/password/get-link`: mails a reset link when the address has an account;
-    /// the answer is the same either way.
+    /// `POST /api/v1/reset/password/get-link`: mails a reset link when the address has an account
+    /// (voiding the earlier ones), else a note that it has none; the answer is the same either
+    /// way.
     pub struct ResetLink = Post "/api/v1/reset/password/get-link" as "resetLink", Write, errors [422, 429],
     (NoParams, NoParams, Json<ResetRequest, true>) -> MessageAnswer, "Mails a password reset link (the same answer for any address).");
 
@@ -178,25 +266,16 @@ impl Endpoint for ResetLink {
             message: m.into(),
         })?;
         ctx.limit("reset link address", &email, 3, 3600)?;
-        if let Some(user) = db::users::user_by_login(ctx.conn, &email)? {
-            let token = new_token();
-            db::users::create_password_reset(
-                ctx.conn,
-                &token_hash(&token),
-                user.id,
-                now() + RESET_MINUTES * 60,
-            )?;
-            let link = format!("{}/reset-password?suid={token}", ctx.config.public_url);
-            ctx.outgoing.push(Mail::render(
-                "password_reset",
-                user.email,
+        // Either way one message is queued (and mailing happens off the request): the answer and
+        // its time are the same whether or not the address has an account.
+        match db::users::user_by_login(ctx.conn, &email)? {
+            Some(user) => mail_reset_link(ctx, &user)?,
+            None => ctx.outgoing.push(Mail::render(
+                "no_account",
+                &email,
                 "Reset your password",
-                &serde_json::json!({
-                    "first_name": user.first_name,
-                    "link": link,
-                    "minutes": RESET_MINUTES,
-                }),
-            )?);
+                &serde_json::json!({ "base": ctx.config.public_url.to_string() }),
+            )?),
         }
         Ok(message(
             "If this address has an account, we sent it a link to reset the password.",
@@ -238,7 +317,7 @@ pub struct NewPassword {
 
 crate::declare!(
     /// `POST /api/v1/reset/password`: sets the password through a link, once; every session of the
-    /// member ends.
+    /// member ends and every other reset link is void.
     pub struct ResetPassword = Post "/api/v1/reset/password" as "resetPassword", Write, errors [404, 422, 429],
     (NoParams, NoParams, Json<NewPassword, true>) -> MessageAnswer, "Sets a new password through a reset link; all sessions end.");
 
@@ -246,7 +325,15 @@ impl Endpoint for ResetPassword {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         ctx.limit_client("reset password", 10, 600)?;
         let user = open_reset(ctx.conn, &f.suid)?;
-        new_password(&f.password)?;
+        let member = db::users::user(ctx.conn, user)?
+            .ok_or_else(|| ApiError::NotFound("This link is invalid or has expired.".into()))?;
+        new_password(&f.password, &inputs(&member))?;
+        if member.password_set && password_matches(&f.password, Some(&member.password_hash)) {
+            return Err(ApiError::Invalid {
+                field: "password",
+                message: "The new password must differ from the current one.".into(),
+            });
+        }
         let hash = hash_password(&f.password)?;
         if !db::users::use_password_reset(ctx.conn, &token_hash(f.suid.trim()), user, &hash, now())?
         {

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod content;
 pub mod limits;
 pub mod models;
+pub mod outbox;
 pub mod places;
 mod run;
 pub mod schema;

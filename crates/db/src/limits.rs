@@ -51,3 +51,22 @@ pub fn rate_reset(conn: &mut AnyConnection, key: &str) -> QueryResult<()> {
         .execute(conn)
         .map(|_| ())
 }
+
+/// How long until `key`'s window ends when it already holds `limit` uses (`None` when another
+/// use is allowed); counts nothing (failures are counted only once they happen).
+pub fn rate_full(
+    conn: &mut AnyConnection,
+    key: &str,
+    now: i64,
+    window: i64,
+    limit: i32,
+) -> QueryResult<Option<i64>> {
+    let row: Option<(i64, i32)> = rate_limits::table
+        .find(key)
+        .select((rate_limits::window_start, rate_limits::hits))
+        .first(conn)
+        .optional()?;
+    Ok(row.and_then(|(start, hits)| {
+        (start + window > now && hits >= limit).then(|| (start + window - now).max(1))
+    }))
+}

@@ -71,6 +71,21 @@ diesel::table! {
 }
 
 diesel::table! {
+    mail_outbox (id) {
+        id -> Int8,
+        recipient -> Text,
+        subject -> Text,
+        text_body -> Text,
+        html_body -> Text,
+        created_at -> Int8,
+        attempts -> Int4,
+        next_attempt_at -> Int8,
+        claimed_until -> Nullable<Int8>,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     newsletter_subscriptions (id) {
         id -> Int8,
         email -> Text,
@@ -241,6 +256,7 @@ diesel::table! {
         password_hash -> Text,
         policy_agreement_accepted -> Bool,
         created_at -> Int8,
+        password_set -> Bool,
     }
 }
 
@@ -270,6 +286,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     deposits,
     fulfillment_types,
     holidays,
+    mail_outbox,
     newsletter_subscriptions,
     notices,
     packagings,

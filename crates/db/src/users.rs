@@ -20,6 +20,8 @@ pub struct UserRow {
     pub password_hash: String,
     pub policy_agreement_accepted: bool,
     pub created_at: i64,
+    /// Whether the member chose the password (not so for an account a social provider made).
+    pub password_set: bool,
 }
 
 /// A registration waiting for its link, or a member's details to store.
@@ -68,7 +70,21 @@ pub fn mobile_taken(conn: &mut AnyConnection, mobile: &str) -> QueryResult<bool>
     .get_result(conn)
 }
 
+/// Keeps a registration waiting for its link, in place of any other waiting one of the same
+/// address (the newest link is the one that works).
 pub fn create_registration(conn: &mut AnyConnection, r: &RegistrationRow) -> QueryResult<()> {
+    conn.transaction(|conn| {
+        diesel::delete(
+            registrations::table
+                .filter(registrations::email.eq(&r.email))
+                .filter(registrations::used_at.is_null()),
+        )
+        .execute(conn)?;
+        insert_registration(conn, r)
+    })
+}
+
+fn insert_registration(conn: &mut AnyConnection, r: &RegistrationRow) -> QueryResult<()> {
     diesel::insert_into(registrations::table)
         .values((
             registrations::token_hash.eq(&r.token_hash),
@@ -121,13 +137,20 @@ pub fn complete_registration(
     })
 }
 
-/// Creates an account from checked details (a social registration: no link to mark used).
+/// Creates an account from checked details and a password the member did not choose (a social
+/// registration: no link to mark used).
 pub fn create_user(
     conn: &mut AnyConnection,
     r: &RegistrationRow,
     now: i64,
 ) -> QueryResult<domain::UserId> {
-    conn.transaction(|conn| insert_user(conn, r, now))
+    conn.transaction(|conn| {
+        let id = insert_user(conn, r, now)?;
+        diesel::update(users::table.find(id.get()))
+            .set(users::password_set.eq(false))
+            .execute(conn)?;
+        Ok(id)
+    })
 }
 
 fn insert_user(
@@ -198,13 +221,26 @@ pub fn set_policy_accepted(
         .map(|_| ())
 }
 
+/// Sets a password the member chose, and voids every reset link of the member.
 pub fn set_password(
     conn: &mut AnyConnection,
     user: domain::UserId,
     password_hash: &str,
 ) -> QueryResult<()> {
-    diesel::update(users::table.find(user.get()))
-        .set(users::password_hash.eq(password_hash))
+    conn.transaction(|conn| {
+        diesel::update(users::table.find(user.get()))
+            .set((
+                users::password_hash.eq(password_hash),
+                users::password_set.eq(true),
+            ))
+            .execute(conn)?;
+        void_password_resets(conn, user)
+    })
+}
+
+/// Voids every reset link of a member.
+pub fn void_password_resets(conn: &mut AnyConnection, user: domain::UserId) -> QueryResult<()> {
+    diesel::delete(password_resets::table.filter(password_resets::user_id.eq(user.get())))
         .execute(conn)
         .map(|_| ())
 }
@@ -223,7 +259,9 @@ pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> 
             rate_limits::table.filter(
                 rate_limits::key
                     .like(format!("%:{}", user.email))
-                    .or(rate_limits::key.like(format!("%:{}", user.mobile))),
+                    .or(rate_limits::key.like(format!("%:{}", user.mobile)))
+                    .or(rate_limits::key.like(format!("%:user {}", user.id)))
+                    .or(rate_limits::key.like(format!("%:user {} from %", user.id))),
             ),
         )
         .execute(conn)?;
@@ -232,20 +270,24 @@ pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> 
     })
 }
 
+/// Makes a reset link in place of every earlier one of the member (only the newest works).
 pub fn create_password_reset(
     conn: &mut AnyConnection,
     token_hash: &str,
     user: domain::UserId,
     expires_at: i64,
 ) -> QueryResult<()> {
-    diesel::insert_into(password_resets::table)
-        .values((
-            password_resets::token_hash.eq(token_hash),
-            password_resets::user_id.eq(user.get()),
-            password_resets::expires_at.eq(expires_at),
-        ))
-        .execute(conn)
-        .map(|_| ())
+    conn.transaction(|conn| {
+        void_password_resets(conn, user)?;
+        diesel::insert_into(password_resets::table)
+            .values((
+                password_resets::token_hash.eq(token_hash),
+                password_resets::user_id.eq(user.get()),
+                password_resets::expires_at.eq(expires_at),
+            ))
+            .execute(conn)
+            .map(|_| ())
+    })
 }
 
 /// The member of an unused, unexpired reset link.
@@ -264,8 +306,8 @@ pub fn open_password_reset(
         .map(|id| id.map(domain::UserId::from_db))
 }
 
-/// Uses a reset link: sets the password, ends every session of the member, in one transaction;
-/// `false` when the link was used meanwhile.
+/// Uses a reset link: sets the password, voids every reset link of the member and ends every
+/// session of the member, in one transaction; `false` when the link was used meanwhile.
 pub fn use_password_reset(
     conn: &mut AnyConnection,
     token_hash: &str,

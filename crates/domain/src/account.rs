@@ -10,7 +10,15 @@ use time::{Date, Month};
 pub type FieldErrors = BTreeMap<&'static str, Vec<String>>;
 
 /// The password rule, as the form states it.
-pub const PASSWORD_RULE: &str = "At least 8 characters, with at least one letter and one number.";
+pub const PASSWORD_RULE: &str =
+    "At least 10 characters, and not a common password or one that is easy to guess.";
+
+/// The shortest password (issue 14).
+pub const PASSWORD_MIN: usize = 10;
+/// How many of the most common passwords are refused.
+const COMMON: usize = 10_000;
+/// Fewer estimated guesses than this is too easy to guess (zxcvbn's scores 0 and 1).
+const MIN_GUESSES: u64 = 1_000_000;
 
 pub fn validate_name(raw: &str, label: &str) -> Result<String, String> {
     let name = raw.trim();
@@ -67,18 +75,40 @@ pub fn validate_birth_date(raw: &str, today: Date) -> Result<Date, String> {
     Ok(born)
 }
 
-pub fn validate_password(raw: &str) -> Result<(), String> {
-    let long = raw.chars().count() >= 8;
-    let short = raw.chars().count() <= 128;
-    let letter = raw.chars().any(char::is_alphabetic);
-    let number = raw.chars().any(|c| c.is_ascii_digit());
-    if long && short && letter && number {
-        Ok(())
-    } else if !short {
-        Err("The password must not be greater than 128 characters.".into())
-    } else {
-        Err(format!("The password is too weak. {PASSWORD_RULE}"))
+/// A new password: at least [`PASSWORD_MIN`] characters, at most 128, not one of the 10,000 most
+/// common passwords (zxcvbn's ranked list, whole or with its letters swapped for look-alikes or
+/// reversed) and not easy to guess by zxcvbn's estimate (which also knows the member's own
+/// `user_inputs`: names, email, mobile).
+pub fn validate_password(raw: &str, user_inputs: &[&str]) -> Result<(), String> {
+    let length = raw.chars().count();
+    if length < PASSWORD_MIN {
+        return Err(format!(
+            "The password must be at least {PASSWORD_MIN} characters. {PASSWORD_RULE}"
+        ));
     }
+    if length > 128 {
+        return Err("The password must not be greater than 128 characters.".into());
+    }
+    let estimate = zxcvbn::zxcvbn(raw, user_inputs);
+    let common = match estimate.sequence() {
+        [one] => match &one.pattern {
+            zxcvbn::matching::patterns::MatchPattern::Dictionary(d) => {
+                // The crate keeps its dictionary names private; their Debug form is the name.
+                format!("{:?}", d.dictionary_name) == "Passwords" && d.rank <= COMMON
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    if common {
+        return Err("This is one of the most common passwords. Choose another one.".into());
+    }
+    if estimate.guesses() < MIN_GUESSES {
+        return Err(
+            "This password is too easy to guess. Choose a longer or less common one.".into(),
+        );
+    }
+    Ok(())
 }
 
 /// Checks a form field by field, keeping every field's messages (a form shows them all at once).
@@ -178,11 +208,31 @@ mod tests {
     }
 
     #[test]
-    fn passwords_need_eight_characters_a_letter_and_a_number() {
-        assert!(validate_password("beer2026").is_ok());
-        for bad in ["short1", "longenough", "12345678", &"a1".repeat(65)] {
-            assert!(validate_password(bad).is_err(), "{bad}");
+    fn passwords_are_long_and_uncommon() {
+        for good in ["golden-ale-2026", "Tala pale ale at noon", "xq7-Vb2m-Lp0w"] {
+            assert_eq!(validate_password(good, &[]), Ok(()), "{good}");
         }
+        let short = validate_password("beer2026", &[]).unwrap_err();
+        assert!(short.contains("at least 10 characters"), "{short}");
+        let long = validate_password(&"a1".repeat(65), &[]).unwrap_err();
+        assert!(long.contains("128"), "{long}");
+        // Common ones, as they are and disguised (within the 10,000 most common).
+        for common in [
+            "1234567890",
+            "qwertyuiop",
+            "password123",
+            "PASSWORD123",
+            "p@ssw0rd12",
+        ] {
+            assert!(validate_password(common, &[]).is_err(), "{common}");
+        }
+        // Easy to guess though not on the list: a repeat, a keyboard row, a word and a year.
+        for easy in ["aaaaaaaaaaaa", "abcabcabcabc", "Password2026", "zxcvbnm,./"] {
+            assert!(validate_password(easy, &[]).is_err(), "{easy}");
+        }
+        // The member's own details are easy to guess.
+        assert!(validate_password("dimaculangan09", &[]).is_ok());
+        assert!(validate_password("dimaculangan09", &["Maximo", "Dimaculangan"]).is_err());
     }
 
     #[test]

@@ -168,7 +168,8 @@ pub fn origins(config: &Config) -> Vec<String> {
 
 pub async fn serve(config: Config) -> Result<(), String> {
     let pool = open_database(&config)?;
-    let api = api_state(pool, &config)?;
+    let mut api = api_state(pool, &config)?;
+    api.start_mail()?;
     let pages = web::Data::new(web_state(&api, &config)?);
     let api = web::Data::new(api);
     log::info!("serving the store on http://{}", config.bind);

@@ -174,7 +174,8 @@ async fn a_member_is_sent_home_from_guest_pages_and_sees_her_own(b: Backend) {
     }
     let r = send!(store, get("/my-account", &rosa));
     assert_eq!(r.status, StatusCode::OK);
-    assert_eq!(r.headers.get("cache-control").unwrap(), "no-store");
+    assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-store");
+    assert_eq!(r.headers.get("vary").unwrap(), "Cookie, Authorization");
     let page = r.text();
     assert!(page.contains(r#"value="09181234567""#), "her profile");
     csrf_of(&page);
@@ -311,7 +312,8 @@ async fn login_keeps_the_login_never_the_password_and_returns_to_checkout(b: Bac
 }
 both!(login_keeps_the_login_never_the_password_and_returns_to_checkout);
 
-/// Deleting needs the confirmation; a second click after it is gone is sent to log in.
+/// Deleting needs the confirmation and the current password; a second click after it is gone is
+/// sent to log in.
 async fn deleting_an_account_needs_the_confirmation_and_works_once(b: Backend) {
     let (_db, _outbox, store, rosa) = rosas_store!(b);
     let r = send!(store, get("/my-account/delete-account", &rosa));
@@ -326,7 +328,27 @@ async fn deleting_an_account_needs_the_confirmation_and_works_once(b: Backend) {
         )
     );
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let confirm = [("csrf", csrf.as_str()), ("confirm", "1")];
+    // Ticked, but without her password (a session alone deletes nothing).
+    let r = send!(
+        store,
+        post(
+            "/my-account/delete-account",
+            &rosa,
+            ORIGIN,
+            &[
+                ("csrf", &csrf),
+                ("confirm", "1"),
+                ("current_password", "Guess2026")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains("The current password is not correct."));
+    let confirm = [
+        ("csrf", csrf.as_str()),
+        ("confirm", "1"),
+        ("current_password", "Pulutan2026"),
+    ];
     let r = send!(
         store,
         post("/my-account/delete-account", &rosa, ORIGIN, &confirm)

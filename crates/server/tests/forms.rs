@@ -168,7 +168,8 @@ async fn a_page_with_javascript_gets_json(b: Backend) {
     assert_eq!(v["message"], "These credentials do not match our records.");
     assert_eq!(v["values"]["login"], "member1@example.com");
     assert!(!r.text().contains("NotHers2026"));
-    assert_eq!(r.headers.get("cache-control").unwrap(), "no-store");
+    assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-store");
+    assert_eq!(r.headers.get("vary").unwrap(), "Cookie, Authorization");
 
     // A stale CSRF token: the form's own message, in JSON too.
     let other = api::session::new_token();

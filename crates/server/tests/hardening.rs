@@ -134,21 +134,37 @@ async fn bodies_are_bounded_and_errors_are_the_stores_own(b: Backend) {
             assert!(v["error"].as_str().unwrap().contains("too large"), "{v}");
         }
     }
-    // Odd bodies get the store's words, never a library's.
-    for (headers, body) in [
+    // Odd bodies get the store's words, never a library's; a body that is not JSON by its type
+    // is refused as such (415, issue 14).
+    for (headers, body, status) in [
         (
             vec![("content-encoding", "gzip")],
             b"not gzip at all".to_vec(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ),
         (
             vec![("content-type", "application/json")],
             b"[1, 2]".to_vec(),
+            StatusCode::BAD_REQUEST,
         ),
         (
             vec![("content-type", "application/json")],
             b"{\"email\": ".to_vec(),
+            StatusCode::BAD_REQUEST,
         ),
-        (vec![("content-type", "text/plain")], vec![0xff, 0xfe, 0x00]),
+        (
+            vec![
+                ("content-type", "application/json"),
+                ("content-encoding", "gzip"),
+            ],
+            b"not gzip at all".to_vec(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            vec![("content-type", "text/plain")],
+            vec![0xff, 0xfe, 0x00],
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ),
     ] {
         let mut req = TestRequest::post()
             .uri("/api/v1/mail/subscribe")
@@ -157,13 +173,18 @@ async fn bodies_are_bounded_and_errors_are_the_stores_own(b: Backend) {
             req = req.insert_header(h);
         }
         let r = send(req).await;
-        assert_eq!(r.status, StatusCode::BAD_REQUEST);
+        assert_eq!(r.status, status);
         let text = r.text();
         for leak in ["expected", "struct", "Custom", "invalid gzip", "line 1"] {
             assert!(!text.contains(leak), "{text}");
         }
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(v["error"], "The request body is not valid JSON.");
+        let words = if status == StatusCode::BAD_REQUEST {
+            "The request body is not valid JSON."
+        } else {
+            "Send the body as application/json."
+        };
+        assert_eq!(v["error"], words);
     }
     let r = send(TestRequest::get().uri("/assets/%2e%2e/Cargo.toml")).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);

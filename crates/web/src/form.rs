@@ -249,7 +249,10 @@ impl Refused {
         }
         let own = matches!(
             e,
-            ApiError::Invalid { .. } | ApiError::Fields(_) | ApiError::TooMany(_)
+            ApiError::Invalid { .. }
+                | ApiError::Fields(_)
+                | ApiError::TooMany(_)
+                | ApiError::LinkSent(_)
         );
         let message = match fallback {
             Some(text) if !own => text.to_string(),
@@ -340,17 +343,30 @@ pub fn error_page(e: ApiError) -> HttpResponse {
 fn forbidden() -> HttpResponse {
     HttpResponse::Forbidden()
         .content_type("text/plain; charset=utf-8")
-        .body("This form must be sent from the store's own pages.")
+        .body(api::origin::REFUSED_FORM)
 }
 
 /// `POST` on a form address: another site's post, or a body too slow or too large, is answered
-/// at once; then the form its `_call` names (or the address's only form) answers.
+/// at once; then the form its `_call` names (or the address's only form) answers. Every answer
+/// depends on the session: caches keep none ([`api::endpoint::PRIVATE`]).
 pub async fn post(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    if !api::origin::same_origin(&req, &state.api.config.origins) {
+    let mut res = answer_post(req, payload, state).await;
+    api::endpoint::mark_private(res.headers_mut());
+    res
+}
+
+async fn answer_post(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<WebState>,
+) -> HttpResponse {
+    // The store's guard refuses other sites' posts first (api::origin::guard); the same rule
+    // here keeps the forms safe wherever they are mounted.
+    if api::origin::refused(&req, &state.api.config.origins) {
         return forbidden();
     }
     // Under maintenance nothing is written: the maintenance page (or its words in JSON), 503.

@@ -358,23 +358,23 @@ fn respond(
         state_json: &input.to_string(),
         accounts: forms || !input["member"].is_null(),
     });
-    let mut headers: Vec<(HeaderName, HeaderValue)> = vec![
-        (
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/html; charset=utf-8"),
-        ),
-        // Browsers keep the page but ask again each time (answered 304 while it is the same).
-        (
+    let mut headers: Vec<(HeaderName, HeaderValue)> = vec![(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    )];
+    // A page with forms carries its session's CSRF token, a member's page their details: caches
+    // keep neither. Browsers keep other pages but ask again each time (304 while the same).
+    if forms || !input["member"].is_null() {
+        headers.extend(
+            api::endpoint::PRIVATE.map(|(name, value)| (name, HeaderValue::from_static(value))),
+        );
+    } else {
+        headers.push((
             header::CACHE_CONTROL,
-            // A page with forms carries its session's CSRF token and, for members, their details.
-            HeaderValue::from_static(if forms {
-                "no-store"
-            } else {
-                "private, no-cache"
-            }),
-        ),
-        (header::VARY, HeaderValue::from_static("Cookie")),
-    ];
+            HeaderValue::from_static("private, no-cache"),
+        ));
+        headers.push((header::VARY, HeaderValue::from_static("Cookie")));
+    }
     if status == StatusCode::SERVICE_UNAVAILABLE {
         headers.push((header::RETRY_AFTER, HeaderValue::from_static("300")));
     }

@@ -6,7 +6,7 @@ export const DEFAULT_PROVINCE = 51;
 export const DEFAULT_FULFILLMENT = 1;
 
 /** The password rule the server checks, as the forms state it. */
-export const PASSWORD_RULE = "At least 8 characters, with at least one letter and one number.";
+export const PASSWORD_RULE = "At least 10 characters, and not a common password or one that is easy to guess.";
 
 /**
  * A member's saved address.

@@ -435,8 +435,17 @@ impl Jar {
     }
 }
 
-/// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`).
-pub fn read_outbox(dir: &Path) -> Vec<String> {
+/// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`), once
+/// the database's mail queue has been delivered into it (as the sender thread of `serve` does).
+pub fn read_outbox(pool: &DbPool, dir: &Path) -> Vec<String> {
+    let post = api::mail::Post::new(
+        dir.to_path_buf(),
+        None,
+        "Tala Brewing Co. <hello@tala.example>",
+    )
+    .expect("mail");
+    let mut conn = pool.get().expect("a connection");
+    api::mail::deliver_due(&mut conn, &post, domain::calendar::unix_now()).expect("delivered");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return vec![];
     };
@@ -461,7 +470,8 @@ pub fn link_token(mail: &str) -> String {
 }
 
 /// Registers a member as a visitor does, through the API and the mail: the pre-registration
-/// `form`, the link read from `outbox`, the registration. Answers the registration's answer
+/// `form` (its `password` left out), the link read from `outbox`, the registration with the
+/// password. Answers the registration's answer
 /// (its `access-token` header and session cookies).
 pub async fn register(db: &TestDb, outbox: &Path, form: serde_json::Value) -> Res {
     use actix_web::test::TestRequest;
@@ -472,6 +482,11 @@ pub async fn register(db: &TestDb, outbox: &Path, form: serde_json::Value) -> Re
             .expect("an email")
             .to_ascii_lowercase()
     );
+    let mut form = form;
+    let password = form
+        .as_object_mut()
+        .and_then(|f| f.remove("password"))
+        .expect("a password");
     let r = send_api_mailing(
         &db.pool,
         outbox,
@@ -481,7 +496,7 @@ pub async fn register(db: &TestDb, outbox: &Path, form: serde_json::Value) -> Re
     )
     .await;
     assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());
-    let mail = read_outbox(outbox)
+    let mail = read_outbox(&db.pool, outbox)
         .into_iter()
         .find(|m| m.contains("Finish creating your account") && m.contains(&to))
         .expect("link mail");
@@ -490,7 +505,8 @@ pub async fn register(db: &TestDb, outbox: &Path, form: serde_json::Value) -> Re
         outbox,
         TestRequest::post()
             .uri("/api/v1/registration")
-            .insert_header(("registration-token", link_token(&mail))),
+            .insert_header(("registration-token", link_token(&mail)))
+            .set_json(serde_json::json!({ "password": password })),
     )
     .await;
     assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());

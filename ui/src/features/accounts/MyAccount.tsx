@@ -3,7 +3,7 @@ import { calls, type Member } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { AccountPage } from './AccountNav';
-import { DoneMessage, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { MEMBER_FIELDS, MemberFields } from './MemberFields';
 import { userQuery } from './queries';
 
@@ -17,7 +17,15 @@ function Profile({ user }: { user: Member }) {
         Email address: <strong>{user.email}</strong>
       </p>
       <MemberFields state={state} user={user} />
-      <FormMessage state={state} fields={MEMBER_FIELDS} />
+      <Field
+        name="current_password"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        hint="Needed only to change your mobile number, which you can log in with."
+        state={state}
+      />
+      <FormMessage state={state} fields={[...MEMBER_FIELDS, 'current_password']} />
       <button type="submit" disabled={state.busy}>
         Save Profile
       </button>
@@ -77,6 +85,7 @@ export function DeleteAccount() {
       </p>
       <form method="post" action="/my-account/delete-account" onSubmit={submit} noValidate>
         <FormCall call={calls.deleteUser} />
+        <Field name="current_password" label="Current password" type="password" autoComplete="current-password" state={state} required />
         <div className="field">
           <label className="checkbox">
             <input
@@ -94,7 +103,7 @@ export function DeleteAccount() {
             </p>
           )}
         </div>
-        <FormMessage state={state} fields={['confirm']} />
+        <FormMessage state={state} fields={['current_password', 'confirm']} />
         <button type="submit" className="danger" disabled={state.busy}>
           Delete Account
         </button>

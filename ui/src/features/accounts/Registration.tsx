@@ -20,12 +20,13 @@ function FinishRegistration({ token }: { token: string }) {
   return (
     <section className="account-page" aria-labelledby="registration-title">
       <h1 id="registration-title">Create Account</h1>
-      <p>{who ? `Finish creating the account for ${who}.` : 'Finish creating your account.'}</p>
+      <p>{who ? `Finish creating the account for ${who}: choose its password.` : 'Finish creating your account: choose its password.'}</p>
       {/* Posted to the link's own address, so a form that comes back with a message keeps the link. */}
       <form method="post" action={`/registration?token=${encodeURIComponent(token)}`} onSubmit={submit}>
         <FormCall call={calls.registration} />
         <input type="hidden" name="token" value={token} />
-        <FormMessage state={state} />
+        <Field name="password" label="Choose a password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={state} required />
+        <FormMessage state={state} fields={['password']} />
         <button type="submit" disabled={state.busy}>
           {state.busy ? 'Creating Your Account…' : 'Create My Account'}
         </button>
@@ -48,7 +49,10 @@ export function Registration() {
       {done ? (
         <DoneMessage text={done} />
       ) : (
-        <p>Members save their addresses, reorder their Go-to Cases and see their orders. You must be 18 or older.</p>
+        <p>
+          Members save their addresses, reorder their Go-to Cases and see their orders. You must be 18 or older. We email you a link
+          to choose your password.
+        </p>
       )}
       <form method="post" action="/registration" onSubmit={submit} noValidate>
         <FormCall call={calls.preRegister} />
@@ -56,7 +60,6 @@ export function Registration() {
           state={state}
           between={<Field name="email" label="Email address" type="email" autoComplete="email" state={state} required />}
         />
-        <Field name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_RULE} state={state} required />
         <div className="field">
           <label className="checkbox">
             <input
@@ -74,7 +77,7 @@ export function Registration() {
             </p>
           )}
         </div>
-        <FormMessage state={state} fields={[...MEMBER_FIELDS, 'email', 'password', 'accept_terms']} />
+        <FormMessage state={state} fields={[...MEMBER_FIELDS, 'email', 'accept_terms']} />
         <button type="submit" disabled={state.busy}>
           {state.busy ? 'Creating Account…' : 'Create Account'}
         </button>

@@ -1,0 +1,3 @@
+ALTER TABLE users DROP COLUMN password_set;
+DROP INDEX mail_outbox_due;
+DROP TABLE mail_outbox;
