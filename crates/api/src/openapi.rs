@@ -33,6 +33,9 @@ fn error_description(status: u16) -> &'static str {
         404 => "Something named in the request does not exist.",
         401 => "Not logged in.",
         422 => "A field needs correcting.",
+        403 => "Sent from another site's page: the Origin (or Sec-Fetch-Site) names another site.",
+        414 => "The address (path and query) is longer than 2,000 bytes.",
+        415 => "The body is not application/json.",
         429 => "Too many attempts; try again after Retry-After seconds.",
         502 => "A service the call needs (the social provider) did not answer; try again.",
         503 => "The store is busy or under maintenance; try again later.",
@@ -75,7 +78,21 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
                 .build(),
         ));
     }
-    for status in [400].iter().chain(E::ERRORS).chain(&[503]) {
+    // Every call may answer 400, 414 and 503; every write 403 (another site's page) and 415 too.
+    let writes: &[u16] = if E::METHOD == crate::Method::Get {
+        &[]
+    } else {
+        &[403, 415]
+    };
+    let mut statuses: Vec<u16> = [400, 414, 503]
+        .iter()
+        .chain(E::ERRORS)
+        .chain(writes)
+        .copied()
+        .collect();
+    statuses.sort_unstable();
+    statuses.dedup();
+    for status in &statuses {
         let schema = if *status == 422 {
             ValidationErrorBody::name()
         } else {

@@ -1,0 +1,191 @@
+//! The mail queue (issue 14) on SQLite and PostgreSQL: a call's mail waits in the database, not
+//! in the request; the sender thread delivers it; a failed delivery is retried later with its
+//! error kept; a sender that dies holding messages loses none (its claim runs out); two senders
+//! never take the same message.
+
+mod support;
+
+use std::time::Duration;
+
+use actix_web::test::TestRequest;
+use db::outbox::{self, NewMail};
+use support::{database, Backend};
+
+fn post_to(dir: &std::path::Path) -> api::mail::Post {
+    api::mail::Post::new(
+        dir.to_path_buf(),
+        None,
+        "Tala Brewing Co. <hello@tala.example>",
+    )
+    .unwrap()
+}
+
+fn files(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+fn queue(conn: &mut db::AnyConnection, to: &str, now: i64) {
+    outbox::enqueue(
+        conn,
+        &[NewMail {
+            recipient: to,
+            subject: "Hello",
+            text_body: "Hello",
+            html_body: "<p>Hello</p>",
+        }],
+        now,
+    )
+    .unwrap();
+}
+
+/// A call queues its mail and answers; the sender thread, woken, writes it to the outbox.
+async fn a_calls_mail_leaves_through_the_sender(b: Backend) {
+    let db = database(b);
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = support::store_config(&db.url, false);
+    cfg.mail_outbox = dir.path().to_path_buf();
+    let mut api = server::api_state(db.pool.clone(), &cfg).unwrap();
+    let queued = || {
+        let mut conn = db.pool.get().unwrap();
+        outbox::waiting(&mut conn).unwrap()
+    };
+    // Without a sender the mail waits in the queue: the request did not send it.
+    let state = actix_web::web::Data::new(api.clone());
+    let app = actix_web::test::init_service(
+        actix_web::App::new()
+            .app_data(state)
+            .configure(api::configure),
+    )
+    .await;
+    let reset = |email: &str| {
+        TestRequest::post()
+            .uri("/api/v1/reset/password/get-link")
+            .set_json(serde_json::json!({ "email": email }))
+            .to_request()
+    };
+    let r = support::call(&app, reset("nobody@example.com")).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!((queued(), files(dir.path())), (1, 0));
+    // With the sender started, the next call wakes it and both leave.
+    api.start_mail().unwrap();
+    let state = actix_web::web::Data::new(api);
+    let app = actix_web::test::init_service(
+        actix_web::App::new()
+            .app_data(state)
+            .configure(api::configure),
+    )
+    .await;
+    let r = support::call(&app, reset("someone@example.com")).await;
+    assert_eq!(r.status, 200);
+    for _ in 0..200 {
+        if files(dir.path()) == 2 {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!((queued(), files(dir.path())), (0, 2));
+}
+both!(a_calls_mail_leaves_through_the_sender);
+
+/// A failed delivery stays queued with its error and a later attempt; it leaves once the mail
+/// server answers.
+async fn a_failed_delivery_is_retried(b: Backend) {
+    let db = database(b);
+    let mut conn = db.pool.get().unwrap();
+    let now = 1_000_000;
+    queue(&mut conn, "juan@example.com", now);
+    // Nothing listens on port 9 of the loopback: the SMTP server is down.
+    let down = api::mail::Post::new(
+        std::path::PathBuf::new(),
+        Some("smtp://127.0.0.1:9"),
+        "Tala Brewing Co. <hello@tala.example>",
+    )
+    .unwrap();
+    assert_eq!(api::mail::deliver_due(&mut conn, &down, now).unwrap(), 0);
+    use db::schema::mail_outbox::dsl::*;
+    use diesel::prelude::*;
+    let (tries, next, error): (i32, i64, Option<String>) = mail_outbox
+        .select((attempts, next_attempt_at, last_error))
+        .first(&mut conn)
+        .unwrap();
+    assert_eq!((tries, next), (1, now + api::mail::retry_delay(0)));
+    assert!(error.is_some_and(|e| !e.is_empty()));
+    // Not due yet: nothing is tried.
+    let dir = tempfile::tempdir().unwrap();
+    let up = post_to(dir.path());
+    assert_eq!(api::mail::deliver_due(&mut conn, &up, now + 1).unwrap(), 0);
+    // Due, and the server is up.
+    assert_eq!(api::mail::deliver_due(&mut conn, &up, next).unwrap(), 1);
+    assert_eq!(outbox::waiting(&mut conn).unwrap(), 0);
+    assert_eq!(files(dir.path()), 1);
+}
+both!(a_failed_delivery_is_retried);
+
+/// A sender that claimed messages and died (a crash) loses none: once its claim runs out another
+/// takes them; while it holds them, nobody else does (no mail is sent twice).
+async fn a_crashed_senders_mail_is_not_lost_nor_sent_twice(b: Backend) {
+    let db = database(b);
+    let mut conn = db.pool.get().unwrap();
+    let now = 2_000_000;
+    for n in 0..3 {
+        queue(&mut conn, &format!("member{n}@example.com"), now);
+    }
+    // The first sender claims everything, then dies before sending.
+    let claimed = outbox::claim(&mut conn, now, 300, 20).unwrap();
+    assert_eq!(claimed.len(), 3);
+    // A second sender finds nothing to take while the claim holds.
+    assert!(outbox::claim(&mut conn, now + 299, 300, 20)
+        .unwrap()
+        .is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        api::mail::deliver_due(&mut conn, &post_to(dir.path()), now + 299).unwrap(),
+        0
+    );
+    // Once it runs out, every message leaves, once.
+    assert_eq!(
+        api::mail::deliver_due(&mut conn, &post_to(dir.path()), now + 300).unwrap(),
+        3
+    );
+    assert_eq!(files(dir.path()), 3);
+    assert_eq!(
+        api::mail::deliver_due(&mut conn, &post_to(dir.path()), now + 900).unwrap(),
+        0
+    );
+}
+both!(a_crashed_senders_mail_is_not_lost_nor_sent_twice);
+
+/// Two senders claiming at once (threads, each its own connection) split the queue: every
+/// message is taken by exactly one.
+async fn concurrent_claims_take_each_message_once(b: Backend) {
+    let db = database(b);
+    let now = 3_000_000;
+    {
+        let mut conn = db.pool.get().unwrap();
+        for n in 0..40 {
+            queue(&mut conn, &format!("m{n}@example.com"), now);
+        }
+    }
+    let takers: Vec<_> = (0..2)
+        .map(|_| {
+            let pool = db.pool.clone();
+            std::thread::spawn(move || {
+                let mut conn = pool.get().unwrap();
+                let mut ids = vec![];
+                loop {
+                    let batch = outbox::claim(&mut conn, now, 300, 3).unwrap();
+                    if batch.is_empty() {
+                        return ids;
+                    }
+                    ids.extend(batch.into_iter().map(|m| m.id));
+                }
+            })
+        })
+        .collect();
+    let mut all: Vec<i64> = takers.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    all.sort_unstable();
+    let before = all.len();
+    all.dedup();
+    assert_eq!((before, all.len()), (40, 40));
+}
+both!(concurrent_claims_take_each_message_once);
