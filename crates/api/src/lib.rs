@@ -88,7 +88,9 @@ impl ApiState {
             .db
             .run(move |conn| {
                 let mut ctx = Ctx::new(conn, &config, caller);
-                let value = f(&mut ctx)?;
+                let value = f(&mut ctx);
+                // Mail a call wrote goes out even when it then refuses (a social member asked
+                // to confirm by the link just mailed): what it mails, it has already decided.
                 let outgoing = std::mem::take(&mut ctx.outgoing);
                 if !outgoing.is_empty() {
                     mail::enqueue(ctx.conn, &outgoing)?;
@@ -101,7 +103,7 @@ impl ApiState {
                 sender.wake();
             }
         }
-        Ok(value)
+        value
     }
 }
 

@@ -281,3 +281,63 @@ async fn a_verified_token_makes_the_account_once(b: Backend) {
     );
 }
 both!(a_verified_token_makes_the_account_once);
+
+/// A social member has no password of their own: deleting the account (or a new mobile) mails
+/// them a reset link to choose one, and the account stays; with the chosen one it goes.
+async fn a_social_member_confirms_by_a_mailed_link(b: Backend) {
+    let db = database(b);
+    let base = providers();
+    let r = sign_up(&db, &base, "google-token", "good", "google", "09170000001").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let token = support::access_token(&r);
+    let delete = |token: &str, body: Value| {
+        TestRequest::delete()
+            .uri("/api/v1/user")
+            .insert_header(("authorization", format!("Bearer {token}")))
+            .set_json(body)
+    };
+    let r = send(
+        &db,
+        &base,
+        delete(&token, json!({"current_password": "anything-at-all"})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    assert!(json(&r)["errors"]["current_password"][0]
+        .as_str()
+        .unwrap()
+        .contains("We sent a link to gina@example.com"));
+    assert_eq!(users(&db).len(), 1, "the account stays");
+    let outbox = tempfile::tempdir().unwrap();
+    let mails = support::read_outbox(&db.pool, outbox.path());
+    assert_eq!(mails.len(), 1);
+    let suid = support::link_in(&mails[0], "reset-password?suid=");
+    let r = send(
+        &db,
+        &base,
+        TestRequest::post()
+            .uri("/api/v1/reset/password")
+            .set_json(json!({"suid": suid, "password": "Gina-Lager-0304"})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let r = send(
+        &db,
+        &base,
+        TestRequest::post()
+            .uri("/api/v1/login")
+            .set_json(json!({"login": "gina@example.com", "password": "Gina-Lager-0304"})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let token = support::access_token(&r);
+    let r = send(
+        &db,
+        &base,
+        delete(&token, json!({"current_password": "Gina-Lager-0304"})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert!(users(&db).is_empty());
+}
+both!(a_social_member_confirms_by_a_mailed_link);
