@@ -273,7 +273,7 @@ impl Endpoint for ResetLink {
             None => ctx.outgoing.push(Mail::render(
                 "no_account",
                 &email,
-                "Reset your password",
+                "No account uses this address",
                 &serde_json::json!({ "base": ctx.config.public_url.to_string() }),
             )?),
         }

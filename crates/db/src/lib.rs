@@ -80,12 +80,25 @@ struct SqlitePragmas;
 
 impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), diesel::r2d2::Error> {
+        #[derive(diesel::QueryableByName)]
+        struct Mode {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            journal_mode: String,
+        }
         if let AnyConnection::Sqlite(c) = conn {
             c.batch_execute(
-                "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                 PRAGMA foreign_keys = ON;",
+                "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
             )
             .map_err(diesel::r2d2::Error::QueryError)?;
+            // WAL is kept in the file: set once. Setting it on every new connection needs a lock
+            // the busy timeout does not wait for, and failed while another connection wrote.
+            let mode: Mode =
+                diesel::RunQueryDsl::get_result(diesel::sql_query("PRAGMA journal_mode"), c)
+                    .map_err(diesel::r2d2::Error::QueryError)?;
+            if !mode.journal_mode.eq_ignore_ascii_case("wal") {
+                c.batch_execute("PRAGMA journal_mode = WAL")
+                    .map_err(diesel::r2d2::Error::QueryError)?;
+            }
         }
         Ok(())
     }

@@ -509,7 +509,7 @@ async fn a_password_reset_link_tells_nothing_and_works_once(b: Backend) {
     let mail = m
         .mails()
         .into_iter()
-        .find(|x| x.contains("Reset your password"))
+        .find(|x| x.contains("Reset your password") && x.contains("To: lea@example.com"))
         .unwrap();
     let suid = support::link_in(&mail, "reset-password?suid=");
     let forged = api::session::new_token();
