@@ -55,7 +55,7 @@ impl Caller {
     /// An API request: the token from `Authorization: Bearer` or the cookie.
     pub fn of_api(req: &HttpRequest) -> Self {
         Self {
-            client: req.peer_addr().map(|a| a.ip()),
+            client: crate::origin::client_ip(req),
             token: presented_token(req),
             social: None,
         }
@@ -64,7 +64,7 @@ impl Caller {
     /// A page or a form post: browsers present the session by its cookie only.
     pub fn of_page(req: &HttpRequest) -> Self {
         Self {
-            client: req.peer_addr().map(|a| a.ip()),
+            client: crate::origin::client_ip(req),
             token: cookie_token(req),
             ..Self::default()
         }

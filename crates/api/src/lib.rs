@@ -122,6 +122,9 @@ pub struct ApiConfig {
     pub origins: Arc<[String]>,
     /// Social registration's providers (none by default: a social token is refused with 422).
     pub social: Arc<social::SocialConfig>,
+    /// The proxies in front of the store: from these peers the client is named by
+    /// `X-Forwarded-For` ([`origin::client_ip`]).
+    pub trusted_proxies: Arc<[std::net::IpAddr]>,
 }
 
 impl Default for ApiConfig {
@@ -133,6 +136,7 @@ impl Default for ApiConfig {
             public_url: Arc::from("http://localhost:8080"),
             origins: Arc::from(vec!["http://localhost:8080".to_string()]),
             social: Arc::default(),
+            trusted_proxies: Arc::from(vec![]),
         }
     }
 }

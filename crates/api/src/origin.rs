@@ -49,6 +49,40 @@ pub fn same_origin(req: &HttpRequest, allowed: &[String]) -> bool {
     }
 }
 
+/// The client's address, for rate limits: the connection's peer, or, when the peer is one of the
+/// store's trusted proxies (`TRUSTED_PROXIES`), the last `X-Forwarded-For` address that is not a
+/// trusted proxy (the ones before it are the client's to write, and so to forge).
+pub fn client_ip(req: &HttpRequest) -> Option<std::net::IpAddr> {
+    let peer = req.peer_addr().map(|a| a.ip())?;
+    let trusted = req
+        .app_data::<web::Data<crate::ApiState>>()
+        .map(|s| s.config.trusted_proxies.clone())
+        .unwrap_or_else(|| std::sync::Arc::from(vec![]));
+    Some(forwarded_client(peer, &trusted, req.headers()))
+}
+
+fn forwarded_client(
+    peer: std::net::IpAddr,
+    trusted: &[std::net::IpAddr],
+    headers: &header::HeaderMap,
+) -> std::net::IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let hops: Vec<Option<std::net::IpAddr>> = headers
+        .get_all(header::HeaderName::from_static("x-forwarded-for"))
+        .flat_map(|v| v.to_str().unwrap_or("?").split(','))
+        .map(|hop| hop.trim().parse().ok())
+        .collect();
+    // From the right: past the proxies' own hops, the first one names the client (one that is
+    // not an address names nobody: the peer stands).
+    hops.into_iter()
+        .rev()
+        .find(|hop| hop.is_none_or(|ip| !trusted.contains(&ip)))
+        .flatten()
+        .unwrap_or(peer)
+}
+
 /// Whether the request authenticates by `Authorization: Bearer` (the scheme in any case).
 pub fn bearer(req: &HttpRequest) -> Option<&str> {
     let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
@@ -159,6 +193,42 @@ mod tests {
             ]),
             &allowed
         ));
+    }
+
+    #[test]
+    fn only_a_trusted_proxy_names_the_client() {
+        let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+        let proxy = ip("10.0.0.1");
+        let trusted = [proxy, ip("10.0.0.2")];
+        let headers = |xff: &[&str]| {
+            let mut h = header::HeaderMap::new();
+            for v in xff {
+                h.append(
+                    header::HeaderName::from_static("x-forwarded-for"),
+                    header::HeaderValue::from_str(v).unwrap(),
+                );
+            }
+            h
+        };
+        // Not from a proxy: the peer, whatever the header says.
+        let stranger = ip("203.0.113.9");
+        assert_eq!(
+            forwarded_client(stranger, &trusted, &headers(&["1.2.3.4"])),
+            stranger
+        );
+        // From the proxy: the last address the proxies did not add; forged ones before it and
+        // the proxies' own are skipped.
+        let h = headers(&["6.6.6.6, 198.51.100.7", "10.0.0.2"]);
+        assert_eq!(forwarded_client(proxy, &trusted, &h), ip("198.51.100.7"));
+        assert_eq!(forwarded_client(proxy, &trusted, &headers(&[])), proxy);
+        assert_eq!(
+            forwarded_client(proxy, &trusted, &headers(&["junk"])),
+            proxy
+        );
+        let h = headers(&["junk, 198.51.100.7"]);
+        assert_eq!(forwarded_client(proxy, &trusted, &h), ip("198.51.100.7"));
+        let h = headers(&["198.51.100.7, junk"]);
+        assert_eq!(forwarded_client(proxy, &trusted, &h), proxy);
     }
 
     #[test]

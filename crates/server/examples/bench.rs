@@ -347,6 +347,7 @@ fn run() {
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         social: api::social::SocialConfig::default(),
         maintenance: false,
+        trusted_proxies: vec![],
     };
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");

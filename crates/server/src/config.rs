@@ -68,11 +68,12 @@ pub struct Args {
         default_value = "Tala Brewing Co. <hello@tala.example>"
     )]
     pub mail_from: String,
-    /// The store's Google OAuth client (social registration; unset, it answers 501)
+    /// The store's Google OAuth client (social registration; unset, a Google token is refused
+    /// with 422)
     #[arg(long, env = "GOOGLE_CLIENT_ID", value_parser = Trimmed)]
     pub google_client_id: Option<String>,
-    /// The store's Facebook app (with FACEBOOK_APP_SECRET; unset, social registration with
-    /// Facebook answers 501)
+    /// The store's Facebook app (with FACEBOOK_APP_SECRET; unset, a Facebook token is refused
+    /// with 422)
     #[arg(long, env = "FACEBOOK_APP_ID", value_parser = Trimmed, requires = "facebook_app_secret")]
     pub facebook_app_id: Option<String>,
     /// The secret of the store's Facebook app (with FACEBOOK_APP_ID)
@@ -101,6 +102,10 @@ pub struct Args {
     /// Megabytes of finished pages and API answers kept in memory
     #[arg(long, env = "CACHE_MB", default_value = "64", value_parser = Number::<u64>::new())]
     pub cache_mb: u64,
+    /// Addresses of the proxies in front of the store (comma-separated): from these peers the
+    /// client is the last `X-Forwarded-For` address that is not one of them (rate limits)
+    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// production stops honouring the testdate query parameter
     #[arg(long, env = "STORE_ENV", value_enum, default_value = "development")]
     pub store_env: StoreEnv,
@@ -146,6 +151,7 @@ impl Args {
                 facebook_url: self.facebook_graph_url,
             },
             maintenance: self.maintenance,
+            trusted_proxies: self.trusted_proxies,
         }
     }
 }
@@ -348,6 +354,10 @@ mod tests {
         assert!(!with_env(&[("MAINTENANCE", "off")]).unwrap().maintenance);
         let c = with_env(&[("FACEBOOK_APP_ID", "1"), ("FACEBOOK_APP_SECRET", "s")]).unwrap();
         assert_eq!(c.social.facebook_app, Some(("1".into(), "s".into())));
+        let c = with_env(&[("TRUSTED_PROXIES", "10.0.0.1,::1")]).unwrap();
+        assert_eq!(c.trusted_proxies.len(), 2);
+        let e = with_env(&[("TRUSTED_PROXIES", "10.0.0.1,proxy.example")]).unwrap_err();
+        assert!(e.contains("proxy.example"), "{e}");
         let e = with_env(&[("FACEBOOK_APP_ID", "1")]).unwrap_err();
         assert!(
             e.contains("FACEBOOK_APP_SECRET") || e.contains("facebook-app-secret"),

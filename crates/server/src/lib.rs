@@ -46,11 +46,15 @@ pub struct Config {
     /// CACHE_MB: megabytes of finished pages and API answers kept in memory (default 64).
     pub cache_mb: u64,
     /// GOOGLE_CLIENT_ID, FACEBOOK_APP_ID and FACEBOOK_APP_SECRET (and the providers' addresses
-    /// GOOGLE_API_URL, FACEBOOK_GRAPH_URL): social registration; without them it answers 501.
+    /// GOOGLE_API_URL, FACEBOOK_GRAPH_URL): social registration; without them a provider's token
+    /// is refused with 422.
     pub social: api::social::SocialConfig,
     /// MAINTENANCE: `on` shows the maintenance page everywhere (503); the database's
     /// `settings.maintenance` row can switch it on as well.
     pub maintenance: bool,
+    /// TRUSTED_PROXIES: the proxies in front of the store, whose `X-Forwarded-For` names the
+    /// client (IP addresses).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Config {
@@ -110,6 +114,7 @@ pub fn api_config(config: &Config) -> ApiConfig {
         public_url: std::sync::Arc::from(config.public_url.as_str()),
         origins: std::sync::Arc::from(origins(config)),
         social: std::sync::Arc::new(config.social.clone()),
+        trusted_proxies: config.trusted_proxies.clone().into(),
     }
 }
 

@@ -223,6 +223,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         social: api::social::SocialConfig::default(),
         maintenance,
+        trusted_proxies: vec![],
     }
 }
 
