@@ -1,0 +1,1167 @@
+//! The accounts against an attacker (issue 14), on SQLite and PostgreSQL: one test per finding of
+//! the security review. Each checks what was wrong before the fix: reset links that outlived a
+//! newer one, unsafe calls from another site without cookies, authorization schemes that passed
+//! the origin rule, answers and mail that told whether an account exists, pre-registrations that
+//! a stranger could hijack, a lockout that locked the owner out, session answers that caches
+//! could keep, weak passwords and unconfirmed sensitive changes, and addresses echoed at any
+//! length.
+
+mod support;
+
+use std::cell::Cell;
+
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use support::{access_token, database, link_in, link_token, Backend, Res, TestDb};
+
+/// Another site.
+const EVIL: &str = "https://evil.example";
+/// The store's own origin as `send_api_mailing` sees it (`ApiConfig`'s default).
+const OWN: &str = "http://localhost:8080";
+/// The store's own origin through `store!` (`store_config`'s PUBLIC_URL).
+const SHOP: &str = "https://shop.example";
+/// What the origin rule answers.
+const CROSS_SITE: &str = "This request must come from the store's own pages.";
+/// Passwords the rules refuse, and what the refusal says: too short, or common.
+const WEAK: [(&str, &str); 4] = [
+    ("password1", "at least 10 characters"),
+    ("beer2026", "at least 10 characters"),
+    ("1234567890", "most common passwords"),
+    ("qwertyuiop", "most common passwords"),
+];
+
+/// Asserts a 422 refuses the password `weak` for the reason `why`.
+fn assert_weak(st: StatusCode, v: &Value, weak: &str, why: &str, at: &str) {
+    assert_eq!(
+        st,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{at}, {weak}: {}",
+        brief(v)
+    );
+    let message = v["errors"]["password"][0].as_str().unwrap_or_default();
+    assert!(message.contains(why), "{at}, {weak}: {}", brief(v));
+}
+
+/// What an answer says, short enough for an assertion's message.
+fn brief(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(300) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text,
+    }
+}
+
+/// A request: `method uri`, a JSON body when given, and headers.
+fn req(method: &str, uri: &str, body: Option<Value>, headers: &[(&str, &str)]) -> TestRequest {
+    let mut r = TestRequest::default()
+        .method(method.parse().unwrap())
+        .uri(uri);
+    if let Some(body) = body {
+        r = r.set_json(body);
+    }
+    for (k, v) in headers {
+        r = r.insert_header((k.to_string(), v.to_string()));
+    }
+    r
+}
+
+/// A JSON POST.
+fn post(uri: &str, body: Value, headers: &[(&str, &str)]) -> TestRequest {
+    req("POST", uri, Some(body), headers)
+}
+
+/// The same request from the client at `ip`.
+fn from(r: TestRequest, ip: &str) -> TestRequest {
+    r.peer_addr(format!("{ip}:1234").parse().unwrap())
+}
+
+/// `Authorization: Bearer <token>`.
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
+/// A registration form (with a password, which `support::register` takes out and uses behind
+/// the link).
+fn form(email: &str, mobile: &str, password: &str) -> Value {
+    json!({
+        "first_name": "Juan", "last_name": "Dela Cruz", "email": email, "mobile": mobile,
+        "birth_date": "1990-05-12", "password": password, "accept_terms": true
+    })
+}
+
+/// Asserts an answer says it depends on the session and is to be kept nowhere.
+fn assert_private(r: &Res, what: &str) {
+    let h = |name: &str| {
+        r.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(h("cache-control"), "private, no-store", "{what}");
+    assert_eq!(h("vary"), "Cookie, Authorization", "{what}");
+}
+
+/// The API over one test database, the way an attacker and the members reach it.
+struct Shop<'a> {
+    db: &'a TestDb,
+    /// The folder the requests' mailer writes to: requests only queue mail, so it stays empty
+    /// unless a test delivers into it.
+    outbox: tempfile::TempDir,
+    /// Queued mail is delivered here, into a new folder each time.
+    delivered: tempfile::TempDir,
+    deliveries: Cell<u32>,
+}
+
+impl<'a> Shop<'a> {
+    fn new(db: &'a TestDb) -> Self {
+        Self {
+            db,
+            outbox: tempfile::tempdir().unwrap(),
+            delivered: tempfile::tempdir().unwrap(),
+            deliveries: Cell::new(0),
+        }
+    }
+
+    async fn send(&self, req: TestRequest) -> Res {
+        support::send_api_mailing(&self.db.pool, self.outbox.path(), req).await
+    }
+
+    /// The answer's status, its JSON (`null` when it is not JSON) and the answer.
+    async fn ask(&self, req: TestRequest) -> (StatusCode, Value, Res) {
+        let r = self.send(req).await;
+        let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        (r.status, v, r)
+    }
+
+    /// A folder that no delivery used yet.
+    fn fresh_folder(&self) -> std::path::PathBuf {
+        let n = self.deliveries.get();
+        self.deliveries.set(n + 1);
+        self.delivered.path().join(n.to_string())
+    }
+
+    /// Delivers the queued mail; answers those mails only.
+    fn mails(&self) -> Vec<String> {
+        support::read_outbox(&self.db.pool, &self.fresh_folder())
+    }
+
+    /// How many mails wait in the database's queue.
+    fn queued(&self) -> i64 {
+        db::schema::mail_outbox::table
+            .count()
+            .get_result(&mut self.db.pool.get().unwrap())
+            .unwrap()
+    }
+
+    /// How many files the requests' mailer wrote.
+    fn outbox_files(&self) -> usize {
+        std::fs::read_dir(self.outbox.path()).unwrap().count()
+    }
+
+    /// A member registered through the link in her mail; answers her session token.
+    async fn register(&self, email: &str, mobile: &str, password: &str) -> String {
+        let r =
+            support::register(self.db, &self.fresh_folder(), form(email, mobile, password)).await;
+        access_token(&r)
+    }
+
+    /// Asks for a reset link for `email` and answers the link's token from the mail.
+    async fn reset_link(&self, email: &str) -> String {
+        let (s, v, _) = self
+            .ask(post(
+                "/api/v1/reset/password/get-link",
+                json!({ "email": email }),
+                &[],
+            ))
+            .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let mails = self.mails();
+        let mail = mails
+            .iter()
+            .find(|m| m.contains(&format!("To: {email}")) && m.contains("suid="))
+            .expect("a reset mail");
+        link_in(mail, "reset-password?suid=")
+    }
+
+    /// The status of `verify-link` for a reset link.
+    async fn verify(&self, suid: &str) -> StatusCode {
+        self.ask(post(
+            "/api/v1/reset/password/verify-link",
+            json!({ "suid": suid }),
+            &[],
+        ))
+        .await
+        .0
+    }
+
+    /// The answer to a reset through the link `suid` to `password`.
+    async fn reset(&self, suid: &str, password: &str) -> (StatusCode, Value) {
+        let (s, v, _) = self
+            .ask(post(
+                "/api/v1/reset/password",
+                json!({ "suid": suid, "password": password }),
+                &[],
+            ))
+            .await;
+        (s, v)
+    }
+
+    /// A login (from no known client address); the status and the new token.
+    async fn login(&self, login: &str, password: &str) -> (StatusCode, Option<String>) {
+        self.login_from(None, login, password).await
+    }
+
+    /// A login from the client at `ip` (or none); the status and the new token.
+    async fn login_from(
+        &self,
+        ip: Option<&str>,
+        login: &str,
+        password: &str,
+    ) -> (StatusCode, Option<String>) {
+        let mut r = post(
+            "/api/v1/login",
+            json!({ "login": login, "password": password }),
+            &[],
+        );
+        if let Some(ip) = ip {
+            r = from(r, ip);
+        }
+        let (s, _, r) = self.ask(r).await;
+        let token = r
+            .headers
+            .get("access-token")
+            .map(|v| v.to_str().unwrap().to_string());
+        (s, token)
+    }
+
+    /// The status of `GET /api/v1/user` for a session token.
+    async fn user(&self, token: &str) -> StatusCode {
+        let auth = bearer(token);
+        self.ask(req(
+            "GET",
+            "/api/v1/user",
+            None,
+            &[("authorization", &auth)],
+        ))
+        .await
+        .0
+    }
+
+    /// Pre-registers `body` (from the client at `ip` when given); answers the token of the link
+    /// mailed to `email`.
+    async fn pre_register(&self, ip: Option<&str>, body: Value) -> String {
+        let email = body["email"].as_str().unwrap().to_string();
+        let mut r = post("/api/v1/pre-register", body, &[]);
+        if let Some(ip) = ip {
+            r = from(r, ip);
+        }
+        let (s, v, _) = self.ask(r).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let mails = self.mails();
+        let mail = mails
+            .iter()
+            .find(|m| m.contains(&format!("To: {email}")) && m.contains("registration?token="))
+            .expect("a registration link mail");
+        link_token(mail)
+    }
+
+    /// The status of `GET /api/v1/check-registration-token` for a link's token.
+    async fn check_link(&self, token: &str) -> StatusCode {
+        self.ask(req(
+            "GET",
+            "/api/v1/check-registration-token",
+            None,
+            &[("registration-token", token)],
+        ))
+        .await
+        .0
+    }
+
+    /// The answer to opening a registration link with `body`.
+    async fn open_link(&self, token: &str, body: Option<Value>) -> (StatusCode, Value, Res) {
+        self.ask(req(
+            "POST",
+            "/api/v1/registration",
+            body,
+            &[("registration-token", token)],
+        ))
+        .await
+    }
+}
+
+/// Finding 1: a reset link kept working after a newer one was sent, after a reset, and after a
+/// password change. Now asking again voids the older link, a reset voids them all, and changing
+/// the password voids every link sent before it.
+async fn reset_links_are_void_after_a_newer_link_a_reset_or_a_password_change(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    s.register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    let older = s.reset_link("lea@example.com").await;
+    let newer = s.reset_link("lea@example.com").await;
+    assert_ne!(older, newer);
+    assert_eq!(
+        s.verify(&older).await,
+        StatusCode::NOT_FOUND,
+        "asking again voids the older link"
+    );
+    assert_eq!(s.verify(&newer).await, StatusCode::OK);
+    assert_eq!(
+        s.reset(&older, "Lechon-2028x").await.0,
+        StatusCode::NOT_FOUND,
+        "the older link resets nothing"
+    );
+    assert_eq!(
+        s.login("lea@example.com", "Lechon-2028x").await.0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(s.reset(&newer, "Lechon-2028x").await.0, StatusCode::OK);
+    for link in [&older, &newer] {
+        assert_eq!(
+            s.verify(link).await,
+            StatusCode::NOT_FOUND,
+            "a reset voids every link"
+        );
+    }
+    let (st, token) = s.login("lea@example.com", "Lechon-2028x").await;
+    assert_eq!(st, StatusCode::OK);
+    let token = token.unwrap();
+    // A link sent before a password change is void after it.
+    let before_change = s.reset_link("lea@example.com").await;
+    assert_eq!(s.verify(&before_change).await, StatusCode::OK);
+    let auth = bearer(&token);
+    let (st, v, _) = s
+        .ask(post(
+            "/api/v1/user/change-password",
+            json!({"current_password": "Lechon-2028x", "password": "Sisig-2027x"}),
+            &[("authorization", &auth)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(s.verify(&before_change).await, StatusCode::NOT_FOUND);
+    assert_eq!(
+        s.reset(&before_change, "Smoky-Porter-4471").await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        s.login("lea@example.com", "Sisig-2027x").await.0,
+        StatusCode::OK
+    );
+}
+both!(reset_links_are_void_after_a_newer_link_a_reset_or_a_password_change);
+
+/// `{...}` segments of a path template filled with `1`.
+fn fill(template: &str) -> String {
+    template
+        .split('/')
+        .map(|seg| if seg.starts_with('{') { "1" } else { seg })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Finding 2: the cross-site rule held only for requests with cookies, so another site could log
+/// a visitor in (login CSRF) or send other unsafe calls without them, and a form could post a
+/// JSON-looking `text/plain` body. Now every unsafe API call from another site is 403 with or
+/// without cookies, JSON calls take `application/json` only (415), and page forms from another
+/// origin are 403.
+async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    let member = s
+        .register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    let guest = access_token(&s.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let login = json!({"login": "lea@example.com", "password": "Pulutan2026"});
+    let refused = json!({ "error": CROSS_SITE });
+    let (guest_cookie, member_cookie) = (format!("session={guest}"), format!("session={member}"));
+    for headers in [
+        vec![("origin", EVIL)],
+        vec![("sec-fetch-site", "cross-site")],
+        vec![("referer", "https://evil.example/win")],
+        vec![("origin", "null")],
+        vec![("origin", EVIL), ("cookie", &guest_cookie)],
+        vec![("origin", EVIL), ("cookie", &member_cookie)],
+    ] {
+        let (st, v, r) = s.ask(post("/api/v1/login", login.clone(), &headers)).await;
+        assert_eq!((st, &v), (StatusCode::FORBIDDEN, &refused), "{headers:?}");
+        assert!(r.headers.get("access-token").is_none(), "{headers:?}");
+    }
+    // Every unsafe call, without a cookie.
+    let unsafe_calls: Vec<_> = api::registry::endpoints()
+        .iter()
+        .filter(|e| e.method() != api::Method::Get)
+        .collect();
+    assert!(unsafe_calls.len() >= 10);
+    for e in unsafe_calls {
+        let uri = fill(e.path());
+        for headers in [[("origin", EVIL)], [("sec-fetch-site", "cross-site")]] {
+            let (st, v, _) = s
+                .ask(req(e.method().as_str(), &uri, Some(json!({})), &headers))
+                .await;
+            assert_eq!(
+                (st, &v),
+                (StatusCode::FORBIDDEN, &refused),
+                "{} {uri} {headers:?}",
+                e.name()
+            );
+        }
+    }
+    // What an HTML form can send is not JSON, whatever the body looks like.
+    for kind in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+    ] {
+        let r = s
+            .send(
+                TestRequest::post()
+                    .uri("/api/v1/login")
+                    .insert_header(("content-type", kind))
+                    .set_payload(login.to_string()),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{kind}");
+        assert_eq!(
+            r.json(),
+            json!({"error": "Send the body as application/json."})
+        );
+        assert!(r.headers.get("access-token").is_none());
+    }
+    // The same login as JSON, from no browser or from the store's own pages.
+    for headers in [vec![], vec![("origin", OWN)]] {
+        let (st, v, r) = s.ask(post("/api/v1/login", login.clone(), &headers)).await;
+        assert_eq!(st, StatusCode::OK, "{headers:?}: {v}");
+        assert!(r.headers.get("access-token").is_some());
+    }
+    // The whole store: its API and its page forms.
+    let store = store!(db);
+    let (st, v) = {
+        let r = send!(
+            store,
+            post("/api/v1/login", login.clone(), &[("origin", EVIL)])
+        );
+        (r.status, r.json())
+    };
+    assert_eq!((st, v), (StatusCode::FORBIDDEN, refused));
+    let r = send!(
+        store,
+        post("/api/v1/login", login.clone(), &[("origin", SHOP)])
+    );
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let mut jar = support::Jar::default();
+    let page = send!(store, support::get("/login", ""));
+    jar.keep(&page);
+    let csrf = support::csrf_of(&page.text());
+    let fields = support::form_body(&[
+        ("csrf", &csrf),
+        ("login", "lea@example.com"),
+        ("password", "Pulutan2026"),
+    ]);
+    for (headers, cookie) in [
+        (vec![("origin", EVIL)], jar.header()),
+        (vec![("origin", EVIL)], String::new()),
+        (vec![("sec-fetch-site", "cross-site")], jar.header()),
+    ] {
+        let mut form = support::post_form("/login", &cookie, &fields);
+        for h in &headers {
+            form = form.insert_header(*h);
+        }
+        let r = send!(store, form);
+        assert_eq!(r.status, StatusCode::FORBIDDEN, "{headers:?}");
+        assert_eq!(r.text(), api::origin::REFUSED_FORM);
+        assert!(
+            support::set_cookies(&r).is_empty(),
+            "no session from a refused form"
+        );
+    }
+    let r = send!(
+        store,
+        support::post_form("/login", &jar.header(), &fields).insert_header(("origin", SHOP))
+    );
+    assert_eq!(
+        r.status,
+        StatusCode::SEE_OTHER,
+        "the store's own form logs in"
+    );
+}
+both!(unsafe_calls_from_another_site_are_refused_with_or_without_cookies);
+
+/// Finding 3: any `Authorization` header (`Basic`, `Token`, a lowercase `bearer`) exempted a
+/// request carrying the session cookie from the origin rule, so another site's page could add
+/// one and write with the member's cookie. Now only a bearer token sent without the cookie is
+/// exempt, and the bearer scheme is read in any case.
+async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    let token = s
+        .register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    let cookie = format!("session={token}");
+    let address =
+        json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
+    let with_token = [format!("Bearer {token}"), format!("bearer {token}")];
+    let mut schemes = vec!["Basic YTpi", "Token abc", "bearer x", "Bearer x"];
+    schemes.extend(with_token.iter().map(String::as_str));
+    for auth in &schemes {
+        let (st, v, _) = s
+            .ask(post(
+                "/api/v1/user/addresses",
+                address.clone(),
+                &[
+                    ("cookie", &cookie),
+                    ("authorization", auth),
+                    ("origin", EVIL),
+                ],
+            ))
+            .await;
+        assert_eq!(st, StatusCode::FORBIDDEN, "{auth} with the cookie: {v}");
+        assert_eq!(v["error"], CROSS_SITE);
+    }
+    for auth in ["Basic YTpi", "Token abc"] {
+        let (st, _, _) = s
+            .ask(post(
+                "/api/v1/user/addresses",
+                address.clone(),
+                &[("authorization", auth), ("origin", EVIL)],
+            ))
+            .await;
+        assert_eq!(st, StatusCode::FORBIDDEN, "{auth} without the cookie");
+    }
+    // A bearer token alone, in any case of the scheme, is no browser's doing: allowed.
+    for scheme in ["Bearer", "bearer", "BEARER"] {
+        let auth = format!("{scheme} {token}");
+        let (st, v, _) = s
+            .ask(post(
+                "/api/v1/user/addresses",
+                address.clone(),
+                &[("authorization", &auth), ("origin", EVIL)],
+            ))
+            .await;
+        assert_eq!(st, StatusCode::CREATED, "{scheme} without the cookie: {v}");
+    }
+    let auth = format!("bearer {token}");
+    let (st, v, _) = s
+        .ask(req(
+            "GET",
+            "/api/v1/user",
+            None,
+            &[("authorization", &auth)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::OK, "a lowercase bearer authenticates: {v}");
+    assert_eq!(v["data"]["email"], "lea@example.com");
+    let (st, v, _) = s
+        .ask(req(
+            "GET",
+            "/api/v1/user/addresses/list",
+            None,
+            &[("authorization", &auth)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(
+        v["results"].as_array().unwrap().len(),
+        3,
+        "only the bearer-only calls wrote: {v}"
+    );
+}
+both!(only_a_bearer_token_without_the_cookie_escapes_the_origin_rule);
+
+/// Finding 4: whether an address has an account showed in the answers and in their timing (the
+/// mail was sent during the request, and only for some addresses), and the profile could be
+/// changed without limit (each taken mobile number answers differently). Now a pre-registration
+/// and a reset request each queue exactly one mail whatever the address, the request writes
+/// none, the answers are the same, and a member changes the profile 10 times an hour.
+async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    let lea = s
+        .register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    let ben = s
+        .register("ben@example.com", "09197654321", "Pulutan2026")
+        .await;
+    assert_eq!(s.queued(), 0);
+    let mut answers = vec![];
+    for (n, email) in ["lea@example.com", "nobody@example.com"]
+        .into_iter()
+        .enumerate()
+    {
+        let mut body = form(email, "09170000009", "Pulutan2026");
+        body.as_object_mut().unwrap().remove("password");
+        let (st, v, _) = s.ask(post("/api/v1/pre-register", body, &[])).await;
+        assert_eq!(s.queued(), n as i64 + 1, "{email}: one mail queued");
+        assert_eq!(
+            s.outbox_files(),
+            0,
+            "{email}: no mail sent during the request"
+        );
+        answers.push((st, v.to_string().replace(email, "<address>")));
+    }
+    assert_eq!(answers[0].0, StatusCode::OK);
+    assert_eq!(
+        answers[0], answers[1],
+        "a taken and a new address answer alike"
+    );
+    let mut answers = vec![];
+    for (n, email) in ["lea@example.com", "stranger@example.com"]
+        .into_iter()
+        .enumerate()
+    {
+        let (st, v, _) = s
+            .ask(post(
+                "/api/v1/reset/password/get-link",
+                json!({ "email": email }),
+                &[],
+            ))
+            .await;
+        assert_eq!(s.queued(), n as i64 + 3, "{email}: one mail queued");
+        assert_eq!(
+            s.outbox_files(),
+            0,
+            "{email}: no mail sent during the request"
+        );
+        answers.push((st, v));
+    }
+    assert_eq!(answers[0].0, StatusCode::OK);
+    assert_eq!(
+        answers[0], answers[1],
+        "a known and an unknown address answer alike"
+    );
+    // Delivered off the request, the four mails arrive.
+    let mails = support::read_outbox(&db.pool, s.outbox.path());
+    assert_eq!(mails.len(), 4);
+    assert_eq!(s.queued(), 0);
+    let to = |who: &str, what: &str| {
+        mails
+            .iter()
+            .any(|m| m.contains(&format!("To: {who}")) && m.contains(what))
+    };
+    assert!(to("lea@example.com", "You already have an account"));
+    assert!(to("nobody@example.com", "registration?token="));
+    assert!(to("lea@example.com", "reset-password?suid="));
+    assert!(to("stranger@example.com", "no account uses it"));
+    // The profile: 10 changes an hour a member.
+    let profile = json!({"first_name": "Lea", "last_name": "Salonga", "mobile": "09191234567", "birth_date": "1971-02-22"});
+    let put = |token: &str, body: Value| {
+        let auth = bearer(token);
+        s.ask(req(
+            "PUT",
+            "/api/v1/user",
+            Some(body),
+            &[("authorization", &auth)],
+        ))
+    };
+    for n in 1..=10 {
+        let (st, v, _) = put(&lea, profile.clone()).await;
+        assert_eq!(st, StatusCode::OK, "change {n}: {}", brief(&v));
+    }
+    let (st, v, r) = put(&lea, profile).await;
+    assert_eq!(
+        st,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the 11th change: {}",
+        brief(&v)
+    );
+    assert!(r.headers.get("retry-after").is_some());
+    let ben_profile = json!({"first_name": "Ben", "last_name": "Cruz", "mobile": "09197654321", "birth_date": "1980-01-01"});
+    let (st, v, _) = put(&ben, ben_profile).await;
+    assert_eq!(
+        st,
+        StatusCode::OK,
+        "another member is not limited: {}",
+        brief(&v)
+    );
+}
+both!(answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited);
+
+/// Finding 5: a stranger could pre-register someone else's address with a password of his own
+/// and a first name that reads as a message in the mail; the victim's click on the link made the
+/// account with the stranger's password. Now the mail carries nothing the stranger typed, no
+/// password is kept, the link's holder chooses the password, a new pre-registration replaces the
+/// pending one, and past the address's limit the owner is told a link was already sent while
+/// the latest link goes on working.
+async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    let stranger = json!({
+        "first_name": "Win a prize: evil.example", "last_name": "Dela Cruz",
+        "email": "victim@example.com", "mobile": "09171112222", "birth_date": "1990-05-12",
+        "password": "Stranger-Pass-2026", "accept_terms": true
+    });
+    let (st, v, _) = s.ask(post("/api/v1/pre-register", stranger, &[])).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let mails = s.mails();
+    assert_eq!(mails.len(), 1);
+    let mail = &mails[0];
+    assert!(mail.contains("To: victim@example.com"));
+    for typed in ["Win a", "prize", "evil", "Stranger-Pass"] {
+        assert!(!mail.contains(typed), "the mail carries {typed:?}: {mail}");
+    }
+    let kept: Vec<String> = {
+        use db::schema::registrations::dsl::*;
+        registrations
+            .filter(email.eq("victim@example.com"))
+            .select(password_hash)
+            .load(&mut db.pool.get().unwrap())
+            .unwrap()
+    };
+    assert_eq!(kept, vec![String::new()], "no password is kept");
+    let link = link_token(mail);
+    // Opening the link needs the holder's own, good password.
+    for body in [
+        None,
+        Some(json!({})),
+        Some(json!({"password": "password1"})),
+    ] {
+        let (st, v, r) = s.open_link(&link, body.clone()).await;
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body:?}: {v}");
+        assert!(v["errors"]["password"][0].is_string(), "{body:?}: {v}");
+        assert!(r.headers.get("access-token").is_none());
+        assert_eq!(
+            s.check_link(&link).await,
+            StatusCode::OK,
+            "the link still works"
+        );
+    }
+    let (st, v, _) = s
+        .open_link(&link, Some(json!({"password": "Smoky-Porter-4471"})))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(
+        s.login("victim@example.com", "Stranger-Pass-2026").await.0,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "the stranger's password opens nothing"
+    );
+    assert_eq!(
+        s.login("victim@example.com", "Smoky-Porter-4471").await.0,
+        StatusCode::OK
+    );
+
+    // A new pre-registration replaces the pending one; past 3 an hour the owner is told a link
+    // was sent, and the latest one works.
+    let owner = || {
+        let mut f = form("owner@example.com", "09173334444", "Pulutan2026");
+        f.as_object_mut().unwrap().remove("password");
+        f
+    };
+    let first = s.pre_register(Some("10.0.1.1"), owner()).await;
+    let second = s.pre_register(Some("10.0.1.2"), owner()).await;
+    assert_eq!(
+        s.check_link(&first).await,
+        StatusCode::NOT_FOUND,
+        "replaced"
+    );
+    assert_eq!(s.check_link(&second).await, StatusCode::OK);
+    let third = s.pre_register(Some("10.0.1.3"), owner()).await;
+    assert_eq!(
+        s.check_link(&second).await,
+        StatusCode::NOT_FOUND,
+        "replaced"
+    );
+    assert_eq!(s.check_link(&third).await, StatusCode::OK);
+    let (st, v, r) = s
+        .ask(from(post("/api/v1/pre-register", owner(), &[]), "10.0.1.4"))
+        .await;
+    assert_eq!(st, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("We already sent a link to this address"),
+        "{v}"
+    );
+    assert!(r.headers.get("retry-after").is_some());
+    assert!(s.mails().is_empty(), "no fourth mail");
+    assert_eq!(
+        s.check_link(&third).await,
+        StatusCode::OK,
+        "the latest link still works"
+    );
+    let (st, v, _) = s
+        .open_link(&third, Some(json!({"password": "Lechon-2028x"})))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+}
+both!(a_stranger_cannot_hijack_a_pre_registration);
+
+/// Finding 6: five wrong passwords from anywhere locked the account for everyone (its owner too),
+/// and its email and mobile counted apart (ten tries instead of five). Now failures count per
+/// account and client: the guessing client is stopped, the owner elsewhere gets in, and email
+/// and mobile are one account.
+async fn a_guessing_client_is_stopped_and_the_owner_still_gets_in(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    s.register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    s.register("ben@example.com", "09197654321", "Pulutan2026")
+        .await;
+    let (a, elsewhere) = ("10.0.0.1", "10.0.0.2");
+    for n in 1..=5 {
+        let (st, _) = s
+            .login_from(Some(a), "lea@example.com", "Guess-2026x")
+            .await;
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "wrong try {n}");
+    }
+    let (st, token) = s
+        .login_from(Some(a), "lea@example.com", "Pulutan2026")
+        .await;
+    assert_eq!(
+        st,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the guessing client is stopped"
+    );
+    assert!(token.is_none());
+    assert_eq!(
+        s.login_from(Some(a), "09191234567", "Pulutan2026").await.0,
+        StatusCode::TOO_MANY_REQUESTS,
+        "by mobile too"
+    );
+    let (st, token) = s
+        .login_from(Some(elsewhere), "lea@example.com", "Pulutan2026")
+        .await;
+    assert_eq!(st, StatusCode::OK, "the owner elsewhere gets in");
+    assert_eq!(s.user(&token.unwrap()).await, StatusCode::OK);
+    // Email and mobile are one account: 3 wrong tries by email and 2 by mobile stop a client.
+    let c = "10.0.0.3";
+    for (n, login) in [
+        "ben@example.com",
+        "09197654321",
+        "BEN@example.com",
+        "0919 765 4321",
+        "ben@example.com",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (st, _) = s.login_from(Some(c), login, "Guess-2026x").await;
+        assert_eq!(
+            st,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "wrong try {} ({login})",
+            n + 1
+        );
+    }
+    for login in ["ben@example.com", "09197654321"] {
+        assert_eq!(
+            s.login_from(Some(c), login, "Pulutan2026").await.0,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{login}"
+        );
+    }
+    assert_eq!(
+        s.login_from(Some("10.0.0.4"), "09197654321", "Pulutan2026")
+            .await
+            .0,
+        StatusCode::OK
+    );
+}
+both!(a_guessing_client_is_stopped_and_the_owner_still_gets_in);
+
+/// Finding 7: answers that depend on the session (the member, her addresses, her form errors)
+/// went out without cache headers, so a shared cache could keep one and serve it to another
+/// visitor. Now each says `Cache-Control: private, no-store` and `Vary: Cookie, Authorization`,
+/// and a public read does not.
+async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    let member = s
+        .register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    let guest = access_token(&s.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let (member_auth, guest_auth) = (bearer(&member), bearer(&guest));
+    let member_cookie = format!("session={member}");
+    let (st, _, r) = s
+        .ask(req(
+            "GET",
+            "/api/v1/user",
+            None,
+            &[("authorization", &member_auth)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::OK);
+    assert_private(&r, "the member");
+    let (st, _, r) = s
+        .ask(req(
+            "GET",
+            "/api/v1/user",
+            None,
+            &[("cookie", &member_cookie)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::OK);
+    assert_private(&r, "the member by her cookie");
+    let (st, _, r) = s
+        .ask(req(
+            "GET",
+            "/api/v1/user",
+            None,
+            &[("authorization", &guest_auth)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    assert_private(&r, "a guest's 401");
+    let (st, _, r) = s.ask(req("GET", "/api/v1/user", None, &[])).await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    assert_private(&r, "a visitor's 401 with a new guest token");
+    let (st, _, r) = s
+        .ask(req(
+            "GET",
+            "/api/v1/user/addresses/list",
+            None,
+            &[("authorization", &member_auth)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::OK);
+    assert_private(&r, "her addresses");
+    let (st, v, r) = s
+        .ask(req(
+            "PUT",
+            "/api/v1/user",
+            Some(json!({"first_name": "", "last_name": "S", "mobile": "123", "birth_date": "2020-01-01"})),
+            &[("authorization", &member_auth)],
+        ))
+        .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_private(&r, "her form's errors");
+    // A public read is shared: it does not say no-store.
+    let provinces = api::registry::endpoints()
+        .iter()
+        .find(|e| e.name() == "provinces")
+        .expect("the provinces call");
+    assert_eq!(provinces.access(), api::Access::Public);
+    for headers in [vec![], vec![("authorization", member_auth.as_str())]] {
+        let (st, _, r) = s.ask(req("GET", provinces.path(), None, &headers)).await;
+        assert_eq!(st, StatusCode::OK);
+        let cc = r
+            .headers
+            .get("cache-control")
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        assert!(!cc.contains("no-store"), "a public read: {cc:?}");
+    }
+}
+both!(session_answers_are_private_and_public_ones_are_not);
+
+/// Finding 8: short and common passwords were taken, a "new" password could be the current one,
+/// a session alone deleted the account, and a session alone changed the mobile number (a login
+/// name). Now the rules hold at the registration link, at a reset and at a password change, and
+/// deleting the account and a new mobile number need the current password.
+async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    let mut body = form("rosa@example.com", "09181234567", "");
+    body.as_object_mut().unwrap().remove("password");
+    let link = s.pre_register(None, body).await;
+    for (weak, why) in WEAK {
+        let (st, v, _) = s.open_link(&link, Some(json!({ "password": weak }))).await;
+        assert_weak(st, &v, weak, why, "registration");
+    }
+    let (st, v, r) = s
+        .open_link(&link, Some(json!({"password": "Pulutan2026"})))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let token = access_token(&r);
+    let auth = bearer(&token);
+    let auth = [("authorization", auth.as_str())];
+    // A reset.
+    let suid = s.reset_link("rosa@example.com").await;
+    for (weak, why) in WEAK {
+        let (st, v) = s.reset(&suid, weak).await;
+        assert_weak(st, &v, weak, why, "reset");
+    }
+    let (st, v) = s.reset(&suid, "Pulutan2026").await;
+    assert_eq!(
+        st,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "reset to the current password: {v}"
+    );
+    assert!(v["errors"]["password"][0].is_string(), "{v}");
+    assert_eq!(
+        s.verify(&suid).await,
+        StatusCode::OK,
+        "the link is not used up"
+    );
+    assert_eq!(s.user(&token).await, StatusCode::OK, "no reset happened");
+    // A password change.
+    let change = |password: &str| {
+        post(
+            "/api/v1/user/change-password",
+            json!({"current_password": "Pulutan2026", "password": password}),
+            &auth,
+        )
+    };
+    for (weak, why) in WEAK {
+        let (st, v, _) = s.ask(change(weak)).await;
+        assert_weak(st, &v, weak, why, "change");
+    }
+    let (st, v, _) = s.ask(change("Pulutan2026")).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(
+        v["errors"]["password"][0],
+        "The new password must differ from the current one."
+    );
+    assert_eq!(
+        s.login("rosa@example.com", "Pulutan2026").await.0,
+        StatusCode::OK,
+        "the password is unchanged"
+    );
+    // A new mobile number needs the current password.
+    let profile = |current: Option<&str>| {
+        let mut p = json!({"first_name": "Rosa", "last_name": "Santos", "mobile": "09185550000", "birth_date": "1988-08-08"});
+        if let Some(c) = current {
+            p["current_password"] = json!(c);
+        }
+        req("PUT", "/api/v1/user", Some(p), &auth)
+    };
+    let (st, v, _) = s.ask(profile(None)).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{}", brief(&v));
+    assert!(v["errors"]["current_password"][0].is_string(), "{v}");
+    let (st, v, _) = s.ask(profile(Some("Pulutan2026"))).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["data"]["mobile"], "09185550000");
+    // Deleting the account needs the current password.
+    let (st, v, _) = s.ask(req("DELETE", "/api/v1/user", None, &auth)).await;
+    assert!(
+        st == StatusCode::UNPROCESSABLE_ENTITY || st == StatusCode::BAD_REQUEST,
+        "no body: {st} {v}"
+    );
+    assert_eq!(
+        s.user(&token).await,
+        StatusCode::OK,
+        "the account is still there"
+    );
+    for (body, what) in [
+        (json!({}), "a session alone"),
+        (
+            json!({"current_password": "Guess-2026x"}),
+            "a wrong password",
+        ),
+    ] {
+        let (st, v, _) = s
+            .ask(req("DELETE", "/api/v1/user", Some(body), &auth))
+            .await;
+        assert_eq!(
+            st,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{what}: {}",
+            brief(&v)
+        );
+        assert!(
+            v["errors"]["current_password"][0].is_string(),
+            "{what}: {v}"
+        );
+        assert_eq!(s.user(&token).await, StatusCode::OK, "{what}: still there");
+    }
+    let (st, v, _) = s
+        .ask(req(
+            "DELETE",
+            "/api/v1/user",
+            Some(json!({"current_password": "Pulutan2026"})),
+            &auth,
+        ))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(s.user(&token).await, StatusCode::UNAUTHORIZED);
+}
+both!(weak_passwords_are_refused_and_sensitive_changes_need_the_current_one);
+
+/// Finding 9: an API address of any length was answered, and its 404 echoed the whole path
+/// (amplified logs and answers). Now an address over 2,000 bytes is 414 and echoes nothing; one
+/// under it is a 404 as before.
+async fn an_api_address_over_2000_bytes_is_refused_unechoed(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    let long = format!("/api/v1/{}", "a".repeat(2_100));
+    let long_query = format!("/api/v1/provinces?x={}", "a".repeat(2_100));
+    let near = format!("/api/v1/{}", "a".repeat(1_900 - "/api/v1/".len()));
+    assert_eq!(near.len(), 1_900);
+    let store = store!(db);
+    for uri in [&long, &long_query] {
+        for method in ["GET", "POST"] {
+            let r = s.send(req(method, uri, None, &[])).await;
+            assert_eq!(
+                r.status,
+                StatusCode::URI_TOO_LONG,
+                "{method} {}",
+                &uri[..30]
+            );
+            assert!(!r.text().contains("aaaa"), "{}", r.text());
+            let r = send!(store, req(method, uri, None, &[]));
+            assert_eq!(r.status, StatusCode::URI_TOO_LONG, "the store: {method}");
+            assert!(!r.text().contains("aaaa"));
+        }
+    }
+    let r = s.send(req("GET", &near, None, &[])).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+    let r = send!(store, req("GET", &near, None, &[]));
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+both!(an_api_address_over_2000_bytes_is_refused_unechoed);
+
+/// Finding 6 behind a proxy: with the proxy's address in `TRUSTED_PROXIES` the limits count each
+/// shopper behind it by the `X-Forwarded-For` address the proxy added, so one guessing shopper
+/// does not lock the owner out through the same proxy; a client that is not the proxy cannot
+/// choose its own address by writing the header.
+async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    s.register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    let mailer = api::mail::Post::new(
+        s.outbox.path().to_path_buf(),
+        None,
+        "Tala <hello@tala.example>",
+    )
+    .unwrap();
+    let state = actix_web::web::Data::new(api::ApiState::new(
+        db.pool.clone(),
+        api::ApiConfig {
+            trusted_proxies: std::sync::Arc::from(vec!["10.9.9.9".parse().unwrap()]),
+            ..api::ApiConfig::default()
+        },
+        false,
+        std::sync::Arc::new(mailer),
+    ));
+    let app = actix_web::test::init_service(
+        actix_web::App::new()
+            .app_data(state)
+            .configure(api::configure),
+    )
+    .await;
+    let login = |peer: &str, forwarded: &str, password: &str| {
+        from(
+            post(
+                "/api/v1/login",
+                json!({"login": "lea@example.com", "password": password}),
+                &[("x-forwarded-for", forwarded)],
+            ),
+            peer,
+        )
+        .to_request()
+    };
+    // A guesser behind the proxy is stopped after five wrong tries...
+    for _ in 0..5 {
+        let r = support::call(&app, login("10.9.9.9", "198.51.100.1", "Guess-2026x")).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let r = support::call(&app, login("10.9.9.9", "198.51.100.1", "Pulutan2026")).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    // ...the owner behind the same proxy gets in, and a forged hop before the proxy's is not
+    // the guesser's way out.
+    let r = support::call(&app, login("10.9.9.9", "198.51.100.2", "Pulutan2026")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let forged = "198.51.100.77, 198.51.100.1";
+    let r = support::call(&app, login("10.9.9.9", forged, "Pulutan2026")).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    // A client that is not the proxy is counted by its own address, whatever it writes.
+    for _ in 0..5 {
+        let r = support::call(&app, login("203.0.113.5", "198.51.100.9", "Guess-2026x")).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let r = support::call(&app, login("203.0.113.5", "198.51.100.10", "Pulutan2026")).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+}
+both!(behind_a_trusted_proxy_each_shopper_is_a_client);
