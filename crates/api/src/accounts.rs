@@ -219,10 +219,15 @@ fn open_registration(
     db::users::open_registration(conn, &token_hash(token.trim()), now())?.ok_or_else(gone)
 }
 
+/// The details a registration link finishes the account with, shown to the link's holder before
+/// choosing the password (whoever asked for the link typed them: the holder sees them first).
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct PendingRegistration {
     pub email: String,
     pub first_name: String,
+    pub last_name: String,
+    pub mobile: String,
+    pub birth_date: String,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -243,6 +248,9 @@ impl Endpoint for CheckRegistrationToken {
             data: PendingRegistration {
                 email: r.email,
                 first_name: r.first_name,
+                last_name: r.last_name,
+                mobile: r.mobile,
+                birth_date: r.birth_date,
             },
         })
     }

@@ -142,7 +142,11 @@ filter_type: FilterType, image: string, custom_description: string, };
 
 export type PendingAnswer = { data: PendingRegistration, };
 
-export type PendingRegistration = { email: string, first_name: string, };
+/**
+ * The details a registration link finishes the account with, shown to the link's holder before
+ * choosing the password (whoever asked for the link typed them: the holder sees them first).
+ */
+export type PendingRegistration = { email: string, first_name: string, last_name: string, mobile: string, birth_date: string, };
 
 /**
  * A product of the catalog.

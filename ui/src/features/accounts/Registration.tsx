@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { calls, PASSWORD_RULE } from '../../api/contract.gen';
+import { calls, PASSWORD_RULE, type PendingRegistration } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { usePageParam } from '../../page';
 import { MEMBER_FIELDS, MemberFields } from './MemberFields';
@@ -7,11 +7,11 @@ import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } fr
 
 /** The emailed link's page: creates the account the link was sent for. */
 function FinishRegistration({ token }: { token: string }) {
-  const [who, setWho] = useState<string | null>(null);
+  const [who, setWho] = useState<PendingRegistration | null>(null);
   const [state, submit, update] = useAccountForm();
   useEffect(() => {
     void send(calls.checkRegistrationToken, { headers: { 'registration-token': token } }).then((r) => {
-      if (r.ok) setWho(r.data.data.email);
+      if (r.ok) setWho(r.data.data);
       else update({ message: r.message, ok: false });
     });
     // `update` is a new function on every render: the token is checked once per token, not per render.
@@ -20,7 +20,13 @@ function FinishRegistration({ token }: { token: string }) {
   return (
     <section className="account-page" aria-labelledby="registration-title">
       <h1 id="registration-title">Create Account</h1>
-      <p>{who ? `Finish creating the account for ${who}: choose its password.` : 'Finish creating your account: choose its password.'}</p>
+      <p>{who ? `Finish creating the account for ${who.email}: choose its password.` : 'Finish creating your account: choose its password.'}</p>
+      {who && (
+        <p className="field-hint">
+          It is made with the details given when the link was asked for: {who.first_name} {who.last_name}, mobile {who.mobile}, born{' '}
+          {who.birth_date}. If any is not yours, change it in My Account once the account is made.
+        </p>
+      )}
       {/* Posted to the link's own address, so a form that comes back with a message keeps the link. */}
       <form method="post" action={`/registration?token=${encodeURIComponent(token)}`} onSubmit={submit}>
         <FormCall call={calls.registration} />
