@@ -873,59 +873,70 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
     let guest = access_token(&s.send(TestRequest::post().uri("/api/v1/guest-token")).await);
     let (member_auth, guest_auth) = (bearer(&member), bearer(&guest));
     let member_cookie = format!("session={member}");
-    let (st, _, r) = s
-        .ask(req(
+    let profile_errors =
+        json!({"first_name": "", "last_name": "S", "mobile": "123", "birth_date": "2020-01-01"});
+    let cases: [(
+        &str,
+        &str,
+        Option<Value>,
+        Vec<(&str, &str)>,
+        StatusCode,
+        &str,
+    ); 6] = [
+        (
             "GET",
             "/api/v1/user",
             None,
-            &[("authorization", &member_auth)],
-        ))
-        .await;
-    assert_eq!(st, StatusCode::OK);
-    assert_private(&r, "the member");
-    let (st, _, r) = s
-        .ask(req(
+            vec![("authorization", &member_auth)],
+            StatusCode::OK,
+            "the member",
+        ),
+        (
             "GET",
             "/api/v1/user",
             None,
-            &[("cookie", &member_cookie)],
-        ))
-        .await;
-    assert_eq!(st, StatusCode::OK);
-    assert_private(&r, "the member by her cookie");
-    let (st, _, r) = s
-        .ask(req(
+            vec![("cookie", &member_cookie)],
+            StatusCode::OK,
+            "the member by her cookie",
+        ),
+        (
             "GET",
             "/api/v1/user",
             None,
-            &[("authorization", &guest_auth)],
-        ))
-        .await;
-    assert_eq!(st, StatusCode::UNAUTHORIZED);
-    assert_private(&r, "a guest's 401");
-    let (st, _, r) = s.ask(req("GET", "/api/v1/user", None, &[])).await;
-    assert_eq!(st, StatusCode::UNAUTHORIZED);
-    assert_private(&r, "a visitor's 401 with a new guest token");
-    let (st, _, r) = s
-        .ask(req(
+            vec![("authorization", &guest_auth)],
+            StatusCode::UNAUTHORIZED,
+            "a guest's 401",
+        ),
+        (
+            "GET",
+            "/api/v1/user",
+            None,
+            vec![],
+            StatusCode::UNAUTHORIZED,
+            "a visitor's 401 with a new guest token",
+        ),
+        (
             "GET",
             "/api/v1/user/addresses/list",
             None,
-            &[("authorization", &member_auth)],
-        ))
-        .await;
-    assert_eq!(st, StatusCode::OK);
-    assert_private(&r, "her addresses");
-    let (st, v, r) = s
-        .ask(req(
+            vec![("authorization", &member_auth)],
+            StatusCode::OK,
+            "her addresses",
+        ),
+        (
             "PUT",
             "/api/v1/user",
-            Some(json!({"first_name": "", "last_name": "S", "mobile": "123", "birth_date": "2020-01-01"})),
-            &[("authorization", &member_auth)],
-        ))
-        .await;
-    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    assert_private(&r, "her form's errors");
+            Some(profile_errors),
+            vec![("authorization", &member_auth)],
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "her form's errors",
+        ),
+    ];
+    for (method, uri, body, headers, status, what) in cases {
+        let (st, v, r) = s.ask(req(method, uri, body, &headers)).await;
+        assert_eq!(st, status, "{what}: {v}");
+        assert_private(&r, what);
+    }
     // A public read is shared: it does not say no-store.
     let provinces = api::registry::endpoints()
         .iter()
