@@ -435,32 +435,36 @@ impl Endpoint for Login {
                 message: "Enter your email or mobile number and your password.".into(),
             });
         }
-        // Failures count per account (email and mobile are one) and client together: five in
-        // ten minutes stop that client only. Across all clients an account takes 50 failures an
-        // hour, so its owner still gets in from another address while one client guesses.
+        // Tries count per account (email and mobile are one) and client together, counted
+        // before the password is checked (concurrent tries each get their number): the sixth in
+        // ten minutes is refused, for that client only. A client that already failed on this
+        // account also meets the account's wider limit, 50 failures an hour from all clients; a
+        // client that has not (the owner at another address) is let through, so nobody can lock
+        // the owner out. A success forgets the client's count.
         let user = db::users::user_by_login(ctx.conn, &login)?;
         let account = user
             .as_ref()
             .map_or_else(|| format!("login {login}"), |u| format!("user {}", u.id));
-        let here = format!("{account} from {}", ctx.client_key());
-        let failures = [(here.as_str(), 5, 600), (account.as_str(), 50, 3600)];
-        for (key, limit, window) in failures {
-            if let Some(wait) = ctx.failures(&format!("login failures:{key}"), limit, window)? {
+        let here = format!("login failures:{account} from {}", ctx.client_key());
+        let everywhere = format!("login failures:{account}");
+        let (tries, wait) = ctx.count_try(&here, 600)?;
+        if tries > 5 {
+            return Err(ApiError::TooMany(wait));
+        }
+        if tries > 1 {
+            if let Some(wait) = ctx.failures(&everywhere, 50, 3600)? {
                 return Err(ApiError::TooMany(wait));
             }
         }
         if !password_matches(&c.password, user.as_ref().map(|u| u.password_hash.as_str())) {
-            for (key, _, window) in failures {
-                ctx.fail(&format!("login failures:{key}"), window)?;
-            }
+            ctx.fail(&everywhere, 3600)?;
             return Err(ApiError::Invalid {
                 field: "login",
                 message: LOGIN_FAILED.into(),
             });
         }
         let user = user.ok_or_else(|| ApiError::Internal("matched without a user".into()))?;
-        // The owner got in from here: this client's count starts again.
-        db::limits::rate_reset(ctx.conn, &format!("login failures:{here}"))?;
+        db::limits::rate_reset(ctx.conn, &here)?;
         log_in(ctx, user.id)?;
         Ok(WelcomeAnswer {
             data: Welcome {

@@ -143,6 +143,16 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Counts this try against `key` (window `window` seconds) before the outcome is known, so
+    /// concurrent tries cannot all pass a check made before any is counted: the tries in the
+    /// window so far, this one included, and the seconds until the window ends. A try that
+    /// succeeds forgets them (`db::limits::rate_reset`).
+    pub fn count_try(&mut self, key: &str, window: i64) -> Result<(i32, i64), ApiError> {
+        let now = domain::calendar::unix_now();
+        let (tries, ends) = db::limits::rate_count(self.conn, key, now, window)?;
+        Ok((tries, (ends - now).max(1)))
+    }
+
     /// Whether `key` already holds `limit` failures in its window of `window` seconds: the
     /// seconds to wait, or `None` (nothing is counted; see [`Self::fail`]).
     pub fn failures(
@@ -168,11 +178,11 @@ impl<'a> Ctx<'a> {
         self.limit(action, &client, limit, window)
     }
 
-    /// The client as a rate-limit subject.
+    /// The client as a rate-limit subject ([`client_subject`]).
     pub fn client_key(&self) -> String {
         self.caller
             .client
-            .map_or_else(|| "unknown".to_string(), |ip| format!("client {ip}"))
+            .map_or_else(|| "unknown".to_string(), client_subject)
     }
 
     /// The barangay with its city and whether that is served; looked up once per request.
@@ -455,6 +465,19 @@ where
     tokio::time::timeout(deadline, read)
         .await
         .map_err(|_| ApiError::Timeout)?
+}
+
+/// A client's address as a rate-limit subject: an IPv4 address as it is, an IPv6 address by its
+/// /64 (one subscriber's network: its other addresses are the same client, not new ones), an
+/// IPv4-mapped IPv6 address as the IPv4 one.
+pub fn client_subject(ip: std::net::IpAddr) -> String {
+    match ip.to_canonical() {
+        std::net::IpAddr::V4(v4) => format!("client {v4}"),
+        std::net::IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("client {:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+    }
 }
 
 /// Runs `E` for a request: the call, then the check that a public call did not read the session.
@@ -875,6 +898,19 @@ mod tests {
     use futures_util::{stream, StreamExt};
 
     type Chunk = Result<web::Bytes, std::io::Error>;
+
+    #[test]
+    fn a_client_is_its_ipv4_address_or_its_ipv6_network() {
+        let subject = |s: &str| client_subject(s.parse().unwrap());
+        assert_eq!(subject("203.0.113.9"), "client 203.0.113.9");
+        assert_eq!(subject("::ffff:203.0.113.9"), "client 203.0.113.9");
+        assert_eq!(
+            subject("2001:db8:1:2:aaaa::1"),
+            subject("2001:db8:1:2:ffff:ffff:ffff:ffff")
+        );
+        assert_eq!(subject("2001:db8:1:2::7"), "client 2001:db8:1:2::/64");
+        assert_ne!(subject("2001:db8:1:2::1"), subject("2001:db8:1:3::1"));
+    }
 
     #[actix_web::test]
     async fn a_body_that_never_ends_is_timed_out() {

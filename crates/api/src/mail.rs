@@ -107,7 +107,7 @@ impl Post {
         let to: Mailbox = mail
             .to
             .parse()
-            .map_err(|e| format!("to {}: {e}", mail.to))?;
+            .map_err(|e| format!("the recipient's address: {e}"))?;
         let message = Message::builder()
             .from(self.from.clone())
             .to(to)
@@ -141,7 +141,7 @@ impl Post {
 }
 
 /// How long a sender holds the messages it claimed before another may take them.
-const LEASE_SECS: i64 = 300;
+const LEASE_SECS: i64 = 600;
 /// How often a sender looks at the queue when nobody wakes it (other app servers' messages,
 /// retries).
 const POLL: Duration = Duration::from_secs(5);
@@ -169,35 +169,58 @@ pub fn enqueue(conn: &mut db::AnyConnection, mails: &[Mail]) -> Result<(), crate
     )?)
 }
 
-/// Delivers the messages due at `now` (blocking): each sent one leaves the queue, each failed one
-/// waits for its next attempt. Answers how many were sent.
+/// After this many failed attempts a message is parked (kept, no longer tried; an address the
+/// mail server refuses for good would otherwise be tried every hour forever).
+pub const MAX_ATTEMPTS: i32 = 20;
+/// The next attempt of a parked message: never.
+const PARKED: i64 = i64::MAX / 4;
+
+/// Delivers the messages due (blocking), a few at a time, each batch claimed at `clock()`'s time:
+/// each sent one leaves the queue, each failed one waits for its next attempt. No connection is
+/// held while a message is being sent (a slow mail server holds none of the requests' ones).
+/// Answers how many were sent.
 pub fn deliver_due(
-    conn: &mut db::AnyConnection,
+    pool: &db::DbPool,
     post: &Post,
-    now: i64,
+    clock: &dyn Fn() -> i64,
 ) -> Result<usize, crate::ApiError> {
+    let conn = || {
+        pool.get_timeout(Duration::from_secs(5))
+            .map_err(|e| crate::ApiError::Internal(format!("mail queue: {e}")))
+    };
     let mut sent = 0;
     loop {
-        let batch = db::outbox::claim(conn, now, LEASE_SECS, 20)?;
+        let batch = db::outbox::claim(&mut *conn()?, clock(), LEASE_SECS, 5)?;
         if batch.is_empty() {
             return Ok(sent);
         }
         for m in batch {
             let mail = Mail {
-                to: m.recipient,
-                subject: m.subject,
-                text: m.text_body,
-                html: m.html_body,
+                to: m.recipient.clone(),
+                subject: m.subject.clone(),
+                text: m.text_body.clone(),
+                html: m.html_body.clone(),
             };
-            match post.send(&mail) {
+            let result = post.send(&mail);
+            let mut c = conn()?;
+            match result {
                 Ok(()) => {
-                    db::outbox::delivered(conn, m.id)?;
+                    if !db::outbox::delivered(&mut c, &m)? {
+                        log::warn!("mail {}: sent after its claim ran out", m.id);
+                    }
                     sent += 1;
                 }
                 Err(e) => {
                     // The address stays out of the log; the queue keeps the error.
-                    log::warn!("mail {} (attempt {}): {e}", m.id, m.attempts + 1);
-                    db::outbox::failed(conn, m.id, now + retry_delay(m.attempts), &e)?;
+                    let tries = m.attempts + 1;
+                    let retry = if tries >= MAX_ATTEMPTS {
+                        log::error!("mail {}: parked after {tries} attempts: {e}", m.id);
+                        PARKED
+                    } else {
+                        log::warn!("mail {} (attempt {tries}): {e}", m.id);
+                        clock() + retry_delay(m.attempts)
+                    };
+                    db::outbox::failed(&mut c, &m, retry, &e)?;
                 }
             }
         }
@@ -230,14 +253,8 @@ impl Sender {
                     }
                     *woken = false;
                 }
-                match pool.get_timeout(Duration::from_secs(5)) {
-                    Ok(mut conn) => {
-                        if let Err(e) = deliver_due(&mut conn, &post, domain::calendar::unix_now())
-                        {
-                            log::error!("mail queue: {e:?}");
-                        }
-                    }
-                    Err(e) => log::warn!("mail queue: no connection: {e}"),
+                if let Err(e) = deliver_due(&pool, &post, &domain::calendar::unix_now) {
+                    log::error!("mail queue: {e:?}");
                 }
             })
             .map_err(|e| format!("mail sender: {e}"))?;

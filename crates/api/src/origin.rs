@@ -4,13 +4,14 @@
 //! the store's origins (PUBLIC_URL's), never judged by `Host` or `X-Forwarded-Host`, which the
 //! client controls, and `Sec-Fetch-Site: cross-site` is a refusal. The one exemption is a request
 //! that authenticates by a bearer token and sends no session cookie: a browser never adds such a
-//! header to another site's request on its own. [`guard`] applies the rule to the whole store.
+//! header to another site's request on its own. [`guard`] applies the rule to the API; `web::form`
+//! calls [`refused`] for the forms.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{header, Method};
 use actix_web::middleware::Next;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest};
 
 /// `scheme://host[:port]` of an address, lower-cased, without a default port; `None` when it is
 /// not an http(s) address.
@@ -66,19 +67,29 @@ fn forwarded_client(
     trusted: &[std::net::IpAddr],
     headers: &header::HeaderMap,
 ) -> std::net::IpAddr {
-    if !trusted.contains(&peer) {
+    // IPv4 peers of a server bound to `[::]` arrive as IPv4-mapped IPv6 addresses.
+    let peer = peer.to_canonical();
+    let is_trusted = |ip: &std::net::IpAddr| trusted.iter().any(|t| t.to_canonical() == *ip);
+    if !is_trusted(&peer) {
         return peer;
     }
+    // Each hop on its own, from the raw bytes: a client's junk before the proxy's hop (not text,
+    // not an address) spoils only itself.
     let hops: Vec<Option<std::net::IpAddr>> = headers
         .get_all(header::HeaderName::from_static("x-forwarded-for"))
-        .flat_map(|v| v.to_str().unwrap_or("?").split(','))
-        .map(|hop| hop.trim().parse().ok())
+        .flat_map(|v| v.as_bytes().split(|b| *b == b','))
+        .map(|hop| {
+            std::str::from_utf8(hop)
+                .ok()
+                .and_then(|h| h.trim().parse::<std::net::IpAddr>().ok())
+                .map(|ip| ip.to_canonical())
+        })
         .collect();
     // From the right: past the proxies' own hops, the first one names the client (one that is
     // not an address names nobody: the peer stands).
     hops.into_iter()
         .rev()
-        .find(|hop| hop.is_none_or(|ip| !trusted.contains(&ip)))
+        .find(|hop| hop.is_none_or(|ip| !is_trusted(&ip)))
         .flatten()
         .unwrap_or(peer)
 }
@@ -109,9 +120,8 @@ pub fn refused(req: &HttpRequest, allowed: &[String]) -> bool {
 /// What a refused form post answers.
 pub const REFUSED_FORM: &str = "This form must be sent from the store's own pages.";
 
-/// The rule as a middleware (over the API; forms call [`refused`] themselves): a refused
-/// request is answered 403 at once (JSON under `/api`, a line of text elsewhere) and reaches no
-/// handler.
+/// The rule as a middleware over the API (forms call [`refused`] themselves): a refused
+/// request is answered 403 in JSON at once and reaches no handler.
 pub async fn guard(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -120,13 +130,7 @@ pub async fn guard(
         .app_data::<web::Data<crate::ApiState>>()
         .is_some_and(|s| refused(req.request(), &s.config.origins));
     if refuse {
-        let res = if req.path().starts_with("/api/") {
-            actix_web::ResponseError::error_response(&crate::ApiError::CrossSite)
-        } else {
-            HttpResponse::Forbidden()
-                .content_type("text/plain; charset=utf-8")
-                .body(REFUSED_FORM)
-        };
+        let res = actix_web::ResponseError::error_response(&crate::ApiError::CrossSite);
         return Ok(req.into_response(res));
     }
     next.call(req).await.map(|r| r.map_into_boxed_body())
@@ -229,6 +233,17 @@ mod tests {
         assert_eq!(forwarded_client(proxy, &trusted, &h), ip("198.51.100.7"));
         let h = headers(&["198.51.100.7, junk"]);
         assert_eq!(forwarded_client(proxy, &trusted, &h), proxy);
+        // Bytes that are not text before the proxy's hop spoil only that hop.
+        let mut h = header::HeaderMap::new();
+        h.append(
+            header::HeaderName::from_static("x-forwarded-for"),
+            header::HeaderValue::from_bytes(b"\xff\xfe, 198.51.100.7").unwrap(),
+        );
+        assert_eq!(forwarded_client(proxy, &trusted, &h), ip("198.51.100.7"));
+        // The proxy seen as an IPv4-mapped IPv6 peer is the proxy.
+        let mapped = ip("::ffff:10.0.0.1");
+        let h = headers(&["198.51.100.7"]);
+        assert_eq!(forwarded_client(mapped, &trusted, &h), ip("198.51.100.7"));
     }
 
     #[test]

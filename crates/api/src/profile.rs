@@ -52,7 +52,8 @@ fn confirm_password(
     password: &str,
 ) -> Result<(), ApiError> {
     let key = format!("confirm password failures:user {}", user.id);
-    if let Some(wait) = ctx.failures(&key, 5, 600)? {
+    let (tries, wait) = ctx.count_try(&key, 600)?;
+    if tries > 5 {
         return Err(ApiError::TooMany(wait));
     }
     if !user.password_set {
@@ -67,12 +68,12 @@ fn confirm_password(
         });
     }
     if !password_matches(password, Some(&user.password_hash)) {
-        ctx.fail(&key, 600)?;
         return Err(ApiError::Invalid {
             field: "current_password",
             message: WRONG_PASSWORD.into(),
         });
     }
+    db::limits::rate_reset(ctx.conn, &key)?;
     Ok(())
 }
 

@@ -16,6 +16,19 @@ pub fn rate_hit(
     window: i64,
     limit: i32,
 ) -> QueryResult<Option<i64>> {
+    let (hits, ends) = rate_count(conn, key, now, window)?;
+    Ok((hits > limit).then(|| (ends - now).max(1)))
+}
+
+/// Counts one use of `key` in its window of `window` seconds (one statement, so concurrent uses
+/// each get their own number); answers the uses in the window so far, this one included, and
+/// when the window ends.
+pub fn rate_count(
+    conn: &mut AnyConnection,
+    key: &str,
+    now: i64,
+    window: i64,
+) -> QueryResult<(i32, i64)> {
     use diesel::sql_types::{BigInt, Integer, Text};
 
     #[derive(QueryableByName)]
@@ -42,7 +55,7 @@ pub fn rate_hit(
             .bind::<BigInt, _>(window)
             .get_result(c)?,
     };
-    Ok((row.hits > limit).then(|| (row.window_start + window - now).max(1)))
+    Ok((row.hits, row.window_start + window))
 }
 
 /// Forgets a rate-limit counter (a login that succeeded).

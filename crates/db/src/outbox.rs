@@ -32,6 +32,9 @@ pub struct QueuedMail {
     pub html_body: String,
     #[diesel(sql_type = diesel::sql_types::Integer)]
     pub attempts: i32,
+    /// Until when this claim holds: the sender's receipt ([`delivered`], [`failed`]).
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub claimed_until: i64,
 }
 
 /// Queues messages, due at once.
@@ -72,7 +75,7 @@ pub fn claim(
         WHERE id IN (SELECT id FROM mail_outbox WHERE next_attempt_at <= $2 \
             AND (claimed_until IS NULL OR claimed_until <= $2) ORDER BY id LIMIT $3) \
         AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2) \
-        RETURNING id, recipient, subject, text_body, html_body, attempts";
+        RETURNING id, recipient, subject, text_body, html_body, attempts, claimed_until";
     let mut rows: Vec<QueuedMail> = match conn {
         AnyConnection::Postgresql(c) => diesel::sql_query(CLAIM)
             .bind::<BigInt, _>(now + lease)
@@ -94,24 +97,39 @@ pub fn claim(
     Ok(rows)
 }
 
-/// A message was delivered: it leaves the queue.
-pub fn delivered(conn: &mut AnyConnection, id: i64) -> QueryResult<()> {
-    diesel::delete(mail_outbox::table.find(id))
-        .execute(conn)
-        .map(|_| ())
+/// A message was delivered: it leaves the queue. Only the claim that took it (`claimed_until`)
+/// counts; answers whether it still held.
+pub fn delivered(conn: &mut AnyConnection, m: &QueuedMail) -> QueryResult<bool> {
+    diesel::delete(
+        mail_outbox::table
+            .find(m.id)
+            .filter(mail_outbox::claimed_until.eq(m.claimed_until)),
+    )
+    .execute(conn)
+    .map(|n| n == 1)
 }
 
-/// A delivery failed: the message waits until `retry_at` for another attempt.
-pub fn failed(conn: &mut AnyConnection, id: i64, retry_at: i64, error: &str) -> QueryResult<()> {
-    diesel::update(mail_outbox::table.find(id))
-        .set((
-            mail_outbox::attempts.eq(mail_outbox::attempts + 1),
-            mail_outbox::next_attempt_at.eq(retry_at),
-            mail_outbox::claimed_until.eq(None::<i64>),
-            mail_outbox::last_error.eq(error),
-        ))
-        .execute(conn)
-        .map(|_| ())
+/// A delivery failed: the message waits until `retry_at` for another attempt (only the claim
+/// that took it counts).
+pub fn failed(
+    conn: &mut AnyConnection,
+    m: &QueuedMail,
+    retry_at: i64,
+    error: &str,
+) -> QueryResult<()> {
+    diesel::update(
+        mail_outbox::table
+            .find(m.id)
+            .filter(mail_outbox::claimed_until.eq(m.claimed_until)),
+    )
+    .set((
+        mail_outbox::attempts.eq(mail_outbox::attempts + 1),
+        mail_outbox::next_attempt_at.eq(retry_at),
+        mail_outbox::claimed_until.eq(None::<i64>),
+        mail_outbox::last_error.eq(error),
+    ))
+    .execute(conn)
+    .map(|_| ())
 }
 
 /// How many messages wait (sent or not yet due).

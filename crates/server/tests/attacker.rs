@@ -74,7 +74,7 @@ fn post(uri: &str, body: Value, headers: &[(&str, &str)]) -> TestRequest {
 
 /// The same request from the client at `ip`.
 fn from(r: TestRequest, ip: &str) -> TestRequest {
-    r.peer_addr(format!("{ip}:1234").parse().unwrap())
+    r.peer_addr(std::net::SocketAddr::new(ip.parse().unwrap(), 1234))
 }
 
 /// `Authorization: Bearer <token>`.
@@ -1176,3 +1176,51 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
 }
 both!(behind_a_trusted_proxy_each_shopper_is_a_client);
+
+/// Finding 6 against many addresses: ten clients guessing five times each fill the account's
+/// wider limit (50 failures an hour). A client that already failed is then refused at once, but
+/// the owner at an address that has not failed still gets in; and one address's IPv6 /64 is one
+/// client.
+async fn many_guessing_clients_do_not_lock_the_owner_out(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    s.register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    for c in 1..=10 {
+        let ip = format!("10.1.0.{c}");
+        for n in 1..=5 {
+            let (st, _) = s
+                .login_from(Some(&ip), "lea@example.com", "Guess-2026x")
+                .await;
+            assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{ip}, try {n}");
+        }
+    }
+    // The sixth client failed once; past the account's limit its second try is refused.
+    let (st, _) = s
+        .login_from(Some("10.1.0.11"), "lea@example.com", "Guess-2026x")
+        .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    let (st, _) = s
+        .login_from(Some("10.1.0.11"), "lea@example.com", "Pulutan2026")
+        .await;
+    assert_eq!(st, StatusCode::TOO_MANY_REQUESTS, "a client that failed");
+    let (st, token) = s
+        .login_from(Some("192.0.2.50"), "lea@example.com", "Pulutan2026")
+        .await;
+    assert_eq!(st, StatusCode::OK, "the owner elsewhere gets in");
+    assert!(token.is_some());
+    // Addresses of one IPv6 /64 are one client: five wrong tries from five of them stop the sixth
+    // (on another account, below its wider limit).
+    s.register("ben@example.com", "09197654321", "Pulutan2026")
+        .await;
+    for n in 1..=5 {
+        let ip = format!("2001:db8:7:7::{n}");
+        let (st, _) = s.login_from(Some(&ip), "09197654321", "Guess-2026x").await;
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{ip}");
+    }
+    let (st, _) = s
+        .login_from(Some("2001:db8:7:7::99"), "09197654321", "Pulutan2026")
+        .await;
+    assert_eq!(st, StatusCode::TOO_MANY_REQUESTS);
+}
+both!(many_guessing_clients_do_not_lock_the_owner_out);

@@ -101,7 +101,7 @@ async fn a_failed_delivery_is_retried(b: Backend) {
         "Tala Brewing Co. <hello@tala.example>",
     )
     .unwrap();
-    assert_eq!(api::mail::deliver_due(&mut conn, &down, now).unwrap(), 0);
+    assert_eq!(api::mail::deliver_due(&db.pool, &down, &|| now).unwrap(), 0);
     use db::schema::mail_outbox::dsl::*;
     use diesel::prelude::*;
     let (tries, next, error): (i32, i64, Option<String>) = mail_outbox
@@ -113,9 +113,12 @@ async fn a_failed_delivery_is_retried(b: Backend) {
     // Not due yet: nothing is tried.
     let dir = tempfile::tempdir().unwrap();
     let up = post_to(dir.path());
-    assert_eq!(api::mail::deliver_due(&mut conn, &up, now + 1).unwrap(), 0);
+    assert_eq!(
+        api::mail::deliver_due(&db.pool, &up, &|| now + 1).unwrap(),
+        0
+    );
     // Due, and the server is up.
-    assert_eq!(api::mail::deliver_due(&mut conn, &up, next).unwrap(), 1);
+    assert_eq!(api::mail::deliver_due(&db.pool, &up, &|| next).unwrap(), 1);
     assert_eq!(outbox::waiting(&mut conn).unwrap(), 0);
     assert_eq!(files(dir.path()), 1);
 }
@@ -139,17 +142,17 @@ async fn a_crashed_senders_mail_is_not_lost_nor_sent_twice(b: Backend) {
         .is_empty());
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
-        api::mail::deliver_due(&mut conn, &post_to(dir.path()), now + 299).unwrap(),
+        api::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 299).unwrap(),
         0
     );
     // Once it runs out, every message leaves, once.
     assert_eq!(
-        api::mail::deliver_due(&mut conn, &post_to(dir.path()), now + 300).unwrap(),
+        api::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 300).unwrap(),
         3
     );
     assert_eq!(files(dir.path()), 3);
     assert_eq!(
-        api::mail::deliver_due(&mut conn, &post_to(dir.path()), now + 900).unwrap(),
+        api::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 900).unwrap(),
         0
     );
 }
@@ -189,3 +192,54 @@ async fn concurrent_claims_take_each_message_once(b: Backend) {
     assert_eq!((before, all.len()), (40, 40));
 }
 both!(concurrent_claims_take_each_message_once);
+
+/// A sender whose claim ran out (slow mail server) cannot acknowledge a message another sender
+/// has claimed since: its receipt no longer matches.
+async fn a_late_receipt_does_not_touch_a_newer_claim(b: Backend) {
+    let db = database(b);
+    let mut conn = db.pool.get().unwrap();
+    let now = 4_000_000;
+    queue(&mut conn, "juan@example.com", now);
+    let first = outbox::claim(&mut conn, now, 300, 5).unwrap().remove(0);
+    let second = outbox::claim(&mut conn, now + 300, 300, 5)
+        .unwrap()
+        .remove(0);
+    assert_eq!(first.id, second.id);
+    outbox::failed(&mut conn, &first, now + 10_000, "late").unwrap();
+    assert!(!outbox::delivered(&mut conn, &first).unwrap());
+    assert_eq!(
+        outbox::waiting(&mut conn).unwrap(),
+        1,
+        "the newer claim holds"
+    );
+    assert!(outbox::delivered(&mut conn, &second).unwrap());
+    assert_eq!(outbox::waiting(&mut conn).unwrap(), 0);
+}
+both!(a_late_receipt_does_not_touch_a_newer_claim);
+
+/// A message that fails again and again is parked after `MAX_ATTEMPTS` (kept, never tried
+/// again) instead of being tried every hour forever.
+async fn a_message_that_keeps_failing_is_parked(b: Backend) {
+    let db = database(b);
+    let now = 5_000_000;
+    queue(&mut db.pool.get().unwrap(), "not an address", now);
+    let dir = tempfile::tempdir().unwrap();
+    let post = post_to(dir.path());
+    let mut at = now;
+    for _ in 0..api::mail::MAX_ATTEMPTS {
+        assert_eq!(api::mail::deliver_due(&db.pool, &post, &|| at).unwrap(), 0);
+        at += 3600;
+    }
+    use db::schema::mail_outbox::dsl::*;
+    use diesel::prelude::*;
+    let (tries, next, error): (i32, i64, Option<String>) = mail_outbox
+        .select((attempts, next_attempt_at, last_error))
+        .first(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(tries, api::mail::MAX_ATTEMPTS);
+    assert!(next > at + 100 * 365 * 86_400, "parked");
+    let error = error.unwrap();
+    assert!(!error.contains("not an address"), "no address in {error:?}");
+    assert_eq!(files(dir.path()), 0);
+}
+both!(a_message_that_keeps_failing_is_parked);

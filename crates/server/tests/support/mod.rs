@@ -445,8 +445,7 @@ pub fn read_outbox(pool: &DbPool, dir: &Path) -> Vec<String> {
         "Tala Brewing Co. <hello@tala.example>",
     )
     .expect("mail");
-    let mut conn = pool.get().expect("a connection");
-    api::mail::deliver_due(&mut conn, &post, domain::calendar::unix_now()).expect("delivered");
+    api::mail::deliver_due(pool, &post, &domain::calendar::unix_now).expect("delivered");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return vec![];
     };
