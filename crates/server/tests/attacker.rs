@@ -860,6 +860,16 @@ async fn a_guessing_client_is_stopped_and_the_owner_still_gets_in(b: Backend) {
 }
 both!(a_guessing_client_is_stopped_and_the_owner_still_gets_in);
 
+/// A request and what it must answer: method, address, body, headers, status, and what it is.
+type Case<'a> = (
+    &'a str,
+    &'a str,
+    Option<Value>,
+    Vec<(&'a str, &'a str)>,
+    StatusCode,
+    &'a str,
+);
+
 /// Finding 7: answers that depend on the session (the member, her addresses, her form errors)
 /// went out without cache headers, so a shared cache could keep one and serve it to another
 /// visitor. Now each says `Cache-Control: private, no-store` and `Vary: Cookie, Authorization`,
@@ -875,14 +885,7 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
     let member_cookie = format!("session={member}");
     let profile_errors =
         json!({"first_name": "", "last_name": "S", "mobile": "123", "birth_date": "2020-01-01"});
-    let cases: [(
-        &str,
-        &str,
-        Option<Value>,
-        Vec<(&str, &str)>,
-        StatusCode,
-        &str,
-    ); 6] = [
+    let cases: [Case; 6] = [
         (
             "GET",
             "/api/v1/user",
