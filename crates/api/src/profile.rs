@@ -269,14 +269,22 @@ impl Endpoint for ResetLink {
         ctx.limit("reset link address", &email, 3, 3600)?;
         // Either way one message is queued (and mailing happens off the request): the answer and
         // its time are the same whether or not the address has an account.
+        // The note to an address without an account goes at most once a day (the store must
+        // not become a way to mail strangers); the count is kept either way.
         match db::users::user_by_login(ctx.conn, &email)? {
             Some(user) => mail_reset_link(ctx, &user)?,
-            None => ctx.outgoing.push(Mail::render(
-                "no_account",
-                &email,
-                "No account uses this address",
-                &serde_json::json!({ "base": ctx.config.public_url.to_string() }),
-            )?),
+            None => {
+                let key = format!("no account note:{email}");
+                let now = now();
+                if db::limits::rate_hit(ctx.conn, &key, now, 86_400, 1)?.is_none() {
+                    ctx.outgoing.push(Mail::render(
+                        "no_account",
+                        &email,
+                        "No account uses this address",
+                        &serde_json::json!({ "base": ctx.config.public_url.to_string() }),
+                    )?);
+                }
+            }
         }
         Ok(message(
             "If this address has an account, we sent it a link to reset the password.",

@@ -503,6 +503,15 @@ async fn a_password_reset_link_tells_nothing_and_works_once(b: Backend) {
         .find(|x| x.contains("To: nobody@example.com"))
         .expect("a note to the unknown address");
     assert!(note.contains("no account uses it") && !note.contains("suid="));
+    // The note goes once a day: the store is no way to mail a stranger again and again.
+    let (s, again, _) = get_link("nobody@example.com").await;
+    assert_eq!((s, &again), (StatusCode::OK, &unknown));
+    let to_nobody = m
+        .mails()
+        .iter()
+        .filter(|x| x.contains("To: nobody@example.com"))
+        .count();
+    assert_eq!(to_nobody, 1);
     let (s, known, _) = get_link("LEA@example.com").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(unknown, known);

@@ -1112,6 +1112,17 @@ async fn an_api_address_over_2000_bytes_is_refused_unechoed(b: Backend) {
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
     let r = send!(store, req("GET", &near, None, &[]));
     assert_eq!(r.status, StatusCode::NOT_FOUND);
+    // The edge: a path and query of 2,000 bytes is read, of 2,001 refused.
+    let at = |n: usize| format!("/api/v1/provinces?x={}", "a".repeat(n - 19));
+    assert_eq!(at(2_000).len(), 2_000 + "?".len());
+    assert_eq!(
+        s.send(req("GET", &at(2_000), None, &[])).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        s.send(req("GET", &at(2_001), None, &[])).await.status,
+        StatusCode::URI_TOO_LONG
+    );
 }
 both!(an_api_address_over_2000_bytes_is_refused_unechoed);
 
