@@ -115,6 +115,36 @@ test("another origin's text/plain form posting JSON to /api/v1/login does not lo
   await context.close();
 });
 
+test("a member's browser stays hers when another origin posts the attacker's login", async () => {
+  await attackerReady();
+  // Vicky, logged in as herself (her cookies go along: the two loopback ports are the same site).
+  const vicky = { ...mallory, first_name: 'Vicky', email: 'vicky@example.com', mobile: '09171113333', password: 'Calamansi-Sour-88' };
+  const json = (body, headers = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  assert.equal((await fetch(`${store.base}/api/v1/pre-register`, json(vicky))).status, 200);
+  const token = new URL(await store.mailedLink(vicky.email, '/registration\\?token=')).searchParams.get('token');
+  assert.equal((await fetch(`${store.base}/api/v1/registration`, json({ password: vicky.password }, { 'registration-token': token }))).status, 200);
+  const context = await newContext();
+  const page = await context.newPage();
+  await page.goto(store.base);
+  const login = await page.evaluate(
+    async (credentials) =>
+      (await fetch('/api/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })).status,
+    { login: vicky.email, password: vicky.password },
+  );
+  assert.equal(login, 200);
+  const me = () => page.evaluate(async () => (await (await fetch('/api/v1/user')).json()).data?.email);
+  assert.equal(await me(), vicky.email);
+
+  const action = `${store.base}/api/v1/login`;
+  const name = `{"login":${JSON.stringify(mallory.email)},"password":${JSON.stringify(mallory.password)},"x":"`;
+  const pageUrl = attackerForm('/json-login-member', { action, enctype: 'text/plain', fields: [[name, '"}']] });
+  const status = await submitFromAttacker(page, pageUrl, action);
+  assert.equal(status, 403);
+  await page.goto(store.base);
+  assert.equal(await me(), vicky.email, 'still Vicky');
+  await context.close();
+});
+
 test("another origin's post to the store's no-JS login form is refused and does not log the browser in", async () => {
   await attackerReady();
   // The attacker reads the real form (and a CSRF token of his own session) from the store.
