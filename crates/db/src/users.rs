@@ -70,10 +70,23 @@ pub fn mobile_taken(conn: &mut AnyConnection, mobile: &str) -> QueryResult<bool>
     .get_result(conn)
 }
 
+/// Within a transaction, waits for any other transaction holding `key` (PostgreSQL: an advisory
+/// lock until the transaction ends; SQLite lets one writer at a time anyway), so that "delete
+/// the older, insert the newer" of two concurrent requests cannot leave both.
+fn serialize_on(conn: &mut AnyConnection, key: &str) -> QueryResult<()> {
+    if let AnyConnection::Postgresql(c) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked")
+            .bind::<diesel::sql_types::Text, _>(key)
+            .execute(c)?;
+    }
+    Ok(())
+}
+
 /// Keeps a registration waiting for its link, in place of any other waiting one of the same
 /// address (the newest link is the one that works).
 pub fn create_registration(conn: &mut AnyConnection, r: &RegistrationRow) -> QueryResult<()> {
     conn.transaction(|conn| {
+        serialize_on(conn, &format!("registration {}", r.email))?;
         diesel::delete(
             registrations::table
                 .filter(registrations::email.eq(&r.email))
@@ -278,6 +291,7 @@ pub fn create_password_reset(
     expires_at: i64,
 ) -> QueryResult<()> {
     conn.transaction(|conn| {
+        serialize_on(conn, &format!("reset {user}"))?;
         void_password_resets(conn, user)?;
         diesel::insert_into(password_resets::table)
             .values((

@@ -1238,3 +1238,61 @@ async fn many_guessing_clients_do_not_lock_the_owner_out(b: Backend) {
     assert_eq!(st, StatusCode::TOO_MANY_REQUESTS);
 }
 both!(many_guessing_clients_do_not_lock_the_owner_out);
+
+/// Findings 1 and 5 under a crowd: requests for new links of one account (or one address) at
+/// the same moment leave exactly one live link, not one per request.
+async fn concurrent_link_requests_leave_one_live_link(b: Backend) {
+    let db = database(b);
+    let s = Shop::new(&db);
+    s.register("lea@example.com", "09191234567", "Pulutan2026")
+        .await;
+    let lea: i64 = db::schema::users::table
+        .select(db::schema::users::id)
+        .first(&mut db.pool.get().unwrap())
+        .unwrap();
+    let lea = domain::UserId::from_db(lea);
+    let threads: Vec<_> = (0..4)
+        .map(|n| {
+            let pool = db.pool.clone();
+            std::thread::spawn(move || {
+                let mut conn = pool.get().unwrap();
+                for k in 0..5 {
+                    db::users::create_password_reset(
+                        &mut conn,
+                        &format!("reset {n} {k}"),
+                        lea,
+                        i64::MAX / 4,
+                    )
+                    .unwrap();
+                    let row = db::users::RegistrationRow {
+                        token_hash: format!("registration {n} {k}"),
+                        email: "rosa@example.com".into(),
+                        mobile: "09181234567".into(),
+                        first_name: "Rosa".into(),
+                        last_name: "Santos".into(),
+                        birth_date: "1988-08-08".into(),
+                        password_hash: String::new(),
+                        expires_at: i64::MAX / 4,
+                        used_at: None,
+                    };
+                    db::users::create_registration(&mut conn, &row).unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let mut conn = db.pool.get().unwrap();
+    let resets: i64 = db::schema::password_resets::table
+        .count()
+        .get_result(&mut conn)
+        .unwrap();
+    let pending: i64 = db::schema::registrations::table
+        .filter(db::schema::registrations::used_at.is_null())
+        .count()
+        .get_result(&mut conn)
+        .unwrap();
+    assert_eq!((resets, pending), (1, 1));
+}
+both!(concurrent_link_requests_leave_one_live_link);
