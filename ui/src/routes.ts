@@ -115,7 +115,7 @@ function action(call: Call<unknown>, done: string, more: Omit<Action, 'call' | '
   return { call: call.name, done, ...more };
 }
 
-/** SPEC 8's words for a registration that failed for another reason than its fields. */
+/** SPEC 8's words for a registration that failed for another reason than its fields or its link. */
 const REGISTRATION_FAILED = 'Something went wrong creating your account. Please try again.';
 
 /**

@@ -31,6 +31,9 @@ crate::register!(
 
 /// How long a registration link stays good.
 pub const LINK_HOURS: i64 = 24;
+/// What a used registration link says.
+pub const LINK_USED: &str =
+    "This link has been used: your account is ready. Log in with your email and password.";
 /// What a failed login says, whatever failed.
 pub const LOGIN_FAILED: &str = "These credentials do not match our records.";
 
@@ -216,7 +219,15 @@ fn open_registration(
 ) -> Result<RegistrationRow, ApiError> {
     let gone = || ApiError::NotFound("This link is invalid or has expired.".into());
     let token = link.ok_or_else(gone)?;
-    db::users::open_registration(conn, &token_hash(token.trim()), now())?.ok_or_else(gone)
+    let hash = token_hash(token.trim());
+    match db::users::open_registration(conn, &hash, now())? {
+        Some(r) => Ok(r),
+        // A second click (or a form sent twice without JavaScript): the account is there.
+        None if db::users::registration_used(conn, &hash)? => {
+            Err(ApiError::NotFound(LINK_USED.into()))
+        }
+        None => Err(gone()),
+    }
 }
 
 /// The details a registration link finishes the account with, shown to the link's holder before
@@ -382,11 +393,7 @@ impl Endpoint for Registration {
         };
         let user = match created {
             Ok(Some(user)) => user,
-            Ok(None) => {
-                return Err(ApiError::NotFound(
-                    "This link is invalid or has expired.".into(),
-                ))
-            }
+            Ok(None) => return Err(ApiError::NotFound(LINK_USED.into())),
             // The same details sent twice at once: one account, the other told so.
             Err(db::diesel::result::Error::DatabaseError(
                 db::diesel::result::DatabaseErrorKind::UniqueViolation,

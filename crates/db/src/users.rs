@@ -128,6 +128,16 @@ pub fn open_registration(
         .optional()
 }
 
+/// Whether a registration link was used (its account made).
+pub fn registration_used(conn: &mut AnyConnection, token_hash: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        registrations::table
+            .find(token_hash)
+            .filter(registrations::used_at.is_not_null()),
+    ))
+    .get_result(conn)
+}
+
 /// Creates the member of a registration and marks its link used, in one transaction; answers
 /// the member's id, or `None` when the link was used meanwhile (a double click).
 pub fn complete_registration(

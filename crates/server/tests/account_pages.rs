@@ -401,3 +401,67 @@ async fn hostile_inputs_are_harmless(b: Backend) {
 }
 
 both!(hostile_inputs_are_harmless);
+
+/// The link's form without JavaScript: a weak password comes back with its message and the link
+/// keeps working; the chosen password makes the account; the same form sent again (a double
+/// click) makes nothing more and says the account is ready.
+async fn the_link_form_takes_the_password_once(b: Backend) {
+    let db = database(b);
+    let outbox = tempfile::tempdir().unwrap();
+    let store = store!(db);
+    let r = support::send_api(
+        &db.pool,
+        TestRequest::post()
+            .uri("/api/v1/pre-register")
+            .set_json(json!({
+                "first_name": "Rosa", "last_name": "Santos", "email": "rosa@example.com",
+                "mobile": "09181234567", "birth_date": "1988-08-08", "accept_terms": true
+            })),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let mail = support::read_outbox(&db.pool, outbox.path()).remove(0);
+    let token = support::link_token(&mail);
+    let page = format!("/registration?token={token}");
+    let mut jar = Jar::default();
+    let r = send!(store, get(&page, &jar));
+    jar.keep(&r);
+    let csrf = csrf_of(&r.text());
+    let fields = |password: &'static str| {
+        [
+            ("_call", "registration"),
+            ("csrf", csrf.as_str()),
+            ("token", token.as_str()),
+            ("password", password),
+        ]
+        .map(|(k, v)| (k, v.to_string()))
+    };
+    let send_form = |password: &'static str, jar: &Jar| {
+        let pairs = fields(password);
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        post(&page, jar, ORIGIN, &pairs)
+    };
+    let r = send!(store, send_form("beer2026", &jar));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r
+        .text()
+        .contains("The password must be at least 10 characters."));
+    assert!(
+        !r.text().contains("beer2026"),
+        "a password is never sent back"
+    );
+    let r = send!(store, send_form("Pulutan2026", &jar));
+    assert_eq!(
+        (r.status, location(&r)),
+        (StatusCode::SEE_OTHER, "/setup-address?done=welcome")
+    );
+    // The double click: the browser still holds the guest's cookies.
+    let r = send!(store, send_form("Pulutan2026", &jar));
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(
+        r.text().contains("your account is ready. Log in"),
+        "{}",
+        r.text()
+    );
+}
+both!(the_link_form_takes_the_password_once);

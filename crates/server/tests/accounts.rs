@@ -203,7 +203,10 @@ async fn a_registration_link_works_once(b: Backend) {
     assert_eq!(v["data"]["firstname"], "Juan");
     assert_eq!(v["data"]["mobile"], "09171234567");
     assert!(v["data"]["policy_agreement_text"].as_str().unwrap().len() > 10);
-    assert_eq!(register_with(&m, &token).await.0, StatusCode::NOT_FOUND);
+    // A second click: nothing more is made, and the answer says the account is ready.
+    let (s, v, _) = register_with(&m, &token).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["error"], api::accounts::LINK_USED);
 }
 both!(a_registration_link_works_once);
 

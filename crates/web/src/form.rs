@@ -253,6 +253,8 @@ impl Refused {
                 | ApiError::Fields(_)
                 | ApiError::TooMany(_)
                 | ApiError::LinkSent(_)
+                // A link that expired or was used says so (a second click: the account is ready).
+                | ApiError::NotFound(_)
         );
         let message = match fallback {
             Some(text) if !own => text.to_string(),
