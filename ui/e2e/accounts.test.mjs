@@ -47,7 +47,7 @@ async function register(page, js, who) {
   await page.goto(link);
   await ready(page, js);
   // The link's holder sees the details the account is made with before choosing the password.
-  if (js) await page.getByText(`the link was asked for: ${who.first} Cruz, mobile ${who.mobile}`).waitFor();
+  await page.getByText(`the link was asked for: ${who.first} Cruz, mobile ${who.mobile}`).waitFor();
   // A short password is refused and the link keeps working; then the chosen one.
   await page.getByLabel('Choose a password').fill('beer2026');
   await page.getByRole('button', { name: 'Create My Account' }).click();

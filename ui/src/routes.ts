@@ -37,7 +37,7 @@ import { Login } from './features/accounts/Login';
 import { DeleteAccount, GoToCases, MyAccount, Orders } from './features/accounts/MyAccount';
 import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
 import { Registration } from './features/accounts/Registration';
-import { addressesQuery, userQuery } from './features/accounts/queries';
+import { addressesQuery, pendingRegistrationQuery, userQuery } from './features/accounts/queries';
 
 /** What the address forms list: the steps come from the query (`province`, `city`, `barangay`). */
 const ADDRESS_STEPS = [
@@ -243,7 +243,7 @@ export const routes: RouteDef[] = [
     actions: [action(calls.logout, '/login?done=logout')],
   }),
   // The form mails a link; the link's page (with its `token`) creates the account.
-  route('registration', '/registration', Registration, 'Create Account', 'Create a Tala Brewing Co. account.', [], {
+  route('registration', '/registration', Registration, 'Create Account', 'Create a Tala Brewing Co. account.', [pendingRegistrationQuery.template], {
     ...GUEST,
     params: ['token'],
     actions: [

@@ -246,15 +246,26 @@ pub struct PendingAnswer {
     pub data: PendingRegistration,
 }
 
+/// The registration link's token as a query parameter (what the link's page loads with).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LinkQuery {
+    /// The `token` of the emailed `/registration?token=...` link (or the `registration-token`
+    /// header).
+    pub token: Option<String>,
+}
+
 crate::declare!(
-    /// `GET /api/v1/check-registration-token` (header `registration-token`).
-    pub struct CheckRegistrationToken = Get "/api/v1/check-registration-token" as "checkRegistrationToken", Write, errors [404],
-    (NoParams, NoParams, NoBody) -> PendingAnswer, "Whose registration a link (header registration-token) finishes.",
+    /// `GET /api/v1/check-registration-token` (header `registration-token`, or query `token`): the
+    /// details a link finishes the account with. Never kept by a cache (not a shared answer).
+    pub struct CheckRegistrationToken = Get "/api/v1/check-registration-token" as "checkRegistrationToken", Session, errors [404],
+    (NoParams, LinkQuery, NoBody) -> PendingAnswer, "Whose registration a link (header registration-token or query token) finishes.",
     headers LinkHeaders);
 
 impl Endpoint for CheckRegistrationToken {
-    fn call(ctx: &mut Ctx, (_, _, _, h): Args<Self>) -> Result<PendingAnswer, ApiError> {
-        let r = open_registration(ctx.conn, h.registration_token.as_deref())?;
+    fn call(ctx: &mut Ctx, (_, q, _, h): Args<Self>) -> Result<PendingAnswer, ApiError> {
+        let token = h.registration_token.or(q.token);
+        let r = open_registration(ctx.conn, token.as_deref())?;
         Ok(PendingAnswer {
             data: PendingRegistration {
                 email: r.email,

@@ -426,6 +426,10 @@ async fn the_link_form_takes_the_password_once(b: Backend) {
     let mut jar = Jar::default();
     let r = send!(store, get(&page, &jar));
     jar.keep(&r);
+    // Without JavaScript too, the page shows the details the account is made with.
+    assert!(r.text().contains(
+        "It is made with the details given when the link was asked for: Rosa Santos, mobile 09181234567"
+    ));
     let csrf = csrf_of(&r.text());
     let fields = |password: &'static str| {
         [

@@ -41,10 +41,11 @@ pub struct Plan {
 
 /// The variables the planner fills for a page's data (besides its path's own `{name}`s): the
 /// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
-/// and the no-JS location gate's steps. A route's data may use only these
+/// an emailed link's `token`, and the no-JS location gate's steps. A route's data may use only these
 /// ([`crate::routes::RouteTable::index`] refuses others).
-pub const VARS: [&str; 7] = [
+pub const VARS: [&str; 8] = [
     "barangay",
+    "token",
     "packaging",
     "testdate",
     "gateFulfillment",
@@ -111,6 +112,11 @@ fn vars_for(
         .filter(|t| ctx.config.testdate(Some(t)).is_some())
     {
         vars.insert("testdate".into(), t.to_string());
+    }
+    // An emailed link's token (a route that declares no `token` never sees one: its query keeps
+    // only its own parameters).
+    if let Some(t) = query.get("token").filter(|t| !t.is_empty()) {
+        vars.insert("token".into(), t.to_string());
     }
     for (param, var, parse) in GATE_STEPS {
         if let Some(id) = query.get(param).and_then(parse) {

@@ -286,7 +286,7 @@ export interface Call<A> {
 export const calls = {
   banners: { name: 'banners', method: 'GET', key: '/api/v1/banners', read: true } as Call<Results<BannerView>>,
   legacyBarangays: { name: 'legacyBarangays', method: 'GET', key: '/api/v1/barangay?filterByCity={filterByCity}', read: true } as Call<Results<BarangayView>>,
-  checkRegistrationToken: { name: 'checkRegistrationToken', method: 'GET', key: '/api/v1/check-registration-token', read: false } as Call<PendingAnswer>,
+  checkRegistrationToken: { name: 'checkRegistrationToken', method: 'GET', key: '/api/v1/check-registration-token?token={token}', read: true } as Call<PendingAnswer>,
   legacyCities: { name: 'legacyCities', method: 'GET', key: '/api/v1/cities?filterByProvince={filterByProvince}', read: true } as Call<Results<CityView>>,
   deliveryAreas: { name: 'deliveryAreas', method: 'GET', key: '/api/v1/delivery-areas', read: true } as Call<Results<Area>>,
   guestToken: { name: 'guestToken', method: 'POST', key: '/api/v1/guest-token', read: false } as Call<TokenAnswer>,

@@ -1,30 +1,30 @@
-import { useEffect, useState } from 'react';
-import { calls, PASSWORD_RULE, type PendingRegistration } from '../../api/contract.gen';
-import { send } from '../../api/send';
+import { useQuery } from '@tanstack/react-query';
+import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { usePageParam } from '../../page';
 import { MEMBER_FIELDS, MemberFields } from './MemberFields';
+import { pendingRegistrationQuery } from './queries';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
-/** The emailed link's page: creates the account the link was sent for. */
+/** The emailed link's page: creates the account the link was sent for, with the password its
+ * holder chooses; the details it is made with are shown first (the server renders them). */
 function FinishRegistration({ token }: { token: string }) {
-  const [who, setWho] = useState<PendingRegistration | null>(null);
-  const [state, submit, update] = useAccountForm();
-  useEffect(() => {
-    void send(calls.checkRegistrationToken, { headers: { 'registration-token': token } }).then((r) => {
-      if (r.ok) setWho(r.data.data);
-      else update({ message: r.message, ok: false });
-    });
-    // `update` is a new function on every render: the token is checked once per token, not per render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
-  }, [token]);
+  // A link that does not work says so at once (no retry).
+  const pending = useQuery({ ...pendingRegistrationQuery.options({ token }), retry: false });
+  const [state, submit] = useAccountForm();
+  const who = pending.data?.data;
+  const linkError = pending.error instanceof Error ? pending.error.message : null;
   return (
     <section className="account-page" aria-labelledby="registration-title">
       <h1 id="registration-title">Create Account</h1>
       <p>{who ? `Finish creating the account for ${who.email}: choose its password.` : 'Finish creating your account: choose its password.'}</p>
       {who && (
         <p className="field-hint">
-          It is made with the details given when the link was asked for: {who.first_name} {who.last_name}, mobile {who.mobile}, born{' '}
-          {who.birth_date}. If any is not yours, change it in My Account once the account is made.
+          {`It is made with the details given when the link was asked for: ${who.first_name} ${who.last_name}, mobile ${who.mobile}, born ${who.birth_date}. If any is not yours, change it in My Account once the account is made.`}
+        </p>
+      )}
+      {linkError && !state.message && (
+        <p className="form-message error" role="alert">
+          {linkError}
         </p>
       )}
       {/* Posted to the link's own address, so a form that comes back with a message keeps the link. */}

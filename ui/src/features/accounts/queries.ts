@@ -4,3 +4,5 @@ import { calls } from '../../api/contract.gen';
 
 export const userQuery = defineQuery(calls.user);
 export const addressesQuery = defineQuery(calls.addresses);
+/** The details an emailed registration link finishes the account with (the link's page). */
+export const pendingRegistrationQuery = defineQuery(calls.checkRegistrationToken);
