@@ -135,7 +135,13 @@ test('with JavaScript a shopper registers, manages the account and deletes it', 
   await page.getByText('The current password is not correct.').waitFor();
   await page.getByLabel('Current password', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Save Profile' }).click();
+  // The saved page comes anew (the earlier "saved" message is on the page already): the error
+  // leaves with the old page.
+  await page.getByText('The current password is not correct.').waitFor({ state: 'detached' });
+  await page.waitForLoadState('load');
+  await ready(page, true);
   await page.getByText('Your profile has been saved.').waitFor();
+  assert.equal(await page.getByLabel('Mobile number').inputValue(), '09171230011');
   who.mobile = '09171230011';
 
   // The password, changed.

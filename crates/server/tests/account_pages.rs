@@ -171,6 +171,9 @@ async fn a_member_is_sent_home_from_guest_pages_and_sees_her_own(b: Backend) {
     for uri in ["/login", "/registration"] {
         let r = send!(store, get(uri, &rosa));
         assert_eq!((r.status, location(&r)), (StatusCode::FOUND, "/"), "{uri}");
+        // Where a guard sends depends on the session: no cache keeps it.
+        assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-store");
+        assert_eq!(r.headers.get("vary").unwrap(), "Cookie, Authorization");
     }
     let r = send!(store, get("/my-account", &rosa));
     assert_eq!(r.status, StatusCode::OK);

@@ -18,11 +18,13 @@ use crate::routes::Guard;
 use crate::shell::{escape_json_for_script, ShellPage};
 use crate::WebState;
 
+/// A redirect; where it goes may depend on the session (a guard), so caches keep none.
 pub fn redirect(to: &str, status: StatusCode) -> HttpResponse {
-    HttpResponse::build(status)
+    let mut res = HttpResponse::build(status)
         .insert_header((header::LOCATION, to))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .finish()
+        .finish();
+    api::endpoint::mark_private(res.headers_mut());
+    res
 }
 
 /// Pages answered with the client-render fallback since the start (a failed or refused render).
