@@ -134,10 +134,13 @@ test('with JavaScript a shopper registers, manages the account and deletes it', 
   await page.getByRole('button', { name: 'Save Profile' }).click();
   await page.getByText('The current password is not correct.').waitFor();
   await page.getByLabel('Current password', { exact: true }).fill(who.password);
+  // The saved page comes anew at the same address, with the same "saved" message as before:
+  // wait for that navigation itself, or the next goto races it.
+  const reloaded = page.waitForResponse(
+    (r) => r.request().isNavigationRequest() && r.request().method() === 'GET' && new URL(r.url()).pathname === '/my-account',
+  );
   await page.getByRole('button', { name: 'Save Profile' }).click();
-  // The saved page comes anew (the earlier "saved" message is on the page already): the error
-  // leaves with the old page.
-  await page.getByText('The current password is not correct.').waitFor({ state: 'detached' });
+  await reloaded;
   await page.waitForLoadState('load');
   await ready(page, true);
   await page.getByText('Your profile has been saved.').waitFor();
