@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod calendar;
+pub mod cases;
 pub mod email;
 pub mod ids;
 pub mod money;
