@@ -3,6 +3,7 @@
 pub mod account;
 pub mod calendar;
 pub mod cases;
+pub mod deposits;
 pub mod email;
 pub mod ids;
 pub mod money;
