@@ -41,21 +41,27 @@ async function setUpAttacker() {
   attacker.base = `http://127.0.0.1:${attacker.server.address().port}`;
   assert.notEqual(new URL(attacker.base).origin, new URL(store.base).origin);
 
-  // The attacker's own account, made through the API as any client would (no browser, no Origin).
-  const json = (body, headers = {}) => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(mallory));
-  assert.equal(pre.status, 200, await pre.text());
-  const token = new URL(await store.mailedLink(mallory.email, '/registration\\?token=')).searchParams.get('token');
-  assert.ok(token);
-  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: mallory.password }, { 'registration-token': token }));
-  assert.equal(reg.status, 200, await reg.text());
+  await makeMember(mallory);
   // The credentials work.
   const login = await fetch(`${store.base}/api/v1/login`, json({ login: mallory.email, password: mallory.password }));
   assert.equal(login.status, 200, await login.text());
+}
+
+/** A JSON POST's options (no browser, no Origin: as any API client). */
+const json = (body, headers = {}) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** Makes `who` a member through the API and the mailed link, with `who.password` chosen behind it. */
+async function makeMember(who) {
+  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(who));
+  assert.equal(pre.status, 200, await pre.text());
+  const token = new URL(await store.mailedLink(who.email, '/registration\\?token=')).searchParams.get('token');
+  assert.ok(token);
+  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: who.password }, { 'registration-token': token }));
+  assert.equal(reg.status, 200, await reg.text());
 }
 
 after(() => new Promise((resolve) => (attacker.server ? attacker.server.close(resolve) : resolve())));
@@ -119,10 +125,7 @@ test("a member's browser stays hers when another origin posts the attacker's log
   await attackerReady();
   // Vicky, logged in as herself (her cookies go along: the two loopback ports are the same site).
   const vicky = { ...mallory, first_name: 'Vicky', email: 'vicky@example.com', mobile: '09171113333', password: 'Calamansi-Sour-88' };
-  const json = (body, headers = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  assert.equal((await fetch(`${store.base}/api/v1/pre-register`, json(vicky))).status, 200);
-  const token = new URL(await store.mailedLink(vicky.email, '/registration\\?token=')).searchParams.get('token');
-  assert.equal((await fetch(`${store.base}/api/v1/registration`, json({ password: vicky.password }, { 'registration-token': token }))).status, 200);
+  await makeMember(vicky);
   const context = await newContext();
   const page = await context.newPage();
   await page.goto(store.base);

@@ -167,9 +167,7 @@ impl<'a> Ctx<'a> {
 
     /// Counts one failure against `key` (see [`Self::failures`]).
     pub fn fail(&mut self, key: &str, window: i64) -> Result<(), ApiError> {
-        let now = domain::calendar::unix_now();
-        db::limits::rate_hit(self.conn, key, now, window, i32::MAX)?;
-        Ok(())
+        self.count_try(key, window).map(|_| ())
     }
 
     /// Counts one use of `action` by this request's client (see [`Self::limit`]).
@@ -530,23 +528,15 @@ async fn respond<E: Endpoint>(
 /// urlencoded, multipart and text/plain), so no other site's form reaches a call. A call without
 /// a body may send no type.
 fn json_only(req: &HttpRequest, body: &[u8]) -> Result<(), ApiError> {
-    let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
-        return if body.is_empty() {
-            Ok(())
-        } else {
-            Err(ApiError::UnsupportedMediaType)
-        };
+    use actix_web::HttpMessage;
+    let json = match req.mime_type() {
+        Ok(Some(m)) => {
+            m.type_() == "application"
+                && (m.subtype() == "json" || m.suffix().is_some_and(|s| s == "json"))
+        }
+        Ok(None) => body.is_empty(),
+        Err(_) => false,
     };
-    let essence = value
-        .to_str()
-        .unwrap_or("")
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let json = essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"));
     if json {
         Ok(())
     } else {

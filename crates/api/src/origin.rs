@@ -9,7 +9,7 @@
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::{header, Method};
+use actix_web::http::header;
 use actix_web::middleware::Next;
 use actix_web::{web, HttpRequest};
 
@@ -106,11 +106,7 @@ pub fn bearer(req: &HttpRequest) -> Option<&str> {
 
 /// Whether an unsafe request is refused as another site's (the rule above).
 pub fn refused(req: &HttpRequest, allowed: &[String]) -> bool {
-    let safe = matches!(
-        *req.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
-    );
-    if safe {
+    if req.method().is_safe() {
         return false;
     }
     let bearer_only = bearer(req).is_some() && req.cookie(crate::session::COOKIE).is_none();

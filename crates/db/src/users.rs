@@ -156,7 +156,7 @@ pub fn complete_registration(
         if used == 0 {
             return Ok(None);
         }
-        insert_user(conn, r, now).map(Some)
+        insert_user(conn, r, true, now).map(Some)
     })
 }
 
@@ -167,18 +167,14 @@ pub fn create_user(
     r: &RegistrationRow,
     now: i64,
 ) -> QueryResult<domain::UserId> {
-    conn.transaction(|conn| {
-        let id = insert_user(conn, r, now)?;
-        diesel::update(users::table.find(id.get()))
-            .set(users::password_set.eq(false))
-            .execute(conn)?;
-        Ok(id)
-    })
+    conn.transaction(|conn| insert_user(conn, r, false, now))
 }
 
+/// Inserts a member; `password_set` says whether they chose the password.
 fn insert_user(
     conn: &mut AnyConnection,
     r: &RegistrationRow,
+    password_set: bool,
     now: i64,
 ) -> QueryResult<domain::UserId> {
     diesel::insert_into(users::table)
@@ -189,6 +185,7 @@ fn insert_user(
             users::last_name.eq(&r.last_name),
             users::birth_date.eq(&r.birth_date),
             users::password_hash.eq(&r.password_hash),
+            users::password_set.eq(password_set),
             users::created_at.eq(now),
         ))
         .execute(conn)?;

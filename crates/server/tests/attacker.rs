@@ -1135,21 +1135,14 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
     let s = Shop::new(&db);
     s.register("lea@example.com", "09191234567", "Pulutan2026")
         .await;
-    let mailer = api::mail::Post::new(
-        s.outbox.path().to_path_buf(),
-        None,
-        "Tala <hello@tala.example>",
-    )
-    .unwrap();
-    let state = actix_web::web::Data::new(api::ApiState::new(
-        db.pool.clone(),
+    let state = support::api_state(
+        &db.pool,
+        s.outbox.path(),
         api::ApiConfig {
             trusted_proxies: std::sync::Arc::from(vec!["10.9.9.9".parse().unwrap()]),
             ..api::ApiConfig::default()
         },
-        false,
-        std::sync::Arc::new(mailer),
-    ));
+    );
     let app = actix_web::test::init_service(
         actix_web::App::new()
             .app_data(state)

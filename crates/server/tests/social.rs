@@ -105,18 +105,7 @@ async fn send(db: &support::TestDb, base: &str, req: TestRequest) -> Res {
         ..api::ApiConfig::default()
     };
     let outbox = tempfile::tempdir().unwrap();
-    let post = api::mail::Post::new(
-        outbox.path().to_path_buf(),
-        None,
-        "Tala <hello@tala.example>",
-    )
-    .unwrap();
-    let state = actix_web::web::Data::new(api::ApiState::new(
-        db.pool.clone(),
-        config,
-        false,
-        std::sync::Arc::new(post),
-    ));
+    let state = support::api_state(&db.pool, outbox.path(), config);
     let app = test::init_service(
         actix_web::App::new()
             .app_data(state)

@@ -534,24 +534,34 @@ pub async fn send_api_mailing(
     outbox: &Path,
     req: actix_web::test::TestRequest,
 ) -> Res {
-    use actix_web::{test, web, App};
+    use actix_web::{test, App};
+    let config = api::ApiConfig {
+        allow_testdate: true,
+        ..api::ApiConfig::default()
+    };
+    let state = api_state(pool, outbox, config);
+    let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
+    read(test::call_service(&app, req.to_request()).await).await
+}
+
+/// The API's state over `pool` with `config`, its mail written to `outbox` (once delivered).
+pub fn api_state(
+    pool: &DbPool,
+    outbox: &Path,
+    config: api::ApiConfig,
+) -> actix_web::web::Data<api::ApiState> {
     let post = api::mail::Post::new(
         outbox.to_path_buf(),
         None,
         "Tala Brewing Co. <hello@tala.example>",
     )
     .expect("mail");
-    let state = web::Data::new(api::ApiState::new(
+    actix_web::web::Data::new(api::ApiState::new(
         pool.clone(),
-        api::ApiConfig {
-            allow_testdate: true,
-            ..api::ApiConfig::default()
-        },
+        config,
         false,
         std::sync::Arc::new(post),
-    ));
-    let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
-    read(test::call_service(&app, req.to_request()).await).await
+    ))
 }
 
 /// The session token of member number `n` (`member{n}@example.com`, mobile `0917000000{n}`,
