@@ -213,6 +213,11 @@ impl Lookup {
     }
 }
 
+/// Products as the catalog's answers show them.
+pub fn views(ctx: &mut Ctx, products: Vec<Product>) -> Result<Vec<ProductView>, ApiError> {
+    Ok(Lookup::load(ctx)?.views(products))
+}
+
 /// A packaging's family; the column holds keg, bottle or can (bottles if it ever did not).
 pub fn family(p: &Packaging) -> FilterType {
     FilterType::parse(&p.filter_type).unwrap_or(FilterType::Bottle)

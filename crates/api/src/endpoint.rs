@@ -49,15 +49,22 @@ pub struct Caller {
     /// Who a social provider said the request's `fb-token` / `google-token` belongs to
     /// (verified before the call, see [`Endpoint::SOCIAL`]).
     pub social: Option<crate::social::Identity>,
+    /// The browser's cart cookie ([`crate::cart::COOKIE`]): a guest's cart outlives the session.
+    pub cart: Option<String>,
+    /// The token came as `Authorization: Bearer` (a client that may keep no cookies).
+    pub bearer: bool,
 }
 
 impl Caller {
     /// An API request: the token from `Authorization: Bearer` or the cookie.
     pub fn of_api(req: &HttpRequest) -> Self {
+        let bearer = crate::origin::bearer(req).is_some();
         Self {
             client: crate::origin::client_ip(req),
             token: presented_token(req),
             social: None,
+            cart: crate::cart::cookie(req),
+            bearer,
         }
     }
 
@@ -66,6 +73,7 @@ impl Caller {
         Self {
             client: crate::origin::client_ip(req),
             token: cookie_token(req),
+            cart: crate::cart::cookie(req),
             ..Self::default()
         }
     }
@@ -87,6 +95,10 @@ pub struct Ctx<'a> {
     pub outgoing: Vec<crate::mail::Mail>,
     /// The presented session was ended (logout): the cookie is cleared.
     pub ended: bool,
+    /// A new cart cookie to send ([`crate::cart::COOKIE`]).
+    pub cart_issued: Option<String>,
+    /// The call put mail in the queue itself (inside its own transaction): wake the sender.
+    pub mailed: bool,
     places: HashMap<BarangayId, Option<Place>>,
 }
 
@@ -100,6 +112,8 @@ impl<'a> Ctx<'a> {
             issued: None,
             outgoing: Vec::new(),
             ended: false,
+            cart_issued: None,
+            mailed: false,
             places: HashMap::new(),
         }
     }
@@ -114,6 +128,11 @@ impl<'a> Ctx<'a> {
     /// Whether the call asked for the session.
     pub fn read_session(&self) -> bool {
         self.session_read
+    }
+
+    /// The request's cart cookie and whether its token came as a bearer token.
+    pub fn cart_cookie(&self) -> (Option<&str>, bool) {
+        (self.caller.cart.as_deref(), self.caller.bearer)
     }
 
     /// The client's network address, where known.
@@ -590,10 +609,10 @@ async fn handle<E: Endpoint>(
             .map_err(|e| ApiError::Internal(e.to_string()))??;
         caller.social = Some(verified);
     }
-    let (answer, issued, ended) = state
+    let (answer, issued, ended, cart) = state
         .run(caller, move |ctx| {
             let answer = run_call::<E>(ctx, (path, query, body, headers))?;
-            Ok((answer, ctx.issued.take(), ctx.ended))
+            Ok((answer, ctx.issued.take(), ctx.ended, ctx.cart_issued.take()))
         })
         .await?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -614,6 +633,9 @@ async fn handle<E: Endpoint>(
         send_token(&mut res, &issued, state.config.secure_cookies);
     } else if ended {
         end_token(&mut res);
+    }
+    if let Some(cart) = cart {
+        crate::cart::send_cookie(&mut res, &cart, state.config.secure_cookies);
     }
     Ok(res)
 }

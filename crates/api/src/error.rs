@@ -52,6 +52,45 @@ pub enum ApiError {
     Upstream(String),
     #[error("Something went wrong on our side. Please try again.")]
     Internal(String),
+    /// The cart or checkout refuses (SPEC 8): the server's title, the field it concerns, and the
+    /// products it names (not sold in the barangay, not orderable); `status` is 404, 409, 410 or
+    /// 422. The body carries the title as `error`, `message` and `data.error`, and the products in
+    /// `data.products`.
+    #[error("{message}")]
+    Refused {
+        status: u16,
+        field: &'static str,
+        message: String,
+        products: Vec<DisabledProduct>,
+    },
+}
+
+/// A product a cart call names in a refusal.
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema, ts_rs::TS)]
+pub struct DisabledProduct {
+    pub id: domain::ProductId,
+    pub product_name: String,
+    /// Why: not sold in this barangay, out of stock.
+    pub reason: String,
+}
+
+/// What a refusal of the cart or checkout carries (SPEC 8: `data.error`, `data.products`).
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema, ts_rs::TS)]
+pub struct RefusalData {
+    pub error: String,
+    pub products: Vec<DisabledProduct>,
+}
+
+impl ApiError {
+    /// A refusal of the cart or checkout ([`ApiError::Refused`]) naming no product.
+    pub fn refused(status: u16, field: &'static str, message: impl Into<String>) -> Self {
+        Self::Refused {
+            status,
+            field,
+            message: message.into(),
+            products: Vec::new(),
+        }
+    }
 }
 
 fn first_message(errors: &domain::account::FieldErrors) -> String {
@@ -67,6 +106,11 @@ fn first_message(errors: &domain::account::FieldErrors) -> String {
 #[derive(Debug, Serialize, utoipa::ToSchema, ts_rs::TS)]
 pub struct ErrorBody {
     pub error: String,
+    /// Cart and checkout refusals: the error again and the products concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    #[ts(optional)]
+    pub data: Option<RefusalData>,
 }
 
 /// A form's errors: the first message, and each field's messages.
@@ -74,6 +118,16 @@ pub struct ErrorBody {
 pub struct ValidationErrorBody {
     pub message: String,
     pub errors: BTreeMap<String, Vec<String>>,
+    /// Cart and checkout refusals (SPEC 8): the message as `error`, as the cart's callers read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    #[ts(optional)]
+    pub error: Option<String>,
+    /// Cart and checkout refusals: the error again and the products concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    #[ts(optional)]
+    pub data: Option<RefusalData>,
 }
 
 impl ApiError {
@@ -93,6 +147,9 @@ impl ApiError {
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Refused { status, .. } => {
+                StatusCode::from_u16(*status).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY)
+            }
         }
     }
 
@@ -101,16 +158,45 @@ impl ApiError {
             Self::Invalid { field, message } => serde_json::to_value(ValidationErrorBody {
                 message: message.clone(),
                 errors: BTreeMap::from([(field.to_string(), vec![message.clone()])]),
+                error: None,
+                data: None,
             }),
+            Self::Refused {
+                status,
+                field,
+                message,
+                products,
+            } => {
+                let data = Some(RefusalData {
+                    error: message.clone(),
+                    products: products.clone(),
+                });
+                if *status == 422 {
+                    serde_json::to_value(ValidationErrorBody {
+                        message: message.clone(),
+                        errors: BTreeMap::from([(field.to_string(), vec![message.clone()])]),
+                        error: Some(message.clone()),
+                        data,
+                    })
+                } else {
+                    serde_json::to_value(ErrorBody {
+                        error: message.clone(),
+                        data,
+                    })
+                }
+            }
             Self::Fields(errors) => serde_json::to_value(ValidationErrorBody {
                 message: first_message(errors),
                 errors: errors
                     .iter()
                     .map(|(k, v)| (k.to_string(), v.clone()))
                     .collect(),
+                error: None,
+                data: None,
             }),
             other => serde_json::to_value(ErrorBody {
                 error: other.to_string(),
+                data: None,
             }),
         };
         value.unwrap_or_default()

@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod addresses;
 pub mod cache;
+pub mod cart;
 pub mod catalog;
 pub mod content;
 pub mod contract;
@@ -16,7 +17,9 @@ pub mod gate;
 pub mod locations;
 pub mod mail;
 pub mod openapi;
+pub mod orders;
 pub mod origin;
+pub mod pricing;
 pub mod profile;
 pub mod registry;
 pub mod session;
@@ -95,7 +98,7 @@ impl ApiState {
                 if !outgoing.is_empty() {
                     mail::enqueue(ctx.conn, &outgoing)?;
                 }
-                Ok::<_, ApiError>((value, !outgoing.is_empty()))
+                Ok::<_, ApiError>((value, !outgoing.is_empty() || ctx.mailed))
             })
             .await?;
         if mailed {
@@ -125,6 +128,8 @@ pub struct ApiConfig {
     /// The proxies in front of the store: from these peers the client is named by
     /// `X-Forwarded-For` ([`origin::client_ip`]).
     pub trusted_proxies: Arc<[std::net::IpAddr]>,
+    /// Where the store is told of each new order (`ORDERS_TO`); unset, only the shopper is mailed.
+    pub orders_to: Option<Arc<str>>,
 }
 
 impl Default for ApiConfig {
@@ -137,6 +142,7 @@ impl Default for ApiConfig {
             origins: Arc::from(vec!["http://localhost:8080".to_string()]),
             social: Arc::default(),
             trusted_proxies: Arc::from(vec![]),
+            orders_to: None,
         }
     }
 }

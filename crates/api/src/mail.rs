@@ -34,6 +34,8 @@ static TEMPLATES: LazyLock<tera::Tera> = LazyLock::new(|| {
         "registration",
         "password_reset",
         "newsletter_confirm",
+        "order_placed",
+        "order_notice",
     ])
     .expect("the mail templates parse");
     tera

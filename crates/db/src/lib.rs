@@ -2,10 +2,12 @@
 //! PostgreSQL through one diesel `MultiConnection`.
 
 pub mod addresses;
+pub mod carts;
 pub mod catalog;
 pub mod content;
 pub mod limits;
 pub mod models;
+pub mod orders;
 pub mod outbox;
 pub mod places;
 mod run;

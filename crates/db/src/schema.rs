@@ -30,6 +30,53 @@ diesel::table! {
 }
 
 diesel::table! {
+    cart_empties (cart_id, deposit_id) {
+        cart_id -> Int8,
+        deposit_id -> Int4,
+        cases -> Int4,
+    }
+}
+
+diesel::table! {
+    cart_items (cart_id, product_id) {
+        cart_id -> Int8,
+        product_id -> Int4,
+        quantity -> Int4,
+        added_at -> Int8,
+    }
+}
+
+diesel::table! {
+    carts (id) {
+        id -> Int8,
+        user_id -> Nullable<Int8>,
+        guest_key -> Nullable<Text>,
+        barangay_id -> Nullable<Int8>,
+        street_id -> Nullable<Int4>,
+        revision -> Int8,
+        updated_at -> Int8,
+    }
+}
+
+diesel::table! {
+    case_types (packaging_id) {
+        packaging_id -> Int4,
+        name -> Text,
+        unit_noun -> Text,
+        unit_per_case -> Int4,
+        minimum_order_qty -> Int4,
+    }
+}
+
+diesel::table! {
+    checkout_blackouts (id) {
+        id -> Int4,
+        starts_at -> Text,
+        ends_at -> Text,
+    }
+}
+
+diesel::table! {
     cities (id) {
         id -> Int8,
         province_id -> Int4,
@@ -41,6 +88,14 @@ diesel::table! {
     data_version (id) {
         id -> Int4,
         version -> Int8,
+    }
+}
+
+diesel::table! {
+    delivery_fees (city_id, fulfillment_type_id) {
+        city_id -> Int8,
+        fulfillment_type_id -> Int4,
+        amount -> Int8,
     }
 }
 
@@ -103,6 +158,66 @@ diesel::table! {
         body -> Text,
         starts_on -> Text,
         ends_on -> Text,
+    }
+}
+
+diesel::table! {
+    order_charges (order_id, line) {
+        order_id -> Int8,
+        line -> Int4,
+        name -> Text,
+        amount -> Int8,
+    }
+}
+
+diesel::table! {
+    order_items (order_id, line) {
+        order_id -> Int8,
+        line -> Int4,
+        product_id -> Int4,
+        product_name -> Text,
+        sku -> Text,
+        case_name -> Text,
+        unit_price -> Int8,
+        price_per_case -> Int8,
+        unit_per_case -> Int4,
+        quantity -> Int4,
+        amount -> Int8,
+    }
+}
+
+diesel::table! {
+    order_status_history (order_id, seq) {
+        order_id -> Int8,
+        seq -> Int4,
+        status -> Text,
+        at -> Int8,
+    }
+}
+
+diesel::table! {
+    orders (id) {
+        id -> Int8,
+        user_id -> Nullable<Int8>,
+        access_hash -> Text,
+        idempotency_key -> Text,
+        status -> Text,
+        fulfillment_type_id -> Int4,
+        fulfillment_name -> Text,
+        payment -> Text,
+        contact_name -> Text,
+        mobile -> Text,
+        email -> Text,
+        address -> Text,
+        barangay_id -> Int8,
+        street_id -> Nullable<Int4>,
+        place -> Text,
+        notes -> Text,
+        items_total -> Int8,
+        deposits_total -> Int8,
+        delivery_fee -> Int8,
+        total -> Int8,
+        placed_at -> Int8,
     }
 }
 
@@ -264,9 +379,26 @@ diesel::joinable!(addresses -> barangays (barangay_id));
 diesel::joinable!(addresses -> streets (street_id));
 diesel::joinable!(addresses -> users (user_id));
 diesel::joinable!(barangays -> cities (city_id));
+diesel::joinable!(cart_empties -> carts (cart_id));
+diesel::joinable!(cart_empties -> deposits (deposit_id));
+diesel::joinable!(cart_items -> carts (cart_id));
+diesel::joinable!(cart_items -> products (product_id));
+diesel::joinable!(carts -> barangays (barangay_id));
+diesel::joinable!(carts -> streets (street_id));
+diesel::joinable!(carts -> users (user_id));
+diesel::joinable!(case_types -> packagings (packaging_id));
 diesel::joinable!(cities -> provinces (province_id));
+diesel::joinable!(delivery_fees -> cities (city_id));
+diesel::joinable!(delivery_fees -> fulfillment_types (fulfillment_type_id));
 diesel::joinable!(deposits -> packagings (packaging_id));
 diesel::joinable!(deposits -> products (product_id));
+diesel::joinable!(order_charges -> orders (order_id));
+diesel::joinable!(order_items -> orders (order_id));
+diesel::joinable!(order_status_history -> orders (order_id));
+diesel::joinable!(orders -> barangays (barangay_id));
+diesel::joinable!(orders -> fulfillment_types (fulfillment_type_id));
+diesel::joinable!(orders -> streets (street_id));
+diesel::joinable!(orders -> users (user_id));
 diesel::joinable!(password_resets -> users (user_id));
 diesel::joinable!(product_areas -> cities (city_id));
 diesel::joinable!(product_areas -> products (product_id));
@@ -281,14 +413,24 @@ diesel::allow_tables_to_appear_in_same_query!(
     addresses,
     banners,
     barangays,
+    cart_empties,
+    cart_items,
+    carts,
+    case_types,
+    checkout_blackouts,
     cities,
     data_version,
+    delivery_fees,
     deposits,
     fulfillment_types,
     holidays,
     mail_outbox,
     newsletter_subscriptions,
     notices,
+    order_charges,
+    order_items,
+    order_status_history,
+    orders,
     packagings,
     password_resets,
     product_areas,

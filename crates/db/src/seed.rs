@@ -144,6 +144,35 @@ struct Catalog {
     deposits: Vec<NewDeposit>,
     banners: Vec<NewBanner>,
     streets: Vec<SeedStreets>,
+    case_types: Vec<NewCaseType>,
+    /// City PSGC code (or "metro-manila") -> the delivery fee there (centavos).
+    delivery_fees: HashMap<String, i64>,
+}
+
+#[derive(Insertable, Deserialize)]
+#[diesel(table_name = case_types)]
+struct NewCaseType {
+    packaging_id: i32,
+    name: String,
+    unit_noun: String,
+    unit_per_case: i32,
+    minimum_order_qty: i32,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = delivery_fees)]
+struct NewDeliveryFee {
+    city_id: i64,
+    fulfillment_type_id: i32,
+    amount: i64,
+}
+
+#[derive(Insertable, Deserialize)]
+#[diesel(table_name = checkout_blackouts)]
+struct NewBlackout {
+    id: i32,
+    starts_at: String,
+    ends_at: String,
 }
 
 #[derive(Insertable, Deserialize)]
@@ -199,6 +228,7 @@ struct Content {
     notices: Vec<NewNotice>,
     promos: Vec<NewPromo>,
     settings: Vec<NewSetting>,
+    checkout_blackouts: Vec<NewBlackout>,
 }
 
 #[derive(Insertable)]
@@ -278,20 +308,84 @@ const CHUNK: usize = 500;
 
 /// Seeds an empty database; answers `None` when a catalog is already there.
 pub fn seed(conn: &mut AnyConnection) -> Result<Option<SeedReport>, DbError> {
-    let existing: i64 = products::table.count().get_result(conn)?;
-    if existing > 0 {
-        return Ok(None);
-    }
     let catalog: Catalog =
         serde_json::from_str(CATALOG).map_err(|e| bad(format!("catalog.json: {e}")))?;
     let content: Content =
         serde_json::from_str(CONTENT).map_err(|e| bad(format!("content.json: {e}")))?;
+    let existing: i64 = products::table.count().get_result(conn)?;
+    if existing > 0 {
+        // A store seeded before the cart existed gets the cart's data (case types, delivery
+        // fees, checkout windows) once; nothing else of it is touched.
+        conn.transaction(|conn| load_checkout(conn, &catalog, &content))?;
+        return Ok(None);
+    }
     conn.transaction(|conn| {
         let report = load(conn, &catalog)?;
         load_content(conn, &content)?;
+        load_checkout(conn, &catalog, &content)?;
         Ok(report)
     })
     .map(Some)
+}
+
+/// The cart's and checkout's data, each table only while it is empty.
+fn load_checkout(
+    conn: &mut AnyConnection,
+    catalog: &Catalog,
+    content: &Content,
+) -> Result<(), DbError> {
+    if case_types::table.count().get_result::<i64>(conn)? == 0 {
+        insert_all!(conn, case_types::table, &catalog.case_types)?;
+    }
+    if delivery_fees::table.count().get_result::<i64>(conn)? == 0 {
+        let delivery = domain::DEFAULT_FULFILLMENT.get();
+        let mut rows = Vec::new();
+        let mut keys: Vec<&String> = catalog.delivery_fees.keys().collect();
+        keys.sort();
+        for key in keys {
+            let cities: Vec<i64> = if key == "metro-manila" {
+                cities::table
+                    .filter(cities::province_id.eq(domain::DEFAULT_PROVINCE.get()))
+                    .select(cities::id)
+                    .load(conn)?
+            } else {
+                vec![key
+                    .parse()
+                    .map_err(|_| bad(format!("delivery fee area {key:?}")))?]
+            };
+            // Only where delivery is offered.
+            let served: Vec<i64> = served_areas::table
+                .filter(served_areas::city_id.eq_any(&cities))
+                .filter(served_areas::fulfillment_type_id.eq(delivery))
+                .select(served_areas::city_id)
+                .load(conn)?;
+            rows.extend(served.into_iter().map(|city_id| NewDeliveryFee {
+                city_id,
+                fulfillment_type_id: delivery,
+                amount: catalog.delivery_fees[key],
+            }));
+        }
+        insert_all!(conn, delivery_fees::table, &rows)?;
+    }
+    if checkout_blackouts::table.count().get_result::<i64>(conn)? == 0 {
+        insert_all!(conn, checkout_blackouts::table, &content.checkout_blackouts)?;
+    }
+    for s in content
+        .settings
+        .iter()
+        .filter(|s| s.key.starts_with("checkout_"))
+    {
+        let have: i64 = settings::table
+            .filter(settings::key.eq(&s.key))
+            .count()
+            .get_result(conn)?;
+        if have == 0 {
+            diesel::insert_into(settings::table)
+                .values(s)
+                .execute(conn)?;
+        }
+    }
+    Ok(())
 }
 
 fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbError> {
@@ -430,6 +524,11 @@ fn load_content(conn: &mut AnyConnection, content: &Content) -> Result<(), DbErr
     insert_all!(conn, holidays::table, &content.holidays)?;
     insert_all!(conn, notices::table, &content.notices)?;
     insert_all!(conn, promos::table, &content.promos)?;
-    insert_all!(conn, settings::table, &content.settings)?;
+    let switches: Vec<&NewSetting> = content
+        .settings
+        .iter()
+        .filter(|s| !s.key.starts_with("checkout_"))
+        .collect();
+    insert_all!(conn, settings::table, switches)?;
     Ok(())
 }

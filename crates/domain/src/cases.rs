@@ -31,6 +31,17 @@ pub fn check_quantity(quantity: i64) -> Result<u32, String> {
         .ok_or_else(|| format!("The quantity must be from 1 to {MAX_QUANTITY}."))
 }
 
+/// What `units` of a product cost (centavos): each whole case at the case price, the rest at the
+/// unit price (a case is cheaper than its units one by one). Saturates rather than overflowing.
+pub fn line_amount(units: u32, unit_per_case: u32, price: i64, price_per_case: i64) -> i64 {
+    let upc = unit_per_case.max(1);
+    let cases = i64::from(units / upc);
+    let rest = i64::from(units % upc);
+    cases
+        .saturating_mul(price_per_case)
+        .saturating_add(rest.saturating_mul(price))
+}
+
 /// How a case type is filled: its chunk and the minimum each case must hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CaseRule {
@@ -125,6 +136,17 @@ mod tests {
                 amount: i64::from(u) * 6_500,
             })
             .collect()
+    }
+
+    #[test]
+    fn whole_cases_cost_the_case_price_and_the_rest_the_unit_price() {
+        // Tala Pale Pilsen: P52.00 a bottle, P1,188.00 a case of 24.
+        assert_eq!(line_amount(24, 24, 5_200, 118_800), 118_800);
+        assert_eq!(line_amount(30, 24, 5_200, 118_800), 118_800 + 6 * 5_200);
+        assert_eq!(line_amount(5, 24, 5_200, 118_800), 5 * 5_200);
+        assert_eq!(line_amount(2, 1, 725_000, 725_000), 1_450_000);
+        assert_eq!(line_amount(3, 0, 100, 999), 3 * 999);
+        assert_eq!(line_amount(u32::MAX, 1, i64::MAX, i64::MAX), i64::MAX);
     }
 
     #[test]

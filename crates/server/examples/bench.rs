@@ -348,6 +348,7 @@ fn run() {
         social: api::social::SocialConfig::default(),
         maintenance: false,
         trusted_proxies: vec![],
+        orders_to: None,
     };
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");

@@ -106,6 +106,10 @@ pub struct Args {
     /// client is the last `X-Forwarded-For` address that is not one of them (rate limits)
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Address the store's staff are told of each new order at (unset: only the shopper is
+    /// mailed)
+    #[arg(long, env = "ORDERS_TO")]
+    pub orders_to: Option<String>,
     /// production stops honouring the testdate query parameter
     #[arg(long, env = "STORE_ENV", value_enum, default_value = "development")]
     pub store_env: StoreEnv,
@@ -152,6 +156,7 @@ impl Args {
             },
             maintenance: self.maintenance,
             trusted_proxies: self.trusted_proxies,
+            orders_to: self.orders_to,
         }
     }
 }

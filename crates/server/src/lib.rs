@@ -55,6 +55,8 @@ pub struct Config {
     /// TRUSTED_PROXIES: the proxies in front of the store, whose `X-Forwarded-For` names the
     /// client (IP addresses).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// ORDERS_TO: the address the store's staff are told of each new order at.
+    pub orders_to: Option<String>,
 }
 
 impl Config {
@@ -115,6 +117,7 @@ pub fn api_config(config: &Config) -> ApiConfig {
         origins: std::sync::Arc::from(origins(config)),
         social: std::sync::Arc::new(config.social.clone()),
         trusted_proxies: config.trusted_proxies.clone().into(),
+        orders_to: config.orders_to.as_deref().map(std::sync::Arc::from),
     }
 }
 

@@ -39,6 +39,111 @@ export type BarangayId = number;
 export type BarangayView = { id: BarangayId, barangay_name: string, };
 
 /**
+ * SPEC 3's cart answer.
+ */
+export type CartAnswer = { shopping_cart: Array<CartCase>, cart_order_summary: OrderSummary, 
+/**
+ * Members only (SPEC 6); guests get none.
+ */
+recommended_products: Array<ProductView>, delivery_fee: number, 
+/**
+ * How many items (different products) the cart holds: the header's count.
+ */
+item_count: number, 
+/**
+ * Items that cannot be bought in this barangay now, by name and reason.
+ */
+unavailable: Array<DisabledProduct>, empties: Array<EmptiesLine>, checkout: CheckoutState, 
+/**
+ * The barangay and fulfillment priced for.
+ */
+barangay_id: BarangayId, fulfillment_id: FulfillmentId, 
+/**
+ * Counts the cart's changes; checkout submits the revision it showed.
+ */
+revision: number, 
+/**
+ * A message for the shopper about what the call did (added, changed), or empty.
+ */
+message: string, };
+
+/**
+ * A case of the cart: the items of one case type (SPEC 2's case panel).
+ */
+export type CartCase = { 
+/**
+ * The case type's name: Bottles, Cans, Keg.
+ */
+name: string, packaging_id: PackagingId, 
+/**
+ * The family (keg, bottle, can).
+ */
+family: FilterType, 
+/**
+ * What one unit is called: bottle, can, keg.
+ */
+unit_noun: string, unit_per_case: number, minimum_order_qty: number, 
+/**
+ * How many cases the units fill (the last possibly partly).
+ */
+cases: number, 
+/**
+ * Units of available items.
+ */
+units: number, 
+/**
+ * `cases x unit_per_case`.
+ */
+capacity: number, 
+/**
+ * Units still needed ("Need N More"); 0 when complete.
+ */
+missing: number, 
+/**
+ * What the available items cost.
+ */
+total: number, 
+/**
+ * The summary line: each item's name and units.
+ */
+summary: string, items: Array<CartItem>, };
+
+/**
+ * One item of a case (SPEC 3's cart item). Money is integer centavos.
+ */
+export type CartItem = { 
+/**
+ * The product's id (what PUT and DELETE name).
+ */
+id: ProductId, slug: string, product_name: string, product_image: string | null, 
+/**
+ * The unit price.
+ */
+price: number, price_per_case: number, 
+/**
+ * Units (bottles, cans, kegs).
+ */
+quantity: number, 
+/**
+ * Units in one case of this product.
+ */
+quantity_per_pack: number, 
+/**
+ * What the units cost: whole cases at the case price, the rest at the unit price.
+ */
+total_price: number, packaging: string, 
+/**
+ * Whether it can be bought in the barangay priced for; when not, `unavailable_reason` says
+ * why and it counts in no total.
+ */
+available: boolean, unavailable_reason: string | null, };
+
+/**
+ * Whether the cart can go to checkout now, and if not, why.
+ */
+export type CheckoutState = { ready: boolean, reason: string | null, };
+
+/**
  * A city or municipality: its PSGC code as a number.
  */
 export type CityId = number;
@@ -49,9 +154,43 @@ export type CityId = number;
 export type CityView = { city_id: CityId, city_province: ProvinceId, city_name: string, province_name: string, };
 
 /**
+ * A product a cart call names in a refusal.
+ */
+export type DisabledProduct = { id: ProductId, product_name: string, 
+/**
+ * Why: not sold in this barangay, out of stock.
+ */
+reason: string, };
+
+/**
+ * Empties the shopper may return: one line a deposit row the cart is charged.
+ */
+export type EmptiesLine = { deposit_id: number, name: string, 
+/**
+ * The deposit of one case.
+ */
+per_case: number, 
+/**
+ * Empty cases the shopper says they return.
+ */
+returned: number, 
+/**
+ * At most as many as the cart's cases of this row.
+ */
+max_cases: number, 
+/**
+ * The credit (at most what the row charges).
+ */
+credit: number, };
+
+/**
  * `{"error": "..."}`.
  */
-export type ErrorBody = { error: string, };
+export type ErrorBody = { error: string, 
+/**
+ * Cart and checkout refusals: the error again and the products concerned.
+ */
+data?: RefusalData, };
 
 /**
  * The `filterByType` values of /buy-beer (SPEC 2): which packaging family to list.
@@ -103,9 +242,47 @@ export type Message = { success: string, };
 
 export type MessageAnswer = { data: Message, };
 
+/**
+ * A line of the order summary.
+ */
+export type NameAmount = { name: string, 
+/**
+ * Centavos (a returned-empties credit is negative).
+ */
+amount: number, };
+
 export type NoticeAnswer = { notice: NoticeView | null, holiday: boolean, };
 
 export type NoticeView = { id: number, title: string, body: string, starts_on: string, ends_on: string, };
+
+/**
+ * A line of an order.
+ */
+export type OrderItemView = { product_id: number, product_name: string, sku: string, case_name: string, unit_price: number, price_per_case: number, quantity: number, amount: number, };
+
+/**
+ * A page of a member's orders.
+ */
+export type OrderList = { orders: Array<OrderView>, page: number, pages: number, total: number, };
+
+/**
+ * SPEC 3's `cart_order_summary`: items in cart (one line a case), deposits (one line a deposit
+ * row charged, and a negative line a row whose empties are returned), delivery fee, subtotal.
+ */
+export type OrderSummary = { items_in_cart: Array<NameAmount>, items_total: number, deposits: Array<NameAmount>, deposits_total: number, delivery_fee: number, 
+/**
+ * Everything: items, deposits less returned empties, delivery fee.
+ */
+subtotal: number, };
+
+/**
+ * An order as the active order page shows it. Money is integer centavos.
+ */
+export type OrderView = { id: number, 
+/**
+ * What the shopper quotes: `TB-000123`.
+ */
+number: string, status: string, status_label: string, placed_at: string, fulfillment_id: number, fulfillment: string, payment: string, contact_name: string, mobile: string, email: string, address: string, place: string, notes: string, items: Array<OrderItemView>, items_total: number, deposits: Array<NameAmount>, deposits_total: number, delivery_fee: number, total: number, history: Array<StatusStep>, };
 
 /**
  * What one option buys: a single unit or a case (box) of `unit_per_case`.
@@ -147,6 +324,19 @@ export type PendingAnswer = { data: PendingRegistration, };
  * choosing the password (whoever asked for the link typed them: the holder sees them first).
  */
 export type PendingRegistration = { email: string, first_name: string, last_name: string, mobile: string, birth_date: string, };
+
+/**
+ * What Submit Order answers: the order and the address of its page (with a guest's key).
+ */
+export type PlacedOrder = { order: OrderView, 
+/**
+ * `/active-order/{id}`, with `?key=` for a guest.
+ */
+link: string, 
+/**
+ * Whether this call placed it (false: it had been placed by an earlier submit of the same cart).
+ */
+placed: boolean, message: string, };
 
 /**
  * A product of the catalog.
@@ -192,6 +382,11 @@ export type ProvinceId = number;
 export type ProvinceView = { id: ProvinceId, province_name: string, };
 
 /**
+ * What a refusal of the cart or checkout carries (SPEC 8: `data.error`, `data.products`).
+ */
+export type RefusalData = { error: string, products: Array<DisabledProduct>, };
+
+/**
  * `{"results": [...]}`, the shape of SPEC's list answers.
  */
 export type Results<T> = { results: Array<T>, };
@@ -211,6 +406,15 @@ available_in_area: boolean | null, you_might_also_like: Array<ProductView>, };
 export type SiteTextView = { key: string, title: string, body: string, };
 
 export type SoldAs = "box" | "case_or_bottle" | "keg";
+
+/**
+ * A step of an order's status.
+ */
+export type StatusStep = { status: string, label: string, 
+/**
+ * Manila time, `YYYY-MM-DD HH:MM`.
+ */
+at: string, };
 
 /**
  * Which gate overlays the page.
@@ -260,7 +464,15 @@ export type UserId = number;
 /**
  * A form's errors: the first message, and each field's messages.
  */
-export type ValidationErrorBody = { message: string, errors: { [key in string]: Array<string> }, };
+export type ValidationErrorBody = { message: string, errors: { [key in string]: Array<string> }, 
+/**
+ * Cart and checkout refusals (SPEC 8): the message as `error`, as the cart's callers read it.
+ */
+error?: string, 
+/**
+ * Cart and checkout refusals: the error again and the products concerned.
+ */
+data?: RefusalData, };
 
 export type Welcome = { first_name: string, 
 /**
@@ -286,6 +498,10 @@ export interface Call<A> {
 export const calls = {
   banners: { name: 'banners', method: 'GET', key: '/api/v1/banners', read: true } as Call<Results<BannerView>>,
   legacyBarangays: { name: 'legacyBarangays', method: 'GET', key: '/api/v1/barangay?filterByCity={filterByCity}', read: true } as Call<Results<BarangayView>>,
+  removeFromCart: { name: 'removeFromCart', method: 'DELETE', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
+  addToCart: { name: 'addToCart', method: 'POST', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
+  updateCart: { name: 'updateCart', method: 'PUT', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
+  cart: { name: 'cart', method: 'GET', key: '/api/v1/cart/{barangayId}?fulfillment={fulfillment}&testdate={testdate}', read: true } as Call<CartAnswer>,
   checkRegistrationToken: { name: 'checkRegistrationToken', method: 'GET', key: '/api/v1/check-registration-token?token={token}', read: true } as Call<PendingAnswer>,
   legacyCities: { name: 'legacyCities', method: 'GET', key: '/api/v1/cities?filterByProvince={filterByProvince}', read: true } as Call<Results<CityView>>,
   deliveryAreas: { name: 'deliveryAreas', method: 'GET', key: '/api/v1/delivery-areas', read: true } as Call<Results<Area>>,
@@ -295,6 +511,8 @@ export const calls = {
   confirmSubscription: { name: 'confirmSubscription', method: 'POST', key: '/api/v1/mail/confirm', read: false } as Call<SubscribeAnswer>,
   subscribe: { name: 'subscribe', method: 'POST', key: '/api/v1/mail/subscribe', read: false } as Call<SubscribeAnswer>,
   notice: { name: 'notice', method: 'GET', key: '/api/v1/notice?testdate={testdate}', read: true } as Call<NoticeAnswer>,
+  placeOrder: { name: 'placeOrder', method: 'POST', key: '/api/v1/orders', read: false } as Call<PlacedOrder>,
+  order: { name: 'order', method: 'GET', key: '/api/v1/orders/{orderId}?key={key}', read: true } as Call<OrderView>,
   holiday: { name: 'holiday', method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,
   preRegister: { name: 'preRegister', method: 'POST', key: '/api/v1/pre-register', read: false } as Call<MessageAnswer>,
   products: { name: 'products', method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
@@ -314,6 +532,8 @@ export const calls = {
   deleteAddress: { name: 'deleteAddress', method: 'DELETE', key: '/api/v1/user/addresses/{addressId}', read: false } as Call<MessageAnswer>,
   updateAddress: { name: 'updateAddress', method: 'PUT', key: '/api/v1/user/addresses/{addressId}', read: false } as Call<AddressView>,
   changePassword: { name: 'changePassword', method: 'POST', key: '/api/v1/user/change-password', read: false } as Call<MessageAnswer>,
+  checkoutVerify: { name: 'checkoutVerify', method: 'POST', key: '/api/v1/user/checkout/verify', read: false } as Call<CartAnswer>,
+  myOrders: { name: 'myOrders', method: 'GET', key: '/api/v1/user/orders?page={page}', read: true } as Call<OrderList>,
   websitePolicy: { name: 'websitePolicy', method: 'PUT', key: '/api/v1/user/website-policy', read: false } as Call<UserAnswer>,
   product: { name: 'product', method: 'GET', key: '/api/v2/products/{slug}/barangay/{barangayId}', read: true } as Call<SingleProduct>,
   fulfillments: { name: 'fulfillments', method: 'GET', key: '/api/v3/fulfillment-types', read: true } as Call<Results<FulfillmentView>>,
@@ -322,4 +542,5 @@ export const calls = {
   barangays: { name: 'barangays', method: 'GET', key: '/api/v3/locations/city/{cityId}/barangays', read: true } as Call<Results<BarangayView>>,
   cities: { name: 'cities', method: 'GET', key: '/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities', read: true } as Call<LocationsAnswer>,
   packagings: { name: 'packagings', method: 'POST', key: '/api/v3/packagings', read: true } as Call<Results<PackagingView>>,
+  returnEmpty: { name: 'returnEmpty', method: 'POST', key: '/api/v3/return-empty', read: false } as Call<CartAnswer>,
 } as const;

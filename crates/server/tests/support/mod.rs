@@ -224,6 +224,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         social: api::social::SocialConfig::default(),
         maintenance,
         trusted_proxies: vec![],
+        orders_to: Some("orders@tala.example".into()),
     }
 }
 
@@ -537,6 +538,7 @@ pub async fn send_api_mailing(
     use actix_web::{test, App};
     let config = api::ApiConfig {
         allow_testdate: true,
+        orders_to: Some("orders@tala.example".into()),
         ..api::ApiConfig::default()
     };
     let state = api_state(pool, outbox, config);

@@ -1,0 +1,690 @@
+//! The cart (issue 15, SPEC 2-5 and 8): items in units grouped into cases by case type, priced
+//! for a barangay with deposits, returned empties and the delivery fee; add, change, remove,
+//! return empties, and the members' checkout verification.
+//!
+//! Whose cart: a member's is theirs wherever they log in; a guest's belongs to the browser, named
+//! by a long-lived HttpOnly cookie ([`COOKIE`], 30 days) so that it outlives the 60-minute guest
+//! session (a client that sends a bearer token and keeps no cookies has the cart of its session).
+//! Nobody reaches a cart by naming an id. Reading needs no session (no session, no cart: an empty
+//! one); a change needs a live session (401 otherwise, SPEC 7's guest-token retry).
+//!
+//! What a cart holds is kept whatever the place: an item not sold in the barangay priced for, or
+//! out of stock, stays in the cart, is listed by name with the reason, counts in no total and
+//! blocks checkout until the shopper removes it. Nothing is dropped silently.
+
+use actix_web::{HttpRequest, HttpResponse};
+use db::carts::{CartRow, Owner};
+use db::diesel::Connection;
+use db::places::Place;
+use domain::cases;
+use domain::{BarangayId, FulfillmentId, ProductId, StreetId};
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::catalog::ProductView;
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use crate::error::{ApiError, DisabledProduct};
+pub use crate::pricing::*;
+
+crate::register!(
+    CartGet,
+    AddToCart,
+    UpdateCart,
+    RemoveFromCart,
+    ReturnEmpty,
+    CheckoutVerify
+);
+
+/// The browser's cart cookie.
+pub const COOKIE: &str = "cart";
+/// How long a browser keeps its cart cookie (renewed by every change).
+pub const COOKIE_DAYS: i64 = 30;
+/// SPEC 4's question when a cart holds the other family.
+pub const RESET_QUESTION: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
+
+/// The cart cookie of a request, when it has the shape of one.
+pub fn cookie(req: &HttpRequest) -> Option<String> {
+    req.cookie(COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|t| well_formed(t))
+}
+
+fn well_formed(token: &str) -> bool {
+    token.len() == 43
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Sends the cart cookie: HttpOnly, SameSite=Lax, [`COOKIE_DAYS`] days.
+pub fn send_cookie(res: &mut HttpResponse, token: &str, secure: bool) {
+    let mut cookie = actix_web::cookie::Cookie::new(COOKIE, token.to_string());
+    cookie.set_path("/");
+    cookie.set_http_only(true);
+    cookie.set_secure(secure);
+    cookie.set_same_site(actix_web::cookie::SameSite::Lax);
+    cookie.set_max_age(actix_web::cookie::time::Duration::days(COOKIE_DAYS));
+    let _ = res.add_cookie(&cookie);
+}
+
+/// Whose cart a request speaks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CartOwner {
+    Member(domain::UserId),
+    /// The SHA-256 of the browser's cart token (or of the session token of a cookie-less client).
+    Guest(String),
+}
+
+impl CartOwner {
+    pub fn as_owner(&self) -> Owner<'_> {
+        match self {
+            Self::Member(id) => Owner::Member(*id),
+            Self::Guest(key) => Owner::Guest(key),
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// The cart owner of this request: the member, or the guest's browser; `None` without a live
+    /// session. With `create`, a browser without a cart cookie is given one.
+    pub fn cart_owner(&mut self, create: bool) -> Result<Option<CartOwner>, ApiError> {
+        let (session, member) = self.session_member()?;
+        if let Some(m) = member {
+            return Ok(Some(CartOwner::Member(m.id)));
+        }
+        if session.is_none() {
+            return Ok(None);
+        }
+        let (cookie, bearer) = self.cart_cookie();
+        if let Some(c) = cookie {
+            return Ok(Some(CartOwner::Guest(guest_key(c))));
+        }
+        if let Some(c) = &self.cart_issued {
+            return Ok(Some(CartOwner::Guest(guest_key(c))));
+        }
+        if bearer {
+            let token = self.token().unwrap_or_default();
+            return Ok(Some(CartOwner::Guest(crate::session::hash(&format!(
+                "session cart:{token}"
+            )))));
+        }
+        if !create {
+            return Ok(None);
+        }
+        let token = crate::session::new_token();
+        let key = guest_key(&token);
+        self.cart_issued = Some(token);
+        Ok(Some(CartOwner::Guest(key)))
+    }
+
+    /// The cart of this request, if it has one.
+    pub fn find_cart(&mut self) -> Result<Option<CartRow>, ApiError> {
+        match self.cart_owner(false)? {
+            Some(owner) => Ok(db::carts::find(self.conn, owner.as_owner())?),
+            None => Ok(None),
+        }
+    }
+}
+
+/// What is stored of a browser's cart token.
+pub fn guest_key(token: &str) -> String {
+    crate::session::hash(&format!("cart:{token}"))
+}
+
+/// The barangay a cart call prices for: known (404 otherwise, with `data.error`).
+fn place_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Place, ApiError> {
+    ctx.place(barangay)?.ok_or_else(|| {
+        ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
+    })
+}
+
+/// The fulfillment priced for: the given one when the barangay's city offers it, else delivery.
+fn fulfillment_of(
+    ctx: &mut Ctx,
+    place: &Place,
+    asked: Option<FulfillmentId>,
+) -> Result<FulfillmentId, ApiError> {
+    let asked = asked.unwrap_or(domain::DEFAULT_FULFILLMENT);
+    if asked == domain::DEFAULT_FULFILLMENT {
+        return Ok(asked);
+    }
+    let offered = db::places::served_pairs(ctx.conn)?
+        .into_iter()
+        .any(|(c, f)| c == place.city.id && f == asked);
+    Ok(if offered {
+        asked
+    } else {
+        domain::DEFAULT_FULFILLMENT
+    })
+}
+
+/// The cart's answer for this request at `place`: the cart priced, with members'
+/// recommendations.
+pub fn answer(
+    ctx: &mut Ctx,
+    cart: Option<&CartRow>,
+    place: &Place,
+    fulfillment: FulfillmentId,
+    testdate: Option<&str>,
+) -> Result<CartAnswer, ApiError> {
+    let pricing = Pricing::load(ctx)?;
+    let (items, empties, revision) = match cart {
+        Some(c) => (
+            db::carts::items(ctx.conn, c.id)?,
+            db::carts::empties(ctx.conn, c.id)?,
+            c.revision,
+        ),
+        None => (Vec::new(), Vec::new(), 0),
+    };
+    let now = ctx.config.now(testdate);
+    let mut priced = price(
+        ctx,
+        &pricing,
+        items,
+        &empties,
+        place,
+        fulfillment,
+        now,
+        revision,
+    )?
+    .answer;
+    if cart.is_some_and(|c| c.user_id.is_some()) && place.served {
+        priced.recommended_products = recommended(ctx, &pricing, place, &priced)?;
+    }
+    Ok(priced)
+}
+
+/// Members' recommendations: recommended products sold in the place, of the cart's family, not
+/// already in it.
+fn recommended(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    place: &Place,
+    cart: &CartAnswer,
+) -> Result<Vec<ProductView>, ApiError> {
+    let keg = cart.shopping_cart.first().map(|c| is_keg(c.family));
+    let in_cart: Vec<ProductId> = cart
+        .shopping_cart
+        .iter()
+        .flat_map(|c| c.items.iter().map(|i| i.id))
+        .collect();
+    let rows = db::catalog::products(ctx.conn, db::catalog::Area::City(place.city.id), None)?;
+    let picked: Vec<db::models::Product> = rows
+        .into_iter()
+        .filter(|p| p.recommended && p.orderable && !in_cart.contains(&p.id))
+        .filter(|p| keg.is_none_or(|k| is_keg(pricing.family(p.packaging_id)) == k))
+        .take(8)
+        .collect();
+    crate::catalog::views(ctx, picked)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The calls
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct CartPath {
+    /// The barangay to price the cart for (the location gate's).
+    #[serde(rename = "barangayId")]
+    #[param(rename = "barangayId")]
+    pub barangay_id: BarangayId,
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CartQuery {
+    /// Delivery (1, the default) or pickup (2): the delivery fee depends on it.
+    pub fulfillment: Option<FulfillmentId>,
+    /// Dev and test only: pretend it is this Manila time (`YYYY-MM-DDTHH:MM`) for checkout's
+    /// hours and blackouts.
+    pub testdate: Option<String>,
+}
+
+crate::declare!(
+    /// `GET /api/v1/cart/{barangayId}`.
+    pub struct CartGet = Get "/api/v1/cart/{barangayId}" as "cart", Session, errors [404],
+    (CartPath, CartQuery, crate::endpoint::NoBody) -> CartAnswer,
+    "The session's cart priced for a barangay (an empty cart without a session).");
+
+impl Endpoint for CartGet {
+    fn call(ctx: &mut Ctx, (p, q, _, _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        let place = place_of(ctx, p.barangay_id)?;
+        let fulfillment = fulfillment_of(ctx, &place, q.fulfillment)?;
+        let cart = ctx.find_cart()?;
+        answer(
+            ctx,
+            cart.as_ref(),
+            &place,
+            fulfillment,
+            q.testdate.as_deref(),
+        )
+    }
+}
+
+/// SPEC 3's add-to-cart payload.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct AddToCartBody {
+    pub product_id: Option<ProductId>,
+    /// Units to add (1-999; SPEC 9: 24 for Cans from recommended cards).
+    #[schema(minimum = 1, maximum = 999)]
+    pub quantity: Option<i64>,
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub street_id: Option<StreetId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, ApiError> {
+    v.ok_or_else(|| ApiError::Invalid {
+        field,
+        message: message.into(),
+    })
+}
+
+fn check_quantity(q: Option<i64>) -> Result<i32, ApiError> {
+    let q = required(q, "quantity", "Enter the quantity.")?;
+    cases::check_quantity(q)
+        .map(|q| q as i32)
+        .map_err(|message| ApiError::Invalid {
+            field: "quantity",
+            message,
+        })
+}
+
+/// The product a call names: one of the catalog (404 otherwise).
+fn product_of(ctx: &mut Ctx, id: ProductId) -> Result<db::models::Product, ApiError> {
+    db::carts::product(ctx.conn, id)?
+        .ok_or_else(|| ApiError::refused(404, "product_id", format!("Product {id} not found.")))
+}
+
+/// A live session's cart owner, or 401.
+fn owner(ctx: &mut Ctx, create: bool) -> Result<CartOwner, ApiError> {
+    ctx.cart_owner(create)?.ok_or(ApiError::Unauthenticated)
+}
+
+/// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
+/// place's checks done by the caller); the cart after.
+pub fn add(
+    ctx: &mut Ctx,
+    owner: &CartOwner,
+    product: &db::models::Product,
+    quantity: i32,
+    place: &Place,
+    street: Option<StreetId>,
+) -> Result<CartRow, ApiError> {
+    let pricing = Pricing::load(ctx)?;
+    let now = domain::calendar::unix_now();
+    let family = pricing.family(product.packaging_id);
+    ctx.conn.transaction(|conn| {
+        let cart = db::carts::find_or_create(conn, owner.as_owner(), now)?;
+        db::carts::lock(conn, cart.id, now)?;
+        let items = db::carts::items(conn, cart.id)?;
+        if items
+            .iter()
+            .any(|i| is_keg(pricing.family(i.product.packaging_id)) != is_keg(family))
+        {
+            return Err(ApiError::refused(
+                422,
+                "product_id",
+                "Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Check out or empty your cart first.",
+            ));
+        }
+        let have = items
+            .iter()
+            .find(|i| i.product.id == product.id)
+            .map_or(0, |i| i.quantity);
+        if have == 0 && items.len() >= cases::MAX_PRODUCTS {
+            return Err(ApiError::refused(
+                422,
+                "product_id",
+                format!(
+                    "Your cart holds {} different products, the most it can. Remove one first.",
+                    cases::MAX_PRODUCTS
+                ),
+            ));
+        }
+        let total = have + quantity;
+        if total > cases::MAX_QUANTITY as i32 {
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "quantity",
+                message: format!(
+                    "You can have at most {} of {} in your cart (you have {have}).",
+                    cases::MAX_QUANTITY,
+                    product.product_name
+                ),
+                products: Vec::new(),
+            });
+        }
+        db::carts::set_quantity(conn, cart.id, product.id, total, now)?;
+        db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
+        db::carts::find(conn, owner.as_owner())?
+            .ok_or_else(|| ApiError::Internal("cart vanished".into()))
+    })
+}
+
+/// The street a body names, checked against the barangay's streets.
+fn street_of(
+    ctx: &mut Ctx,
+    place: &Place,
+    street: Option<StreetId>,
+) -> Result<Option<StreetId>, ApiError> {
+    let Some(s) = street else { return Ok(None) };
+    let streets = db::places::streets_of_barangay(ctx.conn, place.barangay.id)?;
+    if streets.iter().any(|x| x.id == s) {
+        Ok(Some(s))
+    } else {
+        Err(ApiError::Invalid {
+            field: "street_id",
+            message: "Choose a street of this barangay.".into(),
+        })
+    }
+}
+
+/// Whether a product can be bought at `place`: a 422 naming it when not (SPEC 8).
+fn check_available(
+    ctx: &mut Ctx,
+    product: &db::models::Product,
+    place: &Place,
+) -> Result<(), ApiError> {
+    let listed = if place.served {
+        db::carts::listed_in_city(ctx.conn, place.city.id, &[product.id])?
+    } else {
+        Vec::new()
+    };
+    match unavailable_reason(product, place, &listed) {
+        None => Ok(()),
+        Some(reason) => Err(ApiError::Refused {
+            status: 422,
+            field: "product_id",
+            message: format!(
+                "{} cannot be added to your cart: {}",
+                product.product_name,
+                reason.trim_end_matches('.').to_lowercase() + "."
+            ),
+            products: vec![DisabledProduct {
+                id: product.id,
+                product_name: product.product_name.clone(),
+                reason,
+            }],
+        }),
+    }
+}
+
+crate::declare!(
+    /// `POST /api/v1/cart`.
+    pub struct AddToCart = Post "/api/v1/cart" as "addToCart", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<AddToCartBody, true>) -> CartAnswer,
+    "Adds units of a product to the session's cart; answers the cart.");
+
+impl Endpoint for AddToCart {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        let quantity = check_quantity(b.quantity)?;
+        let product_id = required(b.product_id, "product_id", "Choose a product.")?;
+        let barangay = required(
+            b.barangay,
+            "barangay",
+            "Choose your delivery location first.",
+        )?;
+        let owner = owner(ctx, true)?;
+        let product = product_of(ctx, product_id)?;
+        let place = place_of(ctx, barangay)?;
+        let street = street_of(ctx, &place, b.street_id)?;
+        check_available(ctx, &product, &place)?;
+        let cart = add(ctx, &owner, &product, quantity, &place, street)?;
+        let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let mut a = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+        a.message = "You successfully added this product to the cart.".into();
+        Ok(a)
+    }
+}
+
+/// A change of one item's units.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct UpdateCartBody {
+    pub product_id: Option<ProductId>,
+    /// The item's new units (1-999).
+    #[schema(minimum = 1, maximum = 999)]
+    pub quantity: Option<i64>,
+    /// The barangay to price the answer for (else the one the cart was last added for).
+    #[serde(default)]
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+/// The place an answer is priced for: the one asked, else the cart's last.
+fn answer_place(
+    ctx: &mut Ctx,
+    cart: &CartRow,
+    asked: Option<BarangayId>,
+) -> Result<Place, ApiError> {
+    let id = asked
+        .or(cart.barangay_id.map(BarangayId::from_db))
+        .ok_or_else(|| ApiError::Invalid {
+            field: "barangay",
+            message: "Choose your delivery location first.".into(),
+        })?;
+    place_of(ctx, id)
+}
+
+/// The session's cart, or the 404 of a cart that is not there.
+fn existing_cart(ctx: &mut Ctx) -> Result<CartRow, ApiError> {
+    let owner = owner(ctx, false)?;
+    db::carts::find(ctx.conn, owner.as_owner())?
+        .ok_or_else(|| ApiError::refused(404, "product_id", EMPTY))
+}
+
+crate::declare!(
+    /// `PUT /api/v1/cart`.
+    pub struct UpdateCart = Put "/api/v1/cart" as "updateCart", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<UpdateCartBody, true>) -> CartAnswer,
+    "Sets the units of an item of the session's cart; answers the cart.");
+
+impl Endpoint for UpdateCart {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        let quantity = check_quantity(b.quantity)?;
+        let product = required(b.product_id, "product_id", "Choose a product.")?;
+        let cart = existing_cart(ctx)?;
+        let place = answer_place(ctx, &cart, b.barangay)?;
+        let now = domain::calendar::unix_now();
+        ctx.conn.transaction(|conn| {
+            db::carts::lock(conn, cart.id, now)?;
+            if db::carts::quantity_of(conn, cart.id, product)? == 0 {
+                return Err(ApiError::refused(
+                    404,
+                    "product_id",
+                    format!("Product {product} is not in your cart."),
+                ));
+            }
+            db::carts::set_quantity(conn, cart.id, product, quantity, now)?;
+            Ok::<_, ApiError>(())
+        })?;
+        let cart = ctx.find_cart()?;
+        let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let mut a = answer(ctx, cart.as_ref(), &place, fulfillment, None)?;
+        a.message = "Your cart has been updated.".into();
+        Ok(a)
+    }
+}
+
+/// Items to remove (SPEC 7: `product_id` as a list).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct RemoveFromCartBody {
+    /// 1 to 50 product ids.
+    #[serde(default)]
+    #[schema(min_items = 1, max_items = 50)]
+    pub product_id: Vec<ProductId>,
+    #[serde(default)]
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+crate::declare!(
+    /// `DELETE /api/v1/cart`.
+    pub struct RemoveFromCart = Delete "/api/v1/cart" as "removeFromCart", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<RemoveFromCartBody, true>) -> CartAnswer,
+    "Removes items from the session's cart; answers the cart.");
+
+impl Endpoint for RemoveFromCart {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        if b.product_id.is_empty() || b.product_id.len() > cases::MAX_PRODUCTS {
+            return Err(ApiError::Invalid {
+                field: "product_id",
+                message: format!("Name 1 to {} products to remove.", cases::MAX_PRODUCTS),
+            });
+        }
+        let cart = existing_cart(ctx)?;
+        let place = answer_place(ctx, &cart, b.barangay)?;
+        let now = domain::calendar::unix_now();
+        let removed = ctx.conn.transaction(|conn| {
+            db::carts::lock(conn, cart.id, now)?;
+            let removed = db::carts::remove(conn, cart.id, &b.product_id)?;
+            if db::carts::count_items(conn, cart.id)? == 0 {
+                db::carts::clear(conn, cart.id)?;
+            }
+            Ok::<_, ApiError>(removed)
+        })?;
+        let cart = ctx.find_cart()?;
+        let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let mut a = answer(ctx, cart.as_ref(), &place, fulfillment, None)?;
+        a.message = if removed == 0 {
+            "Those items were not in your cart.".into()
+        } else {
+            "Removed from your cart.".into()
+        };
+        Ok(a)
+    }
+}
+
+/// Empty cases the shopper returns against one deposit row.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct ReturnEmptyBody {
+    pub deposit_id: Option<i32>,
+    /// Empty cases returned (0 returns none; at most the cart's cases of that deposit).
+    #[schema(minimum = 0, maximum = 999)]
+    pub cases: Option<i64>,
+    #[serde(default)]
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+crate::declare!(
+    /// `POST /api/v3/return-empty`.
+    pub struct ReturnEmpty = Post "/api/v3/return-empty" as "returnEmpty", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<ReturnEmptyBody, true>) -> CartAnswer,
+    "Says how many empty cases of a deposit the shopper returns; answers the cart with the credit.");
+
+impl Endpoint for ReturnEmpty {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        let deposit = required(b.deposit_id, "deposit_id", "Choose the empties you return.")?;
+        let cases_back = required(b.cases, "cases", "Enter how many empty cases you return.")?;
+        if !(0..=i64::from(cases::MAX_QUANTITY)).contains(&cases_back) {
+            return Err(ApiError::refused(
+                422,
+                "cases",
+                format!("Return from 0 to {} empty cases.", cases::MAX_QUANTITY),
+            ));
+        }
+        let cart = existing_cart(ctx)?;
+        let place = answer_place(ctx, &cart, b.barangay)?;
+        let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let before = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+        let Some(line) = before.empties.iter().find(|e| e.deposit_id == deposit) else {
+            return Err(ApiError::refused(
+                422,
+                "deposit_id",
+                "Your cart has no deposit of this kind to return empties against.",
+            ));
+        };
+        if cases_back > i64::from(line.max_cases) {
+            return Err(ApiError::refused(
+                422,
+                "cases",
+                format!(
+                    "Your cart has {} case(s) of {}: return at most that many.",
+                    line.max_cases, line.name
+                ),
+            ));
+        }
+        let now = domain::calendar::unix_now();
+        ctx.conn.transaction(|conn| {
+            db::carts::lock(conn, cart.id, now)?;
+            db::carts::set_empties(conn, cart.id, deposit, cases_back as i32)
+        })?;
+        let cart = ctx.find_cart()?;
+        let mut a = answer(ctx, cart.as_ref(), &place, fulfillment, None)?;
+        a.message = if cases_back == 0 {
+            "You return no empties.".into()
+        } else {
+            format!("You return {cases_back} empty case(s): the deposit is credited.")
+        };
+        Ok(a)
+    }
+}
+
+/// Where checkout will deliver (SPEC 7: barangay, optional street).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct VerifyBody {
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub street_id: Option<StreetId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+    /// The cart revision the shopper sees; when the cart changed since (another window), the
+    /// answer is 410 and the checkout page is loaded afresh.
+    #[serde(default)]
+    pub revision: Option<i64>,
+    /// Dev and test only, as the cart's.
+    #[serde(default)]
+    pub testdate: Option<String>,
+}
+
+crate::declare!(
+    /// `POST /api/v1/user/checkout/verify`.
+    pub struct CheckoutVerify = Post "/api/v1/user/checkout/verify" as "checkoutVerify", Write, errors [401, 404, 410, 422],
+    (NoParams, NoParams, Json<VerifyBody, true>) -> CartAnswer,
+    "Checks that the member's cart can go to checkout for a place: 422 naming what stops it, 410 when the cart changed in another window.");
+
+impl Endpoint for CheckoutVerify {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        ctx.member()?;
+        let barangay = required(
+            b.barangay,
+            "barangay",
+            "Choose your delivery location first.",
+        )?;
+        let cart = ctx.find_cart()?;
+        let place = place_of(ctx, barangay)?;
+        street_of(ctx, &place, b.street_id)?;
+        let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let a = answer(
+            ctx,
+            cart.as_ref(),
+            &place,
+            fulfillment,
+            b.testdate.as_deref(),
+        )?;
+        if let (Some(seen), Some(cart)) = (b.revision, cart.as_ref()) {
+            if seen != cart.revision {
+                return Err(ApiError::refused(
+                    410,
+                    "revision",
+                    "Your cart changed in another window. Check it again before checkout.",
+                ));
+            }
+        }
+        if let Some(reason) = &a.checkout.reason {
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "cart",
+                message: reason.clone(),
+                products: a.unavailable.clone(),
+            });
+        }
+        Ok(a)
+    }
+}

@@ -1,0 +1,656 @@
+//! Orders (issue 15 section 6): Submit Order places the session's cart as an order in one
+//! transaction, once per cart revision (a double click, a retry, two tabs or 20 submits at once
+//! make one order: the revision is the idempotency key, the cart row is held while deciding, and
+//! the key is unique); prices, availability, hours and the blackout are checked again at that
+//! moment; the order keeps its own copy of everything it shows; the cart empties. A member sees
+//! their orders; a guest reaches an order by the unguessable key of its link; anyone else gets the
+//! 404 of an unknown order.
+
+use db::carts::CartRow;
+use db::diesel::Connection;
+use db::orders::{FullOrder, OrderChargeRow, OrderItemRow, OrderRow};
+use domain::ordering::Status;
+use domain::{BarangayId, FulfillmentId, StreetId};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::cart::NameAmount;
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use crate::error::ApiError;
+use crate::mail::Mail;
+
+crate::register!(PlaceOrder, OrderGet, MyOrders);
+
+/// Orders a page of /my-account/orders shows.
+pub const PAGE_SIZE: i64 = 10;
+
+/// The checkout form (SPEC 2 and issue 15 section 5).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct OrderForm {
+    #[serde(default)]
+    #[schema(max_length = 100)]
+    pub contact_name: String,
+    /// `09` and 9 digits.
+    #[serde(default)]
+    #[schema(pattern = "^09[0-9]{9}$")]
+    pub mobile: String,
+    /// Guests: where the confirmation goes (members' goes to their account's address).
+    #[serde(default)]
+    #[schema(max_length = 254)]
+    pub email: String,
+    /// House or unit, building: with the barangay and street, where the rider goes (delivery).
+    #[serde(default)]
+    #[schema(max_length = 200)]
+    pub address: String,
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub street_id: Option<StreetId>,
+    /// Delivery (1) or pickup (2).
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    pub notes: String,
+    /// The cart revision the checkout showed (the order's idempotency key).
+    pub revision: Option<i64>,
+    /// The total the checkout showed (centavos): when the cart now comes to another, nothing is
+    /// placed and the answer says the new total.
+    #[serde(default)]
+    pub expected_total: Option<i64>,
+    /// Dev and test only: pretend it is this Manila time (`YYYY-MM-DDTHH:MM`).
+    #[serde(default)]
+    pub testdate: Option<String>,
+}
+
+/// A line of an order.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct OrderItemView {
+    pub product_id: i32,
+    pub product_name: String,
+    pub sku: String,
+    pub case_name: String,
+    pub unit_price: i64,
+    pub price_per_case: i64,
+    pub quantity: i32,
+    pub amount: i64,
+}
+
+/// A step of an order's status.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct StatusStep {
+    pub status: String,
+    pub label: String,
+    /// Manila time, `YYYY-MM-DD HH:MM`.
+    pub at: String,
+}
+
+/// An order as the active order page shows it. Money is integer centavos.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct OrderView {
+    pub id: i64,
+    /// What the shopper quotes: `TB-000123`.
+    pub number: String,
+    pub status: String,
+    pub status_label: String,
+    pub placed_at: String,
+    pub fulfillment_id: i32,
+    pub fulfillment: String,
+    pub payment: String,
+    pub contact_name: String,
+    pub mobile: String,
+    pub email: String,
+    pub address: String,
+    pub place: String,
+    pub notes: String,
+    pub items: Vec<OrderItemView>,
+    pub items_total: i64,
+    pub deposits: Vec<NameAmount>,
+    pub deposits_total: i64,
+    pub delivery_fee: i64,
+    pub total: i64,
+    pub history: Vec<StatusStep>,
+}
+
+/// What Submit Order answers: the order and the address of its page (with a guest's key).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct PlacedOrder {
+    pub order: OrderView,
+    /// `/active-order/{id}`, with `?key=` for a guest.
+    pub link: String,
+    /// Whether this call placed it (false: it had been placed by an earlier submit of the same cart).
+    pub placed: bool,
+    pub message: String,
+}
+
+/// A page of a member's orders.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct OrderList {
+    pub orders: Vec<OrderView>,
+    pub page: i64,
+    pub pages: i64,
+    pub total: i64,
+}
+
+fn label(status: &str) -> String {
+    match Status::parse(status) {
+        Some(Status::Placed) => "Placed",
+        Some(Status::Confirmed) => "Confirmed",
+        Some(Status::OutForDelivery) => "Out for delivery",
+        Some(Status::ReadyForPickup) => "Ready for pickup",
+        Some(Status::Completed) => "Completed",
+        Some(Status::Cancelled) => "Cancelled",
+        None => status,
+    }
+    .to_string()
+}
+
+fn manila(unix: i64) -> String {
+    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
+    time::OffsetDateTime::from_unix_timestamp(unix)
+        .map(|t| t.to_offset(time::macros::offset!(+8)))
+        .ok()
+        .and_then(|t| t.format(&fmt).ok())
+        .unwrap_or_default()
+}
+
+/// The number a shopper quotes.
+pub fn number(id: i64) -> String {
+    format!("TB-{id:06}")
+}
+
+impl From<FullOrder> for OrderView {
+    fn from(f: FullOrder) -> Self {
+        let o = f.order;
+        Self {
+            id: o.id,
+            number: number(o.id),
+            status_label: label(&o.status),
+            status: o.status,
+            placed_at: manila(o.placed_at),
+            fulfillment_id: o.fulfillment_type_id,
+            fulfillment: o.fulfillment_name,
+            payment: o.payment,
+            contact_name: o.contact_name,
+            mobile: o.mobile,
+            email: o.email,
+            address: o.address,
+            place: o.place,
+            notes: o.notes,
+            items: f
+                .items
+                .into_iter()
+                .map(|i| OrderItemView {
+                    product_id: i.product_id,
+                    product_name: i.product_name,
+                    sku: i.sku,
+                    case_name: i.case_name,
+                    unit_price: i.unit_price,
+                    price_per_case: i.price_per_case,
+                    quantity: i.quantity,
+                    amount: i.amount,
+                })
+                .collect(),
+            items_total: o.items_total,
+            deposits: f
+                .charges
+                .into_iter()
+                .map(|c| NameAmount {
+                    name: c.name,
+                    amount: c.amount,
+                })
+                .collect(),
+            deposits_total: o.deposits_total,
+            delivery_fee: o.delivery_fee,
+            total: o.total,
+            history: f
+                .history
+                .into_iter()
+                .map(|(status, at)| StatusStep {
+                    label: label(&status),
+                    status,
+                    at: manila(at),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What stands for the shopper's secret in a guest's order key: the browser's cart token, or
+/// the session token of a client without cookies.
+fn owner_secret(ctx: &mut Ctx) -> String {
+    let (cookie, _) = ctx.cart_cookie();
+    match cookie {
+        Some(c) => format!("cart:{c}"),
+        None => format!("session:{}", ctx.token().unwrap_or_default()),
+    }
+}
+
+/// A guest's key to an order: derived from the shopper's secret and the order's idempotency key,
+/// so a repeated submit answers the same link; only its hash is stored.
+fn access_key(secret: &str, idempotency_key: &str) -> String {
+    let h = crate::session::hash(&format!("order access:{secret}:{idempotency_key}"));
+    h[..40].to_string()
+}
+
+fn link(order: &OrderRow, key: Option<&str>) -> String {
+    match key {
+        Some(k) if order.user_id.is_none() => format!("/active-order/{}?key={k}", order.id),
+        _ => format!("/active-order/{}", order.id),
+    }
+}
+
+/// The checked form: contact, place and where the rider goes.
+struct Checked {
+    contact_name: String,
+    mobile: String,
+    email: String,
+    address: String,
+    notes: String,
+}
+
+fn check_form(
+    f: &OrderForm,
+    member: Option<&db::users::UserRow>,
+    pickup: bool,
+) -> Result<Checked, ApiError> {
+    let mut c = domain::account::Checker::default();
+    let name = f.contact_name.trim();
+    let contact_name = if name.chars().count() < 2
+        || name.chars().count() > 100
+        || name.chars().any(char::is_control)
+    {
+        c.add(
+            "contact_name",
+            "Enter the name of the person we contact (2 to 100 characters).",
+        );
+        None
+    } else {
+        Some(name.to_string())
+    };
+    let mobile = c.field("mobile", domain::account::validate_mobile(&f.mobile));
+    let email = match member {
+        Some(m) => Some(m.email.clone()),
+        None => c.field(
+            "email",
+            domain::email::validate_email(&f.email).map_err(str::to_string),
+        ),
+    };
+    let line = f.address.trim();
+    let address = if pickup && line.is_empty() {
+        Some(String::new())
+    } else if line.chars().count() < 5
+        || line.chars().count() > 200
+        || line.chars().any(char::is_control)
+    {
+        c.add(
+            "address",
+            "Enter the house or unit number, building and street (5 to 200 characters).",
+        );
+        None
+    } else {
+        Some(line.to_string())
+    };
+    let notes = f.notes.trim();
+    if notes.chars().count() > 500
+        || notes
+            .chars()
+            .any(|ch| ch.is_control() && ch != '\n' && ch != '\r')
+    {
+        c.add("notes", "Notes can be up to 500 characters.");
+    }
+    let value = (|| {
+        Some(Checked {
+            contact_name: contact_name?,
+            mobile: mobile?,
+            email: email?,
+            address: address?,
+            notes: notes.to_string(),
+        })
+    })();
+    c.finish(value).map_err(ApiError::Fields)
+}
+
+crate::declare!(
+    /// `POST /api/v1/orders`.
+    pub struct PlaceOrder = Post "/api/v1/orders" as "placeOrder", Write, errors [401, 404, 409, 422],
+    (NoParams, NoParams, Json<OrderForm, true>) -> PlacedOrder,
+    "Places the session's cart as an order, once per cart revision; answers the order (201, or 200 when an earlier submit of the same cart placed it).",
+    status 201);
+
+impl Endpoint for PlaceOrder {
+    fn status(answer: &PlacedOrder) -> u16 {
+        if answer.placed {
+            201
+        } else {
+            200
+        }
+    }
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<PlacedOrder, ApiError> {
+        let owner = ctx.cart_owner(false)?.ok_or(ApiError::Unauthenticated)?;
+        let (_, member) = ctx.session_member()?;
+        let revision = f.revision.ok_or_else(|| ApiError::Invalid {
+            field: "revision",
+            message: "Open the checkout page again and submit from there.".into(),
+        })?;
+        let barangay = f.barangay.ok_or_else(|| ApiError::Invalid {
+            field: "barangay",
+            message: "Choose your delivery location first.".into(),
+        })?;
+        let cart = db::carts::find(ctx.conn, owner.as_owner())?
+            .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::EMPTY))?;
+        let key = format!("cart {} revision {revision}", cart.id);
+        let secret = owner_secret(ctx);
+        let access = access_key(&secret, &key);
+        // A submit of a revision already placed answers that order, before anything else.
+        if let Some(done) = db::orders::by_idempotency_key(ctx.conn, &key)? {
+            return answer_placed(ctx, done.id, Some(&access), false);
+        }
+        let place = ctx.place(barangay)?.ok_or_else(|| {
+            ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
+        })?;
+        let fulfillment = f.fulfillment.unwrap_or(domain::DEFAULT_FULFILLMENT);
+        let offered = db::places::served_pairs(ctx.conn)?
+            .into_iter()
+            .any(|(c, ff)| c == place.city.id && ff == fulfillment);
+        let fulfillment_row = db::places::fulfillment_type(ctx.conn, fulfillment)?;
+        let Some(fulfillment_row) = fulfillment_row.filter(|_| offered) else {
+            return Err(ApiError::Invalid {
+                field: "fulfillment",
+                message: format!(
+                    "This choice of delivery or pickup is not offered in {}.",
+                    place.city.city_name
+                ),
+            });
+        };
+        let pickup = fulfillment != domain::DEFAULT_FULFILLMENT;
+        let street =
+            match f.street_id {
+                Some(s) => {
+                    let streets = db::places::streets_of_barangay(ctx.conn, place.barangay.id)?;
+                    let street = streets.into_iter().find(|x| x.id == s).ok_or_else(|| {
+                        ApiError::Invalid {
+                            field: "street_id",
+                            message: "Choose a street of this barangay.".into(),
+                        }
+                    })?;
+                    Some(street)
+                }
+                None => None,
+            };
+        let checked = check_form(&f, member.as_ref(), pickup)?;
+        let pricing = crate::cart::Pricing::load(ctx)?;
+        let now = ctx.config.now(f.testdate.as_deref());
+        let unix = domain::calendar::unix_now();
+        let payment = if pickup {
+            "Pay at pickup"
+        } else {
+            "Cash on delivery"
+        };
+        let province = db::places::province(ctx.conn, place.city.province_id)?
+            .map(|p| p.province_name)
+            .unwrap_or_default();
+        let place_text = format!(
+            "{}{}, {}, {province}",
+            street
+                .as_ref()
+                .map(|s| format!("{}, ", s.street_name))
+                .unwrap_or_default(),
+            place.barangay.barangay_name,
+            place.city.city_name,
+        );
+        let orders_to = ctx.config.orders_to.clone();
+        let base = ctx.config.public_url.clone();
+        let user_id = member.as_ref().map(|m| m.id.get());
+        let placed = ctx.conn.transaction(|conn| {
+            // Holding the cart makes concurrent submits of it wait here, one after the other.
+            db::carts::hold(conn, cart.id)?;
+            if let Some(done) = db::orders::by_idempotency_key(conn, &key)? {
+                return Ok::<_, ApiError>(Err(done.id));
+            }
+            let current: CartRow = db::carts::find(conn, owner.as_owner())?
+                .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::EMPTY))?;
+            if current.revision != revision {
+                return Err(ApiError::refused(
+                    409,
+                    "revision",
+                    "Your cart changed since you opened checkout. Check your order and submit again.",
+                ));
+            }
+            let items = db::carts::items(conn, cart.id)?;
+            let empties = db::carts::empties(conn, cart.id)?;
+            let mut inner = Ctx::new(conn, ctx.config, crate::Caller::default());
+            let priced = crate::cart::price(
+                &mut inner,
+                &pricing,
+                items,
+                &empties,
+                &place,
+                fulfillment,
+                now,
+                revision,
+            )?;
+            let a = &priced.answer;
+            if let Some(reason) = &a.checkout.reason {
+                return Err(ApiError::Refused {
+                    status: 422,
+                    field: "cart",
+                    message: reason.clone(),
+                    products: a.unavailable.clone(),
+                });
+            }
+            let total = a.cart_order_summary.subtotal;
+            if f.expected_total.is_some_and(|t| t != total) {
+                return Err(ApiError::refused(
+                    409,
+                    "expected_total",
+                    format!(
+                        "Your order now comes to {}: prices or fees changed. Check the order summary and submit again.",
+                        domain::money::format_php(total)
+                    ),
+                ));
+            }
+            let order = OrderRow {
+                id: 0,
+                user_id,
+                access_hash: crate::session::hash(&access),
+                idempotency_key: key.clone(),
+                status: Status::Placed.as_str().into(),
+                fulfillment_type_id: fulfillment.get(),
+                fulfillment_name: fulfillment_row.name.clone(),
+                payment: payment.into(),
+                contact_name: checked.contact_name.clone(),
+                mobile: checked.mobile.clone(),
+                email: checked.email.clone(),
+                address: checked.address.clone(),
+                barangay_id: place.barangay.id.get(),
+                street_id: street.as_ref().map(|s| s.id.get()),
+                place: place_text.clone(),
+                notes: checked.notes.clone(),
+                items_total: a.cart_order_summary.items_total,
+                deposits_total: a.cart_order_summary.deposits_total,
+                delivery_fee: a.cart_order_summary.delivery_fee,
+                total,
+                placed_at: unix,
+            };
+            let items: Vec<OrderItemRow> = priced
+                .lines
+                .iter()
+                .enumerate()
+                .map(|(n, (item, case_name, amount))| OrderItemRow {
+                    order_id: 0,
+                    line: n as i32 + 1,
+                    product_id: item.product.id.get(),
+                    product_name: item.product.product_name.clone(),
+                    sku: item.product.sku.clone(),
+                    case_name: case_name.clone(),
+                    unit_price: item.product.price,
+                    price_per_case: item.product.price_per_case,
+                    unit_per_case: item.product.unit_per_case,
+                    quantity: item.quantity,
+                    amount: *amount,
+                })
+                .collect();
+            let charges: Vec<OrderChargeRow> = a
+                .cart_order_summary
+                .deposits
+                .iter()
+                .enumerate()
+                .map(|(n, d)| OrderChargeRow {
+                    order_id: 0,
+                    line: n as i32 + 1,
+                    name: d.name.clone(),
+                    amount: d.amount,
+                })
+                .collect();
+            let id = db::orders::insert(inner.conn, &order, &items, &charges)?;
+            db::carts::clear(inner.conn, cart.id)?;
+            db::carts::lock(inner.conn, cart.id, unix)?;
+            // The mail goes with the order: both or neither.
+            let full = db::orders::full(inner.conn, id)?
+                .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
+            let view = OrderView::from(full);
+            let page = format!("{base}{}", link(&order_with_id(&order, id), Some(&access)));
+            let mut mails = vec![Mail::render(
+                "order_placed",
+                &view.email,
+                format!("Your order {} is placed", view.number),
+                &serde_json::json!({ "order": &view, "link": page, "money": money(&view) }),
+            )?];
+            if let Some(to) = &orders_to {
+                mails.push(Mail::render(
+                    "order_notice",
+                    to.as_ref(),
+                    format!("New order {}", view.number),
+                    &serde_json::json!({ "order": &view, "money": money(&view) }),
+                )?);
+            }
+            crate::mail::enqueue(inner.conn, &mails)?;
+            Ok(Ok(id))
+        })?;
+        match placed {
+            Ok(id) => {
+                ctx.mailed = true;
+                answer_placed(ctx, id, Some(&access), true)
+            }
+            Err(id) => answer_placed(ctx, id, Some(&access), false),
+        }
+    }
+}
+
+fn order_with_id(order: &OrderRow, id: i64) -> OrderRow {
+    OrderRow {
+        id,
+        ..order.clone()
+    }
+}
+
+/// The money of an order as mail shows it (`P1,234.00`).
+fn money(v: &OrderView) -> serde_json::Value {
+    let f = domain::money::format_php;
+    serde_json::json!({
+        "items": v.items.iter().map(|i| f(i.amount)).collect::<Vec<_>>(),
+        "deposits": v.deposits.iter().map(|d| f(d.amount)).collect::<Vec<_>>(),
+        "items_total": f(v.items_total),
+        "deposits_total": f(v.deposits_total),
+        "delivery_fee": f(v.delivery_fee),
+        "total": f(v.total),
+    })
+}
+
+fn answer_placed(
+    ctx: &mut Ctx,
+    id: i64,
+    key: Option<&str>,
+    placed: bool,
+) -> Result<PlacedOrder, ApiError> {
+    let full = db::orders::full(ctx.conn, id)?
+        .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
+    let link = link(&full.order, key);
+    let order = OrderView::from(full);
+    Ok(PlacedOrder {
+        message: format!("Thank you! Your order {} is placed.", order.number),
+        order,
+        link,
+        placed,
+    })
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct OrderPath {
+    #[serde(rename = "orderId")]
+    #[param(rename = "orderId")]
+    pub order_id: i64,
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct OrderKey {
+    /// A guest's key from the order's link.
+    pub key: Option<String>,
+}
+
+crate::declare!(
+    /// `GET /api/v1/orders/{orderId}`.
+    pub struct OrderGet = Get "/api/v1/orders/{orderId}" as "order", Session, errors [404],
+    (OrderPath, OrderKey, crate::endpoint::NoBody) -> OrderView,
+    "One order: the member's own, or a guest's with the key of its link; any other is not found.");
+
+impl Endpoint for OrderGet {
+    fn call(ctx: &mut Ctx, (p, q, _, _): Args<Self>) -> Result<OrderView, ApiError> {
+        let missing = || ApiError::NotFound(format!("Order {} not found.", p.order_id));
+        let Some(full) = db::orders::full(ctx.conn, p.order_id)? else {
+            return Err(missing());
+        };
+        let by_key = q
+            .key
+            .as_deref()
+            .is_some_and(|k| k.len() == 40 && crate::session::hash(k) == full.order.access_hash);
+        let mine = match full.order.user_id {
+            Some(owner) => ctx.session_member()?.1.is_some_and(|m| m.id.get() == owner),
+            None => false,
+        };
+        if by_key || mine {
+            Ok(full.into())
+        } else {
+            Err(missing())
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// From 1.
+    #[param(minimum = 1)]
+    pub page: Option<i64>,
+}
+
+crate::declare!(
+    /// `GET /api/v1/user/orders`.
+    pub struct MyOrders = Get "/api/v1/user/orders" as "myOrders", Session, errors [401],
+    (NoParams, PageQuery, crate::endpoint::NoBody) -> OrderList,
+    "The member's orders, newest first, ten a page.");
+
+impl Endpoint for MyOrders {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<OrderList, ApiError> {
+        let member = ctx.member()?;
+        let page = q.page.unwrap_or(1).clamp(1, 1_000_000);
+        let (rows, total) =
+            db::orders::of_member(ctx.conn, member.id, (page - 1) * PAGE_SIZE, PAGE_SIZE)?;
+        let mut orders = Vec::new();
+        for row in rows {
+            if let Some(full) = db::orders::full(ctx.conn, row.id)? {
+                orders.push(full.into());
+            }
+        }
+        Ok(OrderList {
+            orders,
+            page,
+            pages: (total + PAGE_SIZE - 1) / PAGE_SIZE,
+            total,
+        })
+    }
+}

@@ -1,0 +1,482 @@
+//! What a cart comes to (issue 15 section 2): its items grouped into cases by case type with the
+//! case math of `domain::cases`, each line's price (whole cases at the case price), deposits per
+//! deposit row less the empties returned, the delivery fee of the area and fulfillment, what
+//! cannot be bought at the place and why, and whether checkout can take it now. The cart's
+//! answer and the order are both made from [`price`].
+
+use std::collections::BTreeMap;
+
+use db::carts::Item;
+use db::places::Place;
+use domain::cases::{self, CaseRule, Line};
+use domain::{BarangayId, FilterType, FulfillmentId, ProductId};
+use serde::Serialize;
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use crate::catalog::ProductView;
+use crate::endpoint::Ctx;
+use crate::error::{ApiError, DisabledProduct};
+
+/// SPEC 8's message for incomplete cases.
+pub const INCOMPLETE: &str =
+    "For you to proceed to checkout, you need to complete filling up your cases.";
+/// The cart page's empty state.
+pub const EMPTY: &str = "There are no items in your cart.";
+
+/// One item of a case (SPEC 3's cart item). Money is integer centavos.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct CartItem {
+    /// The product's id (what PUT and DELETE name).
+    pub id: ProductId,
+    pub slug: String,
+    pub product_name: String,
+    pub product_image: Option<String>,
+    /// The unit price.
+    pub price: i64,
+    pub price_per_case: i64,
+    /// Units (bottles, cans, kegs).
+    pub quantity: i32,
+    /// Units in one case of this product.
+    pub quantity_per_pack: i32,
+    /// What the units cost: whole cases at the case price, the rest at the unit price.
+    pub total_price: i64,
+    pub packaging: String,
+    /// Whether it can be bought in the barangay priced for; when not, `unavailable_reason` says
+    /// why and it counts in no total.
+    pub available: bool,
+    pub unavailable_reason: Option<String>,
+}
+
+/// A case of the cart: the items of one case type (SPEC 2's case panel).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct CartCase {
+    /// The case type's name: Bottles, Cans, Keg.
+    pub name: String,
+    pub packaging_id: domain::PackagingId,
+    /// The family (keg, bottle, can).
+    pub family: FilterType,
+    /// What one unit is called: bottle, can, keg.
+    pub unit_noun: String,
+    pub unit_per_case: i32,
+    pub minimum_order_qty: i32,
+    /// How many cases the units fill (the last possibly partly).
+    pub cases: u64,
+    /// Units of available items.
+    pub units: u64,
+    /// `cases x unit_per_case`.
+    pub capacity: u64,
+    /// Units still needed ("Need N More"); 0 when complete.
+    pub missing: u64,
+    /// What the available items cost.
+    pub total: i64,
+    /// The summary line: each item's name and units.
+    pub summary: String,
+    pub items: Vec<CartItem>,
+}
+
+/// A line of the order summary.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct NameAmount {
+    pub name: String,
+    /// Centavos (a returned-empties credit is negative).
+    pub amount: i64,
+}
+
+/// SPEC 3's `cart_order_summary`: items in cart (one line a case), deposits (one line a deposit
+/// row charged, and a negative line a row whose empties are returned), delivery fee, subtotal.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct OrderSummary {
+    pub items_in_cart: Vec<NameAmount>,
+    pub items_total: i64,
+    pub deposits: Vec<NameAmount>,
+    pub deposits_total: i64,
+    pub delivery_fee: i64,
+    /// Everything: items, deposits less returned empties, delivery fee.
+    pub subtotal: i64,
+}
+
+/// Empties the shopper may return: one line a deposit row the cart is charged.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct EmptiesLine {
+    pub deposit_id: i32,
+    pub name: String,
+    /// The deposit of one case.
+    pub per_case: i64,
+    /// Empty cases the shopper says they return.
+    pub returned: i32,
+    /// At most as many as the cart's cases of this row.
+    pub max_cases: i32,
+    /// The credit (at most what the row charges).
+    pub credit: i64,
+}
+
+/// Whether the cart can go to checkout now, and if not, why.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct CheckoutState {
+    pub ready: bool,
+    pub reason: Option<String>,
+}
+
+/// SPEC 3's cart answer.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct CartAnswer {
+    pub shopping_cart: Vec<CartCase>,
+    pub cart_order_summary: OrderSummary,
+    /// Members only (SPEC 6); guests get none.
+    pub recommended_products: Vec<ProductView>,
+    pub delivery_fee: i64,
+    /// How many items (different products) the cart holds: the header's count.
+    pub item_count: u32,
+    /// Items that cannot be bought in this barangay now, by name and reason.
+    pub unavailable: Vec<DisabledProduct>,
+    pub empties: Vec<EmptiesLine>,
+    pub checkout: CheckoutState,
+    /// The barangay and fulfillment priced for.
+    pub barangay_id: BarangayId,
+    pub fulfillment_id: FulfillmentId,
+    /// Counts the cart's changes; checkout submits the revision it showed.
+    pub revision: i64,
+    /// A message for the shopper about what the call did (added, changed), or empty.
+    pub message: String,
+}
+
+/// What a cart is priced with, read once per call.
+pub struct Pricing {
+    pub case_types: Vec<db::carts::CaseType>,
+    pub deposits: Vec<db::carts::Deposit>,
+    pub packagings: Vec<db::models::Packaging>,
+}
+
+impl Pricing {
+    pub fn load(ctx: &mut Ctx) -> Result<Self, ApiError> {
+        Ok(Self {
+            case_types: db::carts::case_types(ctx.conn)?,
+            deposits: db::carts::deposits(ctx.conn)?,
+            packagings: crate::catalog::packagings(ctx.conn)?,
+        })
+    }
+
+    pub fn family(&self, packaging: domain::PackagingId) -> FilterType {
+        self.packagings
+            .iter()
+            .find(|k| k.id == packaging)
+            .map_or(FilterType::Bottle, crate::catalog::family)
+    }
+
+    /// The deposit row of a product: its own, else its packaging's.
+    fn deposit_of(&self, p: &db::models::Product) -> Option<&db::carts::Deposit> {
+        self.deposits
+            .iter()
+            .find(|d| d.product_id == Some(p.id.get()))
+            .or_else(|| {
+                self.deposits.iter().find(|d| {
+                    d.product_id.is_none() && d.packaging_id == Some(p.packaging_id.get())
+                })
+            })
+    }
+}
+
+/// Kegs and bottles/cans go in separate orders (SPEC 4).
+pub fn is_keg(f: FilterType) -> bool {
+    f == FilterType::Keg
+}
+
+/// Why an item cannot be bought at `place` now, if it cannot.
+pub fn unavailable_reason(
+    p: &db::models::Product,
+    place: &Place,
+    listed: &[ProductId],
+) -> Option<String> {
+    if !place.served {
+        Some(format!(
+            "We do not deliver to {} yet.",
+            place.barangay.barangay_name
+        ))
+    } else if !p.orderable {
+        Some("Out of stock.".into())
+    } else if !p.sold_in_all_areas && !listed.contains(&p.id) {
+        Some(format!("Not sold in {}.", place.city.city_name))
+    } else {
+        None
+    }
+}
+
+/// A case type's items, each with why it cannot be bought, if it cannot.
+type Group = Vec<(Item, Option<String>)>;
+
+/// Everything a priced cart comes to; the answer and the order are both made from it.
+pub struct Priced {
+    pub answer: CartAnswer,
+    /// Each available item with its case type's name (what an order keeps).
+    pub lines: Vec<(Item, String, i64)>,
+}
+
+/// Prices `items` for `place` and `fulfillment` at `now` (checkout's hours and blackouts).
+#[allow(clippy::too_many_arguments)]
+pub fn price(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    items: Vec<Item>,
+    empties: &[(i32, i32)],
+    place: &Place,
+    fulfillment: FulfillmentId,
+    now: time::PrimitiveDateTime,
+    revision: i64,
+) -> Result<Priced, ApiError> {
+    let ids: Vec<ProductId> = items.iter().map(|i| i.product.id).collect();
+    let listed = if place.served {
+        db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
+    } else {
+        Vec::new()
+    };
+    let mut groups: BTreeMap<(i32, i32), Group> = BTreeMap::new();
+    for item in items {
+        let reason = unavailable_reason(&item.product, place, &listed);
+        let packaging = item.product.packaging_id.get();
+        let order = pricing
+            .case_types
+            .iter()
+            .position(|c| c.packaging_id == packaging)
+            .map_or(i32::MAX, |i| i as i32);
+        groups
+            .entry((order, packaging))
+            .or_default()
+            .push((item, reason));
+    }
+    let mut shopping_cart = Vec::new();
+    let mut unavailable = Vec::new();
+    let mut lines = Vec::new();
+    let mut deposit_lines = Vec::new();
+    let mut incomplete = false;
+    for ((_, packaging), group) in groups {
+        let case_type = pricing
+            .case_types
+            .iter()
+            .find(|c| c.packaging_id == packaging);
+        let upc = case_type.map_or(1, |c| c.unit_per_case);
+        let min = case_type.map_or(1, |c| c.minimum_order_qty);
+        let name = case_type.map_or_else(
+            || {
+                pricing
+                    .packagings
+                    .iter()
+                    .find(|k| k.id.get() == packaging)
+                    .map(|k| k.name.clone())
+                    .unwrap_or_default()
+            },
+            |c| c.name.clone(),
+        );
+        let packaging_name = pricing
+            .packagings
+            .iter()
+            .find(|k| k.id.get() == packaging)
+            .map(|k| k.name.clone())
+            .unwrap_or_default();
+        let mut case_items = Vec::new();
+        let mut case_lines = Vec::new();
+        let mut summary = Vec::new();
+        for (item, reason) in group {
+            let p = &item.product;
+            let units = u32::try_from(item.quantity).unwrap_or(0);
+            let upc_item = u32::try_from(p.unit_per_case).unwrap_or(1);
+            let total = cases::line_amount(units, upc_item, p.price, p.price_per_case);
+            if let Some(reason) = &reason {
+                unavailable.push(DisabledProduct {
+                    id: p.id,
+                    product_name: p.product_name.clone(),
+                    reason: reason.clone(),
+                });
+            } else {
+                case_lines.push(Line {
+                    units,
+                    amount: total,
+                });
+                if let Some(d) = pricing.deposit_of(p) {
+                    deposit_lines.push(domain::deposits::DepositLine {
+                        row: i64::from(d.id),
+                        per_case: d.amount,
+                        units,
+                        unit_per_case: upc_item,
+                    });
+                }
+                lines.push((item.clone(), name.clone(), total));
+            }
+            summary.push(format!("{} x {}", p.product_name, item.quantity));
+            case_items.push(CartItem {
+                id: p.id,
+                slug: p.slug.clone(),
+                product_name: p.product_name.clone(),
+                product_image: p.product_image.clone(),
+                price: p.price,
+                price_per_case: p.price_per_case,
+                quantity: item.quantity,
+                quantity_per_pack: p.unit_per_case,
+                total_price: total,
+                packaging: packaging_name.clone(),
+                available: reason.is_none(),
+                unavailable_reason: reason,
+            });
+        }
+        let rule = CaseRule {
+            unit_per_case: u32::try_from(upc).unwrap_or(1),
+            minimum_order_qty: u32::try_from(min).unwrap_or(1),
+        };
+        let fill = match rule.fill(&case_lines) {
+            Ok(f) => f,
+            // Only unavailable items: nothing counts.
+            Err(cases::CaseError::Empty) => cases::CaseFill {
+                units: 0,
+                cases: 0,
+                capacity: 0,
+                missing: 0,
+                amount: 0,
+            },
+            Err(e) => return Err(ApiError::Internal(format!("case math: {e:?}"))),
+        };
+        incomplete |= !fill.complete();
+        shopping_cart.push(CartCase {
+            name,
+            packaging_id: domain::PackagingId::from_db(packaging),
+            family: pricing.family(domain::PackagingId::from_db(packaging)),
+            unit_noun: case_type.map(|c| c.unit_noun.clone()).unwrap_or_default(),
+            unit_per_case: upc,
+            minimum_order_qty: min,
+            cases: fill.cases,
+            units: fill.units,
+            capacity: fill.capacity,
+            missing: fill.missing,
+            total: fill.amount,
+            summary: summary.join(", "),
+            items: case_items,
+        });
+    }
+    // Deposits, then the empties returned against them.
+    let charged = domain::deposits::charged(&deposit_lines);
+    let mut deposits = Vec::new();
+    let mut empties_lines = Vec::new();
+    for (row, amount) in &charged {
+        let Some(d) = pricing.deposits.iter().find(|d| i64::from(d.id) == *row) else {
+            continue;
+        };
+        deposits.push(NameAmount {
+            name: d.name.clone(),
+            amount: *amount,
+        });
+        let returned = empties
+            .iter()
+            .find(|(id, _)| *id == d.id)
+            .map_or(0, |(_, n)| *n);
+        let max_cases = if d.amount > 0 {
+            i32::try_from((amount + d.amount - 1) / d.amount).unwrap_or(i32::MAX)
+        } else {
+            0
+        };
+        let returned = returned.min(max_cases);
+        let credit =
+            domain::deposits::credit(*amount, d.amount, u32::try_from(returned).unwrap_or(0));
+        if credit > 0 {
+            deposits.push(NameAmount {
+                name: format!("Returned empties: {returned} x {}", d.name),
+                amount: -credit,
+            });
+        }
+        empties_lines.push(EmptiesLine {
+            deposit_id: d.id,
+            name: d.name.clone(),
+            per_case: d.amount,
+            returned,
+            max_cases,
+            credit,
+        });
+    }
+    let items_in_cart: Vec<NameAmount> = shopping_cart
+        .iter()
+        .filter(|c| c.units > 0)
+        .map(|c| NameAmount {
+            name: format!(
+                "{} ({} {})",
+                c.name,
+                c.cases,
+                if c.cases == 1 { "case" } else { "cases" }
+            ),
+            amount: c.total,
+        })
+        .collect();
+    let items_total: i64 = items_in_cart.iter().map(|l| l.amount).sum();
+    let deposits_total: i64 = deposits.iter().map(|l| l.amount).sum();
+    let has_items = items_total > 0 || !lines.is_empty();
+    let delivery_fee = if has_items && place.served {
+        db::carts::delivery_fee(ctx.conn, place.city.id, fulfillment)?
+    } else {
+        0
+    };
+    let item_count = shopping_cart.iter().map(|c| c.items.len() as u32).sum();
+    let reason = if item_count == 0 {
+        Some(EMPTY.to_string())
+    } else if !unavailable.is_empty() {
+        Some(format!(
+            "Remove what cannot be bought in {}: {}.",
+            place.barangay.barangay_name,
+            unavailable
+                .iter()
+                .map(|u| u.product_name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    } else if incomplete {
+        Some(INCOMPLETE.to_string())
+    } else {
+        closed_reason(ctx, now)?
+    };
+    Ok(Priced {
+        answer: CartAnswer {
+            shopping_cart,
+            cart_order_summary: OrderSummary {
+                items_in_cart,
+                items_total,
+                deposits,
+                deposits_total,
+                delivery_fee,
+                subtotal: items_total + deposits_total + delivery_fee,
+            },
+            recommended_products: Vec::new(),
+            delivery_fee,
+            item_count,
+            unavailable,
+            empties: empties_lines,
+            checkout: CheckoutState {
+                ready: reason.is_none(),
+                reason,
+            },
+            barangay_id: place.barangay.id,
+            fulfillment_id: fulfillment,
+            revision,
+            message: String::new(),
+        },
+        lines,
+    })
+}
+
+/// Why checkout takes no order at `now`, from the hours and blackouts in the database.
+pub fn closed_reason(
+    ctx: &mut Ctx,
+    now: time::PrimitiveDateTime,
+) -> Result<Option<String>, ApiError> {
+    let window = db::orders::checkout_window(ctx.conn)?;
+    let hm = time::macros::format_description!("[hour]:[minute]");
+    let opens = time::Time::parse(&window.opens, &hm).unwrap_or(time::macros::time!(08:00));
+    let closes = time::Time::parse(&window.closes, &hm).unwrap_or(time::macros::time!(22:00));
+    let at = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
+    let blackouts: Vec<domain::ordering::Blackout> = window
+        .blackouts
+        .iter()
+        .filter_map(|(s, e)| {
+            Some(domain::ordering::Blackout {
+                start: time::PrimitiveDateTime::parse(s, &at).ok()?,
+                end: time::PrimitiveDateTime::parse(e, &at).ok()?,
+            })
+        })
+        .collect();
+    Ok(domain::ordering::closed(now, opens, closes, &blackouts).map(|c| c.message()))
+}

@@ -1,0 +1,341 @@
+//! Carts (issue 15): a member's, or a browser's (guest), with their items in units and the empty
+//! cases the shopper returns; and the catalog data a cart is priced with (case types, deposits,
+//! delivery fees, where products are sold). Each function takes a connection, so several compose
+//! in one `conn.transaction(...)`. Every change to a cart starts with [`lock`], which takes the
+//! cart's row (PostgreSQL) or the database's write lock (SQLite) first, so concurrent changes of
+//! one cart run one after the other and never fail halfway.
+
+use diesel::prelude::*;
+
+use crate::models::Product;
+use crate::schema::*;
+use crate::AnyConnection;
+use domain::{CityId, FulfillmentId, ProductId, UserId};
+
+/// Whose cart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner<'a> {
+    Member(UserId),
+    /// A browser's cart: the SHA-256 of its cart cookie (or of the session token of a client
+    /// that keeps no cookies).
+    Guest(&'a str),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = carts)]
+pub struct CartRow {
+    pub id: i64,
+    pub user_id: Option<i64>,
+    pub barangay_id: Option<i64>,
+    pub street_id: Option<i32>,
+    pub revision: i64,
+    pub updated_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = case_types)]
+pub struct CaseType {
+    pub packaging_id: i32,
+    pub name: String,
+    pub unit_noun: String,
+    pub unit_per_case: i32,
+    pub minimum_order_qty: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = deposits)]
+pub struct Deposit {
+    pub id: i32,
+    pub name: String,
+    pub amount: i64,
+    pub product_id: Option<i32>,
+    pub packaging_id: Option<i32>,
+}
+
+/// One item of a cart: its product as the catalog has it now, and the units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub product: Product,
+    pub quantity: i32,
+}
+
+/// The owner's cart, if it has one.
+pub fn find(conn: &mut AnyConnection, owner: Owner) -> QueryResult<Option<CartRow>> {
+    let q = carts::table.select(CartRow::as_select()).into_boxed();
+    let q = match owner {
+        Owner::Member(id) => q.filter(carts::user_id.eq(id.get())),
+        Owner::Guest(key) => q.filter(carts::guest_key.eq(key)),
+    };
+    q.first(conn).optional()
+}
+
+/// The owner's cart, made empty when it has none (two first adds at once make one cart).
+pub fn find_or_create(conn: &mut AnyConnection, owner: Owner, now: i64) -> QueryResult<CartRow> {
+    if let Some(cart) = find(conn, owner)? {
+        return Ok(cart);
+    }
+    use diesel::sql_types::{BigInt, Nullable, Text};
+    const INSERT: &str = "INSERT INTO carts (user_id, guest_key, updated_at) VALUES ($1, $2, $3) \
+        ON CONFLICT DO NOTHING";
+    let (user, guest) = match owner {
+        Owner::Member(id) => (Some(id.get()), None),
+        Owner::Guest(key) => (None, Some(key.to_string())),
+    };
+    match conn {
+        AnyConnection::Postgresql(c) => diesel::sql_query(INSERT)
+            .bind::<Nullable<BigInt>, _>(user)
+            .bind::<Nullable<Text>, _>(guest)
+            .bind::<BigInt, _>(now)
+            .execute(c)?,
+        AnyConnection::Sqlite(c) => diesel::sql_query(INSERT.replace('$', "?"))
+            .bind::<Nullable<BigInt>, _>(user)
+            .bind::<Nullable<Text>, _>(guest)
+            .bind::<BigInt, _>(now)
+            .execute(c)?,
+    };
+    find(conn, owner)?.ok_or(diesel::result::Error::NotFound)
+}
+
+/// Takes the cart for a change (first statement of the change's transaction) and counts the
+/// change: its revision goes up by one. Answers the new revision.
+pub fn lock(conn: &mut AnyConnection, cart: i64, now: i64) -> QueryResult<i64> {
+    diesel::update(carts::table.find(cart))
+        .set((
+            carts::revision.eq(carts::revision + 1),
+            carts::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    carts::table.find(cart).select(carts::revision).first(conn)
+}
+
+/// Takes the cart for a transaction that reads it before deciding (placing an order) without
+/// counting a change.
+pub fn hold(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
+    diesel::update(carts::table.find(cart))
+        .set(carts::updated_at.eq(carts::updated_at))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The cart's items with their products, oldest first.
+pub fn items(conn: &mut AnyConnection, cart: i64) -> QueryResult<Vec<Item>> {
+    let rows: Vec<(Product, i32)> = cart_items::table
+        .inner_join(products::table)
+        .filter(cart_items::cart_id.eq(cart))
+        .order((cart_items::added_at, cart_items::product_id))
+        .select((Product::as_select(), cart_items::quantity))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(product, quantity)| Item { product, quantity })
+        .collect())
+}
+
+/// The units of one product in the cart (0 when it holds none).
+pub fn quantity_of(conn: &mut AnyConnection, cart: i64, product: ProductId) -> QueryResult<i32> {
+    Ok(cart_items::table
+        .find((cart, product.get()))
+        .select(cart_items::quantity)
+        .first(conn)
+        .optional()?
+        .unwrap_or(0))
+}
+
+/// How many different products the cart holds.
+pub fn count_items(conn: &mut AnyConnection, cart: i64) -> QueryResult<i64> {
+    cart_items::table
+        .filter(cart_items::cart_id.eq(cart))
+        .count()
+        .get_result(conn)
+}
+
+/// Sets the units of a product (adding it when new).
+pub fn set_quantity(
+    conn: &mut AnyConnection,
+    cart: i64,
+    product: ProductId,
+    quantity: i32,
+    now: i64,
+) -> QueryResult<()> {
+    let changed = diesel::update(cart_items::table.find((cart, product.get())))
+        .set(cart_items::quantity.eq(quantity))
+        .execute(conn)?;
+    if changed == 0 {
+        diesel::insert_into(cart_items::table)
+            .values((
+                cart_items::cart_id.eq(cart),
+                cart_items::product_id.eq(product.get()),
+                cart_items::quantity.eq(quantity),
+                cart_items::added_at.eq(now),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Removes products; answers how many were there.
+pub fn remove(conn: &mut AnyConnection, cart: i64, products: &[ProductId]) -> QueryResult<usize> {
+    let ids: Vec<i32> = products.iter().map(|p| p.get()).collect();
+    diesel::delete(
+        cart_items::table
+            .filter(cart_items::cart_id.eq(cart))
+            .filter(cart_items::product_id.eq_any(ids)),
+    )
+    .execute(conn)
+}
+
+/// Empties the cart (items and returned empties).
+pub fn clear(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
+    diesel::delete(cart_items::table.filter(cart_items::cart_id.eq(cart))).execute(conn)?;
+    diesel::delete(cart_empties::table.filter(cart_empties::cart_id.eq(cart))).execute(conn)?;
+    Ok(())
+}
+
+/// Where the cart was last priced for (checkout's place).
+pub fn set_place(
+    conn: &mut AnyConnection,
+    cart: i64,
+    barangay: domain::BarangayId,
+    street: Option<domain::StreetId>,
+) -> QueryResult<()> {
+    diesel::update(carts::table.find(cart))
+        .set((
+            carts::barangay_id.eq(barangay.get()),
+            carts::street_id.eq(street.map(domain::StreetId::get)),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The empty cases returned, per deposit row.
+pub fn empties(conn: &mut AnyConnection, cart: i64) -> QueryResult<Vec<(i32, i32)>> {
+    cart_empties::table
+        .filter(cart_empties::cart_id.eq(cart))
+        .order(cart_empties::deposit_id)
+        .select((cart_empties::deposit_id, cart_empties::cases))
+        .load(conn)
+}
+
+/// Sets how many empty cases of a deposit row the shopper returns (0 returns none).
+pub fn set_empties(
+    conn: &mut AnyConnection,
+    cart: i64,
+    deposit: i32,
+    cases: i32,
+) -> QueryResult<()> {
+    diesel::delete(cart_empties::table.find((cart, deposit))).execute(conn)?;
+    if cases > 0 {
+        diesel::insert_into(cart_empties::table)
+            .values((
+                cart_empties::cart_id.eq(cart),
+                cart_empties::deposit_id.eq(deposit),
+                cart_empties::cases.eq(cases),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Moves a guest's cart into a member's: quantities add per product up to `max` units; a
+/// product the member's cart lacks comes over while it holds fewer than `max_products`. The
+/// guest's cart is deleted. Answers the names of what did not fit.
+pub fn merge(
+    conn: &mut AnyConnection,
+    from: i64,
+    into: i64,
+    max: i32,
+    max_products: i64,
+    now: i64,
+) -> QueryResult<Vec<String>> {
+    lock(conn, into, now)?;
+    let mut left_out = Vec::new();
+    for item in items(conn, from)? {
+        let id = item.product.id;
+        let have = quantity_of(conn, into, id)?;
+        if have == 0 && count_items(conn, into)? >= max_products {
+            left_out.push(item.product.product_name);
+            continue;
+        }
+        set_quantity(conn, into, id, (have + item.quantity).min(max), now)?;
+    }
+    for (deposit, cases) in empties(conn, from)? {
+        let have: i32 = cart_empties::table
+            .find((into, deposit))
+            .select(cart_empties::cases)
+            .first(conn)
+            .optional()?
+            .unwrap_or(0);
+        set_empties(conn, into, deposit, (have + cases).min(max))?;
+    }
+    diesel::delete(carts::table.find(from)).execute(conn)?;
+    Ok(left_out)
+}
+
+/// Deletes a cart.
+pub fn delete(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
+    diesel::delete(carts::table.find(cart))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Guests' carts untouched since `before` (a browser gone for weeks) are deleted.
+pub fn forget_guest_carts(conn: &mut AnyConnection, before: i64) -> QueryResult<usize> {
+    diesel::delete(
+        carts::table
+            .filter(carts::user_id.is_null())
+            .filter(carts::updated_at.lt(before)),
+    )
+    .execute(conn)
+}
+
+pub fn case_types(conn: &mut AnyConnection) -> QueryResult<Vec<CaseType>> {
+    case_types::table
+        .order(case_types::packaging_id)
+        .select(CaseType::as_select())
+        .load(conn)
+}
+
+pub fn deposits(conn: &mut AnyConnection) -> QueryResult<Vec<Deposit>> {
+    deposits::table
+        .order(deposits::id)
+        .select(Deposit::as_select())
+        .load(conn)
+}
+
+/// The delivery fee of a city for a fulfillment type (none: no fee).
+pub fn delivery_fee(
+    conn: &mut AnyConnection,
+    city: CityId,
+    fulfillment: FulfillmentId,
+) -> QueryResult<i64> {
+    Ok(delivery_fees::table
+        .find((city.get(), fulfillment.get()))
+        .select(delivery_fees::amount)
+        .first(conn)
+        .optional()?
+        .unwrap_or(0))
+}
+
+/// Of `products`, those listed as sold in `city` (products sold everywhere are not listed).
+pub fn listed_in_city(
+    conn: &mut AnyConnection,
+    city: CityId,
+    products: &[ProductId],
+) -> QueryResult<Vec<ProductId>> {
+    let ids: Vec<i32> = products.iter().map(|p| p.get()).collect();
+    product_areas::table
+        .filter(product_areas::city_id.eq(city.get()))
+        .filter(product_areas::product_id.eq_any(ids))
+        .select(product_areas::product_id)
+        .load::<i32>(conn)
+        .map(|v| v.into_iter().map(ProductId::from_db).collect())
+}
+
+/// A product as the catalog has it now.
+pub fn product(conn: &mut AnyConnection, id: ProductId) -> QueryResult<Option<Product>> {
+    products::table
+        .find(id.get())
+        .select(Product::as_select())
+        .first(conn)
+        .optional()
+}

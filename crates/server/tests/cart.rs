@@ -1,0 +1,448 @@
+//! The cart over HTTP on SQLite and PostgreSQL (issue 15): cases, totals to the centavo,
+//! deposits and returned empties, delivery fees by area and fulfillment, availability per
+//! barangay, the family rule, limits, and whose cart it is.
+
+mod support;
+
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use serde_json::{json, Value};
+use support::{database, Backend, Res, TestDb};
+
+/// Makati, Poblacion: served for delivery (fee P150) and pickup; sells every product.
+const MAKATI: i64 = 1380300002;
+/// Manila, Barangay 1: Metro Manila, but not where the Double IPA can (17) is sold.
+const MANILA: i64 = 1380601001;
+/// Meycauayan, Bagbaguin (Bulacan): delivery only (fee P250); no kegs.
+const MEYCAUAYAN: i64 = 301412001;
+/// Angat, Banaban: not served.
+const ANGAT: i64 = 301401001;
+
+async fn call(
+    db: &TestDb,
+    method: &str,
+    uri: &str,
+    auth: &Auth,
+    body: Value,
+) -> (StatusCode, Value, Res) {
+    let mut req = TestRequest::default()
+        .method(method.parse().unwrap())
+        .uri(uri);
+    match auth {
+        Auth::None => {}
+        Auth::Bearer(t) => req = req.insert_header(("authorization", format!("Bearer {t}"))),
+        Auth::Cookie(c) => req = req.insert_header(("cookie", c.clone())),
+    }
+    if !body.is_null() {
+        req = req.set_json(body);
+    }
+    let r = support::send_api(&db.pool, req).await;
+    let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+    (r.status, v, r)
+}
+
+enum Auth {
+    None,
+    Bearer(String),
+    Cookie(String),
+}
+
+async fn add(
+    db: &TestDb,
+    auth: &Auth,
+    product: i64,
+    quantity: i64,
+    barangay: i64,
+) -> (StatusCode, Value) {
+    let (s, v, _) = call(
+        db,
+        "POST",
+        "/api/v1/cart",
+        auth,
+        json!({"product_id": product, "quantity": quantity, "barangay": barangay}),
+    )
+    .await;
+    (s, v)
+}
+
+async fn cart(db: &TestDb, auth: &Auth, barangay: i64, query: &str) -> (StatusCode, Value) {
+    let (s, v, _) = call(
+        db,
+        "GET",
+        &format!("/api/v1/cart/{barangay}{query}"),
+        auth,
+        Value::Null,
+    )
+    .await;
+    (s, v)
+}
+
+fn summary(v: &Value) -> (i64, i64, i64, i64) {
+    let s = &v["cart_order_summary"];
+    (
+        s["items_total"].as_i64().unwrap(),
+        s["deposits_total"].as_i64().unwrap(),
+        s["delivery_fee"].as_i64().unwrap(),
+        s["subtotal"].as_i64().unwrap(),
+    )
+}
+
+async fn totals_to_the_centavo(backend: Backend) {
+    let db = database(backend);
+    let guest = Auth::Bearer(support::guest(&db).await);
+    // A case of Tala Pale Pilsen (P1,188.00 the case, deposit P240.00) delivered to Makati (P150).
+    let (s, v) = add(&db, &guest, 1, 24, MAKATI).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["message"],
+        "You successfully added this product to the cart."
+    );
+    assert_eq!(v["item_count"], 1);
+    assert_eq!(summary(&v), (118_800, 24_000, 15_000, 157_800));
+    let case = &v["shopping_cart"][0];
+    assert_eq!(case["name"], "Bottles");
+    assert_eq!(
+        (
+            case["cases"].as_u64(),
+            case["capacity"].as_u64(),
+            case["missing"].as_u64()
+        ),
+        (Some(1), Some(24), Some(0))
+    );
+    assert_eq!(
+        v["checkout"]["ready"].as_bool(),
+        Some(v["checkout"]["reason"].is_null())
+    );
+
+    // Half a crate of grande (deposit P288.00 a crate): 12 units at P78.00; the case is 36 of 48.
+    let (_, v) = add(&db, &guest, 2, 12, MAKATI).await;
+    let case = &v["shopping_cart"][0];
+    assert_eq!(
+        (
+            case["units"].as_u64(),
+            case["capacity"].as_u64(),
+            case["missing"].as_u64()
+        ),
+        (Some(36), Some(48), Some(12))
+    );
+    assert_eq!(v["checkout"]["ready"], false);
+    assert_eq!(
+        v["checkout"]["reason"],
+        "For you to proceed to checkout, you need to complete filling up your cases."
+    );
+    assert_eq!(
+        summary(&v),
+        (
+            118_800 + 12 * 7_800,
+            24_000 + 14_400,
+            15_000,
+            118_800 + 93_600 + 38_400 + 15_000
+        )
+    );
+
+    // Pickup has no fee; a city outside Metro Manila pays its own.
+    let (_, v) = cart(&db, &guest, MAKATI, "?fulfillment=2").await;
+    assert_eq!(summary(&v).2, 0);
+    let (_, v) = cart(&db, &guest, MEYCAUAYAN, "").await;
+    assert_eq!(summary(&v).2, 25_000);
+
+    // Returning one empty crate of the regular bottles credits its deposit, at most what is charged.
+    let (s, v, _) = call(
+        &db,
+        "POST",
+        "/api/v3/return-empty",
+        &guest,
+        json!({"deposit_id": 1, "cases": 1, "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(summary(&v).1, 24_000 + 14_400 - 24_000);
+    let (s, v, _) = call(
+        &db,
+        "POST",
+        "/api/v3/return-empty",
+        &guest,
+        json!({"deposit_id": 1, "cases": 2, "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        v["error"].as_str().unwrap().contains("return at most"),
+        "{v}"
+    );
+    let (s, v, _) = call(
+        &db,
+        "POST",
+        "/api/v3/return-empty",
+        &guest,
+        json!({"deposit_id": 4, "cases": 1, "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"].is_string());
+}
+both!(totals_to_the_centavo);
+
+async fn availability_per_barangay(backend: Backend) {
+    let db = database(backend);
+    let guest = Auth::Bearer(support::guest(&db).await);
+    // The Double IPA can is sold in Makati, not in Manila: refused there, by name.
+    let (s, v) = add(&db, &guest, 17, 24, MANILA).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(v["data"]["products"][0]["id"], 17);
+    assert!(v["message"]
+        .as_str()
+        .unwrap()
+        .contains("Bangkal Double IPA Can"));
+    // Out of stock (not orderable) is refused too.
+    let (s, v) = add(&db, &guest, 20, 24, MAKATI).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["data"]["products"][0]["reason"], "Out of stock.");
+    // Bought in Makati, then priced for Manila: kept, listed by name, counted in no total.
+    let (s, _) = add(&db, &guest, 17, 24, MAKATI).await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, v) = cart(&db, &guest, MANILA, "").await;
+    assert_eq!(v["item_count"], 1);
+    assert_eq!(
+        v["unavailable"][0]["product_name"],
+        "Bangkal Double IPA Can 473 ml"
+    );
+    assert_eq!(summary(&v), (0, 0, 0, 0));
+    assert_eq!(v["checkout"]["ready"], false);
+    assert!(v["checkout"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("Bangkal Double IPA Can"));
+    // Not served at all: everything listed.
+    let (_, v) = cart(&db, &guest, ANGAT, "").await;
+    assert!(v["unavailable"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("do not deliver"));
+    // Unknown barangay: 404 carrying data.error.
+    let (s, v) = cart(&db, &guest, 999, "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(v["data"]["error"].is_string(), "{v}");
+}
+both!(availability_per_barangay);
+
+async fn families_limits_and_bad_input(backend: Backend) {
+    let db = database(backend);
+    let guest = Auth::Bearer(support::guest(&db).await);
+    assert_eq!(add(&db, &guest, 1, 24, MAKATI).await.0, StatusCode::OK);
+    // A keg does not join bottles.
+    let (s, v) = add(&db, &guest, 21, 1, MAKATI).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["message"]
+        .as_str()
+        .unwrap()
+        .contains("separate transaction"));
+    // Quantities 1-999, per item in total.
+    for q in [0, -1, 1000, i64::MAX] {
+        let (s, v) = add(&db, &guest, 1, q, MAKATI).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{q}: {v}");
+        assert_eq!(
+            v["errors"]["quantity"][0],
+            "The quantity must be from 1 to 999."
+        );
+    }
+    assert_eq!(add(&db, &guest, 1, 975, MAKATI).await.0, StatusCode::OK);
+    let (s, v) = add(&db, &guest, 1, 1, MAKATI).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        v["message"].as_str().unwrap().contains("at most 999"),
+        "{v}"
+    );
+    // Wrong kinds and unknown ids.
+    let (s, _, _) = call(
+        &db,
+        "POST",
+        "/api/v1/cart",
+        &guest,
+        json!({"product_id": "x", "quantity": 1, "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (s, _) = add(&db, &guest, 9999, 1, MAKATI).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, v, _) = call(
+        &db,
+        "POST",
+        "/api/v1/cart",
+        &guest,
+        json!({"product_id": 1, "quantity": 1, "barangay": MAKATI, "street_id": 9999}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["errors"]["street_id"].is_array());
+    // Changing and removing.
+    let (s, v, _) = call(
+        &db,
+        "PUT",
+        "/api/v1/cart",
+        &guest,
+        json!({"product_id": 1, "quantity": 48}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["shopping_cart"][0]["items"][0]["quantity"], 48);
+    let (s, _, _) = call(
+        &db,
+        "PUT",
+        "/api/v1/cart",
+        &guest,
+        json!({"product_id": 3, "quantity": 2}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, v, _) = call(
+        &db,
+        "DELETE",
+        "/api/v1/cart",
+        &guest,
+        json!({"product_id": [1]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["item_count"], 0);
+    assert_eq!(v["checkout"]["reason"], "There are no items in your cart.");
+    // Now a keg is fine.
+    assert_eq!(add(&db, &guest, 21, 1, MAKATI).await.0, StatusCode::OK);
+}
+both!(families_limits_and_bad_input);
+
+async fn fifty_products_at_most(backend: Backend) {
+    let db = database(backend);
+    let guest = support::guest(&db).await;
+    // The seed has fewer than 50 bottles and cans: fill the cart in the database to the limit.
+    let cfg = support::store_config(&db.url, false);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
+    let t = guest.clone();
+    let added: usize = api
+        .run(api::Caller { token: Some(t), bearer: true, ..Default::default() }, move |ctx| {
+            let owner = ctx.cart_owner(true)?.expect("a session");
+            let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), 0)?;
+            let n = 50;
+            for i in 0..n {
+                use db::diesel::prelude::*;
+                db::diesel::sql_query(format!(
+                    "INSERT INTO products (id, slug, product_name, sku, brand, size, price, price_per_case, unit_per_case, product_type_id, packaging_id) \
+                     VALUES ({id}, 'extra-{i}', 'Extra {i}', 'X-{i}', 'Tala', '330 ml', 100, 2400, 24, 2, 1)",
+                    id = 100 + i
+                ))
+                .execute(ctx.conn)?;
+                db::carts::set_quantity(ctx.conn, cart.id, domain::ProductId::from_db(100 + i), 1, 0)?;
+            }
+            Ok(n as usize)
+        })
+        .await
+        .unwrap();
+    assert_eq!(added, 50);
+    let (s, v) = add(&db, &Auth::Bearer(guest.clone()), 1, 1, MAKATI).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("50 different products"),
+        "{v}"
+    );
+    // Adding more of one it holds is fine.
+    assert_eq!(
+        add(&db, &Auth::Bearer(guest), 100, 1, MAKATI).await.0,
+        StatusCode::OK
+    );
+}
+both!(fifty_products_at_most);
+
+async fn whose_cart(backend: Backend) {
+    let db = database(backend);
+    // No session: an empty cart to read, 401 to change.
+    let (s, v) = cart(&db, &Auth::None, MAKATI, "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["item_count"], 0);
+    assert_eq!(
+        add(&db, &Auth::None, 1, 24, MAKATI).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    // Two guests, two carts.
+    let a = Auth::Bearer(support::guest(&db).await);
+    let b = Auth::Bearer(support::guest(&db).await);
+    add(&db, &a, 1, 24, MAKATI).await;
+    assert_eq!(cart(&db, &b, MAKATI, "").await.1["item_count"], 0);
+    let (s, _, _) = call(
+        &db,
+        "PUT",
+        "/api/v1/cart",
+        &b,
+        json!({"product_id": 1, "quantity": 2}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    // A member's cart is theirs, and recommendations are for members only.
+    let m = Auth::Bearer(support::member(&db, 1).await);
+    let (_, v) = add(&db, &m, 3, 24, MAKATI).await;
+    assert!(!v["recommended_products"].as_array().unwrap().is_empty());
+    assert!(v["recommended_products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["id"] != 3));
+    assert_eq!(
+        add(&db, &a, 5, 24, MAKATI).await.1["recommended_products"],
+        json!([])
+    );
+    assert_eq!(cart(&db, &a, MAKATI, "").await.1["item_count"], 2);
+    assert_eq!(cart(&db, &m, MAKATI, "").await.1["item_count"], 1);
+}
+both!(whose_cart);
+
+/// A browser's cart is named by its cart cookie: a new guest session (the old one expired) on the
+/// same browser finds the same cart.
+async fn the_cart_outlives_the_guest_session(backend: Backend) {
+    let db = database(backend);
+    let first = support::guest(&db).await;
+    let (s, v, r) = call(
+        &db,
+        "POST",
+        "/api/v1/cart",
+        &Auth::Cookie(format!("session={first}")),
+        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let set: Vec<(String, String)> = support::set_cookies(&r);
+    let cart_cookie = set
+        .iter()
+        .find(|(k, _)| k == "cart")
+        .expect("a cart cookie")
+        .1
+        .clone();
+    let raw = support::cookies(&r).join("\n");
+    assert!(
+        raw.contains("HttpOnly") && raw.contains("Max-Age=2592000"),
+        "{raw}"
+    );
+    let second = support::guest(&db).await;
+    let (_, v) = cart(
+        &db,
+        &Auth::Cookie(format!("session={second}; cart={cart_cookie}")),
+        MAKATI,
+        "",
+    )
+    .await;
+    assert_eq!(v["item_count"], 1);
+    // Without the cookie it is not found; a made-up cookie finds nothing.
+    let (_, v) = cart(&db, &Auth::Cookie(format!("session={second}")), MAKATI, "").await;
+    assert_eq!(v["item_count"], 0);
+    let fake = "A".repeat(43);
+    let (_, v) = cart(
+        &db,
+        &Auth::Cookie(format!("session={second}; cart={fake}")),
+        MAKATI,
+        "",
+    )
+    .await;
+    assert_eq!(v["item_count"], 0);
+}
+both!(the_cart_outlives_the_guest_session);

@@ -1,0 +1,10 @@
+DROP TABLE order_status_history;
+DROP TABLE order_charges;
+DROP TABLE order_items;
+DROP TABLE orders;
+DROP TABLE cart_empties;
+DROP TABLE cart_items;
+DROP TABLE carts;
+DROP TABLE checkout_blackouts;
+DROP TABLE delivery_fees;
+DROP TABLE case_types;
