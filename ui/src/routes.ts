@@ -34,10 +34,16 @@ import { Product } from './features/product/Product';
 import { productQuery } from './features/product/queries';
 import { Addresses, SetupAddress } from './features/accounts/Addresses';
 import { Login } from './features/accounts/Login';
-import { DeleteAccount, GoToCases, MyAccount, Orders } from './features/accounts/MyAccount';
+import { DeleteAccount, GoToCases, MyAccount } from './features/accounts/MyAccount';
 import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
 import { Registration } from './features/accounts/Registration';
 import { addressesQuery, pendingRegistrationQuery, userQuery } from './features/accounts/queries';
+import { CartPage } from './features/cart/CartPage';
+import { cartQuery } from './features/cart/queries';
+import { Checkout } from './features/checkout/Checkout';
+import { ActiveOrder } from './features/orders/ActiveOrder';
+import { MyOrders } from './features/orders/MyOrders';
+import { myOrdersQuery, orderQuery } from './features/orders/queries';
 
 /** What the address forms list: the steps come from the query (`province`, `city`, `barangay`). */
 const ADDRESS_STEPS = [
@@ -109,6 +115,8 @@ export interface Action {
   linkToken?: string;
   /** The answer is an address that becomes the shop's location (the gate's cookies). */
   location?: boolean;
+  /** Where the browser goes is a field of the answer (a placed order's `link`), not `done`. */
+  answerLink?: string;
 }
 
 function action(call: Call<unknown>, done: string, more: Omit<Action, 'call' | 'done'> = {}): Action {
@@ -199,6 +207,30 @@ export const routes: RouteDef[] = [
     sitemap: false,
     missing: '/buy-beer',
   }),
+  // The cart's forms work without JavaScript as well (issue 15 section 7); after each the cart
+  // page says what happened.
+  route('cart', '/cart', CartPage, 'Shopping Cart', 'Your shopping cart.', [cartQuery.template], {
+    shop: true,
+    sitemap: false,
+    actions: [
+      action(calls.addToCart, '/cart?done=added'),
+      action(calls.updateCart, '/cart?done=updated'),
+      action(calls.removeFromCart, '/cart?done=removed'),
+      action(calls.returnEmpty, '/cart?done=empties'),
+      action(calls.checkoutVerify, '/checkout'),
+    ],
+  }),
+  route('checkout', '/checkout', Checkout, 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template], {
+    shop: true,
+    sitemap: false,
+    params: ['from'],
+    actions: [action(calls.placeOrder, '/my-account/orders', { answerLink: 'link' })],
+  }),
+  // A guest reaches an order by the key of its link; anyone else gets the page of an unknown order.
+  route('active-order', '/active-order/{id}', ActiveOrder, 'Your Order', 'Your order.', [orderQuery.template], {
+    sitemap: false,
+    params: ['key'],
+  }),
   route('product-without-slug', '/single-product', NotFound, 'Beer', 'A Tala Brewing Co. beer.', [], { sitemap: false, redirect: '/' }),
   route(
     'delivery-areas',
@@ -266,7 +298,7 @@ export const routes: RouteDef[] = [
     ...MEMBER,
     actions: [action(calls.updateUser, '/my-account?done=profile')],
   }),
-  route('orders', '/my-account/orders', Orders, 'My Orders', 'Your orders.', [], MEMBER),
+  route('orders', '/my-account/orders', MyOrders, 'My Orders', 'Your orders.', [myOrdersQuery.template], { ...MEMBER, params: ['page'] }),
   route('go-to-cases', '/my-account/go-to-cases', GoToCases, 'My Go-to Cases', 'Your Go-to Cases.', [], MEMBER),
   route('addresses', '/my-account/addresses', Addresses, 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], {
     ...MEMBER,

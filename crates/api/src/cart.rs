@@ -265,9 +265,13 @@ impl Endpoint for CartGet {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AddToCartBody {
     pub product_id: Option<ProductId>,
-    /// Units to add (1-999; SPEC 9: 24 for Cans from recommended cards).
+    /// Units to add (1-999; SPEC 9: 24 for Cans from recommended cards), or with `pack` = case,
+    /// cases of the product's `unit_per_case` (the product page's type selector).
     #[schema(minimum = 1, maximum = 999)]
     pub quantity: Option<i64>,
+    /// What `quantity` counts: units (the default) or cases.
+    #[serde(default)]
+    pub pack: Option<domain::selling::Pack>,
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub street_id: Option<StreetId>,
@@ -429,6 +433,12 @@ impl Endpoint for AddToCart {
         )?;
         let owner = owner(ctx, true)?;
         let product = product_of(ctx, product_id)?;
+        let quantity = match b.pack {
+            Some(domain::selling::Pack::Case) => {
+                check_quantity(Some(i64::from(quantity) * i64::from(product.unit_per_case)))?
+            }
+            _ => quantity,
+        };
         let place = place_of(ctx, barangay)?;
         let street = street_of(ctx, &place, b.street_id)?;
         check_available(ctx, &product, &place)?;

@@ -2,7 +2,7 @@
 //! the box, kegs by the keg, bottles by the case or by the bottle. The answer carries the options
 //! so that no client decides it from a display name.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::FilterType;
 
@@ -19,7 +19,7 @@ pub enum SoldAs {
 }
 
 /// What one option buys: a single unit or a case (box) of `unit_per_case`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Pack {

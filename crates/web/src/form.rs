@@ -162,7 +162,13 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
         .as_ref()
         .and_then(|by| by.to.get(fields.get(&by.field)?))
         .unwrap_or(&action.done);
-    let mut done = Done::to(to.as_str());
+    // A link the answer names, when it is a path of the store (never another site).
+    let linked = action
+        .answer_link
+        .as_ref()
+        .and_then(|field| answer.get(field)?.as_str())
+        .filter(|l| l.starts_with('/') && !l.starts_with("//") && !l.contains('\\'));
+    let mut done = Done::to(linked.unwrap_or(to.as_str()));
     if action.location {
         // The first address becomes the location the shop is shown for, as the client's USE THIS
         // ADDRESS does.

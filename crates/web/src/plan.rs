@@ -43,9 +43,11 @@ pub struct Plan {
 /// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
 /// an emailed link's `token`, and the no-JS location gate's steps. A route's data may use only these
 /// ([`crate::routes::RouteTable::index`] refuses others).
-pub const VARS: [&str; 8] = [
+pub const VARS: [&str; 10] = [
     "barangay",
     "token",
+    "key",
+    "page",
     "packaging",
     "testdate",
     "gateFulfillment",
@@ -117,6 +119,13 @@ fn vars_for(
     // only its own parameters).
     if let Some(t) = query.get("token").filter(|t| !t.is_empty()) {
         vars.insert("token".into(), t.to_string());
+    }
+    // An order link's key, and the page of a list.
+    if let Some(k) = query.get("key").filter(|k| !k.is_empty()) {
+        vars.insert("key".into(), k.to_string());
+    }
+    if let Some(p) = query.get("page").and_then(|p| p.parse::<u32>().ok()) {
+        vars.insert("page".into(), p.to_string());
     }
     for (param, var, parse) in GATE_STEPS {
         if let Some(id) = query.get(param).and_then(parse) {
@@ -280,13 +289,6 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
     } else {
         routes.find(req.path)
     };
-    let status = if req.maintenance {
-        StatusCode::SERVICE_UNAVAILABLE
-    } else if route.name == routes.not_found.name {
-        StatusCode::NOT_FOUND
-    } else {
-        StatusCode::OK
-    };
     let loaded = match ctx.map(|c| load(c, routes, route, route_params, req)) {
         Some(Ok(l)) => l,
         Some(Err(e)) => {
@@ -294,6 +296,17 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
             Loaded::default()
         }
         None => Loaded::default(),
+    };
+    // A page whose own data does not exist, and that says nowhere else to go, is a 404 (an
+    // unknown order, or another's).
+    let status = if req.maintenance {
+        StatusCode::SERVICE_UNAVAILABLE
+    } else if route.name == routes.not_found.name
+        || (!loaded.not_found.is_empty() && route.missing.is_none())
+    {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::OK
     };
     // A page whose own data does not exist goes where its route says (SPEC 2: an unknown product
     // to the product list).

@@ -71,6 +71,10 @@ pub struct Action {
     /// The answer is an address that becomes the shop's location (the gate's cookies).
     #[serde(default)]
     pub location: bool,
+    /// The field of the answer that says where the browser goes (a placed order's `link`): a path
+    /// of the store, else `done`.
+    #[serde(default)]
+    pub answer_link: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

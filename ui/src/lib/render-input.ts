@@ -1,5 +1,5 @@
 import type { DehydratedState } from '@tanstack/react-query';
-import type { Gate } from '../api/contract.gen';
+import type { CartAnswer, Gate } from '../api/contract.gen';
 
 /** The gate as the server read it from the cookies (SPEC 3), checked against the database. */
 export type { Gate, Step as GateStep } from '../api/contract.gen';
@@ -25,6 +25,18 @@ export interface RenderInput {
   csrf?: string | null;
   /** A form that came back from the server without JavaScript: what was entered and its messages. */
   form?: PostedForm | null;
+  /**
+   * The shopper's own small parts (issue 15), filled in when the page is answered: a shared page is
+   * rendered once for everyone with the same data and these come in their own script.
+   */
+  visitor?: Visitor | null;
+}
+
+export interface Visitor {
+  /** Items (different products) in the cart: the header's count. */
+  cart_count: number;
+  /** The cart as the drawer shows it, priced for the gate's place (null: empty or no place yet). */
+  cart: CartAnswer | null;
 }
 
 export interface MemberView {

@@ -52,17 +52,6 @@ export function MyAccount() {
   );
 }
 
-export function Orders() {
-  return (
-    <AccountPage current="/my-account/orders" id="orders" title="My Orders">
-      <p className="empty">You have not placed any orders yet. Your orders will be listed here.</p>
-      <a className="button" href="/buy-beer">
-        Buy Beer
-      </a>
-    </AccountPage>
-  );
-}
-
 export function GoToCases() {
   return (
     <AccountPage current="/my-account/go-to-cases" id="cases" title="My Go-to Cases">

@@ -1,0 +1,6 @@
+// Orders (issue 15): one order by its id (with a guest's key from its link), and a member's list.
+import { defineQuery } from '../../api/query';
+import { calls } from '../../api/contract.gen';
+
+export const orderQuery = defineQuery(calls.order, { orderId: '{id}', key: '{key}' });
+export const myOrdersQuery = defineQuery(calls.myOrders, { page: '{page}' });
