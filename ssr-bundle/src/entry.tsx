@@ -8,9 +8,16 @@ import { App } from '../../ui/src/App';
 import { HeadContext } from '../../ui/src/head';
 import { makeQueryClient } from '../../ui/src/lib/api';
 import type { Head, RenderInput, RenderOutput } from '../../ui/src/lib/render-input';
+import { parts, type PartInput } from '../../ui/src/parts';
 
 function render(json: string): string {
-  const { state, gate, ...page } = JSON.parse(json) as RenderInput;
+  const input = JSON.parse(json) as RenderInput | PartInput;
+  // A part of a page on its own (the cart drawer's body): `{html}`.
+  if ('part' in input) {
+    const part = parts[input.part];
+    return JSON.stringify({ html: part ? renderToString(part(input)) : '' });
+  }
+  const { state, gate, ...page } = input;
   const client = makeQueryClient();
   hydrate(client, state);
   const head: Head = {};

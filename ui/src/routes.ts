@@ -117,6 +117,8 @@ export interface Action {
   location?: boolean;
   /** Where the browser goes is a field of the answer (a placed order's `link`), not `done`. */
   answerLink?: string;
+  /** Without a live session the post starts a guest's (the cart's forms on shared pages). */
+  startsSession?: boolean;
 }
 
 function action(call: Call<unknown>, done: string, more: Omit<Action, 'call' | 'done'> = {}): Action {
@@ -213,10 +215,10 @@ export const routes: RouteDef[] = [
     shop: true,
     sitemap: false,
     actions: [
-      action(calls.addToCart, '/cart?done=added'),
-      action(calls.updateCart, '/cart?done=updated'),
-      action(calls.removeFromCart, '/cart?done=removed'),
-      action(calls.returnEmpty, '/cart?done=empties'),
+      action(calls.addToCart, '/cart?done=added', { startsSession: true }),
+      action(calls.updateCart, '/cart?done=updated', { startsSession: true }),
+      action(calls.removeFromCart, '/cart?done=removed', { startsSession: true }),
+      action(calls.returnEmpty, '/cart?done=empties', { startsSession: true }),
       action(calls.checkoutVerify, '/checkout'),
     ],
   }),

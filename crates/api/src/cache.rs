@@ -69,6 +69,8 @@ pub struct Cached {
     tag: String,
     gzip: OnceLock<Bytes>,
     brotli: OnceLock<Bytes>,
+    /// A shared page's open slots (the visitor's own parts), when it has any.
+    slots: Option<crate::slotted::Slotted>,
 }
 
 /// Bodies smaller than this are not worth compressing.
@@ -84,6 +86,60 @@ impl Cached {
             tag,
             gzip: OnceLock::new(),
             brotli: OnceLock::new(),
+            slots: None,
+        }
+    }
+
+    /// A shared page whose body holds the sentinels of [`crate::slotted`]: answered with
+    /// [`Self::respond_filled`].
+    pub fn with_slots(mut self) -> Self {
+        self.slots = std::str::from_utf8(&self.body)
+            .ok()
+            .and_then(crate::slotted::Slotted::new);
+        self
+    }
+
+    /// The strong validator of the body.
+    pub fn tag(&self) -> &str {
+        &self.tag
+    }
+
+    pub fn headers(&self) -> &[(HeaderName, HeaderValue)] {
+        &self.headers
+    }
+
+    /// The body with `fill`'s parts (the body itself without slots).
+    pub fn filled_identity(&self, fill: &crate::slotted::Fill) -> Bytes {
+        self.slots
+            .as_ref()
+            .map_or_else(|| self.body.clone(), |s| s.identity(fill))
+    }
+
+    /// Whether the body has slots to fill.
+    pub fn has_slots(&self) -> bool {
+        self.slots.is_some()
+    }
+
+    /// The page with a visitor's parts filled in, gzip-spliced when the client takes gzip; it is
+    /// that visitor's own (private, no-store), so it carries no validator.
+    pub fn respond_filled(&self, req: &HttpRequest, fill: &crate::slotted::Fill) -> HttpResponse {
+        let Some(slots) = &self.slots else {
+            return self.respond(req);
+        };
+        let mut res = HttpResponse::build(self.status);
+        for (name, value) in &self.headers {
+            res.insert_header((name.clone(), value.clone()));
+        }
+        for (name, value) in crate::endpoint::PRIVATE {
+            res.insert_header((name, value));
+        }
+        res.append_header((header::VARY, "Accept-Encoding"));
+        match Encoding::negotiate(req) {
+            Encoding::Identity => res.body(slots.identity(fill)),
+            _ => {
+                res.insert_header((header::CONTENT_ENCODING, "gzip"));
+                res.body(slots.gzip(fill))
+            }
         }
     }
 
@@ -116,6 +172,7 @@ impl Cached {
     /// What the entry costs the cache: the body and room for its compressed forms.
     pub fn weight(&self) -> u64 {
         (self.body.len() + self.body.len() / 2 + 512) as u64
+            + self.slots.as_ref().map_or(0, |s| s.weight())
     }
 
     fn encoded(&self, encoding: Encoding) -> Bytes {

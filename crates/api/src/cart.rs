@@ -5,8 +5,9 @@
 //! Whose cart: a member's is theirs wherever they log in; a guest's belongs to the browser, named
 //! by a long-lived HttpOnly cookie ([`COOKIE`], 30 days) so that it outlives the 60-minute guest
 //! session (a client that sends a bearer token and keeps no cookies has the cart of its session).
-//! Nobody reaches a cart by naming an id. Reading needs no session (no session, no cart: an empty
-//! one); a change needs a live session (401 otherwise, SPEC 7's guest-token retry).
+//! Nobody reaches a cart by naming an id. Reading needs no session (no session and no cart
+//! cookie: an empty cart); a change needs a live session or the cart cookie (401 otherwise,
+//! SPEC 7's guest-token retry).
 //!
 //! What a cart holds is kept whatever the place: an item not sold in the barangay priced for, or
 //! out of stock, stays in the cart, is listed by name with the reason, counts in no total and
@@ -18,7 +19,8 @@ use db::diesel::Connection;
 use db::places::Place;
 use domain::cases;
 use domain::{BarangayId, FulfillmentId, ProductId, StreetId};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::catalog::ProductView;
@@ -56,15 +58,30 @@ fn well_formed(token: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// Sends the cart cookie: HttpOnly, SameSite=Lax, [`COOKIE_DAYS`] days.
-pub fn send_cookie(res: &mut HttpResponse, token: &str, secure: bool) {
-    let mut cookie = actix_web::cookie::Cookie::new(COOKIE, token.to_string());
-    cookie.set_path("/");
-    cookie.set_http_only(true);
-    cookie.set_secure(secure);
-    cookie.set_same_site(actix_web::cookie::SameSite::Lax);
-    cookie.set_max_age(actix_web::cookie::time::Duration::days(COOKIE_DAYS));
-    let _ = res.add_cookie(&cookie);
+/// The cookie that names the cart's revision the browser last saw change: part of the key of
+/// the visitor's parts of a page, so a change (on any app server) makes them again.
+pub const VERSION_COOKIE: &str = "cart_v";
+
+/// Sends a new cart cookie and the cart's new revision, where the call made them: HttpOnly,
+/// SameSite=Lax, [`COOKIE_DAYS`] days.
+pub fn send_cookies(
+    res: &mut HttpResponse,
+    (token, version): (Option<String>, Option<i64>),
+    secure: bool,
+) {
+    let pairs = [
+        token.map(|t| (COOKIE, t)),
+        version.map(|v| (VERSION_COOKIE, v.to_string())),
+    ];
+    for (name, value) in pairs.into_iter().flatten() {
+        let mut cookie = actix_web::cookie::Cookie::new(name, value);
+        cookie.set_path("/");
+        cookie.set_http_only(true);
+        cookie.set_secure(secure);
+        cookie.set_same_site(actix_web::cookie::SameSite::Lax);
+        cookie.set_max_age(actix_web::cookie::time::Duration::days(COOKIE_DAYS));
+        let _ = res.add_cookie(&cookie);
+    }
 }
 
 /// Whose cart a request speaks for.
@@ -92,15 +109,17 @@ impl Ctx<'_> {
         if let Some(m) = member {
             return Ok(Some(CartOwner::Member(m.id)));
         }
-        if session.is_none() {
-            return Ok(None);
-        }
+        // The browser's cart cookie names its cart, with or without a live session (the cart
+        // outlives the guest's 60 minutes).
         let (cookie, bearer) = self.cart_cookie();
         if let Some(c) = cookie {
             return Ok(Some(CartOwner::Guest(guest_key(c))));
         }
         if let Some(c) = &self.cart_issued {
             return Ok(Some(CartOwner::Guest(guest_key(c))));
+        }
+        if session.is_none() {
+            return Ok(None);
         }
         if bearer {
             let token = self.token().unwrap_or_default();
@@ -446,6 +465,7 @@ impl Endpoint for AddToCart {
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let mut a = answer(ctx, Some(&cart), &place, fulfillment, None)?;
         a.message = "You successfully added this product to the cart.".into();
+        ctx.cart_version = Some(a.revision);
         Ok(a)
     }
 }
@@ -515,6 +535,7 @@ impl Endpoint for UpdateCart {
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let mut a = answer(ctx, cart.as_ref(), &place, fulfillment, None)?;
         a.message = "Your cart has been updated.".into();
+        ctx.cart_version = Some(a.revision);
         Ok(a)
     }
 }
@@ -522,14 +543,28 @@ impl Endpoint for UpdateCart {
 /// Items to remove (SPEC 7: `product_id` as a list).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RemoveFromCartBody {
-    /// 1 to 50 product ids.
-    #[serde(default)]
+    /// 1 to 50 product ids (a form without JavaScript sends one).
+    #[serde(default, deserialize_with = "one_or_many")]
     #[schema(min_items = 1, max_items = 50)]
     pub product_id: Vec<ProductId>,
     #[serde(default)]
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
+}
+
+/// A list of ids, or one id (a form field).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ProductId>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        Many(Vec<ProductId>),
+        One(ProductId),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::Many(v) => v,
+        OneOrMany::One(id) => vec![id],
+    })
 }
 
 crate::declare!(
@@ -565,6 +600,7 @@ impl Endpoint for RemoveFromCart {
         } else {
             "Removed from your cart.".into()
         };
+        ctx.cart_version = Some(a.revision);
         Ok(a)
     }
 }
@@ -632,6 +668,7 @@ impl Endpoint for ReturnEmpty {
         } else {
             format!("You return {cases_back} empty case(s): the deposit is credited.")
         };
+        ctx.cart_version = Some(a.revision);
         Ok(a)
     }
 }
@@ -697,4 +734,61 @@ impl Endpoint for CheckoutVerify {
         }
         Ok(a)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endpoint::Body;
+
+    #[test]
+    fn removal_takes_a_list_or_one_id_from_a_form() {
+        let Json(b) = Json::<RemoveFromCartBody, true>::parse(br#"{"product_id":[1,2]}"#).unwrap();
+        assert_eq!(b.product_id.len(), 2);
+        let Json(b) = Json::<RemoveFromCartBody, true>::parse(br#"{"product_id":3}"#).unwrap();
+        assert_eq!(b.product_id, vec![ProductId::from_db(3)]);
+        let pairs = [("product_id".into(), "4".into())];
+        let Json(b) = Json::<RemoveFromCartBody, true>::from_fields(pairs.into_iter()).unwrap();
+        assert_eq!(b.product_id, vec![ProductId::from_db(4)]);
+        assert!(Json::<RemoveFromCartBody, true>::parse(br#"{"product_id":"x"}"#).is_err());
+    }
+}
+
+/// What a page shows of the visitor's cart (issue 15: the header's count and the drawer).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct Visitor {
+    pub cart_count: u32,
+    /// The cart priced for the gate's place; none when empty or no place is chosen yet.
+    pub cart: Option<CartAnswer>,
+}
+
+/// The visitor's cart for a page, priced for the gate's barangay and fulfillment.
+pub fn visitor(
+    ctx: &mut Ctx,
+    barangay: Option<BarangayId>,
+    fulfillment: Option<FulfillmentId>,
+) -> Result<Visitor, ApiError> {
+    let Some(cart) = ctx.find_cart()? else {
+        return Ok(Visitor {
+            cart_count: 0,
+            cart: None,
+        });
+    };
+    let place = match barangay {
+        Some(b) => ctx.place(b)?,
+        None => None,
+    };
+    let Some(place) = place else {
+        let n = db::carts::count_items(ctx.conn, cart.id)?;
+        return Ok(Visitor {
+            cart_count: u32::try_from(n).unwrap_or(0),
+            cart: None,
+        });
+    };
+    let fulfillment = fulfillment_of(ctx, &place, fulfillment)?;
+    let a = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+    Ok(Visitor {
+        cart_count: a.item_count,
+        cart: (a.item_count > 0).then_some(a),
+    })
 }

@@ -99,6 +99,9 @@ pub struct Ctx<'a> {
     pub cart_issued: Option<String>,
     /// The call put mail in the queue itself (inside its own transaction): wake the sender.
     pub mailed: bool,
+    /// The call changed the cart: its new revision goes back in the `cart_v` cookie, so the
+    /// visitor's parts of the pages (count, drawer) are made again.
+    pub cart_version: Option<i64>,
     places: HashMap<BarangayId, Option<Place>>,
 }
 
@@ -114,6 +117,7 @@ impl<'a> Ctx<'a> {
             ended: false,
             cart_issued: None,
             mailed: false,
+            cart_version: None,
             places: HashMap::new(),
         }
     }
@@ -123,6 +127,11 @@ impl<'a> Ctx<'a> {
     pub fn token(&mut self) -> Option<String> {
         self.session_read = true;
         self.caller.token.clone()
+    }
+
+    /// Replaces the session token the request presented (a session just started).
+    pub fn set_token(&mut self, token: Option<String>) {
+        self.caller.token = token;
     }
 
     /// Whether the call asked for the session.
@@ -612,7 +621,8 @@ async fn handle<E: Endpoint>(
     let (answer, issued, ended, cart) = state
         .run(caller, move |ctx| {
             let answer = run_call::<E>(ctx, (path, query, body, headers))?;
-            Ok((answer, ctx.issued.take(), ctx.ended, ctx.cart_issued.take()))
+            let cart = (ctx.cart_issued.take(), ctx.cart_version.take());
+            Ok((answer, ctx.issued.take(), ctx.ended, cart))
         })
         .await?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -634,9 +644,7 @@ async fn handle<E: Endpoint>(
     } else if ended {
         end_token(&mut res);
     }
-    if let Some(cart) = cart {
-        crate::cart::send_cookie(&mut res, &cart, state.config.secure_cookies);
-    }
+    crate::cart::send_cookies(&mut res, cart, state.config.secure_cookies);
     Ok(res)
 }
 

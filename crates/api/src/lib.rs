@@ -23,6 +23,7 @@ pub mod pricing;
 pub mod profile;
 pub mod registry;
 pub mod session;
+pub mod slotted;
 pub mod social;
 
 use std::collections::BTreeMap;

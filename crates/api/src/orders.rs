@@ -532,6 +532,7 @@ impl Endpoint for PlaceOrder {
         match placed {
             Ok(id) => {
                 ctx.mailed = true;
+                ctx.cart_version = db::carts::find(ctx.conn, owner.as_owner())?.map(|c| c.revision);
                 answer_placed(ctx, id, Some(&access), true)
             }
             Err(id) => answer_placed(ctx, id, Some(&access), false),

@@ -75,6 +75,8 @@ impl Ctx<'_> {
         let token = new_token();
         let now = now();
         db::sessions::create_session(self.conn, &hash(&token), user_id, now, now + TTL_SECS)?;
+        // From here on, the request's session is this one.
+        self.set_token(Some(token.clone()));
         self.issued = Some(Issued {
             token: token.clone(),
             member: user_id.is_some(),

@@ -93,7 +93,10 @@ async fn act(
     fields: Fields,
     state: &web::Data<WebState>,
 ) -> HttpResponse {
-    if !csrf_holds(req, &fields) {
+    // A cart form of a visitor who has no session yet (a shared page's first form) needs no
+    // token: there is no session to ride, and the origin rule has already been applied.
+    let fresh = action.starts_session && api::endpoint::cookie_token(req).is_none();
+    if !fresh && !csrf_holds(req, &fields) {
         let refused = Refused {
             status: StatusCode::FORBIDDEN,
             message: EXPIRED.into(),
@@ -129,21 +132,27 @@ async fn act(
         .collect();
     let caller = Caller::of_page(req);
     let pairs: Vec<(String, String)> = fields.pairs().map(|(k, v)| (k.into(), v.into())).collect();
+    let starts = action.starts_session;
     let called = state
         .api
         .run(caller, move |ctx| {
+            if starts && ctx.session()?.is_none() {
+                ctx.start_guest_if_allowed()?;
+            }
             let answer = endpoint.run_form(ctx, &pairs, &headers)?;
-            Ok((answer, ctx.issued.take(), ctx.ended))
+            let cart = (ctx.cart_issued.take(), ctx.cart_version.take());
+            Ok((answer, ctx.issued.take(), ctx.ended, cart))
         })
         .await;
     match called {
-        Ok((answer, issued, ended)) => {
+        Ok((answer, issued, ended, cart)) => {
             let mut res = success(req, &done(action, &fields, &answer));
             if let Some(issued) = &issued {
                 api::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
             } else if ended {
                 api::endpoint::end_token(&mut res);
             }
+            api::cart::send_cookies(&mut res, cart, state.api.config.secure_cookies);
             res
         }
         Err(ApiError::Unauthenticated) => success(req, &Done::to("/login")),

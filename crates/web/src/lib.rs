@@ -13,6 +13,7 @@ pub mod routes;
 pub mod security;
 pub mod seo;
 pub mod shell;
+pub mod visitor;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -47,6 +48,8 @@ pub struct WebState {
     pub assets: assets::Assets,
     pub routes: routes::RouteTable,
     pub config: WebConfig,
+    /// Visitors' cart parts of the pages ([`visitor`]), by cart revision and place.
+    pub visitors: quick_cache::sync::Cache<u128, Arc<visitor::Parts>>,
 }
 
 impl WebState {
@@ -74,6 +77,7 @@ impl WebState {
             assets,
             routes,
             config,
+            visitors: quick_cache::sync::Cache::new(50_000),
         })
     }
 }

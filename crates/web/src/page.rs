@@ -7,7 +7,7 @@ use std::sync::Arc;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::http::{header, Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::accounts::{MemberView, Viewer};
+use api::accounts::Viewer;
 use api::cache::Cached;
 use api::gate::Choices;
 use serde::Deserialize;
@@ -121,27 +121,46 @@ pub async fn serve(
         None => state.routes.params(req.path()),
     };
     let query = crate::plan::page_query(req.query_string(), params);
+    let member = viewer.member.as_ref();
     let key = (!maintenance && !forms && posted.is_none()).then(|| {
         page_key(
             req.path(),
             &query,
             &choices,
             state.api.watch.data_version(),
-            viewer
-                .member
-                .as_ref()
-                .map(|m| (m, viewer.token.as_deref().unwrap_or(""))),
+            member.map(|m| m.policy_agreement_accepted),
         )
     });
     if let Some(hit) = key.and_then(|k| state.api.cache.get(k)) {
-        return with_session(hit.respond(req));
+        return with_session(answer_shared(req, state, &hit, &viewer, &choices, true).await);
     }
-    let extra = json!({
-        "member": viewer.member,
-        "csrf": viewer.token.as_deref().map(api::session::csrf_token),
-        "form": posted.as_ref().map(|p| &p.form),
-    });
-    let planned = plan_page(
+    // A shared page is rendered with the visitor's parts left open (sentinels); a page rendered
+    // for one visitor (forms, a posted form) has them filled in.
+    let shared = key.is_some();
+    let parts = if shared {
+        None
+    } else {
+        Some(crate::visitor::parts(req, state, member, &choices).await)
+    };
+    let extra = if shared {
+        json!({
+            "member": member.map(|m| json!({
+                "firstname": api::slotted::FIRSTNAME,
+                "policy_agreement_accepted": m.policy_agreement_accepted,
+            })),
+            "csrf": api::slotted::CSRF,
+            "visitor": crate::visitor::shared_input(),
+            "form": Value::Null,
+        })
+    } else {
+        json!({
+            "member": viewer.member,
+            "csrf": viewer.token.as_deref().map(api::session::csrf_token),
+            "form": posted.as_ref().map(|p| &p.form),
+            "visitor": parts.as_deref().map(crate::visitor::own_input),
+        })
+    };
+    let mut planned = plan_page(
         req,
         &query,
         state,
@@ -155,6 +174,10 @@ pub async fn serve(
         return with_session(redirect(to, StatusCode::FOUND));
     }
     let output = render(state, &planned).await;
+    if shared {
+        // The page state carries the visitor's own part, filled in per answer.
+        planned.input["visitor"] = Value::from(api::slotted::VISITOR);
+    }
     // Only pages that exist are kept: a flood of made-up addresses must not evict them.
     let keep = planned.complete
         && !planned.private
@@ -163,11 +186,12 @@ pub async fn serve(
     let status = posted.as_ref().map(|p| p.status);
     match respond(state, planned, output, forms, status) {
         Ok(page) => {
-            let page = Arc::new(page);
-            if let (true, Some(k)) = (keep, key) {
+            let page = Arc::new(page.with_slots());
+            let kept = keep && key.is_some();
+            if let (true, Some(k)) = (kept, key) {
                 state.api.cache.insert(k, page.clone());
             }
-            with_session(page.respond(req))
+            with_session(answer_shared(req, state, &page, &viewer, &choices, kept).await)
         }
         Err(e) => {
             log::error!("shell {}: {e}", req.path());
@@ -176,6 +200,51 @@ pub async fn serve(
                 .body("Something went wrong on our side. Please try again.")
         }
     }
+}
+
+/// Answers a page with this visitor's parts: a page without slots as it is; a guest with
+/// nothing of their own (no session, no cart) gets the page filled once for everyone (kept,
+/// compressed, answered 304 while the same); anyone else their own filling.
+async fn answer_shared(
+    req: &HttpRequest,
+    state: &WebState,
+    page: &Arc<Cached>,
+    viewer: &Viewer,
+    choices: &Choices,
+    kept: bool,
+) -> HttpResponse {
+    if !page.has_slots() {
+        return page.respond(req);
+    }
+    let member = viewer.member.as_ref();
+    let parts = crate::visitor::parts(req, state, member, choices).await;
+    // The CSRF token is derived from the session token the browser holds (no lookup needed).
+    let csrf = viewer
+        .token
+        .clone()
+        .or_else(|| api::endpoint::cookie_token(req))
+        .map(|t| api::session::csrf_token(&t))
+        .unwrap_or_default();
+    let fill = crate::visitor::fill(&parts, &csrf, member);
+    if member.is_none() && csrf.is_empty() && parts.count == 0 && kept {
+        let key = api::cache::key(&[b"filled for everyone", page.tag().as_bytes()]);
+        let everyone = match state.api.cache.get(key) {
+            Some(c) => c,
+            None => {
+                let body = page.filled_identity(&fill);
+                let c = Arc::new(Cached::new(page.status(), page.headers().to_vec(), body));
+                state.api.cache.insert(key, c.clone());
+                c
+            }
+        };
+        return everyone.respond(req);
+    }
+    if member.is_none() && csrf.is_empty() && parts.count == 0 {
+        // A page kept for nobody (a 404): filled and answered as it is.
+        let body = page.filled_identity(&fill);
+        return Cached::new(page.status(), page.headers().to_vec(), body).respond(req);
+    }
+    page.respond_filled(req, &fill)
 }
 
 /// Who asks. A guest without the member hint is answered without a session lookup (the shared
@@ -202,24 +271,11 @@ async fn viewer(
 
 /// Everything that shapes a page: its address, the shopper's gate choices, the data version and
 /// the business day (dated notices and promos).
-fn page_key(
-    path: &str,
-    query: &str,
-    c: &Choices,
-    data_version: u64,
-    member: Option<(&MemberView, &str)>,
-) -> u128 {
+fn page_key(path: &str, query: &str, c: &Choices, data_version: u64, member: Option<bool>) -> u128 {
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
-    // A member's page carries their first name and their session's CSRF token.
-    let (member_id, firstname, policy, session) =
-        member.map_or((0, "", false, String::new()), |(m, t)| {
-            (
-                m.id.get(),
-                m.firstname.as_str(),
-                m.policy_agreement_accepted,
-                api::session::hash(t),
-            )
-        });
+    // Members share a page (their name and CSRF token are filled in per answer); whether they
+    // accepted the policy shapes it.
+    let (is_member, policy) = member.map_or((false, false), |p| (true, p));
     let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
     api::cache::key(&[
         b"page",
@@ -232,10 +288,7 @@ fn page_key(
         &id(c.street.map(|s| i64::from(s.get()))),
         &data_version.to_le_bytes(),
         today.as_bytes(),
-        &member_id.to_le_bytes(),
-        firstname.as_bytes(),
-        &[u8::from(policy)],
-        session.as_bytes(),
+        &[u8::from(is_member), u8::from(policy)],
     ])
 }
 

@@ -297,12 +297,12 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
         }
         None => Loaded::default(),
     };
-    // A page whose own data does not exist, and that says nowhere else to go, is a 404 (an
-    // unknown order, or another's).
+    // A page whose address names its data (`/active-order/{id}`), when that does not exist and
+    // the route says nowhere else to go, is a 404 (an unknown order, or another's).
     let status = if req.maintenance {
         StatusCode::SERVICE_UNAVAILABLE
     } else if route.name == routes.not_found.name
-        || (!loaded.not_found.is_empty() && route.missing.is_none())
+        || (!loaded.not_found.is_empty() && route.missing.is_none() && route.path.contains('{'))
     {
         StatusCode::NOT_FOUND
     } else {

@@ -75,6 +75,10 @@ pub struct Action {
     /// of the store, else `done`.
     #[serde(default)]
     pub answer_link: Option<String>,
+    /// Without a live session the post starts a guest's (and needs no CSRF token when it brings no
+    /// session cookie: there is no session to ride): the cart's forms on shared pages.
+    #[serde(default)]
+    pub starts_session: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -1,0 +1,298 @@
+//! A shared page with the shopper's own small parts left open (issue 15, DESIGN "What differs
+//! between shoppers"): the page is rendered once for everyone with the same data, with sentinels
+//! where a visitor's parts go (the CSRF token of their session, their first name, the cart count,
+//! the cart drawer's body, the visitor's part of the page state). Each answer fills them in:
+//! escaped as React escapes text in the HTML, as JSON in the page state.
+//!
+//! Filling must not cost a compression per answer: the static stretches between the slots are
+//! compressed once, each as raw DEFLATE ending on a full flush (byte-aligned, no shared window),
+//! so an answer is the gzip header, the stretches with the filled slots between them as stored
+//! blocks, an empty final block, and the CRC-32 combined from the stretches' (crc32fast's
+//! `combine`). Brotli streams cannot be spliced so; a filled page goes as gzip (or identity).
+
+use std::io::Write;
+
+use actix_web::web::Bytes;
+
+/// The sentinels: private-use characters around a name, which nothing the store shows contains
+/// (names and texts refuse control and private-use characters where a visitor types them).
+pub const CSRF: &str = "\u{E000}csrf\u{E000}";
+pub const FIRSTNAME: &str = "\u{E000}firstname\u{E000}";
+pub const COUNT: &str = "\u{E000}count\u{E000}";
+pub const DRAWER: &str = "\u{E000}drawer\u{E000}";
+/// The visitor's part of the page state (`"visitor":"<sentinel>"` in the state's JSON).
+pub const VISITOR: &str = "\u{E000}visitor\u{E000}";
+
+/// Which part a slot holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    Csrf,
+    FirstName,
+    Count,
+    Drawer,
+    /// In the page state's JSON: the whole quoted sentinel is replaced by a JSON value.
+    Visitor,
+}
+
+/// Where a slot sits: in the HTML (React's text escaping) or inside a JSON string of the state
+/// script (JSON escaping, `<` as `\u003c`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Html,
+    Json,
+}
+
+/// A visitor's parts. `drawer` is HTML already rendered by React; `visitor` is JSON.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fill<'a> {
+    pub csrf: &'a str,
+    pub firstname: &'a str,
+    pub count: u32,
+    pub drawer: &'a str,
+    pub visitor: &'a str,
+}
+
+struct Stretch {
+    raw: Bytes,
+    deflated: Bytes,
+    crc: crc32fast::Hasher,
+}
+
+/// A page with its slots: static stretches (each compressed once) and the slots between them.
+pub struct Slotted {
+    stretches: Vec<Stretch>,
+    /// `slots[i]` sits after `stretches[i]`.
+    slots: Vec<(Slot, Context)>,
+}
+
+const SENTINELS: [(&str, Slot); 5] = [
+    (CSRF, Slot::Csrf),
+    (FIRSTNAME, Slot::FirstName),
+    (COUNT, Slot::Count),
+    (DRAWER, Slot::Drawer),
+    (VISITOR, Slot::Visitor),
+];
+
+/// The state script's opening tag (the shell's).
+const STATE_OPEN: &str = r#"<script type="application/json" id="__STATE__">"#;
+
+impl Slotted {
+    /// Splits a page at its sentinels; `None` when it has none.
+    pub fn new(page: &str) -> Option<Self> {
+        let state = page
+            .find(STATE_OPEN)
+            .map(|s| (s, page[s..].find("</script>").map_or(page.len(), |e| s + e)));
+        let mut found: Vec<(usize, usize, Slot, Context)> = Vec::new();
+        for (sentinel, slot) in SENTINELS {
+            for (at, _) in page.match_indices(sentinel) {
+                let json = state.is_some_and(|(s, e)| at > s && at < e);
+                let (start, end) = if json && slot == Slot::Visitor {
+                    // The quotes go too: a JSON value takes their place.
+                    (at - 1, at + sentinel.len() + 1)
+                } else {
+                    (at, at + sentinel.len())
+                };
+                found.push((
+                    start,
+                    end,
+                    slot,
+                    if json { Context::Json } else { Context::Html },
+                ));
+            }
+        }
+        if found.is_empty() {
+            return None;
+        }
+        found.sort_by_key(|f| f.0);
+        let mut stretches = Vec::new();
+        let mut slots = Vec::new();
+        let mut from = 0;
+        for (start, end, slot, context) in found {
+            stretches.push(Stretch::new(&page.as_bytes()[from..start]));
+            slots.push((slot, context));
+            from = end;
+        }
+        stretches.push(Stretch::new(&page.as_bytes()[from..]));
+        Some(Self { stretches, slots })
+    }
+
+    /// What the page and its compressed stretches weigh.
+    pub fn weight(&self) -> u64 {
+        self.stretches
+            .iter()
+            .map(|s| (s.raw.len() + s.deflated.len()) as u64)
+            .sum::<u64>()
+            + 64 * self.slots.len() as u64
+    }
+
+    fn value(&self, slot: Slot, context: Context, fill: &Fill) -> String {
+        let text = |s: &str| match context {
+            Context::Html => react_escape(s),
+            Context::Json => json_escape(s),
+        };
+        match slot {
+            Slot::Csrf => text(fill.csrf),
+            Slot::FirstName => text(fill.firstname),
+            Slot::Count => fill.count.to_string(),
+            Slot::Drawer => fill.drawer.to_string(),
+            Slot::Visitor => match context {
+                Context::Json => fill.visitor.replace('<', "\\u003c"),
+                Context::Html => String::new(),
+            },
+        }
+    }
+
+    /// The page with `fill`'s parts, uncompressed.
+    pub fn identity(&self, fill: &Fill) -> Bytes {
+        let mut out =
+            Vec::with_capacity(self.stretches.iter().map(|s| s.raw.len()).sum::<usize>() + 1024);
+        for (i, s) in self.stretches.iter().enumerate() {
+            out.extend_from_slice(&s.raw);
+            if let Some((slot, context)) = self.slots.get(i) {
+                out.extend_from_slice(self.value(*slot, *context, fill).as_bytes());
+            }
+        }
+        Bytes::from(out)
+    }
+
+    /// The page with `fill`'s parts as a gzip stream, without compressing anything but the
+    /// stretches compressed once.
+    pub fn gzip(&self, fill: &Fill) -> Bytes {
+        let mut out = Vec::with_capacity(
+            self.stretches
+                .iter()
+                .map(|s| s.deflated.len())
+                .sum::<usize>()
+                + 1024,
+        );
+        // Header: deflate, no flags, no time, unknown OS.
+        out.extend_from_slice(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+        let mut crc = crc32fast::Hasher::new();
+        for (i, s) in self.stretches.iter().enumerate() {
+            out.extend_from_slice(&s.deflated);
+            crc.combine(&s.crc);
+            if let Some((slot, context)) = self.slots.get(i) {
+                let value = self.value(*slot, *context, fill);
+                stored_blocks(&mut out, value.as_bytes());
+                let mut h = crc32fast::Hasher::new();
+                h.update(value.as_bytes());
+                crc.combine(&h);
+            }
+        }
+        // The final block: empty, stored.
+        out.extend_from_slice(&[0x01, 0x00, 0x00, 0xff, 0xff]);
+        let len = crc.total_len();
+        out.extend_from_slice(&crc.finalize().to_le_bytes());
+        out.extend_from_slice(&(len as u32).to_le_bytes());
+        Bytes::from(out)
+    }
+}
+
+impl Stretch {
+    fn new(raw: &[u8]) -> Self {
+        // Each stretch is its own encoder, flushed (a sync flush ends it byte-aligned with an
+        // empty stored block) and never finished: no final block, and nothing after it refers
+        // back into it. What the dropped encoder writes on drop goes nowhere.
+        let mut c = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(6));
+        let _ = c.write_all(raw);
+        let _ = c.flush();
+        let deflated = std::mem::take(c.get_mut());
+        drop(c);
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(raw);
+        Self {
+            raw: Bytes::copy_from_slice(raw),
+            deflated: Bytes::from(deflated),
+            crc,
+        }
+    }
+}
+
+/// Appends `data` as non-final stored DEFLATE blocks (at a byte boundary).
+fn stored_blocks(out: &mut Vec<u8>, data: &[u8]) {
+    for chunk in data.chunks(65_535) {
+        let len = chunk.len() as u16;
+        out.push(0x00);
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(chunk);
+    }
+}
+
+/// Text as React 19 escapes it in HTML (text and attribute values alike).
+pub fn react_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("&quot;"),
+            '&' => out.push_str("&amp;"),
+            '\'' => out.push_str("&#x27;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text inside a JSON string of a `<script>`: JSON escaping, `<` as `\u003c`.
+fn json_escape(s: &str) -> String {
+    let quoted = serde_json::Value::from(s).to_string();
+    quoted[1..quoted.len() - 1].replace('<', "\\u003c")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn page() -> String {
+        format!(
+            "<html><body><form><input name=\"csrf\" value=\"{CSRF}\"></form><summary>{FIRSTNAME}</summary><span>{COUNT}</span><div>{DRAWER}</div>{}<script type=\"application/json\" id=\"__STATE__\">{{\"csrf\":\"{CSRF}\",\"member\":{{\"firstname\":\"{FIRSTNAME}\"}},\"visitor\":\"{VISITOR}\"}}</script></body></html>",
+            "<p>beer</p>".repeat(500)
+        )
+    }
+
+    fn fill() -> Fill<'static> {
+        Fill {
+            csrf: "tok-EN_1",
+            firstname: "Ana <\"Bea\"> & 'Cy'",
+            count: 3,
+            drawer: "<ul><li>Tala x 24</li></ul>",
+            visitor: r#"{"cart_count":3,"cart":{"x":"</script>"}}"#,
+        }
+    }
+
+    #[test]
+    fn slots_are_filled_in_their_context() {
+        let s = Slotted::new(&page()).expect("slots");
+        let body = String::from_utf8(s.identity(&fill()).to_vec()).unwrap();
+        assert!(body.contains(r#"value="tok-EN_1""#));
+        assert!(
+            body.contains("<summary>Ana &lt;&quot;Bea&quot;&gt; &amp; &#x27;Cy&#x27;</summary>")
+        );
+        assert!(body.contains("<span>3</span><div><ul><li>Tala x 24</li></ul></div>"));
+        let state = &body[body.find("__STATE__").unwrap() + 11..];
+        assert!(state.starts_with(r#"{"csrf":"tok-EN_1","member":{"firstname":"Ana \u003c\"Bea\"> & 'Cy'"},"visitor":{"cart_count":3,"cart":{"x":"\u003c/script>"}}}"#), "{state}");
+        assert!(!body.contains('\u{E000}'));
+    }
+
+    #[test]
+    fn the_spliced_gzip_is_the_filled_page() {
+        let s = Slotted::new(&page()).expect("slots");
+        for f in [fill(), Fill::default()] {
+            let gz = s.gzip(&f);
+            let mut out = String::new();
+            flate2::read::GzDecoder::new(&gz[..])
+                .read_to_string(&mut out)
+                .expect("a valid gzip stream");
+            assert_eq!(out.as_bytes(), &s.identity(&f)[..]);
+            assert!(gz.len() < out.len() / 3, "the stretches stay compressed");
+        }
+    }
+
+    #[test]
+    fn a_page_without_sentinels_has_no_slots() {
+        assert!(Slotted::new("<p>beer</p>").is_none());
+    }
+}

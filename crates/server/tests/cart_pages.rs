@@ -1,0 +1,94 @@
+//! The visitor's parts of shared pages (issue 15): a page is rendered once for everyone with the
+//! same data and each answer carries its visitor's own CSRF token, first name and cart; no
+//! visitor ever sees another's, and no sentinel reaches a browser.
+
+mod support;
+
+use actix_web::http::StatusCode;
+use serde_json::{json, Value};
+use support::{database, get, Backend};
+
+const SHOPPER: &str =
+    "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
+
+/// The page state a page carries (what the client hydrates from).
+fn state(html: &str) -> Value {
+    let open = r#"<script type="application/json" id="__STATE__">"#;
+    let start = html.find(open).expect("state") + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end].replace("\\u003c", "<")).expect("state JSON")
+}
+
+fn gunzip(body: &[u8]) -> String {
+    use std::io::Read;
+    let mut out = String::new();
+    flate2::read::GzDecoder::new(body)
+        .read_to_string(&mut out)
+        .expect("gzip");
+    out
+}
+
+async fn visitors_see_their_own_parts(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    // A guest without a session or cart: the page for everyone, kept and validated.
+    let r = send!(store, get("/buy-beer", SHOPPER));
+    assert_eq!(r.status, StatusCode::OK);
+    let html = r.text();
+    assert!(!html.contains('\u{E000}'), "no sentinel reaches a browser");
+    let s = state(&html);
+    assert_eq!(s["visitor"], json!({"cart_count": 0, "cart": null}));
+    assert_eq!(s["csrf"], "");
+    assert!(r.headers.get("etag").is_some());
+
+    // A guest with a cart: their count and cart, and their session's CSRF token.
+    let token = support::guest(&db).await;
+    let api = support::send_api(
+        &db.pool,
+        actix_web::test::TestRequest::post()
+            .uri("/api/v1/cart")
+            .insert_header(("cookie", format!("session={token}")))
+            .set_json(json!({"product_id": 1, "quantity": 24, "barangay": 1380300002})),
+    )
+    .await;
+    assert_eq!(api.status, StatusCode::OK);
+    let jar: Vec<(String, String)> = support::set_cookies(&api);
+    let cart = &jar.iter().find(|(k, _)| k == "cart").unwrap().1;
+    let version = &jar.iter().find(|(k, _)| k == "cart_v").unwrap().1;
+    let mine = format!("{SHOPPER}; session={token}; cart={cart}; cart_v={version}");
+    let r = send!(
+        store,
+        get("/buy-beer", &mine).insert_header(("accept-encoding", "gzip"))
+    );
+    assert_eq!(r.headers.get("content-encoding").unwrap(), "gzip");
+    assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-store");
+    let html = gunzip(&r.body);
+    assert!(!html.contains('\u{E000}'));
+    let s = state(&html);
+    assert_eq!(s["visitor"]["cart_count"], 1);
+    assert_eq!(
+        s["visitor"]["cart"]["cart_order_summary"]["items_total"],
+        118_800
+    );
+    assert_eq!(s["csrf"], api::session::csrf_token(&token));
+
+    // Everyone else still gets the page for everyone.
+    let r = send!(store, get("/buy-beer", SHOPPER));
+    assert_eq!(state(&r.text())["visitor"]["cart_count"], 0);
+
+    // Two members share the rendered page and each sees their own name.
+    for n in [1u8, 2] {
+        let t = support::member(&db, n).await;
+        let r = send!(
+            store,
+            get("/buy-beer", &format!("{SHOPPER}; session={t}; member=1"))
+        );
+        let html = r.text();
+        assert!(!html.contains('\u{E000}'));
+        assert!(html.contains(&format!(">Member{n}<")), "member {n}");
+        assert!(!html.contains(&format!(">Member{}<", 3 - n)));
+        assert_eq!(state(&html)["member"]["firstname"], format!("Member{n}"));
+        assert_eq!(state(&html)["csrf"], api::session::csrf_token(&t));
+    }
+}
+both!(visitors_see_their_own_parts);

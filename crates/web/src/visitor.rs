@@ -1,0 +1,154 @@
+//! The visitor's own small parts of a page (issue 15): the CSRF token of their session, their
+//! first name, the cart's count and the cart drawer's body, and the visitor's part of the page
+//! state. Shared pages are rendered once with sentinels there ([`api::slotted`]) and filled per
+//! answer; the parts of a visitor with a cart are made once per cart revision and place (the
+//! `cart_v` cookie every cart change sends), kept in memory, so browsing costs neither SQL nor
+//! QuickJS while nothing changed.
+
+use std::sync::Arc;
+
+use actix_web::HttpRequest;
+use api::accounts::MemberView;
+use api::gate::Choices;
+use api::slotted::Fill;
+use serde_json::{json, Value};
+
+use crate::WebState;
+
+/// A visitor's cart parts, as filled into a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parts {
+    pub count: u32,
+    /// The drawer's body as React renders it.
+    pub drawer: String,
+    /// `{"cart_count", "cart"}`: the visitor's part of the page state.
+    pub json: String,
+}
+
+/// How long a member's parts are kept without a change seen by this browser (their cart may
+/// change on another device).
+const MEMBER_PARTS_SECS: i64 = 60;
+
+/// The render input of the drawer's body alone (`ssr-bundle`'s `part`).
+fn drawer_input(cart: &Value) -> String {
+    json!({ "part": "cart-drawer", "cart": cart }).to_string()
+}
+
+/// Renders the drawer's body for `cart` (memoised by the render pool); empty on failure, which
+/// the client repairs when it hydrates.
+async fn drawer(state: &WebState, cart: &Value) -> String {
+    match state.renderer.render(drawer_input(cart)).await {
+        Ok(r) => serde_json::from_str::<Value>(&r.output)
+            .ok()
+            .and_then(|v| v["html"].as_str().map(str::to_string))
+            .unwrap_or_default(),
+        Err(e) => {
+            log::warn!("ssr cart drawer: {e}");
+            String::new()
+        }
+    }
+}
+
+/// The parts of a visitor with an empty cart (made once).
+pub async fn empty(state: &WebState) -> Arc<Parts> {
+    let key = api::cache::key(&[b"visitor parts", b"empty"]);
+    if let Some(p) = state.visitors.get(&key) {
+        return p;
+    }
+    let parts = Arc::new(Parts {
+        count: 0,
+        drawer: drawer(state, &Value::Null).await,
+        json: json!({ "cart_count": 0, "cart": null }).to_string(),
+    });
+    state.visitors.insert(key, parts.clone());
+    parts
+}
+
+/// The parts of this visitor: the empty ones without a cart cookie or a member; else made from
+/// the cart priced for the gate's place, kept per cart revision.
+pub async fn parts(
+    req: &HttpRequest,
+    state: &WebState,
+    member: Option<&MemberView>,
+    choices: &Choices,
+) -> Arc<Parts> {
+    let cart = api::cart::cookie(req);
+    if member.is_none() && cart.is_none() {
+        return empty(state).await;
+    }
+    let version = req
+        .cookie(api::cart::VERSION_COOKIE)
+        .map(|c| c.value().to_string())
+        .unwrap_or_default();
+    let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
+    let owner = match member {
+        Some(m) => format!("member {}", m.id),
+        None => api::cart::guest_key(cart.as_deref().unwrap_or_default()),
+    };
+    let bucket = member.map_or(0, |_| domain::calendar::unix_now() / MEMBER_PARTS_SECS);
+    let key = api::cache::key(&[
+        b"visitor parts",
+        owner.as_bytes(),
+        version.as_bytes(),
+        &id(choices.barangay.map(|b| b.get())),
+        &id(choices.fulfillment.map(|f| i64::from(f.get()))),
+        &state.api.watch.data_version().to_le_bytes(),
+        &bucket.to_le_bytes(),
+    ]);
+    if let Some(p) = state.visitors.get(&key) {
+        return p;
+    }
+    let (barangay, fulfillment) = (choices.barangay, choices.fulfillment);
+    let visitor = state
+        .api
+        .run(api::Caller::of_page(req), move |ctx| {
+            api::cart::visitor(ctx, barangay, fulfillment)
+        })
+        .await;
+    let visitor = match visitor {
+        Ok(v) => v,
+        Err(e) => {
+            // The page still shows; its count and drawer are the empty ones this time.
+            log::warn!("visitor parts: {e}");
+            return empty(state).await;
+        }
+    };
+    if visitor.cart_count == 0 {
+        return empty(state).await;
+    }
+    let cart = serde_json::to_value(&visitor.cart).unwrap_or(Value::Null);
+    let parts = Arc::new(Parts {
+        count: visitor.cart_count,
+        drawer: drawer(state, &cart).await,
+        json: serde_json::to_string(&visitor).unwrap_or_default(),
+    });
+    state.visitors.insert(key, parts.clone());
+    parts
+}
+
+/// The visitor's part of a page rendered for that visitor alone (not shared).
+pub fn own_input(parts: &Parts) -> Value {
+    serde_json::from_str(&parts.json).unwrap_or(Value::Null)
+}
+
+/// The render input's visitor part of a shared page: the sentinels the client never sees (the
+/// page state carries the visitor's own part instead).
+pub fn shared_input() -> Value {
+    json!({
+        "cart_count": api::slotted::COUNT,
+        "cart": null,
+        "shared": true,
+        "drawer": api::slotted::DRAWER,
+    })
+}
+
+/// What fills a shared page for this visitor.
+pub fn fill<'a>(parts: &'a Parts, csrf: &'a str, member: Option<&'a MemberView>) -> Fill<'a> {
+    Fill {
+        csrf,
+        firstname: member.map_or("", |m| m.firstname.as_str()),
+        count: parts.count,
+        drawer: &parts.drawer,
+        visitor: &parts.json,
+    }
+}
