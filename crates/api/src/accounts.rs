@@ -292,12 +292,16 @@ pub struct WelcomeAnswer {
 }
 
 /// Starts a member's session in place of the presented one (no session fixation).
-fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<(), ApiError> {
+/// Logs `user` in on this request: the guest session ends, a member's starts, and the guest's
+/// cart joins the member's (issue 15); answers whether the two carts hold different families
+/// (`cart_conflict`: both are kept until the member chooses).
+fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<bool, ApiError> {
+    let guest = ctx.cart_owner(false)?;
     if let Some(old) = ctx.token() {
         db::sessions::end_session(ctx.conn, &token_hash(&old))?;
     }
     ctx.start_session(Some(user.get()))?;
-    Ok(())
+    crate::cart::merge_at_login(ctx, guest, user)
 }
 
 /// What `POST /registration` takes: for a link's registration, the password its holder chooses;
@@ -483,11 +487,11 @@ impl Endpoint for Login {
         }
         let user = user.ok_or_else(|| ApiError::Internal("matched without a user".into()))?;
         db::limits::rate_reset(ctx.conn, &here)?;
-        log_in(ctx, user.id)?;
+        let cart_conflict = log_in(ctx, user.id)?;
         Ok(WelcomeAnswer {
             data: Welcome {
                 first_name: user.first_name,
-                cart_conflict: false,
+                cart_conflict,
             },
         })
     }

@@ -34,7 +34,8 @@ crate::register!(
     UpdateCart,
     RemoveFromCart,
     ReturnEmpty,
-    CheckoutVerify
+    CheckoutVerify,
+    KeepCart
 );
 
 /// The browser's cart cookie.
@@ -209,6 +210,9 @@ pub fn answer(
     .answer;
     if cart.is_some_and(|c| c.user_id.is_some()) && place.served {
         priced.recommended_products = recommended(ctx, &pricing, place, &priced)?;
+    }
+    if cart.is_some_and(|c| c.user_id.is_some()) {
+        priced.conflict = conflict(ctx)?;
     }
     Ok(priced)
 }
@@ -791,4 +795,157 @@ pub fn visitor(
         cart_count: a.item_count,
         cart: (a.item_count > 0).then_some(a),
     })
+}
+
+/// The guest cart this browser still holds beside a member's cart: left by a login whose two
+/// carts held different families.
+fn guest_cart_of_browser(ctx: &mut Ctx) -> Result<Option<CartRow>, ApiError> {
+    let (cookie, _) = ctx.cart_cookie();
+    let Some(key) = cookie.map(guest_key) else {
+        return Ok(None);
+    };
+    Ok(db::carts::find(ctx.conn, Owner::Guest(&key))?)
+}
+
+fn conflict(ctx: &mut Ctx) -> Result<Option<CartConflict>, ApiError> {
+    let Some(guest) = guest_cart_of_browser(ctx)? else {
+        return Ok(None);
+    };
+    let items = db::carts::items(ctx.conn, guest.id)?;
+    if items.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(CartConflict {
+        guest_items: items
+            .iter()
+            .map(|i| format!("{} x {}", i.product.product_name, i.quantity))
+            .collect(),
+        message: "Before you logged in you had a cart with the other kind of beer. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction: choose which cart to keep.".into(),
+    }))
+}
+
+/// At login: the guest's cart joins the member's, quantities adding per product within the
+/// limits, and the guest's is deleted; when the two hold different families nothing moves and
+/// the answer is `true` (the member chooses later). For a client without cookies the guest's cart
+/// was its old session's: it goes with that session.
+pub fn merge_at_login(
+    ctx: &mut Ctx,
+    guest: Option<CartOwner>,
+    user: domain::UserId,
+) -> Result<bool, ApiError> {
+    let Some(CartOwner::Guest(key)) = guest else {
+        return Ok(false);
+    };
+    let Some(from) = db::carts::find(ctx.conn, Owner::Guest(&key))? else {
+        return Ok(false);
+    };
+    let pricing = Pricing::load(ctx)?;
+    let now = domain::calendar::unix_now();
+    let member = Owner::Member(user);
+    enum Outcome {
+        Nothing,
+        Conflict,
+        Merged(i64),
+    }
+    let outcome = ctx.conn.transaction(|conn| {
+        let theirs = db::carts::items(conn, from.id)?;
+        if theirs.is_empty() {
+            db::carts::delete(conn, from.id)?;
+            return Ok::<_, ApiError>(Outcome::Nothing);
+        }
+        let into = db::carts::find_or_create(conn, member, now)?;
+        let mine = db::carts::items(conn, into.id)?;
+        let keg = |items: &[db::carts::Item]| {
+            items
+                .first()
+                .map(|i| is_keg(pricing.family(i.product.packaging_id)))
+        };
+        if let (Some(a), Some(b)) = (keg(&theirs), keg(&mine)) {
+            if a != b {
+                return Ok(Outcome::Conflict);
+            }
+        }
+        db::carts::merge(
+            conn,
+            from.id,
+            into.id,
+            cases::MAX_QUANTITY as i32,
+            cases::MAX_PRODUCTS as i64,
+            now,
+        )?;
+        let revision = db::carts::lock(conn, into.id, now)?;
+        Ok(Outcome::Merged(revision))
+    })?;
+    match outcome {
+        Outcome::Conflict => Ok(true),
+        Outcome::Merged(revision) => {
+            ctx.cart_version = Some(revision);
+            Ok(false)
+        }
+        Outcome::Nothing => Ok(false),
+    }
+}
+
+/// Which cart a member keeps after a login with two carts of different families.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct KeepBody {
+    /// `guest`: the cart from before logging in replaces the member's; `member`: the member's
+    /// stays and the other is dropped.
+    #[serde(default)]
+    pub keep: String,
+    #[serde(default)]
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+crate::declare!(
+    /// `POST /api/v1/cart/keep`.
+    pub struct KeepCart = Post "/api/v1/cart/keep" as "keepCart", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<KeepBody, true>) -> CartAnswer,
+    "After a login with two carts of different families: keeps the one the member chooses; answers the cart.");
+
+impl Endpoint for KeepCart {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        let member = ctx.member()?;
+        let keep_guest = match b.keep.as_str() {
+            "guest" => true,
+            "member" => false,
+            _ => {
+                return Err(ApiError::Invalid {
+                    field: "keep",
+                    message: "Choose which cart to keep.".into(),
+                })
+            }
+        };
+        let guest = guest_cart_of_browser(ctx)?
+            .ok_or_else(|| ApiError::refused(404, "keep", "There is no other cart to choose."))?;
+        let now = domain::calendar::unix_now();
+        let owner = Owner::Member(member.id);
+        ctx.conn.transaction(|conn| {
+            if keep_guest {
+                let into = db::carts::find_or_create(conn, owner, now)?;
+                db::carts::lock(conn, into.id, now)?;
+                db::carts::clear(conn, into.id)?;
+                db::carts::merge(
+                    conn,
+                    guest.id,
+                    into.id,
+                    cases::MAX_QUANTITY as i32,
+                    cases::MAX_PRODUCTS as i64,
+                    now,
+                )?;
+            } else {
+                db::carts::delete(conn, guest.id)?;
+            }
+            Ok::<_, ApiError>(())
+        })?;
+        let cart = db::carts::find_or_create(ctx.conn, owner, now)?;
+        let place = answer_place(ctx, &cart, b.barangay)?;
+        let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let mut a = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+        a.message = "Your cart is ready.".into();
+        ctx.cart_version = Some(a.revision);
+        Ok(a)
+    }
 }

@@ -139,6 +139,17 @@ pub struct CartAnswer {
     pub revision: i64,
     /// A message for the shopper about what the call did (added, changed), or empty.
     pub message: String,
+    /// A member who logged in with a guest cart of the other family: both carts are kept until
+    /// they choose (`POST /api/v1/cart/keep`).
+    pub conflict: Option<CartConflict>,
+}
+
+/// The guest cart a member brought to login that could not join their cart (SPEC 4's families).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct CartConflict {
+    /// What the guest cart holds: "Tala Pale Pilsen Keg 30 L x 1", ...
+    pub guest_items: Vec<String>,
+    pub message: String,
 }
 
 /// What a cart is priced with, read once per call.
@@ -453,6 +464,7 @@ pub fn price(
             fulfillment_id: fulfillment,
             revision,
             message: String::new(),
+            conflict: None,
         },
         lines,
     })

@@ -285,6 +285,17 @@ pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> 
             ),
         )
         .execute(conn)?;
+        // Orders stay for the store's records, without the member's name, mobile and address
+        // (the delete page says so); the cart goes with the account (ON DELETE CASCADE).
+        diesel::update(orders::table.filter(orders::user_id.eq(user.id.get())))
+            .set((
+                orders::contact_name.eq(""),
+                orders::mobile.eq(""),
+                orders::email.eq(""),
+                orders::address.eq(""),
+                orders::notes.eq(""),
+            ))
+            .execute(conn)?;
         diesel::delete(users::table.find(user.id.get())).execute(conn)?;
         Ok(())
     })

@@ -446,3 +446,173 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
     assert_eq!(v["item_count"], 0);
 }
 both!(the_cart_outlives_the_guest_session);
+
+/// A member with a password that logs in (`member{n}@example.com` / "Tala beer 2026 ok").
+async fn member_with_password(db: &TestDb, n: u8) {
+    let cfg = support::store_config(&db.url, false);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
+    api.run(api::Caller::default(), move |ctx| {
+        let row = db::users::RegistrationRow {
+            token_hash: String::new(),
+            email: format!("member{n}@example.com"),
+            mobile: format!("0917000000{n}"),
+            first_name: format!("Member{n}"),
+            last_name: "Dela Cruz".into(),
+            birth_date: "1990-01-01".into(),
+            password_hash: api::accounts::hash_password("Tala beer 2026 ok")?,
+            expires_at: 0,
+            used_at: None,
+        };
+        db::users::create_user(ctx.conn, &row, 0)?;
+        Ok(())
+    })
+    .await
+    .unwrap();
+}
+
+/// Logs member `n` in from a browser holding `cookie`; answers the login's JSON and the member's
+/// session cookie.
+async fn log_in(db: &TestDb, n: u8, cookie: &str) -> (Value, String) {
+    let (s, v, r) = call(
+        db,
+        "POST",
+        "/api/v1/login",
+        &Auth::Cookie(cookie.to_string()),
+        json!({"login": format!("member{n}@example.com"), "password": "Tala beer 2026 ok"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let set = support::set_cookies(&r);
+    let session = set.iter().find(|(k, _)| k == "session").unwrap().1.clone();
+    (v, session)
+}
+
+/// A guest browser's session and cart cookies after adding `quantity` of `product`.
+async fn guest_browser(db: &TestDb, product: i64, quantity: i64) -> (String, String) {
+    let session = support::guest(db).await;
+    let (s, v, r) = call(
+        db,
+        "POST",
+        "/api/v1/cart",
+        &Auth::Cookie(format!("session={session}")),
+        json!({"product_id": product, "quantity": quantity, "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let cart = support::set_cookies(&r)
+        .into_iter()
+        .find(|(k, _)| k == "cart")
+        .unwrap()
+        .1;
+    (session, cart)
+}
+
+async fn carts_merge_at_login(backend: Backend) {
+    let db = database(backend);
+    member_with_password(&db, 1).await;
+    // The member's own cart: a case of Tala Light.
+    let (_, first) = log_in(&db, 1, "").await;
+    add(
+        &db,
+        &Auth::Cookie(format!("session={first}")),
+        3,
+        24,
+        MAKATI,
+    )
+    .await;
+    // As a guest on another browser: 24 Tala Light and 24 Pale Pilsen; then logging in there.
+    let (session, jar) = guest_browser(&db, 3, 24).await;
+    add(
+        &db,
+        &Auth::Cookie(format!("session={session}; cart={jar}")),
+        1,
+        24,
+        MAKATI,
+    )
+    .await;
+    let (v, member) = log_in(&db, 1, &format!("session={session}; cart={jar}")).await;
+    assert_eq!(v["data"]["cart_conflict"], false);
+    let me = Auth::Cookie(format!("session={member}; cart={jar}"));
+    let (_, v) = cart(&db, &me, MAKATI, "").await;
+    let mut items: Vec<(i64, i64)> = v["shopping_cart"][0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["id"].as_i64().unwrap(), i["quantity"].as_i64().unwrap()))
+        .collect();
+    items.sort();
+    assert_eq!(items, vec![(1, 24), (3, 48)], "quantities add per product");
+    assert!(v["conflict"].is_null());
+    // The guest's cart is gone: the cookie alone finds nothing now.
+    let (_, v) = cart(&db, &Auth::Cookie(format!("cart={jar}")), MAKATI, "").await;
+    assert_eq!(v["item_count"], 0);
+}
+both!(carts_merge_at_login);
+
+async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
+    let db = database(backend);
+    member_with_password(&db, 1).await;
+    let (_, first) = log_in(&db, 1, "").await;
+    add(
+        &db,
+        &Auth::Cookie(format!("session={first}")),
+        1,
+        24,
+        MAKATI,
+    )
+    .await;
+    // A keg as a guest, then logging in: two families, nothing moves.
+    let (session, jar) = guest_browser(&db, 21, 1).await;
+    let (v, member) = log_in(&db, 1, &format!("session={session}; cart={jar}")).await;
+    assert_eq!(v["data"]["cart_conflict"], true);
+    let me = Auth::Cookie(format!("session={member}; cart={jar}"));
+    let (_, v) = cart(&db, &me, MAKATI, "").await;
+    assert_eq!(v["shopping_cart"][0]["name"], "Bottles");
+    assert_eq!(
+        v["conflict"]["guest_items"][0],
+        "Tala Pale Pilsen Keg 30 L x 1"
+    );
+    // A bad choice is refused; keeping the guest's cart replaces the member's.
+    let (s, _, _) = call(
+        &db,
+        "POST",
+        "/api/v1/cart/keep",
+        &me,
+        json!({"keep": "both"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, v, _) = call(
+        &db,
+        "POST",
+        "/api/v1/cart/keep",
+        &me,
+        json!({"keep": "guest", "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["shopping_cart"][0]["name"], "Keg");
+    assert_eq!(v["item_count"], 1);
+    assert!(v["conflict"].is_null());
+    // Nothing left to choose.
+    let (s, _, _) = call(
+        &db,
+        "POST",
+        "/api/v1/cart/keep",
+        &me,
+        json!({"keep": "member"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    // Guests cannot choose.
+    let (s, _, _) = call(
+        &db,
+        "POST",
+        "/api/v1/cart/keep",
+        &Auth::Cookie(format!("cart={jar}")),
+        json!({"keep": "guest"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+}
+both!(a_cart_conflict_is_the_members_choice);

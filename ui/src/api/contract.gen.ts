@@ -65,7 +65,12 @@ revision: number,
 /**
  * A message for the shopper about what the call did (added, changed), or empty.
  */
-message: string, };
+message: string, 
+/**
+ * A member who logged in with a guest cart of the other family: both carts are kept until
+ * they choose (`POST /api/v1/cart/keep`).
+ */
+conflict: CartConflict | null, };
 
 /**
  * A case of the cart: the items of one case type (SPEC 2's case panel).
@@ -107,6 +112,15 @@ total: number,
  * The summary line: each item's name and units.
  */
 summary: string, items: Array<CartItem>, };
+
+/**
+ * The guest cart a member brought to login that could not join their cart (SPEC 4's families).
+ */
+export type CartConflict = { 
+/**
+ * What the guest cart holds: "Tala Pale Pilsen Keg 30 L x 1", ...
+ */
+guest_items: Array<string>, message: string, };
 
 /**
  * One item of a case (SPEC 3's cart item). Money is integer centavos.
@@ -501,6 +515,7 @@ export const calls = {
   removeFromCart: { name: 'removeFromCart', method: 'DELETE', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
   addToCart: { name: 'addToCart', method: 'POST', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
   updateCart: { name: 'updateCart', method: 'PUT', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
+  keepCart: { name: 'keepCart', method: 'POST', key: '/api/v1/cart/keep', read: false } as Call<CartAnswer>,
   cart: { name: 'cart', method: 'GET', key: '/api/v1/cart/{barangayId}?fulfillment={fulfillment}&testdate={testdate}', read: true } as Call<CartAnswer>,
   checkRegistrationToken: { name: 'checkRegistrationToken', method: 'GET', key: '/api/v1/check-registration-token?token={token}', read: true } as Call<PendingAnswer>,
   legacyCities: { name: 'legacyCities', method: 'GET', key: '/api/v1/cities?filterByProvince={filterByProvince}', read: true } as Call<Results<CityView>>,
