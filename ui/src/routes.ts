@@ -41,6 +41,7 @@ import { addressesQuery, pendingRegistrationQuery, userQuery } from './features/
 import { CartPage } from './features/cart/CartPage';
 import { cartQuery } from './features/cart/queries';
 import { Checkout } from './features/checkout/Checkout';
+import { placeStreetsQuery } from './features/checkout/queries';
 import { ActiveOrder } from './features/orders/ActiveOrder';
 import { MyOrders } from './features/orders/MyOrders';
 import { myOrdersQuery, orderQuery } from './features/orders/queries';
@@ -79,6 +80,8 @@ export interface RouteDef {
   sitemap: boolean;
   /** Holds account forms: rendered for each visitor with the session's CSRF token, never shared. */
   forms: boolean;
+  /** Links the account pages' stylesheet though the page has no forms (an order's page). */
+  accountStyles: boolean;
   title: string;
   description: string;
   data: string[];
@@ -139,7 +142,7 @@ export const GATE_KEYS = {
 
 const SITE = 'Tala Brewing Co.';
 
-type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'canonical' | 'missing' | 'redirect' | 'actions'>> & {
+type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'accountStyles' | 'canonical' | 'missing' | 'redirect' | 'actions'>> & {
   /** Query parameters the page reads besides every page's (and `done` on pages with forms). */
   params?: string[];
 };
@@ -163,6 +166,7 @@ function route(
     policy: opts.policy ?? true,
     sitemap: opts.sitemap ?? true,
     forms,
+    accountStyles: opts.accountStyles ?? false,
     title: `${title} | ${SITE}`,
     description,
     data,
@@ -214,15 +218,18 @@ export const routes: RouteDef[] = [
   route('cart', '/cart', CartPage, 'Shopping Cart', 'Your shopping cart.', [cartQuery.template], {
     shop: true,
     sitemap: false,
+    // SPEC 4's reset question without JavaScript: the category gate over the cart asks it (`reset`).
+    params: ['reset'],
     actions: [
       action(calls.addToCart, '/cart?done=added', { startsSession: true }),
       action(calls.updateCart, '/cart?done=updated', { startsSession: true }),
       action(calls.removeFromCart, '/cart?done=removed', { startsSession: true }),
       action(calls.returnEmpty, '/cart?done=empties', { startsSession: true }),
       action(calls.checkoutVerify, '/checkout'),
+      action(calls.keepCart, '/cart?done=kept'),
     ],
   }),
-  route('checkout', '/checkout', Checkout, 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template], {
+  route('checkout', '/checkout', Checkout, 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template, userQuery.template, placeStreetsQuery.template], {
     shop: true,
     sitemap: false,
     params: ['from'],
@@ -231,6 +238,7 @@ export const routes: RouteDef[] = [
   // A guest reaches an order by the key of its link; anyone else gets the page of an unknown order.
   route('active-order', '/active-order/{id}', ActiveOrder, 'Your Order', 'Your order.', [orderQuery.template], {
     sitemap: false,
+    accountStyles: true,
     params: ['key'],
   }),
   route('product-without-slug', '/single-product', NotFound, 'Beer', 'A Tala Brewing Co. beer.', [], { sitemap: false, redirect: '/' }),
@@ -269,7 +277,7 @@ export const routes: RouteDef[] = [
   route('login', '/login', Login, 'Log In', 'Log in to your Tala Brewing Co. account.', [], {
     ...GUEST,
     params: ['from'],
-    actions: [action(calls.login, '/buy-beer', { doneBy: { field: 'from', to: { checkout: '/checkout' } } })],
+    actions: [action(calls.login, '/buy-beer', { doneBy: { field: 'from', to: { checkout: '/checkout', cart: '/cart' } } })],
   }),
   route('logout', '/logout', NotFound, 'Log Out', 'Log out.', [], {
     sitemap: false,

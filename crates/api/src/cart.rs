@@ -343,8 +343,10 @@ pub fn add(
     let pricing = Pricing::load(ctx)?;
     let now = domain::calendar::unix_now();
     let family = pricing.family(product.packaging_id);
+    // The cart exists before the change's transaction, whose first statement is a write: SQLite
+    // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
+    let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
     ctx.conn.transaction(|conn| {
-        let cart = db::carts::find_or_create(conn, owner.as_owner(), now)?;
         db::carts::lock(conn, cart.id, now)?;
         let items = db::carts::items(conn, cart.id)?;
         if items
@@ -557,18 +559,27 @@ pub struct RemoveFromCartBody {
     pub fulfillment: Option<FulfillmentId>,
 }
 
-/// A list of ids, or one id (a form field).
+/// `product_id` as JSON's list or one id, or as a page form's field (`1,5,12`: a form sends no
+/// lists).
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ProductId>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
-    enum OneOrMany {
-        Many(Vec<ProductId>),
+    enum Ids {
+        List(Vec<ProductId>),
         One(ProductId),
+        Text(String),
     }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::Many(v) => v,
-        OneOrMany::One(id) => vec![id],
-    })
+    match Ids::deserialize(d)? {
+        Ids::List(ids) => Ok(ids),
+        Ids::One(id) => Ok(vec![id]),
+        Ids::Text(text) => text
+            .split(',')
+            .map(|id| {
+                ProductId::parse(id.trim())
+                    .ok_or_else(|| serde::de::Error::custom(domain::ids::NOT_AN_ID))
+            })
+            .collect(),
+    }
 }
 
 crate::declare!(
@@ -755,6 +766,22 @@ mod tests {
         let Json(b) = Json::<RemoveFromCartBody, true>::from_fields(pairs.into_iter()).unwrap();
         assert_eq!(b.product_id, vec![ProductId::from_db(4)]);
         assert!(Json::<RemoveFromCartBody, true>::parse(br#"{"product_id":"x"}"#).is_err());
+        let form = |v: &'static str| {
+            crate::endpoint::from_pairs::<RemoveFromCartBody>(
+                [(
+                    std::borrow::Cow::Borrowed("product_id"),
+                    std::borrow::Cow::Borrowed(v),
+                )]
+                .into_iter(),
+            )
+        };
+        assert_eq!(
+            form("1,12, 21").unwrap().product_id,
+            [1, 12, 21].map(ProductId::from_db)
+        );
+        assert!(form("1,x").is_err());
+        assert!(form("-1").is_err());
+        assert!(Json::<RemoveFromCartBody, true>::parse(br#"{"product_id":[true]}"#).is_err());
     }
 }
 
@@ -847,13 +874,15 @@ pub fn merge_at_login(
         Conflict,
         Merged(i64),
     }
+    let into = db::carts::find_or_create(ctx.conn, member, now)?;
     let outcome = ctx.conn.transaction(|conn| {
+        // A write first (see `add`).
+        db::carts::lock(conn, from.id, now)?;
         let theirs = db::carts::items(conn, from.id)?;
         if theirs.is_empty() {
             db::carts::delete(conn, from.id)?;
             return Ok::<_, ApiError>(Outcome::Nothing);
         }
-        let into = db::carts::find_or_create(conn, member, now)?;
         let mine = db::carts::items(conn, into.id)?;
         let keg = |items: &[db::carts::Item]| {
             items
@@ -922,10 +951,11 @@ impl Endpoint for KeepCart {
             .ok_or_else(|| ApiError::refused(404, "keep", "There is no other cart to choose."))?;
         let now = domain::calendar::unix_now();
         let owner = Owner::Member(member.id);
+        let into = db::carts::find_or_create(ctx.conn, owner, now)?;
         ctx.conn.transaction(|conn| {
+            // A write first (see `add`).
+            db::carts::lock(conn, into.id, now)?;
             if keep_guest {
-                let into = db::carts::find_or_create(conn, owner, now)?;
-                db::carts::lock(conn, into.id, now)?;
                 db::carts::clear(conn, into.id)?;
                 db::carts::merge(
                     conn,

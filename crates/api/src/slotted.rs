@@ -19,6 +19,8 @@ use actix_web::web::Bytes;
 pub const CSRF: &str = "\u{E000}csrf\u{E000}";
 pub const FIRSTNAME: &str = "\u{E000}firstname\u{E000}";
 pub const COUNT: &str = "\u{E000}count\u{E000}";
+/// The cart link's accessible name: `Cart, 1 item`, `Cart, 3 items` (ui/src/lib/cart.ts).
+pub const LABEL: &str = "\u{E000}label\u{E000}";
 pub const DRAWER: &str = "\u{E000}drawer\u{E000}";
 /// The visitor's part of the page state (`"visitor":"<sentinel>"` in the state's JSON).
 pub const VISITOR: &str = "\u{E000}visitor\u{E000}";
@@ -29,6 +31,7 @@ pub enum Slot {
     Csrf,
     FirstName,
     Count,
+    Label,
     Drawer,
     /// In the page state's JSON: the whole quoted sentinel is replaced by a JSON value.
     Visitor,
@@ -65,10 +68,11 @@ pub struct Slotted {
     slots: Vec<(Slot, Context)>,
 }
 
-const SENTINELS: [(&str, Slot); 5] = [
+const SENTINELS: [(&str, Slot); 6] = [
     (CSRF, Slot::Csrf),
     (FIRSTNAME, Slot::FirstName),
     (COUNT, Slot::Count),
+    (LABEL, Slot::Label),
     (DRAWER, Slot::Drawer),
     (VISITOR, Slot::Visitor),
 ];
@@ -134,6 +138,7 @@ impl Slotted {
             Slot::Csrf => text(fill.csrf),
             Slot::FirstName => text(fill.firstname),
             Slot::Count => fill.count.to_string(),
+            Slot::Label => cart_label(fill.count),
             Slot::Drawer => fill.drawer.to_string(),
             Slot::Visitor => match context {
                 Context::Json => fill.visitor.replace('<', "\\u003c"),
@@ -206,6 +211,14 @@ impl Stretch {
             crc,
         }
     }
+}
+
+/// The header cart link's name, as `cartLinkLabel` of ui/src/lib/cart.ts says it.
+pub fn cart_label(items: u32) -> String {
+    format!(
+        "Cart, {items} {}",
+        if items == 1 { "item" } else { "items" }
+    )
 }
 
 /// Appends `data` as non-final stored DEFLATE blocks (at a byte boundary).
@@ -289,6 +302,17 @@ mod tests {
             assert_eq!(out.as_bytes(), &s.identity(&f)[..]);
             assert!(gz.len() < out.len() / 3, "the stretches stay compressed");
         }
+    }
+
+    #[test]
+    fn the_sentinels_are_the_uis() {
+        let ui = include_str!("../../../ui/src/lib/slots.ts");
+        for (name, sentinel) in [("count", COUNT), ("label", LABEL), ("drawer", DRAWER)] {
+            let escaped = sentinel.replace('\u{E000}', "\\uE000");
+            assert!(ui.contains(&format!("{name}: '{escaped}'")), "{name}");
+        }
+        assert_eq!(cart_label(1), "Cart, 1 item");
+        assert_eq!(cart_label(0), "Cart, 0 items");
     }
 
     #[test]

@@ -92,3 +92,97 @@ async fn visitors_see_their_own_parts(b: Backend) {
     }
 }
 both!(visitors_see_their_own_parts);
+
+/// A member who logs in holding a guest cart of the other family chooses on the cart page which
+/// cart to keep, without JavaScript too.
+async fn the_cart_page_settles_a_conflict(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let cfg = support::store_config(&db.url, false);
+    let api_state = server::api_state(db.pool.clone(), &cfg).expect("api state");
+    api_state
+        .run(api::Caller::default(), |ctx| {
+            let row = db::users::RegistrationRow {
+                token_hash: String::new(),
+                email: "ana@example.com".into(),
+                mobile: "09170000001".into(),
+                first_name: "Ana".into(),
+                last_name: "Santos".into(),
+                birth_date: "1990-01-01".into(),
+                password_hash: api::accounts::hash_password("Tala beer 2026 ok")?,
+                expires_at: 0,
+                used_at: None,
+            };
+            db::users::create_user(ctx.conn, &row, 0)
+                .map(|_| ())
+                .map_err(Into::into)
+        })
+        .await
+        .unwrap();
+    let api_call = |cookie: String, uri: &'static str, body: Value| {
+        support::send_api(
+            &db.pool,
+            actix_web::test::TestRequest::post()
+                .uri(uri)
+                .insert_header(("cookie", cookie))
+                .set_json(body),
+        )
+    };
+    // The member's own cart: bottles.
+    let login = json!({"login": "ana@example.com", "password": "Tala beer 2026 ok"});
+    let r = api_call(String::new(), "/api/v1/login", login.clone()).await;
+    let first = support::set_cookies(&r)
+        .into_iter()
+        .find(|(k, _)| k == "session")
+        .unwrap()
+        .1;
+    let add = |p: i64, q: i64| json!({"product_id": p, "quantity": q, "barangay": 1380300002});
+    api_call(format!("session={first}"), "/api/v1/cart", add(1, 24)).await;
+    // A keg as a guest on another browser, then logging in there.
+    let guest = support::guest(&db).await;
+    let r = api_call(format!("session={guest}"), "/api/v1/cart", add(21, 1)).await;
+    let cart = support::set_cookies(&r)
+        .into_iter()
+        .find(|(k, _)| k == "cart")
+        .unwrap()
+        .1;
+    let r = api_call(
+        format!("session={guest}; cart={cart}"),
+        "/api/v1/login",
+        login,
+    )
+    .await;
+    assert_eq!(r.json()["data"]["cart_conflict"], true);
+    let member = support::set_cookies(&r)
+        .into_iter()
+        .find(|(k, _)| k == "session")
+        .unwrap()
+        .1;
+    let jar = format!("{SHOPPER}; session={member}; member=1; cart={cart}");
+    let page = send!(store, get("/cart", &jar));
+    let html = page.text();
+    assert!(
+        html.contains("Which cart do you keep?"),
+        "the cart page asks"
+    );
+    assert!(html.contains("Tala Pale Pilsen Keg 30 L x 1"));
+    let body = support::form_body(&[
+        ("_call", "keepCart"),
+        ("csrf", &support::csrf_of(&html)),
+        ("keep", "guest"),
+        ("barangay", "1380300002"),
+    ]);
+    let r = send!(
+        store,
+        support::post_form("/cart", &jar, &body).insert_header(("origin", "https://shop.example"))
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(support::location(&r), "/cart?done=kept");
+    let html = send!(store, get("/cart?done=kept", &jar)).text();
+    assert!(html.contains("Your cart is ready."));
+    assert!(!html.contains("Which cart do you keep?"));
+    assert!(state(&html)["state"]["queries"]
+        .to_string()
+        .contains("Tala Pale Pilsen Keg 30 L"));
+}
+both!(the_cart_page_settles_a_conflict);

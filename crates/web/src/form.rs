@@ -177,7 +177,14 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
         .as_ref()
         .and_then(|field| answer.get(field)?.as_str())
         .filter(|l| l.starts_with('/') && !l.starts_with("//") && !l.contains('\\'));
-    let mut done = Done::to(linked.unwrap_or(to.as_str()));
+    // A login whose guest cart could not join the member's (issue 15): the cart page asks which
+    // to keep.
+    let conflict = answer["data"]["cart_conflict"] == Value::Bool(true);
+    let mut done = Done::to(if conflict {
+        "/cart?done=conflict"
+    } else {
+        linked.unwrap_or(to.as_str())
+    });
     if action.location {
         // The first address becomes the location the shop is shown for, as the client's USE THIS
         // ADDRESS does.

@@ -65,7 +65,7 @@ async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>)
 }
 
 /// `POST /gate/category`: stores the category, clears the location, opens the location gate.
-async fn category(_: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
+async fn category(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
     let back = return_path(&fields);
     let found = match fields.id("category_id", PackagingId::parse) {
         Some(id) => {
@@ -80,13 +80,22 @@ async fn category(_: &HttpRequest, fields: Fields, state: &web::Data<WebState>) 
     };
     match found {
         Ok(Some(p)) => {
+            // SPEC 4: a cart of the other family is reset first, once the shopper says yes.
+            let family = api::catalog::family(&p);
+            let emptied = match gate::reset_cart_first(req, &fields, state, p.id, family).await {
+                Ok(Some(ask)) => return ask,
+                Ok(None) => None,
+                Err(revision) => revision,
+            };
             let mut res = see_other(&format!("{back}?gate=location"));
             res.cookie(cookie(gate::CATEGORY, &p.id.to_string(), GATE_MAX_AGE))
                 .cookie(cookie(gate::CATEGORY_NAME, &p.name, GATE_MAX_AGE));
             for name in gate::LOCATION {
                 res.cookie(removal(name));
             }
-            res.finish()
+            let mut res = res.finish();
+            api::cart::send_cookies(&mut res, (None, emptied), state.api.config.secure_cookies);
+            res
         }
         // Unknown category: show the category gate again.
         Ok(None) => see_other(&format!("{back}?gate=category")).finish(),

@@ -4,9 +4,14 @@
 //! gate forms write.
 
 use actix_web::cookie::{time::Duration, Cookie, SameSite};
-use actix_web::HttpRequest;
+use actix_web::{web, HttpRequest, HttpResponse};
 use api::gate::Choices;
-use domain::{BarangayId, CityId, FulfillmentId, PackagingId, StreetId};
+use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
+use serde_json::Value;
+
+use crate::fields::Fields;
+use crate::form::{csrf_holds, error_page, see_other};
+use crate::WebState;
 
 pub const ACCEPTED: &str = "cookieAccepted";
 pub const PRIVACY: &str = "privacyVerification";
@@ -19,6 +24,13 @@ pub const BARANGAY: &str = "locationGateBarangayId";
 pub const STREET: &str = "locationGateStreetId";
 pub const BARANGAY_NAME: &str = "gateBrgyName";
 pub const CITY_NAME: &str = "gateCityName";
+/// SPEC 3: the category before a change, and the one a cart's reset question reverts to.
+pub const PREVIOUS_ID: &str = "previousCategoryId";
+pub const PREVIOUS_NAME: &str = "previousCategoryName";
+pub const ORIGINAL_ID: &str = "originalCategoryID";
+pub const ORIGINAL_NAME: &str = "originalCategoryName";
+/// The category form's answer to SPEC 4's reset question (`yes`).
+pub const RESET_FIELD: &str = "reset";
 
 /// The location cookies a new category clears (SPEC 4).
 pub const LOCATION: [&str; 6] = [
@@ -94,6 +106,95 @@ pub fn location_cookies(l: &Location) -> [Cookie<'static>; 6] {
     ]
 }
 
+/// What a cart holds, as the category gate needs it: its products and their families.
+fn cart_contents(cart: &Value) -> Vec<(i64, FilterType)> {
+    let mut out = Vec::new();
+    for case in cart["shopping_cart"].as_array().into_iter().flatten() {
+        let family = case["family"].as_str().and_then(FilterType::parse);
+        for item in case["items"].as_array().into_iter().flatten() {
+            if let (Some(id), Some(f)) = (item["id"].as_i64(), family) {
+                out.push((id, f));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a cart of these contents must be reset before `chosen` (SPEC 4: draft beer in kegs
+/// and bottles/cans go in separate orders).
+fn must_reset(contents: &[(i64, FilterType)], chosen: FilterType) -> bool {
+    let keg = |f: FilterType| f == FilterType::Keg;
+    contents.iter().any(|(_, f)| keg(*f) != keg(chosen))
+}
+
+/// SPEC 4 without JavaScript: before the category form stores a category of the other family
+/// than the cart holds, the shopper is asked "Your current cart will be reset. ...": the answer
+/// is the cart page with the question over it (`?gate=category&reset={id}`, a page with the
+/// session's CSRF token), whose Yes posts the category again with `reset=yes`; then every item is
+/// removed and the category stored as usual (`None`: go on). No is a link back that keeps the
+/// category the cart was made for. The previous and original category cookies say which.
+/// `Err(revision)`: the cart was emptied (go on, and send its new revision, `cart_v`).
+pub async fn reset_cart_first(
+    req: &HttpRequest,
+    fields: &Fields,
+    state: &web::Data<WebState>,
+    chosen: PackagingId,
+    family: FilterType,
+) -> Result<Option<HttpResponse>, Option<i64>> {
+    let Some(barangay) = choices(req).barangay else {
+        return Ok(None);
+    };
+    let key = format!("/api/v1/cart/{barangay}");
+    let confirmed = fields.get(RESET_FIELD) == Some("yes") && csrf_holds(req, fields);
+    let outcome = state
+        .api
+        .run(api::Caller::of_page(req), move |ctx| {
+            let cart = api::fetch(ctx, &key)?.data;
+            let contents = cart_contents(&cart);
+            if !must_reset(&contents, family) {
+                return Ok((false, None));
+            }
+            if !confirmed {
+                return Ok((true, None));
+            }
+            let ids: Vec<String> = contents.iter().map(|(id, _)| id.to_string()).collect();
+            let remove = api::registry::by_name("removeFromCart")
+                .ok_or_else(|| api::ApiError::Internal("no call removeFromCart".into()))?;
+            remove.run_form(
+                ctx,
+                &[
+                    ("product_id".into(), ids.join(",")),
+                    ("barangay".into(), barangay.to_string()),
+                ],
+                &[],
+            )?;
+            Ok((false, ctx.cart_version.take()))
+        })
+        .await;
+    match outcome {
+        Ok((false, None)) => Ok(None),
+        Ok((false, emptied)) => Err(emptied),
+        Ok((true, _)) => {
+            let mut res = see_other(&format!(
+                "/cart?gate=category&{RESET_FIELD}={chosen}#category-title"
+            ));
+            if let (Some(id), Some(name)) = (req.cookie(CATEGORY), req.cookie(CATEGORY_NAME)) {
+                let name = percent_encoding::percent_decode_str(name.value())
+                    .decode_utf8_lossy()
+                    .into_owned();
+                for (id_cookie, name_cookie) in
+                    [(PREVIOUS_ID, PREVIOUS_NAME), (ORIGINAL_ID, ORIGINAL_NAME)]
+                {
+                    res.cookie(cookie(id_cookie, id.value(), GATE_MAX_AGE))
+                        .cookie(cookie(name_cookie, &name, GATE_MAX_AGE));
+                }
+            }
+            Ok(Some(res.finish()))
+        }
+        Err(e) => Ok(Some(error_page(e))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +209,28 @@ mod tests {
         assert_eq!(
             percent_encoding::percent_decode_str(c.value()).decode_utf8_lossy(),
             "DRAFT BEER IN KEG"
+        );
+    }
+
+    #[test]
+    fn only_the_other_family_resets_the_cart() {
+        let cart = serde_json::json!({"shopping_cart": [
+            {"family": "bottle", "items": [{"id": 1}, {"id": 2}]},
+            {"family": "can", "items": [{"id": 12}]},
+        ]});
+        let contents = cart_contents(&cart);
+        assert_eq!(contents.len(), 3);
+        assert!(must_reset(&contents, FilterType::Keg));
+        assert!(!must_reset(&contents, FilterType::Can));
+        assert!(!must_reset(&contents, FilterType::Bottle));
+        let kegs = cart_contents(
+            &serde_json::json!({"shopping_cart": [{"family": "keg", "items": [{"id": 21}]}]}),
+        );
+        assert!(must_reset(&kegs, FilterType::Bottle));
+        assert!(!must_reset(&kegs, FilterType::Keg));
+        assert!(
+            !must_reset(&[], FilterType::Keg),
+            "an empty cart goes straight on"
         );
     }
 

@@ -310,8 +310,11 @@ async fn plan_page(
     let planned = state
         .api
         .run(
+            // The page's own data reads the guest's cart by its cookie (the cart and checkout
+            // pages load the cart on the server).
             api::Caller {
                 token,
+                cart: api::cart::cookie(req),
                 ..api::Caller::default()
             },
             move |ctx| {
@@ -411,7 +414,7 @@ fn respond(
         body: &output.html,
         json_ld: &json_ld,
         state_json: &input.to_string(),
-        accounts: forms || !input["member"].is_null(),
+        accounts: forms || route.account_styles || !input["member"].is_null(),
     });
     let mut headers: Vec<(HeaderName, HeaderValue)> = vec![(
         header::CONTENT_TYPE,

@@ -24,6 +24,9 @@ pub struct RouteDef {
     pub policy: bool,
     /// Listed in sitemap.xml.
     pub sitemap: bool,
+    /// Links the account pages' stylesheet though the page has no forms (an order's page).
+    #[serde(default, rename = "accountStyles")]
+    pub account_styles: bool,
     /// The page holds account forms: rendered for its visitor each time (with the session's CSRF
     /// token), never kept in the shared cache.
     #[serde(default)]

@@ -134,12 +134,7 @@ pub fn own_input(parts: &Parts) -> Value {
 /// The render input's visitor part of a shared page: the sentinels the client never sees (the
 /// page state carries the visitor's own part instead).
 pub fn shared_input() -> Value {
-    json!({
-        "cart_count": api::slotted::COUNT,
-        "cart": null,
-        "shared": true,
-        "drawer": api::slotted::DRAWER,
-    })
+    json!({ "cart_count": 0, "cart": null, "shared": true })
 }
 
 /// What fills a shared page for this visitor.

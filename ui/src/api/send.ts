@@ -3,12 +3,12 @@
 // `access-token` header) is retried once; another 401 means the member is no longer logged in; a
 // 500 ends the page's session state. Field errors of a 422 come back by field.
 
-import type { Call, ErrorBody, ValidationErrorBody } from './contract.gen';
+import type { Call, ErrorBody, RefusalData, ValidationErrorBody } from './contract.gen';
 import { fillTemplate, type Vars } from '../lib/keys';
 
 export type Sent<A> =
   | { ok: true; status: number; data: A }
-  | { ok: false; status: number; message: string; errors: Record<string, string[]> };
+  | { ok: false; status: number; message: string; errors: Record<string, string[]>; refusal?: RefusalData };
 
 export const NETWORK_FAILED = 'We could not reach the store. Check your connection and try again.';
 
@@ -48,5 +48,12 @@ export async function send<A>(call: Call<A>, opts: SendOptions = {}): Promise<Se
     status: res.status,
     message: body?.message ?? body?.error ?? 'Something went wrong on our side. Please try again.',
     errors: body?.errors ?? {},
+    // A cart or checkout refusal names the products concerned (SPEC 8: `data.products`).
+    ...(refusalOf(body) ? { refusal: refusalOf(body) } : {}),
   };
+}
+
+function refusalOf(body: unknown): RefusalData | undefined {
+  const data = (body as { data?: Partial<RefusalData> } | null)?.data;
+  return data && typeof data.error === 'string' && Array.isArray(data.products) ? (data as RefusalData) : undefined;
 }

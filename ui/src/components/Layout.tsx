@@ -1,6 +1,10 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useCartView } from '../features/cart/queries';
+import { cartLinkLabel } from '../lib/cart';
+import { SLOTS } from '../lib/slots';
 import { useGate } from '../lib/gate';
 import { usePage } from '../page';
+import { CartDrawerBody } from './CartDrawer';
 
 /** The menus of SPEC 2: [address, label]. */
 const TOP_LINKS: [string, string][] = [
@@ -62,10 +66,14 @@ type DrawerName = 'menu' | 'account' | 'cart';
  * drawer closes the mobile menu and the reverse, Escape closes them, and the body does not scroll
  * behind the open cart drawer (SPEC 4).
  */
-function useDrawers() {
+function useDrawers(opened: number) {
   const menu = useRef<HTMLDetailsElement>(null);
   const account = useRef<HTMLDetailsElement>(null);
   const cart = useRef<HTMLDetailsElement>(null);
+  // The cart drawer opens each time a cart call asks (`opened` grows: added to the cart).
+  useEffect(() => {
+    if (opened > 0 && cart.current) cart.current.open = true;
+  }, [opened]);
   useEffect(() => {
     const refs = { menu, account, cart };
     const all = Object.entries(refs) as [DrawerName, React.RefObject<HTMLDetailsElement | null>][];
@@ -104,8 +112,11 @@ function useDrawers() {
  * `account` (the account drawer's links) and `newsletter` (the footer's form).
  */
 export function Layout({ children, account, newsletter }: { children: ReactNode; account: ReactNode; newsletter: ReactNode }) {
-  const { member } = usePage();
-  const { menu, account: accountDrawer, cart } = useDrawers();
+  const { member, visitor } = usePage();
+  const shopping = useCartView();
+  // A page rendered once for everyone leaves the shopper's count and drawer to be filled in.
+  const shared = visitor?.shared === true;
+  const { menu, account: accountDrawer, cart } = useDrawers(shopping.opened);
   const { gate, open } = useGate();
   const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
   return (
@@ -169,25 +180,22 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
                 </p>
               </div>
             </details>
-            <a className="cart-link" href="/cart" aria-label="Cart, 0 items">
+            <a className="cart-link" href="/cart" aria-label={shared ? SLOTS.label : cartLinkLabel(shopping.count)}>
               <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
                 <path d="M3 4h2l2.4 10.2a1 1 0 0 0 1 .8h8.9a1 1 0 0 0 1-.8L20 8H6.2" />
                 <circle cx="9" cy="19" r="1.5" />
                 <circle cx="17" cy="19" r="1.5" />
               </svg>
-              <span className="cart-count">0</span>
+              <span className="cart-count" aria-hidden="true">
+                {shared ? SLOTS.count : shopping.count}
+              </span>
             </a>
             <details className="drawer drawer-right cart-drawer" ref={cart}>
               <summary aria-label="Open cart summary">
                 <span aria-hidden="true">▾</span>
               </summary>
-              <div className="drawer-panel">
-                <h2 className="drawer-title">Shopping Cart</h2>
-                <p>There are no items in your cart.</p>
-                <a className="button" href="/cart">
-                  View Shopping Cart
-                </a>
-                <p className="note">Deposits for bottles and kegs are calculated at checkout.</p>
+              <div className="drawer-panel cart-panel">
+                {shared ? SLOTS.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
               </div>
             </details>
           </div>

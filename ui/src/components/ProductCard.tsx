@@ -1,8 +1,53 @@
-import type { ProductView as Product } from '../api/contract.gen';
+import type { FormEvent } from 'react';
+import { calls, type ProductView as Product } from '../api/contract.gen';
+import { useAddToCart } from '../features/cart/queries';
+import { useGate } from '../lib/gate';
 import { listPrice } from '../lib/price';
+import { usePage } from '../page';
+import { CartErrorDialog } from './CartErrorDialog';
+import { FormCall } from './form';
 
-/** The card's image is decorative: the product's name follows it inside the same link. */
-export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
+/** SPEC 9: from a recommended card, Cans go in by 24, everything else by 1. */
+export function cardQuantity(product: Pick<Product, 'types'>): number {
+  return product.types.name === 'Cans' ? 24 : 1;
+}
+
+/** A card's Add to Cart: a form to /cart without JavaScript, the debounced API call with it. */
+function CardAdd({ product }: { product: Product }) {
+  const page = usePage();
+  const { gate, open } = useGate();
+  const cart = useAddToCart();
+  const barangay = page.vars.barangay ? Number(page.vars.barangay) : null;
+  const quantity = cardQuantity(product);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (barangay === null) open('location');
+    else cart.add({ product_id: product.id, quantity, place: { barangay, fulfillment: gate.fulfillmentId, street_id: gate.streetId } });
+  };
+  if (!product.orderable || barangay === null) return null;
+  return (
+    <>
+      <form method="post" action="/cart" onSubmit={submit} className="card-add">
+        <FormCall call={calls.addToCart} />
+        <input type="hidden" name="product_id" value={product.id} />
+        <input type="hidden" name="quantity" value={quantity} />
+        <input type="hidden" name="barangay" value={barangay} />
+        {gate.streetId !== null && <input type="hidden" name="street_id" value={gate.streetId} />}
+        {gate.fulfillmentId !== null && <input type="hidden" name="fulfillment" value={gate.fulfillmentId} />}
+        <button type="submit" className="secondary" aria-label={`Add to Cart: ${product.product_name}`} aria-busy={cart.busy || undefined}>
+          Add to Cart
+        </button>
+      </form>
+      {cart.refusal && <CartErrorDialog message={cart.refusal.message} products={cart.refusal.products} onClose={cart.dismiss} />}
+    </>
+  );
+}
+
+/**
+ * The card's image is decorative: the product's name follows it inside the same link. `add`
+ * gives it an Add to Cart button (recommended cards, SPEC 9).
+ */
+export function ProductCard({ product, eager = false, add = false }: { product: Product; eager?: boolean; add?: boolean }) {
   const price = listPrice(product);
   return (
     <li className="card">
@@ -29,6 +74,7 @@ export function ProductCard({ product, eager = false }: { product: Product; eage
         {price.amount} <span className="per">/ {price.per}</span>
       </span>
       {!product.orderable && <span className="badge">Out Of Stock</span>}
+      {add && <CardAdd product={product} />}
     </li>
   );
 }

@@ -15,12 +15,24 @@ export interface LocationChoice {
   streetId: number | null;
 }
 
+/** SPEC 3: the category before a change, and the one a cart's reset question reverts to. */
+export const CATEGORY_MEMORY = {
+  previousId: 'previousCategoryId',
+  previousName: 'previousCategoryName',
+  originalId: 'originalCategoryID',
+  originalName: 'originalCategoryName',
+} as const;
+
 interface GateApi {
   gate: Gate;
   open: (step: GateStep | null) => void;
   agree: () => void;
   chooseCategory: (packaging: PackagingView) => void;
   chooseLocation: (choice: LocationChoice) => void;
+  /** SPEC 4: before asking to reset the cart, remember the category the cart was made for. */
+  rememberCategory: () => void;
+  /** SPEC 4's "no": the original category stays and the gate closes (when a location is chosen). */
+  keepCategory: () => void;
 }
 
 const GateContext = createContext<GateApi | null>(null);
@@ -68,12 +80,30 @@ export function GateProvider({ initial, children }: { initial: Gate; children: R
     // The product list depends on the location: load it fresh from the server.
     window.location.assign('/buy-beer');
   }, []);
-  const api = useMemo(() => ({ gate, open, agree, chooseCategory, chooseLocation }), [
+  const rememberCategory = useCallback(() => {
+    if (gate.packagingId === null) return;
+    const id = String(gate.packagingId);
+    const name = gate.packagingName ?? '';
+    setCookie(CATEGORY_MEMORY.previousId, id, GATE_MAX_AGE);
+    setCookie(CATEGORY_MEMORY.previousName, name, GATE_MAX_AGE);
+    setCookie(CATEGORY_MEMORY.originalId, id, GATE_MAX_AGE);
+    setCookie(CATEGORY_MEMORY.originalName, name, GATE_MAX_AGE);
+  }, [gate.packagingId, gate.packagingName]);
+  const keepCategory = useCallback(() => {
+    if (gate.packagingId !== null) {
+      setCookie(COOKIE.category, String(gate.packagingId), GATE_MAX_AGE);
+      setCookie(COOKIE.categoryName, gate.packagingName ?? '', GATE_MAX_AGE);
+    }
+    setGate((g) => ({ ...g, open: g.packagingId !== null && g.barangayId !== null ? null : g.open }));
+  }, [gate.packagingId, gate.packagingName]);
+  const api = useMemo(() => ({ gate, open, agree, chooseCategory, chooseLocation, rememberCategory, keepCategory }), [
     gate,
     open,
     agree,
     chooseCategory,
     chooseLocation,
+    rememberCategory,
+    keepCategory,
   ]);
   return <GateContext.Provider value={api}>{children}</GateContext.Provider>;
 }

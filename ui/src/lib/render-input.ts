@@ -37,6 +37,8 @@ export interface Visitor {
   cart_count: number;
   /** The cart as the drawer shows it, priced for the gate's place (null: empty or no place yet). */
   cart: CartAnswer | null;
+  /** Only in the server's render of a shared page: the shopper's parts are left as sentinels. */
+  shared?: boolean;
 }
 
 export interface MemberView {

@@ -5,7 +5,7 @@ import { AreaSelects, StreetSelect, useAddressPicker } from '../../components/Ad
 import { num } from '../../components/Select';
 import { useHydrated, usePage } from '../../page';
 import { addressLine } from '../../lib/address';
-import { AccountPage } from './AccountNav';
+import { AccountPage } from '../../components/AccountPage';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { addressesQuery } from './queries';
 

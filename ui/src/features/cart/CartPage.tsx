@@ -1,4 +1,329 @@
-/** SPEC 2's cart page (issue 15). */
+// SPEC 2's cart page (issue 15): the top bar with the gates, the case panels, what cannot be
+// bought here, returned empties, the subtotal, Proceed To Checkout and the Order Summary beside,
+// Recommended For You for members. Works without JavaScript: every change is a form post to
+// /cart answered with 303 and a message (`done`), or the page again with the refusal.
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { calls, type CartAnswer } from '../../api/contract.gen';
+import type { Sent } from '../../api/send';
+import { CartErrorDialog } from '../../components/CartErrorDialog';
+import { DoneMessage, FormCall, useDone } from '../../components/form';
+import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
+import { ProductCard } from '../../components/ProductCard';
+import { DEPOSITS_NOTE, EMPTY_CART, INCOMPLETE } from '../../lib/cart';
+import { useGate } from '../../lib/gate';
+import { formatPhp } from '../../lib/money';
+import { usePage } from '../../page';
+import { CasePanel, EmptiesForm, RemoveButton, type CartActions } from './CartParts';
+import { cartQuery, placeBody, sendCart, useCartView, useRefetchCart, useSetCart, type CartRefusal } from './queries';
+
+/** What the page says after a form without JavaScript (`done`). */
+const DONE: Record<string, string> = {
+  added: 'You successfully added this product to the cart.',
+  updated: 'Your cart has been updated.',
+  removed: 'Removed from your cart.',
+  empties: 'Your returned empties have been saved.',
+  reset: 'Your cart has been reset.',
+  conflict: 'You had another cart before logging in: choose below which one to keep.',
+  kept: 'Your cart is ready.',
+};
+
+/**
+ * A login whose guest cart held the other family (issue 15): both carts are kept until the
+ * member chooses. Plain forms: they post and come back with or without JavaScript.
+ */
+function Conflict({ cart }: { cart: CartAnswer }) {
+  const { vars } = usePage();
+  if (!cart.conflict) return null;
+  const keep = (which: 'guest' | 'member', label: string) => (
+    <form method="post" action="/cart">
+      <FormCall call={calls.keepCart} />
+      <input type="hidden" name="keep" value={which} />
+      {vars.barangay && <input type="hidden" name="barangay" value={vars.barangay} />}
+      {vars.gateFulfillment && <input type="hidden" name="fulfillment" value={vars.gateFulfillment} />}
+      <button type="submit" className={which === 'member' ? 'secondary' : undefined}>
+        {label}
+      </button>
+    </form>
+  );
+  return (
+    <section className="cart-conflict" aria-labelledby="conflict-title">
+      <h2 id="conflict-title">Which cart do you keep?</h2>
+      <p>{cart.conflict.message}</p>
+      <p>Your cart from before you logged in holds:</p>
+      <ul>
+        {cart.conflict.guest_items.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <div className="conflict-actions">
+        {keep('guest', 'Keep the cart from before I logged in')}
+        {keep('member', 'Keep my account’s cart (below)')}
+      </div>
+    </section>
+  );
+}
+
+/** The top bar (SPEC 2): Product Type and Pick-up/Delivery Location, each opening its gate. */
+function TopBar() {
+  const { gate, open } = useGate();
+  const place = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : 'Not chosen yet';
+  return (
+    <dl className="cart-topbar">
+      <div>
+        <dt>Product Type</dt>
+        <dd>
+          {gate.packagingName ?? 'Not chosen yet'}{' '}
+          <a
+            href="/cart?gate=category"
+            onClick={(e) => {
+              e.preventDefault();
+              open('category');
+            }}
+          >
+            Change<span className="visually-hidden"> product type</span>
+          </a>
+        </dd>
+      </div>
+      <div>
+        <dt>Pick-up/Delivery Location</dt>
+        <dd>
+          {place}{' '}
+          <a
+            href="/cart?gate=location"
+            onClick={(e) => {
+              e.preventDefault();
+              open('location');
+            }}
+          >
+            Change<span className="visually-hidden"> location</span>
+          </a>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/**
+ * Proceed To Checkout (SPEC 4, 8): disabled with the reason while the cart cannot go; guests go
+ * straight on (a link); members are verified first (a form to /cart without JavaScript; with it
+ * the API: 200 and 410 go to /checkout, another refusal opens the Error modal and the cart is
+ * loaded again).
+ */
+function Proceed({ cart, reason, onRefused }: { cart: CartAnswer; reason: string | null; onRefused: (r: CartRefusal) => void }) {
+  const page = usePage();
+  const { gate } = useGate();
+  const [busy, setBusy] = useState(false);
+  if (reason)
+    return (
+      <button type="button" disabled aria-describedby={blockedNoteId('cart')}>
+        Proceed To Checkout
+      </button>
+    );
+  if (!page.member)
+    return (
+      <a className="button" href="/checkout">
+        Proceed To Checkout
+      </a>
+    );
+  const place = { barangay: cart.barangay_id, fulfillment: gate.fulfillmentId, street_id: gate.streetId };
+  return (
+    <form
+      method="post"
+      action="/cart"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (busy) return;
+        setBusy(true);
+        const body = { ...placeBody(place), revision: cart.revision, ...(page.vars.testdate ? { testdate: page.vars.testdate } : {}) };
+        const sent = await sendCart(calls.checkoutVerify, { body });
+        if (sent.ok || sent.status === 410) {
+          window.location.assign('/checkout');
+          return;
+        }
+        setBusy(false);
+        onRefused({ message: sent.refusal?.error ?? sent.message, products: sent.refusal?.products ?? [] });
+      }}
+    >
+      <FormCall call={calls.checkoutVerify} />
+      {Object.entries(placeBody(place)).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      <input type="hidden" name="revision" value={cart.revision} />
+      <button type="submit" aria-busy={busy || undefined}>
+        Proceed To Checkout
+      </button>
+    </form>
+  );
+}
+
+/** Save New Go-to Case: guests log in first; for members Go-to Cases come in a later issue. */
+function GoToCase({ member, name }: { member: boolean; name: string }) {
+  if (!member)
+    return (
+      <a className="button secondary" href="/login?from=cart">
+        Save New Go-to Case
+      </a>
+    );
+  const note = `go-to-note-${name.replace(/\W+/g, '-')}`;
+  return (
+    <>
+      <button type="button" className="secondary" disabled aria-describedby={note}>
+        Save New Go-to Case
+      </button>
+      <span className="muted" id={note}>
+        Saving Go-to Cases is coming soon.
+      </span>
+    </>
+  );
+}
+
+/** What the page says of the last change made with JavaScript. */
+interface Note {
+  ok: boolean;
+  text: string;
+}
+
+/** The cart's changes with JavaScript: each answer is the cart; a failure says why in the page. */
+function useCartActions(cart: CartAnswer | undefined, setNote: (n: Note) => void, refetch: () => Promise<void>): CartActions {
+  const { gate } = useGate();
+  const set = useSetCart();
+  const place: Record<string, number> = cart ? placeBody({ barangay: cart.barangay_id, fulfillment: gate.fulfillmentId }) : {};
+  const run = async (sent: Sent<CartAnswer>) => {
+    if (sent.ok) {
+      setNote({ ok: true, text: sent.data.message });
+      set(sent.data);
+    } else {
+      setNote({ ok: false, text: sent.refusal?.error ?? sent.message });
+      if (sent.status === 404 || (sent.refusal?.products.length ?? 0) > 0) await refetch();
+    }
+  };
+  return {
+    place,
+    update: (product_id, quantity) => void sendCart(calls.updateCart, { body: { product_id, quantity, ...place } }).then(run),
+    remove: async (ids) => run(await sendCart(calls.removeFromCart, { body: { product_id: ids, ...place } })),
+    returnEmpties: (deposit_id, cases) => void sendCart(calls.returnEmpty, { body: { deposit_id, cases, ...place } }).then(run),
+  };
+}
+
 export function CartPage() {
-  return <h1>Cart</h1>;
+  const page = usePage();
+  const { open } = useGate();
+  const query = useQuery(cartQuery.options(page.vars));
+  const view = useCartView();
+  const refetchCart = useRefetchCart();
+  const cart = view.latest ?? query.data;
+  const [note, setNote] = useState<Note | null>(null);
+  const [refusal, setRefusal] = useState<CartRefusal | null>(null);
+  const refetch = () => refetchCart(page.vars);
+  const actions = useCartActions(cart, setNote, refetch);
+  const done = useDone(DONE);
+  // A form that came back without JavaScript: what the server said.
+  const posted = page.form?.message || null;
+  const member = Boolean(page.member);
+
+  let body: ReactNode;
+  if (!page.vars.barangay) {
+    body = (
+      <p>
+        Choose your delivery location to see your cart.{' '}
+        <a
+          href="/cart?gate=location"
+          onClick={(e) => {
+            e.preventDefault();
+            open('location');
+          }}
+        >
+          Choose your location
+        </a>
+      </p>
+    );
+  } else if (!cart) {
+    body = query.isError ? <p role="alert">{query.error.message}</p> : <p role="status">Loading your cart…</p>;
+  } else if (cart.shopping_cart.length === 0) {
+    body = (
+      <p className="empty">
+        {EMPTY_CART} <a href="/buy-beer">Buy beer?</a>
+      </p>
+    );
+  } else {
+    const reason = cart.checkout.ready ? null : (cart.checkout.reason ?? INCOMPLETE);
+    body = (
+      <div className="cart-layout">
+        <div className="cart-main">
+          {cart.unavailable.length > 0 && (
+            <section className="unavailable-list" aria-labelledby="unavailable-title">
+              <h2 id="unavailable-title">Not available at your location</h2>
+              <ul>
+                {cart.unavailable.map((p) => (
+                  <li key={p.id}>
+                    <span>
+                      <strong>{p.product_name}</strong>: {p.reason}
+                    </span>{' '}
+                    <RemoveButton label="Remove" name={p.product_name} ids={[p.id]} actions={actions} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <h2 className="visually-hidden">Your cases</h2>
+          {cart.shopping_cart.map((c) => (
+            <CasePanel key={`${c.packaging_id}-${c.name}`} c={c} actions={actions} goToCase={<GoToCase member={member} name={c.name} />} />
+          ))}
+          {cart.empties.length > 0 && (
+            <section className="empties" aria-labelledby="empties-title">
+              <h2 id="empties-title">Return Empties</h2>
+              <p className="muted">Return empty bottles and crates or kegs with this order and the deposit is credited.</p>
+              {cart.empties.map((line) => (
+                <EmptiesForm key={line.deposit_id} line={line} actions={actions} />
+              ))}
+            </section>
+          )}
+          <p className="cart-subtotal">
+            Subtotal <strong>{formatPhp(cart.cart_order_summary.subtotal)}</strong>
+          </p>
+          <p>
+            <a className="button secondary" href="/buy-beer">
+              Continue Shopping
+            </a>
+          </p>
+          <p className="note">{DEPOSITS_NOTE}</p>
+        </div>
+        <aside className="cart-side">
+          <OrderSummary
+            summary={cart.cart_order_summary}
+            mode="cart"
+            blocked={reason}
+            action={<Proceed cart={cart} reason={reason} onRefused={(r) => void refetch().then(() => setRefusal(r))} />}
+          />
+        </aside>
+      </div>
+    );
+  }
+  const recommended = member ? (cart?.recommended_products ?? []) : [];
+  return (
+    <>
+      <h1>Shopping Cart</h1>
+      <TopBar />
+      <DoneMessage text={note ? (note.ok ? note.text : null) : done} />
+      {((note && !note.ok) || posted) && (
+        <p className="form-message error" role="alert">
+          {note && !note.ok ? note.text : posted}
+        </p>
+      )}
+      {cart && <Conflict cart={cart} />}
+      {body}
+      {recommended.length > 0 && (
+        <section className="strip" aria-labelledby="recommended-title">
+          <h2 id="recommended-title">Recommended For You</h2>
+          <ul className="grid">
+            {recommended.map((p) => (
+              <ProductCard key={p.id} product={p} add />
+            ))}
+          </ul>
+        </section>
+      )}
+      {refusal && <CartErrorDialog message={refusal.message} products={refusal.products} onClose={() => setRefusal(null)} />}
+    </>
+  );
 }

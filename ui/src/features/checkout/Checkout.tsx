@@ -1,4 +1,364 @@
-/** The checkout page (issue 15 section 5). */
+// /checkout (issue 15 section 5): contact, where the order goes, delivery or pickup, payment and
+// notes, beside the Order Summary with Submit Order. The form is a real post to the page's own
+// address (the server places the order and answers 303 to its page, or the page again with the
+// messages); with JavaScript the same fields are posted asking for JSON. The hidden fields carry
+// what the page showed: the cart's revision and total (the server refuses with 409 when either
+// changed), the barangay, street and fulfillment it was priced for, and the test date.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { calls, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
+import { Field, FormCall, FormMessage, type FormState } from '../../components/form';
+import { OrderSummary } from '../../components/OrderSummary';
+import { QueryState } from '../../components/QueryState';
+import { addressLine } from '../../lib/address';
+import { useGate } from '../../lib/gate';
+import { useHydrated, usePage } from '../../page';
+import { addressesQuery, userQuery } from '../accounts/queries';
+import { cartQuery } from '../cart/queries';
+import { contactOf, DELIVERY, fulfillmentNote, isEmptyCart, numberOf, paymentOf, PICKUP, savedAddressFor } from './rules';
+import { placeStreetsQuery } from './queries';
+import { postCheckout } from './submit';
+
+/** The fields the form shows, whose messages show beside them. */
+const FIELDS = ['contact_name', 'mobile', 'email', 'address', 'notes', 'fulfillment'];
+
+/** What the shopper changed on the page (with JavaScript): null keeps the page's own choice. */
+interface Choice {
+  fulfillment: number | null;
+  saved: AddressView | null;
+}
+
+interface CheckoutForm extends FormState {
+  /** The last answer's status (409: the cart or its total changed). */
+  status: number;
+}
+
+/** The form's state, from what the server sent back without JavaScript, and its submit. */
+function useCheckoutForm(onConflict: () => void) {
+  const page = usePage();
+  const posted = page.form;
+  const [state, setState] = useState<CheckoutForm>({
+    busy: false,
+    message: posted?.message || null,
+    ok: false,
+    errors: posted?.errors ?? {},
+    values: posted?.values ?? {},
+    status: 0,
+  });
+  // A double click sends once: the flag is set before React renders the disabled button, and
+  // stays set once the order is placed (the page is leaving).
+  const inFlight = useRef(false);
+  const submit = async (e: FormEvent<HTMLFormElement>, ready: boolean) => {
+    e.preventDefault();
+    if (inFlight.current || !ready) return;
+    inFlight.current = true;
+    const form = e.currentTarget;
+    setState((s) => ({ ...s, busy: true, message: null, errors: {}, status: 0 }));
+    const answer = await postCheckout(form);
+    if ('location' in answer) {
+      window.location.assign(answer.location);
+      return;
+    }
+    inFlight.current = false;
+    if (answer.status === 409) onConflict();
+    setState((s) => ({ ...s, busy: false, message: answer.message, errors: answer.errors, status: answer.status }));
+  };
+  return [state, submit] as const;
+}
+
 export function Checkout() {
-  return <h1>Checkout</h1>;
+  const page = usePage();
+  const { gate } = useGate();
+  const hydrated = useHydrated();
+  const [choice, setChoice] = useState<Choice>({ fulfillment: null, saved: null });
+  // The page's own keys until the shopper changes something, so hydration reads what the server
+  // loaded; then the cart is priced again for the new choice.
+  const vars = {
+    ...page.vars,
+    ...(choice.fulfillment !== null ? { gateFulfillment: String(choice.fulfillment) } : {}),
+    ...(choice.saved ? { barangay: String(choice.saved.barangay_id) } : {}),
+  };
+  const cart = useQuery({ ...cartQuery.options(vars), placeholderData: keepPreviousData });
+  const user = useQuery({ ...userQuery.options(), enabled: !!page.member });
+  const addresses = useQuery({ ...addressesQuery.options(), enabled: !!page.member });
+  // The gate's street by name (the page's own barangay; a saved address names its own).
+  const streets = useQuery({ ...placeStreetsQuery.options(page.vars), enabled: !choice.saved && !!page.vars.barangay });
+  const street = streets.data?.results.find((s) => s.id === gate.streetId)?.street_name ?? null;
+  const [state, submit] = useCheckoutForm(() => void cart.refetch());
+  const member = page.member && user.data && 'email' in user.data.data ? (user.data.data as Member) : null;
+  const requested = choice.fulfillment ?? numberOf(page.vars.gateFulfillment) ?? DELIVERY;
+
+  if (!numberOf(page.vars.barangay))
+    return (
+      <CheckoutFrame>
+        <p className="empty">Choose where we deliver, and check out from there.</p>
+        <a className="button" href="/checkout?gate=location">
+          Choose your location
+        </a>
+      </CheckoutFrame>
+    );
+  return (
+    <CheckoutFrame>
+      <QueryState query={cart} loading="Loading your cart…" error="We could not load your cart. Please reload the page." retry>
+        {(c) =>
+          isEmptyCart(c) ? (
+            <EmptyCart />
+          ) : (
+            <CheckoutForm
+              cart={c}
+              updating={cart.isPlaceholderData}
+              member={member}
+              addresses={addresses.data?.results ?? []}
+              hydrated={hydrated}
+              requested={requested}
+              choice={choice}
+              setChoice={setChoice}
+              state={state}
+              submit={submit}
+              streetId={choice.saved ? choice.saved.street_id : gate.streetId}
+              place={choice.saved ? addressLine({ ...choice.saved, address: '' }) : [street, gate.barangayName, gate.cityName].filter(Boolean).join(', ')}
+              city={choice.saved?.city_name ?? gate.cityName}
+            />
+          )
+        }
+      </QueryState>
+    </CheckoutFrame>
+  );
+}
+
+function CheckoutFrame({ children }: { children: ReactNode }) {
+  const { member } = usePage();
+  return (
+    <section className="checkout" aria-labelledby="checkout-title">
+      <h1 id="checkout-title">Checkout</h1>
+      {!member && (
+        <p className="checkout-login">
+          Have an account? <a href="/login?from=checkout">Log in</a> to use your saved details and addresses.
+        </p>
+      )}
+      {children}
+    </section>
+  );
+}
+
+/** SPEC 2's empty cart. */
+function EmptyCart() {
+  return (
+    <div className="checkout-empty">
+      <p className="empty">There are no items in your cart.</p>
+      <a href="/buy-beer">Buy beer?</a>
+    </div>
+  );
+}
+
+function CheckoutForm(props: {
+  cart: CartAnswer;
+  updating: boolean;
+  member: Member | null;
+  addresses: AddressView[];
+  hydrated: boolean;
+  requested: number;
+  choice: Choice;
+  setChoice: (c: Choice) => void;
+  state: CheckoutForm;
+  submit: (e: FormEvent<HTMLFormElement>, ready: boolean) => Promise<void>;
+  streetId: number | null;
+  place: string;
+  city: string | null;
+}) {
+  const { cart, member, addresses, hydrated, requested, choice, setChoice, state, submit, streetId, place, city } = props;
+  const page = usePage();
+  const priced = cart.fulfillment_id;
+  const pickup = priced === PICKUP;
+  const contact = contactOf(member);
+  const saved = choice.saved ?? savedAddressFor(addresses, cart.barangay_id, streetId);
+  const ready = cart.checkout.ready && !props.updating;
+  const note = fulfillmentNote(requested, priced, city);
+  const testdate = page.vars.testdate;
+  const fulfillmentErrors = state.errors.fulfillment ?? [];
+  // The cart or its total changed since the page was shown: a 409 with JavaScript, or (without
+  // it, the page came back with what was posted) a revision or total other than the cart's now.
+  const posted = page.form?.values;
+  const changed =
+    state.status === 409 ||
+    (!!posted?.revision && (posted.revision !== String(cart.revision) || posted.expected_total !== String(cart.cart_order_summary.subtotal)));
+  return (
+    <>
+      {/* Delivery or pickup re-prices the cart: without JavaScript its radios submit this form
+          (GET, the same page priced for the choice); with it, the choice re-prices in place. */}
+      <form id="checkout-fulfillment" method="get" action="/checkout" onSubmit={(e) => e.preventDefault()}>
+        {testdate && <input type="hidden" name="testdate" value={testdate} />}
+      </form>
+      <form
+        id="checkout-form"
+        className="checkout-layout"
+        method="post"
+        action={page.url}
+        onSubmit={(e) => void submit(e, ready)}
+        noValidate
+        aria-labelledby="checkout-title"
+      >
+        <FormCall call={calls.placeOrder} />
+        <input type="hidden" name="revision" value={cart.revision} />
+        <input type="hidden" name="expected_total" value={cart.cart_order_summary.subtotal} />
+        <input type="hidden" name="barangay" value={cart.barangay_id} />
+        {streetId !== null && <input type="hidden" name="street_id" value={streetId} />}
+        <input type="hidden" name="fulfillment" value={priced} />
+        {testdate && <input type="hidden" name="testdate" value={testdate} />}
+        <div className="checkout-main">
+          <fieldset className="checkout-section">
+            <legend>Contact</legend>
+            <Field name="contact_name" label="Contact name" autoComplete="name" defaultValue={contact.contact_name} state={state} required />
+            <Field
+              name="mobile"
+              label="Mobile number"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel-national"
+              hint="09 and 9 digits, for example 09171234567."
+              defaultValue={contact.mobile}
+              state={state}
+              required
+            />
+            {member ? (
+              <p>
+                We send your order confirmation to <strong>{member.email}</strong>.
+              </p>
+            ) : (
+              <Field
+                name="email"
+                label="Email address"
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                hint="Your order confirmation and its link go here."
+                state={state}
+                required
+              />
+            )}
+          </fieldset>
+
+          <fieldset className="checkout-section">
+            <legend>Delivery or pickup</legend>
+            {[
+              [DELIVERY, 'Delivery'],
+              [PICKUP, 'Pickup'],
+            ].map(([id, label]) => (
+              <label key={id} className="radio">
+                <input
+                  type="radio"
+                  name="fulfillment"
+                  form="checkout-fulfillment"
+                  value={id}
+                  checked={requested === id}
+                  onChange={() => setChoice({ ...choice, fulfillment: Number(id) })}
+                  aria-describedby={fulfillmentErrors.length ? 'field-fulfillment-error' : undefined}
+                />
+                {label}
+              </label>
+            ))}
+            {!hydrated && (
+              <button type="submit" form="checkout-fulfillment" className="secondary">
+                Update my total
+              </button>
+            )}
+            {note && (
+              <p className="hint" role="status">
+                {note}
+              </p>
+            )}
+            {fulfillmentErrors.length > 0 && (
+              <p className="hint" id="field-fulfillment-error">
+                {fulfillmentErrors.join(' ')}
+              </p>
+            )}
+          </fieldset>
+
+          <fieldset className="checkout-section">
+            <legend>{pickup ? 'Your location' : 'Delivery address'}</legend>
+            {hydrated && member && addresses.length > 0 && (
+              <SavedAddresses addresses={addresses} chosen={choice.saved} onChoose={(a) => setChoice({ ...choice, saved: a })} />
+            )}
+            <p className="checkout-place">
+              {place || 'Your chosen barangay'}{' '}
+              <a href="/checkout?gate=location" className="checkout-change">
+                Change location
+              </a>
+            </p>
+            {pickup ? (
+              <p>You pick up your order at our store in {city ?? 'your city'}. We send you a message when it is ready.</p>
+            ) : (
+              <Field
+                key={saved ? `saved-${saved.id}` : 'typed'}
+                name="address"
+                label="House or unit number, building and street"
+                autoComplete="street-address"
+                defaultValue={saved?.address}
+                state={state}
+                required
+              />
+            )}
+          </fieldset>
+
+          <fieldset className="checkout-section">
+            <legend>Payment</legend>
+            <p>{paymentOf(priced)}</p>
+          </fieldset>
+
+          <div className="field checkout-section">
+            <label htmlFor="field-notes">Notes (optional)</label>
+            <p className="field-hint" id="field-notes-hint">
+              Landmarks, gate codes or when to call: up to 500 characters.
+            </p>
+            <textarea
+              id="field-notes"
+              name="notes"
+              rows={3}
+              maxLength={500}
+              defaultValue={state.values.notes}
+              aria-invalid={state.errors.notes ? true : undefined}
+              aria-describedby={['field-notes-hint', state.errors.notes ? 'field-notes-error' : null].filter(Boolean).join(' ')}
+            />
+            {state.errors.notes && (
+              <p className="hint" id="field-notes-error">
+                {state.errors.notes.join(' ')}
+              </p>
+            )}
+          </div>
+
+          <FormMessage state={state} fields={FIELDS} />
+          {changed && (
+            <p className="checkout-conflict">
+              We updated the Order Summary with your cart as it is now. <a href={page.url}>Reload checkout</a>
+            </p>
+          )}
+        </div>
+        <OrderSummary
+          summary={cart.cart_order_summary}
+          mode="checkout"
+          blocked={cart.checkout.ready ? null : cart.checkout.reason}
+          action={
+            <button type="submit" className="checkout-submit" disabled={!ready || state.busy} aria-busy={state.busy || undefined}>
+              {state.busy ? 'Submitting…' : 'Submit Order'}
+            </button>
+          }
+        />
+      </form>
+    </>
+  );
+}
+
+/** A member's saved addresses (with JavaScript): choosing one prices the cart for its barangay. */
+function SavedAddresses({ addresses, chosen, onChoose }: { addresses: AddressView[]; chosen: AddressView | null; onChoose: (a: AddressView) => void }) {
+  return (
+    <fieldset className="checkout-saved">
+      <legend>Your saved addresses</legend>
+      {addresses.map((a) => (
+        <label key={a.id} className="radio">
+          <input type="radio" name="saved_address" form="checkout-fulfillment" checked={chosen?.id === a.id} onChange={() => onChoose(a)} />
+          {addressLine(a)}
+        </label>
+      ))}
+    </fieldset>
+  );
 }

@@ -1,8 +1,8 @@
 import { RadioGroup } from '../../components/RadioGroup';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { DEFAULT_FULFILLMENT } from '../../api/contract.gen';
-import { useHydrated, usePage } from '../../page';
+import { calls, DEFAULT_FULFILLMENT, type CartAnswer, type PackagingView } from '../../api/contract.gen';
+import { searchParam, useHydrated, usePage } from '../../page';
 import { AreaSelects, StreetSelect, useAddressPicker } from '../../components/AddressPicker';
 import { Dialog } from '../../components/Dialog';
 import { num } from '../../components/Select';
@@ -11,6 +11,8 @@ import { addressesQuery } from '../accounts/queries';
 import { addressLine, choiceOf } from '../../lib/address';
 import { Csrf } from '../../components/form';
 import { useGate } from '../../lib/gate';
+import { needsReset, productIds, RESET_QUESTION } from '../../lib/cart';
+import { cartQuery, sendCart, useCartView, useSetCart } from '../cart/queries';
 
 function pathOf(url: string): string {
   const q = url.search(/[?#]/);
@@ -65,10 +67,105 @@ function PolicyModal() {
   );
 }
 
-function CategoryGate() {
+/** The cart as this page knows it: the latest answer, the cart page's own data, or the visitor's part. */
+function useKnownCart(): CartAnswer | null {
+  const page = usePage();
+  const view = useCartView();
+  const loaded = useQuery({ ...cartQuery.options(page.vars), enabled: false });
+  return view.latest ?? loaded.data ?? view.cart;
+}
+
+/**
+ * SPEC 4's question when the chosen category is of the other family than the cart holds: Yes
+ * empties the cart and goes on with the new category, No keeps the original one. Without
+ * JavaScript Yes posts the category again with `reset=yes` (and the session's token: the cart
+ * page asks it), No is a link back.
+ */
+function ResetQuestion({ chosen, cart, onNo }: { chosen: PackagingView; cart: CartAnswer | null; onNo: () => void }) {
   const page = usePage();
   const { chooseCategory } = useGate();
+  const setCart = useSetCart();
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const back = pathOf(page.url);
+  const yes = async (e: FormEvent) => {
+    e.preventDefault();
+    const ids = productIds(cart);
+    if (busy) return;
+    setBusy(true);
+    if (ids.length > 0) {
+      const body = { product_id: ids, ...(cart ? { barangay: cart.barangay_id } : {}) };
+      const sent = await sendCart(calls.removeFromCart, { body });
+      if (!sent.ok && sent.status !== 404) {
+        setBusy(false);
+        setFailed(sent.message);
+        return;
+      }
+      if (sent.ok) setCart(sent.data);
+    }
+    chooseCategory(chosen);
+  };
+  return (
+    <Dialog id="reset" title={RESET_QUESTION}>
+      {failed && <p role="alert">{failed}</p>}
+      <div className="dialog-actions">
+        <form method="post" action="/gate/category" onSubmit={yes}>
+          <input type="hidden" name="category_id" value={chosen.id} />
+          <input type="hidden" name="reset" value="yes" />
+          <input type="hidden" name="return_to" value={back} />
+          <Csrf />
+          <button type="submit" aria-busy={busy || undefined}>
+            Yes
+          </button>
+        </form>
+        <a
+          className="button secondary"
+          href={back}
+          onClick={(e) => {
+            e.preventDefault();
+            onNo();
+          }}
+        >
+          No
+        </a>
+      </div>
+    </Dialog>
+  );
+}
+
+function CategoryGate() {
+  const page = usePage();
+  const { chooseCategory, rememberCategory, keepCategory } = useGate();
+  const cart = useKnownCart();
+  const client = useQueryClient();
+  // A page that knows nothing of the cart yet asks for it before a category is taken.
+  const loadCart = async (): Promise<CartAnswer | null> => {
+    const q = cartQuery.options(page.vars);
+    if (!q.enabled) return null;
+    try {
+      return await client.fetchQuery(q);
+    } catch {
+      return null;
+    }
+  };
   const { data, isPending, isError } = useQuery(gateQueries.packagings.options());
+  // The question the server asked without JavaScript (`?reset={id}` on the cart page), or the one asked here.
+  const asked = page.params.includes('reset') ? searchParam(page.url, 'reset') : null;
+  const [asking, setAsking] = useState<PackagingView | null>(null);
+  const [dismissed, setDismissed] = useState(false);
+  const question = asking ?? (dismissed ? null : (data?.results.find((p) => String(p.id) === asked) ?? null));
+  if (question)
+    return (
+      <ResetQuestion
+        chosen={question}
+        cart={cart}
+        onNo={() => {
+          setAsking(null);
+          setDismissed(true);
+          keepCategory();
+        }}
+      />
+    );
   return (
     <Dialog id="category" title="Cheers! What are you ordering?">
       {isPending ? (
@@ -82,9 +179,12 @@ function CategoryGate() {
               <form
                 method="post"
                 action="/gate/category"
-                onSubmit={(e) => {
+                onSubmit={async (e) => {
                   e.preventDefault();
-                  chooseCategory(p);
+                  if (needsReset(cart ?? (await loadCart()), p.filter_type)) {
+                    rememberCategory();
+                    setAsking(p);
+                  } else chooseCategory(p);
                 }}
               >
                 <input type="hidden" name="category_id" value={p.id} />

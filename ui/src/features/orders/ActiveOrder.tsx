@@ -1,4 +1,167 @@
-/** An order's page (issue 15 section 6). */
+// /active-order/{id} (issue 15 section 6): an order, its status with its history, items, totals,
+// where it goes and how it is paid. A member reaches their own; a guest through the key of the
+// order's link; anyone else gets the page of an unknown order (404, the server's answer).
+import { useQuery } from '@tanstack/react-query';
+import type { OrderView } from '../../api/contract.gen';
+import { QueryState } from '../../components/QueryState';
+import { formatPhp } from '../../lib/money';
+import { usePage } from '../../page';
+import { confirmation, ORDERS_PATH } from './orders';
+import { orderQuery } from './queries';
+
 export function ActiveOrder() {
-  return <h1>Your order</h1>;
+  const page = usePage();
+  // The server answered 404: there is no data to fetch (nor anything to show but the message).
+  const missing = page.status === 404;
+  const options = orderQuery.options(page.vars);
+  const order = useQuery({ ...options, enabled: options.enabled && !missing });
+  if (missing) return <OrderNotFound member={!!page.member} />;
+  return (
+    <QueryState query={order} loading="Loading your order…" error="We could not load this order. Please reload the page." retry>
+      {(o) => <Order order={o} member={!!page.member} />}
+    </QueryState>
+  );
+}
+
+function OrderNotFound({ member }: { member: boolean }) {
+  return (
+    <section className="not-found" aria-labelledby="order-missing-title">
+      <h1 id="order-missing-title">Order not found</h1>
+      <p>
+        We could not find this order. Open it from the link in your order confirmation email
+        {member ? ', or find it in your orders.' : ', or log in if you ordered with your account.'}
+      </p>
+      <ul className="order-links">
+        <li>
+          {member ? (
+            <a className="button" href={ORDERS_PATH}>
+              My Orders
+            </a>
+          ) : (
+            <a className="button" href="/login">
+              Log In
+            </a>
+          )}
+        </li>
+        <li>
+          <a className="button secondary" href="/buy-beer">
+            Buy Beer
+          </a>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+function Order({ order: o, member }: { order: OrderView; member: boolean }) {
+  const thanks = confirmation(o);
+  const pickup = o.fulfillment_id === 2;
+  return (
+    <section className="active-order" aria-labelledby="order-title">
+      <h1 id="order-title">Order {o.number}</h1>
+      {thanks && (
+        <div className="order-thanks" role="status">
+          <p>
+            <strong>{thanks}</strong>
+          </p>
+          <p>
+            We sent the confirmation to {o.email}.
+            {member ? ' You can find this order in My Orders.' : ' Keep its link: it is how you come back to this page.'}
+          </p>
+        </div>
+      )}
+      <p className="order-placed">Placed on {o.placed_at}</p>
+
+      <section aria-labelledby="order-status-title" className="order-section">
+        <h2 id="order-status-title">
+          Status: <span className="order-status">{o.status_label}</span>
+        </h2>
+        <ol className="order-history">
+          {o.history.map((s) => (
+            <li key={`${s.status}-${s.at}`}>
+              <span>{s.label}</span> <span className="order-at">{s.at}</span>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section aria-labelledby="order-items-title" className="order-section">
+        <h2 id="order-items-title">Items</h2>
+        <table className="order-items">
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Quantity</th>
+              <th scope="col">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {o.items.map((i) => (
+              <tr key={`${i.product_id}-${i.case_name}`}>
+                <th scope="row">
+                  {i.product_name}{' '}
+                  <span className="order-case">{i.case_name}</span>
+                </th>
+                <td>{i.quantity}</td>
+                <td>{formatPhp(i.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <dl className="order-totals">
+          <div>
+            <dt>Items</dt>
+            <dd>{formatPhp(o.items_total)}</dd>
+          </div>
+          {o.deposits.map((d) => (
+            <div key={d.name}>
+              <dt>{d.name}</dt>
+              <dd>{formatPhp(d.amount)}</dd>
+            </div>
+          ))}
+          <div>
+            <dt>Delivery fee</dt>
+            <dd>{formatPhp(o.delivery_fee)}</dd>
+          </div>
+          <div className="order-total">
+            <dt>Total</dt>
+            <dd>{formatPhp(o.total)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section aria-labelledby="order-where-title" className="order-section">
+        <h2 id="order-where-title">{pickup ? 'Pickup' : 'Delivery'}</h2>
+        <dl className="order-details">
+          <div>
+            <dt>Fulfillment</dt>
+            <dd>{o.fulfillment}</dd>
+          </div>
+          <div>
+            <dt>Payment</dt>
+            <dd>{o.payment}</dd>
+          </div>
+          <div>
+            <dt>{pickup ? 'Location' : 'Address'}</dt>
+            <dd>{[o.address, o.place].filter(Boolean).join(', ')}</dd>
+          </div>
+          <div>
+            <dt>Contact</dt>
+            <dd>
+              {o.contact_name}, {o.mobile}, {o.email}
+            </dd>
+          </div>
+          {o.notes && (
+            <div>
+              <dt>Notes</dt>
+              <dd>{o.notes}</dd>
+            </div>
+          )}
+        </dl>
+      </section>
+      <p>
+        <a href={member ? ORDERS_PATH : '/buy-beer'}>{member ? 'Back to My Orders' : 'Continue Shopping'}</a>
+      </p>
+    </section>
+  );
 }

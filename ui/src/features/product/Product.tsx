@@ -1,14 +1,18 @@
 import { RadioGroup } from '../../components/RadioGroup';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import type { Pack, PackOption, ProductView } from '../../api/contract.gen';
+import { useEffect, useState, type FormEvent } from 'react';
+import { calls, type Pack, type PackOption, type ProductView } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
 import { ProductCard } from '../../components/ProductCard';
 import { useHead } from '../../head';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { productQuery } from './queries';
-import { QuantityCounter } from '../../components/QuantityCounter';
+import { QuantityCounter, parseQuantity } from '../../components/QuantityCounter';
+import { CartErrorDialog } from '../../components/CartErrorDialog';
+import { FormCall } from '../../components/form';
+import { useGate } from '../../lib/gate';
+import { useAddToCart } from '../cart/queries';
 
 /**
  * SPEC 4, product selection, as the server decides it (`sold_as`, `pack_options`): cans offer only
@@ -16,6 +20,77 @@ import { QuantityCounter } from '../../components/QuantityCounter';
  */
 export function packOptions(p: ProductView): PackOption[] {
   return p.sold_as === 'keg' ? [] : p.pack_options;
+}
+
+/**
+ * Add to Cart (SPEC 2, 4, 8): a real form to /cart (the cart page's addToCart action) that works
+ * without JavaScript; with it the same fields are sent to the API after 500 ms, the drawer opens
+ * with the message, and a refusal opens the Error modal. Without a location yet, the button opens
+ * the location gate (a GET of `?gate=location` without JavaScript).
+ */
+function AddToCartForm({ p, options, chosen, onPack }: { p: ProductView; options: PackOption[]; chosen: PackOption | undefined; onPack: (v: Pack) => void }) {
+  const page = usePage();
+  const { gate, open } = useGate();
+  const cart = useAddToCart();
+  const barangay = page.vars.barangay ? Number(page.vars.barangay) : null;
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (barangay === null) {
+      open('location');
+      return;
+    }
+    const fields = new FormData(e.currentTarget);
+    const pack = fields.get('pack');
+    cart.add({
+      product_id: p.id,
+      quantity: Math.max(1, parseQuantity(String(fields.get('quantity') ?? '1')) ?? 1),
+      pack: pack === 'case' || pack === 'unit' ? pack : undefined,
+      place: { barangay, fulfillment: gate.fulfillmentId, street_id: gate.streetId },
+    });
+  };
+  return (
+    <>
+      <form method={barangay === null ? 'get' : 'post'} action={barangay === null ? undefined : '/cart'} className="product-form" onSubmit={submit}>
+        {barangay === null ? (
+          <input type="hidden" name="gate" value="location" />
+        ) : (
+          <>
+            <FormCall call={calls.addToCart} />
+            <input type="hidden" name="product_id" value={p.id} />
+            <input type="hidden" name="barangay" value={barangay} />
+            {gate.streetId !== null && <input type="hidden" name="street_id" value={gate.streetId} />}
+            {gate.fulfillmentId !== null && <input type="hidden" name="fulfillment" value={gate.fulfillmentId} />}
+          </>
+        )}
+        {options.length > 0 && (
+          <RadioGroup
+            legend="Type"
+            name="pack"
+            items={options}
+            value={chosen?.pack}
+            id={(o) => o.pack}
+            text={(o) => `${o.label} — ${formatPhp(o.price)}`}
+            onChange={onPack}
+          />
+        )}
+        <p className="product-size">
+          <span className="label">Size</span> {p.size}
+        </p>
+        {/* The form reads the quantity when it is sent. */}
+        <QuantityCounter id="quantity" name="quantity" label="Quantity" value={1} onChange={() => {}} />
+        {p.orderable ? (
+          <button type="submit" className="add-to-cart" aria-busy={cart.busy || undefined}>
+            Add to Cart
+          </button>
+        ) : (
+          <button type="button" disabled>
+            Out Of Stock
+          </button>
+        )}
+      </form>
+      {cart.refusal && <CartErrorDialog message={cart.refusal.message} products={cart.refusal.products} onClose={cart.dismiss} />}
+    </>
+  );
 }
 
 export function Product() {
@@ -28,7 +103,6 @@ export function Product() {
   const p = query.data?.product_single;
   const options = p ? packOptions(p) : [];
   const [pack, setPack] = useState<Pack | null>(null);
-  const [, setQuantity] = useState(1);
   const chosen = options.find((o) => o.pack === pack) ?? options[0];
   const price = chosen ? chosen.price : (p?.price ?? 0);
   useHead(
@@ -80,33 +154,7 @@ export function Product() {
             {!chosen && <span className="per"> / keg</span>}
           </p>
           <p>{p.description}</p>
-          <form method="post" action="/cart" className="product-form">
-            <input type="hidden" name="product_id" value={p.id} />
-            {options.length > 0 && (
-              <RadioGroup
-                legend="Type"
-                name="pack"
-                items={options}
-                value={chosen?.pack}
-                id={(o) => o.pack}
-                text={(o) => `${o.label} — ${formatPhp(o.price)}`}
-                onChange={setPack}
-              />
-            )}
-            <p className="product-size">
-              <span className="label">Size</span> {p.size}
-            </p>
-            <QuantityCounter id="quantity" name="quantity" label="Quantity" value={1} onChange={setQuantity} />
-            {p.orderable ? (
-              <button type="submit" className="add-to-cart">
-                Add to Cart
-              </button>
-            ) : (
-              <button type="button" disabled>
-                Out Of Stock
-              </button>
-            )}
-          </form>
+          <AddToCartForm p={p} options={options} chosen={chosen} onPack={setPack} />
           {query.data?.available_in_area === false && (
             <p className="warning" role="note">
               This product is not sold at your chosen location.

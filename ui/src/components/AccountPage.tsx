@@ -1,3 +1,5 @@
+// The frame of a member's pages: the account's links beside the page's section. Shared by the accounts
+// and orders features (moved here from features/accounts/AccountNav.tsx).
 import type { ReactNode } from 'react';
 
 /** The account's sub-pages (SPEC 2's account drawer links, with the password and deletion pages). */

@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import type { DisabledProduct } from '../api/contract.gen';
+import { Dialog } from './Dialog';
+
+/**
+ * SPEC 8's Error modal of the cart: the server's message and the products it names, until the
+ * shopper closes it (Close or Escape); focus then goes back where it was.
+ */
+export function CartErrorDialog({ message, products, onClose }: { message: string; products: DisabledProduct[]; onClose: () => void }) {
+  // What had focus before the dialog took it (read before the dialog's own effect focuses it).
+  const [before] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
+  useEffect(
+    () => () => {
+      if (before instanceof HTMLElement && before.isConnected) before.focus();
+    },
+    [before],
+  );
+  return (
+    <div
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onClose();
+      }}
+    >
+      <Dialog id="cart-error" title="Error">
+        <p>{message}</p>
+        {products.length > 0 && (
+          <ul className="refused">
+            {products.map((p) => (
+              <li key={p.id}>
+                <strong>{p.product_name}</strong>: {p.reason}
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressView, Member } from '../../api/contract.gen';
+import { contactOf, fulfillmentNote, numberOf, paymentOf, savedAddressFor } from './rules';
+import { readAnswer } from './submit';
+
+const address = (id: number, barangay: number, street: number | null, line: string): AddressView => ({
+  id,
+  address: line,
+  barangay_id: barangay,
+  barangay_name: 'B',
+  street_id: street,
+  street_name: street === null ? null : 'S',
+  city_id: 1,
+  city_name: 'C',
+  province_id: 51,
+  province_name: 'P',
+});
+
+test('payment follows the fulfillment', () => {
+  assert.equal(paymentOf(1), 'Cash on delivery');
+  assert.equal(paymentOf(2), 'Pay at pickup');
+});
+
+test('a fulfillment the city does not offer is said, by name of the city', () => {
+  assert.equal(fulfillmentNote(1, 1, 'Makati'), null);
+  assert.equal(fulfillmentNote(2, 1, 'Bacoor'), 'Pickup is not offered in Bacoor; we deliver your order.');
+  assert.equal(fulfillmentNote(2, 1, null), 'Pickup is not offered here; we deliver your order.');
+});
+
+test("a member's contact starts from the account", () => {
+  assert.deepEqual(contactOf(null), { contact_name: '', mobile: '' });
+  const m = { firstname: 'Ana', lastname: 'Cruz', mobile: '09171234567' } as Member;
+  assert.deepEqual(contactOf(m), { contact_name: 'Ana Cruz', mobile: '09171234567' });
+});
+
+test('the house line starts from the saved address of the priced barangay and street', () => {
+  const list = [address(1, 10, null, 'One'), address(2, 20, 5, 'Two'), address(3, 20, 6, 'Three')];
+  assert.equal(savedAddressFor(list, null, null), null);
+  assert.equal(savedAddressFor(list, 10, null)?.id, 1);
+  assert.equal(savedAddressFor(list, 20, 6)?.id, 3);
+  // A street chosen that no saved address has: none (another house on another street).
+  assert.equal(savedAddressFor(list, 20, 7), null);
+  assert.equal(savedAddressFor(list, 30, null), null);
+});
+
+test('numbers from variables', () => {
+  assert.equal(numberOf('1380300002'), 1380300002);
+  assert.equal(numberOf(''), null);
+  assert.equal(numberOf(undefined), null);
+  assert.equal(numberOf('1e3'), null);
+});
+
+test("the form's answer: where to go, or its messages with the status", () => {
+  assert.deepEqual(readAnswer(200, '{"location":"/active-order/1?key=k"}'), { status: 200, location: '/active-order/1?key=k' });
+  assert.deepEqual(readAnswer(409, '{"values":{},"errors":{},"message":"Your cart changed"}'), {
+    status: 409,
+    message: 'Your cart changed',
+    errors: {},
+  });
+  assert.deepEqual(readAnswer(422, '{"errors":{"mobile":["bad"]},"message":""}').status, 422);
+  assert.equal((readAnswer(403, 'This request must come from the store\'s own pages.') as { message: string }).message, "This request must come from the store's own pages.");
+});

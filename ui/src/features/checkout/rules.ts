@@ -1,0 +1,48 @@
+// The checkout's rules that are not the server's: what the form starts with and what it says of
+// the fulfillment the cart was priced for. Pure functions, tested in rules.test.ts.
+import type { AddressView, CartAnswer, Member } from '../../api/contract.gen';
+
+export const DELIVERY = 1;
+export const PICKUP = 2;
+
+/** How the shopper pays, by the fulfillment (the server writes the same words on the order). */
+export function paymentOf(fulfillment: number): string {
+  return fulfillment === PICKUP ? 'Pay at pickup' : 'Cash on delivery';
+}
+
+/**
+ * What the page says when the shopper asked for pickup (or delivery) and the cart was priced for
+ * the other: the city does not offer it (the cart API prices for delivery then).
+ */
+export function fulfillmentNote(requested: number, priced: number, city: string | null): string | null {
+  if (requested === priced) return null;
+  const where = city ? ` in ${city}` : ' here';
+  return requested === PICKUP ? `Pickup is not offered${where}; we deliver your order.` : `Delivery is not offered${where}.`;
+}
+
+/** The contact a member's form starts with: their name and mobile number. */
+export function contactOf(member: Member | null): { contact_name: string; mobile: string } {
+  if (!member) return { contact_name: '', mobile: '' };
+  return { contact_name: `${member.firstname} ${member.lastname}`.trim(), mobile: member.mobile };
+}
+
+/**
+ * The saved address the form starts with: the one in the barangay (and street, when one is
+ * chosen) the cart is priced for, so a member's house line is filled without JavaScript too.
+ */
+export function savedAddressFor(addresses: AddressView[], barangay: number | null, street: number | null): AddressView | null {
+  if (barangay === null) return null;
+  const here = addresses.filter((a) => a.barangay_id === barangay);
+  return here.find((a) => a.street_id === street) ?? (street === null ? (here[0] ?? null) : null);
+}
+
+/** Whether the page holds a cart with nothing in it. */
+export function isEmptyCart(cart: CartAnswer): boolean {
+  return cart.item_count === 0;
+}
+
+/** A number from a query variable or a form value (null when unset or not a whole number). */
+export function numberOf(v: string | null | undefined): number | null {
+  if (v === null || v === undefined || v === '' || !/^\d+$/.test(v)) return null;
+  return Number(v);
+}

@@ -1,0 +1,90 @@
+// The cart's small pure rules, shared by the header, the drawer, the gates and the cart page
+// (issue 15): words for counts, the packaging family rule of SPEC 4, and the 500 ms debounce of
+// SPEC 9. No Intl here (QuickJS renders these pages).
+import type { CartAnswer, CartCase, FilterType } from '../api/contract.gen';
+
+/** SPEC 9: cart quantity edits and add to cart wait 500 ms. */
+export const CART_DEBOUNCE_MS = 500;
+
+/** SPEC 8's words. */
+export const ADDED = 'You successfully added this product to the cart.';
+export const ADD_FAILED = 'Something went wrong adding this product to the cart.';
+export const RESET_QUESTION =
+  'Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?';
+export const INCOMPLETE = 'For you to proceed to checkout, you need to complete filling up your cases.';
+export const EMPTY_CART = 'There are no items in your cart.';
+export const DEPOSITS_NOTE = 'Deposits for bottles and kegs are calculated at checkout.';
+
+/** `n` and the noun, plural unless one: `1 item`, `3 bottles`. */
+export function count(n: number, noun: string): string {
+  return `${n} ${n === 1 ? noun : `${noun}s`}`;
+}
+
+/** The header cart link's accessible name. */
+export function cartLinkLabel(items: number): string {
+  return `Cart, ${count(items, 'item')}`;
+}
+
+/** A case panel's number of cases and unit noun: `2 cases of 24 bottles`, `1 keg`. */
+export function casesLabel(c: Pick<CartCase, 'cases' | 'unit_per_case' | 'unit_noun'>): string {
+  if (c.unit_per_case <= 1) return count(c.cases, c.unit_noun);
+  return `${count(c.cases, 'case')} of ${count(c.unit_per_case, c.unit_noun)}`;
+}
+
+/** Used versus capacity: `3 of 24 bottles`. */
+export function usedLabel(c: Pick<CartCase, 'units' | 'capacity' | 'unit_noun'>): string {
+  return `${c.units} of ${count(c.capacity, c.unit_noun)}`;
+}
+
+/** Kegs and bottles/cans go in separate orders (SPEC 4). */
+export function isKeg(f: FilterType | null | undefined): boolean {
+  return f === 'keg';
+}
+
+/** Whether choosing a packaging of `family` asks to reset a cart holding `cart` (SPEC 4). */
+export function needsReset(cart: Pick<CartAnswer, 'shopping_cart'> | null | undefined, family: FilterType): boolean {
+  return (cart?.shopping_cart ?? []).some((c) => c.items.length > 0 && isKeg(c.family) !== isKeg(family));
+}
+
+/** Every product id in the cart (what DELETE /cart takes to empty it). */
+export function productIds(cart: Pick<CartAnswer, 'shopping_cart'> | null | undefined): number[] {
+  return (cart?.shopping_cart ?? []).flatMap((c) => c.items.map((i) => i.id));
+}
+
+/**
+ * Calls `run` with the last value given, once `ms` have passed without another (SPEC 9's
+ * debounce); `flush` runs a pending call now, `cancel` drops it.
+ */
+export function debounce<T>(
+  run: (value: T) => void,
+  ms: number,
+  timers: { set: (f: () => void, ms: number) => unknown; clear: (t: unknown) => void } = {
+    set: (f, t) => setTimeout(f, t),
+    clear: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+  },
+) {
+  let timer: unknown = null;
+  let pending: { value: T } | null = null;
+  const fire = () => {
+    timer = null;
+    const p = pending;
+    pending = null;
+    if (p) run(p.value);
+  };
+  return {
+    call(value: T) {
+      pending = { value };
+      if (timer !== null) timers.clear(timer);
+      timer = timers.set(fire, ms);
+    },
+    flush() {
+      if (timer !== null) timers.clear(timer);
+      fire();
+    },
+    cancel() {
+      if (timer !== null) timers.clear(timer);
+      timer = null;
+      pending = null;
+    },
+  };
+}
