@@ -31,6 +31,11 @@ async function enter(page, js, category) {
   await ready(page, js);
   await page.getByRole('button', { name: 'AGREE AND PROCEED' }).click();
   await page.getByRole('button', { name: category }).click();
+  await location(page, js);
+}
+
+/** The location gate, step by step without JavaScript: Bel-Air, Makati, Jupiter Street. */
+async function location(page, js) {
   if (!js) {
     await page.waitForURL(/gate=location/);
     await page.getByLabel('Province').selectOption({ label: 'Metro Manila' });
@@ -54,19 +59,7 @@ async function changeCategory(page, js, category) {
   await page.getByRole('link', { name: 'Change product type' }).click();
   await page.getByRole('button', { name: category }).click();
   // An empty cart goes straight to the location gate (SPEC 4), which starts again.
-  if (!js) {
-    await page.waitForURL(/gate=location/);
-    await page.getByLabel('Province').selectOption({ label: 'Metro Manila' });
-    await page.getByRole('button', { name: 'Continue' }).click();
-  }
-  await page.getByLabel('City').selectOption({ label: 'Makati City' });
-  if (!js) await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Barangay').selectOption({ label: 'Bel-Air' });
-  if (!js) await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Street').selectOption({ label: 'Jupiter Street' });
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(/\/buy-beer/);
-  await ready(page, js);
+  await location(page, js);
 }
 
 /** Add to Cart on a product's page; a case of 24 where the product offers one. */

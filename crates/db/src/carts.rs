@@ -278,16 +278,6 @@ pub fn delete(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// Guests' carts untouched since `before` (a browser gone for weeks) are deleted.
-pub fn forget_guest_carts(conn: &mut AnyConnection, before: i64) -> QueryResult<usize> {
-    diesel::delete(
-        carts::table
-            .filter(carts::user_id.is_null())
-            .filter(carts::updated_at.lt(before)),
-    )
-    .execute(conn)
-}
-
 pub fn case_types(conn: &mut AnyConnection) -> QueryResult<Vec<CaseType>> {
     case_types::table
         .order(case_types::packaging_id)

@@ -447,29 +447,6 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
 }
 both!(the_cart_outlives_the_guest_session);
 
-/// A member with a password that logs in (`member{n}@example.com` / "Tala beer 2026 ok").
-async fn member_with_password(db: &TestDb, n: u8) {
-    let cfg = support::store_config(&db.url, false);
-    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    api.run(api::Caller::default(), move |ctx| {
-        let row = db::users::RegistrationRow {
-            token_hash: String::new(),
-            email: format!("member{n}@example.com"),
-            mobile: format!("0917000000{n}"),
-            first_name: format!("Member{n}"),
-            last_name: "Dela Cruz".into(),
-            birth_date: "1990-01-01".into(),
-            password_hash: api::accounts::hash_password("Tala beer 2026 ok")?,
-            expires_at: 0,
-            used_at: None,
-        };
-        db::users::create_user(ctx.conn, &row, 0)?;
-        Ok(())
-    })
-    .await
-    .unwrap();
-}
-
 /// Logs member `n` in from a browser holding `cookie`; answers the login's JSON and the member's
 /// session cookie.
 async fn log_in(db: &TestDb, n: u8, cookie: &str) -> (Value, String) {
@@ -509,7 +486,7 @@ async fn guest_browser(db: &TestDb, product: i64, quantity: i64) -> (String, Str
 
 async fn carts_merge_at_login(backend: Backend) {
     let db = database(backend);
-    member_with_password(&db, 1).await;
+    support::member_who_logs_in(&db, 1).await;
     // The member's own cart: a case of Tala Light.
     let (_, first) = log_in(&db, 1, "").await;
     add(
@@ -551,7 +528,7 @@ both!(carts_merge_at_login);
 
 async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     let db = database(backend);
-    member_with_password(&db, 1).await;
+    support::member_who_logs_in(&db, 1).await;
     let (_, first) = log_in(&db, 1, "").await;
     add(
         &db,

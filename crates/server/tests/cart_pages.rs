@@ -98,27 +98,7 @@ both!(visitors_see_their_own_parts);
 async fn the_cart_page_settles_a_conflict(b: Backend) {
     let db = database(b);
     let store = store!(db);
-    let cfg = support::store_config(&db.url, false);
-    let api_state = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    api_state
-        .run(api::Caller::default(), |ctx| {
-            let row = db::users::RegistrationRow {
-                token_hash: String::new(),
-                email: "ana@example.com".into(),
-                mobile: "09170000001".into(),
-                first_name: "Ana".into(),
-                last_name: "Santos".into(),
-                birth_date: "1990-01-01".into(),
-                password_hash: api::accounts::hash_password("Tala beer 2026 ok")?,
-                expires_at: 0,
-                used_at: None,
-            };
-            db::users::create_user(ctx.conn, &row, 0)
-                .map(|_| ())
-                .map_err(Into::into)
-        })
-        .await
-        .unwrap();
+    support::member_who_logs_in(&db, 1).await;
     let api_call = |cookie: String, uri: &'static str, body: Value| {
         support::send_api(
             &db.pool,
@@ -129,7 +109,7 @@ async fn the_cart_page_settles_a_conflict(b: Backend) {
         )
     };
     // The member's own cart: bottles.
-    let login = json!({"login": "ana@example.com", "password": "Tala beer 2026 ok"});
+    let login = json!({"login": "member1@example.com", "password": "Tala beer 2026 ok"});
     let r = api_call(String::new(), "/api/v1/login", login.clone()).await;
     let first = support::set_cookies(&r)
         .into_iter()

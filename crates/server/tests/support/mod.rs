@@ -577,24 +577,43 @@ pub async fn guest(db: &TestDb) -> String {
     session(db, None).await
 }
 
+/// Member number `n` as [`member`] makes them, with a password that logs in ("Tala beer 2026
+/// ok"); no session.
+pub async fn member_who_logs_in(db: &TestDb, n: u8) {
+    let cfg = store_config(&db.url, false);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
+    api.run(api::Caller::default(), move |ctx| {
+        let mut row = member_row(n);
+        row.password_hash = api::accounts::hash_password("Tala beer 2026 ok")?;
+        db::users::create_user(ctx.conn, &row, 0)?;
+        Ok(())
+    })
+    .await
+    .expect("a member");
+}
+
+fn member_row(n: u8) -> db::users::RegistrationRow {
+    db::users::RegistrationRow {
+        token_hash: String::new(),
+        email: format!("member{n}@example.com"),
+        mobile: format!("0917000000{n}"),
+        first_name: format!("Member{n}"),
+        last_name: "Dela Cruz".into(),
+        birth_date: "1990-01-01".into(),
+        password_hash: "x".into(),
+        expires_at: 0,
+        used_at: None,
+    }
+}
+
 async fn session(db: &TestDb, member: Option<u8>) -> String {
     let cfg = store_config(&db.url, false);
     let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
     api.run(api::Caller::default(), move |ctx| {
         let user = match member {
             Some(n) => {
-                let row = db::users::RegistrationRow {
-                    token_hash: String::new(),
-                    email: format!("member{n}@example.com"),
-                    mobile: format!("0917000000{n}"),
-                    first_name: format!("Member{n}"),
-                    last_name: "Dela Cruz".into(),
-                    birth_date: "1990-01-01".into(),
-                    password_hash: "x".into(),
-                    expires_at: 0,
-                    used_at: None,
-                };
-                let id = db::users::create_user(ctx.conn, &row, domain::calendar::unix_now())?;
+                let id =
+                    db::users::create_user(ctx.conn, &member_row(n), domain::calendar::unix_now())?;
                 Some(id.get())
             }
             None => None,
