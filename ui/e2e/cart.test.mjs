@@ -3,7 +3,7 @@
 // returned empties, and the type change's reset question, with JavaScript on and off; axe on each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browser, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
+import { axeViolations, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
