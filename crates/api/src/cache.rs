@@ -22,33 +22,35 @@ pub enum Encoding {
 impl Encoding {
     /// The best encoding `Accept-Encoding` allows (a `q=0` refuses one).
     pub fn negotiate(req: &HttpRequest) -> Self {
+        if Self::allows(req, "br") {
+            Self::Brotli
+        } else if Self::allows(req, "gzip") {
+            Self::Gzip
+        } else {
+            Self::Identity
+        }
+    }
+
+    /// Whether `Accept-Encoding` allows the coding `name` (a `q=0` refuses it).
+    pub fn allows(req: &HttpRequest, name: &str) -> bool {
         let Some(accept) = req
             .headers()
             .get(header::ACCEPT_ENCODING)
             .and_then(|v| v.to_str().ok())
         else {
-            return Self::Identity;
+            return false;
         };
-        let allows = |name: &str| {
-            accept.split(',').any(|part| {
-                let mut it = part.split(';');
-                let coding = it.next().unwrap_or("").trim();
-                let refused = it.any(|p| {
-                    p.trim()
-                        .strip_prefix("q=")
-                        .and_then(|q| q.trim().parse::<f32>().ok())
-                        .is_some_and(|q| q <= 0.0)
-                });
-                coding.eq_ignore_ascii_case(name) && !refused
-            })
-        };
-        if allows("br") {
-            Self::Brotli
-        } else if allows("gzip") {
-            Self::Gzip
-        } else {
-            Self::Identity
-        }
+        accept.split(',').any(|part| {
+            let mut it = part.split(';');
+            let coding = it.next().unwrap_or("").trim();
+            let refused = it.any(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            coding.eq_ignore_ascii_case(name) && !refused
+        })
     }
 
     fn suffix(self) -> &'static str {
@@ -134,12 +136,13 @@ impl Cached {
             res.insert_header((name, value));
         }
         res.append_header((header::VARY, "Accept-Encoding"));
-        match Encoding::negotiate(req) {
-            Encoding::Identity => res.body(slots.identity(fill)),
-            _ => {
-                res.insert_header((header::CONTENT_ENCODING, "gzip"));
-                res.body(slots.gzip(fill))
-            }
+        // A filled page is spliced as gzip only (Brotli streams cannot be spliced): a client that
+        // does not take gzip gets it as it is.
+        if Encoding::allows(req, "gzip") {
+            res.insert_header((header::CONTENT_ENCODING, "gzip"));
+            res.body(slots.gzip(fill))
+        } else {
+            res.body(slots.identity(fill))
         }
     }
 

@@ -42,8 +42,6 @@ crate::register!(
 pub const COOKIE: &str = "cart";
 /// How long a browser keeps its cart cookie (renewed by every change).
 pub const COOKIE_DAYS: i64 = 30;
-/// SPEC 4's question when a cart holds the other family.
-pub const RESET_QUESTION: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
 
 /// The cart cookie of a request, when it has the shape of one.
 pub fn cookie(req: &HttpRequest) -> Option<String> {
@@ -64,12 +62,15 @@ fn well_formed(token: &str) -> bool {
 pub const VERSION_COOKIE: &str = "cart_v";
 
 /// Sends a new cart cookie and the cart's new revision, where the call made them: HttpOnly,
-/// SameSite=Lax, [`COOKIE_DAYS`] days.
+/// SameSite=Lax, [`COOKIE_DAYS`] days. A change renews the request's own cart cookie, so a cart
+/// in use never expires.
 pub fn send_cookies(
     res: &mut HttpResponse,
+    req: &HttpRequest,
     (token, version): (Option<String>, Option<i64>),
     secure: bool,
 ) {
+    let token = token.or_else(|| version.and_then(|_| cookie(req)));
     let pairs = [
         token.map(|t| (COOKIE, t)),
         version.map(|v| (VERSION_COOKIE, v.to_string())),
@@ -793,6 +794,11 @@ pub struct Visitor {
     pub cart: Option<CartAnswer>,
 }
 
+/// The revision of the member's cart (0 without one): what their page parts are kept by.
+pub fn member_revision(ctx: &mut Ctx, member: domain::UserId) -> Result<i64, ApiError> {
+    Ok(db::carts::find(ctx.conn, Owner::Member(member))?.map_or(0, |c| c.revision))
+}
+
 /// The visitor's cart for a page, priced for the gate's barangay and fulfillment.
 pub fn visitor(
     ctx: &mut Ctx,
@@ -805,7 +811,9 @@ pub fn visitor(
             cart: None,
         });
     };
-    let place = match barangay {
+    // Before a place is chosen (the category form clears it) the cart is priced where it was
+    // last added for, so the drawer never says "empty" beside a count.
+    let place = match barangay.or(cart.barangay_id.map(BarangayId::from_db)) {
         Some(b) => ctx.place(b)?,
         None => None,
     };

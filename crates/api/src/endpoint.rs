@@ -644,7 +644,7 @@ async fn handle<E: Endpoint>(
     } else if ended {
         end_token(&mut res);
     }
-    crate::cart::send_cookies(&mut res, cart, state.config.secure_cookies);
+    crate::cart::send_cookies(&mut res, &req, cart, state.config.secure_cookies);
     Ok(res)
 }
 

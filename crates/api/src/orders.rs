@@ -55,7 +55,8 @@ pub struct OrderForm {
     /// The cart revision the checkout showed (the order's idempotency key).
     pub revision: Option<i64>,
     /// The total the checkout showed (centavos): when the cart now comes to another, nothing is
-    /// placed and the answer says the new total.
+    /// placed and the answer says the new total. Required: an order is never placed at a price
+    /// the shopper did not see.
     #[serde(default)]
     pub expected_total: Option<i64>,
     /// Dev and test only: pretend it is this Manila time (`YYYY-MM-DDTHH:MM`).
@@ -338,6 +339,10 @@ impl Endpoint for PlaceOrder {
             field: "barangay",
             message: "Choose your delivery location first.".into(),
         })?;
+        let expected_total = f.expected_total.ok_or_else(|| ApiError::Invalid {
+            field: "expected_total",
+            message: "Open the checkout page again and submit from there.".into(),
+        })?;
         let cart = db::carts::find(ctx.conn, owner.as_owner())?
             .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::EMPTY))?;
         let key = format!("cart {} revision {revision}", cart.id);
@@ -441,7 +446,7 @@ impl Endpoint for PlaceOrder {
                 });
             }
             let total = a.cart_order_summary.subtotal;
-            if f.expected_total.is_some_and(|t| t != total) {
+            if expected_total != total {
                 return Err(ApiError::refused(
                     409,
                     "expected_total",

@@ -176,15 +176,22 @@ impl Pricing {
     }
 
     /// The deposit row of a product: its own, else its packaging's.
+    ///
+    /// Rows of the same name and amount are one container (the grande crate of two products):
+    /// they answer as the first of them, so a mixed crate is charged, listed and credited as one.
     fn deposit_of(&self, p: &db::models::Product) -> Option<&db::carts::Deposit> {
-        self.deposits
+        let row = self
+            .deposits
             .iter()
             .find(|d| d.product_id == Some(p.id.get()))
             .or_else(|| {
                 self.deposits.iter().find(|d| {
                     d.product_id.is_none() && d.packaging_id == Some(p.packaging_id.get())
                 })
-            })
+            })?;
+        self.deposits
+            .iter()
+            .find(|d| d.name == row.name && d.amount == row.amount)
     }
 }
 

@@ -14,16 +14,37 @@ use std::io::Write;
 
 use actix_web::web::Bytes;
 
-/// The sentinels: private-use characters around a name, which nothing the store shows contains
-/// (names and texts refuse control and private-use characters where a visitor types them).
-pub const CSRF: &str = "\u{E000}csrf\u{E000}";
-pub const FIRSTNAME: &str = "\u{E000}firstname\u{E000}";
-pub const COUNT: &str = "\u{E000}count\u{E000}";
-/// The cart link's accessible name: `Cart, 1 item`, `Cart, 3 items` (ui/src/lib/cart.ts).
-pub const LABEL: &str = "\u{E000}label\u{E000}";
-pub const DRAWER: &str = "\u{E000}drawer\u{E000}";
-/// The visitor's part of the page state (`"visitor":"<sentinel>"` in the state's JSON).
-pub const VISITOR: &str = "\u{E000}visitor\u{E000}";
+/// The sentinels: a private-use character around a name and a random nonce made when the process
+/// starts, so that nothing a visitor types or puts in an address can stand for one (they cannot
+/// know the nonce); the page cache lives no longer than the process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sentinels {
+    pub csrf: String,
+    pub firstname: String,
+    pub count: String,
+    /// The cart link's accessible name: `Cart, 1 item`, `Cart, 3 items` (ui/src/lib/cart.ts).
+    pub label: String,
+    pub drawer: String,
+    /// The visitor's part of the page state (`"visitor":"<sentinel>"` in the state's JSON).
+    pub visitor: String,
+}
+
+/// This process's sentinels.
+pub fn sentinels() -> &'static Sentinels {
+    static SENTINELS: std::sync::OnceLock<Sentinels> = std::sync::OnceLock::new();
+    SENTINELS.get_or_init(|| {
+        let nonce = crate::session::hash(&crate::session::new_token());
+        let s = |name: &str| format!("\u{E000}{name}:{}\u{E000}", &nonce[..32]);
+        Sentinels {
+            csrf: s("csrf"),
+            firstname: s("firstname"),
+            count: s("count"),
+            label: s("label"),
+            drawer: s("drawer"),
+            visitor: s("visitor"),
+        }
+    })
+}
 
 /// Which part a slot holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,14 +89,17 @@ pub struct Slotted {
     slots: Vec<(Slot, Context)>,
 }
 
-const SENTINELS: [(&str, Slot); 6] = [
-    (CSRF, Slot::Csrf),
-    (FIRSTNAME, Slot::FirstName),
-    (COUNT, Slot::Count),
-    (LABEL, Slot::Label),
-    (DRAWER, Slot::Drawer),
-    (VISITOR, Slot::Visitor),
-];
+fn each() -> [(&'static str, Slot); 6] {
+    let s = sentinels();
+    [
+        (s.csrf.as_str(), Slot::Csrf),
+        (s.firstname.as_str(), Slot::FirstName),
+        (s.count.as_str(), Slot::Count),
+        (s.label.as_str(), Slot::Label),
+        (s.drawer.as_str(), Slot::Drawer),
+        (s.visitor.as_str(), Slot::Visitor),
+    ]
+}
 
 /// The state script's opening tag (the shell's).
 const STATE_OPEN: &str = r#"<script type="application/json" id="__STATE__">"#;
@@ -87,7 +111,7 @@ impl Slotted {
             .find(STATE_OPEN)
             .map(|s| (s, page[s..].find("</script>").map_or(page.len(), |e| s + e)));
         let mut found: Vec<(usize, usize, Slot, Context)> = Vec::new();
-        for (sentinel, slot) in SENTINELS {
+        for (sentinel, slot) in each() {
             for (at, _) in page.match_indices(sentinel) {
                 let json = state.is_some_and(|(s, e)| at > s && at < e);
                 let (start, end) = if json && slot == Slot::Visitor {
@@ -260,6 +284,14 @@ mod tests {
     use std::io::Read;
 
     fn page() -> String {
+        let Sentinels {
+            csrf: CSRF,
+            firstname: FIRSTNAME,
+            count: COUNT,
+            drawer: DRAWER,
+            visitor: VISITOR,
+            ..
+        } = sentinels().clone();
         format!(
             "<html><body><form><input name=\"csrf\" value=\"{CSRF}\"></form><summary>{FIRSTNAME}</summary><span>{COUNT}</span><div>{DRAWER}</div>{}<script type=\"application/json\" id=\"__STATE__\">{{\"csrf\":\"{CSRF}\",\"member\":{{\"firstname\":\"{FIRSTNAME}\"}},\"visitor\":\"{VISITOR}\"}}</script></body></html>",
             "<p>beer</p>".repeat(500)
@@ -305,12 +337,12 @@ mod tests {
     }
 
     #[test]
-    fn the_sentinels_are_the_uis() {
-        let ui = include_str!("../../../ui/src/lib/slots.ts");
-        for (name, sentinel) in [("count", COUNT), ("label", LABEL), ("drawer", DRAWER)] {
-            let escaped = sentinel.replace('\u{E000}', "\\uE000");
-            assert!(ui.contains(&format!("{name}: '{escaped}'")), "{name}");
-        }
+    fn typed_sentinel_lookalikes_are_text() {
+        let page = "<p>\u{E000}csrf\u{E000} \u{E000}visitor\u{E000}</p>";
+        assert!(
+            Slotted::new(page).is_none(),
+            "without the nonce nothing is a slot"
+        );
         assert_eq!(cart_label(1), "Cart, 1 item");
         assert_eq!(cart_label(0), "Cart, 0 items");
     }

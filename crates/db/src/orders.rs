@@ -203,25 +203,3 @@ pub fn of_member(
         .load(conn)?;
     Ok((rows, total))
 }
-
-/// Moves an order to `status`, adding to its history.
-pub fn set_status(conn: &mut AnyConnection, id: i64, status: &str, at: i64) -> QueryResult<()> {
-    conn.transaction(|conn| {
-        diesel::update(orders::table.find(id))
-            .set(orders::status.eq(status))
-            .execute(conn)?;
-        let seq: Option<i32> = order_status_history::table
-            .filter(order_status_history::order_id.eq(id))
-            .select(diesel::dsl::max(order_status_history::seq))
-            .first(conn)?;
-        diesel::insert_into(order_status_history::table)
-            .values((
-                order_status_history::order_id.eq(id),
-                order_status_history::seq.eq(seq.unwrap_or(0) + 1),
-                order_status_history::status.eq(status),
-                order_status_history::at.eq(at),
-            ))
-            .execute(conn)
-            .map(|_| ())
-    })
-}

@@ -593,3 +593,33 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     assert_eq!(s, StatusCode::UNAUTHORIZED);
 }
 both!(a_cart_conflict_is_the_members_choice);
+
+/// The grande crate is one container whatever grande beer fills it: 12 of each of two grande
+/// products are charged, listed and credited as one crate.
+async fn a_mixed_crate_is_one_deposit(backend: Backend) {
+    let db = database(backend);
+    let guest = Auth::Bearer(support::guest(&db).await);
+    add(&db, &guest, 2, 12, MAKATI).await;
+    let (_, v) = add(&db, &guest, 6, 12, MAKATI).await;
+    let deposits = v["cart_order_summary"]["deposits"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(deposits.len(), 1, "{deposits:?}");
+    assert_eq!(deposits[0]["amount"], 28_800);
+    assert_eq!(v["empties"][0]["max_cases"], 1);
+    let (s, v, _) = call(
+        &db,
+        "POST",
+        "/api/v3/return-empty",
+        &guest,
+        json!({"deposit_id": v["empties"][0]["deposit_id"], "cases": 1, "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["cart_order_summary"]["deposits_total"], 0,
+        "one returned crate credits the crate"
+    );
+}
+both!(a_mixed_crate_is_one_deposit);

@@ -232,7 +232,7 @@ async fn checked_at_the_moment_of_submit(backend: Backend) {
     let (s, _) = call(&db, "POST", "/api/v1/orders", &token, stale).await;
     assert_eq!(s, StatusCode::CONFLICT);
     // Bad fields, every one named.
-    let (s, v) = call(&db, "POST", "/api/v1/orders", &token, json!({"revision": cart["revision"], "barangay": MAKATI, "mobile": "0817", "contact_name": "A\u{7}", "email": "no"})).await;
+    let (s, v) = call(&db, "POST", "/api/v1/orders", &token, json!({"revision": cart["revision"], "expected_total": 1, "barangay": MAKATI, "mobile": "0817", "contact_name": "A\u{7}", "email": "no"})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     for field in ["mobile", "contact_name", "email", "address"] {
         assert!(v["errors"][field].is_array(), "{field}: {v}");

@@ -152,7 +152,7 @@ async fn act(
             } else if ended {
                 api::endpoint::end_token(&mut res);
             }
-            api::cart::send_cookies(&mut res, cart, state.api.config.secure_cookies);
+            api::cart::send_cookies(&mut res, req, cart, state.api.config.secure_cookies);
             res
         }
         Err(ApiError::Unauthenticated) => success(req, &Done::to("/login")),
@@ -176,7 +176,12 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
         .answer_link
         .as_ref()
         .and_then(|field| answer.get(field)?.as_str())
-        .filter(|l| l.starts_with('/') && !l.starts_with("//") && !l.contains('\\'));
+        .filter(|l| {
+            l.starts_with('/')
+                && !l.starts_with("//")
+                && !l.contains('\\')
+                && l.bytes().all(|b| b > 0x20 && b < 0x7f)
+        });
     // A login whose guest cart could not join the member's (issue 15): the cart page asks which
     // to keep.
     let conflict = answer["data"]["cart_conflict"] == Value::Bool(true);

@@ -87,14 +87,25 @@ async fn category(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>
                 Ok(None) => None,
                 Err(revision) => revision,
             };
-            let mut res = see_other(&format!("{back}?gate=location"));
+            // After a reset without JavaScript the cart page says so (SPEC 4, issue 15 section 7).
+            let said = if emptied.is_some() && back == "/cart" {
+                "&done=reset"
+            } else {
+                ""
+            };
+            let mut res = see_other(&format!("{back}?gate=location{said}"));
             res.cookie(cookie(gate::CATEGORY, &p.id.to_string(), GATE_MAX_AGE))
                 .cookie(cookie(gate::CATEGORY_NAME, &p.name, GATE_MAX_AGE));
             for name in gate::LOCATION {
                 res.cookie(removal(name));
             }
             let mut res = res.finish();
-            api::cart::send_cookies(&mut res, (None, emptied), state.api.config.secure_cookies);
+            api::cart::send_cookies(
+                &mut res,
+                req,
+                (None, emptied),
+                state.api.config.secure_cookies,
+            );
             res
         }
         // Unknown category: show the category gate again.

@@ -141,15 +141,14 @@ pub async fn reset_cart_first(
     chosen: PackagingId,
     family: FilterType,
 ) -> Result<Option<HttpResponse>, Option<i64>> {
-    let Some(barangay) = choices(req).barangay else {
-        return Ok(None);
-    };
-    let key = format!("/api/v1/cart/{barangay}");
+    // The cart's family is known without a place (it is priced where it was last added for).
+    let barangay = choices(req).barangay;
     let confirmed = fields.get(RESET_FIELD) == Some("yes") && csrf_holds(req, fields);
     let outcome = state
         .api
         .run(api::Caller::of_page(req), move |ctx| {
-            let cart = api::fetch(ctx, &key)?.data;
+            let visitor = api::cart::visitor(ctx, barangay, None)?;
+            let cart = serde_json::to_value(&visitor.cart).unwrap_or_default();
             let contents = cart_contents(&cart);
             if !must_reset(&contents, family) {
                 return Ok((false, None));
@@ -164,7 +163,7 @@ pub async fn reset_cart_first(
                 ctx,
                 &[
                     ("product_id".into(), ids.join(",")),
-                    ("barangay".into(), barangay.to_string()),
+                    ("barangay".into(), cart["barangay_id"].to_string()),
                 ],
                 &[],
             )?;

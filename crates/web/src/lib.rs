@@ -49,7 +49,7 @@ pub struct WebState {
     pub routes: routes::RouteTable,
     pub config: WebConfig,
     /// Visitors' cart parts of the pages ([`visitor`]), by cart revision and place.
-    pub visitors: quick_cache::sync::Cache<u128, Arc<visitor::Parts>>,
+    pub visitors: visitor::PartsCache,
 }
 
 impl WebState {
@@ -77,7 +77,7 @@ impl WebState {
             assets,
             routes,
             config,
-            visitors: quick_cache::sync::Cache::new(50_000),
+            visitors: visitor::parts_cache(),
         })
     }
 }

@@ -145,10 +145,10 @@ pub async fn serve(
     let extra = if shared {
         json!({
             "member": member.map(|m| json!({
-                "firstname": api::slotted::FIRSTNAME,
+                "firstname": api::slotted::sentinels().firstname,
                 "policy_agreement_accepted": m.policy_agreement_accepted,
             })),
-            "csrf": api::slotted::CSRF,
+            "csrf": api::slotted::sentinels().csrf,
             "visitor": crate::visitor::shared_input(),
             "form": Value::Null,
         })
@@ -176,7 +176,7 @@ pub async fn serve(
     let output = render(state, &planned).await;
     if shared {
         // The page state carries the visitor's own part, filled in per answer.
-        planned.input["visitor"] = Value::from(api::slotted::VISITOR);
+        planned.input["visitor"] = Value::from(api::slotted::sentinels().visitor.as_str());
     }
     // Only pages that exist are kept: a flood of made-up addresses must not evict them.
     let keep = planned.complete

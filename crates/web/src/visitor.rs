@@ -25,10 +25,6 @@ pub struct Parts {
     pub json: String,
 }
 
-/// How long a member's parts are kept without a change seen by this browser (their cart may
-/// change on another device).
-const MEMBER_PARTS_SECS: i64 = 60;
-
 /// The render input of the drawer's body alone (`ssr-bundle`'s `part`).
 fn drawer_input(cart: &Value) -> String {
     json!({ "part": "cart-drawer", "cart": cart }).to_string()
@@ -76,25 +72,48 @@ pub async fn parts(
     if member.is_none() && cart.is_none() {
         return empty(state).await;
     }
-    let version = req
-        .cookie(api::cart::VERSION_COOKIE)
-        .map(|c| c.value().to_string())
-        .unwrap_or_default();
+    let data_version = state.api.watch.data_version();
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
-    let owner = match member {
-        Some(m) => format!("member {}", m.id),
-        None => api::cart::guest_key(cart.as_deref().unwrap_or_default()),
+    let key = |owner: &str, revision: &str| {
+        api::cache::key(&[
+            b"visitor parts",
+            owner.as_bytes(),
+            revision.as_bytes(),
+            &id(choices.barangay.map(|b| b.get())),
+            &id(choices.fulfillment.map(|f| i64::from(f.get()))),
+            &data_version.to_le_bytes(),
+        ])
     };
-    let bucket = member.map_or(0, |_| domain::calendar::unix_now() / MEMBER_PARTS_SECS);
-    let key = api::cache::key(&[
-        b"visitor parts",
-        owner.as_bytes(),
-        version.as_bytes(),
-        &id(choices.barangay.map(|b| b.get())),
-        &id(choices.fulfillment.map(|f| i64::from(f.get()))),
-        &state.api.watch.data_version().to_le_bytes(),
-        &bucket.to_le_bytes(),
-    ]);
+    // A member's cart changes on any device: their parts are kept by the revision the database
+    // holds (one indexed read). A guest's cart is this browser's: by the revision its last change
+    // sent (`cart_v`), kept only once the database agrees, so a made-up one keeps nothing.
+    let (owner, revision, trusted) = match member {
+        Some(m) => {
+            let id = m.id;
+            let revision = state
+                .api
+                .run(api::Caller::default(), move |ctx| {
+                    api::cart::member_revision(ctx, id)
+                })
+                .await;
+            match revision {
+                Ok(r) => (format!("member {}", m.id), r.to_string(), true),
+                Err(e) => {
+                    log::warn!("visitor parts: {e}");
+                    return empty(state).await;
+                }
+            }
+        }
+        None => {
+            let version = req
+                .cookie(api::cart::VERSION_COOKIE)
+                .map(|c| c.value().to_string())
+                .unwrap_or_default();
+            let owner = api::cart::guest_key(cart.as_deref().unwrap_or_default());
+            (owner, version, false)
+        }
+    };
+    let key = key(&owner, &revision);
     if let Some(p) = state.visitors.get(&key) {
         return p;
     }
@@ -113,6 +132,11 @@ pub async fn parts(
             return empty(state).await;
         }
     };
+    let keep = trusted
+        || visitor
+            .cart
+            .as_ref()
+            .is_some_and(|c| c.revision.to_string() == revision);
     if visitor.cart_count == 0 {
         return empty(state).await;
     }
@@ -122,8 +146,30 @@ pub async fn parts(
         drawer: drawer(state, &cart).await,
         json: serde_json::to_string(&visitor).unwrap_or_default(),
     });
-    state.visitors.insert(key, parts.clone());
+    if keep {
+        state.visitors.insert(key, parts.clone());
+    }
     parts
+}
+
+/// What a visitor's parts weigh in memory (the cache is bounded by bytes).
+#[derive(Clone)]
+pub struct ByBytes;
+
+impl quick_cache::Weighter<u128, Arc<Parts>> for ByBytes {
+    fn weight(&self, _: &u128, p: &Arc<Parts>) -> u64 {
+        (p.drawer.len() + p.json.len() + 64) as u64
+    }
+}
+
+/// The visitors' parts kept in memory: at most this many bytes.
+pub const PARTS_BYTES: u64 = 32 << 20;
+
+/// The cache of visitors' parts.
+pub type PartsCache = quick_cache::sync::Cache<u128, Arc<Parts>, ByBytes>;
+
+pub fn parts_cache() -> PartsCache {
+    quick_cache::sync::Cache::with_weighter(20_000, PARTS_BYTES, ByBytes)
 }
 
 /// The visitor's part of a page rendered for that visitor alone (not shared).
@@ -134,7 +180,13 @@ pub fn own_input(parts: &Parts) -> Value {
 /// The render input's visitor part of a shared page: the sentinels the client never sees (the
 /// page state carries the visitor's own part instead).
 pub fn shared_input() -> Value {
-    json!({ "cart_count": 0, "cart": null, "shared": true })
+    let s = api::slotted::sentinels();
+    json!({
+        "cart_count": 0,
+        "cart": null,
+        "shared": true,
+        "slots": { "count": s.count, "label": s.label, "drawer": s.drawer },
+    })
 }
 
 /// What fills a shared page for this visitor.

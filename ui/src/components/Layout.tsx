@@ -1,7 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useCartView } from '../features/cart/queries';
 import { cartLinkLabel } from '../lib/cart';
-import { SLOTS } from '../lib/slots';
 import { useGate } from '../lib/gate';
 import { usePage } from '../page';
 import { CartDrawerBody } from './CartDrawer';
@@ -115,7 +114,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
   const { member, visitor } = usePage();
   const shopping = useCartView();
   // A page rendered once for everyone leaves the shopper's count and drawer to be filled in.
-  const shared = visitor?.shared === true;
+  const slots = visitor?.shared ? visitor.slots : undefined;
   const { menu, account: accountDrawer, cart } = useDrawers(shopping.opened);
   const { gate, open } = useGate();
   const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
@@ -180,14 +179,14 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
                 </p>
               </div>
             </details>
-            <a className="cart-link" href="/cart" aria-label={shared ? SLOTS.label : cartLinkLabel(shopping.count)}>
+            <a className="cart-link" href="/cart" aria-label={slots ? slots.label : cartLinkLabel(shopping.count)}>
               <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
                 <path d="M3 4h2l2.4 10.2a1 1 0 0 0 1 .8h8.9a1 1 0 0 0 1-.8L20 8H6.2" />
                 <circle cx="9" cy="19" r="1.5" />
                 <circle cx="17" cy="19" r="1.5" />
               </svg>
               <span className="cart-count" aria-hidden="true">
-                {shared ? SLOTS.count : shopping.count}
+                {slots ? slots.count : shopping.count}
               </span>
             </a>
             <details className="drawer drawer-right cart-drawer" ref={cart}>
@@ -195,7 +194,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
                 <span aria-hidden="true">▾</span>
               </summary>
               <div className="drawer-panel cart-panel">
-                {shared ? SLOTS.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
+                {slots ? slots.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
               </div>
             </details>
           </div>

@@ -39,6 +39,8 @@ export interface Visitor {
   cart: CartAnswer | null;
   /** Only in the server's render of a shared page: the shopper's parts are left as sentinels. */
   shared?: boolean;
+  /** The sentinels the shared render puts where the count, its label and the drawer go. */
+  slots?: { count: string; label: string; drawer: string };
 }
 
 export interface MemberView {

@@ -8,7 +8,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { calls, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
 import { Field, FormCall, FormMessage, type FormState } from '../../components/form';
-import { OrderSummary } from '../../components/OrderSummary';
+import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
 import { QueryState } from '../../components/QueryState';
 import { addressLine } from '../../lib/address';
 import { useGate } from '../../lib/gate';
@@ -338,7 +338,13 @@ function CheckoutForm(props: {
           mode="checkout"
           blocked={cart.checkout.ready ? null : cart.checkout.reason}
           action={
-            <button type="submit" className="checkout-submit" disabled={!ready || state.busy} aria-busy={state.busy || undefined}>
+            <button
+              type="submit"
+              className="checkout-submit"
+              disabled={!ready || state.busy}
+              aria-busy={state.busy || undefined}
+              aria-describedby={cart.checkout.ready ? undefined : blockedNoteId('checkout')}
+            >
               {state.busy ? 'Submitting…' : 'Submit Order'}
             </button>
           }

@@ -113,8 +113,8 @@ function Order({ order: o, member }: { order: OrderView; member: boolean }) {
             <dt>Items</dt>
             <dd>{formatPhp(o.items_total)}</dd>
           </div>
-          {o.deposits.map((d) => (
-            <div key={d.name}>
+          {o.deposits.map((d, i) => (
+            <div key={`${i}-${d.name}`}>
               <dt>{d.name}</dt>
               <dd>{formatPhp(d.amount)}</dd>
             </div>

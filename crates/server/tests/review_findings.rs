@@ -1,0 +1,259 @@
+//! Findings of the review of issue 15 (carts, checkout, orders): each test failed on the
+//! reviewed code (0c54c5f) and names the defect it showed. SQLite only, to keep them quick; the
+//! defects were not backend-specific.
+
+mod support;
+
+use actix_web::http::StatusCode;
+use serde_json::{json, Value};
+use support::{database, get, Backend, TestDb};
+
+const MAKATI: i64 = 1380300002;
+/// Consent given, bottles chosen, Makati as the location.
+const SHOPPER: &str =
+    "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
+/// Consent given, bottles chosen, no location yet (as right after the category form).
+const NO_PLACE: &str = "cookieAccepted=1; privacyVerification=1; categoryGateId=1";
+
+fn state(html: &str) -> Option<Value> {
+    let open = r#"<script type="application/json" id="__STATE__">"#;
+    let start = html.find(open)? + open.len();
+    let end = start + html[start..].find("</script>")?;
+    serde_json::from_str(&html[start..end].replace("\\u003c", "<")).ok()
+}
+
+/// A guest session with a cart of `quantity` units of `product` (priced for Makati): the
+/// `Cookie` header a browser would then send, without the gate cookies.
+async fn guest_with_cart(db: &TestDb, product: i64, quantity: i64) -> String {
+    let token = support::guest(db).await;
+    let api = support::send_api(
+        &db.pool,
+        actix_web::test::TestRequest::post()
+            .uri("/api/v1/cart")
+            .insert_header(("cookie", format!("session={token}")))
+            .set_json(json!({"product_id": product, "quantity": quantity, "barangay": MAKATI})),
+    )
+    .await;
+    assert_eq!(api.status, StatusCode::OK, "{}", api.text());
+    let jar = support::set_cookies(&api);
+    let cart = &jar.iter().find(|(k, _)| k == "cart").unwrap().1;
+    let version = &jar.iter().find(|(k, _)| k == "cart_v").unwrap().1;
+    format!("session={token}; cart={cart}; cart_v={version}")
+}
+
+/// crates/api/src/cache.rs `respond_filled`: every encoding but identity is answered as a spliced
+/// gzip stream, so a client that accepts only Brotli (or refuses gzip with `q=0`) gets
+/// `Content-Encoding: gzip`, which it said it cannot decode. `respond` negotiates properly.
+#[actix_web::test]
+async fn a_filled_page_is_never_gzip_for_a_client_that_refuses_gzip() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let mine = guest_with_cart(&db, 1, 24).await;
+    for accept in ["br", "br, gzip;q=0"] {
+        let r = send!(
+            store,
+            get("/buy-beer", &format!("{SHOPPER}; {mine}"))
+                .insert_header(("accept-encoding", accept))
+        );
+        assert_eq!(r.status, StatusCode::OK);
+        let encoding = r
+            .headers
+            .get("content-encoding")
+            .map(|v| v.to_str().unwrap().to_string());
+        assert_ne!(
+            encoding.as_deref(),
+            Some("gzip"),
+            "Accept-Encoding: {accept} was answered with gzip"
+        );
+    }
+}
+
+/// crates/web/src/visitor.rs `parts` + crates/api/src/cart.rs `visitor`: with a cart but no
+/// location chosen (right after the category form, which clears the location), the header says
+/// "1" but the drawer, rendered with `cart: null`, says "There are no items in your cart.".
+#[actix_web::test]
+async fn the_drawer_agrees_with_the_count_before_a_location_is_chosen() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let mine = guest_with_cart(&db, 1, 24).await;
+    let r = send!(store, get("/", &format!("{NO_PLACE}; {mine}")));
+    assert_eq!(r.status, StatusCode::OK);
+    let html = r.text();
+    let s = state(&html).expect("page state");
+    assert_eq!(s["visitor"]["cart_count"], 1, "the header counts the item");
+    let drawer_at = html
+        .find(r#"class="drawer-panel cart-panel""#)
+        .expect("the cart drawer");
+    let drawer = &html[drawer_at..drawer_at + html[drawer_at..].find("</details>").unwrap()];
+    assert!(
+        !drawer.contains("There are no items in your cart."),
+        "the drawer says the cart is empty while the header counts 1: {drawer}"
+    );
+}
+
+/// crates/web/src/gate.rs `reset_cart_first` (and ui needsReset, which reads the visitor's cart,
+/// null without a place): without a location cookie the reset question is never asked, so a
+/// cart of kegs stays while the shopper switches to bottles; SPEC 4 asks whenever the cart holds
+/// the other family.
+#[actix_web::test]
+async fn the_reset_question_is_asked_without_a_location_too() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    // A keg in the cart.
+    let mine = guest_with_cart(&db, 21, 1).await;
+    let cookie = format!("cookieAccepted=1; privacyVerification=1; categoryGateId=3; {mine}");
+    let r = send!(
+        store,
+        support::post_form(
+            "/gate/category",
+            &cookie,
+            "category_id=1&return_to=%2Fbuy-beer"
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let to = support::location(&r).to_string();
+    assert!(
+        to.contains("reset=1"),
+        "switching a keg cart to bottles went on without the question: {to}"
+    );
+}
+
+/// crates/api/src/slotted.rs `Slotted::new`: every sentinel anywhere in the rendered page becomes
+/// a slot, including text a visitor typed. The order form (crates/api/src/orders.rs
+/// `check_form`) refuses control characters only, not the private-use ones the sentinels are
+/// made of (the module comment says they are refused), so an order's notes holding the visitor
+/// sentinel make its /active-order page's state script invalid JSON (the slot takes the two
+/// characters around it for quotes) and the page cannot hydrate.
+#[actix_web::test]
+async fn typed_text_never_becomes_a_slot() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let mine = guest_with_cart(&db, 1, 24).await;
+    let cart = support::send_api(
+        &db.pool,
+        actix_web::test::TestRequest::get()
+            .uri(&format!("/api/v1/cart/{MAKATI}"))
+            .insert_header(("cookie", mine.clone())),
+    )
+    .await
+    .json();
+    let order = support::send_api(
+        &db.pool,
+        actix_web::test::TestRequest::post()
+            .uri("/api/v1/orders")
+            .insert_header(("cookie", mine.clone()))
+            .set_json(json!({
+                "contact_name": "Ana Santos",
+                "mobile": "09171234567",
+                "email": "ana@example.com",
+                "address": "12 Rizal St., Unit 3",
+                "barangay": MAKATI,
+                "fulfillment": 1,
+                "notes": "x\u{E000}visitor\u{E000}y \u{E000}csrf\u{E000}",
+                "revision": cart["revision"],
+                "expected_total": cart["cart_order_summary"]["subtotal"],
+                "testdate": "2026-11-23T10:00",
+            })),
+    )
+    .await;
+    assert_eq!(order.status, StatusCode::CREATED, "{}", order.text());
+    let link = order.json()["link"].as_str().unwrap().to_string();
+    let r = send!(store, get(&link, &format!("{SHOPPER}; {mine}")));
+    assert_eq!(r.status, StatusCode::OK, "{link}");
+    let html = r.text();
+    let s = state(&html).expect("the order page's state script is valid JSON");
+    let shown = serde_json::to_string(&s).unwrap();
+    assert!(
+        shown.contains("\u{E000}visitor\u{E000}") || shown.contains("\\ue000visitor\\ue000"),
+        "the notes are shown as typed"
+    );
+}
+
+/// crates/api/src/slotted.rs: a query parameter a page puts in its state (here the location
+/// gate's steps and the order key are ids; `testdate`, `token`, `key`, `from` are text) can carry
+/// a sentinel; the page must still carry valid JSON and no visitor's parts in its place.
+#[actix_web::test]
+async fn a_query_parameter_never_becomes_a_slot() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let mine = guest_with_cart(&db, 1, 24).await;
+    let sentinel = "x%EE%80%80visitor%EE%80%80y";
+    let mut broken = Vec::new();
+    for uri in [
+        format!("/active-order/1?key={sentinel}"),
+        format!("/buy-beer?testdate={sentinel}"),
+        format!("/reset-password?token={sentinel}"),
+        format!("/login?from={sentinel}"),
+    ] {
+        let r = send!(store, get(&uri, &format!("{SHOPPER}; {mine}")));
+        if state(&r.text()).is_none() {
+            broken.push(uri);
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "pages whose state script is not valid JSON: {broken:?}"
+    );
+}
+
+/// crates/api/src/cart.rs `COOKIE_DAYS` says the cart cookie is "renewed by every change", but
+/// `send_cookies` sends `cart` only when a new token is issued: a shopper who keeps changing
+/// their cart loses it 30 days after the first add (issue 15: the cart lasts on the browser).
+#[actix_web::test]
+async fn every_cart_change_renews_the_cart_cookie() {
+    let db = database(Backend::Sqlite);
+    let mine = guest_with_cart(&db, 1, 24).await;
+    let again = support::send_api(
+        &db.pool,
+        actix_web::test::TestRequest::post()
+            .uri("/api/v1/cart")
+            .insert_header(("cookie", mine))
+            .set_json(json!({"product_id": 1, "quantity": 24, "barangay": MAKATI})),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text());
+    let sent: Vec<String> = support::set_cookies(&again)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    assert!(
+        sent.iter().any(|k| k == "cart"),
+        "a change sends only {sent:?}: the cart cookie keeps its first expiry"
+    );
+}
+
+/// crates/web/src/visitor.rs `parts`: a member's parts are keyed by this browser's `cart_v`
+/// cookie and a 60-second bucket, not by the cart's revision in the database (DESIGN: in-process
+/// caches are "invalidated by a version the database holds"), so a change made on another
+/// device (or answered by another app server) leaves this browser's header count stale.
+#[actix_web::test]
+async fn a_members_count_follows_a_change_made_on_another_device() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let token = support::member(&db, 1).await;
+    let add = |product: i64| {
+        actix_web::test::TestRequest::post()
+            .uri("/api/v1/cart")
+            .insert_header(("authorization", format!("Bearer {token}")))
+            .set_json(json!({"product_id": product, "quantity": 24, "barangay": MAKATI}))
+    };
+    // One item, added on "the phone" (no cookies); this browser shows 1.
+    assert_eq!(
+        support::send_api(&db.pool, add(1)).await.status,
+        StatusCode::OK
+    );
+    let browser = format!("{SHOPPER}; session={token}; member=1");
+    let r = send!(store, get("/buy-beer", &browser));
+    assert_eq!(state(&r.text()).unwrap()["visitor"]["cart_count"], 1);
+    // A second item on the phone: this browser must now show 2.
+    assert_eq!(
+        support::send_api(&db.pool, add(3)).await.status,
+        StatusCode::OK
+    );
+    let r = send!(store, get("/buy-beer", &browser));
+    assert_eq!(
+        state(&r.text()).unwrap()["visitor"]["cart_count"],
+        2,
+        "the header still counts the cart as it was"
+    );
+}
