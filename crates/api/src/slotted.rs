@@ -284,17 +284,15 @@ mod tests {
     use std::io::Read;
 
     fn page() -> String {
-        let Sentinels {
-            csrf: CSRF,
-            firstname: FIRSTNAME,
-            count: COUNT,
-            drawer: DRAWER,
-            visitor: VISITOR,
-            ..
-        } = sentinels().clone();
+        let s = sentinels();
         format!(
-            "<html><body><form><input name=\"csrf\" value=\"{CSRF}\"></form><summary>{FIRSTNAME}</summary><span>{COUNT}</span><div>{DRAWER}</div>{}<script type=\"application/json\" id=\"__STATE__\">{{\"csrf\":\"{CSRF}\",\"member\":{{\"firstname\":\"{FIRSTNAME}\"}},\"visitor\":\"{VISITOR}\"}}</script></body></html>",
-            "<p>beer</p>".repeat(500)
+            "<html><body><form><input name=\"csrf\" value=\"{csrf}\"></form><summary>{first}</summary><span>{count}</span><div>{drawer}</div>{}<script type=\"application/json\" id=\"__STATE__\">{{\"csrf\":\"{csrf}\",\"member\":{{\"firstname\":\"{first}\"}},\"visitor\":\"{visitor}\"}}</script></body></html>",
+            "<p>beer</p>".repeat(500),
+            csrf = s.csrf,
+            first = s.firstname,
+            count = s.count,
+            drawer = s.drawer,
+            visitor = s.visitor,
         )
     }
 
