@@ -282,8 +282,11 @@ impl Endpoint for CheckRegistrationToken {
 pub struct Welcome {
     pub first_name: String,
     /// Whether the guest cart and the member's cart hold packaging families that cannot be
-    /// mixed (always false until carts exist).
+    /// mixed: both are kept until the member chooses (`POST /api/v1/cart/keep`).
     pub cart_conflict: bool,
+    /// What of the guest cart did not fit the member's when they joined (a cart's limits: 999
+    /// of a product, 50 products), or empty.
+    pub cart_message: String,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -291,11 +294,10 @@ pub struct WelcomeAnswer {
     pub data: Welcome,
 }
 
-/// Starts a member's session in place of the presented one (no session fixation).
-/// Logs `user` in on this request: the guest session ends, a member's starts, and the guest's
-/// cart joins the member's (issue 15); answers whether the two carts hold different families
-/// (`cart_conflict`: both are kept until the member chooses).
-fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<bool, ApiError> {
+/// Starts a member's session in place of the presented one (no session fixation), and the
+/// guest's cart joins the member's (issue 15): answers whether the two carts hold different
+/// families (`cart_conflict`: both are kept until the member chooses) and what did not fit.
+fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<crate::cart::Merged, ApiError> {
     let guest = ctx.cart_owner(false)?;
     if let Some(old) = ctx.token() {
         db::sessions::end_session(ctx.conn, &token_hash(&old))?;
@@ -421,11 +423,12 @@ impl Endpoint for Registration {
             }
             Err(e) => return Err(e.into()),
         };
-        log_in(ctx, user)?;
+        let merged = log_in(ctx, user)?;
         Ok(WelcomeAnswer {
             data: Welcome {
                 first_name: r.first_name,
-                cart_conflict: false,
+                cart_conflict: merged.conflict,
+                cart_message: merged.message,
             },
         })
     }
@@ -487,11 +490,12 @@ impl Endpoint for Login {
         }
         let user = user.ok_or_else(|| ApiError::Internal("matched without a user".into()))?;
         db::limits::rate_reset(ctx.conn, &here)?;
-        let cart_conflict = log_in(ctx, user.id)?;
+        let merged = log_in(ctx, user.id)?;
         Ok(WelcomeAnswer {
             data: Welcome {
                 first_name: user.first_name,
-                cart_conflict,
+                cart_conflict: merged.conflict,
+                cart_message: merged.message,
             },
         })
     }

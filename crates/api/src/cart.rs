@@ -280,7 +280,7 @@ impl Endpoint for CartGet {
             cart.as_ref(),
             &place,
             fulfillment,
-            q.testdate.as_deref(),
+            testdate(q.testdate.as_deref())?,
         )
     }
 }
@@ -303,6 +303,16 @@ pub struct AddToCartBody {
     pub fulfillment: Option<FulfillmentId>,
 }
 
+/// A `testdate` as given: a malformed one is a 400 naming it (never silently the real clock).
+pub fn testdate(t: Option<&str>) -> Result<Option<&str>, ApiError> {
+    match t {
+        Some(v) if domain::calendar::parse_testdate(v).is_none() => Err(ApiError::BadRequest(
+            "testdate is not valid: use YYYY-MM-DD or YYYY-MM-DDTHH:MM.".into(),
+        )),
+        other => Ok(other),
+    }
+}
+
 fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, ApiError> {
     v.ok_or_else(|| ApiError::Invalid {
         field,
@@ -314,10 +324,7 @@ fn check_quantity(q: Option<i64>) -> Result<i32, ApiError> {
     let q = required(q, "quantity", "Enter the quantity.")?;
     cases::check_quantity(q)
         .map(|q| q as i32)
-        .map_err(|message| ApiError::Invalid {
-            field: "quantity",
-            message,
-        })
+        .map_err(|message| ApiError::refused(422, "quantity", message))
 }
 
 /// The product a call names: one of the catalog (404 otherwise).
@@ -354,25 +361,27 @@ pub fn add(
             .iter()
             .any(|i| is_keg(pricing.family(i.product.packaging_id)) != is_keg(family))
         {
-            return Err(ApiError::refused(
-                422,
-                "product_id",
-                "Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Check out or empty your cart first.",
-            ));
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "product_id",
+                message: "Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Check out or empty your cart first.".into(),
+                products: vec![named(product, "Another family than your cart's.")],
+            });
         }
         let have = items
             .iter()
             .find(|i| i.product.id == product.id)
             .map_or(0, |i| i.quantity);
         if have == 0 && items.len() >= cases::MAX_PRODUCTS {
-            return Err(ApiError::refused(
-                422,
-                "product_id",
-                format!(
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "product_id",
+                message: format!(
                     "Your cart holds {} different products, the most it can. Remove one first.",
                     cases::MAX_PRODUCTS
                 ),
-            ));
+                products: vec![named(product, "Your cart has no room for another product.")],
+            });
         }
         let total = have + quantity;
         if total > cases::MAX_QUANTITY as i32 {
@@ -384,7 +393,10 @@ pub fn add(
                     cases::MAX_QUANTITY,
                     product.product_name
                 ),
-                products: Vec::new(),
+                products: vec![named(
+                    product,
+                    &format!("At most {} in a cart.", cases::MAX_QUANTITY),
+                )],
             });
         }
         db::carts::set_quantity(conn, cart.id, product.id, total, now)?;
@@ -392,6 +404,15 @@ pub fn add(
         db::carts::find(conn, owner.as_owner())?
             .ok_or_else(|| ApiError::Internal("cart vanished".into()))
     })
+}
+
+/// A product a refusal names, with why.
+fn named(product: &db::models::Product, reason: &str) -> DisabledProduct {
+    DisabledProduct {
+        id: product.id,
+        product_name: product.product_name.clone(),
+        reason: reason.into(),
+    }
 }
 
 /// The street a body names, checked against the barangay's streets.
@@ -429,9 +450,8 @@ fn check_available(
             status: 422,
             field: "product_id",
             message: format!(
-                "{} cannot be added to your cart: {}",
+                "{} cannot be added to your cart. {reason}",
                 product.product_name,
-                reason.trim_end_matches('.').to_lowercase() + "."
             ),
             products: vec![DisabledProduct {
                 id: product.id,
@@ -461,7 +481,19 @@ impl Endpoint for AddToCart {
         let product = product_of(ctx, product_id)?;
         let quantity = match b.pack {
             Some(domain::selling::Pack::Case) => {
-                check_quantity(Some(i64::from(quantity) * i64::from(product.unit_per_case)))?
+                let units = i64::from(quantity) * i64::from(product.unit_per_case);
+                if units > i64::from(cases::MAX_QUANTITY) {
+                    return Err(ApiError::refused(
+                        422,
+                        "quantity",
+                        format!(
+                            "{quantity} cases of {} come to {units}: a cart holds at most {} of a product.",
+                            product.unit_per_case,
+                            cases::MAX_QUANTITY
+                        ),
+                    ));
+                }
+                units as i32
             }
             _ => quantity,
         };
@@ -729,7 +761,7 @@ impl Endpoint for CheckoutVerify {
             cart.as_ref(),
             &place,
             fulfillment,
-            b.testdate.as_deref(),
+            testdate(b.testdate.as_deref())?,
         )?;
         if let (Some(seen), Some(cart)) = (b.revision, cart.as_ref()) {
             if seen != cart.revision {
@@ -859,6 +891,15 @@ fn conflict(ctx: &mut Ctx) -> Result<Option<CartConflict>, ApiError> {
     }))
 }
 
+/// What a login did with the guest's cart.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// The two carts hold different families: nothing moved.
+    pub conflict: bool,
+    /// What did not fit, or empty.
+    pub message: String,
+}
+
 /// At login: the guest's cart joins the member's, quantities adding per product within the
 /// limits, and the guest's is deleted; when the two hold different families nothing moves and
 /// the answer is `true` (the member chooses later). For a client without cookies the guest's cart
@@ -867,12 +908,12 @@ pub fn merge_at_login(
     ctx: &mut Ctx,
     guest: Option<CartOwner>,
     user: domain::UserId,
-) -> Result<bool, ApiError> {
+) -> Result<Merged, ApiError> {
     let Some(CartOwner::Guest(key)) = guest else {
-        return Ok(false);
+        return Ok(Merged::default());
     };
     let Some(from) = db::carts::find(ctx.conn, Owner::Guest(&key))? else {
-        return Ok(false);
+        return Ok(Merged::default());
     };
     let pricing = Pricing::load(ctx)?;
     let now = domain::calendar::unix_now();
@@ -880,7 +921,7 @@ pub fn merge_at_login(
     enum Outcome {
         Nothing,
         Conflict,
-        Merged(i64),
+        Merged(i64, Vec<String>),
     }
     let into = db::carts::find_or_create(ctx.conn, member, now)?;
     let outcome = ctx.conn.transaction(|conn| {
@@ -902,7 +943,7 @@ pub fn merge_at_login(
                 return Ok(Outcome::Conflict);
             }
         }
-        db::carts::merge(
+        let left_out = db::carts::merge(
             conn,
             from.id,
             into.id,
@@ -911,15 +952,28 @@ pub fn merge_at_login(
             now,
         )?;
         let revision = db::carts::lock(conn, into.id, now)?;
-        Ok(Outcome::Merged(revision))
+        Ok(Outcome::Merged(revision, left_out))
     })?;
     match outcome {
-        Outcome::Conflict => Ok(true),
-        Outcome::Merged(revision) => {
+        Outcome::Conflict => Ok(Merged {
+            conflict: true,
+            message: String::new(),
+        }),
+        Outcome::Merged(revision, left_out) => {
             ctx.cart_version = Some(revision);
-            Ok(false)
+            Ok(Merged {
+                conflict: false,
+                message: if left_out.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "Your cart from before you logged in joined your account's cart, but not all of it fitted: {}.",
+                        left_out.join("; ")
+                    )
+                },
+            })
         }
-        Outcome::Nothing => Ok(false),
+        Outcome::Nothing => Ok(Merged::default()),
     }
 }
 

@@ -250,6 +250,31 @@ struct Checked {
     notes: String,
 }
 
+/// What a typed text may not hold.
+const CHARACTERS: &str =
+    "Use letters, numbers, spaces and punctuation only (no control or private-use characters).";
+
+enum Problem {
+    Length,
+    Characters,
+}
+
+/// A typed text: `min` to `max` characters, no control characters (line breaks where `lines`)
+/// and none of the private-use ones (nothing a shopper means to type).
+fn plain(s: &str, min: usize, max: usize, lines: bool) -> Result<(), Problem> {
+    let bad = |ch: char| {
+        (ch.is_control() && !(lines && (ch == '\n' || ch == '\r')))
+            || ('\u{E000}'..='\u{F8FF}').contains(&ch)
+    };
+    if s.chars().any(bad) {
+        Err(Problem::Characters)
+    } else if !(min..=max).contains(&s.chars().count()) {
+        Err(Problem::Length)
+    } else {
+        Ok(())
+    }
+}
+
 fn check_form(
     f: &OrderForm,
     member: Option<&db::users::UserRow>,
@@ -257,17 +282,19 @@ fn check_form(
 ) -> Result<Checked, ApiError> {
     let mut c = domain::account::Checker::default();
     let name = f.contact_name.trim();
-    let contact_name = if name.chars().count() < 2
-        || name.chars().count() > 100
-        || name.chars().any(char::is_control)
-    {
-        c.add(
-            "contact_name",
-            "Enter the name of the person we contact (2 to 100 characters).",
-        );
-        None
-    } else {
-        Some(name.to_string())
+    let contact_name = match plain(name, 2, 100, false) {
+        Err(Problem::Characters) => {
+            c.add("contact_name", CHARACTERS);
+            None
+        }
+        Err(Problem::Length) => {
+            c.add(
+                "contact_name",
+                "Enter the name of the person we contact (2 to 100 characters).",
+            );
+            None
+        }
+        Ok(()) => Some(name.to_string()),
     };
     let mobile = c.field("mobile", domain::account::validate_mobile(&f.mobile));
     let email = match member {
@@ -278,27 +305,26 @@ fn check_form(
         ),
     };
     let line = f.address.trim();
-    let address = if pickup && line.is_empty() {
-        Some(String::new())
-    } else if line.chars().count() < 5
-        || line.chars().count() > 200
-        || line.chars().any(char::is_control)
-    {
-        c.add(
-            "address",
-            "Enter the house or unit number, building and street (5 to 200 characters).",
-        );
-        None
-    } else {
-        Some(line.to_string())
+    let address = match plain(line, 5, 200, false) {
+        _ if pickup && line.is_empty() => Some(String::new()),
+        Err(Problem::Characters) => {
+            c.add("address", CHARACTERS);
+            None
+        }
+        Err(Problem::Length) => {
+            c.add(
+                "address",
+                "Enter the house or unit number, building and street (5 to 200 characters).",
+            );
+            None
+        }
+        Ok(()) => Some(line.to_string()),
     };
     let notes = f.notes.trim();
-    if notes.chars().count() > 500
-        || notes
-            .chars()
-            .any(|ch| ch.is_control() && ch != '\n' && ch != '\r')
-    {
-        c.add("notes", "Notes can be up to 500 characters.");
+    match plain(notes, 0, 500, true) {
+        Err(Problem::Characters) => c.add("notes", CHARACTERS),
+        Err(Problem::Length) => c.add("notes", "Notes can be up to 500 characters."),
+        Ok(()) => {}
     }
     let value = (|| {
         Some(Checked {
@@ -355,6 +381,12 @@ impl Endpoint for PlaceOrder {
         let place = ctx.place(barangay)?.ok_or_else(|| {
             ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
         })?;
+        if !place.served {
+            return Err(ApiError::Invalid {
+                field: "barangay",
+                message: format!("We do not deliver to {} yet.", place.barangay.barangay_name),
+            });
+        }
         let fulfillment = f.fulfillment.unwrap_or(domain::DEFAULT_FULFILLMENT);
         let offered = db::places::served_pairs(ctx.conn)?
             .into_iter()
@@ -386,7 +418,9 @@ impl Endpoint for PlaceOrder {
             };
         let checked = check_form(&f, member.as_ref(), pickup)?;
         let pricing = crate::cart::Pricing::load(ctx)?;
-        let now = ctx.config.now(f.testdate.as_deref());
+        let now = ctx
+            .config
+            .now(crate::cart::testdate(f.testdate.as_deref())?);
         let unix = domain::calendar::unix_now();
         let payment = if pickup {
             "Pay at pickup"
@@ -455,6 +489,14 @@ impl Endpoint for PlaceOrder {
                         domain::money::format_php(total)
                     ),
                 ));
+            }
+            // The store mails whoever a guest names: at most 3 confirmations an address an hour,
+            // counted only for orders placed, so it is no way to mail strangers (issue 14's rule).
+            if user_id.is_none() {
+                let key = format!("order mail:{}", checked.email.to_lowercase());
+                if let Some(wait) = db::limits::rate_hit(inner.conn, &key, unix, 3600, 3)? {
+                    return Err(ApiError::TooMany(wait));
+                }
             }
             let order = OrderRow {
                 id: 0,

@@ -109,7 +109,10 @@ pub fn refused(req: &HttpRequest, allowed: &[String]) -> bool {
     if req.method().is_safe() {
         return false;
     }
-    let bearer_only = bearer(req).is_some() && req.cookie(crate::session::COOKIE).is_none();
+    // No credential cookie rides along: neither the session's nor the cart's (issue 15).
+    let bearer_only = bearer(req).is_some()
+        && req.cookie(crate::session::COOKIE).is_none()
+        && req.cookie(crate::cart::COOKIE).is_none();
     !bearer_only && !same_origin(req, allowed)
 }
 

@@ -238,7 +238,7 @@ pub fn set_empties(
 
 /// Moves a guest's cart into a member's: quantities add per product up to `max` units; a
 /// product the member's cart lacks comes over while it holds fewer than `max_products`. The
-/// guest's cart is deleted. Answers the names of what did not fit.
+/// guest's cart is deleted. Answers what did not fit, product by product.
 pub fn merge(
     conn: &mut AnyConnection,
     from: i64,
@@ -253,8 +253,19 @@ pub fn merge(
         let id = item.product.id;
         let have = quantity_of(conn, into, id)?;
         if have == 0 && count_items(conn, into)? >= max_products {
-            left_out.push(item.product.product_name);
+            left_out.push(format!(
+                "{} (the cart holds {max_products} products at most)",
+                item.product.product_name
+            ));
             continue;
+        }
+        if have + item.quantity > max {
+            left_out.push(format!(
+                "{} ({} of {} units: {max} at most)",
+                item.product.product_name,
+                max - have,
+                item.quantity
+            ));
         }
         set_quantity(conn, into, id, (have + item.quantity).min(max), now)?;
     }

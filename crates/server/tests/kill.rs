@@ -206,7 +206,7 @@ async fn never_half_written(backend: Backend) {
                 .unwrap()
         };
         let form = json!({
-            "contact_name": "Ana Santos", "mobile": "09171234567", "email": "ana@example.com",
+            "contact_name": "Ana Santos", "mobile": "09171234567", "email": format!("ana{round}@example.com"),
             "address": "Unit 5B, 12 Jupiter St.", "barangay": MAKATI, "street_id": 1, "fulfillment": 1,
             "revision": revision, "testdate": "2026-11-24T14:00",
             "expected_total": cart["cart_order_summary"]["subtotal"],

@@ -156,6 +156,15 @@ async fn typed_text_never_becomes_a_slot() {
             })),
     )
     .await;
+    if order.status == StatusCode::UNPROCESSABLE_ENTITY {
+        // The form refuses the characters: nothing typed can become a slot.
+        assert!(
+            order.json()["errors"]["notes"].is_array(),
+            "{}",
+            order.text()
+        );
+        return;
+    }
     assert_eq!(order.status, StatusCode::CREATED, "{}", order.text());
     let link = order.json()["link"].as_str().unwrap().to_string();
     let r = send!(store, get(&link, &format!("{SHOPPER}; {mine}")));

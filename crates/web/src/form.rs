@@ -183,10 +183,15 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
                 && l.bytes().all(|b| b > 0x20 && b < 0x7f)
         });
     // A login whose guest cart could not join the member's (issue 15): the cart page asks which
-    // to keep.
+    // to keep; one whose cart did not all fit: the cart page says so.
     let conflict = answer["data"]["cart_conflict"] == Value::Bool(true);
+    let clipped = answer["data"]["cart_message"]
+        .as_str()
+        .is_some_and(|m| !m.is_empty());
     let mut done = Done::to(if conflict {
         "/cart?done=conflict"
+    } else if clipped {
+        "/cart?done=merged"
     } else {
         linked.unwrap_or(to.as_str())
     });

@@ -263,7 +263,9 @@ fn load(
                 private |= fetched.private;
                 queries.push(dehydrated_query(&key, fetched.data));
             }
-            Err(ApiError::NotFound(_)) if i < own => not_found.push(key),
+            // A page's own data that does not exist, or whose address names it by an id that
+            // cannot be one (`/active-order/abc`): the page of something unknown.
+            Err(ApiError::NotFound(_) | ApiError::BadRequest(_)) if i < own => not_found.push(key),
             // The client fetches what is missing and shows its error state.
             Err(e) => {
                 complete = false;

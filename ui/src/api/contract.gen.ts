@@ -491,9 +491,14 @@ data?: RefusalData, };
 export type Welcome = { first_name: string, 
 /**
  * Whether the guest cart and the member's cart hold packaging families that cannot be
- * mixed (always false until carts exist).
+ * mixed: both are kept until the member chooses (`POST /api/v1/cart/keep`).
  */
-cart_conflict: boolean, };
+cart_conflict: boolean, 
+/**
+ * What of the guest cart did not fit the member's when they joined (a cart's limits: 999
+ * of a product, 50 products), or empty.
+ */
+cart_message: string, };
 
 export type WelcomeAnswer = { data: Welcome, };
 

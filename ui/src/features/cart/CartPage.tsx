@@ -26,6 +26,8 @@ const DONE: Record<string, string> = {
   reset: 'Your cart has been reset.',
   conflict: 'You had another cart before logging in: choose below which one to keep.',
   kept: 'Your cart is ready.',
+  merged:
+    "Your cart from before you logged in joined your account's cart; what went past a cart's limits (999 of a product, 50 products) was left out.",
 };
 
 /**
