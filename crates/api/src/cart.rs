@@ -15,7 +15,6 @@
 
 use actix_web::{HttpRequest, HttpResponse};
 use db::carts::{CartRow, Owner};
-use db::diesel::Connection;
 use db::places::Place;
 use domain::cases;
 use domain::{BarangayId, FulfillmentId, ProductId, StreetId};
@@ -354,7 +353,7 @@ pub fn add(
     // The cart exists before the change's transaction, whose first statement is a write: SQLite
     // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
-    ctx.conn.transaction(|conn| {
+    db::write_transaction(ctx.conn, |conn| {
         db::carts::lock(conn, cart.id, now)?;
         let items = db::carts::items(conn, cart.id)?;
         if items
@@ -558,7 +557,7 @@ impl Endpoint for UpdateCart {
         let cart = existing_cart(ctx)?;
         let place = answer_place(ctx, &cart, b.barangay)?;
         let now = domain::calendar::unix_now();
-        ctx.conn.transaction(|conn| {
+        db::write_transaction(ctx.conn, |conn| {
             db::carts::lock(conn, cart.id, now)?;
             if db::carts::quantity_of(conn, cart.id, product)? == 0 {
                 return Err(ApiError::refused(
@@ -632,7 +631,7 @@ impl Endpoint for RemoveFromCart {
         let cart = existing_cart(ctx)?;
         let place = answer_place(ctx, &cart, b.barangay)?;
         let now = domain::calendar::unix_now();
-        let removed = ctx.conn.transaction(|conn| {
+        let removed = db::write_transaction(ctx.conn, |conn| {
             db::carts::lock(conn, cart.id, now)?;
             let removed = db::carts::remove(conn, cart.id, &b.product_id)?;
             if db::carts::count_items(conn, cart.id)? == 0 {
@@ -705,7 +704,7 @@ impl Endpoint for ReturnEmpty {
             ));
         }
         let now = domain::calendar::unix_now();
-        ctx.conn.transaction(|conn| {
+        db::write_transaction(ctx.conn, |conn| {
             db::carts::lock(conn, cart.id, now)?;
             db::carts::set_empties(conn, cart.id, deposit, cases_back as i32)
         })?;
@@ -924,7 +923,7 @@ pub fn merge_at_login(
         Merged(i64, Vec<String>),
     }
     let into = db::carts::find_or_create(ctx.conn, member, now)?;
-    let outcome = ctx.conn.transaction(|conn| {
+    let outcome = db::write_transaction(ctx.conn, |conn| {
         // A write first (see `add`).
         db::carts::lock(conn, from.id, now)?;
         let theirs = db::carts::items(conn, from.id)?;
@@ -1014,7 +1013,7 @@ impl Endpoint for KeepCart {
         let now = domain::calendar::unix_now();
         let owner = Owner::Member(member.id);
         let into = db::carts::find_or_create(ctx.conn, owner, now)?;
-        ctx.conn.transaction(|conn| {
+        db::write_transaction(ctx.conn, |conn| {
             // A write first (see `add`).
             db::carts::lock(conn, into.id, now)?;
             if keep_guest {

@@ -7,7 +7,6 @@
 //! 404 of an unknown order.
 
 use db::carts::CartRow;
-use db::diesel::Connection;
 use db::orders::{FullOrder, OrderChargeRow, OrderItemRow, OrderRow};
 use domain::ordering::Status;
 use domain::{BarangayId, FulfillmentId, StreetId};
@@ -442,7 +441,7 @@ impl Endpoint for PlaceOrder {
         let orders_to = ctx.config.orders_to.clone();
         let base = ctx.config.public_url.clone();
         let user_id = member.as_ref().map(|m| m.id.get());
-        let placed = ctx.conn.transaction(|conn| {
+        let placed = db::write_transaction(ctx.conn, |conn| {
             // Holding the cart makes concurrent submits of it wait here, one after the other.
             db::carts::hold(conn, cart.id)?;
             if let Some(done) = db::orders::by_idempotency_key(conn, &key)? {

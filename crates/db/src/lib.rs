@@ -54,6 +54,22 @@ pub enum DbError {
     Busy,
 }
 
+/// Runs `f` in a transaction that writes. On SQLite the writers of this process take turns at a
+/// mutex first: one writer at a time holds SQLite's write lock, and the others wait here rather
+/// than in SQLite's busy handler, whose sleeps (up to 100 ms each) would make the slowest answers
+/// slow. PostgreSQL locks rows and needs no such turn.
+pub fn write_transaction<T, E, F>(conn: &mut AnyConnection, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut AnyConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    use diesel::Connection;
+    static SQLITE_WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = matches!(conn, AnyConnection::Sqlite(_))
+        .then(|| SQLITE_WRITER.lock().unwrap_or_else(|e| e.into_inner()));
+    conn.transaction(f)
+}
+
 /// Which backend a `DATABASE_URL` selects: PostgreSQL for `postgres://` and `postgresql://`,
 /// otherwise a SQLite file path (optionally prefixed with `sqlite://`).
 pub fn is_postgres_url(url: &str) -> bool {
