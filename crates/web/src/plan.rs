@@ -266,6 +266,9 @@ fn load(
             // A page's own data that does not exist, or whose address names it by an id that
             // cannot be one (`/active-order/abc`): the page of something unknown.
             Err(ApiError::NotFound(_) | ApiError::BadRequest(_)) if i < own => not_found.push(key),
+            // A member's own data on a page guests see too (checkout's saved addresses): a guest's
+            // page does without it.
+            Err(ApiError::Unauthenticated) => {}
             // The client fetches what is missing and shows its error state.
             Err(e) => {
                 complete = false;
