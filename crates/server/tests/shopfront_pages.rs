@@ -460,3 +460,76 @@ async fn the_notice_window_follows_testdate(b: Backend) {
     assert!(!root(&r.body).contains("Notice to our Members"));
 }
 both!(the_notice_window_follows_testdate);
+
+/// The filter /buy-beer marks is the one its list shows (issue 16 section 3): the last of
+/// repeated `filterByType`s, as the server reads it; without one, the shopper's category.
+async fn the_marked_filter_is_the_listed_one(b: Backend) {
+    let (_db, store) = shop!(b, false);
+    let marked = |html: &str| -> String {
+        let at = html
+            .find(r#"aria-current="page""#)
+            .expect("a marked filter");
+        let after = &html[at..];
+        after[after.find('>').unwrap() + 1..after.find("</a>").unwrap()].to_string()
+    };
+    let p = get!(
+        store,
+        "/buy-beer?filterByType=keg&filterByType=can",
+        PAST_GATES
+    )
+    .await;
+    assert_eq!(p.status, StatusCode::OK);
+    assert_eq!(marked(&p.body), "Cans");
+    assert!(
+        p.body.contains("Tala Pale Pilsen Can 330 ml") && !p.body.contains("Tala Pale Pilsen Keg")
+    );
+    // Bottles chosen at the gate, no filter: the list is bottles, and Bottles is marked.
+    let p = get!(store, "/buy-beer", PAST_GATES).await;
+    assert_eq!(marked(&p.body), "Bottles");
+    assert!(!p.body.contains("Tala Pale Pilsen Can 330 ml"));
+}
+both!(the_marked_filter_is_the_listed_one);
+
+/// HTML ids hold no spaces (issue 16 section 3: `/delivery-areas` gave `id="area-Metro Manila"`).
+async fn ids_hold_no_spaces(b: Backend) {
+    let (_db, store) = shop!(b, false);
+    let p = get!(store, "/delivery-areas", CONSENT).await;
+    assert_eq!(p.status, StatusCode::OK);
+    assert!(
+        p.body.contains(r#"id="area-metro-manila""#),
+        "{}",
+        root(&p.body)
+    );
+    for (at, _) in p.body.match_indices(" id=\"") {
+        let id = &p.body[at + 5..at + 5 + p.body[at + 5..].find('"').unwrap()];
+        assert!(!id.contains(' '), "id {id:?}");
+    }
+}
+both!(ids_hold_no_spaces);
+
+/// SPEC 8's "No image available" for a packaging or a banner without an image (issue 16
+/// section 3).
+async fn a_missing_image_says_so(b: Backend) {
+    let (db, store) = shop!(b, false);
+    {
+        use db::schema::{banners, packagings};
+        use diesel::prelude::*;
+        let mut conn = db.pool.get().unwrap();
+        diesel::update(packagings::table.find(2))
+            .set(packagings::image.eq(""))
+            .execute(&mut *conn)
+            .unwrap();
+        diesel::update(banners::table.find(1))
+            .set((banners::desktop_image.eq(""), banners::mobile_image.eq("")))
+            .execute(&mut *conn)
+            .unwrap();
+    }
+    // The data version moves within a second; the pages are made afresh.
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
+    let p = get!(store, "/?gate=category", CONSENT).await;
+    assert!(p.body.contains("No image available"), "the category gate");
+    assert!(!p.body.contains(r#"src="""#));
+    let p = get!(store, "/", PAST_GATES).await;
+    assert!(p.body.contains("No image available"), "the banner");
+}
+both!(a_missing_image_says_so);

@@ -17,7 +17,7 @@ export function MemberFields({ state, user, between }: { state: FormState; user?
         label="Mobile number"
         type="tel"
         inputMode="tel"
-        autoComplete="tel-national"
+        autoComplete="tel"
         hint="09 followed by 9 digits, e.g. 09171234567"
         defaultValue={user?.mobile}
         state={state}

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { ProductGrid } from '../../components/ProductCard';
 import { QueryState } from '../../components/QueryState';
-import { usePage, usePageParam } from '../../page';
+import { useGate } from '../../lib/gate';
+import { usePage } from '../../page';
 import { productsQuery } from './queries';
 
 const FILTERS: { value: string | null; label: string }[] = [
@@ -14,7 +15,10 @@ const FILTERS: { value: string | null; label: string }[] = [
 export function BuyBeer() {
   const page = usePage();
   const products = useQuery(productsQuery.options(page.vars));
-  const current = usePageParam('filterByType');
+  const { gate } = useGate();
+  // The filter marked is the one the list shows: the `filterByType` the server understood (the
+  // last of repeated ones), else the shopper's category.
+  const current = page.vars.filterByType ?? gate.family ?? null;
 
   return (
     <>
@@ -25,7 +29,7 @@ export function BuyBeer() {
             <li key={f.label}>
               <a
                 href={f.value ? `/buy-beer?filterByType=${f.value}#browse-cont` : '/buy-beer#browse-cont'}
-                aria-current={(current ?? null) === f.value ? 'page' : undefined}
+                aria-current={current === f.value ? 'page' : undefined}
               >
                 {f.label}
               </a>

@@ -214,7 +214,7 @@ function CheckoutForm(props: {
               label="Mobile number"
               type="tel"
               inputMode="tel"
-              autoComplete="tel-national"
+              autoComplete="tel"
               hint="09 and 9 digits, for example 09171234567."
               defaultValue={contact.mobile}
               state={state}

@@ -15,8 +15,8 @@ export function DeliveryAreas() {
       <QueryState query={areas} loading="Loading areas…" error="We could not load the delivery areas. Please try again.">
         {(data) =>
           data.results.map((area) => (
-            <section key={area.province_name} aria-labelledby={`area-${area.province_name}`}>
-              <h2 id={`area-${area.province_name}`}>{area.province_name}</h2>
+            <section key={area.province_name} aria-labelledby={areaId(area.province_name)}>
+              <h2 id={areaId(area.province_name)}>{area.province_name}</h2>
               <ul className="areas">
                 {area.cities.map((c) => (
                   <li key={c.city_name}>
@@ -30,4 +30,9 @@ export function DeliveryAreas() {
       </QueryState>
     </article>
   );
+}
+
+/** A heading's id from a province's name: an HTML id has no spaces (`area-metro-manila`). */
+export function areaId(name: string): string {
+  return `area-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }

@@ -77,10 +77,17 @@ export function Home() {
         <Carousel label="Featured" autoplay className="banners">
           {banners.data.results.map((b, i) => (
             <li key={b.id} className="banner">
-              <picture>
-                <source media="(min-width: 1200px)" srcSet={b.desktop_image} width={1200} height={400} />
-                <img src={b.mobile_image} alt={b.title} width={480} height={480} loading={i === 0 ? 'eager' : 'lazy'} />
-              </picture>
+              {b.mobile_image || b.desktop_image ? (
+                <picture>
+                  <source media="(min-width: 1200px)" srcSet={b.desktop_image || b.mobile_image} width={1200} height={400} />
+                  <img src={b.mobile_image || b.desktop_image} alt={b.title} width={480} height={480} loading={i === 0 ? 'eager' : 'lazy'} />
+                </picture>
+              ) : (
+                // SPEC 8's words for missing content.
+                <span className="no-img banner-img">
+                  {b.title}: No image available
+                </span>
+              )}
               <a className="button buy-now" href="/buy-beer">
                 Buy Now
               </a>

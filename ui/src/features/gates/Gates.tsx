@@ -45,8 +45,9 @@ export function Consent({ returnTo, onAgree, fallback }: { returnTo: string; onA
         {/* A member's acceptance is written to the account: their page carries the session's token. */}
         <Csrf />
         <button type="submit">AGREE AND PROCEED</button>
+        {/* SPEC's words on the button; the name says where it goes (a crawler reads the link's text). */}
         <a className="button secondary" href="/terms-and-conditions">
-          Learn More
+          Learn More<span className="visually-hidden"> about our Terms and Conditions</span>
         </a>
       </form>
     </>
@@ -190,7 +191,7 @@ function CategoryGate() {
                 <input type="hidden" name="category_id" value={p.id} />
                 <input type="hidden" name="return_to" value={pathOf(page.url)} />
                 <button type="submit" className="category">
-                  <img src={p.image} alt="" width={96} height={96} />
+                  {p.image ? <img src={p.image} alt="" width={96} height={96} /> : <span className="no-img">No image available</span>}
                   <span className="category-name">{p.name}</span>
                   <span className="category-note">{p.custom_description}</span>
                 </button>
