@@ -152,7 +152,7 @@ pub fn guest_key(token: &str) -> String {
 }
 
 /// The barangay a cart call prices for: known (404 otherwise, with `data.error`).
-fn place_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Place, ApiError> {
+pub(crate) fn place_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Place, ApiError> {
     ctx.place(barangay)?.ok_or_else(|| {
         ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
     })
@@ -168,14 +168,22 @@ fn fulfillment_of(
     if asked == domain::DEFAULT_FULFILLMENT {
         return Ok(asked);
     }
-    let offered = db::places::served_pairs(ctx.conn)?
-        .into_iter()
-        .any(|(c, f)| c == place.city.id && f == asked);
-    Ok(if offered {
+    Ok(if offers(ctx, place, asked)? {
         asked
     } else {
         domain::DEFAULT_FULFILLMENT
     })
+}
+
+/// Whether the place's city offers `fulfillment`.
+pub(crate) fn offers(
+    ctx: &mut Ctx,
+    place: &Place,
+    fulfillment: FulfillmentId,
+) -> Result<bool, ApiError> {
+    Ok(db::places::served_pairs(ctx.conn)?
+        .into_iter()
+        .any(|(c, f)| c == place.city.id && f == fulfillment))
 }
 
 /// The cart's answer for this request at `place`: the cart priced, with members'
@@ -420,16 +428,24 @@ fn street_of(
     place: &Place,
     street: Option<StreetId>,
 ) -> Result<Option<StreetId>, ApiError> {
+    Ok(street_named(ctx, place, street)?.map(|s| s.id))
+}
+
+/// The street a body names, with its name, checked against the barangay's streets.
+pub(crate) fn street_named(
+    ctx: &mut Ctx,
+    place: &Place,
+    street: Option<StreetId>,
+) -> Result<Option<db::models::Street>, ApiError> {
     let Some(s) = street else { return Ok(None) };
-    let streets = db::places::streets_of_barangay(ctx.conn, place.barangay.id)?;
-    if streets.iter().any(|x| x.id == s) {
-        Ok(Some(s))
-    } else {
-        Err(ApiError::Invalid {
+    db::places::streets_of_barangay(ctx.conn, place.barangay.id)?
+        .into_iter()
+        .find(|x| x.id == s)
+        .map(Some)
+        .ok_or_else(|| ApiError::Invalid {
             field: "street_id",
             message: "Choose a street of this barangay.".into(),
         })
-    }
 }
 
 /// Whether a product can be bought at `place`: a 422 naming it when not (SPEC 8).

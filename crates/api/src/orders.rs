@@ -377,9 +377,7 @@ impl Endpoint for PlaceOrder {
         if let Some(done) = db::orders::by_idempotency_key(ctx.conn, &key)? {
             return answer_placed(ctx, done.id, Some(&access), false);
         }
-        let place = ctx.place(barangay)?.ok_or_else(|| {
-            ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
-        })?;
+        let place = crate::cart::place_of(ctx, barangay)?;
         if !place.served {
             return Err(ApiError::Invalid {
                 field: "barangay",
@@ -387,9 +385,7 @@ impl Endpoint for PlaceOrder {
             });
         }
         let fulfillment = f.fulfillment.unwrap_or(domain::DEFAULT_FULFILLMENT);
-        let offered = db::places::served_pairs(ctx.conn)?
-            .into_iter()
-            .any(|(c, ff)| c == place.city.id && ff == fulfillment);
+        let offered = crate::cart::offers(ctx, &place, fulfillment)?;
         let fulfillment_row = db::places::fulfillment_type(ctx.conn, fulfillment)?;
         let Some(fulfillment_row) = fulfillment_row.filter(|_| offered) else {
             return Err(ApiError::Invalid {
@@ -401,20 +397,7 @@ impl Endpoint for PlaceOrder {
             });
         };
         let pickup = fulfillment != domain::DEFAULT_FULFILLMENT;
-        let street =
-            match f.street_id {
-                Some(s) => {
-                    let streets = db::places::streets_of_barangay(ctx.conn, place.barangay.id)?;
-                    let street = streets.into_iter().find(|x| x.id == s).ok_or_else(|| {
-                        ApiError::Invalid {
-                            field: "street_id",
-                            message: "Choose a street of this barangay.".into(),
-                        }
-                    })?;
-                    Some(street)
-                }
-                None => None,
-            };
+        let street = crate::cart::street_named(ctx, &place, f.street_id)?;
         let checked = check_form(&f, member.as_ref(), pickup)?;
         let pricing = crate::cart::Pricing::load(ctx)?;
         let now = ctx
