@@ -190,12 +190,12 @@ pub(crate) fn offers(
 /// recommendations.
 pub fn answer(
     ctx: &mut Ctx,
+    pricing: &Pricing,
     cart: Option<&CartRow>,
     place: &Place,
     fulfillment: FulfillmentId,
     testdate: Option<&str>,
 ) -> Result<CartAnswer, ApiError> {
-    let pricing = Pricing::load(ctx)?;
     let (items, empties, revision) = match cart {
         Some(c) => (
             db::carts::items(ctx.conn, c.id)?,
@@ -207,7 +207,7 @@ pub fn answer(
     let now = ctx.config.now(testdate);
     let mut priced = price(
         ctx,
-        &pricing,
+        pricing,
         items,
         &empties,
         place,
@@ -217,7 +217,7 @@ pub fn answer(
     )?
     .answer;
     if cart.is_some_and(|c| c.user_id.is_some()) && place.served {
-        priced.recommended_products = recommended(ctx, &pricing, place, &priced)?;
+        priced.recommended_products = recommended(ctx, pricing, place, &priced)?;
     }
     if cart.is_some_and(|c| c.user_id.is_some()) {
         priced.conflict = conflict(ctx)?;
@@ -282,8 +282,10 @@ impl Endpoint for CartGet {
         let place = place_of(ctx, p.barangay_id)?;
         let fulfillment = fulfillment_of(ctx, &place, q.fulfillment)?;
         let cart = ctx.find_cart()?;
+        let pricing = Pricing::load(ctx)?;
         answer(
             ctx,
+            &pricing,
             cart.as_ref(),
             &place,
             fulfillment,
@@ -349,13 +351,13 @@ fn owner(ctx: &mut Ctx, create: bool) -> Result<CartOwner, ApiError> {
 /// place's checks done by the caller); the cart after.
 pub fn add(
     ctx: &mut Ctx,
+    pricing: &Pricing,
     owner: &CartOwner,
     product: &db::models::Product,
     quantity: i32,
     place: &Place,
     street: Option<StreetId>,
 ) -> Result<CartRow, ApiError> {
-    let pricing = Pricing::load(ctx)?;
     let now = domain::calendar::unix_now();
     let family = pricing.family(product.packaging_id);
     // The cart exists before the change's transaction, whose first statement is a write: SQLite
@@ -515,9 +517,10 @@ impl Endpoint for AddToCart {
         let place = place_of(ctx, barangay)?;
         let street = street_of(ctx, &place, b.street_id)?;
         check_available(ctx, &product, &place)?;
-        let cart = add(ctx, &owner, &product, quantity, &place, street)?;
+        let pricing = Pricing::load(ctx)?;
+        let cart = add(ctx, &pricing, &owner, &product, quantity, &place, street)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
-        let mut a = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+        let mut a = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;
         a.message = "You successfully added this product to the cart.".into();
         ctx.cart_version = Some(a.revision);
         Ok(a)
@@ -587,7 +590,8 @@ impl Endpoint for UpdateCart {
         })?;
         let cart = ctx.find_cart()?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
-        let mut a = answer(ctx, cart.as_ref(), &place, fulfillment, None)?;
+        let pricing = Pricing::load(ctx)?;
+        let mut a = answer(ctx, &pricing, cart.as_ref(), &place, fulfillment, None)?;
         a.message = "Your cart has been updated.".into();
         ctx.cart_version = Some(a.revision);
         Ok(a)
@@ -657,7 +661,8 @@ impl Endpoint for RemoveFromCart {
         })?;
         let cart = ctx.find_cart()?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
-        let mut a = answer(ctx, cart.as_ref(), &place, fulfillment, None)?;
+        let pricing = Pricing::load(ctx)?;
+        let mut a = answer(ctx, &pricing, cart.as_ref(), &place, fulfillment, None)?;
         a.message = if removed == 0 {
             "Those items were not in your cart.".into()
         } else {
@@ -701,7 +706,8 @@ impl Endpoint for ReturnEmpty {
         let cart = existing_cart(ctx)?;
         let place = answer_place(ctx, &cart, b.barangay)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
-        let before = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+        let pricing = Pricing::load(ctx)?;
+        let before = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;
         let Some(line) = before.empties.iter().find(|e| e.deposit_id == deposit) else {
             return Err(ApiError::refused(
                 422,
@@ -725,7 +731,7 @@ impl Endpoint for ReturnEmpty {
             db::carts::set_empties(conn, cart.id, deposit, cases_back as i32)
         })?;
         let cart = ctx.find_cart()?;
-        let mut a = answer(ctx, cart.as_ref(), &place, fulfillment, None)?;
+        let mut a = answer(ctx, &pricing, cart.as_ref(), &place, fulfillment, None)?;
         a.message = if cases_back == 0 {
             "You return no empties.".into()
         } else {
@@ -771,8 +777,10 @@ impl Endpoint for CheckoutVerify {
         let place = place_of(ctx, barangay)?;
         street_of(ctx, &place, b.street_id)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let pricing = Pricing::load(ctx)?;
         let a = answer(
             ctx,
+            &pricing,
             cart.as_ref(),
             &place,
             fulfillment,
@@ -872,7 +880,8 @@ pub fn visitor(
         });
     };
     let fulfillment = fulfillment_of(ctx, &place, fulfillment)?;
-    let a = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+    let pricing = Pricing::load(ctx)?;
+    let a = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;
     Ok(Visitor {
         cart_count: a.item_count,
         cart: (a.item_count > 0).then_some(a),
@@ -1050,7 +1059,8 @@ impl Endpoint for KeepCart {
         let cart = db::carts::find_or_create(ctx.conn, owner, now)?;
         let place = answer_place(ctx, &cart, b.barangay)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
-        let mut a = answer(ctx, Some(&cart), &place, fulfillment, None)?;
+        let pricing = Pricing::load(ctx)?;
+        let mut a = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;
         a.message = "Your cart is ready.".into();
         ctx.cart_version = Some(a.revision);
         Ok(a)

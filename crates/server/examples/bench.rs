@@ -709,7 +709,8 @@ fn shopper(ctx: &mut api::Ctx, barangay: i64) -> Result<String, api::ApiError> {
     let owner = api::cart::CartOwner::Guest(api::cart::guest_key(&cart));
     let product = db::carts::product(ctx.conn, domain::ProductId::from_db(1))?.expect("product 1");
     let place = ctx.existing_place(domain::BarangayId::from_db(barangay))?;
-    let row = api::cart::add(ctx, &owner, &product, 24, &place, None)?;
+    let pricing = api::cart::Pricing::load(ctx)?;
+    let row = api::cart::add(ctx, &pricing, &owner, &product, 24, &place, None)?;
     Ok(format!(
         "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateFulfillmentId=1; locationGateBarangayId={barangay}; session={session}; cart={cart}; cart_v={}",
         row.revision

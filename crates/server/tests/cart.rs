@@ -447,23 +447,6 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
 }
 both!(the_cart_outlives_the_guest_session);
 
-/// Logs member `n` in from a browser holding `cookie`; answers the login's JSON and the member's
-/// session cookie.
-async fn log_in(db: &TestDb, n: u8, cookie: &str) -> (Value, String) {
-    let (s, v, r) = call(
-        db,
-        "POST",
-        "/api/v1/login",
-        &Auth::Cookie(cookie.to_string()),
-        json!({"login": format!("member{n}@example.com"), "password": "Tala beer 2026 ok"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let set = support::set_cookies(&r);
-    let session = set.iter().find(|(k, _)| k == "session").unwrap().1.clone();
-    (v, session)
-}
-
 /// A guest browser's session and cart cookies after adding `quantity` of `product`.
 async fn guest_browser(db: &TestDb, product: i64, quantity: i64) -> (String, String) {
     let session = support::guest(db).await;
@@ -488,7 +471,7 @@ async fn carts_merge_at_login(backend: Backend) {
     let db = database(backend);
     support::member_who_logs_in(&db, 1).await;
     // The member's own cart: a case of Tala Light.
-    let (_, first) = log_in(&db, 1, "").await;
+    let (_, first) = support::log_in_member(&db, 1, "").await;
     add(
         &db,
         &Auth::Cookie(format!("session={first}")),
@@ -507,7 +490,8 @@ async fn carts_merge_at_login(backend: Backend) {
         MAKATI,
     )
     .await;
-    let (v, member) = log_in(&db, 1, &format!("session={session}; cart={jar}")).await;
+    let (v, member) =
+        support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
     assert_eq!(v["data"]["cart_conflict"], false);
     let me = Auth::Cookie(format!("session={member}; cart={jar}"));
     let (_, v) = cart(&db, &me, MAKATI, "").await;
@@ -529,7 +513,7 @@ both!(carts_merge_at_login);
 async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     let db = database(backend);
     support::member_who_logs_in(&db, 1).await;
-    let (_, first) = log_in(&db, 1, "").await;
+    let (_, first) = support::log_in_member(&db, 1, "").await;
     add(
         &db,
         &Auth::Cookie(format!("session={first}")),
@@ -540,7 +524,8 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     .await;
     // A keg as a guest, then logging in: two families, nothing moves.
     let (session, jar) = guest_browser(&db, 21, 1).await;
-    let (v, member) = log_in(&db, 1, &format!("session={session}; cart={jar}")).await;
+    let (v, member) =
+        support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
     assert_eq!(v["data"]["cart_conflict"], true);
     let me = Auth::Cookie(format!("session={member}; cart={jar}"));
     let (_, v) = cart(&db, &me, MAKATI, "").await;

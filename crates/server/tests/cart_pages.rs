@@ -109,13 +109,7 @@ async fn the_cart_page_settles_a_conflict(b: Backend) {
         )
     };
     // The member's own cart: bottles.
-    let login = json!({"login": "member1@example.com", "password": "Tala beer 2026 ok"});
-    let r = api_call(String::new(), "/api/v1/login", login.clone()).await;
-    let first = support::set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "session")
-        .unwrap()
-        .1;
+    let (_, first) = support::log_in_member(&db, 1, "").await;
     let add = |p: i64, q: i64| json!({"product_id": p, "quantity": q, "barangay": 1380300002});
     api_call(format!("session={first}"), "/api/v1/cart", add(1, 24)).await;
     // A keg as a guest on another browser, then logging in there.
@@ -126,18 +120,9 @@ async fn the_cart_page_settles_a_conflict(b: Backend) {
         .find(|(k, _)| k == "cart")
         .unwrap()
         .1;
-    let r = api_call(
-        format!("session={guest}; cart={cart}"),
-        "/api/v1/login",
-        login,
-    )
-    .await;
-    assert_eq!(r.json()["data"]["cart_conflict"], true);
-    let member = support::set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "session")
-        .unwrap()
-        .1;
+    let (login, member) =
+        support::log_in_member(&db, 1, &format!("session={guest}; cart={cart}")).await;
+    assert_eq!(login["data"]["cart_conflict"], true);
     let jar = format!("{SHOPPER}; session={member}; member=1; cart={cart}");
     let page = send!(store, get("/cart", &jar));
     let html = page.text();

@@ -164,47 +164,6 @@ both!(a_refused_checkout_form_types_back_what_was_typed);
 
 // --- Finding 2 (medium): login merges carts and drops units without a word ---------------------
 
-/// A member with a password that logs in (`member{n}@example.com` / "Tala beer 2026 ok").
-async fn member_with_password(db: &TestDb, n: u8) {
-    let cfg = support::store_config(&db.url, false);
-    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    api.run(api::Caller::default(), move |ctx| {
-        let row = db::users::RegistrationRow {
-            token_hash: String::new(),
-            email: format!("member{n}@example.com"),
-            mobile: format!("0917000000{n}"),
-            first_name: format!("Member{n}"),
-            last_name: "Dela Cruz".into(),
-            birth_date: "1990-01-01".into(),
-            password_hash: api::accounts::hash_password("Tala beer 2026 ok")?,
-            expires_at: 0,
-            used_at: None,
-        };
-        db::users::create_user(ctx.conn, &row, 0)?;
-        Ok(())
-    })
-    .await
-    .unwrap();
-}
-
-async fn log_in(db: &TestDb, n: u8, cookie: &str) -> (Value, String) {
-    let (s, v, r) = call(
-        db,
-        "POST",
-        "/api/v1/login",
-        &Auth::Cookie(cookie.to_string()),
-        json!({"login": format!("member{n}@example.com"), "password": "Tala beer 2026 ok"}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let session = support::set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "session")
-        .unwrap()
-        .1;
-    (v, session)
-}
-
 /// Member cart: 600 Pale Pilsen; guest cart on another browser: 600 Pale Pilsen; logging in
 /// there answered `{"data":{"first_name":"Mara","cart_conflict":false}}` and the cart then held
 /// 999, with `message: ""` and `conflict: null`: 201 bottles gone and nobody told
@@ -212,8 +171,8 @@ async fn log_in(db: &TestDb, n: u8, cookie: &str) -> (Value, String) {
 /// nothing is dropped silently.
 async fn a_login_merge_says_what_did_not_fit(backend: Backend) {
     let db = database(backend);
-    member_with_password(&db, 1).await;
-    let (_, first) = log_in(&db, 1, "").await;
+    support::member_who_logs_in(&db, 1).await;
+    let (_, first) = support::log_in_member(&db, 1, "").await;
     let (s, v) = add(
         &db,
         &Auth::Cookie(format!("session={first}")),
@@ -237,7 +196,8 @@ async fn a_login_merge_says_what_did_not_fit(backend: Backend) {
         .find(|(k, _)| k == "cart")
         .unwrap()
         .1;
-    let (login, member) = log_in(&db, 1, &format!("session={session}; cart={jar}")).await;
+    let (login, member) =
+        support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
     let (_, cart, _) = call(
         &db,
         "GET",

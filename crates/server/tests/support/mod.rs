@@ -592,6 +592,28 @@ pub async fn member_who_logs_in(db: &TestDb, n: u8) {
     .expect("a member");
 }
 
+/// Logs member `n` (made by [`member_who_logs_in`]) in from a browser holding `cookie`: the
+/// login's JSON and the new session's token.
+pub async fn log_in_member(db: &TestDb, n: u8, cookie: &str) -> (serde_json::Value, String) {
+    let mut req = actix_web::test::TestRequest::post()
+        .uri("/api/v1/login")
+        .set_json(serde_json::json!({
+            "login": format!("member{n}@example.com"),
+            "password": "Tala beer 2026 ok",
+        }));
+    if !cookie.is_empty() {
+        req = req.insert_header(("cookie", cookie.to_string()));
+    }
+    let r = send_api(&db.pool, req).await;
+    assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());
+    let session = set_cookies(&r)
+        .into_iter()
+        .find(|(k, _)| k == "session")
+        .expect("a session cookie")
+        .1;
+    (r.json(), session)
+}
+
 fn member_row(n: u8) -> db::users::RegistrationRow {
     db::users::RegistrationRow {
         token_hash: String::new(),
