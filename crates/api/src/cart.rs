@@ -159,7 +159,7 @@ pub(crate) fn place_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Place, Api
 }
 
 /// The fulfillment priced for: the given one when the barangay's city offers it, else delivery.
-fn fulfillment_of(
+pub(crate) fn fulfillment_of(
     ctx: &mut Ctx,
     place: &Place,
     asked: Option<FulfillmentId>,
@@ -269,6 +269,9 @@ pub struct CartQuery {
     /// Dev and test only: pretend it is this Manila time (`YYYY-MM-DDTHH:MM`) for checkout's
     /// hours and blackouts.
     pub testdate: Option<String>,
+    /// After a refill: the products it could not add (`1,5,12`), named in the answer's
+    /// `left_out` with why.
+    pub left: Option<String>,
 }
 
 crate::declare!(
@@ -283,15 +286,68 @@ impl Endpoint for CartGet {
         let fulfillment = fulfillment_of(ctx, &place, q.fulfillment)?;
         let cart = ctx.find_cart()?;
         let pricing = Pricing::load(ctx)?;
-        answer(
+        let mut a = answer(
             ctx,
             &pricing,
             cart.as_ref(),
             &place,
             fulfillment,
             testdate(q.testdate.as_deref())?,
-        )
+        )?;
+        if let Some(left) = q.left.as_deref() {
+            a.left_out = left_out(ctx, left, &place, &a)?;
+        }
+        Ok(a)
     }
+}
+
+/// The products a refill could not add, named with why as they stand now: not sold at the
+/// place, out of stock, or beyond the cart's limits.
+fn left_out(
+    ctx: &mut Ctx,
+    ids: &str,
+    place: &Place,
+    cart: &CartAnswer,
+) -> Result<Vec<DisabledProduct>, ApiError> {
+    let ids: Option<Vec<ProductId>> = ids.split(',').map(|i| ProductId::parse(i.trim())).collect();
+    let Some(ids) = ids.filter(|ids| ids.len() <= cases::MAX_PRODUCTS) else {
+        return Err(ApiError::BadRequest(
+            "left is not valid: name up to 50 product ids, 1,5,12.".into(),
+        ));
+    };
+    let listed = if place.served {
+        db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    for id in ids {
+        let Some(p) = db::carts::product(ctx.conn, id)? else {
+            continue;
+        };
+        let held = cart
+            .shopping_cart
+            .iter()
+            .flat_map(|c| &c.items)
+            .any(|i| i.id == id);
+        let reason = unavailable_reason(&p, place, &listed).unwrap_or_else(|| {
+            if held {
+                format!(
+                    "Not all of it: a cart holds at most {} of a product.",
+                    cases::MAX_QUANTITY
+                )
+            } else {
+                format!(
+                    "Your cart holds {} different products, the most it can.",
+                    cases::MAX_PRODUCTS
+                )
+            }
+        });
+        if !out.iter().any(|d: &DisabledProduct| d.id == id) {
+            out.push(named(&p, &reason));
+        }
+    }
+    Ok(out)
 }
 
 /// SPEC 3's add-to-cart payload.
@@ -613,7 +669,9 @@ pub struct RemoveFromCartBody {
 
 /// `product_id` as JSON's list or one id, or as a page form's field (`1,5,12`: a form sends no
 /// lists).
-fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ProductId>, D::Error> {
+pub(crate) fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<ProductId>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Ids {

@@ -630,23 +630,27 @@ crate::declare!(
 
 impl Endpoint for OrderGet {
     fn call(ctx: &mut Ctx, (p, q, _, _): Args<Self>) -> Result<OrderView, ApiError> {
-        let missing = || ApiError::NotFound(format!("Order {} not found.", p.order_id));
-        let Some(full) = db::orders::full(ctx.conn, p.order_id)? else {
-            return Err(missing());
-        };
-        let by_key = q
-            .key
-            .as_deref()
-            .is_some_and(|k| k.len() == 40 && crate::session::hash(k) == full.order.access_hash);
-        let mine = match full.order.user_id {
-            Some(owner) => ctx.session_member()?.1.is_some_and(|m| m.id.get() == owner),
-            None => false,
-        };
-        if by_key || mine {
-            Ok(full.into())
-        } else {
-            Err(missing())
-        }
+        visible(ctx, p.order_id, q.key.as_deref()).map(OrderView::from)
+    }
+}
+
+/// An order the request may see: the member's own, or one whose link's key it gives; any other
+/// is the 404 of an unknown order.
+pub(crate) fn visible(ctx: &mut Ctx, id: i64, key: Option<&str>) -> Result<FullOrder, ApiError> {
+    let missing = || ApiError::NotFound(format!("Order {id} not found."));
+    let Some(full) = db::orders::full(ctx.conn, id)? else {
+        return Err(missing());
+    };
+    let by_key =
+        key.is_some_and(|k| k.len() == 40 && crate::session::hash(k) == full.order.access_hash);
+    let mine = match full.order.user_id {
+        Some(owner) => ctx.session_member()?.1.is_some_and(|m| m.id.get() == owner),
+        None => false,
+    };
+    if by_key || mine {
+        Ok(full)
+    } else {
+        Err(missing())
     }
 }
 

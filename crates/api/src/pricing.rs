@@ -142,6 +142,9 @@ pub struct CartAnswer {
     /// A member who logged in with a guest cart of the other family: both carts are kept until
     /// they choose (`POST /api/v1/cart/keep`).
     pub conflict: Option<CartConflict>,
+    /// What a refill (a Go-to Case, Order Again) could not add, by name and why: the cart page
+    /// names it after the refill (`GET /api/v1/cart/{barangayId}?left=1,5`).
+    pub left_out: Vec<DisabledProduct>,
 }
 
 /// The guest cart a member brought to login that could not join their cart (SPEC 4's families).
@@ -472,6 +475,7 @@ pub fn price(
             revision,
             message: String::new(),
             conflict: None,
+            left_out: Vec::new(),
         },
         lines,
     })

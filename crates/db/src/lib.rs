@@ -5,6 +5,7 @@ pub mod addresses;
 pub mod carts;
 pub mod catalog;
 pub mod content;
+pub mod goto_cases;
 pub mod limits;
 pub mod models;
 pub mod orders;

@@ -117,6 +117,27 @@ diesel::table! {
 }
 
 diesel::table! {
+    goto_case_items (goto_case_id, product_id) {
+        goto_case_id -> Int8,
+        product_id -> Int4,
+        quantity -> Int4,
+        added_at -> Int8,
+    }
+}
+
+diesel::table! {
+    goto_cases (id) {
+        id -> Int8,
+        user_id -> Int8,
+        name -> Text,
+        name_key -> Text,
+        packaging_id -> Int4,
+        created_at -> Int8,
+        updated_at -> Int8,
+    }
+}
+
+diesel::table! {
     holidays (id) {
         id -> Int4,
         name -> Text,
@@ -392,6 +413,10 @@ diesel::joinable!(delivery_fees -> cities (city_id));
 diesel::joinable!(delivery_fees -> fulfillment_types (fulfillment_type_id));
 diesel::joinable!(deposits -> packagings (packaging_id));
 diesel::joinable!(deposits -> products (product_id));
+diesel::joinable!(goto_case_items -> goto_cases (goto_case_id));
+diesel::joinable!(goto_case_items -> products (product_id));
+diesel::joinable!(goto_cases -> packagings (packaging_id));
+diesel::joinable!(goto_cases -> users (user_id));
 diesel::joinable!(order_charges -> orders (order_id));
 diesel::joinable!(order_items -> orders (order_id));
 diesel::joinable!(order_status_history -> orders (order_id));
@@ -423,6 +448,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     delivery_fees,
     deposits,
     fulfillment_types,
+    goto_case_items,
+    goto_cases,
     holidays,
     mail_outbox,
     newsletter_subscriptions,

@@ -286,5 +286,5 @@ async fn the_openapi_document_is_served_and_kept() {
         .values()
         .map(|p| p.as_object().unwrap().len())
         .sum();
-    assert_eq!(operations, 48);
+    assert_eq!(operations, 57);
 }

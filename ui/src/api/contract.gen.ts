@@ -70,7 +70,12 @@ message: string,
  * A member who logged in with a guest cart of the other family: both carts are kept until
  * they choose (`POST /api/v1/cart/keep`).
  */
-conflict: CartConflict | null, };
+conflict: CartConflict | null, 
+/**
+ * What a refill (a Go-to Case, Order Again) could not add, by name and why: the cart page
+ * names it after the refill (`GET /api/v1/cart/{barangayId}?left=1,5`).
+ */
+left_out: Array<DisabledProduct>, };
 
 /**
  * A case of the cart: the items of one case type (SPEC 2's case panel).
@@ -237,6 +242,73 @@ export type Gate = { open: Step | null, consent: boolean, packagingId: Packaging
 family: FilterType | null, fulfillmentId: FulfillmentId | null, cityId: CityId | null, barangayId: BarangayId | null, streetId: StreetId | null, cityName: string | null, barangayName: string | null, };
 
 /**
+ * What the Go-to Case form offers: the member's cases and the limits.
+ */
+export type GotoCaseChoices = { cases: Array<GotoCaseOption>, max_cases: number, max_items: number, 
+/**
+ * Whether the member may create another (fewer than `max_cases`).
+ */
+can_create: boolean, };
+
+/**
+ * The deleted case's name, and what the page says.
+ */
+export type GotoCaseDeleted = { message: string, case_name: string, };
+
+/**
+ * One of the member's Go-to Cases, for the Go-to Case form's choice.
+ */
+export type GotoCaseOption = { id: number, case_name: string, case_type: string, packaging_id: PackagingId, item_count: number, };
+
+/**
+ * A Go-to Case after a change, with what the change did.
+ */
+export type GotoCaseSaved = { message: string, goto_case: GotoCaseView, 
+/**
+ * Whether the call made a new Go-to Case.
+ */
+created: boolean, };
+
+/**
+ * A Go-to Case as the member sees it, priced for a barangay when one is given.
+ */
+export type GotoCaseView = { id: number, 
+/**
+ * The member's name for it (SPEC 3's `case_name`).
+ */
+case_name: string, 
+/**
+ * Its case type: Bottles, Cans, Keg.
+ */
+case_type: string, packaging_id: PackagingId, family: FilterType, 
+/**
+ * What one unit is called: bottle, can, keg.
+ */
+unit_noun: string, unit_per_case: number, 
+/**
+ * Its items at today's prices; `available` says whether each can be bought in the barangay
+ * priced for (without one: whether it is in stock).
+ */
+items: Array<CartItem>, 
+/**
+ * Units of the items that can be bought.
+ */
+units: number, 
+/**
+ * What those items cost now (centavos).
+ */
+total: number, 
+/**
+ * The barangay priced for, if any.
+ */
+barangay_id: BarangayId | null, };
+
+/**
+ * SPEC 3's compatible-case lookup: the answer's data is a list of cases.
+ */
+export type GotoCases = { data: Array<GotoCaseView>, };
+
+/**
  * The policy texts that `GET /api/v1/user` carries, also for guests (SPEC 7).
  */
 export type GuestUser = { policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
@@ -396,6 +468,19 @@ export type ProvinceId = number;
 export type ProvinceView = { id: ProvinceId, province_name: string, };
 
 /**
+ * The cart after a refill, and what could not be added.
+ */
+export type Refilled = { message: string, 
+/**
+ * What was not added (or not all of it), by name and why.
+ */
+left_out: Array<DisabledProduct>, 
+/**
+ * The cart page, naming what was left out (`/cart?done=refilled&left=1,5`).
+ */
+link: string, cart: CartAnswer, };
+
+/**
  * What a refusal of the cart or checkout carries (SPEC 8: `data.error`, `data.products`).
  */
 export type RefusalData = { error: string, products: Array<DisabledProduct>, };
@@ -521,7 +606,7 @@ export const calls = {
   addToCart: { name: 'addToCart', method: 'POST', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
   updateCart: { name: 'updateCart', method: 'PUT', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
   keepCart: { name: 'keepCart', method: 'POST', key: '/api/v1/cart/keep', read: false } as Call<CartAnswer>,
-  cart: { name: 'cart', method: 'GET', key: '/api/v1/cart/{barangayId}?fulfillment={fulfillment}&testdate={testdate}', read: true } as Call<CartAnswer>,
+  cart: { name: 'cart', method: 'GET', key: '/api/v1/cart/{barangayId}?fulfillment={fulfillment}&testdate={testdate}&left={left}', read: true } as Call<CartAnswer>,
   checkRegistrationToken: { name: 'checkRegistrationToken', method: 'GET', key: '/api/v1/check-registration-token?token={token}', read: true } as Call<PendingAnswer>,
   legacyCities: { name: 'legacyCities', method: 'GET', key: '/api/v1/cities?filterByProvince={filterByProvince}', read: true } as Call<Results<CityView>>,
   deliveryAreas: { name: 'deliveryAreas', method: 'GET', key: '/api/v1/delivery-areas', read: true } as Call<Results<Area>>,
@@ -533,6 +618,7 @@ export const calls = {
   notice: { name: 'notice', method: 'GET', key: '/api/v1/notice?testdate={testdate}', read: true } as Call<NoticeAnswer>,
   placeOrder: { name: 'placeOrder', method: 'POST', key: '/api/v1/orders', read: false } as Call<PlacedOrder>,
   order: { name: 'order', method: 'GET', key: '/api/v1/orders/{orderId}?key={key}', read: true } as Call<OrderView>,
+  orderAgain: { name: 'orderAgain', method: 'POST', key: '/api/v1/orders/{orderId}/again?key={key}', read: false } as Call<Refilled>,
   holiday: { name: 'holiday', method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,
   preRegister: { name: 'preRegister', method: 'POST', key: '/api/v1/pre-register', read: false } as Call<MessageAnswer>,
   products: { name: 'products', method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
@@ -553,6 +639,14 @@ export const calls = {
   updateAddress: { name: 'updateAddress', method: 'PUT', key: '/api/v1/user/addresses/{addressId}', read: false } as Call<AddressView>,
   changePassword: { name: 'changePassword', method: 'POST', key: '/api/v1/user/change-password', read: false } as Call<MessageAnswer>,
   checkoutVerify: { name: 'checkoutVerify', method: 'POST', key: '/api/v1/user/checkout/verify', read: false } as Call<CartAnswer>,
+  gotoCases: { name: 'gotoCases', method: 'GET', key: '/api/v1/user/goto-case?barangay={barangay}&cart_items={cart_items}', read: true } as Call<GotoCases>,
+  createGotoCase: { name: 'createGotoCase', method: 'POST', key: '/api/v1/user/goto-case', read: false } as Call<GotoCaseSaved>,
+  updateGotoCase: { name: 'updateGotoCase', method: 'PUT', key: '/api/v1/user/goto-case', read: false } as Call<GotoCaseSaved>,
+  gotoCaseToCart: { name: 'gotoCaseToCart', method: 'POST', key: '/api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}', read: false } as Call<Refilled>,
+  removeGotoCaseItems: { name: 'removeGotoCaseItems', method: 'DELETE', key: '/api/v1/user/goto-case/items', read: false } as Call<GotoCaseSaved>,
+  gotoCaseOptions: { name: 'gotoCaseOptions', method: 'GET', key: '/api/v1/user/goto-case/options', read: true } as Call<GotoCaseChoices>,
+  deleteGotoCase: { name: 'deleteGotoCase', method: 'DELETE', key: '/api/v1/user/goto-case/{id}', read: false } as Call<GotoCaseDeleted>,
+  gotoCase: { name: 'gotoCase', method: 'GET', key: '/api/v1/user/goto-case/{id}?barangay={barangay}', read: true } as Call<GotoCaseView>,
   myOrders: { name: 'myOrders', method: 'GET', key: '/api/v1/user/orders?page={page}', read: true } as Call<OrderList>,
   websitePolicy: { name: 'websitePolicy', method: 'PUT', key: '/api/v1/user/website-policy', read: false } as Call<UserAnswer>,
   product: { name: 'product', method: 'GET', key: '/api/v2/products/{slug}/barangay/{barangayId}', read: true } as Call<SingleProduct>,

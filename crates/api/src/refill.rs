@@ -1,0 +1,306 @@
+//! Filling the cart from what a member bought or kept before (issue 16): a Go-to Case into the
+//! cart for a barangay, and Order Again (an order's items at today's prices and availability).
+//! What cannot be added (not sold in the barangay, out of stock, no room in the cart) is listed
+//! by name with the reason, never dropped silently; a cart of the other family asks SPEC 4's reset
+//! question first (a 422 on the `reset` field; sending `reset: true` empties the cart and goes on).
+
+use db::carts::CartRow;
+use db::models::Product;
+use db::places::Place;
+use domain::cases;
+use domain::{BarangayId, FulfillmentId, StreetId};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::cart::{is_keg, unavailable_reason, CartAnswer, CartOwner, Pricing};
+use crate::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use crate::error::{ApiError, DisabledProduct};
+
+crate::register!(GotoCaseToCart, OrderAgain);
+
+/// SPEC 8's reset confirmation.
+pub const RESET_QUESTION: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
+
+/// The cart after a refill, and what could not be added.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct Refilled {
+    pub message: String,
+    /// What was not added (or not all of it), by name and why.
+    pub left_out: Vec<DisabledProduct>,
+    /// The cart page, naming what was left out (`/cart?done=refilled&left=1,5`).
+    pub link: String,
+    pub cart: CartAnswer,
+}
+
+/// How a refill goes on: the reset question's answer, and where the cart is for.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct RefillBody {
+    /// `true` once the shopper agreed to SPEC 4's reset question: the cart of the other family
+    /// is emptied first.
+    #[serde(default)]
+    pub reset: bool,
+    #[serde(default)]
+    pub street_id: Option<StreetId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+/// Puts `wanted` (products and units) into the owner's cart for `place`: quantities add within
+/// the cart's limits; what cannot be had is answered by name with the reason.
+pub fn refill(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    owner: &CartOwner,
+    wanted: &[(Product, i32)],
+    place: &Place,
+    street: Option<StreetId>,
+    reset: bool,
+) -> Result<(CartRow, Vec<DisabledProduct>), ApiError> {
+    let ids: Vec<domain::ProductId> = wanted.iter().map(|(p, _)| p.id).collect();
+    let listed = if place.served {
+        db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
+    } else {
+        Vec::new()
+    };
+    let mut left_out = Vec::new();
+    let mut fit = Vec::new();
+    for (p, q) in wanted {
+        match unavailable_reason(p, place, &listed) {
+            Some(reason) => left_out.push(named(p, reason)),
+            None => fit.push((p, *q)),
+        }
+    }
+    if fit.is_empty() {
+        return Err(ApiError::Refused {
+            status: 422,
+            field: "cart",
+            message: format!(
+                "Nothing could be added to your cart for {}: {}",
+                place.barangay.barangay_name,
+                listing(&left_out)
+            ),
+            products: left_out,
+        });
+    }
+    let keg = is_keg(pricing.family(fit[0].0.packaging_id));
+    let now = domain::calendar::unix_now();
+    let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
+    let clipped = db::write_transaction(ctx.conn, |conn| {
+        db::carts::lock(conn, cart.id, now)?;
+        let items = db::carts::items(conn, cart.id)?;
+        if items
+            .iter()
+            .any(|i| is_keg(pricing.family(i.product.packaging_id)) != keg)
+        {
+            if !reset {
+                return Err(ApiError::Invalid {
+                    field: "reset",
+                    message: RESET_QUESTION.into(),
+                });
+            }
+            db::carts::clear(conn, cart.id)?;
+        }
+        let mut clipped = Vec::new();
+        for (p, q) in &fit {
+            let have = db::carts::quantity_of(conn, cart.id, p.id)?;
+            if have == 0 && db::carts::count_items(conn, cart.id)? >= cases::MAX_PRODUCTS as i64 {
+                clipped.push(named(
+                    p,
+                    format!(
+                        "Your cart holds {} different products, the most it can.",
+                        cases::MAX_PRODUCTS
+                    ),
+                ));
+                continue;
+            }
+            let max = cases::MAX_QUANTITY as i32;
+            if have + q > max {
+                clipped.push(named(
+                    p,
+                    format!(
+                        "{} of {q} added: a cart holds at most {max} of a product.",
+                        max - have
+                    ),
+                ));
+            }
+            if have < max {
+                db::carts::set_quantity(conn, cart.id, p.id, (have + q).min(max), now)?;
+            }
+        }
+        db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
+        Ok::<_, ApiError>(clipped)
+    })?;
+    left_out.extend(clipped);
+    let cart = db::carts::find(ctx.conn, owner.as_owner())?
+        .ok_or_else(|| ApiError::Internal("cart vanished".into()))?;
+    Ok((cart, left_out))
+}
+
+fn named(p: &Product, reason: impl Into<String>) -> DisabledProduct {
+    DisabledProduct {
+        id: p.id,
+        product_name: p.product_name.clone(),
+        reason: reason.into(),
+    }
+}
+
+fn listing(left_out: &[DisabledProduct]) -> String {
+    left_out
+        .iter()
+        .map(|d| format!("{} ({})", d.product_name, d.reason.trim_end_matches('.')))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The answer of a refill: the cart priced for the place, what was left out, and the message.
+fn answer(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    cart: &CartRow,
+    left_out: Vec<DisabledProduct>,
+    place: &Place,
+    fulfillment: Option<FulfillmentId>,
+    what: &str,
+) -> Result<Refilled, ApiError> {
+    let fulfillment = crate::cart::fulfillment_of(ctx, place, fulfillment)?;
+    let a = crate::cart::answer(ctx, pricing, Some(cart), place, fulfillment, None)?;
+    ctx.cart_version = Some(a.revision);
+    let mut message = format!("{what} is in your cart.");
+    let mut link = "/cart?done=refilled".to_string();
+    if !left_out.is_empty() {
+        message = format!(
+            "{what} is in your cart, but not all of it: {}.",
+            listing(&left_out)
+        );
+        let ids: Vec<String> = left_out.iter().map(|d| d.id.to_string()).collect();
+        link.push_str("&left=");
+        link.push_str(&ids.join(","));
+    }
+    Ok(Refilled {
+        message,
+        left_out,
+        link,
+        cart: a,
+    })
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct ToCartPath {
+    /// The Go-to Case's id.
+    #[serde(rename = "caseId")]
+    #[param(rename = "caseId")]
+    pub case_id: i64,
+    /// The barangay the cart is for (the location gate's).
+    #[serde(rename = "barangayId")]
+    #[param(rename = "barangayId")]
+    pub barangay_id: BarangayId,
+}
+
+crate::declare!(
+    /// `POST /api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}`.
+    pub struct GotoCaseToCart = Post "/api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}" as "gotoCaseToCart", Write, errors [401, 404, 422],
+    (ToCartPath, NoParams, Json<RefillBody, false>) -> Refilled,
+    "Adds a Go-to Case to the member's cart for a barangay; answers the cart and what could not be added.");
+
+impl Endpoint for GotoCaseToCart {
+    fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
+        let member = ctx.member()?;
+        let row = crate::goto_cases::own_case(ctx, member.id, p.case_id)?;
+        let place = crate::cart::place_of(ctx, p.barangay_id)?;
+        let street = crate::cart::street_named(ctx, &place, b.street_id)?.map(|s| s.id);
+        let wanted: Vec<(Product, i32)> = db::goto_cases::items(ctx.conn, &[row.id])?
+            .into_iter()
+            .map(|(_, i)| (i.product, i.quantity))
+            .collect();
+        if wanted.is_empty() {
+            return Err(ApiError::refused(
+                422,
+                "case_id",
+                format!("Your Go-to Case \"{}\" is empty.", row.name),
+            ));
+        }
+        let pricing = Pricing::load(ctx)?;
+        let owner = CartOwner::Member(member.id);
+        let (cart, left_out) = refill(ctx, &pricing, &owner, &wanted, &place, street, b.reset)?;
+        let what = format!("Your Go-to Case \"{}\"", row.name);
+        answer(ctx, &pricing, &cart, left_out, &place, b.fulfillment, &what)
+    }
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AgainQuery {
+    /// A guest's key from the order's link.
+    pub key: Option<String>,
+}
+
+/// Order Again: where the cart is for (else the order's barangay) and the reset answer.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct AgainBody {
+    /// The barangay the cart is for (the location gate's); the order's own when not given.
+    #[serde(default)]
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub reset: bool,
+    #[serde(default)]
+    pub street_id: Option<StreetId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+crate::declare!(
+    /// `POST /api/v1/orders/{orderId}/again`.
+    pub struct OrderAgain = Post "/api/v1/orders/{orderId}/again" as "orderAgain", Write, errors [401, 404, 422],
+    (crate::orders::OrderPath, AgainQuery, Json<AgainBody, false>) -> Refilled,
+    "Fills the cart from an order (the member's own, or a guest's with its key) at today's prices; answers the cart and what could not be added.");
+
+impl Endpoint for OrderAgain {
+    fn call(ctx: &mut Ctx, (p, q, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
+        let full = crate::orders::visible(ctx, p.order_id, q.key.as_deref())?;
+        let owner = ctx.cart_owner(true)?.ok_or(ApiError::Unauthenticated)?;
+        let barangay = b
+            .barangay
+            .unwrap_or(BarangayId::from_db(full.order.barangay_id));
+        let place = crate::cart::place_of(ctx, barangay)?;
+        let street = crate::cart::street_named(ctx, &place, b.street_id)?.map(|s| s.id);
+        let mut wanted: Vec<(Product, i32)> = Vec::new();
+        let mut left_out = Vec::new();
+        for line in &full.items {
+            let id = domain::ProductId::from_db(line.product_id);
+            match db::carts::product(ctx.conn, id)? {
+                Some(product) => match wanted.iter_mut().find(|(w, _)| w.id == id) {
+                    Some((_, q)) => *q += line.quantity,
+                    None => wanted.push((product, line.quantity)),
+                },
+                None => left_out.push(DisabledProduct {
+                    id,
+                    product_name: line.product_name.clone(),
+                    reason: "No longer sold.".into(),
+                }),
+            }
+        }
+        let pricing = Pricing::load(ctx)?;
+        let (cart, more) = match refill(ctx, &pricing, &owner, &wanted, &place, street, b.reset) {
+            Err(ApiError::Refused {
+                status,
+                field,
+                message,
+                mut products,
+            }) if !left_out.is_empty() => {
+                products.extend(left_out);
+                return Err(ApiError::Refused {
+                    status,
+                    field,
+                    message,
+                    products,
+                });
+            }
+            other => other?,
+        };
+        left_out.extend(more);
+        let what = format!("Your order {}", crate::orders::number(full.order.id));
+        answer(ctx, &pricing, &cart, left_out, &place, b.fulfillment, &what)
+    }
+}

@@ -1,0 +1,925 @@
+//! Go-to Cases and Order Again over HTTP on SQLite and PostgreSQL (issue 16 section 1): save a
+//! cart case, add to it, rename, change and remove items, refill the cart for a barangay with
+//! what cannot be added named, the reset question, delete; members only, another member's case
+//! the same 404 as an unknown one; unique names regardless of case; the limits; deleted with the
+//! account; and Order Again from a member's and a guest's order.
+
+mod support;
+
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use support::{database, Backend, TestDb};
+
+/// Makati, Poblacion: sells every product.
+const MAKATI: i64 = 1380300002;
+/// Manila, Barangay 1: not where the Double IPA can (17) is sold.
+const MANILA: i64 = 1380601001;
+/// Meycauayan, Bagbaguin (Bulacan): delivery only.
+const MEYCAUAYAN: i64 = 301412001;
+/// Angat, Banaban: not served.
+const ANGAT: i64 = 301401001;
+const RESET: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
+
+async fn call(
+    db: &TestDb,
+    method: &str,
+    uri: &str,
+    token: &str,
+    body: Value,
+) -> (StatusCode, Value) {
+    let mut req = TestRequest::default()
+        .method(method.parse().unwrap())
+        .uri(uri);
+    if !token.is_empty() {
+        req = req.insert_header(("authorization", format!("Bearer {token}")));
+    }
+    if !body.is_null() {
+        req = req.set_json(body);
+    }
+    let r = support::send_api(&db.pool, req).await;
+    (
+        r.status,
+        serde_json::from_slice(&r.body).unwrap_or(Value::Null),
+    )
+}
+
+async fn add(db: &TestDb, token: &str, product: i64, quantity: i64, barangay: i64) {
+    let (s, v) = call(
+        db,
+        "POST",
+        "/api/v1/cart",
+        token,
+        json!({"product_id": product, "quantity": quantity, "barangay": barangay}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+async fn empty_cart(db: &TestDb, token: &str) {
+    let (_, v) = call(
+        db,
+        "GET",
+        &format!("/api/v1/cart/{MAKATI}"),
+        token,
+        Value::Null,
+    )
+    .await;
+    let ids: Vec<Value> = v["shopping_cart"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| {
+            c["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["id"].clone())
+        })
+        .collect();
+    if !ids.is_empty() {
+        let (s, v) = call(
+            db,
+            "DELETE",
+            "/api/v1/cart",
+            token,
+            json!({ "product_id": ids }),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+}
+
+fn quantities(case: &Value) -> Vec<(i64, i64)> {
+    case["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["id"].as_i64().unwrap(), i["quantity"].as_i64().unwrap()))
+        .collect()
+}
+
+async fn save_edit_refill_delete(backend: Backend) {
+    let db = database(backend);
+    let ana = support::member(&db, 1).await;
+    add(&db, &ana, 1, 12, MAKATI).await;
+    add(&db, &ana, 3, 12, MAKATI).await;
+    add(&db, &ana, 12, 24, MAKATI).await;
+    // The bottles case of the cart becomes "Friday".
+    let (s, v) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"name": "  Friday ", "cart_items": [1, 3], "barangay": MAKATI}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["message"],
+        "You successfully created Go-to Case \"Friday\" from your case \"Bottles\""
+    );
+    assert_eq!(v["created"], true);
+    let case = &v["goto_case"];
+    let id = case["id"].as_i64().unwrap();
+    assert_eq!(case["case_name"], "Friday");
+    assert_eq!(case["case_type"], "Bottles");
+    assert_eq!(quantities(case), [(1, 12), (3, 12)]);
+    // 12 x P52 + 12 x P55, at today's unit prices.
+    assert_eq!(case["total"], 12 * 5200 + 12 * 5500);
+    assert_eq!(case["units"], 24);
+    // A name is unique whatever its case.
+    let (s, v) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"name": "FRIDAY", "cart_items": [12]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["errors"]["name"][0]
+        .as_str()
+        .unwrap()
+        .contains("already have a Go-to Case named \"FRIDAY\""));
+    // Cans do not join a Go-to Case of bottles.
+    let (s, v) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "cart_items": [12]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        v["message"].as_str().unwrap().contains("holds Bottles"),
+        "{v}"
+    );
+    // Nor a case that mixes types, nor items not in the cart.
+    for items in [json!([1, 12]), json!([4])] {
+        let (s, v) = call(
+            &db,
+            "POST",
+            "/api/v1/user/goto-case",
+            &ana,
+            json!({"name": "Mixed", "cart_items": items}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    }
+    // Adding the bottles again: quantities add.
+    let (s, v) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "cart_items": [1]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["message"],
+        "You successfully added from your case \"Bottles\" to your existing Go-to Case \"Friday\""
+    );
+    assert_eq!(v["created"], false);
+    assert_eq!(quantities(&v["goto_case"]), [(1, 24), (3, 12)]);
+    // The cans become a second case; the compatible lookup lists by case type.
+    let (s, _) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"name": "Cans night", "cart_items": "12"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let names = |v: &Value| -> Vec<String> {
+        v["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["case_name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (s, v) = call(&db, "GET", "/api/v1/user/goto-case", &ana, Value::Null).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(names(&v), ["Friday", "Cans night"]);
+    let (_, v) = call(
+        &db,
+        "GET",
+        "/api/v1/user/goto-case?cart_items=1,3",
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(names(&v), ["Friday"]);
+    let (_, v) = call(
+        &db,
+        "GET",
+        "/api/v1/user/goto-case?cart_items=13",
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(names(&v), ["Cans night"]);
+    let (_, v) = call(
+        &db,
+        "GET",
+        "/api/v1/user/goto-case/options",
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(v["cases"].as_array().unwrap().len(), 2);
+    assert_eq!(v["cases"][0]["item_count"], 2);
+    assert_eq!(v["can_create"], true);
+    assert_eq!(v["max_cases"], 50);
+    // Priced for Manila, where the Double IPA is not sold (not in this case: all available).
+    let (s, v) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/user/goto-case/{id}?barangay={MANILA}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["barangay_id"], MANILA);
+    assert!(v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|i| i["available"] == true));
+    // Rename and change a quantity; remove an item.
+    let (s, v) = call(
+        &db,
+        "PUT",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "name": "Weekend", "items": [{"product_id": 1, "quantity": 48}]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["goto_case"]["case_name"], "Weekend");
+    assert_eq!(quantities(&v["goto_case"]), [(1, 48), (3, 12)]);
+    // Its own name in another case is no clash; another case's name is.
+    let (s, _) = call(
+        &db,
+        "PUT",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "name": "WEEKEND"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = call(
+        &db,
+        "PUT",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "name": "cans NIGHT"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let (s, v) = call(
+        &db,
+        "DELETE",
+        "/api/v1/user/goto-case/items",
+        &ana,
+        json!({"case_id": id, "items": [3]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(quantities(&v["goto_case"]), [(1, 48)]);
+    // Refill an empty cart from it in another barangay.
+    empty_cart(&db, &ana).await;
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/user/goto-case/cart/{id}/barangay/{MEYCAUAYAN}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["message"], "Your Go-to Case \"WEEKEND\" is in your cart.");
+    assert_eq!(v["link"], "/cart?done=refilled");
+    assert_eq!(v["cart"]["barangay_id"], MEYCAUAYAN);
+    assert_eq!(quantities(&v["cart"]["shopping_cart"][0]), [(1, 48)]);
+    // Delete it: gone.
+    let (s, v) = call(
+        &db,
+        "DELETE",
+        &format!("/api/v1/user/goto-case/{id}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["case_name"], "WEEKEND");
+    let (s, _) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/user/goto-case/{id}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = call(
+        &db,
+        "DELETE",
+        &format!("/api/v1/user/goto-case/{id}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+both!(save_edit_refill_delete);
+
+/// A member with one Go-to Case of bottles (product 1 x 24); answers its id.
+async fn member_with_a_case(db: &TestDb, token: &str, name: &str) -> i64 {
+    add(db, token, 1, 24, MAKATI).await;
+    let (s, v) = call(
+        db,
+        "POST",
+        "/api/v1/user/goto-case",
+        token,
+        json!({"name": name, "cart_items": [1]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v["goto_case"]["id"].as_i64().unwrap()
+}
+
+async fn owners_guests_and_bad_input(backend: Backend) {
+    let db = database(backend);
+    let ana = support::member(&db, 1).await;
+    let ben = support::member(&db, 2).await;
+    let guest = support::guest(&db).await;
+    let id = member_with_a_case(&db, &ana, "Ana's").await;
+    let calls = |id: i64| {
+        vec![
+            ("GET", "/api/v1/user/goto-case".to_string(), Value::Null),
+            ("GET", format!("/api/v1/user/goto-case/{id}"), Value::Null),
+            ("GET", "/api/v1/user/goto-case/options".into(), Value::Null),
+            (
+                "POST",
+                "/api/v1/user/goto-case".into(),
+                json!({"case_id": id, "cart_items": [1]}),
+            ),
+            (
+                "PUT",
+                "/api/v1/user/goto-case".into(),
+                json!({"case_id": id, "name": "Mine"}),
+            ),
+            (
+                "DELETE",
+                format!("/api/v1/user/goto-case/{id}"),
+                Value::Null,
+            ),
+            (
+                "DELETE",
+                "/api/v1/user/goto-case/items".into(),
+                json!({"case_id": id, "items": [1]}),
+            ),
+            (
+                "POST",
+                format!("/api/v1/user/goto-case/cart/{id}/barangay/{MAKATI}"),
+                Value::Null,
+            ),
+        ]
+    };
+    // Guests and callers without a session: 401 on every call.
+    for token in [guest.as_str(), ""] {
+        for (method, uri, body) in calls(id) {
+            let (s, v) = call(&db, method, &uri, token, body).await;
+            assert_eq!(s, StatusCode::UNAUTHORIZED, "{method} {uri}: {v}");
+        }
+    }
+    // Another member: the same 404 as an unknown case, and nothing changes.
+    add(&db, &ben, 1, 24, MAKATI).await;
+    for ((method, uri, body), (_, unknown, unknown_body)) in
+        calls(id).into_iter().zip(calls(999999))
+    {
+        if uri.ends_with("/options") || (method == "GET" && uri.ends_with("goto-case")) {
+            continue;
+        }
+        let (s, theirs) = call(&db, method, &uri, &ben, body).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{method} {uri}: {theirs}");
+        let (s, missing) = call(&db, method, &unknown, &ben, unknown_body).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{method} {unknown}: {missing}");
+        assert_eq!(
+            theirs["error"]
+                .as_str()
+                .unwrap()
+                .replace(&id.to_string(), "N"),
+            missing["error"].as_str().unwrap().replace("999999", "N"),
+        );
+    }
+    let (_, v) = call(&db, "GET", "/api/v1/user/goto-case", &ben, Value::Null).await;
+    assert_eq!(v["data"], json!([]));
+    let (s, v) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/user/goto-case/{id}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["case_name"], "Ana's");
+    assert_eq!(quantities(&v), [(1, 24)]);
+    // Bad input: each refused with a message, nothing saved.
+    let bad = [
+        json!({"cart_items": [1]}),
+        json!({"name": "", "cart_items": [1]}),
+        json!({"name": "   ", "cart_items": [1]}),
+        json!({"name": "a\u{0}b", "cart_items": [1]}),
+        json!({"name": "a\u{e000}b", "cart_items": [1]}),
+        json!({"name": "x".repeat(61), "cart_items": [1]}),
+        json!({"name": "ok", "cart_items": []}),
+        json!({"name": "ok", "cart_items": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51]}),
+        json!({"name": "ok", "cart_items": [2]}),
+    ];
+    for body in bad {
+        let (s, v) = call(&db, "POST", "/api/v1/user/goto-case", &ana, body.clone()).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
+        assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    }
+    for body in [
+        json!({"name": "ok", "cart_items": ["x"]}),
+        json!({"name": 5, "cart_items": [1]}),
+        json!({"name": "ok", "cart_items": "1,x"}),
+    ] {
+        let (s, v) = call(&db, "POST", "/api/v1/user/goto-case", &ana, body.clone()).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {v}");
+    }
+    for body in [
+        json!({"case_id": id, "items": [{"product_id": 1, "quantity": 0}]}),
+        json!({"case_id": id, "items": [{"product_id": 1, "quantity": 1000}]}),
+        json!({"case_id": id, "items": [{"product_id": 1, "quantity": -5}]}),
+        json!({"case_id": id, "product_id": 1}),
+        json!({"case_id": id}),
+        json!({"name": "No id"}),
+    ] {
+        let (s, v) = call(&db, "PUT", "/api/v1/user/goto-case", &ana, body.clone()).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
+    }
+    let (s, _) = call(
+        &db,
+        "PUT",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "items": [{"product_id": 3, "quantity": 5}]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "a product the case does not hold");
+    let (s, _) = call(
+        &db,
+        "DELETE",
+        "/api/v1/user/goto-case/items",
+        &ana,
+        json!({"case_id": id, "items": [3]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    for uri in [
+        "/api/v1/user/goto-case/abc",
+        "/api/v1/user/goto-case/-1",
+        "/api/v1/user/goto-case/99999999999999999999",
+    ] {
+        let (s, _) = call(&db, "GET", uri, &ana, Value::Null).await;
+        assert!(
+            s == StatusCode::NOT_FOUND || s == StatusCode::BAD_REQUEST,
+            "{uri}: {s}"
+        );
+    }
+    let (s, _) = call(
+        &db,
+        "GET",
+        "/api/v1/user/goto-case?cart_items=1,x",
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, _) = call(
+        &db,
+        "GET",
+        "/api/v1/user/goto-case?barangay=5",
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (_, v) = call(&db, "GET", "/api/v1/user/goto-case", &ana, Value::Null).await;
+    assert_eq!(v["data"].as_array().unwrap().len(), 1, "nothing was saved");
+}
+both!(owners_guests_and_bad_input);
+
+async fn fifty_cases_at_most(backend: Backend) {
+    let db = database(backend);
+    let ana = support::member(&db, 1).await;
+    add(&db, &ana, 1, 24, MAKATI).await;
+    for n in 0..50 {
+        let (s, v) = call(
+            &db,
+            "POST",
+            "/api/v1/user/goto-case",
+            &ana,
+            json!({"name": format!("Case {n}"), "cart_items": [1]}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{n}: {v}");
+    }
+    let (s, v) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"name": "One too many", "cart_items": [1]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        v["message"].as_str().unwrap().contains("50 Go-to Cases"),
+        "{v}"
+    );
+    let (_, v) = call(
+        &db,
+        "GET",
+        "/api/v1/user/goto-case/options",
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(v["can_create"], false);
+    // Adding to one of them still works; a list of more than 50 items is refused.
+    let first = v["cases"][0]["id"].as_i64().unwrap();
+    let (s, _) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": first, "cart_items": [1]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let items: Vec<Value> = (1..=51)
+        .map(|p| json!({"product_id": p, "quantity": 1}))
+        .collect();
+    let (s, v) = call(
+        &db,
+        "PUT",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": first, "items": items}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    // A quantity beyond 999 is kept at 999 and said.
+    for _ in 0..40 {
+        call(
+            &db,
+            "POST",
+            "/api/v1/user/goto-case",
+            &ana,
+            json!({"case_id": first, "cart_items": [1]}),
+        )
+        .await;
+    }
+    let (_, v) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": first, "cart_items": [1]}),
+    )
+    .await;
+    assert_eq!(v["goto_case"]["items"][0]["quantity"], 999);
+    assert!(
+        v["message"].as_str().unwrap().contains("at most 999"),
+        "{v}"
+    );
+    // Two members may use the same name.
+    let ben = support::member(&db, 2).await;
+    member_with_a_case(&db, &ben, "Case 0").await;
+}
+both!(fifty_cases_at_most);
+
+async fn refills_name_what_cannot_be_added(backend: Backend) {
+    let db = database(backend);
+    let ana = support::member(&db, 1).await;
+    add(&db, &ana, 12, 24, MAKATI).await;
+    add(&db, &ana, 17, 24, MAKATI).await;
+    let (_, v) = call(
+        &db,
+        "POST",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"name": "Cans", "cart_items": [12, 17]}),
+    )
+    .await;
+    let id = v["goto_case"]["id"].as_i64().unwrap();
+    // Priced for Manila, the Double IPA says why it cannot be had.
+    let (_, v) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/user/goto-case/{id}?barangay={MANILA}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(v["items"][1]["available"], false);
+    assert_eq!(
+        v["items"][1]["unavailable_reason"],
+        "Not sold in Manila City."
+    );
+    assert_eq!(v["total"], 139200, "a whole case at the case price");
+    empty_cart(&db, &ana).await;
+    // Into the cart for Manila: the can that is sold there goes in, the other is named.
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/user/goto-case/cart/{id}/barangay/{MANILA}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["left_out"][0]["id"], 17);
+    assert_eq!(
+        v["message"],
+        "Your Go-to Case \"Cans\" is in your cart, but not all of it: Bangkal Double IPA Can 473 ml (Not sold in Manila City)."
+    );
+    assert_eq!(v["link"], "/cart?done=refilled&left=17");
+    assert_eq!(quantities(&v["cart"]["shopping_cart"][0]), [(12, 24)]);
+    // The cart page names it again from the link.
+    let (s, v) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/cart/{MANILA}?left=17"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["left_out"][0]["reason"], "Not sold in Manila City.");
+    let (s, _) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/cart/{MANILA}?left=1,x"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    // Not served: nothing can be added, each named.
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/user/goto-case/cart/{id}/barangay/{ANGAT}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(v["data"]["products"].as_array().unwrap().len(), 2);
+    // The cart's limit: 990 of the can held, 24 more: 9 go in, and it is said.
+    call(
+        &db,
+        "PUT",
+        "/api/v1/cart",
+        &ana,
+        json!({"product_id": 12, "quantity": 990}),
+    )
+    .await;
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/user/goto-case/cart/{id}/barangay/{MAKATI}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["left_out"][0]["reason"],
+        "9 of 24 added: a cart holds at most 999 of a product."
+    );
+    assert_eq!(
+        quantities(&v["cart"]["shopping_cart"][0]),
+        [(12, 999), (17, 24)]
+    );
+    // A cart of the other family asks SPEC 4's question first; yes empties it.
+    empty_cart(&db, &ana).await;
+    add(&db, &ana, 21, 1, MAKATI).await;
+    let uri = format!("/api/v1/user/goto-case/cart/{id}/barangay/{MAKATI}");
+    let (s, v) = call(&db, "POST", &uri, &ana, Value::Null).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["errors"]["reset"][0], RESET);
+    let (_, v) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/cart/{MAKATI}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(
+        v["shopping_cart"][0]["items"][0]["id"], 21,
+        "the keg stays until the shopper agrees"
+    );
+    let (s, v) = call(&db, "POST", &uri, &ana, json!({"reset": true})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["cart"]["item_count"], 2);
+    assert_eq!(v["cart"]["shopping_cart"][0]["family"], "can");
+    // An empty Go-to Case says so.
+    let (_, v) = call(
+        &db,
+        "DELETE",
+        "/api/v1/user/goto-case/items",
+        &ana,
+        json!({"case_id": id, "items": [12, 17]}),
+    )
+    .await;
+    assert_eq!(v["goto_case"]["items"], json!([]));
+    let (s, v) = call(&db, "POST", &uri, &ana, Value::Null).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["message"].as_str().unwrap().contains("is empty"));
+}
+both!(refills_name_what_cannot_be_added);
+
+/// Places the cart of `token` (a complete case in Makati) as an order; answers the placed order.
+async fn place(db: &TestDb, token: &str) -> Value {
+    let (_, cart) = call(
+        db,
+        "GET",
+        &format!("/api/v1/cart/{MAKATI}"),
+        token,
+        Value::Null,
+    )
+    .await;
+    let (s, v) = call(
+        db,
+        "POST",
+        "/api/v1/orders",
+        token,
+        json!({
+            "contact_name": "Ana Santos",
+            "mobile": "09171234567",
+            "email": "ana@example.com",
+            "address": "Unit 5B, 12 Jupiter St.",
+            "barangay": MAKATI,
+            "fulfillment": 1,
+            "revision": cart["revision"],
+            "expected_total": cart["cart_order_summary"]["subtotal"],
+            "testdate": "2026-11-24T14:00",
+        }),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    v
+}
+
+async fn order_again(backend: Backend) {
+    let db = database(backend);
+    let ana = support::member(&db, 1).await;
+    add(&db, &ana, 1, 12, MAKATI).await;
+    add(&db, &ana, 3, 12, MAKATI).await;
+    let placed = place(&db, &ana).await;
+    let id = placed["order"]["id"].as_i64().unwrap();
+    let number = placed["order"]["number"].as_str().unwrap().to_string();
+    // The cart emptied with the order; Order Again fills it at today's prices, for the order's
+    // own barangay unless another is named.
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/orders/{id}/again"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["message"],
+        format!("Your order {number} is in your cart.")
+    );
+    assert_eq!(v["cart"]["barangay_id"], MAKATI);
+    assert_eq!(
+        quantities(&v["cart"]["shopping_cart"][0]),
+        [(1, 12), (3, 12)]
+    );
+    // Twice: quantities add.
+    let (_, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/orders/{id}/again"),
+        &ana,
+        json!({"barangay": MEYCAUAYAN}),
+    )
+    .await;
+    assert_eq!(
+        quantities(&v["cart"]["shopping_cart"][0]),
+        [(1, 24), (3, 24)]
+    );
+    assert_eq!(v["cart"]["barangay_id"], MEYCAUAYAN);
+    // Not someone else's, nor an unknown one: the 404 of an unknown order.
+    let ben = support::member(&db, 2).await;
+    for (uri, token) in [
+        (format!("/api/v1/orders/{id}/again"), ben.as_str()),
+        ("/api/v1/orders/999999/again".to_string(), ana.as_str()),
+        (format!("/api/v1/orders/{id}/again?key=wrong"), ""),
+    ] {
+        let (s, v) = call(&db, "POST", &uri, token, Value::Null).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {v}");
+    }
+    let (_, v) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/cart/{MAKATI}"),
+        &ben,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(v["item_count"], 0);
+    // A guest's order, by the key of its link; the guest's cart fills.
+    let guest = support::guest(&db).await;
+    add(&db, &guest, 21, 1, MAKATI).await;
+    let placed = place(&db, &guest).await;
+    let link = placed["link"].as_str().unwrap();
+    let (id, key) = (
+        placed["order"]["id"].as_i64().unwrap(),
+        link.split("key=").nth(1).unwrap().to_string(),
+    );
+    let (s, _) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/orders/{id}/again"),
+        &guest,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "without its key");
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/orders/{id}/again?key={key}"),
+        &guest,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(quantities(&v["cart"]["shopping_cart"][0]), [(21, 1)]);
+    // Ana's cart holds bottles: the keg order asks the reset question first.
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/orders/{id}/again?key={key}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(v["errors"]["reset"][0], RESET);
+}
+both!(order_again);
+
+async fn deleted_with_the_account(backend: Backend) {
+    let db = database(backend);
+    support::member_who_logs_in(&db, 1).await;
+    let (_, ana) = support::log_in_member(&db, 1, "").await;
+    {
+        use db::schema::users;
+        let mut conn = db.pool.get().unwrap();
+        diesel::update(users::table)
+            .set(users::password_set.eq(true))
+            .execute(&mut *conn)
+            .unwrap();
+    }
+    member_with_a_case(&db, &ana, "Mine").await;
+    let ben = support::member(&db, 2).await;
+    member_with_a_case(&db, &ben, "Mine").await;
+    let (s, v) = call(
+        &db,
+        "DELETE",
+        "/api/v1/user",
+        &ana,
+        json!({"current_password": "Tala beer 2026 ok"}),
+    )
+    .await;
+    assert!(s.is_success(), "{s} {v}");
+    use db::schema::{goto_case_items, goto_cases};
+    let mut conn = db.pool.get().unwrap();
+    let cases: i64 = goto_cases::table.count().get_result(&mut *conn).unwrap();
+    let items: i64 = goto_case_items::table
+        .count()
+        .get_result(&mut *conn)
+        .unwrap();
+    assert_eq!((cases, items), (1, 1), "only Ben's is left");
+}
+both!(deleted_with_the_account);

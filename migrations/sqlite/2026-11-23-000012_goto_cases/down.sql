@@ -1,0 +1,2 @@
+DROP TABLE goto_case_items;
+DROP TABLE goto_cases;
