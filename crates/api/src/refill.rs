@@ -229,16 +229,13 @@ impl Endpoint for GotoCaseToCart {
     }
 }
 
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct AgainQuery {
-    /// A guest's key from the order's link.
-    pub key: Option<String>,
-}
-
 /// Order Again: where the cart is for (else the order's barangay) and the reset answer.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AgainBody {
+    /// A guest's key from the order's link (a member's own order needs none).
+    #[serde(default)]
+    #[schema(max_length = 40)]
+    pub key: Option<String>,
     /// The barangay the cart is for (the location gate's); the order's own when not given.
     #[serde(default)]
     pub barangay: Option<BarangayId>,
@@ -253,12 +250,12 @@ pub struct AgainBody {
 crate::declare!(
     /// `POST /api/v1/orders/{orderId}/again`.
     pub struct OrderAgain = Post "/api/v1/orders/{orderId}/again" as "orderAgain", Write, errors [401, 404, 422],
-    (crate::orders::OrderPath, AgainQuery, Json<AgainBody, false>) -> Refilled,
+    (crate::orders::OrderPath, NoParams, Json<AgainBody, false>) -> Refilled,
     "Fills the cart from an order (the member's own, or a guest's with its key) at today's prices; answers the cart and what could not be added.");
 
 impl Endpoint for OrderAgain {
-    fn call(ctx: &mut Ctx, (p, q, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
-        let full = crate::orders::visible(ctx, p.order_id, q.key.as_deref())?;
+    fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
+        let full = crate::orders::visible(ctx, p.order_id, b.key.as_deref())?;
         let owner = ctx.cart_owner(true)?.ok_or(ApiError::Unauthenticated)?;
         let barangay = b
             .barangay

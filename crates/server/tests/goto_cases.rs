@@ -833,9 +833,9 @@ async fn order_again(backend: Backend) {
     for (uri, token) in [
         (format!("/api/v1/orders/{id}/again"), ben.as_str()),
         ("/api/v1/orders/999999/again".to_string(), ana.as_str()),
-        (format!("/api/v1/orders/{id}/again?key=wrong"), ""),
+        (format!("/api/v1/orders/{id}/again"), ""),
     ] {
-        let (s, v) = call(&db, "POST", &uri, token, Value::Null).await;
+        let (s, v) = call(&db, "POST", &uri, token, json!({"key": "x".repeat(40)})).await;
         assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {v}");
     }
     let (_, v) = call(
@@ -868,9 +868,9 @@ async fn order_again(backend: Backend) {
     let (s, v) = call(
         &db,
         "POST",
-        &format!("/api/v1/orders/{id}/again?key={key}"),
+        &format!("/api/v1/orders/{id}/again"),
         &guest,
-        Value::Null,
+        json!({ "key": key }),
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
@@ -879,9 +879,9 @@ async fn order_again(backend: Backend) {
     let (s, v) = call(
         &db,
         "POST",
-        &format!("/api/v1/orders/{id}/again?key={key}"),
+        &format!("/api/v1/orders/{id}/again"),
         &ana,
-        Value::Null,
+        json!({ "key": key }),
     )
     .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");

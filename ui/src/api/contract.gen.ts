@@ -618,7 +618,7 @@ export const calls = {
   notice: { name: 'notice', method: 'GET', key: '/api/v1/notice?testdate={testdate}', read: true } as Call<NoticeAnswer>,
   placeOrder: { name: 'placeOrder', method: 'POST', key: '/api/v1/orders', read: false } as Call<PlacedOrder>,
   order: { name: 'order', method: 'GET', key: '/api/v1/orders/{orderId}?key={key}', read: true } as Call<OrderView>,
-  orderAgain: { name: 'orderAgain', method: 'POST', key: '/api/v1/orders/{orderId}/again?key={key}', read: false } as Call<Refilled>,
+  orderAgain: { name: 'orderAgain', method: 'POST', key: '/api/v1/orders/{orderId}/again', read: false } as Call<Refilled>,
   holiday: { name: 'holiday', method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,
   preRegister: { name: 'preRegister', method: 'POST', key: '/api/v1/pre-register', read: false } as Call<MessageAnswer>,
   products: { name: 'products', method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
