@@ -34,7 +34,9 @@ import { Product } from './features/product/Product';
 import { productQuery } from './features/product/queries';
 import { Addresses, SetupAddress } from './features/accounts/Addresses';
 import { Login } from './features/accounts/Login';
-import { DeleteAccount, GoToCases, MyAccount } from './features/accounts/MyAccount';
+import { DeleteAccount, MyAccount } from './features/accounts/MyAccount';
+import { GoToCasesPage } from './features/goto-cases/GoToCasesPage';
+import { gotoCaseOptionsQuery, gotoCasesQuery } from './features/goto-cases/queries';
 import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
 import { Registration } from './features/accounts/Registration';
 import { addressesQuery, pendingRegistrationQuery, userQuery } from './features/accounts/queries';
@@ -215,11 +217,13 @@ export const routes: RouteDef[] = [
   }),
   // The cart's forms work without JavaScript as well (issue 15 section 7); after each the cart
   // page says what happened.
-  route('cart', '/cart', CartPage, 'Shopping Cart', 'Your shopping cart.', [cartQuery.template], {
+  // A member's page also holds their Go-to Cases for the Go-to Case form (a guest's skips them).
+  route('cart', '/cart', CartPage, 'Shopping Cart', 'Your shopping cart.', [cartQuery.template, gotoCaseOptionsQuery.template], {
     shop: true,
     sitemap: false,
-    // SPEC 4's reset question without JavaScript: the category gate over the cart asks it (`reset`).
-    params: ['reset'],
+    // SPEC 4's reset question without JavaScript: the category gate over the cart asks it (`reset`);
+    // after a refill, what it could not add (`left`).
+    params: ['reset', 'left'],
     actions: [
       action(calls.addToCart, '/cart?done=added', { startsSession: true }),
       action(calls.updateCart, '/cart?done=updated', { startsSession: true }),
@@ -227,6 +231,11 @@ export const routes: RouteDef[] = [
       action(calls.returnEmpty, '/cart?done=empties', { startsSession: true }),
       action(calls.checkoutVerify, '/checkout'),
       action(calls.keepCart, '/cart?done=kept'),
+      // Issue 16: a cart case saved as a Go-to Case goes to it; a Go-to Case or an order back into
+      // the cart comes here, naming what could not be added.
+      action(calls.createGotoCase, '/my-account/go-to-cases', { answerLink: 'link' }),
+      action(calls.gotoCaseToCart, '/cart?done=refilled', { answerLink: 'link' }),
+      action(calls.orderAgain, '/cart?done=refilled', { answerLink: 'link', startsSession: true }),
     ],
   }),
   route('checkout', '/checkout', Checkout, 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template, userQuery.template, placeStreetsQuery.template], {
@@ -309,7 +318,15 @@ export const routes: RouteDef[] = [
     actions: [action(calls.updateUser, '/my-account?done=profile')],
   }),
   route('orders', '/my-account/orders', MyOrders, 'My Orders', 'Your orders.', [myOrdersQuery.template], { ...MEMBER, params: ['page'] }),
-  route('go-to-cases', '/my-account/go-to-cases', GoToCases, 'My Go-to Cases', 'Your Go-to Cases.', [], MEMBER),
+  route('go-to-cases', '/my-account/go-to-cases', GoToCasesPage, 'My Go-to Cases', 'Your Go-to Cases.', [gotoCasesQuery.template], {
+    ...MEMBER,
+    params: ['case'],
+    actions: [
+      action(calls.updateGotoCase, '/my-account/go-to-cases?done=saved', { answerLink: 'link' }),
+      action(calls.removeGotoCaseItems, '/my-account/go-to-cases?done=removed', { answerLink: 'link' }),
+      action(calls.deleteGotoCase, '/my-account/go-to-cases?done=deleted'),
+    ],
+  }),
   route('addresses', '/my-account/addresses', Addresses, 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], {
     ...MEMBER,
     actions: [

@@ -74,6 +74,9 @@ pub struct GotoCaseSaved {
     pub goto_case: GotoCaseView,
     /// Whether the call made a new Go-to Case.
     pub created: bool,
+    /// The Go-to Cases page, at this case, saying what happened (where a form without JavaScript
+    /// goes).
+    pub link: String,
 }
 
 /// One of the member's Go-to Cases, for the Go-to Case form's choice.
@@ -215,6 +218,11 @@ pub fn views(
 /// One of the member's cases, or the 404 of an unknown one.
 pub fn own_case(ctx: &mut Ctx, member: UserId, id: i64) -> Result<GotoCaseRow, ApiError> {
     db::goto_cases::find(ctx.conn, member, id)?.ok_or_else(|| not_found(id))
+}
+
+/// The Go-to Cases page at case `id`, saying `done`.
+fn link(done: &str, id: i64) -> String {
+    format!("/my-account/go-to-cases?done={done}&case={id}#case-{id}")
 }
 
 fn not_found(id: i64) -> ApiError {
@@ -586,6 +594,7 @@ impl Endpoint for GotoCaseCreate {
         }
         Ok(GotoCaseSaved {
             message,
+            link: link(if b.case_id.is_some() { "added" } else { "created" }, id),
             goto_case: view,
             created: b.case_id.is_none(),
         })
@@ -706,6 +715,7 @@ impl Endpoint for GotoCaseUpdate {
         let view = view_one(ctx, &pricing, member.id, id, place.as_ref())?;
         Ok(GotoCaseSaved {
             message: format!("Your Go-to Case \"{}\" is saved.", view.case_name),
+            link: link("saved", id),
             goto_case: view,
             created: false,
         })
@@ -791,6 +801,7 @@ impl Endpoint for GotoCaseRemoveItems {
                 "Removed {removed} item(s) from your Go-to Case \"{}\".",
                 view.case_name
             ),
+            link: link("removed", id),
             goto_case: view,
             created: false,
         })

@@ -43,8 +43,9 @@ pub struct Plan {
 /// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
 /// an emailed link's `token`, and the no-JS location gate's steps. A route's data may use only these
 /// ([`crate::routes::RouteTable::index`] refuses others).
-pub const VARS: [&str; 10] = [
+pub const VARS: [&str; 11] = [
     "barangay",
+    "left",
     "token",
     "key",
     "page",
@@ -123,6 +124,13 @@ fn vars_for(
     // An order link's key, and the page of a list.
     if let Some(k) = query.get("key").filter(|k| !k.is_empty()) {
         vars.insert("key".into(), k.to_string());
+    }
+    // What a refill could not add (`1,5,12`): the cart page names them.
+    if let Some(l) = query.get("left").filter(|l| {
+        let ids: Vec<&str> = l.split(',').collect();
+        ids.len() <= 50 && ids.iter().all(|i| i.parse::<u32>().is_ok_and(|n| n > 0))
+    }) {
+        vars.insert("left".into(), l.to_string());
     }
     if let Some(p) = query.get("page").and_then(|p| p.parse::<u32>().ok()) {
         vars.insert("page".into(), p.to_string());

@@ -267,7 +267,12 @@ export type GotoCaseSaved = { message: string, goto_case: GotoCaseView,
 /**
  * Whether the call made a new Go-to Case.
  */
-created: boolean, };
+created: boolean, 
+/**
+ * The Go-to Cases page, at this case, saying what happened (where a form without JavaScript
+ * goes).
+ */
+link: string, };
 
 /**
  * A Go-to Case as the member sees it, priced for a barangay when one is given.

@@ -7,6 +7,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { NETWORK_FAILED } from '../api/send';
 import type { Call } from '../api/contract.gen';
+import type { PostedForm } from '../lib/render-input';
 import { usePage, usePageParam } from '../page';
 
 export interface FormState {
@@ -77,13 +78,28 @@ export function useAccountForm(
     if ('location' in answer) {
       // Every form leaves the page on success: the flag stays, so a late click sends nothing.
       update({ busy: false });
-      window.location.assign(answer.location);
+      goTo(answer.location);
     } else {
       inFlight.current = false;
       update({ busy: false, ok: false, message: answer.message, errors: answer.errors });
     }
   };
   return [state, submit, update];
+}
+
+/**
+ * Goes where a form's answer says. The same address with a `#part` would only scroll (a fragment
+ * navigation keeps the page as it was): the page is loaded again instead, at that part.
+ */
+function goTo(location: string) {
+  const to = new URL(location, window.location.href);
+  const here = window.location;
+  if (to.hash && to.pathname === here.pathname && to.search === here.search) {
+    here.hash = to.hash;
+    here.reload();
+  } else {
+    here.assign(to.href);
+  }
 }
 
 /** The hidden fields of a form that runs `call`: its name and the session's CSRF token. */
@@ -175,4 +191,13 @@ export function DoneMessage({ text }: { text: string | null }) {
       {text}
     </p>
   ) : null;
+}
+
+/**
+ * The form the server sent back without JavaScript (a failure), when it is this one: `match`
+ * tells by what was typed (a page with one form per item names the item in a hidden field).
+ */
+export function usePageForm(match: (values: Record<string, string>) => boolean): PostedForm | null {
+  const { form } = usePage();
+  return form && match(form.values) ? form : null;
 }

@@ -52,17 +52,6 @@ export function MyAccount() {
   );
 }
 
-export function GoToCases() {
-  return (
-    <AccountPage current="/my-account/go-to-cases" id="cases" title="My Go-to Cases">
-      <p className="empty">You have no Go-to Cases yet. Save a case from your cart as a Go-to Case to order it again in one step.</p>
-      <a className="button" href="/buy-beer">
-        Buy Beer
-      </a>
-    </AccountPage>
-  );
-}
-
 /** SPEC 2: the delete-account page; the account goes only after the member confirms. */
 export function DeleteAccount() {
   const [state, submit] = useAccountForm();

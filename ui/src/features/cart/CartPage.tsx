@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { calls, type CartAnswer } from '../../api/contract.gen';
 import type { Sent } from '../../api/send';
 import { CartErrorDialog } from '../../components/CartErrorDialog';
+import { SaveGoToCase } from '../../components/GoToCaseForm';
 import { DoneMessage, FormCall, useDone } from '../../components/form';
 import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
 import { ProductCard } from '../../components/ProductCard';
@@ -26,6 +27,7 @@ const DONE: Record<string, string> = {
   reset: 'Your cart has been reset.',
   conflict: 'You had another cart before logging in: choose below which one to keep.',
   kept: 'Your cart is ready.',
+  refilled: 'We filled your cart. Check it before you go to checkout.',
   merged:
     "Your cart from before you logged in joined your account's cart; what went past a cart's limits (999 of a product, 50 products) was left out.",
 };
@@ -159,24 +161,53 @@ function Proceed({ cart, reason, onRefused }: { cart: CartAnswer; reason: string
   );
 }
 
-/** Save New Go-to Case: guests log in first; for members Go-to Cases come in a later issue. */
-function GoToCase({ member, name }: { member: boolean; name: string }) {
-  if (!member)
-    return (
-      <a className="button secondary" href="/login?from=cart">
-        Save New Go-to Case
-      </a>
-    );
-  const note = `go-to-note-${name.replace(/\W+/g, '-')}`;
+/**
+ * SPEC 4's reset question after a refill posted without JavaScript (a Go-to Case's Add to Cart, an
+ * order's Order Again) found a cart of the other family: Yes posts the same again with `reset`.
+ */
+function RefillQuestion() {
+  const { form } = usePage();
+  const question = form?.errors.reset?.[0];
+  if (!form || !question) return null;
+  const call = form.values.caseId ? calls.gotoCaseToCart : form.values.orderId ? calls.orderAgain : null;
+  if (!call) return null;
   return (
-    <>
-      <button type="button" className="secondary" disabled aria-describedby={note}>
-        Save New Go-to Case
-      </button>
-      <span className="muted" id={note}>
-        Saving Go-to Cases is coming soon.
-      </span>
-    </>
+    <section className="cart-conflict" aria-labelledby="reset-title">
+      <h2 id="reset-title">Reset your cart?</h2>
+      <p>{question}</p>
+      <div className="conflict-actions">
+        <form method="post" action="/cart">
+          <FormCall call={call} />
+          {Object.entries(form.values)
+            .filter(([k]) => k !== 'reset')
+            .map(([k, v]) => (
+              <input key={k} type="hidden" name={k} value={v} />
+            ))}
+          <input type="hidden" name="reset" value="true" />
+          <button type="submit">Yes, reset my cart</button>
+        </form>
+        <a className="button secondary" href="/cart">
+          No, keep my cart
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** What a refill could not add (`left` in the address): by name, with why. */
+function LeftOut({ cart }: { cart: CartAnswer }) {
+  if (cart.left_out.length === 0) return null;
+  return (
+    <section className="unavailable-list" aria-labelledby="left-out-title">
+      <h2 id="left-out-title">Not added to your cart</h2>
+      <ul>
+        {cart.left_out.map((p) => (
+          <li key={p.id}>
+            <strong>{p.product_name}</strong>: {p.reason}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -221,7 +252,7 @@ export function CartPage() {
   const actions = useCartActions(cart, setNote, refetch);
   const done = useDone(DONE);
   // A form that came back without JavaScript: what the server said.
-  const posted = page.form?.message || null;
+  const posted = (!page.form?.errors.reset && page.form?.message) || null;
   const member = Boolean(page.member);
 
   let body: ReactNode;
@@ -270,7 +301,7 @@ export function CartPage() {
           )}
           <h2 className="visually-hidden">Your cases</h2>
           {cart.shopping_cart.map((c) => (
-            <CasePanel key={`${c.packaging_id}-${c.name}`} c={c} actions={actions} goToCase={<GoToCase member={member} name={c.name} />} />
+            <CasePanel key={`${c.packaging_id}-${c.name}`} c={c} actions={actions} goToCase={<SaveGoToCase c={c} barangay={cart.barangay_id} />} />
           ))}
           {cart.empties.length > 0 && (
             <section className="empties" aria-labelledby="empties-title">
@@ -314,6 +345,8 @@ export function CartPage() {
         </p>
       )}
       {cart && <Conflict cart={cart} />}
+      <RefillQuestion />
+      {cart && <LeftOut cart={cart} />}
       {body}
       {recommended.length > 0 && (
         <section className="strip" aria-labelledby="recommended-title">

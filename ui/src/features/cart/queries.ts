@@ -17,7 +17,7 @@ import { fillTemplate, type Vars } from '../../lib/keys';
 import { ADD_FAILED, ADDED, CART_DEBOUNCE_MS, debounce } from '../../lib/cart';
 import { usePage } from '../../page';
 
-export const cartQuery = defineQuery(calls.cart, { barangayId: '{barangay}', fulfillment: '{gateFulfillment}', testdate: '{testdate}' });
+export const cartQuery = defineQuery(calls.cart, { barangayId: '{barangay}', fulfillment: '{gateFulfillment}', testdate: '{testdate}', left: '{left}' });
 
 /** What the store holds: the latest answer, the drawer's message, and how often the drawer was asked to open. */
 export interface LatestCart {

@@ -6,6 +6,7 @@ import type { OrderView } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
+import { OrderAgain } from './OrderAgain';
 import { confirmation, ORDERS_PATH } from './orders';
 import { orderQuery } from './queries';
 
@@ -71,6 +72,7 @@ function Order({ order: o, member }: { order: OrderView; member: boolean }) {
         </div>
       )}
       <p className="order-placed">Placed on {o.placed_at}</p>
+      <OrderAgain order={o} />
 
       <section aria-labelledby="order-status-title" className="order-section">
         <h2 id="order-status-title">

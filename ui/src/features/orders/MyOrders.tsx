@@ -6,6 +6,7 @@ import { AccountPage } from '../../components/AccountPage';
 import { QueryState } from '../../components/QueryState';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
+import { OrderAgain } from './OrderAgain';
 import { itemCount, orderPath, ORDERS_PATH, pagerLinks } from './orders';
 import { myOrdersQuery } from './queries';
 
@@ -66,6 +67,7 @@ function Orders({ list }: { list: OrderList }) {
                   <dd>{formatPhp(o.total)}</dd>
                 </div>
               </dl>
+              <OrderAgain order={o} />
             </li>
           ))}
         </ol>
