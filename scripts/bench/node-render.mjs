@@ -6,6 +6,8 @@ import vm from 'node:vm';
 
 const [, , bundle, inputFile] = process.argv;
 vm.runInThisContext(readFileSync(bundle, 'utf8'));
+// The bundle loads its pages through promises: let them settle before the first render.
+await new Promise((resolve) => setImmediate(resolve));
 const input = readFileSync(inputFile, 'utf8');
 for (let i = 0; i < 20; i++) globalThis.render(input);
 const times = [];

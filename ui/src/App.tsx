@@ -2,12 +2,11 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Layout } from './components/Layout';
-import { Maintenance } from './features/content/Maintenance';
 import { Gates } from './features/gates/Gates';
 import { GateProvider } from './lib/gate';
 import { AccountMenu } from './features/accounts/AccountMenu';
 import { Newsletter } from './features/newsletter/Newsletter';
-import { maintenanceRoute, notFoundRoute, routes } from './routes';
+import { maintenanceRoute, pageOf, routeNamed } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
 
@@ -23,8 +22,9 @@ function useGuard(member: boolean, guard: string) {
 }
 
 export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>; gate: Gate; client: QueryClient }) {
-  const route = routes.find((r) => r.name === input.route) ?? notFoundRoute;
-  const Body = route.component;
+  const route = routeNamed(input.route);
+  // Loaded before the first render: by client.tsx for this page, by the server bundle for all.
+  const body = pageOf(route);
   // The page reads only the query parameters its route declares (usePageParam).
   const page: Page = { ...input, params: route.params };
   useGuard(Boolean(page.member), route.guard);
@@ -39,12 +39,12 @@ export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>;
           <GateProvider initial={gate}>
             {page.route === maintenanceRoute.name && page.status === 503 ? (
               <main id="main" className="wrap">
-                <Maintenance />
+                {body}
               </main>
             ) : (
               <>
                 <Layout account={<AccountMenu />} newsletter={<Newsletter />}>
-                  <Body />
+                  {body}
                 </Layout>
                 <Gates />
               </>

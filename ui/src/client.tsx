@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './App';
 import { makeQueryClient } from './lib/api';
 import type { RenderInput } from './lib/render-input';
+import { loadPage, routeNamed } from './routes';
 
 const stateEl = document.getElementById('__STATE__');
 const input = JSON.parse(stateEl?.textContent ?? '{}') as RenderInput & { ssr: boolean };
@@ -15,11 +16,19 @@ hydrate(client, input.state);
 
 const { state: _state, gate, ssr, ...page } = input;
 const root = document.getElementById('root')!;
-const app = <App page={page} gate={gate} client={client} />;
-if (ssr) {
-  hydrateRoot(root, app, {
-    onRecoverableError: (error) => console.error('hydration mismatch:', error),
-  });
-} else {
-  createRoot(root).render(app);
-}
+// The page's own chunk first (the server's HTML preloads it), so the first render is the
+// server's: hydration matches, with no fallback in between. Until then the page is the server's
+// HTML, which works without JavaScript.
+loadPage(routeNamed(page.route)).then(
+  () => {
+    const app = <App page={page} gate={gate} client={client} />;
+    if (ssr) {
+      hydrateRoot(root, app, {
+        onRecoverableError: (error) => console.error('hydration mismatch:', error),
+      });
+    } else {
+      createRoot(root).render(app);
+    }
+  },
+  (error: unknown) => console.error('the page could not be loaded:', error),
+);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { calls } from './api/contract.gen';
-import { GATE_KEYS, notFoundRoute, routes } from './routes';
+import { GATE_KEYS, loadPage, notFoundRoute, pageOf, routes } from './routes';
 
 /**
  * The call a key template belongs to: same path shape (a `{...}` segment matches anything); of
@@ -55,5 +55,15 @@ test('a route reads only the query parameters it declares, each once', () => {
   for (const r of [...routes, notFoundRoute]) {
     assert.equal(new Set(r.params).size, r.params.length, r.name);
     for (const c of r.canonical) assert.ok(r.params.includes(c), `${r.name}: canonical ${c} is not read`);
+  }
+});
+
+test("every route loads its page, which renders from then on", async () => {
+  for (const r of [...routes, notFoundRoute]) {
+    assert.throws(() => pageOf(r), /before it was loaded/, r.name);
+    const page = await loadPage(r);
+    assert.equal(typeof page, 'function', r.name);
+    assert.equal(pageOf(r).type, page, r.name);
+    assert.equal(await loadPage(r), page, `${r.name}: loaded once`);
   }
 });

@@ -1,23 +1,14 @@
 // The route table: one declaration per page, read by the server and the client alike. A route
 // names its path, its guard, the query parameters it reads, its data (the key templates of the
-// features' queries, which the server fills from the request and runs in process) and its
-// component. The build writes everything but the component to dist/routes.json for the server,
-// so server and client never disagree on a route.
+// features' queries, which the server fills from the request and runs in process) and how its
+// component loads (a dynamic import: in the browser each page is a chunk of its own, fetched with
+// the page; the server bundle holds them all). The build writes everything but the loader to
+// dist/routes.json for the server, and to dist/manifest.json each route's chunks (the page
+// preloads them), so server and client never disagree on a route.
 
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType, type ReactElement } from 'react';
 import { calls, type Call } from './api/contract.gen';
-import { BuyBeer } from './features/catalog/BuyBeer';
-import { Promos, WhatsNew } from './features/catalog/Lists';
 import { productsQuery, promosQuery, whatsNewQuery } from './features/catalog/queries';
-import { AtomicDesign } from './features/content/AtomicDesign';
-import { ContactUs } from './features/content/ContactUs';
-import { DeliveryAreas } from './features/content/DeliveryAreas';
-import { Faqs } from './features/content/Faqs';
-import { Home } from './features/content/Home';
-import { HowToOrder } from './features/content/HowToOrder';
-import { Maintenance } from './features/content/Maintenance';
-import { NotFound } from './features/content/NotFound';
-import { AboutUs, PrivacyPolicy, Terms } from './features/content/TextPages';
 import {
   aboutTextQuery,
   bannersQuery,
@@ -28,24 +19,11 @@ import {
   termsTextQuery,
 } from './features/content/queries';
 import { gateQueries } from './features/gates/queries';
-import { Splash } from './features/gates/Splash';
-import { ConfirmNewsletter } from './features/newsletter/Confirm';
-import { Product } from './features/product/Product';
 import { productQuery } from './features/product/queries';
-import { Addresses, SetupAddress } from './features/accounts/Addresses';
-import { Login } from './features/accounts/Login';
-import { DeleteAccount, MyAccount } from './features/accounts/MyAccount';
-import { GoToCasesPage } from './features/goto-cases/GoToCasesPage';
 import { gotoCaseOptionsQuery, gotoCasesQuery } from './features/goto-cases/queries';
-import { ChangePassword, ResetPassword } from './features/accounts/Passwords';
-import { Registration } from './features/accounts/Registration';
 import { addressesQuery, pendingRegistrationQuery, userQuery } from './features/accounts/queries';
-import { CartPage } from './features/cart/CartPage';
 import { cartQuery } from './features/cart/queries';
-import { Checkout } from './features/checkout/Checkout';
 import { placeStreetsQuery } from './features/checkout/queries';
-import { ActiveOrder } from './features/orders/ActiveOrder';
-import { MyOrders } from './features/orders/MyOrders';
 import { myOrdersQuery, orderQuery } from './features/orders/queries';
 
 /** What the address forms list: the steps come from the query (`province`, `city`, `barangay`). */
@@ -97,9 +75,15 @@ export interface RouteDef {
   redirect: string | null;
   /** The API calls the page's forms run when posted to its address (`<FormCall call={...}>`). */
   actions: Action[];
-  /** What the page shows (the client's; not in routes.json). */
-  component: ComponentType;
+  /**
+   * Loads what the page shows: `() => import('./features/x/Page').then((m) => m.Page)`, the
+   * page's only mention (the client's; not in routes.json). The browser loads the current page's
+   * before it hydrates, the server bundle every page before its first render (`loadPage`).
+   */
+  load: PageLoader;
 }
+
+export type PageLoader = () => Promise<ComponentType>;
 
 /**
  * A page form that runs an API call: the form posts its fields to the page's address with the
@@ -152,7 +136,7 @@ type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 
 function route(
   name: string,
   path: string,
-  component: ComponentType,
+  load: PageLoader,
   title: string,
   description: string,
   data: string[],
@@ -177,14 +161,33 @@ function route(
     missing: opts.missing ?? null,
     redirect: opts.redirect ?? null,
     actions,
-    component,
+    load,
   };
+}
+
+const loaded = new Map<RouteDef, ComponentType>();
+
+/** Loads a route's page (its chunk, in the browser) once; `pageOf` has it from then on. */
+export async function loadPage(route: RouteDef): Promise<ComponentType> {
+  let page = loaded.get(route);
+  if (!page) {
+    page = await route.load();
+    loaded.set(route, page);
+  }
+  return page;
+}
+
+/** The page of a route whose component is loaded (renders are synchronous: no suspense). */
+export function pageOf(route: RouteDef): ReactElement {
+  const page = loaded.get(route);
+  if (!page) throw new Error(`the page of route ${route.name} is rendered before it was loaded`);
+  return createElement(page);
 }
 
 export const routes: RouteDef[] = [
   route(
     'home',
-    '/', Home,
+    '/', () => import('./features/content/Home').then((m) => m.Home),
     'Beer delivered by the case',
     'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered or ready for pickup in Metro Manila, Bulacan, Cavite and Rizal.',
     [bannersQuery.template, productsQuery.template, noticeQuery.template, noticeCitiesQuery.template],
@@ -192,25 +195,25 @@ export const routes: RouteDef[] = [
   ),
   route(
     'buy-beer',
-    '/buy-beer', BuyBeer,
+    '/buy-beer', () => import('./features/catalog/BuyBeer').then((m) => m.BuyBeer),
     'Buy Beer',
     'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered in Metro Manila, Bulacan, Cavite and Rizal.',
     [gateQueries.packagings.template, productsQuery.template],
     { shop: true, params: ['filterByType'], canonical: ['filterByType'] },
   ),
-  route('promos', '/promos', Promos, 'Promos', 'Current promotions on Tala Brewing Co. bottles, cans and kegs.', [promosQuery.template], {
+  route('promos', '/promos', () => import('./features/catalog/Lists').then((m) => m.Promos), 'Promos', 'Current promotions on Tala Brewing Co. bottles, cans and kegs.', [promosQuery.template], {
     shop: true,
   }),
   route(
     'whats-new',
-    '/whats-new', WhatsNew,
+    '/whats-new', () => import('./features/catalog/Lists').then((m) => m.WhatsNew),
     "What's New",
     'The newest Tala Brewing Co. beers, seasonal releases and limited cans.',
     [whatsNewQuery.template],
     { shop: true },
   ),
   // SPEC 2: an unknown product goes back to the product list; the list's address without a slug, home.
-  route('product', '/single-product/{slug}', Product, 'Beer', 'A Tala Brewing Co. beer.', [productQuery.template], {
+  route('product', '/single-product/{slug}', () => import('./features/product/Product').then((m) => m.Product), 'Beer', 'A Tala Brewing Co. beer.', [productQuery.template], {
     shop: true,
     sitemap: false,
     missing: '/buy-beer',
@@ -218,7 +221,7 @@ export const routes: RouteDef[] = [
   // The cart's forms work without JavaScript as well (issue 15 section 7); after each the cart
   // page says what happened.
   // A member's page also holds their Go-to Cases for the Go-to Case form (a guest's skips them).
-  route('cart', '/cart', CartPage, 'Shopping Cart', 'Your shopping cart.', [cartQuery.template, gotoCaseOptionsQuery.template], {
+  route('cart', '/cart', () => import('./features/cart/CartPage').then((m) => m.CartPage), 'Shopping Cart', 'Your shopping cart.', [cartQuery.template, gotoCaseOptionsQuery.template], {
     shop: true,
     sitemap: false,
     // SPEC 4's reset question without JavaScript: the category gate over the cart asks it (`reset`);
@@ -238,31 +241,31 @@ export const routes: RouteDef[] = [
       action(calls.orderAgain, '/cart?done=refilled', { answerLink: 'link', startsSession: true }),
     ],
   }),
-  route('checkout', '/checkout', Checkout, 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template, userQuery.template, placeStreetsQuery.template], {
+  route('checkout', '/checkout', () => import('./features/checkout/Checkout').then((m) => m.Checkout), 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template, userQuery.template, placeStreetsQuery.template], {
     shop: true,
     sitemap: false,
     params: ['from'],
     actions: [action(calls.placeOrder, '/my-account/orders', { answerLink: 'link' })],
   }),
   // A guest reaches an order by the key of its link; anyone else gets the page of an unknown order.
-  route('active-order', '/active-order/{id}', ActiveOrder, 'Your Order', 'Your order.', [orderQuery.template], {
+  route('active-order', '/active-order/{id}', () => import('./features/orders/ActiveOrder').then((m) => m.ActiveOrder), 'Your Order', 'Your order.', [orderQuery.template], {
     sitemap: false,
     accountStyles: true,
     params: ['key'],
   }),
-  route('product-without-slug', '/single-product', NotFound, 'Beer', 'A Tala Brewing Co. beer.', [], { sitemap: false, redirect: '/' }),
+  route('product-without-slug', '/single-product', () => import('./features/content/NotFound').then((m) => m.NotFound), 'Beer', 'A Tala Brewing Co. beer.', [], { sitemap: false, redirect: '/' }),
   route(
     'delivery-areas',
-    '/delivery-areas', DeliveryAreas,
+    '/delivery-areas', () => import('./features/content/DeliveryAreas').then((m) => m.DeliveryAreas),
     'Delivery Areas',
     'The cities and municipalities where Tala Brewing Co. delivers or has orders ready for pickup.',
     [deliveryAreasQuery.template],
   ),
-  route('how-to-order', '/how-to-order', HowToOrder, 'How it Works', 'How to order Tala Brewing Co. beer online, step by step.', []),
-  route('faqs', '/faqs', Faqs, 'FAQs', 'Answers to common questions about ordering, delivery, deposits and returns.', []),
+  route('how-to-order', '/how-to-order', () => import('./features/content/HowToOrder').then((m) => m.HowToOrder), 'How it Works', 'How to order Tala Brewing Co. beer online, step by step.', []),
+  route('faqs', '/faqs', () => import('./features/content/Faqs').then((m) => m.Faqs), 'FAQs', 'Answers to common questions about ordering, delivery, deposits and returns.', []),
   route(
     'privacy-policy',
-    '/privacy-policy', PrivacyPolicy,
+    '/privacy-policy', () => import('./features/content/TextPages').then((m) => m.PrivacyPolicy),
     'Privacy and Cookie Policy',
     'How Tala Brewing Co. uses cookies and handles your personal data.',
     [policyTextQuery.template],
@@ -270,31 +273,31 @@ export const routes: RouteDef[] = [
   ),
   route(
     'terms-and-conditions',
-    '/terms-and-conditions', Terms,
+    '/terms-and-conditions', () => import('./features/content/TextPages').then((m) => m.Terms),
     'Terms and Conditions',
     'The terms that apply to orders from the Tala Brewing Co. online store.',
     [termsTextQuery.template],
     { policy: false },
   ),
-  route('about-us', '/about-us', AboutUs, 'About Us', 'Tala Brewing Co. is an independent Filipino brewery.', [aboutTextQuery.template]),
-  route('contact-us', '/contact-us', ContactUs, 'Contact Us', 'Call, message or email Tala Brewing Co. customer care.', []),
-  route('splash', '/splash', Splash, 'Welcome', 'Tala Brewing Co. sells beer to adults 18 years old and above.', [policyTextQuery.template], {
+  route('about-us', '/about-us', () => import('./features/content/TextPages').then((m) => m.AboutUs), 'About Us', 'Tala Brewing Co. is an independent Filipino brewery.', [aboutTextQuery.template]),
+  route('contact-us', '/contact-us', () => import('./features/content/ContactUs').then((m) => m.ContactUs), 'Contact Us', 'Call, message or email Tala Brewing Co. customer care.', []),
+  route('splash', '/splash', () => import('./features/gates/Splash').then((m) => m.Splash), 'Welcome', 'Tala Brewing Co. sells beer to adults 18 years old and above.', [policyTextQuery.template], {
     sitemap: false,
     policy: false,
   }),
   // SPEC 6: after login, to /checkout when login began there, else /buy-beer.
-  route('login', '/login', Login, 'Log In', 'Log in to your Tala Brewing Co. account.', [], {
+  route('login', '/login', () => import('./features/accounts/Login').then((m) => m.Login), 'Log In', 'Log in to your Tala Brewing Co. account.', [], {
     ...GUEST,
     params: ['from'],
     actions: [action(calls.login, '/buy-beer', { doneBy: { field: 'from', to: { checkout: '/checkout', cart: '/cart' } } })],
   }),
-  route('logout', '/logout', NotFound, 'Log Out', 'Log out.', [], {
+  route('logout', '/logout', () => import('./features/content/NotFound').then((m) => m.NotFound), 'Log Out', 'Log out.', [], {
     sitemap: false,
     redirect: '/',
     actions: [action(calls.logout, '/login?done=logout')],
   }),
   // The form mails a link; the link's page (with its `token`) creates the account.
-  route('registration', '/registration', Registration, 'Create Account', 'Create a Tala Brewing Co. account.', [pendingRegistrationQuery.template], {
+  route('registration', '/registration', () => import('./features/accounts/Registration').then((m) => m.Registration), 'Create Account', 'Create a Tala Brewing Co. account.', [pendingRegistrationQuery.template], {
     ...GUEST,
     params: ['token'],
     actions: [
@@ -303,22 +306,22 @@ export const routes: RouteDef[] = [
     ],
   }),
   // Without a link the page mails one; with its `suid` it sets the new password.
-  route('reset-password', '/reset-password', ResetPassword, 'Reset Password', 'Choose a new password for your account.', [], {
+  route('reset-password', '/reset-password', () => import('./features/accounts/Passwords').then((m) => m.ResetPassword), 'Reset Password', 'Choose a new password for your account.', [], {
     params: ['suid'],
     actions: [action(calls.resetLink, '/reset-password?done=sent'), action(calls.resetPassword, '/login?done=reset')],
     sitemap: false,
     policy: false,
   }),
-  route('change-password', '/change-password', ChangePassword, 'Change Password', 'Change the password of your account.', [], {
+  route('change-password', '/change-password', () => import('./features/accounts/Passwords').then((m) => m.ChangePassword), 'Change Password', 'Change the password of your account.', [], {
     ...MEMBER,
     actions: [action(calls.changePassword, '/my-account?done=password')],
   }),
-  route('my-account', '/my-account', MyAccount, 'My Account', 'Your Tala Brewing Co. account.', [userQuery.template], {
+  route('my-account', '/my-account', () => import('./features/accounts/MyAccount').then((m) => m.MyAccount), 'My Account', 'Your Tala Brewing Co. account.', [userQuery.template], {
     ...MEMBER,
     actions: [action(calls.updateUser, '/my-account?done=profile')],
   }),
-  route('orders', '/my-account/orders', MyOrders, 'My Orders', 'Your orders.', [myOrdersQuery.template], { ...MEMBER, params: ['page'] }),
-  route('go-to-cases', '/my-account/go-to-cases', GoToCasesPage, 'My Go-to Cases', 'Your Go-to Cases.', [gotoCasesQuery.template], {
+  route('orders', '/my-account/orders', () => import('./features/orders/MyOrders').then((m) => m.MyOrders), 'My Orders', 'Your orders.', [myOrdersQuery.template], { ...MEMBER, params: ['page'] }),
+  route('go-to-cases', '/my-account/go-to-cases', () => import('./features/goto-cases/GoToCasesPage').then((m) => m.GoToCasesPage), 'My Go-to Cases', 'Your Go-to Cases.', [gotoCasesQuery.template], {
     ...MEMBER,
     params: ['case'],
     actions: [
@@ -327,7 +330,7 @@ export const routes: RouteDef[] = [
       action(calls.deleteGotoCase, '/my-account/go-to-cases?done=deleted'),
     ],
   }),
-  route('addresses', '/my-account/addresses', Addresses, 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], {
+  route('addresses', '/my-account/addresses', () => import('./features/accounts/Addresses').then((m) => m.Addresses), 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], {
     ...MEMBER,
     actions: [
       action(calls.createAddress, '/my-account/addresses?done=added'),
@@ -336,7 +339,7 @@ export const routes: RouteDef[] = [
     ],
   }),
   // SPEC 2: deleting the account takes a ticked confirmation box.
-  route('delete-account', '/my-account/delete-account', DeleteAccount, 'Delete Account', 'Delete your account.', [], {
+  route('delete-account', '/my-account/delete-account', () => import('./features/accounts/MyAccount').then((m) => m.DeleteAccount), 'Delete Account', 'Delete your account.', [], {
     ...MEMBER,
     actions: [
       action(calls.deleteUser, '/?accountSuccessDelete=yes', {
@@ -345,16 +348,16 @@ export const routes: RouteDef[] = [
     ],
   }),
   // The first address becomes the location the shop is shown for, as USE THIS ADDRESS does.
-  route('setup-address', '/setup-address', SetupAddress, 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, {
+  route('setup-address', '/setup-address', () => import('./features/accounts/Addresses').then((m) => m.SetupAddress), 'Your Address', 'Save your delivery address.', ADDRESS_STEPS, {
     ...MEMBER,
     actions: [action(calls.createAddress, '/buy-beer', { location: true })],
   }),
-  route('newsletter-confirm', '/newsletter/confirm', ConfirmNewsletter, 'Newsletter', 'Confirm your newsletter subscription.', [], {
+  route('newsletter-confirm', '/newsletter/confirm', () => import('./features/newsletter/Confirm').then((m) => m.ConfirmNewsletter), 'Newsletter', 'Confirm your newsletter subscription.', [], {
     params: ['token'],
     actions: [action(calls.confirmSubscription, '/newsletter/confirm?done=confirmed')],
     sitemap: false,
   }),
-  route('atomic-design', '/atomic-design', AtomicDesign, 'Atomic design', 'The building blocks of the store UI.', [], {
+  route('atomic-design', '/atomic-design', () => import('./features/content/AtomicDesign').then((m) => m.AtomicDesign), 'Atomic design', 'The building blocks of the store UI.', [], {
     sitemap: false,
     policy: false,
   }),
@@ -363,7 +366,7 @@ export const routes: RouteDef[] = [
 /** What every page shows while the store is under maintenance (and at /maintenance). */
 export const maintenanceRoute: RouteDef = route(
     'maintenance',
-    '/maintenance', Maintenance,
+    '/maintenance', () => import('./features/content/Maintenance').then((m) => m.Maintenance),
     "We're Brewing Something For You",
     'The store is being updated and will be back shortly.',
     [],
@@ -373,9 +376,14 @@ routes.push(maintenanceRoute);
 
 export const notFoundRoute: RouteDef = route(
   'not-found',
-  '', NotFound,
+  '', () => import('./features/content/NotFound').then((m) => m.NotFound),
   'Page not found',
   'The page you were looking for is not here.',
   [],
   { sitemap: false },
 );
+
+/** The route the server rendered a page for (its `route`), the not-found page for another name. */
+export function routeNamed(name: string): RouteDef {
+  return routes.find((r) => r.name === name) ?? notFoundRoute;
+}

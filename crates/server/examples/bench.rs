@@ -472,25 +472,40 @@ fn run() {
 
     // First load: JavaScript size and the first 14,600 bytes.
     let (page, _) = http_get(&addr, "/buy-beer", &[]);
-    let manifest: std::collections::HashMap<String, String> = serde_json::from_str(
+    let manifest: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("ui/dist/manifest.json")).unwrap(),
     )
     .unwrap();
-    let js = root()
-        .join("ui/dist")
-        .join(manifest["client.js"].trim_start_matches('/'));
-    let gz = Command::new("gzip")
-        .arg("-9c")
-        .arg(&js)
-        .output()
-        .unwrap()
-        .stdout
-        .len();
+    // What a first visit downloads: the entry and the chunks the page preloads (its route's).
+    let linked = |tag: &str| -> Vec<String> {
+        page.match_indices(tag)
+            .map(|(i, _)| {
+                let rest = &page[i + tag.len()..];
+                rest[..rest.find('"').unwrap()].to_string()
+            })
+            .collect()
+    };
+    let entry = linked(r#"<script type="module" src=""#);
+    let chunks = linked(r#"<link rel="modulepreload" href=""#);
+    assert_eq!(entry.len(), 1, "/buy-beer loads one entry");
+    let (mut gz, mut raw) = (0, 0);
+    for url in entry.iter().chain(&chunks) {
+        let js = root().join("ui/dist").join(url.trim_start_matches('/'));
+        raw += std::fs::metadata(&js).unwrap().len();
+        gz += Command::new("gzip")
+            .arg("-9c")
+            .arg(&js)
+            .output()
+            .unwrap()
+            .stdout
+            .len();
+    }
     println!("First load");
     println!(
-        "  JavaScript: {:.1} KB gzip ({:.1} KB raw)   budget <= 110 KB   {}",
+        "  JavaScript: {:.1} KB gzip ({:.1} KB raw; the entry and the {} chunks /buy-beer preloads)   budget <= 110 KB   {}",
         gz as f64 / 1024.0,
-        std::fs::metadata(&js).unwrap().len() as f64 / 1024.0,
+        raw as f64 / 1024.0,
+        chunks.len(),
         met(gz <= 110 * 1024)
     );
     let at = |needle: &str| page.find(needle).map_or(usize::MAX, |i| i + needle.len());
@@ -520,9 +535,12 @@ fn run() {
         ],
     );
     let ssr_port = free_port().to_string();
-    let css = root()
-        .join("ui/dist")
-        .join(manifest["styles.css"].trim_start_matches('/'));
+    let css = root().join("ui/dist").join(
+        manifest["styles.css"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches('/'),
+    );
     let _ssr_peer = node_peer(
         "ssr-peer.mjs",
         &[

@@ -153,3 +153,70 @@ async fn serves_hashed_assets_and_images(b: Backend) {
     assert!(img.html.starts_with("<svg"));
 }
 both!(serves_hashed_assets_and_images);
+
+/// The chunks a page's HTML preloads (`<link rel="modulepreload">`), in order.
+fn preloads(html: &str) -> Vec<String> {
+    let tag = r#"<link rel="modulepreload" href=""#;
+    html.match_indices(tag)
+        .map(|(i, _)| {
+            let rest = &html[i + tag.len()..];
+            rest[..rest.find('"').unwrap()].to_string()
+        })
+        .collect()
+}
+
+/// Each page's first load fetches the entry, the chunks it shares with every page and its own
+/// page's, all listed in the HTML so none waits for the script that imports it; never another
+/// page's.
+#[actix_web::test]
+async fn a_page_preloads_its_own_chunks_only() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let buy = preloads(&get!(store, "/buy-beer", "").await.html);
+    let cart = preloads(&get!(store, "/cart", "").await.html);
+    let faqs = preloads(&get!(store, "/faqs", "").await.html);
+    let missing = get!(store, "/no-such-page", "").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    let missing = preloads(&missing.html);
+    let has = |list: &[String], page: &str| {
+        list.iter()
+            .any(|u| u.starts_with(&format!("/assets/{page}-")))
+    };
+    assert!(has(&buy, "BuyBeer") && !has(&buy, "CartPage"), "{buy:?}");
+    assert!(has(&cart, "CartPage") && !has(&cart, "BuyBeer"), "{cart:?}");
+    assert!(has(&faqs, "Faqs") && !has(&faqs, "Checkout"), "{faqs:?}");
+    assert!(has(&missing, "NotFound"), "{missing:?}");
+    // The chunk every page shares comes first, the same on each.
+    assert_eq!(buy[0], cart[0]);
+    assert_eq!(buy[0], faqs[0]);
+    let shared = send!(
+        store,
+        support::get(&buy[0], "").insert_header(("accept-encoding", "br"))
+    );
+    assert_eq!(shared.headers.get("content-encoding").unwrap(), "br");
+    for url in buy.iter().chain(&cart) {
+        assert!(url.starts_with("/assets/") && url.ends_with(".js"), "{url}");
+        let req = support::get(url, "").insert_header(("accept-encoding", "br"));
+        let asset = send!(store, req);
+        assert_eq!(asset.status, StatusCode::OK, "{url}");
+        // Sent in the brotli form the build made (a file under 512 bytes as it is).
+        match asset.headers.get("content-encoding") {
+            Some(encoding) => assert_eq!(encoding, "br", "{url}"),
+            None => assert!(asset.body.len() < 512, "{url} uncompressed"),
+        }
+        let cache = asset
+            .headers
+            .get("cache-control")
+            .unwrap()
+            .to_str()
+            .unwrap();
+        assert!(cache.contains("immutable"), "{url}: {cache}");
+        assert!(asset
+            .headers
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript"));
+    }
+}

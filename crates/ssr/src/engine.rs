@@ -45,7 +45,9 @@ pub struct Engine {
 
 impl Engine {
     /// Creates a runtime with the limits and evaluates the bundle, which must define a global
-    /// `render(json) -> html`.
+    /// `render(json) -> html`, then runs the promise jobs the evaluation left (the bundle loads
+    /// its pages with dynamic imports, inlined but settled through promises), so the first render
+    /// finds every page loaded.
     pub fn new(bundle: &str, limits: &EngineLimits) -> Result<Self, String> {
         let runtime = Runtime::new().map_err(|e| format!("runtime: {e}"))?;
         runtime.set_memory_limit(limits.memory_bytes);
@@ -64,6 +66,7 @@ impl Engine {
             ctx.eval::<(), _>(bundle)
                 .catch(&ctx)
                 .map_err(|e| format!("loading the bundle: {e}"))?;
+            while ctx.execute_pending_job() {}
             let _: Function = ctx
                 .globals()
                 .get("render")

@@ -165,6 +165,16 @@ fn a_render_past_the_memory_limit_fails() {
 }
 
 #[test]
+fn promise_jobs_of_the_bundles_evaluation_run_before_the_first_render() {
+    // The server bundle loads its pages through (inlined) dynamic imports, settled by promise
+    // jobs: the first render of a fresh runtime must find them done.
+    let bundle = "var ready = 'no'; Promise.resolve().then(function () { return 1; }).then(function () { ready = 'yes'; }); \
+                  globalThis.render = function () { return ready; };";
+    let r = Renderer::new(bundle.into(), config(1)).unwrap();
+    assert_eq!(&*r.render_blocking("x".into()).unwrap().output, "yes");
+}
+
+#[test]
 fn a_bundle_without_render_does_not_start() {
     let err = Renderer::new("var x = 1;".into(), config(1)).err().unwrap();
     assert!(matches!(err, SsrError::Start(_)));

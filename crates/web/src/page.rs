@@ -415,6 +415,7 @@ fn respond(
         json_ld: &json_ld,
         state_json: &input.to_string(),
         accounts: forms || route.account_styles || !input["member"].is_null(),
+        route: &route.name,
     });
     let mut headers: Vec<(HeaderName, HeaderValue)> = vec![(
         header::CONTENT_TYPE,

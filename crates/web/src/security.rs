@@ -1,7 +1,8 @@
 //! The security headers of every answer, in one place: no sniffing, no framing, a strict
 //! referrer policy, and the Content-Security-Policy. The one inline style (the critical CSS) is
 //! allowed by its hash, so the policy is the same on every answer and a finished page can be
-//! reused as it is.
+//! reused as it is. Scripts come only from the store itself (`script-src 'self'`): the client's
+//! entry, the chunks its pages import and the `<link rel="modulepreload">` of a page's chunks.
 
 use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
@@ -40,5 +41,13 @@ mod tests {
             "{csp}"
         );
         assert!(csp.contains("frame-ancestors 'none'"));
+    }
+
+    #[test]
+    fn scripts_and_their_preloads_come_from_the_store_only() {
+        // Module scripts, their dynamic imports and modulepreload links all answer to script-src.
+        let csp = content_security_policy("a{}");
+        assert!(csp.contains("script-src 'self';"), "{csp}");
+        assert!(!csp.contains("unsafe"), "{csp}");
     }
 }

@@ -1,18 +1,30 @@
 //! The HTML shell around a rendered page: head tags, inline critical CSS, the hashed client
-//! bundle and the dehydrated state.
+//! bundle with the chunks of the page's route (preloaded: none waits for the one that imports it)
+//! and the dehydrated state.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tera::{Context, Tera};
 
 use crate::WebError;
+
+/// `dist/manifest.json`: logical name -> hashed URL (the client entry, the stylesheets), and under
+/// `chunks`, per route name, the chunks its page needs besides the entry (ui/build.mjs).
+#[derive(Debug, Deserialize)]
+struct Manifest {
+    chunks: HashMap<String, Vec<String>>,
+    #[serde(flatten)]
+    assets: HashMap<String, String>,
+}
 
 pub struct Shell {
     tera: Tera,
     css: String,
     client_js: String,
+    /// Per route name, the chunks its page loads besides the entry (`<link rel="modulepreload">`).
+    chunks: HashMap<String, Vec<String>>,
     /// The account pages' stylesheet.
     accounts_css: String,
     csp: String,
@@ -31,6 +43,8 @@ pub struct ShellPage<'a> {
     pub state_json: &'a str,
     /// Links the account pages' stylesheet (pages with account forms, members' pages).
     pub accounts: bool,
+    /// The route the page was rendered for: its chunks are preloaded.
+    pub route: &'a str,
 }
 
 /// Makes JSON safe inside `<script type="application/json">`: no `<` can close the element.
@@ -59,13 +73,14 @@ impl Shell {
     pub fn load(dist: &Path) -> Result<Self, WebError> {
         let manifest_path = dist.join("manifest.json");
         let err = |p: &Path, e: String| WebError::Build(p.display().to_string(), e);
-        let manifest: HashMap<String, String> = serde_json::from_str(
+        let manifest: Manifest = serde_json::from_str(
             &std::fs::read_to_string(&manifest_path)
                 .map_err(|e| err(&manifest_path, e.to_string()))?,
         )
         .map_err(|e| err(&manifest_path, e.to_string()))?;
         let asset = |name: &str| {
             manifest
+                .assets
                 .get(name)
                 .cloned()
                 .ok_or_else(|| err(&manifest_path, format!("no {name} in the manifest")))
@@ -84,6 +99,7 @@ impl Shell {
             tera,
             css,
             client_js,
+            chunks: manifest.chunks,
             accounts_css,
             csp,
         })
@@ -102,6 +118,8 @@ impl Shell {
         ctx.insert("noindex", &page.noindex);
         ctx.insert("css", &self.css);
         ctx.insert("client_js", &self.client_js);
+        let no_chunks = Vec::new();
+        ctx.insert("chunks", self.chunks.get(page.route).unwrap_or(&no_chunks));
         ctx.insert("accounts", &page.accounts);
         ctx.insert("accounts_css", &self.accounts_css);
         ctx.insert("body", page.body);

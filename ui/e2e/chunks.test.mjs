@@ -1,0 +1,61 @@
+// Route-based code splitting in Debian's Chromium: a first visit fetches the entry, the chunk every
+// page shares and its own page's chunks, each once, all listed in the server's HTML (the entry's
+// script and `<link rel="modulepreload">`), and no other page's; the page then hydrates.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
+
+useStoreAndBrowser();
+
+/** Past the gates: bottles, delivered to Bel-Air, Makati. */
+const SHOPPER = [
+  'privacyVerification=1',
+  'cookieAccepted=1',
+  'categoryGateId=1',
+  'categoryName=BOTTLES',
+  'locationGateFulfillmentId=1',
+  'locationGateCityId=137603000',
+  'locationGateBarangayId=1380300002',
+  'gateCityName=Makati%20City',
+  'gateBrgyName=Bel-Air',
+];
+
+const PAGES = [
+  ['/buy-beer', 'BuyBeer'],
+  ['/cart', 'CartPage'],
+  ['/single-product/tala-pale-pilsen-320ml', 'Product'],
+  ['/faqs', 'Faqs'],
+  ['/login', 'Login'],
+  ['/no-such-page', 'NotFound'],
+];
+const ALL = PAGES.map(([, name]) => name);
+
+test('a first visit fetches the entry, the shared chunk and its own page, each once, all preloaded', async () => {
+  for (const [path, name] of PAGES) {
+    const context = await newContext(SHOPPER);
+    const page = await context.newPage();
+    const problems = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 404/.test(m.text())) problems.push(`${m.type()}: ${m.text()}`);
+      if (m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const fetched = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('.js')) fetched.push(url.pathname);
+    });
+    await page.goto(`${store.base}${path}`);
+    await hydrated(page);
+    const listed = await page.evaluate(() => [
+      ...[...document.querySelectorAll('script[type="module"]')].map((s) => s.getAttribute('src')),
+      ...[...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href')),
+    ]);
+    assert.equal(new Set(fetched).size, fetched.length, `${path}: a script fetched twice: ${fetched}`);
+    assert.deepEqual([...fetched].sort(), [...listed].sort(), `${path}: fetched what the HTML lists`);
+    const pages = ALL.filter((other) => listed.some((u) => u.startsWith(`/assets/${other}-`)));
+    assert.deepEqual(pages, [name], `${path}: its own page's chunk only`);
+    assert.deepEqual(problems, [], path);
+    await context.close();
+  }
+});
