@@ -187,13 +187,13 @@ export function Product() {
             {chosen && <span className="per"> / {chosen.label.toLowerCase()}</span>}
             {!chosen && <span className="per"> / keg</span>}
           </p>
-          <p>{p.description}</p>
           <AddToCartForm p={p} options={options} chosen={chosen} onPack={setPack} />
           {query.data?.available_in_area === false && (
             <p className="warning" role="note">
               This product is not sold at your chosen location.
             </p>
           )}
+          <p>{p.description}</p>
           <LocationNotice />
         </div>
       </article>
