@@ -533,3 +533,60 @@ async fn a_missing_image_says_so(b: Backend) {
     assert!(p.body.contains("No image available"), "the banner");
 }
 both!(a_missing_image_says_so);
+
+/// SPEC 3's location notice flag (issue 16 section 3): the product page's notice that some
+/// products are only sold in certain areas shows until it is put away; its no-JS form writes the
+/// cookie (SPEC 9's 2629746 s) and comes back; while the cookie lives the notice is left out.
+/// Pages are kept for shoppers with and without the flag apart: neither sees the other's.
+async fn the_location_notice_shows_until_put_away(b: Backend) {
+    let (_db, s) = shop!(b, false);
+    const NOTICE: &str = "Some products are only available in certain areas.";
+    let product = "/single-product/tala-light-330ml";
+    let seen = format!("{PAST_GATES}; locationNotice=1");
+    let shows = |r: &Res| root(&r.body).contains(NOTICE);
+    let first = get!(s, product, PAST_GATES).await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert!(shows(&first), "a new shopper sees it");
+    assert!(root(&first.body).contains(r#"action="/notice/location""#));
+    assert!(first.body.contains(r#""locationNoticeSeen":false"#));
+    // Put away without JavaScript: the cookie, readable by JS like the gate's, and back.
+    let r = post!(
+        s,
+        "/notice/location",
+        PAST_GATES,
+        &support::form_body(&[("return_to", product)])
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(r.location.as_deref(), Some(product));
+    let c = cookie(&r, "locationNotice").expect("the flag is written");
+    assert!(
+        c.starts_with("locationNotice=1;")
+            && c.contains("Max-Age=2629746")
+            && c.contains("Path=/")
+            && c.contains("SameSite=Lax")
+            && !c.contains("HttpOnly"),
+        "{c}"
+    );
+    // With the flag the notice is left out, on this product and every other; without it (a
+    // shared page kept in between) it shows again, each time.
+    for round in 0..2 {
+        for path in [product, "/single-product/tala-pale-pilsen-320ml"] {
+            let away = get!(s, path, &seen).await;
+            assert_eq!(away.status, StatusCode::OK);
+            assert!(!shows(&away), "{path}, round {round}: put away");
+            assert!(away.body.contains(r#""locationNoticeSeen":true"#));
+            let again = get!(s, path, PAST_GATES).await;
+            assert!(
+                shows(&again),
+                "{path}, round {round}: another shopper still sees it"
+            );
+        }
+    }
+    // Another value is no flag; the form cannot send the shopper off the site.
+    let r = get!(s, product, &format!("{PAST_GATES}; locationNotice=0")).await;
+    assert!(shows(&r));
+    let r = post!(s, "/notice/location", "", "return_to=%2F%2Fevil.example").await;
+    assert_eq!(r.location.as_deref(), Some("/"));
+}
+both!(the_location_notice_shows_until_put_away);

@@ -39,6 +39,7 @@ custom_form!("/gate/consent", consent);
 custom_form!("/gate/category", category);
 custom_form!("/gate/location", location);
 custom_form!("/newsletter", newsletter);
+custom_form!("/notice/location", location_notice);
 
 /// `POST /gate/consent`: records consent and the age statement, then opens the category gate.
 async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
@@ -192,6 +193,18 @@ async fn newsletter(
         }
     };
     see_other(&format!("{back}?newsletter={code}#newsletter")).finish()
+}
+
+/// `POST /notice/location`: the product page's notice of areas is put away (SPEC 3's location
+/// notice flag); the shopper goes back to the page, which leaves it out while the cookie lives.
+async fn location_notice(_: &HttpRequest, fields: Fields, _: &web::Data<WebState>) -> HttpResponse {
+    see_other(&return_path(&fields))
+        .cookie(cookie(
+            gate::LOCATION_NOTICE,
+            "1",
+            gate::LOCATION_NOTICE_MAX_AGE,
+        ))
+        .finish()
 }
 
 /// GET on a form address: its page where it has one, else (a bookmarked or reloaded form

@@ -31,6 +31,11 @@ pub const ORIGINAL_ID: &str = "originalCategoryID";
 pub const ORIGINAL_NAME: &str = "originalCategoryName";
 /// The category form's answer to SPEC 4's reset question (`yes`).
 pub const RESET_FIELD: &str = "reset";
+/// SPEC 3's location notice flag: the shopper put away the product page's notice that some
+/// products are only sold in certain areas (`1`).
+pub const LOCATION_NOTICE: &str = "locationNotice";
+/// SPEC 9: "Location-notice cookie max age 2629746 seconds".
+pub const LOCATION_NOTICE_MAX_AGE: i64 = 2_629_746;
 
 /// The location cookies a new category clears (SPEC 4).
 pub const LOCATION: [&str; 6] = [
@@ -62,6 +67,12 @@ pub fn choices(req: &HttpRequest) -> Choices {
             .and_then(|c| BarangayId::parse(c.value())),
         street: req.cookie(STREET).and_then(|c| StreetId::parse(c.value())),
     }
+}
+
+/// Whether the location notice stays away (its flag is set).
+pub fn location_notice_seen(req: &HttpRequest) -> bool {
+    req.cookie(LOCATION_NOTICE)
+        .is_some_and(|c| c.value() == "1")
 }
 
 /// A gate cookie as the client writes it: readable by JS, `Path=/`, `SameSite=Lax`, value

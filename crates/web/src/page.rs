@@ -122,6 +122,9 @@ pub async fn serve(
     };
     let query = crate::plan::page_query(req.query_string(), params);
     let member = viewer.member.as_ref();
+    // SPEC 3's location notice flag shapes the product page (its notice is left out): pages are
+    // kept for shoppers with and without it apart.
+    let notice_seen = crate::gate::location_notice_seen(req);
     let key = (!maintenance && !forms && posted.is_none()).then(|| {
         page_key(
             req.path(),
@@ -129,6 +132,7 @@ pub async fn serve(
             &choices,
             state.api.watch.data_version(),
             member.map(|m| m.policy_agreement_accepted),
+            notice_seen,
         )
     });
     if let Some(hit) = key.and_then(|k| state.api.cache.get(k)) {
@@ -151,6 +155,7 @@ pub async fn serve(
             "csrf": api::slotted::sentinels().csrf,
             "visitor": crate::visitor::shared_input(),
             "form": Value::Null,
+            "locationNoticeSeen": notice_seen,
         })
     } else {
         json!({
@@ -158,6 +163,7 @@ pub async fn serve(
             "csrf": viewer.token.as_deref().map(api::session::csrf_token),
             "form": posted.as_ref().map(|p| &p.form),
             "visitor": parts.as_deref().map(crate::visitor::own_input),
+            "locationNoticeSeen": notice_seen,
         })
     };
     let mut planned = plan_page(
@@ -269,9 +275,16 @@ async fn viewer(
         .await
 }
 
-/// Everything that shapes a page: its address, the shopper's gate choices, the data version and
-/// the business day (dated notices and promos).
-fn page_key(path: &str, query: &str, c: &Choices, data_version: u64, member: Option<bool>) -> u128 {
+/// Everything that shapes a page: its address, the shopper's gate choices, the data version, the
+/// business day (dated notices and promos), and whether the location notice was put away.
+fn page_key(
+    path: &str,
+    query: &str,
+    c: &Choices,
+    data_version: u64,
+    member: Option<bool>,
+    notice_seen: bool,
+) -> u128 {
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
     // Members share a page (their name and CSRF token are filled in per answer); whether they
     // accepted the policy shapes it.
@@ -288,7 +301,7 @@ fn page_key(path: &str, query: &str, c: &Choices, data_version: u64, member: Opt
         &id(c.street.map(|s| i64::from(s.get()))),
         &data_version.to_le_bytes(),
         today.as_bytes(),
-        &[u8::from(is_member), u8::from(policy)],
+        &[u8::from(is_member), u8::from(policy), u8::from(notice_seen)],
     ])
 }
 

@@ -151,9 +151,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
         </div>
         <div className="wrap header-row">
           <details className="drawer drawer-left mobile-only" ref={menu}>
-            <summary aria-label="Menu">
-              <span aria-hidden="true">☰</span>
-            </summary>
+            <summary aria-label="Menu">☰</summary>
             <nav className="drawer-panel" aria-label="Mobile">
               <ul>
                 <Links items={MOBILE_MENU} />
@@ -161,7 +159,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
             </nav>
           </details>
           <a className="brand" href="/">
-            <img src="/img/favicon.svg" alt="" width={28} height={28} /> Tala Brewing Co.
+            <img src="/img/favicon.svg" alt="" width={24} height={24} /> Tala Brewing Co.
           </a>
           <nav aria-label="Main" className="desktop-only">
             <ul className="main-nav">
@@ -170,7 +168,13 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
           </nav>
           <div className="header-actions">
             <details className="drawer drawer-right" ref={accountDrawer}>
-              <summary aria-label={member ? `My Account, ${member.firstname}` : undefined}>{member ? member.firstname : 'My Account'}</summary>
+              {/* Below 1024 px the words give way to the icon; the label keeps the name. */}
+              <summary aria-label={member ? `My Account, ${member.firstname}` : 'My Account'}>
+                <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+                  <path d="M8 8a4 4 0 1 0 8 0a4 4 0 1 0-8 0M4 21a8 8 0 0 1 16 0" />
+                </svg>
+                <span className="account-word">{member ? member.firstname : 'My Account'}</span>
+              </summary>
               <div className="drawer-panel">
                 <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
                 {account}
@@ -190,9 +194,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
               </span>
             </a>
             <details className="drawer drawer-right cart-drawer" ref={cart}>
-              <summary aria-label="Open cart summary">
-                <span aria-hidden="true">▾</span>
-              </summary>
+              <summary aria-label="Open cart summary">▾</summary>
               <div className="drawer-panel cart-panel">
                 {slots ? slots.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
               </div>

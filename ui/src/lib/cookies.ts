@@ -13,11 +13,15 @@ export const COOKIE = {
   street: 'locationGateStreetId',
   barangayName: 'gateBrgyName',
   cityName: 'gateCityName',
+  /** The location notice flag: the product page's notice of areas was put away. */
+  locationNotice: 'locationNotice',
 } as const;
 
 /** One year for consent; the gate choices for a month (SPEC's location-notice age). */
 export const CONSENT_MAX_AGE = 31_536_000;
 export const GATE_MAX_AGE = 2_629_746;
+/** SPEC 9: "Location-notice cookie max age 2629746 seconds". */
+export const LOCATION_NOTICE_MAX_AGE = 2_629_746;
 
 export function setCookie(name: string, value: string, maxAge: number): void {
   document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAge}; SameSite=Lax`;

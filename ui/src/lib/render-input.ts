@@ -30,6 +30,11 @@ export interface RenderInput {
    * rendered once for everyone with the same data and these come in their own script.
    */
   visitor?: Visitor | null;
+  /**
+   * SPEC 3's location notice flag (cookie `locationNotice`): the shopper put away the product
+   * page's notice of areas, which stays away while the cookie lives. Part of the page's cache key.
+   */
+  locationNoticeSeen?: boolean;
 }
 
 export interface Visitor {

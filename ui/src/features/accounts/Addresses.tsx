@@ -47,7 +47,7 @@ export function AddressForm({ action }: { action: string }) {
         <Field
           name="address"
           label="House or unit number, building and street"
-          autoComplete="street-address"
+          autoComplete="address-line1"
           state={state}
           required
         />

@@ -292,7 +292,7 @@ function CheckoutForm(props: {
                 key={saved ? `saved-${saved.id}` : 'typed'}
                 name="address"
                 label="House or unit number, building and street"
-                autoComplete="street-address"
+                autoComplete="address-line1"
                 defaultValue={saved?.address}
                 state={state}
                 required

@@ -12,6 +12,7 @@ import { QuantityCounter, parseQuantity } from '../../components/QuantityCounter
 import { CartErrorDialog } from '../../components/CartErrorDialog';
 import { FormCall } from '../../components/form';
 import { useGate } from '../../lib/gate';
+import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie } from '../../lib/cookies';
 import { useAddToCart } from '../cart/queries';
 
 /**
@@ -93,6 +94,36 @@ function AddToCartForm({ p, options, chosen, onPack }: { p: ProductView; options
   );
 }
 
+/**
+ * SPEC 2's notice that some products are only sold in certain areas, until the shopper puts it
+ * away: then SPEC 3's location notice flag (cookie `locationNotice`, SPEC 9's 2629746 s) keeps it
+ * away. Without JavaScript the button posts to `/notice/location`, which writes the cookie and
+ * comes back; with it the same cookie is written here. The server reads the flag into the page
+ * (`locationNoticeSeen`, part of the page's cache key), so the first render and hydration agree.
+ */
+function LocationNotice() {
+  const page = usePage();
+  const [shown, setShown] = useState(!page.locationNoticeSeen);
+  if (!shown) return null;
+  const dismiss = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setCookie(COOKIE.locationNotice, '1', LOCATION_NOTICE_MAX_AGE);
+    setShown(false);
+    document.getElementById('product-title')?.focus();
+  };
+  return (
+    <form method="post" action="/notice/location" className="note" onSubmit={dismiss}>
+      <p>
+        Some products are only available in certain areas. See our <a href="/delivery-areas">delivery areas</a>.
+      </p>
+      <input type="hidden" name="return_to" value={page.url} />
+      <button type="submit" className="secondary">
+        Don&apos;t show this again
+      </button>
+    </form>
+  );
+}
+
 export function Product() {
   const page = usePage();
   const query = useQuery(productQuery.options(page.vars));
@@ -144,7 +175,10 @@ export function Product() {
           )}
         </div>
         <div className="product-info">
-          <h1 id="product-title">{p.product_name}</h1>
+          {/* Focus comes here when the location notice is put away. */}
+          <h1 id="product-title" tabIndex={-1}>
+            {p.product_name}
+          </h1>
           <p className="product-meta">
             SKU {p.sku} · {p.types.name}
           </p>
@@ -153,16 +187,14 @@ export function Product() {
             {chosen && <span className="per"> / {chosen.label.toLowerCase()}</span>}
             {!chosen && <span className="per"> / keg</span>}
           </p>
-          <p>{p.description}</p>
           <AddToCartForm p={p} options={options} chosen={chosen} onPack={setPack} />
           {query.data?.available_in_area === false && (
             <p className="warning" role="note">
               This product is not sold at your chosen location.
             </p>
           )}
-          <p className="note">
-            Some products are only available in certain areas. See our <a href="/delivery-areas">delivery areas</a>.
-          </p>
+          <p>{p.description}</p>
+          <LocationNotice />
         </div>
       </article>
       {also.length > 0 && (
