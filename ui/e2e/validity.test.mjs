@@ -308,6 +308,12 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   const link = /^\/active-order\/\d+/.exec(coraOrder)?.[0];
   assert.ok(link, `the member lands on their order (${coraOrder})`);
   await fillCart(cora, [[1, 30]], false);
+  // Issue 16: a Go-to Case (the cart offers it in its form; its page lists it), the form's errors,
+  // and Order Again landing on the cart.
+  const saved = await cora.post('/api/v1/user/goto-case', { data: { name: 'Usual <b>&', cart_items: [1] } });
+  assert.equal(saved.status(), 200, await saved.text());
+  await post(cora, 'member, Go-to Case form with errors', '/cart', 'createGotoCase', { cart_items: '1' }, 422);
+  await post(cora, 'member, Order Again', link, 'orderAgain', {}, 303);
   for (const [name, p] of routePaths('member', { product: PRODUCTS.map((s) => `/single-product/${s}`), 'active-order': [link] })) {
     await page(cora, `member, ${name}`, p);
   }

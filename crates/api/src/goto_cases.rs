@@ -594,7 +594,14 @@ impl Endpoint for GotoCaseCreate {
         }
         Ok(GotoCaseSaved {
             message,
-            link: link(if b.case_id.is_some() { "added" } else { "created" }, id),
+            link: link(
+                if b.case_id.is_some() {
+                    "added"
+                } else {
+                    "created"
+                },
+                id,
+            ),
             goto_case: view,
             created: b.case_id.is_none(),
         })

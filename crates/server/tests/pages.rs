@@ -186,6 +186,17 @@ async fn a_page_preloads_its_own_chunks_only() {
     assert!(has(&cart, "CartPage") && !has(&cart, "BuyBeer"), "{cart:?}");
     assert!(has(&faqs, "Faqs") && !has(&faqs, "Checkout"), "{faqs:?}");
     assert!(has(&missing, "NotFound"), "{missing:?}");
+    // After the page: the first 14,600 bytes (a first round trip) hold the inline CSS, the
+    // header and the start of main; the preloads follow the page (DESIGN's first-load budget).
+    let page = get!(store, "/buy-beer", "").await.html;
+    let at = |needle: &str| page.find(needle).map(|i| i + needle.len()).unwrap();
+    assert!(
+        at("<main") <= 14_600,
+        "<main> starts at byte {}",
+        at("<main")
+    );
+    assert!(at("</header>") <= 14_600 && at("</style>") <= 14_600);
+    assert!(page.find("modulepreload").unwrap() > page.find("<main").unwrap());
     // The chunk every page shares comes first, the same on each.
     assert_eq!(buy[0], cart[0]);
     assert_eq!(buy[0], faqs[0]);
