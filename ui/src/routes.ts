@@ -238,7 +238,8 @@ export const routes: RouteDef[] = [
       // the cart comes here, naming what could not be added.
       action(calls.createGotoCase, '/my-account/go-to-cases', { answerLink: 'link' }),
       action(calls.gotoCaseToCart, '/cart?done=refilled', { answerLink: 'link' }),
-      action(calls.orderAgain, '/cart?done=refilled', { answerLink: 'link', startsSession: true }),
+      // Without a location chosen, the order's barangay becomes the shop's (its `place`).
+      action(calls.orderAgain, '/cart?done=refilled', { answerLink: 'link', startsSession: true, location: true }),
     ],
   }),
   route('checkout', '/checkout', () => import('./features/checkout/Checkout').then((m) => m.Checkout), 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template, userQuery.template, placeStreetsQuery.template], {

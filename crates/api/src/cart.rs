@@ -269,8 +269,8 @@ pub struct CartQuery {
     /// Dev and test only: pretend it is this Manila time (`YYYY-MM-DDTHH:MM`) for checkout's
     /// hours and blackouts.
     pub testdate: Option<String>,
-    /// After a refill: the products it could not add (`1,5,12`), named in the answer's
-    /// `left_out` with why.
+    /// After a refill: the products it could not add and why (`17:area,1:max`; codes `area`,
+    /// `stock`, `max`, `full`), named in the answer's `left_out`.
     pub left: Option<String>,
 }
 
@@ -295,55 +295,48 @@ impl Endpoint for CartGet {
             testdate(q.testdate.as_deref())?,
         )?;
         if let Some(left) = q.left.as_deref() {
-            a.left_out = left_out(ctx, left, &place, &a)?;
+            a.left_out = left_out(ctx, left, &place)?;
         }
         Ok(a)
     }
 }
 
-/// The products a refill could not add, named with why as they stand now: not sold at the
-/// place, out of stock, or beyond the cart's limits.
-fn left_out(
-    ctx: &mut Ctx,
-    ids: &str,
-    place: &Place,
-    cart: &CartAnswer,
-) -> Result<Vec<DisabledProduct>, ApiError> {
-    let ids: Option<Vec<ProductId>> = ids.split(',').map(|i| ProductId::parse(i.trim())).collect();
-    let Some(ids) = ids.filter(|ids| ids.len() <= cases::MAX_PRODUCTS) else {
-        return Err(ApiError::BadRequest(
-            "left is not valid: name up to 50 product ids, 1,5,12.".into(),
-        ));
+/// The products a refill could not add (`17:area,1:max`, as its link names them), each with why:
+/// what the refill found (a code of [`crate::refill::Left`]), said of the place.
+fn left_out(ctx: &mut Ctx, text: &str, place: &Place) -> Result<Vec<DisabledProduct>, ApiError> {
+    let bad = || {
+        ApiError::BadRequest(
+            "left is not valid: name up to 50 products with why, 17:area,1:max.".into(),
+        )
     };
+    let mut named_ids = Vec::new();
+    for part in text.split(',') {
+        let (id, code) = part.trim().split_once(':').unwrap_or((part.trim(), ""));
+        let id = ProductId::parse(id).ok_or_else(bad)?;
+        let why = crate::refill::Left::parse(code).ok_or_else(bad)?;
+        named_ids.push((id, why));
+    }
+    if named_ids.len() > cases::MAX_PRODUCTS {
+        return Err(bad());
+    }
+    let ids: Vec<ProductId> = named_ids.iter().map(|(id, _)| *id).collect();
     let listed = if place.served {
         db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
     } else {
         Vec::new()
     };
-    let mut out = Vec::new();
-    for id in ids {
+    let mut out: Vec<DisabledProduct> = Vec::new();
+    for (id, why) in named_ids {
         let Some(p) = db::carts::product(ctx.conn, id)? else {
             continue;
         };
-        let held = cart
-            .shopping_cart
-            .iter()
-            .flat_map(|c| &c.items)
-            .any(|i| i.id == id);
-        let reason = unavailable_reason(&p, place, &listed).unwrap_or_else(|| {
-            if held {
-                format!(
-                    "Not all of it: a cart holds at most {} of a product.",
-                    cases::MAX_QUANTITY
-                )
-            } else {
-                format!(
-                    "Your cart holds {} different products, the most it can.",
-                    cases::MAX_PRODUCTS
-                )
+        let reason = match why {
+            crate::refill::Left::Area | crate::refill::Left::Stock => {
+                unavailable_reason(&p, place, &listed).unwrap_or_else(|| why.reason())
             }
-        });
-        if !out.iter().any(|d: &DisabledProduct| d.id == id) {
+            other => other.reason(),
+        };
+        if !out.iter().any(|d| d.id == id) {
             out.push(named(&p, &reason));
         }
     }

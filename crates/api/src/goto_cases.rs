@@ -247,30 +247,15 @@ fn view_one(
         .ok_or_else(|| not_found(id))
 }
 
-/// A name as typed, checked: 1 to [`MAX_NAME`] characters of printable text.
-fn check_name(name: &str) -> Result<&str, ApiError> {
-    let name = name.trim();
-    let invalid = |message: String| ApiError::Invalid {
+/// A name as typed, checked ([`domain::naming::check`]); `what` names it in the messages.
+fn check_name<'a>(name: &'a str, what: &str) -> Result<&'a str, ApiError> {
+    domain::naming::check(name, MAX_NAME).map_err(|message| ApiError::Invalid {
         field: "name",
-        message,
-    };
-    if name.is_empty() {
-        return Err(invalid("Enter a name for your new Go-to Case.".into()));
-    }
-    if name.chars().count() > MAX_NAME {
-        return Err(invalid(format!(
-            "A Go-to Case name has at most {MAX_NAME} characters."
-        )));
-    }
-    if name
-        .chars()
-        .any(|c| c.is_control() || ('\u{e000}'..='\u{f8ff}').contains(&c) || c >= '\u{f0000}')
-    {
-        return Err(invalid(
-            "Use letters, numbers, spaces and punctuation in the name.".into(),
-        ));
-    }
-    Ok(name)
+        message: match message.as_str() {
+            "Enter a name." => format!("Enter a name for {what}."),
+            m => m.replace("A name", "A Go-to Case name"),
+        },
+    })
 }
 
 /// The 422 of a name the member already uses.
@@ -335,6 +320,14 @@ impl Endpoint for GotoCaseList {
                 if let Some(p) = db::carts::product(ctx.conn, id)? {
                     packagings.push(p.packaging_id.get());
                 }
+            }
+            packagings.sort_unstable();
+            packagings.dedup();
+            if packagings.len() > 1 {
+                return Err(ApiError::Invalid {
+                    field: "cart_items",
+                    message: "Name the items of one case of your cart (one case type).".into(),
+                });
             }
             rows.retain(|r| packagings.contains(&r.packaging_id));
         }
@@ -409,7 +402,7 @@ impl Endpoint for GotoCaseOptions {
 /// member has (`case_id`).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct CreateBody {
-    /// The new Go-to Case's name (when no `case_id` is given).
+    /// The new Go-to Case's name (ignored when `case_id` is given).
     #[serde(default)]
     #[schema(max_length = 60)]
     pub name: Option<String>,
@@ -443,7 +436,7 @@ impl Endpoint for GotoCaseCreate {
         }
         let name = match (b.case_id, b.name.as_deref()) {
             (Some(_), _) => None,
-            (None, Some(n)) => Some(check_name(n)?.to_string()),
+            (None, Some(n)) => Some(check_name(n, "your new Go-to Case")?.to_string()),
             (None, None) => {
                 return Err(ApiError::Invalid {
                     field: "name",
@@ -663,7 +656,13 @@ impl Endpoint for GotoCaseUpdate {
                     message: "Enter the quantity.".into(),
                 })
             }
-            _ => {}
+            (None, Some(_)) => {
+                return Err(ApiError::Invalid {
+                    field: "product_id",
+                    message: "Choose the product whose quantity changes.".into(),
+                })
+            }
+            (None, None) => {}
         }
         if items.len() > MAX_ITEMS {
             return Err(ApiError::Invalid {
@@ -677,7 +676,11 @@ impl Endpoint for GotoCaseUpdate {
                 .map_err(|message| ApiError::refused(422, "quantity", message))?;
             checked.push((i.product_id, q as i32));
         }
-        let name = b.name.as_deref().map(check_name).transpose()?;
+        let name = b
+            .name
+            .as_deref()
+            .map(|n| check_name(n, "your Go-to Case"))
+            .transpose()?;
         if name.is_none() && checked.is_empty() {
             return Err(ApiError::Invalid {
                 field: "name",
@@ -792,16 +795,16 @@ impl Endpoint for GotoCaseRemoveItems {
             db::goto_cases::hold_member(conn, member.id)?;
             db::goto_cases::find(conn, member.id, id)?.ok_or_else(|| not_found(id))?;
             let n = db::goto_cases::remove(conn, id, &b.items)?;
+            if n == 0 {
+                return Err(ApiError::refused(
+                    404,
+                    "items",
+                    "None of these products is in this Go-to Case.",
+                ));
+            }
             db::goto_cases::touch(conn, id, now)?;
             Ok::<_, ApiError>(n)
         })?;
-        if removed == 0 {
-            return Err(ApiError::refused(
-                404,
-                "items",
-                "None of these products is in this Go-to Case.",
-            ));
-        }
         let view = view_one(ctx, &pricing, member.id, id, place.as_ref())?;
         Ok(GotoCaseSaved {
             message: format!(

@@ -129,6 +129,8 @@ pub fn document() -> OpenApi {
             ValidationErrorBody::schema(),
         ),
     ];
+    // What the error bodies refer to (a refusal's `data`: RefusalData, DisabledProduct).
+    ErrorBody::schemas(&mut components);
     let mut paths = PathsBuilder::new();
     for e in endpoints() {
         let method = match e.method() {

@@ -28,9 +28,22 @@ pub struct Refilled {
     pub message: String,
     /// What was not added (or not all of it), by name and why.
     pub left_out: Vec<DisabledProduct>,
-    /// The cart page, naming what was left out (`/cart?done=refilled&left=1,5`).
+    /// The cart page, naming what was left out and why (`/cart?done=refilled&left=1:area,5:max`).
     pub link: String,
+    /// Where the cart is now for, when the refill chose it (Order Again without a `barangay`:
+    /// the order's): a page without a location chosen takes it as the shop's.
+    pub place: Option<RefillPlace>,
     pub cart: CartAnswer,
+}
+
+/// The place a refill filled the cart for.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct RefillPlace {
+    pub city_id: domain::CityId,
+    pub city_name: String,
+    pub barangay_id: BarangayId,
+    pub barangay_name: String,
+    pub street_id: Option<StreetId>,
 }
 
 /// How a refill goes on: the reset question's answer, and where the cart is for.
@@ -56,7 +69,7 @@ pub fn refill(
     place: &Place,
     street: Option<StreetId>,
     reset: bool,
-) -> Result<(CartRow, Vec<DisabledProduct>), ApiError> {
+) -> Result<(CartRow, Vec<(DisabledProduct, Left)>), ApiError> {
     let ids: Vec<domain::ProductId> = wanted.iter().map(|(p, _)| p.id).collect();
     let listed = if place.served {
         db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
@@ -67,21 +80,29 @@ pub fn refill(
     let mut fit = Vec::new();
     for (p, q) in wanted {
         match unavailable_reason(p, place, &listed) {
-            Some(reason) => left_out.push(named(p, reason)),
+            Some(reason) => {
+                let why = if place.served && !p.orderable {
+                    Left::Stock
+                } else {
+                    Left::Area
+                };
+                left_out.push((named(p, reason), why));
+            }
             None => fit.push((p, *q)),
         }
     }
+    let nothing = |left_out: Vec<(DisabledProduct, Left)>| ApiError::Refused {
+        status: 422,
+        field: "cart",
+        message: format!(
+            "Nothing could be added to your cart for {}: {}",
+            place.barangay.barangay_name,
+            listing(&left_out)
+        ),
+        products: left_out.into_iter().map(|(d, _)| d).collect(),
+    };
     if fit.is_empty() {
-        return Err(ApiError::Refused {
-            status: 422,
-            field: "cart",
-            message: format!(
-                "Nothing could be added to your cart for {}: {}",
-                place.barangay.barangay_name,
-                listing(&left_out)
-            ),
-            products: left_out,
-        });
+        return Err(nothing(left_out));
     }
     let keg = is_keg(pricing.family(fit[0].0.packaging_id));
     let now = domain::calendar::unix_now();
@@ -102,31 +123,36 @@ pub fn refill(
             db::carts::clear(conn, cart.id)?;
         }
         let mut clipped = Vec::new();
+        let mut added = 0;
         for (p, q) in &fit {
             let have = db::carts::quantity_of(conn, cart.id, p.id)?;
             if have == 0 && db::carts::count_items(conn, cart.id)? >= cases::MAX_PRODUCTS as i64 {
-                clipped.push(named(
-                    p,
-                    format!(
-                        "Your cart holds {} different products, the most it can.",
-                        cases::MAX_PRODUCTS
-                    ),
-                ));
+                clipped.push((named(p, Left::Full.reason()), Left::Full));
                 continue;
             }
             let max = cases::MAX_QUANTITY as i32;
             if have + q > max {
-                clipped.push(named(
-                    p,
-                    format!(
-                        "{} of {q} added: a cart holds at most {max} of a product.",
-                        max - have
+                clipped.push((
+                    named(
+                        p,
+                        format!(
+                            "{} of {q} added: a cart holds at most {max} of a product.",
+                            max - have
+                        ),
                     ),
+                    Left::Max,
                 ));
             }
             if have < max {
                 db::carts::set_quantity(conn, cart.id, p.id, (have + q).min(max), now)?;
+                added += 1;
             }
+        }
+        if added == 0 {
+            // Nothing went in: say so, and leave the cart as it was (a reset included).
+            let mut all = left_out.clone();
+            all.extend(clipped);
+            return Err(nothing(all));
         }
         db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
         Ok::<_, ApiError>(clipped)
@@ -145,23 +171,72 @@ fn named(p: &Product, reason: impl Into<String>) -> DisabledProduct {
     }
 }
 
-fn listing(left_out: &[DisabledProduct]) -> String {
+/// Why a refill left a product out, as its link names it for the cart page (`17:area`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Left {
+    /// Not sold at the place (or the place is not served).
+    Area,
+    /// Out of stock.
+    Stock,
+    /// Only part of it went in: a cart holds at most 999 of a product.
+    Max,
+    /// The cart holds 50 products already.
+    Full,
+}
+
+impl Left {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Area => "area",
+            Self::Stock => "stock",
+            Self::Max => "max",
+            Self::Full => "full",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Self> {
+        [Self::Area, Self::Stock, Self::Max, Self::Full]
+            .into_iter()
+            .find(|l| l.code() == code)
+    }
+
+    /// What the cart page says of it (`Area` and `Stock` say it of the place, by the caller).
+    pub fn reason(self) -> String {
+        match self {
+            Self::Area => "Not sold at your location.".into(),
+            Self::Stock => "Out of stock.".into(),
+            Self::Max => format!(
+                "Not all of it: a cart holds at most {} of a product.",
+                cases::MAX_QUANTITY
+            ),
+            Self::Full => format!(
+                "Your cart holds {} different products, the most it can.",
+                cases::MAX_PRODUCTS
+            ),
+        }
+    }
+}
+
+fn listing(left_out: &[(DisabledProduct, Left)]) -> String {
     left_out
         .iter()
-        .map(|d| format!("{} ({})", d.product_name, d.reason.trim_end_matches('.')))
+        .map(|(d, _)| format!("{} ({})", d.product_name, d.reason.trim_end_matches('.')))
         .collect::<Vec<_>>()
         .join("; ")
 }
 
-/// The answer of a refill: the cart priced for the place, what was left out, and the message.
+/// The answer of a refill: the cart priced for the place, what was left out, and the message;
+/// `chosen` when the refill chose the place.
+#[allow(clippy::too_many_arguments)]
 fn answer(
     ctx: &mut Ctx,
     pricing: &Pricing,
     cart: &CartRow,
-    left_out: Vec<DisabledProduct>,
+    left_out: Vec<(DisabledProduct, Left)>,
     place: &Place,
     fulfillment: Option<FulfillmentId>,
     what: &str,
+    chosen: bool,
 ) -> Result<Refilled, ApiError> {
     let fulfillment = crate::cart::fulfillment_of(ctx, place, fulfillment)?;
     let a = crate::cart::answer(ctx, pricing, Some(cart), place, fulfillment, None)?;
@@ -173,14 +248,24 @@ fn answer(
             "{what} is in your cart, but not all of it: {}.",
             listing(&left_out)
         );
-        let ids: Vec<String> = left_out.iter().map(|d| d.id.to_string()).collect();
+        let ids: Vec<String> = left_out
+            .iter()
+            .map(|(d, why)| format!("{}:{}", d.id, why.code()))
+            .collect();
         link.push_str("&left=");
         link.push_str(&ids.join(","));
     }
     Ok(Refilled {
         message,
-        left_out,
+        left_out: left_out.into_iter().map(|(d, _)| d).collect(),
         link,
+        place: chosen.then(|| RefillPlace {
+            city_id: place.city.id,
+            city_name: place.city.city_name.clone(),
+            barangay_id: place.barangay.id,
+            barangay_name: place.barangay.barangay_name.clone(),
+            street_id: cart.street_id.map(StreetId::from_db),
+        }),
         cart: a,
     })
 }
@@ -225,7 +310,16 @@ impl Endpoint for GotoCaseToCart {
         let owner = CartOwner::Member(member.id);
         let (cart, left_out) = refill(ctx, &pricing, &owner, &wanted, &place, street, b.reset)?;
         let what = format!("Your Go-to Case \"{}\"", row.name);
-        answer(ctx, &pricing, &cart, left_out, &place, b.fulfillment, &what)
+        answer(
+            ctx,
+            &pricing,
+            &cart,
+            left_out,
+            &place,
+            b.fulfillment,
+            &what,
+            false,
+        )
     }
 }
 
@@ -271,11 +365,14 @@ impl Endpoint for OrderAgain {
                     Some((_, q)) => *q += line.quantity,
                     None => wanted.push((product, line.quantity)),
                 },
-                None => left_out.push(DisabledProduct {
-                    id,
-                    product_name: line.product_name.clone(),
-                    reason: "No longer sold.".into(),
-                }),
+                None => left_out.push((
+                    DisabledProduct {
+                        id,
+                        product_name: line.product_name.clone(),
+                        reason: "No longer sold.".into(),
+                    },
+                    Left::Stock,
+                )),
             }
         }
         let pricing = Pricing::load(ctx)?;
@@ -286,7 +383,7 @@ impl Endpoint for OrderAgain {
                 message,
                 mut products,
             }) if !left_out.is_empty() => {
-                products.extend(left_out);
+                products.extend(left_out.into_iter().map(|(d, _)| d));
                 return Err(ApiError::Refused {
                     status,
                     field,
@@ -298,6 +395,16 @@ impl Endpoint for OrderAgain {
         };
         left_out.extend(more);
         let what = format!("Your order {}", crate::orders::number(full.order.id));
-        answer(ctx, &pricing, &cart, left_out, &place, b.fulfillment, &what)
+        let chosen = b.barangay.is_none();
+        answer(
+            ctx,
+            &pricing,
+            &cart,
+            left_out,
+            &place,
+            b.fulfillment,
+            &what,
+            chosen,
+        )
     }
 }

@@ -22,9 +22,10 @@ pub struct GotoCaseRow {
     pub updated_at: i64,
 }
 
-/// The key a name is unique by: the name lowercased (so "Friday" and "FRIDAY" are one name).
+/// The key a name is unique by: "Friday", "FRIDAY" and "Ｆｒｉｄａｙ" are one name
+/// ([`domain::naming::key`]).
 pub fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
+    domain::naming::key(name)
 }
 
 /// Takes the member's row for a change of their Go-to Cases (first statement of the change's

@@ -7,6 +7,7 @@ pub mod deposits;
 pub mod email;
 pub mod ids;
 pub mod money;
+pub mod naming;
 pub mod ordering;
 pub mod selling;
 

@@ -516,8 +516,59 @@ async fn owners_guests_and_bad_input(backend: Backend) {
     )
     .await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+    // Names that differ only in case or Unicode form are one name; invisible ones are no name.
+    for (name, status) in [
+        ("ANA'S", StatusCode::UNPROCESSABLE_ENTITY),
+        ("Straße", StatusCode::OK),
+        ("STRASSE", StatusCode::UNPROCESSABLE_ENTITY),
+        ("Ｓｔｒａｓｓｅ", StatusCode::UNPROCESSABLE_ENTITY),
+        ("\u{200B}", StatusCode::UNPROCESSABLE_ENTITY),
+        ("Fri\u{200B}day", StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        let (s, v) = call(
+            &db,
+            "POST",
+            "/api/v1/user/goto-case",
+            &ana,
+            json!({"name": name, "cart_items": [1]}),
+        )
+        .await;
+        assert_eq!(s, status, "{name:?}: {v}");
+    }
+    let (s, v) = call(
+        &db,
+        "PUT",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "quantity": 5}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        v["errors"]["product_id"][0],
+        "Choose the product whose quantity changes."
+    );
+    let (s, v) = call(
+        &db,
+        "PUT",
+        "/api/v1/user/goto-case",
+        &ana,
+        json!({"case_id": id, "name": " "}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["errors"]["name"][0], "Enter a name for your Go-to Case.");
+    let (s, _) = call(
+        &db,
+        "GET",
+        "/api/v1/user/goto-case?cart_items=1,12",
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "two case types");
     let (_, v) = call(&db, "GET", "/api/v1/user/goto-case", &ana, Value::Null).await;
-    assert_eq!(v["data"].as_array().unwrap().len(), 1, "nothing was saved");
+    assert_eq!(v["data"].as_array().unwrap().len(), 2, "Ana's and Straße");
 }
 both!(owners_guests_and_bad_input);
 
@@ -656,13 +707,13 @@ async fn refills_name_what_cannot_be_added(backend: Backend) {
         v["message"],
         "Your Go-to Case \"Cans\" is in your cart, but not all of it: Bangkal Double IPA Can 473 ml (Not sold in Manila City)."
     );
-    assert_eq!(v["link"], "/cart?done=refilled&left=17");
+    assert_eq!(v["link"], "/cart?done=refilled&left=17:area");
     assert_eq!(quantities(&v["cart"]["shopping_cart"][0]), [(12, 24)]);
     // The cart page names it again from the link.
     let (s, v) = call(
         &db,
         "GET",
-        &format!("/api/v1/cart/{MANILA}?left=17"),
+        &format!("/api/v1/cart/{MANILA}?left=17:area"),
         &ana,
         Value::Null,
     )
@@ -672,7 +723,7 @@ async fn refills_name_what_cannot_be_added(backend: Backend) {
     let (s, _) = call(
         &db,
         "GET",
-        &format!("/api/v1/cart/{MANILA}?left=1,x"),
+        &format!("/api/v1/cart/{MANILA}?left=1:area,x"),
         &ana,
         Value::Null,
     )
@@ -715,6 +766,45 @@ async fn refills_name_what_cannot_be_added(backend: Backend) {
         quantities(&v["cart"]["shopping_cart"][0]),
         [(12, 999), (17, 24)]
     );
+    assert_eq!(v["link"], "/cart?done=refilled&left=12:max");
+    let (_, v) = call(
+        &db,
+        "GET",
+        &format!("/api/v1/cart/{MAKATI}?left=12:max"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(
+        v["left_out"][0]["reason"],
+        "Not all of it: a cart holds at most 999 of a product."
+    );
+    // With 999 of both, nothing more goes in: a refusal naming them, not a success.
+    call(
+        &db,
+        "PUT",
+        "/api/v1/cart",
+        &ana,
+        json!({"product_id": 17, "quantity": 999}),
+    )
+    .await;
+    let (s, v) = call(
+        &db,
+        "POST",
+        &format!("/api/v1/user/goto-case/cart/{id}/barangay/{MAKATI}"),
+        &ana,
+        Value::Null,
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Nothing could be added"),
+        "{v}"
+    );
+    assert_eq!(v["data"]["products"].as_array().unwrap().len(), 2);
     // A cart of the other family asks SPEC 4's question first; yes empties it.
     empty_cart(&db, &ana).await;
     add(&db, &ana, 21, 1, MAKATI).await;
@@ -811,6 +901,10 @@ async fn order_again(backend: Backend) {
     );
     assert_eq!(v["cart"]["barangay_id"], MAKATI);
     assert_eq!(
+        v["place"]["barangay_id"], MAKATI,
+        "the order's place, chosen for the shopper"
+    );
+    assert_eq!(
         quantities(&v["cart"]["shopping_cart"][0]),
         [(1, 12), (3, 12)]
     );
@@ -828,6 +922,7 @@ async fn order_again(backend: Backend) {
         [(1, 24), (3, 24)]
     );
     assert_eq!(v["cart"]["barangay_id"], MEYCAUAYAN);
+    assert_eq!(v["place"], Value::Null, "the shopper's own place");
     // Not someone else's, nor an unknown one: the 404 of an unknown order.
     let ben = support::member(&db, 2).await;
     for (uri, token) in [

@@ -198,8 +198,12 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
     if action.location {
         // The first address becomes the location the shop is shown for, as the client's USE THIS
         // ADDRESS does.
-        match serde_json::from_value::<Place>(answer.clone()) {
-            Ok(p) => {
+        // The answer is the address, or names the place it filled (a refill's `place`: none when
+        // the page's own was used).
+        let place = answer.get("place").unwrap_or(answer);
+        match serde_json::from_value::<Option<Place>>(place.clone()) {
+            Ok(None) => {}
+            Ok(Some(p)) => {
                 done.cookies = crate::gate::location_cookies(&crate::gate::Location {
                     fulfillment: domain::DEFAULT_FULFILLMENT,
                     city: p.city_id,

@@ -125,10 +125,14 @@ fn vars_for(
     if let Some(k) = query.get("key").filter(|k| !k.is_empty()) {
         vars.insert("key".into(), k.to_string());
     }
-    // What a refill could not add (`1,5,12`): the cart page names them.
+    // What a refill could not add and why (`17:area,1:max`): the cart page names them.
     if let Some(l) = query.get("left").filter(|l| {
-        let ids: Vec<&str> = l.split(',').collect();
-        ids.len() <= 50 && ids.iter().all(|i| i.parse::<u32>().is_ok_and(|n| n > 0))
+        let parts: Vec<&str> = l.split(',').collect();
+        parts.len() <= 50
+            && parts.iter().all(|p| {
+                let (id, code) = p.split_once(':').unwrap_or((p, ""));
+                id.parse::<u32>().is_ok_and(|n| n > 0) && api::refill::Left::parse(code).is_some()
+            })
     }) {
         vars.insert("left".into(), l.to_string());
     }

@@ -473,6 +473,11 @@ export type ProvinceId = number;
 export type ProvinceView = { id: ProvinceId, province_name: string, };
 
 /**
+ * The place a refill filled the cart for.
+ */
+export type RefillPlace = { city_id: CityId, city_name: string, barangay_id: BarangayId, barangay_name: string, street_id: StreetId | null, };
+
+/**
  * The cart after a refill, and what could not be added.
  */
 export type Refilled = { message: string, 
@@ -481,9 +486,14 @@ export type Refilled = { message: string,
  */
 left_out: Array<DisabledProduct>, 
 /**
- * The cart page, naming what was left out (`/cart?done=refilled&left=1,5`).
+ * The cart page, naming what was left out and why (`/cart?done=refilled&left=1:area,5:max`).
  */
-link: string, cart: CartAnswer, };
+link: string, 
+/**
+ * Where the cart is now for, when the refill chose it (Order Again without a `barangay`:
+ * the order's): a page without a location chosen takes it as the shop's.
+ */
+place: RefillPlace | null, cart: CartAnswer, };
 
 /**
  * What a refusal of the cart or checkout carries (SPEC 8: `data.error`, `data.products`).
