@@ -243,6 +243,29 @@ test('JS off: save, refill with the reset question, and Order Again, all as form
   await bottles.getByRole('button', { name: 'Save Go-to Case' }).click();
   await page.waitForURL('**/my-account/go-to-cases?done=added&case=*');
   await page.getByText('You successfully added from your case "Bottles" to your existing Go-to Case "Usual"').waitFor();
+  // A refused rename comes back once, in its own form, open, with what was typed.
+  const usual = page.locator('li.goto-case').filter({ has: page.getByRole('heading', { name: 'Usual' }) });
+  await usual.locator('summary', { hasText: 'Rename' }).click();
+  await usual.getByLabel('New name').fill('Fri\u200Bday');
+  await usual.getByRole('button', { name: 'Save Name' }).click();
+  await page.getByText('Use letters, numbers, spaces and punctuation in the name.').waitFor();
+  assert.equal(await page.getByText('Use letters, numbers, spaces and punctuation in the name.').count(), 1);
+  assert.equal(await usual.getByLabel('New name').inputValue(), 'Fri\u200Bday');
+  assert.equal(await usual.getByLabel('New name').getAttribute('aria-invalid'), 'true');
+  // A case deleted in another tab: this page's Delete says so.
+  const stale = await context.newPage();
+  await stale.goto(`${store.base}/my-account/go-to-cases`);
+  const second = await context.request.post(`${store.base}/api/v1/user/goto-case`, { headers: headers(), data: { name: 'Gone soon', cart_items: [13] } });
+  assert.equal(second.status(), 200, await second.text());
+  const goneId = (await second.json()).goto_case.id;
+  await stale.reload();
+  const del = await context.request.delete(`${store.base}/api/v1/user/goto-case/${goneId}`, { headers: headers() });
+  assert.equal(del.status(), 200);
+  const gone = stale.locator('li.goto-case').filter({ has: stale.getByRole('heading', { name: 'Gone soon' }) });
+  await gone.locator('summary', { hasText: 'Delete' }).click();
+  await gone.getByRole('button', { name: 'Yes, delete' }).click();
+  await stale.getByRole('alert').filter({ hasText: `Go-to Case ${goneId} not found.` }).waitFor();
+  await stale.close();
   // Place the bottles and cans, then put a keg in the cart: the refill asks first, in the cart page.
   const placed = await placeOrder(context);
   await fillCart(context, [[21, 1]]);

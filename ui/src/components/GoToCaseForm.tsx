@@ -108,14 +108,16 @@ function GoToCaseForm({ c, barangay }: { c: CartCase; barangay: number }) {
         <button type="submit" disabled={busy || (hydrated && !canSubmit(choice, name))} aria-busy={busy || undefined}>
           Save Go-to Case
         </button>
-        <p className={note?.ok ? 'form-message' : 'form-message error'} role={note?.ok ? 'status' : 'alert'}>
-          {note?.text}
+        {/* Both regions are always there, so a screen reader announces what fills them. */}
+        <p className="form-message" role="status">
           {note?.ok && (
             <>
-              {' '}
-              <a href="/my-account/go-to-cases">See My Go-to Cases</a>
+              {note.text} <a href="/my-account/go-to-cases">See My Go-to Cases</a>
             </>
           )}
+        </p>
+        <p className="form-message error" role="alert">
+          {note && !note.ok && !nameError ? note.text : null}
         </p>
       </form>
     </details>

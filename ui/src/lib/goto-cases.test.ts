@@ -25,5 +25,6 @@ test("SPEC 8's words", () => {
   assert.equal(createFailed('Friday'), 'Something went wrong creating your Go-to Case "Friday". Please try again.');
   assert.equal(failure(422, 'You already have one.', 'new', 'Friday', []), 'You already have one.');
   assert.equal(failure(500, 'boom', 'new', ' Friday ', []), createFailed('Friday'));
+  assert.equal(failure(404, 'Go-to Case 9 not found.', 9, '', []), 'Something went wrong adding to your Go-to Case "". Please try again.');
   assert.equal(failure(0, 'offline', 3, '', [{ id: 3, case_name: 'Usual', case_type: 'Bottles', packaging_id: 1, item_count: 2 }]), 'Something went wrong adding to your Go-to Case "Usual". Please try again.');
 });

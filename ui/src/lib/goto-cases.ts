@@ -26,11 +26,12 @@ export const addFailed = (name: string) => `Something went wrong adding to your 
 export const deleteQuestion = (name: string) => `Are you sure you want to delete ${name}?`;
 
 /**
- * What the form says of a failure: the server's own words when it refused the form (a 4xx with a
- * message: a name in use, a limit), else SPEC 8's "Something went wrong" for the choice.
+ * What the form says of a failure: the store's own words when it refused what was sent (a 422: a
+ * name in use, a limit, a name to correct), else SPEC 8's "Something went wrong" for the choice
+ * (a case gone in another tab, the store or the network failing).
  */
 export function failure(status: number, message: string, choice: Choice, name: string, options: GotoCaseOption[]): string {
-  if (status >= 400 && status < 500 && status !== 401 && message) return message;
+  if (status === 422 && message) return message;
   if (typeof choice === 'number') return addFailed(options.find((o) => o.id === choice)?.case_name ?? name);
   return createFailed(name.trim());
 }

@@ -25,6 +25,8 @@ function doneText(done: string | null, c: GotoCaseView | undefined): string | nu
       return c ? created(c.case_name, c.case_type) : null;
     case 'added':
       return c ? added(c.case_name, c.case_type) : null;
+    case 'added-capped':
+      return c ? `${added(c.case_name, c.case_type)}. A Go-to Case holds at most 999 of a product: the rest was left out.` : null;
     case 'saved':
       return c ? `Your Go-to Case "${c.case_name}" is saved.` : 'Your Go-to Case is saved.';
     case 'removed':
@@ -45,6 +47,7 @@ export function GoToCasesPage() {
   return (
     <AccountPage current={GOTO_PATH} id="cases" title="My Go-to Cases">
       <DoneMessage text={text} />
+      <Orphan ids={cases.data?.data.map((c) => c.id)} />
       <Place />
       <QueryState
         query={cases}
@@ -73,6 +76,22 @@ export function GoToCasesPage() {
   );
 }
 
+/**
+ * A form posted without JavaScript that came back refused for a case the page no longer lists (it
+ * was deleted in another tab) or naming none: its message, for the page.
+ */
+function Orphan({ ids }: { ids: number[] | undefined }) {
+  const { form } = usePage();
+  if (!form?.message || !ids) return null;
+  const of = Number(/-(\d+)$/.exec(form.values.form ?? '')?.[1]);
+  if (ids.includes(of)) return null;
+  return (
+    <p className="form-message error" role="alert">
+      {form.message}
+    </p>
+  );
+}
+
 /** Where the cases are priced: the gate's place, with a way to change it. */
 function Place() {
   const { gate, open } = useGate();
@@ -98,9 +117,9 @@ function Place() {
  * its message when it failed (the page's posted form names the case); with JavaScript the page
  * reloads at the case on success.
  */
-function CaseForm({ c, call, children, className, confirm }: { c: GotoCaseView; call: Call<unknown>; children: ReactNode; className?: string; confirm?: string }) {
-  const posted = usePageForm((v) => v.case_id === String(c.id) || v.id === String(c.id));
-  const [state, submit] = useAccountForm({ confirm });
+function CaseForm({ id, call, children, className }: { id: string; call: Call<unknown>; children: ReactNode; className?: string }) {
+  const posted = usePageForm((v) => v.form === id);
+  const [state, submit] = useAccountForm();
   const [mine, setMine] = useState(false);
   const message = mine ? state.message : posted?.message;
   return (
@@ -114,9 +133,10 @@ function CaseForm({ c, call, children, className, confirm }: { c: GotoCaseView; 
       }}
     >
       <FormCall call={call} />
+      <input type="hidden" name="form" value={id} />
       {children}
       {message && (
-        <p className="form-message error" role="alert">
+        <p className="form-message error" role="alert" id={`${id}-message`}>
           {message}
         </p>
       )}
@@ -126,6 +146,8 @@ function CaseForm({ c, call, children, className, confirm }: { c: GotoCaseView; 
 
 function GoToCaseCard({ c }: { c: GotoCaseView }) {
   const page = usePage();
+  // A rename that came back refused without JavaScript: open, with what was typed.
+  const renaming = usePageForm((v) => v.form === `rename-${c.id}`);
   const { gate } = useGate();
   const title = `case-${c.id}-title`;
   const available = c.items.filter((i) => i.available).length;
@@ -163,7 +185,7 @@ function GoToCaseCard({ c }: { c: GotoCaseView }) {
                     {formatPhp(i.price)} / {c.unit_noun || 'unit'}
                   </td>
                   <td>
-                    <CaseForm c={c} call={calls.updateGotoCase}>
+                    <CaseForm id={`qty-${i.id}-${c.id}`} call={calls.updateGotoCase}>
                       <input type="hidden" name="case_id" value={c.id} />
                       <input type="hidden" name="product_id" value={i.id} />
                       <label className="visually-hidden" htmlFor={`goto-${c.id}-qty-${i.id}`}>
@@ -177,7 +199,7 @@ function GoToCaseCard({ c }: { c: GotoCaseView }) {
                   </td>
                   <td>{formatPhp(i.total_price)}</td>
                   <td>
-                    <CaseForm c={c} call={calls.removeGotoCaseItems}>
+                    <CaseForm id={`remove-${i.id}-${c.id}`} call={calls.removeGotoCaseItems}>
                       <input type="hidden" name="case_id" value={c.id} />
                       <input type="hidden" name="items" value={i.id} />
                       <button type="submit" className="secondary">
@@ -211,14 +233,22 @@ function GoToCaseCard({ c }: { c: GotoCaseView }) {
               {page.vars.barangay ? 'Nothing in this case can be bought at your location now.' : 'Choose your location first.'}
             </span>
           )}
-          <details className="confirm">
+          <details className="confirm" open={renaming ? true : undefined}>
             <summary className="button secondary">
               Rename<span className="visually-hidden"> {c.case_name}</span>
             </summary>
-            <CaseForm c={c} call={calls.updateGotoCase}>
+            <CaseForm id={`rename-${c.id}`} call={calls.updateGotoCase}>
               <input type="hidden" name="case_id" value={c.id} />
               <label htmlFor={`goto-${c.id}-name`}>New name</label>
-              <input id={`goto-${c.id}-name`} name="name" maxLength={60} required defaultValue={c.case_name} />
+              <input
+                id={`goto-${c.id}-name`}
+                name="name"
+                maxLength={60}
+                required
+                defaultValue={renaming?.values.name ?? c.case_name}
+                aria-invalid={renaming?.errors.name ? true : undefined}
+                aria-describedby={renaming ? `rename-${c.id}-message` : undefined}
+              />
               <button type="submit">Save Name</button>
             </CaseForm>
           </details>
@@ -227,7 +257,7 @@ function GoToCaseCard({ c }: { c: GotoCaseView }) {
               Delete<span className="visually-hidden"> {c.case_name}</span>
             </summary>
             <p>{deleteQuestion(c.case_name)}</p>
-            <CaseForm c={c} call={calls.deleteGotoCase}>
+            <CaseForm id={`delete-${c.id}`} call={calls.deleteGotoCase}>
               <input type="hidden" name="id" value={c.id} />
               <button type="submit" className="danger">
                 Yes, delete
