@@ -182,20 +182,7 @@ pub fn views(
                         units += u64::from(q);
                         total = total.saturating_add(amount);
                     }
-                    CartItem {
-                        id: p.id,
-                        slug: p.slug.clone(),
-                        product_name: p.product_name.clone(),
-                        product_image: p.product_image.clone(),
-                        price: p.price,
-                        price_per_case: p.price_per_case,
-                        quantity: item.quantity,
-                        quantity_per_pack: p.unit_per_case,
-                        total_price: amount,
-                        packaging: packaging_name.clone(),
-                        available: reason.is_none(),
-                        unavailable_reason: reason,
-                    }
+                    CartItem::of(&item, amount, &packaging_name, reason)
                 })
                 .collect();
             GotoCaseView {

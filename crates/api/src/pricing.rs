@@ -48,6 +48,28 @@ pub struct CartItem {
     pub unavailable_reason: Option<String>,
 }
 
+impl CartItem {
+    /// An item as the shopper sees it: `total` is what its units cost, `reason` why it cannot be
+    /// bought at the place (none: it can).
+    pub fn of(item: &Item, total: i64, packaging: &str, reason: Option<String>) -> Self {
+        let p = &item.product;
+        Self {
+            id: p.id,
+            slug: p.slug.clone(),
+            product_name: p.product_name.clone(),
+            product_image: p.product_image.clone(),
+            price: p.price,
+            price_per_case: p.price_per_case,
+            quantity: item.quantity,
+            quantity_per_pack: p.unit_per_case,
+            total_price: total,
+            packaging: packaging.to_string(),
+            available: reason.is_none(),
+            unavailable_reason: reason,
+        }
+    }
+}
+
 /// A case of the cart: the items of one case type (SPEC 2's case panel).
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CartCase {
@@ -324,20 +346,7 @@ pub fn price(
                 lines.push((item.clone(), name.clone(), total));
             }
             summary.push(format!("{} x {}", p.product_name, item.quantity));
-            case_items.push(CartItem {
-                id: p.id,
-                slug: p.slug.clone(),
-                product_name: p.product_name.clone(),
-                product_image: p.product_image.clone(),
-                price: p.price,
-                price_per_case: p.price_per_case,
-                quantity: item.quantity,
-                quantity_per_pack: p.unit_per_case,
-                total_price: total,
-                packaging: packaging_name.clone(),
-                available: reason.is_none(),
-                unavailable_reason: reason,
-            });
+            case_items.push(CartItem::of(&item, total, &packaging_name, reason));
         }
         let rule = CaseRule {
             unit_per_case: u32::try_from(upc).unwrap_or(1),
