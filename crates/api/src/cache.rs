@@ -4,6 +4,7 @@
 //! shapes an answer, the data version included, so a write to the catalog retires every entry.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use actix_web::http::header::{self, HeaderName, HeaderValue};
@@ -263,6 +264,19 @@ impl quick_cache::Weighter<u128, Arc<Cached>> for ByBytes {
 /// Finished answers by key, bounded by bytes.
 pub struct ResponseCache {
     entries: quick_cache::sync::Cache<u128, Arc<Cached>, ByBytes>,
+    max_bytes: u64,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+/// The cache as the metrics show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CacheStats {
+    pub hits: u64,
+    pub misses: u64,
+    /// Bytes held, and the most it holds.
+    pub bytes: u64,
+    pub max_bytes: u64,
 }
 
 impl ResponseCache {
@@ -273,11 +287,31 @@ impl ResponseCache {
                 max_bytes,
                 ByBytes,
             ),
+            max_bytes,
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
         }
     }
 
+    /// The answer kept under `key`; each lookup counts as a hit or a miss.
     pub fn get(&self, key: u128) -> Option<Arc<Cached>> {
-        self.entries.get(&key)
+        let found = self.entries.get(&key);
+        let count = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        count.fetch_add(1, Ordering::Relaxed);
+        found
+    }
+
+    pub fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+            bytes: self.entries.weight(),
+            max_bytes: self.max_bytes,
+        }
     }
 
     pub fn insert(&self, key: u128, value: Arc<Cached>) {

@@ -19,10 +19,11 @@ pub mod users;
 pub mod watch;
 
 pub use diesel;
-pub use run::Db;
+pub use run::{Db, TurnStats};
 pub use watch::Watch;
 
 use diesel::connection::SimpleConnection;
+use diesel::migration::MigrationSource;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
@@ -143,4 +144,50 @@ pub fn migrate(conn: &mut AnyConnection) -> Result<usize, DbError> {
             .map(|v| v.len()),
     };
     ran.map_err(|e| DbError::Migration(e.to_string()))
+}
+
+/// The names of the migrations this build knows that the database has not run, oldest first
+/// (readiness). Reads the migrations table only: unlike diesel's harness it creates nothing, so
+/// asking is no write.
+pub fn pending_migrations(conn: &mut AnyConnection) -> Result<Vec<String>, DbError> {
+    use diesel::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Applied {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        version: String,
+    }
+    const APPLIED: &str = "SELECT version FROM __diesel_schema_migrations";
+    let (applied, known): (Vec<Applied>, _) = match conn {
+        AnyConnection::Sqlite(c) => (
+            diesel::sql_query(APPLIED).load(c)?,
+            names(MigrationSource::<diesel::sqlite::Sqlite>::migrations(
+                &SQLITE_MIGRATIONS,
+            ))?,
+        ),
+        AnyConnection::Postgresql(c) => (
+            diesel::sql_query(APPLIED).load(c)?,
+            names(MigrationSource::<diesel::pg::Pg>::migrations(
+                &POSTGRES_MIGRATIONS,
+            ))?,
+        ),
+    };
+    let applied: std::collections::HashSet<String> =
+        applied.into_iter().map(|a| a.version).collect();
+    let mut pending: Vec<(String, String)> = known
+        .into_iter()
+        .filter(|(version, _)| !applied.contains(version))
+        .collect();
+    pending.sort();
+    Ok(pending.into_iter().map(|(_, name)| name).collect())
+}
+
+/// Each migration's version and name.
+fn names<DB: diesel::backend::Backend>(
+    migrations: diesel::migration::Result<Vec<Box<dyn diesel::migration::Migration<DB>>>>,
+) -> Result<Vec<(String, String)>, DbError> {
+    Ok(migrations
+        .map_err(|e| DbError::Migration(e.to_string()))?
+        .iter()
+        .map(|m| (m.name().version().to_string(), m.name().to_string()))
+        .collect())
 }

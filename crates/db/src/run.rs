@@ -4,6 +4,7 @@
 //! with [`DbError::Busy`] (the API answers 503 with Retry-After) instead of hundreds of threads
 //! each waiting for a connection.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,16 +20,83 @@ pub const QUEUE_WAIT: Duration = Duration::from_secs(2);
 pub struct Db {
     pool: DbPool,
     turns: Arc<Semaphore>,
+    counts: Arc<Counts>,
+}
+
+/// What the metrics read of the turns: a few relaxed atomics, touched only by calls that wait.
+#[derive(Debug, Default)]
+struct Counts {
+    waiting: AtomicUsize,
+    refused: AtomicU64,
+}
+
+/// The turns as the metrics show them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnStats {
+    /// Turns there are (the pool's size).
+    pub size: usize,
+    /// Calls holding a turn now.
+    pub in_use: usize,
+    /// Calls waiting for a turn now.
+    pub waiting: usize,
+    /// Calls that gave up waiting (answered 503) since the start.
+    pub refused: u64,
+}
+
+/// Counts a call as waiting while it lives (dropped when the wait ends, however it ends).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn new(n: &'a AtomicUsize) -> Self {
+        n.fetch_add(1, Ordering::Relaxed);
+        Self(n)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Db {
     pub fn new(pool: DbPool) -> Self {
         let turns = Arc::new(Semaphore::new(pool.max_size().max(1) as usize));
-        Self { pool, turns }
+        Self {
+            pool,
+            turns,
+            counts: Arc::default(),
+        }
     }
 
     pub fn pool(&self) -> &DbPool {
         &self.pool
+    }
+
+    /// How the turns stand now.
+    pub fn turn_stats(&self) -> TurnStats {
+        let size = self.pool.max_size().max(1) as usize;
+        TurnStats {
+            size,
+            in_use: size.saturating_sub(self.turns.available_permits()),
+            waiting: self.counts.waiting.load(Ordering::Relaxed),
+            refused: self.counts.refused.load(Ordering::Relaxed),
+        }
+    }
+
+    /// A turn: at once when one is free, else after waiting at most [`QUEUE_WAIT`].
+    async fn turn(&self) -> Result<tokio::sync::OwnedSemaphorePermit, DbError> {
+        if let Ok(turn) = self.turns.clone().try_acquire_owned() {
+            return Ok(turn);
+        }
+        let _waiting = Waiting::new(&self.counts.waiting);
+        match tokio::time::timeout(QUEUE_WAIT, self.turns.clone().acquire_owned()).await {
+            Ok(Ok(turn)) => Ok(turn),
+            _ => {
+                self.counts.refused.fetch_add(1, Ordering::Relaxed);
+                Err(DbError::Busy)
+            }
+        }
     }
 
     /// Runs `f` with a pooled connection on a blocking thread, once a turn is free.
@@ -38,10 +106,7 @@ impl Db {
         E: From<DbError> + Send + 'static,
         F: FnOnce(&mut AnyConnection) -> Result<T, E> + Send + 'static,
     {
-        let turn = tokio::time::timeout(QUEUE_WAIT, self.turns.clone().acquire_owned())
-            .await
-            .map_err(|_| E::from(DbError::Busy))?
-            .map_err(|_| E::from(DbError::Busy))?;
+        let turn = self.turn().await.map_err(E::from)?;
         let pool = self.pool.clone();
         tokio::task::spawn_blocking(move || {
             let _turn = turn;

@@ -6,7 +6,7 @@
 mod engine;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 
@@ -89,12 +89,56 @@ pub struct Renderer {
     jobs: Sender<Job>,
     memo: Cache<u128, Arc<str>, ByLength>,
     pub stats: Stats,
+    threads: usize,
+    /// Render threads that hold a working runtime now.
+    alive: Arc<AtomicUsize>,
+}
+
+/// Counts a render thread with a runtime as alive; a thread that ends, however (a panic
+/// included), stops counting.
+struct Alive {
+    count: Arc<AtomicUsize>,
+    counted: bool,
+}
+
+impl Alive {
+    fn set(&mut self, alive: bool) {
+        if alive != self.counted {
+            if alive {
+                self.count.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.count.fetch_sub(1, Ordering::Relaxed);
+            }
+            self.counted = alive;
+        }
+    }
+}
+
+impl Drop for Alive {
+    fn drop(&mut self) {
+        self.set(false);
+    }
 }
 
 impl Renderer {
     /// Bytes the memo holds.
     pub fn memo_weight(&self) -> u64 {
         self.memo.weight()
+    }
+
+    /// Renders waiting for a thread.
+    pub fn queue_len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// The render threads started.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The render threads alive with a working runtime (readiness: none means no page renders).
+    pub fn threads_alive(&self) -> usize {
+        self.alive.load(Ordering::Relaxed)
     }
 
     /// Reads the bundle file and starts the pool.
@@ -110,14 +154,19 @@ impl Renderer {
         let bundle: Arc<str> = bundle.into();
         let (jobs, queue) = bounded::<Job>(config.queue.max(1));
         let (ready_tx, ready_rx) = bounded::<Result<(), String>>(config.threads);
+        let alive = Arc::new(AtomicUsize::new(0));
         for i in 0..config.threads.max(1) {
             let bundle = bundle.clone();
             let queue = queue.clone();
             let ready = ready_tx.clone();
             let limits = config.limits.clone();
+            let alive = Alive {
+                count: alive.clone(),
+                counted: false,
+            };
             thread::Builder::new()
                 .name(format!("ssr-{i}"))
-                .spawn(move || worker(&bundle, &limits, queue, ready))
+                .spawn(move || worker(&bundle, &limits, queue, ready, alive))
                 .map_err(|e| SsrError::Start(e.to_string()))?;
         }
         drop(ready_tx);
@@ -136,6 +185,8 @@ impl Renderer {
                 ByLength,
             ),
             stats: Stats::default(),
+            threads: config.threads.max(1),
+            alive,
         })
     }
 
@@ -207,9 +258,11 @@ fn worker(
     limits: &EngineLimits,
     queue: Receiver<Job>,
     ready: Sender<Result<(), String>>,
+    mut alive: Alive,
 ) {
     let mut engine = match Engine::new(bundle, limits) {
         Ok(e) => {
+            alive.set(true);
             let _ = ready.send(Ok(()));
             Some(e)
         }
@@ -219,11 +272,16 @@ fn worker(
         }
     };
     drop(ready);
+    let restart = |alive: &mut Alive| {
+        let engine = Engine::new(bundle, limits)
+            .map_err(|e| log::error!("ssr: restarting the runtime failed: {e}"))
+            .ok();
+        alive.set(engine.is_some());
+        engine
+    };
     while let Ok(job) = queue.recv() {
         if engine.is_none() {
-            engine = Engine::new(bundle, limits)
-                .map_err(|e| log::error!("ssr: restarting the runtime failed: {e}"))
-                .ok();
+            engine = restart(&mut alive);
         }
         let result = match &engine {
             Some(e) => e.render(&job.input),
@@ -241,5 +299,9 @@ fn worker(
             }
         };
         let _ = job.reply.send(result);
+        // A fresh runtime at once, not at the next job: readiness counts the runtimes.
+        if engine.is_none() {
+            engine = restart(&mut alive);
+        }
     }
 }
