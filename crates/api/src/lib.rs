@@ -82,6 +82,12 @@ impl ApiState {
         Ok(())
     }
 
+    /// Stops delivering mail (the server is stopping): the message being sent is finished and
+    /// recorded, waiting at most `wait`; queued mail stays in the database for the next start.
+    pub fn stop_mail(&self, wait: std::time::Duration) -> bool {
+        self.sender.as_ref().is_none_or(|s| s.stop(wait))
+    }
+
     /// Runs API functions with one connection, off the async workers; mail they wrote goes into
     /// the mail queue on the same connection, and the sender is woken.
     pub async fn run<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>

@@ -186,17 +186,40 @@ pub fn deliver_due(
     post: &Post,
     clock: &dyn Fn() -> i64,
 ) -> Result<usize, crate::ApiError> {
+    deliver(pool, post, clock, &|| false)
+}
+
+/// As [`deliver_due`], until `stopping()` says so: the message being sent is finished and
+/// recorded, the rest of the batch is released for the next claim (here or on another app
+/// server), at once rather than when the claim runs out.
+fn deliver(
+    pool: &db::DbPool,
+    post: &Post,
+    clock: &dyn Fn() -> i64,
+    stopping: &dyn Fn() -> bool,
+) -> Result<usize, crate::ApiError> {
     let conn = || {
         pool.get_timeout(Duration::from_secs(5))
             .map_err(|e| crate::ApiError::Internal(format!("mail queue: {e}")))
     };
     let mut sent = 0;
     loop {
+        if stopping() {
+            return Ok(sent);
+        }
         let batch = db::outbox::claim(&mut *conn()?, clock(), LEASE_SECS, 5)?;
         if batch.is_empty() {
             return Ok(sent);
         }
-        for m in batch {
+        let mut batch = batch.into_iter();
+        while let Some(m) = batch.next() {
+            if stopping() {
+                let mut c = conn()?;
+                for left in std::iter::once(m).chain(batch) {
+                    db::outbox::release(&mut c, &left)?;
+                }
+                return Ok(sent);
+            }
             let mail = Mail {
                 to: m.recipient.clone(),
                 subject: m.subject.clone(),
@@ -229,45 +252,94 @@ pub fn deliver_due(
     }
 }
 
+/// What the sender thread and its owners share.
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    woken: bool,
+    stopping: bool,
+    stopped: bool,
+}
+
 /// The thread that empties the mail queue: woken when a call queued mail, and every few
-/// seconds besides.
+/// seconds besides; stopped with the server ([`Sender::stop`]).
 #[derive(Clone)]
 pub struct Sender {
-    wake: Arc<(Mutex<bool>, Condvar)>,
+    shared: Arc<Shared>,
 }
 
 impl Sender {
     /// Starts the sender thread over `pool`, delivering through `post`.
     pub fn start(pool: db::DbPool, post: Arc<Post>) -> Result<Self, String> {
-        let wake = Arc::new((Mutex::new(false), Condvar::new()));
-        let theirs = wake.clone();
+        let shared = Arc::new(Shared::default());
+        let theirs = shared.clone();
         std::thread::Builder::new()
             .name("mail-sender".into())
-            .spawn(move || loop {
-                {
-                    let (lock, cvar) = &*theirs;
-                    let mut woken = lock.lock().unwrap_or_else(|e| e.into_inner());
-                    if !*woken {
-                        woken = cvar
-                            .wait_timeout(woken, POLL)
-                            .unwrap_or_else(|e| e.into_inner())
-                            .0;
+            .spawn(move || {
+                let lock = || theirs.state.lock().unwrap_or_else(|e| e.into_inner());
+                loop {
+                    {
+                        let mut state = lock();
+                        if !state.woken && !state.stopping {
+                            state = theirs
+                                .changed
+                                .wait_timeout(state, POLL)
+                                .unwrap_or_else(|e| e.into_inner())
+                                .0;
+                        }
+                        if state.stopping {
+                            break;
+                        }
+                        state.woken = false;
                     }
-                    *woken = false;
+                    let stopping = || lock().stopping;
+                    if let Err(e) = deliver(&pool, &post, &domain::calendar::unix_now, &stopping) {
+                        log::error!("mail queue: {e:?}");
+                    }
                 }
-                if let Err(e) = deliver_due(&pool, &post, &domain::calendar::unix_now) {
-                    log::error!("mail queue: {e:?}");
-                }
+                lock().stopped = true;
+                theirs.changed.notify_all();
             })
             .map_err(|e| format!("mail sender: {e}"))?;
-        Ok(Self { wake })
+        Ok(Self { shared })
     }
 
     /// Wakes the thread (a call queued mail).
     pub fn wake(&self) {
-        let (lock, cvar) = &*self.wake;
-        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        cvar.notify_one();
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .woken = true;
+        self.shared.changed.notify_all();
+    }
+
+    /// Stops the thread once the message it is sending (if any) is sent and recorded, waiting
+    /// at most `wait`; answers whether it stopped. What is still queued stays in the database for
+    /// the next start (or another app server).
+    pub fn stop(&self, wait: Duration) -> bool {
+        let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.stopping = true;
+        self.shared.changed.notify_all();
+        let deadline = std::time::Instant::now() + wait;
+        while !state.stopped {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            state = self
+                .shared
+                .changed
+                .wait_timeout(state, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        true
     }
 }
 

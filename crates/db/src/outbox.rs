@@ -132,6 +132,19 @@ pub fn failed(
     .map(|_| ())
 }
 
+/// A claimed message not tried after all (the sender is stopping): due again at once for the
+/// next claim, with no attempt counted (only the claim that took it counts).
+pub fn release(conn: &mut AnyConnection, m: &QueuedMail) -> QueryResult<()> {
+    diesel::update(
+        mail_outbox::table
+            .find(m.id)
+            .filter(mail_outbox::claimed_until.eq(m.claimed_until)),
+    )
+    .set(mail_outbox::claimed_until.eq(None::<i64>))
+    .execute(conn)
+    .map(|_| ())
+}
+
 /// How many messages wait (sent or not yet due).
 pub fn waiting(conn: &mut AnyConnection) -> QueryResult<i64> {
     mail_outbox::table.count().get_result(conn)
