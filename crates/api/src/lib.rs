@@ -17,6 +17,7 @@ pub mod gate;
 pub mod goto_cases;
 pub mod locations;
 pub mod mail;
+pub mod observe;
 pub mod openapi;
 pub mod orders;
 pub mod origin;
@@ -217,7 +218,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         // Issue 14's one rule for cross-site requests, before anything else (forms apply the
         // same rule, `origin::refused`, in `web::form`).
         .wrap(actix_web::middleware::from_fn(origin::guard))
-        .route("/openapi.json", web::get().to(openapi_json));
+        .service(
+            web::resource("/openapi.json")
+                .wrap(observe::Mark("/api/openapi.json"))
+                .route(web::get().to(openapi_json)),
+        );
     for (path, endpoints) in by_path {
         let allowed: Vec<&str> = endpoints
             .iter()
@@ -237,7 +242,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             let allowed = allowed.clone();
             async move { endpoint::method_not_allowed(&req, &allowed) }
         }));
-        scope = scope.service(resource);
+        // Counted under its template (metrics, access log), never its ids.
+        scope = scope.service(resource.wrap(observe::Mark(path)));
     }
     cfg.service(scope.default_service(web::to(not_found)));
 }

@@ -84,7 +84,11 @@ impl WebState {
 
 /// A resource that answers `get` (and HEAD) and/or `post`; any other method gets a 405 naming
 /// the ones it takes.
-fn resource<G, P>(path: &str, get: Option<G>, post: Option<P>) -> actix_web::Resource
+fn resource<G, P>(
+    path: &str,
+    get: Option<G>,
+    post: Option<P>,
+) -> impl actix_web::dev::HttpServiceFactory
 where
     G: actix_web::Handler<(HttpRequest, web::Data<WebState>)>,
     G::Output: actix_web::Responder + 'static,
@@ -110,6 +114,8 @@ where
         let allow = allow.clone();
         async move { api::endpoint::method_not_allowed(&req, &allow) }
     }))
+    // Counted under its template (metrics, access log).
+    .wrap(api::observe::Mark::of(path))
 }
 
 type NoPost =

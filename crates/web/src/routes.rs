@@ -104,6 +104,9 @@ pub struct RouteTable {
     /// without matching every route.
     #[serde(skip)]
     fixed: std::collections::HashMap<String, usize>,
+    /// Each route's path, kept for the life of the process: the metrics' label for its requests.
+    #[serde(skip)]
+    templates: Vec<&'static str>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -176,6 +179,11 @@ impl RouteTable {
     /// of its path, so a misspelt `{gateCity}` stops the store at start instead of silently
     /// never loading.
     pub fn index(&mut self) -> Result<(), String> {
+        self.templates = self
+            .routes
+            .iter()
+            .map(|r| api::observe::intern(&r.path))
+            .collect();
         for (i, r) in self.routes.iter().enumerate() {
             let own: Vec<&str> = r
                 .path
@@ -217,6 +225,27 @@ impl RouteTable {
         }
     }
 
+    /// The path template of the route that answers `path` (the metrics' and the access log's
+    /// name for it, never the path's own ids or slugs); `None` for the not-found page. Allocates
+    /// nothing for a normal path.
+    pub fn template(&self, path: &str) -> Option<&'static str> {
+        let i = match self.fixed.get(normal(path).as_ref()) {
+            Some(&i) => i,
+            None => {
+                let segments = || path.split('/').filter(|s| !s.is_empty());
+                self.routes.iter().position(|r| {
+                    let template = r.path.split('/').filter(|s| !s.is_empty());
+                    r.path.contains('{')
+                        && template.clone().count() == segments().count()
+                        && template
+                            .zip(segments())
+                            .all(|(t, s)| (t.starts_with('{') && t.ends_with('}')) || t == s)
+                })?
+            }
+        };
+        self.templates.get(i).copied()
+    }
+
     /// The route of a path and the values of its `{name}` segments; the not-found route otherwise.
     pub fn find(&self, path: &str) -> (&RouteDef, Vars) {
         self.routes
@@ -256,6 +285,16 @@ mod tests {
         assert_eq!(params["slug"], "tala light");
         assert_eq!(t.find("/single-product").0.name, "not-found");
         assert_eq!(t.find("/nope").0.name, "not-found");
+        let mut t = t;
+        t.index().unwrap();
+        assert_eq!(t.template("/buy-beer/"), Some("/buy-beer"));
+        assert_eq!(t.template("/"), Some("/"));
+        assert_eq!(
+            t.template("/single-product/tala-light"),
+            Some("/single-product/{slug}")
+        );
+        assert_eq!(t.template("/single-product/a/b"), None);
+        assert_eq!(t.template("/nope"), None);
         assert_eq!(t.find("/").0.name, "home");
         assert_eq!(t.find("//").0.name, "home");
     }
