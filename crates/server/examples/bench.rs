@@ -352,6 +352,8 @@ fn run() {
         maintenance: false,
         trusted_proxies: vec![],
         orders_to: None,
+        metrics_bind: None,
+        shutdown_timeout: 30,
     };
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");

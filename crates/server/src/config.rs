@@ -117,6 +117,16 @@ pub struct Args {
     /// with 503
     #[arg(long, env = "MAINTENANCE", default_value = "off", value_parser = OnOff)]
     pub maintenance: bool,
+    /// Address /metrics is served on instead of BIND (one that does not face the internet)
+    /// [default: on BIND]
+    #[arg(long, env = "METRICS_BIND")]
+    pub metrics_bind: Option<String>,
+    /// Log lines: text (readable) or json (one JSON object a line)
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: crate::logging::LogFormat,
+    /// Seconds a SIGTERM waits for the requests in flight before the store exits
+    #[arg(long, env = "SHUTDOWN_TIMEOUT", default_value = "30", value_parser = Number::<u64>::new())]
+    pub shutdown_timeout: u64,
 }
 
 impl Args {
@@ -157,6 +167,8 @@ impl Args {
             maintenance: self.maintenance,
             trusted_proxies: self.trusted_proxies,
             orders_to: self.orders_to,
+            metrics_bind: self.metrics_bind,
+            shutdown_timeout: self.shutdown_timeout,
         }
     }
 }
@@ -310,6 +322,37 @@ mod tests {
         assert_eq!(c.social.google_url, "https://oauth2.googleapis.com");
         assert_eq!(c.social.facebook_app, None);
         assert_eq!(c.social.facebook_url, "https://graph.facebook.com");
+        assert_eq!((c.metrics_bind, c.shutdown_timeout), (None, 30));
+    }
+
+    #[test]
+    fn metrics_bind_log_format_and_shutdown_timeout() {
+        let c = with_env(&[
+            ("METRICS_BIND", "127.0.0.1:9100"),
+            ("SHUTDOWN_TIMEOUT", "5"),
+        ])
+        .unwrap();
+        assert_eq!(c.metrics_bind.as_deref(), Some("127.0.0.1:9100"));
+        assert_eq!(c.shutdown_timeout, 5);
+        let args = |vars: &[(&str, &str)]| {
+            let _lock = ENV.lock().unwrap_or_else(|e| e.into_inner());
+            for (k, v) in vars {
+                std::env::set_var(k, v);
+            }
+            let a = Args::from_env();
+            for (k, _) in vars {
+                std::env::remove_var(k);
+            }
+            a
+        };
+        use crate::logging::LogFormat;
+        assert_eq!(args(&[]).unwrap().log_format, LogFormat::Text);
+        assert_eq!(
+            args(&[("LOG_FORMAT", "json")]).unwrap().log_format,
+            LogFormat::Json
+        );
+        let e = args(&[("LOG_FORMAT", "xml")]).unwrap_err();
+        assert!(e.contains("xml") && e.contains("json"), "{e}");
     }
 
     #[test]

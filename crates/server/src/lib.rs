@@ -1,16 +1,20 @@
 //! Wiring of the `store` binary: configuration from the environment, the actix application, the
-//! commands serve, migrate and seed.
+//! commands serve, migrate and seed; the log ([`logging`]), the request observer and metrics
+//! ([`observe`]) and the load balancer's probes ([`health`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use ::web::{WebConfig, WebState};
-use actix_web::middleware::Logger;
-use actix_web::{web, App, HttpServer};
+use actix_web::{guard, web, App, HttpServer};
+use api::observe::Mark;
 use api::{ApiConfig, ApiState};
 use db::DbPool;
 
 pub mod config;
+pub mod health;
+pub mod logging;
+pub mod observe;
 
 /// Configuration, each from an environment variable (see README).
 #[derive(Debug, Clone)]
@@ -57,6 +61,10 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// ORDERS_TO: the address the store's staff are told of each new order at.
     pub orders_to: Option<String>,
+    /// METRICS_BIND: serve `/metrics` on this address instead of on BIND.
+    pub metrics_bind: Option<String>,
+    /// SHUTDOWN_TIMEOUT: seconds a SIGTERM waits for the requests in flight (default 30).
+    pub shutdown_timeout: u64,
 }
 
 impl Config {
@@ -77,9 +85,10 @@ pub fn open_database(config: &Config) -> Result<DbPool, String> {
     Ok(pool)
 }
 
-/// The whole store as one actix application: the API, the assets and the pages, with the
-/// security headers and the access log. `serve` and the tests use the same. Answers are
-/// compressed where they are made (once, and kept), not by a middleware on every request.
+/// The whole store as one actix application: the API, the assets and the pages, the probes and
+/// `/metrics`, with the security headers and the request observer (request id, metrics, access
+/// log). `serve` and the tests use the same. Answers are compressed where they are made (once,
+/// and kept), not by a middleware on every request.
 pub fn app(
     api: &web::Data<ApiState>,
     pages: &web::Data<WebState>,
@@ -92,20 +101,65 @@ pub fn app(
         InitError = (),
     >,
 > {
+    app_with(api, pages, true)
+}
+
+/// As [`app`]; `/metrics` only when `metrics` (METRICS_BIND serves it elsewhere).
+pub fn app_with(
+    api: &web::Data<ApiState>,
+    pages: &web::Data<WebState>,
+    metrics: bool,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
     let (api, pages) = (api.clone(), pages.clone());
     App::new()
         .wrap(::web::security::headers(pages.shell.csp()))
-        // The path without its query: links carry one-time tokens (registration, reset) that
-        // must not end up in logs.
-        .wrap(
-            Logger::new("%{method}xi %U %s %b %Dms")
-                .custom_request_replace("method", |req| req.method().to_string()),
-        )
+        // Outermost: the request id, the metrics and the access line (the path without its
+        // query: links carry one-time tokens that must not end up in logs).
+        .wrap(observe::Observe)
         .configure(move |cfg| {
             cfg.app_data(api.clone()).app_data(pages.clone());
+            cfg.service(probe("/healthz", web::to(health::healthz)))
+                .service(probe("/readyz", web::to(health::readyz)));
+            if metrics {
+                cfg.service(probe("/metrics", web::to(observe::metrics)));
+            }
             api::configure(cfg);
             ::web::configure(cfg, &pages.routes);
         })
+}
+
+/// A probe's resource: GET and HEAD, counted under its path.
+fn probe(path: &'static str, route: actix_web::Route) -> impl actix_web::dev::HttpServiceFactory {
+    web::resource(path)
+        .route(route.guard(guard::Any(guard::Get()).or(guard::Head())))
+        .wrap(Mark(path))
+}
+
+/// The application METRICS_BIND serves: `/metrics` alone.
+pub fn metrics_app(
+    api: &web::Data<ApiState>,
+    pages: &web::Data<WebState>,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(api.clone())
+        .app_data(pages.clone())
+        .service(probe("/metrics", web::to(observe::metrics)))
 }
 
 pub fn api_config(config: &Config) -> ApiConfig {
@@ -180,20 +234,53 @@ pub async fn serve(config: Config) -> Result<(), String> {
     api.start_mail()?;
     let pages = web::Data::new(web_state(&api, &config)?);
     let api = web::Data::new(api);
-    log::info!("serving the store on http://{}", config.bind);
-    HttpServer::new(move || app(&api, &pages))
-        // Answers go out as soon as they are written: no Nagle delay on kept-alive connections.
-        .on_connect(|conn, _| {
-            if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() {
-                let _ = tcp.set_nodelay(true);
-            }
-        })
-        .workers(config.workers.max(1))
-        .bind(&config.bind)
-        .map_err(|e| format!("bind {}: {e}", config.bind))?
-        .run()
-        .await
-        .map_err(|e| e.to_string())
+    let metrics_here = config.metrics_bind.is_none();
+    let server = {
+        let (api, pages) = (api.clone(), pages.clone());
+        HttpServer::new(move || app_with(&api, &pages, metrics_here))
+    }
+    // Answers go out as soon as they are written: no Nagle delay on kept-alive connections.
+    .on_connect(|conn, _| {
+        if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() {
+            let _ = tcp.set_nodelay(true);
+        }
+    })
+    .workers(config.workers.max(1))
+    // SIGTERM (and SIGINT) stop accepting, let the requests in flight finish within this
+    // deadline, then `run` returns.
+    .shutdown_timeout(config.shutdown_timeout)
+    .bind(&config.bind)
+    .map_err(|e| format!("bind {}: {e}", config.bind))?
+    .run();
+    let metrics = match &config.metrics_bind {
+        Some(bind) => {
+            let (api, pages) = (api.clone(), pages.clone());
+            let metrics = HttpServer::new(move || metrics_app(&api, &pages))
+                .workers(1)
+                // Stopped with the store, below: scraped until the store is gone.
+                .disable_signals()
+                .shutdown_timeout(1)
+                .bind(bind)
+                .map_err(|e| format!("bind {bind} (METRICS_BIND): {e}"))?
+                .run();
+            tracing::info!("metrics on http://{bind}/metrics");
+            let handle = metrics.handle();
+            actix_web::rt::spawn(metrics);
+            Some(handle)
+        }
+        None => None,
+    };
+    tracing::info!("serving the store on http://{}", config.bind);
+    let served = server.await.map_err(|e| e.to_string());
+    if let Some(metrics) = metrics {
+        metrics.stop(true).await;
+    }
+    // Mail already queued stays in the database; the message being sent is finished.
+    if !api.stop_mail(std::time::Duration::from_secs(5)) {
+        tracing::warn!("the mail sender did not stop in time; its claimed mail is sent later");
+    }
+    tracing::info!("stopped");
+    served
 }
 
 /// Plans the page at `path` (no query, not in maintenance) for a shopper with these gate

@@ -23,11 +23,11 @@ enum Command {
 }
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = skip_empty_env(Cli::command())
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
         .unwrap_or_else(|e| e.exit());
+    server::logging::init(cli.args.log_format);
     if let Err(e) = run(cli) {
         eprintln!("store: {e}");
         std::process::exit(1);

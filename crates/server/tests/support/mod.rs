@@ -225,6 +225,8 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         maintenance,
         trusted_proxies: vec![],
         orders_to: Some("orders@tala.example".into()),
+        metrics_bind: None,
+        shutdown_timeout: 30,
     }
 }
 
