@@ -1,0 +1,678 @@
+//! The store as a service, on the real `store` binary (issue 17 section 2), on SQLite and
+//! PostgreSQL:
+//!
+//! - a whole journey (a guest's order, registration through the mailed link, login, a member's
+//!   cart, checkout and order, a password reset through its link) logged as JSON lines
+//!   (`LOG_FORMAT=json`): every line parses, every request has its line with its request id, and
+//!   none of the journey's passwords, tokens, email address, street address, mobile number or
+//!   names appears anywhere in the log; `/metrics` is served on `METRICS_BIND` and not on the
+//!   store's address;
+//! - SIGTERM during a burst of order submits: every submit gets its whole answer, the orders in
+//!   the database are the 201s, readable log lines say so, and the process exits 0.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use support::{database, Backend, TestDb};
+
+const MAKATI: i64 = 1380300002;
+/// A Tuesday afternoon, within the hours and outside the blackout.
+const OPEN: &str = "2026-11-24T14:00";
+
+/// An answer read off the wire.
+struct Answer {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().skip(1).find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|_| panic!("JSON: {}", self.body))
+    }
+}
+
+/// One request over a fresh connection.
+fn try_http(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<Answer> {
+    read_answer(send(port, method, path, headers, body)?)
+}
+
+/// A request sent over a fresh connection: the connection, for its answer.
+fn send(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<TcpStream> {
+    let mut s = TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(Duration::from_secs(60)))?;
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes())?;
+    Ok(s)
+}
+
+/// The whole answer on a connection.
+fn read_answer(mut s: TcpStream) -> std::io::Result<Answer> {
+    let mut out = Vec::new();
+    s.read_to_end(&mut out)?;
+    let out = String::from_utf8_lossy(&out).into_owned();
+    let Some((head, body)) = out.split_once("\r\n\r\n") else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            format!("no whole answer: {out:?}"),
+        ));
+    };
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    Ok(Answer {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+    })
+}
+
+fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+    try_http(port, method, path, headers, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `store serve` over the test database with `env`, its standard error written to `log`,
+/// answering once it does.
+fn serve(db: &TestDb, port: u16, outbox: &Path, log: &Path, env: &[(&str, String)]) -> Child {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_store"));
+    cmd.arg("serve")
+        .env_remove("RUST_LOG")
+        .env_remove("LOG_FORMAT")
+        .env_remove("METRICS_BIND")
+        .env("DATABASE_URL", &db.url)
+        .env("BIND", format!("127.0.0.1:{port}"))
+        .env("UI_DIST", root.join("ui/dist"))
+        .env("UI_PUBLIC", root.join("ui/public"))
+        .env("SSR_BUNDLE", root.join("ssr-bundle/dist/server.js"))
+        .env("SSR_THREADS", "1")
+        .env("WORKERS", "2")
+        .env("MAIL_OUTBOX", outbox)
+        .env("ORDERS_TO", "orders@tala.example");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .expect("store serve");
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the store did not start: {}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+fn sigterm(child: &Child) {
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+}
+
+/// Waits for the process to end, at most `within`.
+fn exit_of(child: &mut Child, within: Duration) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > within {
+            let _ = child.kill();
+            panic!("the store did not exit within {within:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The first mail to `to` holding `needle`, once the store's sender has written it.
+fn mail_to(db: &TestDb, outbox: &Path, to: &str, needle: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let found = support::read_outbox(&db.pool, outbox)
+            .into_iter()
+            .find(|m| m.contains(&format!("To: {to}")) && m.contains(needle));
+        if let Some(m) = found {
+            return m;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no mail {needle}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
+async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
+    let db = database(b);
+    let outbox = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("store.log");
+    let (port, metrics_port) = (free_port(), free_port());
+    let mut store = serve(
+        &db,
+        port,
+        outbox.path(),
+        &log,
+        &[
+            ("LOG_FORMAT", "json".into()),
+            ("METRICS_BIND", format!("127.0.0.1:{metrics_port}")),
+        ],
+    );
+    let email = "ligaya.reyes@example.ph";
+    let mobile = "09181234567";
+    let (first, last) = ("Ligaya", "Makabayan");
+    let address = "Unit 7C, 45 Mabini Tower";
+    let password = "Kalamansi-Tubig-2031";
+    let new_password = "Sampaguita-Ulan-2032";
+    // What must never be logged; tokens join as the journey meets them.
+    let mut secrets: Vec<String> = [
+        email,
+        mobile,
+        &mobile[1..],
+        first,
+        last,
+        address,
+        "Mabini",
+        password,
+        new_password,
+    ]
+    .map(String::from)
+    .to_vec();
+    let json_ct = ("Content-Type", "application/json");
+    let mut requests = 0;
+    let mut call = |method: &str, path: &str, headers: &[(&str, &str)], body: &str| {
+        requests += 1;
+        http(port, method, path, headers, body)
+    };
+
+    // A guest's order, and its page by the link's key.
+    let r = call("POST", "/api/v1/guest-token", &[], "");
+    let guest = r.header("access-token").expect("a guest token").to_string();
+    secrets.push(guest.clone());
+    let auth = bearer(&guest);
+    let add =
+        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}).to_string();
+    let r = call(
+        "POST",
+        "/api/v1/cart",
+        &[("Authorization", &auth), json_ct],
+        &add,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let cart = r.json();
+    let order = |cart: &Value| {
+        json!({
+            "contact_name": format!("{first} {last}"), "mobile": mobile, "email": email,
+            "address": address, "barangay": MAKATI, "street_id": 1, "fulfillment": 1,
+            "notes": format!("Call {mobile} at the gate"),
+            "revision": cart["revision"], "expected_total": cart["cart_order_summary"]["subtotal"],
+            "testdate": OPEN,
+        })
+        .to_string()
+    };
+    let r = call(
+        "POST",
+        "/api/v1/orders",
+        &[("Authorization", &auth), json_ct],
+        &order(&cart),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let link = r.json()["link"].as_str().unwrap().to_string();
+    let key = link
+        .split("key=")
+        .nth(1)
+        .expect("a guest's key")
+        .to_string();
+    secrets.push(key.clone());
+    let cookie = format!("session={guest}");
+    let r = call("GET", &link, &[("Cookie", &cookie)], "");
+    assert_eq!(r.status, 200, "{link}");
+    let id = link
+        .trim_start_matches("/active-order/")
+        .split('?')
+        .next()
+        .unwrap();
+    let r = call("GET", &format!("/api/v1/orders/{id}?key={key}"), &[], "");
+    assert_eq!(r.status, 200);
+
+    // Registration through the mailed link.
+    let form = json!({
+        "first_name": first, "last_name": last, "email": email, "mobile": mobile,
+        "birth_date": "1990-05-12", "accept_terms": true,
+    })
+    .to_string();
+    let r = call("POST", "/api/v1/pre-register", &[json_ct], &form);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let token = support::link_token(&mail_to(&db, outbox.path(), email, "registration?token="));
+    secrets.push(token.clone());
+    let r = call("GET", &format!("/registration?token={token}"), &[], "");
+    assert_eq!(r.status, 200);
+    let r = call(
+        "GET",
+        &format!("/api/v1/check-registration-token?token={token}"),
+        &[],
+        "",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = call(
+        "POST",
+        "/api/v1/registration",
+        &[("registration-token", &token), json_ct],
+        &json!({ "password": password }).to_string(),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    secrets.push(r.header("access-token").unwrap().to_string());
+    // The used link, again: refused (and logged as a request only).
+    let r = call("GET", &format!("/registration?token={token}"), &[], "");
+    assert!(r.status < 500);
+
+    // Login: a wrong password by mobile, then the right one by email.
+    let r = call(
+        "POST",
+        "/api/v1/login",
+        &[json_ct],
+        &json!({"login": mobile, "password": "Wrong-Password-99"}).to_string(),
+    );
+    assert!((400..500).contains(&r.status), "{}", r.status);
+    secrets.push("Wrong-Password-99".into());
+    let r = call(
+        "POST",
+        "/api/v1/login",
+        &[json_ct],
+        &json!({"login": email, "password": password}).to_string(),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let member = r.header("access-token").unwrap().to_string();
+    secrets.push(member.clone());
+    let auth = bearer(&member);
+
+    // A member's cart, checkout and order.
+    let r = call(
+        "POST",
+        "/api/v1/cart",
+        &[("Authorization", &auth), json_ct],
+        &add,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let cart = r.json();
+    let cookie = format!("session={member}");
+    let r = call("GET", "/checkout", &[("Cookie", &cookie)], "");
+    assert!(r.status < 500, "{}", r.status);
+    let r = call(
+        "POST",
+        "/api/v1/orders",
+        &[("Authorization", &auth), json_ct],
+        &order(&cart),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = call("GET", "/api/v1/user", &[("Authorization", &auth)], "");
+    assert_eq!(r.status, 200);
+
+    // A forgotten password, reset through the mailed link.
+    let r = call(
+        "POST",
+        "/api/v1/reset/password/get-link",
+        &[json_ct],
+        &json!({ "email": email }).to_string(),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let suid = support::link_in(
+        &mail_to(&db, outbox.path(), email, "reset-password?suid="),
+        "reset-password?suid=",
+    );
+    secrets.push(suid.clone());
+    let r = call("GET", &format!("/reset-password?suid={suid}"), &[], "");
+    assert_eq!(r.status, 200);
+    let suid_body = json!({ "suid": suid }).to_string();
+    let r = call(
+        "POST",
+        "/api/v1/reset/password/verify-link",
+        &[json_ct],
+        &suid_body,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = call(
+        "POST",
+        "/api/v1/reset/password",
+        &[json_ct],
+        &json!({ "suid": suid, "password": new_password }).to_string(),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = call(
+        "POST",
+        "/api/v1/login",
+        &[json_ct],
+        &json!({"login": email, "password": new_password}).to_string(),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    secrets.push(r.header("access-token").unwrap().to_string());
+
+    // The request id: a proxy's is repeated, else one is made.
+    let r = call(
+        "GET",
+        "/api/v1/banners",
+        &[("X-Request-Id", "proxy-req-7f3a")],
+        "",
+    );
+    assert_eq!(r.header("x-request-id"), Some("proxy-req-7f3a"));
+    let r = call(
+        "GET",
+        "/api/v1/banners",
+        &[("X-Request-Id", "bad id with spaces")],
+        "",
+    );
+    let made = r.header("x-request-id").unwrap().to_string();
+    assert_eq!(made.len(), 16, "{made}");
+
+    // METRICS_BIND: the metrics there, not on the store's address.
+    let r = call("GET", "/metrics", &[], "");
+    assert_eq!(r.status, 404);
+    let m = http(metrics_port, "GET", "/metrics", &[], "");
+    assert_eq!(m.status, 200);
+    assert!(m.body.contains("store_orders_placed_total 2"), "{}", m.body);
+    assert!(
+        m.body.contains(
+            r#"store_http_requests_total{method="POST",route="/api/v1/orders",status="201"} 2"#
+        ),
+        "{}",
+        m.body
+    );
+    assert!(
+        m.body.contains(r#"route="/active-order/{id}""#),
+        "pages by their template"
+    );
+    assert_eq!(http(metrics_port, "GET", "/buy-beer", &[], "").status, 404);
+
+    sigterm(&store);
+    assert_eq!(exit_of(&mut store, Duration::from_secs(30)).code(), Some(0));
+
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
+        .collect();
+    for l in &lines {
+        for field in ["timestamp", "level", "target", "message"] {
+            assert!(l.get(field).is_some(), "{field} missing: {l}");
+        }
+    }
+    let access: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["target"] == "store::request")
+        .collect();
+    assert_eq!(access.len(), requests, "one line a request:\n{text}");
+    for l in &access {
+        assert!(
+            l["method"].is_string() && l["status"].is_u64() && l["ms"].is_f64(),
+            "{l}"
+        );
+        assert!(
+            !l["path"].as_str().unwrap().contains('?'),
+            "a query logged: {l}"
+        );
+        assert!(!l["request_id"].as_str().unwrap().is_empty(), "{l}");
+    }
+    assert!(access
+        .iter()
+        .any(|l| l["request_id"] == "proxy-req-7f3a" && l["path"] == "/api/v1/banners"));
+    assert!(access.iter().any(|l| l["request_id"] == made.as_str()));
+    assert!(access
+        .iter()
+        .any(|l| l["path"] == "/api/v1/orders" && l["status"] == 201));
+    let lower = text.to_lowercase();
+    for secret in &secrets {
+        assert!(
+            !lower.contains(&secret.to_lowercase()),
+            "{secret:?} is in the log:\n{text}"
+        );
+    }
+    println!(
+        "{b:?}: {} log lines, {} requests, none holds any of {} secrets",
+        lines.len(),
+        access.len(),
+        secrets.len()
+    );
+}
+both!(a_journey_leaves_no_personal_data_in_the_log);
+
+/// Connections waiting in the queue of the socket listening on `port` (Linux: a listening
+/// socket's `rx_queue` in /proc/net/tcp).
+fn accept_queue(port: u16) -> usize {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let local_port = u16::from_str_radix(f.get(1)?.rsplit(':').next()?, 16).ok()?;
+            (local_port == port && *f.get(3)? == "0A").then_some(())?;
+            usize::from_str_radix(f.get(4)?.split(':').nth(1)?, 16).ok()
+        })
+        .sum()
+}
+
+/// How a submit ended: its status and when, or what broke.
+type Submit = Result<(u16, Instant), String>;
+
+async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
+    const SUBMITS: usize = 24;
+    let db = database(b);
+    let outbox = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("store.log");
+    let port = free_port();
+    let mut store = serve(
+        &db,
+        port,
+        outbox.path(),
+        &log,
+        // Two database turns: the burst queues, so SIGTERM finds submits waiting and running.
+        &[
+            ("SHUTDOWN_TIMEOUT", "20".into()),
+            ("DB_POOL_SIZE", "2".into()),
+        ],
+    );
+    // Guests with a case in the cart, and each one's submit.
+    let mut submits = Vec::new();
+    for n in 0..=SUBMITS {
+        let token = support::guest(&db).await;
+        let auth = bearer(&token);
+        let headers = [
+            ("Authorization", auth.as_str()),
+            ("Content-Type", "application/json"),
+        ];
+        let add = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1});
+        let r = http(port, "POST", "/api/v1/cart", &headers, &add.to_string());
+        assert_eq!(r.status, 200, "{}", r.body);
+        let cart = r.json();
+        let form = json!({
+            "contact_name": "Ana Santos", "mobile": "09171234567", "email": format!("ana{n}@example.com"),
+            "address": "Unit 5B, 12 Jupiter St.", "barangay": MAKATI, "street_id": 1, "fulfillment": 1,
+            "revision": cart["revision"], "expected_total": cart["cart_order_summary"]["subtotal"],
+            "testdate": OPEN,
+        });
+        submits.push((auth, form.to_string()));
+    }
+    // One submit alone: how long one takes here.
+    let (auth, form) = submits.pop().unwrap();
+    let start = Instant::now();
+    let headers = [
+        ("Authorization", auth.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    assert_eq!(
+        http(port, "POST", "/api/v1/orders", &headers, &form).status,
+        201
+    );
+    let one = start.elapsed();
+
+    // The burst, and SIGTERM once every submit is sent, while they are being answered.
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(SUBMITS + 1));
+    let (sent_tx, sent) = std::sync::mpsc::channel::<()>();
+    let threads: Vec<_> = submits
+        .into_iter()
+        .map(|(auth, form)| {
+            let (barrier, sent) = (barrier.clone(), sent_tx.clone());
+            std::thread::spawn(move || -> Submit {
+                let headers = [
+                    ("Authorization", auth.as_str()),
+                    ("Content-Type", "application/json"),
+                ];
+                barrier.wait();
+                let t0 = Instant::now();
+                let conn = send(port, "POST", "/api/v1/orders", &headers, &form);
+                let _ = sent.send(());
+                let conn = conn.map_err(|e| format!("send: {e} at {:?}", t0.elapsed()))?;
+                read_answer(conn)
+                    .map(|a| (a.status, Instant::now()))
+                    .map_err(|e| format!("read: {e} at {:?}", t0.elapsed()))
+            })
+        })
+        .collect();
+    barrier.wait();
+    let burst = Instant::now();
+    for _ in 0..SUBMITS {
+        sent.recv_timeout(Duration::from_secs(10))
+            .expect("every submit sent");
+    }
+    // Every connection taken by the store: none waits in the listening socket's queue (a
+    // connection still there when the store stops listening is reset unread, and the client may
+    // send it again), and a moment for the worker to pick up what the accept thread took.
+    let start = Instant::now();
+    while accept_queue(port) > 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the store accepts nothing"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    let termed = Instant::now();
+    sigterm(&store);
+    // Stop accepting: a connection made now is not served.
+    std::thread::sleep(Duration::from_millis(100));
+    let late = try_http(port, "GET", "/healthz", &[], "");
+    let results: Vec<Submit> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let status = exit_of(&mut store, Duration::from_secs(40));
+    let exited = termed.elapsed();
+
+    assert!(
+        late.is_err(),
+        "a request after SIGTERM was served: {}",
+        late.unwrap().status
+    );
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "{}",
+        std::fs::read_to_string(&log).unwrap()
+    );
+    let broken: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert!(
+        broken.is_empty(),
+        "submits without a whole answer: {broken:?}; SIGTERM {:?} after the burst began\n{}",
+        termed - burst,
+        std::fs::read_to_string(&log).unwrap()
+    );
+    let statuses: Vec<u16> = results.iter().flatten().map(|(s, _)| *s).collect();
+    for s in &statuses {
+        assert!(
+            matches!(s, 200 | 201 | 409 | 422 | 429 | 503),
+            "an unclean answer {s}: {statuses:?}"
+        );
+    }
+    let created = statuses.iter().filter(|s| **s == 201).count();
+    let after = results
+        .iter()
+        .flatten()
+        .filter(|(_, at)| *at > termed)
+        .count();
+    let orders: i64 = {
+        use db::schema::orders;
+        let mut conn = db.pool.get().unwrap();
+        orders::table.count().get_result(&mut *conn).unwrap()
+    };
+    assert_eq!(
+        orders as usize,
+        created + 1,
+        "orders in the database are the 201s: {statuses:?}"
+    );
+    assert!(
+        after > 0,
+        "SIGTERM came after every answer ({one:?} a submit): the test proves nothing"
+    );
+    // Readable lines: the shutdown and each submit's answer.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("SIGTERM received; starting graceful shutdown"),
+        "{text}"
+    );
+    let logged = text
+        .lines()
+        .filter(|l| {
+            l.contains(" INFO store::request: request method=POST path=/api/v1/orders status=201 ")
+        })
+        .count();
+    assert_eq!(logged, created + 1, "{text}");
+    assert!(!text.contains("panicked"), "{text}");
+    println!(
+        "{b:?}: {SUBMITS} submits ({one:?} one alone), SIGTERM once all were sent: {created} placed, {after} answered after SIGTERM, {:?}; exit 0 {exited:?} after SIGTERM",
+        statuses.iter().filter(|s| **s != 201).collect::<Vec<_>>()
+    );
+}
+both!(sigterm_finishes_the_submits_in_flight);
