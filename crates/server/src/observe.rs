@@ -259,10 +259,20 @@ fn log_request(
     let ms = (seconds * 1e6).round() / 1e3;
     let id = id.to_str().unwrap_or("");
     let status = status.as_u16();
+    // Displayed, not debugged: `method=GET`, not `method="GET"` (a path and a sane request id
+    // hold no spaces or quotes).
     if PROBES.contains(&route) {
-        tracing::debug!(target: "store::request", method = method.as_str(), path, status, ms, request_id = id, "request");
+        tracing::debug!(
+            target: "store::request",
+            method = %method, path = %path, status, ms, request_id = %id,
+            "request"
+        );
     } else {
-        tracing::info!(target: "store::request", method = method.as_str(), path, status, ms, request_id = id, "request");
+        tracing::info!(
+            target: "store::request",
+            method = %method, path = %path, status, ms, request_id = %id,
+            "request"
+        );
     }
 }
 
