@@ -87,6 +87,50 @@ async fn a_calls_mail_leaves_through_the_sender(b: Backend) {
 }
 both!(a_calls_mail_leaves_through_the_sender);
 
+/// A stopped sender (the server is shutting down) ends its thread at once when idle; mail queued
+/// after it stopped stays in the database for the next start, and a sender started then sends it.
+async fn a_stopped_sender_leaves_the_queue_for_the_next_start(b: Backend) {
+    let db = database(b);
+    let dir = tempfile::tempdir().unwrap();
+    let sender =
+        api::mail::Sender::start(db.pool.clone(), std::sync::Arc::new(post_to(dir.path())))
+            .unwrap();
+    let start = std::time::Instant::now();
+    assert!(sender.stop(Duration::from_secs(5)), "the sender stopped");
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        sender.stop(Duration::ZERO),
+        "stopping again answers at once"
+    );
+    let mut conn = db.pool.get().unwrap();
+    queue(&mut conn, "ana@example.com", domain::calendar::unix_now());
+    sender.wake();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        (outbox::waiting(&mut conn).unwrap(), files(dir.path())),
+        (1, 0)
+    );
+    let next = api::mail::Sender::start(db.pool.clone(), std::sync::Arc::new(post_to(dir.path())))
+        .unwrap();
+    next.wake();
+    for _ in 0..200 {
+        if files(dir.path()) == 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    assert_eq!(
+        (outbox::waiting(&mut conn).unwrap(), files(dir.path())),
+        (0, 1)
+    );
+    assert!(next.stop(Duration::from_secs(5)));
+}
+both!(a_stopped_sender_leaves_the_queue_for_the_next_start);
+
 /// A failed delivery stays queued with its error and a later attempt; it leaves once the mail
 /// server answers.
 async fn a_failed_delivery_is_retried(b: Backend) {

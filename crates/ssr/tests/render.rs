@@ -145,11 +145,51 @@ fn a_render_running_past_the_timeout_is_interrupted() {
     let mut cfg = config(1);
     cfg.limits.timeout = std::time::Duration::from_millis(50);
     let r = Renderer::new(bundle.into(), cfg).unwrap();
+    assert_eq!((r.threads(), r.threads_alive(), r.queue_len()), (1, 1, 0));
     assert!(matches!(
         r.render_blocking("loop".into()),
         Err(SsrError::Failed(_))
     ));
+    // The interrupted runtime is replaced at once (readiness counts the live ones).
+    let start = std::time::Instant::now();
+    while r.threads_alive() != 1 {
+        assert!(start.elapsed().as_secs() < 5, "no fresh runtime");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(
+        r.stats.failures.load(std::sync::atomic::Ordering::Relaxed),
+        1
+    );
     assert_eq!(&*r.render_blocking("x".into()).unwrap().output, "ok");
+}
+
+#[test]
+fn the_queue_and_the_threads_are_counted() {
+    // One thread busy with a slow render; the renders sent after it wait in the queue.
+    let bundle = "globalThis.render = function (s) { if (s === 'slow') { const t = Date.now(); while (Date.now() - t < 300) {} } return s; };";
+    let r = std::sync::Arc::new(Renderer::new(bundle.into(), config(1)).unwrap());
+    let slow = {
+        let r = r.clone();
+        std::thread::spawn(move || r.render_blocking("slow".into()).unwrap())
+    };
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let waiting: Vec<_> = (0..3)
+        .map(|i| {
+            let r = r.clone();
+            std::thread::spawn(move || r.render_blocking(format!("w{i}")).unwrap())
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    while r.queue_len() < 3 {
+        assert!(start.elapsed().as_secs() < 5, "queue {}", r.queue_len());
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    slow.join().unwrap();
+    for w in waiting {
+        w.join().unwrap();
+    }
+    assert_eq!((r.queue_len(), r.threads_alive()), (0, 1));
+    assert_eq!(r.stats.misses.load(std::sync::atomic::Ordering::Relaxed), 4);
 }
 
 #[test]
