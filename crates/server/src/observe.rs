@@ -110,31 +110,45 @@ struct Series {
 }
 
 thread_local! {
-    static SERIES: RefCell<HashMap<(usize, usize, Method), Series>> = RefCell::new(HashMap::new());
+    static SERIES: RefCell<HashMap<(usize, usize, &'static str), Series>> =
+        RefCell::new(HashMap::new());
+}
+
+/// A method as the metrics name it: the standard ones, and `OTHER` for any a client makes up
+/// (each would be series of its own).
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "OTHER",
+    }
 }
 
 /// Counts and times one answer. `route` is a template kept for the life of the process
 /// ([`api::observe::intern`]) or [`UNMATCHED`], so its address names it.
 fn record(method: &Method, route: &'static str, status: StatusCode, seconds: f64) {
+    let method = method_label(method);
     SERIES.with(|series| {
         let mut series = series.borrow_mut();
-        let key = (route.as_ptr() as usize, route.len(), method.clone());
+        let key = (route.as_ptr() as usize, route.len(), method);
         let s = series.entry(key).or_default();
         s.seconds
-            .get_or_insert_with(|| {
-                REQUESTS
-                    .seconds
-                    .with_label_values(&[method.as_str(), route])
-            })
+            .get_or_insert_with(|| REQUESTS.seconds.with_label_values(&[method, route]))
             .observe(seconds);
         let code = status.as_u16();
         match s.by_status.iter().find(|(c, _)| *c == code) {
             Some((_, counter)) => counter.inc(),
             None => {
-                let counter =
-                    REQUESTS
-                        .total
-                        .with_label_values(&[method.as_str(), route, status.as_str()]);
+                let counter = REQUESTS
+                    .total
+                    .with_label_values(&[method, route, status.as_str()]);
                 counter.inc();
                 s.by_status.push((code, counter));
             }

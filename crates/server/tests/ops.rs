@@ -209,6 +209,12 @@ async fn metrics_count_by_route_template(b: Backend) {
         StatusCode::NOT_FOUND
     );
     assert_eq!(send!(store, get("/robots.txt", "")).status, StatusCode::OK);
+    let brew = actix_web::http::Method::from_bytes(b"BREW").unwrap();
+    let r = send!(
+        store,
+        TestRequest::default().method(brew).uri("/api/v1/products")
+    );
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
 
     // An order placed.
     let token = support::guest(&db).await;
@@ -279,6 +285,19 @@ async fn metrics_count_by_route_template(b: Backend) {
         moved(requests, &[("route", "/robots.txt"), ("status", "200")]),
         1.0
     );
+    // A made-up method is no series of its own.
+    assert_eq!(
+        moved(
+            requests,
+            &[
+                ("method", "OTHER"),
+                ("route", "/api/v1/products"),
+                ("status", "405")
+            ]
+        ),
+        1.0
+    );
+    assert!(!after.contains("BREW"));
     assert_eq!(
         moved(
             requests,
