@@ -15,6 +15,7 @@ pub mod endpoint;
 pub mod error;
 pub mod gate;
 pub mod goto_cases;
+pub mod limits;
 pub mod locations;
 pub mod mail;
 pub mod openapi;

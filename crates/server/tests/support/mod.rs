@@ -592,6 +592,24 @@ pub async fn member_who_logs_in(db: &TestDb, n: u8) {
     .expect("a member");
 }
 
+/// Members `ns` as [`member_who_logs_in`] makes them, the password hashed once for all.
+#[allow(dead_code)]
+pub async fn members_who_log_in(db: &TestDb, ns: std::ops::RangeInclusive<u8>) {
+    let cfg = store_config(&db.url, false);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
+    api.run(api::Caller::default(), move |ctx| {
+        let hash = api::accounts::hash_password("Tala beer 2026 ok")?;
+        for n in ns {
+            let mut row = member_row(n);
+            row.password_hash = hash.clone();
+            db::users::create_user(ctx.conn, &row, 0)?;
+        }
+        Ok(())
+    })
+    .await
+    .expect("members");
+}
+
 /// Logs member `n` (made by [`member_who_logs_in`]) in from a browser holding `cookie`: the
 /// login's JSON and the new session's token.
 pub async fn log_in_member(db: &TestDb, n: u8, cookie: &str) -> (serde_json::Value, String) {
