@@ -7,6 +7,9 @@ use std::sync::OnceLock;
 use utoipa::openapi::path::{Operation, OperationBuilder, ParameterIn, PathItem};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::response::ResponseBuilder;
+use utoipa::openapi::security::{
+    ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
+};
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, PathsBuilder, Ref,
     RefOr, Schema,
@@ -42,6 +45,11 @@ fn error_description(status: u16) -> &'static str {
         _ => "Failure.",
     }
 }
+
+/// The session token sent as `Authorization: Bearer` (from `access-token` of guest-token or login).
+const BEARER: &str = "bearer";
+/// The same token in the HttpOnly `session` cookie a browser keeps.
+const COOKIE: &str = "session";
 
 /// One call's operation; the schemas it refers to land in `components`.
 pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> Operation {
@@ -92,6 +100,17 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
         .collect();
     statuses.sort_unstable();
     statuses.dedup();
+    // Who may call: a call that can answer 401 needs a session (a member's, for most), sent as
+    // the bearer token or the session cookie; other calls of the session take one if there is.
+    if E::ACCESS != crate::endpoint::Access::Public {
+        let bearer = SecurityRequirement::new(BEARER, Vec::<String>::new());
+        let cookie = SecurityRequirement::new(COOKIE, Vec::<String>::new());
+        let mut ways = vec![bearer, cookie];
+        if !E::ERRORS.contains(&401) {
+            ways.push(SecurityRequirement::default());
+        }
+        op = op.securities(Some(ways));
+    }
     for status in &statuses {
         let schema = if *status == 422 {
             ValidationErrorBody::name()
@@ -160,6 +179,24 @@ pub fn document() -> OpenApi {
         .components(Some(
             ComponentsBuilder::new()
                 .schemas_from_iter(components)
+                .security_scheme(
+                    BEARER,
+                    SecurityScheme::Http(
+                        HttpBuilder::new()
+                            .scheme(HttpAuthScheme::Bearer)
+                            .description(Some(
+                                "The session token: the access-token header of POST /api/v1/guest-token or POST /api/v1/login.",
+                            ))
+                            .build(),
+                    ),
+                )
+                .security_scheme(
+                    COOKIE,
+                    SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                        "session",
+                        "The same token in the HttpOnly cookie a browser keeps.",
+                    ))),
+                )
                 .build(),
         ))
         .build()
