@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::{Operation, OperationBuilder, ParameterIn, PathItem};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::response::ResponseBuilder;
@@ -51,20 +52,173 @@ const BEARER: &str = "bearer";
 /// The same token in the HttpOnly `session` cookie a browser keeps.
 const COOKIE: &str = "session";
 
+/// A link of the document: the call whose answer it follows, its name, the call it leads to, that
+/// call's parameters and body (JSON, with runtime expressions) from the answer.
+type LinkDef = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    Option<&'static str>,
+);
+
+/// What an answer gives the calls that follow it (OpenAPI links): the ids a client, and the
+/// contract test's stateful phase, take from one answer to the next call.
+const LINKS: &[LinkDef] = &[
+    (
+        "createAddress",
+        "UpdateAddress",
+        "updateAddress",
+        &[("addressId", "$response.body#/id")],
+        None,
+    ),
+    (
+        "createAddress",
+        "DeleteAddress",
+        "deleteAddress",
+        &[("addressId", "$response.body#/id")],
+        None,
+    ),
+    (
+        "addToCart",
+        "GetCart",
+        "cart",
+        &[("barangayId", "$response.body#/barangay_id")],
+        None,
+    ),
+    (
+        "addToCart",
+        "UpdateCart",
+        "updateCart",
+        &[],
+        Some(r#"{"product_id": "$request.body#/product_id", "quantity": 24}"#),
+    ),
+    (
+        "addToCart",
+        "RemoveFromCart",
+        "removeFromCart",
+        &[],
+        Some(r#"{"product_id": "$request.body#/product_id"}"#),
+    ),
+    (
+        "addToCart",
+        "ReturnEmpty",
+        "returnEmpty",
+        &[],
+        Some(r#"{"deposit_id": "$response.body#/empties/0/deposit_id", "cases": 1}"#),
+    ),
+    (
+        "addToCart",
+        "CheckoutVerify",
+        "checkoutVerify",
+        &[],
+        Some(
+            r#"{"barangay": "$response.body#/barangay_id", "revision": "$response.body#/revision"}"#,
+        ),
+    ),
+    (
+        "placeOrder",
+        "GetOrder",
+        "order",
+        &[("orderId", "$response.body#/order/id")],
+        None,
+    ),
+    (
+        "placeOrder",
+        "OrderAgain",
+        "orderAgain",
+        &[("orderId", "$response.body#/order/id")],
+        None,
+    ),
+    (
+        "myOrders",
+        "GetOrder",
+        "order",
+        &[("orderId", "$response.body#/orders/0/id")],
+        None,
+    ),
+    (
+        "myOrders",
+        "OrderAgain",
+        "orderAgain",
+        &[("orderId", "$response.body#/orders/0/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "GetGotoCase",
+        "gotoCase",
+        &[("id", "$response.body#/goto_case/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "DeleteGotoCase",
+        "deleteGotoCase",
+        &[("id", "$response.body#/goto_case/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "GotoCaseToCart",
+        "gotoCaseToCart",
+        &[("caseId", "$response.body#/goto_case/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "UpdateGotoCase",
+        "updateGotoCase",
+        &[],
+        Some(r#"{"case_id": "$response.body#/goto_case/id", "name": "Weekend"}"#),
+    ),
+    (
+        "createGotoCase",
+        "RemoveGotoCaseItems",
+        "removeGotoCaseItems",
+        &[],
+        Some(
+            r#"{"case_id": "$response.body#/goto_case/id", "items": "$request.body#/cart_items"}"#,
+        ),
+    ),
+    (
+        "gotoCases",
+        "GetGotoCase",
+        "gotoCase",
+        &[("id", "$response.body#/data/0/id")],
+        None,
+    ),
+];
+
 /// One call's operation; the schemas it refers to land in `components`.
 pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> Operation {
     let mut params = E::Path::into_params(|| Some(ParameterIn::Path));
     params.extend(E::Query::into_params(|| Some(ParameterIn::Query)));
     params.extend(E::Headers::into_params(|| Some(ParameterIn::Header)));
     E::Answer::schemas(components);
+    let mut answer = json_response("The answer.", E::Answer::schema());
+    for (from, name, to, params, body) in LINKS {
+        if *from != E::NAME {
+            continue;
+        }
+        let mut link = LinkBuilder::new().operation_id(*to);
+        for (param, expression) in *params {
+            link = link.parameter(*param, *expression);
+        }
+        if let Some(body) = body {
+            link = link.request_body(Some(
+                serde_json::from_str::<serde_json::Value>(body).unwrap_or_default(),
+            ));
+        }
+        answer
+            .links
+            .insert((*name).to_string(), RefOr::T(link.build()));
+    }
     let mut op = OperationBuilder::new()
         .operation_id(Some(E::NAME))
         .summary(Some(E::SUMMARY))
         .parameters(Some(params))
-        .response(
-            E::STATUS.to_string(),
-            json_response("The answer.", E::Answer::schema()),
-        );
+        .response(E::STATUS.to_string(), answer);
     for also in E::ALSO {
         op = op.response(
             also.to_string(),
@@ -202,14 +356,102 @@ pub fn document() -> OpenApi {
         .build()
 }
 
+/// utoipa 5.5 writes a link's fields in snake case (`operation_id`, `request_body`); OpenAPI
+/// names them `operationId`, `requestBody` and `operationRef`.
+fn link_field_names(doc: &mut serde_json::Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(|i| i.as_object_mut()) {
+        for op in item.values_mut() {
+            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
+                continue;
+            };
+            for response in responses.values_mut() {
+                let Some(links) = response.get_mut("links").and_then(|l| l.as_object_mut()) else {
+                    continue;
+                };
+                for link in links.values_mut().filter_map(|l| l.as_object_mut()) {
+                    for (from, to) in [
+                        ("operation_id", "operationId"),
+                        ("operation_ref", "operationRef"),
+                        ("request_body", "requestBody"),
+                    ] {
+                        if let Some(v) = link.remove(from) {
+                            link.insert(to.to_string(), v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The document as pretty JSON, made once.
 pub fn json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
     JSON.get_or_init(|| {
-        let mut text = document()
-            .to_pretty_json()
+        let mut doc = serde_json::to_value(document()).unwrap_or_default();
+        link_field_names(&mut doc);
+        let mut text = serde_json::to_string_pretty(&doc)
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
         text.push('\n');
         text
     })
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    #[test]
+    fn every_link_joins_two_calls_by_parameters_the_second_has() {
+        let doc: serde_json::Value = serde_json::from_str(json()).unwrap();
+        let op = |name: &str| {
+            doc["paths"]
+                .as_object()
+                .unwrap()
+                .values()
+                .flat_map(|item| item.as_object().unwrap().values())
+                .find(|op| op["operationId"] == name)
+                .cloned()
+                .unwrap_or_else(|| panic!("no operation {name}"))
+        };
+        for (from, name, to, params, body) in LINKS {
+            let source = op(from);
+            let target = op(to);
+            let names: Vec<&str> = target["parameters"]
+                .as_array()
+                .map(|p| p.iter().filter_map(|p| p["name"].as_str()).collect())
+                .unwrap_or_default();
+            for (param, expression) in *params {
+                assert!(
+                    names.contains(param),
+                    "{from} -> {to}: no parameter {param}"
+                );
+                assert!(
+                    expression.starts_with("$response.body#/")
+                        || expression.starts_with("$request.")
+                );
+            }
+            if let Some(body) = body {
+                assert!(
+                    serde_json::from_str::<serde_json::Value>(body).is_ok(),
+                    "{name}"
+                );
+                assert!(!target["requestBody"].is_null(), "{from} -> {to}: no body");
+                assert!(source["responses"]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .any(|r| !r["links"][name]["requestBody"].is_null()));
+            }
+            let answered = source["responses"]
+                .as_object()
+                .unwrap()
+                .values()
+                .any(|r| r["links"][name]["operationId"] == *to);
+            assert!(answered, "{from}: no link {name} in its answer");
+        }
+    }
 }
