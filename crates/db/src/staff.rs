@@ -70,6 +70,17 @@ pub fn orders(
     Ok((rows, total))
 }
 
+/// Holds order `id` for a change of its status, as the first statement of the transaction:
+/// a write that changes nothing, so that SQLite takes its write lock now (waiting its busy
+/// timeout for another process's writer, where a transaction that read first would fail) and
+/// PostgreSQL locks the row (staff moving one order take turns). Answers whether it exists.
+pub fn hold_order(conn: &mut AnyConnection, id: i64) -> QueryResult<bool> {
+    let held = diesel::update(orders::table.find(id))
+        .set(orders::status.eq(orders::status))
+        .execute(conn)?;
+    Ok(held == 1)
+}
+
 /// Moves order `id` from status `from` to `to` at `at` (Unix seconds) and adds the step to its
 /// history. Answers false, changing nothing, when the order is no longer at `from` (someone moved
 /// it meanwhile): the update is conditional, so two staff moving one order cannot both win.

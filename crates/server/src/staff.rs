@@ -468,7 +468,8 @@ fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> 
     let now = domain::calendar::unix_now();
     let number = api::orders::number(id);
     let done = db::write_transaction(&mut conn, |conn| {
-        let Some(full) = db::orders::full(conn, id)? else {
+        let held = db::staff::hold_order(conn, id)?;
+        let Some(full) = db::orders::full(conn, id)?.filter(|_| held) else {
             return Err(Refusal::Said(format!(
                 "there is no order {number} (id {id})"
             )));
