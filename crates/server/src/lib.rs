@@ -11,6 +11,7 @@ use api::{ApiConfig, ApiState};
 use db::DbPool;
 
 pub mod config;
+pub mod staff;
 
 /// Configuration, each from an environment variable (see README).
 #[derive(Debug, Clone)]
