@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
