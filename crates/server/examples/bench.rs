@@ -352,6 +352,7 @@ fn run() {
         maintenance: false,
         trusted_proxies: vec![],
         orders_to: None,
+        testdate: None,
     };
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");

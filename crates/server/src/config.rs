@@ -110,6 +110,10 @@ pub struct Args {
     /// mailed)
     #[arg(long, env = "ORDERS_TO")]
     pub orders_to: Option<String>,
+    /// Development and tests only: the Manila time (YYYY-MM-DDTHH:MM) checkout's hours and
+    /// blackouts take when a request names no testdate (ignored in production)
+    #[arg(long, env = "STORE_TESTDATE", value_parser = parse_testdate)]
+    pub store_testdate: Option<String>,
     /// production stops honouring the testdate query parameter
     #[arg(long, env = "STORE_ENV", value_enum, default_value = "development")]
     pub store_env: StoreEnv,
@@ -157,6 +161,7 @@ impl Args {
             maintenance: self.maintenance,
             trusted_proxies: self.trusted_proxies,
             orders_to: self.orders_to,
+            testdate: self.store_testdate,
         }
     }
 }
@@ -258,6 +263,13 @@ impl TypedValueParser for OnOff {
             "on" | "1" | "true" | "yes"
         ))
     }
+}
+
+/// A `STORE_TESTDATE`: a Manila time as the `testdate` parameter takes it.
+fn parse_testdate(value: &str) -> Result<String, String> {
+    domain::calendar::parse_testdate(value)
+        .map(|_| value.to_string())
+        .ok_or_else(|| "use YYYY-MM-DD or YYYY-MM-DDTHH:MM".into())
 }
 
 #[cfg(test)]

@@ -58,6 +58,9 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// ORDERS_TO: the address the store's staff are told of each new order at.
     pub orders_to: Option<String>,
+    /// STORE_TESTDATE: development and tests only, the Manila time checkout takes when a request
+    /// names no `testdate`.
+    pub testdate: Option<String>,
 }
 
 impl Config {
@@ -119,6 +122,10 @@ pub fn api_config(config: &Config) -> ApiConfig {
         social: std::sync::Arc::new(config.social.clone()),
         trusted_proxies: config.trusted_proxies.clone().into(),
         orders_to: config.orders_to.as_deref().map(std::sync::Arc::from),
+        clock: config
+            .testdate
+            .as_deref()
+            .and_then(domain::calendar::parse_testdate),
     }
 }
 

@@ -227,6 +227,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         maintenance,
         trusted_proxies: vec![],
         orders_to: Some("orders@tala.example".into()),
+        testdate: None,
     }
 }
 
