@@ -25,6 +25,7 @@ pub mod pricing;
 pub mod profile;
 pub mod refill;
 pub mod registry;
+pub mod rules;
 pub mod session;
 pub mod slotted;
 pub mod social;

@@ -387,12 +387,65 @@ fn link_field_names(doc: &mut serde_json::Value) {
     }
 }
 
+/// What a request body's field must be, as the store's checks take it ([`crate::rules`]): the
+/// component, the property, its pattern and its greatest length.
+const FIELD_RULES: &[(&str, &str, &str, Option<u64>)] = &[
+    (
+        "RegistrationForm",
+        "first_name",
+        crate::rules::NAME,
+        Some(60),
+    ),
+    (
+        "RegistrationForm",
+        "last_name",
+        crate::rules::NAME,
+        Some(60),
+    ),
+    ("RegistrationForm", "email", crate::rules::EMAIL, Some(254)),
+    ("RegistrationForm", "mobile", crate::rules::MOBILE, None),
+    ("RegistrationForm", "birth_date", crate::rules::DATE, None),
+    ("ProfileForm", "first_name", crate::rules::NAME, Some(60)),
+    ("ProfileForm", "last_name", crate::rules::NAME, Some(60)),
+    ("ProfileForm", "mobile", crate::rules::MOBILE, None),
+    ("ProfileForm", "birth_date", crate::rules::DATE, None),
+    ("SocialForm", "mobile", crate::rules::MOBILE, None),
+    ("SocialForm", "birth_date", crate::rules::DATE, None),
+    ("SubscribeBody", "email", crate::rules::EMAIL, Some(254)),
+    ("ResetRequest", "email", crate::rules::EMAIL, Some(254)),
+    (
+        "AddressForm",
+        "address",
+        crate::rules::ADDRESS_LINE,
+        Some(200),
+    ),
+];
+
+/// States [`FIELD_RULES`] in the document's schemas.
+fn field_rules(doc: &mut serde_json::Value) {
+    for (component, property, pattern, max) in FIELD_RULES {
+        let Some(field) = doc
+            .pointer_mut(&format!(
+                "/components/schemas/{component}/properties/{property}"
+            ))
+            .and_then(|f| f.as_object_mut())
+        else {
+            continue;
+        };
+        field.insert("pattern".into(), (*pattern).into());
+        if let Some(max) = max {
+            field.insert("maxLength".into(), (*max).into());
+        }
+    }
+}
+
 /// The document as pretty JSON, made once.
 pub fn json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
     JSON.get_or_init(|| {
         let mut doc = serde_json::to_value(document()).unwrap_or_default();
         link_field_names(&mut doc);
+        field_rules(&mut doc);
         let mut text = serde_json::to_string_pretty(&doc)
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
         text.push('\n');
@@ -403,6 +456,15 @@ pub fn json() -> &'static str {
 #[cfg(test)]
 mod link_tests {
     use super::*;
+
+    #[test]
+    fn every_field_rule_lands_on_a_field() {
+        let doc: serde_json::Value = serde_json::from_str(json()).unwrap();
+        for (component, property, pattern, _) in FIELD_RULES {
+            let field = &doc["components"]["schemas"][component]["properties"][property];
+            assert_eq!(field["pattern"], *pattern, "{component}.{property}");
+        }
+    }
 
     #[test]
     fn every_link_joins_two_calls_by_parameters_the_second_has() {
