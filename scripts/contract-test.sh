@@ -18,7 +18,9 @@ STORE=${STORE_BIN:-${CARGO_TARGET_DIR:-target}/debug/store}
 [ -x "$STORE" ] || cargo build -q -p server
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-export DATABASE_URL="$work/store.db" BIND="127.0.0.1:$port" RUST_LOG=warn
+export DATABASE_URL="$work/store.db" BIND="127.0.0.1:$port" RUST_LOG=warn MAIL_OUTBOX="$work/outbox"
+# A member takes part (scripts/contract_hooks.py registers one and sends their session).
+export STORE_BASE="http://127.0.0.1:$port" SCHEMATHESIS_HOOKS=contract_hooks PYTHONPATH="$PWD/scripts"
 "$STORE" seed >/dev/null
 "$STORE" serve >"$work/server.log" 2>&1 &
 server=$!
@@ -29,7 +31,7 @@ for _ in $(seq 1 100); do
 done
 
 set +e
-"$VENV/bin/st" run "http://127.0.0.1:$port/api/openapi.json" \
+"$VENV/bin/st" --config-file scripts/schemathesis.toml run "http://127.0.0.1:$port/api/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "${MAX_EXAMPLES:-200}" --seed 20261122 --request-timeout 10 \
   --report ndjson --report-ndjson-path "$work/events.ndjson" --no-color

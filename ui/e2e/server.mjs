@@ -34,6 +34,9 @@ export async function startStore() {
     SSR_THREADS: '2',
     WORKERS: '2',
     RUST_LOG: 'warn',
+    // Checkout's hours are real: the store's clock is a Tuesday afternoon in Manila, so a run at
+    // night passes as one by day (a page's own testdate still wins).
+    STORE_TESTDATE: '2026-11-24T14:00',
   };
   const seed = spawnSync(bin, ['seed'], { cwd: root, env, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`store seed failed: ${seed.stderr}`);

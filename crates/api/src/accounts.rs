@@ -148,7 +148,11 @@ crate::declare!(
 
 impl Endpoint for PreRegister {
     fn call(ctx: &mut Ctx, (_, _, Json(form), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
-        ctx.limit_client("pre-register", 5, 600)?;
+        ctx.limit_client(
+            "pre-register",
+            crate::limits::PRE_REGISTER,
+            crate::limits::WINDOW,
+        )?;
         let mut row = check_form(&form)?;
         ctx.limit("pre-register address", &row.email, 3, 3600)
             .map_err(|e| match e {
@@ -378,7 +382,11 @@ crate::declare!(
 
 impl Endpoint for Registration {
     fn call(ctx: &mut Ctx, (_, _, Json(social), h): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
-        ctx.limit_client("registration", 10, 600)?;
+        ctx.limit_client(
+            "registration",
+            crate::limits::REGISTRATION,
+            crate::limits::WINDOW,
+        )?;
         let r = match ctx.social().cloned() {
             Some(identity) => social_registration(identity, social)?,
             None => {
@@ -451,7 +459,7 @@ crate::declare!(
 
 impl Endpoint for Login {
     fn call(ctx: &mut Ctx, (_, _, Json(c), _): Args<Self>) -> Result<WelcomeAnswer, ApiError> {
-        ctx.limit_client("login", 10, 600)?;
+        ctx.limit_client("login", crate::limits::LOGIN, crate::limits::WINDOW)?;
         let login = c.login.trim().to_ascii_lowercase();
         let login = account::validate_mobile(&login).unwrap_or(login);
         if login.is_empty() || c.password.is_empty() {

@@ -179,7 +179,7 @@ impl Endpoint for Subscribe {
 }
 
 /// Newsletter signups a client may try in ten minutes, and one address may receive in an hour.
-pub const SIGNUPS_PER_CLIENT: i32 = 10;
+pub const SIGNUPS_PER_CLIENT: i32 = crate::limits::NEWSLETTER;
 pub const SIGNUPS_PER_ADDRESS: i32 = 3;
 
 /// A newsletter signup, for the JSON call and the form post alike: the success text, a 422
@@ -190,7 +190,7 @@ pub fn subscribe(
     email: &str,
     now: PrimitiveDateTime,
 ) -> Result<&'static str, ApiError> {
-    ctx.limit_client("newsletter", SIGNUPS_PER_CLIENT, 600)?;
+    ctx.limit_client("newsletter", SIGNUPS_PER_CLIENT, crate::limits::WINDOW)?;
     let email = domain::email::validate_email(email).map_err(|msg| ApiError::Invalid {
         field: "email",
         message: msg.into(),
@@ -242,7 +242,11 @@ crate::declare!(
 
 impl Endpoint for ConfirmSubscription {
     fn call(ctx: &mut Ctx, (_, _, Json(body), _): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
-        ctx.limit_client("newsletter confirm", 20, 600)?;
+        ctx.limit_client(
+            "newsletter confirm",
+            crate::limits::NEWSLETTER_CONFIRM,
+            crate::limits::WINDOW,
+        )?;
         let stamp = stamp(domain::calendar::manila_now());
         let hash = crate::session::hash(body.token.trim());
         if !db::content::confirm_subscription(

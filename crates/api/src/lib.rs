@@ -15,6 +15,7 @@ pub mod endpoint;
 pub mod error;
 pub mod gate;
 pub mod goto_cases;
+pub mod limits;
 pub mod locations;
 pub mod mail;
 pub mod observe;
@@ -25,6 +26,7 @@ pub mod pricing;
 pub mod profile;
 pub mod refill;
 pub mod registry;
+pub mod rules;
 pub mod session;
 pub mod slotted;
 pub mod social;
@@ -140,6 +142,10 @@ pub struct ApiConfig {
     pub trusted_proxies: Arc<[std::net::IpAddr]>,
     /// Where the store is told of each new order (`ORDERS_TO`); unset, only the shopper is mailed.
     pub orders_to: Option<Arc<str>>,
+    /// Development and tests only (`STORE_TESTDATE`): the Manila time checkout's hours and
+    /// blackouts take when a request names no `testdate`, so a test run does not depend on the
+    /// hour it runs at. Ignored unless `allow_testdate`.
+    pub clock: Option<time::PrimitiveDateTime>,
 }
 
 impl Default for ApiConfig {
@@ -153,6 +159,7 @@ impl Default for ApiConfig {
             social: Arc::default(),
             trusted_proxies: Arc::from(vec![]),
             orders_to: None,
+            clock: None,
         }
     }
 }
@@ -161,6 +168,7 @@ impl ApiConfig {
     /// Business "now": the `testdate` parameter when allowed and valid, else the Manila clock.
     pub fn now(&self, testdate: Option<&str>) -> time::PrimitiveDateTime {
         self.testdate(testdate)
+            .or(self.clock.filter(|_| self.allow_testdate))
             .unwrap_or_else(domain::calendar::manila_now)
     }
 
@@ -246,4 +254,27 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         scope = scope.service(resource.wrap(observe::Mark(path)));
     }
     cfg.service(scope.default_service(web::to(not_found)));
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn the_test_clock_stands_in_for_now_only_where_testdate_is_allowed() {
+        let at = domain::calendar::parse_testdate("2026-11-24T14:00");
+        let mut config = ApiConfig {
+            allow_testdate: true,
+            clock: at,
+            ..ApiConfig::default()
+        };
+        assert_eq!(Some(config.now(None)), at);
+        assert_eq!(
+            Some(config.now(Some("2026-11-25T09:30"))),
+            domain::calendar::parse_testdate("2026-11-25T09:30"),
+            "a request's own testdate wins"
+        );
+        config.allow_testdate = false;
+        assert_ne!(Some(config.now(None)), at, "never in production");
+    }
 }

@@ -36,6 +36,7 @@ static TEMPLATES: LazyLock<tera::Tera> = LazyLock::new(|| {
         "newsletter_confirm",
         "order_placed",
         "order_notice",
+        "order_status",
     ])
     .expect("the mail templates parse");
     tera

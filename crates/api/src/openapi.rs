@@ -4,9 +4,13 @@
 
 use std::sync::OnceLock;
 
+use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::{Operation, OperationBuilder, ParameterIn, PathItem};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::response::ResponseBuilder;
+use utoipa::openapi::security::{
+    ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
+};
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, PathsBuilder, Ref,
     RefOr, Schema,
@@ -43,20 +47,178 @@ fn error_description(status: u16) -> &'static str {
     }
 }
 
+/// The session token sent as `Authorization: Bearer` (from `access-token` of guest-token or login).
+const BEARER: &str = "bearer";
+/// The same token in the HttpOnly `session` cookie a browser keeps.
+const COOKIE: &str = "session";
+
+/// A link of the document: the call whose answer it follows, its name, the call it leads to, that
+/// call's parameters and body (JSON, with runtime expressions) from the answer.
+type LinkDef = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    Option<&'static str>,
+);
+
+/// What an answer gives the calls that follow it (OpenAPI links): the ids a client, and the
+/// contract test's stateful phase, take from one answer to the next call.
+const LINKS: &[LinkDef] = &[
+    (
+        "createAddress",
+        "UpdateAddress",
+        "updateAddress",
+        &[("addressId", "$response.body#/id")],
+        None,
+    ),
+    (
+        "createAddress",
+        "DeleteAddress",
+        "deleteAddress",
+        &[("addressId", "$response.body#/id")],
+        None,
+    ),
+    (
+        "addToCart",
+        "GetCart",
+        "cart",
+        &[("barangayId", "$response.body#/barangay_id")],
+        None,
+    ),
+    (
+        "addToCart",
+        "UpdateCart",
+        "updateCart",
+        &[],
+        Some(r#"{"product_id": "$request.body#/product_id", "quantity": 24}"#),
+    ),
+    (
+        "addToCart",
+        "RemoveFromCart",
+        "removeFromCart",
+        &[],
+        Some(r#"{"product_id": "$request.body#/product_id"}"#),
+    ),
+    (
+        "addToCart",
+        "ReturnEmpty",
+        "returnEmpty",
+        &[],
+        Some(r#"{"deposit_id": "$response.body#/empties/0/deposit_id", "cases": 1}"#),
+    ),
+    (
+        "addToCart",
+        "CheckoutVerify",
+        "checkoutVerify",
+        &[],
+        Some(
+            r#"{"barangay": "$response.body#/barangay_id", "revision": "$response.body#/revision"}"#,
+        ),
+    ),
+    (
+        "placeOrder",
+        "GetOrder",
+        "order",
+        &[("orderId", "$response.body#/order/id")],
+        None,
+    ),
+    (
+        "placeOrder",
+        "OrderAgain",
+        "orderAgain",
+        &[("orderId", "$response.body#/order/id")],
+        None,
+    ),
+    (
+        "myOrders",
+        "GetOrder",
+        "order",
+        &[("orderId", "$response.body#/orders/0/id")],
+        None,
+    ),
+    (
+        "myOrders",
+        "OrderAgain",
+        "orderAgain",
+        &[("orderId", "$response.body#/orders/0/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "GetGotoCase",
+        "gotoCase",
+        &[("id", "$response.body#/goto_case/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "DeleteGotoCase",
+        "deleteGotoCase",
+        &[("id", "$response.body#/goto_case/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "GotoCaseToCart",
+        "gotoCaseToCart",
+        &[("caseId", "$response.body#/goto_case/id")],
+        None,
+    ),
+    (
+        "createGotoCase",
+        "UpdateGotoCase",
+        "updateGotoCase",
+        &[],
+        Some(r#"{"case_id": "$response.body#/goto_case/id", "name": "Weekend"}"#),
+    ),
+    (
+        "createGotoCase",
+        "RemoveGotoCaseItems",
+        "removeGotoCaseItems",
+        &[],
+        Some(
+            r#"{"case_id": "$response.body#/goto_case/id", "items": "$request.body#/cart_items"}"#,
+        ),
+    ),
+    (
+        "gotoCases",
+        "GetGotoCase",
+        "gotoCase",
+        &[("id", "$response.body#/data/0/id")],
+        None,
+    ),
+];
+
 /// One call's operation; the schemas it refers to land in `components`.
 pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> Operation {
     let mut params = E::Path::into_params(|| Some(ParameterIn::Path));
     params.extend(E::Query::into_params(|| Some(ParameterIn::Query)));
     params.extend(E::Headers::into_params(|| Some(ParameterIn::Header)));
     E::Answer::schemas(components);
+    let mut answer = json_response("The answer.", E::Answer::schema());
+    for (from, name, to, params, body) in LINKS {
+        if *from != E::NAME {
+            continue;
+        }
+        let mut link = LinkBuilder::new().operation_id(*to);
+        for (param, expression) in *params {
+            link = link.parameter(*param, *expression);
+        }
+        if let Some(body) = body {
+            link = link.request_body(Some(
+                serde_json::from_str::<serde_json::Value>(body).unwrap_or_default(),
+            ));
+        }
+        answer
+            .links
+            .insert((*name).to_string(), RefOr::T(link.build()));
+    }
     let mut op = OperationBuilder::new()
         .operation_id(Some(E::NAME))
         .summary(Some(E::SUMMARY))
         .parameters(Some(params))
-        .response(
-            E::STATUS.to_string(),
-            json_response("The answer.", E::Answer::schema()),
-        );
+        .response(E::STATUS.to_string(), answer);
     for also in E::ALSO {
         op = op.response(
             also.to_string(),
@@ -92,6 +254,17 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
         .collect();
     statuses.sort_unstable();
     statuses.dedup();
+    // Who may call: a call that can answer 401 needs a session (a member's, for most), sent as
+    // the bearer token or the session cookie; other calls of the session take one if there is.
+    if E::ACCESS != crate::endpoint::Access::Public {
+        let bearer = SecurityRequirement::new(BEARER, Vec::<String>::new());
+        let cookie = SecurityRequirement::new(COOKIE, Vec::<String>::new());
+        let mut ways = vec![bearer, cookie];
+        if !E::ERRORS.contains(&401) {
+            ways.push(SecurityRequirement::default());
+        }
+        op = op.securities(Some(ways));
+    }
     for status in &statuses {
         let schema = if *status == 422 {
             ValidationErrorBody::name()
@@ -160,19 +333,187 @@ pub fn document() -> OpenApi {
         .components(Some(
             ComponentsBuilder::new()
                 .schemas_from_iter(components)
+                .security_scheme(
+                    BEARER,
+                    SecurityScheme::Http(
+                        HttpBuilder::new()
+                            .scheme(HttpAuthScheme::Bearer)
+                            .description(Some(
+                                "The session token: the access-token header of POST /api/v1/guest-token or POST /api/v1/login.",
+                            ))
+                            .build(),
+                    ),
+                )
+                .security_scheme(
+                    COOKIE,
+                    SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                        "session",
+                        "The same token in the HttpOnly cookie a browser keeps.",
+                    ))),
+                )
                 .build(),
         ))
         .build()
+}
+
+/// utoipa 5.5 writes a link's fields in snake case (`operation_id`, `request_body`); OpenAPI
+/// names them `operationId`, `requestBody` and `operationRef`.
+fn link_field_names(doc: &mut serde_json::Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(|i| i.as_object_mut()) {
+        for op in item.values_mut() {
+            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
+                continue;
+            };
+            for response in responses.values_mut() {
+                let Some(links) = response.get_mut("links").and_then(|l| l.as_object_mut()) else {
+                    continue;
+                };
+                for link in links.values_mut().filter_map(|l| l.as_object_mut()) {
+                    for (from, to) in [
+                        ("operation_id", "operationId"),
+                        ("operation_ref", "operationRef"),
+                        ("request_body", "requestBody"),
+                    ] {
+                        if let Some(v) = link.remove(from) {
+                            link.insert(to.to_string(), v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What a request body's field must be, as the store's checks take it ([`crate::rules`]): the
+/// component, the property, its pattern and its greatest length.
+const FIELD_RULES: &[(&str, &str, &str, Option<u64>)] = &[
+    (
+        "RegistrationForm",
+        "first_name",
+        crate::rules::NAME,
+        Some(60),
+    ),
+    (
+        "RegistrationForm",
+        "last_name",
+        crate::rules::NAME,
+        Some(60),
+    ),
+    ("RegistrationForm", "email", crate::rules::EMAIL, Some(254)),
+    ("RegistrationForm", "mobile", crate::rules::MOBILE, None),
+    ("RegistrationForm", "birth_date", crate::rules::DATE, None),
+    ("ProfileForm", "first_name", crate::rules::NAME, Some(60)),
+    ("ProfileForm", "last_name", crate::rules::NAME, Some(60)),
+    ("ProfileForm", "mobile", crate::rules::MOBILE, None),
+    ("ProfileForm", "birth_date", crate::rules::DATE, None),
+    ("SocialForm", "mobile", crate::rules::MOBILE, None),
+    ("SocialForm", "birth_date", crate::rules::DATE, None),
+    ("SubscribeBody", "email", crate::rules::EMAIL, Some(254)),
+    ("ResetRequest", "email", crate::rules::EMAIL, Some(254)),
+    (
+        "AddressForm",
+        "address",
+        crate::rules::ADDRESS_LINE,
+        Some(200),
+    ),
+];
+
+/// States [`FIELD_RULES`] in the document's schemas.
+fn field_rules(doc: &mut serde_json::Value) {
+    for (component, property, pattern, max) in FIELD_RULES {
+        let Some(field) = doc
+            .pointer_mut(&format!(
+                "/components/schemas/{component}/properties/{property}"
+            ))
+            .and_then(|f| f.as_object_mut())
+        else {
+            continue;
+        };
+        field.insert("pattern".into(), (*pattern).into());
+        if let Some(max) = max {
+            field.insert("maxLength".into(), (*max).into());
+        }
+    }
 }
 
 /// The document as pretty JSON, made once.
 pub fn json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
     JSON.get_or_init(|| {
-        let mut text = document()
-            .to_pretty_json()
+        let mut doc = serde_json::to_value(document()).unwrap_or_default();
+        link_field_names(&mut doc);
+        field_rules(&mut doc);
+        let mut text = serde_json::to_string_pretty(&doc)
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
         text.push('\n');
         text
     })
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    #[test]
+    fn every_field_rule_lands_on_a_field() {
+        let doc: serde_json::Value = serde_json::from_str(json()).unwrap();
+        for (component, property, pattern, _) in FIELD_RULES {
+            let field = &doc["components"]["schemas"][component]["properties"][property];
+            assert_eq!(field["pattern"], *pattern, "{component}.{property}");
+        }
+    }
+
+    #[test]
+    fn every_link_joins_two_calls_by_parameters_the_second_has() {
+        let doc: serde_json::Value = serde_json::from_str(json()).unwrap();
+        let op = |name: &str| {
+            doc["paths"]
+                .as_object()
+                .unwrap()
+                .values()
+                .flat_map(|item| item.as_object().unwrap().values())
+                .find(|op| op["operationId"] == name)
+                .cloned()
+                .unwrap_or_else(|| panic!("no operation {name}"))
+        };
+        for (from, name, to, params, body) in LINKS {
+            let source = op(from);
+            let target = op(to);
+            let names: Vec<&str> = target["parameters"]
+                .as_array()
+                .map(|p| p.iter().filter_map(|p| p["name"].as_str()).collect())
+                .unwrap_or_default();
+            for (param, expression) in *params {
+                assert!(
+                    names.contains(param),
+                    "{from} -> {to}: no parameter {param}"
+                );
+                assert!(
+                    expression.starts_with("$response.body#/")
+                        || expression.starts_with("$request.")
+                );
+            }
+            if let Some(body) = body {
+                assert!(
+                    serde_json::from_str::<serde_json::Value>(body).is_ok(),
+                    "{name}"
+                );
+                assert!(!target["requestBody"].is_null(), "{from} -> {to}: no body");
+                assert!(source["responses"]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .any(|r| !r["links"][name]["requestBody"].is_null()));
+            }
+            let answered = source["responses"]
+                .as_object()
+                .unwrap()
+                .values()
+                .any(|r| r["links"][name]["operationId"] == *to);
+            assert!(answered, "{from}: no link {name} in its answer");
+        }
+    }
 }

@@ -132,7 +132,7 @@ impl Endpoint for UpdateUser {
         let user = ctx.member()?;
         // A taken mobile number is refused (SPEC), so answers tell whether a number has an
         // account: they are few.
-        ctx.limit_client("profile", 30, 3600)?;
+        ctx.limit_client("profile", crate::limits::PROFILE, 3600)?;
         ctx.limit("profile", &format!("user {}", user.id), 10, 3600)?;
         let mut c = account::Checker::default();
         let fields = [&f.first_name, &f.last_name, &f.mobile, &f.birth_date].map(String::as_str);
@@ -261,7 +261,11 @@ crate::declare!(
 
 impl Endpoint for ResetLink {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
-        ctx.limit_client("reset link", 5, 600)?;
+        ctx.limit_client(
+            "reset link",
+            crate::limits::RESET_LINK,
+            crate::limits::WINDOW,
+        )?;
         let email = domain::email::validate_email(&f.email).map_err(|m| ApiError::Invalid {
             field: "email",
             message: m.into(),
@@ -332,7 +336,11 @@ crate::declare!(
 
 impl Endpoint for ResetPassword {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
-        ctx.limit_client("reset password", 10, 600)?;
+        ctx.limit_client(
+            "reset password",
+            crate::limits::RESET_PASSWORD,
+            crate::limits::WINDOW,
+        )?;
         let user = open_reset(ctx.conn, &f.suid)?;
         let member = db::users::user(ctx.conn, user)?
             .ok_or_else(|| ApiError::NotFound("This link is invalid or has expired.".into()))?;

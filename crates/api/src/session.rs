@@ -29,7 +29,7 @@ pub const HEADER: &str = "access-token";
 /// lookup. Pages always check the session itself before showing anything of a member.
 pub const MEMBER_COOKIE: &str = "member";
 /// Guest sessions one client may start in ten minutes.
-pub const STARTS_PER_CLIENT: i32 = 30;
+pub const STARTS_PER_CLIENT: i32 = crate::limits::GUEST_SESSIONS;
 
 /// A live session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +87,12 @@ impl Ctx<'_> {
     /// Starts a guest session, within [`STARTS_PER_CLIENT`] a client in ten minutes (429 past it).
     pub fn start_guest_session(&mut self) -> Result<(), ApiError> {
         let client = self.client_key();
-        self.limit("guest token", &client, STARTS_PER_CLIENT, 600)?;
+        self.limit(
+            "guest token",
+            &client,
+            STARTS_PER_CLIENT,
+            crate::limits::WINDOW,
+        )?;
         self.start_session(None).map(|_| ())
     }
 

@@ -4,6 +4,7 @@
 pub mod addresses;
 pub mod carts;
 pub mod catalog;
+pub mod catalog_io;
 pub mod content;
 pub mod goto_cases;
 pub mod limits;
@@ -15,6 +16,7 @@ mod run;
 pub mod schema;
 pub mod seed;
 pub mod sessions;
+pub mod staff;
 pub mod users;
 pub mod watch;
 

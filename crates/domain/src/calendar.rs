@@ -32,6 +32,31 @@ pub fn iso_date(d: Date) -> String {
     d.format(fmt).unwrap_or_default()
 }
 
+/// A `YYYY-MM-DD` date, strictly (no time, no blanks), if it is a real day.
+pub fn parse_iso_date(value: &str) -> Option<Date> {
+    Date::parse(value, format_description!("[year]-[month]-[day]")).ok()
+}
+
+/// The first second of a Manila day given as `YYYY-MM-DD`, as Unix seconds.
+pub fn manila_day_start(value: &str) -> Option<i64> {
+    let day = parse_iso_date(value.trim())?;
+    Some(
+        PrimitiveDateTime::new(day, Time::MIDNIGHT)
+            .assume_offset(offset!(+8))
+            .unix_timestamp(),
+    )
+}
+
+/// Unix seconds as Manila time to the minute: `YYYY-MM-DD HH:MM`.
+pub fn manila_minute(unix: i64) -> String {
+    let fmt = format_description!("[year]-[month]-[day] [hour]:[minute]");
+    OffsetDateTime::from_unix_timestamp(unix)
+        .map(|t| t.to_offset(offset!(+8)))
+        .ok()
+        .and_then(|t| t.format(fmt).ok())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,6 +80,24 @@ mod tests {
     #[test]
     fn dates_are_iso() {
         assert_eq!(iso_date(datetime!(2025-05-05 10:00).date()), "2025-05-05");
+    }
+
+    #[test]
+    fn manila_days_and_minutes() {
+        assert_eq!(parse_iso_date("2026-02-29"), None);
+        assert_eq!(
+            parse_iso_date("2028-02-29").map(iso_date).as_deref(),
+            Some("2028-02-29")
+        );
+        assert_eq!(parse_iso_date("2026-11-24T10:00"), None);
+        // Midnight in Manila is 16:00 UTC the day before.
+        assert_eq!(manila_day_start("2026-11-24"), Some(1_795_449_600));
+        assert_eq!(manila_day_start("24/11/2026"), None);
+        assert_eq!(manila_minute(1_795_449_600), "2026-11-24 00:00");
+        assert_eq!(
+            manila_minute(1_795_449_600 + 14 * 3600 + 59),
+            "2026-11-24 14:00"
+        );
     }
 
     #[test]

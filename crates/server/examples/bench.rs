@@ -354,6 +354,7 @@ fn run() {
         orders_to: None,
         metrics_bind: None,
         shutdown_timeout: 30,
+        testdate: None,
     };
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");

@@ -110,6 +110,10 @@ pub struct Args {
     /// mailed)
     #[arg(long, env = "ORDERS_TO")]
     pub orders_to: Option<String>,
+    /// Development and tests only: the Manila time (YYYY-MM-DDTHH:MM) checkout's hours and
+    /// blackouts take when a request names no testdate (ignored in production)
+    #[arg(long, env = "STORE_TESTDATE", value_parser = parse_testdate)]
+    pub store_testdate: Option<String>,
     /// production stops honouring the testdate query parameter
     #[arg(long, env = "STORE_ENV", value_enum, default_value = "development")]
     pub store_env: StoreEnv,
@@ -169,6 +173,7 @@ impl Args {
             orders_to: self.orders_to,
             metrics_bind: self.metrics_bind,
             shutdown_timeout: self.shutdown_timeout,
+            testdate: self.store_testdate,
         }
     }
 }
@@ -270,6 +275,13 @@ impl TypedValueParser for OnOff {
             "on" | "1" | "true" | "yes"
         ))
     }
+}
+
+/// A `STORE_TESTDATE`: a Manila time as the `testdate` parameter takes it.
+fn parse_testdate(value: &str) -> Result<String, String> {
+    domain::calendar::parse_testdate(value)
+        .map(|_| value.to_string())
+        .ok_or_else(|| "use YYYY-MM-DD or YYYY-MM-DDTHH:MM".into())
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod config;
 pub mod health;
 pub mod logging;
 pub mod observe;
+pub mod staff;
 
 /// Configuration, each from an environment variable (see README).
 #[derive(Debug, Clone)]
@@ -65,6 +66,9 @@ pub struct Config {
     pub metrics_bind: Option<String>,
     /// SHUTDOWN_TIMEOUT: seconds a SIGTERM waits for the requests in flight (default 30).
     pub shutdown_timeout: u64,
+    /// STORE_TESTDATE: development and tests only, the Manila time checkout takes when a request
+    /// names no `testdate`.
+    pub testdate: Option<String>,
 }
 
 impl Config {
@@ -172,6 +176,10 @@ pub fn api_config(config: &Config) -> ApiConfig {
         social: std::sync::Arc::new(config.social.clone()),
         trusted_proxies: config.trusted_proxies.clone().into(),
         orders_to: config.orders_to.as_deref().map(std::sync::Arc::from),
+        clock: config
+            .testdate
+            .as_deref()
+            .and_then(domain::calendar::parse_testdate),
     }
 }
 

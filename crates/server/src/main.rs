@@ -20,6 +20,16 @@ enum Command {
     Migrate,
     /// Migrate, then load the seed data into an empty database.
     Seed,
+    /// Export the catalog to a JSON file, or import one (staff).
+    #[command(subcommand)]
+    Catalog(server::staff::CatalogCommand),
+    /// Switch the maintenance page on or off on every app server (staff).
+    Maintenance(server::staff::MaintenanceArgs),
+    /// List orders, or move one to its next status (staff).
+    #[command(subcommand)]
+    Orders(server::staff::OrdersCommand),
+    /// Copy a SQLite store, while it serves, into a new file (staff).
+    Backup(server::staff::BackupArgs),
 }
 
 fn main() {
@@ -51,5 +61,9 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Catalog(c) => server::staff::catalog(&config, c),
+        Command::Maintenance(a) => server::staff::maintenance(&config, a),
+        Command::Orders(c) => server::staff::orders(&config, c),
+        Command::Backup(a) => server::staff::backup(&config, a),
     }
 }

@@ -1184,6 +1184,68 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
 }
 both!(behind_a_trusted_proxy_each_shopper_is_a_client);
 
+/// Issue 17: an address is often many shoppers (a carrier-grade NAT, or the proxy when
+/// `TRUSTED_PROXIES` is not set): fifty members logging in through one address all get in, while
+/// one account's guesser there is still stopped after five tries; and from a peer that is not a
+/// trusted proxy, a forged `X-Forwarded-For` neither splits one client into many nor makes it
+/// another.
+async fn fifty_members_behind_one_address_log_in(b: Backend) {
+    let db = database(b);
+    support::members_who_log_in(&db, 1..=50).await;
+    let s = Shop::new(&db);
+    for n in 1..=50 {
+        let (st, token) = s
+            .login_from(
+                Some("100.64.0.1"),
+                &format!("member{n}@example.com"),
+                "Tala beer 2026 ok",
+            )
+            .await;
+        assert_eq!(st, StatusCode::OK, "member {n}");
+        assert!(token.is_some());
+    }
+    for _ in 0..5 {
+        let (st, _) = s
+            .login_from(Some("100.64.0.1"), "member1@example.com", "Guess-2026x")
+            .await;
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let (st, _) = s
+        .login_from(
+            Some("100.64.0.1"),
+            "member1@example.com",
+            "Tala beer 2026 ok",
+        )
+        .await;
+    assert_eq!(
+        st,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the guesser's address is stopped on that account"
+    );
+    // A forged hop from an untrusted peer: still the peer, still stopped.
+    let r = post(
+        "/api/v1/login",
+        json!({"login": "member1@example.com", "password": "Tala beer 2026 ok"}),
+        &[("x-forwarded-for", "198.51.100.200")],
+    );
+    let (st, _, _) = s.ask(from(r, "100.64.0.1")).await;
+    assert_eq!(
+        st,
+        StatusCode::TOO_MANY_REQUESTS,
+        "a forged X-Forwarded-For gains nothing"
+    );
+    // And the other members at that address are not locked out by it.
+    let (st, _) = s
+        .login_from(
+            Some("100.64.0.1"),
+            "member2@example.com",
+            "Tala beer 2026 ok",
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK);
+}
+both!(fifty_members_behind_one_address_log_in);
+
 /// Finding 6 against many addresses: ten clients guessing five times each fill the account's
 /// wider limit (50 failures an hour). A client that already failed is then refused at once, but
 /// the owner at an address that has not failed still gets in; and one address's IPv6 /64 is one

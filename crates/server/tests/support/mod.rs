@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -227,6 +229,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         orders_to: Some("orders@tala.example".into()),
         metrics_bind: None,
         shutdown_timeout: 30,
+        testdate: None,
     }
 }
 
@@ -592,6 +595,24 @@ pub async fn member_who_logs_in(db: &TestDb, n: u8) {
     })
     .await
     .expect("a member");
+}
+
+/// Members `ns` as [`member_who_logs_in`] makes them, the password hashed once for all.
+#[allow(dead_code)]
+pub async fn members_who_log_in(db: &TestDb, ns: std::ops::RangeInclusive<u8>) {
+    let cfg = store_config(&db.url, false);
+    let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
+    api.run(api::Caller::default(), move |ctx| {
+        let hash = api::accounts::hash_password("Tala beer 2026 ok")?;
+        for n in ns {
+            let mut row = member_row(n);
+            row.password_hash = hash.clone();
+            db::users::create_user(ctx.conn, &row, 0)?;
+        }
+        Ok(())
+    })
+    .await
+    .expect("members");
 }
 
 /// Logs member `n` (made by [`member_who_logs_in`]) in from a browser holding `cookie`: the

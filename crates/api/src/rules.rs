@@ -1,0 +1,69 @@
+//! The rules the store's checks enforce, as the OpenAPI document states them (issue 17: the
+//! contract tells the truth, so a client, and the fuzzer, can send what will be accepted). The
+//! checks themselves are in `domain` (`account`, `email`); these patterns say the same in JSON
+//! Schema's regular expressions, and a test holds them to the checks.
+
+/// SPEC's mobile number: `09` and 9 digits.
+pub const MOBILE: &str = "^09[0-9]{9}$";
+/// An email address as `domain::email::validate_email` takes it (at most 254 characters).
+pub const EMAIL: &str = r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$";
+/// A name (first or last): at most 60 characters, something besides spaces, none of
+/// `<>{}[]\/@#$%^*=+|~` and backquote, nor quotes or controls.
+pub const NAME: &str = r#"^[^<>{}\[\]\\/@#$%^*=+|~`"\u0000-\u001F\u007F-\u009F]*[^\s<>{}\[\]\\/@#$%^*=+|~`"\u0000-\u001F\u007F-\u009F][^<>{}\[\]\\/@#$%^*=+|~`"\u0000-\u001F\u007F-\u009F]*$"#;
+/// A date `YYYY-MM-DD`.
+pub const DATE: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+/// A line of an address: 5 to 200 characters, no control characters.
+pub const ADDRESS_LINE: &str = r"^[^\u0000-\u001F\u007F-\u009F]{5,200}$";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(pattern: &str, text: &str) -> bool {
+        regex_lite::Regex::new(pattern).unwrap().is_match(text)
+    }
+
+    #[test]
+    fn the_patterns_say_what_the_checks_do() {
+        for (text, ok) in [
+            ("09171234567", true),
+            ("0917123456", false),
+            ("+639171234567", false),
+        ] {
+            assert_eq!(matches(MOBILE, text), ok, "{text}");
+            assert_eq!(domain::account::validate_mobile(text).is_ok(), ok, "{text}");
+        }
+        for (text, ok) in [
+            ("ana@example.com", true),
+            ("ana.maria+beer@sub.example.ph", true),
+            ("ana@example", false),
+            (".ana@example.com", false),
+            ("ana..m@example.com", false),
+            ("ana@-example.com", false),
+            ("ana@example.c0m", false),
+        ] {
+            assert_eq!(matches(EMAIL, text), ok, "{text}");
+            assert_eq!(domain::email::validate_email(text).is_ok(), ok, "{text}");
+        }
+        for (text, ok) in [
+            ("Ana", true),
+            ("Dela Cruz", true),
+            ("  ", false),
+            ("<b>", false),
+            ("a@b", false),
+        ] {
+            assert_eq!(matches(NAME, text), ok, "{text}");
+            assert_eq!(
+                domain::account::validate_name(text, "name").is_ok(),
+                ok,
+                "{text}"
+            );
+        }
+        assert!(matches(DATE, "1990-01-02") && !matches(DATE, "1990-1-2"));
+        assert!(
+            matches(ADDRESS_LINE, "Unit 5B, 12 Jupiter St.")
+                && !matches(ADDRESS_LINE, "a\u{7}bcdef")
+        );
+        assert!(!matches(ADDRESS_LINE, "abc"));
+    }
+}

@@ -1,0 +1,617 @@
+//! The staff commands of the `store` binary (issue 17 section 3): the catalog file out and in,
+//! the maintenance switch, the orders and their status, a backup of a SQLite store. Each works on
+//! the database `DATABASE_URL` names, while the store serves: what they change reaches every app
+//! server within a second (the data version and the maintenance row, which each server reads once
+//! a second), and the shopper is mailed a change of their order's status through the store's mail
+//! queue, in the same transaction as the change.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use api::mail::Mail;
+use api::orders::OrderView;
+use clap::{Args, Subcommand, ValueEnum};
+use db::DbPool;
+use domain::ordering::{Fulfillment, Status};
+
+use crate::Config;
+
+/// `store catalog ...`
+#[derive(Subcommand)]
+pub enum CatalogCommand {
+    /// Write the catalog (products with prices and where they are sold, deposits, delivery fees,
+    /// banners, promos) as JSON, to standard output or --out FILE.
+    #[command(after_help = "Example:\n  store catalog export --out catalog.json\n\n\
+        The file's format (\"format\": \"store-catalog/1\") is described in the README; `store \
+        catalog import` reads it back.")]
+    Export {
+        /// Write to FILE instead of standard output (replaced whole once written)
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Check a catalog file and apply it in one transaction; every app server shows it within a
+    /// second.
+    #[command(after_help = "Example:\n  store catalog import catalog.json\n\n\
+        Every record is checked first; any problem is named by its record and field (counted \
+        from 0), e.g. `products[2] (slug tala-light-330ml): price must be a whole number of \
+        centavos >= 0`, and nothing changes (exit status 1). A good file is applied in one \
+        transaction: products are matched by slug, deposits, banners and promos by id, delivery \
+        fees by city and fulfillment. Deposits, delivery fees, banners and promos the file leaves \
+        out are removed; products it leaves out are kept (orders, carts and Go-to Cases refer \
+        to them) and made not orderable.")]
+    Import {
+        /// The catalog file (as `store catalog export` writes it)
+        file: PathBuf,
+        /// Check the file and say what would change, writing nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+/// `on` or `off`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+/// `store maintenance [on|off]`
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  store maintenance on\n  store maintenance off\n  \
+    store maintenance        (says which it is)\n\n\
+    Writes the settings.maintenance row, which every app server reads once a second. A server \
+    started with MAINTENANCE=on stays in maintenance whatever the row says."
+)]
+pub struct MaintenanceArgs {
+    /// on: every page answers the maintenance page and every API call 503; off: the store serves
+    /// again. Without it, says which it is now
+    #[arg(value_enum)]
+    pub switch: Option<Switch>,
+}
+
+/// `store orders ...`
+#[derive(Subcommand)]
+pub enum OrdersCommand {
+    /// List orders, newest first: number, when placed (Manila time), status, total, fulfillment
+    /// and contact.
+    #[command(after_help = "Examples:\n  store orders list\n  \
+        store orders list --since 2026-11-24 --status placed")]
+    List {
+        /// Only orders placed on or after this day (YYYY-MM-DD, Manila time)
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        /// Only orders with this status: placed, confirmed, out_for_delivery, ready_for_pickup,
+        /// completed or cancelled
+        #[arg(long, value_name = "STATUS")]
+        status: Option<String>,
+        /// At most this many (the newest)
+        #[arg(long, value_name = "N", default_value = "100")]
+        limit: i64,
+    },
+    /// Move an order to its next status; the shopper is mailed and sees it on the order's page.
+    #[command(
+        after_help = "Examples:\n  store orders set-status TB-000042 confirmed\n  \
+        store orders set-status 42 out_for_delivery\n\n\
+        The steps: placed -> confirmed -> out_for_delivery (delivery) or ready_for_pickup \
+        (pickup) -> completed; an order not yet completed may be cancelled. Completed and \
+        cancelled are final; no step is skipped or taken back. The change is added to the \
+        order's status history and a mail to the shopper is queued in the same transaction (the \
+        store's mail sender delivers it)."
+    )]
+    SetStatus {
+        /// The order: its number as the shopper sees it (TB-000042) or its id (42)
+        id: String,
+        /// The new status: confirmed, out_for_delivery, ready_for_pickup, completed or cancelled
+        status: String,
+    },
+}
+
+/// `store backup FILE`
+#[derive(Args)]
+#[command(
+    after_help = "Example:\n  store backup backups/store-2026-11-24.db\n\n\
+    SQLite only (VACUUM INTO: one read transaction, so the copy is consistent and the store \
+    keeps serving). For PostgreSQL use pg_dump, e.g.\n  \
+    pg_dump --format=custom --file=store.dump \"$DATABASE_URL\""
+)]
+pub struct BackupArgs {
+    /// The new file (never overwritten: a file already there is refused)
+    pub file: PathBuf,
+}
+
+/// The database of `config`, which must exist and be migrated to this version of the store (a
+/// staff command never migrates: `store migrate` or `store serve` does).
+fn open(config: &Config) -> Result<(DbPool, db::DbConn), String> {
+    let url = &config.database_url;
+    if !db::is_postgres_url(url) {
+        let path = url.strip_prefix("sqlite://").unwrap_or(url);
+        if !Path::new(path).is_file() {
+            return Err(format!(
+                "no database at {path} (DATABASE_URL): run `store seed` or point DATABASE_URL at the store's"
+            ));
+        }
+    }
+    let pool = db::connect(url, 1).map_err(|e| e.to_string())?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let pending = db::staff::pending_migrations(&mut conn).map_err(|e| e.to_string())?;
+    if pending > 0 {
+        return Err(format!(
+            "the database lacks {pending} migration(s) of this version of the store: run `store migrate` first"
+        ));
+    }
+    Ok((pool, conn))
+}
+
+pub fn catalog(config: &Config, command: CatalogCommand) -> Result<(), String> {
+    let (_pool, mut conn) = open(config)?;
+    match command {
+        CatalogCommand::Export { out } => {
+            let file = db::catalog_io::export(&mut conn).map_err(|e| e.to_string())?;
+            let json = db::catalog_io::to_json(&file);
+            match out {
+                None => {
+                    let mut out = std::io::stdout().lock();
+                    out.write_all(json.as_bytes())
+                        .and_then(|()| out.flush())
+                        .map_err(|e| format!("standard output: {e}"))
+                }
+                Some(path) => {
+                    let tmp = path.with_extension("json.partial");
+                    std::fs::write(&tmp, &json)
+                        .and_then(|()| std::fs::rename(&tmp, &path))
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    eprintln!(
+                        "wrote {} products, {} deposits, {} delivery fees, {} banners and {} promos to {}",
+                        file.products.len(),
+                        file.deposits.len(),
+                        file.delivery_fees.len(),
+                        file.banners.len(),
+                        file.promos.len(),
+                        path.display()
+                    );
+                    Ok(())
+                }
+            }
+        }
+        CatalogCommand::Import { file, dry_run } => {
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let report =
+                db::catalog_io::import(&mut conn, &text, !dry_run).map_err(|e| match e {
+                    db::catalog_io::ImportError::Invalid(problems) => format!(
+                        "{}: nothing was changed; {} problem(s):\n{}",
+                        file.display(),
+                        problems.len(),
+                        problems
+                            .iter()
+                            .map(|p| format!("  {p}"))
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    ),
+                    db::catalog_io::ImportError::Db(e) => {
+                        format!("{}: nothing was changed: database: {e}", file.display())
+                    }
+                })?;
+            println!("{}", import_summary(&report, dry_run));
+            Ok(())
+        }
+    }
+}
+
+fn tally(what: &str, t: db::catalog_io::Tally, removed: &str) -> String {
+    let mut parts = Vec::new();
+    for (n, word) in [
+        (t.new, "new"),
+        (t.changed, "changed"),
+        (t.unchanged, "unchanged"),
+        (t.removed, removed),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {word}"));
+        }
+    }
+    if parts.is_empty() {
+        parts.push("none".into());
+    }
+    format!("{what}: {}", parts.join(", "))
+}
+
+fn import_summary(r: &db::catalog_io::Report, dry_run: bool) -> String {
+    let mut lines = vec![
+        tally(
+            "products",
+            r.products,
+            "left out of the file (kept, not orderable)",
+        ),
+        tally("deposits", r.deposits, "removed"),
+        tally("delivery fees", r.delivery_fees, "removed"),
+        tally("banners", r.banners, "removed"),
+        tally("promos", r.promos, "removed"),
+    ];
+    if !r.retired.is_empty() {
+        lines.push(format!("made not orderable: {}", r.retired.join(", ")));
+    }
+    lines.push(if dry_run {
+        if r.changes() {
+            "checked: the file is good; nothing was written (--dry-run)".into()
+        } else {
+            "checked: the file is good and matches the store; nothing was written (--dry-run)"
+                .into()
+        }
+    } else if r.changes() {
+        format!(
+            "imported: data version {}; every app server shows it within a second",
+            r.data_version
+        )
+    } else {
+        "the file matches the store: nothing to change".into()
+    });
+    lines.join("\n")
+}
+
+pub fn maintenance(config: &Config, args: MaintenanceArgs) -> Result<(), String> {
+    let (_pool, mut conn) = open(config)?;
+    let forced = if config.maintenance {
+        "\nnote: MAINTENANCE=on is set here; a store started with it stays in maintenance whatever the row says"
+    } else {
+        ""
+    };
+    let Some(switch) = args.switch else {
+        let on = db::staff::maintenance(&mut conn).map_err(|e| e.to_string())?;
+        println!("maintenance is {}{forced}", if on { "on" } else { "off" });
+        return Ok(());
+    };
+    let value = if switch == Switch::On { "on" } else { "off" };
+    db::write_transaction(&mut conn, |c| {
+        db::staff::set_setting(c, "maintenance", value)
+    })
+    .map_err(|e| e.to_string())?;
+    if switch == Switch::On {
+        println!(
+            "maintenance is on: within a second every app server answers pages with the maintenance page and API calls with 503{forced}"
+        );
+    } else {
+        println!(
+            "maintenance is off: within a second every app server serves the store again{forced}"
+        );
+    }
+    Ok(())
+}
+
+/// A status as staff type it: `out_for_delivery`, `out-for-delivery` or `Out for delivery`.
+fn parse_status(s: &str) -> Result<Status, String> {
+    let key = s.trim().to_ascii_lowercase().replace(['-', ' '], "_");
+    Status::parse(&key).ok_or_else(|| {
+        format!(
+            "{s:?} is not a status: {}",
+            Status::ALL.map(Status::as_str).join(", ")
+        )
+    })
+}
+
+/// An order named as the shopper sees it (`TB-000042`) or by its id (`42`).
+fn parse_order(s: &str) -> Result<i64, String> {
+    let t = s.trim();
+    let digits = if t.len() > 3 && t[..3].eq_ignore_ascii_case("TB-") {
+        &t[3..]
+    } else {
+        t
+    };
+    digits
+        .parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("{s:?} is not an order: give its number (TB-000042) or its id (42)"))
+}
+
+pub fn orders(config: &Config, command: OrdersCommand) -> Result<(), String> {
+    match command {
+        OrdersCommand::List {
+            since,
+            status,
+            limit,
+        } => list_orders(config, since, status, limit),
+        OrdersCommand::SetStatus { id, status } => set_status(config, &id, &status),
+    }
+}
+
+fn list_orders(
+    config: &Config,
+    since: Option<String>,
+    status: Option<String>,
+    limit: i64,
+) -> Result<(), String> {
+    let since_at = match &since {
+        Some(d) => Some(
+            domain::calendar::manila_day_start(d)
+                .ok_or_else(|| format!("--since {d:?}: give a day as YYYY-MM-DD (Manila time)"))?,
+        ),
+        None => None,
+    };
+    let status = status.as_deref().map(parse_status).transpose()?;
+    if !(1..=100_000).contains(&limit) {
+        return Err(format!("--limit {limit}: give 1 to 100000"));
+    }
+    let (_pool, mut conn) = open(config)?;
+    let (rows, total) = db::staff::orders(&mut conn, since_at, status.map(Status::as_str), limit)
+        .map_err(|e| e.to_string())?;
+    let filters = [
+        since.map(|d| format!("since {d}")),
+        status.map(|s| format!("with status {}", s.as_str())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    if rows.is_empty() {
+        println!(
+            "no orders{}",
+            if filters.is_empty() {
+                String::new()
+            } else {
+                format!(" {filters}")
+            }
+        );
+        return Ok(());
+    }
+    let header = [
+        "NUMBER",
+        "PLACED (MANILA)",
+        "STATUS",
+        "TOTAL",
+        "FULFILLMENT",
+        "CONTACT",
+    ];
+    let table: Vec<[String; 6]> = rows
+        .iter()
+        .map(|o| {
+            let contact = [&o.contact_name, &o.mobile, &o.email]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            [
+                api::orders::number(o.id),
+                domain::calendar::manila_minute(o.placed_at),
+                o.status.clone(),
+                domain::money::format_php(o.total),
+                o.fulfillment_name.clone(),
+                if contact.is_empty() {
+                    "(account deleted)".into()
+                } else {
+                    contact
+                },
+            ]
+        })
+        .collect();
+    let width = |i: usize| {
+        table
+            .iter()
+            .map(|r| r[i].chars().count())
+            .chain([header[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..6).map(width).collect();
+    let line = |cells: [&str; 6]| {
+        let mut s = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            let pad = widths[i].saturating_sub(cell.chars().count());
+            if i == 3 {
+                // Money lines up on the right.
+                s.push_str(&" ".repeat(pad));
+                s.push_str(cell);
+            } else {
+                s.push_str(cell);
+                if i < 5 {
+                    s.push_str(&" ".repeat(pad));
+                }
+            }
+            if i < 5 {
+                s.push_str("  ");
+            }
+        }
+        s.trim_end().to_string()
+    };
+    let mut out = std::io::stdout().lock();
+    let mut print = |s: String| writeln!(out, "{s}").map_err(|e| format!("standard output: {e}"));
+    print(line(header))?;
+    for r in &table {
+        print(line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]]))?;
+    }
+    let shown = table.len() as i64;
+    print(if shown < total {
+        format!(
+            "{shown} of {total} orders{}, newest first (narrow with --since or --status, or raise --limit)",
+            if filters.is_empty() { String::new() } else { format!(" {filters}") }
+        )
+    } else {
+        format!(
+            "{total} order{}{}",
+            if total == 1 { "" } else { "s" },
+            if filters.is_empty() {
+                String::new()
+            } else {
+                format!(" {filters}")
+            }
+        )
+    })?;
+    Ok(())
+}
+
+/// Why a status change did not happen.
+enum Refusal {
+    Said(String),
+    Db(db::diesel::result::Error),
+    Api(api::ApiError),
+}
+
+impl From<db::diesel::result::Error> for Refusal {
+    fn from(e: db::diesel::result::Error) -> Self {
+        Self::Db(e)
+    }
+}
+
+impl From<api::ApiError> for Refusal {
+    fn from(e: api::ApiError) -> Self {
+        Self::Api(e)
+    }
+}
+
+fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> {
+    let id = parse_order(order)?;
+    let to = parse_status(status)?;
+    let (_pool, mut conn) = open(config)?;
+    let base = config.public_url.clone();
+    let now = domain::calendar::unix_now();
+    let number = api::orders::number(id);
+    let done = db::write_transaction(&mut conn, |conn| {
+        let held = db::staff::hold_order(conn, id)?;
+        let Some(full) = db::orders::full(conn, id)?.filter(|_| held) else {
+            return Err(Refusal::Said(format!(
+                "there is no order {number} (id {id})"
+            )));
+        };
+        let from = Status::parse(&full.order.status).ok_or_else(|| {
+            Refusal::Said(format!(
+                "order {number} has a status this store does not know: {:?}",
+                full.order.status
+            ))
+        })?;
+        let pickup = full.order.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get();
+        let fulfillment = if pickup {
+            Fulfillment::Pickup
+        } else {
+            Fulfillment::Delivery
+        };
+        if from == to {
+            return Err(Refusal::Said(format!(
+                "order {number} is already {}",
+                to.as_str()
+            )));
+        }
+        if !from.can_become(to, fulfillment) {
+            let next: Vec<&str> = Status::ALL
+                .into_iter()
+                .filter(|s| from.can_become(*s, fulfillment))
+                .map(Status::as_str)
+                .collect();
+            return Err(Refusal::Said(if next.is_empty() {
+                format!(
+                    "order {number} is {}, which is final: it cannot become {}",
+                    from.as_str(),
+                    to.as_str()
+                )
+            } else {
+                format!(
+                    "order {number} ({}) is {}: it can become {}, not {}",
+                    full.order.fulfillment_name,
+                    from.as_str(),
+                    next.join(" or "),
+                    to.as_str()
+                )
+            }));
+        }
+        if !db::staff::set_status(conn, id, from.as_str(), to.as_str(), now)? {
+            return Err(Refusal::Said(format!(
+                "order {number} changed while this ran; look at it again (store orders list)"
+            )));
+        }
+        let full = db::orders::full(conn, id)?
+            .ok_or_else(|| Refusal::Said(format!("order {number} vanished")))?;
+        let member = full.order.user_id.is_some();
+        let view = OrderView::from(full);
+        let mailed = if view.email.is_empty() {
+            None
+        } else {
+            // A member's page is theirs to open; a guest's needs the key of their confirmation's
+            // link, which only its hash keeps.
+            let link = member.then(|| format!("{base}/active-order/{id}"));
+            let mail = Mail::render(
+                "order_status",
+                &view.email,
+                format!(
+                    "Your order {} is {}",
+                    view.number,
+                    view.status_label.to_lowercase()
+                ),
+                &serde_json::json!({
+                    "order": &view,
+                    "pickup": pickup,
+                    "link": link,
+                    "total": domain::money::format_php(view.total),
+                }),
+            )?;
+            api::mail::enqueue(conn, std::slice::from_ref(&mail))?;
+            Some(mail.to)
+        };
+        Ok((from, view, mailed))
+    })
+    .map_err(|e| match e {
+        Refusal::Said(s) => s,
+        Refusal::Db(e) => format!("database: {e}"),
+        Refusal::Api(e) => e.to_string(),
+    })?;
+    let (from, view, mailed) = done;
+    println!(
+        "{}: {} -> {} ({}{})",
+        view.number,
+        from.as_str(),
+        view.status,
+        view.fulfillment,
+        if view.contact_name.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", view.contact_name)
+        }
+    );
+    match mailed {
+        Some(to) => println!(
+            "mail to {to} queued (the store's mail sender delivers it); the order's page shows the new status"
+        ),
+        None => println!("no mail: the order keeps no address (its account was deleted)"),
+    }
+    Ok(())
+}
+
+pub fn backup(config: &Config, args: BackupArgs) -> Result<(), String> {
+    if db::is_postgres_url(&config.database_url) {
+        return Err(
+            "store backup copies a SQLite store; this one is PostgreSQL: use pg_dump, e.g.\n  \
+             pg_dump --format=custom --file=store.dump \"$DATABASE_URL\"\n\
+             (restore with pg_restore; see the README, \"Running the store (staff)\")"
+                .into(),
+        );
+    }
+    let path = args.file;
+    if path.exists() {
+        return Err(format!(
+            "{} exists: a backup never overwrites a file; give a new name",
+            path.display()
+        ));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(format!("{}: no such folder", dir.display()));
+        }
+    }
+    let target = path
+        .to_str()
+        .ok_or_else(|| format!("{}: give a path in UTF-8", path.display()))?
+        .to_string();
+    let (_pool, mut conn) = open(config)?;
+    match db::staff::backup_sqlite(&mut conn, &target) {
+        Some(Ok(())) => {}
+        Some(Err(e)) => return Err(format!("{target}: {e}")),
+        None => return Err("not a SQLite store".into()),
+    }
+    let (orders, products) = db::staff::check_sqlite_copy(&target)
+        .map_err(|e| format!("{target} was written but does not check out: {e}"))?;
+    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "backed up to {target}: {bytes} bytes, {orders} orders, {products} products, integrity ok"
+    );
+    Ok(())
+}
