@@ -377,16 +377,25 @@ struct Head {
     json_ld: Vec<Value>,
 }
 
+/// An address as the log may show it: without its query, where links carry one-time tokens
+/// (`/registration?token=`, `/reset-password?suid=`, an order's `?key=`).
+fn path_of(url: &str) -> &str {
+    url.split('?').next().unwrap_or(url)
+}
+
 /// Renders on the SSR threads; a failed render is an empty body the client renders instead.
 async fn render(state: &WebState, plan: &Plan) -> RenderOutput {
     match state.renderer.render(plan.input.to_string()).await {
         Ok(r) => serde_json::from_str(&r.output).unwrap_or_else(|e| {
-            log::error!("ssr {}: unreadable output: {e}", plan.url);
+            log::error!("ssr {}: unreadable output: {e}", path_of(&plan.url));
             RenderOutput::default()
         }),
         Err(e) => {
             FALLBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            log::warn!("ssr {}: {e}; the client renders this page", plan.url);
+            log::warn!(
+                "ssr {}: {e}; the client renders this page",
+                path_of(&plan.url)
+            );
             RenderOutput::default()
         }
     }

@@ -284,7 +284,8 @@ fn load(
             // The client fetches what is missing and shows its error state.
             Err(e) => {
                 complete = false;
-                log::warn!("page data {key}: {e}");
+                // The key's path only: its query may carry a link's token.
+                log::warn!("page data {}: {e}", key.split('?').next().unwrap_or(""));
             }
         }
     }
