@@ -213,9 +213,25 @@ pin_project_lite::pin_project! {
         #[pin]
         answer: F,
         start: Instant,
+        // Taken when the answer is ready: still here on drop, the request was abandoned.
         id: Option<HeaderValue>,
         method: Method,
         route: Option<&'static str>,
+    }
+
+    impl<F> PinnedDrop for Observed<F> {
+        fn drop(this: Pin<&mut Self>) {
+            let this = this.project();
+            if let Some(id) = this.id.take() {
+                // The client went away, or a shutdown's deadline passed, before the answer:
+                // counted and logged as nginx does, 499.
+                let status = StatusCode::from_u16(499).unwrap_or(StatusCode::BAD_REQUEST);
+                let route = this.route.unwrap_or(UNMATCHED);
+                let seconds = this.start.elapsed().as_secs_f64();
+                record(this.method, route, status, seconds);
+                log_request(this.method, route, route, status, seconds, &id);
+            }
+        }
     }
 }
 

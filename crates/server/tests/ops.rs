@@ -242,6 +242,13 @@ async fn metrics_count_by_route_template(b: Backend) {
     );
     assert_eq!(order.status, StatusCode::CREATED, "{}", order.text());
 
+    // A request abandoned before its answer (the client went away): 499.
+    {
+        use actix_web::dev::Service;
+        let abandoned = store.call(get("/healthz", "").to_request());
+        drop(abandoned);
+    }
+
     let after = metrics(&send!(store, get("/metrics", "")));
     let moved = |name: &str, labels: &[(&str, &str)]| {
         sample(&after, name, labels) - sample(&before, name, labels)
@@ -283,6 +290,10 @@ async fn metrics_count_by_route_template(b: Backend) {
     assert!(moved(requests, &[("route", "unmatched"), ("status", "404")]) >= 2.0);
     assert_eq!(
         moved(requests, &[("route", "/robots.txt"), ("status", "200")]),
+        1.0
+    );
+    assert_eq!(
+        moved(requests, &[("route", "/healthz"), ("status", "499")]),
         1.0
     );
     // A made-up method is no series of its own.
