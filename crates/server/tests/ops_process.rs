@@ -3,7 +3,8 @@
 //!
 //! - a whole journey (a guest's order, registration through the mailed link, login, a member's
 //!   cart, checkout and order, a password reset through its link) logged as JSON lines
-//!   (`LOG_FORMAT=json`): every line parses, every request has its line with its request id, and
+//!   (`LOG_FORMAT=json`, and `RUST_LOG=trace`: what every crate logs at every level): every line
+//!   parses, every request has its line with its request id, and
 //!   none of the journey's passwords, tokens, email address, street address, mobile number or
 //!   names appears anywhere in the log; `/metrics` is served on `METRICS_BIND` and not on the
 //!   store's address;
@@ -209,6 +210,7 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
         &log,
         &[
             ("LOG_FORMAT", "json".into()),
+            ("RUST_LOG", "trace".into()),
             ("METRICS_BIND", format!("127.0.0.1:{metrics_port}")),
         ],
     );
