@@ -344,7 +344,7 @@ fn run() {
         db_pool_size: 8,
         workers: 2,
         production: false,
-        cache_mb: 64,
+        cache_mb: 128,
         mail_outbox: dir.path().join("outbox"),
         smtp_url: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),

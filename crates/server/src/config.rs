@@ -100,7 +100,7 @@ pub struct Args {
     )]
     pub facebook_graph_url: String,
     /// Megabytes of finished pages and API answers kept in memory
-    #[arg(long, env = "CACHE_MB", default_value = "64", value_parser = Number::<u64>::new())]
+    #[arg(long, env = "CACHE_MB", default_value = "128", value_parser = Number::<u64>::new())]
     pub cache_mb: u64,
     /// Addresses of the proxies in front of the store (comma-separated): from these peers the
     /// client is the last `X-Forwarded-For` address that is not one of them (rate limits)
@@ -325,7 +325,7 @@ mod tests {
         assert_eq!(c.ui_public, PathBuf::from("ui/public"));
         assert_eq!(c.ssr_bundle, PathBuf::from("ssr-bundle/dist/server.js"));
         assert_eq!((c.ssr_threads, c.workers), (cores, cores));
-        assert_eq!((c.db_pool_size, c.cache_mb), (8, 64));
+        assert_eq!((c.db_pool_size, c.cache_mb), (8, 128));
         assert_eq!(c.mail_outbox, PathBuf::from("data/outbox"));
         assert_eq!(c.smtp_url, None);
         assert_eq!(c.mail_from, "Tala Brewing Co. <hello@tala.example>");

@@ -48,7 +48,7 @@ pub struct Config {
     pub smtp_url: Option<String>,
     /// MAIL_FROM: the sender of the store's mail.
     pub mail_from: String,
-    /// CACHE_MB: megabytes of finished pages and API answers kept in memory (default 64).
+    /// CACHE_MB: megabytes of finished pages and API answers kept in memory (default 128).
     pub cache_mb: u64,
     /// GOOGLE_CLIENT_ID, FACEBOOK_APP_ID and FACEBOOK_APP_SECRET (and the providers' addresses
     /// GOOGLE_API_URL, FACEBOOK_GRAPH_URL): social registration; without them a provider's token
