@@ -795,6 +795,34 @@ struct Rec<'a> {
 }
 
 impl<'a> Rec<'a> {
+    /// Record `i` of a section whose records are named by a unique `id` (deposits, banners,
+    /// promos): the record, labelled by its id, and the id, checked and told apart from the ids
+    /// `ids` has seen.
+    fn by_id(
+        section: &str,
+        i: usize,
+        obj: &'a Map<String, Value>,
+        ids: &mut HashMap<i64, usize>,
+        errors: &'a mut Vec<String>,
+    ) -> (Self, i64) {
+        let label = match obj.get("id") {
+            Some(v) if !v.is_null() => format!("{section}[{i}] (id {})", shown(v)),
+            _ => format!("{section}[{i}]"),
+        };
+        let mut r = Rec {
+            label,
+            obj,
+            asked: vec![],
+            errors,
+        };
+        let id = r.int("id", 1, i32::MAX as i64, None);
+        if let Some(first) = ids.get(&id).filter(|_| id > 0) {
+            r.bad("id", format!("is listed twice (also {section}[{first}])"));
+        }
+        ids.entry(id).or_insert(i);
+        (r, id)
+    }
+
     fn bad(&mut self, field: &str, msg: impl Display) {
         self.errors.push(format!("{}: {field} {msg}", self.label));
     }
@@ -1252,21 +1280,7 @@ fn parse(text: &str, known: &Known) -> Result<CatalogFile, Vec<String>> {
     let mut ids: HashMap<i64, usize> = HashMap::new();
     let objects = section(&top, "deposits", &mut errors);
     for (obj, i) in objects.into_iter().zip(indexes(&top, "deposits")) {
-        let label = match obj.get("id") {
-            Some(v) if !v.is_null() => format!("deposits[{i}] (id {})", shown(v)),
-            _ => format!("deposits[{i}]"),
-        };
-        let mut r = Rec {
-            label,
-            obj,
-            asked: vec![],
-            errors: &mut errors,
-        };
-        let id = r.int("id", 1, i32::MAX as i64, None);
-        if let Some(first) = ids.get(&id).filter(|_| id > 0) {
-            r.bad("id", format!("is listed twice (also deposits[{first}])"));
-        }
-        ids.entry(id).or_insert(i);
+        let (mut r, id) = Rec::by_id("deposits", i, obj, &mut ids, &mut errors);
         let name = r.name("name", 200);
         let amount = r.money("amount");
         let product = r.opt_text("product", 100, false);
@@ -1381,21 +1395,7 @@ fn parse(text: &str, known: &Known) -> Result<CatalogFile, Vec<String>> {
     let mut ids: HashMap<i64, usize> = HashMap::new();
     let objects = section(&top, "banners", &mut errors);
     for (obj, i) in objects.into_iter().zip(indexes(&top, "banners")) {
-        let label = match obj.get("id") {
-            Some(v) if !v.is_null() => format!("banners[{i}] (id {})", shown(v)),
-            _ => format!("banners[{i}]"),
-        };
-        let mut r = Rec {
-            label,
-            obj,
-            asked: vec![],
-            errors: &mut errors,
-        };
-        let id = r.int("id", 1, i32::MAX as i64, None);
-        if let Some(first) = ids.get(&id).filter(|_| id > 0) {
-            r.bad("id", format!("is listed twice (also banners[{first}])"));
-        }
-        ids.entry(id).or_insert(i);
+        let (mut r, id) = Rec::by_id("banners", i, obj, &mut ids, &mut errors);
         let title = r.name("title", 200);
         let desktop_image = r.image("desktop_image", true).unwrap_or_default();
         let mobile_image = r.image("mobile_image", true).unwrap_or_default();
@@ -1415,21 +1415,7 @@ fn parse(text: &str, known: &Known) -> Result<CatalogFile, Vec<String>> {
     let mut ids: HashMap<i64, usize> = HashMap::new();
     let objects = section(&top, "promos", &mut errors);
     for (obj, i) in objects.into_iter().zip(indexes(&top, "promos")) {
-        let label = match obj.get("id") {
-            Some(v) if !v.is_null() => format!("promos[{i}] (id {})", shown(v)),
-            _ => format!("promos[{i}]"),
-        };
-        let mut r = Rec {
-            label,
-            obj,
-            asked: vec![],
-            errors: &mut errors,
-        };
-        let id = r.int("id", 1, i32::MAX as i64, None);
-        if let Some(first) = ids.get(&id).filter(|_| id > 0) {
-            r.bad("id", format!("is listed twice (also promos[{first}])"));
-        }
-        ids.entry(id).or_insert(i);
+        let (mut r, id) = Rec::by_id("promos", i, obj, &mut ids, &mut errors);
         let product = r.name("product", 100);
         if !product.is_empty() && !product_named(&product) {
             r.bad(
