@@ -32,8 +32,8 @@ done
 
 set +e
 "$VENV/bin/st" --config-file scripts/schemathesis.toml run "http://127.0.0.1:$port/api/openapi.json" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --max-examples "${MAX_EXAMPLES:-200}" --seed 20261122 --request-timeout 10 \
+  --checks "${CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}" \
+  ${PHASES:+--phases "$PHASES"} --max-examples "${MAX_EXAMPLES:-200}" --seed 20261122 --request-timeout 10 \
   --report ndjson --report-ndjson-path "$work/events.ndjson" --no-color
 status=$?
 set -e
