@@ -271,6 +271,9 @@ pub struct CartQuery {
     pub testdate: Option<String>,
     /// After a refill: the products it could not add and why (`17:area,1:max`; codes `area`,
     /// `stock`, `max`, `full`), named in the answer's `left_out`.
+    #[param(
+        pattern = r"^[1-9][0-9]{0,8}:(area|stock|max|full)(,[1-9][0-9]{0,8}:(area|stock|max|full)){0,49}$"
+    )]
     pub left: Option<String>,
 }
 
@@ -311,7 +314,15 @@ fn left_out(ctx: &mut Ctx, text: &str, place: &Place) -> Result<Vec<DisabledProd
     };
     let mut named_ids = Vec::new();
     for part in text.split(',') {
-        let (id, code) = part.trim().split_once(':').unwrap_or((part.trim(), ""));
+        let (id, code) = part.split_once(':').unwrap_or((part, ""));
+        // As the document's pattern on `left` says: 1-9 digits, no leading zero.
+        if id.is_empty()
+            || id.len() > 9
+            || id.starts_with('0')
+            || !id.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(bad());
+        }
         let id = ProductId::parse(id).ok_or_else(bad)?;
         let why = crate::refill::Left::parse(code).ok_or_else(bad)?;
         named_ids.push((id, why));
@@ -361,12 +372,15 @@ pub struct AddToCartBody {
     pub fulfillment: Option<FulfillmentId>,
 }
 
-/// A `testdate` as given: a malformed one is a 400 naming it (never silently the real clock).
+/// A `testdate` as given: one that is not a date (or date and time) is a 400 naming it, never
+/// silently the real clock. The document states its shape ([`crate::rules::TESTDATE`]).
 pub fn testdate(t: Option<&str>) -> Result<Option<&str>, ApiError> {
     match t {
-        Some(v) if domain::calendar::parse_testdate(v).is_none() => Err(ApiError::BadRequest(
-            "testdate is not valid: use YYYY-MM-DD or YYYY-MM-DDTHH:MM.".into(),
-        )),
+        Some(v) if v.trim() != v || domain::calendar::parse_testdate(v).is_none() => {
+            Err(ApiError::BadRequest(
+                "testdate is not valid: use YYYY-MM-DD or YYYY-MM-DDTHH:MM.".into(),
+            ))
+        }
         other => Ok(other),
     }
 }

@@ -370,7 +370,10 @@ crate::declare!(
 
 impl Endpoint for Promos {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
-        let date = domain::calendar::iso_date(ctx.config.now(q.testdate.as_deref()).date());
+        let at = ctx
+            .config
+            .now(crate::cart::testdate(q.testdate.as_deref())?);
+        let date = domain::calendar::iso_date(at.date());
         let Some(area) = area_of(ctx, q.barangay)? else {
             return Ok(vec![].into());
         };

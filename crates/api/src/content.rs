@@ -38,7 +38,7 @@ crate::declare!(
 
 impl Endpoint for HolidayCall {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Holiday, ApiError> {
-        let date = iso_today(ctx, &q);
+        let date = iso_today(ctx, &q)?;
         Ok(Holiday {
             holiday: db::content::is_holiday(ctx.conn, &date)?,
             date,
@@ -46,8 +46,12 @@ impl Endpoint for HolidayCall {
     }
 }
 
-fn iso_today(ctx: &Ctx, q: &TestdateQuery) -> String {
-    domain::calendar::iso_date(ctx.config.now(q.testdate.as_deref()).date())
+/// The business date: a malformed `testdate` is a 400, as everywhere.
+fn iso_today(ctx: &Ctx, q: &TestdateQuery) -> Result<String, ApiError> {
+    let at = ctx
+        .config
+        .now(crate::cart::testdate(q.testdate.as_deref())?);
+    Ok(domain::calendar::iso_date(at.date()))
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -73,7 +77,7 @@ crate::declare!(
 
 impl Endpoint for NoticeCall {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<NoticeAnswer, ApiError> {
-        let date = iso_today(ctx, &q);
+        let date = iso_today(ctx, &q)?;
         Ok(NoticeAnswer {
             notice: db::content::notice_on(ctx.conn, &date)?.map(|n: Notice| NoticeView {
                 id: n.id,

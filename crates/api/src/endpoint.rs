@@ -371,7 +371,7 @@ impl Body for NoBody {
     }
 }
 
-/// A JSON body; `REQUIRED = false` lets an empty body (or JSON `null`) stand for the default.
+/// A JSON body, always an object; `REQUIRED = false` lets an empty body stand for the default.
 pub struct Json<T, const REQUIRED: bool>(pub T);
 
 impl<T, const REQUIRED: bool> Body for Json<T, REQUIRED>
@@ -379,21 +379,42 @@ where
     T: DeserializeOwned + Default + utoipa::ToSchema + Send + 'static,
 {
     fn parse(bytes: &[u8]) -> Result<Self, ApiError> {
-        if !REQUIRED && (bytes.iter().all(u8::is_ascii_whitespace) || bytes.trim_ascii() == b"null")
-        {
+        let text = bytes.trim_ascii();
+        if !REQUIRED && text.is_empty() {
             return Ok(Self(T::default()));
         }
-        let de = &mut serde_json::Deserializer::from_slice(bytes);
-        serde_path_to_error::deserialize(de).map(Self).map_err(|e| {
-            let path = e.path().to_string();
-            match e.inner().classify() {
-                // A value of the wrong kind in a field: name the field.
-                serde_json::error::Category::Data if path != "." => {
-                    ApiError::BadRequest(format!("{path} {}", field_message(e.inner())))
+        // Every body is a JSON object (serde would also read a struct from an array).
+        if text.first() != Some(&b'{') {
+            return Err(ApiError::BadRequest(
+                "The request body must be a JSON object.".into(),
+            ));
+        }
+        let de = &mut serde_json::Deserializer::from_slice(text);
+        serde_path_to_error::deserialize(de)
+            .map(Self)
+            .or_else(|e| {
+                // JSON has one kind of number: 2.0 is the whole number 2 (as JSON Schema's
+                // `integer` says), so a body whose only fault is such numbers is read again.
+                let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(text) else {
+                    return Err(e);
+                };
+                if !whole_floats_to_integers(&mut value) {
+                    return Err(e);
                 }
-                _ => ApiError::BadRequest("The request body is not valid JSON.".into()),
-            }
-        })
+                serde_path_to_error::deserialize(value)
+                    .map(Self)
+                    .map_err(|_| e)
+            })
+            .map_err(|e| {
+                let path = e.path().to_string();
+                match e.inner().classify() {
+                    // A value of the wrong kind in a field: name the field.
+                    serde_json::error::Category::Data if path != "." => {
+                        ApiError::BadRequest(format!("{path} {}", field_message(e.inner())))
+                    }
+                    _ => ApiError::BadRequest("The request body is not valid JSON.".into()),
+                }
+            })
     }
 
     fn from_fields<'a>(
@@ -409,6 +430,26 @@ where
             RefOr::Ref(utoipa::openapi::Ref::from_schema_name(T::name())),
             REQUIRED,
         ))
+    }
+}
+
+/// Turns numbers such as `2.0` and `1e3` into the integers they are; true when one changed.
+fn whole_floats_to_integers(value: &mut serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                *value = serde_json::Value::from(f as i64);
+                true
+            }
+            _ => false,
+        },
+        serde_json::Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, v| whole_floats_to_integers(v) | changed),
+        serde_json::Value::Object(fields) => fields
+            .values_mut()
+            .fold(false, |changed, v| whole_floats_to_integers(v) | changed),
+        _ => false,
     }
 }
 
@@ -453,6 +494,24 @@ pub fn from_pairs<'a, T: DeserializeOwned>(
 /// A raw query string (`a=1&b=2`) into its typed struct. Malformed escapes stay as text.
 pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
     from_pairs(form_urlencoded::parse(query.as_bytes()))
+}
+
+/// What is wrong with a call's query, read strictly (pages read theirs leniently, as a form
+/// sends it): a parameter named twice (`?barangay=1&barangay=2`: which was meant cannot be
+/// known) or given empty (`?page=`: leave it out instead). The message names the parameter.
+pub fn query_fault(query: &str) -> Option<String> {
+    let mut seen: Vec<Cow<str>> = Vec::new();
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
+        if seen.contains(&name) {
+            return Some(format!("{shown} is given more than once."));
+        }
+        if value.is_empty() && !name.is_empty() {
+            return Some(format!("{shown} is empty: leave it out or give a value."));
+        }
+        seen.push(name);
+    }
+    None
 }
 
 /// The largest request body any call takes.
@@ -602,6 +661,9 @@ async fn handle<E: Endpoint>(
             .iter()
             .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))),
     )?;
+    if let Some(fault) = query_fault(req.query_string()) {
+        return Err(ApiError::BadRequest(fault));
+    }
     let query: E::Query = from_query(req.query_string())?;
     let body = E::Body::parse(&body)?;
     let headers: E::Headers = from_pairs(header_pairs(&req))?;
@@ -918,6 +980,62 @@ mod tests {
     use futures_util::{stream, StreamExt};
 
     type Chunk = Result<web::Bytes, std::io::Error>;
+
+    #[test]
+    fn a_call_refuses_a_query_parameter_named_twice_or_given_empty() {
+        assert_eq!(query_fault("barangay=1&packaging=2"), None);
+        assert_eq!(query_fault(""), None);
+        assert_eq!(
+            query_fault("barangay=1&barangay=1").as_deref(),
+            Some("barangay is given more than once.")
+        );
+        assert_eq!(
+            query_fault("page=").as_deref(),
+            Some("page is empty: leave it out or give a value.")
+        );
+        // A name is shown without control characters and at most 40 characters long.
+        let long = format!("{}%0A=&{}%0A=", "x".repeat(60), "x".repeat(60));
+        assert_eq!(
+            query_fault(&long),
+            Some(format!(
+                "{} is empty: leave it out or give a value.",
+                "x".repeat(40)
+            ))
+        );
+    }
+
+    #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+    struct Sample {
+        #[serde(default)]
+        quantity: Option<i64>,
+        #[serde(default)]
+        ids: Vec<i32>,
+    }
+
+    #[test]
+    fn a_body_is_an_object_whose_whole_numbers_may_be_written_2_0() {
+        let parse = |b: &str| <Json<Sample, false> as Body>::parse(b.as_bytes()).map(|j| j.0);
+        let s = parse(r#"{"quantity": 2.0, "ids": [1e1, 3]}"#).unwrap();
+        assert_eq!((s.quantity, s.ids), (Some(2), vec![10, 3]));
+        assert!(parse("").is_ok(), "an optional body may be left out");
+        for bad in [
+            "null",
+            "[true]",
+            "2",
+            r#""x""#,
+            r#"{"quantity": 2.5}"#,
+            r#"{"quantity": 1e300}"#,
+        ] {
+            assert!(
+                matches!(parse(bad), Err(ApiError::BadRequest(_))),
+                "{bad} was read"
+            );
+        }
+        match parse(r#"{"quantity": 2.5}"#) {
+            Err(ApiError::BadRequest(m)) => assert_eq!(m, "quantity is not valid."),
+            _ => unreachable!(),
+        }
+    }
 
     #[test]
     fn a_client_is_its_ipv4_address_or_its_ipv6_network() {

@@ -439,6 +439,202 @@ fn field_rules(doc: &mut serde_json::Value) {
     }
 }
 
+/// The fields a body cannot do without: the call answers 422 naming the field when one is
+/// missing or null, so the document says required and not nullable.
+const REQUIRED: &[(&str, &[&str])] = &[
+    ("AddToCartBody", &["product_id", "quantity", "barangay"]),
+    ("UpdateCartBody", &["product_id", "quantity"]),
+    ("RemoveFromCartBody", &["product_id"]),
+    ("KeepBody", &["keep"]),
+    ("ReturnEmptyBody", &["deposit_id", "cases"]),
+    ("Credentials", &["login", "password"]),
+    ("SubscribeBody", &["email"]),
+    ("ResetRequest", &["email"]),
+    ("ConfirmBody", &["token"]),
+    ("NewPassword", &["suid", "password"]),
+    ("ResetLinkBody", &["suid"]),
+    (
+        "RegistrationForm",
+        &[
+            "first_name",
+            "last_name",
+            "email",
+            "mobile",
+            "birth_date",
+            "accept_terms",
+        ],
+    ),
+    (
+        "ProfileForm",
+        &["first_name", "last_name", "mobile", "birth_date"],
+    ),
+    ("AddressForm", &["address", "barangay_id"]),
+    ("PasswordChange", &["current_password", "password"]),
+    ("DeleteForm", &["current_password"]),
+    ("OrderForm", &["barangay", "revision", "expected_total"]),
+    ("VerifyBody", &["barangay"]),
+    ("CreateBody", &["cart_items"]),
+    ("UpdateBody", &["case_id"]),
+    ("RemoveItemsBody", &["case_id", "items"]),
+    ("PolicyForm", &["policy_agreement_accepted"]),
+];
+
+/// Marks [`REQUIRED`] fields required and drops `null` from what they may be.
+fn required_fields(doc: &mut serde_json::Value) {
+    for (component, fields) in REQUIRED {
+        let Some(schema) = doc
+            .pointer_mut(&format!("/components/schemas/{component}"))
+            .and_then(|s| s.as_object_mut())
+        else {
+            continue;
+        };
+        let mut required: Vec<serde_json::Value> = schema
+            .get("required")
+            .and_then(|r| r.as_array().cloned())
+            .unwrap_or_default();
+        for field in *fields {
+            if !required.iter().any(|r| r == field) {
+                required.push((*field).into());
+            }
+            if let Some(f) = schema
+                .get_mut("properties")
+                .and_then(|p| p.get_mut(*field))
+                .and_then(|f| f.as_object_mut())
+            {
+                not_null(f);
+            }
+        }
+        schema.insert("required".into(), required.into());
+    }
+}
+
+/// A property schema without its `null` choice (`type: [T, "null"]` or `oneOf: [null, T]`).
+fn not_null(field: &mut serde_json::Map<String, serde_json::Value>) {
+    if let Some(types) = field.get("type").and_then(|t| t.as_array()) {
+        let kept: Vec<serde_json::Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        field.insert(
+            "type".into(),
+            if kept.len() == 1 {
+                kept[0].clone()
+            } else {
+                kept.into()
+            },
+        );
+    }
+    if let Some(choices) = field.get("oneOf").and_then(|o| o.as_array()) {
+        let kept: Vec<serde_json::Value> = choices
+            .iter()
+            .filter(|c| c.get("type").is_none_or(|t| t != "null"))
+            .cloned()
+            .collect();
+        field.remove("oneOf");
+        if let [serde_json::Value::Object(only)] = kept.as_slice() {
+            for (k, v) in only {
+                field.entry(k.clone()).or_insert(v.clone());
+            }
+        } else {
+            field.insert("oneOf".into(), kept.into());
+        }
+    }
+}
+
+/// What else the checks hold a body's field to, as JSON Schema keywords merged into the field:
+/// closed sets of values and how many items a list takes.
+const FIELD_FACTS: &[(&str, &str, &str)] = &[
+    ("KeepBody", "keep", r#"{"enum": ["guest", "member"]}"#),
+    ("RegistrationForm", "accept_terms", r#"{"enum": [true]}"#),
+    (
+        "RemoveFromCartBody",
+        "product_id",
+        r##"{"anyOf": [
+            {"type": "array", "items": {"$ref": "#/components/schemas/ProductId"}, "minItems": 1, "maxItems": 50},
+            {"$ref": "#/components/schemas/ProductId"},
+            {"type": "string", "pattern": "^[1-9][0-9]{0,8}(,[1-9][0-9]{0,8}){0,49}$"}
+        ]}"##,
+    ),
+    (
+        "CreateBody",
+        "cart_items",
+        r#"{"minItems": 1, "maxItems": 50}"#,
+    ),
+    (
+        "RemoveItemsBody",
+        "items",
+        r#"{"minItems": 1, "maxItems": 50}"#,
+    ),
+    (
+        "Credentials",
+        "login",
+        r#"{"minLength": 1, "maxLength": 254}"#,
+    ),
+    ("Credentials", "password", r#"{"minLength": 1}"#),
+];
+
+/// Merges [`FIELD_FACTS`] into the document's schemas.
+fn field_facts(doc: &mut serde_json::Value) {
+    for (component, property, facts) in FIELD_FACTS {
+        let Some(field) = doc
+            .pointer_mut(&format!(
+                "/components/schemas/{component}/properties/{property}"
+            ))
+            .and_then(|f| f.as_object_mut())
+        else {
+            continue;
+        };
+        if let Ok(serde_json::Value::Object(facts)) = serde_json::from_str(facts) {
+            if facts.contains_key("anyOf") {
+                // The choices say it all: what the field was said to be goes.
+                field.retain(|k, _| k == "description");
+            }
+            field.extend(facts);
+        }
+    }
+}
+
+/// Every `testdate`, in a query or a body, has the shape [`crate::rules::TESTDATE`]; no text
+/// in a query is empty.
+fn testdates(doc: &mut serde_json::Value) {
+    if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        for op in paths
+            .values_mut()
+            .filter_map(|i| i.as_object_mut())
+            .flat_map(|i| i.values_mut())
+        {
+            for p in op
+                .get_mut("parameters")
+                .and_then(|p| p.as_array_mut())
+                .into_iter()
+                .flatten()
+            {
+                let testdate = p["name"] == "testdate";
+                let query = p["in"] == "query";
+                let Some(schema) = p.get_mut("schema").and_then(|s| s.as_object_mut()) else {
+                    continue;
+                };
+                if testdate {
+                    schema.insert("pattern".into(), crate::rules::TESTDATE.into());
+                }
+                // A call refuses an empty query value (`endpoint::query_fault`).
+                if query && schema.get("type").is_some_and(|t| t == "string") {
+                    schema.entry("minLength").or_insert(1.into());
+                }
+            }
+        }
+    }
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(|s| s.as_object_mut())
+    {
+        for field in schemas
+            .values_mut()
+            .filter_map(|s| s.pointer_mut("/properties/testdate"))
+            .filter_map(|f| f.as_object_mut())
+        {
+            field.insert("pattern".into(), crate::rules::TESTDATE.into());
+        }
+    }
+}
+
 /// The document as pretty JSON, made once.
 pub fn json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
@@ -446,6 +642,9 @@ pub fn json() -> &'static str {
         let mut doc = serde_json::to_value(document()).unwrap_or_default();
         link_field_names(&mut doc);
         field_rules(&mut doc);
+        required_fields(&mut doc);
+        field_facts(&mut doc);
+        testdates(&mut doc);
         let mut text = serde_json::to_string_pretty(&doc)
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
         text.push('\n');
@@ -463,6 +662,28 @@ mod link_tests {
         for (component, property, pattern, _) in FIELD_RULES {
             let field = &doc["components"]["schemas"][component]["properties"][property];
             assert_eq!(field["pattern"], *pattern, "{component}.{property}");
+        }
+        for (component, fields) in REQUIRED {
+            let schema = &doc["components"]["schemas"][component];
+            for field in *fields {
+                let f = &schema["properties"][field];
+                assert!(f.is_object(), "{component}.{field}");
+                assert!(
+                    schema["required"]
+                        .as_array()
+                        .unwrap()
+                        .contains(&(*field).into()),
+                    "{component}.{field}"
+                );
+                assert!(!f.to_string().contains(r#""null""#), "{component}.{field}");
+            }
+        }
+        for (component, property, facts) in FIELD_FACTS {
+            let field = &doc["components"]["schemas"][component]["properties"][property];
+            let facts: serde_json::Value = serde_json::from_str(facts).unwrap();
+            for (k, v) in facts.as_object().unwrap() {
+                assert_eq!(&field[k], v, "{component}.{property}.{k}");
+            }
         }
     }
 

@@ -662,8 +662,8 @@ pub(crate) fn visible(ctx: &mut Ctx, id: i64, key: Option<&str>) -> Result<FullO
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
-    /// From 1.
-    #[param(minimum = 1)]
+    /// From 1 (a page past the last is empty).
+    #[param(minimum = 1, maximum = 1_000_000)]
     pub page: Option<i64>,
 }
 
@@ -676,7 +676,12 @@ crate::declare!(
 impl Endpoint for MyOrders {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<OrderList, ApiError> {
         let member = ctx.member()?;
-        let page = q.page.unwrap_or(1).clamp(1, 1_000_000);
+        let page = q.page.unwrap_or(1);
+        if !(1..=1_000_000).contains(&page) {
+            return Err(ApiError::BadRequest(
+                "page must be a whole number from 1 to 1000000.".into(),
+            ));
+        }
         let (rows, total) =
             db::orders::of_member(ctx.conn, member.id, (page - 1) * PAGE_SIZE, PAGE_SIZE)?;
         let mut orders = Vec::new();

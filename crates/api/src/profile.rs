@@ -190,20 +190,27 @@ impl Endpoint for DeleteUser {
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct PolicyForm {
+    /// Required: whether the member accepts the policy (false withdraws).
     #[serde(default)]
-    pub policy_agreement_accepted: bool,
+    pub policy_agreement_accepted: Option<bool>,
 }
 
 crate::declare!(
     /// `PUT /api/v1/user/website-policy`: the member accepted (or withdrew from) the policy; a
     /// member who accepted never sees the policy modal again, on any device.
-    pub struct WebsitePolicy = Put "/api/v1/user/website-policy" as "websitePolicy", Write, errors [401],
+    pub struct WebsitePolicy = Put "/api/v1/user/website-policy" as "websitePolicy", Write, errors [401, 422],
     (NoParams, NoParams, Json<PolicyForm, true>) -> UserAnswer, "Records the member's acceptance of the website policy.");
 
 impl Endpoint for WebsitePolicy {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
-        db::users::set_policy_accepted(ctx.conn, user.id, f.policy_agreement_accepted)?;
+        let accepted = f
+            .policy_agreement_accepted
+            .ok_or_else(|| ApiError::Invalid {
+                field: "policy_agreement_accepted",
+                message: "Say whether you accept the policy.".into(),
+            })?;
+        db::users::set_policy_accepted(ctx.conn, user.id, accepted)?;
         let user = db::users::user(ctx.conn, user.id)?.ok_or(ApiError::Unauthenticated)?;
         member_answer(ctx, user)
     }

@@ -10,8 +10,22 @@ pub const EMAIL: &str = r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/
 /// A name (first or last): at most 60 characters, something besides spaces, none of
 /// `<>{}[]\/@#$%^*=+|~` and backquote, nor quotes or controls.
 pub const NAME: &str = r#"^[^<>{}\[\]\\/@#$%^*=+|~`"\u0000-\u001F\u007F-\u009F]*[^\s<>{}\[\]\\/@#$%^*=+|~`"\u0000-\u001F\u007F-\u009F][^<>{}\[\]\\/@#$%^*=+|~`"\u0000-\u001F\u007F-\u009F]*$"#;
-/// A date `YYYY-MM-DD`.
-pub const DATE: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+/// A date `YYYY-MM-DD` that exists in the calendar (February 29 only in leap years), so that
+/// whatever matches is a date the store reads.
+pub const DATE: &str = concat!(
+    "^([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])",
+    "|[0-9]{4}-(0[13-9]|1[0-2])-(29|30)",
+    "|[0-9]{4}-(0[13578]|1[02])-31",
+    "|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)$"
+);
+/// A `testdate` (development and tests): a date, or a date and a Manila time `THH:MM`.
+pub const TESTDATE: &str = concat!(
+    "^([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])",
+    "|[0-9]{4}-(0[13-9]|1[0-2])-(29|30)",
+    "|[0-9]{4}-(0[13578]|1[02])-31",
+    "|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)",
+    "(T([01][0-9]|2[0-3]):[0-5][0-9])?$"
+);
 /// A line of an address: 5 to 200 characters, no control characters.
 pub const ADDRESS_LINE: &str = r"^[^\u0000-\u001F\u007F-\u009F]{5,200}$";
 
@@ -60,6 +74,27 @@ mod tests {
             );
         }
         assert!(matches(DATE, "1990-01-02") && !matches(DATE, "1990-1-2"));
+        assert!(!matches(DATE, "0000-00-00") && !matches(DATE, "1990-13-01"));
+        for (text, ok) in [
+            ("2026-11-24", true),
+            ("2026-11-24T14:00", true),
+            ("2026-11-24T24:00", false),
+            ("2026-11-24T14", false),
+            ("2026-00-24", false),
+            ("2026-02-29", false),
+            ("2028-02-29T09:30", true),
+            ("2100-02-29", false),
+            ("2000-02-29", true),
+            ("2026-04-31", false),
+            ("2026-12-31", true),
+        ] {
+            assert_eq!(matches(TESTDATE, text), ok, "{text}");
+            assert_eq!(
+                domain::calendar::parse_testdate(text).is_some(),
+                ok,
+                "{text}"
+            );
+        }
         assert!(
             matches(ADDRESS_LINE, "Unit 5B, 12 Jupiter St.")
                 && !matches(ADDRESS_LINE, "a\u{7}bcdef")

@@ -196,8 +196,24 @@ async fn malformed_or_unknown_input_is_a_4xx(b: Backend) {
         let msg = v["error"].as_str().unwrap_or_else(|| panic!("{uri}: {v}"));
         assert!(msg.contains(needle), "{uri}: {msg}");
     }
-    // An empty value is the same as no value.
-    let (s, v) = call_with(&db.pool, "GET", "/api/v1/products?barangay=&packaging=").await;
+    // A call reads its query strictly (issue 17: the document says so): an empty value or a
+    // parameter named twice is a 400 naming it; left out, a parameter is simply absent.
+    for (uri, needle) in [
+        ("/api/v1/products?barangay=&packaging=", "barangay is empty"),
+        (
+            "/api/v1/products?packaging=1&packaging=2",
+            "packaging is given more than once",
+        ),
+        (
+            "/api/v1/philippine-holiday?testdate=2026-02-30",
+            "testdate is not valid",
+        ),
+    ] {
+        let (s, v) = call_with(&db.pool, "GET", uri).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(needle), "{uri}: {v}");
+    }
+    let (s, v) = call_with(&db.pool, "GET", "/api/v1/products").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["products"].as_array().unwrap().len(), 26);
 }

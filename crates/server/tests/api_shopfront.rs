@@ -343,11 +343,11 @@ async fn holidays_and_the_notice_window(b: Backend) {
             .await;
         assert_eq!(v["notice"], Value::Null, "{outside}");
     }
-    // A testdate that does not parse is ignored: today.
-    let v = api
-        .ok("GET", "/api/v1/philippine-holiday?testdate=garbage")
+    // A testdate that does not parse is refused, never silently today.
+    let (s, v) = api
+        .call("GET", "/api/v1/philippine-holiday?testdate=garbage", None)
         .await;
-    assert!(v["date"].as_str().unwrap().starts_with("20"));
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
 }
 both!(holidays_and_the_notice_window);
 
