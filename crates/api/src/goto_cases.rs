@@ -270,6 +270,7 @@ pub struct ListQuery {
     pub barangay: Option<BarangayId>,
     /// Product ids of a cart case (`1,5,12`): only the Go-to Cases of that case type, the ones
     /// that case can be added to.
+    #[param(pattern = r"^ *[1-9][0-9]{0,8} *(, *[1-9][0-9]{0,8} *){0,49}$")]
     pub cart_items: Option<String>,
 }
 

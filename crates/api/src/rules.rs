@@ -26,8 +26,9 @@ pub const TESTDATE: &str = concat!(
     "|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)",
     "(T([01][0-9]|2[0-3]):[0-5][0-9])?$"
 );
-/// A line of an address: 5 to 200 characters, no control characters.
-pub const ADDRESS_LINE: &str = r"^[^\u0000-\u001F\u007F-\u009F]{5,200}$";
+/// A line of an address: 5 to 200 characters, no control characters, no space at either end
+/// (the store trims them).
+pub const ADDRESS_LINE: &str = r"^[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]{3,198}[^\s\u0000-\u001F\u007F-\u009F]$";
 
 #[cfg(test)]
 mod tests {
@@ -100,5 +101,6 @@ mod tests {
                 && !matches(ADDRESS_LINE, "a\u{7}bcdef")
         );
         assert!(!matches(ADDRESS_LINE, "abc"));
+        assert!(!matches(ADDRESS_LINE, "  abc ") && !matches(ADDRESS_LINE, "abcde\u{a0}"));
     }
 }
