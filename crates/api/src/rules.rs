@@ -27,8 +27,12 @@ pub const TESTDATE: &str = concat!(
     "(T([01][0-9]|2[0-3]):[0-5][0-9])?$"
 );
 /// A line of an address: 5 to 200 characters, no control characters, no space at either end
-/// (the store trims them).
-pub const ADDRESS_LINE: &str = r"^[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]{3,198}[^\s\u0000-\u001F\u007F-\u009F]$";
+/// (the store trims Unicode's white space; spelled out, as engines read `\s` differently).
+pub const ADDRESS_LINE: &str = concat!(
+    r"^[^ \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\u0000-\u001F\u007F-\u009F]",
+    r"[^\u0000-\u001F\u007F-\u009F]{3,198}",
+    r"[^ \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\u0000-\u001F\u007F-\u009F]$"
+);
 
 #[cfg(test)]
 mod tests {
