@@ -385,9 +385,12 @@ where
         }
         // Every body is a JSON object (serde would also read a struct from an array).
         if text.first() != Some(&b'{') {
-            return Err(ApiError::BadRequest(
-                "The request body must be a JSON object.".into(),
-            ));
+            let json = serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok();
+            return Err(ApiError::BadRequest(if json {
+                "The request body must be a JSON object.".into()
+            } else {
+                "The request body is not valid JSON.".into()
+            }));
         }
         let de = &mut serde_json::Deserializer::from_slice(text);
         serde_path_to_error::deserialize(de)

@@ -568,7 +568,14 @@ const FIELD_FACTS: &[(&str, &str, &str)] = &[
         r#"{"minLength": 1, "maxLength": 254}"#,
     ),
     ("Credentials", "password", r#"{"minLength": 1}"#),
+    // A new password: 10 to 128 characters (`domain::account::validate_password`; how easy it
+    // is to guess is the store's judgement, a 422).
+    ("SocialForm", "password", NEW_PASSWORD),
+    ("NewPassword", "password", NEW_PASSWORD),
+    ("PasswordChange", "password", NEW_PASSWORD),
 ];
+
+const NEW_PASSWORD: &str = r#"{"minLength": 10, "maxLength": 128}"#;
 
 /// Merges [`FIELD_FACTS`] into the document's schemas.
 fn field_facts(doc: &mut serde_json::Value) {
@@ -655,6 +662,13 @@ pub fn json() -> &'static str {
 #[cfg(test)]
 mod link_tests {
     use super::*;
+
+    #[test]
+    fn a_new_password_is_bounded_as_the_domain_says() {
+        let v: serde_json::Value = serde_json::from_str(NEW_PASSWORD).unwrap();
+        assert_eq!(v["minLength"], domain::account::PASSWORD_MIN as u64);
+        assert!(domain::account::validate_password(&"x".repeat(129), &[]).is_err());
+    }
 
     #[test]
     fn every_field_rule_lands_on_a_field() {
