@@ -262,7 +262,7 @@ pub trait Declared: 'static {
     /// provider is asked about it before the call runs, off the database, and the call gets the
     /// verified identity in [`Ctx::social`]; a token that cannot be verified never reaches it.
     const SOCIAL: bool = false;
-    /// Failure statuses besides 400, 414 and 503, which every call may answer (and 403 and 415,
+    /// Failure statuses besides 400, 413, 414 and 503, which every call may answer (and 403 and 415,
     /// which every write may).
     const ERRORS: &'static [u16] = &[];
     /// Other statuses answered with the answer type (a guest's 401 on `GET /user`).

@@ -38,6 +38,7 @@ fn error_description(status: u16) -> &'static str {
         401 => "Not logged in.",
         422 => "A field needs correcting.",
         403 => "Sent from another site's page: the Origin (or Sec-Fetch-Site) names another site.",
+        413 => "The body is longer than 16,384 bytes.",
         414 => "The address (path and query) is longer than 2,000 bytes.",
         415 => "The body is not application/json.",
         429 => "Too many attempts; try again after Retry-After seconds.",
@@ -240,13 +241,14 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
                 .build(),
         ));
     }
-    // Every call may answer 400, 414 and 503; every write 403 (another site's page) and 415 too.
+    // Every call may answer 400, 413 (a body over 16 KiB, read before the call), 414 and 503;
+    // every write 403 (another site's page) and 415 too.
     let writes: &[u16] = if E::METHOD == crate::Method::Get {
         &[]
     } else {
         &[403, 415]
     };
-    let mut statuses: Vec<u16> = [400, 414, 503]
+    let mut statuses: Vec<u16> = [400, 413, 414, 503]
         .iter()
         .chain(E::ERRORS)
         .chain(writes)

@@ -346,7 +346,7 @@ crate::declare!(
     pub struct PlaceOrder = Post "/api/v1/orders" as "placeOrder", Write, errors [401, 404, 409, 422],
     (NoParams, NoParams, Json<OrderForm, true>) -> PlacedOrder,
     "Places the session's cart as an order, once per cart revision; answers the order (201, or 200 when an earlier submit of the same cart placed it).",
-    status 201);
+    status 201, also [200]);
 
 impl Endpoint for PlaceOrder {
     fn status(answer: &PlacedOrder) -> u16 {

@@ -349,8 +349,9 @@ crate::declare!(
 
 impl Endpoint for OrderAgain {
     fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
-        let full = crate::orders::visible(ctx, p.order_id, b.key.as_deref())?;
+        // Without a session there is no cart to fill: 401 before anything about the order.
         let owner = ctx.cart_owner(true)?.ok_or(ApiError::Unauthenticated)?;
+        let full = crate::orders::visible(ctx, p.order_id, b.key.as_deref())?;
         let barangay = b
             .barangay
             .unwrap_or(BarangayId::from_db(full.order.barangay_id));
