@@ -44,6 +44,8 @@ OUTBOX = pathlib.Path(os.environ["MAIL_OUTBOX"])
 # after every logout the fuzzer makes).
 _client = [10]
 PASSWORD = "Contract-Pale-Pilsen-2026"
+# The spare member's (scripts/contract_hooks.py), whom password changes and deletions are sent as.
+SPARE_PASSWORD = "Spare-Amihan-Keg-2026"
 
 # Seeded data (see scripts/schemathesis.toml): Makati sells everything and delivers.
 MAKATI = 1380300002
@@ -229,7 +231,13 @@ def place_order(token, *, guest_email=None, product=PILSEN, quantity=24):
         form["email"] = guest_email
     placed = expect({201}, "place order", request("POST", "/api/v1/orders", form, token=token))
     m = re.search(r"[?&]key=([^&]+)", placed.get("link", ""))
+    REVISIONS.append(cart["revision"])
     return placed["order"]["id"], (m.group(1) if m else None)
+
+
+# The cart revisions the member's orders were placed from: a submit naming one again is answered
+# with that order (200), which is how a real client's repeated submit looks.
+REVISIONS = []
 
 
 def write_dict(folder, name, values):
@@ -299,6 +307,7 @@ def main():
     for quantity in (24, 48):
         order_id, _ = place_order(token, quantity=quantity)
         orders.append(order_id)
+    member_revisions = list(REVISIONS)
 
     # Go-to Cases are saved from a case of the cart.
     cases = []
@@ -366,6 +375,13 @@ def main():
     write_dict(folder, "newsletter-tokens", newsletter)
     write_dict(folder, "reset-suids", suids[:RESET_LINKS])
     write_dict(folder, "reset-suids-to-use", suids[RESET_LINKS:])
+    write_dict(folder, "order-revisions", member_revisions)
+    # The member's own login (POST /login takes it now and then) and the spare's password, which
+    # the calls that need the current password are offered (scripts/contract_hooks.py: the spare
+    # member takes those calls, so the member whose ids the dictionaries hold stays).
+    write_dict(folder, "member-logins", [member])
+    write_dict(folder, "member-passwords", [PASSWORD])
+    write_dict(folder, "spare-passwords", [SPARE_PASSWORD])
     print(
         f"contract setup: {len(addresses)} addresses, {len(cases)} Go-to Cases, {len(orders)} orders "
         f"({len(keys)} guests' keys), {len(registrations)} registration tokens, {len(newsletter)} "

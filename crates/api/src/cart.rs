@@ -1081,7 +1081,7 @@ pub struct KeepBody {
 
 crate::declare!(
     /// `POST /api/v1/cart/keep`.
-    pub struct KeepCart = Post "/api/v1/cart/keep" as "keepCart", Write, errors [401, 404, 422],
+    pub struct KeepCart = Post "/api/v1/cart/keep" as "keepCart", Write, errors [401, 409, 422],
     (NoParams, NoParams, Json<KeepBody, true>) -> CartAnswer,
     "After a login with two carts of different families: keeps the one the member chooses; answers the cart.");
 
@@ -1098,8 +1098,10 @@ impl Endpoint for KeepCart {
                 })
             }
         };
+        // No second cart (never one, or chosen already in another window): the choice conflicts
+        // with how things are, a 409, not an unknown thing.
         let guest = guest_cart_of_browser(ctx)?
-            .ok_or_else(|| ApiError::refused(404, "keep", "There is no other cart to choose."))?;
+            .ok_or_else(|| ApiError::refused(409, "keep", "There is no other cart to choose."))?;
         let now = domain::calendar::unix_now();
         let owner = Owner::Member(member.id);
         let into = db::carts::find_or_create(ctx.conn, owner, now)?;

@@ -456,6 +456,16 @@ fn whole_floats_to_integers(value: &mut serde_json::Value) -> bool {
     }
 }
 
+/// A field that may be left out but is never `null` (`#[serde(default, deserialize_with =
+/// "crate::endpoint::not_null")]`): a `null` is a 400 naming the field, as the document says.
+pub fn not_null<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
 /// A serde error on one field as the shopper should read it.
 fn field_message(e: &impl std::fmt::Display) -> String {
     let text = e.to_string();
@@ -471,10 +481,23 @@ fn field_message(e: &impl std::fmt::Display) -> String {
 pub fn from_pairs<'a, T: DeserializeOwned>(
     pairs: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
 ) -> Result<T, ApiError> {
+    read_pairs(pairs, false)
+}
+
+/// A call's query into its typed struct, as [`query_fault`] lets it through: every value as
+/// given, blanks included (`?testdate=%20` is a testdate of one space, refused as one).
+pub fn from_query_strict<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    read_pairs(form_urlencoded::parse(query.as_bytes()), true)
+}
+
+fn read_pairs<'a, T: DeserializeOwned>(
+    pairs: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+    keep_blank: bool,
+) -> Result<T, ApiError> {
     let mut last: Vec<(Cow<str>, Cow<str>)> = Vec::new();
     for (k, v) in pairs {
         last.retain(|(name, _)| *name != k);
-        if !v.trim().is_empty() {
+        if keep_blank || !v.trim().is_empty() {
             last.push((k, v));
         }
     }
@@ -667,7 +690,7 @@ async fn handle<E: Endpoint>(
     if let Some(fault) = query_fault(req.query_string()) {
         return Err(ApiError::BadRequest(fault));
     }
-    let query: E::Query = from_query(req.query_string())?;
+    let query: E::Query = from_query_strict(req.query_string())?;
     let body = E::Body::parse(&body)?;
     let headers: E::Headers = from_pairs(header_pairs(&req))?;
     let mut caller = Caller::of_api(&req);

@@ -423,6 +423,12 @@ impl Endpoint for GotoCaseCreate {
             });
         }
         let name = match (b.case_id, b.name.as_deref()) {
+            // Adding to a case: a name typed as well is not used, but it is never one the
+            // store would refuse (the document bounds it either way).
+            (Some(_), Some(n)) if !n.is_empty() => {
+                check_name(n, "your new Go-to Case")?;
+                None
+            }
             (Some(_), _) => None,
             (None, Some(n)) => Some(check_name(n, "your new Go-to Case")?.to_string()),
             (None, None) => {
@@ -603,15 +609,16 @@ pub struct ItemQuantity {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct UpdateBody {
     pub case_id: Option<i64>,
-    #[serde(default)]
+    /// Left out to keep the name; never `null`.
+    #[serde(default, deserialize_with = "crate::endpoint::not_null")]
     #[schema(max_length = 60)]
     pub name: Option<String>,
     #[serde(default)]
     #[schema(max_items = 50)]
     pub items: Vec<ItemQuantity>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::endpoint::not_null")]
     pub product_id: Option<ProductId>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::endpoint::not_null")]
     #[schema(minimum = 1, maximum = 999)]
     pub quantity: Option<i64>,
     /// The barangay to price the answer for.

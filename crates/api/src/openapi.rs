@@ -481,6 +481,17 @@ const REQUIRED: &[(&str, &[&str])] = &[
     ("PolicyForm", &["policy_agreement_accepted"]),
 ];
 
+/// Fields that may be left out but are never `null` (`endpoint::not_null` refuses it).
+const NOT_NULL: &[(&str, &[&str])] = &[("UpdateBody", &["name", "product_id", "quantity"])];
+
+/// What a whole body must hold beyond its fields, merged into its schema: a Go-to Case change
+/// names something to change, and a product and its quantity come together.
+const BODY_FACTS: &[(&str, &str)] = &[(
+    "UpdateBody",
+    r#"{"anyOf": [{"required": ["name"]}, {"required": ["items"]}, {"required": ["product_id"]}],
+        "dependentRequired": {"product_id": ["quantity"], "quantity": ["product_id"]}}"#,
+)];
+
 /// Marks [`REQUIRED`] fields required and drops `null` from what they may be.
 fn required_fields(doc: &mut serde_json::Value) {
     for (component, fields) in REQUIRED {
@@ -507,6 +518,25 @@ fn required_fields(doc: &mut serde_json::Value) {
             }
         }
         schema.insert("required".into(), required.into());
+    }
+    for (component, fields) in NOT_NULL {
+        for field in *fields {
+            if let Some(f) = doc
+                .pointer_mut(&format!("/components/schemas/{component}/properties/{field}"))
+                .and_then(|f| f.as_object_mut())
+            {
+                not_null(f);
+            }
+        }
+    }
+    for (component, facts) in BODY_FACTS {
+        if let (Some(schema), Ok(serde_json::Value::Object(facts))) = (
+            doc.pointer_mut(&format!("/components/schemas/{component}"))
+                .and_then(|s| s.as_object_mut()),
+            serde_json::from_str::<serde_json::Value>(facts),
+        ) {
+            schema.extend(facts);
+        }
     }
 }
 
@@ -564,6 +594,7 @@ const FIELD_FACTS: &[(&str, &str, &str)] = &[
         "items",
         r#"{"minItems": 1, "maxItems": 50}"#,
     ),
+    ("UpdateBody", "name", r#"{"minLength": 1}"#),
     (
         "Credentials",
         "login",
@@ -644,6 +675,34 @@ fn testdates(doc: &mut serde_json::Value) {
     }
 }
 
+/// Real values of the seeded store, as JSON Schema `examples` (what a client, and the fuzzer's
+/// examples and coverage phases, start from): Makati (it sells everything and delivers; Jupiter
+/// Street is one of its streets), Tala Pale Pilsen 320 ml, bottles, delivery. A test holds each
+/// to the seed.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("BarangayId", "[1380300002]"),
+    ("CityId", "[1380300000]"),
+    ("ProvinceId", "[51]"),
+    ("StreetId", "[1]"),
+    ("ProductId", "[1]"),
+    ("PackagingId", "[1]"),
+    ("FulfillmentId", "[1]"),
+    ("AddressForm/properties/address", r#"["Unit 5B, 12 Jupiter St."]"#),
+];
+
+/// Writes [`EXAMPLES`] into the document's schemas.
+fn examples(doc: &mut serde_json::Value) {
+    for (path, values) in EXAMPLES {
+        if let (Some(schema), Ok(values)) = (
+            doc.pointer_mut(&format!("/components/schemas/{path}"))
+                .and_then(|s| s.as_object_mut()),
+            serde_json::from_str::<serde_json::Value>(values),
+        ) {
+            schema.insert("examples".into(), values);
+        }
+    }
+}
+
 /// The document as pretty JSON, made once.
 pub fn json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
@@ -654,6 +713,7 @@ pub fn json() -> &'static str {
         required_fields(&mut doc);
         field_facts(&mut doc);
         testdates(&mut doc);
+        examples(&mut doc);
         let mut text = serde_json::to_string_pretty(&doc)
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
         text.push('\n');

@@ -326,9 +326,9 @@ impl Endpoint for GotoCaseToCart {
 /// Order Again: where the cart is for (else the order's barangay) and the reset answer.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AgainBody {
-    /// A guest's key from the order's link (a member's own order needs none).
+    /// A guest's key from the order's link (40 characters; a member's own order needs none,
+    /// and any text given is then not looked at).
     #[serde(default)]
-    #[schema(max_length = 40)]
     pub key: Option<String>,
     /// The barangay the cart is for (the location gate's); the order's own when not given.
     #[serde(default)]

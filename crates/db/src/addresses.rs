@@ -74,7 +74,7 @@ pub fn create_address(
     street: Option<StreetId>,
     now: i64,
 ) -> QueryResult<domain::AddressId> {
-    conn.transaction(|conn| {
+    crate::transaction(conn, |conn| {
         diesel::insert_into(addresses::table)
             .values((
                 addresses::user_id.eq(user.get()),

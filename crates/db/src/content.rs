@@ -71,7 +71,7 @@ pub fn subscribe(
     expires_at: i64,
 ) -> QueryResult<Signup> {
     use newsletter_subscriptions::dsl as n;
-    let signup = conn.transaction(|conn| {
+    let signup = crate::transaction(conn, |conn| {
         let confirmed: Option<Option<String>> = n::newsletter_subscriptions
             .filter(n::email.eq(email))
             .select(n::confirmed_at)

@@ -67,11 +67,50 @@ where
     F: FnOnce(&mut AnyConnection) -> Result<T, E>,
     E: From<diesel::result::Error>,
 {
-    use diesel::Connection;
     static SQLITE_WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _turn = matches!(conn, AnyConnection::Sqlite(_))
         .then(|| SQLITE_WRITER.lock().unwrap_or_else(|e| e.into_inner()));
-    conn.transaction(f)
+    transaction(conn, f)
+}
+
+/// Runs `f` in a transaction (a savepoint inside another). On SQLite the outermost one begins
+/// IMMEDIATE: it takes the write lock at once, waiting for it in the busy handler, instead of at
+/// its first write, where a transaction that read before another writer committed fails at once
+/// with "database is locked" (SQLite does not wait for a stale snapshot). The contract test's
+/// concurrent newsletter signups (a read, then an insert) met that as a 500.
+pub fn transaction<T, E, F>(conn: &mut AnyConnection, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut AnyConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    use diesel::Connection;
+    let AnyConnection::Sqlite(c) = conn else {
+        return conn.transaction(f);
+    };
+    let depth = <AnsiTransactionManager as TransactionManager<diesel::SqliteConnection>>::transaction_manager_status_mut(c)
+        .transaction_depth()?;
+    if depth.is_some() {
+        return conn.transaction(f);
+    }
+    AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
+    let result = f(conn);
+    let AnyConnection::Sqlite(c) = conn else {
+        unreachable!("the connection is the SQLite one it was")
+    };
+    match result {
+        Ok(value) => match AnsiTransactionManager::commit_transaction(c) {
+            Ok(()) => Ok(value),
+            Err(e) => {
+                let _ = AnsiTransactionManager::rollback_transaction(c);
+                Err(e.into())
+            }
+        },
+        Err(e) => {
+            AnsiTransactionManager::rollback_transaction(c)?;
+            Err(e)
+        }
+    }
 }
 
 /// Which backend a `DATABASE_URL` selects: PostgreSQL for `postgres://` and `postgresql://`,

@@ -85,7 +85,7 @@ fn serialize_on(conn: &mut AnyConnection, key: &str) -> QueryResult<()> {
 /// Keeps a registration waiting for its link, in place of any other waiting one of the same
 /// address (the newest link is the one that works).
 pub fn create_registration(conn: &mut AnyConnection, r: &RegistrationRow) -> QueryResult<()> {
-    conn.transaction(|conn| {
+    crate::transaction(conn, |conn| {
         serialize_on(conn, &format!("registration {}", r.email))?;
         diesel::delete(
             registrations::table
@@ -145,7 +145,7 @@ pub fn complete_registration(
     r: &RegistrationRow,
     now: i64,
 ) -> QueryResult<Option<domain::UserId>> {
-    conn.transaction(|conn| {
+    crate::transaction(conn, |conn| {
         let used = diesel::update(
             registrations::table
                 .find(&r.token_hash)
@@ -167,7 +167,7 @@ pub fn create_user(
     r: &RegistrationRow,
     now: i64,
 ) -> QueryResult<domain::UserId> {
-    conn.transaction(|conn| insert_user(conn, r, false, now))
+    crate::transaction(conn, |conn| insert_user(conn, r, false, now))
 }
 
 /// Inserts a member; `password_set` says whether they chose the password.
@@ -247,7 +247,7 @@ pub fn set_password(
     user: domain::UserId,
     password_hash: &str,
 ) -> QueryResult<()> {
-    conn.transaction(|conn| {
+    crate::transaction(conn, |conn| {
         diesel::update(users::table.find(user.get()))
             .set((
                 users::password_hash.eq(password_hash),
@@ -268,7 +268,7 @@ pub fn void_password_resets(conn: &mut AnyConnection, user: domain::UserId) -> Q
 /// Deletes a member and everything personal: sessions, reset links, pending registrations of
 /// the address, rate-limit counters named by it.
 pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> {
-    conn.transaction(|conn| {
+    crate::transaction(conn, |conn| {
         diesel::delete(sessions::table.filter(sessions::user_id.eq(user.id.get())))
             .execute(conn)?;
         diesel::delete(password_resets::table.filter(password_resets::user_id.eq(user.id.get())))
@@ -308,7 +308,7 @@ pub fn create_password_reset(
     user: domain::UserId,
     expires_at: i64,
 ) -> QueryResult<()> {
-    conn.transaction(|conn| {
+    crate::transaction(conn, |conn| {
         serialize_on(conn, &format!("reset {user}"))?;
         void_password_resets(conn, user)?;
         diesel::insert_into(password_resets::table)
@@ -347,7 +347,7 @@ pub fn use_password_reset(
     password_hash: &str,
     now: i64,
 ) -> QueryResult<bool> {
-    conn.transaction(|conn| {
+    crate::transaction(conn, |conn| {
         let used = diesel::update(
             password_resets::table
                 .find(token_hash)

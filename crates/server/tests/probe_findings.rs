@@ -535,3 +535,30 @@ async fn a_cart_cookie_does_not_ride_the_bearer_exemption(backend: Backend) {
     );
 }
 both!(a_cart_cookie_does_not_ride_the_bearer_exemption);
+
+// --- Issue 17, the contract test's setup: "database is locked" under concurrent signups ---------
+
+/// Concurrent newsletter signups (each reads the address, then inserts it) answered 500 on SQLite:
+/// a transaction that began by reading held a snapshot older than another writer's commit, and
+/// SQLite refuses such a transaction its write at once ("database is locked"), without waiting.
+/// Transactions that write now begin IMMEDIATE (`db::transaction`).
+async fn concurrent_signups_all_land(backend: Backend) {
+    let db = database(backend);
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let pool = db.pool.clone();
+            std::thread::spawn(move || {
+                for i in 0..25 {
+                    let mut conn = pool.get().expect("connection");
+                    let email = format!("signup{t}x{i}@example.com");
+                    db::content::subscribe(&mut conn, &email, "2026-11-24 14:00:00", &email, 1)
+                        .unwrap_or_else(|e| panic!("{email}: {e}"));
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("no signup failed");
+    }
+}
+both!(concurrent_signups_all_land);
