@@ -390,6 +390,24 @@ impl Endpoint for Registration {
         let r = match ctx.social().cloned() {
             Some(identity) => social_registration(identity, social)?,
             None => {
+                // A link's registration takes the details given at pre-registration; the ones a
+                // provider would not vouch for are not used, but given, they must be what the
+                // document says they are (a wrong mobile is never silently dropped).
+                if !social.mobile.is_empty() {
+                    domain::account::validate_mobile(&social.mobile).map_err(|message| {
+                        ApiError::Invalid {
+                            field: "mobile",
+                            message,
+                        }
+                    })?;
+                }
+                if !social.birth_date.is_empty() {
+                    domain::account::validate_birth_date(&social.birth_date, time::Date::MAX)
+                        .map_err(|message| ApiError::Invalid {
+                            field: "birth_date",
+                            message,
+                        })?;
+                }
                 let mut r = open_registration(ctx.conn, h.registration_token.as_deref())?;
                 let inputs = [&r.first_name, &r.last_name, &r.email, &r.mobile].map(String::as_str);
                 crate::profile::new_password(&social.password, &inputs)?;

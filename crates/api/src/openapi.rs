@@ -522,7 +522,9 @@ fn required_fields(doc: &mut serde_json::Value) {
     for (component, fields) in NOT_NULL {
         for field in *fields {
             if let Some(f) = doc
-                .pointer_mut(&format!("/components/schemas/{component}/properties/{field}"))
+                .pointer_mut(&format!(
+                    "/components/schemas/{component}/properties/{field}"
+                ))
                 .and_then(|f| f.as_object_mut())
             {
                 not_null(f);
@@ -687,7 +689,10 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("ProductId", "[1]"),
     ("PackagingId", "[1]"),
     ("FulfillmentId", "[1]"),
-    ("AddressForm/properties/address", r#"["Unit 5B, 12 Jupiter St."]"#),
+    (
+        "AddressForm/properties/address",
+        r#"["Unit 5B, 12 Jupiter St."]"#,
+    ),
 ];
 
 /// Writes [`EXAMPLES`] into the document's schemas.

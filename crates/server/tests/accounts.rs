@@ -898,3 +898,27 @@ async fn social_tokens_are_never_taken_unverified(b: Backend) {
     assert_eq!(n, 0);
 }
 both!(social_tokens_are_never_taken_unverified);
+
+/// A link's registration does not use the mobile and birth date a social registration asks for,
+/// but given, they are checked (issue 17: the contract test found a malformed mobile accepted).
+async fn a_links_registration_refuses_malformed_details_it_does_not_use(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    for (field, body) in [
+        (
+            "mobile",
+            json!({"password": "Tala Keg Night 2026!", "mobile": "12345"}),
+        ),
+        (
+            "birth_date",
+            json!({"password": "Tala Keg Night 2026!", "birth_date": "1990-13-01"}),
+        ),
+    ] {
+        let (s, v, _) = m
+            .post("/api/v1/registration", body, &[("registration-token", "x")])
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{field}: {v}");
+        assert!(v["errors"][field].is_array(), "{field}: {v}");
+    }
+}
+both!(a_links_registration_refuses_malformed_details_it_does_not_use);

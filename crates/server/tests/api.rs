@@ -208,6 +208,11 @@ async fn malformed_or_unknown_input_is_a_4xx(b: Backend) {
             "/api/v1/philippine-holiday?testdate=2026-02-30",
             "testdate is not valid",
         ),
+        // A blank value is a value (the fuzzer's `%0B` was read as no testdate at all).
+        (
+            "/api/v1/philippine-holiday?testdate=%0B",
+            "testdate is not valid",
+        ),
     ] {
         let (s, v) = call_with(&db.pool, "GET", uri).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{uri}: {v}");
@@ -310,8 +315,16 @@ async fn the_openapi_document_is_served_and_kept() {
 /// Pale Pilsen 320 ml sold there.
 async fn the_documents_examples_are_real(b: Backend) {
     let doc: Value = serde_json::from_str(api::openapi::json()).unwrap();
-    let example = |name: &str| doc["components"]["schemas"][name]["examples"][0].as_i64().unwrap();
-    let (barangay, street, city) = (example("BarangayId"), example("StreetId"), example("CityId"));
+    let example = |name: &str| {
+        doc["components"]["schemas"][name]["examples"][0]
+            .as_i64()
+            .unwrap()
+    };
+    let (barangay, street, city) = (
+        example("BarangayId"),
+        example("StreetId"),
+        example("CityId"),
+    );
     let db = database(b);
     let ids = |v: &Value, key: &str| -> Vec<i64> {
         v["results"]
@@ -321,21 +334,39 @@ async fn the_documents_examples_are_real(b: Backend) {
             .map(|r| r[key].as_i64().unwrap())
             .collect()
     };
-    let (_, v) = call_with(&db.pool, "GET", &format!("/api/v3/locations/barangay/{barangay}/streets")).await;
+    let (_, v) = call_with(
+        &db.pool,
+        "GET",
+        &format!("/api/v3/locations/barangay/{barangay}/streets"),
+    )
+    .await;
     assert!(ids(&v, "id").contains(&street), "{v}");
-    let (_, v) = call_with(&db.pool, "GET", &format!("/api/v3/locations/city/{city}/barangays")).await;
+    let (_, v) = call_with(
+        &db.pool,
+        "GET",
+        &format!("/api/v3/locations/city/{city}/barangays"),
+    )
+    .await;
     assert!(ids(&v, "id").contains(&barangay), "{v}");
     let (_, v) = call_with(&db.pool, "GET", "/api/v1/provinces").await;
     assert!(ids(&v, "id").contains(&example("ProvinceId")), "{v}");
     let (_, v) = call_with(&db.pool, "GET", "/api/v3/fulfillment-types").await;
     assert!(ids(&v, "id").contains(&example("FulfillmentId")), "{v}");
-    let (_, v) = call_with(&db.pool, "GET", &format!("/api/v1/products?barangay={barangay}")).await;
+    let (_, v) = call_with(
+        &db.pool,
+        "GET",
+        &format!("/api/v1/products?barangay={barangay}"),
+    )
+    .await;
     let product = v["products"]
         .as_array()
         .unwrap()
         .iter()
         .find(|p| p["id"].as_i64() == Some(example("ProductId")))
         .unwrap_or_else(|| panic!("{v}"));
-    assert_eq!(product["packaging"]["id"].as_i64(), Some(example("PackagingId")));
+    assert_eq!(
+        product["packaging"]["id"].as_i64(),
+        Some(example("PackagingId"))
+    );
 }
 both!(the_documents_examples_are_real);
