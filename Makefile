@@ -62,7 +62,8 @@ test-e2e: build-ui chromium
 	cd $(UI) && node --test --test-concurrency=1 e2e/
 
 # Schemathesis (pinned, in a virtual environment under target/) against a seeded SQLite store:
-# every check and phase, fewer examples than make fuzz (at least 2,000 requests; about 2 minutes).
+# every check and phase, fewer examples than make fuzz (about 6,300 requests, at least 2,000; about a
+# minute).
 test-contract: build-ui
 	$(CARGO) build -p server
 	CHECKS=all MAX_EXAMPLES=$(CONTRACT_EXAMPLES) ./scripts/contract-test.sh

@@ -1081,7 +1081,7 @@ pub struct KeepBody {
 
 crate::declare!(
     /// `POST /api/v1/cart/keep`.
-    pub struct KeepCart = Post "/api/v1/cart/keep" as "keepCart", Write, errors [401, 409, 422],
+    pub struct KeepCart = Post "/api/v1/cart/keep" as "keepCart", Write, errors [401, 404, 409, 422],
     (NoParams, NoParams, Json<KeepBody, true>) -> CartAnswer,
     "After a login with two carts of different families: keeps the one the member chooses; answers the cart.");
 
@@ -1102,6 +1102,16 @@ impl Endpoint for KeepCart {
         // with how things are, a 409, not an unknown thing.
         let guest = guest_cart_of_browser(ctx)?
             .ok_or_else(|| ApiError::refused(409, "keep", "There is no other cart to choose."))?;
+        // The place and fulfillment asked for are checked before anything changes: an unknown
+        // barangay is a 404 with both carts still there to choose from.
+        let asked = match b.barangay {
+            Some(id) => {
+                let place = place_of(ctx, id)?;
+                fulfillment_of(ctx, &place, b.fulfillment)?;
+                Some(place)
+            }
+            None => None,
+        };
         let now = domain::calendar::unix_now();
         let owner = Owner::Member(member.id);
         let into = db::carts::find_or_create(ctx.conn, owner, now)?;
@@ -1124,7 +1134,10 @@ impl Endpoint for KeepCart {
             Ok::<_, ApiError>(())
         })?;
         let cart = db::carts::find_or_create(ctx.conn, owner, now)?;
-        let place = answer_place(ctx, &cart, b.barangay)?;
+        let place = match asked {
+            Some(place) => place,
+            None => answer_place(ctx, &cart, None)?,
+        };
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let pricing = Pricing::load(ctx)?;
         let mut a = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;

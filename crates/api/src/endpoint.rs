@@ -528,11 +528,14 @@ pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
 pub fn query_fault(query: &str) -> Option<String> {
     let mut seen: Vec<Cow<str>> = Vec::new();
     for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        if name.is_empty() {
+            continue;
+        }
         let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
         if seen.contains(&name) {
             return Some(format!("{shown} is given more than once."));
         }
-        if value.is_empty() && !name.is_empty() {
+        if value.is_empty() {
             return Some(format!("{shown} is empty: leave it out or give a value."));
         }
         seen.push(name);

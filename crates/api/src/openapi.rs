@@ -488,7 +488,7 @@ const NOT_NULL: &[(&str, &[&str])] = &[("UpdateBody", &["name", "product_id", "q
 /// names something to change, and a product and its quantity come together.
 const BODY_FACTS: &[(&str, &str)] = &[(
     "UpdateBody",
-    r#"{"anyOf": [{"required": ["name"]}, {"required": ["items"]}, {"required": ["product_id"]}],
+    r#"{"anyOf": [{"required": ["name"]}, {"required": ["items"], "properties": {"items": {"minItems": 1}}}, {"required": ["product_id"]}],
         "dependentRequired": {"product_id": ["quantity"], "quantity": ["product_id"]}}"#,
 )];
 

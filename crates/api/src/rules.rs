@@ -92,6 +92,8 @@ mod tests {
             ("2000-02-29", true),
             ("2026-04-31", false),
             ("2026-12-31", true),
+            ("-2026-11-24", false),
+            ("+2026-11-24", false),
         ] {
             assert_eq!(matches(TESTDATE, text), ok, "{text}");
             assert_eq!(

@@ -107,7 +107,8 @@ where
             }
         },
         Err(e) => {
-            AnsiTransactionManager::rollback_transaction(c)?;
+            // The caller's error says what went wrong, as diesel's own `transaction` answers.
+            let _ = AnsiTransactionManager::rollback_transaction(c);
             Err(e)
         }
     }

@@ -59,7 +59,13 @@ pub fn validate_mobile(raw: &str) -> Result<String, String> {
 /// 29 February, one comes of age on 1 March in years without it.
 pub fn validate_birth_date(raw: &str, today: Date) -> Result<Date, String> {
     let fmt = time::macros::format_description!("[year]-[month]-[day]");
-    let Ok(born) = Date::parse(raw.trim(), fmt) else {
+    // Four digits of a year, never a sign (`time` would read "-1990-05-05").
+    let raw = raw.trim();
+    let shaped = raw.len() == 10 && raw.as_bytes()[..4].iter().all(u8::is_ascii_digit);
+    let Ok(born) = Date::parse(raw, fmt)
+        .map_err(|_| ())
+        .and_then(|d| shaped.then_some(d).ok_or(()))
+    else {
         return Err("The birth date must be a date (YYYY-MM-DD).".into());
     };
     if born > today {
@@ -202,6 +208,9 @@ mod tests {
         );
         assert!(validate_birth_date("2030-01-01", today).is_err());
         assert!(validate_birth_date("22/11/2000", today).is_err());
+        for signed in ["-1990-05-05", "+1990-05-05", "+01990-05-05"] {
+            assert!(validate_birth_date(signed, today).is_err(), "{signed}");
+        }
         // Leap-day births come of age on 1 March.
         assert!(validate_birth_date("2008-02-29", date!(2026 - 02 - 28)).is_err());
         assert!(validate_birth_date("2008-02-29", date!(2026 - 03 - 01)).is_ok());

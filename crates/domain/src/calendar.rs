@@ -18,6 +18,10 @@ pub fn unix_now() -> i64 {
 /// Parses a `testdate` override: `YYYY-MM-DD` (midnight) or `YYYY-MM-DDTHH:MM`, in Manila time.
 pub fn parse_testdate(value: &str) -> Option<PrimitiveDateTime> {
     let v = value.trim();
+    // Four digits of a year, never a sign (`time` would read "-2026-11-24").
+    if !v.as_bytes().iter().take(4).all(u8::is_ascii_digit) || v.len() < 10 {
+        return None;
+    }
     let date_fmt = format_description!("[year]-[month]-[day]");
     if let Ok(d) = Date::parse(v, date_fmt) {
         return Some(PrimitiveDateTime::new(d, Time::MIDNIGHT));

@@ -472,3 +472,25 @@ async fn the_link_form_takes_the_password_once(b: Backend) {
     );
 }
 both!(the_link_form_takes_the_password_once);
+
+/// A page number My Orders does not have (0, or past 1,000,000, which the call refuses) shows
+/// page 1, never a page left loading (a review found `?page=0` stuck on "Loading your orders").
+async fn my_orders_out_of_range_is_page_one(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    support::member_who_logs_in(&db, 1).await;
+    let (_, session) = support::log_in_member(&db, 1, "").await;
+    let jar = Jar(vec![
+        ("session".into(), session),
+        ("member".into(), "1".into()),
+    ]);
+    for uri in [
+        "/my-account/orders?page=0",
+        "/my-account/orders?page=2000000",
+    ] {
+        let r = send!(store, get(uri, &jar));
+        assert_eq!(r.status, StatusCode::OK, "{uri}");
+        assert!(!r.text().contains("Loading your orders"), "{uri}");
+    }
+}
+both!(my_orders_out_of_range_is_page_one);

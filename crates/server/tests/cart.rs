@@ -544,6 +544,17 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     )
     .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    // An unknown barangay is a 404 before anything changes (a review found the choice made
+    // first): both carts are still there to choose from.
+    let (s, _, _) = call(
+        &db,
+        "POST",
+        "/api/v1/cart/keep",
+        &me,
+        json!({"keep": "member", "barangay": 999_999_999}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
     let (s, v, _) = call(
         &db,
         "POST",
@@ -556,7 +567,7 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     assert_eq!(v["shopping_cart"][0]["name"], "Keg");
     assert_eq!(v["item_count"], 1);
     assert!(v["conflict"].is_null());
-    // Nothing left to choose.
+    // Nothing left to choose: the choice conflicts with how things are (409).
     let (s, _, _) = call(
         &db,
         "POST",
@@ -565,7 +576,7 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
         json!({"keep": "member"}),
     )
     .await;
-    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(s, StatusCode::CONFLICT);
     // Guests cannot choose.
     let (s, _, _) = call(
         &db,

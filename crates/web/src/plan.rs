@@ -131,12 +131,22 @@ fn vars_for(
         parts.len() <= 50
             && parts.iter().all(|p| {
                 let (id, code) = p.split_once(':').unwrap_or((p, ""));
-                id.parse::<u32>().is_ok_and(|n| n > 0) && api::refill::Left::parse(code).is_some()
+                // As the cart call reads it: 1-9 digits, no leading zero.
+                !id.is_empty()
+                    && id.len() <= 9
+                    && !id.starts_with('0')
+                    && id.bytes().all(|b| b.is_ascii_digit())
+                    && api::refill::Left::parse(code).is_some()
             })
     }) {
         vars.insert("left".into(), l.to_string());
     }
-    if let Some(p) = query.get("page").and_then(|p| p.parse::<u32>().ok()) {
+    // My Orders' pages are 1 to 1,000,000 (the call refuses others): another is page 1.
+    if let Some(p) = query
+        .get("page")
+        .and_then(|p| p.parse::<u32>().ok())
+        .filter(|p| (1..=1_000_000).contains(p))
+    {
         vars.insert("page".into(), p.to_string());
     }
     for (param, var, parse) in GATE_STEPS {
