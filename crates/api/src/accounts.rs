@@ -486,6 +486,15 @@ impl Endpoint for Login {
                 message: "Enter your email or mobile number and your password.".into(),
             });
         }
+        // No email or mobile number holds a control character (PostgreSQL cannot even compare a
+        // NUL: the contract test's login with one was a 500): such a login matches no account,
+        // and is answered as one that does not, without being looked up or counted.
+        if login.chars().any(char::is_control) {
+            return Err(ApiError::Invalid {
+                field: "login",
+                message: LOGIN_FAILED.into(),
+            });
+        }
         // Tries count per account (email and mobile are one) and client together, counted
         // before the password is checked (concurrent tries each get their number): the sixth in
         // ten minutes is refused, for that client only. A client that already failed on this

@@ -444,8 +444,15 @@ crate::declare!(
 
 impl Endpoint for SingleProductCall {
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<SingleProduct, ApiError> {
-        let product = db::catalog::product_by_slug(ctx.conn, &p.slug)?
-            .ok_or_else(|| ApiError::NotFound(format!("Product {} not found", p.slug)))?;
+        // PostgreSQL cannot hold a NUL in text, nor compare one: no slug has it.
+        let found = if p.slug.contains('\0') {
+            None
+        } else {
+            db::catalog::product_by_slug(ctx.conn, &p.slug)?
+        };
+        let product = found.ok_or_else(|| {
+            ApiError::NotFound(format!("Product {} not found", p.slug.replace('\0', "")))
+        })?;
         let (area, available) = match p.barangay_id.0 {
             None => (Some(Area::Anywhere), None),
             Some(id) => {

@@ -113,8 +113,14 @@ crate::declare!(
 
 impl Endpoint for SiteTextCall {
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<SiteTextView, ApiError> {
-        let t: SiteText = db::content::site_text(ctx.conn, &p.key)?
-            .ok_or_else(|| ApiError::NotFound(format!("No text {}", p.key)))?;
+        // PostgreSQL cannot hold a NUL in text, nor compare one: no key has it.
+        let found = if p.key.contains('\0') {
+            None
+        } else {
+            db::content::site_text(ctx.conn, &p.key)?
+        };
+        let t: SiteText = found
+            .ok_or_else(|| ApiError::NotFound(format!("No text {}", p.key.replace('\0', ""))))?;
         Ok(SiteTextView {
             key: t.key,
             title: t.title,

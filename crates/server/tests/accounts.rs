@@ -922,3 +922,27 @@ async fn a_links_registration_refuses_malformed_details_it_does_not_use(b: Backe
     }
 }
 both!(a_links_registration_refuses_malformed_details_it_does_not_use);
+
+/// A login with a NUL (or another control character) matches no account: on PostgreSQL, which
+/// cannot compare a NUL, it was a 500 (issue 17, `make fuzz`). So are a product's slug and a
+/// site text's key with one.
+async fn text_with_a_nul_is_no_match(b: Backend) {
+    let db = database(b);
+    let m = Member::new(&db);
+    let (s, v, _) = m
+        .post(
+            "/api/v1/login",
+            json!({"login": "ana\u{0}@example.com", "password": "whatever it is"}),
+            &[],
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    for uri in [
+        "/api/v2/products/tala%00/barangay/0",
+        "/api/v1/site-texts/about%00",
+    ] {
+        let r = m.send(TestRequest::get().uri(uri)).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{uri}");
+    }
+}
+both!(text_with_a_nul_is_no_match);
