@@ -7,10 +7,14 @@ every generated request carries their session as `Authorization: Bearer`, so the
 generated request ends that session (logout, a password change), the next 401 makes schemathesis
 ask for a session again and send the request once more.
 
-The member may not survive the fuzzer: a generated request may change their password or delete
-their account (when a dictionary or an earlier answer offers the current password), or lock the
-account with failed logins. Then logging in fails, and a fresh member (a new email) is registered
-and used from then on; $FUZZ_DATA/member.json is rewritten to name them.
+Should the member not survive the fuzzer (a changed password, a deleted account, a lockout),
+logging in fails and a fresh member (a new email) is registered and used from then on;
+$FUZZ_DATA/member.json is rewritten to name them. Password changes and deletions are sent as a
+spare member instead, replaced after each success (see `Spare`).
+
+Besides sessions: fixtures that keep the member within the store's limits and the cart workable
+(`before_call`), and the real values the examples, coverage and stateful phases cannot draw from
+a dictionary (`_serve_real_values`). None of them changes what is checked.
 """
 
 import json
