@@ -423,15 +423,22 @@ const FIELD_RULES: &[(&str, &str, &str, Option<u64>)] = &[
     ),
 ];
 
+/// A property of a component's schema, as an object to change.
+fn schema_property<'a>(
+    doc: &'a mut serde_json::Value,
+    component: &str,
+    property: &str,
+) -> Option<&'a mut serde_json::Map<String, serde_json::Value>> {
+    doc.pointer_mut(&format!(
+        "/components/schemas/{component}/properties/{property}"
+    ))
+    .and_then(|f| f.as_object_mut())
+}
+
 /// States [`FIELD_RULES`] in the document's schemas.
 fn field_rules(doc: &mut serde_json::Value) {
     for (component, property, pattern, max) in FIELD_RULES {
-        let Some(field) = doc
-            .pointer_mut(&format!(
-                "/components/schemas/{component}/properties/{property}"
-            ))
-            .and_then(|f| f.as_object_mut())
-        else {
+        let Some(field) = schema_property(doc, component, property) else {
             continue;
         };
         field.insert("pattern".into(), (*pattern).into());
@@ -521,12 +528,7 @@ fn required_fields(doc: &mut serde_json::Value) {
     }
     for (component, fields) in NOT_NULL {
         for field in *fields {
-            if let Some(f) = doc
-                .pointer_mut(&format!(
-                    "/components/schemas/{component}/properties/{field}"
-                ))
-                .and_then(|f| f.as_object_mut())
-            {
+            if let Some(f) = schema_property(doc, component, field) {
                 not_null(f);
             }
         }
@@ -615,12 +617,7 @@ const NEW_PASSWORD: &str = r#"{"minLength": 10, "maxLength": 128}"#;
 /// Merges [`FIELD_FACTS`] into the document's schemas.
 fn field_facts(doc: &mut serde_json::Value) {
     for (component, property, facts) in FIELD_FACTS {
-        let Some(field) = doc
-            .pointer_mut(&format!(
-                "/components/schemas/{component}/properties/{property}"
-            ))
-            .and_then(|f| f.as_object_mut())
-        else {
+        let Some(field) = schema_property(doc, component, property) else {
             continue;
         };
         if let Ok(serde_json::Value::Object(facts)) = serde_json::from_str(facts) {
