@@ -353,7 +353,7 @@ fn social_registration(
     }
     let clean = |s: &str| {
         s.chars()
-            .filter(|c| !c.is_control())
+            .filter(|c| !domain::text::refused(*c))
             .take(60)
             .collect::<String>()
     };

@@ -66,15 +66,20 @@ fn check(
     ctx: &mut Ctx,
     f: &AddressForm,
 ) -> Result<(String, BarangayId, Option<StreetId>), ApiError> {
-    let line = f.address.trim();
-    if line.chars().count() < 5 || line.chars().count() > 200 || line.chars().any(char::is_control)
-    {
-        return Err(ApiError::Invalid {
-            field: "address",
-            message: "Enter the house or unit number, building and street (5 to 200 characters)."
-                .into(),
-        });
-    }
+    let line =
+        match domain::text::check(&f.address, 5, 200, false) {
+            Ok(line) => line,
+            Err(problem) => return Err(ApiError::Invalid {
+                field: "address",
+                message: match problem {
+                    domain::text::Problem::Characters => domain::text::CHARACTERS.into(),
+                    domain::text::Problem::Length => {
+                        "Enter the house or unit number, building and street (5 to 200 characters)."
+                            .into()
+                    }
+                },
+            }),
+        };
     let barangay = f.barangay_id.ok_or_else(|| ApiError::Invalid {
         field: "barangay_id",
         message: "Choose the barangay.".into(),

@@ -912,6 +912,9 @@ pub struct Visitor {
     pub cart_count: u32,
     /// The cart priced for the gate's place; none when empty or no place is chosen yet.
     pub cart: Option<CartAnswer>,
+    /// The cart's revision (0 without a cart), whatever its place: what a refill form sends so
+    /// that one click refills once (`RefillBody::revision`).
+    pub cart_revision: i64,
 }
 
 /// The revision of the member's cart (0 without one): what their page parts are kept by.
@@ -929,6 +932,7 @@ pub fn visitor(
         return Ok(Visitor {
             cart_count: 0,
             cart: None,
+            cart_revision: 0,
         });
     };
     // Before a place is chosen (the category form clears it) the cart is priced where it was
@@ -942,6 +946,7 @@ pub fn visitor(
         return Ok(Visitor {
             cart_count: u32::try_from(n).unwrap_or(0),
             cart: None,
+            cart_revision: cart.revision,
         });
     };
     let fulfillment = fulfillment_of(ctx, &place, fulfillment)?;
@@ -949,6 +954,7 @@ pub fn visitor(
     let a = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;
     Ok(Visitor {
         cart_count: a.item_count,
+        cart_revision: cart.revision,
         cart: (a.item_count > 0).then_some(a),
     })
 }

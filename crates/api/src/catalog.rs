@@ -97,6 +97,8 @@ pub struct ProductView {
     pub sold_as: SoldAs,
     /// The type selector's options, the initial one first; its price is the listed price.
     pub pack_options: Vec<PackOption>,
+    /// The units a recommended card's Add to Cart puts in (SPEC 9: a box of cans, else one).
+    pub card_quantity: i32,
 }
 
 /// A packaging family as the /buy-beer filter links show it.
@@ -185,6 +187,7 @@ impl Lookup {
             orderable: p.orderable,
             created_on: p.created_on,
             pack_options: sold_as.options(p.unit_per_case, p.price, p.price_per_case),
+            card_quantity: sold_as.card_quantity(p.unit_per_case),
             sold_as,
         }
     }

@@ -526,6 +526,25 @@ pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
 /// sends it): a parameter named twice (`?barangay=1&barangay=2`: which was meant cannot be
 /// known) or given empty (`?page=`: leave it out instead). The message names the parameter.
 pub fn query_fault(query: &str) -> Option<String> {
+    for part in query.split('&') {
+        if let Some(fault) = domain::text::encoding_fault(part.as_bytes()) {
+            let name = part.split('=').next().unwrap_or_default();
+            let shown: String = form_urlencoded::parse(name.as_bytes())
+                .next()
+                .map(|(k, _)| {
+                    k.chars()
+                        .filter(|c| !domain::text::refused(*c))
+                        .take(40)
+                        .collect()
+                })
+                .unwrap_or_default();
+            return Some(fault.in_query(if shown.is_empty() {
+                "The query string"
+            } else {
+                &shown
+            }));
+        }
+    }
     let mut seen: Vec<Cow<str>> = Vec::new();
     for (name, value) in form_urlencoded::parse(query.as_bytes()) {
         if name.is_empty() {

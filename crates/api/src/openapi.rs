@@ -481,6 +481,8 @@ const REQUIRED: &[(&str, &[&str])] = &[
     ("PasswordChange", &["current_password", "password"]),
     ("DeleteForm", &["current_password"]),
     ("OrderForm", &["barangay", "revision", "expected_total"]),
+    ("RefillBody", &["revision"]),
+    ("AgainBody", &["revision"]),
     ("VerifyBody", &["barangay"]),
     ("CreateBody", &["cart_items"]),
     ("UpdateBody", &["case_id"]),

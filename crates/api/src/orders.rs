@@ -9,6 +9,7 @@
 use db::carts::CartRow;
 use db::orders::{FullOrder, OrderChargeRow, OrderItemRow, OrderRow};
 use domain::ordering::Status;
+use domain::text::{Problem, CHARACTERS};
 use domain::{BarangayId, FulfillmentId, StreetId};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -110,6 +111,9 @@ pub struct OrderView {
     pub delivery_fee: i64,
     pub total: i64,
     pub history: Vec<StatusStep>,
+    /// Whether the confirmation was mailed to `email` (a guest's is held once the address has
+    /// had 3 in an hour: the order's link is then the only way back to it).
+    pub confirmation_mailed: bool,
 }
 
 /// What Submit Order answers: the order and the address of its page (with a guest's key).
@@ -203,6 +207,7 @@ impl From<FullOrder> for OrderView {
             deposits_total: o.deposits_total,
             delivery_fee: o.delivery_fee,
             total: o.total,
+            confirmation_mailed: o.confirmation_mailed,
             history: f
                 .history
                 .into_iter()
@@ -249,39 +254,13 @@ struct Checked {
     notes: String,
 }
 
-/// What a typed text may not hold.
-const CHARACTERS: &str =
-    "Use letters, numbers, spaces and punctuation only (no control or private-use characters).";
-
-enum Problem {
-    Length,
-    Characters,
-}
-
-/// A typed text: `min` to `max` characters, no control characters (line breaks where `lines`)
-/// and none of the private-use ones (nothing a shopper means to type).
-fn plain(s: &str, min: usize, max: usize, lines: bool) -> Result<(), Problem> {
-    let bad = |ch: char| {
-        (ch.is_control() && !(lines && (ch == '\n' || ch == '\r')))
-            || ('\u{E000}'..='\u{F8FF}').contains(&ch)
-    };
-    if s.chars().any(bad) {
-        Err(Problem::Characters)
-    } else if !(min..=max).contains(&s.chars().count()) {
-        Err(Problem::Length)
-    } else {
-        Ok(())
-    }
-}
-
 fn check_form(
     f: &OrderForm,
     member: Option<&db::users::UserRow>,
     pickup: bool,
 ) -> Result<Checked, ApiError> {
     let mut c = domain::account::Checker::default();
-    let name = f.contact_name.trim();
-    let contact_name = match plain(name, 2, 100, false) {
+    let contact_name = match domain::text::check(&f.contact_name, 2, 100, false) {
         Err(Problem::Characters) => {
             c.add("contact_name", CHARACTERS);
             None
@@ -293,7 +272,7 @@ fn check_form(
             );
             None
         }
-        Ok(()) => Some(name.to_string()),
+        Ok(name) => Some(name.to_string()),
     };
     let mobile = c.field("mobile", domain::account::validate_mobile(&f.mobile));
     let email = match member {
@@ -303,9 +282,8 @@ fn check_form(
             domain::email::validate_email(&f.email).map_err(str::to_string),
         ),
     };
-    let line = f.address.trim();
-    let address = match plain(line, 5, 200, false) {
-        _ if pickup && line.is_empty() => Some(String::new()),
+    let address = match domain::text::check(&f.address, 5, 200, false) {
+        _ if pickup && f.address.trim().is_empty() => Some(String::new()),
         Err(Problem::Characters) => {
             c.add("address", CHARACTERS);
             None
@@ -317,25 +295,33 @@ fn check_form(
             );
             None
         }
-        Ok(()) => Some(line.to_string()),
+        Ok(line) => Some(line.to_string()),
     };
-    let notes = f.notes.trim();
-    match plain(notes, 0, 500, true) {
-        Err(Problem::Characters) => c.add("notes", CHARACTERS),
-        Err(Problem::Length) => c.add("notes", "Notes can be up to 500 characters."),
-        Ok(()) => {}
-    }
+    let notes = match domain::text::check(&f.notes, 0, 500, true) {
+        Err(Problem::Characters) => {
+            c.add("notes", CHARACTERS);
+            None
+        }
+        Err(Problem::Length) => {
+            c.add("notes", "Notes can be up to 500 characters.");
+            None
+        }
+        Ok(notes) => Some(notes),
+    };
     let value = (|| {
         Some(Checked {
             contact_name: contact_name?,
             mobile: mobile?,
             email: email?,
             address: address?,
-            notes: notes.to_string(),
+            notes: notes?.to_string(),
         })
     })();
     c.finish(value).map_err(ApiError::Fields)
 }
+
+/// Order confirmations a guest's address is mailed in an hour; later orders' are held.
+pub const MAILS_PER_ADDRESS: i32 = 3;
 
 /// Orders placed by this process since it started (the metrics' `store_orders_placed_total`);
 /// a submit answered with an order placed before does not count.
@@ -377,9 +363,13 @@ impl Endpoint for PlaceOrder {
         let key = format!("cart {} revision {revision}", cart.id);
         let secret = owner_secret(ctx);
         let access = access_key(&secret, &key);
-        // A submit of a revision already placed answers that order, before anything else.
+        // A submit of a revision already placed answers that order when it carries what the
+        // placing submit did (a retry, a double click, two tabs); a request that only holds the
+        // browser's cart cookie goes on and is told its revision is past, as for any other.
         if let Some(done) = db::orders::by_idempotency_key(ctx.conn, &key)? {
-            return answer_placed(ctx, done.id, Some(&access), false);
+            if same_submit(&f, &done, member.as_ref()) {
+                return answer_placed(ctx, done.id, Some(&access), false);
+            }
         }
         let place = crate::cart::place_of(ctx, barangay)?;
         if !place.served {
@@ -431,12 +421,15 @@ impl Endpoint for PlaceOrder {
         let placed = db::write_transaction(ctx.conn, |conn| {
             // Holding the cart makes concurrent submits of it wait here, one after the other.
             db::carts::hold(conn, cart.id)?;
-            if let Some(done) = db::orders::by_idempotency_key(conn, &key)? {
-                return Ok::<_, ApiError>(Err(done.id));
+            let repeated = db::orders::by_idempotency_key(conn, &key)?;
+            if let Some(done) = &repeated {
+                if same_submit(&f, done, member.as_ref()) {
+                    return Ok::<_, ApiError>(Err(done.id));
+                }
             }
             let current: CartRow = db::carts::find(conn, owner.as_owner())?
                 .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::EMPTY))?;
-            if current.revision != revision {
+            if current.revision != revision || repeated.is_some() {
                 return Err(ApiError::refused(
                     409,
                     "revision",
@@ -477,13 +470,17 @@ impl Endpoint for PlaceOrder {
                 ));
             }
             // The store mails whoever a guest names: at most 3 confirmations an address an hour,
-            // counted only for orders placed, so it is no way to mail strangers (issue 14's rule).
-            if user_id.is_none() {
-                let key = format!("order mail:{}", checked.email.to_lowercase());
-                if let Some(wait) = db::limits::rate_hit(inner.conn, &key, unix, 3600, 3)? {
-                    return Err(ApiError::TooMany(wait));
+            // counted only for orders placed, so it is no way to mail strangers (issue 14's
+            // rule). Past that the order is still placed and its confirmation held: refusing the
+            // order would let anyone lock an address out of guest checkout (issue 24).
+            let mailed = match user_id {
+                Some(_) => true,
+                None => {
+                    let key = format!("order mail:{}", checked.email.to_lowercase());
+                    let (sent, _) = db::limits::rate_count(inner.conn, &key, unix, 3600)?;
+                    sent <= MAILS_PER_ADDRESS
                 }
-            }
+            };
             let order = OrderRow {
                 id: 0,
                 user_id,
@@ -506,6 +503,7 @@ impl Endpoint for PlaceOrder {
                 delivery_fee: a.cart_order_summary.delivery_fee,
                 total,
                 placed_at: unix,
+                confirmation_mailed: mailed,
             };
             let items: Vec<OrderItemRow> = priced
                 .lines
@@ -545,12 +543,15 @@ impl Endpoint for PlaceOrder {
                 .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
             let view = OrderView::from(full);
             let page = format!("{base}{}", link(&order_with_id(&order, id), Some(&access)));
-            let mut mails = vec![Mail::render(
-                "order_placed",
-                &view.email,
-                format!("Your order {} is placed", view.number),
-                &serde_json::json!({ "order": &view, "link": page, "money": money(&view) }),
-            )?];
+            let mut mails = Vec::new();
+            if mailed {
+                mails.push(Mail::render(
+                    "order_placed",
+                    &view.email,
+                    format!("Your order {} is placed", view.number),
+                    &serde_json::json!({ "order": &view, "link": page, "money": money(&view) }),
+                )?);
+            }
             if let Some(to) = &orders_to {
                 mails.push(Mail::render(
                     "order_notice",
@@ -567,11 +568,39 @@ impl Endpoint for PlaceOrder {
                 PLACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 ctx.mailed = true;
                 ctx.cart_version = db::carts::find(ctx.conn, owner.as_owner())?.map(|c| c.revision);
+                // The order ends a browser's cart: from now on it has a new cart token, so the
+                // next person on a shared phone holds nothing that reaches this order. The old
+                // cart stays, empty, so a retry of this submit that never saw the answer (and so
+                // still sends the old token) is answered with its order.
+                if matches!(owner, crate::cart::CartOwner::Guest(_))
+                    && ctx.cart_cookie().0.is_some()
+                {
+                    ctx.cart_issued = Some(crate::session::new_token());
+                }
                 answer_placed(ctx, id, Some(&access), true)
             }
             Err(id) => answer_placed(ctx, id, Some(&access), false),
         }
     }
+}
+
+/// Whether a submit of a revision already placed is the placing one again (a retry, a double
+/// click, two tabs): the member who placed it, or, for a guest's order, the same form and total.
+/// Anything less (the browser's cart cookie and a revision counted through) learns nothing.
+fn same_submit(f: &OrderForm, order: &OrderRow, member: Option<&db::users::UserRow>) -> bool {
+    if let Some(owner) = order.user_id {
+        return member.is_some_and(|m| m.id.get() == owner);
+    }
+    member.is_none()
+        && f.expected_total == Some(order.total)
+        && f.barangay.map(|b| b.get()) == Some(order.barangay_id)
+        && f.street_id.map(|s| s.get()) == order.street_id
+        && f.fulfillment.unwrap_or(domain::DEFAULT_FULFILLMENT).get() == order.fulfillment_type_id
+        && f.contact_name.trim() == order.contact_name
+        && domain::account::validate_mobile(&f.mobile).ok().as_deref() == Some(&*order.mobile)
+        && domain::email::validate_email(&f.email).ok().as_deref() == Some(&*order.email)
+        && f.address.trim() == order.address
+        && f.notes.trim() == order.notes
 }
 
 fn order_with_id(order: &OrderRow, id: i64) -> OrderRow {
@@ -604,8 +633,15 @@ fn answer_placed(
         .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
     let link = link(&full.order, key);
     let order = OrderView::from(full);
+    let mut message = format!("Thank you! Your order {} is placed.", order.number);
+    if !order.confirmation_mailed {
+        message.push_str(&format!(
+            " We did not mail its confirmation: {} has had {MAILS_PER_ADDRESS} order confirmations from us in the last hour. Keep this order's link: it is how you come back to it.",
+            order.email
+        ));
+    }
     Ok(PlacedOrder {
-        message: format!("Thank you! Your order {} is placed.", order.number),
+        message,
         order,
         link,
         placed,

@@ -33,6 +33,9 @@ pub struct Refilled {
     /// Where the cart is now for, when the refill chose it (Order Again without a `barangay`:
     /// the order's): a page without a location chosen takes it as the shop's.
     pub place: Option<RefillPlace>,
+    /// True when this refill had been made before against the same cart revision (a double
+    /// click, a retry, a second tab): nothing was added again.
+    pub already: bool,
     pub cart: CartAnswer,
 }
 
@@ -49,6 +52,12 @@ pub struct RefillPlace {
 /// How a refill goes on: the reset question's answer, and where the cart is for.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RefillBody {
+    /// The cart revision the page or client saw when the shopper asked (0 without a cart): one
+    /// refill per click. The same refill sent again against the same revision adds nothing and
+    /// answers `already`.
+    #[serde(default)]
+    #[schema(minimum = 0)]
+    pub revision: Option<i64>,
     /// `true` once the shopper agreed to SPEC 4's reset question: the cart of the other family
     /// is emptied first.
     #[serde(default)]
@@ -59,8 +68,41 @@ pub struct RefillBody {
     pub fulfillment: Option<FulfillmentId>,
 }
 
+/// One refill as the shopper asked for it: what it fills from (`order 42`, `goto case 7`), the
+/// cart revision they saw, and their answer to the reset question.
+pub struct Click<'a> {
+    pub source: &'a str,
+    pub revision: i64,
+    pub reset: bool,
+}
+
+impl<'a> Click<'a> {
+    /// The click of a refill body: its revision is required (one refill per click).
+    pub fn of(source: &'a str, revision: Option<i64>, reset: bool) -> Result<Self, ApiError> {
+        match revision {
+            Some(revision) if revision >= 0 => Ok(Self {
+                source,
+                revision,
+                reset,
+            }),
+            _ => Err(ApiError::Invalid {
+                field: "revision",
+                message: "Open the page again and try from there.".into(),
+            }),
+        }
+    }
+}
+
+/// What a refill did: filled the cart (what was left out, why), or nothing because this click
+/// had been made before.
+pub enum Filled {
+    Done(CartRow, Vec<(DisabledProduct, Left)>),
+    Already(CartRow),
+}
+
 /// Puts `wanted` (products and units) into the owner's cart for `place`: quantities add within
-/// the cart's limits; what cannot be had is answered by name with the reason.
+/// the cart's limits; what cannot be had is answered by name with the reason. Once per click:
+/// the same source against the same revision again adds nothing.
 pub fn refill(
     ctx: &mut Ctx,
     pricing: &Pricing,
@@ -68,8 +110,9 @@ pub fn refill(
     wanted: &[(Product, i32)],
     place: &Place,
     street: Option<StreetId>,
-    reset: bool,
-) -> Result<(CartRow, Vec<(DisabledProduct, Left)>), ApiError> {
+    click: &Click,
+) -> Result<Filled, ApiError> {
+    let reset = click.reset;
     let ids: Vec<domain::ProductId> = wanted.iter().map(|(p, _)| p.id).collect();
     let listed = if place.served {
         db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
@@ -108,6 +151,9 @@ pub fn refill(
     let now = domain::calendar::unix_now();
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
     let clipped = db::write_transaction(ctx.conn, |conn| {
+        if !db::carts::record_refill(conn, cart.id, click.source, click.revision, now)? {
+            return Ok(None);
+        }
         db::carts::lock(conn, cart.id, now)?;
         let items = db::carts::items(conn, cart.id)?;
         if items
@@ -155,12 +201,15 @@ pub fn refill(
             return Err(nothing(all));
         }
         db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
-        Ok::<_, ApiError>(clipped)
+        Ok::<_, ApiError>(Some(clipped))
     })?;
-    left_out.extend(clipped);
-    let cart = db::carts::find(ctx.conn, owner.as_owner())?
+    let cart_now = db::carts::find(ctx.conn, owner.as_owner())?
         .ok_or_else(|| ApiError::Internal("cart vanished".into()))?;
-    Ok((cart, left_out))
+    let Some(clipped) = clipped else {
+        return Ok(Filled::Already(cart_now));
+    };
+    left_out.extend(clipped);
+    Ok(Filled::Done(cart_now, left_out))
 }
 
 fn named(p: &Product, reason: impl Into<String>) -> DisabledProduct {
@@ -227,20 +276,32 @@ fn listing(left_out: &[(DisabledProduct, Left)]) -> String {
 
 /// The answer of a refill: the cart priced for the place, what was left out, and the message;
 /// `chosen` when the refill chose the place.
-#[allow(clippy::too_many_arguments)]
 fn answer(
     ctx: &mut Ctx,
     pricing: &Pricing,
-    cart: &CartRow,
-    left_out: Vec<(DisabledProduct, Left)>,
+    filled: Filled,
     place: &Place,
     fulfillment: Option<FulfillmentId>,
     what: &str,
     chosen: bool,
 ) -> Result<Refilled, ApiError> {
     let fulfillment = crate::cart::fulfillment_of(ctx, place, fulfillment)?;
-    let a = crate::cart::answer(ctx, pricing, Some(cart), place, fulfillment, None)?;
+    let (cart, left_out, already) = match filled {
+        Filled::Done(cart, left_out) => (cart, left_out, false),
+        Filled::Already(cart) => (cart, Vec::new(), true),
+    };
+    let a = crate::cart::answer(ctx, pricing, Some(&cart), place, fulfillment, None)?;
     ctx.cart_version = Some(a.revision);
+    if already {
+        return Ok(Refilled {
+            message: format!("{what} was already added to your cart; it was not added again."),
+            left_out: Vec::new(),
+            link: "/cart?done=already".into(),
+            place: None,
+            already,
+            cart: a,
+        });
+    }
     let mut message = format!("{what} is in your cart.");
     let mut link = "/cart?done=refilled".to_string();
     if !left_out.is_empty() {
@@ -266,6 +327,7 @@ fn answer(
             barangay_name: place.barangay.barangay_name.clone(),
             street_id: cart.street_id.map(StreetId::from_db),
         }),
+        already,
         cart: a,
     })
 }
@@ -286,7 +348,7 @@ pub struct ToCartPath {
 crate::declare!(
     /// `POST /api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}`.
     pub struct GotoCaseToCart = Post "/api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}" as "gotoCaseToCart", Write, errors [401, 404, 422],
-    (ToCartPath, NoParams, Json<RefillBody, false>) -> Refilled,
+    (ToCartPath, NoParams, Json<RefillBody, true>) -> Refilled,
     "Adds a Go-to Case to the member's cart for a barangay; answers the cart and what could not be added.");
 
 impl Endpoint for GotoCaseToCart {
@@ -306,20 +368,13 @@ impl Endpoint for GotoCaseToCart {
                 format!("Your Go-to Case \"{}\" is empty.", row.name),
             ));
         }
+        let source = format!("goto case {}", row.id);
+        let click = Click::of(&source, b.revision, b.reset)?;
         let pricing = Pricing::load(ctx)?;
         let owner = CartOwner::Member(member.id);
-        let (cart, left_out) = refill(ctx, &pricing, &owner, &wanted, &place, street, b.reset)?;
+        let filled = refill(ctx, &pricing, &owner, &wanted, &place, street, &click)?;
         let what = format!("Your Go-to Case \"{}\"", row.name);
-        answer(
-            ctx,
-            &pricing,
-            &cart,
-            left_out,
-            &place,
-            b.fulfillment,
-            &what,
-            false,
-        )
+        answer(ctx, &pricing, filled, &place, b.fulfillment, &what, false)
     }
 }
 
@@ -333,6 +388,11 @@ pub struct AgainBody {
     /// The barangay the cart is for (the location gate's); the order's own when not given.
     #[serde(default)]
     pub barangay: Option<BarangayId>,
+    /// The cart revision the page or client saw when the shopper asked (0 without a cart): one
+    /// refill per click, as [`RefillBody::revision`].
+    #[serde(default)]
+    #[schema(minimum = 0)]
+    pub revision: Option<i64>,
     #[serde(default)]
     pub reset: bool,
     #[serde(default)]
@@ -344,7 +404,7 @@ pub struct AgainBody {
 crate::declare!(
     /// `POST /api/v1/orders/{orderId}/again`.
     pub struct OrderAgain = Post "/api/v1/orders/{orderId}/again" as "orderAgain", Write, errors [401, 404, 422],
-    (crate::orders::OrderPath, NoParams, Json<AgainBody, false>) -> Refilled,
+    (crate::orders::OrderPath, NoParams, Json<AgainBody, true>) -> Refilled,
     "Fills the cart from an order (the member's own, or a guest's with its key) at today's prices; answers the cart and what could not be added.");
 
 impl Endpoint for OrderAgain {
@@ -376,8 +436,10 @@ impl Endpoint for OrderAgain {
                 )),
             }
         }
+        let source = format!("order {}", full.order.id);
+        let click = Click::of(&source, b.revision, b.reset)?;
         let pricing = Pricing::load(ctx)?;
-        let (cart, more) = match refill(ctx, &pricing, &owner, &wanted, &place, street, b.reset) {
+        let filled = match refill(ctx, &pricing, &owner, &wanted, &place, street, &click) {
             Err(ApiError::Refused {
                 status,
                 field,
@@ -394,18 +456,15 @@ impl Endpoint for OrderAgain {
             }
             other => other?,
         };
-        left_out.extend(more);
+        let filled = match filled {
+            Filled::Done(cart, more) => {
+                left_out.extend(more);
+                Filled::Done(cart, left_out)
+            }
+            already => already,
+        };
         let what = format!("Your order {}", crate::orders::number(full.order.id));
         let chosen = b.barangay.is_none();
-        answer(
-            ctx,
-            &pricing,
-            &cart,
-            left_out,
-            &place,
-            b.fulfillment,
-            &what,
-            chosen,
-        )
+        answer(ctx, &pricing, filled, &place, b.fulfillment, &what, chosen)
     }
 }

@@ -27,6 +27,8 @@ pub struct Sentinels {
     pub drawer: String,
     /// The visitor's part of the page state (`"visitor":"<sentinel>"` in the state's JSON).
     pub visitor: String,
+    /// The cart's revision a refill form sends (issue 24: one refill per click).
+    pub revision: String,
 }
 
 /// This process's sentinels.
@@ -42,6 +44,7 @@ pub fn sentinels() -> &'static Sentinels {
             label: s("label"),
             drawer: s("drawer"),
             visitor: s("visitor"),
+            revision: s("revision"),
         }
     })
 }
@@ -56,6 +59,7 @@ pub enum Slot {
     Drawer,
     /// In the page state's JSON: the whole quoted sentinel is replaced by a JSON value.
     Visitor,
+    Revision,
 }
 
 /// Where a slot sits: in the HTML (React's text escaping) or inside a JSON string of the state
@@ -74,6 +78,8 @@ pub struct Fill<'a> {
     pub count: u32,
     pub drawer: &'a str,
     pub visitor: &'a str,
+    /// The cart's revision (0 without a cart).
+    pub revision: i64,
 }
 
 struct Stretch {
@@ -89,7 +95,7 @@ pub struct Slotted {
     slots: Vec<(Slot, Context)>,
 }
 
-fn each() -> [(&'static str, Slot); 6] {
+fn each() -> [(&'static str, Slot); 7] {
     let s = sentinels();
     [
         (s.csrf.as_str(), Slot::Csrf),
@@ -98,6 +104,7 @@ fn each() -> [(&'static str, Slot); 6] {
         (s.label.as_str(), Slot::Label),
         (s.drawer.as_str(), Slot::Drawer),
         (s.visitor.as_str(), Slot::Visitor),
+        (s.revision.as_str(), Slot::Revision),
     ]
 }
 
@@ -164,6 +171,7 @@ impl Slotted {
             Slot::Count => fill.count.to_string(),
             Slot::Label => cart_label(fill.count),
             Slot::Drawer => fill.drawer.to_string(),
+            Slot::Revision => fill.revision.to_string(),
             Slot::Visitor => match context {
                 Context::Json => fill.visitor.replace('<', "\\u003c"),
                 Context::Html => String::new(),
@@ -303,6 +311,7 @@ mod tests {
             count: 3,
             drawer: "<ul><li>Tala x 24</li></ul>",
             visitor: r#"{"cart_count":3,"cart":{"x":"</script>"}}"#,
+            revision: 7,
         }
     }
 

@@ -108,6 +108,37 @@ pub fn lock(conn: &mut AnyConnection, cart: i64, now: i64) -> QueryResult<i64> {
     carts::table.find(cart).select(carts::revision).first(conn)
 }
 
+/// Records a refill of `source` (`order 42`, `goto case 7`) made against the cart's `revision`,
+/// as the first statement of the refill's transaction: false when it was recorded before (a
+/// double click, a retry, a second tab), and then nothing is to be added. A concurrent refill of
+/// the same waits here for the first to end; when that one fails (rolls back) this one goes on.
+pub fn record_refill(
+    conn: &mut AnyConnection,
+    cart: i64,
+    source: &str,
+    revision: i64,
+    now: i64,
+) -> QueryResult<bool> {
+    use diesel::sql_types::{BigInt, Text};
+    const INSERT: &str = "INSERT INTO cart_refills (cart_id, source, revision, refilled_at) \
+        VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
+    let inserted = match conn {
+        AnyConnection::Postgresql(c) => diesel::sql_query(INSERT)
+            .bind::<BigInt, _>(cart)
+            .bind::<Text, _>(source)
+            .bind::<BigInt, _>(revision)
+            .bind::<BigInt, _>(now)
+            .execute(c)?,
+        AnyConnection::Sqlite(c) => diesel::sql_query(INSERT.replace('$', "?"))
+            .bind::<BigInt, _>(cart)
+            .bind::<Text, _>(source)
+            .bind::<BigInt, _>(revision)
+            .bind::<BigInt, _>(now)
+            .execute(c)?,
+    };
+    Ok(inserted == 1)
+}
+
 /// Takes the cart for a transaction that reads it before deciding (placing an order) without
 /// counting a change.
 pub fn hold(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {

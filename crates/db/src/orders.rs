@@ -64,6 +64,8 @@ pub struct OrderRow {
     pub delivery_fee: i64,
     pub total: i64,
     pub placed_at: i64,
+    /// Whether its confirmation was mailed (a guest's is held past 3 an address an hour).
+    pub confirmation_mailed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]

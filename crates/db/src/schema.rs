@@ -47,6 +47,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    cart_refills (cart_id, source, revision) {
+        cart_id -> Int8,
+        source -> Text,
+        revision -> Int8,
+        refilled_at -> Int8,
+    }
+}
+
+diesel::table! {
     carts (id) {
         id -> Int8,
         user_id -> Nullable<Int8>,
@@ -239,6 +248,7 @@ diesel::table! {
         delivery_fee -> Int8,
         total -> Int8,
         placed_at -> Int8,
+        confirmation_mailed -> Bool,
     }
 }
 
@@ -404,6 +414,7 @@ diesel::joinable!(cart_empties -> carts (cart_id));
 diesel::joinable!(cart_empties -> deposits (deposit_id));
 diesel::joinable!(cart_items -> carts (cart_id));
 diesel::joinable!(cart_items -> products (product_id));
+diesel::joinable!(cart_refills -> carts (cart_id));
 diesel::joinable!(carts -> barangays (barangay_id));
 diesel::joinable!(carts -> streets (street_id));
 diesel::joinable!(carts -> users (user_id));
@@ -440,6 +451,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     barangays,
     cart_empties,
     cart_items,
+    cart_refills,
     carts,
     case_types,
     checkout_blackouts,

@@ -30,10 +30,12 @@ pub fn validate_name(raw: &str, label: &str) -> Result<String, String> {
             "The {label} must not be greater than 60 characters."
         ));
     }
-    if name
-        .chars()
-        .any(|c| c.is_control() || "<>{}[]\\/@#$%^*=+|~`\"".contains(c))
-    {
+    // The rule of every typed text (crate::text), and no symbols in a person's name.
+    let typed = crate::text::check(name, 1, 60, false);
+    if typed == Err(crate::text::Problem::Length) {
+        return Err(format!("The {label} field is required."));
+    }
+    if typed.is_err() || name.chars().any(|c| "<>{}[]\\/@#$%^*=+|~`\"".contains(c)) {
         return Err(format!(
             "The {label} may only contain letters, spaces, dots, dashes and apostrophes."
         ));

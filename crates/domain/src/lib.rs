@@ -10,6 +10,7 @@ pub mod money;
 pub mod naming;
 pub mod ordering;
 pub mod selling;
+pub mod text;
 
 pub use ids::*;
 pub use money::format_php;

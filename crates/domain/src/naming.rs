@@ -19,24 +19,8 @@ pub fn key(name: &str) -> String {
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Characters a name may not hold: controls, format characters (zero-width and direction marks,
-/// tags, the byte-order mark, the soft hyphen), line and paragraph separators, private use and
-/// noncharacters. They are invisible, or show as nothing the shopper typed.
-pub fn refused(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}' | '\u{061C}' | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{FDD0}'..='\u{FDEF}'
-            | '\u{E000}'..='\u{F8FF}'
-            | '\u{E0000}'..='\u{E007F}'
-            | '\u{F0000}'..)
-        || (c as u32 & 0xFFFE) == 0xFFFE
-}
+/// Characters a name may not hold: the rule of every typed text ([`crate::text::refused`]).
+pub use crate::text::refused;
 
 /// A name as typed, checked: 1 to `max` UTF-16 units (what a browser's `maxlength` counts) of
 /// visible text; the name trimmed, or the message saying what is wrong.

@@ -46,6 +46,16 @@ impl SoldAs {
         }
     }
 
+    /// The units a recommended card's Add to Cart puts in the cart (SPEC 9: "Case size is 24 for
+    /// Cans when adding from recommended cards, otherwise 1"): a box of cans, else one. Decided
+    /// by the packaging's family, never by its display name.
+    pub fn card_quantity(self, unit_per_case: i32) -> i32 {
+        match self {
+            Self::Box => unit_per_case.max(1),
+            Self::CaseOrBottle | Self::Keg => 1,
+        }
+    }
+
     /// The options in the order the selector shows them; the first is the initial one and gives
     /// the price a product is listed with.
     pub fn options(self, unit_per_case: i32, price: i64, price_per_case: i64) -> Vec<PackOption> {
@@ -87,5 +97,12 @@ mod tests {
         assert_eq!(bottles[0].price, 7_000, "bottles start on the bottle price");
         let kegs = SoldAs::of(FilterType::Keg).options(1, 750_000, 750_000);
         assert_eq!((kegs.len(), kegs[0].label.as_str()), (1, "Keg"));
+    }
+
+    #[test]
+    fn a_recommended_card_adds_a_box_of_cans_and_one_of_anything_else() {
+        assert_eq!(SoldAs::of(FilterType::Can).card_quantity(24), 24);
+        assert_eq!(SoldAs::of(FilterType::Bottle).card_quantity(24), 1);
+        assert_eq!(SoldAs::of(FilterType::Keg).card_quantity(1), 1);
     }
 }

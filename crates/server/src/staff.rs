@@ -369,7 +369,7 @@ fn list_orders(
             let contact = [&o.contact_name, &o.mobile, &o.email]
                 .into_iter()
                 .filter(|s| !s.is_empty())
-                .map(String::as_str)
+                .map(|s| domain::text::escaped(s))
                 .collect::<Vec<_>>()
                 .join(", ");
             [
@@ -564,12 +564,14 @@ fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> 
         if view.contact_name.is_empty() {
             String::new()
         } else {
-            format!(", {}", view.contact_name)
+            // A shopper's text is printed escaped: it cannot hide or reorder the line.
+            format!(", {}", domain::text::escaped(&view.contact_name))
         }
     );
     match mailed {
         Some(to) => println!(
-            "mail to {to} queued (the store's mail sender delivers it); the order's page shows the new status"
+            "mail to {} queued (the store's mail sender delivers it); the order's page shows the new status",
+            domain::text::escaped(&to)
         ),
         None => println!("no mail: the order keeps no address (its account was deleted)"),
     }

@@ -37,7 +37,10 @@ async fn visitors_see_their_own_parts(b: Backend) {
     let html = r.text();
     assert!(!html.contains('\u{E000}'), "no sentinel reaches a browser");
     let s = state(&html);
-    assert_eq!(s["visitor"], json!({"cart_count": 0, "cart": null}));
+    assert_eq!(
+        s["visitor"],
+        json!({"cart_count": 0, "cart": null, "cart_revision": 0})
+    );
     assert_eq!(s["csrf"], "");
     assert!(r.headers.get("etag").is_some());
 

@@ -421,6 +421,16 @@ async fn answer_post(
         Err(e) => return error_page(e),
     };
     let fields = Fields::parse(&body);
+    // A malformed escape or bytes that are not UTF-8 would be read as U+FFFD and kept: refused,
+    // and the form comes back with what could be read of it.
+    if let Some(fault) = domain::text::encoding_fault(&body) {
+        let refused = Refused {
+            status: StatusCode::BAD_REQUEST,
+            message: fault.in_form().into(),
+            errors: Map::new(),
+        };
+        return refused.answer(&req, &state, &fields).await;
+    }
     let path = crate::routes::normal(req.path());
     // The action its `_call` names (an address with one needs no name), else the address's own
     // handler.

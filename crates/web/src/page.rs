@@ -232,7 +232,7 @@ async fn answer_shared(
         .map(|t| api::session::csrf_token(&t))
         .unwrap_or_default();
     let fill = crate::visitor::fill(&parts, &csrf, member);
-    if member.is_none() && csrf.is_empty() && parts.count == 0 && kept {
+    if member.is_none() && csrf.is_empty() && parts.is_nobodys() && kept {
         let key = api::cache::key(&[b"filled for everyone", page.tag().as_bytes()]);
         let everyone = match state.api.cache.get(key) {
             Some(c) => c,
@@ -245,7 +245,7 @@ async fn answer_shared(
         };
         return everyone.respond(req);
     }
-    if member.is_none() && csrf.is_empty() && parts.count == 0 {
+    if member.is_none() && csrf.is_empty() && parts.is_nobodys() {
         // A page kept for nobody (a 404): filled and answered as it is.
         let body = page.filled_identity(&fill);
         return Cached::new(page.status(), page.headers().to_vec(), body).respond(req);
@@ -414,6 +414,7 @@ fn respond(
         status,
         canonical,
         mut input,
+        private,
         ..
     } = plan;
     input["ssr"] = Value::Bool(!output.html.is_empty());
@@ -443,9 +444,11 @@ fn respond(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     )];
-    // A page with forms carries its session's CSRF token, a member's page their details: caches
-    // keep neither. Browsers keep other pages but ask again each time (304 while the same).
-    if forms || !input["member"].is_null() {
+    // A page with forms carries its session's CSRF token, a member's page their details, a page
+    // with data of one shopper (a guest's order by its link's key) that shopper's name and
+    // address: caches keep none of them, the browser's own included. Browsers keep other pages
+    // but ask again each time (304 while the same).
+    if forms || private || !input["member"].is_null() {
         headers.extend(
             api::endpoint::PRIVATE.map(|(name, value)| (name, HeaderValue::from_static(value))),
         );

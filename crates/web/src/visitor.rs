@@ -19,6 +19,8 @@ use crate::WebState;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parts {
     pub count: u32,
+    /// The cart's revision (0 without a cart).
+    pub revision: i64,
     /// The drawer's body as React renders it.
     pub drawer: String,
     /// `{"cart_count", "cart"}`: the visitor's part of the page state.
@@ -53,8 +55,9 @@ pub async fn empty(state: &WebState) -> Arc<Parts> {
     }
     let parts = Arc::new(Parts {
         count: 0,
+        revision: 0,
         drawer: drawer(state, &Value::Null).await,
-        json: json!({ "cart_count": 0, "cart": null }).to_string(),
+        json: json!({ "cart_count": 0, "cart": null, "cart_revision": 0 }).to_string(),
     });
     state.visitors.insert(key, parts.clone());
     parts
@@ -137,12 +140,28 @@ pub async fn parts(
             .cart
             .as_ref()
             .is_some_and(|c| c.revision.to_string() == revision);
-    if visitor.cart_count == 0 {
+    if visitor.cart_count == 0 && visitor.cart_revision == 0 {
         return empty(state).await;
+    }
+    if visitor.cart_count == 0 {
+        // An emptied cart: nothing to show, but its revision is what the page's refill forms
+        // send (one refill per click), so it is this visitor's own.
+        let empty = empty(state).await;
+        let parts = Arc::new(Parts {
+            count: 0,
+            revision: visitor.cart_revision,
+            drawer: empty.drawer.clone(),
+            json: serde_json::to_string(&visitor).unwrap_or_default(),
+        });
+        if keep {
+            state.visitors.insert(key, parts.clone());
+        }
+        return parts;
     }
     let cart = serde_json::to_value(&visitor.cart).unwrap_or(Value::Null);
     let parts = Arc::new(Parts {
         count: visitor.cart_count,
+        revision: visitor.cart_revision,
         drawer: drawer(state, &cart).await,
         json: serde_json::to_string(&visitor).unwrap_or_default(),
     });
@@ -150,6 +169,13 @@ pub async fn parts(
         state.visitors.insert(key, parts.clone());
     }
     parts
+}
+
+impl Parts {
+    /// Nothing of the visitor's own: no cart, or one never changed.
+    pub fn is_nobodys(&self) -> bool {
+        self.count == 0 && self.revision == 0
+    }
 }
 
 /// What a visitor's parts weigh in memory (the cache is bounded by bytes).
@@ -185,7 +211,7 @@ pub fn shared_input() -> Value {
         "cart_count": 0,
         "cart": null,
         "shared": true,
-        "slots": { "count": s.count, "label": s.label, "drawer": s.drawer },
+        "slots": { "count": s.count, "label": s.label, "drawer": s.drawer, "revision": s.revision },
     })
 }
 
@@ -197,5 +223,6 @@ pub fn fill<'a>(parts: &'a Parts, csrf: &'a str, member: Option<&'a MemberView>)
         count: parts.count,
         drawer: &parts.drawer,
         visitor: &parts.json,
+        revision: parts.revision,
     }
 }

@@ -373,7 +373,12 @@ export type OrderView = { id: number,
 /**
  * What the shopper quotes: `TB-000123`.
  */
-number: string, status: string, status_label: string, placed_at: string, fulfillment_id: number, fulfillment: string, payment: string, contact_name: string, mobile: string, email: string, address: string, place: string, notes: string, items: Array<OrderItemView>, items_total: number, deposits: Array<NameAmount>, deposits_total: number, delivery_fee: number, total: number, history: Array<StatusStep>, };
+number: string, status: string, status_label: string, placed_at: string, fulfillment_id: number, fulfillment: string, payment: string, contact_name: string, mobile: string, email: string, address: string, place: string, notes: string, items: Array<OrderItemView>, items_total: number, deposits: Array<NameAmount>, deposits_total: number, delivery_fee: number, total: number, history: Array<StatusStep>, 
+/**
+ * Whether the confirmation was mailed to `email` (a guest's is held once the address has
+ * had 3 in an hour: the order's link is then the only way back to it).
+ */
+confirmation_mailed: boolean, };
 
 /**
  * What one option buys: a single unit or a case (box) of `unit_per_case`.
@@ -458,7 +463,11 @@ sold_as: SoldAs,
 /**
  * The type selector's options, the initial one first; its price is the listed price.
  */
-pack_options: Array<PackOption>, };
+pack_options: Array<PackOption>, 
+/**
+ * The units a recommended card's Add to Cart puts in (SPEC 9: a box of cans, else one).
+ */
+card_quantity: number, };
 
 /**
  * A promotion with its product.
@@ -493,7 +502,12 @@ link: string,
  * Where the cart is now for, when the refill chose it (Order Again without a `barangay`:
  * the order's): a page without a location chosen takes it as the shop's.
  */
-place: RefillPlace | null, cart: CartAnswer, };
+place: RefillPlace | null, 
+/**
+ * True when this refill had been made before against the same cart revision (a double
+ * click, a retry, a second tab): nothing was added again.
+ */
+already: boolean, cart: CartAnswer, };
 
 /**
  * What a refusal of the cart or checkout carries (SPEC 8: `data.error`, `data.products`).

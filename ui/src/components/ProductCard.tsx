@@ -7,10 +7,6 @@ import { usePage } from '../page';
 import { CartErrorDialog } from './CartErrorDialog';
 import { FormCall } from './form';
 
-/** SPEC 9: from a recommended card, Cans go in by 24, everything else by 1. */
-export function cardQuantity(product: Pick<Product, 'types'>): number {
-  return product.types.name === 'Cans' ? 24 : 1;
-}
 
 /** A card's Add to Cart: a form to /cart without JavaScript, the debounced API call with it. */
 function CardAdd({ product }: { product: Product }) {
@@ -18,7 +14,8 @@ function CardAdd({ product }: { product: Product }) {
   const { gate, open } = useGate();
   const cart = useAddToCart();
   const barangay = page.vars.barangay ? Number(page.vars.barangay) : null;
-  const quantity = cardQuantity(product);
+  // SPEC 9's card quantity (a box of cans, else one) is the API's, decided by the packaging.
+  const quantity = product.card_quantity;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (barangay === null) open('location');

@@ -5,6 +5,7 @@
 // this form asks in place: Yes sends it again with `reset`.
 import { useState, type ReactNode } from 'react';
 import type { Call, Refilled } from '../api/contract.gen';
+import { usePage } from '../page';
 import { FormCall, useAccountForm } from './form';
 
 export function RefillForm({
@@ -20,6 +21,11 @@ export function RefillForm({
   className?: string;
 }) {
   const [state, submit, update] = useAccountForm();
+  // The cart revision this page was made against: the server adds a refill once per revision,
+  // so a double click, a retry or a second tab adds once (issue 24).
+  // A page rendered once for everyone (an order's page) leaves it as a slot each answer fills.
+  const visitor = usePage().visitor;
+  const revision = (visitor?.shared ? visitor.slots?.revision : visitor?.cart_revision) ?? 0;
   // The page's own posted form (another form's failure) is not this one's.
   const [mine, setMine] = useState(false);
   const question = mine ? state.errors.reset?.[0] : undefined;
@@ -38,6 +44,7 @@ export function RefillForm({
       {Object.entries(fields).map(([name, value]) =>
         value === null || value === undefined || value === '' ? null : <input key={name} type="hidden" name={name} value={value} />,
       )}
+      <input type="hidden" name="revision" value={revision} />
       {question && <input type="hidden" name="reset" value="true" />}
       {question && (
         <p className="form-message error" role="alert">

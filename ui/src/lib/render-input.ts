@@ -42,10 +42,12 @@ export interface Visitor {
   cart_count: number;
   /** The cart as the drawer shows it, priced for the gate's place (null: empty or no place yet). */
   cart: CartAnswer | null;
+  /** The cart's revision (0 without a cart): what a refill form sends, so one click refills once. */
+  cart_revision?: number;
   /** Only in the server's render of a shared page: the shopper's parts are left as sentinels. */
   shared?: boolean;
   /** The sentinels the shared render puts where the count, its label and the drawer go. */
-  slots?: { count: string; label: string; drawer: string };
+  slots?: { count: string; label: string; drawer: string; revision: string };
 }
 
 export interface MemberView {

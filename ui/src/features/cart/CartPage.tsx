@@ -28,6 +28,7 @@ const DONE: Record<string, string> = {
   conflict: 'You had another cart before logging in: choose below which one to keep.',
   kept: 'Your cart is ready.',
   refilled: 'We filled your cart. Check it before you go to checkout.',
+  already: 'That was already added to your cart, so it was not added again. Check your cart before you go to checkout.',
   merged:
     "Your cart from before you logged in joined your account's cart; what went past a cart's limits (999 of a product, 50 products) was left out.",
 };

@@ -26,6 +26,7 @@ const sample = (id: number, over: Partial<Product> = {}): Product => ({
     { pack: 'unit', label: 'Bottle', price: 5200 },
     { pack: 'case', label: 'Case of 24', price: 118800 },
   ],
+  card_quantity: 1,
   ...over,
 });
 

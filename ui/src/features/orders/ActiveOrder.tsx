@@ -66,7 +66,9 @@ function Order({ order: o, member }: { order: OrderView; member: boolean }) {
             <strong>{thanks}</strong>
           </p>
           <p>
-            We sent the confirmation to {o.email}.
+            {o.confirmation_mailed
+              ? `We sent the confirmation to ${o.email}.`
+              : `We did not mail a confirmation to ${o.email}: it has had several order confirmations from us in the last hour.`}
             {member ? ' You can find this order in My Orders.' : ' Keep its link: it is how you come back to this page.'}
           </p>
         </div>

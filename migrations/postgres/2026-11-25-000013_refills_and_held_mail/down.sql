@@ -1,0 +1,2 @@
+ALTER TABLE orders DROP COLUMN confirmation_mailed;
+DROP TABLE cart_refills;
