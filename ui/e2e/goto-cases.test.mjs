@@ -275,11 +275,19 @@ test('JS off: save, refill with the reset question, and Order Again, all as form
   await page.getByRole('button', { name: 'Yes, reset my cart' }).click();
   await page.waitForURL('**/cart?done=refilled');
   assert.equal(await page.getByLabel('Quantity of Tala Pale Pilsen 320 ml').inputValue(), '48');
-  // Order Again: the order's cans join (the bottles add up).
+  // Order Again: the order's cans join (the bottles add up). Two tabs of the same page (issue 24):
+  // the form names the cart's revision the page was made with, so the second adds nothing and says so.
   await page.goto(`${store.base}/my-account/orders`);
+  const other = await context.newPage();
+  await other.goto(`${store.base}/my-account/orders`);
   await page.getByRole('button', { name: `Order Again order ${placed.order.number}` }).click();
   await page.waitForURL('**/cart?done=refilled');
   assert.equal(await page.getByLabel('Quantity of Tala Pale Pilsen 320 ml').inputValue(), '72');
   assert.equal(await page.getByLabel('Quantity of Tala Light Can 330 ml').inputValue(), '24');
+  await other.getByRole('button', { name: `Order Again order ${placed.order.number}` }).click();
+  await other.waitForURL('**/cart?done=already');
+  await other.getByText('That was already added to your cart, so it was not added again.').waitFor();
+  assert.equal(await other.getByLabel('Quantity of Tala Pale Pilsen 320 ml').inputValue(), '72');
+  assert.equal(await other.getByLabel('Quantity of Tala Light Can 330 ml').inputValue(), '24');
   await context.close();
 });

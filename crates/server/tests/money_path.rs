@@ -165,6 +165,18 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     )
     .await;
     assert_eq!(r.json()["item_count"], 0);
+    // The same form sent again from the new cart (another tab, the back button): the same order.
+    let back = call(
+        &db,
+        "POST",
+        "/api/v1/orders",
+        "",
+        &fresh,
+        form(&cart, "ana@example.com"),
+    )
+    .await;
+    assert_eq!(back.status, StatusCode::OK, "{}", back.text());
+    assert_eq!(back.json()["link"], order["link"]);
     let r = call(
         &db,
         "GET",
