@@ -120,7 +120,9 @@ test('with JavaScript a guest checks out once, however often the order is submit
   await assertGuestOrder(page);
   assert.deepEqual(await axeViolations(page), [], 'order page');
 
-  // The same checkout again: the same order, not a second one.
+  // The same checkout again (the back button, another tab): not a second order. Placing the order
+  // ended this browser's cart (issue 24: a new cart token), so the form is told the cart is empty;
+  // a retry whose first answer was lost still holds the old token and gets the order (money_path.rs).
   const again = await page.evaluate(
     async ([action, pairs]) => {
       const res = await fetch(action, { method: 'POST', headers: { Accept: 'application/json' }, body: new URLSearchParams(pairs) });
@@ -128,7 +130,8 @@ test('with JavaScript a guest checks out once, however often the order is submit
     },
     [`${store.base}/checkout?testdate=${OPEN}`, fields],
   );
-  assert.equal(again.location, `${link.pathname}${link.search}`);
+  assert.equal(again.location, undefined, JSON.stringify(again));
+  assert.equal(again.message, 'There are no items in your cart.');
   // The cart is empty now.
   await open(page, true, `/checkout?testdate=${OPEN}`);
   await page.locator('#main').getByText('There are no items in your cart.').waitFor();

@@ -221,22 +221,20 @@ impl From<FullOrder> for OrderView {
     }
 }
 
-/// The idempotency key of an order: the cart and the revision the checkout showed.
-fn idempotency_key(cart: i64, revision: i64) -> String {
-    format!("cart {cart} revision {revision}")
+/// What stands for the shopper's secret in a guest's order key: the browser's cart token, or
+/// the session token of a client without cookies.
+fn owner_secret(ctx: &mut Ctx) -> String {
+    let (cookie, _) = ctx.cart_cookie();
+    match cookie {
+        Some(c) => format!("cart:{c}"),
+        None => format!("session:{}", ctx.token().unwrap_or_default()),
+    }
 }
 
-/// A guest's key to an order: derived from its cart's owner key (the SHA-256 of the browser's
-/// cart token, or of a cookie-less client's session) and the order's idempotency key, so a
-/// repeated submit answers the same link, from the browser's next cart too; only its hash is
-/// stored. (Whoever holds the cart token could derive it, knowing the cart's id and revision,
-/// which no answer shows; a repeated submit answers the order only to the placing form.)
-fn access_key(cart: &CartRow, idempotency_key: &str) -> String {
-    let owner = match (&cart.guest_key, cart.user_id) {
-        (Some(key), _) => key.clone(),
-        (None, user) => format!("member {}", user.unwrap_or_default()),
-    };
-    let h = crate::session::hash(&format!("order access:{owner}:{idempotency_key}"));
+/// A guest's key to an order: derived from the shopper's secret and the order's idempotency key,
+/// so a repeated submit answers the same link; only its hash is stored.
+fn access_key(secret: &str, idempotency_key: &str) -> String {
+    let h = crate::session::hash(&format!("order access:{secret}:{idempotency_key}"));
     h[..40].to_string()
 }
 
@@ -362,23 +360,16 @@ impl Endpoint for PlaceOrder {
         })?;
         let cart = db::carts::find(ctx.conn, owner.as_owner())?
             .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::EMPTY))?;
-        let key = idempotency_key(cart.id, revision);
-        let access = access_key(&cart, &key);
+        let key = format!("cart {} revision {revision}", cart.id);
+        let secret = owner_secret(ctx);
+        let access = access_key(&secret, &key);
         // A submit of a revision already placed answers that order when it carries what the
-        // placing submit did (a retry, a double click, two tabs, the back button), from this
-        // cart or from the one the browser's new cart follows; a request that only holds the
+        // placing submit did (a retry, a double click, two tabs); a request that only holds the
         // browser's cart cookie goes on and is told its revision is past, as for any other.
-        let previous = match cart.previous_cart_id {
-            Some(id) => db::carts::by_id(ctx.conn, id)?,
-            None => None,
-        };
-        for earlier in std::iter::once(&cart).chain(previous.as_ref()) {
-            let key = idempotency_key(earlier.id, revision);
-            if let Some(done) = db::orders::by_idempotency_key(ctx.conn, &key)? {
-                if same_submit(&f, &done, member.as_ref()) {
-                    let access = access_key(earlier, &key);
-                    return answer_placed(ctx, done.id, Some(&access), false);
-                }
+        if let Some(done) = db::orders::by_idempotency_key(ctx.conn, &key)? {
+            if same_submit(&f, &done, member.as_ref()) {
+                end_browser_cart(ctx, &owner);
+                return answer_placed(ctx, done.id, Some(&access), false);
             }
         }
         let place = crate::cart::place_of(ctx, barangay)?;
@@ -428,12 +419,6 @@ impl Endpoint for PlaceOrder {
         let orders_to = ctx.config.orders_to.clone();
         let base = ctx.config.public_url.clone();
         let user_id = member.as_ref().map(|m| m.id.get());
-        // The order ends a browser's cart: the browser gets a new cart token, whose cart names
-        // this one (a retry of this submit from it still finds the order). A cookie-less client's
-        // cart is its session's and goes on.
-        let next_token = (matches!(owner, crate::cart::CartOwner::Guest(_))
-            && ctx.cart_cookie().0.is_some())
-        .then(crate::session::new_token);
         let placed = db::write_transaction(ctx.conn, |conn| {
             // Holding the cart makes concurrent submits of it wait here, one after the other.
             db::carts::hold(conn, cart.id)?;
@@ -554,10 +539,6 @@ impl Endpoint for PlaceOrder {
             let id = db::orders::insert(inner.conn, &order, &items, &charges)?;
             db::carts::clear(inner.conn, cart.id)?;
             db::carts::lock(inner.conn, cart.id, unix)?;
-            if let Some(token) = &next_token {
-                let next = crate::cart::guest_key(token);
-                db::carts::start_after(inner.conn, &next, cart.id, unix)?;
-            }
             // The mail goes with the order: both or neither.
             let full = db::orders::full(inner.conn, id)?
                 .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
@@ -588,17 +569,13 @@ impl Endpoint for PlaceOrder {
                 PLACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 ctx.mailed = true;
                 ctx.cart_version = db::carts::find(ctx.conn, owner.as_owner())?.map(|c| c.revision);
-                // From now on the browser names its new cart, so the next person on a shared
-                // phone holds nothing that reaches this order. The old cart stays, empty, so a
-                // retry of this submit that never saw the answer (and so still sends the old
-                // token) is answered with its order too.
-                if let Some(token) = next_token {
-                    ctx.cart_issued = Some(token);
-                    ctx.cart_version = Some(0);
-                }
+                end_browser_cart(ctx, &owner);
                 answer_placed(ctx, id, Some(&access), true)
             }
-            Err(id) => answer_placed(ctx, id, Some(&access), false),
+            Err(id) => {
+                end_browser_cart(ctx, &owner);
+                answer_placed(ctx, id, Some(&access), false)
+            }
         }
     }
 }
@@ -620,6 +597,16 @@ fn same_submit(f: &OrderForm, order: &OrderRow, member: Option<&db::users::UserR
         && domain::email::validate_email(&f.email).ok().as_deref() == Some(&*order.email)
         && f.address.trim() == order.address
         && f.notes.trim() == order.notes
+}
+
+/// The order ends a browser's cart: the answer gives the browser a new cart token (its answers
+/// to a retry too, whose first answer was lost), so the next person on a shared phone holds
+/// nothing that reaches this order. The old cart stays, empty, so a retry that still sends the
+/// old token is answered with its order. A cookie-less client's cart is its session's.
+fn end_browser_cart(ctx: &mut Ctx, owner: &crate::cart::CartOwner) {
+    if matches!(owner, crate::cart::CartOwner::Guest(_)) && ctx.cart_cookie().0.is_some() {
+        ctx.cart_issued = Some(crate::session::new_token());
+    }
 }
 
 fn order_with_id(order: &OrderRow, id: i64) -> OrderRow {
@@ -701,8 +688,9 @@ pub(crate) fn visible(ctx: &mut Ctx, id: i64, key: Option<&str>) -> Result<FullO
     let Some(full) = db::orders::full(ctx.conn, id)? else {
         return Err(missing());
     };
-    let by_key =
-        key.is_some_and(|k| k.len() == 40 && crate::session::hash(k) == full.order.access_hash);
+    // Only a guest's order has a link with a key; a member's opens with their session alone.
+    let by_key = full.order.user_id.is_none()
+        && key.is_some_and(|k| k.len() == 40 && crate::session::hash(k) == full.order.access_hash);
     let mine = match full.order.user_id {
         Some(owner) => ctx.session_member()?.1.is_some_and(|m| m.id.get() == owner),
         None => false,

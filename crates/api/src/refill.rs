@@ -150,6 +150,13 @@ pub fn refill(
     let keg = is_keg(pricing.family(fit[0].0.packaging_id));
     let now = domain::calendar::unix_now();
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
+    // A revision the cart has not reached yet was never seen by anyone: made up.
+    if click.revision > cart.revision {
+        return Err(ApiError::Invalid {
+            field: "revision",
+            message: "Open the page again and try from there.".into(),
+        });
+    }
     let clipped = db::write_transaction(ctx.conn, |conn| {
         if !db::carts::record_refill(conn, cart.id, click.source, click.revision, now)? {
             return Ok(None);

@@ -26,14 +26,10 @@ pub enum Owner<'a> {
 pub struct CartRow {
     pub id: i64,
     pub user_id: Option<i64>,
-    /// A browser's cart: the SHA-256 of its token ([`Owner::Guest`]).
-    pub guest_key: Option<String>,
     pub barangay_id: Option<i64>,
     pub street_id: Option<i32>,
     pub revision: i64,
     pub updated_at: i64,
-    /// The browser's cart before this one, when that one was placed as an order.
-    pub previous_cart_id: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
@@ -98,34 +94,6 @@ pub fn find_or_create(conn: &mut AnyConnection, owner: Owner, now: i64) -> Query
             .execute(c)?,
     };
     find(conn, owner)?.ok_or(diesel::result::Error::NotFound)
-}
-
-/// A cart by its id (never reached by a request's id: placing an order's replay finds the cart
-/// a browser's new cart follows).
-pub fn by_id(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<CartRow>> {
-    carts::table
-        .find(id)
-        .select(CartRow::as_select())
-        .first(conn)
-        .optional()
-}
-
-/// Starts a browser's new, empty cart (its token's key `guest_key`) after `previous` was placed
-/// as an order.
-pub fn start_after(
-    conn: &mut AnyConnection,
-    guest_key: &str,
-    previous: i64,
-    now: i64,
-) -> QueryResult<()> {
-    diesel::insert_into(carts::table)
-        .values((
-            carts::guest_key.eq(guest_key),
-            carts::previous_cart_id.eq(previous),
-            carts::updated_at.eq(now),
-        ))
-        .execute(conn)
-        .map(|_| ())
 }
 
 /// Takes the cart for a change (first statement of the change's transaction) and counts the

@@ -64,7 +64,6 @@ diesel::table! {
         street_id -> Nullable<Int4>,
         revision -> Int8,
         updated_at -> Int8,
-        previous_cart_id -> Nullable<Int8>,
     }
 }
 

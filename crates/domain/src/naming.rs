@@ -19,9 +19,6 @@ pub fn key(name: &str) -> String {
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Characters a name may not hold: the rule of every typed text ([`crate::text::refused`]).
-pub use crate::text::refused;
-
 /// A name as typed, checked: 1 to `max` UTF-16 units (what a browser's `maxlength` counts) of
 /// visible text; the name trimmed, or the message saying what is wrong.
 pub fn check(name: &str, max: usize) -> Result<&str, String> {
@@ -29,7 +26,7 @@ pub fn check(name: &str, max: usize) -> Result<&str, String> {
     if name.is_empty() {
         return Err("Enter a name.".into());
     }
-    if name.chars().any(refused) {
+    if crate::text::check(name, 0, usize::MAX, false) == Err(crate::text::Problem::Characters) {
         return Err("Use letters, numbers, spaces and punctuation in the name.".into());
     }
     if name.encode_utf16().count() > max {
@@ -74,6 +71,8 @@ mod tests {
             "a\u{E000}",
             "a\u{0}b",
             "a\u{FFFF}",
+            "\u{200D}",
+            "Fri\u{200C}",
             "   ",
             "",
         ] {

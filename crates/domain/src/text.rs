@@ -30,8 +30,15 @@ pub const CHARACTERS: &str =
 pub fn refused(c: char) -> bool {
     c.is_control()
         || matches!(c,
+            // Unicode's format characters (category Cf, Unicode 15.1) but the two joiners
+            // ([`JOINERS`], allowed between visible characters), and the default-ignorable
+            // fillers that show as nothing.
             '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
+            | '\u{0600}'..='\u{0605}' | '\u{06DD}' | '\u{070F}' | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}' | '\u{17B4}'..='\u{17B5}'
+            | '\u{200B}' | '\u{200E}'..='\u{200F}'
+            | '\u{110BD}' | '\u{110CD}' | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
             | '\u{2028}'..='\u{202E}'
             | '\u{2060}'..='\u{206F}'
             | '\u{2800}' | '\u{3164}' | '\u{FFA0}'
@@ -44,13 +51,18 @@ pub fn refused(c: char) -> bool {
         || (c as u32 & 0xFFFE) == 0xFFFE
 }
 
+/// The zero-width non-joiner and joiner: needed inside words of some scripts (Persian) and in
+/// the emoji phone keyboards make (a woman shrugging), so allowed between two visible characters
+/// and nowhere else.
+pub const JOINERS: [char; 2] = ['\u{200C}', '\u{200D}'];
+
 /// A typed text checked: trimmed, `min` to `max` characters, none [`refused`] (`\n` and `\r`
-/// allowed where `lines`); with `min > 0`, at least one visible character. Answers the trimmed
-/// text.
+/// allowed where `lines`) and a joiner only between two visible characters; with `min > 0`, at
+/// least one visible character. Answers the trimmed text.
 pub fn check(text: &str, min: usize, max: usize, lines: bool) -> Result<&str, Problem> {
     let text = text.trim();
     let bad = |c: char| refused(c) && !(lines && (c == '\n' || c == '\r'));
-    if text.chars().any(bad) {
+    if text.chars().any(bad) || !joined(text) {
         return Err(Problem::Characters);
     }
     if !(min..=max).contains(&text.chars().count()) || (min > 0 && !text.chars().any(visible)) {
@@ -59,10 +71,21 @@ pub fn check(text: &str, min: usize, max: usize, lines: bool) -> Result<&str, Pr
     Ok(text)
 }
 
+/// Whether every joiner of `text` stands between two visible characters.
+fn joined(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars.iter().enumerate().all(|(i, c)| {
+        !JOINERS.contains(c)
+            || (i > 0 && visible(chars[i - 1]) && chars.get(i + 1).is_some_and(|n| visible(*n)))
+    })
+}
+
 /// Whether a character shows on its own: not white space, not a mark that only changes the one
 /// before it (an accent, a variation selector).
 fn visible(c: char) -> bool {
     !c.is_whitespace()
+        && !JOINERS.contains(&c)
+        && !refused(c)
         && !unicode_normalization::char::is_combining_mark(c)
         && !('\u{FE00}'..='\u{FE0F}').contains(&c)
 }
@@ -164,6 +187,13 @@ mod tests {
             "\u{3164}\u{3164}",
             "\u{2800}\u{2800}",
             "Ana\tSantos",
+            "\u{1D173}\u{1D173}",
+            "\u{0600}Ana",
+            "\u{200D}\u{200D}",
+            "Ana\u{200D}",
+            "\u{200C}Ana",
+            "Ana \u{200D} Cruz",
+            "A\u{200D}\u{200D}na",
         ] {
             assert_eq!(
                 check(bad, 2, 100, false),
@@ -181,6 +211,15 @@ mod tests {
         assert_eq!(check("Niño Peña", 2, 9, false), Ok("Niño Peña"));
         assert_eq!(check("Niño Peñas", 2, 9, false), Err(Problem::Length));
         assert_eq!(check("Tagay 🍺", 2, 100, false), Ok("Tagay 🍺"));
+        // The joiners inside a word and an emoji a phone keyboard makes.
+        assert_eq!(
+            check("می\u{200C}خواهم", 2, 100, false),
+            Ok("می\u{200C}خواهم")
+        );
+        assert_eq!(
+            check("🤷\u{200D}♀\u{FE0F}", 2, 100, false),
+            Ok("🤷\u{200D}♀\u{FE0F}")
+        );
         assert_eq!(check("A", 2, 100, false), Err(Problem::Length));
         assert_eq!(
             check("\u{301}\u{301}\u{FE0F}", 2, 100, false),

@@ -148,10 +148,14 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     )
     .await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text());
-    let again = again.json();
+    let again_res = again;
+    let again = again_res.json();
     assert_eq!(again["order"]["id"].as_i64(), Some(id));
     assert_eq!(again["link"], order["link"]);
     assert_eq!(again["placed"], false);
+    // Its answer ends the old cart too: the browser that never saw the first answer moves on.
+    let moved = cookie_set(&again_res, "cart").expect("a new cart cookie on the retry");
+    assert_ne!(moved, token);
 
     // The new cart is empty and the order's page opens with the link's key only.
     let fresh = format!("{session}; cart={next}");
@@ -165,18 +169,6 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     )
     .await;
     assert_eq!(r.json()["item_count"], 0);
-    // The same form sent again from the new cart (another tab, the back button): the same order.
-    let back = call(
-        &db,
-        "POST",
-        "/api/v1/orders",
-        "",
-        &fresh,
-        form(&cart, "ana@example.com"),
-    )
-    .await;
-    assert_eq!(back.status, StatusCode::OK, "{}", back.text());
-    assert_eq!(back.json()["link"], order["link"]);
     let r = call(
         &db,
         "GET",
@@ -187,6 +179,33 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     )
     .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
+
+    // A member's order opens with their session only: no key opens it, even one that matches
+    // what the order keeps.
+    let member = support::member(&db, 2).await;
+    let (cart, _) = a_case(&db, &member, "").await;
+    let placed = call(&db, "POST", "/api/v1/orders", &member, "", form(&cart, "")).await;
+    assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
+    let mine = placed.json()["order"]["id"].as_i64().unwrap();
+    let key = "k".repeat(40);
+    {
+        use db::schema::orders;
+        let mut conn = db.pool.get().unwrap();
+        diesel::update(orders::table.find(mine))
+            .set(orders::access_hash.eq(api::session::hash(&key)))
+            .execute(&mut *conn)
+            .unwrap();
+    }
+    let r = call(
+        &db,
+        "GET",
+        &format!("/api/v1/orders/{mine}?key={key}"),
+        "",
+        "",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
 }
 both!(a_cart_cookie_alone_opens_no_earlier_order);
 
@@ -293,6 +312,19 @@ async fn a_refill_is_one_per_click(b: Backend) {
     )
     .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+
+    // A revision the cart never had (made up) is refused too.
+    let r = call(
+        &db,
+        "POST",
+        &format!("/api/v1/orders/{id}/again"),
+        &guest,
+        "",
+        json!({"key": key, "revision": revision + 1000}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    assert_eq!(units(&db, &guest).await.0, 0);
 
     // Ten at once: added once; the others say so.
     let body = json!({"key": key, "revision": revision});
@@ -538,8 +570,8 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     let cookie = format!("session={guest}");
     for bad in ["%FF%FE%FD%FC%FB", "Unit 5 %zz Jupiter"] {
         let body = format!(
-            "_call=placeOrder&contact_name=Ana+Santos&mobile=09171234567&email=ana%40example.com&address={bad}&barangay={MAKATI}&revision={}&expected_total={}",
-            cart["revision"], cart["cart_order_summary"]["subtotal"]
+            "_call=placeOrder&csrf={}&contact_name=Ana+Santos&mobile=09171234567&email=ana%40example.com&address={bad}&barangay={MAKATI}&revision={}&expected_total={}",
+            api::session::csrf_token(&guest), cart["revision"], cart["cart_order_summary"]["subtotal"]
         );
         let r = send!(
             store,

@@ -16,8 +16,3 @@ CREATE TABLE cart_refills (
 -- is placed and its confirmation held (not mailed), so nobody can lock an address out of guest
 -- checkout by ordering with it. The order page says which.
 ALTER TABLE orders ADD COLUMN confirmation_mailed BOOLEAN NOT NULL DEFAULT TRUE;
-
--- Placing a guest's order ends the browser's cart: the answer gives the browser a new cart token
--- and its new, empty cart names the one that placed the order, so the placing submit sent again
--- from another tab or after the back button (the same form) is still answered with its order.
-ALTER TABLE carts ADD COLUMN previous_cart_id BIGINT REFERENCES carts (id) ON DELETE SET NULL;
