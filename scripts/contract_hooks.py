@@ -230,6 +230,10 @@ def _real_values(label, turn):
     if label in ("PUT /api/v1/user/goto-case", "DELETE /api/v1/user/goto-case/items"):
         cases = _dict("goto-cases")
         return {"body": {"case_id": int(cases[turn % len(cases)])}} if cases else None
+    if label in _REFILL_CALLS:
+        # A refill names the cart revision it was made against, one the cart has had.
+        revision = _cart_revision()
+        return {"body": {"revision": revision}} if revision is not None else None
     if label == "POST /api/v3/return-empty":
         # The case of bottles in the member's cart (see _tidy_cart) carries deposit 1.
         return {"body": {"deposit_id": 1, "cases": 1, "barangay": setup.MAKATI}}
@@ -237,6 +241,23 @@ def _real_values(label, turn):
 
 
 _turn = [0]
+
+# The refills name the cart revision they were made against (issue 24: one refill per click); a
+# revision the cart has not reached is made up and refused (422), so a drawn integer is mostly
+# refused: every other well-formed case of the fuzzing phase gets the member's cart's revision.
+_REFILL_CALLS = {
+    "POST /api/v1/orders/{orderId}/again",
+    "POST /api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}",
+}
+
+
+def _cart_revision():
+    if not MEMBER.token:
+        return None
+    status, _, cart = setup.request("GET", f"/api/v1/cart/{setup.MAKATI}", token=MEMBER.token)
+    if status != 200 or not isinstance(cart, dict):
+        return None
+    return cart.get("revision")
 
 
 def _serve_real_values(case, label):
@@ -255,6 +276,11 @@ def _serve_real_values(case, label):
         # `fb-token` or `google-token` is always refused (crates/server/tests/social.rs tests
         # those with a stand-in provider): every other well-formed one goes without them, with
         # a password the store's rule takes, and the token its dictionary drew.
+        if label in _REFILL_CALLS and isinstance(case.body, dict):
+            _turn[0] += 1
+            revision = _cart_revision() if _turn[0] % 2 == 0 else None
+            if revision is not None:
+                case.body = {**case.body, "revision": revision}
         if label == "POST /api/v1/registration":
             _turn[0] += 1
             if _turn[0] % 2 == 0:
