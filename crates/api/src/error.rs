@@ -47,6 +47,10 @@ pub enum ApiError {
     UriTooLong,
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
+    /// The database failed the call (out of reach, the connection lost, the disk full, not
+    /// writable, locked): a 503 with Retry-After in the store's words (issue 30).
+    #[error("The store can't take changes right now. Please try again in a minute.")]
+    DatabaseDown(db::Outage),
     /// A service the call needs (a social provider) did not answer.
     #[error("{0}")]
     Upstream(String),
@@ -144,7 +148,7 @@ impl ApiError {
             Self::TooMany(_) | Self::LinkSent(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::UriTooLong => StatusCode::URI_TOO_LONG,
-            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable | Self::DatabaseDown(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Self::Refused { status, .. } => {
@@ -217,6 +221,9 @@ impl ResponseError for ApiError {
             Self::Unavailable => {
                 res.insert_header((actix_web::http::header::RETRY_AFTER, "1"));
             }
+            Self::DatabaseDown(_) => {
+                res.insert_header((actix_web::http::header::RETRY_AFTER, DATABASE_RETRY_AFTER));
+            }
             Self::TooMany(secs) | Self::LinkSent(secs) => {
                 res.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
             }
@@ -226,17 +233,33 @@ impl ResponseError for ApiError {
     }
 }
 
+/// The seconds a 503 for a failed database asks a client to wait.
+pub const DATABASE_RETRY_AFTER: &str = "30";
+
 impl From<db::diesel::result::Error> for ApiError {
     fn from(e: db::diesel::result::Error) -> Self {
-        Self::Internal(e.to_string())
+        match db::Outage::of(&e) {
+            Some(outage) => Self::database_down(outage, &e),
+            None => Self::Internal(e.to_string()),
+        }
     }
 }
 
 impl From<db::DbError> for ApiError {
     fn from(e: db::DbError) -> Self {
-        match e {
-            db::DbError::Pool(_) | db::DbError::Busy => Self::Unavailable,
-            other => Self::Internal(other.to_string()),
+        match (&e, e.outage()) {
+            (db::DbError::Busy, _) => Self::Unavailable,
+            (_, Some(outage)) => Self::database_down(outage, &e),
+            _ => Self::Internal(e.to_string()),
         }
+    }
+}
+
+impl ApiError {
+    /// A call the database failed: counted by kind (the metrics), and the reason logged once a
+    /// second at most, not once a request.
+    fn database_down(outage: db::Outage, e: &dyn std::fmt::Display) -> Self {
+        db::outages::note(outage, e);
+        Self::DatabaseDown(outage)
     }
 }

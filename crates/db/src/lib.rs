@@ -10,6 +10,7 @@ pub mod goto_cases;
 pub mod limits;
 pub mod models;
 pub mod orders;
+pub mod outages;
 pub mod outbox;
 pub mod places;
 mod run;
@@ -57,6 +58,100 @@ pub enum DbError {
     #[error("the database is busy")]
     Busy,
 }
+
+/// How the database failed a call when the failure is the database's, not the call's: what a
+/// request answers 503 for (issue 30), and what the metrics count by kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outage {
+    /// No connection could be had (refused, the server down or starting, the pool's wait over).
+    Unreachable,
+    /// The connection was lost during the call (the server shut down or restarted).
+    Lost,
+    /// The disk is full.
+    Full,
+    /// The database cannot be written (a read-only file or server, a disk I/O error).
+    ReadOnly,
+    /// Locked past its timeout.
+    Locked,
+}
+
+impl Outage {
+    /// Every kind, as the metrics list them.
+    pub const ALL: [Outage; 5] = [
+        Self::Unreachable,
+        Self::Lost,
+        Self::Full,
+        Self::ReadOnly,
+        Self::Locked,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Unreachable => "unreachable",
+            Self::Lost => "lost",
+            Self::Full => "full",
+            Self::ReadOnly => "read_only",
+            Self::Locked => "locked",
+        }
+    }
+
+    /// The outage a query's error is, if it is one (by diesel's kind, else by the words SQLite
+    /// and PostgreSQL use: neither reaches diesel with a code of its own).
+    pub fn of(e: &diesel::result::Error) -> Option<Self> {
+        use diesel::result::{DatabaseErrorKind as Kind, Error};
+        let Error::DatabaseError(kind, info) = e else {
+            return None;
+        };
+        if matches!(kind, Kind::ClosedConnection | Kind::UnableToSendCommand) {
+            return Some(Self::Lost);
+        }
+        if matches!(kind, Kind::ReadOnlyTransaction) {
+            return Some(Self::ReadOnly);
+        }
+        let message = info.message().to_ascii_lowercase();
+        const WORDS: &[(&str, Outage)] = &[
+            ("database or disk is full", Outage::Full),
+            ("no space left on device", Outage::Full),
+            ("could not extend file", Outage::Full),
+            ("attempt to write a readonly database", Outage::ReadOnly),
+            ("disk i/o error", Outage::ReadOnly),
+            ("read-only transaction", Outage::ReadOnly),
+            ("database is locked", Outage::Locked),
+            ("database table is locked", Outage::Locked),
+            ("unable to open database file", Outage::Unreachable),
+            ("terminating connection", Outage::Lost),
+            ("server closed the connection", Outage::Lost),
+            ("connection to server", Outage::Lost),
+            ("no connection to the server", Outage::Lost),
+            ("the database system is shutting down", Outage::Unreachable),
+            ("the database system is starting up", Outage::Unreachable),
+            (
+                "the database system is in recovery mode",
+                Outage::Unreachable,
+            ),
+        ];
+        WORDS
+            .iter()
+            .find(|(words, _)| message.contains(words))
+            .map(|(_, kind)| *kind)
+    }
+}
+
+impl DbError {
+    /// The outage this error is, if it is one (a pool that gives no connection is one).
+    pub fn outage(&self) -> Option<Outage> {
+        match self {
+            Self::Pool(_) => Some(Outage::Unreachable),
+            Self::Query(e) => Outage::of(e),
+            _ => None,
+        }
+    }
+}
+
+/// How long a call waits for the pool to give it a connection (and, halved, the longest the pool
+/// waits between tries to connect again while the database is away): a database out of reach is a
+/// quick 503, and a database that is back is used again within a second (issue 30).
+pub const CONNECTION_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Runs `f` in a transaction that writes. On SQLite the writers of this process take turns at a
 /// mutex first: one writer at a time holds SQLite's write lock, and the others wait here rather
@@ -124,7 +219,16 @@ pub fn is_postgres_url(url: &str) -> bool {
 /// SQLite file exists.
 pub fn prepare_url(url: &str) -> std::io::Result<String> {
     if is_postgres_url(url) {
-        return Ok(url.to_string());
+        // A server that does not answer at all (a host gone, a dropped route) is given up on as
+        // quickly as one that refuses: libpq waits forever without a connect_timeout.
+        if url.contains("connect_timeout=") {
+            return Ok(url.to_string());
+        }
+        let join = if url.contains('?') { '&' } else { '?' };
+        return Ok(format!(
+            "{url}{join}connect_timeout={}",
+            CONNECTION_WAIT.as_secs()
+        ));
     }
     let path = url.strip_prefix("sqlite://").unwrap_or(url);
     if path != ":memory:" {
@@ -172,6 +276,7 @@ pub fn connect(url: &str, max_size: u32) -> Result<DbPool, DbError> {
     let manager = ConnectionManager::<AnyConnection>::new(url);
     let pool = Pool::builder()
         .max_size(max_size)
+        .connection_timeout(CONNECTION_WAIT)
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)?;
     Ok(pool)
@@ -232,4 +337,59 @@ fn names<DB: diesel::backend::Backend>(
         .iter()
         .map(|m| (m.name().version().to_string(), m.name().to_string()))
         .collect())
+}
+
+#[cfg(test)]
+mod outage_tests {
+    use super::Outage;
+    use diesel::result::{DatabaseErrorKind as Kind, Error};
+
+    fn error(kind: Kind, message: &str) -> Error {
+        Error::DatabaseError(kind, Box::new(message.to_string()))
+    }
+
+    #[test]
+    fn the_databases_failures_are_told_from_the_calls() {
+        for (kind, message, outage) in [
+            (
+                Kind::Unknown,
+                "database or disk is full",
+                Some(Outage::Full),
+            ),
+            (
+                Kind::Unknown,
+                "attempt to write a readonly database",
+                Some(Outage::ReadOnly),
+            ),
+            (Kind::Unknown, "database is locked", Some(Outage::Locked)),
+            (
+                Kind::Unknown,
+                "terminating connection due to administrator command",
+                Some(Outage::Lost),
+            ),
+            (
+                Kind::ClosedConnection,
+                "server closed the connection unexpectedly",
+                Some(Outage::Lost),
+            ),
+            (
+                Kind::Unknown,
+                "the database system is shutting down",
+                Some(Outage::Unreachable),
+            ),
+            (
+                Kind::UniqueViolation,
+                "duplicate key value violates unique constraint",
+                None,
+            ),
+            (
+                Kind::CheckViolation,
+                "CHECK constraint failed: quantity",
+                None,
+            ),
+        ] {
+            assert_eq!(Outage::of(&error(kind, message)), outage, "{message}");
+        }
+        assert_eq!(Outage::of(&Error::NotFound), None);
+    }
 }

@@ -15,12 +15,16 @@ use crate::{AnyConnection, DbError, DbPool};
 /// How long a call waits for its turn.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(2);
 
+type Probed = (std::time::Instant, Result<(), crate::Outage>, u64);
+
 /// The database as async code sees it.
 #[derive(Clone)]
 pub struct Db {
     pool: DbPool,
     turns: Arc<Semaphore>,
     counts: Arc<Counts>,
+    /// The last write probe's time, answer, and the failures counted by then ([`Db::writable`]).
+    probed: Arc<std::sync::Mutex<Option<Probed>>>,
 }
 
 /// What the metrics read of the turns: a few relaxed atomics, touched only by calls that wait.
@@ -66,7 +70,35 @@ impl Db {
             pool,
             turns,
             counts: Arc::default(),
+            probed: Arc::default(),
         }
+    }
+
+    /// Whether the database takes a write ([`crate::outages::probe_write`]), asked at most once
+    /// every `every` (the last answer otherwise, unless a call has met a failure since), on a
+    /// connection of its own within `wait`, on a blocking thread: readiness.
+    pub async fn writable(&self, every: Duration, wait: Duration) -> Result<(), crate::Outage> {
+        let failures = || crate::outages::counts().iter().map(|(_, n)| n).sum::<u64>();
+        {
+            let last = self.probed.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((at, answer, seen)) = *last {
+                if at.elapsed() < every && seen == failures() {
+                    return answer;
+                }
+            }
+        }
+        let pool = self.pool.clone();
+        let probe = tokio::task::spawn_blocking(move || match pool.get_timeout(wait) {
+            Ok(mut conn) => crate::outages::probe_write(&mut conn),
+            Err(_) => Err(crate::Outage::Unreachable),
+        });
+        let answer = match tokio::time::timeout(wait + Duration::from_millis(500), probe).await {
+            Ok(Ok(answer)) => answer,
+            _ => Err(crate::Outage::Unreachable),
+        };
+        *self.probed.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((std::time::Instant::now(), answer, failures()));
+        answer
     }
 
     pub fn pool(&self) -> &DbPool {

@@ -68,6 +68,13 @@ impl Watch {
                     if let Some((maintenance, version)) = read(&pool) {
                         me.maintenance.store(maintenance, Ordering::Relaxed);
                         me.data_version.store(version, Ordering::Relaxed);
+                        crate::outages::read_worked();
+                    }
+                    // A failure to write ends with the first write that works (issue 30).
+                    if crate::outages::standing().is_some() {
+                        if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
+                            let _ = crate::outages::probe_write(&mut conn);
+                        }
                     }
                     // Expired sessions are forgotten every ten minutes.
                     if tick % 600 == 0 {

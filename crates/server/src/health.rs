@@ -11,6 +11,9 @@ use actix_web::{web, HttpResponse};
 /// How long readiness waits for a database connection and its answer.
 pub const READY_WAIT: Duration = Duration::from_secs(2);
 
+/// Readiness writes to the database at most this often (the last answer otherwise).
+pub const WRITE_PROBE_EVERY: Duration = Duration::from_secs(5);
+
 fn plain(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("text/plain; charset=utf-8")
@@ -50,7 +53,16 @@ pub async fn readyz(
     let mut lines = Vec::new();
     match database(api.db.pool().clone()).await {
         Ok(pending) => {
-            lines.push("database: ok".to_string());
+            // Reached is not enough: a full disk or a read-only database takes no order
+            // (issue 30). One row rewritten, at most every WRITE_PROBE_EVERY.
+            match api.db.writable(WRITE_PROBE_EVERY, READY_WAIT).await {
+                Ok(()) => lines.push("database: ok".to_string()),
+                Err(kind) => {
+                    ready = false;
+                    tracing::warn!("readiness: the database takes no write ({})", kind.as_str());
+                    lines.push(format!("database: not writable ({})", kind.as_str()));
+                }
+            }
             if pending.is_empty() {
                 lines.push("migrations: ok".into());
             } else {

@@ -407,6 +407,18 @@ pub fn render(api: &api::ApiState, pages: &::web::WebState) -> String {
         ),
     ];
     families.extend(parts.into_iter().flatten());
+    let failures = IntCounterVec::new(
+        Opts::new(
+            "store_db_failures_total",
+            "Database calls the database failed (answered 503), by kind: unreachable, lost, full, read_only, locked.",
+        ),
+        &["kind"],
+    )
+    .expect("a counter");
+    for (kind, n) in db::outages::counts() {
+        failures.with_label_values(&[kind.as_str()]).inc_by(n);
+    }
+    families.extend(failures.collect());
     families.extend(gauge(
         "store_maintenance",
         "1 while the store is under maintenance.",

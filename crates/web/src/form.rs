@@ -316,9 +316,12 @@ impl Refused {
             "message": self.message,
         });
         if wants_json(req) {
-            return HttpResponse::build(self.status)
-                .insert_header((header::CACHE_CONTROL, "no-store"))
-                .json(form);
+            let mut res = HttpResponse::build(self.status);
+            res.insert_header((header::CACHE_CONTROL, "no-store"));
+            if self.status == StatusCode::SERVICE_UNAVAILABLE {
+                res.insert_header((header::RETRY_AFTER, api::error::DATABASE_RETRY_AFTER));
+            }
+            return res.json(form);
         }
         serve(
             req,

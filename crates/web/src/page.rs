@@ -459,7 +459,13 @@ fn respond(
         ));
         headers.push((header::VARY, HeaderValue::from_static("Cookie")));
     }
-    if status == StatusCode::SERVICE_UNAVAILABLE {
+    if posted == Some(StatusCode::SERVICE_UNAVAILABLE) {
+        // A form the failing database could not take (issue 30): what was typed is on the page.
+        headers.push((
+            header::RETRY_AFTER,
+            HeaderValue::from_static(api::error::DATABASE_RETRY_AFTER),
+        ));
+    } else if status == StatusCode::SERVICE_UNAVAILABLE {
         headers.push((header::RETRY_AFTER, HeaderValue::from_static("300")));
     }
     Ok(Cached::new(posted.unwrap_or(status), headers, html?.into()))

@@ -43,6 +43,19 @@ fn migrate_and_seed(pool: &DbPool) {
         .expect("an empty database");
 }
 
+/// A seeded SQLite database in the folder `dir` (kept by the caller).
+#[allow(dead_code)]
+pub fn sqlite_in(dir: &Path) -> TestDb {
+    let url = dir.join("store.db").display().to_string();
+    let pool = db::connect(&url, 4).expect("sqlite pool");
+    migrate_and_seed(&pool);
+    TestDb {
+        pool,
+        url,
+        _dir: None,
+    }
+}
+
 fn sqlite() -> TestDb {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = dir.path().join("store.db").display().to_string();

@@ -1,0 +1,162 @@
+//! When the database fails (issue 30), SQLite on a full disk: a write is a 503 with Retry-After
+//! in the store's words (never a 500), reads go on, `/readyz` says the database takes no write,
+//! the metrics count the failures by kind, and once space is freed the store takes writes again
+//! and the file is sound. The disk is a small tmpfs of the test's own where the machine lets the
+//! test mount one (root); elsewhere the failure is injected (a trigger raising SQLite's own words
+//! for a full disk).
+
+mod support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use serde_json::json;
+
+/// A tmpfs mounted on a folder for the test's life, when the machine allows it.
+struct Mounted(PathBuf);
+
+impl Mounted {
+    fn new(dir: &Path, size: &str) -> Option<Self> {
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| Self(dir.to_path_buf()))
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// Fills the filesystem of `dir` with one file until it takes no more; answers the file.
+fn fill(dir: &Path) -> PathBuf {
+    let filler = dir.join("filler");
+    let mut f = std::fs::File::create(&filler).expect("filler");
+    let block = vec![0u8; 64 * 1024];
+    loop {
+        if f.write_all(&block).and_then(|_| f.sync_all()).is_err() {
+            break;
+        }
+    }
+    // Whatever is left in smaller pieces.
+    let small = vec![0u8; 512];
+    while f.write_all(&small).and_then(|_| f.sync_all()).is_ok() {}
+    filler
+}
+
+const INJECT: &str = "CREATE TRIGGER outage_full BEFORE INSERT ON cart_items \
+    BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;";
+
+#[actix_web::test]
+async fn sqlite_on_a_full_disk_answers_503_and_recovers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mounted = Mounted::new(dir.path(), "96m");
+    let db = support::sqlite_in(dir.path());
+    let guest = support::guest(&db).await;
+    let store = store!(db);
+    let ready = send!(store, support::get("/readyz", ""));
+    assert_eq!(ready.status, StatusCode::OK, "{}", ready.text());
+    let add = || {
+        TestRequest::post()
+            .uri("/api/v1/cart")
+            .insert_header(("authorization", format!("Bearer {guest}")))
+            .set_json(json!({"product_id": 1, "quantity": 24, "barangay": 1380300002}))
+    };
+
+    // The disk fills up.
+    let filler = match &mounted {
+        Some(_) => Some(fill(dir.path())),
+        None => {
+            eprintln!("no tmpfs could be mounted here: the full disk is injected");
+            db.pool.get().unwrap().batch_execute(INJECT).unwrap();
+            None
+        }
+    };
+    let r = send!(store, add());
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
+    assert_eq!(
+        r.headers.get("retry-after").and_then(|v| v.to_str().ok()),
+        Some("30")
+    );
+    assert_eq!(
+        r.json()["error"],
+        "The store can't take changes right now. Please try again in a minute."
+    );
+    // Reads go on.
+    let r = send!(
+        store,
+        support::get("/api/v1/products?barangay=1380300002", "")
+    );
+    assert_eq!(r.status, StatusCode::OK);
+    // A load balancer is told the truth (a real full disk: readiness looks at the disk too).
+    let r = send!(store, support::get("/readyz", ""));
+    if mounted.is_some() {
+        assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
+        assert!(
+            r.text().contains("database: not writable (full)"),
+            "{}",
+            r.text()
+        );
+    }
+    let r = send!(store, support::get("/metrics", ""));
+    let metrics = r.text();
+    let full = metrics
+        .lines()
+        .find(|l| l.starts_with("store_db_failures_total{kind=\"full\"}"))
+        .unwrap_or_else(|| panic!("{metrics}"));
+    assert_ne!(full.rsplit(' ').next(), Some("0"), "{full}");
+
+    // Space again: the next write goes through, readiness follows within its probe's period.
+    match filler {
+        Some(f) => std::fs::remove_file(f).unwrap(),
+        None => db
+            .pool
+            .get()
+            .unwrap()
+            .batch_execute("DROP TRIGGER outage_full;")
+            .unwrap(),
+    }
+    let r = send!(store, add());
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let mut ready = StatusCode::SERVICE_UNAVAILABLE;
+    for _ in 0..40 {
+        ready = send!(store, support::get("/readyz", "")).status;
+        if ready == StatusCode::OK {
+            break;
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    assert_eq!(ready, StatusCode::OK);
+    // Nothing half-written: one cart, one item, and a sound file.
+    #[derive(QueryableByName)]
+    struct Check {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        integrity_check: String,
+    }
+    let mut conn = db.pool.get().unwrap();
+    let check: Check = diesel::sql_query("PRAGMA integrity_check")
+        .get_result(&mut *conn)
+        .unwrap();
+    assert_eq!(check.integrity_check, "ok");
+    let items: i64 = db::schema::cart_items::table
+        .count()
+        .get_result(&mut *conn)
+        .unwrap();
+    assert_eq!(items, 1);
+    drop(conn);
+    drop(store);
+    drop(db);
+    drop(mounted);
+}
