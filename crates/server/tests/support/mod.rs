@@ -70,6 +70,29 @@ fn sqlite() -> TestDb {
 
 struct Cluster {
     port: u16,
+    /// `pg_ctl`, the data folder, the server's options and its log: to stop and start it.
+    pg_ctl: PathBuf,
+    data: String,
+    opts: String,
+    log: String,
+}
+
+/// Stops this test process's PostgreSQL cluster (`-m fast`: connections are ended, as an
+/// operator's stop would). Only for a test binary whose PostgreSQL tests all expect it.
+#[allow(dead_code)]
+pub fn postgres_stop() {
+    let c = cluster();
+    pg(&c.pg_ctl, &["-D", &c.data, "-m", "fast", "-w", "stop"]);
+}
+
+/// Starts this test process's PostgreSQL cluster again (see [`postgres_stop`]).
+#[allow(dead_code)]
+pub fn postgres_start() {
+    let c = cluster();
+    pg(
+        &c.pg_ctl,
+        &["-D", &c.data, "-o", &c.opts, "-l", &c.log, "-w", "start"],
+    );
 }
 
 fn pg_bin() -> PathBuf {
@@ -181,7 +204,13 @@ fn cluster() -> &'static Cluster {
             .expect("connect to the template");
         migrate_and_seed(&template);
         drop(template);
-        Cluster { port }
+        Cluster {
+            port,
+            pg_ctl: bin.join("pg_ctl"),
+            data: data_s,
+            opts,
+            log: log.to_str().unwrap().to_string(),
+        }
     })
 }
 
