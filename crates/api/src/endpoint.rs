@@ -529,14 +529,9 @@ pub fn query_fault(query: &str) -> Option<String> {
     for part in query.split('&') {
         if let Some(fault) = domain::text::encoding_fault(part.as_bytes()) {
             let name = part.split('=').next().unwrap_or_default();
-            let shown: String = form_urlencoded::parse(name.as_bytes())
+            let shown = form_urlencoded::parse(name.as_bytes())
                 .next()
-                .map(|(k, _)| {
-                    k.chars()
-                        .filter(|c| !domain::text::refused(*c))
-                        .take(40)
-                        .collect()
-                })
+                .map(|(k, _)| shown(&k))
                 .unwrap_or_default();
             return Some(fault.in_query(if shown.is_empty() {
                 "The query string"
@@ -550,7 +545,7 @@ pub fn query_fault(query: &str) -> Option<String> {
         if name.is_empty() {
             continue;
         }
-        let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
+        let shown = shown(&name);
         if seen.contains(&name) {
             return Some(format!("{shown} is given more than once."));
         }
@@ -560,6 +555,15 @@ pub fn query_fault(query: &str) -> Option<String> {
         seen.push(name);
     }
     None
+}
+
+/// A parameter's name as an answer may quote it: at most 40 characters, none that typed text
+/// refuses (`domain::text`).
+fn shown(name: &str) -> String {
+    name.chars()
+        .filter(|c| !domain::text::refused(*c))
+        .take(40)
+        .collect()
 }
 
 /// The largest request body any call takes.

@@ -102,7 +102,9 @@ impl Outage {
         let Error::DatabaseError(kind, info) = e else {
             return None;
         };
-        if matches!(kind, Kind::ClosedConnection | Kind::UnableToSendCommand) {
+        // (Not `UnableToSendCommand`: diesel says that of a query the protocol cannot carry,
+        // such as one with more than 65,535 bind parameters, which is the call's fault.)
+        if matches!(kind, Kind::ClosedConnection) {
             return Some(Self::Lost);
         }
         if matches!(kind, Kind::ReadOnlyTransaction) {

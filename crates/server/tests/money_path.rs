@@ -266,6 +266,12 @@ async fn at_once(
     out
 }
 
+/// Order Again of order `id` for the client of `auth`, with `body`.
+async fn again(db: &TestDb, auth: &str, id: i64, body: Value) -> Res {
+    let uri = format!("/api/v1/orders/{id}/again");
+    call(db, "POST", &uri, auth, "", body).await
+}
+
 /// Finding 2: ten concurrent Order Again added the order's 24 units ten times; two concurrent
 /// Go-to Case refills added the case twice. A refill names the cart revision it was made
 /// against; the same refill against the same revision adds nothing and says it was done.
@@ -291,35 +297,17 @@ async fn a_refill_is_one_per_click(b: Backend) {
     let (before, revision) = units(&db, &guest).await;
     assert_eq!(before, 0);
     // Without the revision it was made against, a refill is refused.
-    let r = call(
-        &db,
-        "POST",
-        &format!("/api/v1/orders/{id}/again"),
-        &guest,
-        "",
-        json!({"key": key}),
-    )
-    .await;
+    let r = again(&db, &guest, id, json!({"key": key})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
     assert!(r.json()["errors"]["revision"].is_array(), "{}", r.text());
-    let r = call(
-        &db,
-        "POST",
-        &format!("/api/v1/orders/{id}/again"),
-        &guest,
-        "",
-        json!({"key": key, "revision": -1}),
-    )
-    .await;
+    let r = again(&db, &guest, id, json!({"key": key, "revision": -1})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
 
     // A revision the cart never had (made up) is refused too.
-    let r = call(
+    let r = again(
         &db,
-        "POST",
-        &format!("/api/v1/orders/{id}/again"),
         &guest,
-        "",
+        id,
         json!({"key": key, "revision": revision + 1000}),
     )
     .await;
@@ -354,30 +342,14 @@ async fn a_refill_is_one_per_click(b: Backend) {
     let (after, now) = units(&db, &guest).await;
     assert_eq!(after, 24, "one refill of 24 units");
     // The same click again later (a retry, a second tab): nothing more.
-    let r = call(
-        &db,
-        "POST",
-        &format!("/api/v1/orders/{id}/again"),
-        &guest,
-        "",
-        body,
-    )
-    .await;
+    let r = again(&db, &guest, id, body).await;
     assert_eq!(
         (r.status, r.json()["already"].clone()),
         (StatusCode::OK, json!(true))
     );
     assert_eq!(units(&db, &guest).await.0, 24);
     // A new click, made against the cart as it is now, adds again.
-    let r = call(
-        &db,
-        "POST",
-        &format!("/api/v1/orders/{id}/again"),
-        &guest,
-        "",
-        json!({"key": key, "revision": now}),
-    )
-    .await;
+    let r = again(&db, &guest, id, json!({"key": key, "revision": now})).await;
     assert_eq!(
         (r.status, r.json()["already"].clone()),
         (StatusCode::OK, json!(false))

@@ -23,7 +23,7 @@ pub struct Parts {
     pub revision: i64,
     /// The drawer's body as React renders it.
     pub drawer: String,
-    /// `{"cart_count", "cart"}`: the visitor's part of the page state.
+    /// `{"cart_count", "cart", "cart_revision"}`: the visitor's part of the page state.
     pub json: String,
 }
 
