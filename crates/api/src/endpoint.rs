@@ -708,17 +708,7 @@ async fn handle<E: Endpoint>(
     if let Some(hit) = key.and_then(|k| state.cache.get(k)) {
         return Ok(hit.respond(&req));
     }
-    let path: E::Path = from_pairs(
-        req.match_info()
-            .iter()
-            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))),
-    )?;
-    if let Some(fault) = query_fault(req.query_string()) {
-        return Err(ApiError::BadRequest(fault));
-    }
-    let query: E::Query = from_query_strict(req.query_string())?;
-    let body = E::Body::parse(&body)?;
-    let headers: E::Headers = from_pairs(header_pairs(&req))?;
+    let args = arguments::<E>(&req, &body)?;
     let mut caller = Caller::of_api(&req);
     if E::ACCESS == Access::Public {
         // A shared answer is made without the session.
@@ -732,13 +722,13 @@ async fn handle<E: Endpoint>(
             .map_err(|e| ApiError::Internal(e.to_string()))??;
         caller.social = Some(verified);
     }
-    let (answer, issued, ended, cart) = state
-        .run(caller, move |ctx| {
-            let answer = run_call::<E>(ctx, (path, query, body, headers))?;
-            let cart = (ctx.cart_issued.take(), ctx.cart_version.take());
-            Ok((answer, ctx.issued.take(), ctx.ended, cart))
-        })
-        .await?;
+    let mut done = answer_call::<E>(&state, caller.clone(), args).await;
+    if E::METHOD == Method::Get && matches!(done, Err(ApiError::DatabaseDown(db::Outage::Lost))) {
+        // A read that met a dropped connection is run once more on a fresh one (as
+        // `ApiState::read` does for pages).
+        done = answer_call::<E>(&state, caller, arguments::<E>(&req, &body)?).await;
+    }
+    let (answer, issued, ended, cart) = done?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     let status = StatusCode::from_u16(E::status(&answer)).unwrap_or(StatusCode::OK);
     let answer = std::sync::Arc::new(crate::cache::Cached::new(
@@ -760,6 +750,45 @@ async fn handle<E: Endpoint>(
     }
     crate::cart::send_cookies(&mut res, &req, cart, state.config.secure_cookies);
     Ok(res)
+}
+
+/// A call's arguments, read from its request and body.
+fn arguments<E: Endpoint>(req: &HttpRequest, body: &[u8]) -> Result<Args<E>, ApiError> {
+    let path: E::Path = from_pairs(
+        req.match_info()
+            .iter()
+            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))),
+    )?;
+    if let Some(fault) = query_fault(req.query_string()) {
+        return Err(ApiError::BadRequest(fault));
+    }
+    let query: E::Query = from_query_strict(req.query_string())?;
+    let body = E::Body::parse(body)?;
+    let headers: E::Headers = from_pairs(header_pairs(req))?;
+    Ok((path, query, body, headers))
+}
+
+/// What a call answers, with the session and cart it issued or ended.
+type Done<E> = (
+    <E as Declared>::Answer,
+    Option<crate::session::Issued>,
+    bool,
+    (Option<String>, Option<i64>),
+);
+
+/// Runs a call with one connection.
+async fn answer_call<E: Endpoint>(
+    state: &ApiState,
+    caller: Caller,
+    args: Args<E>,
+) -> Result<Done<E>, ApiError> {
+    state
+        .run(caller, move |ctx| {
+            let answer = run_call::<E>(ctx, args)?;
+            let cart = (ctx.cart_issued.take(), ctx.cart_version.take());
+            Ok((answer, ctx.issued.take(), ctx.ended, cart))
+        })
+        .await
 }
 
 /// Owned pairs as the parsers take them.

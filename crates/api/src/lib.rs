@@ -91,6 +91,24 @@ impl ApiState {
         self.sender.as_ref().is_none_or(|s| s.stop(wait))
     }
 
+    /// Runs a read ([`ApiState::run`]); a read that met a dropped connection (the database
+    /// restarted, a proxy cut it) is run once more on a fresh one before it fails (issue 30): the
+    /// pool tests a connection before it gives it out, so the second try is not given the dead one.
+    pub async fn read<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut Ctx) -> Result<T, ApiError> + Send + Sync + 'static,
+    {
+        let f = Arc::new(f);
+        let again = f.clone();
+        match self.run(caller.clone(), move |ctx| f(ctx)).await {
+            Err(ApiError::DatabaseDown(db::Outage::Lost)) => {
+                self.run(caller, move |ctx| again(ctx)).await
+            }
+            answer => answer,
+        }
+    }
+
     /// Runs API functions with one connection, off the async workers; mail they wrote goes into
     /// the mail queue on the same connection, and the sender is woken.
     pub async fn run<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>

@@ -431,3 +431,88 @@ async fn request_ids_are_taken_or_made_and_sent_back(b: Backend) {
     }
 }
 both!(request_ids_are_taken_or_made_and_sent_back);
+
+/// Locks `products` on a connection of the test's own.
+fn lock_products(url: &str) -> diesel::PgConnection {
+    use diesel::connection::SimpleConnection;
+    use diesel::Connection;
+    let mut admin = diesel::PgConnection::establish(url).expect("a connection of the test's own");
+    admin
+        .batch_execute("BEGIN; LOCK TABLE products IN ACCESS EXCLUSIVE MODE;")
+        .expect("lock");
+    admin
+}
+
+/// Once the store's read of the locked `products` waits, ends that read's connection as a
+/// restarting server would, and lets the table go; answers how many reads it ended.
+fn drop_the_reader(mut admin: diesel::PgConnection) -> usize {
+    use diesel::connection::SimpleConnection;
+    use diesel::prelude::*;
+    #[derive(QueryableByName)]
+    struct Ended {
+        #[diesel(sql_type = diesel::sql_types::Bool)]
+        ended: bool,
+    }
+    let started = Instant::now();
+    let ended = loop {
+        // The statistics are read once per transaction unless the snapshot is let go.
+        admin
+            .batch_execute("SELECT pg_stat_clear_snapshot()")
+            .expect("a fresh look");
+        let ended: Vec<Ended> = diesel::sql_query(
+            "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid() \
+             AND wait_event_type = 'Lock' AND query ILIKE '%products%'",
+        )
+        .load(&mut admin)
+        .expect("terminate");
+        if !ended.is_empty() {
+            break ended.iter().filter(|e| e.ended).count();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the store never read the products"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    admin.batch_execute("COMMIT").expect("unlock");
+    ended
+}
+
+/// A read that meets a dropped connection (PostgreSQL restarted, a proxy cut it) is run once more
+/// on a fresh connection before it fails (issue 30): an API read and a page's data both answer
+/// in full, and the failure is counted.
+#[actix_web::test]
+async fn a_read_on_a_dropped_connection_is_tried_again() {
+    let db = database(Backend::Postgres);
+    let store = store!(db);
+    let lost = |metrics: &str| -> u64 {
+        metrics
+            .lines()
+            .find(|l| l.starts_with("store_db_failures_total{kind=\"lost\"}"))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("the lost series")
+    };
+    let before = lost(&send!(store, get("/metrics", "")).text());
+
+    let locked = lock_products(&db.url);
+    let admin = actix_web::rt::task::spawn_blocking(move || drop_the_reader(locked));
+    let r = send!(store, get("/api/v1/products?barangay=1380300002", ""));
+    assert_eq!(admin.await.expect("admin"), 1, "one read was cut");
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert!(r.text().contains("Tala Pale Pilsen 320 ml"), "{}", r.text());
+
+    // A second app server, whose catalog is not yet in its memory, renders a page.
+    let pages = store!(db);
+    let locked = lock_products(&db.url);
+    let admin = actix_web::rt::task::spawn_blocking(move || drop_the_reader(locked));
+    let r = send!(pages, get("/buy-beer", ""));
+    assert_eq!(admin.await.expect("admin"), 1, "one read was cut");
+    assert_eq!(r.status, StatusCode::OK);
+    // The page's data came with it (a plan without data would leave the list to the browser).
+    assert!(r.text().contains("Tala Pale Pilsen 320 ml"), "{}", r.text());
+
+    let after = lost(&send!(store, get("/metrics", "")).text());
+    assert_eq!(after, before + 2, "both cut reads are counted");
+}

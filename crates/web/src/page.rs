@@ -13,7 +13,7 @@ use api::gate::Choices;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::plan::{plan, Plan, Request};
+use crate::plan::{plan, try_plan, Plan, Request};
 use crate::routes::Guard;
 use crate::shell::{escape_json_for_script, ShellPage};
 use crate::WebState;
@@ -269,7 +269,7 @@ async fn viewer(
     }
     state
         .api
-        .run(api::Caller::of_page(req), move |ctx| {
+        .read(api::Caller::of_page(req), move |ctx| {
             api::accounts::viewer(ctx, forms)
         })
         .await
@@ -322,7 +322,7 @@ async fn plan_page(
     let extra2 = extra.clone();
     let planned = state
         .api
-        .run(
+        .read(
             // The page's own data reads the guest's cart by its cookie (the cart and checkout
             // pages load the cart on the server).
             api::Caller {
@@ -338,12 +338,7 @@ async fn plan_page(
                     maintenance,
                     extra: &extra2,
                 };
-                Ok(plan(
-                    Some(ctx),
-                    &st.routes,
-                    &st.api.config.public_url,
-                    &request,
-                ))
+                try_plan(ctx, &st.routes, &st.api.config.public_url, &request)
             },
         )
         .await;

@@ -291,6 +291,8 @@ fn load(
             // A member's own data on a page guests see too (checkout's saved addresses): a guest's
             // page does without it.
             Err(ApiError::Unauthenticated) => {}
+            // The database failed: the rest would fail too.
+            Err(e @ ApiError::DatabaseDown(_)) => return Err(e),
             // The client fetches what is missing and shows its error state.
             Err(e) => {
                 complete = false;
@@ -309,22 +311,68 @@ fn load(
     })
 }
 
-/// Plans the page for a request. Without a connection (the database is out of reach) the page
+/// Plans the page for a request. Without a connection, or when the database fails, the page
 /// still plans, with no data: the client fetches it and shows its error state.
 pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Request) -> Plan {
-    let (route, route_params) = if req.maintenance {
-        (&routes.maintenance, Vars::new())
-    } else {
-        routes.find(req.path)
-    };
-    let loaded = match ctx.map(|c| load(c, routes, route, route_params, req)) {
-        Some(Ok(l)) => l,
+    match ctx.map(|c| try_plan(c, routes, origin, req)) {
+        Some(Ok(plan)) => plan,
         Some(Err(e)) => {
+            log::error!("page {}: {e}", req.path);
+            shape(
+                routes,
+                the_route(routes, req).0,
+                origin,
+                req,
+                Loaded::default(),
+            )
+        }
+        None => shape(
+            routes,
+            the_route(routes, req).0,
+            origin,
+            req,
+            Loaded::default(),
+        ),
+    }
+}
+
+/// Plans the page for a request with its data read on `ctx`; fails only when the database
+/// failed (the caller may try once more on a fresh connection, issue 30).
+pub fn try_plan(
+    ctx: &mut Ctx,
+    routes: &RouteTable,
+    origin: &str,
+    req: &Request,
+) -> Result<Plan, ApiError> {
+    let (route, route_params) = the_route(routes, req);
+    let loaded = match load(ctx, routes, route, route_params, req) {
+        Ok(l) => l,
+        Err(e @ ApiError::DatabaseDown(_)) => return Err(e),
+        Err(e) => {
             log::error!("page {}: {e}", req.path);
             Loaded::default()
         }
-        None => Loaded::default(),
     };
+    Ok(shape(routes, route, origin, req, loaded))
+}
+
+/// The route a request is for (the maintenance page while the store is in maintenance).
+fn the_route<'r>(routes: &'r RouteTable, req: &Request) -> (&'r RouteDef, Vars) {
+    if req.maintenance {
+        (&routes.maintenance, Vars::new())
+    } else {
+        routes.find(req.path)
+    }
+}
+
+/// The page's plan from its route and the data read for it.
+fn shape(
+    routes: &RouteTable,
+    route: &RouteDef,
+    origin: &str,
+    req: &Request,
+    loaded: Loaded,
+) -> Plan {
     // A page whose address names its data (`/active-order/{id}`), when that does not exist and
     // the route says nowhere else to go, is a 404 (an unknown order, or another's).
     let status = if req.maintenance {
