@@ -208,6 +208,29 @@ pub fn export(conn: &mut AnyConnection) -> QueryResult<CatalogFile> {
 }
 
 fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFile> {
+    let slug_of: HashMap<i32, &str> = known
+        .products
+        .iter()
+        .map(|p| (p.id.get(), p.slug.as_str()))
+        .collect();
+    Ok(CatalogFile {
+        format: FORMAT.into(),
+        products: product_records(conn, known)?,
+        deposits: deposit_records(conn, known, &slug_of)?,
+        delivery_fees: fee_records(conn, known)?,
+        banners: banner_records(conn)?,
+        promos: promo_records(conn, &slug_of)?,
+    })
+}
+
+/// A product's slug by its id (the id itself if it has none).
+fn slug(slug_of: &HashMap<i32, &str>, id: i32) -> String {
+    slug_of
+        .get(&id)
+        .map_or_else(|| id.to_string(), |s| s.to_string())
+}
+
+fn product_records(conn: &mut AnyConnection, known: &Known) -> QueryResult<Vec<ProductRecord>> {
     let mut areas: BTreeMap<i32, Vec<i64>> = BTreeMap::new();
     for (product, city) in product_areas::table
         .select((product_areas::product_id, product_areas::city_id))
@@ -215,12 +238,7 @@ fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFi
     {
         areas.entry(product).or_default().push(city);
     }
-    let slug_of: HashMap<i32, &str> = known
-        .products
-        .iter()
-        .map(|p| (p.id.get(), p.slug.as_str()))
-        .collect();
-    let products = known
+    Ok(known
         .products
         .iter()
         .map(|p| ProductRecord {
@@ -250,8 +268,15 @@ fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFi
             sort_order: p.sort_order,
             created_on: p.created_on.clone(),
         })
-        .collect();
-    let deposits = deposits::table
+        .collect())
+}
+
+fn deposit_records(
+    conn: &mut AnyConnection,
+    known: &Known,
+    slug_of: &HashMap<i32, &str>,
+) -> QueryResult<Vec<DepositRecord>> {
+    Ok(deposits::table
         .order(deposits::id)
         .select((
             deposits::id,
@@ -266,15 +291,14 @@ fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFi
             id,
             name,
             amount,
-            product: product.map(|p| {
-                slug_of
-                    .get(&p)
-                    .map_or_else(|| p.to_string(), |s| s.to_string())
-            }),
+            product: product.map(|p| slug(slug_of, p)),
             packaging: packaging.map(|p| Known::name_of(&known.packagings, p)),
         })
-        .collect();
-    let delivery_fees = delivery_fees::table
+        .collect())
+}
+
+fn fee_records(conn: &mut AnyConnection, known: &Known) -> QueryResult<Vec<FeeRecord>> {
+    Ok(delivery_fees::table
         .order((delivery_fees::city_id, delivery_fees::fulfillment_type_id))
         .select((
             delivery_fees::city_id,
@@ -289,8 +313,11 @@ fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFi
             fulfillment: Known::name_of(&known.fulfillments, fulfillment),
             amount,
         })
-        .collect();
-    let banners = banners::table
+        .collect())
+}
+
+fn banner_records(conn: &mut AnyConnection) -> QueryResult<Vec<BannerRecord>> {
+    Ok(banners::table
         .order(banners::id)
         .select((
             banners::id,
@@ -310,8 +337,14 @@ fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFi
                 sort_order,
             },
         )
-        .collect();
-    let promos = promos::table
+        .collect())
+}
+
+fn promo_records(
+    conn: &mut AnyConnection,
+    slug_of: &HashMap<i32, &str>,
+) -> QueryResult<Vec<PromoRecord>> {
+    Ok(promos::table
         .order(promos::id)
         .select((
             promos::id,
@@ -326,24 +359,14 @@ fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFi
         .map(
             |(id, product, title, description, starts_on, ends_on)| PromoRecord {
                 id,
-                product: slug_of
-                    .get(&product)
-                    .map_or_else(|| product.to_string(), |s| s.to_string()),
+                product: slug(slug_of, product),
                 title,
                 description,
                 starts_on,
                 ends_on,
             },
         )
-        .collect();
-    Ok(CatalogFile {
-        format: FORMAT.into(),
-        products,
-        deposits,
-        delivery_fees,
-        banners,
-        promos,
-    })
+        .collect())
 }
 
 /// The file as JSON text, pretty-printed, ending with a newline.
@@ -586,79 +609,36 @@ fn write(
     plan: &Plan,
     known: &Known,
 ) -> QueryResult<()> {
+    let ids = write_products(conn, file, plan, known)?;
+    write_deposits(conn, file, plan, known, &ids)?;
+    write_fees(conn, file, plan, known)?;
+    write_banners(conn, file, plan)?;
+    write_promos(conn, file, plan, &ids)
+}
+
+/// Writes the new and changed products and makes those the file leaves out not orderable;
+/// answers the id of every product by its slug, the new ones included.
+fn write_products(
+    conn: &mut AnyConnection,
+    file: &CatalogFile,
+    plan: &Plan,
+    known: &Known,
+) -> QueryResult<HashMap<String, i32>> {
     let mut ids: HashMap<String, i32> = known
         .products
         .iter()
         .map(|p| (p.slug.clone(), p.id.get()))
         .collect();
-    let old_sku: HashMap<i32, &str> = known
-        .products
-        .iter()
-        .map(|p| (p.id.get(), p.sku.as_str()))
-        .collect();
-    // SKUs are unique: one moving from a product to another within the file must not meet
-    // itself on the way. Those that change step aside first (no real SKU holds a `~`).
-    for &i in &plan.products {
-        let p = &file.products[i];
-        if let Some(&id) = ids.get(&p.slug) {
-            if old_sku.get(&id) != Some(&p.sku.as_str()) {
-                diesel::update(products::table.find(id))
-                    .set(products::sku.eq(format!("~{id}~")))
-                    .execute(conn)?;
-            }
-        }
-    }
+    free_changed_skus(conn, file, plan, known)?;
     let mut next_id = known.products.iter().map(|p| p.id.get()).max().unwrap_or(0) + 1;
     for &i in &plan.products {
         let p = &file.products[i];
-        let values = ProductValues {
-            slug: &p.slug,
-            product_name: &p.product_name,
-            sku: &p.sku,
-            brand: &p.brand,
-            size: &p.size,
-            price: p.price,
-            price_per_case: p.price_per_case,
-            unit_per_case: p.unit_per_case,
-            product_type_id: Known::id_of(&known.product_types, &p.product_type).unwrap_or(0),
-            packaging_id: Known::id_of(&known.packagings, &p.packaging).unwrap_or(0),
-            product_image: p.product_image.as_deref(),
-            description: &p.description,
-            custom_description: &p.custom_description,
-            orderable: p.orderable,
-            sold_in_all_areas: p.cities == Cities::All,
-            best_seller: p.best_seller,
-            recommended: p.recommended,
-            sort_order: p.sort_order,
-            created_on: &p.created_on,
-        };
-        let id = match ids.get(&p.slug) {
-            Some(&id) => {
-                diesel::update(products::table.find(id))
-                    .set(&values)
-                    .execute(conn)?;
-                diesel::delete(product_areas::table.filter(product_areas::product_id.eq(id)))
-                    .execute(conn)?;
-                id
-            }
+        match ids.get(&p.slug) {
+            Some(&id) => write_product(conn, p, id, false, known)?,
             None => {
-                let id = next_id;
+                write_product(conn, p, next_id, true, known)?;
+                ids.insert(p.slug.clone(), next_id);
                 next_id += 1;
-                diesel::insert_into(products::table)
-                    .values((products::id.eq(id), &values))
-                    .execute(conn)?;
-                ids.insert(p.slug.clone(), id);
-                id
-            }
-        };
-        if let Cities::Only(cities) = &p.cities {
-            for &city in cities {
-                diesel::insert_into(product_areas::table)
-                    .values((
-                        product_areas::product_id.eq(id),
-                        product_areas::city_id.eq(city),
-                    ))
-                    .execute(conn)?;
             }
         }
     }
@@ -667,7 +647,94 @@ fn write(
             .set(products::orderable.eq(false))
             .execute(conn)?;
     }
+    Ok(ids)
+}
 
+/// SKUs are unique: one moving from a product to another within the file must not meet itself on
+/// the way. The products whose SKU changes take a placeholder first (no real SKU holds a `~`).
+fn free_changed_skus(
+    conn: &mut AnyConnection,
+    file: &CatalogFile,
+    plan: &Plan,
+    known: &Known,
+) -> QueryResult<()> {
+    let old: HashMap<&str, (i32, &str)> = known
+        .products
+        .iter()
+        .map(|p| (p.slug.as_str(), (p.id.get(), p.sku.as_str())))
+        .collect();
+    for &i in &plan.products {
+        let p = &file.products[i];
+        if let Some(&(id, _)) = old.get(p.slug.as_str()).filter(|(_, sku)| *sku != p.sku) {
+            diesel::update(products::table.find(id))
+                .set(products::sku.eq(format!("~{id}~")))
+                .execute(conn)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes one product as product `id`, added when `new`, otherwise rewritten, with the cities it
+/// is sold in.
+fn write_product(
+    conn: &mut AnyConnection,
+    p: &ProductRecord,
+    id: i32,
+    new: bool,
+    known: &Known,
+) -> QueryResult<()> {
+    let values = ProductValues {
+        slug: &p.slug,
+        product_name: &p.product_name,
+        sku: &p.sku,
+        brand: &p.brand,
+        size: &p.size,
+        price: p.price,
+        price_per_case: p.price_per_case,
+        unit_per_case: p.unit_per_case,
+        product_type_id: Known::id_of(&known.product_types, &p.product_type).unwrap_or(0),
+        packaging_id: Known::id_of(&known.packagings, &p.packaging).unwrap_or(0),
+        product_image: p.product_image.as_deref(),
+        description: &p.description,
+        custom_description: &p.custom_description,
+        orderable: p.orderable,
+        sold_in_all_areas: p.cities == Cities::All,
+        best_seller: p.best_seller,
+        recommended: p.recommended,
+        sort_order: p.sort_order,
+        created_on: &p.created_on,
+    };
+    if new {
+        diesel::insert_into(products::table)
+            .values((products::id.eq(id), &values))
+            .execute(conn)?;
+    } else {
+        diesel::update(products::table.find(id))
+            .set(&values)
+            .execute(conn)?;
+        diesel::delete(product_areas::table.filter(product_areas::product_id.eq(id)))
+            .execute(conn)?;
+    }
+    if let Cities::Only(cities) = &p.cities {
+        for &city in cities {
+            diesel::insert_into(product_areas::table)
+                .values((
+                    product_areas::product_id.eq(id),
+                    product_areas::city_id.eq(city),
+                ))
+                .execute(conn)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_deposits(
+    conn: &mut AnyConnection,
+    file: &CatalogFile,
+    plan: &Plan,
+    known: &Known,
+    ids: &HashMap<String, i32>,
+) -> QueryResult<()> {
     if !plan.remove_deposits.is_empty() {
         // Empties a cart returns for a deposit no longer charged would credit nothing.
         diesel::delete(
@@ -703,7 +770,15 @@ fn write(
                 .execute(conn)?;
         }
     }
+    Ok(())
+}
 
+fn write_fees(
+    conn: &mut AnyConnection,
+    file: &CatalogFile,
+    plan: &Plan,
+    known: &Known,
+) -> QueryResult<()> {
     for (city, fulfillment) in &plan.remove_fees {
         let f = Known::id_of(&known.fulfillments, fulfillment).unwrap_or(0);
         diesel::delete(delivery_fees::table.find((*city, f))).execute(conn)?;
@@ -724,7 +799,10 @@ fn write(
                 .execute(conn)?;
         }
     }
+    Ok(())
+}
 
+fn write_banners(conn: &mut AnyConnection, file: &CatalogFile, plan: &Plan) -> QueryResult<()> {
     if !plan.remove_banners.is_empty() {
         diesel::delete(banners::table.filter(banners::id.eq_any(&plan.remove_banners)))
             .execute(conn)?;
@@ -746,7 +824,15 @@ fn write(
                 .execute(conn)?;
         }
     }
+    Ok(())
+}
 
+fn write_promos(
+    conn: &mut AnyConnection,
+    file: &CatalogFile,
+    plan: &Plan,
+    ids: &HashMap<String, i32>,
+) -> QueryResult<()> {
     if !plan.remove_promos.is_empty() {
         diesel::delete(promos::table.filter(promos::id.eq_any(&plan.remove_promos)))
             .execute(conn)?;

@@ -390,6 +390,21 @@ fn load_checkout(
 
 fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbError> {
     let mut report = SeedReport::default();
+    let metro_manila = load_places(conn, &mut report)?;
+    insert_all!(conn, packagings::table, &catalog.packagings)?;
+    insert_all!(conn, product_types::table, &catalog.product_types)?;
+    insert_all!(conn, fulfillment_types::table, &catalog.fulfillment_types)?;
+    load_served_areas(conn, catalog, &metro_manila)?;
+    report.products = load_products(conn, catalog, &metro_manila)?;
+    insert_all!(conn, deposits::table, &catalog.deposits)?;
+    insert_all!(conn, banners::table, &catalog.banners)?;
+    report.banners = catalog.banners.len();
+    report.streets = load_streets(conn, catalog)?;
+    Ok(report)
+}
+
+/// The PSGC geography: provinces, cities and barangays. Answers the cities of Metro Manila.
+fn load_places(conn: &mut AnyConnection, report: &mut SeedReport) -> Result<Vec<i64>, DbError> {
     let (mut provs, mut cits, mut brgys) = (Vec::new(), Vec::new(), Vec::new());
     for (n, line) in PSGC.lines().enumerate() {
         let cols: Vec<&str> = line.split('\t').collect();
@@ -424,30 +439,34 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
     report.provinces = provs.len();
     report.cities = cits.len();
     report.barangays = brgys.len();
-
-    let metro_manila: Vec<i64> = cits
+    Ok(cits
         .iter()
         .filter(|c| c.province_id == domain::DEFAULT_PROVINCE.get())
         .map(|c| c.id)
-        .collect();
-    let expand = |key: &str| -> Result<Vec<i64>, DbError> {
-        match key {
-            "metro-manila" => Ok(metro_manila.clone()),
-            other => Ok(vec![other
-                .parse()
-                .map_err(|_| bad(format!("served area {other:?}")))?]),
-        }
-    };
+        .collect())
+}
 
-    insert_all!(conn, packagings::table, &catalog.packagings)?;
-    insert_all!(conn, product_types::table, &catalog.product_types)?;
-    insert_all!(conn, fulfillment_types::table, &catalog.fulfillment_types)?;
+/// The cities an area of the seed names: every city of Metro Manila (`metro-manila`) or one city
+/// by its PSGC code.
+fn expand(key: &str, metro_manila: &[i64]) -> Result<Vec<i64>, DbError> {
+    match key {
+        "metro-manila" => Ok(metro_manila.to_vec()),
+        other => Ok(vec![other
+            .parse()
+            .map_err(|_| bad(format!("served area {other:?}")))?]),
+    }
+}
 
+fn load_served_areas(
+    conn: &mut AnyConnection,
+    catalog: &Catalog,
+    metro_manila: &[i64],
+) -> Result<(), DbError> {
     let mut served = Vec::new();
     let mut keys: Vec<&String> = catalog.served_areas.keys().collect();
     keys.sort();
     for key in keys {
-        for city_id in expand(key)? {
+        for city_id in expand(key, metro_manila)? {
             for &fulfillment_type_id in &catalog.served_areas[key] {
                 served.push(NewServedArea {
                     city_id,
@@ -457,7 +476,15 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
         }
     }
     insert_all!(conn, served_areas::table, &served)?;
+    Ok(())
+}
 
+/// The products and where they are sold; answers how many.
+fn load_products(
+    conn: &mut AnyConnection,
+    catalog: &Catalog,
+    metro_manila: &[i64],
+) -> Result<usize, DbError> {
     let mut areas = Vec::new();
     let rows: Vec<NewProduct> = catalog
         .products
@@ -465,7 +492,7 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
         .map(|p| {
             let cities = match &p.areas {
                 None => Vec::new(),
-                Some(SeedAreas::Named(name)) => expand(name)?,
+                Some(SeedAreas::Named(name)) => expand(name, metro_manila)?,
                 Some(SeedAreas::Cities(list)) => list.clone(),
             };
             areas.extend(cities.iter().map(|&city_id| NewProductArea {
@@ -498,12 +525,11 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
         .collect::<Result<_, DbError>>()?;
     insert_all!(conn, products::table, &rows)?;
     insert_all!(conn, product_areas::table, &areas)?;
-    report.products = rows.len();
+    Ok(rows.len())
+}
 
-    insert_all!(conn, deposits::table, &catalog.deposits)?;
-    insert_all!(conn, banners::table, &catalog.banners)?;
-    report.banners = catalog.banners.len();
-
+/// The streets of the seed's barangays; answers how many.
+fn load_streets(conn: &mut AnyConnection, catalog: &Catalog) -> Result<usize, DbError> {
     let mut street_rows = Vec::new();
     for group in &catalog.streets {
         for name in &group.streets {
@@ -515,8 +541,7 @@ fn load(conn: &mut AnyConnection, catalog: &Catalog) -> Result<SeedReport, DbErr
         }
     }
     insert_all!(conn, streets::table, &street_rows)?;
-    report.streets = street_rows.len();
-    Ok(report)
+    Ok(street_rows.len())
 }
 
 fn load_content(conn: &mut AnyConnection, content: &Content) -> Result<(), DbError> {
