@@ -1,4 +1,4 @@
-//! Carts (issue 15): a member's, or a browser's (guest), with their items in units and the empty
+//! Carts: a member's, or a browser's (guest), with their items in units and the empty
 //! cases the shopper returns; and the catalog data a cart is priced with (case types, deposits,
 //! delivery fees, where products are sold). Each function takes a connection, so several compose
 //! in one `conn.transaction(...)`. Every change to a cart starts with [`lock`], which takes the

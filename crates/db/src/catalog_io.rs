@@ -1,13 +1,14 @@
-//! The catalog file of `store catalog export` and `store catalog import` (issue 17 section 3):
-//! products with their prices and where they are sold, deposits, delivery fees, banners and
-//! promos, as one JSON document of its own format (`"format": "store-catalog/1"`, described in
-//! the README). The export writes exactly what the import reads, so exporting, importing that
-//! file and exporting again gives the same bytes.
+//! The catalog file of `store catalog export` and `store catalog import`: products with their
+//! prices and where they are sold, deposits, delivery fees, banners and promos, as one JSON
+//! document of its own format (`"format": "store-catalog/1"`, described in the README). The
+//! export writes exactly what the import reads, so exporting, importing that file and exporting
+//! again gives the same bytes.
 //!
-//! An import checks the whole file first, against itself and against what the database knows
-//! (packagings, product types, fulfillment types, cities, served areas), and names each problem by
-//! its record and field (`products[2] (slug tala-light-330ml): price must be ...`); a file with
-//! any problem changes nothing. A good file is applied in one transaction: records are matched by
+//! An import checks the whole file first (`read`: serde types of the file's records and a
+//! validator per rule), against itself and against what the database knows (packagings, product
+//! types, fulfillment types, cities, served areas), and names every problem by its record and
+//! field (`products[2] (slug tala-light-330ml): price must be ...`); a file with any problem
+//! changes nothing. A good file is applied in one transaction: records are matched by
 //! their natural keys (a product by its slug; a deposit, banner or promo by its id; a delivery fee
 //! by its city and fulfillment), new ones are added, changed ones rewritten, and what the file
 //! leaves out is removed, except products: orders, carts and Go-to Cases refer to them, so a

@@ -1,4 +1,4 @@
-//! Go-to Cases (issue 16): a member's named cases, each of one case type, kept to refill the cart
+//! Go-to Cases: a member's named cases, each of one case type, kept to refill the cart
 //! from later. Every function is scoped to its member: another member's case is not found. A
 //! change runs in a write transaction that starts with [`hold_member`], so two changes by one
 //! member (two tabs, a double click) run one after the other and the limits hold.

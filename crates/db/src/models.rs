@@ -1,3 +1,6 @@
+//! The rows of the catalog, places and content that the queries answer, as Rust types (ids as
+//! the domain's id types).
+
 use diesel::prelude::*;
 use domain::{BarangayId, CityId, FulfillmentId, PackagingId, ProductId, ProvinceId, StreetId};
 

@@ -1,4 +1,4 @@
-//! Orders (issue 15): written in one transaction with the cart they empty, keyed by the cart
+//! Orders: written in one transaction with the cart they empty, keyed by the cart
 //! revision they were placed from so that one revision makes one order; their own copy of names,
 //! prices, deposits and fee; status with its history; and when checkout takes orders. Each
 //! function takes a connection, so several compose in one `conn.transaction(...)`.

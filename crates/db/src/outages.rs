@@ -1,4 +1,4 @@
-//! The database's failures as the store saw them (issue 30): counted by kind for the metrics, and
+//! The database's failures as the store saw them: counted by kind for the metrics, and
 //! logged once when the database starts failing and once when it works again, never a line per
 //! request. A failure to be reached or a lost connection ends with the next read that works (the
 //! watch reads once a second); a failure to write (a full disk, a read-only file, a lock held too

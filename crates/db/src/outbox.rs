@@ -1,4 +1,4 @@
-//! The mail queue (issue 14): calls write their messages here with their other work; a sender
+//! The mail queue: calls write their messages here with their other work; a sender
 //! claims due messages for a while (a lease), delivers them and deletes them, or puts them back
 //! for a later attempt. A sender that dies mid-way loses nothing: its lease runs out and another
 //! claim takes the message again. App servers sharing the database share the queue.

@@ -1,4 +1,4 @@
-//! What the staff commands of the `store` binary do to the database (issue 17 section 3), besides
+//! What the staff commands of the `store` binary do to the database, besides
 //! the catalog file (`catalog_io`): the maintenance switch, the orders list and an order's
 //! status, an online copy of a SQLite store, and whether the database is migrated. Each function
 //! takes a connection, so several compose in one transaction.

@@ -70,7 +70,7 @@ impl Watch {
                         me.data_version.store(version, Ordering::Relaxed);
                         crate::outages::read_worked();
                     }
-                    // A failure to write ends with the first write that works (issue 30).
+                    // A failure to write stands until a write works: one is tried.
                     if crate::outages::standing().is_some() {
                         if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
                             let _ = crate::outages::probe_write(&mut conn);
