@@ -974,3 +974,173 @@ fn read_promos(
     }
     promos
 }
+
+#[cfg(test)]
+mod tests {
+    use diesel::Connection;
+    use serde_json::json;
+
+    use super::*;
+    use crate::catalog_io::{export_with, to_json};
+
+    /// What a seeded store knows, and its catalog as a file.
+    fn seeded() -> (Known, Value) {
+        let mut conn = crate::AnyConnection::establish(":memory:").unwrap();
+        crate::migrate(&mut conn).unwrap();
+        crate::seed::seed(&mut conn).unwrap();
+        let known = Known::load(&mut conn).unwrap();
+        let file = export_with(&mut conn, &known).unwrap();
+        let text = to_json(&file);
+        assert_eq!(parse(&text, &known), Ok(file), "the export reads back");
+        (known, serde_json::from_str(&text).unwrap())
+    }
+
+    fn problems(file: &Value, known: &Known) -> Vec<String> {
+        parse(&file.to_string(), known).expect_err("a bad file")
+    }
+
+    #[test]
+    fn every_problem_is_named_by_its_record_and_field() {
+        let (known, mut file) = seeded();
+        file["products"][0]["price"] = json!(1);
+        file["products"][2]["price"] = json!(-5);
+        file["products"][3]["price_per_case"] = json!(52.5);
+        file["products"][4]["packaging"] = json!("crate");
+        file["products"][5]["prcie"] = json!(100);
+        file["products"][6]["sku"] = file["products"][0]["sku"].clone();
+        file["products"][7]["cities"] = json!([42]);
+        file["products"][8]
+            .as_object_mut()
+            .unwrap()
+            .remove("created_on");
+        file["deposits"][1]["product"] = json!("no-such-beer");
+        file["delivery_fees"][0]["city_name"] = json!("Cebu City");
+        file["banners"][0]["desktop_image"] = json!("javascript:alert(1)");
+        file["promos"][0]["ends_on"] = json!("2020-01-01");
+        let fields = PRODUCT_FIELDS.join(", ");
+        assert_eq!(
+            problems(&file, &known),
+            [
+                "products[2] (slug tala-light-330ml): price must be a whole number of centavos >= 0 (not -5)".to_string(),
+                "products[3] (slug tala-dark-lager-330ml): price_per_case must be a whole number of centavos >= 0 (not 52.5)".into(),
+                "products[4] (slug habagat-strong-lager-330ml): packaging must be one of bottle, can, keg (not \"crate\")".into(),
+                format!("products[5] (slug habagat-extra-strong-500ml): prcie is not a field here (the fields are {fields})"),
+                "products[6] (slug amihan-wheat-330ml): sku is listed twice (also products[0])".into(),
+                "products[7] (slug amihan-mango-ale-330ml): cities holds 42, which is not a city's PSGC code".into(),
+                "products[8] (slug bangkal-ipa-330ml): created_on is missing".into(),
+                "deposits[1] (id 2): product \"no-such-beer\" is not the slug of a product in the file".into(),
+                "delivery_fees[0] (city 301410000, Delivery): city_name \"Cebu City\" is not the name of city 301410000 (\"Malolos City\"): check the code".into(),
+                "banners[0] (id 1): desktop_image must be a path on the store (/img/...) or an https:// address (not \"javascript:alert(1)\")".into(),
+                "promos[0] (id 1): ends_on 2020-01-01 is before starts_on 2026-11-01".into(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_catalog_is_named_once() {
+        let (known, _) = seeded();
+        let sections = r#""products": [], "deposits": [], "delivery_fees": [], "banners": []"#;
+        for (text, problem) in [
+            (
+                "{",
+                "the file is not JSON: EOF while parsing an object at line 1 column 1",
+            ),
+            (
+                "[]",
+                "the file must be a JSON object with \"format\": \"store-catalog/1\"",
+            ),
+            (
+                r#"{"products": []}"#,
+                "format is missing: a catalog file says \"format\": \"store-catalog/1\"",
+            ),
+            (
+                r#"{"format": null}"#,
+                "format must be \"store-catalog/1\" (not null): this store reads no other",
+            ),
+            (
+                &format!(r#"{{"format": "store-catalog/1", {sections}}}"#),
+                "promos is missing (a list; an empty list removes every one)",
+            ),
+            (
+                &format!(r#"{{"format": "store-catalog/1", {sections}, "promos": 1}}"#),
+                "promos must be a list (not 1)",
+            ),
+        ] {
+            let said = parse(text, &known).expect_err(text);
+            assert!(said.contains(&problem.to_string()), "{text}: {said:?}");
+        }
+        let text = format!(
+            r#"{{"format": "store-catalog/1", {sections}, "promos": [], "sales": [], "products2": 1}}"#
+        );
+        assert_eq!(
+            parse(&text, &known),
+            Err(vec![
+                "products2 is not a section of a catalog file (the sections are products, deposits, delivery_fees, banners, promos)".into(),
+                "sales is not a section of a catalog file (the sections are products, deposits, delivery_fees, banners, promos)".into(),
+                "products is empty: every product would stop being orderable; list the products to keep".into(),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_record_that_is_not_an_object_or_has_fields_of_the_wrong_type() {
+        let (known, mut file) = seeded();
+        file["banners"][1] = json!(null);
+        file["banners"][2] = json!("banner");
+        file["products"][0]["orderable"] = json!("yes");
+        file["products"][0]["sort_order"] = json!(1e3);
+        file["products"][0]["cities"] = json!("some");
+        file["products"][1]["cities"] = json!([null, 1380300000, 1380300000, [1]]);
+        file["deposits"][0]["id"] = json!("one");
+        assert_eq!(
+            problems(&file, &known),
+            [
+                "products[0] (slug tala-pale-pilsen-320ml): orderable must be true or false (not \"yes\")",
+                "products[0] (slug tala-pale-pilsen-320ml): cities must be \"all\" or a list of cities' PSGC codes (not \"some\")",
+                "products[0] (slug tala-pale-pilsen-320ml): sort_order must be a whole number from -1000000 to 1000000 (not 1000.0)",
+                "products[1] (slug tala-pale-pilsen-500ml): cities holds null, which is not a city's PSGC code",
+                "products[1] (slug tala-pale-pilsen-500ml): cities lists 1380300000 twice",
+                "products[1] (slug tala-pale-pilsen-500ml): cities holds [1], which is not a city's PSGC code",
+                "deposits[0] (id \"one\"): id must be a whole number from 1 to 2147483647 (not \"one\")",
+                "banners[1] must be an object (not null)",
+                "banners[2] must be an object (not \"banner\")",
+            ]
+        );
+    }
+
+    #[test]
+    fn past_a_hundred_problems_the_rest_are_counted() {
+        let (known, mut file) = seeded();
+        for p in file["products"].as_array_mut().unwrap() {
+            for field in [
+                "price",
+                "price_per_case",
+                "unit_per_case",
+                "sort_order",
+                "orderable",
+            ] {
+                p[field] = json!("?");
+            }
+        }
+        let said = problems(&file, &known);
+        assert_eq!(said.len(), 101);
+        assert_eq!(said[100], "... and 30 more problems");
+    }
+
+    /// Each list of fields a problem shows is the record's fields, in order.
+    #[test]
+    fn the_fields_named_are_the_records_fields() {
+        fn unknown<T: DeserializeOwned>(fields: &[&str], get: fn(T) -> Map<String, Value>) {
+            let mut record: Map<String, Value> =
+                fields.iter().map(|f| (f.to_string(), json!(1))).collect();
+            record.insert("extra".into(), json!(1));
+            let unknown = get(T::deserialize(Value::Object(record)).unwrap());
+            assert_eq!(unknown.keys().collect::<Vec<_>>(), ["extra"], "{fields:?}");
+        }
+        unknown::<RawProduct>(PRODUCT_FIELDS, |r| r.unknown);
+        unknown::<RawDeposit>(DEPOSIT_FIELDS, |r| r.unknown);
+        unknown::<RawFee>(FEE_FIELDS, |r| r.unknown);
+        unknown::<RawBanner>(BANNER_FIELDS, |r| r.unknown);
+        unknown::<RawPromo>(PROMO_FIELDS, |r| r.unknown);
+    }
+}
