@@ -339,18 +339,17 @@ impl<'a> Check<'a> {
         }
     }
 
-    /// Text that must be there and not blank; empty when it has a problem.
+    /// Text that must be there and not blank; empty when it has another problem.
     fn name(&mut self, field: &str, given: Given<String>, max: usize) -> String {
         if given == Given::Absent {
             self.missing(field);
             return String::new();
         }
-        let is_text = matches!(given, Given::Is(_));
-        let s = self.text(field, given, max, false).unwrap_or_default();
-        if s.trim().is_empty() && is_text {
+        let s = self.text(field, given, max, false);
+        if s.as_ref().is_some_and(|s| s.trim().is_empty()) {
             self.bad(field, "must not be blank");
         }
-        s
+        s.unwrap_or_default()
     }
 
     /// A whole number in `range`; `default` when left out, if it may be (0 on a problem).
@@ -1104,6 +1103,24 @@ mod tests {
                 "deposits[0] (id \"one\"): id must be a whole number from 1 to 2147483647 (not \"one\")",
                 "banners[1] must be an object (not null)",
                 "banners[2] must be an object (not \"banner\")",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_name_with_a_problem_is_not_also_called_blank() {
+        let (known, mut file) = seeded();
+        file["products"][0]["product_name"] = json!("x".repeat(201));
+        file["products"][1]["brand"] = json!("\n");
+        file["products"][2]["size"] = json!("   ");
+        file["products"][3]["sku"] = json!(7);
+        assert_eq!(
+            problems(&file, &known),
+            [
+                "products[0] (slug tala-pale-pilsen-320ml): product_name must be at most 200 characters",
+                "products[1] (slug tala-pale-pilsen-500ml): brand must be one line without control characters",
+                "products[2] (slug tala-light-330ml): size must not be blank",
+                "products[3] (slug tala-dark-lager-330ml): sku must be text (not 7)",
             ]
         );
     }
