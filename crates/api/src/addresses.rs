@@ -10,10 +10,10 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::accounts::MessageAnswer;
 use crate::catalog::Results;
-use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
-use crate::error::ApiError;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
 
-crate::register!(AddressList, CreateAddress, UpdateAddress, DeleteAddress);
+framework::register!(AddressList, CreateAddress, UpdateAddress, DeleteAddress);
 
 /// How many addresses a member may keep.
 pub const MAX_ADDRESSES: i64 = 10;
@@ -84,8 +84,7 @@ fn check(
         field: "barangay_id",
         message: "Choose the barangay.".into(),
     })?;
-    let place = ctx
-        .place(barangay)?
+    let place = crate::locations::place(ctx, barangay)?
         .filter(|p| p.served)
         .ok_or_else(|| ApiError::Invalid {
             field: "barangay_id",
@@ -117,7 +116,7 @@ fn not_found(id: AddressId) -> ApiError {
     ApiError::NotFound(format!("Address {id} not found"))
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/user/addresses/list`.
     pub struct AddressList = Get "/api/v1/user/addresses/list" as "addresses", Session, errors [401],
     (NoParams, NoParams, NoBody) -> Results<AddressView>, "The member's saved addresses, newest first.");
@@ -133,7 +132,7 @@ impl Endpoint for AddressList {
     }
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/user/addresses`.
     pub struct CreateAddress = Post "/api/v1/user/addresses" as "createAddress", Write, errors [401, 422],
     (NoParams, NoParams, Json<AddressForm, true>) -> AddressView, "Saves an address for the member.", status 201);
@@ -164,7 +163,7 @@ pub struct AddressPath {
     pub address_id: AddressId,
 }
 
-crate::declare!(
+framework::declare!(
     /// `PUT /api/v1/user/addresses/{addressId}`.
     pub struct UpdateAddress = Put "/api/v1/user/addresses/{addressId}" as "updateAddress", Write, errors [401, 404, 422],
     (AddressPath, NoParams, Json<AddressForm, true>) -> AddressView, "Changes one of the member's addresses.");
@@ -188,7 +187,7 @@ impl Endpoint for UpdateAddress {
     }
 }
 
-crate::declare!(
+framework::declare!(
     /// `DELETE /api/v1/user/addresses/{addressId}`.
     pub struct DeleteAddress = Delete "/api/v1/user/addresses/{addressId}" as "deleteAddress", Write, errors [401, 404],
     (AddressPath, NoParams, NoBody) -> MessageAnswer, "Deletes one of the member's addresses.");

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
-use crate::error::ApiError;
+use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
+use framework::error::ApiError;
 
-crate::register!(
+framework::register!(
     Products,
     WhatsNew,
     Packagings,
@@ -232,7 +232,7 @@ fn area_of(ctx: &mut Ctx, barangay: Option<BarangayId>) -> Result<Option<Area>, 
     match barangay {
         None => Ok(Some(Area::Anywhere)),
         Some(id) => {
-            let place = ctx.existing_place(id)?;
+            let place = crate::locations::existing_place(ctx, id)?;
             Ok(place.served.then_some(Area::City(place.city.id)))
         }
     }
@@ -274,7 +274,7 @@ fn product_list(ctx: &mut Ctx, q: &ProductsQuery) -> Result<ProductList, ApiErro
     })
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/products?barangay=&packaging=`.
     pub struct Products = Get "/api/v1/products" as "products", Public, errors [404],
     (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay (all without one), optionally of one packaging.");
@@ -285,7 +285,7 @@ impl Endpoint for Products {
     }
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/products/whats-new`: the catalog, newest first.
     pub struct WhatsNew = Get "/api/v1/products/whats-new" as "whatsNew", Public, errors [404],
     (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay, newest first.");
@@ -299,7 +299,7 @@ impl Endpoint for WhatsNew {
     }
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v3/packagings`: the categories of the category gate.
     pub struct Packagings = Post "/api/v3/packagings" as "packagings", Public, errors [],
     (NoParams, NoParams, NoBody) -> Results<PackagingView>, "The packagings the category gate offers.");
@@ -325,7 +325,7 @@ pub fn packagings(conn: &mut AnyConnection) -> Result<Vec<Packaging>, ApiError> 
     Ok(db::catalog::packagings(conn)?)
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
     pub struct Banners = Get "/api/v1/banners" as "banners", Public, errors [],
     (NoParams, NoParams, NoBody) -> Results<BannerView>, "The home page's banners.");
@@ -365,7 +365,7 @@ pub struct DatedQuery {
     pub testdate: Option<String>,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/products/promos?barangay=`: the promotions running today, for products sold in
     /// the barangay (every promotion when none is given).
     pub struct Promos = Get "/api/v1/products/promos" as "promos", Public, errors [404],
@@ -373,9 +373,7 @@ crate::declare!(
 
 impl Endpoint for Promos {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
-        let at = ctx
-            .config
-            .now(crate::cart::testdate(q.testdate.as_deref())?);
+        let at = ctx.config.now(framework::testdate(q.testdate.as_deref())?);
         let date = domain::calendar::iso_date(at.date());
         let Some(area) = area_of(ctx, q.barangay)? else {
             return Ok(vec![].into());
@@ -439,7 +437,7 @@ pub struct ProductPath {
     pub barangay_id: MaybeBarangay,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v2/products/{slug}/barangay/{barangayId}`: a product with others of its packaging
     /// sold in the same area.
     pub struct SingleProductCall = Get "/api/v2/products/{slug}/barangay/{barangayId}" as "product", Public, errors [404],
@@ -459,7 +457,7 @@ impl Endpoint for SingleProductCall {
         let (area, available) = match p.barangay_id.0 {
             None => (Some(Area::Anywhere), None),
             Some(id) => {
-                let place = ctx.existing_place(id)?;
+                let place = crate::locations::existing_place(ctx, id)?;
                 let sold = place.served
                     && db::catalog::product_sold_in_city(ctx.conn, &product, place.city.id)?;
                 (

@@ -7,10 +7,12 @@ use time::PrimitiveDateTime;
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
-use crate::error::ApiError;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
 
-crate::register!(
+framework::mail_templates!("newsletter_confirm");
+
+framework::register!(
     HolidayCall,
     NoticeCall,
     SiteTextCall,
@@ -31,7 +33,7 @@ pub struct Holiday {
     pub date: String,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/philippine-holiday`: whether the (business) date is a holiday.
     pub struct HolidayCall = Get "/api/v1/philippine-holiday" as "holiday", Public, errors [],
     (NoParams, TestdateQuery, NoBody) -> Holiday, "Whether today (Manila time) is a Philippine holiday.");
@@ -48,9 +50,7 @@ impl Endpoint for HolidayCall {
 
 /// The business date: a malformed `testdate` is a 400, as everywhere.
 fn iso_today(ctx: &Ctx, q: &TestdateQuery) -> Result<String, ApiError> {
-    let at = ctx
-        .config
-        .now(crate::cart::testdate(q.testdate.as_deref())?);
+    let at = ctx.config.now(framework::testdate(q.testdate.as_deref())?);
     Ok(domain::calendar::iso_date(at.date()))
 }
 
@@ -69,7 +69,7 @@ pub struct NoticeAnswer {
     pub holiday: bool,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/notice`: the "Notice to our Members" in force on the date, and whether the date
     /// is a holiday (the notice's picker shows only on other days).
     pub struct NoticeCall = Get "/api/v1/notice" as "notice", Public, errors [],
@@ -106,7 +106,7 @@ pub struct TextPath {
     pub key: String,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/site-texts/{key}`.
     pub struct SiteTextCall = Get "/api/v1/site-texts/{key}" as "siteText", Public, errors [404],
     (TextPath, NoParams, NoBody) -> SiteTextView, "An editorial text: the policy agreement, the terms, about us.");
@@ -165,7 +165,7 @@ pub struct SubscribeAnswer {
     pub data: Success,
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/mail/subscribe`: 200 with the same text for a new and a known address (a
     /// confirmation link goes to a new or unconfirmed one), 422 with the field's error.
     pub struct Subscribe = Post "/api/v1/mail/subscribe" as "subscribe", Write, errors [422, 429],
@@ -189,7 +189,7 @@ impl Endpoint for Subscribe {
 }
 
 /// Newsletter signups a client may try in ten minutes, and one address may receive in an hour.
-pub const SIGNUPS_PER_CLIENT: i32 = crate::limits::NEWSLETTER;
+pub const SIGNUPS_PER_CLIENT: i32 = framework::limits::NEWSLETTER;
 pub const SIGNUPS_PER_ADDRESS: i32 = 3;
 
 /// A newsletter signup, for the JSON call and the form post alike: the success text, a 422
@@ -200,25 +200,25 @@ pub fn subscribe(
     email: &str,
     now: PrimitiveDateTime,
 ) -> Result<&'static str, ApiError> {
-    ctx.limit_client("newsletter", SIGNUPS_PER_CLIENT, crate::limits::WINDOW)?;
+    ctx.limit_client("newsletter", SIGNUPS_PER_CLIENT, framework::limits::WINDOW)?;
     let email = domain::email::validate_email(email).map_err(|msg| ApiError::Invalid {
         field: "email",
         message: msg.into(),
     })?;
     ctx.limit("newsletter address", &email, SIGNUPS_PER_ADDRESS, 3600)?;
     let stamp = stamp(now);
-    let token = crate::session::new_token();
+    let token = framework::session::new_token();
     let expires = domain::calendar::unix_now() + CONFIRM_DAYS * 86_400;
     let signup = db::content::subscribe(
         ctx.conn,
         &email,
         &stamp,
-        &crate::session::hash(&token),
+        &framework::session::hash(&token),
         expires,
     )?;
     if signup == db::content::Signup::Pending {
         let link = format!("{}/newsletter/confirm?token={token}", ctx.config.public_url);
-        ctx.outgoing.push(crate::mail::Mail::render(
+        ctx.outgoing.push(framework::mail::Mail::render(
             "newsletter_confirm",
             email,
             "Confirm your subscription",
@@ -245,7 +245,7 @@ fn stamp(now: PrimitiveDateTime) -> String {
     )
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/mail/confirm`: the emailed link's token; the address counts from now.
     pub struct ConfirmSubscription = Post "/api/v1/mail/confirm" as "confirmSubscription", Write, errors [404, 429],
     (NoParams, NoParams, Json<ConfirmBody, true>) -> SubscribeAnswer, "Confirms a newsletter signup through its emailed link.");
@@ -254,11 +254,11 @@ impl Endpoint for ConfirmSubscription {
     fn call(ctx: &mut Ctx, (_, _, Json(body), _): Args<Self>) -> Result<SubscribeAnswer, ApiError> {
         ctx.limit_client(
             "newsletter confirm",
-            crate::limits::NEWSLETTER_CONFIRM,
-            crate::limits::WINDOW,
+            framework::limits::NEWSLETTER_CONFIRM,
+            framework::limits::WINDOW,
         )?;
         let stamp = stamp(domain::calendar::manila_now());
-        let hash = crate::session::hash(body.token.trim());
+        let hash = framework::session::hash(body.token.trim());
         if !db::content::confirm_subscription(
             ctx.conn,
             &hash,

@@ -7,8 +7,10 @@ use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetI
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::endpoint::Ctx;
-use crate::error::ApiError;
+use framework::endpoint::Ctx;
+use framework::error::ApiError;
+
+framework::export_type!(Gate);
 
 /// The choices the gate cookies carry, ids already parsed (a malformed one is `None`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -68,7 +70,12 @@ impl Gate {
         if let Some(f) = c.fulfillment {
             gate.fulfillment_id = db::places::fulfillment_type(ctx.conn, f)?.map(|f| f.id);
         }
-        if let Some(place) = c.barangay.map(|id| ctx.place(id)).transpose()?.flatten() {
+        if let Some(place) = c
+            .barangay
+            .map(|id| crate::locations::place(ctx, id))
+            .transpose()?
+            .flatten()
+        {
             gate.city_name = Some(place.city.city_name);
             gate.city_id = Some(place.city.id);
             gate.barangay_id = Some(place.barangay.id);

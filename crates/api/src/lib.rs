@@ -1,298 +1,223 @@
-//! The JSON API: unversioned SPEC calls under `/api/v1`, the others under their version
-//! (`/api/v2`, `/api/v3`). Each call is a typed [`Endpoint`] (typed path, query and body, ids as
-//! `domain` types) registered once, in its own module ([`registry::endpoints`]); the actix routes, the pages' in-process
-//! loaders ([`fetch`]), the OpenAPI document (`/api/openapi.json`) and the UI's TypeScript
-//! contract all come from that list.
+//! The store's features, each a module over the API's framework (crate `framework`): its calls
+//! (typed [`framework::Endpoint`]s, registered where they are declared), its views and its rules.
+//! Features use the framework, `db` and `domain`; the framework knows none of them.
 
 pub mod accounts;
 pub mod addresses;
-pub mod cache;
 pub mod cart;
 pub mod catalog;
 pub mod content;
-pub mod contract;
-pub mod endpoint;
-pub mod error;
 pub mod gate;
 pub mod goto_cases;
-pub mod limits;
 pub mod locations;
-pub mod mail;
-pub mod observe;
-pub mod openapi;
 pub mod orders;
-pub mod origin;
-pub mod pricing;
+
 pub mod profile;
-pub mod refill;
-pub mod registry;
-pub mod rules;
-pub mod session;
-pub mod slotted;
-pub mod social;
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+pub mod sessions;
 
-use actix_web::http::header;
-use actix_web::{web, HttpRequest, HttpResponse};
-use db::{Db, Watch};
-
-pub use db::watch::MAINTENANCE_MESSAGE;
-pub use endpoint::{fetch, Access, Caller, Ctx, Endpoint, Method};
-pub use error::ApiError;
-
-/// Shared state of the API handlers, and the way `web` runs API functions.
-#[derive(Clone)]
-pub struct ApiState {
-    pub db: Db,
-    pub config: ApiConfig,
-    /// The maintenance switch and the data version, followed in the background.
-    pub watch: Arc<Watch>,
-    /// Finished answers (API reads and pages), bounded by bytes.
-    pub cache: Arc<cache::ResponseCache>,
-    /// Where mail goes.
-    pub post: Arc<mail::Post>,
-    /// The thread that delivers queued mail, once started ([`ApiState::start_mail`]); without
-    /// it mail waits in the queue (tests deliver it themselves).
-    pub sender: Option<mail::Sender>,
-}
-
-impl ApiState {
-    /// State with the maintenance switch forced on, or read from the database's settings.
-    pub fn new(
-        pool: db::DbPool,
-        config: ApiConfig,
-        maintenance_forced: bool,
-        post: Arc<mail::Post>,
-    ) -> Self {
-        Self {
-            watch: Watch::start(pool.clone(), maintenance_forced),
-            cache: Arc::new(cache::ResponseCache::new(config.cache_bytes)),
-            post,
-            sender: None,
-            db: Db::new(pool),
-            config,
-        }
-    }
-
-    /// Starts delivering queued mail (what `serve` does).
-    pub fn start_mail(&mut self) -> Result<(), String> {
-        self.sender = Some(mail::Sender::start(
-            self.db.pool().clone(),
-            self.post.clone(),
-        )?);
-        Ok(())
-    }
-
-    /// Stops delivering mail (the server is stopping): the message being sent is finished and
-    /// recorded, waiting at most `wait`; queued mail stays in the database for the next start.
-    pub fn stop_mail(&self, wait: std::time::Duration) -> bool {
-        self.sender.as_ref().is_none_or(|s| s.stop(wait))
-    }
-
-    /// Runs a read ([`ApiState::run`]); a read that met a dropped connection (the database
-    /// restarted, a proxy cut it) is run once more on a fresh one before it fails (issue 30): the
-    /// pool tests a connection before it gives it out, so the second try is not given the dead one.
-    pub async fn read<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: Fn(&mut Ctx) -> Result<T, ApiError> + Send + Sync + 'static,
-    {
-        let f = Arc::new(f);
-        let again = f.clone();
-        match self.run(caller.clone(), move |ctx| f(ctx)).await {
-            Err(ApiError::DatabaseDown(db::Outage::Lost)) => {
-                self.run(caller, move |ctx| again(ctx)).await
-            }
-            answer => answer,
-        }
-    }
-
-    /// Runs API functions with one connection, off the async workers; mail they wrote goes into
-    /// the mail queue on the same connection, and the sender is woken.
-    pub async fn run<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut Ctx) -> Result<T, ApiError> + Send + 'static,
-    {
-        let config = self.config.clone();
-        let (value, mailed) = self
-            .db
-            .run(move |conn| {
-                let mut ctx = Ctx::new(conn, &config, caller);
-                let value = f(&mut ctx);
-                // Mail a call wrote goes out even when it then refuses (a social member asked
-                // to confirm by the link just mailed): what it mails, it has already decided.
-                let outgoing = std::mem::take(&mut ctx.outgoing);
-                if !outgoing.is_empty() {
-                    mail::enqueue(ctx.conn, &outgoing)?;
-                }
-                Ok::<_, ApiError>((value, !outgoing.is_empty() || ctx.mailed))
-            })
-            .await?;
-        if mailed {
-            if let Some(sender) = &self.sender {
-                sender.wake();
-            }
-        }
-        value
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct ApiConfig {
-    /// Whether a `testdate` query parameter may stand in for today (dev and test only).
-    pub allow_testdate: bool,
-    /// How many bytes of finished answers (API reads and pages) to keep.
-    pub cache_bytes: u64,
-    /// Whether session cookies are `Secure` (the store is reached over https).
-    pub secure_cookies: bool,
-    /// The store's address, for links in mail (no trailing slash).
-    pub public_url: Arc<str>,
-    /// The origins whose pages may send unsafe requests with the store's cookies (PUBLIC_URL's;
-    /// in development also its `localhost`/`127.0.0.1` twin).
-    pub origins: Arc<[String]>,
-    /// Social registration's providers (none by default: a social token is refused with 422).
-    pub social: Arc<social::SocialConfig>,
-    /// The proxies in front of the store: from these peers the client is named by
-    /// `X-Forwarded-For` ([`origin::client_ip`]).
-    pub trusted_proxies: Arc<[std::net::IpAddr]>,
-    /// Where the store is told of each new order (`ORDERS_TO`); unset, only the shopper is mailed.
-    pub orders_to: Option<Arc<str>>,
-    /// Development and tests only (`STORE_TESTDATE`): the Manila time checkout's hours and
-    /// blackouts take when a request names no `testdate`, so a test run does not depend on the
-    /// hour it runs at. Ignored unless `allow_testdate`.
-    pub clock: Option<time::PrimitiveDateTime>,
-}
-
-impl Default for ApiConfig {
-    fn default() -> Self {
-        Self {
-            allow_testdate: false,
-            cache_bytes: 64 << 20,
-            secure_cookies: false,
-            public_url: Arc::from("http://localhost:8080"),
-            origins: Arc::from(vec!["http://localhost:8080".to_string()]),
-            social: Arc::default(),
-            trusted_proxies: Arc::from(vec![]),
-            orders_to: None,
-            clock: None,
-        }
-    }
-}
-
-impl ApiConfig {
-    /// Business "now": the `testdate` parameter when allowed and valid, else the Manila clock.
-    pub fn now(&self, testdate: Option<&str>) -> time::PrimitiveDateTime {
-        self.testdate(testdate)
-            .or(self.clock.filter(|_| self.allow_testdate))
-            .unwrap_or_else(domain::calendar::manila_now)
-    }
-
-    /// The `testdate` parameter when allowed and valid.
-    pub fn testdate(&self, testdate: Option<&str>) -> Option<time::PrimitiveDateTime> {
-        testdate
-            .filter(|_| self.allow_testdate)
-            .and_then(domain::calendar::parse_testdate)
-    }
-}
-
-/// The longest path and query a call takes; a longer address is answered 414, not echoed.
-pub const MAX_URL: usize = 2_000;
-
-/// A call's address longer than [`MAX_URL`] answers 414; while the store is under maintenance
-/// every API call answers 503.
-async fn maintenance_gate(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
-) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    if req.path().len() + req.query_string().len() > MAX_URL {
-        let res = actix_web::ResponseError::error_response(&ApiError::UriTooLong);
-        return Ok(req.into_response(res));
-    }
-    let on = req
-        .app_data::<web::Data<ApiState>>()
-        .is_some_and(|s| s.watch.maintenance());
-    if on {
-        let res = HttpResponse::ServiceUnavailable()
-            .insert_header((header::RETRY_AFTER, "300"))
-            .json(serde_json::json!({ "error": MAINTENANCE_MESSAGE }));
-        return Ok(req.into_response(res));
-    }
-    next.call(req).await.map(|r| r.map_into_boxed_body())
-}
-
-async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound(format!("No API call at {}", req.path())))
-}
-
-async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("application/json")
-        .body(openapi::json())
-}
-
-/// Mounts the API under `/api`: every registered call, `/api/openapi.json`, JSON 404 and 405.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    let mut by_path: BTreeMap<&str, Vec<&dyn endpoint::Registered>> = BTreeMap::new();
-    for e in registry::endpoints() {
-        by_path.entry(e.path()).or_default().push(*e);
-    }
-    let mut scope = web::scope("/api")
-        .wrap(actix_web::middleware::from_fn(maintenance_gate))
-        // Issue 14's one rule for cross-site requests, before anything else (forms apply the
-        // same rule, `origin::refused`, in `web::form`).
-        .wrap(actix_web::middleware::from_fn(origin::guard))
-        .service(
-            web::resource("/openapi.json")
-                .wrap(observe::Mark("/api/openapi.json"))
-                .route(web::get().to(openapi_json)),
-        );
-    for (path, endpoints) in by_path {
-        let allowed: Vec<&str> = endpoints
-            .iter()
-            .flat_map(|e| match e.method() {
-                Method::Get => vec!["GET", "HEAD"],
-                Method::Post => vec!["POST"],
-                Method::Put => vec!["PUT"],
-                Method::Delete => vec!["DELETE"],
-            })
-            .collect();
-        let allowed = allowed.join(", ");
-        let mut resource = web::resource(path.trim_start_matches("/api"));
-        for e in endpoints {
-            resource = resource.route(e.route());
-        }
-        resource = resource.default_service(web::to(move |req: HttpRequest| {
-            let allowed = allowed.clone();
-            async move { endpoint::method_not_allowed(&req, &allowed) }
-        }));
-        // Counted under its template (metrics, access log), never its ids.
-        scope = scope.service(resource.wrap(observe::Mark(path)));
-    }
-    cfg.service(scope.default_service(web::to(not_found)));
-}
-
+/// What the framework makes of the features registered here: the generated contract, the
+/// document's facts and links, the mail templates, the registry.
 #[cfg(test)]
-mod clock_tests {
-    use super::*;
+mod registered_tests {
+    use std::path::PathBuf;
 
     #[test]
-    fn the_test_clock_stands_in_for_now_only_where_testdate_is_allowed() {
-        let at = domain::calendar::parse_testdate("2026-11-24T14:00");
-        let mut config = ApiConfig {
-            allow_testdate: true,
-            clock: at,
-            ..ApiConfig::default()
-        };
-        assert_eq!(Some(config.now(None)), at);
-        assert_eq!(
-            Some(config.now(Some("2026-11-25T09:30"))),
-            domain::calendar::parse_testdate("2026-11-25T09:30"),
-            "a request's own testdate wins"
+    fn names_and_routes_are_unique() {
+        let all = framework::registry::endpoints();
+        assert!(!all.is_empty(), "the features' calls are registered");
+        let mut names: Vec<&str> = all.iter().map(|e| e.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len(), "two calls share a name");
+        let mut routes: Vec<(&str, &str)> = all
+            .iter()
+            .map(|e| (e.method().as_str(), e.path()))
+            .collect();
+        routes.sort();
+        routes.dedup();
+        assert_eq!(routes.len(), all.len(), "two calls share a route");
+    }
+
+    #[test]
+    fn names_are_escaped_in_html_and_kept_in_text() {
+        let mail = framework::mail::Mail::render(
+            "password_reset",
+            "juan@example.com",
+            "Reset your password",
+            &serde_json::json!({
+                "first_name": "<script>x</script>",
+                "link": "http://localhost:8080/reset-password?suid=abc",
+                "minutes": 60,
+            }),
+        )
+        .unwrap();
+        assert!(
+            mail.text.starts_with("Hi <script>x</script>,\n"),
+            "{}",
+            mail.text
         );
-        config.allow_testdate = false;
-        assert_ne!(Some(config.now(None)), at, "never in production");
+        assert!(mail
+            .text
+            .contains("\nhttp://localhost:8080/reset-password?suid=abc\n"));
+        assert!(mail.text.contains("within 60 minutes"));
+        assert!(!mail.html.contains("<script>"), "{}", mail.html);
+        assert!(
+            mail.html
+                .contains("Hi &lt;script&gt;x&lt;&#x2F;script&gt;,"),
+            "{}",
+            mail.html
+        );
+        assert!(mail
+            .html
+            .contains("<a href=\"http://localhost:8080/reset-password?suid=abc\">"));
+    }
+
+    #[test]
+    fn a_registration_mail_carries_nothing_a_stranger_typed() {
+        let mail = framework::mail::Mail::render(
+            "registration",
+            "juan@example.com",
+            "Finish creating your account",
+            &serde_json::json!({
+                "first_name": "Win a prize: evil.example",
+                "link": "L",
+                "hours": 24,
+            }),
+        )
+        .unwrap();
+        assert!(!mail.text.contains("prize") && !mail.html.contains("prize"));
+        assert!(mail.text.starts_with("Hello,\n"), "{}", mail.text);
+    }
+
+    #[test]
+    fn every_template_renders() {
+        let values = serde_json::json!({
+            "first_name": "Juan", "link": "L", "base": "B", "hours": 1, "minutes": 2, "days": 3,
+        });
+        for name in [
+            "account_exists",
+            "no_account",
+            "registration",
+            "password_reset",
+            "newsletter_confirm",
+        ] {
+            let mail = framework::mail::Mail::render(name, "a@b.c", "s", &values).unwrap();
+            assert!(
+                !mail.text.contains("{{") && !mail.html.contains("{{"),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_field_rule_lands_on_a_field() {
+        let doc: serde_json::Value = serde_json::from_str(framework::openapi::json()).unwrap();
+        for (component, property, pattern, _) in framework::openapi::FIELD_RULES {
+            let field = &doc["components"]["schemas"][component]["properties"][property];
+            assert_eq!(field["pattern"], *pattern, "{component}.{property}");
+        }
+        for (component, fields) in framework::openapi::REQUIRED {
+            let schema = &doc["components"]["schemas"][component];
+            for field in *fields {
+                let f = &schema["properties"][field];
+                assert!(f.is_object(), "{component}.{field}");
+                assert!(
+                    schema["required"]
+                        .as_array()
+                        .unwrap()
+                        .contains(&(*field).into()),
+                    "{component}.{field}"
+                );
+                assert!(!f.to_string().contains(r#""null""#), "{component}.{field}");
+            }
+        }
+        for (component, property, facts) in framework::openapi::FIELD_FACTS {
+            let field = &doc["components"]["schemas"][component]["properties"][property];
+            let facts: serde_json::Value = serde_json::from_str(facts).unwrap();
+            for (k, v) in facts.as_object().unwrap() {
+                assert_eq!(&field[k], v, "{component}.{property}.{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_link_joins_two_calls_by_parameters_the_second_has() {
+        let doc: serde_json::Value = serde_json::from_str(framework::openapi::json()).unwrap();
+        let op = |name: &str| {
+            doc["paths"]
+                .as_object()
+                .unwrap()
+                .values()
+                .flat_map(|item| item.as_object().unwrap().values())
+                .find(|op| op["operationId"] == name)
+                .cloned()
+                .unwrap_or_else(|| panic!("no operation {name}"))
+        };
+        for (from, name, to, params, body) in framework::openapi::LINKS {
+            let source = op(from);
+            let target = op(to);
+            let names: Vec<&str> = target["parameters"]
+                .as_array()
+                .map(|p| p.iter().filter_map(|p| p["name"].as_str()).collect())
+                .unwrap_or_default();
+            for (param, expression) in *params {
+                assert!(
+                    names.contains(param),
+                    "{from} -> {to}: no parameter {param}"
+                );
+                assert!(
+                    expression.starts_with("$response.body#/")
+                        || expression.starts_with("$request.")
+                );
+            }
+            if let Some(body) = body {
+                assert!(
+                    serde_json::from_str::<serde_json::Value>(body).is_ok(),
+                    "{name}"
+                );
+                assert!(!target["requestBody"].is_null(), "{from} -> {to}: no body");
+                assert!(source["responses"]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .any(|r| !r["links"][name]["requestBody"].is_null()));
+            }
+            let answered = source["responses"]
+                .as_object()
+                .unwrap()
+                .values()
+                .any(|r| r["links"][name]["operationId"] == *to);
+            assert!(answered, "{from}: no link {name} in its answer");
+        }
+    }
+
+    /// The generated files in the repository match the code (`make contract` rewrites them:
+    /// `UPDATE_CONTRACT=1 cargo test -p api contract`). The calls are this crate's, so the test
+    /// is here, where they are registered.
+    #[test]
+    fn contract_files_are_current() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let files = [
+            (
+                "crates/api/openapi.json",
+                framework::openapi::json().to_string(),
+            ),
+            (
+                "ui/src/api/contract.gen.ts",
+                framework::contract::typescript(),
+            ),
+        ];
+        let update = std::env::var("UPDATE_CONTRACT").is_ok_and(|v| v == "1");
+        for (path, text) in files {
+            let file = root.join(path);
+            if update {
+                std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+                std::fs::write(&file, &text).unwrap();
+                continue;
+            }
+            let kept = std::fs::read_to_string(&file).unwrap_or_default();
+            assert!(kept == text, "{path} is stale: run `make contract`");
+        }
     }
 }

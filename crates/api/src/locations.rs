@@ -12,10 +12,19 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::catalog::Results;
-use crate::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
-use crate::error::ApiError;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
 
-crate::register!(
+framework::export_const!(
+    /// The default province (Metro Manila): where the location gate starts.
+    DEFAULT_PROVINCE = DEFAULT_PROVINCE.get()
+);
+framework::export_const!(
+    /// The location gate's first fulfillment type (delivery).
+    DEFAULT_FULFILLMENT = DEFAULT_FULFILLMENT.get()
+);
+
+framework::register!(
     Cities,
     KegCities,
     FulfillmentTypes,
@@ -109,6 +118,24 @@ pub enum Offer {
     Served(ProvinceId, FulfillmentId),
 }
 
+/// The places a call looked up, by barangay (a page asks once, however many calls need one).
+type Places = std::collections::HashMap<BarangayId, Option<db::places::Place>>;
+
+/// The barangay with its city and whether that is served; looked up once per request.
+pub fn place(ctx: &mut Ctx, id: BarangayId) -> Result<Option<db::places::Place>, ApiError> {
+    if let Some(p) = ctx.memo::<Places>().get(&id) {
+        return Ok(p.clone());
+    }
+    let place = db::places::place(ctx.conn, id)?;
+    ctx.memo::<Places>().insert(id, place.clone());
+    Ok(place)
+}
+
+/// Like [`place`], but an unknown barangay is a 404.
+pub fn existing_place(ctx: &mut Ctx, id: BarangayId) -> Result<db::places::Place, ApiError> {
+    place(ctx, id)?.ok_or_else(|| ApiError::NotFound(format!("Barangay {id} not found")))
+}
+
 /// The location rule: the cities an offer holds, by name.
 pub fn offered_cities(conn: &mut AnyConnection, offer: Offer) -> Result<Vec<City>, ApiError> {
     Ok(match offer {
@@ -128,7 +155,7 @@ pub struct CitiesPath {
     pub fulfillment_id: FulfillmentId,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities`.
     pub struct Cities = Get "/api/v3/locations/provinces/{provinceId}/fulfillments/{fulfillmentId}/cities" as "cities", Public, errors [404],
     (CitiesPath, NoParams, NoBody) -> LocationsAnswer, "The cities of a province served with a fulfillment type.");
@@ -162,7 +189,7 @@ pub fn keg_packaging(conn: &mut AnyConnection) -> Result<Packaging, ApiError> {
         .ok_or_else(|| ApiError::NotFound("Draft beer in kegs is not sold".into()))
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v3/locations/cities`: the served cities where draft beer in kegs is sold.
     pub struct KegCities = Post "/api/v3/locations/cities" as "kegCities", Public, errors [404],
     (NoParams, NoParams, Json<KegCitiesBody, false>) -> Results<CityView>, "The served cities where draft beer in kegs is sold.");
@@ -179,7 +206,7 @@ impl Endpoint for KegCities {
     }
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v3/fulfillment-types`.
     pub struct FulfillmentTypes = Get "/api/v3/fulfillment-types" as "fulfillments", Public, errors [],
     (NoParams, NoParams, NoBody) -> Results<FulfillmentView>, "Delivery and pickup.");
@@ -197,7 +224,7 @@ impl Endpoint for FulfillmentTypes {
     }
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/provinces`: the default province (Metro Manila) first.
     pub struct Provinces = Get "/api/v1/provinces" as "provinces", Public, errors [],
     (NoParams, NoParams, NoBody) -> Results<ProvinceView>, "The provinces, the default (Metro Manila) first.");
@@ -235,7 +262,7 @@ pub struct CityPath {
     pub city_id: CityId,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v3/locations/city/{cityId}/barangays`.
     pub struct Barangays = Get "/api/v3/locations/city/{cityId}/barangays" as "barangays", Public, errors [404],
     (CityPath, NoParams, NoBody) -> Results<BarangayView>, "The barangays of a city.");
@@ -254,14 +281,14 @@ pub struct BarangayPath {
     pub barangay_id: BarangayId,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v3/locations/barangay/{barangayId}/streets`: empty when the barangay needs none.
     pub struct Streets = Get "/api/v3/locations/barangay/{barangayId}/streets" as "streets", Public, errors [404],
     (BarangayPath, NoParams, NoBody) -> Results<StreetView>, "The streets of a barangay; empty when it needs none.");
 
 impl Endpoint for Streets {
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
-        let place = ctx.existing_place(p.barangay_id)?;
+        let place = crate::locations::existing_place(ctx, p.barangay_id)?;
         Ok(streets_of(ctx.conn, place.barangay.id)?.into())
     }
 }
@@ -284,7 +311,7 @@ pub struct LegacyCitiesQuery {
     pub filter_by_province: ProvinceId,
 }
 
-crate::declare!(
+framework::declare!(
     /// Legacy `GET /api/v1/cities?filterByProvince=`: the served cities of a province.
     pub struct LegacyCities = Get "/api/v1/cities" as "legacyCities", Public, errors [404],
     (NoParams, LegacyCitiesQuery, NoBody) -> Results<CityView>, "The served cities of a province (legacy).");
@@ -305,7 +332,7 @@ pub struct LegacyBarangaysQuery {
     pub filter_by_city: CityId,
 }
 
-crate::declare!(
+framework::declare!(
     /// Legacy `GET /api/v1/barangay?filterByCity=`.
     pub struct LegacyBarangays = Get "/api/v1/barangay" as "legacyBarangays", Public, errors [404],
     (NoParams, LegacyBarangaysQuery, NoBody) -> Results<BarangayView>, "The barangays of a city (legacy).");
@@ -328,7 +355,7 @@ pub struct Area {
     pub cities: Vec<AreaCity>,
 }
 
-crate::declare!(
+framework::declare!(
     /// `GET /api/v1/delivery-areas`: every served city by province, with its fulfillment types.
     pub struct DeliveryAreas = Get "/api/v1/delivery-areas" as "deliveryAreas", Public, errors [],
     (NoParams, NoParams, NoBody) -> Results<Area>, "Every served city by province, with its fulfillment types.");
@@ -438,7 +465,12 @@ pub fn check_choice(
         return Ok(choice);
     };
     choice.city = Some((city.id, city.city_name));
-    let Some(place) = input.barangay.map(|b| ctx.place(b)).transpose()?.flatten() else {
+    let Some(place) = input
+        .barangay
+        .map(|b| crate::locations::place(ctx, b))
+        .transpose()?
+        .flatten()
+    else {
         return Ok(choice);
     };
     if place.city.id != city.id {

@@ -8,14 +8,15 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::accounts::{
-    hash_password, member_answer, message, password_matches, MessageAnswer, UserAnswer,
+    hash_password, member_answer, message, new_password, password_matches, MessageAnswer,
+    UserAnswer,
 };
-use crate::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
-use crate::error::ApiError;
-use crate::mail::Mail;
-use crate::session::{hash as token_hash, new_token};
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use framework::error::ApiError;
+use framework::mail::Mail;
+use framework::session::{hash as token_hash, new_token};
 
-crate::register!(
+framework::register!(
     UpdateUser,
     DeleteUser,
     WebsitePolicy,
@@ -24,15 +25,6 @@ crate::register!(
     VerifyResetLink,
     ResetPassword,
 );
-
-/// A new password checked against the rules (issue 14), as the `password` field's error;
-/// `user_inputs` are the member's own details (names, email, mobile), easy to guess.
-pub(crate) fn new_password(password: &str, user_inputs: &[&str]) -> Result<(), ApiError> {
-    account::validate_password(password, user_inputs).map_err(|message| ApiError::Invalid {
-        field: "password",
-        message,
-    })
-}
 
 /// The member's details a password must not be made of.
 fn inputs(u: &db::users::UserRow) -> [&str; 4] {
@@ -105,6 +97,8 @@ pub const RESET_MINUTES: i64 = 60;
 
 use domain::calendar::unix_now as now;
 
+framework::mail_templates!("password_reset");
+
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ProfileForm {
     #[serde(default)]
@@ -121,7 +115,7 @@ pub struct ProfileForm {
     pub current_password: String,
 }
 
-crate::declare!(
+framework::declare!(
     /// `PUT /api/v1/user`: names, mobile and birth date, each checked; a new mobile number needs
     /// the current password. At most 10 changes an hour a member and 30 a client.
     pub struct UpdateUser = Put "/api/v1/user" as "updateUser", Write, errors [401, 422, 429],
@@ -132,7 +126,7 @@ impl Endpoint for UpdateUser {
         let user = ctx.member()?;
         // A taken mobile number is refused (SPEC), so answers tell whether a number has an
         // account: they are few.
-        ctx.limit_client("profile", crate::limits::PROFILE, 3600)?;
+        ctx.limit_client("profile", framework::limits::PROFILE, 3600)?;
         ctx.limit("profile", &format!("user {}", user.id), 10, 3600)?;
         let mut c = account::Checker::default();
         let fields = [&f.first_name, &f.last_name, &f.mobile, &f.birth_date].map(String::as_str);
@@ -171,7 +165,7 @@ pub struct DeleteForm {
     pub current_password: String,
 }
 
-crate::declare!(
+framework::declare!(
     /// `DELETE /api/v1/user` (body `current_password`): deletes the account and its personal data
     /// and ends its sessions.
     pub struct DeleteUser = Delete "/api/v1/user" as "deleteUser", Write, errors [401, 422, 429],
@@ -195,7 +189,7 @@ pub struct PolicyForm {
     pub policy_agreement_accepted: Option<bool>,
 }
 
-crate::declare!(
+framework::declare!(
     /// `PUT /api/v1/user/website-policy`: the member accepted (or withdrew from) the policy; a
     /// member who accepted never sees the policy modal again, on any device.
     pub struct WebsitePolicy = Put "/api/v1/user/website-policy" as "websitePolicy", Write, errors [401, 422],
@@ -229,7 +223,7 @@ pub struct PasswordChange {
     pub password: String,
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/user/change-password`: needs the current password; every session of the
     /// member ends, and this one goes on with a new token.
     pub struct ChangePassword = Post "/api/v1/user/change-password" as "changePassword", Write, errors [401, 422, 429],
@@ -259,7 +253,7 @@ pub struct ResetRequest {
     pub email: String,
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/reset/password/get-link`: mails a reset link when the address has an account
     /// (voiding the earlier ones), else a note that it has none; the answer is the same either
     /// way.
@@ -270,8 +264,8 @@ impl Endpoint for ResetLink {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         ctx.limit_client(
             "reset link",
-            crate::limits::RESET_LINK,
-            crate::limits::WINDOW,
+            framework::limits::RESET_LINK,
+            framework::limits::WINDOW,
         )?;
         let email = domain::email::validate_email(&f.email).map_err(|m| ApiError::Invalid {
             field: "email",
@@ -315,7 +309,7 @@ fn open_reset(conn: &mut AnyConnection, suid: &str) -> Result<domain::UserId, Ap
         .ok_or_else(|| ApiError::NotFound("This link is invalid or has expired.".into()))
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/reset/password/verify-link`: whether a reset link still works.
     pub struct VerifyResetLink = Post "/api/v1/reset/password/verify-link" as "verifyResetLink", Write, errors [404],
     (NoParams, NoParams, Json<ResetLinkBody, true>) -> MessageAnswer, "Whether a password reset link still works.");
@@ -335,7 +329,7 @@ pub struct NewPassword {
     pub password: String,
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/reset/password`: sets the password through a link, once; every session of the
     /// member ends and every other reset link is void.
     pub struct ResetPassword = Post "/api/v1/reset/password" as "resetPassword", Write, errors [404, 422, 429],
@@ -345,8 +339,8 @@ impl Endpoint for ResetPassword {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         ctx.limit_client(
             "reset password",
-            crate::limits::RESET_PASSWORD,
-            crate::limits::WINDOW,
+            framework::limits::RESET_PASSWORD,
+            framework::limits::WINDOW,
         )?;
         let user = open_reset(ctx.conn, &f.suid)?;
         let member = db::users::user(ctx.conn, user)?

@@ -348,7 +348,7 @@ fn run() {
         mail_outbox: dir.path().join("outbox"),
         smtp_url: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
-        social: api::social::SocialConfig::default(),
+        social: api::accounts::social::SocialConfig::default(),
         maintenance: false,
         trusted_proxies: vec![],
         orders_to: None,
@@ -724,14 +724,14 @@ struct Shoppers {
 }
 
 /// The cookies of a guest with a case of Tala Pale Pilsen in `barangay`'s cart.
-fn shopper(ctx: &mut api::Ctx, barangay: i64) -> Result<String, api::ApiError> {
+fn shopper(ctx: &mut framework::Ctx, barangay: i64) -> Result<String, framework::ApiError> {
     let session = ctx.start_session(None)?;
-    let cart = api::session::new_token();
+    let cart = framework::session::new_token();
     let owner = api::cart::CartOwner::Guest(api::cart::guest_key(&cart));
     let product = db::carts::product(ctx.conn, domain::ProductId::from_db(1))?.expect("product 1");
-    let place = ctx.existing_place(domain::BarangayId::from_db(barangay))?;
-    let pricing = api::cart::Pricing::load(ctx)?;
-    let row = api::cart::add(ctx, &pricing, &owner, &product, 24, &place, None)?;
+    let place = api::locations::existing_place(ctx, domain::BarangayId::from_db(barangay))?;
+    let pricing = api::cart::pricing::Pricing::load(ctx)?;
+    let row = api::cart::add::add(ctx, &pricing, &owner, &product, 24, &place, None)?;
     Ok(format!(
         "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateFulfillmentId=1; locationGateBarangayId={barangay}; session={session}; cart={cart}; cart_v={}",
         row.revision
@@ -740,7 +740,7 @@ fn shopper(ctx: &mut api::Ctx, barangay: i64) -> Result<String, api::ApiError> {
 
 async fn shoppers(pool: &db::DbPool, config: &server::Config) -> Shoppers {
     let api = server::api_state(pool.clone(), config).expect("api state");
-    api.run(api::Caller::default(), |ctx| {
+    api.run(framework::Caller::default(), |ctx| {
         use db::diesel::prelude::*;
         use db::schema::{barangays, served_areas};
         let served: Vec<i64> = barangays::table

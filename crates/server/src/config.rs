@@ -162,7 +162,7 @@ impl Args {
             smtp_url: self.smtp_url,
             mail_from: self.mail_from,
             cache_mb: self.cache_mb,
-            social: api::social::SocialConfig {
+            social: api::accounts::social::SocialConfig {
                 google_client_id: self.google_client_id,
                 google_url: self.google_api_url,
                 facebook_app: self.facebook_app_id.zip(self.facebook_app_secret),

@@ -46,7 +46,7 @@ async fn database(pool: db::DbPool) -> Result<Vec<String>, String> {
 
 /// `GET /readyz`.
 pub async fn readyz(
-    api: web::Data<api::ApiState>,
+    api: web::Data<framework::ApiState>,
     pages: web::Data<::web::WebState>,
 ) -> HttpResponse {
     let mut ready = true;

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use ::web::{WebConfig, WebState};
 use actix_web::{guard, web, App, HttpServer};
-use api::observe::Mark;
-use api::{ApiConfig, ApiState};
 use db::DbPool;
+use framework::observe::Mark;
+use framework::{ApiConfig, ApiState};
 
 pub mod config;
 pub mod health;
@@ -53,7 +53,7 @@ pub struct Config {
     /// GOOGLE_CLIENT_ID, FACEBOOK_APP_ID and FACEBOOK_APP_SECRET (and the providers' addresses
     /// GOOGLE_API_URL, FACEBOOK_GRAPH_URL): social registration; without them a provider's token
     /// is refused with 422.
-    pub social: api::social::SocialConfig,
+    pub social: api::accounts::social::SocialConfig,
     /// MAINTENANCE: `on` shows the maintenance page everywhere (503); the database's
     /// `settings.maintenance` row can switch it on as well.
     pub maintenance: bool,
@@ -135,7 +135,7 @@ pub fn app_with(
             if metrics {
                 cfg.service(probe("/metrics", web::to(observe::metrics)));
             }
-            api::configure(cfg);
+            framework::configure(cfg);
             ::web::configure(cfg, &pages.routes);
         })
 }
@@ -167,15 +167,19 @@ pub fn metrics_app(
 }
 
 pub fn api_config(config: &Config) -> ApiConfig {
+    let mut settings = http::Extensions::new();
+    settings.insert(config.social.clone());
+    if let Some(to) = config.orders_to.as_deref() {
+        settings.insert(api::orders::OrdersTo(std::sync::Arc::from(to)));
+    }
     ApiConfig {
         allow_testdate: !config.production,
         cache_bytes: config.cache_mb << 20,
         secure_cookies: config.public_url.starts_with("https://"),
         public_url: std::sync::Arc::from(config.public_url.as_str()),
         origins: std::sync::Arc::from(origins(config)),
-        social: std::sync::Arc::new(config.social.clone()),
         trusted_proxies: config.trusted_proxies.clone().into(),
-        orders_to: config.orders_to.as_deref().map(std::sync::Arc::from),
+        settings,
         clock: config
             .testdate
             .as_deref()
@@ -184,7 +188,7 @@ pub fn api_config(config: &Config) -> ApiConfig {
 }
 
 pub fn api_state(pool: DbPool, config: &Config) -> Result<ApiState, String> {
-    let post = api::mail::Post::new(
+    let post = framework::mail::Post::new(
         config.mail_outbox.clone(),
         config.smtp_url.as_deref(),
         &config.mail_from,
@@ -219,7 +223,7 @@ pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
 
 /// The origins allowed to post forms: PUBLIC_URL's, and in development its loopback twin.
 pub fn origins(config: &Config) -> Vec<String> {
-    let Some(public) = api::origin::origin_of(&config.public_url) else {
+    let Some(public) = framework::origin::origin_of(&config.public_url) else {
         return vec![];
     };
     let mut out = vec![public.clone()];
@@ -301,10 +305,10 @@ pub fn plan_page(
     choices: api::gate::Choices,
 ) -> ::web::plan::Plan {
     ::web::plan::plan(
-        Some(&mut api::Ctx::new(
+        Some(&mut framework::Ctx::new(
             conn,
             &state.api.config,
-            api::Caller::default(),
+            framework::Caller::default(),
         )),
         &state.routes,
         public_url,

@@ -132,7 +132,7 @@ fn method_label(method: &Method) -> &'static str {
 }
 
 /// Counts and times one answer. `route` is a template kept for the life of the process
-/// ([`api::observe::intern`]) or [`UNMATCHED`], so its address names it.
+/// ([`framework::observe::intern`]) or [`UNMATCHED`], so its address names it.
 fn record(method: &Method, route: &'static str, status: StatusCode, seconds: f64) {
     let method = method_label(method);
     SERIES.with(|series| {
@@ -196,14 +196,14 @@ where
             .unwrap_or_else(new_request_id);
         let method = req.method().clone();
         // The route is noted while actix routes the request: here or in a poll of the answer.
-        api::observe::take_mark();
+        framework::observe::take_mark();
         let answer = self.service.call(req);
         Observed {
             answer,
             start,
             id: Some(id),
             method,
-            route: api::observe::take_mark(),
+            route: framework::observe::take_mark(),
         }
     }
 }
@@ -243,9 +243,9 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
-        api::observe::take_mark();
+        framework::observe::take_mark();
         let polled = this.answer.poll(cx);
-        if let Some(route) = api::observe::take_mark() {
+        if let Some(route) = framework::observe::take_mark() {
             *this.route = Some(route);
         }
         let Poll::Ready(result) = polled else {
@@ -319,11 +319,18 @@ fn gauge(name: &str, help: &str, value: u64) -> Vec<MetricFamily> {
 }
 
 /// The metrics as Prometheus reads them, for the store built on `api` and `pages`.
-pub fn render(api: &api::ApiState, pages: &::web::WebState) -> String {
+pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
     let mut families = REQUESTS.registry.gather();
     let ssr = &pages.renderer;
     let turns = api.db.turn_stats();
-    let cache = api.cache.stats();
+    // The API answers' cache and the pages' are one budget (`CACHE_BYTES`), shown as one.
+    let (answers, kept_pages) = (api.cache.stats(), pages.pages.stats());
+    let cache = framework::cache::CacheStats {
+        hits: answers.hits + kept_pages.hits,
+        misses: answers.misses + kept_pages.misses,
+        bytes: answers.bytes + kept_pages.bytes,
+        max_bytes: answers.max_bytes + kept_pages.max_bytes,
+    };
     let parts: [Vec<MetricFamily>; 16] = [
         counter(
             "store_render_memo_hits_total",
@@ -403,7 +410,7 @@ pub fn render(api: &api::ApiState, pages: &::web::WebState) -> String {
         counter(
             "store_orders_placed_total",
             "Orders placed through this process since it started.",
-            api::orders::PLACED.load(Ordering::Relaxed),
+            api::orders::place::PLACED.load(Ordering::Relaxed),
         ),
     ];
     families.extend(parts.into_iter().flatten());
@@ -433,7 +440,7 @@ pub fn render(api: &api::ApiState, pages: &::web::WebState) -> String {
 
 /// `GET /metrics`.
 pub async fn metrics(
-    api: web::Data<api::ApiState>,
+    api: web::Data<framework::ApiState>,
     pages: web::Data<::web::WebState>,
 ) -> HttpResponse {
     HttpResponse::Ok()

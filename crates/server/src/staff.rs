@@ -8,11 +8,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use api::mail::Mail;
 use api::orders::OrderView;
 use clap::{Args, Subcommand, ValueEnum};
 use db::DbPool;
 use domain::ordering::{Fulfillment, Status};
+use framework::mail::Mail;
 
 use crate::Config;
 
@@ -445,7 +445,7 @@ fn list_orders(
 enum Refusal {
     Said(String),
     Db(db::diesel::result::Error),
-    Api(api::ApiError),
+    Api(framework::ApiError),
 }
 
 impl From<db::diesel::result::Error> for Refusal {
@@ -454,8 +454,8 @@ impl From<db::diesel::result::Error> for Refusal {
     }
 }
 
-impl From<api::ApiError> for Refusal {
-    fn from(e: api::ApiError) -> Self {
+impl From<framework::ApiError> for Refusal {
+    fn from(e: framework::ApiError) -> Self {
         Self::Api(e)
     }
 }
@@ -544,7 +544,7 @@ fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> 
                     "total": domain::money::format_php(view.total),
                 }),
             )?;
-            api::mail::enqueue(conn, std::slice::from_ref(&mail))?;
+            framework::mail::enqueue(conn, std::slice::from_ref(&mail))?;
             Some(mail.to)
         };
         Ok((from, view, mailed))

@@ -96,7 +96,7 @@ async fn a_forged_member_hint_shows_a_guest_page_and_is_cleared(b: Backend) {
     let store = store!(db);
     let forged = Jar(vec![
         ("member".into(), "1".into()),
-        ("session".into(), api::session::new_token()),
+        ("session".into(), framework::session::new_token()),
     ]);
     let r = send!(store, get("/", &forged));
     assert_eq!(r.status, StatusCode::OK);
@@ -211,7 +211,7 @@ async fn the_profile_form_needs_her_token_and_the_stores_origin(b: Backend) {
     let r = send!(store, post("/my-account", &rosa, "", &PROFILE));
     assert_eq!(r.status, StatusCode::FORBIDDEN, "no Origin and no token");
     let mut forged_token = PROFILE.to_vec();
-    let other = api::session::csrf_token(&api::session::new_token());
+    let other = framework::session::csrf_token(&framework::session::new_token());
     forged_token.push(("csrf", &other));
     let r = send!(store, post("/my-account", &rosa, "", &forged_token));
     assert_eq!(r.status, StatusCode::FORBIDDEN, "another session's token");

@@ -169,7 +169,7 @@ async fn a_registration_link_is_mailed_and_stored_only_as_a_hash(b: Backend) {
             .select((token_hash, password_hash))
             .first(&mut db.pool.get().unwrap())
             .unwrap();
-        assert_eq!(h, api::session::hash(&token));
+        assert_eq!(h, framework::session::hash(&token));
         assert_eq!(pw, "", "no password is kept before the link is opened");
     }
     let check = |t: &str| {
@@ -183,7 +183,7 @@ async fn a_registration_link_is_mailed_and_stored_only_as_a_hash(b: Backend) {
     let v: Value = serde_json::from_slice(&r.body).unwrap();
     assert_eq!(v["data"]["email"], "juan@example.com");
     assert_eq!(
-        check(&api::session::new_token()).await.status,
+        check(&framework::session::new_token()).await.status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(check("").await.status, StatusCode::NOT_FOUND);
@@ -236,7 +236,7 @@ async fn an_expired_registration_link_is_gone(b: Backend) {
     let maria = link_for(&m, "maria@example.com", "09170000001").await;
     {
         use db::schema::registrations::dsl::*;
-        diesel::update(registrations.find(api::session::hash(&maria)))
+        diesel::update(registrations.find(framework::session::hash(&maria)))
             .set(expires_at.eq(0))
             .execute(&mut db.pool.get().unwrap())
             .unwrap();
@@ -524,7 +524,7 @@ async fn a_password_reset_link_tells_nothing_and_works_once(b: Backend) {
         .find(|x| x.contains("Reset your password") && x.contains("To: lea@example.com"))
         .unwrap();
     let suid = support::link_in(&mail, "reset-password?suid=");
-    let forged = api::session::new_token();
+    let forged = framework::session::new_token();
     for (uri, body, status) in [
         (
             "/api/v1/reset/password/verify-link",
@@ -842,7 +842,7 @@ async fn newsletter_needs_its_link(b: Backend) {
     let tokens: Vec<String> = mails.iter().map(|x| link(x)).collect();
     assert_ne!(tokens[0], tokens[1]);
     let confirm = |t: &str| m.post("/api/v1/mail/confirm", json!({ "token": t }), &[]);
-    for bad in ["", "forged", &api::session::new_token()] {
+    for bad in ["", "forged", &framework::session::new_token()] {
         assert_eq!(confirm(bad).await.0, StatusCode::NOT_FOUND, "{bad:?}");
     }
     let mut results = vec![];

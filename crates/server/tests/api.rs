@@ -314,7 +314,7 @@ async fn the_openapi_document_is_served_and_kept() {
 /// them): Makati's Bel-Air, one of its streets, its city and province, delivery, bottles, Tala
 /// Pale Pilsen 320 ml sold there.
 async fn the_documents_examples_are_real(b: Backend) {
-    let doc: Value = serde_json::from_str(api::openapi::json()).unwrap();
+    let doc: Value = serde_json::from_str(framework::openapi::json()).unwrap();
     let example = |name: &str| {
         doc["components"]["schemas"][name]["examples"][0]
             .as_i64()

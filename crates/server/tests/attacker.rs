@@ -389,9 +389,9 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
         assert!(r.headers.get("access-token").is_none(), "{headers:?}");
     }
     // Every unsafe call, without a cookie.
-    let unsafe_calls: Vec<_> = api::registry::endpoints()
+    let unsafe_calls: Vec<_> = framework::registry::endpoints()
         .iter()
-        .filter(|e| e.method() != api::Method::Get)
+        .filter(|e| e.method() != framework::Method::Get)
         .collect();
     assert!(unsafe_calls.len() >= 10);
     for e in unsafe_calls {
@@ -470,7 +470,7 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
         }
         let r = send!(store, form);
         assert_eq!(r.status, StatusCode::FORBIDDEN, "{headers:?}");
-        assert_eq!(r.text(), api::origin::REFUSED_FORM);
+        assert_eq!(r.text(), framework::origin::REFUSED_FORM);
         assert!(
             support::set_cookies(&r).is_empty(),
             "no session from a refused form"
@@ -941,11 +941,11 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
         assert_private(&r, what);
     }
     // A public read is shared: it does not say no-store.
-    let provinces = api::registry::endpoints()
+    let provinces = framework::registry::endpoints()
         .iter()
         .find(|e| e.name() == "provinces")
         .expect("the provinces call");
-    assert_eq!(provinces.access(), api::Access::Public);
+    assert_eq!(provinces.access(), framework::Access::Public);
     for headers in [vec![], vec![("authorization", member_auth.as_str())]] {
         let (st, _, r) = s.ask(req("GET", provinces.path(), None, &headers)).await;
         assert_eq!(st, StatusCode::OK);
@@ -1138,15 +1138,15 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
     let state = support::api_state(
         &db.pool,
         s.outbox.path(),
-        api::ApiConfig {
+        framework::ApiConfig {
             trusted_proxies: std::sync::Arc::from(vec!["10.9.9.9".parse().unwrap()]),
-            ..api::ApiConfig::default()
+            ..framework::ApiConfig::default()
         },
     );
     let app = actix_web::test::init_service(
         actix_web::App::new()
             .app_data(state)
-            .configure(api::configure),
+            .configure(framework::configure),
     )
     .await;
     let login = |peer: &str, forwarded: &str, password: &str| {

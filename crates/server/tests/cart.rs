@@ -319,8 +319,8 @@ async fn fifty_products_at_most(backend: Backend) {
     let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
     let t = guest.clone();
     let added: usize = api
-        .run(api::Caller { token: Some(t), bearer: true, ..Default::default() }, move |ctx| {
-            let owner = ctx.cart_owner(true)?.expect("a session");
+        .run(framework::Caller { token: Some(t), bearer: true, ..Default::default() }, move |ctx| {
+            let owner = api::cart::owner(ctx, true)?.expect("a session");
             let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), 0)?;
             let n = 50;
             for i in 0..n {

@@ -73,7 +73,7 @@ async fn visitors_see_their_own_parts(b: Backend) {
         s["visitor"]["cart"]["cart_order_summary"]["items_total"],
         118_800
     );
-    assert_eq!(s["csrf"], api::session::csrf_token(&token));
+    assert_eq!(s["csrf"], framework::session::csrf_token(&token));
 
     // Everyone else still gets the page for everyone.
     let r = send!(store, get("/buy-beer", SHOPPER));
@@ -91,7 +91,7 @@ async fn visitors_see_their_own_parts(b: Backend) {
         assert!(html.contains(&format!(">Member{n}<")), "member {n}");
         assert!(!html.contains(&format!(">Member{}<", 3 - n)));
         assert_eq!(state(&html)["member"]["firstname"], format!("Member{n}"));
-        assert_eq!(state(&html)["csrf"], api::session::csrf_token(&t));
+        assert_eq!(state(&html)["csrf"], framework::session::csrf_token(&t));
     }
 }
 both!(visitors_see_their_own_parts);

@@ -16,7 +16,7 @@ const ORIGIN: &str = "https://shop.example";
 fn form(uri: &str, token: &str, fields: &[(&str, &str)], json: bool) -> TestRequest {
     let body = form_urlencoded::Serializer::new(String::new())
         .extend_pairs(fields)
-        .append_pair("csrf", &api::session::csrf_token(token))
+        .append_pair("csrf", &framework::session::csrf_token(token))
         .finish();
     let req = TestRequest::post()
         .uri(uri)
@@ -172,7 +172,7 @@ async fn a_page_with_javascript_gets_json(b: Backend) {
     assert_eq!(r.headers.get("vary").unwrap(), "Cookie, Authorization");
 
     // A stale CSRF token: the form's own message, in JSON too.
-    let other = api::session::new_token();
+    let other = framework::session::new_token();
     let stale =
         form("/login", &other, &wrong, true).insert_header(("cookie", format!("session={guest}")));
     let r = send!(store, stale);
@@ -224,7 +224,7 @@ async fn under_maintenance_no_form_writes(b: Backend) {
     ];
     let r = send!(store, form("/my-account/addresses", &ana, &add, true));
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
-    assert_eq!(json(&r)["message"], api::MAINTENANCE_MESSAGE);
+    assert_eq!(json(&r)["message"], framework::MAINTENANCE_MESSAGE);
     let r = send!(store, form("/my-account/addresses", &ana, &add, false));
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(r.headers.contains_key("retry-after"));
@@ -241,7 +241,7 @@ async fn an_expired_logout_form_says_so(b: Backend) {
     let db = database(b);
     let store = store!(db);
     let ana = support::member(&db, 1).await;
-    let other = api::session::new_token();
+    let other = framework::session::new_token();
     let stale =
         form("/logout", &other, &[], false).insert_header(("cookie", format!("session={ana}")));
     let r = send!(store, stale);

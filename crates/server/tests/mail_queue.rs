@@ -11,8 +11,8 @@ use actix_web::test::TestRequest;
 use db::outbox::{self, NewMail};
 use support::{database, Backend};
 
-fn post_to(dir: &std::path::Path) -> api::mail::Post {
-    api::mail::Post::new(
+fn post_to(dir: &std::path::Path) -> framework::mail::Post {
+    framework::mail::Post::new(
         dir.to_path_buf(),
         None,
         "Tala Brewing Co. <hello@tala.example>",
@@ -54,7 +54,7 @@ async fn a_calls_mail_leaves_through_the_sender(b: Backend) {
     let app = actix_web::test::init_service(
         actix_web::App::new()
             .app_data(state)
-            .configure(api::configure),
+            .configure(framework::configure),
     )
     .await;
     let reset = |email: &str| {
@@ -72,7 +72,7 @@ async fn a_calls_mail_leaves_through_the_sender(b: Backend) {
     let app = actix_web::test::init_service(
         actix_web::App::new()
             .app_data(state)
-            .configure(api::configure),
+            .configure(framework::configure),
     )
     .await;
     let r = support::call(&app, reset("someone@example.com")).await;
@@ -93,7 +93,7 @@ async fn a_stopped_sender_leaves_the_queue_for_the_next_start(b: Backend) {
     let db = database(b);
     let dir = tempfile::tempdir().unwrap();
     let sender =
-        api::mail::Sender::start(db.pool.clone(), std::sync::Arc::new(post_to(dir.path())))
+        framework::mail::Sender::start(db.pool.clone(), std::sync::Arc::new(post_to(dir.path())))
             .unwrap();
     let start = std::time::Instant::now();
     assert!(sender.stop(Duration::from_secs(5)), "the sender stopped");
@@ -114,8 +114,9 @@ async fn a_stopped_sender_leaves_the_queue_for_the_next_start(b: Backend) {
         (outbox::waiting(&mut conn).unwrap(), files(dir.path())),
         (1, 0)
     );
-    let next = api::mail::Sender::start(db.pool.clone(), std::sync::Arc::new(post_to(dir.path())))
-        .unwrap();
+    let next =
+        framework::mail::Sender::start(db.pool.clone(), std::sync::Arc::new(post_to(dir.path())))
+            .unwrap();
     next.wake();
     for _ in 0..200 {
         if files(dir.path()) == 1 {
@@ -139,30 +140,36 @@ async fn a_failed_delivery_is_retried(b: Backend) {
     let now = 1_000_000;
     queue(&mut conn, "juan@example.com", now);
     // Nothing listens on port 9 of the loopback: the SMTP server is down.
-    let down = api::mail::Post::new(
+    let down = framework::mail::Post::new(
         std::path::PathBuf::new(),
         Some("smtp://127.0.0.1:9"),
         "Tala Brewing Co. <hello@tala.example>",
     )
     .unwrap();
-    assert_eq!(api::mail::deliver_due(&db.pool, &down, &|| now).unwrap(), 0);
+    assert_eq!(
+        framework::mail::deliver_due(&db.pool, &down, &|| now).unwrap(),
+        0
+    );
     use db::schema::mail_outbox::dsl::*;
     use diesel::prelude::*;
     let (tries, next, error): (i32, i64, Option<String>) = mail_outbox
         .select((attempts, next_attempt_at, last_error))
         .first(&mut conn)
         .unwrap();
-    assert_eq!((tries, next), (1, now + api::mail::retry_delay(0)));
+    assert_eq!((tries, next), (1, now + framework::mail::retry_delay(0)));
     assert!(error.is_some_and(|e| !e.is_empty()));
     // Not due yet: nothing is tried.
     let dir = tempfile::tempdir().unwrap();
     let up = post_to(dir.path());
     assert_eq!(
-        api::mail::deliver_due(&db.pool, &up, &|| now + 1).unwrap(),
+        framework::mail::deliver_due(&db.pool, &up, &|| now + 1).unwrap(),
         0
     );
     // Due, and the server is up.
-    assert_eq!(api::mail::deliver_due(&db.pool, &up, &|| next).unwrap(), 1);
+    assert_eq!(
+        framework::mail::deliver_due(&db.pool, &up, &|| next).unwrap(),
+        1
+    );
     assert_eq!(outbox::waiting(&mut conn).unwrap(), 0);
     assert_eq!(files(dir.path()), 1);
 }
@@ -186,17 +193,17 @@ async fn a_crashed_senders_mail_is_not_lost_nor_sent_twice(b: Backend) {
         .is_empty());
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
-        api::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 299).unwrap(),
+        framework::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 299).unwrap(),
         0
     );
     // Once it runs out, every message leaves, once.
     assert_eq!(
-        api::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 300).unwrap(),
+        framework::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 300).unwrap(),
         3
     );
     assert_eq!(files(dir.path()), 3);
     assert_eq!(
-        api::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 900).unwrap(),
+        framework::mail::deliver_due(&db.pool, &post_to(dir.path()), &|| now + 900).unwrap(),
         0
     );
 }
@@ -270,8 +277,11 @@ async fn a_message_that_keeps_failing_is_parked(b: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let post = post_to(dir.path());
     let mut at = now;
-    for _ in 0..api::mail::MAX_ATTEMPTS {
-        assert_eq!(api::mail::deliver_due(&db.pool, &post, &|| at).unwrap(), 0);
+    for _ in 0..framework::mail::MAX_ATTEMPTS {
+        assert_eq!(
+            framework::mail::deliver_due(&db.pool, &post, &|| at).unwrap(),
+            0
+        );
         at += 3600;
     }
     use db::schema::mail_outbox::dsl::*;
@@ -280,7 +290,7 @@ async fn a_message_that_keeps_failing_is_parked(b: Backend) {
         .select((attempts, next_attempt_at, last_error))
         .first(&mut db.pool.get().unwrap())
         .unwrap();
-    assert_eq!(tries, api::mail::MAX_ATTEMPTS);
+    assert_eq!(tries, framework::mail::MAX_ATTEMPTS);
     assert!(next > at + 100 * 365 * 86_400, "parked");
     let error = error.unwrap();
     assert!(!error.contains("not an address"), "no address in {error:?}");

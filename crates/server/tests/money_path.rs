@@ -192,7 +192,7 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
         use db::schema::orders;
         let mut conn = db.pool.get().unwrap();
         diesel::update(orders::table.find(mine))
-            .set(orders::access_hash.eq(api::session::hash(&key)))
+            .set(orders::access_hash.eq(framework::session::hash(&key)))
             .execute(&mut *conn)
             .unwrap();
     }
@@ -246,7 +246,7 @@ async fn at_once(
     let app = actix_web::test::init_service(
         actix_web::App::new()
             .app_data(api.clone())
-            .configure(api::configure),
+            .configure(framework::configure),
     )
     .await;
     let reqs = (0..n).map(|_| {
@@ -543,7 +543,7 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     for bad in ["%FF%FE%FD%FC%FB", "Unit 5 %zz Jupiter"] {
         let body = format!(
             "_call=placeOrder&csrf={}&contact_name=Ana+Santos&mobile=09171234567&email=ana%40example.com&address={bad}&barangay={MAKATI}&revision={}&expected_total={}",
-            api::session::csrf_token(&guest), cart["revision"], cart["cart_order_summary"]["subtotal"]
+            framework::session::csrf_token(&guest), cart["revision"], cart["cart_order_summary"]["subtotal"]
         );
         let r = send!(
             store,

@@ -144,7 +144,7 @@ async fn one_revision_one_order(backend: Backend) {
     let app = actix_web::test::init_service(
         actix_web::App::new()
             .app_data(api.clone())
-            .configure(api::configure),
+            .configure(framework::configure),
     )
     .await;
     let reqs = (0..20).map(|_| {

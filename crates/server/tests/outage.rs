@@ -97,7 +97,7 @@ async fn sqlite_on_a_full_disk_answers_503_and_recovers() {
     // The same add as a form without JavaScript: the cart page again, 503, in the store's words.
     let body = support::form_body(&[
         ("_call", "addToCart"),
-        ("csrf", &api::session::csrf_token(&guest)),
+        ("csrf", &framework::session::csrf_token(&guest)),
         ("product_id", "1"),
         ("quantity", "24"),
         ("barangay", "1380300002"),

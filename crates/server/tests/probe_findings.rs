@@ -116,7 +116,7 @@ async fn a_refused_checkout_form_types_back_what_was_typed(backend: Backend) {
     let db = database(backend);
     let store = store!(db);
     let token = support::guest(&db).await;
-    let csrf = api::session::csrf_token(&token);
+    let csrf = framework::session::csrf_token(&token);
     let (s, v, r) = call(
         &db,
         "POST",

@@ -1,4 +1,4 @@
-//! Safe by default: every call the registry declares [`api::Access::Public`] (kept in the shared
+//! Safe by default: every call the registry declares [`framework::Access::Public`] (kept in the shared
 //! cache, loaded by any page) answers a member and a guest alike, byte for byte, and none of them
 //! reads the session (one that did would answer 500: the answer of a shared call must not depend
 //! on who asks). A new public call with a parameter this test cannot fill fails here until it is
@@ -8,7 +8,7 @@ mod support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
-use api::Access;
+use framework::Access;
 use support::{database, Backend};
 
 /// A real value for each parameter name of the public calls (seeded data: Makati's Bel-Air).
@@ -43,7 +43,7 @@ fn fill(template: &str) -> String {
 async fn public_calls_answer_everyone_alike(b: Backend) {
     let db = database(b);
     let (member, guest) = (support::member(&db, 1).await, support::guest(&db).await);
-    let public: Vec<_> = api::registry::endpoints()
+    let public: Vec<_> = framework::registry::endpoints()
         .iter()
         .filter(|e| e.access() == Access::Public)
         .collect();
@@ -97,7 +97,7 @@ async fn session_calls_are_declared(b: Backend) {
     let as_guest = support::send_api(&db.pool, ask(&guest)).await;
     assert_eq!(as_member.status, StatusCode::OK);
     assert_eq!(as_guest.status, StatusCode::UNAUTHORIZED);
-    let user = api::registry::endpoints()
+    let user = framework::registry::endpoints()
         .iter()
         .find(|e| e.name() == "user")
         .unwrap();

@@ -24,7 +24,7 @@ fn now() -> i64 {
 fn expiry(db: &support::TestDb, token: &str) -> Option<i64> {
     use db::schema::sessions::dsl::*;
     sessions
-        .find(api::session::hash(token))
+        .find(framework::session::hash(token))
         .select(expires_at)
         .first(&mut db.pool.get().unwrap())
         .optional()
@@ -57,7 +57,7 @@ async fn a_guest_token_is_a_cookie_and_only_its_hash_is_stored(b: Backend) {
             .select(token_hash)
             .load(&mut db.pool.get().unwrap())
             .unwrap();
-        assert_eq!(hashes, vec![api::session::hash(&token)]);
+        assert_eq!(hashes, vec![framework::session::hash(&token)]);
         assert!(!hashes.contains(&token));
     }
     let left = expiry(&db, &token).unwrap() - now();
@@ -83,7 +83,7 @@ async fn user(db: &support::TestDb, auth: (&'static str, String)) -> Res {
 /// Moves a session's end to `at`.
 fn expire_at(db: &support::TestDb, token: &str, at: i64) {
     use db::schema::sessions::dsl::*;
-    diesel::update(sessions.find(api::session::hash(token)))
+    diesel::update(sessions.find(framework::session::hash(token)))
         .set(expires_at.eq(at))
         .execute(&mut db.pool.get().unwrap())
         .unwrap();
@@ -116,7 +116,7 @@ both!(a_guest_session_slides_when_half_used);
 async fn a_forged_or_expired_token_is_replaced_never_kept(b: Backend) {
     let db = database(b);
     let token = guest_token(&db).await;
-    let forged = api::session::new_token();
+    let forged = framework::session::new_token();
     for presented in [
         forged.clone(),
         "x".repeat(43),

@@ -95,21 +95,19 @@ fn providers() -> String {
 }
 
 async fn send(db: &support::TestDb, base: &str, req: TestRequest) -> Res {
-    let config = api::ApiConfig {
-        social: std::sync::Arc::new(api::social::SocialConfig {
-            google_client_id: Some("client-1".into()),
-            google_url: format!("{base}/google"),
-            facebook_app: Some(("app-1".into(), "secret-1".into())),
-            facebook_url: format!("{base}/facebook"),
-        }),
-        ..api::ApiConfig::default()
-    };
+    let mut config = framework::ApiConfig::default();
+    config.settings.insert(api::accounts::social::SocialConfig {
+        google_client_id: Some("client-1".into()),
+        google_url: format!("{base}/google"),
+        facebook_app: Some(("app-1".into(), "secret-1".into())),
+        facebook_url: format!("{base}/facebook"),
+    });
     let outbox = tempfile::tempdir().unwrap();
     let state = support::api_state(&db.pool, outbox.path(), config);
     let app = test::init_service(
         actix_web::App::new()
             .app_data(state)
-            .configure(api::configure),
+            .configure(framework::configure),
     )
     .await;
     support::call(&app, req.to_request()).await

@@ -11,7 +11,7 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::cache::Cached;
+use framework::cache::Cached;
 
 use crate::{WebError, WebState};
 

@@ -24,7 +24,7 @@ impl Fields {
             .filter(|v| !v.trim().is_empty())
     }
 
-    /// The fields as parameter pairs, for typed parsing ([`api::endpoint::from_pairs`]).
+    /// The fields as parameter pairs, for typed parsing ([`framework::endpoint::from_pairs`]).
     pub fn pairs(&self) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
         self.0
             .iter()

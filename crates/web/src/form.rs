@@ -1,7 +1,7 @@
 //! Page forms. A form posts its fields as they are to an address of the store. A form that runs
 //! an API call is declared with its page in `ui/src/routes.ts` (`action(calls.login, '/buy-beer')`)
 //! and names the call in a hidden `_call` field; its fields parse into that call's own path and
-//! body types ([`api::endpoint::Body::from_fields`]), so the rules, the field errors and the answer
+//! body types ([`framework::endpoint::Body::from_fields`]), so the rules, the field errors and the answer
 //! are the JSON API's. Forms that only write cookies (the gates, the newsletter's message) have a
 //! handler of their own ([`custom_form!`](crate::custom_form)). Every form passes the same origin
 //! rule; a page's API form also carries its session's CSRF token.
@@ -17,7 +17,7 @@ use std::pin::Pin;
 use actix_web::cookie::Cookie;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::{ApiError, Caller};
+use framework::{ApiError, Caller};
 use serde_json::{json, Map, Value};
 
 use crate::fields::Fields;
@@ -95,7 +95,7 @@ async fn act(
 ) -> HttpResponse {
     // A cart form of a visitor who has no session yet (a shared page's first form) needs no
     // token: there is no session to ride, and the origin rule has already been applied.
-    let fresh = action.starts_session && api::endpoint::cookie_token(req).is_none();
+    let fresh = action.starts_session && framework::endpoint::cookie_token(req).is_none();
     if !fresh && !csrf_holds(req, &fields) {
         let refused = Refused {
             status: StatusCode::FORBIDDEN,
@@ -118,7 +118,7 @@ async fn act(
         };
         return refused.answer(req, state, &fields).await;
     }
-    let Some(endpoint) = api::registry::by_name(&action.call) else {
+    let Some(endpoint) = framework::registry::by_name(&action.call) else {
         // RouteTable::index checked every action's call at start.
         return error_page(ApiError::Internal(format!("no call {}", action.call)));
     };
@@ -140,19 +140,20 @@ async fn act(
                 ctx.start_guest_if_allowed()?;
             }
             let answer = endpoint.run_form(ctx, &pairs, &headers)?;
-            let cart = (ctx.cart_issued.take(), ctx.cart_version.take());
-            Ok((answer, ctx.issued.take(), ctx.ended, cart))
+            Ok((answer, ctx.issued.take(), ctx.ended, ctx.take_cookies()))
         })
         .await;
     match called {
-        Ok((answer, issued, ended, cart)) => {
+        Ok((answer, issued, ended, cookies)) => {
             let mut res = success(req, &done(action, &fields, &answer));
             if let Some(issued) = &issued {
-                api::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
+                framework::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
             } else if ended {
-                api::endpoint::end_token(&mut res);
+                framework::endpoint::end_token(&mut res);
             }
-            api::cart::send_cookies(&mut res, req, cart, state.api.config.secure_cookies);
+            for cookie in cookies {
+                let _ = res.add_cookie(&cookie);
+            }
             res
         }
         Err(ApiError::Unauthenticated) => success(req, &Done::to("/login")),
@@ -319,7 +320,7 @@ impl Refused {
             let mut res = HttpResponse::build(self.status);
             res.insert_header((header::CACHE_CONTROL, "no-store"));
             if self.status == StatusCode::SERVICE_UNAVAILABLE {
-                res.insert_header((header::RETRY_AFTER, api::error::DATABASE_RETRY_AFTER));
+                res.insert_header((header::RETRY_AFTER, framework::error::DATABASE_RETRY_AFTER));
             }
             return res.json(form);
         }
@@ -353,7 +354,8 @@ fn typed_back(fields: &Fields) -> Map<String, Value> {
 
 /// Whether a form carries the CSRF token of the session it was sent with.
 pub fn csrf_holds(req: &HttpRequest, fields: &Fields) -> bool {
-    let expected = api::endpoint::cookie_token(req).map(|t| api::session::csrf_token(&t));
+    let expected =
+        framework::endpoint::cookie_token(req).map(|t| framework::session::csrf_token(&t));
     matches!((fields.get("csrf"), expected), (Some(sent), Some(expected)) if same(sent, &expected))
 }
 
@@ -384,19 +386,19 @@ pub fn error_page(e: ApiError) -> HttpResponse {
 fn forbidden() -> HttpResponse {
     HttpResponse::Forbidden()
         .content_type("text/plain; charset=utf-8")
-        .body(api::origin::REFUSED_FORM)
+        .body(framework::origin::REFUSED_FORM)
 }
 
 /// `POST` on a form address: another site's post, or a body too slow or too large, is answered
 /// at once; then the form its `_call` names (or the address's only form) answers. Every answer
-/// depends on the session: caches keep none ([`api::endpoint::PRIVATE`]).
+/// depends on the session: caches keep none ([`framework::endpoint::PRIVATE`]).
 pub async fn post(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
     let mut res = answer_post(req, payload, state).await;
-    api::endpoint::mark_private(res.headers_mut());
+    framework::endpoint::mark_private(res.headers_mut());
     res
 }
 
@@ -405,21 +407,21 @@ async fn answer_post(
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
-    // The store's guard refuses other sites' posts first (api::origin::guard); the same rule
+    // The store's guard refuses other sites' posts first (framework::origin::guard); the same rule
     // here keeps the forms safe wherever they are mounted.
-    if api::origin::refused(&req, &state.api.config.origins) {
+    if framework::origin::refused(&req, &state.api.config.origins) {
         return forbidden();
     }
     // Under maintenance nothing is written: the maintenance page (or its words in JSON), 503.
     if state.api.watch.maintenance() {
         let closed = Refused {
             status: StatusCode::SERVICE_UNAVAILABLE,
-            message: api::MAINTENANCE_MESSAGE.into(),
+            message: framework::MAINTENANCE_MESSAGE.into(),
             errors: Map::new(),
         };
         return closed.answer(&req, &state, &Fields::parse(b"")).await;
     }
-    let body = match api::endpoint::read_body(payload, FORM_LIMIT).await {
+    let body = match framework::endpoint::read_body(payload, FORM_LIMIT).await {
         Ok(b) => b,
         Err(e) => return error_page(e),
     };

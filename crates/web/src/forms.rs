@@ -7,8 +7,8 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use api::content;
 use api::locations::{self, ChoiceInput};
-use api::ApiError;
 use domain::{BarangayId, CityId, FulfillmentId, PackagingId, ProvinceId, StreetId};
+use framework::ApiError;
 
 use crate::custom_form;
 use crate::fields::Fields;
@@ -49,9 +49,11 @@ async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>)
     if crate::form::csrf_holds(req, &fields) {
         let accepted = state
             .api
-            .run(api::Caller::of_page(req), move |ctx| match ctx.member() {
-                Ok(user) => api::profile::accept_policy(ctx.conn, user.id),
-                Err(_) => Ok(()),
+            .run(framework::Caller::of_page(req), move |ctx| {
+                match ctx.member() {
+                    Ok(user) => api::profile::accept_policy(ctx.conn, user.id),
+                    Err(_) => Ok(()),
+                }
             })
             .await;
         if let Err(e) = accepted {
@@ -72,7 +74,7 @@ async fn category(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>
         Some(id) => {
             state
                 .api
-                .run(api::Caller::default(), move |ctx| {
+                .run(framework::Caller::default(), move |ctx| {
                     api::gate::packaging(ctx.conn, id)
                 })
                 .await
@@ -86,7 +88,7 @@ async fn category(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>
             let emptied = match gate::reset_cart_first(req, &fields, state, p.id, family).await {
                 Ok(Some(ask)) => return ask,
                 Ok(None) => None,
-                Err(revision) => revision,
+                Err(cookies) => Some(cookies),
             };
             // After a reset without JavaScript the cart page says so (SPEC 4, issue 15 section 7).
             let said = if emptied.is_some() && back == "/cart" {
@@ -101,12 +103,9 @@ async fn category(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>
                 res.cookie(removal(name));
             }
             let mut res = res.finish();
-            api::cart::send_cookies(
-                &mut res,
-                req,
-                (None, emptied),
-                state.api.config.secure_cookies,
-            );
+            for cookie in emptied.into_iter().flatten() {
+                let _ = res.add_cookie(&cookie);
+            }
             res
         }
         // Unknown category: show the category gate again.
@@ -129,7 +128,7 @@ async fn location(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>
     };
     let choice = match state
         .api
-        .run(api::Caller::default(), move |ctx| {
+        .run(framework::Caller::default(), move |ctx| {
             locations::check_choice(ctx, input, packaging)
         })
         .await
@@ -177,7 +176,7 @@ async fn newsletter(
     let now = domain::calendar::manila_now();
     let code = match state
         .api
-        .run(api::Caller::of_page(req), move |ctx| {
+        .run(framework::Caller::of_page(req), move |ctx| {
             content::subscribe(ctx, &email, now)
         })
         .await

@@ -5,9 +5,9 @@
 
 use actix_web::cookie::{time::Duration, Cookie, SameSite};
 use actix_web::{web, HttpRequest, HttpResponse};
+use api::cart::visitor::Reset;
 use api::gate::Choices;
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
-use serde_json::Value;
 
 use crate::fields::Fields;
 use crate::form::{csrf_holds, error_page, see_other};
@@ -117,74 +117,33 @@ pub fn location_cookies(l: &Location) -> [Cookie<'static>; 6] {
     ]
 }
 
-/// What a cart holds, as the category gate needs it: its products and their families.
-fn cart_contents(cart: &Value) -> Vec<(i64, FilterType)> {
-    let mut out = Vec::new();
-    for case in cart["shopping_cart"].as_array().into_iter().flatten() {
-        let family = case["family"].as_str().and_then(FilterType::parse);
-        for item in case["items"].as_array().into_iter().flatten() {
-            if let (Some(id), Some(f)) = (item["id"].as_i64(), family) {
-                out.push((id, f));
-            }
-        }
-    }
-    out
-}
-
-/// Whether a cart of these contents must be reset before `chosen` (SPEC 4: draft beer in kegs
-/// and bottles/cans go in separate orders).
-fn must_reset(contents: &[(i64, FilterType)], chosen: FilterType) -> bool {
-    let keg = |f: FilterType| f == FilterType::Keg;
-    contents.iter().any(|(_, f)| keg(*f) != keg(chosen))
-}
-
 /// SPEC 4 without JavaScript: before the category form stores a category of the other family
 /// than the cart holds, the shopper is asked "Your current cart will be reset. ...": the answer
 /// is the cart page with the question over it (`?gate=category&reset={id}`, a page with the
 /// session's CSRF token), whose Yes posts the category again with `reset=yes`; then every item is
 /// removed and the category stored as usual (`None`: go on). No is a link back that keeps the
 /// category the cart was made for. The previous and original category cookies say which.
-/// `Err(revision)`: the cart was emptied (go on, and send its new revision, `cart_v`).
+/// `Err(cookies)`: the cart was emptied (go on, and send the cookies of its new revision).
 pub async fn reset_cart_first(
     req: &HttpRequest,
     fields: &Fields,
     state: &web::Data<WebState>,
     chosen: PackagingId,
     family: FilterType,
-) -> Result<Option<HttpResponse>, Option<i64>> {
-    // The cart's family is known without a place (it is priced where it was last added for).
+) -> Result<Option<HttpResponse>, Vec<Cookie<'static>>> {
     let barangay = choices(req).barangay;
     let confirmed = fields.get(RESET_FIELD) == Some("yes") && csrf_holds(req, fields);
     let outcome = state
         .api
-        .run(api::Caller::of_page(req), move |ctx| {
-            let visitor = api::cart::visitor(ctx, barangay, None)?;
-            let cart = serde_json::to_value(&visitor.cart).unwrap_or_default();
-            let contents = cart_contents(&cart);
-            if !must_reset(&contents, family) {
-                return Ok((false, None));
-            }
-            if !confirmed {
-                return Ok((true, None));
-            }
-            let ids: Vec<String> = contents.iter().map(|(id, _)| id.to_string()).collect();
-            let remove = api::registry::by_name("removeFromCart")
-                .ok_or_else(|| api::ApiError::Internal("no call removeFromCart".into()))?;
-            remove.run_form(
-                ctx,
-                &[
-                    ("product_id".into(), ids.join(",")),
-                    ("barangay".into(), cart["barangay_id"].to_string()),
-                ],
-                &[],
-            )?;
-            Ok((false, ctx.cart_version.take()))
+        .run(framework::Caller::of_page(req), move |ctx| {
+            let reset = api::cart::visitor::reset_for(ctx, barangay, family, confirmed)?;
+            Ok((reset, ctx.take_cookies()))
         })
         .await;
     match outcome {
-        Ok((false, None)) => Ok(None),
-        Ok((false, emptied)) => Err(emptied),
-        Ok((true, _)) => {
+        Ok((Reset::Kept, _)) => Ok(None),
+        Ok((Reset::Emptied, cookies)) => Err(cookies),
+        Ok((Reset::Ask, _)) => {
             let mut res = see_other(&format!(
                 "/cart?gate=category&{RESET_FIELD}={chosen}#category-title"
             ));
@@ -219,28 +178,6 @@ mod tests {
         assert_eq!(
             percent_encoding::percent_decode_str(c.value()).decode_utf8_lossy(),
             "DRAFT BEER IN KEG"
-        );
-    }
-
-    #[test]
-    fn only_the_other_family_resets_the_cart() {
-        let cart = serde_json::json!({"shopping_cart": [
-            {"family": "bottle", "items": [{"id": 1}, {"id": 2}]},
-            {"family": "can", "items": [{"id": 12}]},
-        ]});
-        let contents = cart_contents(&cart);
-        assert_eq!(contents.len(), 3);
-        assert!(must_reset(&contents, FilterType::Keg));
-        assert!(!must_reset(&contents, FilterType::Can));
-        assert!(!must_reset(&contents, FilterType::Bottle));
-        let kegs = cart_contents(
-            &serde_json::json!({"shopping_cart": [{"family": "keg", "items": [{"id": 21}]}]}),
-        );
-        assert!(must_reset(&kegs, FilterType::Bottle));
-        assert!(!must_reset(&kegs, FilterType::Keg));
-        assert!(
-            !must_reset(&[], FilterType::Keg),
-            "an empty cart goes straight on"
         );
     }
 

@@ -13,6 +13,7 @@ pub mod routes;
 pub mod security;
 pub mod seo;
 pub mod shell;
+pub mod slotted;
 pub mod visitor;
 
 use std::path::{Path, PathBuf};
@@ -42,7 +43,7 @@ pub enum WebError {
 /// What the page handlers share.
 pub struct WebState {
     /// The API's state: how pages run its calls in process, and the maintenance switch.
-    pub api: api::ApiState,
+    pub api: framework::ApiState,
     pub renderer: Arc<Renderer>,
     pub shell: Shell,
     pub assets: assets::Assets,
@@ -50,11 +51,14 @@ pub struct WebState {
     pub config: WebConfig,
     /// Visitors' cart parts of the pages ([`visitor`]), by cart revision and place.
     pub visitors: visitor::PartsCache,
+    /// Finished pages with their slots, bounded by bytes (`CACHE_BYTES` less the API answers'
+    /// quarter).
+    pub pages: slotted::PageCache,
 }
 
 impl WebState {
     pub fn load(
-        api: api::ApiState,
+        api: framework::ApiState,
         renderer: Arc<Renderer>,
         config: WebConfig,
     ) -> Result<Self, WebError> {
@@ -70,7 +74,11 @@ impl WebState {
             .map_err(|e| WebError::Build(routes_path.display().to_string(), e))?;
         let shell = Shell::load(&config.dist_dir)?;
         let assets = assets::Assets::load(&config.dist_dir, &config.public_dir)?;
+        let pages = slotted::PageCache::new(
+            api.config.cache_bytes - framework::api_cache_bytes(api.config.cache_bytes),
+        );
         Ok(Self {
+            pages,
             api,
             renderer,
             shell,
@@ -112,10 +120,10 @@ where
     let allow = allow.join(", ");
     r.default_service(web::to(move |req: HttpRequest| {
         let allow = allow.clone();
-        async move { api::endpoint::method_not_allowed(&req, &allow) }
+        async move { framework::endpoint::method_not_allowed(&req, &allow) }
     }))
     // Counted under its template (metrics, access log).
-    .wrap(api::observe::Mark::of(path))
+    .wrap(framework::observe::Mark::of(path))
 }
 
 type NoPost =

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::http::{header, Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::accounts::Viewer;
-use api::cache::Cached;
+use api::accounts::user::Viewer;
+use framework::cache::Cached;
+
+use crate::slotted::Page;
 use api::gate::Choices;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -23,7 +25,7 @@ pub fn redirect(to: &str, status: StatusCode) -> HttpResponse {
     let mut res = HttpResponse::build(status)
         .insert_header((header::LOCATION, to))
         .finish();
-    api::endpoint::mark_private(res.headers_mut());
+    framework::endpoint::mark_private(res.headers_mut());
     res
 }
 
@@ -52,7 +54,7 @@ pub async fn serve(
     posted: Option<Posted>,
 ) -> HttpResponse {
     if req.method() != Method::GET && req.method() != Method::HEAD && posted.is_none() {
-        return api::endpoint::method_not_allowed(req, "GET, HEAD");
+        return framework::endpoint::method_not_allowed(req, "GET, HEAD");
     }
     if req.path().len() + req.query_string().len() > MAX_URL {
         return HttpResponse::UriTooLong()
@@ -93,9 +95,9 @@ pub async fn serve(
     };
     let with_session = |mut res: HttpResponse| {
         if let Some(issued) = &viewer.issued {
-            api::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
+            framework::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
         } else if viewer.stale {
-            api::endpoint::end_token(&mut res);
+            framework::endpoint::end_token(&mut res);
         }
         res
     };
@@ -135,7 +137,7 @@ pub async fn serve(
             notice_seen,
         )
     });
-    if let Some(hit) = key.and_then(|k| state.api.cache.get(k)) {
+    if let Some(hit) = key.and_then(|k| state.pages.get(k)) {
         return with_session(answer_shared(req, state, &hit, &viewer, &choices, true).await);
     }
     // A shared page is rendered with the visitor's parts left open (sentinels); a page rendered
@@ -149,10 +151,10 @@ pub async fn serve(
     let extra = if shared {
         json!({
             "member": member.map(|m| json!({
-                "firstname": api::slotted::sentinels().firstname,
+                "firstname": crate::slotted::sentinels().firstname,
                 "policy_agreement_accepted": m.policy_agreement_accepted,
             })),
-            "csrf": api::slotted::sentinels().csrf,
+            "csrf": crate::slotted::sentinels().csrf,
             "visitor": crate::visitor::shared_input(),
             "form": Value::Null,
             "locationNoticeSeen": notice_seen,
@@ -160,7 +162,7 @@ pub async fn serve(
     } else {
         json!({
             "member": viewer.member,
-            "csrf": viewer.token.as_deref().map(api::session::csrf_token),
+            "csrf": viewer.token.as_deref().map(framework::session::csrf_token),
             "form": posted.as_ref().map(|p| &p.form),
             "visitor": parts.as_deref().map(crate::visitor::own_input),
             "locationNoticeSeen": notice_seen,
@@ -182,7 +184,7 @@ pub async fn serve(
     let output = render(state, &planned).await;
     if shared {
         // The page state carries the visitor's own part, filled in per answer.
-        planned.input["visitor"] = Value::from(api::slotted::sentinels().visitor.as_str());
+        planned.input["visitor"] = Value::from(crate::slotted::sentinels().visitor.as_str());
     }
     // Only pages that exist are kept: a flood of made-up addresses must not evict them.
     let keep = planned.complete
@@ -192,10 +194,10 @@ pub async fn serve(
     let status = posted.as_ref().map(|p| p.status);
     match respond(state, planned, output, forms, status) {
         Ok(page) => {
-            let page = Arc::new(page.with_slots());
+            let page = Arc::new(Page::new(page));
             let kept = keep && key.is_some();
             if let (true, Some(k)) = (kept, key) {
-                state.api.cache.insert(k, page.clone());
+                state.pages.insert(k, page.clone());
             }
             with_session(answer_shared(req, state, &page, &viewer, &choices, kept).await)
         }
@@ -214,7 +216,7 @@ pub async fn serve(
 async fn answer_shared(
     req: &HttpRequest,
     state: &WebState,
-    page: &Arc<Cached>,
+    page: &Arc<Page>,
     viewer: &Viewer,
     choices: &Choices,
     kept: bool,
@@ -228,18 +230,19 @@ async fn answer_shared(
     let csrf = viewer
         .token
         .clone()
-        .or_else(|| api::endpoint::cookie_token(req))
-        .map(|t| api::session::csrf_token(&t))
+        .or_else(|| framework::endpoint::cookie_token(req))
+        .map(|t| framework::session::csrf_token(&t))
         .unwrap_or_default();
     let fill = crate::visitor::fill(&parts, &csrf, member);
     if member.is_none() && csrf.is_empty() && parts.is_nobodys() && kept {
-        let key = api::cache::key(&[b"filled for everyone", page.tag().as_bytes()]);
-        let everyone = match state.api.cache.get(key) {
+        let key = framework::cache::key(&[b"filled for everyone", page.tag().as_bytes()]);
+        let everyone = match state.pages.get(key) {
             Some(c) => c,
             None => {
                 let body = page.filled_identity(&fill);
-                let c = Arc::new(Cached::new(page.status(), page.headers().to_vec(), body));
-                state.api.cache.insert(key, c.clone());
+                let c = Cached::new(page.status(), page.headers().to_vec(), body);
+                let c = Arc::new(Page::new(c));
+                state.pages.insert(key, c.clone());
                 c
             }
         };
@@ -260,17 +263,17 @@ async fn viewer(
     state: &WebState,
     forms: bool,
     guard: &Guard,
-) -> Result<Viewer, api::ApiError> {
-    let token = api::endpoint::cookie_token(req);
-    let hinted = req.cookie(api::session::MEMBER_COOKIE).is_some();
+) -> Result<Viewer, framework::ApiError> {
+    let token = framework::endpoint::cookie_token(req);
+    let hinted = req.cookie(framework::session::MEMBER_COOKIE).is_some();
     let look = forms || (token.is_some() && (hinted || *guard != Guard::None));
     if !look {
         return Ok(Viewer::default());
     }
     state
         .api
-        .read(api::Caller::of_page(req), move |ctx| {
-            api::accounts::viewer(ctx, forms)
+        .read(framework::Caller::of_page(req), move |ctx| {
+            api::accounts::user::viewer(ctx, forms)
         })
         .await
 }
@@ -290,7 +293,7 @@ fn page_key(
     // accepted the policy shapes it.
     let (is_member, policy) = member.map_or((false, false), |p| (true, p));
     let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
-    api::cache::key(&[
+    framework::cache::key(&[
         b"page",
         path.as_bytes(),
         query.as_bytes(),
@@ -325,10 +328,10 @@ async fn plan_page(
         .read(
             // The page's own data reads the guest's cart by its cookie (the cart and checkout
             // pages load the cart on the server).
-            api::Caller {
+            framework::Caller {
                 token,
-                cart: api::cart::cookie(req),
-                ..api::Caller::default()
+                cookies: framework::endpoint::cookies_of(req),
+                ..framework::Caller::default()
             },
             move |ctx| {
                 let request = Request {
@@ -445,7 +448,8 @@ fn respond(
     // but ask again each time (304 while the same).
     if forms || private || !input["member"].is_null() {
         headers.extend(
-            api::endpoint::PRIVATE.map(|(name, value)| (name, HeaderValue::from_static(value))),
+            framework::endpoint::PRIVATE
+                .map(|(name, value)| (name, HeaderValue::from_static(value))),
         );
     } else {
         headers.push((
@@ -458,7 +462,7 @@ fn respond(
         // A form the failing database could not take (issue 30): what was typed is on the page.
         headers.push((
             header::RETRY_AFTER,
-            HeaderValue::from_static(api::error::DATABASE_RETRY_AFTER),
+            HeaderValue::from_static(framework::error::DATABASE_RETRY_AFTER),
         ));
     } else if status == StatusCode::SERVICE_UNAVAILABLE {
         headers.push((header::RETRY_AFTER, HeaderValue::from_static("300")));

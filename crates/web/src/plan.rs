@@ -3,8 +3,8 @@
 
 use actix_web::http::StatusCode;
 use api::gate::{Choices, Gate, Step};
-use api::{ApiError, Ctx};
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, ProvinceId};
+use framework::{ApiError, Ctx};
 use serde_json::{json, Value};
 
 use crate::fields::Fields;
@@ -136,7 +136,7 @@ fn vars_for(
                     && id.len() <= 9
                     && !id.starts_with('0')
                     && id.bytes().all(|b| b.is_ascii_digit())
-                    && api::refill::Left::parse(code).is_some()
+                    && api::goto_cases::refill::Left::parse(code).is_some()
             })
     }) {
         vars.insert("left".into(), l.to_string());
@@ -280,7 +280,7 @@ fn load(
         if queries.iter().any(|q| q["queryKey"][0] == key.as_str()) {
             continue;
         }
-        match api::fetch(ctx, &key) {
+        match framework::fetch(ctx, &key) {
             Ok(fetched) => {
                 private |= fetched.private;
                 queries.push(dehydrated_query(&key, fetched.data));

@@ -182,7 +182,7 @@ impl RouteTable {
         self.templates = self
             .routes
             .iter()
-            .map(|r| api::observe::intern(&r.path))
+            .map(|r| framework::observe::intern(&r.path))
             .collect();
         for (i, r) in self.routes.iter().enumerate() {
             let own: Vec<&str> = r
@@ -192,8 +192,8 @@ impl RouteTable {
                 .collect();
             check_variables(&r.name, &r.data, &own)?;
             for a in &r.actions {
-                match api::registry::by_name(&a.call) {
-                    Some(e) if e.access() == api::Access::Write => {}
+                match framework::registry::by_name(&a.call) {
+                    Some(e) if e.access() == framework::Access::Write => {}
                     Some(_) => return Err(format!("route {}: {} is no write", r.name, a.call)),
                     None => return Err(format!("route {}: no API call {}", r.name, a.call)),
                 }
@@ -251,7 +251,7 @@ impl RouteTable {
         self.routes
             .iter()
             .find_map(|r| {
-                api::endpoint::match_path(&r.path, path).map(|p| (r, p.into_iter().collect()))
+                framework::endpoint::match_path(&r.path, path).map(|p| (r, p.into_iter().collect()))
             })
             .unwrap_or_else(|| (&self.not_found, Vars::new()))
     }

@@ -9,7 +9,9 @@ use crate::WebState;
 pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
     let slugs = state
         .api
-        .run(api::Caller::default(), |ctx| api::catalog::slugs(ctx.conn))
+        .run(framework::Caller::default(), |ctx| {
+            api::catalog::slugs(ctx.conn)
+        })
         .await;
     let slugs = match slugs {
         Ok(s) => s,

@@ -7,10 +7,10 @@
 
 use std::sync::Arc;
 
+use crate::slotted::Fill;
 use actix_web::HttpRequest;
-use api::accounts::MemberView;
+use api::accounts::user::MemberView;
 use api::gate::Choices;
-use api::slotted::Fill;
 use serde_json::{json, Value};
 
 use crate::WebState;
@@ -49,7 +49,7 @@ async fn drawer(state: &WebState, cart: &Value) -> String {
 
 /// The parts of a visitor with an empty cart (made once).
 pub async fn empty(state: &WebState) -> Arc<Parts> {
-    let key = api::cache::key(&[b"visitor parts", b"empty"]);
+    let key = framework::cache::key(&[b"visitor parts", b"empty"]);
     if let Some(p) = state.visitors.get(&key) {
         return p;
     }
@@ -78,7 +78,7 @@ pub async fn parts(
     let data_version = state.api.watch.data_version();
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
     let key = |owner: &str, revision: &str| {
-        api::cache::key(&[
+        framework::cache::key(&[
             b"visitor parts",
             owner.as_bytes(),
             revision.as_bytes(),
@@ -95,8 +95,8 @@ pub async fn parts(
             let id = m.id;
             let revision = state
                 .api
-                .run(api::Caller::default(), move |ctx| {
-                    api::cart::member_revision(ctx, id)
+                .run(framework::Caller::default(), move |ctx| {
+                    api::cart::visitor::member_revision(ctx, id)
                 })
                 .await;
             match revision {
@@ -123,8 +123,8 @@ pub async fn parts(
     let (barangay, fulfillment) = (choices.barangay, choices.fulfillment);
     let visitor = state
         .api
-        .run(api::Caller::of_page(req), move |ctx| {
-            api::cart::visitor(ctx, barangay, fulfillment)
+        .run(framework::Caller::of_page(req), move |ctx| {
+            api::cart::visitor::visitor(ctx, barangay, fulfillment)
         })
         .await;
     let visitor = match visitor {
@@ -206,7 +206,7 @@ pub fn own_input(parts: &Parts) -> Value {
 /// The render input's visitor part of a shared page: the sentinels the client never sees (the
 /// page state carries the visitor's own part instead).
 pub fn shared_input() -> Value {
-    let s = api::slotted::sentinels();
+    let s = crate::slotted::sentinels();
     json!({
         "cart_count": 0,
         "cart": null,

@@ -1,9 +1,11 @@
-// Generated from the Rust API by `make contract` (crates/api/src/contract.rs): do not edit.
+// Generated from the Rust API by `make contract` (crates/framework/src/contract.rs): do not edit.
 // The answer types of every call, and the calls of the registry with their key templates.
 
-/** SPEC 7's default province (Metro Manila) and the location gate's first fulfillment type. */
-export const DEFAULT_PROVINCE = 51;
+/** The location gate's first fulfillment type (delivery). */
 export const DEFAULT_FULFILLMENT = 1;
+
+/** The default province (Metro Manila): where the location gate starts. */
+export const DEFAULT_PROVINCE = 51;
 
 /** The password rule the server checks, as the forms state it. */
 export const PASSWORD_RULE = "At least 10 characters, and not a common password or one that is easy to guess.";

@@ -265,7 +265,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         mail_outbox: std::env::temp_dir().join("store-test-outbox"),
         smtp_url: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
-        social: api::social::SocialConfig::default(),
+        social: api::accounts::social::SocialConfig::default(),
         maintenance,
         trusted_proxies: vec![],
         orders_to: Some("orders@tala.example".into()),
@@ -335,7 +335,8 @@ pub async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceR
 
 /// The whole store over the test database, as `serve` builds it, with one render pool:
 /// `store!(db)` or `store!(db, cfg)`. Built once per test; send it requests with `send!`.
-/// `store!(db, cfg, with api)` answers `(api, store)`, the API state too.
+/// `store!(db, cfg, with api)` answers `(api, store)`, the API state too; `with pages`, the
+/// pages' state.
 #[macro_export]
 macro_rules! store {
     ($db:expr $(,)?) => {
@@ -344,6 +345,14 @@ macro_rules! store {
     ($db:expr, $cfg:expr $(,)?) => {
         $crate::store!($db, $cfg, with api).1
     };
+    ($db:expr, $cfg:expr, with pages) => {{
+        let cfg: server::Config = $cfg;
+        let api = server::api_state($db.pool.clone(), &cfg).expect("api state");
+        let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).expect("web state"));
+        let api = actix_web::web::Data::new(api);
+        let store = actix_web::test::init_service(server::app(&api, &pages)).await;
+        (pages, store)
+    }};
     ($db:expr, $cfg:expr, with api) => {{
         let cfg: server::Config = $cfg;
         let api = server::api_state($db.pool.clone(), &cfg).expect("api state");
@@ -487,13 +496,13 @@ impl Jar {
 /// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`), once
 /// the database's mail queue has been delivered into it (as the sender thread of `serve` does).
 pub fn read_outbox(pool: &DbPool, dir: &Path) -> Vec<String> {
-    let post = api::mail::Post::new(
+    let post = framework::mail::Post::new(
         dir.to_path_buf(),
         None,
         "Tala Brewing Co. <hello@tala.example>",
     )
     .expect("mail");
-    api::mail::deliver_due(pool, &post, &domain::calendar::unix_now).expect("delivered");
+    framework::mail::deliver_due(pool, &post, &domain::calendar::unix_now).expect("delivered");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return vec![];
     };
@@ -583,13 +592,15 @@ pub async fn send_api_mailing(
     req: actix_web::test::TestRequest,
 ) -> Res {
     use actix_web::{test, App};
-    let config = api::ApiConfig {
+    let mut config = framework::ApiConfig {
         allow_testdate: true,
-        orders_to: Some("orders@tala.example".into()),
-        ..api::ApiConfig::default()
+        ..framework::ApiConfig::default()
     };
+    config
+        .settings
+        .insert(api::orders::OrdersTo("orders@tala.example".into()));
     let state = api_state(pool, outbox, config);
-    let app = test::init_service(App::new().app_data(state).configure(api::configure)).await;
+    let app = test::init_service(App::new().app_data(state).configure(framework::configure)).await;
     read(test::call_service(&app, req.to_request()).await).await
 }
 
@@ -597,15 +608,15 @@ pub async fn send_api_mailing(
 pub fn api_state(
     pool: &DbPool,
     outbox: &Path,
-    config: api::ApiConfig,
-) -> actix_web::web::Data<api::ApiState> {
-    let post = api::mail::Post::new(
+    config: framework::ApiConfig,
+) -> actix_web::web::Data<framework::ApiState> {
+    let post = framework::mail::Post::new(
         outbox.to_path_buf(),
         None,
         "Tala Brewing Co. <hello@tala.example>",
     )
     .expect("mail");
-    actix_web::web::Data::new(api::ApiState::new(
+    actix_web::web::Data::new(framework::ApiState::new(
         pool.clone(),
         config,
         false,
@@ -629,7 +640,7 @@ pub async fn guest(db: &TestDb) -> String {
 pub async fn member_who_logs_in(db: &TestDb, n: u8) {
     let cfg = store_config(&db.url, false);
     let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    api.run(api::Caller::default(), move |ctx| {
+    api.run(framework::Caller::default(), move |ctx| {
         let mut row = member_row(n);
         row.password_hash = api::accounts::hash_password("Tala beer 2026 ok")?;
         db::users::create_user(ctx.conn, &row, 0)?;
@@ -644,7 +655,7 @@ pub async fn member_who_logs_in(db: &TestDb, n: u8) {
 pub async fn members_who_log_in(db: &TestDb, ns: std::ops::RangeInclusive<u8>) {
     let cfg = store_config(&db.url, false);
     let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    api.run(api::Caller::default(), move |ctx| {
+    api.run(framework::Caller::default(), move |ctx| {
         let hash = api::accounts::hash_password("Tala beer 2026 ok")?;
         for n in ns {
             let mut row = member_row(n);
@@ -696,7 +707,7 @@ fn member_row(n: u8) -> db::users::RegistrationRow {
 async fn session(db: &TestDb, member: Option<u8>) -> String {
     let cfg = store_config(&db.url, false);
     let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
-    api.run(api::Caller::default(), move |ctx| {
+    api.run(framework::Caller::default(), move |ctx| {
         let user = match member {
             Some(n) => {
                 let id =

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::error::ApiError;
+use framework::error::ApiError;
 
 /// How long a provider may take to answer.
 pub const TIMEOUT: Duration = Duration::from_secs(5);
@@ -51,6 +51,27 @@ impl Provider {
             Self::Google => "Google",
         }
     }
+}
+
+/// The work a call taking a provider's token asks before it runs ([`framework::Endpoint::prepare`]):
+/// the identity behind the request's `fb-token` or `google-token`, verified, for
+/// [`framework::Ctx::prepared`]. A request without either header asks nothing.
+pub fn prepare(
+    req: &actix_web::HttpRequest,
+    config: &framework::ApiConfig,
+) -> Option<framework::endpoint::Prepare> {
+    let (provider, token) = Provider::of_request(req)?;
+    let cfg = config
+        .settings
+        .get::<SocialConfig>()
+        .cloned()
+        .unwrap_or_default();
+    Some(Box::new(move || {
+        let identity = verify(&cfg, provider, &token)?;
+        let mut prepared = http::Extensions::new();
+        prepared.insert(identity);
+        Ok(prepared)
+    }))
 }
 
 /// Who the provider says the token belongs to.

@@ -15,8 +15,8 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::catalog::ProductView;
-use crate::endpoint::Ctx;
-use crate::error::{ApiError, DisabledProduct};
+use framework::endpoint::Ctx;
+use framework::error::{ApiError, DisabledProduct};
 
 /// SPEC 8's message for incomplete cases.
 pub const INCOMPLETE: &str =
@@ -223,6 +223,12 @@ impl Pricing {
 /// Kegs and bottles/cans go in separate orders (SPEC 4).
 pub fn is_keg(f: FilterType) -> bool {
     f == FilterType::Keg
+}
+
+/// Whether a cart holding these families must be emptied before `chosen` is chosen: it holds
+/// the other family ([`is_keg`]). An empty cart goes straight on.
+pub fn resets(held: impl IntoIterator<Item = FilterType>, chosen: FilterType) -> bool {
+    held.into_iter().any(|f| is_keg(f) != is_keg(chosen))
 }
 
 /// Why an item cannot be bought at `place` now, if it cannot.
@@ -511,4 +517,19 @@ pub fn closed_reason(
         })
         .collect();
     Ok(domain::ordering::closed(now, opens, closes, &blackouts).map(|c| c.message()))
+}
+
+#[cfg(test)]
+mod tests {
+    use domain::FilterType::{Bottle, Can, Keg};
+
+    #[test]
+    fn only_the_other_family_resets_the_cart() {
+        assert!(super::resets([Bottle, Bottle, Can], Keg));
+        assert!(!super::resets([Bottle, Can], Can));
+        assert!(!super::resets([Bottle, Can], Bottle));
+        assert!(super::resets([Keg], Bottle));
+        assert!(!super::resets([Keg], Keg));
+        assert!(!super::resets([], Keg), "an empty cart goes straight on");
+    }
 }

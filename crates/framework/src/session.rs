@@ -6,15 +6,10 @@
 
 use base64::Engine as _;
 use rand::RngCore;
-use serde::Serialize;
 use sha2::{Digest, Sha256};
-use ts_rs::TS;
-use utoipa::ToSchema;
 
-use crate::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
+use crate::endpoint::Ctx;
 use crate::error::ApiError;
-
-crate::register!(GuestToken);
 
 /// How long a session lives without use.
 pub const TTL_SECS: i64 = 60 * 60;
@@ -156,30 +151,6 @@ impl Ctx<'_> {
             user_id: row.user_id,
             expires_at,
         }))
-    }
-}
-
-/// `POST /api/v1/guest-token`: a guest session; the token is in the `access-token` header (and the
-/// HttpOnly cookie for browsers).
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
-pub struct TokenAnswer {
-    /// Always "Bearer".
-    pub token_type: String,
-    /// Seconds the token lives without use.
-    pub expires_in: i64,
-}
-
-crate::declare!(
-    pub struct GuestToken = Post "/api/v1/guest-token" as "guestToken", Write, errors [429],
-    (NoParams, NoParams, NoBody) -> TokenAnswer, "Starts a guest session; the token comes in the access-token header.");
-
-impl Endpoint for GuestToken {
-    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<TokenAnswer, ApiError> {
-        ctx.start_guest_session()?;
-        Ok(TokenAnswer {
-            token_type: "Bearer".into(),
-            expires_in: TTL_SECS,
-        })
     }
 }
 

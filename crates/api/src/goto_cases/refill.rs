@@ -13,11 +13,12 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::cart::{is_keg, unavailable_reason, CartAnswer, CartOwner, Pricing};
-use crate::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
-use crate::error::{ApiError, DisabledProduct};
+use crate::cart::pricing::{is_keg, unavailable_reason, CartAnswer, Pricing};
+use crate::cart::CartOwner;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use framework::error::{ApiError, DisabledProduct};
 
-crate::register!(GotoCaseToCart, OrderAgain);
+framework::register!(GotoCaseToCart, OrderAgain);
 
 /// SPEC 8's reset confirmation.
 pub const RESET_QUESTION: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
@@ -298,7 +299,7 @@ fn answer(
         Filled::Already(cart) => (cart, Vec::new(), true),
     };
     let a = crate::cart::answer(ctx, pricing, Some(&cart), place, fulfillment, None)?;
-    ctx.cart_version = Some(a.revision);
+    crate::cart::changed(ctx, a.revision);
     if already {
         return Ok(Refilled {
             message: format!("{what} was already added to your cart; it was not added again."),
@@ -352,7 +353,7 @@ pub struct ToCartPath {
     pub barangay_id: BarangayId,
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}`.
     pub struct GotoCaseToCart = Post "/api/v1/user/goto-case/cart/{caseId}/barangay/{barangayId}" as "gotoCaseToCart", Write, errors [401, 404, 422],
     (ToCartPath, NoParams, Json<RefillBody, true>) -> Refilled,
@@ -408,17 +409,17 @@ pub struct AgainBody {
     pub fulfillment: Option<FulfillmentId>,
 }
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/orders/{orderId}/again`.
     pub struct OrderAgain = Post "/api/v1/orders/{orderId}/again" as "orderAgain", Write, errors [401, 404, 422],
-    (crate::orders::OrderPath, NoParams, Json<AgainBody, true>) -> Refilled,
+    (crate::orders::read::OrderPath, NoParams, Json<AgainBody, true>) -> Refilled,
     "Fills the cart from an order (the member's own, or a guest's with its key) at today's prices; answers the cart and what could not be added.");
 
 impl Endpoint for OrderAgain {
     fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
         // Without a session there is no cart to fill: 401 before anything about the order.
-        let owner = ctx.cart_owner(true)?.ok_or(ApiError::Unauthenticated)?;
-        let full = crate::orders::visible(ctx, p.order_id, b.key.as_deref())?;
+        let owner = crate::cart::owner(ctx, true)?.ok_or(ApiError::Unauthenticated)?;
+        let full = crate::orders::read::visible(ctx, p.order_id, b.key.as_deref())?;
         let barangay = b
             .barangay
             .unwrap_or(BarangayId::from_db(full.order.barangay_id));

@@ -104,15 +104,24 @@ pub fn bearer(req: &HttpRequest) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
+/// A cookie that speaks for its holder as the session's does (the guest's cart cookie): a
+/// request carrying one is held to the rule like a session's. Features register theirs
+/// (`inventory::submit!`); the session's is always one.
+pub struct CredentialCookie(pub &'static str);
+
+inventory::collect!(CredentialCookie);
+
 /// Whether an unsafe request is refused as another site's (the rule above).
 pub fn refused(req: &HttpRequest, allowed: &[String]) -> bool {
     if req.method().is_safe() {
         return false;
     }
-    // No credential cookie rides along: neither the session's nor the cart's (issue 15).
+    // No credential cookie rides along: neither the session's nor a feature's.
     let bearer_only = bearer(req).is_some()
         && req.cookie(crate::session::COOKIE).is_none()
-        && req.cookie(crate::cart::COOKIE).is_none();
+        && inventory::iter::<CredentialCookie>
+            .into_iter()
+            .all(|c| req.cookie(c.0).is_none());
     !bearer_only && !same_origin(req, allowed)
 }
 

@@ -72,8 +72,6 @@ pub struct Cached {
     tag: String,
     gzip: OnceLock<Bytes>,
     brotli: OnceLock<Bytes>,
-    /// A shared page's open slots (the visitor's own parts), when it has any.
-    slots: Option<crate::slotted::Slotted>,
 }
 
 /// Bodies smaller than this are not worth compressing.
@@ -89,17 +87,7 @@ impl Cached {
             tag,
             gzip: OnceLock::new(),
             brotli: OnceLock::new(),
-            slots: None,
         }
-    }
-
-    /// A shared page whose body holds the sentinels of [`crate::slotted`]: answered with
-    /// [`Self::respond_filled`].
-    pub fn with_slots(mut self) -> Self {
-        self.slots = std::str::from_utf8(&self.body)
-            .ok()
-            .and_then(crate::slotted::Slotted::new);
-        self
     }
 
     /// The strong validator of the body.
@@ -109,42 +97,6 @@ impl Cached {
 
     pub fn headers(&self) -> &[(HeaderName, HeaderValue)] {
         &self.headers
-    }
-
-    /// The body with `fill`'s parts (the body itself without slots).
-    pub fn filled_identity(&self, fill: &crate::slotted::Fill) -> Bytes {
-        self.slots
-            .as_ref()
-            .map_or_else(|| self.body.clone(), |s| s.identity(fill))
-    }
-
-    /// Whether the body has slots to fill.
-    pub fn has_slots(&self) -> bool {
-        self.slots.is_some()
-    }
-
-    /// The page with a visitor's parts filled in, gzip-spliced when the client takes gzip; it is
-    /// that visitor's own (private, no-store), so it carries no validator.
-    pub fn respond_filled(&self, req: &HttpRequest, fill: &crate::slotted::Fill) -> HttpResponse {
-        let Some(slots) = &self.slots else {
-            return self.respond(req);
-        };
-        let mut res = HttpResponse::build(self.status);
-        for (name, value) in &self.headers {
-            res.insert_header((name.clone(), value.clone()));
-        }
-        for (name, value) in crate::endpoint::PRIVATE {
-            res.insert_header((name, value));
-        }
-        res.append_header((header::VARY, "Accept-Encoding"));
-        // A filled page is spliced as gzip only (Brotli streams cannot be spliced): a client that
-        // does not take gzip gets it as it is.
-        if Encoding::allows(req, "gzip") {
-            res.insert_header((header::CONTENT_ENCODING, "gzip"));
-            res.body(slots.gzip(fill))
-        } else {
-            res.body(slots.identity(fill))
-        }
     }
 
     /// With its compressed forms ready (files read at start, made once).
@@ -176,7 +128,6 @@ impl Cached {
     /// What the entry costs the cache: the body and room for its compressed forms.
     pub fn weight(&self) -> u64 {
         (self.body.len() + self.body.len() / 2 + 512) as u64
-            + self.slots.as_ref().map_or(0, |s| s.weight())
     }
 
     fn encoded(&self, encoding: Encoding) -> Bytes {
@@ -252,18 +203,30 @@ impl Cached {
     }
 }
 
+/// What an entry costs a cache, in bytes.
+pub trait Weigh {
+    fn weight(&self) -> u64;
+}
+
+impl Weigh for Cached {
+    fn weight(&self) -> u64 {
+        Cached::weight(self)
+    }
+}
+
 #[derive(Clone)]
 struct ByBytes;
 
-impl quick_cache::Weighter<u128, Arc<Cached>> for ByBytes {
-    fn weight(&self, _: &u128, value: &Arc<Cached>) -> u64 {
+impl<V: Weigh> quick_cache::Weighter<u128, Arc<V>> for ByBytes {
+    fn weight(&self, _: &u128, value: &Arc<V>) -> u64 {
         value.weight()
     }
 }
 
-/// Finished answers by key, bounded by bytes.
-pub struct ResponseCache {
-    entries: quick_cache::sync::Cache<u128, Arc<Cached>, ByBytes>,
+/// Finished answers by key, bounded by bytes (API answers here; pages keep their own, with
+/// their slots).
+pub struct ResponseCache<V: Weigh = Cached> {
+    entries: quick_cache::sync::Cache<u128, Arc<V>, ByBytes>,
     max_bytes: u64,
     hits: AtomicU64,
     misses: AtomicU64,
@@ -279,7 +242,7 @@ pub struct CacheStats {
     pub max_bytes: u64,
 }
 
-impl ResponseCache {
+impl<V: Weigh> ResponseCache<V> {
     pub fn new(max_bytes: u64) -> Self {
         Self {
             entries: quick_cache::sync::Cache::with_weighter(
@@ -294,7 +257,7 @@ impl ResponseCache {
     }
 
     /// The answer kept under `key`; each lookup counts as a hit or a miss.
-    pub fn get(&self, key: u128) -> Option<Arc<Cached>> {
+    pub fn get(&self, key: u128) -> Option<Arc<V>> {
         let found = self.entries.get(&key);
         let count = if found.is_some() {
             &self.hits
@@ -314,7 +277,7 @@ impl ResponseCache {
         }
     }
 
-    pub fn insert(&self, key: u128, value: Arc<Cached>) {
+    pub fn insert(&self, key: u128, value: Arc<V>) {
         self.entries.insert(key, value);
     }
 

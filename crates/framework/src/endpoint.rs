@@ -3,14 +3,11 @@
 //! in-process loaders of the pages ([`fetch`]), the OpenAPI document and the TypeScript contract.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::marker::PhantomData;
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{guard, web, HttpRequest, HttpResponse};
-use db::places::Place;
 use db::AnyConnection;
-use domain::BarangayId;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -46,11 +43,11 @@ pub struct Caller {
     pub client: Option<std::net::IpAddr>,
     /// The session token the request presented (cookie or `Authorization: Bearer`).
     pub token: Option<String>,
-    /// Who a social provider said the request's `fb-token` / `google-token` belongs to
-    /// (verified before the call, see [`Endpoint::SOCIAL`]).
-    pub social: Option<crate::social::Identity>,
-    /// The browser's cart cookie ([`crate::cart::COOKIE`]): a guest's cart outlives the session.
-    pub cart: Option<String>,
+    /// The request's cookies, by name (a feature reads its own: the guest's cart cookie).
+    pub cookies: Vec<(String, String)>,
+    /// What the call's [`Endpoint::prepare`] made before the call (a social provider's word on
+    /// the token the request brought), by type.
+    pub prepared: http::Extensions,
     /// The token came as `Authorization: Bearer` (a client that may keep no cookies).
     pub bearer: bool,
 }
@@ -62,8 +59,8 @@ impl Caller {
         Self {
             client: crate::origin::client_ip(req),
             token: presented_token(req),
-            social: None,
-            cart: crate::cart::cookie(req),
+            cookies: cookies_of(req),
+            prepared: http::Extensions::new(),
             bearer,
         }
     }
@@ -73,10 +70,21 @@ impl Caller {
         Self {
             client: crate::origin::client_ip(req),
             token: cookie_token(req),
-            cart: crate::cart::cookie(req),
+            cookies: cookies_of(req),
             ..Self::default()
         }
     }
+}
+
+/// A request's cookies as name-value pairs (none when the header does not parse).
+pub fn cookies_of(req: &HttpRequest) -> Vec<(String, String)> {
+    req.cookies()
+        .map(|list| {
+            list.iter()
+                .map(|c| (c.name().to_string(), c.value().to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// What an endpoint runs with: one connection, the configuration, who calls, and what this
@@ -95,14 +103,13 @@ pub struct Ctx<'a> {
     pub outgoing: Vec<crate::mail::Mail>,
     /// The presented session was ended (logout): the cookie is cleared.
     pub ended: bool,
-    /// A new cart cookie to send ([`crate::cart::COOKIE`]).
-    pub cart_issued: Option<String>,
     /// The call put mail in the queue itself (inside its own transaction): wake the sender.
     pub mailed: bool,
-    /// The call changed the cart: its new revision goes back in the `cart_v` cookie, so the
-    /// visitor's parts of the pages (count, drawer) are made again.
-    pub cart_version: Option<i64>,
-    places: HashMap<BarangayId, Option<Place>>,
+    /// Cookies to send with the answer ([`Ctx::send_cookie`]), one per name.
+    cookies_out: Vec<actix_web::cookie::Cookie<'static>>,
+    /// What the call's features keep for its length, by type ([`Ctx::memo`]): a page asks for a
+    /// barangay's place once, however many calls need it.
+    memo: http::Extensions,
 }
 
 impl<'a> Ctx<'a> {
@@ -115,10 +122,9 @@ impl<'a> Ctx<'a> {
             issued: None,
             outgoing: Vec::new(),
             ended: false,
-            cart_issued: None,
             mailed: false,
-            cart_version: None,
-            places: HashMap::new(),
+            cookies_out: Vec::new(),
+            memo: http::Extensions::new(),
         }
     }
 
@@ -139,9 +145,48 @@ impl<'a> Ctx<'a> {
         self.session_read
     }
 
-    /// The request's cart cookie and whether its token came as a bearer token.
-    pub fn cart_cookie(&self) -> (Option<&str>, bool) {
-        (self.caller.cart.as_deref(), self.caller.bearer)
+    /// The request's cookie of that name.
+    pub fn cookie(&self, name: &str) -> Option<&str> {
+        self.caller
+            .cookies
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the session token came as a bearer token (a client that may keep no cookies).
+    pub fn bearer(&self) -> bool {
+        self.caller.bearer
+    }
+
+    /// Sends a cookie with the answer (replacing one of the same name the call sent before).
+    pub fn send_cookie(&mut self, cookie: actix_web::cookie::Cookie<'static>) {
+        match self
+            .cookies_out
+            .iter_mut()
+            .find(|c| c.name() == cookie.name())
+        {
+            Some(sent) => *sent = cookie,
+            None => self.cookies_out.push(cookie),
+        }
+    }
+
+    /// The value of a cookie the call is sending.
+    pub fn sent_cookie(&self, name: &str) -> Option<&str> {
+        self.cookies_out
+            .iter()
+            .find(|c| c.name() == name)
+            .map(|c| c.value())
+    }
+
+    /// The cookies to send with the answer (what a page's form post or an API answer adds).
+    pub fn take_cookies(&mut self) -> Vec<actix_web::cookie::Cookie<'static>> {
+        std::mem::take(&mut self.cookies_out)
+    }
+
+    /// What the call's [`Endpoint::prepare`] made, of type `T`.
+    pub fn prepared<T: Clone + Send + Sync + 'static>(&self) -> Option<&T> {
+        self.caller.prepared.get::<T>()
     }
 
     /// The client's network address, where known.
@@ -149,9 +194,10 @@ impl<'a> Ctx<'a> {
         self.caller.client
     }
 
-    /// The identity a social provider vouched for, where a token was sent and verified.
-    pub fn social(&self) -> Option<&crate::social::Identity> {
-        self.caller.social.as_ref()
+    /// The call's memo of type `T` (made empty at first use): what a feature looks up once per
+    /// request.
+    pub fn memo<T: Clone + Default + Send + Sync + 'static>(&mut self) -> &mut T {
+        self.memo.get_or_insert_default::<T>()
     }
 
     /// Counts one use of `action` by this client (or of a subject, such as an address) against a
@@ -210,22 +256,6 @@ impl<'a> Ctx<'a> {
             .client
             .map_or_else(|| "unknown".to_string(), client_subject)
     }
-
-    /// The barangay with its city and whether that is served; looked up once per request.
-    pub fn place(&mut self, id: BarangayId) -> Result<Option<Place>, ApiError> {
-        if let Some(p) = self.places.get(&id) {
-            return Ok(p.clone());
-        }
-        let place = db::places::place(self.conn, id)?;
-        self.places.insert(id, place.clone());
-        Ok(place)
-    }
-
-    /// Like [`Self::place`], but an unknown barangay is a 404.
-    pub fn existing_place(&mut self, id: BarangayId) -> Result<Place, ApiError> {
-        self.place(id)?
-            .ok_or_else(|| ApiError::NotFound(format!("Barangay {id} not found")))
-    }
 }
 
 /// Who an answer is for, and so whether it may be kept. Every endpoint says; nothing is kept
@@ -258,10 +288,6 @@ pub trait Declared: 'static {
     /// Who the answer is for (no default: a call that forgets cannot be kept or shared). SPEC
     /// gives some reads as POST; they are reads all the same.
     const ACCESS: Access;
-    /// The call takes a social provider's token (`fb-token` or `google-token` header): the
-    /// provider is asked about it before the call runs, off the database, and the call gets the
-    /// verified identity in [`Ctx::social`]; a token that cannot be verified never reaches it.
-    const SOCIAL: bool = false;
     /// Failure statuses besides 400, 413, 414 and 503, which every call may answer (and 403 and 415,
     /// which every write may).
     const ERRORS: &'static [u16] = &[];
@@ -293,7 +319,18 @@ pub trait Endpoint: Declared {
     fn status(_answer: &Self::Answer) -> u16 {
         Self::STATUS
     }
+
+    /// Work the call needs before its database work, made from the request: it runs on the
+    /// blocking pool holding no connection (asking a social provider about the token the
+    /// request brought), and what it answers reaches the call as [`Ctx::prepared`]; its error
+    /// is the call's answer. None by default.
+    fn prepare(_req: &HttpRequest, _config: &ApiConfig) -> Option<Prepare> {
+        None
+    }
 }
+
+/// Work a call needs before its database work ([`Endpoint::prepare`]).
+pub type Prepare = Box<dyn FnOnce() -> Result<http::Extensions, ApiError> + Send>;
 
 /// Declares a call in one place:
 ///
@@ -304,13 +341,13 @@ pub trait Endpoint: Declared {
 ///     (NoParams, NoParams, Json<Credentials, true>) -> WelcomeAnswer, "Logs a member in.");
 /// ```
 ///
-/// Optional `, status 201`, `, also [401]`, `, social true`, `, headers LinkHeaders` after the
+/// Optional `, status 201`, `, also [401]`, `, headers LinkHeaders` after the
 /// summary, in that order.
 #[macro_export]
 macro_rules! declare {
     ($(#[$doc:meta])* $vis:vis struct $ty:ident = $method:ident $path:literal as $name:literal,
         $access:ident, errors [$($err:literal),*], ($p:ty, $q:ty, $b:ty) -> $answer:ty, $summary:literal
-        $(, status $status:literal)? $(, also [$($also:literal),*])? $(, social $social:literal)?
+        $(, status $status:literal)? $(, also [$($also:literal),*])?
         $(, headers $headers:ty)?) => {
         $(#[$doc])*
         $vis struct $ty;
@@ -324,7 +361,6 @@ macro_rules! declare {
             const ERRORS: &'static [u16] = &[$($err),*];
             $(const STATUS: u16 = $status;)?
             $(const ALSO: &'static [u16] = &[$($also),*];)?
-            $(const SOCIAL: bool = $social;)?
             type Path = $p;
             type Query = $q;
             type Body = $b;
@@ -714,13 +750,10 @@ async fn handle<E: Endpoint>(
         // A shared answer is made without the session.
         caller.token = None;
     }
-    if let Some((provider, token)) = crate::social::Provider::of_request(&req).filter(|_| E::SOCIAL)
-    {
-        let cfg = state.config.social.clone();
-        let verified = web::block(move || crate::social::verify(&cfg, provider, &token))
+    if let Some(work) = E::prepare(&req, &state.config) {
+        caller.prepared = web::block(work)
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))??;
-        caller.social = Some(verified);
     }
     let mut done = answer_call::<E>(&state, caller.clone(), args).await;
     if E::METHOD == Method::Get && matches!(done, Err(ApiError::DatabaseDown(db::Outage::Lost))) {
@@ -728,7 +761,7 @@ async fn handle<E: Endpoint>(
         // `ApiState::read` does for pages).
         done = answer_call::<E>(&state, caller, arguments::<E>(&req, &body)?).await;
     }
-    let (answer, issued, ended, cart) = done?;
+    let (answer, issued, ended, cookies) = done?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     let status = StatusCode::from_u16(E::status(&answer)).unwrap_or(StatusCode::OK);
     let answer = std::sync::Arc::new(crate::cache::Cached::new(
@@ -748,7 +781,9 @@ async fn handle<E: Endpoint>(
     } else if ended {
         end_token(&mut res);
     }
-    crate::cart::send_cookies(&mut res, &req, cart, state.config.secure_cookies);
+    for cookie in cookies {
+        let _ = res.add_cookie(&cookie);
+    }
     Ok(res)
 }
 
@@ -773,7 +808,7 @@ type Done<E> = (
     <E as Declared>::Answer,
     Option<crate::session::Issued>,
     bool,
-    (Option<String>, Option<i64>),
+    Vec<actix_web::cookie::Cookie<'static>>,
 );
 
 /// Runs a call with one connection.
@@ -785,8 +820,7 @@ async fn answer_call<E: Endpoint>(
     state
         .run(caller, move |ctx| {
             let answer = run_call::<E>(ctx, args)?;
-            let cart = (ctx.cart_issued.take(), ctx.cart_version.take());
-            Ok((answer, ctx.issued.take(), ctx.ended, cart))
+            Ok((answer, ctx.issued.take(), ctx.ended, ctx.take_cookies()))
         })
         .await
 }
@@ -1208,10 +1242,10 @@ mod tests {
     fn repeated_and_empty_parameters_and_bad_escapes() {
         #[derive(Deserialize, Debug)]
         struct Q {
-            barangay: Option<BarangayId>,
+            barangay: Option<domain::BarangayId>,
         }
         let q: Q = from_query("barangay=1&barangay=1380300002").unwrap();
-        assert_eq!(q.barangay, BarangayId::parse("1380300002"));
+        assert_eq!(q.barangay, domain::BarangayId::parse("1380300002"));
         let q: Q = from_query("barangay=").unwrap();
         assert_eq!(q.barangay, None);
         for bad in [

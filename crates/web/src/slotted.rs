@@ -12,7 +12,10 @@
 
 use std::io::Write;
 
+use actix_web::http::header;
 use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse};
+use framework::cache::{Cached, Encoding, Weigh};
 
 /// The sentinels: a private-use character around a name and a random nonce made when the process
 /// starts, so that nothing a visitor types or puts in an address can stand for one (they cannot
@@ -35,7 +38,7 @@ pub struct Sentinels {
 pub fn sentinels() -> &'static Sentinels {
     static SENTINELS: std::sync::OnceLock<Sentinels> = std::sync::OnceLock::new();
     SENTINELS.get_or_init(|| {
-        let nonce = crate::session::hash(&crate::session::new_token());
+        let nonce = framework::session::hash(&framework::session::new_token());
         let s = |name: &str| format!("\u{E000}{name}:{}\u{E000}", &nonce[..32]);
         Sentinels {
             csrf: s("csrf"),
@@ -285,6 +288,76 @@ fn json_escape(s: &str) -> String {
     let quoted = serde_json::Value::from(s).to_string();
     quoted[1..quoted.len() - 1].replace('<', "\\u003c")
 }
+
+/// A finished page and its open slots (the visitor's own parts), when it has any: what the page
+/// cache keeps.
+pub struct Page {
+    answer: Cached,
+    slots: Option<Slotted>,
+}
+
+impl Page {
+    /// A page whose body may hold the sentinels: its slots are found once, here.
+    pub fn new(answer: Cached) -> Self {
+        let slots = std::str::from_utf8(answer.body())
+            .ok()
+            .and_then(Slotted::new);
+        Self { answer, slots }
+    }
+
+    /// Whether the body has slots to fill.
+    pub fn has_slots(&self) -> bool {
+        self.slots.is_some()
+    }
+
+    /// The body with `fill`'s parts (the body itself without slots).
+    pub fn filled_identity(&self, fill: &Fill) -> Bytes {
+        self.slots
+            .as_ref()
+            .map_or_else(|| self.answer.body().clone(), |s| s.identity(fill))
+    }
+
+    /// The page with a visitor's parts filled in, gzip-spliced when the client takes gzip; it is
+    /// that visitor's own (private, no-store), so it carries no validator.
+    pub fn respond_filled(&self, req: &HttpRequest, fill: &Fill) -> HttpResponse {
+        let Some(slots) = &self.slots else {
+            return self.answer.respond(req);
+        };
+        let mut res = HttpResponse::build(self.answer.status());
+        for (name, value) in self.answer.headers() {
+            res.insert_header((name.clone(), value.clone()));
+        }
+        for (name, value) in framework::endpoint::PRIVATE {
+            res.insert_header((name, value));
+        }
+        res.append_header((header::VARY, "Accept-Encoding"));
+        // A filled page is spliced as gzip only (Brotli streams cannot be spliced): a client that
+        // does not take gzip gets it as it is.
+        if Encoding::allows(req, "gzip") {
+            res.insert_header((header::CONTENT_ENCODING, "gzip"));
+            res.body(slots.gzip(fill))
+        } else {
+            res.body(slots.identity(fill))
+        }
+    }
+}
+
+impl std::ops::Deref for Page {
+    type Target = Cached;
+
+    fn deref(&self) -> &Cached {
+        &self.answer
+    }
+}
+
+impl Weigh for Page {
+    fn weight(&self) -> u64 {
+        self.answer.weight() + self.slots.as_ref().map_or(0, Slotted::weight)
+    }
+}
+
+/// Finished pages by key, bounded by bytes.
+pub type PageCache = framework::cache::ResponseCache<Page>;
 
 #[cfg(test)]
 mod tests {

@@ -1,29 +1,8 @@
-//! Orders (issue 15 section 6): Submit Order places the session's cart as an order in one
-//! transaction, once per cart revision (a double click, a retry, two tabs or 20 submits at once
-//! make one order: the revision is the idempotency key, the cart row is held while deciding, and
-//! the key is unique); prices, availability, hours and the blackout are checked again at that
-//! moment; the order keeps its own copy of everything it shows; the cart empties. A member sees
-//! their orders; a guest reaches an order by the unguessable key of its link; anyone else gets the
-//! 404 of an unknown order.
+//! Submit Order: `POST /api/v1/orders`, placed once however often it is sent.
 
-use db::carts::CartRow;
-use db::orders::{FullOrder, OrderChargeRow, OrderItemRow, OrderRow};
-use domain::ordering::Status;
-use domain::text::{Problem, CHARACTERS};
-use domain::{BarangayId, FulfillmentId, StreetId};
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
-use utoipa::{IntoParams, ToSchema};
+use super::*;
 
-use crate::cart::NameAmount;
-use crate::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
-use crate::error::ApiError;
-use crate::mail::Mail;
-
-crate::register!(PlaceOrder, OrderGet, MyOrders);
-
-/// Orders a page of /my-account/orders shows.
-pub const PAGE_SIZE: i64 = 10;
+framework::register!(PlaceOrder);
 
 /// The checkout form (SPEC 2 and issue 15 section 5).
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -62,187 +41,6 @@ pub struct OrderForm {
     /// Dev and test only: pretend it is this Manila time (`YYYY-MM-DDTHH:MM`).
     #[serde(default)]
     pub testdate: Option<String>,
-}
-
-/// A line of an order.
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
-pub struct OrderItemView {
-    pub product_id: i32,
-    pub product_name: String,
-    pub sku: String,
-    pub case_name: String,
-    pub unit_price: i64,
-    pub price_per_case: i64,
-    pub quantity: i32,
-    pub amount: i64,
-}
-
-/// A step of an order's status.
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
-pub struct StatusStep {
-    pub status: String,
-    pub label: String,
-    /// Manila time, `YYYY-MM-DD HH:MM`.
-    pub at: String,
-}
-
-/// An order as the active order page shows it. Money is integer centavos.
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
-pub struct OrderView {
-    pub id: i64,
-    /// What the shopper quotes: `TB-000123`.
-    pub number: String,
-    pub status: String,
-    pub status_label: String,
-    pub placed_at: String,
-    pub fulfillment_id: i32,
-    pub fulfillment: String,
-    pub payment: String,
-    pub contact_name: String,
-    pub mobile: String,
-    pub email: String,
-    pub address: String,
-    pub place: String,
-    pub notes: String,
-    pub items: Vec<OrderItemView>,
-    pub items_total: i64,
-    pub deposits: Vec<NameAmount>,
-    pub deposits_total: i64,
-    pub delivery_fee: i64,
-    pub total: i64,
-    pub history: Vec<StatusStep>,
-    /// Whether the confirmation was mailed to `email` (a guest's is held once the address has
-    /// had 3 in an hour: the order's link is then the only way back to it).
-    pub confirmation_mailed: bool,
-}
-
-/// What Submit Order answers: the order and the address of its page (with a guest's key).
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
-pub struct PlacedOrder {
-    pub order: OrderView,
-    /// `/active-order/{id}`, with `?key=` for a guest.
-    pub link: String,
-    /// Whether this call placed it (false: it had been placed by an earlier submit of the same cart).
-    pub placed: bool,
-    pub message: String,
-}
-
-/// A page of a member's orders.
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
-pub struct OrderList {
-    pub orders: Vec<OrderView>,
-    pub page: i64,
-    pub pages: i64,
-    pub total: i64,
-}
-
-fn label(status: &str) -> String {
-    match Status::parse(status) {
-        Some(Status::Placed) => "Placed",
-        Some(Status::Confirmed) => "Confirmed",
-        Some(Status::OutForDelivery) => "Out for delivery",
-        Some(Status::ReadyForPickup) => "Ready for pickup",
-        Some(Status::Completed) => "Completed",
-        Some(Status::Cancelled) => "Cancelled",
-        None => status,
-    }
-    .to_string()
-}
-
-fn manila(unix: i64) -> String {
-    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
-    time::OffsetDateTime::from_unix_timestamp(unix)
-        .map(|t| t.to_offset(time::macros::offset!(+8)))
-        .ok()
-        .and_then(|t| t.format(&fmt).ok())
-        .unwrap_or_default()
-}
-
-/// The number a shopper quotes.
-pub fn number(id: i64) -> String {
-    format!("TB-{id:06}")
-}
-
-impl From<FullOrder> for OrderView {
-    fn from(f: FullOrder) -> Self {
-        let o = f.order;
-        Self {
-            id: o.id,
-            number: number(o.id),
-            status_label: label(&o.status),
-            status: o.status,
-            placed_at: manila(o.placed_at),
-            fulfillment_id: o.fulfillment_type_id,
-            fulfillment: o.fulfillment_name,
-            payment: o.payment,
-            contact_name: o.contact_name,
-            mobile: o.mobile,
-            email: o.email,
-            address: o.address,
-            place: o.place,
-            notes: o.notes,
-            items: f
-                .items
-                .into_iter()
-                .map(|i| OrderItemView {
-                    product_id: i.product_id,
-                    product_name: i.product_name,
-                    sku: i.sku,
-                    case_name: i.case_name,
-                    unit_price: i.unit_price,
-                    price_per_case: i.price_per_case,
-                    quantity: i.quantity,
-                    amount: i.amount,
-                })
-                .collect(),
-            items_total: o.items_total,
-            deposits: f
-                .charges
-                .into_iter()
-                .map(|c| NameAmount {
-                    name: c.name,
-                    amount: c.amount,
-                })
-                .collect(),
-            deposits_total: o.deposits_total,
-            delivery_fee: o.delivery_fee,
-            total: o.total,
-            confirmation_mailed: o.confirmation_mailed,
-            history: f
-                .history
-                .into_iter()
-                .map(|(status, at)| StatusStep {
-                    label: label(&status),
-                    status,
-                    at: manila(at),
-                })
-                .collect(),
-        }
-    }
-}
-
-/// What stands for the shopper's secret in a guest's order key: the browser's cart token, or
-/// the session token of a client without cookies.
-fn owner_secret(ctx: &mut Ctx) -> String {
-    let (cookie, _) = ctx.cart_cookie();
-    match cookie {
-        Some(c) => format!("cart:{c}"),
-        None => format!("session:{}", ctx.token().unwrap_or_default()),
-    }
-}
-
-/// A guest's key to an order: derived from the shopper's secret and the order's idempotency key,
-/// so a repeated submit answers the same link; only its hash is stored.
-fn access_key(secret: &str, idempotency_key: &str) -> String {
-    let h = crate::session::hash(&format!("order access:{secret}:{idempotency_key}"));
-    h[..40].to_string()
-}
-
-fn link(order: &OrderRow, key: Option<&str>) -> String {
-    match key {
-        Some(k) if order.user_id.is_none() => format!("/active-order/{}?key={k}", order.id),
-        _ => format!("/active-order/{}", order.id),
-    }
 }
 
 /// The checked form: contact, place and where the rider goes.
@@ -327,7 +125,7 @@ pub const MAILS_PER_ADDRESS: i32 = 3;
 /// a submit answered with an order placed before does not count.
 pub static PLACED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-crate::declare!(
+framework::declare!(
     /// `POST /api/v1/orders`.
     pub struct PlaceOrder = Post "/api/v1/orders" as "placeOrder", Write, errors [401, 404, 409, 422],
     (NoParams, NoParams, Json<OrderForm, true>) -> PlacedOrder,
@@ -344,7 +142,7 @@ impl Endpoint for PlaceOrder {
     }
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<PlacedOrder, ApiError> {
-        let owner = ctx.cart_owner(false)?.ok_or(ApiError::Unauthenticated)?;
+        let owner = crate::cart::owner(ctx, false)?.ok_or(ApiError::Unauthenticated)?;
         let (_, member) = ctx.session_member()?;
         let revision = f.revision.ok_or_else(|| ApiError::Invalid {
             field: "revision",
@@ -359,7 +157,7 @@ impl Endpoint for PlaceOrder {
             message: "Open the checkout page again and submit from there.".into(),
         })?;
         let cart = db::carts::find(ctx.conn, owner.as_owner())?
-            .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::EMPTY))?;
+            .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::pricing::EMPTY))?;
         let key = format!("cart {} revision {revision}", cart.id);
         let secret = owner_secret(ctx);
         let access = access_key(&secret, &key);
@@ -394,10 +192,8 @@ impl Endpoint for PlaceOrder {
         let pickup = fulfillment != domain::DEFAULT_FULFILLMENT;
         let street = crate::cart::street_named(ctx, &place, f.street_id)?;
         let checked = check_form(&f, member.as_ref(), pickup)?;
-        let pricing = crate::cart::Pricing::load(ctx)?;
-        let now = ctx
-            .config
-            .now(crate::cart::testdate(f.testdate.as_deref())?);
+        let pricing = crate::cart::pricing::Pricing::load(ctx)?;
+        let now = ctx.config.now(framework::testdate(f.testdate.as_deref())?);
         let unix = domain::calendar::unix_now();
         let payment = if pickup {
             "Pay at pickup"
@@ -416,7 +212,7 @@ impl Endpoint for PlaceOrder {
             place.barangay.barangay_name,
             place.city.city_name,
         );
-        let orders_to = ctx.config.orders_to.clone();
+        let orders_to = ctx.config.settings.get::<OrdersTo>().map(|o| o.0.clone());
         let base = ctx.config.public_url.clone();
         let user_id = member.as_ref().map(|m| m.id.get());
         let placed = db::write_transaction(ctx.conn, |conn| {
@@ -429,7 +225,7 @@ impl Endpoint for PlaceOrder {
                 }
             }
             let current: CartRow = db::carts::find(conn, owner.as_owner())?
-                .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::EMPTY))?;
+                .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::pricing::EMPTY))?;
             if current.revision != revision || repeated.is_some() {
                 return Err(ApiError::refused(
                     409,
@@ -439,8 +235,8 @@ impl Endpoint for PlaceOrder {
             }
             let items = db::carts::items(conn, cart.id)?;
             let empties = db::carts::empties(conn, cart.id)?;
-            let mut inner = Ctx::new(conn, ctx.config, crate::Caller::default());
-            let priced = crate::cart::price(
+            let mut inner = Ctx::new(conn, ctx.config, framework::Caller::default());
+            let priced = crate::cart::pricing::price(
                 &mut inner,
                 &pricing,
                 items,
@@ -485,7 +281,7 @@ impl Endpoint for PlaceOrder {
             let order = OrderRow {
                 id: 0,
                 user_id,
-                access_hash: crate::session::hash(&access),
+                access_hash: framework::session::hash(&access),
                 idempotency_key: key.clone(),
                 status: Status::Placed.as_str().into(),
                 fulfillment_type_id: fulfillment.get(),
@@ -561,14 +357,16 @@ impl Endpoint for PlaceOrder {
                     &serde_json::json!({ "order": &view, "money": money(&view) }),
                 )?);
             }
-            crate::mail::enqueue(inner.conn, &mails)?;
+            framework::mail::enqueue(inner.conn, &mails)?;
             Ok(Ok(id))
         })?;
         match placed {
             Ok(id) => {
                 PLACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 ctx.mailed = true;
-                ctx.cart_version = db::carts::find(ctx.conn, owner.as_owner())?.map(|c| c.revision);
+                if let Some(cart) = db::carts::find(ctx.conn, owner.as_owner())? {
+                    crate::cart::changed(ctx, cart.revision);
+                }
                 end_browser_cart(ctx, &owner);
                 answer_placed(ctx, id, Some(&access), true)
             }
@@ -604,8 +402,10 @@ fn same_submit(f: &OrderForm, order: &OrderRow, member: Option<&db::users::UserR
 /// nothing that reaches this order. The old cart stays, empty, so a retry that still sends the
 /// old token is answered with its order. A cookie-less client's cart is its session's.
 fn end_browser_cart(ctx: &mut Ctx, owner: &crate::cart::CartOwner) {
-    if matches!(owner, crate::cart::CartOwner::Guest(_)) && ctx.cart_cookie().0.is_some() {
-        ctx.cart_issued = Some(crate::session::new_token());
+    if matches!(owner, crate::cart::CartOwner::Guest(_))
+        && crate::cart::browser_cookie(ctx).0.is_some()
+    {
+        crate::cart::issue(ctx, framework::session::new_token());
     }
 }
 
@@ -652,92 +452,4 @@ fn answer_placed(
         link,
         placed,
     })
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
-pub struct OrderPath {
-    #[serde(rename = "orderId")]
-    #[param(rename = "orderId")]
-    pub order_id: i64,
-}
-
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct OrderKey {
-    /// A guest's key from the order's link.
-    pub key: Option<String>,
-}
-
-crate::declare!(
-    /// `GET /api/v1/orders/{orderId}`.
-    pub struct OrderGet = Get "/api/v1/orders/{orderId}" as "order", Session, errors [404],
-    (OrderPath, OrderKey, crate::endpoint::NoBody) -> OrderView,
-    "One order: the member's own, or a guest's with the key of its link; any other is not found.");
-
-impl Endpoint for OrderGet {
-    fn call(ctx: &mut Ctx, (p, q, _, _): Args<Self>) -> Result<OrderView, ApiError> {
-        visible(ctx, p.order_id, q.key.as_deref()).map(OrderView::from)
-    }
-}
-
-/// An order the request may see: the member's own, or one whose link's key it gives; any other
-/// is the 404 of an unknown order.
-pub(crate) fn visible(ctx: &mut Ctx, id: i64, key: Option<&str>) -> Result<FullOrder, ApiError> {
-    let missing = || ApiError::NotFound(format!("Order {id} not found."));
-    let Some(full) = db::orders::full(ctx.conn, id)? else {
-        return Err(missing());
-    };
-    // Only a guest's order has a link with a key; a member's opens with their session alone.
-    let by_key = full.order.user_id.is_none()
-        && key.is_some_and(|k| k.len() == 40 && crate::session::hash(k) == full.order.access_hash);
-    let mine = match full.order.user_id {
-        Some(owner) => ctx.session_member()?.1.is_some_and(|m| m.id.get() == owner),
-        None => false,
-    };
-    if by_key || mine {
-        Ok(full)
-    } else {
-        Err(missing())
-    }
-}
-
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    /// From 1 (a page past the last is empty).
-    #[param(minimum = 1, maximum = 1_000_000)]
-    pub page: Option<i64>,
-}
-
-crate::declare!(
-    /// `GET /api/v1/user/orders`.
-    pub struct MyOrders = Get "/api/v1/user/orders" as "myOrders", Session, errors [401],
-    (NoParams, PageQuery, crate::endpoint::NoBody) -> OrderList,
-    "The member's orders, newest first, ten a page.");
-
-impl Endpoint for MyOrders {
-    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<OrderList, ApiError> {
-        let member = ctx.member()?;
-        let page = q.page.unwrap_or(1);
-        if !(1..=1_000_000).contains(&page) {
-            return Err(ApiError::BadRequest(
-                "page must be a whole number from 1 to 1000000.".into(),
-            ));
-        }
-        let (rows, total) =
-            db::orders::of_member(ctx.conn, member.id, (page - 1) * PAGE_SIZE, PAGE_SIZE)?;
-        let mut orders = Vec::new();
-        for row in rows {
-            if let Some(full) = db::orders::full(ctx.conn, row.id)? {
-                orders.push(full.into());
-            }
-        }
-        Ok(OrderList {
-            orders,
-            page,
-            pages: (total + PAGE_SIZE - 1) / PAGE_SIZE,
-            total,
-        })
-    }
 }

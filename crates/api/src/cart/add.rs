@@ -1,0 +1,139 @@
+//! Adding to the cart: `POST /api/v1/cart`.
+
+use super::*;
+
+framework::register!(AddToCart);
+
+/// SPEC 3's add-to-cart payload.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct AddToCartBody {
+    pub product_id: Option<ProductId>,
+    /// Units to add (1-999; SPEC 9: 24 for Cans from recommended cards), or with `pack` = case,
+    /// cases of the product's `unit_per_case` (the product page's type selector).
+    #[schema(minimum = 1, maximum = 999)]
+    pub quantity: Option<i64>,
+    /// What `quantity` counts: units (the default) or cases.
+    #[serde(default)]
+    pub pack: Option<domain::selling::Pack>,
+    pub barangay: Option<BarangayId>,
+    #[serde(default)]
+    pub street_id: Option<StreetId>,
+    #[serde(default)]
+    pub fulfillment: Option<FulfillmentId>,
+}
+
+/// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
+/// place's checks done by the caller); the cart after.
+pub fn add(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    owner: &CartOwner,
+    product: &db::models::Product,
+    quantity: i32,
+    place: &Place,
+    street: Option<StreetId>,
+) -> Result<CartRow, ApiError> {
+    let now = domain::calendar::unix_now();
+    let family = pricing.family(product.packaging_id);
+    // The cart exists before the change's transaction, whose first statement is a write: SQLite
+    // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
+    let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
+    db::write_transaction(ctx.conn, |conn| {
+        db::carts::lock(conn, cart.id, now)?;
+        let items = db::carts::items(conn, cart.id)?;
+        if resets(
+            items.iter().map(|i| pricing.family(i.product.packaging_id)),
+            family,
+        ) {
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "product_id",
+                message: "Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Check out or empty your cart first.".into(),
+                products: vec![named(product, "Another family than your cart's.")],
+            });
+        }
+        let have = items
+            .iter()
+            .find(|i| i.product.id == product.id)
+            .map_or(0, |i| i.quantity);
+        if have == 0 && items.len() >= cases::MAX_PRODUCTS {
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "product_id",
+                message: format!(
+                    "Your cart holds {} different products, the most it can. Remove one first.",
+                    cases::MAX_PRODUCTS
+                ),
+                products: vec![named(product, "Your cart has no room for another product.")],
+            });
+        }
+        let total = have + quantity;
+        if total > cases::MAX_QUANTITY as i32 {
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "quantity",
+                message: format!(
+                    "You can have at most {} of {} in your cart (you have {have}).",
+                    cases::MAX_QUANTITY,
+                    product.product_name
+                ),
+                products: vec![named(
+                    product,
+                    &format!("At most {} in a cart.", cases::MAX_QUANTITY),
+                )],
+            });
+        }
+        db::carts::set_quantity(conn, cart.id, product.id, total, now)?;
+        db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
+        db::carts::find(conn, owner.as_owner())?
+            .ok_or_else(|| ApiError::Internal("cart vanished".into()))
+    })
+}
+
+framework::declare!(
+    /// `POST /api/v1/cart`.
+    pub struct AddToCart = Post "/api/v1/cart" as "addToCart", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<AddToCartBody, true>) -> CartAnswer,
+    "Adds units of a product to the session's cart; answers the cart.");
+
+impl Endpoint for AddToCart {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
+        let quantity = check_quantity(b.quantity)?;
+        let product_id = required(b.product_id, "product_id", "Choose a product.")?;
+        let barangay = required(
+            b.barangay,
+            "barangay",
+            "Choose your delivery location first.",
+        )?;
+        let owner = live_owner(ctx, true)?;
+        let product = product_of(ctx, product_id)?;
+        let quantity = match b.pack {
+            Some(domain::selling::Pack::Case) => {
+                let units = i64::from(quantity) * i64::from(product.unit_per_case);
+                if units > i64::from(cases::MAX_QUANTITY) {
+                    return Err(ApiError::refused(
+                        422,
+                        "quantity",
+                        format!(
+                            "{quantity} cases of {} come to {units}: a cart holds at most {} of a product.",
+                            product.unit_per_case,
+                            cases::MAX_QUANTITY
+                        ),
+                    ));
+                }
+                units as i32
+            }
+            _ => quantity,
+        };
+        let place = place_of(ctx, barangay)?;
+        let street = street_of(ctx, &place, b.street_id)?;
+        check_available(ctx, &product, &place)?;
+        let pricing = Pricing::load(ctx)?;
+        let cart = add(ctx, &pricing, &owner, &product, quantity, &place, street)?;
+        let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
+        let mut a = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;
+        a.message = "You successfully added this product to the cart.".into();
+        changed(ctx, a.revision);
+        Ok(a)
+    }
+}

@@ -1,0 +1,373 @@
+//! The cart (issue 15, SPEC 2-5 and 8): items in units grouped into cases by case type, priced
+//! for a barangay with deposits, returned empties and the delivery fee; add, change, remove,
+//! return empties, and the members' checkout verification.
+//!
+//! Whose cart: a member's is theirs wherever they log in; a guest's belongs to the browser, named
+//! by a long-lived HttpOnly cookie ([`COOKIE`], 30 days) so that it outlives the 60-minute guest
+//! session (a client that sends a bearer token and keeps no cookies has the cart of its session).
+//! Nobody reaches a cart by naming an id. Reading needs no session (no session and no cart
+//! cookie: an empty cart); a change needs a live session or the cart cookie (401 otherwise,
+//! SPEC 7's guest-token retry).
+//!
+//! What a cart holds is kept whatever the place: an item not sold in the barangay priced for, or
+//! out of stock, stays in the cart, is listed by name with the reason, counts in no total and
+//! blocks checkout until the shopper removes it. Nothing is dropped silently.
+
+use actix_web::HttpRequest;
+use db::carts::{CartRow, Owner};
+use db::places::Place;
+use domain::cases;
+use domain::{BarangayId, FulfillmentId, ProductId, StreetId};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+pub mod add;
+pub mod change;
+pub mod empties;
+pub mod merge;
+pub mod pricing;
+pub mod read;
+pub mod verify;
+pub mod visitor;
+
+use crate::catalog::ProductView;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use framework::error::{ApiError, DisabledProduct};
+use pricing::{
+    is_keg, price, resets, unavailable_reason, CartAnswer, CartConflict, Pricing, EMPTY,
+};
+
+/// The browser's cart cookie.
+pub const COOKIE: &str = "cart";
+/// How long a browser keeps its cart cookie (renewed by every change).
+pub const COOKIE_DAYS: i64 = 30;
+
+/// The cart cookie of a request, when it has the shape of one.
+pub fn cookie(req: &HttpRequest) -> Option<String> {
+    req.cookie(COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|t| well_formed(t))
+}
+
+fn well_formed(token: &str) -> bool {
+    token.len() == 43
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The cookie that names the cart's revision the browser last saw change: part of the key of
+/// the visitor's parts of a page, so a change (on any app server) makes them again.
+pub const VERSION_COOKIE: &str = "cart_v";
+
+// The cart cookie speaks for the guest as the session's does: held to the cross-site rule.
+inventory::submit! { framework::origin::CredentialCookie(COOKIE) }
+
+/// The browser's cart cookie of the call's request (when it has the shape of one), and whether
+/// the session token came as a bearer token.
+pub fn browser_cookie<'c>(ctx: &'c Ctx) -> (Option<&'c str>, bool) {
+    (ctx.cookie(COOKIE).filter(|t| well_formed(t)), ctx.bearer())
+}
+
+/// A cart cookie as the store sends it: HttpOnly, SameSite=Lax, [`COOKIE_DAYS`] days.
+fn cart_cookie(ctx: &Ctx, name: &'static str, value: String) -> actix_web::cookie::Cookie<'static> {
+    let mut cookie = actix_web::cookie::Cookie::new(name, value);
+    cookie.set_path("/");
+    cookie.set_http_only(true);
+    cookie.set_secure(ctx.config.secure_cookies);
+    cookie.set_same_site(actix_web::cookie::SameSite::Lax);
+    cookie.set_max_age(actix_web::cookie::time::Duration::days(COOKIE_DAYS));
+    cookie
+}
+
+/// Gives the browser a new cart token (a first cart, or a new one after an order).
+pub fn issue(ctx: &mut Ctx, token: String) {
+    let cookie = cart_cookie(ctx, COOKIE, token);
+    ctx.send_cookie(cookie);
+}
+
+/// The call changed the cart: its new revision goes back in the [`VERSION_COOKIE`], so the
+/// visitor's parts of the pages (count, drawer) are made again, and the browser's cart cookie
+/// is renewed, so a cart in use never expires.
+pub fn changed(ctx: &mut Ctx, revision: i64) {
+    let token = ctx
+        .sent_cookie(COOKIE)
+        .or_else(|| browser_cookie(ctx).0)
+        .map(str::to_string);
+    if let Some(token) = token {
+        issue(ctx, token);
+    }
+    let cookie = cart_cookie(ctx, VERSION_COOKIE, revision.to_string());
+    ctx.send_cookie(cookie);
+}
+
+/// Whose cart a request speaks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CartOwner {
+    Member(domain::UserId),
+    /// The SHA-256 of the browser's cart token (or of the session token of a cookie-less client).
+    Guest(String),
+}
+
+impl CartOwner {
+    pub fn as_owner(&self) -> Owner<'_> {
+        match self {
+            Self::Member(id) => Owner::Member(*id),
+            Self::Guest(key) => Owner::Guest(key),
+        }
+    }
+}
+
+/// The cart owner of this request: the member, or the guest's browser; `None` without a live
+/// session. With `create`, a browser without a cart cookie is given one.
+pub fn owner(ctx: &mut Ctx, create: bool) -> Result<Option<CartOwner>, ApiError> {
+    let (session, member) = ctx.session_member()?;
+    if let Some(m) = member {
+        return Ok(Some(CartOwner::Member(m.id)));
+    }
+    // The browser's cart cookie names its cart, with or without a live session (the cart
+    // outlives the guest's 60 minutes).
+    let (cookie, bearer) = browser_cookie(ctx);
+    if let Some(c) = cookie.or_else(|| ctx.sent_cookie(COOKIE)) {
+        return Ok(Some(CartOwner::Guest(guest_key(c))));
+    }
+    if session.is_none() {
+        return Ok(None);
+    }
+    if bearer {
+        let token = ctx.token().unwrap_or_default();
+        return Ok(Some(CartOwner::Guest(framework::session::hash(&format!(
+            "session cart:{token}"
+        )))));
+    }
+    if !create {
+        return Ok(None);
+    }
+    let token = framework::session::new_token();
+    let key = guest_key(&token);
+    issue(ctx, token);
+    Ok(Some(CartOwner::Guest(key)))
+}
+
+/// The cart of this request, if it has one.
+pub fn find(ctx: &mut Ctx) -> Result<Option<CartRow>, ApiError> {
+    match owner(ctx, false)? {
+        Some(owner) => Ok(db::carts::find(ctx.conn, owner.as_owner())?),
+        None => Ok(None),
+    }
+}
+
+/// What is stored of a browser's cart token.
+pub fn guest_key(token: &str) -> String {
+    framework::session::hash(&format!("cart:{token}"))
+}
+
+/// The barangay a cart call prices for: known (404 otherwise, with `data.error`).
+pub(crate) fn place_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Place, ApiError> {
+    crate::locations::place(ctx, barangay)?.ok_or_else(|| {
+        ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
+    })
+}
+
+/// The fulfillment priced for: the given one when the barangay's city offers it, else delivery.
+pub(crate) fn fulfillment_of(
+    ctx: &mut Ctx,
+    place: &Place,
+    asked: Option<FulfillmentId>,
+) -> Result<FulfillmentId, ApiError> {
+    let asked = asked.unwrap_or(domain::DEFAULT_FULFILLMENT);
+    if asked == domain::DEFAULT_FULFILLMENT {
+        return Ok(asked);
+    }
+    Ok(if offers(ctx, place, asked)? {
+        asked
+    } else {
+        domain::DEFAULT_FULFILLMENT
+    })
+}
+
+/// Whether the place's city offers `fulfillment`.
+pub(crate) fn offers(
+    ctx: &mut Ctx,
+    place: &Place,
+    fulfillment: FulfillmentId,
+) -> Result<bool, ApiError> {
+    Ok(db::places::served_pairs(ctx.conn)?
+        .into_iter()
+        .any(|(c, f)| c == place.city.id && f == fulfillment))
+}
+
+/// The cart's answer for this request at `place`: the cart priced, with members'
+/// recommendations.
+pub fn answer(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    cart: Option<&CartRow>,
+    place: &Place,
+    fulfillment: FulfillmentId,
+    testdate: Option<&str>,
+) -> Result<CartAnswer, ApiError> {
+    let (items, empties, revision) = match cart {
+        Some(c) => (
+            db::carts::items(ctx.conn, c.id)?,
+            db::carts::empties(ctx.conn, c.id)?,
+            c.revision,
+        ),
+        None => (Vec::new(), Vec::new(), 0),
+    };
+    let now = ctx.config.now(testdate);
+    let mut priced = price(
+        ctx,
+        pricing,
+        items,
+        &empties,
+        place,
+        fulfillment,
+        now,
+        revision,
+    )?
+    .answer;
+    if cart.is_some_and(|c| c.user_id.is_some()) && place.served {
+        priced.recommended_products = recommended(ctx, pricing, place, &priced)?;
+    }
+    if cart.is_some_and(|c| c.user_id.is_some()) {
+        priced.conflict = merge::conflict(ctx)?;
+    }
+    Ok(priced)
+}
+
+/// Members' recommendations: recommended products sold in the place, of the cart's family, not
+/// already in it.
+fn recommended(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    place: &Place,
+    cart: &CartAnswer,
+) -> Result<Vec<ProductView>, ApiError> {
+    let keg = cart.shopping_cart.first().map(|c| is_keg(c.family));
+    let in_cart: Vec<ProductId> = cart
+        .shopping_cart
+        .iter()
+        .flat_map(|c| c.items.iter().map(|i| i.id))
+        .collect();
+    let rows = db::catalog::products(ctx.conn, db::catalog::Area::City(place.city.id), None)?;
+    let picked: Vec<db::models::Product> = rows
+        .into_iter()
+        .filter(|p| p.recommended && p.orderable && !in_cart.contains(&p.id))
+        .filter(|p| keg.is_none_or(|k| is_keg(pricing.family(p.packaging_id)) == k))
+        .take(8)
+        .collect();
+    crate::catalog::views(ctx, picked)
+}
+
+fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, ApiError> {
+    v.ok_or_else(|| ApiError::Invalid {
+        field,
+        message: message.into(),
+    })
+}
+
+fn check_quantity(q: Option<i64>) -> Result<i32, ApiError> {
+    let q = required(q, "quantity", "Enter the quantity.")?;
+    cases::check_quantity(q)
+        .map(|q| q as i32)
+        .map_err(|message| ApiError::refused(422, "quantity", message))
+}
+
+/// The product a call names: one of the catalog (404 otherwise).
+fn product_of(ctx: &mut Ctx, id: ProductId) -> Result<db::models::Product, ApiError> {
+    db::carts::product(ctx.conn, id)?
+        .ok_or_else(|| ApiError::refused(404, "product_id", format!("Product {id} not found.")))
+}
+
+/// A live session's cart owner, or 401.
+fn live_owner(ctx: &mut Ctx, create: bool) -> Result<CartOwner, ApiError> {
+    owner(ctx, create)?.ok_or(ApiError::Unauthenticated)
+}
+
+/// A product a refusal names, with why.
+fn named(product: &db::models::Product, reason: &str) -> DisabledProduct {
+    DisabledProduct {
+        id: product.id,
+        product_name: product.product_name.clone(),
+        reason: reason.into(),
+    }
+}
+
+/// The street a body names, checked against the barangay's streets.
+fn street_of(
+    ctx: &mut Ctx,
+    place: &Place,
+    street: Option<StreetId>,
+) -> Result<Option<StreetId>, ApiError> {
+    Ok(street_named(ctx, place, street)?.map(|s| s.id))
+}
+
+/// The street a body names, with its name, checked against the barangay's streets.
+pub(crate) fn street_named(
+    ctx: &mut Ctx,
+    place: &Place,
+    street: Option<StreetId>,
+) -> Result<Option<db::models::Street>, ApiError> {
+    let Some(s) = street else { return Ok(None) };
+    db::places::streets_of_barangay(ctx.conn, place.barangay.id)?
+        .into_iter()
+        .find(|x| x.id == s)
+        .map(Some)
+        .ok_or_else(|| ApiError::Invalid {
+            field: "street_id",
+            message: "Choose a street of this barangay.".into(),
+        })
+}
+
+/// Whether a product can be bought at `place`: a 422 naming it when not (SPEC 8).
+fn check_available(
+    ctx: &mut Ctx,
+    product: &db::models::Product,
+    place: &Place,
+) -> Result<(), ApiError> {
+    let listed = if place.served {
+        db::carts::listed_in_city(ctx.conn, place.city.id, &[product.id])?
+    } else {
+        Vec::new()
+    };
+    match unavailable_reason(product, place, &listed) {
+        None => Ok(()),
+        Some(reason) => Err(ApiError::Refused {
+            status: 422,
+            field: "product_id",
+            message: format!(
+                "{} cannot be added to your cart. {reason}",
+                product.product_name,
+            ),
+            products: vec![DisabledProduct {
+                id: product.id,
+                product_name: product.product_name.clone(),
+                reason,
+            }],
+        }),
+    }
+}
+
+/// The place an answer is priced for: the one asked, else the cart's last.
+fn answer_place(
+    ctx: &mut Ctx,
+    cart: &CartRow,
+    asked: Option<BarangayId>,
+) -> Result<Place, ApiError> {
+    let id = asked
+        .or(cart.barangay_id.map(BarangayId::from_db))
+        .ok_or_else(|| ApiError::Invalid {
+            field: "barangay",
+            message: "Choose your delivery location first.".into(),
+        })?;
+    place_of(ctx, id)
+}
+
+/// The session's cart, or the 404 of a cart that is not there.
+fn existing_cart(ctx: &mut Ctx) -> Result<CartRow, ApiError> {
+    let owner = live_owner(ctx, false)?;
+    db::carts::find(ctx.conn, owner.as_owner())?
+        .ok_or_else(|| ApiError::refused(404, "product_id", EMPTY))
+}

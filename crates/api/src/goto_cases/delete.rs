@@ -1,0 +1,92 @@
+//! Deleting a Go-to Case, or items of one.
+
+use super::read::CasePath;
+use super::*;
+
+framework::register!(GotoCaseDelete, GotoCaseRemoveItems);
+
+framework::declare!(
+    /// `DELETE /api/v1/user/goto-case/{id}`.
+    pub struct GotoCaseDelete = Delete "/api/v1/user/goto-case/{id}" as "deleteGotoCase", Write, errors [401, 404],
+    (CasePath, NoParams, NoBody) -> GotoCaseDeleted,
+    "Deletes one of the member's Go-to Cases.");
+
+impl Endpoint for GotoCaseDelete {
+    fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<GotoCaseDeleted, ApiError> {
+        let member = ctx.member()?;
+        let row = own_case(ctx, member.id, p.id)?;
+        let gone = db::write_transaction(ctx.conn, |conn| {
+            db::goto_cases::hold_member(conn, member.id)?;
+            db::goto_cases::delete(conn, member.id, p.id)
+        })?;
+        if !gone {
+            return Err(not_found(p.id));
+        }
+        Ok(GotoCaseDeleted {
+            message: format!("Your Go-to Case \"{}\" is deleted.", row.name),
+            case_name: row.name,
+        })
+    }
+}
+
+/// Items to take out of a Go-to Case.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct RemoveItemsBody {
+    pub case_id: Option<i64>,
+    /// 1 to 50 product ids: a list, or a form's `1,5,12`.
+    #[serde(default, deserialize_with = "crate::cart::change::one_or_many")]
+    #[schema(min_items = 1, max_items = 50)]
+    pub items: Vec<ProductId>,
+    /// The barangay to price the answer for.
+    #[serde(default)]
+    pub barangay: Option<BarangayId>,
+}
+
+framework::declare!(
+    /// `DELETE /api/v1/user/goto-case/items`.
+    pub struct GotoCaseRemoveItems = Delete "/api/v1/user/goto-case/items" as "removeGotoCaseItems", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<RemoveItemsBody, true>) -> GotoCaseSaved,
+    "Takes items out of a Go-to Case (the case stays, empty or not).");
+
+impl Endpoint for GotoCaseRemoveItems {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<GotoCaseSaved, ApiError> {
+        let member = ctx.member()?;
+        let id = b.case_id.ok_or_else(|| ApiError::Invalid {
+            field: "case_id",
+            message: "Choose a Go-to Case.".into(),
+        })?;
+        if b.items.is_empty() || b.items.len() > MAX_ITEMS {
+            return Err(ApiError::Invalid {
+                field: "items",
+                message: format!("Name 1 to {MAX_ITEMS} products to remove."),
+            });
+        }
+        let place = place_for(ctx, b.barangay)?;
+        let pricing = Pricing::load(ctx)?;
+        let now = domain::calendar::unix_now();
+        let removed = db::write_transaction(ctx.conn, |conn| {
+            db::goto_cases::hold_member(conn, member.id)?;
+            db::goto_cases::find(conn, member.id, id)?.ok_or_else(|| not_found(id))?;
+            let n = db::goto_cases::remove(conn, id, &b.items)?;
+            if n == 0 {
+                return Err(ApiError::refused(
+                    404,
+                    "items",
+                    "None of these products is in this Go-to Case.",
+                ));
+            }
+            db::goto_cases::touch(conn, id, now)?;
+            Ok::<_, ApiError>(n)
+        })?;
+        let view = view_one(ctx, &pricing, member.id, id, place.as_ref())?;
+        Ok(GotoCaseSaved {
+            message: format!(
+                "Removed {removed} item(s) from your Go-to Case \"{}\".",
+                view.case_name
+            ),
+            link: link("removed", id),
+            goto_case: view,
+            created: false,
+        })
+    }
+}

@@ -1,0 +1,137 @@
+//! Changing a Go-to Case: its name, its quantities, other cases of its type.
+
+use super::*;
+
+framework::register!(GotoCaseUpdate);
+
+/// An item's new quantity.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct ItemQuantity {
+    pub product_id: ProductId,
+    /// Units, 1-999.
+    #[schema(minimum = 1, maximum = 999)]
+    pub quantity: i64,
+}
+
+/// A change of a Go-to Case: its name, and its items' quantities (`items`, or one item as
+/// `product_id` and `quantity`, as a form without JavaScript sends it).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct UpdateBody {
+    pub case_id: Option<i64>,
+    /// Left out to keep the name; never `null`.
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(max_length = 60)]
+    pub name: Option<String>,
+    #[serde(default)]
+    #[schema(max_items = 50)]
+    pub items: Vec<ItemQuantity>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    pub product_id: Option<ProductId>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(minimum = 1, maximum = 999)]
+    pub quantity: Option<i64>,
+    /// The barangay to price the answer for.
+    #[serde(default)]
+    pub barangay: Option<BarangayId>,
+}
+
+framework::declare!(
+    /// `PUT /api/v1/user/goto-case`.
+    pub struct GotoCaseUpdate = Put "/api/v1/user/goto-case" as "updateGotoCase", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<UpdateBody, true>) -> GotoCaseSaved,
+    "Renames a Go-to Case and sets its items' quantities.");
+
+impl Endpoint for GotoCaseUpdate {
+    fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<GotoCaseSaved, ApiError> {
+        let member = ctx.member()?;
+        let id = b.case_id.ok_or_else(|| ApiError::Invalid {
+            field: "case_id",
+            message: "Choose a Go-to Case.".into(),
+        })?;
+        let mut items = b.items.clone();
+        match (b.product_id, b.quantity) {
+            (Some(product_id), Some(quantity)) => items.push(ItemQuantity {
+                product_id,
+                quantity,
+            }),
+            (Some(_), None) => {
+                return Err(ApiError::Invalid {
+                    field: "quantity",
+                    message: "Enter the quantity.".into(),
+                })
+            }
+            (None, Some(_)) => {
+                return Err(ApiError::Invalid {
+                    field: "product_id",
+                    message: "Choose the product whose quantity changes.".into(),
+                })
+            }
+            (None, None) => {}
+        }
+        if items.len() > MAX_ITEMS {
+            return Err(ApiError::Invalid {
+                field: "items",
+                message: format!("A Go-to Case holds at most {MAX_ITEMS} products."),
+            });
+        }
+        let mut checked = Vec::new();
+        for i in &items {
+            let q = cases::check_quantity(i.quantity)
+                .map_err(|message| ApiError::refused(422, "quantity", message))?;
+            checked.push((i.product_id, q as i32));
+        }
+        let name = b
+            .name
+            .as_deref()
+            .map(|n| check_name(n, "your Go-to Case"))
+            .transpose()?;
+        if name.is_none() && checked.is_empty() {
+            return Err(ApiError::Invalid {
+                field: "name",
+                message: "Enter a new name or new quantities.".into(),
+            });
+        }
+        let place = place_for(ctx, b.barangay)?;
+        let pricing = Pricing::load(ctx)?;
+        let now = domain::calendar::unix_now();
+        let done = db::write_transaction(ctx.conn, |conn| {
+            db::goto_cases::hold_member(conn, member.id)?;
+            let row = db::goto_cases::find(conn, member.id, id)?.ok_or_else(|| not_found(id))?;
+            if let Some(name) = name {
+                if let Some(other) = db::goto_cases::find_by_name(conn, member.id, name)? {
+                    if other.id != id {
+                        return Err(taken(name));
+                    }
+                }
+                db::goto_cases::rename(conn, id, name, now)?;
+            }
+            let have = db::goto_cases::items(conn, &[id])?;
+            for (product, quantity) in &checked {
+                if !have.iter().any(|(_, h)| h.product.id == *product) {
+                    return Err(ApiError::refused(
+                        404,
+                        "product_id",
+                        format!(
+                            "Product {product} is not in your Go-to Case \"{}\".",
+                            row.name
+                        ),
+                    ));
+                }
+                db::goto_cases::set_quantity(conn, id, *product, *quantity, now)?;
+            }
+            db::goto_cases::touch(conn, id, now)?;
+            Ok::<_, ApiError>(())
+        });
+        match done {
+            Err(e) if is_unique_violation(&e) => return Err(taken(name.unwrap_or(""))),
+            other => other?,
+        }
+        let view = view_one(ctx, &pricing, member.id, id, place.as_ref())?;
+        Ok(GotoCaseSaved {
+            message: format!("Your Go-to Case \"{}\" is saved.", view.case_name),
+            link: link("saved", id),
+            goto_case: view,
+            created: false,
+        })
+    }
+}

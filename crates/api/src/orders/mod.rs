@@ -1,0 +1,215 @@
+//! Orders (issue 15 section 6): Submit Order places the session's cart as an order in one
+//! transaction, once per cart revision (a double click, a retry, two tabs or 20 submits at once
+//! make one order: the revision is the idempotency key, the cart row is held while deciding, and
+//! the key is unique); prices, availability, hours and the blackout are checked again at that
+//! moment; the order keeps its own copy of everything it shows; the cart empties. A member sees
+//! their orders; a guest reaches an order by the unguessable key of its link; anyone else gets the
+//! 404 of an unknown order.
+
+pub mod place;
+pub mod read;
+
+use db::carts::CartRow;
+use db::orders::{FullOrder, OrderChargeRow, OrderItemRow, OrderRow};
+use domain::ordering::Status;
+use domain::text::{Problem, CHARACTERS};
+use domain::{BarangayId, FulfillmentId, StreetId};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::cart::pricing::NameAmount;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use framework::error::ApiError;
+use framework::mail::Mail;
+
+framework::mail_templates!("order_placed", "order_notice", "order_status");
+
+/// Where the store is told of each new order (`ORDERS_TO`), in the framework's settings; unset,
+/// only the shopper is mailed.
+#[derive(Debug, Clone)]
+pub struct OrdersTo(pub std::sync::Arc<str>);
+
+/// Orders a page of /my-account/orders shows.
+pub const PAGE_SIZE: i64 = 10;
+
+/// A line of an order.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct OrderItemView {
+    pub product_id: i32,
+    pub product_name: String,
+    pub sku: String,
+    pub case_name: String,
+    pub unit_price: i64,
+    pub price_per_case: i64,
+    pub quantity: i32,
+    pub amount: i64,
+}
+
+/// A step of an order's status.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct StatusStep {
+    pub status: String,
+    pub label: String,
+    /// Manila time, `YYYY-MM-DD HH:MM`.
+    pub at: String,
+}
+
+/// An order as the active order page shows it. Money is integer centavos.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct OrderView {
+    pub id: i64,
+    /// What the shopper quotes: `TB-000123`.
+    pub number: String,
+    pub status: String,
+    pub status_label: String,
+    pub placed_at: String,
+    pub fulfillment_id: i32,
+    pub fulfillment: String,
+    pub payment: String,
+    pub contact_name: String,
+    pub mobile: String,
+    pub email: String,
+    pub address: String,
+    pub place: String,
+    pub notes: String,
+    pub items: Vec<OrderItemView>,
+    pub items_total: i64,
+    pub deposits: Vec<NameAmount>,
+    pub deposits_total: i64,
+    pub delivery_fee: i64,
+    pub total: i64,
+    pub history: Vec<StatusStep>,
+    /// Whether the confirmation was mailed to `email` (a guest's is held once the address has
+    /// had 3 in an hour: the order's link is then the only way back to it).
+    pub confirmation_mailed: bool,
+}
+
+/// What Submit Order answers: the order and the address of its page (with a guest's key).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct PlacedOrder {
+    pub order: OrderView,
+    /// `/active-order/{id}`, with `?key=` for a guest.
+    pub link: String,
+    /// Whether this call placed it (false: it had been placed by an earlier submit of the same cart).
+    pub placed: bool,
+    pub message: String,
+}
+
+/// A page of a member's orders.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct OrderList {
+    pub orders: Vec<OrderView>,
+    pub page: i64,
+    pub pages: i64,
+    pub total: i64,
+}
+
+fn label(status: &str) -> String {
+    match Status::parse(status) {
+        Some(Status::Placed) => "Placed",
+        Some(Status::Confirmed) => "Confirmed",
+        Some(Status::OutForDelivery) => "Out for delivery",
+        Some(Status::ReadyForPickup) => "Ready for pickup",
+        Some(Status::Completed) => "Completed",
+        Some(Status::Cancelled) => "Cancelled",
+        None => status,
+    }
+    .to_string()
+}
+
+fn manila(unix: i64) -> String {
+    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
+    time::OffsetDateTime::from_unix_timestamp(unix)
+        .map(|t| t.to_offset(time::macros::offset!(+8)))
+        .ok()
+        .and_then(|t| t.format(&fmt).ok())
+        .unwrap_or_default()
+}
+
+/// The number a shopper quotes.
+pub fn number(id: i64) -> String {
+    format!("TB-{id:06}")
+}
+
+impl From<FullOrder> for OrderView {
+    fn from(f: FullOrder) -> Self {
+        let o = f.order;
+        Self {
+            id: o.id,
+            number: number(o.id),
+            status_label: label(&o.status),
+            status: o.status,
+            placed_at: manila(o.placed_at),
+            fulfillment_id: o.fulfillment_type_id,
+            fulfillment: o.fulfillment_name,
+            payment: o.payment,
+            contact_name: o.contact_name,
+            mobile: o.mobile,
+            email: o.email,
+            address: o.address,
+            place: o.place,
+            notes: o.notes,
+            items: f
+                .items
+                .into_iter()
+                .map(|i| OrderItemView {
+                    product_id: i.product_id,
+                    product_name: i.product_name,
+                    sku: i.sku,
+                    case_name: i.case_name,
+                    unit_price: i.unit_price,
+                    price_per_case: i.price_per_case,
+                    quantity: i.quantity,
+                    amount: i.amount,
+                })
+                .collect(),
+            items_total: o.items_total,
+            deposits: f
+                .charges
+                .into_iter()
+                .map(|c| NameAmount {
+                    name: c.name,
+                    amount: c.amount,
+                })
+                .collect(),
+            deposits_total: o.deposits_total,
+            delivery_fee: o.delivery_fee,
+            total: o.total,
+            confirmation_mailed: o.confirmation_mailed,
+            history: f
+                .history
+                .into_iter()
+                .map(|(status, at)| StatusStep {
+                    label: label(&status),
+                    status,
+                    at: manila(at),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What stands for the shopper's secret in a guest's order key: the browser's cart token, or
+/// the session token of a client without cookies.
+fn owner_secret(ctx: &mut Ctx) -> String {
+    let (cookie, _) = crate::cart::browser_cookie(ctx);
+    match cookie {
+        Some(c) => format!("cart:{c}"),
+        None => format!("session:{}", ctx.token().unwrap_or_default()),
+    }
+}
+
+/// A guest's key to an order: derived from the shopper's secret and the order's idempotency key,
+/// so a repeated submit answers the same link; only its hash is stored.
+fn access_key(secret: &str, idempotency_key: &str) -> String {
+    let h = framework::session::hash(&format!("order access:{secret}:{idempotency_key}"));
+    h[..40].to_string()
+}
+
+fn link(order: &OrderRow, key: Option<&str>) -> String {
+    match key {
+        Some(k) if order.user_id.is_none() => format!("/active-order/{}?key={k}", order.id),
+        _ => format!("/active-order/{}", order.id),
+    }
+}
