@@ -3,6 +3,8 @@
 //   - a feature (src/features/<name>/) may use another feature's queries (`queries.ts`), never its
 //     components, form helpers or state; what two features share lives in src/components/ or src/lib/;
 //   - src/components/, src/lib/, src/api/ and src/page.tsx use no feature but its queries;
+//   - a feature's queries.ts defines queries and nothing else (no functions, so no hooks): what
+//     other features share of it, such as the cart's hooks, lives in src/lib/ or src/components/;
 //   - no import cycles.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
@@ -54,6 +56,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       'import-x/no-restricted-paths': ['error', { zones }],
       'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['src/features/*/queries.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'FunctionDeclaration, FunctionExpression, ArrowFunctionExpression, ClassDeclaration',
+          message: "A feature's queries.ts holds its queries only (other features import it); put shared hooks and helpers in src/lib/ or src/components/.",
+        },
+      ],
     },
   },
   {

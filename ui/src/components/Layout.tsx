@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useCartView } from '../features/cart/queries';
+import { useCartView } from '../lib/cart-state';
 import { cartLinkLabel } from '../lib/cart';
 import { useGate } from '../lib/gate';
 import { usePage } from '../page';

@@ -16,7 +16,8 @@ import { useGate } from '../../lib/gate';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { CasePanel, EmptiesForm, RemoveButton, type CartActions } from './CartParts';
-import { cartQuery, placeBody, sendCart, useCartView, useRefetchCart, useSetCart, type CartRefusal } from './queries';
+import { placeBody, sendCart, useCartView, useRefetchCart, useSetCart, type CartRefusal } from '../../lib/cart-state';
+import { cartQuery } from './queries';
 
 /** What the page says after a form without JavaScript (`done`). */
 const DONE: Record<string, string> = {

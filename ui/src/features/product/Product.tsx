@@ -13,7 +13,7 @@ import { CartErrorDialog } from '../../components/CartErrorDialog';
 import { FormCall } from '../../components/form';
 import { useGate } from '../../lib/gate';
 import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie } from '../../lib/cookies';
-import { useAddToCart } from '../cart/queries';
+import { useAddToCart } from '../../lib/cart-state';
 
 /**
  * SPEC 4, product selection, as the server decides it (`sold_as`, `pack_options`): cans offer only
