@@ -3,7 +3,8 @@
 //   dist/assets/<Page>-[hash].js     each page's chunk, loaded by its route (its feature's pages.ts `load`)
 //   dist/assets/chunk-[hash].js      code shared by the entry and pages, or by several pages
 //   dist/assets/styles-[hash].css    the stylesheet (the server inlines it as critical CSS)
-//   dist/assets/accounts-[hash].css  the account pages' stylesheet (linked where needed)
+//   dist/assets/accounts-[hash].css  the second stylesheet (src/forms.css: pages with forms and
+//                                    members' pages; linked where needed)
 //   dist/assets/*.br, *.gz          their brotli and gzip forms, served as they are
 //   dist/manifest.json               logical name -> hashed URL, read by the server; under
 //                                    "chunks", per route name, the chunks its page needs besides
@@ -85,7 +86,8 @@ const pageChunks = {
 const entries = {
   client: 'src/client.tsx',
   styles: 'src/styles.css',
-  accounts: 'src/features/accounts/accounts.css',
+  // The server asks the manifest for `accounts.css` (the entry's name), whatever its source.
+  accounts: 'src/forms.css',
 };
 const client = await esbuild.build({
   // Metafile paths relative to this folder, wherever the build is run from.

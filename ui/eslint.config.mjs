@@ -5,6 +5,9 @@
 //   - src/components/, src/lib/, src/api/ and src/page.tsx use no feature but its queries;
 //   - a feature's queries.ts defines queries and nothing else (no functions, so no hooks): what
 //     other features share of it, such as the cart's hooks, lives in src/lib/ or src/components/;
+//   - stylesheets count as any import: a feature's TS may import no other feature's CSS (the
+//     zones below resolve `import '../cart/cart.css'` as they resolve a module); the stylesheets'
+//     own `@import`s follow the same rule, checked by src/styles.test.ts;
 //   - no import cycles;
 // and no function of src/ over 80 lines.
 import { readdirSync } from 'node:fs';
