@@ -3,7 +3,13 @@
 //   - a feature (src/features/<name>/) may use another feature's queries (`queries.ts`), never its
 //     components, form helpers or state; what two features share lives in src/components/ or src/lib/;
 //   - src/components/, src/lib/, src/api/ and src/page.tsx use no feature but its queries;
-//   - no import cycles.
+//   - a feature's queries.ts defines queries and nothing else (no functions, so no hooks): what
+//     other features share of it, such as the cart's hooks, lives in src/lib/ or src/components/;
+//   - stylesheets count as any import: a feature's TS may import no other feature's CSS (the
+//     zones below resolve `import '../cart/cart.css'` as they resolve a module); the stylesheets'
+//     own `@import`s follow the same rule, checked by src/styles.test.ts;
+//   - no import cycles;
+// and no function of src/ over 80 lines.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
@@ -54,6 +60,28 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       'import-x/no-restricted-paths': ['error', { zones }],
       'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    // A screen per function (issue 25): no function of the UI over 80 lines, blank lines and
+    // comments aside, as clippy's too_many_lines counts the Rust side; tests and generated files
+    // aside. A long component splits into named parts (components, hooks) of its file.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.gen.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: ['src/features/*/queries.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'FunctionDeclaration, FunctionExpression, ArrowFunctionExpression, ClassDeclaration',
+          message: "A feature's queries.ts holds its queries only (other features import it); put shared hooks and helpers in src/lib/ or src/components/.",
+        },
+      ],
     },
   },
   {

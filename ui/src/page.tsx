@@ -2,7 +2,7 @@ import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { RenderInput } from './lib/render-input';
 
 export type Page = Omit<RenderInput, 'state' | 'gate'> & {
-  /** The query parameters the page's route declares (routes.ts): the only ones it may read. */
+  /** The query parameters the page's route declares (its feature's pages.ts): the only ones it may read. */
   params: string[];
 };
 
@@ -45,7 +45,7 @@ export function searchParam(url: string, name: string): string | null {
  */
 export function usePageParam(name: string): string | null {
   const page = usePage();
-  if (!page.params.includes(name)) throw new Error(`The route ${page.route} does not declare the query parameter ${name} (routes.ts)`);
+  if (!page.params.includes(name)) throw new Error(`The route ${page.route} does not declare the query parameter ${name} (its feature's pages.ts)`);
   return searchParam(page.url, name);
 }
 

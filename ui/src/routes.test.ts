@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { calls } from './api/contract.gen';
-import { GATE_KEYS, loadPage, notFoundRoute, pageOf, routes } from './routes';
+import { featurePages } from './pages.gen';
+import { GATE_KEYS, loadPage, maintenanceRoute, notFoundRoute, pageOf, routes } from './routes';
+
+/** The UI's src/ folder (this test runs as dist-test/routes.test.mjs, beside it). */
+const src = new URL('../src/', import.meta.url);
 
 /**
  * The call a key template belongs to: same path shape (a `{...}` segment matches anything); of
@@ -28,6 +33,20 @@ test("every route's data is a read of the API's contract", () => {
     const names = (s: string) => (s.split('?')[1] ?? '').split('&').filter(Boolean).map((p) => p.split('=')[0]);
     for (const n of names(t)) assert.ok(names(found[1].key).includes(n), `${t}: ${n} is no parameter of ${found[0]}`);
   }
+});
+
+test("the pages' index lists every feature's pages.ts, and the table holds their pages by order", () => {
+  const features = readdirSync(new URL('features/', src), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(new URL(`features/${d.name}/pages.ts`, src)))
+    .map((d) => d.name);
+  assert.ok(features.length >= 8);
+  const index = readFileSync(new URL('pages.gen.ts', src), 'utf8');
+  const listed = [...index.matchAll(/from '\.\/features\/([^/]+)\/pages'/g)].map((m) => m[1]);
+  assert.deepEqual(listed.sort(), features.sort(), 'pages.gen.ts is stale: run node build.mjs');
+  const orders = featurePages.map((p) => p.order);
+  assert.equal(new Set(orders).size, orders.length, 'two pages share an order');
+  const byOrder = [...featurePages].sort((a, b) => a.order - b.order).map((p) => p.route);
+  assert.deepEqual(routes, [...byOrder, maintenanceRoute]);
 });
 
 test('route names and paths are unique', () => {

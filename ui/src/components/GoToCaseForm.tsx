@@ -4,7 +4,7 @@
 // a name. Without JavaScript the form posts to /cart and the browser goes to the Go-to Case; with
 // it the call is sent from here and the form says what happened.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { calls, type CartCase } from '../api/contract.gen';
 import { send } from '../api/send';
 import { FormCall } from './form';
@@ -23,9 +23,13 @@ export function SaveGoToCase({ c, barangay }: { c: CartCase; barangay: number })
   return <GoToCaseForm c={c} barangay={barangay} />;
 }
 
-function GoToCaseForm({ c, barangay }: { c: CartCase; barangay: number }) {
+/**
+ * The form's state: the choice (a Go-to Case's id, `new` or none yet), the new case's name, what
+ * the last send said, and the send itself; a form of this case that came back without JavaScript
+ * starts from what was posted and why it failed.
+ */
+function useGoToCaseForm(c: CartCase, barangay: number) {
   const page = usePage();
-  const hydrated = useHydrated();
   const client = useQueryClient();
   const options = useQuery(gotoCaseOptionsQuery.options());
   const ids = c.items.map((i) => i.id).join(',');
@@ -38,74 +42,99 @@ function GoToCaseForm({ c, barangay }: { c: CartCase; barangay: number }) {
   const [busy, setBusy] = useState(false);
   const inFlight = useRef(false);
   const choices = compatible(options.data?.cases ?? [], c.packaging_id);
-  const canCreate = options.data?.can_create ?? true;
-  const key = `goto-${c.packaging_id}`;
-  const nameError = posted?.errors.name?.join(' ');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (inFlight.current || !canSubmit(choice, name)) return;
+    inFlight.current = true;
+    setBusy(true);
+    setNote(null);
+    const body = typeof choice === 'number' ? { case_id: choice, cart_items: c.items.map((i) => i.id), barangay } : { name, cart_items: c.items.map((i) => i.id), barangay };
+    const sent = await send(calls.createGotoCase, { body });
+    inFlight.current = false;
+    setBusy(false);
+    if (sent.ok) {
+      setNote({ ok: true, text: sent.data.message });
+      setName('');
+      setChoice(null);
+      await client.invalidateQueries({ queryKey: gotoCaseOptionsQuery.options().queryKey });
+    } else {
+      setNote({ ok: false, text: failure(sent.status, sent.message, choice, name, choices) });
+    }
+  };
+  return {
+    ids,
+    posted,
+    choice,
+    setChoice,
+    name,
+    setName,
+    note,
+    busy,
+    choices,
+    canCreate: options.data?.can_create ?? true,
+    maxCases: options.data?.max_cases,
+    nameError: posted?.errors.name?.join(' '),
+    submit,
+  };
+}
+
+type GoToCaseFormState = ReturnType<typeof useGoToCaseForm>;
+
+/** The choices: one of the member's Go-to Cases of the case's type, or a new one with its name. */
+function GoToCaseChoices({ c, id, form }: { c: CartCase; id: string; form: GoToCaseFormState }) {
+  const { choice, setChoice, name, setName, choices, canCreate, nameError } = form;
   return (
-    <details className="goto-form" open={posted ? true : undefined}>
+    <fieldset>
+      <legend id={`${id}-legend`}>Save your case “{c.name}” as a Go-to Case</legend>
+      {choices.map((o) => (
+        <label key={o.id} className="choice">
+          <input type="radio" name="case_id" value={o.id} checked={choice === o.id} onChange={() => setChoice(o.id)} /> Add to “{o.case_name}” ({o.item_count}{' '}
+          {o.item_count === 1 ? 'item' : 'items'})
+        </label>
+      ))}
+      <label className="choice">
+        <input type="radio" name="case_id" value="" checked={choice === 'new'} onChange={() => setChoice('new')} disabled={!canCreate} /> Create A New Case
+      </label>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Name of the new Go-to Case</label>
+        <input
+          id={`${id}-name`}
+          name="name"
+          maxLength={60}
+          value={name}
+          disabled={!canCreate}
+          onChange={(e) => setName(e.target.value)}
+          onFocus={() => {
+            if (choice === null) setChoice('new');
+          }}
+          aria-invalid={nameError ? true : undefined}
+          aria-describedby={nameError ? `${id}-name-error` : undefined}
+        />
+        {nameError && (
+          <p className="hint" id={`${id}-name-error`}>
+            {nameError}
+          </p>
+        )}
+      </div>
+      {!canCreate && <p className="muted">You have {form.maxCases} Go-to Cases, the most you can keep: add to one of them, or delete one first.</p>}
+    </fieldset>
+  );
+}
+
+function GoToCaseForm({ c, barangay }: { c: CartCase; barangay: number }) {
+  const hydrated = useHydrated();
+  const form = useGoToCaseForm(c, barangay);
+  const { note, busy, nameError } = form;
+  const key = `goto-${c.packaging_id}`;
+  return (
+    <details className="goto-form" open={form.posted ? true : undefined}>
       <summary className="button secondary">Save New Go-to Case</summary>
-      <form
-        method="post"
-        action="/cart"
-        aria-labelledby={`${key}-legend`}
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (inFlight.current || !canSubmit(choice, name)) return;
-          inFlight.current = true;
-          setBusy(true);
-          setNote(null);
-          const body = typeof choice === 'number' ? { case_id: choice, cart_items: c.items.map((i) => i.id), barangay } : { name, cart_items: c.items.map((i) => i.id), barangay };
-          const sent = await send(calls.createGotoCase, { body });
-          inFlight.current = false;
-          setBusy(false);
-          if (sent.ok) {
-            setNote({ ok: true, text: sent.data.message });
-            setName('');
-            setChoice(null);
-            await client.invalidateQueries({ queryKey: gotoCaseOptionsQuery.options().queryKey });
-          } else {
-            setNote({ ok: false, text: failure(sent.status, sent.message, choice, name, choices) });
-          }
-        }}
-      >
+      <form method="post" action="/cart" aria-labelledby={`${key}-legend`} onSubmit={form.submit}>
         <FormCall call={calls.createGotoCase} />
-        <input type="hidden" name="cart_items" value={ids} />
+        <input type="hidden" name="cart_items" value={form.ids} />
         <input type="hidden" name="barangay" value={barangay} />
-        <fieldset>
-          <legend id={`${key}-legend`}>Save your case “{c.name}” as a Go-to Case</legend>
-          {choices.map((o) => (
-            <label key={o.id} className="choice">
-              <input type="radio" name="case_id" value={o.id} checked={choice === o.id} onChange={() => setChoice(o.id)} /> Add to “{o.case_name}” ({o.item_count}{' '}
-              {o.item_count === 1 ? 'item' : 'items'})
-            </label>
-          ))}
-          <label className="choice">
-            <input type="radio" name="case_id" value="" checked={choice === 'new'} onChange={() => setChoice('new')} disabled={!canCreate} /> Create A New Case
-          </label>
-          <div className="field">
-            <label htmlFor={`${key}-name`}>Name of the new Go-to Case</label>
-            <input
-              id={`${key}-name`}
-              name="name"
-              maxLength={60}
-              value={name}
-              disabled={!canCreate}
-              onChange={(e) => setName(e.target.value)}
-              onFocus={() => {
-                if (choice === null) setChoice('new');
-              }}
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={nameError ? `${key}-name-error` : undefined}
-            />
-            {nameError && (
-              <p className="hint" id={`${key}-name-error`}>
-                {nameError}
-              </p>
-            )}
-          </div>
-          {!canCreate && <p className="muted">You have {options.data?.max_cases} Go-to Cases, the most you can keep: add to one of them, or delete one first.</p>}
-        </fieldset>
-        <button type="submit" disabled={busy || (hydrated && !canSubmit(choice, name))} aria-busy={busy || undefined}>
+        <GoToCaseChoices c={c} id={key} form={form} />
+        <button type="submit" disabled={busy || (hydrated && !canSubmit(form.choice, form.name))} aria-busy={busy || undefined}>
           Save Go-to Case
         </button>
         {/* Both regions are always there, so a screen reader announces what fills them. */}

@@ -1,5 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
-import { useCartView } from '../features/cart/queries';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useCartView } from '../lib/cart-state';
 import { cartLinkLabel } from '../lib/cart';
 import { useGate } from '../lib/gate';
 import { usePage } from '../page';
@@ -59,6 +59,7 @@ export function Links({ items }: { items: [string, string][] }) {
 }
 
 type DrawerName = 'menu' | 'account' | 'cart';
+type Drawer = RefObject<HTMLDetailsElement | null>;
 
 /**
  * Drawers are `<details>` elements, so they open without JavaScript. With it: opening the account
@@ -75,7 +76,7 @@ function useDrawers(opened: number) {
   }, [opened]);
   useEffect(() => {
     const refs = { menu, account, cart };
-    const all = Object.entries(refs) as [DrawerName, React.RefObject<HTMLDetailsElement | null>][];
+    const all = Object.entries(refs) as [DrawerName, Drawer][];
     const onToggle = (name: DrawerName) => () => {
       const el = refs[name].current;
       if (el?.open) {
@@ -106,58 +107,154 @@ function useDrawers(opened: number) {
   return { menu, account, cart };
 }
 
+/** The strip above the header: where the shop is shown for (the location gate's link) and the top links. */
+function TopBar() {
+  const { gate, open } = useGate();
+  const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
+  return (
+    <div className="topbar">
+      <div className="wrap topbar-row">
+        <span className="location">
+          {location ? (
+            <>
+              {gate.packagingName && <span>{gate.packagingName} · </span>}
+              <span>{location}</span>{' '}
+            </>
+          ) : null}
+          <a
+            href="?gate=location"
+            onClick={(e) => {
+              if (!gate.consent) return;
+              e.preventDefault();
+              open('location');
+            }}
+          >
+            {location ? 'Change location' : 'Choose your location'}
+          </a>
+        </span>
+        <ul className="toplinks">
+          <Links items={TOP_LINKS} />
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+/** The mobile menu (a drawer on the left). */
+function MenuDrawer({ drawer }: { drawer: Drawer }) {
+  return (
+    <details className="drawer drawer-left mobile-only" ref={drawer}>
+      <summary aria-label="Menu">☰</summary>
+      <nav className="drawer-panel" aria-label="Mobile">
+        <ul>
+          <Links items={MOBILE_MENU} />
+        </ul>
+      </nav>
+    </details>
+  );
+}
+
+/** My Account's drawer: the member's name, the account links (`children`) and the legal links. */
+function AccountDrawer({ drawer, children }: { drawer: Drawer; children: ReactNode }) {
+  const { member } = usePage();
+  return (
+    <details className="drawer drawer-right" ref={drawer}>
+      {/* Below 1024 px the words give way to the icon; the label keeps the name. */}
+      <summary aria-label={member ? `My Account, ${member.firstname}` : 'My Account'}>
+        <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M8 8a4 4 0 1 0 8 0a4 4 0 1 0-8 0M4 21a8 8 0 0 1 16 0" />
+        </svg>
+        <span className="account-word">{member ? member.firstname : 'My Account'}</span>
+      </summary>
+      <div className="drawer-panel">
+        <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
+        {children}
+        <p className="legal-links">
+          <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
+        </p>
+      </div>
+    </details>
+  );
+}
+
+/** The cart link with its count, and the cart drawer. */
+function HeaderCart({ drawer, shopping }: { drawer: Drawer; shopping: ReturnType<typeof useCartView> }) {
+  const { visitor } = usePage();
+  // A page rendered once for everyone leaves the shopper's count and drawer to be filled in.
+  const slots = visitor?.shared ? visitor.slots : undefined;
+  return (
+    <>
+      <a className="cart-link" href="/cart" aria-label={slots ? slots.label : cartLinkLabel(shopping.count)}>
+        <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M3 4h2l2.4 10.2a1 1 0 0 0 1 .8h8.9a1 1 0 0 0 1-.8L20 8H6.2" />
+          <circle cx="9" cy="19" r="1.5" />
+          <circle cx="17" cy="19" r="1.5" />
+        </svg>
+        <span className="cart-count" aria-hidden="true">
+          {slots ? slots.count : shopping.count}
+        </span>
+      </a>
+      <details className="drawer drawer-right cart-drawer" ref={drawer}>
+        <summary aria-label="Open cart summary">▾</summary>
+        <div className="drawer-panel cart-panel">
+          {slots ? slots.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
+        </div>
+      </details>
+    </>
+  );
+}
+
+/** The footer: the store's address, the link lists, the newsletter's form and the legal lines. */
+function Footer({ newsletter }: { newsletter: ReactNode }) {
+  return (
+    <footer className="site-footer">
+      <div className="wrap footer-grid">
+        <section aria-labelledby="footer-contact">
+          <h2 id="footer-contact">Tala Brewing Co.</h2>
+          <address>
+            12 J.P. Rizal Street, Barangka, Marikina City, Metro Manila
+            <br />
+            Customer care: <a href="tel:+639171234567">0917 123 4567</a>
+            <br />
+            <a href="mailto:hello@talabrewing.ph">hello@talabrewing.ph</a>
+            <br />
+            Open daily, 8:00 AM to 10:00 PM
+          </address>
+        </section>
+        {FOOTER_NAVS.map(([id, title, items]) => (
+          <nav key={id} aria-labelledby={id}>
+            <h2 id={id}>{title}</h2>
+            <ul>
+              <Links items={items} />
+            </ul>
+          </nav>
+        ))}
+        {newsletter}
+      </div>
+      <div className="wrap copyright">
+        <p>For adults 18 years old and above only. Drink responsibly. Do not drink and drive.</p>
+        <p>© 2026 Tala Brewing Co. All rights reserved.</p>
+      </div>
+    </footer>
+  );
+}
+
 /**
  * The page around a route's body: header, drawers and footer. Features' pieces come in from App:
  * `account` (the account drawer's links) and `newsletter` (the footer's form).
  */
 export function Layout({ children, account, newsletter }: { children: ReactNode; account: ReactNode; newsletter: ReactNode }) {
-  const { member, visitor } = usePage();
   const shopping = useCartView();
-  // A page rendered once for everyone leaves the shopper's count and drawer to be filled in.
-  const slots = visitor?.shared ? visitor.slots : undefined;
-  const { menu, account: accountDrawer, cart } = useDrawers(shopping.opened);
-  const { gate, open } = useGate();
-  const location = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : null;
+  const drawers = useDrawers(shopping.opened);
   return (
     <>
       <a className="skip" href="#main">
         Skip to content
       </a>
       <header className="site-header">
-        <div className="topbar">
-          <div className="wrap topbar-row">
-            <span className="location">
-              {location ? (
-                <>
-                  {gate.packagingName && <span>{gate.packagingName} · </span>}
-                  <span>{location}</span>{' '}
-                </>
-              ) : null}
-              <a
-                href="?gate=location"
-                onClick={(e) => {
-                  if (!gate.consent) return;
-                  e.preventDefault();
-                  open('location');
-                }}
-              >
-                {location ? 'Change location' : 'Choose your location'}
-              </a>
-            </span>
-            <ul className="toplinks">
-              <Links items={TOP_LINKS} />
-            </ul>
-          </div>
-        </div>
+        <TopBar />
         <div className="wrap header-row">
-          <details className="drawer drawer-left mobile-only" ref={menu}>
-            <summary aria-label="Menu">☰</summary>
-            <nav className="drawer-panel" aria-label="Mobile">
-              <ul>
-                <Links items={MOBILE_MENU} />
-              </ul>
-            </nav>
-          </details>
+          <MenuDrawer drawer={drawers.menu} />
           <a className="brand" href="/">
             <img src="/img/favicon.svg" alt="" width={24} height={24} /> Tala Brewing Co.
           </a>
@@ -167,73 +264,15 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
             </ul>
           </nav>
           <div className="header-actions">
-            <details className="drawer drawer-right" ref={accountDrawer}>
-              {/* Below 1024 px the words give way to the icon; the label keeps the name. */}
-              <summary aria-label={member ? `My Account, ${member.firstname}` : 'My Account'}>
-                <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
-                  <path d="M8 8a4 4 0 1 0 8 0a4 4 0 1 0-8 0M4 21a8 8 0 0 1 16 0" />
-                </svg>
-                <span className="account-word">{member ? member.firstname : 'My Account'}</span>
-              </summary>
-              <div className="drawer-panel">
-                <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
-                {account}
-                <p className="legal-links">
-                  <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
-                </p>
-              </div>
-            </details>
-            <a className="cart-link" href="/cart" aria-label={slots ? slots.label : cartLinkLabel(shopping.count)}>
-              <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
-                <path d="M3 4h2l2.4 10.2a1 1 0 0 0 1 .8h8.9a1 1 0 0 0 1-.8L20 8H6.2" />
-                <circle cx="9" cy="19" r="1.5" />
-                <circle cx="17" cy="19" r="1.5" />
-              </svg>
-              <span className="cart-count" aria-hidden="true">
-                {slots ? slots.count : shopping.count}
-              </span>
-            </a>
-            <details className="drawer drawer-right cart-drawer" ref={cart}>
-              <summary aria-label="Open cart summary">▾</summary>
-              <div className="drawer-panel cart-panel">
-                {slots ? slots.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
-              </div>
-            </details>
+            <AccountDrawer drawer={drawers.account}>{account}</AccountDrawer>
+            <HeaderCart drawer={drawers.cart} shopping={shopping} />
           </div>
         </div>
       </header>
       <main id="main" className="wrap">
         {children}
       </main>
-      <footer className="site-footer">
-        <div className="wrap footer-grid">
-          <section aria-labelledby="footer-contact">
-            <h2 id="footer-contact">Tala Brewing Co.</h2>
-            <address>
-              12 J.P. Rizal Street, Barangka, Marikina City, Metro Manila
-              <br />
-              Customer care: <a href="tel:+639171234567">0917 123 4567</a>
-              <br />
-              <a href="mailto:hello@talabrewing.ph">hello@talabrewing.ph</a>
-              <br />
-              Open daily, 8:00 AM to 10:00 PM
-            </address>
-          </section>
-          {FOOTER_NAVS.map(([id, title, items]) => (
-            <nav key={id} aria-labelledby={id}>
-              <h2 id={id}>{title}</h2>
-              <ul>
-                <Links items={items} />
-              </ul>
-            </nav>
-          ))}
-          {newsletter}
-        </div>
-        <div className="wrap copyright">
-          <p>For adults 18 years old and above only. Drink responsibly. Do not drink and drive.</p>
-          <p>© 2026 Tala Brewing Co. All rights reserved.</p>
-        </div>
-      </footer>
+      <Footer newsletter={newsletter} />
     </>
   );
 }

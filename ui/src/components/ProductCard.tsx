@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { calls, type ProductView as Product } from '../api/contract.gen';
-import { useAddToCart } from '../features/cart/queries';
+import { useAddToCart } from '../lib/cart-state';
 import { useGate } from '../lib/gate';
 import { listPrice } from '../lib/price';
 import { usePage } from '../page';

@@ -16,7 +16,8 @@ import { useGate } from '../../lib/gate';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { CasePanel, EmptiesForm, RemoveButton, type CartActions } from './CartParts';
-import { cartQuery, placeBody, sendCart, useCartView, useRefetchCart, useSetCart, type CartRefusal } from './queries';
+import { placeBody, sendCart, useCartView, useRefetchCart, useSetCart, type CartRefusal } from '../../lib/cart-state';
+import { cartQuery } from './queries';
 
 /** What the page says after a form without JavaScript (`done`). */
 const DONE: Record<string, string> = {
@@ -240,9 +241,105 @@ function useCartActions(cart: CartAnswer | undefined, setNote: (n: Note) => void
   };
 }
 
+/** The shop's location is not chosen yet: the cart is priced for one. */
+function NoLocation() {
+  const { open } = useGate();
+  return (
+    <p>
+      Choose your delivery location to see your cart.{' '}
+      <a
+        href="/cart?gate=location"
+        onClick={(e) => {
+          e.preventDefault();
+          open('location');
+        }}
+      >
+        Choose your location
+      </a>
+    </p>
+  );
+}
+
+/** What the cart holds that cannot be bought at the shop's location, each with its Remove. */
+function Unavailable({ cart, actions }: { cart: CartAnswer; actions: CartActions }) {
+  if (cart.unavailable.length === 0) return null;
+  return (
+    <section className="unavailable-list" aria-labelledby="unavailable-title">
+      <h2 id="unavailable-title">Not available at your location</h2>
+      <ul>
+        {cart.unavailable.map((p) => (
+          <li key={p.id}>
+            <span>
+              <strong>{p.product_name}</strong>: {p.reason}
+            </span>{' '}
+            <RemoveButton label="Remove" name={p.product_name} ids={[p.id]} actions={actions} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Return Empties: a form for each deposit the cart's cases can return. */
+function Empties({ cart, actions }: { cart: CartAnswer; actions: CartActions }) {
+  if (cart.empties.length === 0) return null;
+  return (
+    <section className="empties" aria-labelledby="empties-title">
+      <h2 id="empties-title">Return Empties</h2>
+      <p className="muted">Return empty bottles and crates or kegs with this order and the deposit is credited.</p>
+      {cart.empties.map((line) => (
+        <EmptiesForm key={line.deposit_id} line={line} actions={actions} />
+      ))}
+    </section>
+  );
+}
+
+/** A cart with cases: what it holds, the subtotal, and the Order Summary with Proceed To Checkout beside. */
+function FullCart({ cart, actions, onRefused }: { cart: CartAnswer; actions: CartActions; onRefused: (r: CartRefusal) => void }) {
+  const reason = cart.checkout.ready ? null : (cart.checkout.reason ?? INCOMPLETE);
+  return (
+    <div className="cart-layout">
+      <div className="cart-main">
+        <Unavailable cart={cart} actions={actions} />
+        <h2 className="visually-hidden">Your cases</h2>
+        {cart.shopping_cart.map((c) => (
+          <CasePanel key={`${c.packaging_id}-${c.name}`} c={c} actions={actions} goToCase={<SaveGoToCase c={c} barangay={cart.barangay_id} />} />
+        ))}
+        <Empties cart={cart} actions={actions} />
+        <p className="cart-subtotal">
+          Subtotal <strong>{formatPhp(cart.cart_order_summary.subtotal)}</strong>
+        </p>
+        <p>
+          <a className="button secondary" href="/buy-beer">
+            Continue Shopping
+          </a>
+        </p>
+        <p className="note">{DEPOSITS_NOTE}</p>
+      </div>
+      <aside className="cart-side">
+        <OrderSummary summary={cart.cart_order_summary} mode="cart" blocked={reason} action={<Proceed cart={cart} reason={reason} onRefused={onRefused} />} />
+      </aside>
+    </div>
+  );
+}
+
+/** Recommended For You (members): the cart's recommended products. */
+function Recommended({ products }: { products: CartAnswer['recommended_products'] }) {
+  if (products.length === 0) return null;
+  return (
+    <section className="strip" aria-labelledby="recommended-title">
+      <h2 id="recommended-title">Recommended For You</h2>
+      <ul className="grid">
+        {products.map((p) => (
+          <ProductCard key={p.id} product={p} add />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function CartPage() {
   const page = usePage();
-  const { open } = useGate();
   const query = useQuery(cartQuery.options(page.vars));
   const view = useCartView();
   const refetchCart = useRefetchCart();
@@ -258,20 +355,7 @@ export function CartPage() {
 
   let body: ReactNode;
   if (!page.vars.barangay) {
-    body = (
-      <p>
-        Choose your delivery location to see your cart.{' '}
-        <a
-          href="/cart?gate=location"
-          onClick={(e) => {
-            e.preventDefault();
-            open('location');
-          }}
-        >
-          Choose your location
-        </a>
-      </p>
-    );
+    body = <NoLocation />;
   } else if (!cart) {
     body = query.isError ? <p role="alert">{query.error.message}</p> : <p role="status">Loading your cart…</p>;
   } else if (cart.shopping_cart.length === 0) {
@@ -281,60 +365,8 @@ export function CartPage() {
       </p>
     );
   } else {
-    const reason = cart.checkout.ready ? null : (cart.checkout.reason ?? INCOMPLETE);
-    body = (
-      <div className="cart-layout">
-        <div className="cart-main">
-          {cart.unavailable.length > 0 && (
-            <section className="unavailable-list" aria-labelledby="unavailable-title">
-              <h2 id="unavailable-title">Not available at your location</h2>
-              <ul>
-                {cart.unavailable.map((p) => (
-                  <li key={p.id}>
-                    <span>
-                      <strong>{p.product_name}</strong>: {p.reason}
-                    </span>{' '}
-                    <RemoveButton label="Remove" name={p.product_name} ids={[p.id]} actions={actions} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-          <h2 className="visually-hidden">Your cases</h2>
-          {cart.shopping_cart.map((c) => (
-            <CasePanel key={`${c.packaging_id}-${c.name}`} c={c} actions={actions} goToCase={<SaveGoToCase c={c} barangay={cart.barangay_id} />} />
-          ))}
-          {cart.empties.length > 0 && (
-            <section className="empties" aria-labelledby="empties-title">
-              <h2 id="empties-title">Return Empties</h2>
-              <p className="muted">Return empty bottles and crates or kegs with this order and the deposit is credited.</p>
-              {cart.empties.map((line) => (
-                <EmptiesForm key={line.deposit_id} line={line} actions={actions} />
-              ))}
-            </section>
-          )}
-          <p className="cart-subtotal">
-            Subtotal <strong>{formatPhp(cart.cart_order_summary.subtotal)}</strong>
-          </p>
-          <p>
-            <a className="button secondary" href="/buy-beer">
-              Continue Shopping
-            </a>
-          </p>
-          <p className="note">{DEPOSITS_NOTE}</p>
-        </div>
-        <aside className="cart-side">
-          <OrderSummary
-            summary={cart.cart_order_summary}
-            mode="cart"
-            blocked={reason}
-            action={<Proceed cart={cart} reason={reason} onRefused={(r) => void refetch().then(() => setRefusal(r))} />}
-          />
-        </aside>
-      </div>
-    );
+    body = <FullCart cart={cart} actions={actions} onRefused={(r) => void refetch().then(() => setRefusal(r))} />;
   }
-  const recommended = member ? (cart?.recommended_products ?? []) : [];
   return (
     <>
       <h1>Shopping Cart</h1>
@@ -349,16 +381,7 @@ export function CartPage() {
       <RefillQuestion />
       {cart && <LeftOut cart={cart} />}
       {body}
-      {recommended.length > 0 && (
-        <section className="strip" aria-labelledby="recommended-title">
-          <h2 id="recommended-title">Recommended For You</h2>
-          <ul className="grid">
-            {recommended.map((p) => (
-              <ProductCard key={p.id} product={p} add />
-            ))}
-          </ul>
-        </section>
-      )}
+      <Recommended products={member ? (cart?.recommended_products ?? []) : []} />
       {refusal && <CartErrorDialog message={refusal.message} products={refusal.products} onClose={() => setRefusal(null)} />}
     </>
   );

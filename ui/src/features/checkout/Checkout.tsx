@@ -33,6 +33,13 @@ interface CheckoutForm extends FormState {
   status: number;
 }
 
+/** Where the order goes, as the page shows it: the street the form sends, the place in words, its city. */
+interface Place {
+  streetId: number | null;
+  line: string;
+  city: string | null;
+}
+
 /** The form's state, from what the server sent back without JavaScript, and its submit. */
 function useCheckoutForm(onConflict: () => void) {
   const page = usePage();
@@ -66,10 +73,11 @@ function useCheckoutForm(onConflict: () => void) {
   return [state, submit] as const;
 }
 
+type CheckoutFormHook = ReturnType<typeof useCheckoutForm>;
+
 export function Checkout() {
   const page = usePage();
   const { gate } = useGate();
-  const hydrated = useHydrated();
   const [choice, setChoice] = useState<Choice>({ fulfillment: null, saved: null });
   // The page's own keys until the shopper changes something, so hydration reads what the server
   // loaded; then the cart is priced again for the new choice.
@@ -84,9 +92,13 @@ export function Checkout() {
   // The gate's street by name (the page's own barangay; a saved address names its own).
   const streets = useQuery({ ...placeStreetsQuery.options(page.vars), enabled: !choice.saved && !!page.vars.barangay });
   const street = streets.data?.results.find((s) => s.id === gate.streetId)?.street_name ?? null;
-  const [state, submit] = useCheckoutForm(() => void cart.refetch());
+  const form = useCheckoutForm(() => void cart.refetch());
   const member = page.member && user.data && 'email' in user.data.data ? (user.data.data as Member) : null;
-  const requested = choice.fulfillment ?? numberOf(page.vars.gateFulfillment) ?? DELIVERY;
+  const place: Place = {
+    streetId: choice.saved ? choice.saved.street_id : gate.streetId,
+    line: choice.saved ? addressLine({ ...choice.saved, address: '' }) : [street, gate.barangayName, gate.cityName].filter(Boolean).join(', '),
+    city: choice.saved?.city_name ?? gate.cityName,
+  };
 
   if (!numberOf(page.vars.barangay))
     return (
@@ -109,15 +121,10 @@ export function Checkout() {
               updating={cart.isPlaceholderData}
               member={member}
               addresses={addresses.data?.results ?? []}
-              hydrated={hydrated}
-              requested={requested}
               choice={choice}
               setChoice={setChoice}
-              state={state}
-              submit={submit}
-              streetId={choice.saved ? choice.saved.street_id : gate.streetId}
-              place={choice.saved ? addressLine({ ...choice.saved, address: '' }) : [street, gate.barangayName, gate.cityName].filter(Boolean).join(', ')}
-              city={choice.saved?.city_name ?? gate.cityName}
+              form={form}
+              place={place}
             />
           )
         }
@@ -151,37 +158,218 @@ function EmptyCart() {
   );
 }
 
+/** Contact: the name and mobile number, and a guest's email (a member's is the account's). */
+function ContactSection({ member, state }: { member: Member | null; state: CheckoutForm }) {
+  const contact = contactOf(member);
+  return (
+    <fieldset className="checkout-section">
+      <legend>Contact</legend>
+      <Field name="contact_name" label="Contact name" autoComplete="name" defaultValue={contact.contact_name} state={state} required />
+      <Field
+        name="mobile"
+        label="Mobile number"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        hint="09 and 9 digits, for example 09171234567."
+        defaultValue={contact.mobile}
+        state={state}
+        required
+      />
+      {member ? (
+        <p>
+          We send your order confirmation to <strong>{member.email}</strong>.
+        </p>
+      ) : (
+        <Field
+          name="email"
+          label="Email address"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          hint="Your order confirmation and its link go here."
+          state={state}
+          required
+        />
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * Delivery or pickup: the radios belong to the GET form (`checkout-fulfillment`), which without
+ * JavaScript Update my total submits; with it, a choice re-prices the cart in place.
+ */
+function FulfillmentSection(props: { requested: number; note: string | null; errors: string[]; hydrated: boolean; onChoose: (fulfillment: number) => void }) {
+  const { requested, note, errors, hydrated, onChoose } = props;
+  return (
+    <fieldset className="checkout-section">
+      <legend>Delivery or pickup</legend>
+      {[
+        [DELIVERY, 'Delivery'],
+        [PICKUP, 'Pickup'],
+      ].map(([id, label]) => (
+        <label key={id} className="radio">
+          <input
+            type="radio"
+            name="fulfillment"
+            form="checkout-fulfillment"
+            value={id}
+            checked={requested === id}
+            onChange={() => onChoose(Number(id))}
+            aria-describedby={errors.length ? 'field-fulfillment-error' : undefined}
+          />
+          {label}
+        </label>
+      ))}
+      {!hydrated && (
+        <button type="submit" form="checkout-fulfillment" className="secondary">
+          Update my total
+        </button>
+      )}
+      {note && (
+        <p className="hint" role="status">
+          {note}
+        </p>
+      )}
+      {errors.length > 0 && (
+        <p className="hint" id="field-fulfillment-error">
+          {errors.join(' ')}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * Where the order goes: a member's saved addresses (`choices`, with JavaScript), the place with
+ * Change location, and the house and street for a delivery (a saved address's, when one fits).
+ */
+function AddressSection(props: { pickup: boolean; place: Place; saved: AddressView | null; state: CheckoutForm; choices: ReactNode }) {
+  const { pickup, place, saved, state, choices } = props;
+  return (
+    <fieldset className="checkout-section">
+      <legend>{pickup ? 'Your location' : 'Delivery address'}</legend>
+      {choices}
+      <p className="checkout-place">
+        {place.line || 'Your chosen barangay'}{' '}
+        <a href="/checkout?gate=location" className="checkout-change">
+          Change location
+        </a>
+      </p>
+      {pickup ? (
+        <p>You pick up your order at our store in {place.city ?? 'your city'}. We send you a message when it is ready.</p>
+      ) : (
+        <Field
+          key={saved ? `saved-${saved.id}` : 'typed'}
+          name="address"
+          label="House or unit number, building and street"
+          autoComplete="address-line1"
+          defaultValue={saved?.address}
+          state={state}
+          required
+        />
+      )}
+    </fieldset>
+  );
+}
+
+/** Notes (optional): a textarea, with its hint and messages as a Field has them. */
+function NotesField({ state }: { state: CheckoutForm }) {
+  return (
+    <div className="field checkout-section">
+      <label htmlFor="field-notes">Notes (optional)</label>
+      <p className="field-hint" id="field-notes-hint">
+        Landmarks, gate codes or when to call: up to 500 characters.
+      </p>
+      <textarea
+        id="field-notes"
+        name="notes"
+        rows={3}
+        maxLength={500}
+        defaultValue={state.values.notes}
+        aria-invalid={state.errors.notes ? true : undefined}
+        aria-describedby={['field-notes-hint', state.errors.notes ? 'field-notes-error' : null].filter(Boolean).join(' ')}
+      />
+      {state.errors.notes && (
+        <p className="hint" id="field-notes-error">
+          {state.errors.notes.join(' ')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * What the order is placed for, as the page showed it: the cart's revision and total, the
+ * barangay, street and fulfillment it was priced for, and the test date.
+ */
+function PricedFields({ cart, streetId, testdate }: { cart: CartAnswer; streetId: number | null; testdate: string | undefined }) {
+  return (
+    <>
+      <FormCall call={calls.placeOrder} />
+      <input type="hidden" name="revision" value={cart.revision} />
+      <input type="hidden" name="expected_total" value={cart.cart_order_summary.subtotal} />
+      <input type="hidden" name="barangay" value={cart.barangay_id} />
+      {streetId !== null && <input type="hidden" name="street_id" value={streetId} />}
+      <input type="hidden" name="fulfillment" value={cart.fulfillment_id} />
+      {testdate && <input type="hidden" name="testdate" value={testdate} />}
+    </>
+  );
+}
+
+/**
+ * The cart or its total changed since the page was shown: a 409 with JavaScript, or (without it,
+ * the page came back with what was posted) a revision or total other than the cart's now.
+ */
+function CartChanged({ cart, state }: { cart: CartAnswer; state: CheckoutForm }) {
+  const page = usePage();
+  const posted = page.form?.values;
+  const changed =
+    state.status === 409 ||
+    (!!posted?.revision && (posted.revision !== String(cart.revision) || posted.expected_total !== String(cart.cart_order_summary.subtotal)));
+  if (!changed) return null;
+  return (
+    <p className="checkout-conflict">
+      We updated the Order Summary with your cart as it is now. <a href={page.url}>Reload checkout</a>
+    </p>
+  );
+}
+
+/** Submit Order: disabled while the cart cannot go (the Order Summary says why) or is sent. */
+function SubmitOrder({ cart, ready, busy }: { cart: CartAnswer; ready: boolean; busy: boolean }) {
+  return (
+    <button
+      type="submit"
+      className="checkout-submit"
+      disabled={!ready || busy}
+      aria-busy={busy || undefined}
+      aria-describedby={cart.checkout.ready ? undefined : blockedNoteId('checkout')}
+    >
+      {busy ? 'Submitting…' : 'Submit Order'}
+    </button>
+  );
+}
+
 function CheckoutForm(props: {
   cart: CartAnswer;
   updating: boolean;
   member: Member | null;
   addresses: AddressView[];
-  hydrated: boolean;
-  requested: number;
   choice: Choice;
   setChoice: (c: Choice) => void;
-  state: CheckoutForm;
-  submit: (e: FormEvent<HTMLFormElement>, ready: boolean) => Promise<void>;
-  streetId: number | null;
-  place: string;
-  city: string | null;
+  form: CheckoutFormHook;
+  place: Place;
 }) {
-  const { cart, member, addresses, hydrated, requested, choice, setChoice, state, submit, streetId, place, city } = props;
+  const { cart, member, addresses, choice, setChoice, place } = props;
+  const [state, submit] = props.form;
   const page = usePage();
+  const hydrated = useHydrated();
   const priced = cart.fulfillment_id;
-  const pickup = priced === PICKUP;
-  const contact = contactOf(member);
-  const saved = choice.saved ?? savedAddressFor(addresses, cart.barangay_id, streetId);
+  const requested = choice.fulfillment ?? numberOf(page.vars.gateFulfillment) ?? DELIVERY;
+  const saved = choice.saved ?? savedAddressFor(addresses, cart.barangay_id, place.streetId);
   const ready = cart.checkout.ready && !props.updating;
-  const note = fulfillmentNote(requested, priced, city);
   const testdate = page.vars.testdate;
-  const fulfillmentErrors = state.errors.fulfillment ?? [];
-  // The cart or its total changed since the page was shown: a 409 with JavaScript, or (without
-  // it, the page came back with what was posted) a revision or total other than the cart's now.
-  const posted = page.form?.values;
-  const changed =
-    state.status === 409 ||
-    (!!posted?.revision && (posted.revision !== String(cart.revision) || posted.expected_total !== String(cart.cart_order_summary.subtotal)));
   return (
     <>
       {/* Delivery or pickup re-prices the cart: without JavaScript its radios submit this form
@@ -198,156 +386,38 @@ function CheckoutForm(props: {
         noValidate
         aria-labelledby="checkout-title"
       >
-        <FormCall call={calls.placeOrder} />
-        <input type="hidden" name="revision" value={cart.revision} />
-        <input type="hidden" name="expected_total" value={cart.cart_order_summary.subtotal} />
-        <input type="hidden" name="barangay" value={cart.barangay_id} />
-        {streetId !== null && <input type="hidden" name="street_id" value={streetId} />}
-        <input type="hidden" name="fulfillment" value={priced} />
-        {testdate && <input type="hidden" name="testdate" value={testdate} />}
+        <PricedFields cart={cart} streetId={place.streetId} testdate={testdate} />
         <div className="checkout-main">
-          <fieldset className="checkout-section">
-            <legend>Contact</legend>
-            <Field name="contact_name" label="Contact name" autoComplete="name" defaultValue={contact.contact_name} state={state} required />
-            <Field
-              name="mobile"
-              label="Mobile number"
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel"
-              hint="09 and 9 digits, for example 09171234567."
-              defaultValue={contact.mobile}
-              state={state}
-              required
-            />
-            {member ? (
-              <p>
-                We send your order confirmation to <strong>{member.email}</strong>.
-              </p>
-            ) : (
-              <Field
-                name="email"
-                label="Email address"
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                hint="Your order confirmation and its link go here."
-                state={state}
-                required
-              />
-            )}
-          </fieldset>
-
-          <fieldset className="checkout-section">
-            <legend>Delivery or pickup</legend>
-            {[
-              [DELIVERY, 'Delivery'],
-              [PICKUP, 'Pickup'],
-            ].map(([id, label]) => (
-              <label key={id} className="radio">
-                <input
-                  type="radio"
-                  name="fulfillment"
-                  form="checkout-fulfillment"
-                  value={id}
-                  checked={requested === id}
-                  onChange={() => setChoice({ ...choice, fulfillment: Number(id) })}
-                  aria-describedby={fulfillmentErrors.length ? 'field-fulfillment-error' : undefined}
-                />
-                {label}
-              </label>
-            ))}
-            {!hydrated && (
-              <button type="submit" form="checkout-fulfillment" className="secondary">
-                Update my total
-              </button>
-            )}
-            {note && (
-              <p className="hint" role="status">
-                {note}
-              </p>
-            )}
-            {fulfillmentErrors.length > 0 && (
-              <p className="hint" id="field-fulfillment-error">
-                {fulfillmentErrors.join(' ')}
-              </p>
-            )}
-          </fieldset>
-
-          <fieldset className="checkout-section">
-            <legend>{pickup ? 'Your location' : 'Delivery address'}</legend>
-            {hydrated && member && addresses.length > 0 && (
-              <SavedAddresses addresses={addresses} chosen={choice.saved} onChoose={(a) => setChoice({ ...choice, saved: a })} />
-            )}
-            <p className="checkout-place">
-              {place || 'Your chosen barangay'}{' '}
-              <a href="/checkout?gate=location" className="checkout-change">
-                Change location
-              </a>
-            </p>
-            {pickup ? (
-              <p>You pick up your order at our store in {city ?? 'your city'}. We send you a message when it is ready.</p>
-            ) : (
-              <Field
-                key={saved ? `saved-${saved.id}` : 'typed'}
-                name="address"
-                label="House or unit number, building and street"
-                autoComplete="address-line1"
-                defaultValue={saved?.address}
-                state={state}
-                required
-              />
-            )}
-          </fieldset>
-
+          <ContactSection member={member} state={state} />
+          <FulfillmentSection
+            requested={requested}
+            note={fulfillmentNote(requested, priced, place.city)}
+            errors={state.errors.fulfillment ?? []}
+            hydrated={hydrated}
+            onChoose={(fulfillment) => setChoice({ ...choice, fulfillment })}
+          />
+          <AddressSection
+            pickup={priced === PICKUP}
+            place={place}
+            saved={saved}
+            state={state}
+            choices={
+              hydrated && member && addresses.length > 0 && <SavedAddresses addresses={addresses} chosen={choice.saved} onChoose={(a) => setChoice({ ...choice, saved: a })} />
+            }
+          />
           <fieldset className="checkout-section">
             <legend>Payment</legend>
             <p>{paymentOf(priced)}</p>
           </fieldset>
-
-          <div className="field checkout-section">
-            <label htmlFor="field-notes">Notes (optional)</label>
-            <p className="field-hint" id="field-notes-hint">
-              Landmarks, gate codes or when to call: up to 500 characters.
-            </p>
-            <textarea
-              id="field-notes"
-              name="notes"
-              rows={3}
-              maxLength={500}
-              defaultValue={state.values.notes}
-              aria-invalid={state.errors.notes ? true : undefined}
-              aria-describedby={['field-notes-hint', state.errors.notes ? 'field-notes-error' : null].filter(Boolean).join(' ')}
-            />
-            {state.errors.notes && (
-              <p className="hint" id="field-notes-error">
-                {state.errors.notes.join(' ')}
-              </p>
-            )}
-          </div>
-
+          <NotesField state={state} />
           <FormMessage state={state} fields={FIELDS} />
-          {changed && (
-            <p className="checkout-conflict">
-              We updated the Order Summary with your cart as it is now. <a href={page.url}>Reload checkout</a>
-            </p>
-          )}
+          <CartChanged cart={cart} state={state} />
         </div>
         <OrderSummary
           summary={cart.cart_order_summary}
           mode="checkout"
           blocked={cart.checkout.ready ? null : cart.checkout.reason}
-          action={
-            <button
-              type="submit"
-              className="checkout-submit"
-              disabled={!ready || state.busy}
-              aria-busy={state.busy || undefined}
-              aria-describedby={cart.checkout.ready ? undefined : blockedNoteId('checkout')}
-            >
-              {state.busy ? 'Submitting…' : 'Submit Order'}
-            </button>
-          }
+          action={<SubmitOrder cart={cart} ready={ready} busy={state.busy} />}
         />
       </form>
     </>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { NoticeAnswer } from '../../api/contract.gen';
+import type { ReactNode } from 'react';
+import type { BannerView, NoticeAnswer } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
 import { ProductCard } from '../../components/ProductCard';
 import { useHead } from '../../head';
@@ -40,16 +41,16 @@ function Notice({ notice, holiday }: NoticeAnswer & { notice: NonNullable<Notice
   );
 }
 
-export function Home() {
-  const page = usePage();
+/** The store as search engines read it: the organisation and the website (JSON-LD). */
+function useStoreHead(origin: string) {
   useHead({
     jsonLd: [
       {
         '@context': 'https://schema.org',
         '@type': 'Organization',
         name: 'Tala Brewing Co.',
-        url: `${page.origin}/`,
-        logo: `${page.origin}/img/favicon.svg`,
+        url: `${origin}/`,
+        logo: `${origin}/img/favicon.svg`,
         email: 'hello@talabrewing.ph',
         telephone: '+63 917 123 4567',
         address: {
@@ -60,9 +61,53 @@ export function Home() {
           addressCountry: 'PH',
         },
       },
-      { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Tala Brewing Co.', url: `${page.origin}/` },
+      { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Tala Brewing Co.', url: `${origin}/` },
     ],
   });
+}
+
+/** The featured banners' carousel, each with Buy Now. */
+function Banners({ banners }: { banners: BannerView[] }) {
+  return (
+    <Carousel label="Featured" autoplay className="banners">
+      {banners.map((b, i) => (
+        <li key={b.id} className="banner">
+          {b.mobile_image || b.desktop_image ? (
+            <picture>
+              <source media="(min-width: 1200px)" srcSet={b.desktop_image || b.mobile_image} width={1200} height={400} />
+              <img src={b.mobile_image || b.desktop_image} alt={b.title} width={480} height={480} loading={i === 0 ? 'eager' : 'lazy'} />
+            </picture>
+          ) : (
+            // SPEC 8's words for missing content.
+            <span className="no-img banner-img">
+              {b.title}: No image available
+            </span>
+          )}
+          <a className="button buy-now" href="/buy-beer">
+            Buy Now
+          </a>
+        </li>
+      ))}
+    </Carousel>
+  );
+}
+
+/** A strip of products with View all Products: RECOMMENDED FOR YOU, BEST SELLERS. */
+function Strip({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="strip">
+      <div className="strip-head">
+        <h2 id={id}>{title}</h2>
+        <a href="/buy-beer">View all Products</a>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function Home() {
+  const page = usePage();
+  useStoreHead(page.origin);
   const banners = useQuery(bannersQuery.options());
   const products = useQuery(productsQuery.options(page.vars));
   const notice = useQuery(noticeQuery.options(page.vars));
@@ -73,47 +118,18 @@ export function Home() {
     <>
       {usePageParam('accountSuccessDelete') === 'yes' && <AccountDeleted />}
       <h1 className="visually-hidden">Tala Brewing Co.: beer delivered by the case</h1>
-      {banners.data && banners.data.results.length > 0 && (
-        <Carousel label="Featured" autoplay className="banners">
-          {banners.data.results.map((b, i) => (
-            <li key={b.id} className="banner">
-              {b.mobile_image || b.desktop_image ? (
-                <picture>
-                  <source media="(min-width: 1200px)" srcSet={b.desktop_image || b.mobile_image} width={1200} height={400} />
-                  <img src={b.mobile_image || b.desktop_image} alt={b.title} width={480} height={480} loading={i === 0 ? 'eager' : 'lazy'} />
-                </picture>
-              ) : (
-                // SPEC 8's words for missing content.
-                <span className="no-img banner-img">
-                  {b.title}: No image available
-                </span>
-              )}
-              <a className="button buy-now" href="/buy-beer">
-                Buy Now
-              </a>
-            </li>
-          ))}
-        </Carousel>
-      )}
+      {banners.data && banners.data.results.length > 0 && <Banners banners={banners.data.results} />}
       {notice.data?.notice && <Notice notice={notice.data.notice} holiday={notice.data.holiday} />}
       {page.member && recommended.length > 0 && (
-        <section aria-labelledby="recommended-title" className="strip">
-          <div className="strip-head">
-            <h2 id="recommended-title">RECOMMENDED FOR YOU</h2>
-            <a href="/buy-beer">View all Products</a>
-          </div>
+        <Strip id="recommended-title" title="RECOMMENDED FOR YOU">
           <Carousel label="Recommended for you">
             {recommended.map((p) => (
               <ProductCard key={p.id} product={p} />
             ))}
           </Carousel>
-        </section>
+        </Strip>
       )}
-      <section aria-labelledby="best-title" className="strip">
-        <div className="strip-head">
-          <h2 id="best-title">BEST SELLERS</h2>
-          <a href="/buy-beer">View all Products</a>
-        </div>
+      <Strip id="best-title" title="BEST SELLERS">
         {products.isPending ? (
           <p role="status">Loading products…</p>
         ) : best.length === 0 ? (
@@ -125,7 +141,7 @@ export function Home() {
             ))}
           </Carousel>
         )}
-      </section>
+      </Strip>
     </>
   );
 }

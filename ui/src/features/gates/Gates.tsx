@@ -12,7 +12,8 @@ import { addressLine, choiceOf } from '../../lib/address';
 import { Csrf } from '../../components/form';
 import { useGate } from '../../lib/gate';
 import { needsReset, productIds, RESET_QUESTION } from '../../lib/cart';
-import { cartQuery, sendCart, useCartView, useSetCart } from '../cart/queries';
+import { cartQuery } from '../cart/queries';
+import { sendCart, useCartView, useSetCart } from '../../lib/cart-state';
 
 function pathOf(url: string): string {
   const q = url.search(/[?#]/);

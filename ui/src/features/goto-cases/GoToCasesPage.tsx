@@ -144,13 +144,149 @@ function CaseForm({ id, call, children, className }: { id: string; call: Call<un
   );
 }
 
-function GoToCaseCard({ c }: { c: GotoCaseView }) {
+type CaseItem = GotoCaseView['items'][number];
+
+/** One item's row: the product, its price, its quantity's form, its total and Remove. */
+function ItemRow({ c, i }: { c: GotoCaseView; i: CaseItem }) {
+  return (
+    <tr className={i.available ? undefined : 'unavailable'}>
+      <th scope="row">
+        <a href={`/single-product/${encodeURIComponent(i.slug)}`}>{i.product_name}</a>
+        {!i.available && <span className="warning"> {i.unavailable_reason}</span>}
+      </th>
+      <td>
+        {formatPhp(i.price)} / {c.unit_noun || 'unit'}
+      </td>
+      <td>
+        <CaseForm id={`qty-${i.id}-${c.id}`} call={calls.updateGotoCase}>
+          <input type="hidden" name="case_id" value={c.id} />
+          <input type="hidden" name="product_id" value={i.id} />
+          <label className="visually-hidden" htmlFor={`goto-${c.id}-qty-${i.id}`}>
+            Quantity of {i.product_name}
+          </label>
+          <input id={`goto-${c.id}-qty-${i.id}`} name="quantity" type="number" min={1} max={999} required defaultValue={i.quantity} inputMode="numeric" />
+          <button type="submit" className="secondary">
+            Update<span className="visually-hidden"> {i.product_name}</span>
+          </button>
+        </CaseForm>
+      </td>
+      <td>{formatPhp(i.total_price)}</td>
+      <td>
+        <CaseForm id={`remove-${i.id}-${c.id}`} call={calls.removeGotoCaseItems}>
+          <input type="hidden" name="case_id" value={c.id} />
+          <input type="hidden" name="items" value={i.id} />
+          <button type="submit" className="secondary">
+            Remove<span className="visually-hidden"> {i.product_name}</span>
+          </button>
+        </CaseForm>
+      </td>
+    </tr>
+  );
+}
+
+/** The case's items at today's prices, or what to do with an empty case. */
+function CaseItems({ c }: { c: GotoCaseView }) {
+  if (c.items.length === 0) return <p className="empty">This Go-to Case is empty. Save a case from your cart into it, or delete it.</p>;
+  return (
+    <table className="goto-items">
+      <caption className="visually-hidden">Items of {c.case_name}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Product</th>
+          <th scope="col">Price</th>
+          <th scope="col">Quantity</th>
+          <th scope="col">Total</th>
+          <th scope="col">
+            <span className="visually-hidden">Remove</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {c.items.map((i) => (
+          <ItemRow key={i.id} c={c} i={i} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Add to Cart for the gate's place, or why it cannot be (no location, nothing available there). */
+function AddCaseToCart({ c }: { c: GotoCaseView }) {
   const page = usePage();
-  // A rename that came back refused without JavaScript: open, with what was typed.
-  const renaming = usePageForm((v) => v.form === `rename-${c.id}`);
   const { gate } = useGate();
-  const title = `case-${c.id}-title`;
   const available = c.items.filter((i) => i.available).length;
+  return (
+    <>
+      {page.vars.barangay && available > 0 ? (
+        <RefillForm
+          call={calls.gotoCaseToCart}
+          fields={{ caseId: c.id, barangayId: page.vars.barangay, fulfillment: gate.fulfillmentId, street_id: gate.streetId }}
+          label={
+            <>
+              Add to Cart<span className="visually-hidden"> {c.case_name}</span>
+            </>
+          }
+        />
+      ) : (
+        <button type="button" disabled aria-describedby={`case-${c.id}-why`}>
+          Add to Cart
+        </button>
+      )}
+      {!(page.vars.barangay && available > 0) && (
+        <span className="muted" id={`case-${c.id}-why`}>
+          {page.vars.barangay ? 'Nothing in this case can be bought at your location now.' : 'Choose your location first.'}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Rename (a `<details>`): opens by itself when a rename came back refused, with what was typed. */
+function RenameCase({ c }: { c: GotoCaseView }) {
+  const renaming = usePageForm((v) => v.form === `rename-${c.id}`);
+  return (
+    <details className="confirm" open={renaming ? true : undefined}>
+      <summary className="button secondary">
+        Rename<span className="visually-hidden"> {c.case_name}</span>
+      </summary>
+      <CaseForm id={`rename-${c.id}`} call={calls.updateGotoCase}>
+        <input type="hidden" name="case_id" value={c.id} />
+        <label htmlFor={`goto-${c.id}-name`}>New name</label>
+        <input
+          id={`goto-${c.id}-name`}
+          name="name"
+          maxLength={60}
+          required
+          defaultValue={renaming?.values.name ?? c.case_name}
+          aria-invalid={renaming?.errors.name ? true : undefined}
+          aria-describedby={renaming ? `rename-${c.id}-message` : undefined}
+        />
+        <button type="submit">Save Name</button>
+      </CaseForm>
+    </details>
+  );
+}
+
+/** Delete, asked first (a `<details>` with the question and Yes, delete). */
+function DeleteCase({ c }: { c: GotoCaseView }) {
+  return (
+    <details className="confirm">
+      <summary className="button secondary">
+        Delete<span className="visually-hidden"> {c.case_name}</span>
+      </summary>
+      <p>{deleteQuestion(c.case_name)}</p>
+      <CaseForm id={`delete-${c.id}`} call={calls.deleteGotoCase}>
+        <input type="hidden" name="id" value={c.id} />
+        <button type="submit" className="danger">
+          Yes, delete
+        </button>
+      </CaseForm>
+    </details>
+  );
+}
+
+function GoToCaseCard({ c }: { c: GotoCaseView }) {
+  const title = `case-${c.id}-title`;
   return (
     <li id={`case-${c.id}`} className="goto-case">
       <article aria-labelledby={title}>
@@ -158,112 +294,11 @@ function GoToCaseCard({ c }: { c: GotoCaseView }) {
         <p className="muted">
           {c.case_type} · {count(c.units, c.unit_noun || 'unit')} · {formatPhp(c.total)}
         </p>
-        {c.items.length === 0 ? (
-          <p className="empty">This Go-to Case is empty. Save a case from your cart into it, or delete it.</p>
-        ) : (
-          <table className="goto-items">
-            <caption className="visually-hidden">Items of {c.case_name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col">Price</th>
-                <th scope="col">Quantity</th>
-                <th scope="col">Total</th>
-                <th scope="col">
-                  <span className="visually-hidden">Remove</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {c.items.map((i) => (
-                <tr key={i.id} className={i.available ? undefined : 'unavailable'}>
-                  <th scope="row">
-                    <a href={`/single-product/${encodeURIComponent(i.slug)}`}>{i.product_name}</a>
-                    {!i.available && <span className="warning"> {i.unavailable_reason}</span>}
-                  </th>
-                  <td>
-                    {formatPhp(i.price)} / {c.unit_noun || 'unit'}
-                  </td>
-                  <td>
-                    <CaseForm id={`qty-${i.id}-${c.id}`} call={calls.updateGotoCase}>
-                      <input type="hidden" name="case_id" value={c.id} />
-                      <input type="hidden" name="product_id" value={i.id} />
-                      <label className="visually-hidden" htmlFor={`goto-${c.id}-qty-${i.id}`}>
-                        Quantity of {i.product_name}
-                      </label>
-                      <input id={`goto-${c.id}-qty-${i.id}`} name="quantity" type="number" min={1} max={999} required defaultValue={i.quantity} inputMode="numeric" />
-                      <button type="submit" className="secondary">
-                        Update<span className="visually-hidden"> {i.product_name}</span>
-                      </button>
-                    </CaseForm>
-                  </td>
-                  <td>{formatPhp(i.total_price)}</td>
-                  <td>
-                    <CaseForm id={`remove-${i.id}-${c.id}`} call={calls.removeGotoCaseItems}>
-                      <input type="hidden" name="case_id" value={c.id} />
-                      <input type="hidden" name="items" value={i.id} />
-                      <button type="submit" className="secondary">
-                        Remove<span className="visually-hidden"> {i.product_name}</span>
-                      </button>
-                    </CaseForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <CaseItems c={c} />
         <div className="goto-actions">
-          {page.vars.barangay && available > 0 ? (
-            <RefillForm
-              call={calls.gotoCaseToCart}
-              fields={{ caseId: c.id, barangayId: page.vars.barangay, fulfillment: gate.fulfillmentId, street_id: gate.streetId }}
-              label={
-                <>
-                  Add to Cart<span className="visually-hidden"> {c.case_name}</span>
-                </>
-              }
-            />
-          ) : (
-            <button type="button" disabled aria-describedby={`case-${c.id}-why`}>
-              Add to Cart
-            </button>
-          )}
-          {!(page.vars.barangay && available > 0) && (
-            <span className="muted" id={`case-${c.id}-why`}>
-              {page.vars.barangay ? 'Nothing in this case can be bought at your location now.' : 'Choose your location first.'}
-            </span>
-          )}
-          <details className="confirm" open={renaming ? true : undefined}>
-            <summary className="button secondary">
-              Rename<span className="visually-hidden"> {c.case_name}</span>
-            </summary>
-            <CaseForm id={`rename-${c.id}`} call={calls.updateGotoCase}>
-              <input type="hidden" name="case_id" value={c.id} />
-              <label htmlFor={`goto-${c.id}-name`}>New name</label>
-              <input
-                id={`goto-${c.id}-name`}
-                name="name"
-                maxLength={60}
-                required
-                defaultValue={renaming?.values.name ?? c.case_name}
-                aria-invalid={renaming?.errors.name ? true : undefined}
-                aria-describedby={renaming ? `rename-${c.id}-message` : undefined}
-              />
-              <button type="submit">Save Name</button>
-            </CaseForm>
-          </details>
-          <details className="confirm">
-            <summary className="button secondary">
-              Delete<span className="visually-hidden"> {c.case_name}</span>
-            </summary>
-            <p>{deleteQuestion(c.case_name)}</p>
-            <CaseForm id={`delete-${c.id}`} call={calls.deleteGotoCase}>
-              <input type="hidden" name="id" value={c.id} />
-              <button type="submit" className="danger">
-                Yes, delete
-              </button>
-            </CaseForm>
-          </details>
+          <AddCaseToCart c={c} />
+          <RenameCase c={c} />
+          <DeleteCase c={c} />
         </div>
       </article>
     </li>

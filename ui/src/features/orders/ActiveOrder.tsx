@@ -54,115 +54,139 @@ function OrderNotFound({ member }: { member: boolean }) {
   );
 }
 
-function Order({ order: o, member }: { order: OrderView; member: boolean }) {
+/** The thanks of a just-placed order (`confirmation`): whether its mail went, and how to come back. */
+function Thanks({ order: o, member }: { order: OrderView; member: boolean }) {
   const thanks = confirmation(o);
+  if (!thanks) return null;
+  return (
+    <div className="order-thanks" role="status">
+      <p>
+        <strong>{thanks}</strong>
+      </p>
+      <p>
+        {o.confirmation_mailed
+          ? `We sent the confirmation to ${o.email}.`
+          : `We did not mail a confirmation to ${o.email}: it has had several order confirmations from us in the last hour.`}
+        {member ? ' You can find this order in My Orders.' : ' Keep its link: it is how you come back to this page.'}
+      </p>
+    </div>
+  );
+}
+
+/** The order's status and its history. */
+function Status({ order: o }: { order: OrderView }) {
+  return (
+    <section aria-labelledby="order-status-title" className="order-section">
+      <h2 id="order-status-title">
+        Status: <span className="order-status">{o.status_label}</span>
+      </h2>
+      <ol className="order-history">
+        {o.history.map((s) => (
+          <li key={`${s.status}-${s.at}`}>
+            <span>{s.label}</span> <span className="order-at">{s.at}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** The order's items, and its totals: items, deposits, delivery fee and the total. */
+function Items({ order: o }: { order: OrderView }) {
+  return (
+    <section aria-labelledby="order-items-title" className="order-section">
+      <h2 id="order-items-title">Items</h2>
+      <table className="order-items">
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {o.items.map((i) => (
+            <tr key={`${i.product_id}-${i.case_name}`}>
+              <th scope="row">
+                {i.product_name}{' '}
+                <span className="order-case">{i.case_name}</span>
+              </th>
+              <td>{i.quantity}</td>
+              <td>{formatPhp(i.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="order-totals">
+        <div>
+          <dt>Items</dt>
+          <dd>{formatPhp(o.items_total)}</dd>
+        </div>
+        {o.deposits.map((d, i) => (
+          <div key={`${i}-${d.name}`}>
+            <dt>{d.name}</dt>
+            <dd>{formatPhp(d.amount)}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>Delivery fee</dt>
+          <dd>{formatPhp(o.delivery_fee)}</dd>
+        </div>
+        <div className="order-total">
+          <dt>Total</dt>
+          <dd>{formatPhp(o.total)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/** Where the order goes and how it is paid: fulfillment, payment, address, contact and notes. */
+function Where({ order: o }: { order: OrderView }) {
   const pickup = o.fulfillment_id === 2;
+  return (
+    <section aria-labelledby="order-where-title" className="order-section">
+      <h2 id="order-where-title">{pickup ? 'Pickup' : 'Delivery'}</h2>
+      <dl className="order-details">
+        <div>
+          <dt>Fulfillment</dt>
+          <dd>{o.fulfillment}</dd>
+        </div>
+        <div>
+          <dt>Payment</dt>
+          <dd>{o.payment}</dd>
+        </div>
+        <div>
+          <dt>{pickup ? 'Location' : 'Address'}</dt>
+          <dd>{[o.address, o.place].filter(Boolean).join(', ')}</dd>
+        </div>
+        <div>
+          <dt>Contact</dt>
+          <dd>
+            {o.contact_name}, {o.mobile}, {o.email}
+          </dd>
+        </div>
+        {o.notes && (
+          <div>
+            <dt>Notes</dt>
+            <dd>{o.notes}</dd>
+          </div>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function Order({ order: o, member }: { order: OrderView; member: boolean }) {
   return (
     <section className="active-order" aria-labelledby="order-title">
       <h1 id="order-title">Order {o.number}</h1>
-      {thanks && (
-        <div className="order-thanks" role="status">
-          <p>
-            <strong>{thanks}</strong>
-          </p>
-          <p>
-            {o.confirmation_mailed
-              ? `We sent the confirmation to ${o.email}.`
-              : `We did not mail a confirmation to ${o.email}: it has had several order confirmations from us in the last hour.`}
-            {member ? ' You can find this order in My Orders.' : ' Keep its link: it is how you come back to this page.'}
-          </p>
-        </div>
-      )}
+      <Thanks order={o} member={member} />
       <p className="order-placed">Placed on {o.placed_at}</p>
       <OrderAgain order={o} />
-
-      <section aria-labelledby="order-status-title" className="order-section">
-        <h2 id="order-status-title">
-          Status: <span className="order-status">{o.status_label}</span>
-        </h2>
-        <ol className="order-history">
-          {o.history.map((s) => (
-            <li key={`${s.status}-${s.at}`}>
-              <span>{s.label}</span> <span className="order-at">{s.at}</span>
-            </li>
-          ))}
-        </ol>
-      </section>
-
-      <section aria-labelledby="order-items-title" className="order-section">
-        <h2 id="order-items-title">Items</h2>
-        <table className="order-items">
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Quantity</th>
-              <th scope="col">Amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {o.items.map((i) => (
-              <tr key={`${i.product_id}-${i.case_name}`}>
-                <th scope="row">
-                  {i.product_name}{' '}
-                  <span className="order-case">{i.case_name}</span>
-                </th>
-                <td>{i.quantity}</td>
-                <td>{formatPhp(i.amount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <dl className="order-totals">
-          <div>
-            <dt>Items</dt>
-            <dd>{formatPhp(o.items_total)}</dd>
-          </div>
-          {o.deposits.map((d, i) => (
-            <div key={`${i}-${d.name}`}>
-              <dt>{d.name}</dt>
-              <dd>{formatPhp(d.amount)}</dd>
-            </div>
-          ))}
-          <div>
-            <dt>Delivery fee</dt>
-            <dd>{formatPhp(o.delivery_fee)}</dd>
-          </div>
-          <div className="order-total">
-            <dt>Total</dt>
-            <dd>{formatPhp(o.total)}</dd>
-          </div>
-        </dl>
-      </section>
-
-      <section aria-labelledby="order-where-title" className="order-section">
-        <h2 id="order-where-title">{pickup ? 'Pickup' : 'Delivery'}</h2>
-        <dl className="order-details">
-          <div>
-            <dt>Fulfillment</dt>
-            <dd>{o.fulfillment}</dd>
-          </div>
-          <div>
-            <dt>Payment</dt>
-            <dd>{o.payment}</dd>
-          </div>
-          <div>
-            <dt>{pickup ? 'Location' : 'Address'}</dt>
-            <dd>{[o.address, o.place].filter(Boolean).join(', ')}</dd>
-          </div>
-          <div>
-            <dt>Contact</dt>
-            <dd>
-              {o.contact_name}, {o.mobile}, {o.email}
-            </dd>
-          </div>
-          {o.notes && (
-            <div>
-              <dt>Notes</dt>
-              <dd>{o.notes}</dd>
-            </div>
-          )}
-        </dl>
-      </section>
+      <Status order={o} />
+      <Items order={o} />
+      <Where order={o} />
       <p>
         <a href={member ? ORDERS_PATH : '/buy-beer'}>{member ? 'Back to My Orders' : 'Continue Shopping'}</a>
       </p>

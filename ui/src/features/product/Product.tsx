@@ -13,7 +13,7 @@ import { CartErrorDialog } from '../../components/CartErrorDialog';
 import { FormCall } from '../../components/form';
 import { useGate } from '../../lib/gate';
 import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie } from '../../lib/cookies';
-import { useAddToCart } from '../cart/queries';
+import { useAddToCart } from '../../lib/cart-state';
 
 /**
  * SPEC 4, product selection, as the server decides it (`sold_as`, `pack_options`): cans offer only
@@ -124,18 +124,8 @@ function LocationNotice() {
   );
 }
 
-export function Product() {
-  const page = usePage();
-  const query = useQuery(productQuery.options(page.vars));
-  // SPEC: a failed product load returns to /buy-beer.
-  useEffect(() => {
-    if (query.isError) window.location.assign('/buy-beer');
-  }, [query.isError]);
-  const p = query.data?.product_single;
-  const options = p ? packOptions(p) : [];
-  const [pack, setPack] = useState<Pack | null>(null);
-  const chosen = options.find((o) => o.pack === pack) ?? options[0];
-  const price = chosen ? chosen.price : (p?.price ?? 0);
+/** The product's title and description, and the product as search engines read it (JSON-LD). */
+function useProductHead(p: ProductView | undefined, origin: string) {
   useHead(
     p
       ? {
@@ -149,21 +139,50 @@ export function Product() {
               sku: p.sku,
               brand: { '@type': 'Brand', name: p.brand },
               description: p.description,
-              image: p.product_image ? `${page.origin}${p.product_image}` : undefined,
+              image: p.product_image ? `${origin}${p.product_image}` : undefined,
               offers: {
                 '@type': 'Offer',
                 priceCurrency: 'PHP',
                 price: ((p.pack_options[0]?.price ?? p.price) / 100).toFixed(2),
                 availability: p.orderable ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
-                url: `${page.origin}/single-product/${p.slug}`,
+                url: `${origin}/single-product/${p.slug}`,
               },
             },
           ],
         }
       : {},
   );
+}
+
+/** YOU MIGHT ALSO LIKE: a carousel of other products. */
+function AlsoLike({ products }: { products: ProductView[] }) {
+  if (products.length === 0) return null;
+  return (
+    <section aria-labelledby="also-title" className="strip">
+      <h2 id="also-title">YOU MIGHT ALSO LIKE</h2>
+      <Carousel label="You might also like">
+        {products.map((x) => (
+          <ProductCard key={x.id} product={x} />
+        ))}
+      </Carousel>
+    </section>
+  );
+}
+
+export function Product() {
+  const page = usePage();
+  const query = useQuery(productQuery.options(page.vars));
+  // SPEC: a failed product load returns to /buy-beer.
+  useEffect(() => {
+    if (query.isError) window.location.assign('/buy-beer');
+  }, [query.isError]);
+  const p = query.data?.product_single;
+  const options = p ? packOptions(p) : [];
+  const [pack, setPack] = useState<Pack | null>(null);
+  const chosen = options.find((o) => o.pack === pack) ?? options[0];
+  const price = chosen ? chosen.price : (p?.price ?? 0);
+  useProductHead(p, page.origin);
   if (!p) return <p role="status">Loading product…</p>;
-  const also = query.data?.you_might_also_like ?? [];
   return (
     <>
       <article className="product" aria-labelledby="product-title">
@@ -197,16 +216,7 @@ export function Product() {
           <LocationNotice />
         </div>
       </article>
-      {also.length > 0 && (
-        <section aria-labelledby="also-title" className="strip">
-          <h2 id="also-title">YOU MIGHT ALSO LIKE</h2>
-          <Carousel label="You might also like">
-            {also.map((x) => (
-              <ProductCard key={x.id} product={x} />
-            ))}
-          </Carousel>
-        </section>
-      )}
+      <AlsoLike products={query.data?.you_might_also_like ?? []} />
     </>
   );
 }

@@ -1,0 +1,35 @@
+// The catalog's pages: the shop's product lists.
+import { gateQueries } from '../gates/queries';
+import { route, type FeaturePage } from '../../lib/route';
+import { productsQuery, promosQuery, whatsNewQuery } from './queries';
+
+export const pages: FeaturePage[] = [
+  {
+    order: 20,
+    route: route(
+      'buy-beer',
+      '/buy-beer', () => import('./BuyBeer').then((m) => m.BuyBeer),
+      'Buy Beer',
+      'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered in Metro Manila, Bulacan, Cavite and Rizal.',
+      [gateQueries.packagings.template, productsQuery.template],
+      { shop: true, params: ['filterByType'], canonical: ['filterByType'] },
+    ),
+  },
+  {
+    order: 30,
+    route: route('promos', '/promos', () => import('./Lists').then((m) => m.Promos), 'Promos', 'Current promotions on Tala Brewing Co. bottles, cans and kegs.', [promosQuery.template], {
+      shop: true,
+    }),
+  },
+  {
+    order: 40,
+    route: route(
+      'whats-new',
+      '/whats-new', () => import('./Lists').then((m) => m.WhatsNew),
+      "What's New",
+      'The newest Tala Brewing Co. beers, seasonal releases and limited cans.',
+      [whatsNewQuery.template],
+      { shop: true },
+    ),
+  },
+];
