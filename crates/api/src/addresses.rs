@@ -9,7 +9,7 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::accounts::MessageAnswer;
-use crate::catalog::Results;
+use framework::endpoint::Results;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
 

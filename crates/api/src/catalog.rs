@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
+use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams, Results};
 use framework::error::ApiError;
 
 framework::register!(
@@ -20,44 +20,6 @@ framework::register!(
     Promos,
     SingleProductCall
 );
-
-/// `{"results": [...]}`, the shape of SPEC's list answers.
-#[derive(Debug, Clone, Serialize, PartialEq, TS)]
-pub struct Results<T> {
-    pub results: Vec<T>,
-}
-
-impl<T: ToSchema> utoipa::PartialSchema for Results<T> {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder};
-        ObjectBuilder::new()
-            .property(
-                "results",
-                ArrayBuilder::new().items(utoipa::openapi::Ref::from_schema_name(T::name())),
-            )
-            .required("results")
-            .into()
-    }
-}
-
-/// The list's item is a named schema of its own.
-impl<T: ToSchema> ToSchema for Results<T> {
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        schemas.push((T::name().into_owned(), T::schema()));
-        T::schemas(schemas);
-    }
-}
-
-impl<T> From<Vec<T>> for Results<T> {
-    fn from(results: Vec<T>) -> Self {
-        Self { results }
-    }
-}
 
 /// A product type (Cans, Full Goods, Keg).
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]

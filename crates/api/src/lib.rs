@@ -154,7 +154,7 @@ mod registered_tests {
                 .cloned()
                 .unwrap_or_else(|| panic!("no operation {name}"))
         };
-        for (from, name, to, params, body) in framework::openapi::LINKS {
+        for (from, name, to, params, body) in framework::operation::LINKS {
             let source = op(from);
             let target = op(to);
             let names: Vec<&str> = target["parameters"]

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::catalog::Results;
+use framework::endpoint::Results;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
 

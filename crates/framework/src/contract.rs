@@ -2,56 +2,8 @@
 //! by ts-rs) and the registry's calls with their method and key template, written to
 //! `ui/src/api/contract.gen.ts`. A test fails when the file is stale; `make contract` rewrites it.
 
-use std::collections::BTreeSet;
-
-use ts_rs::{Config, TypeVisitor, TS};
-
 use crate::registry::endpoints;
-
-/// Collects declarations of types and everything they use, each once, dependencies first.
-pub struct TsTypes {
-    cfg: Config,
-    seen: BTreeSet<String>,
-    /// By name: ts-rs visits dependencies in no fixed order, and TypeScript needs none.
-    decls: std::collections::BTreeMap<String, String>,
-}
-
-impl TypeVisitor for TsTypes {
-    fn visit<T: TS + 'static + ?Sized>(&mut self) {
-        if T::output_path().is_none() {
-            return;
-        }
-        let ident = T::ident(&self.cfg);
-        if !self.seen.insert(ident.clone()) {
-            return;
-        }
-        T::visit_dependencies(self);
-        T::visit_generics(self);
-        let doc = T::docs()
-            .map(|d| format!("{}\n", d.trim_end()))
-            .unwrap_or_default();
-        self.decls
-            .insert(ident, format!("{doc}export {}", T::decl(&self.cfg)));
-    }
-}
-
-impl TsTypes {
-    fn new() -> Self {
-        Self {
-            cfg: Config::new().with_large_int("number"),
-            seen: BTreeSet::new(),
-            decls: Default::default(),
-        }
-    }
-
-    /// Adds a type (and what it uses); answers its TypeScript name.
-    pub fn add<T: TS + 'static>(&mut self) -> String {
-        self.visit::<T>();
-        T::visit_dependencies(self);
-        T::visit_generics(self);
-        T::name(&self.cfg)
-    }
-}
+use crate::ts::TsTypes;
 
 /// What a feature adds to the UI's contract besides its calls' answers, so that the UI never
 /// writes it again: a type (with what it uses), or a constant (a rule, a message, an id, a

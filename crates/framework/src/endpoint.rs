@@ -1,20 +1,18 @@
-//! What an API call is: a typed function with typed path, query and body, and the one registry
-//! ([`crate::registry::endpoints`]) that every other list derives from: the actix routes, the
-//! in-process loaders of the pages ([`fetch`]), the OpenAPI document and the TypeScript contract.
+//! What an API call is: its method, who may see its answer ([`Access`]), its typed path,
+//! query, body and headers ([`Declared`], [`declare!`](crate::declare)), the function it runs
+//! ([`Endpoint`]) with one context ([`Ctx`]), and how its arguments are read from a request or a
+//! page form.
 
 use std::borrow::Cow;
-use std::marker::PhantomData;
 
-use actix_web::http::{header, StatusCode};
-use actix_web::{guard, web, HttpRequest, HttpResponse};
+use actix_web::HttpRequest;
 use db::AnyConnection;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::openapi::{RefOr, Schema};
 
 use crate::error::ApiError;
-use crate::{ApiConfig, ApiState};
+use crate::ApiConfig;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
@@ -52,30 +50,6 @@ pub struct Caller {
     pub bearer: bool,
 }
 
-impl Caller {
-    /// An API request: the token from `Authorization: Bearer` or the cookie.
-    pub fn of_api(req: &HttpRequest) -> Self {
-        let bearer = crate::origin::bearer(req).is_some();
-        Self {
-            client: crate::origin::client_ip(req),
-            token: presented_token(req),
-            cookies: cookies_of(req),
-            prepared: http::Extensions::new(),
-            bearer,
-        }
-    }
-
-    /// A page or a form post: browsers present the session by its cookie only.
-    pub fn of_page(req: &HttpRequest) -> Self {
-        Self {
-            client: crate::origin::client_ip(req),
-            token: cookie_token(req),
-            cookies: cookies_of(req),
-            ..Self::default()
-        }
-    }
-}
-
 /// A request's cookies as name-value pairs (none when the header does not parse).
 pub fn cookies_of(req: &HttpRequest) -> Vec<(String, String)> {
     req.cookies()
@@ -85,6 +59,13 @@ pub fn cookies_of(req: &HttpRequest) -> Vec<(String, String)> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A token to send back, and whether it is a member's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issued {
+    pub token: String,
+    pub member: bool,
 }
 
 /// What an endpoint runs with: one connection, the configuration, who calls, and what this
@@ -98,7 +79,7 @@ pub struct Ctx<'a> {
     /// not, its answer is shared.
     session_read: bool,
     /// A token to send back (new, or extended): `access-token` header and cookie.
-    pub issued: Option<crate::session::Issued>,
+    pub issued: Option<Issued>,
     /// Mail to send once the call's database work is done.
     pub outgoing: Vec<crate::mail::Mail>,
     /// The presented session was ended (logout): the cookie is cleared.
@@ -602,44 +583,6 @@ fn shown(name: &str) -> String {
         .collect()
 }
 
-/// The largest request body any call takes.
-pub const BODY_LIMIT: usize = 16 * 1024;
-/// How long a request body may take to arrive.
-pub const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Reads a request body within [`BODY_LIMIT`] bytes and [`BODY_DEADLINE`]; a slow, huge or
-/// undecodable body is answered in the store's own words (408, 413, 400).
-pub async fn read_body(payload: web::Payload, limit: usize) -> Result<web::Bytes, ApiError> {
-    read_body_within(payload, limit, BODY_DEADLINE).await
-}
-
-/// [`read_body`] with its own deadline, for any stream of chunks.
-pub async fn read_body_within<S, E>(
-    mut payload: S,
-    limit: usize,
-    deadline: std::time::Duration,
-) -> Result<web::Bytes, ApiError>
-where
-    S: futures_util::Stream<Item = Result<web::Bytes, E>> + Unpin,
-{
-    use futures_util::StreamExt;
-    let read = async move {
-        let mut body = web::BytesMut::new();
-        while let Some(chunk) = payload.next().await {
-            let chunk = chunk
-                .map_err(|_| ApiError::BadRequest("The request body could not be read.".into()))?;
-            if body.len() + chunk.len() > limit {
-                return Err(ApiError::TooLarge(limit));
-            }
-            body.extend_from_slice(&chunk);
-        }
-        Ok(body.freeze())
-    };
-    tokio::time::timeout(deadline, read)
-        .await
-        .map_err(|_| ApiError::Timeout)?
-}
-
 /// A client's address as a rate-limit subject: an IPv4 address as it is, an IPv6 address by its
 /// /64 (one subscriber's network: its other addresses are the same client, not new ones), an
 /// IPv4-mapped IPv6 address as the IPv4 one.
@@ -669,432 +612,55 @@ pub fn run_call<E: Endpoint>(ctx: &mut Ctx, args: Args<E>) -> Result<E::Answer, 
     answer
 }
 
-/// What an answer that depends on the session says to caches: keep it nowhere (issue 14).
-pub const PRIVATE: [(header::HeaderName, &str); 2] = [
-    (header::CACHE_CONTROL, "private, no-store"),
-    (header::VARY, "Cookie, Authorization"),
-];
-
-/// Marks an answer as depending on the session ([`PRIVATE`]).
-pub fn mark_private(headers: &mut header::HeaderMap) {
-    for (name, value) in PRIVATE {
-        headers.insert(name, header::HeaderValue::from_static(value));
-    }
-}
-
-/// Answers a call; every answer of a call that is not [`Access::Public`] (errors too) is marked
-/// private.
-async fn respond<E: Endpoint>(
-    req: HttpRequest,
-    payload: web::Payload,
-    state: web::Data<ApiState>,
-) -> HttpResponse {
-    let mut res = match handle::<E>(req, payload, state).await {
-        Ok(res) => res,
-        Err(e) => actix_web::ResponseError::error_response(&e),
-    };
-    if E::ACCESS != Access::Public {
-        mark_private(res.headers_mut());
-    }
-    res
-}
-
-/// Unsafe calls take JSON bodies only (issue 14): no HTML form can send one (its types are
-/// urlencoded, multipart and text/plain), so no other site's form reaches a call. A call without
-/// a body may send no type.
-fn json_only(req: &HttpRequest, body: &[u8]) -> Result<(), ApiError> {
-    use actix_web::HttpMessage;
-    let json = match req.mime_type() {
-        Ok(Some(m)) => {
-            m.type_() == "application"
-                && (m.subtype() == "json" || m.suffix().is_some_and(|s| s == "json"))
-        }
-        Ok(None) => body.is_empty(),
-        Err(_) => false,
-    };
-    if json {
-        Ok(())
-    } else {
-        Err(ApiError::UnsupportedMediaType)
-    }
-}
-
-async fn handle<E: Endpoint>(
-    req: HttpRequest,
-    payload: web::Payload,
-    state: web::Data<ApiState>,
-) -> Result<HttpResponse, ApiError> {
-    let body = read_body(payload, BODY_LIMIT).await?;
-    if E::METHOD != Method::Get {
-        json_only(&req, &body)?;
-    }
-    // Only a public read's answer is kept, as bytes, by everything that shapes it.
-    let key = (E::ACCESS == Access::Public).then(|| {
-        let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
-        crate::cache::key(&[
-            E::NAME.as_bytes(),
-            E::METHOD.as_str().as_bytes(),
-            req.path().as_bytes(),
-            req.query_string().as_bytes(),
-            &body,
-            &state.watch.data_version().to_le_bytes(),
-            today.as_bytes(),
-        ])
-    });
-    if let Some(hit) = key.and_then(|k| state.cache.get(k)) {
-        return Ok(hit.respond(&req));
-    }
-    let args = arguments::<E>(&req, &body)?;
-    let mut caller = Caller::of_api(&req);
-    if E::ACCESS == Access::Public {
-        // A shared answer is made without the session.
-        caller.token = None;
-    }
-    if let Some(work) = E::prepare(&req, &state.config) {
-        caller.prepared = web::block(work)
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??;
-    }
-    let mut done = answer_call::<E>(&state, caller.clone(), args).await;
-    if E::METHOD == Method::Get && matches!(done, Err(ApiError::DatabaseDown(db::Outage::Lost))) {
-        // A read that met a dropped connection is run once more on a fresh one (as
-        // `ApiState::read` does for pages).
-        done = answer_call::<E>(&state, caller, arguments::<E>(&req, &body)?).await;
-    }
-    let (answer, issued, ended, cookies) = done?;
-    let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let status = StatusCode::from_u16(E::status(&answer)).unwrap_or(StatusCode::OK);
-    let answer = std::sync::Arc::new(crate::cache::Cached::new(
-        status,
-        vec![(
-            header::CONTENT_TYPE,
-            header::HeaderValue::from_static("application/json"),
-        )],
-        json.into(),
-    ));
-    if let Some(k) = key {
-        state.cache.insert(k, answer.clone());
-    }
-    let mut res = answer.respond(&req);
-    if let Some(issued) = issued {
-        send_token(&mut res, &issued, state.config.secure_cookies);
-    } else if ended {
-        end_token(&mut res);
-    }
-    for cookie in cookies {
-        let _ = res.add_cookie(&cookie);
-    }
-    Ok(res)
-}
-
-/// A call's arguments, read from its request and body.
-fn arguments<E: Endpoint>(req: &HttpRequest, body: &[u8]) -> Result<Args<E>, ApiError> {
-    let path: E::Path = from_pairs(
-        req.match_info()
-            .iter()
-            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))),
-    )?;
-    if let Some(fault) = query_fault(req.query_string()) {
-        return Err(ApiError::BadRequest(fault));
-    }
-    let query: E::Query = from_query_strict(req.query_string())?;
-    let body = E::Body::parse(body)?;
-    let headers: E::Headers = from_pairs(header_pairs(req))?;
-    Ok((path, query, body, headers))
-}
-
-/// What a call answers, with the session and cart it issued or ended.
-type Done<E> = (
-    <E as Declared>::Answer,
-    Option<crate::session::Issued>,
-    bool,
-    Vec<actix_web::cookie::Cookie<'static>>,
-);
-
-/// Runs a call with one connection.
-async fn answer_call<E: Endpoint>(
-    state: &ApiState,
-    caller: Caller,
-    args: Args<E>,
-) -> Result<Done<E>, ApiError> {
-    state
-        .run(caller, move |ctx| {
-            let answer = run_call::<E>(ctx, args)?;
-            Ok((answer, ctx.issued.take(), ctx.ended, ctx.take_cookies()))
-        })
-        .await
-}
-
 /// Owned pairs as the parsers take them.
-fn borrowed(list: &[(String, String)]) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
+pub(crate) fn borrowed(
+    list: &[(String, String)],
+) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
     list.iter()
         .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
 }
 
-/// A request's headers as name-value pairs (values that are not text are left out).
-fn header_pairs(req: &HttpRequest) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
-    req.headers().iter().filter_map(|(k, v)| {
-        let v = v.to_str().ok()?;
-        Some((Cow::Borrowed(k.as_str()), Cow::Borrowed(v)))
-    })
+/// `{"results": [...]}`, the shape of SPEC's list answers.
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
+pub struct Results<T> {
+    pub results: Vec<T>,
 }
 
-/// The session token of the cookie (what pages and forms read).
-pub fn cookie_token(req: &HttpRequest) -> Option<String> {
-    req.cookie(crate::session::COOKIE)
-        .map(|c| c.value().to_string())
-        .filter(|t| !t.is_empty())
-}
-
-/// The session token a request presents: `Authorization: Bearer` (the scheme in any case)
-/// first, else the cookie.
-pub fn presented_token(req: &HttpRequest) -> Option<String> {
-    crate::origin::bearer(req)
-        .map(str::to_string)
-        .or_else(|| cookie_token(req))
-}
-
-/// Clears the session cookie and the member hint (logout).
-pub fn end_token(res: &mut HttpResponse) {
-    for name in [crate::session::COOKIE, crate::session::MEMBER_COOKIE] {
-        let mut cookie = actix_web::cookie::Cookie::new(name, "");
-        cookie.set_path("/");
-        cookie.set_http_only(true);
-        cookie.make_removal();
-        let _ = res.add_cookie(&cookie);
+impl<T: utoipa::ToSchema> utoipa::PartialSchema for Results<T> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder};
+        ObjectBuilder::new()
+            .property(
+                "results",
+                ArrayBuilder::new().items(utoipa::openapi::Ref::from_schema_name(T::name())),
+            )
+            .required("results")
+            .into()
     }
 }
 
-/// Sends a new or extended token: the `access-token` header for API clients, an HttpOnly,
-/// SameSite=Lax cookie (Secure on https) for browsers, and beside it the member hint
-/// ([`crate::session::MEMBER_COOKIE`]) that lets guests' pages come from the shared cache.
-pub fn send_token(res: &mut HttpResponse, issued: &crate::session::Issued, secure: bool) {
-    if let Ok(v) = header::HeaderValue::from_str(&issued.token) {
-        res.headers_mut()
-            .insert(header::HeaderName::from_static(crate::session::HEADER), v);
-    }
-    let value = |v: &str| {
-        let mut cookie = actix_web::cookie::Cookie::new(crate::session::COOKIE, v.to_string());
-        cookie.set_path("/");
-        cookie.set_http_only(true);
-        cookie.set_secure(secure);
-        cookie.set_same_site(actix_web::cookie::SameSite::Lax);
-        cookie.set_max_age(actix_web::cookie::time::Duration::seconds(
-            crate::session::TTL_SECS,
-        ));
-        cookie
-    };
-    let _ = res.add_cookie(&value(&issued.token));
-    let mut hint = value("1");
-    hint.set_name(crate::session::MEMBER_COOKIE);
-    if !issued.member {
-        hint.make_removal();
-    }
-    let _ = res.add_cookie(&hint);
-}
-
-/// The registry's view of an endpoint, whatever its types.
-pub trait Registered: Sync {
-    fn name(&self) -> &'static str;
-    fn method(&self) -> Method;
-    fn path(&self) -> &'static str;
-    fn access(&self) -> Access;
-    /// The actix route: method guard (GET also answers HEAD) and handler.
-    fn route(&self) -> actix_web::Route;
-    /// Runs the call in process with already split path parameters and the raw query.
-    fn load(
-        &self,
-        ctx: &mut Ctx,
-        path: Vec<(String, String)>,
-        query: &str,
-    ) -> Result<Value, ApiError>;
-    /// Runs the call in process for a page form: its path and body from the form's fields
-    /// ([`Body::from_fields`]); the answer as JSON.
-    /// `headers` stand for the request headers the call reads (a link's token from a field).
-    fn run_form(
-        &self,
-        ctx: &mut Ctx,
-        fields: &[(String, String)],
-        headers: &[(String, String)],
-    ) -> Result<Value, ApiError>;
-    /// The key template the UI fills: the path, then `?name={name}` for each query parameter.
-    fn key_template(&self) -> String;
-    fn operation(
-        &self,
-        components: &mut Vec<(String, RefOr<Schema>)>,
-    ) -> utoipa::openapi::path::Operation;
-    /// The TypeScript name of the answer, and the collection of the types it needs.
-    fn answer_ts(&self, types: &mut crate::contract::TsTypes) -> String;
-}
-
-/// Puts an [`Endpoint`] into the registry.
-pub struct Api<E>(PhantomData<fn() -> E>);
-
-impl<E> Api<E> {
-    pub const ENTRY: Self = Self(PhantomData);
-}
-
-impl<E: Endpoint> Registered for Api<E> {
-    fn name(&self) -> &'static str {
-        E::NAME
-    }
-
-    fn method(&self) -> Method {
-        E::METHOD
-    }
-
-    fn path(&self) -> &'static str {
-        E::PATH
-    }
-
-    fn access(&self) -> Access {
-        E::ACCESS
-    }
-
-    fn route(&self) -> actix_web::Route {
-        let guard = match E::METHOD {
-            Method::Get => guard::Any(guard::Get()).or(guard::Head()),
-            Method::Post => guard::Any(guard::Post()),
-            Method::Put => guard::Any(guard::Put()),
-            Method::Delete => guard::Any(guard::Delete()),
-        };
-        web::route().guard(guard).to(respond::<E>)
-    }
-
-    fn load(
-        &self,
-        ctx: &mut Ctx,
-        path: Vec<(String, String)>,
-        query: &str,
-    ) -> Result<Value, ApiError> {
-        let p: E::Path = from_pairs(
-            path.into_iter()
-                .map(|(k, v)| (Cow::Owned(k), Cow::Owned(v))),
-        )?;
-        let q: E::Query = from_query(query)?;
-        let body = E::Body::parse(b"")?;
-        let headers: E::Headers = from_query("")?;
-        let answer = run_call::<E>(ctx, (p, q, body, headers))?;
-        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
-    }
-
-    fn run_form(
-        &self,
-        ctx: &mut Ctx,
-        fields: &[(String, String)],
-        headers: &[(String, String)],
-    ) -> Result<Value, ApiError> {
-        let path: E::Path = from_pairs(borrowed(fields))?;
-        let query: E::Query = from_query("")?;
-        let body = E::Body::from_fields(borrowed(fields))?;
-        let headers: E::Headers = from_pairs(borrowed(headers))?;
-        let answer = run_call::<E>(ctx, (path, query, body, headers))?;
-        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
-    }
-
-    fn key_template(&self) -> String {
-        let names: Vec<String> = query_names::<E::Query>();
-        if names.is_empty() {
-            return E::PATH.to_string();
-        }
-        let pairs: Vec<String> = names.iter().map(|n| format!("{n}={{{n}}}")).collect();
-        format!("{}?{}", E::PATH, pairs.join("&"))
-    }
-
-    fn operation(
-        &self,
-        components: &mut Vec<(String, RefOr<Schema>)>,
-    ) -> utoipa::openapi::path::Operation {
-        crate::openapi::operation::<E>(components)
-    }
-
-    fn answer_ts(&self, types: &mut crate::contract::TsTypes) -> String {
-        types.add::<E::Answer>()
+/// The list's item is a named schema of its own.
+impl<T: utoipa::ToSchema> utoipa::ToSchema for Results<T> {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((T::name().into_owned(), T::schema()));
+        T::schemas(schemas);
     }
 }
 
-/// The names of a query type's parameters, in declaration order.
-pub fn query_names<Q: utoipa::IntoParams>() -> Vec<String> {
-    Q::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query))
-        .into_iter()
-        .map(|p| p.name)
-        .collect()
-}
-
-/// Splits a path against a template: the `{name}` segments' values (percent-decoded), or `None`
-/// when the path is not of the template. Empty segments do not count (`//a//b/` is `/a/b`). The
-/// one path matcher of the store: API keys in process and the pages' routes.
-pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
-    let pattern = template.split('/').filter(|s| !s.is_empty());
-    let parts = path.split('/').filter(|s| !s.is_empty());
-    if pattern.clone().count() != parts.clone().count() {
-        return None;
+impl<T> From<Vec<T>> for Results<T> {
+    fn from(results: Vec<T>) -> Self {
+        Self { results }
     }
-    let mut params = Vec::new();
-    for (seg, part) in pattern.zip(parts) {
-        match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-            Some(name) => params.push((
-                name.to_string(),
-                percent_encoding::percent_decode_str(part)
-                    .decode_utf8_lossy()
-                    .into_owned(),
-            )),
-            None if seg == part => {}
-            None => return None,
-        }
-    }
-    Some(params)
-}
-
-/// Data a page loaded in process.
-pub struct Fetched {
-    pub data: Value,
-    /// The data is the session's own ([`Access::Session`]): a page holding it is never kept in
-    /// the shared cache.
-    pub private: bool,
-}
-
-/// Answers the read named by a query key (an API path with its query string) in process, as
-/// JSON: the data a page needs under the same key the client's react-query uses for it.
-pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Fetched, ApiError> {
-    let (path, query) = key.split_once('?').unwrap_or((key, ""));
-    let (e, params) = crate::registry::endpoints()
-        .iter()
-        .filter(|e| e.access() != Access::Write)
-        .find_map(|e| match_path(e.path(), path).map(|params| (e, params)))
-        .ok_or_else(|| ApiError::NotFound(format!("No data at {path}")))?;
-    Ok(Fetched {
-        data: e.load(ctx, params, query)?,
-        private: e.access() == Access::Session,
-    })
-}
-
-/// 405 for a known address with another method, naming the methods it takes (`Allow`): the
-/// API's JSON error under `/api`, plain text for pages and files.
-pub fn method_not_allowed(req: &HttpRequest, allowed: &str) -> HttpResponse {
-    let mut res = if req.path().starts_with("/api/") {
-        actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed(format!(
-            "{} is not allowed on {}",
-            req.method(),
-            req.path()
-        )))
-    } else {
-        HttpResponse::MethodNotAllowed()
-            .content_type("text/plain; charset=utf-8")
-            .body("This address does not take that method.")
-    };
-    if let Ok(v) = header::HeaderValue::from_str(allowed) {
-        res.headers_mut().insert(header::ALLOW, v);
-    }
-    res
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use futures_util::{stream, StreamExt};
-
-    type Chunk = Result<web::Bytes, std::io::Error>;
 
     #[test]
     fn a_call_refuses_a_query_parameter_named_twice_or_given_empty() {
@@ -1163,36 +729,6 @@ mod tests {
         );
         assert_eq!(subject("2001:db8:1:2::7"), "client 2001:db8:1:2::/64");
         assert_ne!(subject("2001:db8:1:2::1"), subject("2001:db8:1:3::1"));
-    }
-
-    #[actix_web::test]
-    async fn a_body_that_never_ends_is_timed_out() {
-        let first = stream::iter(vec![Ok::<_, std::io::Error>(web::Bytes::from_static(b"{"))]);
-        let slow = first.chain(stream::pending::<Chunk>());
-        let err = read_body_within(Box::pin(slow), 1024, std::time::Duration::from_millis(50))
-            .await
-            .unwrap_err();
-        assert!(matches!(err, ApiError::Timeout), "{err:?}");
-        assert_eq!(err.status(), StatusCode::REQUEST_TIMEOUT);
-    }
-
-    #[actix_web::test]
-    async fn a_body_past_the_limit_is_refused() {
-        let big = stream::iter(
-            (0..10).map(|_| Ok::<_, std::io::Error>(web::Bytes::from(vec![b'x'; 1000]))),
-        );
-        let err = read_body_within(big, 4096, BODY_DEADLINE)
-            .await
-            .unwrap_err();
-        assert!(matches!(err, ApiError::TooLarge(4096)), "{err:?}");
-        assert_eq!(err.status(), StatusCode::PAYLOAD_TOO_LARGE);
-        let ok = stream::iter(vec![Ok::<_, std::io::Error>(web::Bytes::from_static(
-            b"{}",
-        ))]);
-        assert_eq!(
-            &read_body_within(ok, 4096, BODY_DEADLINE).await.unwrap()[..],
-            b"{}"
-        );
     }
 
     // A call that asks for the session, declared public (a mistake) or as the session's own.

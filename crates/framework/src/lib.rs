@@ -12,10 +12,13 @@ pub mod limits;
 pub mod mail;
 pub mod observe;
 pub mod openapi;
+pub mod operation;
 pub mod origin;
 pub mod registry;
+pub mod request;
 pub mod rules;
 pub mod session;
+pub mod ts;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,8 +28,9 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use db::{Db, Watch};
 
 pub use db::watch::MAINTENANCE_MESSAGE;
-pub use endpoint::{fetch, Access, Caller, Ctx, Endpoint, Method};
+pub use endpoint::{Access, Caller, Ctx, Endpoint, Method};
 pub use error::ApiError;
+pub use registry::fetch;
 
 /// Shared state of the API handlers, and the way `web` runs API functions.
 #[derive(Clone)]
@@ -241,7 +245,7 @@ async fn openapi_json() -> HttpResponse {
 
 /// Mounts the API under `/api`: every registered call, `/api/openapi.json`, JSON 404 and 405.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let mut by_path: BTreeMap<&str, Vec<&dyn endpoint::Registered>> = BTreeMap::new();
+    let mut by_path: BTreeMap<&str, Vec<&dyn registry::Registered>> = BTreeMap::new();
     for e in registry::endpoints() {
         by_path.entry(e.path()).or_default().push(*e);
     }
@@ -272,7 +276,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         }
         resource = resource.default_service(web::to(move |req: HttpRequest| {
             let allowed = allowed.clone();
-            async move { endpoint::method_not_allowed(&req, &allowed) }
+            async move { request::method_not_allowed(&req, &allowed) }
         }));
         // Counted under its template (metrics, access log), never its ids.
         scope = scope.service(resource.wrap(observe::Mark(path)));

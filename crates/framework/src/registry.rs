@@ -3,9 +3,17 @@
 //! OpenAPI operation and its entry in the UI's contract (`ui/src/api/contract.gen.ts`, rewritten
 //! by `make contract`) all follow from that one line.
 
+use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::sync::OnceLock;
 
-use crate::endpoint::Registered;
+use actix_web::{guard, web};
+use serde_json::Value;
+use utoipa::openapi::{RefOr, Schema};
+
+use crate::endpoint::*;
+use crate::error::ApiError;
+use crate::request::respond;
 
 /// One registered call.
 pub struct Entry(pub &'static dyn Registered);
@@ -18,7 +26,7 @@ macro_rules! register {
     ($($endpoint:ty),+ $(,)?) => {
         $(
             inventory::submit! {
-                $crate::registry::Entry(&$crate::endpoint::Api::<$endpoint>::ENTRY)
+                $crate::registry::Entry(&$crate::registry::Api::<$endpoint>::ENTRY)
             }
         )+
     };
@@ -38,4 +46,180 @@ pub fn endpoints() -> &'static [&'static dyn Registered] {
 /// The call of that name.
 pub fn by_name(name: &str) -> Option<&'static dyn Registered> {
     endpoints().iter().find(|e| e.name() == name).copied()
+}
+
+/// The registry's view of an endpoint, whatever its types.
+pub trait Registered: Sync {
+    fn name(&self) -> &'static str;
+    fn method(&self) -> Method;
+    fn path(&self) -> &'static str;
+    fn access(&self) -> Access;
+    /// The actix route: method guard (GET also answers HEAD) and handler.
+    fn route(&self) -> actix_web::Route;
+    /// Runs the call in process with already split path parameters and the raw query.
+    fn load(
+        &self,
+        ctx: &mut Ctx,
+        path: Vec<(String, String)>,
+        query: &str,
+    ) -> Result<Value, ApiError>;
+    /// Runs the call in process for a page form: its path and body from the form's fields
+    /// ([`Body::from_fields`]); the answer as JSON.
+    /// `headers` stand for the request headers the call reads (a link's token from a field).
+    fn run_form(
+        &self,
+        ctx: &mut Ctx,
+        fields: &[(String, String)],
+        headers: &[(String, String)],
+    ) -> Result<Value, ApiError>;
+    /// The key template the UI fills: the path, then `?name={name}` for each query parameter.
+    fn key_template(&self) -> String;
+    fn operation(
+        &self,
+        components: &mut Vec<(String, RefOr<Schema>)>,
+    ) -> utoipa::openapi::path::Operation;
+    /// The TypeScript name of the answer, and the collection of the types it needs.
+    fn answer_ts(&self, types: &mut crate::ts::TsTypes) -> String;
+}
+
+/// Puts an [`Endpoint`] into the registry.
+pub struct Api<E>(PhantomData<fn() -> E>);
+
+impl<E> Api<E> {
+    pub const ENTRY: Self = Self(PhantomData);
+}
+
+impl<E: Endpoint> Registered for Api<E> {
+    fn name(&self) -> &'static str {
+        E::NAME
+    }
+
+    fn method(&self) -> Method {
+        E::METHOD
+    }
+
+    fn path(&self) -> &'static str {
+        E::PATH
+    }
+
+    fn access(&self) -> Access {
+        E::ACCESS
+    }
+
+    fn route(&self) -> actix_web::Route {
+        let guard = match E::METHOD {
+            Method::Get => guard::Any(guard::Get()).or(guard::Head()),
+            Method::Post => guard::Any(guard::Post()),
+            Method::Put => guard::Any(guard::Put()),
+            Method::Delete => guard::Any(guard::Delete()),
+        };
+        web::route().guard(guard).to(respond::<E>)
+    }
+
+    fn load(
+        &self,
+        ctx: &mut Ctx,
+        path: Vec<(String, String)>,
+        query: &str,
+    ) -> Result<Value, ApiError> {
+        let p: E::Path = from_pairs(
+            path.into_iter()
+                .map(|(k, v)| (Cow::Owned(k), Cow::Owned(v))),
+        )?;
+        let q: E::Query = from_query(query)?;
+        let body = E::Body::parse(b"")?;
+        let headers: E::Headers = from_query("")?;
+        let answer = run_call::<E>(ctx, (p, q, body, headers))?;
+        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+
+    fn run_form(
+        &self,
+        ctx: &mut Ctx,
+        fields: &[(String, String)],
+        headers: &[(String, String)],
+    ) -> Result<Value, ApiError> {
+        let path: E::Path = from_pairs(borrowed(fields))?;
+        let query: E::Query = from_query("")?;
+        let body = E::Body::from_fields(borrowed(fields))?;
+        let headers: E::Headers = from_pairs(borrowed(headers))?;
+        let answer = run_call::<E>(ctx, (path, query, body, headers))?;
+        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+
+    fn key_template(&self) -> String {
+        let names: Vec<String> = query_names::<E::Query>();
+        if names.is_empty() {
+            return E::PATH.to_string();
+        }
+        let pairs: Vec<String> = names.iter().map(|n| format!("{n}={{{n}}}")).collect();
+        format!("{}?{}", E::PATH, pairs.join("&"))
+    }
+
+    fn operation(
+        &self,
+        components: &mut Vec<(String, RefOr<Schema>)>,
+    ) -> utoipa::openapi::path::Operation {
+        crate::operation::operation::<E>(components)
+    }
+
+    fn answer_ts(&self, types: &mut crate::ts::TsTypes) -> String {
+        types.add::<E::Answer>()
+    }
+}
+
+/// The names of a query type's parameters, in declaration order.
+pub fn query_names<Q: utoipa::IntoParams>() -> Vec<String> {
+    Q::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query))
+        .into_iter()
+        .map(|p| p.name)
+        .collect()
+}
+
+/// Splits a path against a template: the `{name}` segments' values (percent-decoded), or `None`
+/// when the path is not of the template. Empty segments do not count (`//a//b/` is `/a/b`). The
+/// one path matcher of the store: API keys in process and the pages' routes.
+pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
+    let pattern = template.split('/').filter(|s| !s.is_empty());
+    let parts = path.split('/').filter(|s| !s.is_empty());
+    if pattern.clone().count() != parts.clone().count() {
+        return None;
+    }
+    let mut params = Vec::new();
+    for (seg, part) in pattern.zip(parts) {
+        match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(name) => params.push((
+                name.to_string(),
+                percent_encoding::percent_decode_str(part)
+                    .decode_utf8_lossy()
+                    .into_owned(),
+            )),
+            None if seg == part => {}
+            None => return None,
+        }
+    }
+    Some(params)
+}
+
+/// Data a page loaded in process.
+pub struct Fetched {
+    pub data: Value,
+    /// The data is the session's own ([`Access::Session`]): a page holding it is never kept in
+    /// the shared cache.
+    pub private: bool,
+}
+
+/// Answers the read named by a query key (an API path with its query string) in process, as
+/// JSON: the data a page needs under the same key the client's react-query uses for it.
+pub fn fetch(ctx: &mut Ctx, key: &str) -> Result<Fetched, ApiError> {
+    let (path, query) = key.split_once('?').unwrap_or((key, ""));
+    let (e, params) = crate::registry::endpoints()
+        .iter()
+        .filter(|e| e.access() != Access::Write)
+        .find_map(|e| match_path(e.path(), path).map(|params| (e, params)))
+        .ok_or_else(|| ApiError::NotFound(format!("No data at {path}")))?;
+    Ok(Fetched {
+        data: e.load(ctx, params, query)?,
+        private: e.access() == Access::Session,
+    })
 }

@@ -8,7 +8,7 @@ use base64::Engine as _;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-use crate::endpoint::Ctx;
+use crate::endpoint::{Ctx, Issued};
 use crate::error::ApiError;
 
 /// How long a session lives without use.
@@ -31,13 +31,6 @@ pub const STARTS_PER_CLIENT: i32 = crate::limits::GUEST_SESSIONS;
 pub struct Session {
     pub user_id: Option<i64>,
     pub expires_at: i64,
-}
-
-/// A token to send back, and whether it is a member's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Issued {
-    pub token: String,
-    pub member: bool,
 }
 
 /// The CSRF token of the no-JS forms of a session: derived from its token, so it needs no storage

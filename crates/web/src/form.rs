@@ -22,6 +22,7 @@ use serde_json::{json, Map, Value};
 
 use crate::fields::Fields;
 use crate::page::{serve, Posted};
+use crate::respond::{csrf_holds, error_page, see_other};
 use crate::routes::Action;
 use crate::WebState;
 
@@ -95,7 +96,7 @@ async fn act(
 ) -> HttpResponse {
     // A cart form of a visitor who has no session yet (a shared page's first form) needs no
     // token: there is no session to ride, and the origin rule has already been applied.
-    let fresh = action.starts_session && framework::endpoint::cookie_token(req).is_none();
+    let fresh = action.starts_session && framework::request::cookie_token(req).is_none();
     if !fresh && !csrf_holds(req, &fields) {
         let refused = Refused {
             status: StatusCode::FORBIDDEN,
@@ -147,9 +148,9 @@ async fn act(
         Ok((answer, issued, ended, cookies)) => {
             let mut res = success(req, &done(action, &fields, &answer));
             if let Some(issued) = &issued {
-                framework::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
+                framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
             } else if ended {
-                framework::endpoint::end_token(&mut res);
+                framework::request::end_token(&mut res);
             }
             for cookie in cookies {
                 let _ = res.add_cookie(&cookie);
@@ -352,37 +353,6 @@ fn typed_back(fields: &Fields) -> Map<String, Value> {
         .collect()
 }
 
-/// Whether a form carries the CSRF token of the session it was sent with.
-pub fn csrf_holds(req: &HttpRequest, fields: &Fields) -> bool {
-    let expected =
-        framework::endpoint::cookie_token(req).map(|t| framework::session::csrf_token(&t));
-    matches!((fields.get("csrf"), expected), (Some(sent), Some(expected)) if same(sent, &expected))
-}
-
-/// Compares in time that does not depend on where the strings differ.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
-}
-
-pub fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
-    let mut b = HttpResponse::build(StatusCode::SEE_OTHER);
-    // Every address here is built from safe parts; should one not be a valid header, go home.
-    let to = header::HeaderValue::from_str(to).unwrap_or(header::HeaderValue::from_static("/"));
-    b.insert_header((header::LOCATION, to))
-        .insert_header((header::CACHE_CONTROL, "no-store"));
-    b
-}
-
-/// A failure before any form could be read, as plain text.
-pub fn error_page(e: ApiError) -> HttpResponse {
-    if matches!(e, ApiError::Internal(_) | ApiError::Unavailable) {
-        log::error!("form: {e:?}");
-    }
-    HttpResponse::build(e.status())
-        .content_type("text/plain; charset=utf-8")
-        .body(e.to_string())
-}
-
 fn forbidden() -> HttpResponse {
     HttpResponse::Forbidden()
         .content_type("text/plain; charset=utf-8")
@@ -391,14 +361,14 @@ fn forbidden() -> HttpResponse {
 
 /// `POST` on a form address: another site's post, or a body too slow or too large, is answered
 /// at once; then the form its `_call` names (or the address's only form) answers. Every answer
-/// depends on the session: caches keep none ([`framework::endpoint::PRIVATE`]).
+/// depends on the session: caches keep none ([`framework::request::PRIVATE`]).
 pub async fn post(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<WebState>,
 ) -> HttpResponse {
     let mut res = answer_post(req, payload, state).await;
-    framework::endpoint::mark_private(res.headers_mut());
+    framework::request::mark_private(res.headers_mut());
     res
 }
 
@@ -421,7 +391,7 @@ async fn answer_post(
         };
         return closed.answer(&req, &state, &Fields::parse(b"")).await;
     }
-    let body = match framework::endpoint::read_body(payload, FORM_LIMIT).await {
+    let body = match framework::request::read_body(payload, FORM_LIMIT).await {
         Ok(b) => b,
         Err(e) => return error_page(e),
     };
@@ -467,14 +437,6 @@ async fn answer_post(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tokens_compare_whole() {
-        assert!(same("abc", "abc"));
-        assert!(!same("abc", "abd"));
-        assert!(!same("abc", "ab"));
-        assert!(!same("", "a"));
-    }
 
     #[test]
     fn passwords_and_tokens_are_never_typed_back() {

@@ -12,9 +12,9 @@ use framework::ApiError;
 
 use crate::custom_form;
 use crate::fields::Fields;
-use crate::form::{error_page, see_other};
 use crate::gate::{self, cookie, removal, CONSENT_MAX_AGE, GATE_MAX_AGE};
 use crate::page::redirect;
+use crate::respond::{error_page, see_other};
 use crate::WebState;
 
 /// Where to go back to: a path of this site, without its query. Anything else (another site,
@@ -46,7 +46,7 @@ async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>)
     let back = return_path(&fields);
     // SPEC 4: a member's acceptance is kept on the server, for every device (their page sends
     // the session's CSRF token with it).
-    if crate::form::csrf_holds(req, &fields) {
+    if crate::respond::csrf_holds(req, &fields) {
         let accepted = state
             .api
             .run(framework::Caller::of_page(req), move |ctx| {

@@ -10,7 +10,7 @@ use api::gate::Choices;
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
 
 use crate::fields::Fields;
-use crate::form::{csrf_holds, error_page, see_other};
+use crate::respond::{csrf_holds, error_page, see_other};
 use crate::WebState;
 
 pub const ACCEPTED: &str = "cookieAccepted";

@@ -9,6 +9,7 @@ pub mod gate;
 pub mod keys;
 pub mod page;
 pub mod plan;
+pub mod respond;
 pub mod routes;
 pub mod security;
 pub mod seo;
@@ -120,7 +121,7 @@ where
     let allow = allow.join(", ");
     r.default_service(web::to(move |req: HttpRequest| {
         let allow = allow.clone();
-        async move { framework::endpoint::method_not_allowed(&req, &allow) }
+        async move { framework::request::method_not_allowed(&req, &allow) }
     }))
     // Counted under its template (metrics, access log).
     .wrap(framework::observe::Mark::of(path))

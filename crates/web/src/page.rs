@@ -25,7 +25,7 @@ pub fn redirect(to: &str, status: StatusCode) -> HttpResponse {
     let mut res = HttpResponse::build(status)
         .insert_header((header::LOCATION, to))
         .finish();
-    framework::endpoint::mark_private(res.headers_mut());
+    framework::request::mark_private(res.headers_mut());
     res
 }
 
@@ -54,7 +54,7 @@ pub async fn serve(
     posted: Option<Posted>,
 ) -> HttpResponse {
     if req.method() != Method::GET && req.method() != Method::HEAD && posted.is_none() {
-        return framework::endpoint::method_not_allowed(req, "GET, HEAD");
+        return framework::request::method_not_allowed(req, "GET, HEAD");
     }
     if req.path().len() + req.query_string().len() > MAX_URL {
         return HttpResponse::UriTooLong()
@@ -95,9 +95,9 @@ pub async fn serve(
     };
     let with_session = |mut res: HttpResponse| {
         if let Some(issued) = &viewer.issued {
-            framework::endpoint::send_token(&mut res, issued, state.api.config.secure_cookies);
+            framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
         } else if viewer.stale {
-            framework::endpoint::end_token(&mut res);
+            framework::request::end_token(&mut res);
         }
         res
     };
@@ -230,7 +230,7 @@ async fn answer_shared(
     let csrf = viewer
         .token
         .clone()
-        .or_else(|| framework::endpoint::cookie_token(req))
+        .or_else(|| framework::request::cookie_token(req))
         .map(|t| framework::session::csrf_token(&t))
         .unwrap_or_default();
     let fill = crate::visitor::fill(&parts, &csrf, member);
@@ -264,7 +264,7 @@ async fn viewer(
     forms: bool,
     guard: &Guard,
 ) -> Result<Viewer, framework::ApiError> {
-    let token = framework::endpoint::cookie_token(req);
+    let token = framework::request::cookie_token(req);
     let hinted = req.cookie(framework::session::MEMBER_COOKIE).is_some();
     let look = forms || (token.is_some() && (hinted || *guard != Guard::None));
     if !look {
@@ -448,7 +448,7 @@ fn respond(
     // but ask again each time (304 while the same).
     if forms || private || !input["member"].is_null() {
         headers.extend(
-            framework::endpoint::PRIVATE
+            framework::request::PRIVATE
                 .map(|(name, value)| (name, HeaderValue::from_static(value))),
         );
     } else {

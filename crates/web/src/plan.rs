@@ -39,24 +39,6 @@ pub struct Plan {
     pub private: bool,
 }
 
-/// The variables the planner fills for a page's data (besides its path's own `{name}`s): the
-/// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
-/// an emailed link's `token`, and the no-JS location gate's steps. A route's data may use only these
-/// ([`crate::routes::RouteTable::index`] refuses others).
-pub const VARS: [&str; 11] = [
-    "barangay",
-    "left",
-    "token",
-    "key",
-    "page",
-    "packaging",
-    "testdate",
-    "gateFulfillment",
-    "gateProvince",
-    "gateCity",
-    "gateBarangay",
-];
-
 /// The part of a raw query string that shapes a page: the parameters its route declares,
 /// re-encoded (malformed escapes and all). Others (`utm_source`, `fbclid`, a cache buster) do not
 /// change the page, so they neither reach the render nor split the cache.

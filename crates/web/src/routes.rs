@@ -145,7 +145,7 @@ pub(crate) fn normal(path: &str) -> std::borrow::Cow<'_, str> {
 fn check_variables(name: &str, templates: &[String], own: &[&str]) -> Result<(), String> {
     for template in templates {
         for var in crate::keys::variables(template) {
-            if !crate::plan::VARS.contains(&var) && !own.contains(&var) {
+            if !VARS.contains(&var) && !own.contains(&var) {
                 return Err(format!(
                     "{name}: {template} uses {{{var}}}, which no page fills"
                 ));
@@ -175,7 +175,7 @@ impl GateKeys {
 
 impl RouteTable {
     /// Indexes the routes (after loading the table) and checks their declarations: every
-    /// variable of a route's data must be one the planner fills ([`crate::plan::VARS`]) or one
+    /// variable of a route's data must be one the planner fills ([`VARS`]) or one
     /// of its path, so a misspelt `{gateCity}` stops the store at start instead of silently
     /// never loading.
     pub fn index(&mut self) -> Result<(), String> {
@@ -251,11 +251,29 @@ impl RouteTable {
         self.routes
             .iter()
             .find_map(|r| {
-                framework::endpoint::match_path(&r.path, path).map(|p| (r, p.into_iter().collect()))
+                framework::registry::match_path(&r.path, path).map(|p| (r, p.into_iter().collect()))
             })
             .unwrap_or_else(|| (&self.not_found, Vars::new()))
     }
 }
+
+/// The variables the planner fills for a page's data (besides its path's own `{name}`s): the
+/// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
+/// an emailed link's `token`, and the no-JS location gate's steps. A route's data may use only these
+/// ([`RouteTable::index`] refuses others).
+pub const VARS: [&str; 11] = [
+    "barangay",
+    "left",
+    "token",
+    "key",
+    "page",
+    "packaging",
+    "testdate",
+    "gateFulfillment",
+    "gateProvince",
+    "gateCity",
+    "gateBarangay",
+];
 
 #[cfg(test)]
 mod tests {

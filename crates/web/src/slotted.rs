@@ -327,7 +327,7 @@ impl Page {
         for (name, value) in self.answer.headers() {
             res.insert_header((name.clone(), value.clone()));
         }
-        for (name, value) in framework::endpoint::PRIVATE {
+        for (name, value) in framework::request::PRIVATE {
             res.insert_header((name, value));
         }
         res.append_header((header::VARY, "Accept-Encoding"));

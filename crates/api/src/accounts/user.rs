@@ -56,7 +56,7 @@ pub struct Viewer {
     /// its forms' CSRF token come from it.
     pub token: Option<String>,
     /// A token to send back (just started, or extended).
-    pub issued: Option<framework::session::Issued>,
+    pub issued: Option<framework::endpoint::Issued>,
     /// A token was presented that is no longer live: its cookies are cleared.
     pub stale: bool,
 }
