@@ -12,6 +12,74 @@ use framework::error::ApiError;
 
 framework::export_type!(Gate);
 
+/// The gate cookies: the choices the gates store in the browser, readable by the page's
+/// script (Path=/, SameSite=Lax), named once here for the server's no-JS forms and the UI.
+pub const ACCEPTED: &str = "cookieAccepted";
+pub const PRIVACY: &str = "privacyVerification";
+pub const AGE: &str = "ageVerification";
+pub const CATEGORY: &str = "categoryGateId";
+pub const CATEGORY_NAME: &str = "categoryName";
+pub const FULFILLMENT: &str = "locationGateFulfillmentId";
+pub const CITY: &str = "locationGateCityId";
+pub const BARANGAY: &str = "locationGateBarangayId";
+pub const STREET: &str = "locationGateStreetId";
+pub const BARANGAY_NAME: &str = "gateBrgyName";
+pub const CITY_NAME: &str = "gateCityName";
+/// SPEC 3: the category before a change, and the one a cart's reset question reverts to.
+pub const PREVIOUS_ID: &str = "previousCategoryId";
+pub const PREVIOUS_NAME: &str = "previousCategoryName";
+pub const ORIGINAL_ID: &str = "originalCategoryID";
+pub const ORIGINAL_NAME: &str = "originalCategoryName";
+/// SPEC 3's location notice flag: the shopper put away the product page's notice that some
+/// products are only sold in certain areas (`1`).
+pub const LOCATION_NOTICE: &str = "locationNotice";
+/// SPEC 9: "Location-notice cookie max age 2629746 seconds".
+pub const LOCATION_NOTICE_MAX_AGE: i64 = 2_629_746;
+
+/// The location cookies a new category clears (SPEC 4).
+pub const LOCATION: [&str; 6] = [
+    FULFILLMENT,
+    CITY,
+    BARANGAY,
+    STREET,
+    BARANGAY_NAME,
+    CITY_NAME,
+];
+
+/// One year for consent; the gate choices for a month (SPEC's location-notice age).
+pub const CONSENT_MAX_AGE: i64 = 31_536_000;
+pub const GATE_MAX_AGE: i64 = 2_629_746;
+
+framework::export_const!(
+    /// The gate cookies' names, by the names the UI gives them.
+    GATE_COOKIES = serde_json::json!({
+        "accepted": ACCEPTED,
+        "privacy": PRIVACY,
+        "age": AGE,
+        "category": CATEGORY,
+        "categoryName": CATEGORY_NAME,
+        "fulfillment": FULFILLMENT,
+        "city": CITY,
+        "barangay": BARANGAY,
+        "street": STREET,
+        "barangayName": BARANGAY_NAME,
+        "cityName": CITY_NAME,
+        "locationNotice": LOCATION_NOTICE,
+    })
+);
+framework::export_const!(
+    /// How long consent lasts, in seconds (a year).
+    CONSENT_MAX_AGE = CONSENT_MAX_AGE
+);
+framework::export_const!(
+    /// How long the gate's choices last, in seconds (a month).
+    GATE_MAX_AGE = GATE_MAX_AGE
+);
+framework::export_const!(
+    /// How long the location notice stays put away, in seconds.
+    LOCATION_NOTICE_MAX_AGE = LOCATION_NOTICE_MAX_AGE
+);
+
 /// The choices the gate cookies carry, ids already parsed (a malformed one is `None`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Choices {

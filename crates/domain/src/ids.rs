@@ -108,6 +108,10 @@ id_type!(
 pub const DEFAULT_PROVINCE: ProvinceId = ProvinceId::from_db(51);
 /// The location gate's first fulfillment type (delivery).
 pub const DEFAULT_FULFILLMENT: FulfillmentId = FulfillmentId::from_db(1);
+/// Delivery, the default fulfillment.
+pub const DELIVERY: FulfillmentId = DEFAULT_FULFILLMENT;
+/// Pickup at the brewery.
+pub const PICKUP: FulfillmentId = FulfillmentId::from_db(2);
 
 #[cfg(feature = "contract")]
 mod contract {

@@ -12,7 +12,9 @@ use framework::ApiError;
 
 use crate::custom_form;
 use crate::fields::Fields;
-use crate::gate::{self, cookie, removal, CONSENT_MAX_AGE, GATE_MAX_AGE};
+use api::gate::{CONSENT_MAX_AGE, GATE_MAX_AGE};
+
+use crate::gate::{self, cookie, removal};
 use crate::page::redirect;
 use crate::respond::{error_page, see_other};
 use crate::WebState;
@@ -61,9 +63,9 @@ async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>)
         }
     }
     see_other(&format!("{back}?gate=category"))
-        .cookie(cookie(gate::ACCEPTED, "1", CONSENT_MAX_AGE))
-        .cookie(cookie(gate::PRIVACY, "1", CONSENT_MAX_AGE))
-        .cookie(cookie(gate::AGE, "1", CONSENT_MAX_AGE))
+        .cookie(cookie(api::gate::ACCEPTED, "1", CONSENT_MAX_AGE))
+        .cookie(cookie(api::gate::PRIVACY, "1", CONSENT_MAX_AGE))
+        .cookie(cookie(api::gate::AGE, "1", CONSENT_MAX_AGE))
         .finish()
 }
 
@@ -97,9 +99,9 @@ async fn category(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>
                 ""
             };
             let mut res = see_other(&format!("{back}?gate=location{said}"));
-            res.cookie(cookie(gate::CATEGORY, &p.id.to_string(), GATE_MAX_AGE))
-                .cookie(cookie(gate::CATEGORY_NAME, &p.name, GATE_MAX_AGE));
-            for name in gate::LOCATION {
+            res.cookie(cookie(api::gate::CATEGORY, &p.id.to_string(), GATE_MAX_AGE))
+                .cookie(cookie(api::gate::CATEGORY_NAME, &p.name, GATE_MAX_AGE));
+            for name in api::gate::LOCATION {
                 res.cookie(removal(name));
             }
             let mut res = res.finish();
@@ -199,9 +201,9 @@ async fn newsletter(
 async fn location_notice(_: &HttpRequest, fields: Fields, _: &web::Data<WebState>) -> HttpResponse {
     see_other(&return_path(&fields))
         .cookie(cookie(
-            gate::LOCATION_NOTICE,
+            api::gate::LOCATION_NOTICE,
             "1",
-            gate::LOCATION_NOTICE_MAX_AGE,
+            api::gate::LOCATION_NOTICE_MAX_AGE,
         ))
         .finish()
 }

@@ -9,47 +9,17 @@ use api::cart::visitor::Reset;
 use api::gate::Choices;
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
 
+use api::gate::{
+    BARANGAY, BARANGAY_NAME, CATEGORY, CATEGORY_NAME, CITY, CITY_NAME, FULFILLMENT, GATE_MAX_AGE,
+    LOCATION_NOTICE, ORIGINAL_ID, ORIGINAL_NAME, PREVIOUS_ID, PREVIOUS_NAME, PRIVACY, STREET,
+};
+
 use crate::fields::Fields;
 use crate::respond::{csrf_holds, error_page, see_other};
 use crate::WebState;
 
-pub const ACCEPTED: &str = "cookieAccepted";
-pub const PRIVACY: &str = "privacyVerification";
-pub const AGE: &str = "ageVerification";
-pub const CATEGORY: &str = "categoryGateId";
-pub const CATEGORY_NAME: &str = "categoryName";
-pub const FULFILLMENT: &str = "locationGateFulfillmentId";
-pub const CITY: &str = "locationGateCityId";
-pub const BARANGAY: &str = "locationGateBarangayId";
-pub const STREET: &str = "locationGateStreetId";
-pub const BARANGAY_NAME: &str = "gateBrgyName";
-pub const CITY_NAME: &str = "gateCityName";
-/// SPEC 3: the category before a change, and the one a cart's reset question reverts to.
-pub const PREVIOUS_ID: &str = "previousCategoryId";
-pub const PREVIOUS_NAME: &str = "previousCategoryName";
-pub const ORIGINAL_ID: &str = "originalCategoryID";
-pub const ORIGINAL_NAME: &str = "originalCategoryName";
 /// The category form's answer to SPEC 4's reset question (`yes`).
 pub const RESET_FIELD: &str = "reset";
-/// SPEC 3's location notice flag: the shopper put away the product page's notice that some
-/// products are only sold in certain areas (`1`).
-pub const LOCATION_NOTICE: &str = "locationNotice";
-/// SPEC 9: "Location-notice cookie max age 2629746 seconds".
-pub const LOCATION_NOTICE_MAX_AGE: i64 = 2_629_746;
-
-/// The location cookies a new category clears (SPEC 4).
-pub const LOCATION: [&str; 6] = [
-    FULFILLMENT,
-    CITY,
-    BARANGAY,
-    STREET,
-    BARANGAY_NAME,
-    CITY_NAME,
-];
-
-/// One year for consent; the gate choices for a month (SPEC's location-notice age).
-pub const CONSENT_MAX_AGE: i64 = 31_536_000;
-pub const GATE_MAX_AGE: i64 = 2_629_746;
 
 /// Reads the gate cookies into the choices they carry, each id parsed once here.
 pub fn choices(req: &HttpRequest) -> Choices {

@@ -248,7 +248,8 @@ impl Stretch {
     }
 }
 
-/// The header cart link's name, as `cartLinkLabel` of ui/src/lib/cart.ts says it.
+/// The header cart link's name, as `cartLinkLabel` of ui/src/lib/cart.ts says it (both are
+/// tested against ui/src/lib/cart-label.cases.json).
 pub fn cart_label(items: u32) -> String {
     format!(
         "Cart, {items} {}",
@@ -423,8 +424,18 @@ mod tests {
             Slotted::new(page).is_none(),
             "without the nonce nothing is a slot"
         );
-        assert_eq!(cart_label(1), "Cart, 1 item");
-        assert_eq!(cart_label(0), "Cart, 0 items");
+    }
+
+    /// The label is the UI's `cartLinkLabel`: both test suites read one fixture.
+    #[test]
+    fn the_cart_label_is_the_uis() {
+        let cases: Vec<(u32, String)> =
+            serde_json::from_str(include_str!("../../../ui/src/lib/cart-label.cases.json"))
+                .unwrap();
+        assert!(!cases.is_empty());
+        for (items, label) in cases {
+            assert_eq!(cart_label(items), label);
+        }
     }
 
     #[test]

@@ -1,14 +1,53 @@
 // Generated from the Rust API by `make contract` (crates/framework/src/contract.rs): do not edit.
 // The answer types of every call, and the calls of the registry with their key templates.
 
+/** How long consent lasts, in seconds (a year). */
+export const CONSENT_MAX_AGE = 31536000;
+
 /** The location gate's first fulfillment type (delivery). */
 export const DEFAULT_FULFILLMENT = 1;
 
 /** The default province (Metro Manila): where the location gate starts. */
 export const DEFAULT_PROVINCE = 51;
 
+/** The fulfillment id of delivery. */
+export const DELIVERY = 1;
+
+/** The empty cart's words. */
+export const EMPTY_CART = "There are no items in your cart.";
+
+/** The gate cookies' names, by the names the UI gives them. */
+export const GATE_COOKIES = {"accepted":"cookieAccepted","age":"ageVerification","barangay":"locationGateBarangayId","barangayName":"gateBrgyName","category":"categoryGateId","categoryName":"categoryName","city":"locationGateCityId","cityName":"gateCityName","fulfillment":"locationGateFulfillmentId","locationNotice":"locationNotice","privacy":"privacyVerification","street":"locationGateStreetId"};
+
+/** How long the gate's choices last, in seconds (a month). */
+export const GATE_MAX_AGE = 2629746;
+
+/** The message for cases not yet filled. */
+export const INCOMPLETE = "For you to proceed to checkout, you need to complete filling up your cases.";
+
+/** The families that are kegs: kegs and bottles/cans go in separate orders. */
+export const KEG_FAMILIES = ["keg"];
+
+/** How long the location notice stays put away, in seconds. */
+export const LOCATION_NOTICE_MAX_AGE = 2629746;
+
+/** The most products a cart (or a Go-to Case) holds. */
+export const MAX_PRODUCTS = 50;
+
+/** The most of one product a cart (or a Go-to Case) holds. */
+export const MAX_QUANTITY = 999;
+
 /** The password rule the server checks, as the forms state it. */
 export const PASSWORD_RULE = "At least 10 characters, and not a common password or one that is easy to guess.";
+
+/** How an order is paid, by its fulfillment id. */
+export const PAYMENT_BY_FULFILLMENT = {"1":"Cash on delivery","2":"Pay at pickup"};
+
+/** The fulfillment id of pickup. */
+export const PICKUP = 2;
+
+/** What choosing a category of the other family than the cart holds asks first. */
+export const RESET_QUESTION = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
 
 /**
  * A member's saved address.

@@ -2,16 +2,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CartAnswer, CartCase, FilterType } from '../api/contract.gen';
 import { cartLinkLabel, casesLabel, count, debounce, needsReset, productIds, usedLabel } from './cart';
+import labels from './cart-label.cases.json';
 
 const caseOf = (family: FilterType, ids: number[]): CartCase =>
   ({ family, items: ids.map((id) => ({ id })) }) as unknown as CartCase;
 const cart = (...cases: CartCase[]) => ({ shopping_cart: cases }) as Pick<CartAnswer, 'shopping_cart'>;
 
+test('the cart link is named as the server names it (cart-label.cases.json, read by both)', () => {
+  for (const [items, label] of labels as [number, string][]) assert.equal(cartLinkLabel(items), label);
+});
+
 test('counts read as words, plural unless one', () => {
   assert.equal(count(1, 'item'), '1 item');
   assert.equal(count(0, 'item'), '0 items');
-  assert.equal(cartLinkLabel(3), 'Cart, 3 items');
-  assert.equal(cartLinkLabel(1), 'Cart, 1 item');
   assert.equal(casesLabel({ cases: 2, unit_per_case: 24, unit_noun: 'bottle' }), '2 cases of 24 bottles');
   assert.equal(casesLabel({ cases: 1, unit_per_case: 24, unit_noun: 'can' }), '1 case of 24 cans');
   assert.equal(casesLabel({ cases: 1, unit_per_case: 1, unit_noun: 'keg' }), '1 keg');

@@ -1,7 +1,10 @@
 // The cart's small pure rules, shared by the header, the drawer, the gates and the cart page
 // (issue 15): words for counts, the packaging family rule of SPEC 4, and the 500 ms debounce of
 // SPEC 9. No Intl here (QuickJS renders these pages).
-import type { CartAnswer, CartCase, FilterType } from '../api/contract.gen';
+import { KEG_FAMILIES, type CartAnswer, type CartCase, type FilterType } from '../api/contract.gen';
+
+/** The server's words for the reset question, an incomplete case and an empty cart. */
+export { EMPTY_CART, INCOMPLETE, RESET_QUESTION } from '../api/contract.gen';
 
 /** SPEC 9: cart quantity edits and add to cart wait 500 ms. */
 export const CART_DEBOUNCE_MS = 500;
@@ -9,10 +12,6 @@ export const CART_DEBOUNCE_MS = 500;
 /** SPEC 8's words. */
 export const ADDED = 'You successfully added this product to the cart.';
 export const ADD_FAILED = 'Something went wrong adding this product to the cart.';
-export const RESET_QUESTION =
-  'Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?';
-export const INCOMPLETE = 'For you to proceed to checkout, you need to complete filling up your cases.';
-export const EMPTY_CART = 'There are no items in your cart.';
 export const DEPOSITS_NOTE = 'Deposits for bottles and kegs are calculated at checkout.';
 
 /** `n` and the noun, plural unless one: `1 item`, `3 bottles`. */
@@ -36,9 +35,9 @@ export function usedLabel(c: Pick<CartCase, 'units' | 'capacity' | 'unit_noun'>)
   return `${c.units} of ${count(c.capacity, c.unit_noun)}`;
 }
 
-/** Kegs and bottles/cans go in separate orders (SPEC 4). */
+/** Kegs and bottles/cans go in separate orders: the families that are kegs are the server's. */
 export function isKeg(f: FilterType | null | undefined): boolean {
-  return f === 'keg';
+  return f != null && (KEG_FAMILIES as readonly string[]).includes(f);
 }
 
 /** Whether choosing a packaging of `family` asks to reset a cart holding `cart` (SPEC 4). */

@@ -31,6 +31,15 @@ pub mod read;
 pub mod verify;
 pub mod visitor;
 
+framework::export_const!(
+    /// The most of one product a cart (or a Go-to Case) holds.
+    MAX_QUANTITY = cases::MAX_QUANTITY
+);
+framework::export_const!(
+    /// The most products a cart (or a Go-to Case) holds.
+    MAX_PRODUCTS = cases::MAX_PRODUCTS
+);
+
 use crate::catalog::ProductView;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
 use framework::error::{ApiError, DisabledProduct};

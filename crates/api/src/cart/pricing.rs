@@ -23,6 +23,29 @@ pub const INCOMPLETE: &str =
     "For you to proceed to checkout, you need to complete filling up your cases.";
 /// The cart page's empty state.
 pub const EMPTY: &str = "There are no items in your cart.";
+/// What choosing a category of the other family than the cart holds asks first.
+pub const RESET_QUESTION: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
+
+framework::export_const!(
+    /// The message for cases not yet filled.
+    INCOMPLETE = INCOMPLETE
+);
+framework::export_const!(
+    /// The empty cart's words.
+    EMPTY_CART = EMPTY
+);
+framework::export_const!(
+    /// What choosing a category of the other family than the cart holds asks first.
+    RESET_QUESTION = RESET_QUESTION
+);
+framework::export_const!(
+    /// The families that are kegs: kegs and bottles/cans go in separate orders.
+    KEG_FAMILIES = [FilterType::Keg, FilterType::Bottle, FilterType::Can]
+        .into_iter()
+        .filter(|f| is_keg(*f))
+        .map(FilterType::as_str)
+        .collect::<Vec<_>>()
+);
 
 /// One item of a case (SPEC 3's cart item). Money is integer centavos.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]

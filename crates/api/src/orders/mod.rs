@@ -25,6 +25,31 @@ use framework::mail::Mail;
 
 framework::mail_templates!("order_placed", "order_notice", "order_status");
 
+/// How an order is paid: at pickup, or cash on delivery.
+pub fn payment_of(pickup: bool) -> &'static str {
+    if pickup {
+        "Pay at pickup"
+    } else {
+        "Cash on delivery"
+    }
+}
+
+framework::export_const!(
+    /// How an order is paid, by its fulfillment id.
+    PAYMENT_BY_FULFILLMENT = serde_json::json!({
+        domain::DELIVERY.get().to_string(): payment_of(false),
+        domain::PICKUP.get().to_string(): payment_of(true),
+    })
+);
+framework::export_const!(
+    /// The fulfillment id of delivery.
+    DELIVERY = domain::DELIVERY.get()
+);
+framework::export_const!(
+    /// The fulfillment id of pickup.
+    PICKUP = domain::PICKUP.get()
+);
+
 /// Where the store is told of each new order (`ORDERS_TO`), in the framework's settings; unset,
 /// only the shopper is mailed.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 // /cart answered with 303 and a message (`done`), or the page again with the refusal.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { calls, type CartAnswer } from '../../api/contract.gen';
+import { calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } from '../../api/contract.gen';
 import type { Sent } from '../../api/send';
 import { CartErrorDialog } from '../../components/CartErrorDialog';
 import { SaveGoToCase } from '../../components/GoToCaseForm';
@@ -31,7 +31,7 @@ const DONE: Record<string, string> = {
   refilled: 'We filled your cart. Check it before you go to checkout.',
   already: 'That was already added to your cart, so it was not added again. Check your cart before you go to checkout.',
   merged:
-    "Your cart from before you logged in joined your account's cart; what went past a cart's limits (999 of a product, 50 products) was left out.",
+    `Your cart from before you logged in joined your account's cart; what went past a cart's limits (${MAX_QUANTITY} of a product, ${MAX_PRODUCTS} products) was left out.`,
 };
 
 /**

@@ -6,7 +6,7 @@
 // changed), the barangay, street and fulfillment it was priced for, and the test date.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { calls, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
+import { calls, EMPTY_CART, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
 import { Field, FormCall, FormMessage, type FormState } from '../../components/form';
 import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
 import { QueryState } from '../../components/QueryState';
@@ -152,7 +152,7 @@ function CheckoutFrame({ children }: { children: ReactNode }) {
 function EmptyCart() {
   return (
     <div className="checkout-empty">
-      <p className="empty">There are no items in your cart.</p>
+      <p className="empty">{EMPTY_CART}</p>
       <a href="/buy-beer">Buy beer?</a>
     </div>
   );

@@ -11,7 +11,7 @@ import { addressesQuery } from '../accounts/queries';
 import { addressLine, choiceOf } from '../../lib/address';
 import { Csrf } from '../../components/form';
 import { useGate } from '../../lib/gate';
-import { needsReset, productIds, RESET_QUESTION } from '../../lib/cart';
+import { isKeg, needsReset, productIds, RESET_QUESTION } from '../../lib/cart';
 import { cartQuery } from '../cart/queries';
 import { sendCart, useCartView, useSetCart } from '../../lib/cart-state';
 
@@ -252,7 +252,7 @@ function LocationGate() {
   const page = usePage();
   const { gate, chooseLocation, open } = useGate();
   const [fulfillment, setFulfillment] = useState<number>(num(page.vars.gateFulfillment) ?? gate.fulfillmentId ?? DEFAULT_FULFILLMENT);
-  const picker = useAddressPicker({ fulfillment, keg: gate.family === 'keg' });
+  const picker = useAddressPicker({ fulfillment, keg: isKeg(gate.family) });
   const { city, barangay, street, needsStreet } = picker;
   const fulfillments = useQuery(gateQueries.fulfillments.options());
   const hydrated = useHydrated();

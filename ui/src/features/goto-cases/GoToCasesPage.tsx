@@ -4,7 +4,7 @@
 // route's actions) that works without JavaScript; Add to Cart posts to /cart.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { calls, type Call, type GotoCaseView } from '../../api/contract.gen';
+import { calls, MAX_QUANTITY, type Call, type GotoCaseView } from '../../api/contract.gen';
 import { AccountPage } from '../../components/AccountPage';
 import { DoneMessage, FormCall, useAccountForm, usePageForm } from '../../components/form';
 import { QueryState } from '../../components/QueryState';
@@ -26,7 +26,7 @@ function doneText(done: string | null, c: GotoCaseView | undefined): string | nu
     case 'added':
       return c ? added(c.case_name, c.case_type) : null;
     case 'added-capped':
-      return c ? `${added(c.case_name, c.case_type)}. A Go-to Case holds at most 999 of a product: the rest was left out.` : null;
+      return c ? `${added(c.case_name, c.case_type)}. A Go-to Case holds at most ${MAX_QUANTITY} of a product: the rest was left out.` : null;
     case 'saved':
       return c ? `Your Go-to Case "${c.case_name}" is saved.` : 'Your Go-to Case is saved.';
     case 'removed':
@@ -164,7 +164,7 @@ function ItemRow({ c, i }: { c: GotoCaseView; i: CaseItem }) {
           <label className="visually-hidden" htmlFor={`goto-${c.id}-qty-${i.id}`}>
             Quantity of {i.product_name}
           </label>
-          <input id={`goto-${c.id}-qty-${i.id}`} name="quantity" type="number" min={1} max={999} required defaultValue={i.quantity} inputMode="numeric" />
+          <input id={`goto-${c.id}-qty-${i.id}`} name="quantity" type="number" min={1} max={MAX_QUANTITY} required defaultValue={i.quantity} inputMode="numeric" />
           <button type="submit" className="secondary">
             Update<span className="visually-hidden"> {i.product_name}</span>
           </button>
