@@ -236,16 +236,15 @@ impl Endpoint for PlaceOrder {
             let items = db::carts::items(conn, cart.id)?;
             let empties = db::carts::empties(conn, cart.id)?;
             let mut inner = Ctx::new(conn, ctx.config, framework::Caller::default());
-            let priced = crate::cart::pricing::price(
-                &mut inner,
-                &pricing,
+            let input = crate::cart::pricing::PriceInput {
                 items,
-                &empties,
-                &place,
+                empties: &empties,
+                place: &place,
                 fulfillment,
                 now,
                 revision,
-            )?;
+            };
+            let priced = crate::cart::pricing::price(&mut inner, &pricing, input)?;
             let a = &priced.answer;
             if let Some(reason) = &a.checkout.reason {
                 return Err(ApiError::Refused {
