@@ -332,20 +332,64 @@ fn run() {
     let dir = tempfile::tempdir().unwrap();
     let public = dir.path().join("public");
     copy_dir(&root().join("ui/public"), &public);
+    let config = bench_config(dir.path(), &public);
+    let pool = server::open_database(&config).expect("database");
+    db::seed::seed(&mut pool.get().unwrap()).expect("seed");
+
+    let api = server::api_state(pool.clone(), &config).expect("api state");
+    let ssr = ssr_figures(&api, &pool, &config, dir.path());
+
+    // The page and the API answer as the store serves them, to make static files of their sizes.
+    let (page_bytes, api_bytes) = served_bytes(&pool, &config);
+    std::fs::create_dir_all(public.join("img/bench")).unwrap();
+    let page_file = public.join("img/bench/page.html");
+    std::fs::write(&page_file, &page_bytes).unwrap();
+    std::fs::write(public.join("img/bench/products.json"), &api_bytes).unwrap();
+
+    // Shoppers with carts (7): sessions and carts made in the database, as the API makes them.
+    let shoppers = actix_web::rt::System::new().block_on(shoppers(&pool, &config));
+
+    let addr = start_store(&config);
+    let base = format!("http://{addr}");
+    ssr.print();
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("ui/dist/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    first_load(&addr);
+
+    if Command::new("wrk").arg("--version").output().is_err() {
+        println!("Load: wrk is not installed (`make wrk`)");
+        return;
+    }
+    let peers = Peers::start(&page_file, &ssr.input_file, &manifest);
+    println!(
+        "Load on loopback (wrk, 2 threads, 10 s unless said; store: 2 workers, SQLite; page = GET /buy-beer of a Makati shopper, {} bytes, Accept-Encoding: {ENCODINGS})",
+        page_bytes.len()
+    );
+    let cached_page = against_peers(&base, &peers, api_bytes.len());
+    no_collapse(&addr, &base, &cached_page);
+    carts(&addr, &base, &shoppers, &cached_page);
+    drop(api);
+}
+
+/// The bench's store: SQLite in `dir`, the UI built, 2 workers, 2 render threads, on a free
+/// loopback port.
+fn bench_config(dir: &Path, public: &Path) -> server::Config {
     let port = free_port();
-    let config = server::Config {
-        database_url: dir.path().join("bench.db").display().to_string(),
+    server::Config {
+        database_url: dir.join("bench.db").display().to_string(),
         bind: format!("127.0.0.1:{port}"),
         public_url: format!("http://127.0.0.1:{port}"),
         ui_dist: root().join("ui/dist"),
-        ui_public: public.clone(),
-        ssr_bundle: root().join("ssr-bundle/dist/server.js"),
+        ui_public: public.to_path_buf(),
+        ssr_bundle: bundle(),
         ssr_threads: 2,
         db_pool_size: 8,
         workers: 2,
         production: false,
         cache_mb: 128,
-        mail_outbox: dir.path().join("outbox"),
+        mail_outbox: dir.join("outbox"),
         smtp_url: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         social: api::accounts::social::SocialConfig::default(),
@@ -355,14 +399,35 @@ fn run() {
         metrics_bind: None,
         shutdown_timeout: 30,
         testdate: None,
-    };
-    let pool = server::open_database(&config).expect("database");
-    db::seed::seed(&mut pool.get().unwrap()).expect("seed");
+    }
+}
 
-    // 6. The render of /buy-beer for a shopper in Makati who has not picked a category: the whole
-    // list (26 products) under the category gate, the heaviest list page.
-    let api = server::api_state(pool.clone(), &config).expect("api state");
-    let state = server::web_state(&api, &config).expect("web state");
+/// The SSR bundle, which the store and the Node peers render.
+fn bundle() -> PathBuf {
+    root().join("ssr-bundle/dist/server.js")
+}
+
+/// Section 6's figures: the render of one page's input by QuickJS (memo misses and hits) and by
+/// Node, in milliseconds.
+struct SsrFigures {
+    /// The page's render input, for the Node SSR peer.
+    input_file: PathBuf,
+    html_len: usize,
+    /// Medians and 95th percentiles.
+    miss: (f64, f64),
+    hit: (f64, f64),
+    node: (f64, f64),
+}
+
+/// Section 6, the render of /buy-beer for a shopper in Makati who has not picked a category:
+/// the whole list (26 products) under the category gate, the heaviest list page.
+fn ssr_figures(
+    api: &framework::ApiState,
+    pool: &db::DbPool,
+    config: &server::Config,
+    dir: &Path,
+) -> SsrFigures {
+    let state = server::web_state(api, config).expect("web state");
     let choices = api::gate::Choices {
         consent: true,
         packaging: None,
@@ -374,9 +439,27 @@ fn run() {
     let plan = server::plan_page(&mut conn, &state, &config.public_url, "/buy-beer", choices);
     drop(conn);
     let input = plan.input;
-    let input_file = dir.path().join("input.json");
+    let input_file = dir.join("input.json");
     std::fs::write(&input_file, input.to_string()).unwrap();
-    let renderer = &state.renderer;
+    let (misses, hits, html_len) = quickjs_times(&state.renderer, &input);
+    let node = node_render(&input_file);
+    let figures = SsrFigures {
+        input_file,
+        html_len,
+        miss: (percentile(&misses, 0.5), percentile(&misses, 0.95)),
+        hit: (percentile(&hits, 0.5), percentile(&hits, 0.95)),
+        node,
+    };
+    drop(state);
+    figures
+}
+
+/// The times (sorted, ms) of 60 renders of `input` that miss the memo and of 1,000 that hit it,
+/// after 5 to warm up; and the length of the page rendered.
+fn quickjs_times(
+    renderer: &ssr::Renderer,
+    input: &serde_json::Value,
+) -> (Vec<f64>, Vec<f64>, usize) {
     for i in 0..5 {
         let mut warm = input.clone();
         warm["url"] = format!("/buy-beer?warm={i}").into();
@@ -403,31 +486,54 @@ fn run() {
     }
     misses.sort_by(f64::total_cmp);
     hits.sort_by(f64::total_cmp);
-    let bundle = root().join("ssr-bundle/dist/server.js");
+    (misses, hits, html_len)
+}
+
+/// Node's render of the bundle with the input in `input_file`: its median and 95th percentile
+/// (NaN without Node).
+fn node_render(input_file: &Path) -> (f64, f64) {
     let node = Command::new("node")
         .arg(root().join("scripts/bench/node-render.mjs"))
-        .arg(&bundle)
-        .arg(&input_file)
+        .arg(bundle())
+        .arg(input_file)
         .output()
         .ok()
         .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok());
-    let node_median = node
-        .as_ref()
-        .and_then(|v| v["median"].as_f64())
-        .unwrap_or(f64::NAN);
-    let node_p95 = node
-        .as_ref()
-        .and_then(|v| v["p95"].as_f64())
-        .unwrap_or(f64::NAN);
-    let (m50, m95) = (percentile(&misses, 0.5), percentile(&misses, 0.95));
-    let (h50, h95) = (percentile(&hits, 0.5), percentile(&hits, 0.95));
-    drop(state);
+    let figure = |name: &str| {
+        node.as_ref()
+            .and_then(|v| v[name].as_f64())
+            .unwrap_or(f64::NAN)
+    };
+    (figure("median"), figure("p95"))
+}
 
-    // The page and the API answer as the store serves them, to make static files of their sizes.
-    let (page_bytes, api_bytes) = actix_web::rt::System::new().block_on(async {
+impl SsrFigures {
+    fn print(&self) {
+        let ((m50, m95), (h50, h95)) = (self.miss, self.hit);
+        let (node_median, node_p95) = self.node;
+        println!(
+            "SSR render of /buy-beer ({} bytes of output, 2 render threads; Node 20 renders the same bundle and input)",
+            self.html_len
+        );
+        println!(
+            "  6. memo miss: QuickJS median {m50:.2} ms (p95 {m95:.2}) vs Node median {node_median:.2} ms (p95 {node_p95:.2}): {:.1}x   goal < 10x   {}",
+            m50 / node_median,
+            met(m50 < 10.0 * node_median)
+        );
+        println!(
+            "     memo hit:  median {h50:.3} ms, p95 {h95:.3} ms   budget < 1 ms   {}",
+            met(h95 < 1.0)
+        );
+    }
+}
+
+/// The bytes of /buy-beer (for a Makati shopper) and of GET /api/v1/products as the store
+/// serves them.
+fn served_bytes(pool: &db::DbPool, config: &server::Config) -> (Vec<u8>, Vec<u8>) {
+    actix_web::rt::System::new().block_on(async {
         use actix_web::test;
-        let api = server::api_state(pool.clone(), &config).expect("api state");
-        let pages = actix_web::web::Data::new(server::web_state(&api, &config).unwrap());
+        let api = server::api_state(pool.clone(), config).expect("api state");
+        let pages = actix_web::web::Data::new(server::web_state(&api, config).unwrap());
         let app = test::init_service(server::app(&actix_web::web::Data::new(api), &pages)).await;
         let get = |uri: &str, cookie: bool| {
             let mut req = test::TestRequest::get().uri(uri);
@@ -439,16 +545,11 @@ fn run() {
         let page = test::call_and_read_body(&app, get("/buy-beer", true)).await;
         let api = test::call_and_read_body(&app, get("/api/v1/products", false)).await;
         (page.to_vec(), api.to_vec())
-    });
-    std::fs::create_dir_all(public.join("img/bench")).unwrap();
-    let page_file = public.join("img/bench/page.html");
-    std::fs::write(&page_file, &page_bytes).unwrap();
-    std::fs::write(public.join("img/bench/products.json"), &api_bytes).unwrap();
+    })
+}
 
-    // Shoppers with carts (7): sessions and carts made in the database, as the API makes them.
-    let shoppers = actix_web::rt::System::new().block_on(shoppers(&pool, &config));
-
-    // The store, in this process, on its own actix system.
+/// Serves the store, in this process, on its own actix system: its address, once it answers.
+fn start_store(config: &server::Config) -> String {
     let serve_config = config.clone();
     std::thread::spawn(move || {
         actix_web::rt::System::new()
@@ -457,28 +558,13 @@ fn run() {
     });
     let addr = config.bind.clone();
     wait_for(&addr);
-    let base = format!("http://{addr}");
+    addr
+}
 
-    println!(
-        "SSR render of /buy-beer ({} bytes of output, 2 render threads; Node 20 renders the same bundle and input)",
-        html_len
-    );
-    println!(
-        "  6. memo miss: QuickJS median {m50:.2} ms (p95 {m95:.2}) vs Node median {node_median:.2} ms (p95 {node_p95:.2}): {:.1}x   goal < 10x   {}",
-        m50 / node_median,
-        met(m50 < 10.0 * node_median)
-    );
-    println!(
-        "     memo hit:  median {h50:.3} ms, p95 {h95:.3} ms   budget < 1 ms   {}",
-        met(h95 < 1.0)
-    );
-
-    // First load: JavaScript size and the first 14,600 bytes.
-    let (page, _) = http_get(&addr, "/buy-beer", &[]);
-    let manifest: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("ui/dist/manifest.json")).unwrap(),
-    )
-    .unwrap();
+/// First load: the JavaScript a first visit of /buy-beer downloads, and where the page's first
+/// 14,600 bytes end.
+fn first_load(addr: &str) {
+    let (page, _) = http_get(addr, "/buy-beer", &[]);
     // What a first visit downloads: the entry and the chunks the page preloads (its route's).
     let linked = |tag: &str| -> Vec<String> {
         page.match_indices(tag)
@@ -521,47 +607,65 @@ fn run() {
         "  first 14,600 bytes hold the header, the inline CSS and the start of main   {}",
         met(css_end <= 14_600 && header_end <= 14_600 && main_start <= 14_600)
     );
+}
 
-    if Command::new("wrk").arg("--version").output().is_err() {
-        println!("Load: wrk is not installed (`make wrk`)");
-        return;
+/// The Node peers, on ports of their own: a static server of the page's bytes and an SSR
+/// cluster of the same bundle and input. They stop when the bench ends.
+struct Peers {
+    static_port: String,
+    ssr_port: String,
+    _static_peer: Guard,
+    _ssr_peer: Guard,
+}
+
+impl Peers {
+    fn start(page_file: &Path, input_file: &Path, manifest: &serde_json::Value) -> Self {
+        let static_port = free_port().to_string();
+        let static_peer = node_peer(
+            "static-peer.mjs",
+            &[
+                page_file.to_str().unwrap(),
+                &static_port,
+                "text/html; charset=utf-8",
+            ],
+        );
+        let ssr_port = free_port().to_string();
+        let css = root().join("ui/dist").join(
+            manifest["styles.css"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches('/'),
+        );
+        let ssr_peer = node_peer(
+            "ssr-peer.mjs",
+            &[
+                bundle().to_str().unwrap(),
+                input_file.to_str().unwrap(),
+                css.to_str().unwrap(),
+                &ssr_port,
+            ],
+        );
+        Self {
+            static_port,
+            ssr_port,
+            _static_peer: static_peer,
+            _ssr_peer: ssr_peer,
+        }
     }
+}
+
+/// wrk's figures for `url`; the bench cannot go on without them.
+fn load(url: &str, conns: usize, secs: u64, headers: &[(&str, &str)]) -> Load {
+    wrk(url, conns, secs, headers).unwrap_or_else(|| panic!("wrk gave no figures for {url}"))
+}
+
+/// Sections 1 to 4: the cached page, static files, the Node peers and the API, loaded one after
+/// the other. Answers the cached page's figures, which the later sections compare with.
+fn against_peers(base: &str, peers: &Peers, api_len: usize) -> Load {
     let page_headers = [("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)];
     let enc = [("Accept-Encoding", ENCODINGS)];
-    let static_port = free_port().to_string();
-    let _static_peer = node_peer(
-        "static-peer.mjs",
-        &[
-            page_file.to_str().unwrap(),
-            &static_port,
-            "text/html; charset=utf-8",
-        ],
-    );
-    let ssr_port = free_port().to_string();
-    let css = root().join("ui/dist").join(
-        manifest["styles.css"]
-            .as_str()
-            .unwrap()
-            .trim_start_matches('/'),
-    );
-    let _ssr_peer = node_peer(
-        "ssr-peer.mjs",
-        &[
-            bundle.to_str().unwrap(),
-            input_file.to_str().unwrap(),
-            css.to_str().unwrap(),
-            &ssr_port,
-        ],
-    );
-    println!(
-        "Load on loopback (wrk, 2 threads, 10 s unless said; store: 2 workers, SQLite; page = GET /buy-beer of a Makati shopper, {} bytes, Accept-Encoding: {ENCODINGS})",
-        page_bytes.len()
-    );
-    let run = |url: &str, c: usize, s: u64, h: &[(&str, &str)]| {
-        wrk(url, c, s, h).unwrap_or_else(|| panic!("wrk gave no figures for {url}"))
-    };
-    let static_page = run(&format!("{base}/img/bench/page.html"), 32, 10, &enc);
-    let cached_page = run(&format!("{base}/buy-beer"), 32, 10, &page_headers);
+    let static_page = load(&format!("{base}/img/bench/page.html"), 32, 10, &enc);
+    let cached_page = load(&format!("{base}/buy-beer"), 32, 10, &page_headers);
     compare(
         "1. cached page / static file",
         ("cached page", &cached_page),
@@ -572,9 +676,14 @@ fn run() {
         0.8,
     );
 
-    let static_plain = run(&format!("{base}/img/bench/page.html"), 32, 10, &[]);
-    let node_static = run(&format!("http://127.0.0.1:{static_port}/"), 32, 10, &[]);
-    let one = run(&format!("{base}/img/bench/page.html"), 1, 5, &[]);
+    let static_plain = load(&format!("{base}/img/bench/page.html"), 32, 10, &[]);
+    let node_static = load(
+        &format!("http://127.0.0.1:{}/", peers.static_port),
+        32,
+        10,
+        &[],
+    );
+    let one = load(&format!("{base}/img/bench/page.html"), 1, 5, &[]);
     show("static file, no compression, from the store", &static_plain);
     show(
         "the same bytes from a minimal Node http server",
@@ -589,7 +698,12 @@ fn run() {
         met(one.p50 < 2.0)
     );
 
-    let node_ssr = run(&format!("http://127.0.0.1:{ssr_port}/"), 32, 10, &enc);
+    let node_ssr = load(
+        &format!("http://127.0.0.1:{}/", peers.ssr_port),
+        32,
+        10,
+        &enc,
+    );
     compare(
         "3. pages / Node SSR peer",
         ("cached page (as above)", &cached_page),
@@ -600,23 +714,29 @@ fn run() {
         3.0,
     );
 
-    let products = run(&format!("{base}/api/v1/products"), 32, 10, &enc);
-    let products_static = run(&format!("{base}/img/bench/products.json"), 32, 10, &enc);
+    let products = load(&format!("{base}/api/v1/products"), 32, 10, &enc);
+    let products_static = load(&format!("{base}/img/bench/products.json"), 32, 10, &enc);
     compare(
         "4. API / static file",
         (
-            &format!("GET /api/v1/products ({} bytes)", api_bytes.len()),
+            &format!("GET /api/v1/products ({api_len} bytes)"),
             &products,
         ),
         ("static file of its size, from the store", &products_static),
         0.8,
     );
+    cached_page
+}
 
-    let before = single_median(&addr, "/buy-beer", 20);
+/// Section 5, no collapse at 256 and 1,000 connections: throughput holds, no errors, no
+/// fallbacks, and one request right after is as quick as one before.
+fn no_collapse(addr: &str, base: &str, cached_page: &Load) {
+    let page_headers = [("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)];
+    let before = single_median(addr, "/buy-beer", 20);
     let fallbacks = web::page::FALLBACKS.load(Ordering::Relaxed);
     let mut crowd_ok = true;
     for conns in [256, 1000] {
-        let l = run(&format!("{base}/buy-beer"), conns, 30, &page_headers);
+        let l = load(&format!("{base}/buy-beer"), conns, 30, &page_headers);
         show(&format!("page, {conns} connections, 30 s"), &l);
         let ok = l.rps >= 0.8 * cached_page.rps && l.socket_errors == 0 && l.non_2xx == 0;
         println!(
@@ -626,7 +746,7 @@ fn run() {
         );
         crowd_ok &= ok;
     }
-    let after = single_median(&addr, "/buy-beer", 20);
+    let after = single_median(addr, "/buy-beer", 20);
     let fell_back = web::page::FALLBACKS.load(Ordering::Relaxed) - fallbacks;
     let recovered = after <= before * 2.0 + 1.0;
     let before_miss = web::page::FALLBACKS.load(Ordering::Relaxed);
@@ -649,18 +769,21 @@ fn run() {
         if crowd_ok { "throughput held" } else { "throughput fell or errors" },
         met(crowd_ok && fell_back == 0 && recovered)
     );
+}
 
-    // 7. Carts.
+/// Section 7, carts: a shopper with a cart against the guest's cached page, then the crowd of
+/// shoppers and the adds.
+fn carts(addr: &str, base: &str, shoppers: &Shoppers, cached_page: &Load) {
     println!(
         "Carts (issue 15; the guest's cached page above: {:.0} requests/s)",
         cached_page.rps
     );
-    let (body, _) = http_get(&addr, "/buy-beer", &[("Cookie", &shoppers.one)]);
+    let (body, _) = http_get(addr, "/buy-beer", &[("Cookie", &shoppers.one)]);
     assert!(
         body.contains("\"cart_count\":1"),
         "the shopper's page shows their cart"
     );
-    let one = run(
+    let one = load(
         &format!("{base}/buy-beer"),
         32,
         10,
@@ -669,19 +792,28 @@ fn run() {
     compare(
         "7a. a shopper with a cart / the guest's cached page",
         ("a shopper with a cart browsing /buy-beer", &one),
-        ("the guest's cached page", &cached_page),
+        ("the guest's cached page", cached_page),
         0.5,
     );
-    let list = |v: &[String]| {
-        v.iter()
-            .map(|c| format!("{c:?}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
+    crowd(base, shoppers, cached_page);
+    adds(base, shoppers);
+}
+
+/// Texts as a Lua list's items: `"a","b"`.
+fn lua_list(v: &[String]) -> String {
+    v.iter()
+        .map(|c| format!("{c:?}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Section 7b, the crowd of shoppers with carts, each in a different barangay, on list and
+/// product pages: a first 10 s (each page of each barangay rendered once), then 30 s.
+fn crowd(base: &str, shoppers: &Shoppers, cached_page: &Load) {
     let crowd_lua = format!(
         "shoppers = {{{}}}\npaths = {{{}}}\nrequest = function()\n  local c = shoppers[math.random(#shoppers)]\n  local p = paths[math.random(#paths)]\n  return wrk.format(\"GET\", p, {{[\"Cookie\"] = c, [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
-        list(&shoppers.crowd),
-        list(&shoppers.paths)
+        lua_list(&shoppers.crowd),
+        lua_list(&shoppers.paths)
     );
     let first = wrk_script(&format!("{base}/buy-beer"), 256, 10, &[], &crowd_lua)
         .expect("wrk figures for the crowd");
@@ -700,9 +832,13 @@ fn run() {
         "  7b. crowd / the guest's cached page = {ratio:.2}   goal >= 0.1, p99 < 100 ms, no errors   {}",
         met(ratio >= 0.1 && crowd.p99 < 100.0 && crowd.socket_errors == 0 && crowd.non_2xx == 0)
     );
+}
+
+/// Section 7c, `POST /api/v1/cart` by 64 guest sessions at once.
+fn adds(base: &str, shoppers: &Shoppers) {
     let adds_lua = format!(
         "tokens = {{{}}}\nrequest = function()\n  local t = tokens[math.random(#tokens)]\n  local body = '{{\"product_id\":' .. math.random(1, 10) .. ',\"quantity\":1,\"barangay\":1380300002}}'\n  return wrk.format(\"POST\", \"/api/v1/cart\", {{[\"Authorization\"] = \"Bearer \" .. t, [\"Content-Type\"] = \"application/json\"}}, body)\nend\n",
-        list(&shoppers.adders)
+        lua_list(&shoppers.adders)
     );
     let adds = wrk_script(&format!("{base}/api/v1/cart"), 64, 10, &[], &adds_lua)
         .expect("wrk figures for adds");

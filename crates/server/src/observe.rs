@@ -331,7 +331,30 @@ pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
         bytes: answers.bytes + kept_pages.bytes,
         max_bytes: answers.max_bytes + kept_pages.max_bytes,
     };
-    let parts: [Vec<MetricFamily>; 16] = [
+    families.extend(render_families(ssr));
+    families.extend(turn_families(&turns));
+    families.extend(cache_families(&cache));
+    families.extend(counter(
+        "store_orders_placed_total",
+        "Orders placed through this process since it started.",
+        api::orders::place::PLACED.load(Ordering::Relaxed),
+    ));
+    families.extend(db_failure_families());
+    families.extend(gauge(
+        "store_maintenance",
+        "1 while the store is under maintenance.",
+        u64::from(api.watch.maintenance()),
+    ));
+    let mut out = String::new();
+    if let Err(e) = prometheus::TextEncoder::new().encode_utf8(&families, &mut out) {
+        tracing::error!("metrics: {e}");
+    }
+    out
+}
+
+/// The page renderer's metrics: its memo, failures and fallbacks, queue and threads.
+fn render_families(ssr: &ssr::Renderer) -> Vec<MetricFamily> {
+    [
         counter(
             "store_render_memo_hits_total",
             "Page renders answered from the render memo.",
@@ -367,6 +390,15 @@ pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
             "Render threads with a working JavaScript runtime.",
             ssr.threads_alive() as u64,
         ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The database turns' metrics: how many, in use, waiting, refused.
+fn turn_families(turns: &db::TurnStats) -> Vec<MetricFamily> {
+    [
         gauge(
             "store_db_turns",
             "Database turns (DB_POOL_SIZE): how many database calls run at once.",
@@ -387,6 +419,15 @@ pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
             "Database calls that found no turn within 2 s (answered 503).",
             turns.refused,
         ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The cache's metrics (finished pages and API answers as one).
+fn cache_families(cache: &framework::cache::CacheStats) -> Vec<MetricFamily> {
+    [
         counter(
             "store_cache_hits_total",
             "Lookups of finished pages and API answers found in the cache.",
@@ -407,13 +448,14 @@ pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
             "The most bytes the cache holds (CACHE_MB).",
             cache.max_bytes,
         ),
-        counter(
-            "store_orders_placed_total",
-            "Orders placed through this process since it started.",
-            api::orders::place::PLACED.load(Ordering::Relaxed),
-        ),
-    ];
-    families.extend(parts.into_iter().flatten());
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Database calls the database failed, by kind.
+fn db_failure_families() -> Vec<MetricFamily> {
     let failures = IntCounterVec::new(
         Opts::new(
             "store_db_failures_total",
@@ -425,17 +467,7 @@ pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
     for (kind, n) in db::outages::counts() {
         failures.with_label_values(&[kind.as_str()]).inc_by(n);
     }
-    families.extend(failures.collect());
-    families.extend(gauge(
-        "store_maintenance",
-        "1 while the store is under maintenance.",
-        u64::from(api.watch.maintenance()),
-    ));
-    let mut out = String::new();
-    if let Err(e) = prometheus::TextEncoder::new().encode_utf8(&families, &mut out) {
-        tracing::error!("metrics: {e}");
-    }
-    out
+    failures.collect()
 }
 
 /// `GET /metrics`.

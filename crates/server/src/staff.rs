@@ -336,56 +336,75 @@ fn list_orders(
     let (_pool, mut conn) = open(config)?;
     let (rows, total) = db::staff::orders(&mut conn, since_at, status.map(Status::as_str), limit)
         .map_err(|e| e.to_string())?;
+    // " since 2025-01-31, with status placed", or nothing without filters.
     let filters = [
         since.map(|d| format!("since {d}")),
         status.map(|s| format!("with status {}", s.as_str())),
     ]
     .into_iter()
     .flatten()
+    .map(|f| format!(" {f}"))
     .collect::<Vec<_>>()
-    .join(", ");
+    .join(",");
     if rows.is_empty() {
-        println!(
-            "no orders{}",
-            if filters.is_empty() {
-                String::new()
-            } else {
-                format!(" {filters}")
-            }
-        );
+        println!("no orders{filters}");
         return Ok(());
     }
-    let header = [
-        "NUMBER",
-        "PLACED (MANILA)",
-        "STATUS",
-        "TOTAL",
-        "FULFILLMENT",
-        "CONTACT",
-    ];
-    let table: Vec<[String; 6]> = rows
-        .iter()
-        .map(|o| {
-            let contact = [&o.contact_name, &o.mobile, &o.email]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .map(|s| domain::text::escaped(s))
-                .collect::<Vec<_>>()
-                .join(", ");
-            [
-                api::orders::number(o.id),
-                domain::calendar::manila_minute(o.placed_at),
-                o.status.clone(),
-                domain::money::format_php(o.total),
-                o.fulfillment_name.clone(),
-                if contact.is_empty() {
-                    "(account deleted)".into()
-                } else {
-                    contact
-                },
-            ]
-        })
-        .collect();
+    let table: Vec<[String; 6]> = rows.iter().map(order_cells).collect();
+    let mut out = std::io::stdout().lock();
+    let mut print = |s: String| writeln!(out, "{s}").map_err(|e| format!("standard output: {e}"));
+    for line in table_lines(ORDER_HEADER, &table) {
+        print(line)?;
+    }
+    let shown = table.len() as i64;
+    print(if shown < total {
+        format!(
+            "{shown} of {total} orders{filters}, newest first (narrow with --since or --status, or raise --limit)"
+        )
+    } else {
+        format!(
+            "{total} order{}{filters}",
+            if total == 1 { "" } else { "s" }
+        )
+    })?;
+    Ok(())
+}
+
+/// The columns of `store orders list`.
+const ORDER_HEADER: [&str; 6] = [
+    "NUMBER",
+    "PLACED (MANILA)",
+    "STATUS",
+    "TOTAL",
+    "FULFILLMENT",
+    "CONTACT",
+];
+
+/// An order's line of `store orders list`: the shopper's text escaped.
+fn order_cells(o: &db::orders::OrderRow) -> [String; 6] {
+    let contact = [&o.contact_name, &o.mobile, &o.email]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| domain::text::escaped(s))
+        .collect::<Vec<_>>()
+        .join(", ");
+    [
+        api::orders::number(o.id),
+        domain::calendar::manila_minute(o.placed_at),
+        o.status.clone(),
+        domain::money::format_php(o.total),
+        o.fulfillment_name.clone(),
+        if contact.is_empty() {
+            "(account deleted)".into()
+        } else {
+            contact
+        },
+    ]
+}
+
+/// The header and the rows as lines of columns two spaces apart, each as wide as its widest
+/// cell: money (the fourth column) lines up on the right, the rest on the left.
+fn table_lines(header: [&str; 6], table: &[[String; 6]]) -> Vec<String> {
     let width = |i: usize| {
         table
             .iter()
@@ -415,30 +434,13 @@ fn list_orders(
         }
         s.trim_end().to_string()
     };
-    let mut out = std::io::stdout().lock();
-    let mut print = |s: String| writeln!(out, "{s}").map_err(|e| format!("standard output: {e}"));
-    print(line(header))?;
-    for r in &table {
-        print(line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]]))?;
-    }
-    let shown = table.len() as i64;
-    print(if shown < total {
-        format!(
-            "{shown} of {total} orders{}, newest first (narrow with --since or --status, or raise --limit)",
-            if filters.is_empty() { String::new() } else { format!(" {filters}") }
+    std::iter::once(line(header))
+        .chain(
+            table
+                .iter()
+                .map(|r| line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]])),
         )
-    } else {
-        format!(
-            "{total} order{}{}",
-            if total == 1 { "" } else { "s" },
-            if filters.is_empty() {
-                String::new()
-            } else {
-                format!(" {filters}")
-            }
-        )
-    })?;
-    Ok(())
+        .collect()
 }
 
 /// Why a status change did not happen.
@@ -466,95 +468,14 @@ fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> 
     let (_pool, mut conn) = open(config)?;
     let base = config.public_url.clone();
     let now = domain::calendar::unix_now();
-    let number = api::orders::number(id);
-    let done = db::write_transaction(&mut conn, |conn| {
-        let held = db::staff::hold_order(conn, id)?;
-        let Some(full) = db::orders::full(conn, id)?.filter(|_| held) else {
-            return Err(Refusal::Said(format!(
-                "there is no order {number} (id {id})"
-            )));
-        };
-        let from = Status::parse(&full.order.status).ok_or_else(|| {
-            Refusal::Said(format!(
-                "order {number} has a status this store does not know: {:?}",
-                full.order.status
-            ))
-        })?;
-        let pickup = full.order.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get();
-        let fulfillment = if pickup {
-            Fulfillment::Pickup
-        } else {
-            Fulfillment::Delivery
-        };
-        if from == to {
-            return Err(Refusal::Said(format!(
-                "order {number} is already {}",
-                to.as_str()
-            )));
-        }
-        if !from.can_become(to, fulfillment) {
-            let next: Vec<&str> = Status::ALL
-                .into_iter()
-                .filter(|s| from.can_become(*s, fulfillment))
-                .map(Status::as_str)
-                .collect();
-            return Err(Refusal::Said(if next.is_empty() {
-                format!(
-                    "order {number} is {}, which is final: it cannot become {}",
-                    from.as_str(),
-                    to.as_str()
-                )
-            } else {
-                format!(
-                    "order {number} ({}) is {}: it can become {}, not {}",
-                    full.order.fulfillment_name,
-                    from.as_str(),
-                    next.join(" or "),
-                    to.as_str()
-                )
-            }));
-        }
-        if !db::staff::set_status(conn, id, from.as_str(), to.as_str(), now)? {
-            return Err(Refusal::Said(format!(
-                "order {number} changed while this ran; look at it again (store orders list)"
-            )));
-        }
-        let full = db::orders::full(conn, id)?
-            .ok_or_else(|| Refusal::Said(format!("order {number} vanished")))?;
-        let member = full.order.user_id.is_some();
-        let view = OrderView::from(full);
-        let mailed = if view.email.is_empty() {
-            None
-        } else {
-            // A member's page is theirs to open; a guest's needs the key of their confirmation's
-            // link, which only its hash keeps.
-            let link = member.then(|| format!("{base}/active-order/{id}"));
-            let mail = Mail::render(
-                "order_status",
-                &view.email,
-                format!(
-                    "Your order {} is {}",
-                    view.number,
-                    view.status_label.to_lowercase()
-                ),
-                &serde_json::json!({
-                    "order": &view,
-                    "pickup": pickup,
-                    "link": link,
-                    "total": domain::money::format_php(view.total),
-                }),
-            )?;
-            framework::mail::enqueue(conn, std::slice::from_ref(&mail))?;
-            Some(mail.to)
-        };
-        Ok((from, view, mailed))
-    })
-    .map_err(|e| match e {
-        Refusal::Said(s) => s,
-        Refusal::Db(e) => format!("database: {e}"),
-        Refusal::Api(e) => e.to_string(),
-    })?;
-    let (from, view, mailed) = done;
+    let (from, view, mailed) =
+        db::write_transaction(&mut conn, |conn| change_status(conn, id, to, now, &base)).map_err(
+            |e| match e {
+                Refusal::Said(s) => s,
+                Refusal::Db(e) => format!("database: {e}"),
+                Refusal::Api(e) => e.to_string(),
+            },
+        )?;
     println!(
         "{}: {} -> {} ({}{})",
         view.number,
@@ -576,6 +497,122 @@ fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> 
         None => println!("no mail: the order keeps no address (its account was deleted)"),
     }
     Ok(())
+}
+
+/// In the caller's transaction: order `id` held and moved to `to`, if its status and
+/// fulfillment allow it, and the shopper's mail queued. Answers the status it had, the order
+/// now, and where the mail goes (none: the order keeps no address).
+fn change_status(
+    conn: &mut db::AnyConnection,
+    id: i64,
+    to: Status,
+    now: i64,
+    base: &str,
+) -> Result<(Status, OrderView, Option<String>), Refusal> {
+    let number = api::orders::number(id);
+    let held = db::staff::hold_order(conn, id)?;
+    let Some(full) = db::orders::full(conn, id)?.filter(|_| held) else {
+        return Err(Refusal::Said(format!(
+            "there is no order {number} (id {id})"
+        )));
+    };
+    let from = Status::parse(&full.order.status).ok_or_else(|| {
+        Refusal::Said(format!(
+            "order {number} has a status this store does not know: {:?}",
+            full.order.status
+        ))
+    })?;
+    let pickup = full.order.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get();
+    check_move(&number, &full.order.fulfillment_name, from, to, pickup)?;
+    if !db::staff::set_status(conn, id, from.as_str(), to.as_str(), now)? {
+        return Err(Refusal::Said(format!(
+            "order {number} changed while this ran; look at it again (store orders list)"
+        )));
+    }
+    let full = db::orders::full(conn, id)?
+        .ok_or_else(|| Refusal::Said(format!("order {number} vanished")))?;
+    let member = full.order.user_id.is_some();
+    let view = OrderView::from(full);
+    let mailed = if view.email.is_empty() {
+        None
+    } else {
+        // A member's page is theirs to open; a guest's needs the key of their confirmation's
+        // link, which only its hash keeps.
+        let link = member.then(|| format!("{base}/active-order/{id}"));
+        Some(queue_status_mail(conn, &view, pickup, link)?)
+    };
+    Ok((from, view, mailed))
+}
+
+/// Refuses a move of order `number` from `from` to `to` that is no move, or that its
+/// fulfillment (`fulfillment_name`, a pickup or not) does not allow, naming the moves it does.
+fn check_move(
+    number: &str,
+    fulfillment_name: &str,
+    from: Status,
+    to: Status,
+    pickup: bool,
+) -> Result<(), Refusal> {
+    let fulfillment = if pickup {
+        Fulfillment::Pickup
+    } else {
+        Fulfillment::Delivery
+    };
+    if from == to {
+        return Err(Refusal::Said(format!(
+            "order {number} is already {}",
+            to.as_str()
+        )));
+    }
+    if from.can_become(to, fulfillment) {
+        return Ok(());
+    }
+    let next: Vec<&str> = Status::ALL
+        .into_iter()
+        .filter(|s| from.can_become(*s, fulfillment))
+        .map(Status::as_str)
+        .collect();
+    Err(Refusal::Said(if next.is_empty() {
+        format!(
+            "order {number} is {}, which is final: it cannot become {}",
+            from.as_str(),
+            to.as_str()
+        )
+    } else {
+        format!(
+            "order {number} ({fulfillment_name}) is {}: it can become {}, not {}",
+            from.as_str(),
+            next.join(" or "),
+            to.as_str()
+        )
+    }))
+}
+
+/// Queues the mail telling the shopper their order's new status (with the order's page for a
+/// member, `link`): the address it goes to.
+fn queue_status_mail(
+    conn: &mut db::AnyConnection,
+    view: &OrderView,
+    pickup: bool,
+    link: Option<String>,
+) -> Result<String, Refusal> {
+    let mail = Mail::render(
+        "order_status",
+        &view.email,
+        format!(
+            "Your order {} is {}",
+            view.number,
+            view.status_label.to_lowercase()
+        ),
+        &serde_json::json!({
+            "order": view,
+            "pickup": pickup,
+            "link": link,
+            "total": domain::money::format_php(view.total),
+        }),
+    )?;
+    framework::mail::enqueue(conn, std::slice::from_ref(&mail))?;
+    Ok(mail.to)
 }
 
 pub fn backup(config: &Config, args: BackupArgs) -> Result<(), String> {

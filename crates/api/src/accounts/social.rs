@@ -103,97 +103,124 @@ fn unreachable(p: Provider) -> ApiError {
 
 /// Asks the provider about `token` (blocking; run it off the async workers).
 pub fn verify(cfg: &SocialConfig, provider: Provider, token: &str) -> Result<Identity, ApiError> {
-    // The store does not offer this provider: the shopper's choice, not the server's failure.
-    let not_offered = || {
-        ApiError::Invalid {
-        field: "userAccessToken",
-        message: format!(
-            "Signing up with {} is not available. Create your account with your email address instead.",
-            provider.name()
-        ),
-    }
-    };
-    // A token is opaque text of a sensible size; anything else was never a provider's.
-    let plausible =
-        !token.is_empty() && token.len() <= 4096 && token.bytes().all(|b| b.is_ascii_graphic());
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(TIMEOUT))
         .http_status_as_error(false)
         .build()
         .into();
     match provider {
-        Provider::Google => {
-            let client_id = cfg.google_client_id.as_deref().ok_or_else(not_offered)?;
-            if !plausible {
-                return Err(unverified(provider));
-            }
-            let info: GoogleTokenInfo = get_json(
-                &agent,
-                &format!("{}/tokeninfo", cfg.google_url),
-                &[("id_token", token)],
+        Provider::Google => verify_google(cfg, &agent, token),
+        Provider::Facebook => verify_facebook(cfg, &agent, token),
+    }
+}
+
+/// The store does not offer this provider: the shopper's choice, not the server's failure.
+fn not_offered(provider: Provider) -> ApiError {
+    ApiError::Invalid {
+        field: "userAccessToken",
+        message: format!(
+            "Signing up with {} is not available. Create your account with your email address instead.",
+            provider.name()
+        ),
+    }
+}
+
+/// A token is opaque text of a sensible size; anything else was never a provider's.
+fn plausible(token: &str) -> bool {
+    !token.is_empty() && token.len() <= 4096 && token.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// Google's `tokeninfo` on an ID token: issued by Google to `GOOGLE_CLIENT_ID`, not expired,
+/// for a verified email.
+fn verify_google(
+    cfg: &SocialConfig,
+    agent: &ureq::Agent,
+    token: &str,
+) -> Result<Identity, ApiError> {
+    let provider = Provider::Google;
+    let client_id = cfg
+        .google_client_id
+        .as_deref()
+        .ok_or_else(|| not_offered(provider))?;
+    if !plausible(token) {
+        return Err(unverified(provider));
+    }
+    let info: GoogleTokenInfo = get_json(
+        agent,
+        &format!("{}/tokeninfo", cfg.google_url),
+        &[("id_token", token)],
+        provider,
+    )?;
+    let issuer_ok = matches!(
+        info.iss.as_deref(),
+        Some("accounts.google.com" | "https://accounts.google.com")
+    );
+    let text = |v: &Option<serde_json::Value>| match v {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let fresh = text(&info.exp)
+        .parse::<i64>()
+        .is_ok_and(|e| e > domain::calendar::unix_now());
+    let verified = text(&info.email_verified) == "true";
+    match (info.aud.as_deref(), info.email) {
+        (Some(aud), Some(email)) if aud == client_id && issuer_ok && fresh && verified => {
+            Ok(Identity {
                 provider,
-            )?;
-            let issuer_ok = matches!(
-                info.iss.as_deref(),
-                Some("accounts.google.com" | "https://accounts.google.com")
-            );
-            let text = |v: &Option<serde_json::Value>| match v {
-                Some(serde_json::Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-                None => String::new(),
-            };
-            let fresh = text(&info.exp)
-                .parse::<i64>()
-                .is_ok_and(|e| e > domain::calendar::unix_now());
-            let verified = text(&info.email_verified) == "true";
-            match (info.aud.as_deref(), info.email) {
-                (Some(aud), Some(email)) if aud == client_id && issuer_ok && fresh && verified => {
-                    Ok(Identity {
-                        provider,
-                        email,
-                        first_name: info.given_name.unwrap_or_default(),
-                        last_name: info.family_name.unwrap_or_default(),
-                    })
-                }
-                _ => Err(unverified(provider)),
-            }
+                email,
+                first_name: info.given_name.unwrap_or_default(),
+                last_name: info.family_name.unwrap_or_default(),
+            })
         }
-        Provider::Facebook => {
-            let (app_id, secret) = cfg.facebook_app.as_ref().ok_or_else(not_offered)?;
-            if !plausible {
-                return Err(unverified(provider));
-            }
-            let app_token = format!("{app_id}|{secret}");
-            let debug: FacebookDebug = get_json(
-                &agent,
-                &format!("{}/debug_token", cfg.facebook_url),
-                &[("input_token", token), ("access_token", &app_token)],
-                provider,
-            )?;
-            let d = debug.data.ok_or_else(|| unverified(provider))?;
-            if !(d.is_valid && d.app_id.as_deref() == Some(app_id.as_str())) {
-                return Err(unverified(provider));
-            }
-            let me: FacebookMe = get_json(
-                &agent,
-                &format!("{}/me", cfg.facebook_url),
-                &[
-                    ("fields", "email,first_name,last_name"),
-                    ("access_token", token),
-                ],
-                provider,
-            )?;
-            match (me.id, d.user_id, me.email) {
-                (Some(a), Some(b), Some(email)) if a == b => Ok(Identity {
-                    provider,
-                    email,
-                    first_name: me.first_name.unwrap_or_default(),
-                    last_name: me.last_name.unwrap_or_default(),
-                }),
-                // No email (the member did not share it): nothing to make an account of.
-                _ => Err(unverified(provider)),
-            }
-        }
+        _ => Err(unverified(provider)),
+    }
+}
+
+/// Facebook's `debug_token` (with the app's own access token) on a user token of
+/// `FACEBOOK_APP_ID`, then the user's email from `/me`.
+fn verify_facebook(
+    cfg: &SocialConfig,
+    agent: &ureq::Agent,
+    token: &str,
+) -> Result<Identity, ApiError> {
+    let provider = Provider::Facebook;
+    let (app_id, secret) = cfg
+        .facebook_app
+        .as_ref()
+        .ok_or_else(|| not_offered(provider))?;
+    if !plausible(token) {
+        return Err(unverified(provider));
+    }
+    let app_token = format!("{app_id}|{secret}");
+    let debug: FacebookDebug = get_json(
+        agent,
+        &format!("{}/debug_token", cfg.facebook_url),
+        &[("input_token", token), ("access_token", &app_token)],
+        provider,
+    )?;
+    let d = debug.data.ok_or_else(|| unverified(provider))?;
+    if !(d.is_valid && d.app_id.as_deref() == Some(app_id.as_str())) {
+        return Err(unverified(provider));
+    }
+    let me: FacebookMe = get_json(
+        agent,
+        &format!("{}/me", cfg.facebook_url),
+        &[
+            ("fields", "email,first_name,last_name"),
+            ("access_token", token),
+        ],
+        provider,
+    )?;
+    match (me.id, d.user_id, me.email) {
+        (Some(a), Some(b), Some(email)) if a == b => Ok(Identity {
+            provider,
+            email,
+            first_name: me.first_name.unwrap_or_default(),
+            last_name: me.last_name.unwrap_or_default(),
+        }),
+        // No email (the member did not share it): nothing to make an account of.
+        _ => Err(unverified(provider)),
     }
 }
 

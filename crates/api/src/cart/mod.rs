@@ -44,7 +44,7 @@ use crate::catalog::ProductView;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
 use framework::error::{ApiError, DisabledProduct};
 use pricing::{
-    is_keg, price, resets, unavailable_reason, CartAnswer, CartConflict, Pricing, EMPTY,
+    is_keg, price, resets, unavailable_reason, CartAnswer, CartConflict, PriceInput, Pricing, EMPTY,
 };
 
 /// The browser's cart cookie.
@@ -226,17 +226,15 @@ pub fn answer(
         None => (Vec::new(), Vec::new(), 0),
     };
     let now = ctx.config.now(testdate);
-    let mut priced = price(
-        ctx,
-        pricing,
+    let input = PriceInput {
         items,
-        &empties,
+        empties: &empties,
         place,
         fulfillment,
         now,
         revision,
-    )?
-    .answer;
+    };
+    let mut priced = price(ctx, pricing, input)?.answer;
     if cart.is_some_and(|c| c.user_id.is_some()) && place.served {
         priced.recommended_products = recommended(ctx, pricing, place, &priced)?;
     }

@@ -284,210 +284,59 @@ pub struct Priced {
     pub lines: Vec<(Item, String, i64)>,
 }
 
-/// Prices `items` for `place` and `fulfillment` at `now` (checkout's hours and blackouts).
-#[allow(clippy::too_many_arguments)]
-pub fn price(
-    ctx: &mut Ctx,
-    pricing: &Pricing,
-    items: Vec<Item>,
-    empties: &[(i32, i32)],
-    place: &Place,
-    fulfillment: FulfillmentId,
-    now: time::PrimitiveDateTime,
-    revision: i64,
-) -> Result<Priced, ApiError> {
+/// What [`price`] prices: a cart's items and the empties returned, for `place` and
+/// `fulfillment` at `now` (checkout's hours and blackouts), at the cart's `revision`.
+pub struct PriceInput<'a> {
+    pub items: Vec<Item>,
+    /// Empty cases returned, by deposit row.
+    pub empties: &'a [(i32, i32)],
+    pub place: &'a Place,
+    pub fulfillment: FulfillmentId,
+    pub now: time::PrimitiveDateTime,
+    pub revision: i64,
+}
+
+/// Prices a cart. What it reads from the database, in this order: the items listed in the
+/// place's city, the delivery fee (a served place's cart with items), the checkout window (a
+/// cart nothing else keeps from checkout); the rest is [`Cases`], [`deposits`] and
+/// [`blocked_reason`], pure rules on what was loaded.
+pub fn price(ctx: &mut Ctx, pricing: &Pricing, input: PriceInput<'_>) -> Result<Priced, ApiError> {
+    let PriceInput {
+        items,
+        empties,
+        place,
+        fulfillment,
+        now,
+        revision,
+    } = input;
     let ids: Vec<ProductId> = items.iter().map(|i| i.product.id).collect();
     let listed = if place.served {
         db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
     } else {
         Vec::new()
     };
-    let mut groups: BTreeMap<(i32, i32), Group> = BTreeMap::new();
-    for item in items {
-        let reason = unavailable_reason(&item.product, place, &listed);
-        let packaging = item.product.packaging_id.get();
-        let order = pricing
-            .case_types
-            .iter()
-            .position(|c| c.packaging_id == packaging)
-            .map_or(i32::MAX, |i| i as i32);
-        groups
-            .entry((order, packaging))
-            .or_default()
-            .push((item, reason));
-    }
-    let mut shopping_cart = Vec::new();
-    let mut unavailable = Vec::new();
-    let mut lines = Vec::new();
-    let mut deposit_lines = Vec::new();
-    let mut incomplete = false;
-    for ((_, packaging), group) in groups {
-        let case_type = pricing
-            .case_types
-            .iter()
-            .find(|c| c.packaging_id == packaging);
-        let upc = case_type.map_or(1, |c| c.unit_per_case);
-        let min = case_type.map_or(1, |c| c.minimum_order_qty);
-        let name = case_type.map_or_else(
-            || {
-                pricing
-                    .packagings
-                    .iter()
-                    .find(|k| k.id.get() == packaging)
-                    .map(|k| k.name.clone())
-                    .unwrap_or_default()
-            },
-            |c| c.name.clone(),
-        );
-        let packaging_name = pricing
-            .packagings
-            .iter()
-            .find(|k| k.id.get() == packaging)
-            .map(|k| k.name.clone())
-            .unwrap_or_default();
-        let mut case_items = Vec::new();
-        let mut case_lines = Vec::new();
-        let mut summary = Vec::new();
-        for (item, reason) in group {
-            let p = &item.product;
-            let units = u32::try_from(item.quantity).unwrap_or(0);
-            let upc_item = u32::try_from(p.unit_per_case).unwrap_or(1);
-            let total = cases::line_amount(units, upc_item, p.price, p.price_per_case);
-            if let Some(reason) = &reason {
-                unavailable.push(DisabledProduct {
-                    id: p.id,
-                    product_name: p.product_name.clone(),
-                    reason: reason.clone(),
-                });
-            } else {
-                case_lines.push(Line {
-                    units,
-                    amount: total,
-                });
-                if let Some(d) = pricing.deposit_of(p) {
-                    deposit_lines.push(domain::deposits::DepositLine {
-                        row: i64::from(d.id),
-                        per_case: d.amount,
-                        units,
-                        unit_per_case: upc_item,
-                    });
-                }
-                lines.push((item.clone(), name.clone(), total));
-            }
-            summary.push(format!("{} x {}", p.product_name, item.quantity));
-            case_items.push(CartItem::of(&item, total, &packaging_name, reason));
-        }
-        let rule = CaseRule {
-            unit_per_case: u32::try_from(upc).unwrap_or(1),
-            minimum_order_qty: u32::try_from(min).unwrap_or(1),
-        };
-        let fill = match rule.fill(&case_lines) {
-            Ok(f) => f,
-            // Only unavailable items: nothing counts.
-            Err(cases::CaseError::Empty) => cases::CaseFill {
-                units: 0,
-                cases: 0,
-                capacity: 0,
-                missing: 0,
-                amount: 0,
-            },
-            Err(e) => return Err(ApiError::Internal(format!("case math: {e:?}"))),
-        };
-        incomplete |= !fill.complete();
-        shopping_cart.push(CartCase {
-            name,
-            packaging_id: domain::PackagingId::from_db(packaging),
-            family: pricing.family(domain::PackagingId::from_db(packaging)),
-            unit_noun: case_type.map(|c| c.unit_noun.clone()).unwrap_or_default(),
-            unit_per_case: upc,
-            minimum_order_qty: min,
-            cases: fill.cases,
-            units: fill.units,
-            capacity: fill.capacity,
-            missing: fill.missing,
-            total: fill.amount,
-            summary: summary.join(", "),
-            items: case_items,
-        });
-    }
-    // Deposits, then the empties returned against them.
-    let charged = domain::deposits::charged(&deposit_lines);
-    let mut deposits = Vec::new();
-    let mut empties_lines = Vec::new();
-    for (row, amount) in &charged {
-        let Some(d) = pricing.deposits.iter().find(|d| i64::from(d.id) == *row) else {
-            continue;
-        };
-        deposits.push(NameAmount {
-            name: d.name.clone(),
-            amount: *amount,
-        });
-        let returned = empties
-            .iter()
-            .find(|(id, _)| *id == d.id)
-            .map_or(0, |(_, n)| *n);
-        let max_cases = if d.amount > 0 {
-            i32::try_from((amount + d.amount - 1) / d.amount).unwrap_or(i32::MAX)
-        } else {
-            0
-        };
-        let returned = returned.min(max_cases);
-        let credit =
-            domain::deposits::credit(*amount, d.amount, u32::try_from(returned).unwrap_or(0));
-        if credit > 0 {
-            deposits.push(NameAmount {
-                name: format!("Returned empties: {returned} x {}", d.name),
-                amount: -credit,
-            });
-        }
-        empties_lines.push(EmptiesLine {
-            deposit_id: d.id,
-            name: d.name.clone(),
-            per_case: d.amount,
-            returned,
-            max_cases,
-            credit,
-        });
-    }
-    let items_in_cart: Vec<NameAmount> = shopping_cart
-        .iter()
-        .filter(|c| c.units > 0)
-        .map(|c| NameAmount {
-            name: format!(
-                "{} ({} {})",
-                c.name,
-                c.cases,
-                if c.cases == 1 { "case" } else { "cases" }
-            ),
-            amount: c.total,
-        })
-        .collect();
+    let cases = Cases::of(pricing, group(pricing, items, place, &listed))?;
+    let (deposits, empties_lines) = deposits(pricing, &cases.deposit_lines, empties);
+    let items_in_cart = items_in_cart(&cases.shopping_cart);
     let items_total: i64 = items_in_cart.iter().map(|l| l.amount).sum();
     let deposits_total: i64 = deposits.iter().map(|l| l.amount).sum();
-    let has_items = items_total > 0 || !lines.is_empty();
+    let has_items = items_total > 0 || !cases.lines.is_empty();
     let delivery_fee = if has_items && place.served {
         db::carts::delivery_fee(ctx.conn, place.city.id, fulfillment)?
     } else {
         0
     };
-    let item_count = shopping_cart.iter().map(|c| c.items.len() as u32).sum();
-    let reason = if item_count == 0 {
-        Some(EMPTY.to_string())
-    } else if !unavailable.is_empty() {
-        Some(format!(
-            "Remove what cannot be bought in {}: {}.",
-            place.barangay.barangay_name,
-            unavailable
-                .iter()
-                .map(|u| u.product_name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    } else if incomplete {
-        Some(INCOMPLETE.to_string())
-    } else {
-        closed_reason(ctx, now)?
+    let item_count = cases.item_count();
+    let reason = match blocked_reason(&cases, item_count, place) {
+        Some(reason) => Some(reason),
+        None => closed_reason(ctx, now)?,
     };
+    let Cases {
+        shopping_cart,
+        unavailable,
+        lines,
+        ..
+    } = cases;
     Ok(Priced {
         answer: CartAnswer {
             shopping_cart,
@@ -517,6 +366,264 @@ pub fn price(
         },
         lines,
     })
+}
+
+/// The items by case type, in the order of the case types (packagings without one last), each
+/// with why it cannot be bought at `place`, if it cannot.
+fn group(
+    pricing: &Pricing,
+    items: Vec<Item>,
+    place: &Place,
+    listed: &[ProductId],
+) -> BTreeMap<(i32, i32), Group> {
+    let mut groups: BTreeMap<(i32, i32), Group> = BTreeMap::new();
+    for item in items {
+        let reason = unavailable_reason(&item.product, place, listed);
+        let packaging = item.product.packaging_id.get();
+        let order = pricing
+            .case_types
+            .iter()
+            .position(|c| c.packaging_id == packaging)
+            .map_or(i32::MAX, |i| i as i32);
+        groups
+            .entry((order, packaging))
+            .or_default()
+            .push((item, reason));
+    }
+    groups
+}
+
+/// The cart's case panels and what their items come to.
+#[derive(Default)]
+struct Cases {
+    shopping_cart: Vec<CartCase>,
+    /// Items that cannot be bought at the place, in the order of the panels.
+    unavailable: Vec<DisabledProduct>,
+    /// Each available item with its case type's name and what it costs.
+    lines: Vec<(Item, String, i64)>,
+    /// Each available item's deposit row, if it has one.
+    deposit_lines: Vec<domain::deposits::DepositLine>,
+    /// Whether any case is not yet full.
+    incomplete: bool,
+}
+
+impl Cases {
+    fn of(pricing: &Pricing, groups: BTreeMap<(i32, i32), Group>) -> Result<Self, ApiError> {
+        let mut cases = Self::default();
+        for ((_, packaging), group) in groups {
+            cases.add_case(pricing, packaging, group)?;
+        }
+        Ok(cases)
+    }
+
+    /// How many items (different products) the panels hold.
+    fn item_count(&self) -> u32 {
+        self.shopping_cart
+            .iter()
+            .map(|c| c.items.len() as u32)
+            .sum()
+    }
+
+    /// The panel of one case type: its items priced, its cases filled.
+    fn add_case(
+        &mut self,
+        pricing: &Pricing,
+        packaging: i32,
+        group: Group,
+    ) -> Result<(), ApiError> {
+        let case_type = pricing
+            .case_types
+            .iter()
+            .find(|c| c.packaging_id == packaging);
+        let upc = case_type.map_or(1, |c| c.unit_per_case);
+        let min = case_type.map_or(1, |c| c.minimum_order_qty);
+        let packaging_name = pricing
+            .packagings
+            .iter()
+            .find(|k| k.id.get() == packaging)
+            .map(|k| k.name.clone())
+            .unwrap_or_default();
+        let name = case_type.map_or_else(|| packaging_name.clone(), |c| c.name.clone());
+        let mut case_items = Vec::new();
+        let mut case_lines = Vec::new();
+        let mut summary = Vec::new();
+        for (item, reason) in group {
+            let total = self.add_item(pricing, &item, reason.as_deref(), &name, &mut case_lines);
+            summary.push(format!("{} x {}", item.product.product_name, item.quantity));
+            case_items.push(CartItem::of(&item, total, &packaging_name, reason));
+        }
+        let fill = fill(upc, min, &case_lines)?;
+        self.incomplete |= !fill.complete();
+        self.shopping_cart.push(CartCase {
+            name,
+            packaging_id: domain::PackagingId::from_db(packaging),
+            family: pricing.family(domain::PackagingId::from_db(packaging)),
+            unit_noun: case_type.map(|c| c.unit_noun.clone()).unwrap_or_default(),
+            unit_per_case: upc,
+            minimum_order_qty: min,
+            cases: fill.cases,
+            units: fill.units,
+            capacity: fill.capacity,
+            missing: fill.missing,
+            total: fill.amount,
+            summary: summary.join(", "),
+            items: case_items,
+        });
+        Ok(())
+    }
+
+    /// What an item's units cost. One that cannot be bought (`reason`) is listed as such; one
+    /// that can counts in its case (`case_lines`), its deposit row and the order's lines.
+    fn add_item(
+        &mut self,
+        pricing: &Pricing,
+        item: &Item,
+        reason: Option<&str>,
+        case_name: &str,
+        case_lines: &mut Vec<Line>,
+    ) -> i64 {
+        let p = &item.product;
+        let units = u32::try_from(item.quantity).unwrap_or(0);
+        let upc_item = u32::try_from(p.unit_per_case).unwrap_or(1);
+        let total = cases::line_amount(units, upc_item, p.price, p.price_per_case);
+        if let Some(reason) = reason {
+            self.unavailable.push(DisabledProduct {
+                id: p.id,
+                product_name: p.product_name.clone(),
+                reason: reason.to_string(),
+            });
+            return total;
+        }
+        case_lines.push(Line {
+            units,
+            amount: total,
+        });
+        if let Some(d) = pricing.deposit_of(p) {
+            self.deposit_lines.push(domain::deposits::DepositLine {
+                row: i64::from(d.id),
+                per_case: d.amount,
+                units,
+                unit_per_case: upc_item,
+            });
+        }
+        self.lines
+            .push((item.clone(), case_name.to_string(), total));
+        total
+    }
+}
+
+/// How a case type's available items fill its cases (`upc` units a case, at least `min`).
+fn fill(upc: i32, min: i32, lines: &[Line]) -> Result<cases::CaseFill, ApiError> {
+    let rule = CaseRule {
+        unit_per_case: u32::try_from(upc).unwrap_or(1),
+        minimum_order_qty: u32::try_from(min).unwrap_or(1),
+    };
+    match rule.fill(lines) {
+        Ok(f) => Ok(f),
+        // Only unavailable items: nothing counts.
+        Err(cases::CaseError::Empty) => Ok(cases::CaseFill {
+            units: 0,
+            cases: 0,
+            capacity: 0,
+            missing: 0,
+            amount: 0,
+        }),
+        Err(e) => Err(ApiError::Internal(format!("case math: {e:?}"))),
+    }
+}
+
+/// The summary's deposit lines (each row charged, then the credit for the empties returned
+/// against it, if any) and the empties the shopper may return (one a row charged).
+fn deposits(
+    pricing: &Pricing,
+    deposit_lines: &[domain::deposits::DepositLine],
+    empties: &[(i32, i32)],
+) -> (Vec<NameAmount>, Vec<EmptiesLine>) {
+    let charged = domain::deposits::charged(deposit_lines);
+    let mut deposits = Vec::new();
+    let mut empties_lines = Vec::new();
+    for (row, amount) in &charged {
+        let Some(d) = pricing.deposits.iter().find(|d| i64::from(d.id) == *row) else {
+            continue;
+        };
+        deposits.push(NameAmount {
+            name: d.name.clone(),
+            amount: *amount,
+        });
+        let line = empties_line(d, *amount, empties);
+        if line.credit > 0 {
+            deposits.push(NameAmount {
+                name: format!("Returned empties: {} x {}", line.returned, d.name),
+                amount: -line.credit,
+            });
+        }
+        empties_lines.push(line);
+    }
+    (deposits, empties_lines)
+}
+
+/// The empties line of deposit row `d`, which the cart is charged `amount` for: the empty
+/// cases returned, at most as many as the cases charged, and their credit.
+fn empties_line(d: &db::carts::Deposit, amount: i64, empties: &[(i32, i32)]) -> EmptiesLine {
+    let returned = empties
+        .iter()
+        .find(|(id, _)| *id == d.id)
+        .map_or(0, |(_, n)| *n);
+    let max_cases = if d.amount > 0 {
+        i32::try_from((amount + d.amount - 1) / d.amount).unwrap_or(i32::MAX)
+    } else {
+        0
+    };
+    let returned = returned.min(max_cases);
+    let credit = domain::deposits::credit(amount, d.amount, u32::try_from(returned).unwrap_or(0));
+    EmptiesLine {
+        deposit_id: d.id,
+        name: d.name.clone(),
+        per_case: d.amount,
+        returned,
+        max_cases,
+        credit,
+    }
+}
+
+/// The summary's items: one line a case panel with units in it.
+fn items_in_cart(shopping_cart: &[CartCase]) -> Vec<NameAmount> {
+    shopping_cart
+        .iter()
+        .filter(|c| c.units > 0)
+        .map(|c| NameAmount {
+            name: format!(
+                "{} ({} {})",
+                c.name,
+                c.cases,
+                if c.cases == 1 { "case" } else { "cases" }
+            ),
+            amount: c.total,
+        })
+        .collect()
+}
+
+/// Why the cart cannot go to checkout whatever the hour: it is empty, holds what cannot be
+/// bought at `place`, or has a case not yet full. None: only the store's hours can keep it.
+fn blocked_reason(cases: &Cases, item_count: u32, place: &Place) -> Option<String> {
+    if item_count == 0 {
+        Some(EMPTY.to_string())
+    } else if !cases.unavailable.is_empty() {
+        Some(format!(
+            "Remove what cannot be bought in {}: {}.",
+            place.barangay.barangay_name,
+            cases
+                .unavailable
+                .iter()
+                .map(|u| u.product_name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    } else if cases.incomplete {
+        Some(INCOMPLETE.to_string())
+    } else {
+        None
+    }
 }
 
 /// Why checkout takes no order at `now`, from the hours and blackouts in the database.

@@ -34,39 +34,71 @@ framework::declare!(
 impl Endpoint for GotoCaseCreate {
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<GotoCaseSaved, ApiError> {
         let member = ctx.member()?;
-        if b.cart_items.is_empty() || b.cart_items.len() > MAX_ITEMS {
-            return Err(ApiError::Invalid {
-                field: "cart_items",
-                message: format!("Choose a case of your cart (1 to {MAX_ITEMS} products)."),
-            });
-        }
-        let name = match (b.case_id, b.name.as_deref()) {
-            // Adding to a case: a name typed as well is not used, but it is never one the
-            // store would refuse (the document bounds it either way).
-            (Some(_), Some(n)) if !n.is_empty() => {
-                check_name(n, "your new Go-to Case")?;
-                None
-            }
-            (Some(_), _) => None,
-            (None, Some(n)) => Some(check_name(n, "your new Go-to Case")?.to_string()),
-            (None, None) => {
-                return Err(ApiError::Invalid {
-                    field: "name",
-                    message: "Choose one of your Go-to Cases, or enter a name for a new one."
-                        .into(),
-                })
-            }
+        let name = checked_name(&b)?;
+        let create = Create {
+            body: &b,
+            member: member.id,
+            name,
         };
-        let place = place_for(ctx, b.barangay)?;
-        let pricing = Pricing::load(ctx)?;
-        // The cart case: the cart's items named, all of one case type.
-        let cart = db::carts::find(ctx.conn, db::carts::Owner::Member(member.id))?;
+        save(ctx, member.id, b.barangay, &create)
+    }
+}
+
+/// The cart items named (1 to [`MAX_ITEMS`]), then the name: a new case's, checked; none when
+/// adding to a case.
+fn checked_name(b: &CreateBody) -> Result<Option<String>, ApiError> {
+    if b.cart_items.is_empty() || b.cart_items.len() > MAX_ITEMS {
+        return Err(ApiError::Invalid {
+            field: "cart_items",
+            message: format!("Choose a case of your cart (1 to {MAX_ITEMS} products)."),
+        });
+    }
+    match (b.case_id, b.name.as_deref()) {
+        // Adding to a case: a name typed as well is not used, but it is never one the store
+        // would refuse (the document bounds it either way).
+        (Some(_), Some(n)) if !n.is_empty() => {
+            check_name(n, "your new Go-to Case")?;
+            Ok(None)
+        }
+        (Some(_), _) => Ok(None),
+        (None, Some(n)) => Ok(Some(check_name(n, "your new Go-to Case")?.to_string())),
+        (None, None) => Err(ApiError::Invalid {
+            field: "name",
+            message: "Choose one of your Go-to Cases, or enter a name for a new one.".into(),
+        }),
+    }
+}
+
+/// A cart case saved as a new Go-to Case (`name`), or added to one the member has (the body's
+/// `case_id`).
+struct Create<'a> {
+    body: &'a CreateBody,
+    member: UserId,
+    /// The new case's name; none when adding to a case.
+    name: Option<String>,
+}
+
+/// The cart case: the cart's items named, once each, all of one case type.
+struct CartCase {
+    items: Vec<Item>,
+    packaging: i32,
+    /// Its case type's name.
+    case_type: String,
+}
+
+impl CaseChange for Create<'_> {
+    type Read = CartCase;
+    /// Whether a quantity was clipped to the most a case holds.
+    type Done = bool;
+
+    fn read(&self, ctx: &mut Ctx, pricing: &Pricing) -> Result<CartCase, ApiError> {
+        let cart = db::carts::find(ctx.conn, db::carts::Owner::Member(self.member))?;
         let in_cart = match &cart {
             Some(c) => db::carts::items(ctx.conn, c.id)?,
             None => Vec::new(),
         };
-        let mut chosen: Vec<&Item> = Vec::new();
-        for id in &b.cart_items {
+        let mut items: Vec<Item> = Vec::new();
+        for id in &self.body.cart_items {
             let item = in_cart
                 .iter()
                 .find(|i| i.product.id == *id)
@@ -77,12 +109,12 @@ impl Endpoint for GotoCaseCreate {
                         format!("Product {id} is not in your cart."),
                     )
                 })?;
-            if !chosen.iter().any(|c| c.product.id == *id) {
-                chosen.push(item);
+            if !items.iter().any(|c| c.product.id == *id) {
+                items.push(item.clone());
             }
         }
-        let packaging = chosen[0].product.packaging_id.get();
-        if chosen
+        let packaging = items[0].product.packaging_id.get();
+        if items
             .iter()
             .any(|i| i.product.packaging_id.get() != packaging)
         {
@@ -92,95 +124,37 @@ impl Endpoint for GotoCaseCreate {
                 "A Go-to Case holds one case type: choose the items of one case of your cart.",
             ));
         }
-        let (cart_case, _, _) = case_type(&pricing, packaging);
-        let now = domain::calendar::unix_now();
-        let saved = db::write_transaction(ctx.conn, |conn| {
-            db::goto_cases::hold_member(conn, member.id)?;
-            let (id, clipped) = match (b.case_id, &name) {
-                (Some(id), _) => {
-                    let row =
-                        db::goto_cases::find(conn, member.id, id)?.ok_or_else(|| not_found(id))?;
-                    if row.packaging_id != packaging {
-                        let (theirs, _, _) = case_type(&pricing, row.packaging_id);
-                        return Err(ApiError::refused(
-                            422,
-                            "case_id",
-                            format!(
-                                "Your Go-to Case \"{}\" holds {theirs}: add this case of {cart_case} to a Go-to Case of {cart_case}, or create a new one.",
-                                row.name
-                            ),
-                        ));
-                    }
-                    let have = db::goto_cases::items(conn, &[id])?;
-                    let new = chosen
-                        .iter()
-                        .filter(|c| !have.iter().any(|(_, h)| h.product.id == c.product.id))
-                        .count();
-                    if have.len() + new > MAX_ITEMS {
-                        return Err(ApiError::refused(
-                            422,
-                            "case_id",
-                            format!(
-                                "A Go-to Case holds at most {MAX_ITEMS} products; \"{}\" has {}.",
-                                row.name,
-                                have.len()
-                            ),
-                        ));
-                    }
-                    let mut clipped = false;
-                    for item in &chosen {
-                        let before = have
-                            .iter()
-                            .find(|(_, h)| h.product.id == item.product.id)
-                            .map_or(0, |(_, h)| h.quantity);
-                        let total = before + item.quantity;
-                        clipped |= total > cases::MAX_QUANTITY as i32;
-                        db::goto_cases::set_quantity(
-                            conn,
-                            id,
-                            item.product.id,
-                            total.min(cases::MAX_QUANTITY as i32),
-                            now,
-                        )?;
-                    }
-                    db::goto_cases::touch(conn, id, now)?;
-                    (id, clipped)
-                }
-                (None, Some(name)) => {
-                    if db::goto_cases::find_by_name(conn, member.id, name)?.is_some() {
-                        return Err(taken(name));
-                    }
-                    if db::goto_cases::count(conn, member.id)? >= MAX_CASES {
-                        return Err(ApiError::refused(
-                            422,
-                            "name",
-                            format!(
-                                "You have {MAX_CASES} Go-to Cases, the most you can keep. Delete one first, or add to one you have."
-                            ),
-                        ));
-                    }
-                    let id = db::goto_cases::create(conn, member.id, name, packaging, now)?;
-                    for item in &chosen {
-                        db::goto_cases::set_quantity(
-                            conn,
-                            id,
-                            item.product.id,
-                            item.quantity,
-                            now,
-                        )?;
-                    }
-                    (id, false)
-                }
-                (None, None) => unreachable!("checked above"),
-            };
-            Ok::<_, ApiError>((id, clipped))
-        });
-        let (id, clipped) = match saved {
-            Err(e) if is_unique_violation(&e) => return Err(taken(name.as_deref().unwrap_or(""))),
-            other => other?,
-        };
-        let view = view_one(ctx, &pricing, member.id, id, place.as_ref())?;
-        let mut message = if b.case_id.is_some() {
+        let (case_type, _, _) = case_type(pricing, packaging);
+        Ok(CartCase {
+            items,
+            packaging,
+            case_type,
+        })
+    }
+
+    fn write(
+        &self,
+        conn: &mut db::AnyConnection,
+        member: UserId,
+        cart_case: &CartCase,
+        pricing: &Pricing,
+        now: i64,
+    ) -> Result<(i64, bool), ApiError> {
+        match (self.body.case_id, &self.name) {
+            (Some(id), _) => cart_case.add_to(conn, member, id, pricing, now),
+            (None, Some(name)) => Ok((cart_case.save_as(conn, member, name, now)?, false)),
+            (None, None) => unreachable!("checked above"),
+        }
+    }
+
+    fn name_taken(&self) -> Option<&str> {
+        Some(self.name.as_deref().unwrap_or(""))
+    }
+
+    fn answer(&self, cart_case: CartCase, clipped: bool, view: GotoCaseView) -> GotoCaseSaved {
+        let cart_case = cart_case.case_type;
+        let adding = self.body.case_id.is_some();
+        let mut message = if adding {
             format!(
                 "You successfully added from your case \"{cart_case}\" to your existing Go-to Case \"{}\"",
                 view.case_name
@@ -197,18 +171,101 @@ impl Endpoint for GotoCaseCreate {
                 cases::MAX_QUANTITY
             ));
         }
-        Ok(GotoCaseSaved {
+        GotoCaseSaved {
             message,
-            link: link(
-                if b.case_id.is_some() {
-                    "added"
-                } else {
-                    "created"
-                },
-                id,
-            ),
+            link: link(if adding { "added" } else { "created" }, view.id),
             goto_case: view,
-            created: b.case_id.is_none(),
-        })
+            created: !adding,
+        }
+    }
+}
+
+impl CartCase {
+    /// Adds the items to the member's case `id` (of the same case type, with room for the new
+    /// products): quantities add, up to the most a case holds. Answers whether one was clipped.
+    fn add_to(
+        &self,
+        conn: &mut db::AnyConnection,
+        member: UserId,
+        id: i64,
+        pricing: &Pricing,
+        now: i64,
+    ) -> Result<(i64, bool), ApiError> {
+        let row = db::goto_cases::find(conn, member, id)?.ok_or_else(|| not_found(id))?;
+        if row.packaging_id != self.packaging {
+            let (theirs, _, _) = case_type(pricing, row.packaging_id);
+            let cart_case = &self.case_type;
+            return Err(ApiError::refused(
+                422,
+                "case_id",
+                format!(
+                    "Your Go-to Case \"{}\" holds {theirs}: add this case of {cart_case} to a Go-to Case of {cart_case}, or create a new one.",
+                    row.name
+                ),
+            ));
+        }
+        let have = db::goto_cases::items(conn, &[id])?;
+        let new = self
+            .items
+            .iter()
+            .filter(|c| !have.iter().any(|(_, h)| h.product.id == c.product.id))
+            .count();
+        if have.len() + new > MAX_ITEMS {
+            return Err(ApiError::refused(
+                422,
+                "case_id",
+                format!(
+                    "A Go-to Case holds at most {MAX_ITEMS} products; \"{}\" has {}.",
+                    row.name,
+                    have.len()
+                ),
+            ));
+        }
+        let mut clipped = false;
+        for item in &self.items {
+            let before = have
+                .iter()
+                .find(|(_, h)| h.product.id == item.product.id)
+                .map_or(0, |(_, h)| h.quantity);
+            let total = before + item.quantity;
+            clipped |= total > cases::MAX_QUANTITY as i32;
+            db::goto_cases::set_quantity(
+                conn,
+                id,
+                item.product.id,
+                total.min(cases::MAX_QUANTITY as i32),
+                now,
+            )?;
+        }
+        db::goto_cases::touch(conn, id, now)?;
+        Ok((id, clipped))
+    }
+
+    /// Saves the items as the member's new case `name` (a name they do not use yet, within
+    /// [`MAX_CASES`]): its id.
+    fn save_as(
+        &self,
+        conn: &mut db::AnyConnection,
+        member: UserId,
+        name: &str,
+        now: i64,
+    ) -> Result<i64, ApiError> {
+        if db::goto_cases::find_by_name(conn, member, name)?.is_some() {
+            return Err(taken(name));
+        }
+        if db::goto_cases::count(conn, member)? >= MAX_CASES {
+            return Err(ApiError::refused(
+                422,
+                "name",
+                format!(
+                    "You have {MAX_CASES} Go-to Cases, the most you can keep. Delete one first, or add to one you have."
+                ),
+            ));
+        }
+        let id = db::goto_cases::create(conn, member, name, self.packaging, now)?;
+        for item in &self.items {
+            db::goto_cases::set_quantity(conn, id, item.product.id, item.quantity, now)?;
+        }
+        Ok(id)
     }
 }

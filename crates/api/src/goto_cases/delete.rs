@@ -61,32 +61,64 @@ impl Endpoint for GotoCaseRemoveItems {
                 message: format!("Name 1 to {MAX_ITEMS} products to remove."),
             });
         }
-        let place = place_for(ctx, b.barangay)?;
-        let pricing = Pricing::load(ctx)?;
-        let now = domain::calendar::unix_now();
-        let removed = db::write_transaction(ctx.conn, |conn| {
-            db::goto_cases::hold_member(conn, member.id)?;
-            db::goto_cases::find(conn, member.id, id)?.ok_or_else(|| not_found(id))?;
-            let n = db::goto_cases::remove(conn, id, &b.items)?;
-            if n == 0 {
-                return Err(ApiError::refused(
-                    404,
-                    "items",
-                    "None of these products is in this Go-to Case.",
-                ));
-            }
-            db::goto_cases::touch(conn, id, now)?;
-            Ok::<_, ApiError>(n)
-        })?;
-        let view = view_one(ctx, &pricing, member.id, id, place.as_ref())?;
-        Ok(GotoCaseSaved {
+        let remove = RemoveItems {
+            id,
+            items: &b.items,
+        };
+        save(ctx, member.id, b.barangay, &remove)
+    }
+}
+
+/// Products taken out of the member's case `id`.
+struct RemoveItems<'a> {
+    id: i64,
+    items: &'a [ProductId],
+}
+
+impl CaseChange for RemoveItems<'_> {
+    type Read = ();
+    /// How many items were taken out.
+    type Done = usize;
+
+    fn read(&self, _: &mut Ctx, _: &Pricing) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    fn write(
+        &self,
+        conn: &mut db::AnyConnection,
+        member: UserId,
+        _: &(),
+        _: &Pricing,
+        now: i64,
+    ) -> Result<(i64, usize), ApiError> {
+        let id = self.id;
+        db::goto_cases::find(conn, member, id)?.ok_or_else(|| not_found(id))?;
+        let n = db::goto_cases::remove(conn, id, self.items)?;
+        if n == 0 {
+            return Err(ApiError::refused(
+                404,
+                "items",
+                "None of these products is in this Go-to Case.",
+            ));
+        }
+        db::goto_cases::touch(conn, id, now)?;
+        Ok((id, n))
+    }
+
+    fn name_taken(&self) -> Option<&str> {
+        None
+    }
+
+    fn answer(&self, _: (), removed: usize, view: GotoCaseView) -> GotoCaseSaved {
+        GotoCaseSaved {
             message: format!(
                 "Removed {removed} item(s) from your Go-to Case \"{}\".",
                 view.case_name
             ),
-            link: link("removed", id),
+            link: link("removed", self.id),
             goto_case: view,
             created: false,
-        })
+        }
     }
 }

@@ -230,6 +230,61 @@ fn view_one(
         .ok_or_else(|| not_found(id))
 }
 
+/// A change of one of a member's Go-to Cases: what the create, change and remove calls each do
+/// within the scaffold they share ([`save`]).
+trait CaseChange {
+    /// What the change reads before its transaction.
+    type Read;
+    /// What the write did, for the answer.
+    type Done;
+
+    /// Reads what the write needs, once the place and the prices are read.
+    fn read(&self, ctx: &mut Ctx, pricing: &Pricing) -> Result<Self::Read, ApiError>;
+
+    /// The change, in its transaction with the member's cases held: the case it changed, and
+    /// what it did.
+    fn write(
+        &self,
+        conn: &mut db::AnyConnection,
+        member: UserId,
+        read: &Self::Read,
+        pricing: &Pricing,
+        now: i64,
+    ) -> Result<(i64, Self::Done), ApiError>;
+
+    /// The name a unique violation of the write is about (answered as [`taken`]); none: such an
+    /// error is answered as it is.
+    fn name_taken(&self) -> Option<&str>;
+
+    /// The answer, with the changed case as it is now.
+    fn answer(&self, read: Self::Read, done: Self::Done, view: GotoCaseView) -> GotoCaseSaved;
+}
+
+/// The scaffold of a change of one of the member's Go-to Cases: the barangay to price the
+/// answer for (404 when unknown), the prices, what the change reads, its write in one write
+/// transaction with the member's cases held, and the changed case priced in the answer.
+fn save<C: CaseChange>(
+    ctx: &mut Ctx,
+    member: UserId,
+    barangay: Option<BarangayId>,
+    change: &C,
+) -> Result<GotoCaseSaved, ApiError> {
+    let place = place_for(ctx, barangay)?;
+    let pricing = Pricing::load(ctx)?;
+    let read = change.read(ctx, &pricing)?;
+    let now = domain::calendar::unix_now();
+    let written = db::write_transaction(ctx.conn, |conn| {
+        db::goto_cases::hold_member(conn, member)?;
+        change.write(conn, member, &read, &pricing, now)
+    });
+    let (id, done) = match (written, change.name_taken()) {
+        (Err(e), Some(name)) if is_unique_violation(&e) => return Err(taken(name)),
+        (written, _) => written?,
+    };
+    let view = view_one(ctx, &pricing, member, id, place.as_ref())?;
+    Ok(change.answer(read, done, view))
+}
+
 /// A name as typed, checked ([`domain::naming::check`]); `what` names it in the messages.
 fn check_name<'a>(name: &'a str, what: &str) -> Result<&'a str, ApiError> {
     domain::naming::check(name, MAX_NAME).map_err(|message| ApiError::Invalid {

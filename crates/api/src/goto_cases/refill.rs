@@ -113,7 +113,62 @@ pub fn refill(
     street: Option<StreetId>,
     click: &Click,
 ) -> Result<Filled, ApiError> {
-    let reset = click.reset;
+    let Sorted { fit, mut left_out } = sort_out(ctx, wanted, place)?;
+    if fit.is_empty() {
+        return Err(nothing(place, left_out));
+    }
+    let keg = is_keg(pricing.family(fit[0].0.packaging_id));
+    let now = domain::calendar::unix_now();
+    let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
+    // A revision the cart has not reached yet was never seen by anyone: made up.
+    if click.revision > cart.revision {
+        return Err(ApiError::Invalid {
+            field: "revision",
+            message: "Open the page again and try from there.".into(),
+        });
+    }
+    let clipped = db::write_transaction(ctx.conn, |conn| {
+        if !db::carts::record_refill(conn, cart.id, click.source, click.revision, now)? {
+            return Ok(None);
+        }
+        db::carts::lock(conn, cart.id, now)?;
+        make_room(conn, pricing, cart.id, keg, click.reset)?;
+        let (added, clipped) = add(conn, cart.id, &fit, now)?;
+        if added == 0 {
+            // Nothing went in: say so, and leave the cart as it was (a reset included).
+            let mut all = left_out.clone();
+            all.extend(clipped);
+            return Err(nothing(place, all));
+        }
+        db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
+        Ok::<_, ApiError>(Some(clipped))
+    })?;
+    let cart_now = db::carts::find(ctx.conn, owner.as_owner())?
+        .ok_or_else(|| ApiError::Internal("cart vanished".into()))?;
+    let Some(clipped) = clipped else {
+        return Ok(Filled::Already(cart_now));
+    };
+    left_out.extend(clipped);
+    Ok(Filled::Done(cart_now, left_out))
+}
+
+/// What a refill left out, each with why.
+type LeftOut = Vec<(DisabledProduct, Left)>;
+
+/// What is wanted, sorted out for a place.
+struct Sorted<'w> {
+    /// What can be had there: products and units.
+    fit: Vec<(&'w Product, i32)>,
+    /// What cannot, with why.
+    left_out: LeftOut,
+}
+
+/// Sorts out what is wanted: what can be had at `place`, and what cannot.
+fn sort_out<'w>(
+    ctx: &mut Ctx,
+    wanted: &'w [(Product, i32)],
+    place: &Place,
+) -> Result<Sorted<'w>, ApiError> {
     let ids: Vec<domain::ProductId> = wanted.iter().map(|(p, _)| p.id).collect();
     let listed = if place.served {
         db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
@@ -135,7 +190,12 @@ pub fn refill(
             None => fit.push((p, *q)),
         }
     }
-    let nothing = |left_out: Vec<(DisabledProduct, Left)>| ApiError::Refused {
+    Ok(Sorted { fit, left_out })
+}
+
+/// The refusal of a refill that added nothing for `place`, naming what was left out and why.
+fn nothing(place: &Place, left_out: LeftOut) -> ApiError {
+    ApiError::Refused {
         status: 422,
         field: "cart",
         message: format!(
@@ -144,80 +204,69 @@ pub fn refill(
             listing(&left_out)
         ),
         products: left_out.into_iter().map(|(d, _)| d).collect(),
-    };
-    if fit.is_empty() {
-        return Err(nothing(left_out));
     }
-    let keg = is_keg(pricing.family(fit[0].0.packaging_id));
-    let now = domain::calendar::unix_now();
-    let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
-    // A revision the cart has not reached yet was never seen by anyone: made up.
-    if click.revision > cart.revision {
-        return Err(ApiError::Invalid {
-            field: "revision",
-            message: "Open the page again and try from there.".into(),
-        });
+}
+
+/// A cart holding the other family than the refill's (`keg`) asks the reset question; once
+/// the shopper agreed (`reset`), it is emptied.
+fn make_room(
+    conn: &mut db::AnyConnection,
+    pricing: &Pricing,
+    cart: i64,
+    keg: bool,
+    reset: bool,
+) -> Result<(), ApiError> {
+    let items = db::carts::items(conn, cart)?;
+    if items
+        .iter()
+        .any(|i| is_keg(pricing.family(i.product.packaging_id)) != keg)
+    {
+        if !reset {
+            return Err(ApiError::Invalid {
+                field: "reset",
+                message: RESET_QUESTION.into(),
+            });
+        }
+        db::carts::clear(conn, cart)?;
     }
-    let clipped = db::write_transaction(ctx.conn, |conn| {
-        if !db::carts::record_refill(conn, cart.id, click.source, click.revision, now)? {
-            return Ok(None);
+    Ok(())
+}
+
+/// Adds `fit` to the cart within its limits (products in a cart, units of a product): how many
+/// products went in, and what did not, or not all of it, with why.
+fn add(
+    conn: &mut db::AnyConnection,
+    cart: i64,
+    fit: &[(&Product, i32)],
+    now: i64,
+) -> Result<(usize, LeftOut), ApiError> {
+    let mut clipped = Vec::new();
+    let mut added = 0;
+    for (p, q) in fit {
+        let have = db::carts::quantity_of(conn, cart, p.id)?;
+        if have == 0 && db::carts::count_items(conn, cart)? >= cases::MAX_PRODUCTS as i64 {
+            clipped.push((named(p, Left::Full.reason()), Left::Full));
+            continue;
         }
-        db::carts::lock(conn, cart.id, now)?;
-        let items = db::carts::items(conn, cart.id)?;
-        if items
-            .iter()
-            .any(|i| is_keg(pricing.family(i.product.packaging_id)) != keg)
-        {
-            if !reset {
-                return Err(ApiError::Invalid {
-                    field: "reset",
-                    message: RESET_QUESTION.into(),
-                });
-            }
-            db::carts::clear(conn, cart.id)?;
-        }
-        let mut clipped = Vec::new();
-        let mut added = 0;
-        for (p, q) in &fit {
-            let have = db::carts::quantity_of(conn, cart.id, p.id)?;
-            if have == 0 && db::carts::count_items(conn, cart.id)? >= cases::MAX_PRODUCTS as i64 {
-                clipped.push((named(p, Left::Full.reason()), Left::Full));
-                continue;
-            }
-            let max = cases::MAX_QUANTITY as i32;
-            if have + q > max {
-                clipped.push((
-                    named(
-                        p,
-                        format!(
-                            "{} of {q} added: a cart holds at most {max} of a product.",
-                            max - have
-                        ),
+        let max = cases::MAX_QUANTITY as i32;
+        if have + q > max {
+            clipped.push((
+                named(
+                    p,
+                    format!(
+                        "{} of {q} added: a cart holds at most {max} of a product.",
+                        max - have
                     ),
-                    Left::Max,
-                ));
-            }
-            if have < max {
-                db::carts::set_quantity(conn, cart.id, p.id, (have + q).min(max), now)?;
-                added += 1;
-            }
+                ),
+                Left::Max,
+            ));
         }
-        if added == 0 {
-            // Nothing went in: say so, and leave the cart as it was (a reset included).
-            let mut all = left_out.clone();
-            all.extend(clipped);
-            return Err(nothing(all));
+        if have < max {
+            db::carts::set_quantity(conn, cart, p.id, (have + q).min(max), now)?;
+            added += 1;
         }
-        db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
-        Ok::<_, ApiError>(Some(clipped))
-    })?;
-    let cart_now = db::carts::find(ctx.conn, owner.as_owner())?
-        .ok_or_else(|| ApiError::Internal("cart vanished".into()))?;
-    let Some(clipped) = clipped else {
-        return Ok(Filled::Already(cart_now));
-    };
-    left_out.extend(clipped);
-    Ok(Filled::Done(cart_now, left_out))
+    }
+    Ok((added, clipped))
 }
 
 fn named(p: &Product, reason: impl Into<String>) -> DisabledProduct {

@@ -44,94 +44,140 @@ framework::declare!(
 impl Endpoint for GotoCaseUpdate {
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<GotoCaseSaved, ApiError> {
         let member = ctx.member()?;
+        let update = Update::of(&b)?;
+        save(ctx, member.id, b.barangay, &update)
+    }
+}
+
+/// A checked change of a Go-to Case: a new name, new quantities, or both.
+struct Update<'a> {
+    id: i64,
+    name: Option<&'a str>,
+    quantities: Vec<(ProductId, i32)>,
+}
+
+impl<'a> Update<'a> {
+    /// The case named, the quantities, then the name, checked (in that order); one of them
+    /// must change.
+    fn of(b: &'a UpdateBody) -> Result<Self, ApiError> {
         let id = b.case_id.ok_or_else(|| ApiError::Invalid {
             field: "case_id",
             message: "Choose a Go-to Case.".into(),
         })?;
-        let mut items = b.items.clone();
-        match (b.product_id, b.quantity) {
-            (Some(product_id), Some(quantity)) => items.push(ItemQuantity {
-                product_id,
-                quantity,
-            }),
-            (Some(_), None) => {
-                return Err(ApiError::Invalid {
-                    field: "quantity",
-                    message: "Enter the quantity.".into(),
-                })
-            }
-            (None, Some(_)) => {
-                return Err(ApiError::Invalid {
-                    field: "product_id",
-                    message: "Choose the product whose quantity changes.".into(),
-                })
-            }
-            (None, None) => {}
-        }
-        if items.len() > MAX_ITEMS {
-            return Err(ApiError::Invalid {
-                field: "items",
-                message: format!("A Go-to Case holds at most {MAX_ITEMS} products."),
-            });
-        }
-        let mut checked = Vec::new();
-        for i in &items {
-            let q = cases::check_quantity(i.quantity)
-                .map_err(|message| ApiError::refused(422, "quantity", message))?;
-            checked.push((i.product_id, q as i32));
-        }
+        let quantities = quantities(b)?;
         let name = b
             .name
             .as_deref()
             .map(|n| check_name(n, "your Go-to Case"))
             .transpose()?;
-        if name.is_none() && checked.is_empty() {
+        if name.is_none() && quantities.is_empty() {
             return Err(ApiError::Invalid {
                 field: "name",
                 message: "Enter a new name or new quantities.".into(),
             });
         }
-        let place = place_for(ctx, b.barangay)?;
-        let pricing = Pricing::load(ctx)?;
-        let now = domain::calendar::unix_now();
-        let done = db::write_transaction(ctx.conn, |conn| {
-            db::goto_cases::hold_member(conn, member.id)?;
-            let row = db::goto_cases::find(conn, member.id, id)?.ok_or_else(|| not_found(id))?;
-            if let Some(name) = name {
-                if let Some(other) = db::goto_cases::find_by_name(conn, member.id, name)? {
-                    if other.id != id {
-                        return Err(taken(name));
-                    }
-                }
-                db::goto_cases::rename(conn, id, name, now)?;
-            }
-            let have = db::goto_cases::items(conn, &[id])?;
-            for (product, quantity) in &checked {
-                if !have.iter().any(|(_, h)| h.product.id == *product) {
-                    return Err(ApiError::refused(
-                        404,
-                        "product_id",
-                        format!(
-                            "Product {product} is not in your Go-to Case \"{}\".",
-                            row.name
-                        ),
-                    ));
-                }
-                db::goto_cases::set_quantity(conn, id, *product, *quantity, now)?;
-            }
-            db::goto_cases::touch(conn, id, now)?;
-            Ok::<_, ApiError>(())
-        });
-        match done {
-            Err(e) if is_unique_violation(&e) => return Err(taken(name.unwrap_or(""))),
-            other => other?,
+        Ok(Self {
+            id,
+            name,
+            quantities,
+        })
+    }
+}
+
+/// The body's quantities (`items`, then a form's `product_id` and `quantity`), at most
+/// [`MAX_ITEMS`], each checked.
+fn quantities(b: &UpdateBody) -> Result<Vec<(ProductId, i32)>, ApiError> {
+    let mut items = b.items.clone();
+    match (b.product_id, b.quantity) {
+        (Some(product_id), Some(quantity)) => items.push(ItemQuantity {
+            product_id,
+            quantity,
+        }),
+        (Some(_), None) => {
+            return Err(ApiError::Invalid {
+                field: "quantity",
+                message: "Enter the quantity.".into(),
+            })
         }
-        let view = view_one(ctx, &pricing, member.id, id, place.as_ref())?;
-        Ok(GotoCaseSaved {
+        (None, Some(_)) => {
+            return Err(ApiError::Invalid {
+                field: "product_id",
+                message: "Choose the product whose quantity changes.".into(),
+            })
+        }
+        (None, None) => {}
+    }
+    if items.len() > MAX_ITEMS {
+        return Err(ApiError::Invalid {
+            field: "items",
+            message: format!("A Go-to Case holds at most {MAX_ITEMS} products."),
+        });
+    }
+    let mut checked = Vec::new();
+    for i in &items {
+        let q = cases::check_quantity(i.quantity)
+            .map_err(|message| ApiError::refused(422, "quantity", message))?;
+        checked.push((i.product_id, q as i32));
+    }
+    Ok(checked)
+}
+
+impl CaseChange for Update<'_> {
+    type Read = ();
+    type Done = ();
+
+    fn read(&self, _: &mut Ctx, _: &Pricing) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    /// Renames the case (to a name the member uses for no other case) and sets the quantities
+    /// of products it holds.
+    fn write(
+        &self,
+        conn: &mut db::AnyConnection,
+        member: UserId,
+        _: &(),
+        _: &Pricing,
+        now: i64,
+    ) -> Result<(i64, ()), ApiError> {
+        let id = self.id;
+        let row = db::goto_cases::find(conn, member, id)?.ok_or_else(|| not_found(id))?;
+        if let Some(name) = self.name {
+            if let Some(other) = db::goto_cases::find_by_name(conn, member, name)? {
+                if other.id != id {
+                    return Err(taken(name));
+                }
+            }
+            db::goto_cases::rename(conn, id, name, now)?;
+        }
+        let have = db::goto_cases::items(conn, &[id])?;
+        for (product, quantity) in &self.quantities {
+            if !have.iter().any(|(_, h)| h.product.id == *product) {
+                return Err(ApiError::refused(
+                    404,
+                    "product_id",
+                    format!(
+                        "Product {product} is not in your Go-to Case \"{}\".",
+                        row.name
+                    ),
+                ));
+            }
+            db::goto_cases::set_quantity(conn, id, *product, *quantity, now)?;
+        }
+        db::goto_cases::touch(conn, id, now)?;
+        Ok((id, ()))
+    }
+
+    fn name_taken(&self) -> Option<&str> {
+        Some(self.name.unwrap_or(""))
+    }
+
+    fn answer(&self, _: (), _: (), view: GotoCaseView) -> GotoCaseSaved {
+        GotoCaseSaved {
             message: format!("Your Go-to Case \"{}\" is saved.", view.case_name),
-            link: link("saved", id),
+            link: link("saved", self.id),
             goto_case: view,
             created: false,
-        })
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Submit Order: `POST /api/v1/orders`, placed once however often it is sent.
 
 use super::*;
+use db::places::Place;
 
 framework::register!(PlaceOrder);
 
@@ -144,222 +145,19 @@ impl Endpoint for PlaceOrder {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<PlacedOrder, ApiError> {
         let owner = crate::cart::owner(ctx, false)?.ok_or(ApiError::Unauthenticated)?;
         let (_, member) = ctx.session_member()?;
-        let revision = f.revision.ok_or_else(|| ApiError::Invalid {
-            field: "revision",
-            message: "Open the checkout page again and submit from there.".into(),
-        })?;
-        let barangay = f.barangay.ok_or_else(|| ApiError::Invalid {
-            field: "barangay",
-            message: "Choose your delivery location first.".into(),
-        })?;
-        let expected_total = f.expected_total.ok_or_else(|| ApiError::Invalid {
-            field: "expected_total",
-            message: "Open the checkout page again and submit from there.".into(),
-        })?;
-        let cart = db::carts::find(ctx.conn, owner.as_owner())?
-            .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::pricing::EMPTY))?;
-        let key = format!("cart {} revision {revision}", cart.id);
-        let secret = owner_secret(ctx);
-        let access = access_key(&secret, &key);
+        let submit = Submit::of(ctx, &f, member.as_ref(), &owner)?;
         // A submit of a revision already placed answers that order when it carries what the
         // placing submit did (a retry, a double click, two tabs); a request that only holds the
         // browser's cart cookie goes on and is told its revision is past, as for any other.
-        if let Some(done) = db::orders::by_idempotency_key(ctx.conn, &key)? {
+        if let Some(done) = db::orders::by_idempotency_key(ctx.conn, &submit.key)? {
             if same_submit(&f, &done, member.as_ref()) {
                 end_browser_cart(ctx, &owner);
-                return answer_placed(ctx, done.id, Some(&access), false);
+                return answer_placed(ctx, done.id, Some(&submit.access), false);
             }
         }
-        let place = crate::cart::place_of(ctx, barangay)?;
-        if !place.served {
-            return Err(ApiError::Invalid {
-                field: "barangay",
-                message: format!("We do not deliver to {} yet.", place.barangay.barangay_name),
-            });
-        }
-        let fulfillment = f.fulfillment.unwrap_or(domain::DEFAULT_FULFILLMENT);
-        let offered = crate::cart::offers(ctx, &place, fulfillment)?;
-        let fulfillment_row = db::places::fulfillment_type(ctx.conn, fulfillment)?;
-        let Some(fulfillment_row) = fulfillment_row.filter(|_| offered) else {
-            return Err(ApiError::Invalid {
-                field: "fulfillment",
-                message: format!(
-                    "This choice of delivery or pickup is not offered in {}.",
-                    place.city.city_name
-                ),
-            });
-        };
-        let pickup = fulfillment != domain::DEFAULT_FULFILLMENT;
-        let street = crate::cart::street_named(ctx, &place, f.street_id)?;
-        let checked = check_form(&f, member.as_ref(), pickup)?;
-        let pricing = crate::cart::pricing::Pricing::load(ctx)?;
-        let now = ctx.config.now(framework::testdate(f.testdate.as_deref())?);
-        let unix = domain::calendar::unix_now();
-        let payment = if pickup {
-            "Pay at pickup"
-        } else {
-            "Cash on delivery"
-        };
-        let province = db::places::province(ctx.conn, place.city.province_id)?
-            .map(|p| p.province_name)
-            .unwrap_or_default();
-        let place_text = format!(
-            "{}{}, {}, {province}",
-            street
-                .as_ref()
-                .map(|s| format!("{}, ", s.street_name))
-                .unwrap_or_default(),
-            place.barangay.barangay_name,
-            place.city.city_name,
-        );
-        let orders_to = ctx.config.settings.get::<OrdersTo>().map(|o| o.0.clone());
-        let base = ctx.config.public_url.clone();
-        let user_id = member.as_ref().map(|m| m.id.get());
-        let placed = db::write_transaction(ctx.conn, |conn| {
-            // Holding the cart makes concurrent submits of it wait here, one after the other.
-            db::carts::hold(conn, cart.id)?;
-            let repeated = db::orders::by_idempotency_key(conn, &key)?;
-            if let Some(done) = &repeated {
-                if same_submit(&f, done, member.as_ref()) {
-                    return Ok::<_, ApiError>(Err(done.id));
-                }
-            }
-            let current: CartRow = db::carts::find(conn, owner.as_owner())?
-                .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::pricing::EMPTY))?;
-            if current.revision != revision || repeated.is_some() {
-                return Err(ApiError::refused(
-                    409,
-                    "revision",
-                    "Your cart changed since you opened checkout. Check your order and submit again.",
-                ));
-            }
-            let items = db::carts::items(conn, cart.id)?;
-            let empties = db::carts::empties(conn, cart.id)?;
-            let mut inner = Ctx::new(conn, ctx.config, framework::Caller::default());
-            let priced = crate::cart::pricing::price(
-                &mut inner,
-                &pricing,
-                items,
-                &empties,
-                &place,
-                fulfillment,
-                now,
-                revision,
-            )?;
-            let a = &priced.answer;
-            if let Some(reason) = &a.checkout.reason {
-                return Err(ApiError::Refused {
-                    status: 422,
-                    field: "cart",
-                    message: reason.clone(),
-                    products: a.unavailable.clone(),
-                });
-            }
-            let total = a.cart_order_summary.subtotal;
-            if expected_total != total {
-                return Err(ApiError::refused(
-                    409,
-                    "expected_total",
-                    format!(
-                        "Your order now comes to {}: prices or fees changed. Check the order summary and submit again.",
-                        domain::money::format_php(total)
-                    ),
-                ));
-            }
-            // The store mails whoever a guest names: at most 3 confirmations an address an hour,
-            // counted only for orders placed, so it is no way to mail strangers (issue 14's
-            // rule). Past that the order is still placed and its confirmation held: refusing the
-            // order would let anyone lock an address out of guest checkout (issue 24).
-            let mailed = match user_id {
-                Some(_) => true,
-                None => {
-                    let key = format!("order mail:{}", checked.email.to_lowercase());
-                    let (sent, _) = db::limits::rate_count(inner.conn, &key, unix, 3600)?;
-                    sent <= MAILS_PER_ADDRESS
-                }
-            };
-            let order = OrderRow {
-                id: 0,
-                user_id,
-                access_hash: framework::session::hash(&access),
-                idempotency_key: key.clone(),
-                status: Status::Placed.as_str().into(),
-                fulfillment_type_id: fulfillment.get(),
-                fulfillment_name: fulfillment_row.name.clone(),
-                payment: payment.into(),
-                contact_name: checked.contact_name.clone(),
-                mobile: checked.mobile.clone(),
-                email: checked.email.clone(),
-                address: checked.address.clone(),
-                barangay_id: place.barangay.id.get(),
-                street_id: street.as_ref().map(|s| s.id.get()),
-                place: place_text.clone(),
-                notes: checked.notes.clone(),
-                items_total: a.cart_order_summary.items_total,
-                deposits_total: a.cart_order_summary.deposits_total,
-                delivery_fee: a.cart_order_summary.delivery_fee,
-                total,
-                placed_at: unix,
-                confirmation_mailed: mailed,
-            };
-            let items: Vec<OrderItemRow> = priced
-                .lines
-                .iter()
-                .enumerate()
-                .map(|(n, (item, case_name, amount))| OrderItemRow {
-                    order_id: 0,
-                    line: n as i32 + 1,
-                    product_id: item.product.id.get(),
-                    product_name: item.product.product_name.clone(),
-                    sku: item.product.sku.clone(),
-                    case_name: case_name.clone(),
-                    unit_price: item.product.price,
-                    price_per_case: item.product.price_per_case,
-                    unit_per_case: item.product.unit_per_case,
-                    quantity: item.quantity,
-                    amount: *amount,
-                })
-                .collect();
-            let charges: Vec<OrderChargeRow> = a
-                .cart_order_summary
-                .deposits
-                .iter()
-                .enumerate()
-                .map(|(n, d)| OrderChargeRow {
-                    order_id: 0,
-                    line: n as i32 + 1,
-                    name: d.name.clone(),
-                    amount: d.amount,
-                })
-                .collect();
-            let id = db::orders::insert(inner.conn, &order, &items, &charges)?;
-            db::carts::clear(inner.conn, cart.id)?;
-            db::carts::lock(inner.conn, cart.id, unix)?;
-            // The mail goes with the order: both or neither.
-            let full = db::orders::full(inner.conn, id)?
-                .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
-            let view = OrderView::from(full);
-            let page = format!("{base}{}", link(&order_with_id(&order, id), Some(&access)));
-            let mut mails = Vec::new();
-            if mailed {
-                mails.push(Mail::render(
-                    "order_placed",
-                    &view.email,
-                    format!("Your order {} is placed", view.number),
-                    &serde_json::json!({ "order": &view, "link": page, "money": money(&view) }),
-                )?);
-            }
-            if let Some(to) = &orders_to {
-                mails.push(Mail::render(
-                    "order_notice",
-                    to.as_ref(),
-                    format!("New order {}", view.number),
-                    &serde_json::json!({ "order": &view, "money": money(&view) }),
-                )?);
-            }
-            framework::mail::enqueue(inner.conn, &mails)?;
-            Ok(Ok(id))
-        })?;
+        let order = NewOrder::prepare(ctx, &submit)?;
+        let config = ctx.config;
+        let placed = db::write_transaction(ctx.conn, |conn| order.write(conn, config))?;
         match placed {
             Ok(id) => {
                 PLACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -368,14 +166,375 @@ impl Endpoint for PlaceOrder {
                     crate::cart::changed(ctx, cart.revision);
                 }
                 end_browser_cart(ctx, &owner);
-                answer_placed(ctx, id, Some(&access), true)
+                answer_placed(ctx, id, Some(&submit.access), true)
             }
             Err(id) => {
                 end_browser_cart(ctx, &owner);
-                answer_placed(ctx, id, Some(&access), false)
+                answer_placed(ctx, id, Some(&submit.access), false)
             }
         }
     }
+}
+
+/// A submit of the checkout form: who sends it, the cart and revision it places, the total it
+/// showed, and the keys of the order it makes.
+struct Submit<'a> {
+    form: &'a OrderForm,
+    member: Option<&'a db::users::UserRow>,
+    owner: &'a crate::cart::CartOwner,
+    cart_id: i64,
+    revision: i64,
+    barangay: BarangayId,
+    expected_total: i64,
+    /// The order's idempotency key: the cart and its revision.
+    key: String,
+    /// What the order's link carries for a guest.
+    access: String,
+}
+
+impl<'a> Submit<'a> {
+    /// The submit's revision, barangay and total (each required, in that order) and the cart it
+    /// places, which must exist.
+    fn of(
+        ctx: &mut Ctx,
+        form: &'a OrderForm,
+        member: Option<&'a db::users::UserRow>,
+        owner: &'a crate::cart::CartOwner,
+    ) -> Result<Self, ApiError> {
+        let revision = form.revision.ok_or_else(|| ApiError::Invalid {
+            field: "revision",
+            message: "Open the checkout page again and submit from there.".into(),
+        })?;
+        let barangay = form.barangay.ok_or_else(|| ApiError::Invalid {
+            field: "barangay",
+            message: "Choose your delivery location first.".into(),
+        })?;
+        let expected_total = form.expected_total.ok_or_else(|| ApiError::Invalid {
+            field: "expected_total",
+            message: "Open the checkout page again and submit from there.".into(),
+        })?;
+        let cart = db::carts::find(ctx.conn, owner.as_owner())?
+            .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::pricing::EMPTY))?;
+        let key = format!("cart {} revision {revision}", cart.id);
+        let secret = owner_secret(ctx);
+        let access = access_key(&secret, &key);
+        Ok(Self {
+            form,
+            member,
+            owner,
+            cart_id: cart.id,
+            revision,
+            barangay,
+            expected_total,
+            key,
+            access,
+        })
+    }
+
+    /// With the cart held: the order this submit placed already, if it did; refused when the
+    /// cart changed since checkout showed it, or another submit placed its revision.
+    fn recheck(&self, conn: &mut db::AnyConnection) -> Result<Option<i64>, ApiError> {
+        let repeated = db::orders::by_idempotency_key(conn, &self.key)?;
+        if let Some(done) = &repeated {
+            if same_submit(self.form, done, self.member) {
+                return Ok(Some(done.id));
+            }
+        }
+        let current: CartRow = db::carts::find(conn, self.owner.as_owner())?
+            .ok_or_else(|| ApiError::refused(422, "cart", crate::cart::pricing::EMPTY))?;
+        if current.revision != self.revision || repeated.is_some() {
+            return Err(ApiError::refused(
+                409,
+                "revision",
+                "Your cart changed since you opened checkout. Check your order and submit again.",
+            ));
+        }
+        Ok(None)
+    }
+}
+
+/// An order ready to write: the submit checked, and all it needs read, before its transaction.
+struct NewOrder<'a> {
+    submit: &'a Submit<'a>,
+    place: Place,
+    fulfillment: FulfillmentId,
+    fulfillment_name: String,
+    street: Option<db::models::Street>,
+    checked: Checked,
+    pricing: crate::cart::pricing::Pricing,
+    now: time::PrimitiveDateTime,
+    unix: i64,
+    /// The street, barangay, city and province, as the order keeps them.
+    place_text: String,
+    orders_to: Option<std::sync::Arc<str>>,
+    /// The store's public address, for the link in the mail.
+    base: std::sync::Arc<str>,
+}
+
+impl<'a> NewOrder<'a> {
+    /// Checks the place, the fulfillment, the street and the form (in that order) and reads
+    /// what the order is priced and written with.
+    fn prepare(ctx: &mut Ctx, submit: &'a Submit<'a>) -> Result<Self, ApiError> {
+        let f = submit.form;
+        let (place, fulfillment, fulfillment_name) =
+            place_and_fulfillment(ctx, f, submit.barangay)?;
+        let pickup = fulfillment != domain::DEFAULT_FULFILLMENT;
+        let street = crate::cart::street_named(ctx, &place, f.street_id)?;
+        let checked = check_form(f, submit.member, pickup)?;
+        let pricing = crate::cart::pricing::Pricing::load(ctx)?;
+        let now = ctx.config.now(framework::testdate(f.testdate.as_deref())?);
+        let unix = domain::calendar::unix_now();
+        let place_text = place_text(ctx, &place, street.as_ref())?;
+        Ok(Self {
+            submit,
+            place,
+            fulfillment,
+            fulfillment_name,
+            street,
+            checked,
+            pricing,
+            now,
+            unix,
+            place_text,
+            orders_to: ctx.config.settings.get::<OrdersTo>().map(|o| o.0.clone()),
+            base: ctx.config.public_url.clone(),
+        })
+    }
+
+    /// Writes the order, in the caller's transaction: `Err` with the order this submit placed
+    /// before, or `Ok` with the one placed now (the cart priced again, emptied and locked, the
+    /// mail queued).
+    fn write(
+        &self,
+        conn: &mut db::AnyConnection,
+        config: &framework::ApiConfig,
+    ) -> Result<Result<i64, i64>, ApiError> {
+        let cart_id = self.submit.cart_id;
+        // Holding the cart makes concurrent submits of it wait here, one after the other.
+        db::carts::hold(conn, cart_id)?;
+        if let Some(done) = self.submit.recheck(conn)? {
+            return Ok(Err(done));
+        }
+        let items = db::carts::items(conn, cart_id)?;
+        let empties = db::carts::empties(conn, cart_id)?;
+        let mut inner = Ctx::new(conn, config, framework::Caller::default());
+        let input = crate::cart::pricing::PriceInput {
+            items,
+            empties: &empties,
+            place: &self.place,
+            fulfillment: self.fulfillment,
+            now: self.now,
+            revision: self.submit.revision,
+        };
+        let priced = crate::cart::pricing::price(&mut inner, &self.pricing, input)?;
+        let summary = self.check_priced(&priced.answer)?;
+        let mailed = self.may_mail(inner.conn)?;
+        let order = self.row(summary, mailed);
+        let items = item_rows(&priced.lines);
+        let charges = charge_rows(&summary.deposits);
+        let id = db::orders::insert(inner.conn, &order, &items, &charges)?;
+        db::carts::clear(inner.conn, cart_id)?;
+        db::carts::lock(inner.conn, cart_id, self.unix)?;
+        // The mail goes with the order: both or neither.
+        self.enqueue_mails(inner.conn, &order, id)?;
+        Ok(Ok(id))
+    }
+
+    /// The cart as priced now, refused when checkout cannot take it or it comes to another
+    /// total than the one the shopper saw.
+    fn check_priced<'p>(
+        &self,
+        a: &'p crate::cart::pricing::CartAnswer,
+    ) -> Result<&'p crate::cart::pricing::OrderSummary, ApiError> {
+        if let Some(reason) = &a.checkout.reason {
+            return Err(ApiError::Refused {
+                status: 422,
+                field: "cart",
+                message: reason.clone(),
+                products: a.unavailable.clone(),
+            });
+        }
+        let total = a.cart_order_summary.subtotal;
+        if self.submit.expected_total != total {
+            return Err(ApiError::refused(
+                409,
+                "expected_total",
+                format!(
+                    "Your order now comes to {}: prices or fees changed. Check the order summary and submit again.",
+                    domain::money::format_php(total)
+                ),
+            ));
+        }
+        Ok(&a.cart_order_summary)
+    }
+
+    /// Whether the order's confirmation is mailed now.
+    ///
+    /// The store mails whoever a guest names: at most 3 confirmations an address an hour,
+    /// counted only for orders placed, so it is no way to mail strangers (issue 14's rule). Past
+    /// that the order is still placed and its confirmation held: refusing the order would let
+    /// anyone lock an address out of guest checkout (issue 24).
+    fn may_mail(&self, conn: &mut db::AnyConnection) -> Result<bool, ApiError> {
+        if self.submit.member.is_some() {
+            return Ok(true);
+        }
+        let key = format!("order mail:{}", self.checked.email.to_lowercase());
+        let (sent, _) = db::limits::rate_count(conn, &key, self.unix, 3600)?;
+        Ok(sent <= MAILS_PER_ADDRESS)
+    }
+
+    /// The order's row, for the cart priced to `summary`.
+    fn row(&self, summary: &crate::cart::pricing::OrderSummary, mailed: bool) -> OrderRow {
+        let payment = if self.fulfillment != domain::DEFAULT_FULFILLMENT {
+            "Pay at pickup"
+        } else {
+            "Cash on delivery"
+        };
+        OrderRow {
+            id: 0,
+            user_id: self.submit.member.map(|m| m.id.get()),
+            access_hash: framework::session::hash(&self.submit.access),
+            idempotency_key: self.submit.key.clone(),
+            status: Status::Placed.as_str().into(),
+            fulfillment_type_id: self.fulfillment.get(),
+            fulfillment_name: self.fulfillment_name.clone(),
+            payment: payment.into(),
+            contact_name: self.checked.contact_name.clone(),
+            mobile: self.checked.mobile.clone(),
+            email: self.checked.email.clone(),
+            address: self.checked.address.clone(),
+            barangay_id: self.place.barangay.id.get(),
+            street_id: self.street.as_ref().map(|s| s.id.get()),
+            place: self.place_text.clone(),
+            notes: self.checked.notes.clone(),
+            items_total: summary.items_total,
+            deposits_total: summary.deposits_total,
+            delivery_fee: summary.delivery_fee,
+            total: summary.subtotal,
+            placed_at: self.unix,
+            confirmation_mailed: mailed,
+        }
+    }
+
+    /// Queues the shopper's confirmation (unless held) and the store's notice (when `ORDERS_TO`
+    /// is set) of order `id`, as written.
+    fn enqueue_mails(
+        &self,
+        conn: &mut db::AnyConnection,
+        order: &OrderRow,
+        id: i64,
+    ) -> Result<(), ApiError> {
+        let full = db::orders::full(conn, id)?
+            .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
+        let view = OrderView::from(full);
+        let page = format!(
+            "{}{}",
+            self.base,
+            link(&order_with_id(order, id), Some(&self.submit.access))
+        );
+        let mut mails = Vec::new();
+        if order.confirmation_mailed {
+            mails.push(Mail::render(
+                "order_placed",
+                &view.email,
+                format!("Your order {} is placed", view.number),
+                &serde_json::json!({ "order": &view, "link": page, "money": money(&view) }),
+            )?);
+        }
+        if let Some(to) = &self.orders_to {
+            mails.push(Mail::render(
+                "order_notice",
+                to.as_ref(),
+                format!("New order {}", view.number),
+                &serde_json::json!({ "order": &view, "money": money(&view) }),
+            )?);
+        }
+        framework::mail::enqueue(conn, &mails)?;
+        Ok(())
+    }
+}
+
+/// The place of `barangay`, which the store must serve, and the fulfillment the form asks for
+/// (delivery when it names none), which the place's city must offer, with its name.
+fn place_and_fulfillment(
+    ctx: &mut Ctx,
+    f: &OrderForm,
+    barangay: BarangayId,
+) -> Result<(Place, FulfillmentId, String), ApiError> {
+    let place = crate::cart::place_of(ctx, barangay)?;
+    if !place.served {
+        return Err(ApiError::Invalid {
+            field: "barangay",
+            message: format!("We do not deliver to {} yet.", place.barangay.barangay_name),
+        });
+    }
+    let fulfillment = f.fulfillment.unwrap_or(domain::DEFAULT_FULFILLMENT);
+    let offered = crate::cart::offers(ctx, &place, fulfillment)?;
+    let fulfillment_row = db::places::fulfillment_type(ctx.conn, fulfillment)?;
+    let Some(fulfillment_row) = fulfillment_row.filter(|_| offered) else {
+        return Err(ApiError::Invalid {
+            field: "fulfillment",
+            message: format!(
+                "This choice of delivery or pickup is not offered in {}.",
+                place.city.city_name
+            ),
+        });
+    };
+    Ok((place, fulfillment, fulfillment_row.name))
+}
+
+/// Where the order goes, as it keeps it: "street, barangay, city, province".
+fn place_text(
+    ctx: &mut Ctx,
+    place: &Place,
+    street: Option<&db::models::Street>,
+) -> Result<String, ApiError> {
+    let province = db::places::province(ctx.conn, place.city.province_id)?
+        .map(|p| p.province_name)
+        .unwrap_or_default();
+    Ok(format!(
+        "{}{}, {}, {province}",
+        street
+            .map(|s| format!("{}, ", s.street_name))
+            .unwrap_or_default(),
+        place.barangay.barangay_name,
+        place.city.city_name,
+    ))
+}
+
+/// The order's lines: each available item of the cart with its case type's name and amount.
+fn item_rows(lines: &[(db::carts::Item, String, i64)]) -> Vec<OrderItemRow> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(n, (item, case_name, amount))| OrderItemRow {
+            order_id: 0,
+            line: n as i32 + 1,
+            product_id: item.product.id.get(),
+            product_name: item.product.product_name.clone(),
+            sku: item.product.sku.clone(),
+            case_name: case_name.clone(),
+            unit_price: item.product.price,
+            price_per_case: item.product.price_per_case,
+            unit_per_case: item.product.unit_per_case,
+            quantity: item.quantity,
+            amount: *amount,
+        })
+        .collect()
+}
+
+/// The order's charges: the summary's deposit lines (returned empties negative).
+fn charge_rows(deposits: &[NameAmount]) -> Vec<OrderChargeRow> {
+    deposits
+        .iter()
+        .enumerate()
+        .map(|(n, d)| OrderChargeRow {
+            order_id: 0,
+            line: n as i32 + 1,
+            name: d.name.clone(),
+            amount: d.amount,
+        })
+        .collect()
 }
 
 /// Whether a submit of a revision already placed is the placing one again (a retry, a double
