@@ -182,15 +182,10 @@ pub const LINKS: &[LinkDef] = &[
     ),
 ];
 
-/// One call's operation; the schemas it refers to land in `components`.
-pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> Operation {
-    let mut params = E::Path::into_params(|| Some(ParameterIn::Path));
-    params.extend(E::Query::into_params(|| Some(ParameterIn::Query)));
-    params.extend(E::Headers::into_params(|| Some(ParameterIn::Header)));
-    E::Answer::schemas(components);
-    let mut answer = json_response("The answer.", E::Answer::schema());
-    for (from, name, to, params, body) in LINKS {
-        if *from != E::NAME {
+/// The links of the answer of the call named `from` ([`LINKS`]).
+fn add_links(answer: &mut utoipa::openapi::Response, from: &str) {
+    for (source, name, to, params, body) in LINKS {
+        if *source != from {
             continue;
         }
         let mut link = LinkBuilder::new().operation_id(*to);
@@ -206,6 +201,35 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
             .links
             .insert((*name).to_string(), RefOr::T(link.build()));
     }
+}
+
+/// The failure statuses of a call, sorted: every call may answer 400, 413 (a body over 16 KiB,
+/// read before the call), 414 and 503; every write 403 (another site's page) and 415 too.
+fn failures<E: Endpoint>() -> Vec<u16> {
+    let writes: &[u16] = if E::METHOD == crate::Method::Get {
+        &[]
+    } else {
+        &[403, 415]
+    };
+    let mut statuses: Vec<u16> = [400, 413, 414, 503]
+        .iter()
+        .chain(E::ERRORS)
+        .chain(writes)
+        .copied()
+        .collect();
+    statuses.sort_unstable();
+    statuses.dedup();
+    statuses
+}
+
+/// One call's operation; the schemas it refers to land in `components`.
+pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> Operation {
+    let mut params = E::Path::into_params(|| Some(ParameterIn::Path));
+    params.extend(E::Query::into_params(|| Some(ParameterIn::Query)));
+    params.extend(E::Headers::into_params(|| Some(ParameterIn::Header)));
+    E::Answer::schemas(components);
+    let mut answer = json_response("The answer.", E::Answer::schema());
+    add_links(&mut answer, E::NAME);
     let mut op = OperationBuilder::new()
         .operation_id(Some(E::NAME))
         .summary(Some(E::SUMMARY))
@@ -232,21 +256,6 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
                 .build(),
         ));
     }
-    // Every call may answer 400, 413 (a body over 16 KiB, read before the call), 414 and 503;
-    // every write 403 (another site's page) and 415 too.
-    let writes: &[u16] = if E::METHOD == crate::Method::Get {
-        &[]
-    } else {
-        &[403, 415]
-    };
-    let mut statuses: Vec<u16> = [400, 413, 414, 503]
-        .iter()
-        .chain(E::ERRORS)
-        .chain(writes)
-        .copied()
-        .collect();
-    statuses.sort_unstable();
-    statuses.dedup();
     // Who may call: a call that can answer 401 needs a session (a member's, for most), sent as
     // the bearer token or the session cookie; other calls of the session take one if there is.
     if E::ACCESS != crate::endpoint::Access::Public {
@@ -258,7 +267,7 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
         }
         op = op.securities(Some(ways));
     }
-    for status in &statuses {
+    for status in &failures::<E>() {
         let schema = if *status == 422 {
             ValidationErrorBody::name()
         } else {

@@ -2,6 +2,9 @@
 //! email or mobile, logout, the member's `GET /user`; wrong, forged, reused and expired
 //! credentials; rate limits; nothing tells whether an account exists.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use actix_web::http::StatusCode;

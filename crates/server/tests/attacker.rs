@@ -6,6 +6,9 @@
 //! could keep, weak passwords and unconfirmed sensitive changes, and addresses echoed at any
 //! length.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use std::cell::Cell;

@@ -2,6 +2,9 @@
 //! deposits and returned empties, delivery fees by area and fulfillment, availability per
 //! barangay, the family rule, limits, and whose cart it is.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use actix_web::http::StatusCode;

@@ -4,6 +4,9 @@
 //! the same 404 as an unknown one; unique names regardless of case; the limits; deleted with the
 //! account; and Order Again from a member's and a guest's order.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use actix_web::http::StatusCode;

@@ -2,6 +2,9 @@
 //! SQLite and PostgreSQL: malformed escapes, huge addresses, HEAD and wrong methods, oversized
 //! and odd bodies, revalidation, and a second app server following a write within a second.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use std::time::{Duration, Instant};

@@ -3,6 +3,9 @@
 //! either one complete order (items, charges, first status, its mail) and an empty cart, or no
 //! order and the cart as it was. Never two.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use std::io::Write;

@@ -4,6 +4,9 @@
 //! browser could keep, invisible and garbled text kept in orders, an address anyone could lock out
 //! of guest checkout, and a selling rule decided by a display name.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use actix_web::http::StatusCode;

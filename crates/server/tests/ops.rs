@@ -5,6 +5,9 @@
 //! back). The log lines themselves, `METRICS_BIND` and SIGTERM are tested on the real binary
 //! (`ops_process.rs`).
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use std::time::{Duration, Instant};

@@ -11,6 +11,9 @@
 //! - SIGTERM during a burst of order submits: every submit gets its whole answer, the orders in
 //!   the database are the 201s, readable log lines say so, and the process exits 0.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use std::io::{Read, Write};

@@ -3,6 +3,9 @@
 //! blackout, prices, availability), the order's own copy, mail through the outbox, and who may
 //! see an order.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use actix_web::http::StatusCode;

@@ -6,6 +6,9 @@
 //! steps, each step in its history, mailed to the shopper and shown on its page; maintenance
 //! reaches a running store within a second; a backup of a serving SQLite store is a valid copy.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use std::io::{Read, Write};

@@ -4,6 +4,9 @@
 //! limit counts requests to both; the maintenance switch and a catalog import reach both within a
 //! second; 20 concurrent order submits split over both make one order.
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 mod support;
 
 use std::process::Command;

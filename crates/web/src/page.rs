@@ -53,64 +53,121 @@ pub async fn serve(
     state: &web::Data<WebState>,
     posted: Option<Posted>,
 ) -> HttpResponse {
-    if req.method() != Method::GET && req.method() != Method::HEAD && posted.is_none() {
-        return framework::request::method_not_allowed(req, "GET, HEAD");
+    if let Some(res) = refused(req, state, posted.is_some()) {
+        return res;
     }
-    if req.path().len() + req.query_string().len() > MAX_URL {
-        return HttpResponse::UriTooLong()
-            .content_type("text/plain; charset=utf-8")
-            .body("This address is too long.");
-    }
-    // A route that only sends on (SPEC 2: the product page without a slug goes home).
     let fixed = state.routes.fixed(req.path());
-    // (A form that comes back, `/logout`'s with an expired token, is answered, not sent on.)
-    if let Some(to) = fixed
-        .and_then(|r| r.redirect.as_deref())
-        .filter(|_| posted.is_none())
-    {
-        return redirect(to, StatusCode::FOUND);
-    }
     let maintenance = state.api.watch.maintenance();
     let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
-    let viewer = if maintenance {
-        Viewer::default()
-    } else {
-        match viewer(req, state, forms, &guard).await {
-            Ok(v) => v,
-            // Who asks is not known: a guarded page or a form is not shown to the wrong person,
-            // and a member is not sent to log in because the database is busy.
-            Err(e) if forms || guard != Guard::None => {
-                log::error!("session {}: {e}", req.path());
-                return HttpResponse::ServiceUnavailable()
-                    .insert_header((header::RETRY_AFTER, "5"))
-                    .insert_header((header::CACHE_CONTROL, "no-store"))
-                    .content_type("text/plain; charset=utf-8")
-                    .body(e.to_string());
-            }
-            Err(e) => {
-                log::error!("session {}: {e}", req.path());
-                Viewer::default()
-            }
-        }
+    let viewer = match who(req, state, maintenance, forms, &guard).await {
+        Ok(v) => v,
+        Err(res) => return res,
     };
-    let with_session = |mut res: HttpResponse| {
-        if let Some(issued) = &viewer.issued {
-            framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
-        } else if viewer.stale {
-            framework::request::end_token(&mut res);
-        }
-        res
+    // The guards are real redirects, before anything is rendered.
+    let guarded = match (&guard, &viewer.member) {
+        _ if maintenance => None,
+        (Guard::Member, None) => Some(redirect("/login", StatusCode::FOUND)),
+        (Guard::Guest, Some(_)) => Some(redirect("/", StatusCode::FOUND)),
+        _ => None,
     };
-    // DESIGN: the guards are real redirects, before anything is rendered.
-    if !maintenance {
-        match (&guard, &viewer.member) {
-            (Guard::Member, None) => return with_session(redirect("/login", StatusCode::FOUND)),
-            (Guard::Guest, Some(_)) => return with_session(redirect("/", StatusCode::FOUND)),
-            _ => {}
+    if let Some(res) = guarded {
+        return with_session(res, &viewer, state);
+    }
+    let visit = Visit {
+        posted,
+        params: match fixed {
+            Some(r) => &r.params,
+            None => state.routes.params(req.path()),
+        },
+        maintenance,
+        forms,
+        viewer: &viewer,
+    };
+    match visited(req, state, visit).await {
+        Ok(res) => with_session(res, &viewer, state),
+        Err(res) => res,
+    }
+}
+
+/// What `serve` refuses or sends on before it looks at the visitor: a method other than GET and
+/// HEAD (but a form that comes back), an address too long, a route that only sends on (the
+/// product page without a slug goes home; a form that comes back, `/logout`'s with an expired
+/// token, is answered, not sent on).
+fn refused(req: &HttpRequest, state: &WebState, posted: bool) -> Option<HttpResponse> {
+    if req.method() != Method::GET && req.method() != Method::HEAD && !posted {
+        return Some(framework::request::method_not_allowed(req, "GET, HEAD"));
+    }
+    if req.path().len() + req.query_string().len() > MAX_URL {
+        return Some(
+            HttpResponse::UriTooLong()
+                .content_type("text/plain; charset=utf-8")
+                .body("This address is too long."),
+        );
+    }
+    let to = state.routes.fixed(req.path())?.redirect.as_deref()?;
+    (!posted).then(|| redirect(to, StatusCode::FOUND))
+}
+
+/// Who asks, for a page with forms or a guard. When that is not known (the database is busy) a
+/// guarded page or a form is not shown to the wrong person, and a member is not sent to log in:
+/// a 503; any other page is shown as a guest's.
+async fn who(
+    req: &HttpRequest,
+    state: &WebState,
+    maintenance: bool,
+    forms: bool,
+    guard: &Guard,
+) -> Result<Viewer, HttpResponse> {
+    if maintenance {
+        return Ok(Viewer::default());
+    }
+    match viewer(req, state, forms, guard).await {
+        Ok(v) => Ok(v),
+        Err(e) if forms || *guard != Guard::None => {
+            log::error!("session {}: {e}", req.path());
+            Err(HttpResponse::ServiceUnavailable()
+                .insert_header((header::RETRY_AFTER, "5"))
+                .insert_header((header::CACHE_CONTROL, "no-store"))
+                .content_type("text/plain; charset=utf-8")
+                .body(e.to_string()))
+        }
+        Err(e) => {
+            log::error!("session {}: {e}", req.path());
+            Ok(Viewer::default())
         }
     }
+}
+
+/// The answer with the session's token, renewed or ended.
+fn with_session(mut res: HttpResponse, viewer: &Viewer, state: &WebState) -> HttpResponse {
+    if let Some(issued) = &viewer.issued {
+        framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
+    } else if viewer.stale {
+        framework::request::end_token(&mut res);
+    }
+    res
+}
+
+/// What a page is asked with, once the visitor is known.
+struct Visit<'a> {
+    posted: Option<Posted>,
+    /// The query parameters the page reads.
+    params: &'a [String],
+    maintenance: bool,
+    forms: bool,
+    viewer: &'a Viewer,
+}
+
+/// The page for a visit: kept, or planned and rendered (and kept when it may be). `Err`: an
+/// answer that carries no session (a failed render).
+async fn visited(
+    req: &HttpRequest,
+    state: &web::Data<WebState>,
+    visit: Visit<'_>,
+) -> Result<HttpResponse, HttpResponse> {
+    let viewer = visit.viewer;
     let mut choices = crate::gate::choices(req);
-    // SPEC 4: a member who accepted the policy never sees its modal again, on any device.
+    // A member who accepted the policy never sees its modal again, on any device.
     if viewer
         .member
         .as_ref()
@@ -118,16 +175,12 @@ pub async fn serve(
     {
         choices.consent = true;
     }
-    let params = match fixed {
-        Some(r) => &r.params,
-        None => state.routes.params(req.path()),
-    };
-    let query = crate::plan::page_query(req.query_string(), params);
+    let query = crate::plan::page_query(req.query_string(), visit.params);
     let member = viewer.member.as_ref();
-    // SPEC 3's location notice flag shapes the product page (its notice is left out): pages are
-    // kept for shoppers with and without it apart.
+    // The location notice flag shapes the product page (its notice is left out): pages are kept
+    // for shoppers with and without it apart.
     let notice_seen = crate::gate::location_notice_seen(req);
-    let key = (!maintenance && !forms && posted.is_none()).then(|| {
+    let key = (!visit.maintenance && !visit.forms && visit.posted.is_none()).then(|| {
         page_key(
             req.path(),
             &query,
@@ -138,51 +191,67 @@ pub async fn serve(
         )
     });
     if let Some(hit) = key.and_then(|k| state.pages.get(k)) {
-        return with_session(answer_shared(req, state, &hit, &viewer, &choices, true).await);
+        return Ok(answer_shared(req, state, &hit, viewer, &choices, true).await);
     }
     // A shared page is rendered with the visitor's parts left open (sentinels); a page rendered
     // for one visitor (forms, a posted form) has them filled in.
-    let shared = key.is_some();
-    let parts = if shared {
-        None
-    } else {
-        Some(crate::visitor::parts(req, state, member, &choices).await)
+    let extra = match key {
+        Some(_) => shared_extra(member, notice_seen),
+        None => {
+            let parts = crate::visitor::parts(req, state, member, &choices).await;
+            json!({
+                "member": viewer.member,
+                "csrf": viewer.token.as_deref().map(framework::session::csrf_token),
+                "form": visit.posted.as_ref().map(|p| &p.form),
+                "visitor": crate::visitor::own_input(&parts),
+                "locationNoticeSeen": notice_seen,
+            })
+        }
     };
-    let extra = if shared {
-        json!({
-            "member": member.map(|m| json!({
-                "firstname": crate::slotted::sentinels().firstname,
-                "policy_agreement_accepted": m.policy_agreement_accepted,
-            })),
-            "csrf": crate::slotted::sentinels().csrf,
-            "visitor": crate::visitor::shared_input(),
-            "form": Value::Null,
-            "locationNoticeSeen": notice_seen,
-        })
-    } else {
-        json!({
-            "member": viewer.member,
-            "csrf": viewer.token.as_deref().map(framework::session::csrf_token),
-            "form": posted.as_ref().map(|p| &p.form),
-            "visitor": parts.as_deref().map(crate::visitor::own_input),
-            "locationNoticeSeen": notice_seen,
-        })
-    };
-    let mut planned = plan_page(
+    let planned = plan_page(
         req,
         &query,
         state,
         choices,
-        maintenance,
+        visit.maintenance,
         viewer.token.clone(),
         extra,
     )
     .await;
     if let Some(to) = &planned.redirect {
-        return with_session(redirect(to, StatusCode::FOUND));
+        return Ok(redirect(to, StatusCode::FOUND));
     }
+    let status = visit.posted.as_ref().map(|p| p.status);
+    let page = rendered(req, state, planned, visit.forms, status, key).await?;
+    Ok(answer_shared(req, state, &page.0, viewer, &choices, page.1).await)
+}
+
+/// The page input's visitor parts of a shared page: sentinels, filled in per answer.
+fn shared_extra(member: Option<&api::accounts::user::MemberView>, notice_seen: bool) -> Value {
+    json!({
+        "member": member.map(|m| json!({
+            "firstname": crate::slotted::sentinels().firstname,
+            "policy_agreement_accepted": m.policy_agreement_accepted,
+        })),
+        "csrf": crate::slotted::sentinels().csrf,
+        "visitor": crate::visitor::shared_input(),
+        "form": Value::Null,
+        "locationNoticeSeen": notice_seen,
+    })
+}
+
+/// Renders a planned page and keeps it under `key` when it may be kept; answers it and whether it
+/// was kept. `Err`: the shell failed (a 500 in the store's words).
+async fn rendered(
+    req: &HttpRequest,
+    state: &web::Data<WebState>,
+    mut planned: Plan,
+    forms: bool,
+    status: Option<StatusCode>,
+    key: Option<u128>,
+) -> Result<(Arc<Page>, bool), HttpResponse> {
     let output = render(state, &planned).await;
-    if shared {
+    if key.is_some() {
         // The page state carries the visitor's own part, filled in per answer.
         planned.input["visitor"] = Value::from(crate::slotted::sentinels().visitor.as_str());
     }
@@ -191,7 +260,6 @@ pub async fn serve(
         && !planned.private
         && !output.html.is_empty()
         && planned.status == StatusCode::OK;
-    let status = posted.as_ref().map(|p| p.status);
     match respond(state, planned, output, forms, status) {
         Ok(page) => {
             let page = Arc::new(Page::new(page));
@@ -199,13 +267,13 @@ pub async fn serve(
             if let (true, Some(k)) = (kept, key) {
                 state.pages.insert(k, page.clone());
             }
-            with_session(answer_shared(req, state, &page, &viewer, &choices, kept).await)
+            Ok((page, kept))
         }
         Err(e) => {
             log::error!("shell {}: {e}", req.path());
-            HttpResponse::InternalServerError()
+            Err(HttpResponse::InternalServerError()
                 .content_type("text/plain; charset=utf-8")
-                .body("Something went wrong on our side. Please try again.")
+                .body("Something went wrong on our side. Please try again."))
         }
     }
 }

@@ -87,34 +87,8 @@ pub async fn parts(
             &data_version.to_le_bytes(),
         ])
     };
-    // A member's cart changes on any device: their parts are kept by the revision the database
-    // holds (one indexed read). A guest's cart is this browser's: by the revision its last change
-    // sent (`cart_v`), kept only once the database agrees, so a made-up one keeps nothing.
-    let (owner, revision, trusted) = match member {
-        Some(m) => {
-            let id = m.id;
-            let revision = state
-                .api
-                .run(framework::Caller::default(), move |ctx| {
-                    api::cart::visitor::member_revision(ctx, id)
-                })
-                .await;
-            match revision {
-                Ok(r) => (format!("member {}", m.id), r.to_string(), true),
-                Err(e) => {
-                    log::warn!("visitor parts: {e}");
-                    return empty(state).await;
-                }
-            }
-        }
-        None => {
-            let version = req
-                .cookie(api::cart::VERSION_COOKIE)
-                .map(|c| c.value().to_string())
-                .unwrap_or_default();
-            let owner = api::cart::guest_key(cart.as_deref().unwrap_or_default());
-            (owner, version, false)
-        }
+    let Some((owner, revision, trusted)) = whose(req, state, member, cart.as_deref()).await else {
+        return empty(state).await;
     };
     let key = key(&owner, &revision);
     if let Some(p) = state.visitors.get(&key) {
@@ -143,32 +117,69 @@ pub async fn parts(
     if visitor.cart_count == 0 && visitor.cart_revision == 0 {
         return empty(state).await;
     }
-    if visitor.cart_count == 0 {
-        // An emptied cart: nothing to show, but its revision is what the page's refill forms
-        // send (one refill per click), so it is this visitor's own.
-        let empty = empty(state).await;
-        let parts = Arc::new(Parts {
-            count: 0,
-            revision: visitor.cart_revision,
-            drawer: empty.drawer.clone(),
-            json: serde_json::to_string(&visitor).unwrap_or_default(),
-        });
-        if keep {
-            state.visitors.insert(key, parts.clone());
-        }
-        return parts;
-    }
-    let cart = serde_json::to_value(&visitor.cart).unwrap_or(Value::Null);
-    let parts = Arc::new(Parts {
-        count: visitor.cart_count,
-        revision: visitor.cart_revision,
-        drawer: drawer(state, &cart).await,
-        json: serde_json::to_string(&visitor).unwrap_or_default(),
-    });
+    let parts = made(state, &visitor).await;
     if keep {
         state.visitors.insert(key, parts.clone());
     }
     parts
+}
+
+/// Whose parts these are and by which revision they are kept: a member's cart changes on any
+/// device, so their parts are kept by the revision the database holds (one indexed read, trusted);
+/// a guest's cart is this browser's, kept by the revision its last change sent (`cart_v`), and
+/// only once the database agrees, so a made-up one keeps nothing. `None`: the database failed.
+async fn whose(
+    req: &HttpRequest,
+    state: &WebState,
+    member: Option<&MemberView>,
+    cart: Option<&str>,
+) -> Option<(String, String, bool)> {
+    let Some(m) = member else {
+        let version = req
+            .cookie(api::cart::VERSION_COOKIE)
+            .map(|c| c.value().to_string())
+            .unwrap_or_default();
+        return Some((
+            api::cart::guest_key(cart.unwrap_or_default()),
+            version,
+            false,
+        ));
+    };
+    let id = m.id;
+    let revision = state
+        .api
+        .run(framework::Caller::default(), move |ctx| {
+            api::cart::visitor::member_revision(ctx, id)
+        })
+        .await;
+    match revision {
+        Ok(r) => Some((format!("member {}", m.id), r.to_string(), true)),
+        Err(e) => {
+            log::warn!("visitor parts: {e}");
+            None
+        }
+    }
+}
+
+/// The parts of a visitor's cart. An emptied cart shows nothing, but its revision is what the
+/// page's refill forms send (one refill per click), so it is this visitor's own.
+async fn made(state: &WebState, visitor: &api::cart::visitor::Visitor) -> Arc<Parts> {
+    if visitor.cart_count == 0 {
+        let empty = empty(state).await;
+        return Arc::new(Parts {
+            count: 0,
+            revision: visitor.cart_revision,
+            drawer: empty.drawer.clone(),
+            json: serde_json::to_string(visitor).unwrap_or_default(),
+        });
+    }
+    let cart = serde_json::to_value(&visitor.cart).unwrap_or(Value::Null);
+    Arc::new(Parts {
+        count: visitor.cart_count,
+        revision: visitor.cart_revision,
+        drawer: drawer(state, &cart).await,
+        json: serde_json::to_string(visitor).unwrap_or_default(),
+    })
 }
 
 impl Parts {

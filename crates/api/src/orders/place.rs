@@ -385,11 +385,7 @@ impl<'a> NewOrder<'a> {
 
     /// The order's row, for the cart priced to `summary`.
     fn row(&self, summary: &crate::cart::pricing::OrderSummary, mailed: bool) -> OrderRow {
-        let payment = if self.fulfillment != domain::DEFAULT_FULFILLMENT {
-            "Pay at pickup"
-        } else {
-            "Cash on delivery"
-        };
+        let payment = super::payment_of(self.fulfillment != domain::DEFAULT_FULFILLMENT);
         OrderRow {
             id: 0,
             user_id: self.submit.member.map(|m| m.id.get()),
