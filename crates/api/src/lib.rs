@@ -1,6 +1,19 @@
 //! The store's features, each a module over the API's framework (crate `framework`): its calls
 //! (typed [`framework::Endpoint`]s, registered where they are declared), its views and its rules.
 //! Features use the framework, `db` and `domain`; the framework knows none of them.
+//!
+//! - `gate`: the gates' choices (cookies) checked against the database, and which gate opens.
+//! - `locations`: provinces, cities, barangays and streets, and where the store sells.
+//! - `catalog`: packagings, products, banners, promos.
+//! - `content`: the store's texts, the location notice, the newsletter.
+//! - `sessions`: a guest's session.
+//! - `accounts`: registration (by a mailed link or a social provider), login, the member.
+//! - `profile`: the member's own details, policy, password and its reset, deletion.
+//! - `addresses`: a member's saved addresses.
+//! - `cart`: the cart (read, add, change, empties, checkout's verification, the visitor's
+//!   parts, the carts at login) and its pricing.
+//! - `orders`: Submit Order and reading orders.
+//! - `goto_cases`: a member's Go-to Cases, and refilling the cart from one or from an order.
 
 pub mod accounts;
 pub mod addresses;

@@ -1,8 +1,27 @@
-//! The JSON API: unversioned SPEC calls under `/api/v1`, the others under their version
-//! (`/api/v2`, `/api/v3`). Each call is a typed [`Endpoint`] (typed path, query and body, ids as
-//! `domain` types) registered once, in its own module ([`registry::endpoints`]); the actix routes, the pages' in-process
-//! loaders ([`fetch`]), the OpenAPI document (`/api/openapi.json`) and the UI's TypeScript
-//! contract all come from that list.
+//! The API's framework, which knows no feature: calls under `/api/v1` (and later versions under
+//! theirs), each a typed [`Endpoint`] registered where it is declared; the actix routes, the
+//! pages' in-process loader ([`fetch`]), the OpenAPI document (`/api/openapi.json`) and the UI's
+//! TypeScript contract all come from that one list. Its modules, from the bottom up:
+//!
+//! - `error`: every failure in the store's words, with its status.
+//! - `rules`: the patterns of the store's checks, as the OpenAPI document states them.
+//! - `limits`: rate limits and their window.
+//! - `observe`: the route template a request is counted under.
+//! - `cache`: finished API answers as bytes, compressed once, answered 304 by ETag.
+//! - `mail`: messages from the features' templates, queued with the call's work, and the
+//!   thread that delivers them.
+//! - `endpoint`: what a call is ([`declare!`], [`Endpoint`], its typed arguments) and the
+//!   context it runs with ([`Ctx`]).
+//! - `session`: tokens, their sliding expiry and the CSRF token of a session.
+//! - `origin`: the one rule for requests from other sites, and the client's address.
+//! - `request`: a request read once into a call's arguments, run and answered.
+//! - `ts`, `operation`: a type's TypeScript declaration and a call's OpenAPI operation.
+//! - `registry`: the calls ([`register!`]), their routes and the pages' in-process loader.
+//! - `openapi`, `contract`: the OpenAPI document and the UI's contract, with what features
+//!   export into it ([`export_const!`], [`export_type!`]).
+//!
+//! This file holds the state every handler shares ([`ApiState`], [`ApiConfig`]) and mounts the
+//! API ([`configure`]).
 
 pub mod cache;
 pub mod contract;
@@ -190,7 +209,7 @@ impl ApiConfig {
 }
 
 /// A `testdate` as given: one that is not a date (or date and time) is a 400 naming it, never
-/// silently the real clock. The document states its shape ([`framework::rules::TESTDATE`]).
+/// silently the real clock. The document states its shape ([`rules::TESTDATE`]).
 pub fn testdate(t: Option<&str>) -> Result<Option<&str>, ApiError> {
     match t {
         Some(v) if v.trim() != v || domain::calendar::parse_testdate(v).is_none() => {

@@ -117,7 +117,7 @@ pub struct LinkHeaders {
 }
 
 /// What `POST /registration` reads of its headers: a link's token, or a social provider's
-/// (verified before the call; the call gets the provider's identity in [`Ctx::social`]).
+/// (verified before the call; the call gets the provider's identity in [`Ctx::prepared`]).
 #[derive(Debug, Default, Deserialize, IntoParams)]
 pub struct RegistrationHeaders {
     /// The `token` of the emailed `/registration?token=...` link.

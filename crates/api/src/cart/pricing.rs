@@ -298,8 +298,8 @@ pub struct PriceInput<'a> {
 
 /// Prices a cart. What it reads from the database, in this order: the items listed in the
 /// place's city, the delivery fee (a served place's cart with items), the checkout window (a
-/// cart nothing else keeps from checkout); the rest is [`Cases`], [`deposits`] and
-/// [`blocked_reason`], pure rules on what was loaded.
+/// cart nothing else keeps from checkout); the rest is `Cases`, `deposits` and
+/// `blocked_reason`, pure rules on what was loaded.
 pub fn price(ctx: &mut Ctx, pricing: &Pricing, input: PriceInput<'_>) -> Result<Priced, ApiError> {
     let PriceInput {
         items,
