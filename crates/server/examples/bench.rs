@@ -1,4 +1,5 @@
-//! `make bench`: figures against the budgets of DESIGN.md, each printed with "met" or "NOT MET".
+//! `make bench`: figures against the store's performance budgets (README.md's "Performance"
+//! section), each printed with "met" or "NOT MET".
 //! Serves a freshly seeded SQLite store on a loopback port (2 workers, in this process), starts its
 //! peers itself (a minimal Node static server, a Node SSR cluster of the same bundle and input),
 //! and loads them all with wrk on the same 2 cores, so ratios measured in one run cancel the
@@ -9,7 +10,7 @@
 //! 4. GET /api/v1/products against a static file of its size;
 //! 5. no collapse at 256 and 1,000 connections;
 //! 6. a memo miss (QuickJS) against Node's render of the same bundle and input;
-//! 7. carts (issue 15): a shopper with a cart browsing /buy-beer, and a crowd of shoppers each in
+//! 7. carts: a shopper with a cart browsing /buy-beer, and a crowd of shoppers each in
 //!    a different barangay of the served cities with carts browsing list and product pages,
 //!    against the guest's cached page; `POST /api/v1/cart` by 64 concurrent sessions.
 //!

@@ -53,8 +53,8 @@ pub async fn readyz(
     let mut lines = Vec::new();
     match database(api.db.pool().clone()).await {
         Ok(pending) => {
-            // Reached is not enough: a full disk or a read-only database takes no order
-            // (issue 30). One row rewritten, at most every WRITE_PROBE_EVERY.
+            // Reached is not enough: a full disk or a read-only database takes no order. One
+            // row rewritten, at most every WRITE_PROBE_EVERY.
             match api.db.writable(WRITE_PROBE_EVERY, READY_WAIT).await {
                 Ok(()) => lines.push("database: ok".to_string()),
                 Err(kind) => {
