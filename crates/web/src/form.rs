@@ -184,7 +184,7 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
                 && !l.contains('\\')
                 && l.bytes().all(|b| b > 0x20 && b < 0x7f)
         });
-    // A login whose guest cart could not join the member's (issue 15): the cart page asks which
+    // A login whose guest cart could not join the member's: the cart page asks which
     // to keep; one whose cart did not all fit: the cart page says so.
     let conflict = answer["data"]["cart_conflict"] == Value::Bool(true);
     let clipped = answer["data"]["cart_message"]

@@ -1,7 +1,8 @@
 //! The gate and newsletter forms: each gate step and the newsletter are real
-//! `<form method=post>`s answered with `303 See Other` (DESIGN: progressive enhancement). With
-//! JavaScript the client intercepts the same forms and writes the same cookies itself. Each is
-//! declared with [`custom_form!`](crate::custom_form) beside its handler.
+//! `<form method=post>`s answered with `303 See Other`, so they work without JavaScript
+//! (progressive enhancement). With JavaScript the client intercepts the same forms and writes the
+//! same cookies itself. Each is declared with [`custom_form!`](crate::custom_form) beside its
+//! handler.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -46,7 +47,7 @@ custom_form!("/notice/location", location_notice);
 /// `POST /gate/consent`: records consent and the age statement, then opens the category gate.
 async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
     let back = return_path(&fields);
-    // SPEC 4: a member's acceptance is kept on the server, for every device (their page sends
+    // A member's acceptance is kept on the server, for every device (their page sends
     // the session's CSRF token with it).
     if crate::respond::csrf_holds(req, &fields) {
         let accepted = state
@@ -85,14 +86,14 @@ async fn category(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>
     };
     match found {
         Ok(Some(p)) => {
-            // SPEC 4: a cart of the other family is reset first, once the shopper says yes.
+            // A cart of the other family is reset first, once the shopper says yes.
             let family = api::catalog::family(&p);
             let emptied = match gate::reset_cart_first(req, &fields, state, p.id, family).await {
                 Ok(Some(ask)) => return ask,
                 Ok(None) => None,
                 Err(cookies) => Some(cookies),
             };
-            // After a reset without JavaScript the cart page says so (SPEC 4, issue 15 section 7).
+            // After a reset without JavaScript the cart page says so.
             let said = if emptied.is_some() && back == "/cart" {
                 "&done=reset"
             } else {
@@ -196,8 +197,8 @@ async fn newsletter(
     see_other(&format!("{back}?newsletter={code}#newsletter")).finish()
 }
 
-/// `POST /notice/location`: the product page's notice of areas is put away (SPEC 3's location
-/// notice flag); the shopper goes back to the page, which leaves it out while the cookie lives.
+/// `POST /notice/location`: the product page's notice of areas is put away (the location notice
+/// cookie); the shopper goes back to the page, which leaves it out while the cookie lives.
 async fn location_notice(_: &HttpRequest, fields: Fields, _: &web::Data<WebState>) -> HttpResponse {
     see_other(&return_path(&fields))
         .cookie(cookie(

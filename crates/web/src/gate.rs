@@ -1,4 +1,4 @@
-//! The gate cookies of SPEC 3 (the contract between server and client; the client writes the
+//! The gate cookies (the contract between server and client; the client writes the
 //! same names in `ui/src/lib/cookies.ts`), read leniently: a missing or malformed value counts as
 //! unset and never breaks a page (`api::gate` then drops unknown ids). Also the cookies the no-JS
 //! gate forms write.
@@ -18,13 +18,13 @@ use crate::fields::Fields;
 use crate::respond::{csrf_holds, error_page, see_other};
 use crate::WebState;
 
-/// The category form's answer to SPEC 4's reset question (`yes`).
+/// The category form's answer to the cart's reset question (`yes`).
 pub const RESET_FIELD: &str = "reset";
 
 /// Reads the gate cookies into the choices they carry, each id parsed once here.
 pub fn choices(req: &HttpRequest) -> Choices {
     Choices {
-        // SPEC 4: for guests the privacy verification flag alone hides the policy modal.
+        // For guests the privacy verification flag alone hides the policy modal.
         consent: req.cookie(PRIVACY).is_some_and(|c| c.value() == "1"),
         packaging: req
             .cookie(CATEGORY)
@@ -87,8 +87,9 @@ pub fn location_cookies(l: &Location) -> [Cookie<'static>; 6] {
     ]
 }
 
-/// SPEC 4 without JavaScript: before the category form stores a category of the other family
-/// than the cart holds, the shopper is asked "Your current cart will be reset. ...": the answer
+/// A cart holds one family (kegs apart from bottles and cans), also without JavaScript: before
+/// the category form stores a category of the other family than the cart holds, the shopper is
+/// asked "Your current cart will be reset. ...": the answer
 /// is the cart page with the question over it (`?gate=category&reset={id}`, a page with the
 /// session's CSRF token), whose Yes posts the category again with `reset=yes`; then every item is
 /// removed and the category stored as usual (`None`: go on). No is a link back that keeps the

@@ -527,7 +527,7 @@ fn respond(
         headers.push((header::VARY, HeaderValue::from_static("Cookie")));
     }
     if posted == Some(StatusCode::SERVICE_UNAVAILABLE) {
-        // A form the failing database could not take (issue 30): what was typed is on the page.
+        // A form the failing database could not take: what was typed is on the page.
         headers.push((
             header::RETRY_AFTER,
             HeaderValue::from_static(framework::error::DATABASE_RETRY_AFTER),

@@ -243,7 +243,7 @@ fn load(
     let mut not_found = Vec::new();
     let mut complete = true;
     let own = route.data.len();
-    // SPEC 4: a member's location gate offers their saved addresses.
+    // A member's location gate offers their saved addresses.
     let member = !req.extra["member"].is_null();
     let saved =
         (member && gate.open == Some(Step::Location)).then(|| routes.gate.saved_addresses.clone());
@@ -319,7 +319,7 @@ pub fn plan(ctx: Option<&mut Ctx>, routes: &RouteTable, origin: &str, req: &Requ
 }
 
 /// Plans the page for a request with its data read on `ctx`; fails only when the database
-/// failed (the caller may try once more on a fresh connection, issue 30).
+/// failed (the caller may try once more on a fresh connection).
 pub fn try_plan(
     ctx: &mut Ctx,
     routes: &RouteTable,
@@ -366,8 +366,8 @@ fn shape(
     } else {
         StatusCode::OK
     };
-    // A page whose own data does not exist goes where its route says (SPEC 2: an unknown product
-    // to the product list).
+    // A page whose own data does not exist goes where its route says (an unknown product to the
+    // product list).
     let redirect = route
         .missing
         .clone()

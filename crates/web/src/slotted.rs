@@ -1,8 +1,9 @@
-//! A shared page with the shopper's own small parts left open (issue 15, DESIGN "What differs
-//! between shoppers"): the page is rendered once for everyone with the same data, with sentinels
-//! where a visitor's parts go (the CSRF token of their session, their first name, the cart count,
-//! the cart drawer's body, the visitor's part of the page state). Each answer fills them in:
-//! escaped as React escapes text in the HTML, as JSON in the page state.
+//! A shared page with the shopper's own small parts left open (README.md, "Carts, checkout and
+//! orders": shared pages, the shopper's own parts): the page is rendered once for everyone with
+//! the same data, with sentinels where a visitor's parts go (the CSRF token of their session,
+//! their first name, the cart count, the cart drawer's body, the visitor's part of the page
+//! state). Each answer fills them in: escaped as React escapes text in the HTML, as JSON in the
+//! page state.
 //!
 //! Filling must not cost a compression per answer: the static stretches between the slots are
 //! compressed once, each as raw DEFLATE ending on a full flush (byte-aligned, no shared window),
@@ -30,7 +31,7 @@ pub struct Sentinels {
     pub drawer: String,
     /// The visitor's part of the page state (`"visitor":"<sentinel>"` in the state's JSON).
     pub visitor: String,
-    /// The cart's revision a refill form sends (issue 24: one refill per click).
+    /// The cart's revision a refill form sends (one refill per click).
     pub revision: String,
 }
 

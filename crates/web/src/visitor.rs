@@ -1,4 +1,4 @@
-//! The visitor's own small parts of a page (issue 15): the CSRF token of their session, their
+//! The visitor's own small parts of a page: the CSRF token of their session, their
 //! first name, the cart's count and the cart drawer's body, and the visitor's part of the page
 //! state. Shared pages are rendered once with sentinels there ([`crate::slotted`]) and filled per
 //! answer; the parts of a visitor with a cart are made once per cart revision and place (the
