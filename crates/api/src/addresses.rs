@@ -1,4 +1,4 @@
-//! A member's saved addresses (issue 8, section 7): the list the location gate's saved-address
+//! A member's saved addresses: the list the location gate's saved-address
 //! dialog shows (USE THIS ADDRESS fills the gate), and create, update, delete. Every lookup is
 //! scoped to its owner: another member's address answers 404, exactly like an unknown one.
 
@@ -18,7 +18,7 @@ framework::register!(AddressList, CreateAddress, UpdateAddress, DeleteAddress);
 /// How many addresses a member may keep.
 pub const MAX_ADDRESSES: i64 = 10;
 
-/// SPEC 3's saved address, with what the location gate needs to use it.
+/// A saved address, with what the location gate needs to use it.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct AddressView {
     pub id: AddressId,

@@ -35,7 +35,7 @@ pub struct PackagingRef {
     pub name: String,
 }
 
-/// A product as SPEC 3 gives it. Money fields are integer centavos.
+/// A product as the catalog calls give it. Money fields are integer centavos.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct ProductView {
     pub id: ProductId,
@@ -55,11 +55,11 @@ pub struct ProductView {
     pub orderable: bool,
     /// When the product joined the catalog (`YYYY-MM-DD`): what's new.
     pub created_on: String,
-    /// How it is sold (SPEC 4): by the box, by the case or bottle, or by the keg.
+    /// How it is sold: by the box, by the case or bottle, or by the keg.
     pub sold_as: SoldAs,
     /// The type selector's options, the initial one first; its price is the listed price.
     pub pack_options: Vec<PackOption>,
-    /// The units a recommended card's Add to Cart puts in (SPEC 9: a box of cans, else one).
+    /// The units a recommended card's Add to Cart puts in (a box of cans, else one).
     pub card_quantity: i32,
 }
 
@@ -72,11 +72,11 @@ pub struct FilterTypeView {
     pub value: FilterType,
 }
 
-/// SPEC 3's product list response.
+/// The product list response.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct ProductList {
     pub products: Vec<ProductView>,
-    /// Filled for members by a later issue; guests get none (SPEC 6).
+    /// Meant for members and not filled yet; guests get none.
     pub recommended_products: Vec<ProductView>,
     pub best_sellers: Vec<ProductView>,
     pub filter_types: Vec<FilterTypeView>,
@@ -360,7 +360,7 @@ impl Endpoint for Promos {
     }
 }
 
-/// SPEC 3's single product response.
+/// The single product response.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct SingleProduct {
     pub product_single: ProductView,

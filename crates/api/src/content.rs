@@ -129,7 +129,7 @@ impl Endpoint for SiteTextCall {
     }
 }
 
-/// The policy texts that `GET /api/v1/user` carries, also for guests (SPEC 7).
+/// The policy texts that `GET /api/v1/user` carries, also for guests.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct GuestUser {
     pub policy_agreement_accepted: bool,
@@ -149,7 +149,7 @@ pub struct SubscribeBody {
 /// The answer to every accepted signup, new or known address alike (double opt-in).
 pub const CHECK_EMAIL: &str =
     "Thank you! Open the link we sent to your email to confirm your subscription.";
-/// SPEC 8's text, now said when the link is opened.
+/// The newsletter signup's success message, now said when the link is opened.
 pub const SUBSCRIBED: &str =
     "Your email has been added to our mailing list and will receive our latest news.";
 /// How long a confirmation link works.

@@ -1,4 +1,4 @@
-//! The entry gates as a page sees them (SPEC 3, 4): the shopper's choices, read from the gate
+//! The entry gates as a page sees them: the shopper's choices, read from the gate
 //! cookies by `web` and checked here against the database (an unknown id counts as unset), and
 //! which gate overlays the page.
 
@@ -25,18 +25,18 @@ pub const BARANGAY: &str = "locationGateBarangayId";
 pub const STREET: &str = "locationGateStreetId";
 pub const BARANGAY_NAME: &str = "gateBrgyName";
 pub const CITY_NAME: &str = "gateCityName";
-/// SPEC 3: the category before a change, and the one a cart's reset question reverts to.
+/// The category before a change, and the one a cart's reset question reverts to.
 pub const PREVIOUS_ID: &str = "previousCategoryId";
 pub const PREVIOUS_NAME: &str = "previousCategoryName";
 pub const ORIGINAL_ID: &str = "originalCategoryID";
 pub const ORIGINAL_NAME: &str = "originalCategoryName";
-/// SPEC 3's location notice flag: the shopper put away the product page's notice that some
+/// The location notice flag: the shopper put away the product page's notice that some
 /// products are only sold in certain areas (`1`).
 pub const LOCATION_NOTICE: &str = "locationNotice";
-/// SPEC 9: "Location-notice cookie max age 2629746 seconds".
+/// The location notice cookie's max age: 2629746 seconds (a month).
 pub const LOCATION_NOTICE_MAX_AGE: i64 = 2_629_746;
 
-/// The location cookies a new category clears (SPEC 4).
+/// The location cookies a new category clears.
 pub const LOCATION: [&str; 6] = [
     FULFILLMENT,
     CITY,
@@ -46,7 +46,7 @@ pub const LOCATION: [&str; 6] = [
     CITY_NAME,
 ];
 
-/// One year for consent; the gate choices for a month (SPEC's location-notice age).
+/// One year for consent; the gate choices for a month (the location notice cookie's age).
 pub const CONSENT_MAX_AGE: i64 = 31_536_000;
 pub const GATE_MAX_AGE: i64 = 2_629_746;
 
@@ -157,7 +157,7 @@ impl Gate {
         Ok(gate)
     }
 
-    /// SPEC 4's order: consent (except on the policy pages), then category, then location; shop
+    /// The gates' order: consent (except on the policy pages), then category, then location; shop
     /// pages insist on both, any page opens a gate the shopper asked for (`?gate=`).
     pub fn decide(&mut self, shop: bool, policy_allowed: bool, asked: Option<&str>) {
         self.open = if !self.consent {

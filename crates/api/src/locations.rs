@@ -1,4 +1,4 @@
-//! Location calls for the location gate (SPEC 7), and the location rules the no-JS gate form
+//! Location calls for the location gate, and the location rules the no-JS gate form
 //! follows too: which cities are offered, which barangays and streets belong to them.
 
 use db::models::{City, Packaging};
@@ -36,7 +36,7 @@ framework::register!(
     DeliveryAreas,
 );
 
-/// A city as SPEC 3 gives it.
+/// A city as the location calls give it.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CityView {
     pub city_id: CityId,
@@ -67,7 +67,7 @@ pub struct ProvinceView {
     pub province_name: String,
 }
 
-/// A barangay as SPEC 3 gives it.
+/// A barangay as the location calls give it.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct BarangayView {
     pub id: BarangayId,

@@ -1,4 +1,4 @@
-//! A member's own account (issue 8, sections 5 and 6): the profile, the website policy, deleting
+//! A member's own account: the profile, the website policy, deleting
 //! the account, changing the password, and resetting a forgotten one through an emailed link.
 
 use db::users::Profile;
@@ -124,8 +124,8 @@ framework::declare!(
 impl Endpoint for UpdateUser {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<UserAnswer, ApiError> {
         let user = ctx.member()?;
-        // A taken mobile number is refused (SPEC), so answers tell whether a number has an
-        // account: they are few.
+        // A taken mobile number is refused, so answers tell whether a number has an account:
+        // they are few.
         ctx.limit_client("profile", framework::limits::PROFILE, 3600)?;
         ctx.limit("profile", &format!("user {}", user.id), 10, 3600)?;
         let mut c = account::Checker::default();

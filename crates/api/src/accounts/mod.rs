@@ -1,7 +1,6 @@
-//! Members: registration through an emailed link, login and logout, and the user (SPEC 3, 7;
-//! issue 8). Passwords are argon2id hashes (the `argon2` crate's defaults), made and checked on
-//! the blocking threads that run database work, never on the async workers. Answers never tell
-//! whether an account exists.
+//! Members: registration through an emailed link, login and logout, and the user. Passwords are
+//! argon2id hashes (the `argon2` crate's defaults), made and checked on the blocking threads that
+//! run database work, never on the async workers. Answers never tell whether an account exists.
 
 pub mod login;
 pub mod registration;
@@ -106,7 +105,7 @@ pub struct WelcomeAnswer {
 }
 
 /// Starts a member's session in place of the presented one (no session fixation), and the
-/// guest's cart joins the member's (issue 15): answers whether the two carts hold different
+/// guest's cart joins the member's: answers whether the two carts hold different
 /// families (`cart_conflict`: both are kept until the member chooses) and what did not fit.
 fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<crate::cart::merge::Merged, ApiError> {
     let guest = crate::cart::owner(ctx, false)?;
@@ -117,7 +116,7 @@ fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<crate::cart::merge::Mer
     crate::cart::merge::merge_at_login(ctx, guest, user)
 }
 
-/// A member as `GET /api/v1/user` gives it (SPEC 3), with the policy texts.
+/// A member as `GET /api/v1/user` gives it, with the policy texts.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct Member {
     pub id: domain::UserId,
@@ -164,7 +163,7 @@ fn text(conn: &mut AnyConnection, key: &str) -> Result<String, ApiError> {
         .unwrap_or_default())
 }
 
-/// A new password checked against the rules (issue 14), as the `password` field's error;
+/// A new password checked against the password rules, as the `password` field's error;
 /// `user_inputs` are the member's own details (names, email, mobile), easy to guess.
 pub fn new_password(password: &str, user_inputs: &[&str]) -> Result<(), ApiError> {
     account::validate_password(password, user_inputs).map_err(|message| ApiError::Invalid {

@@ -4,8 +4,8 @@ use super::*;
 
 framework::register!(PreRegister, CheckRegistrationToken, Registration);
 
-/// The registration form (SPEC 3's fields but the password, which whoever holds the emailed link
-/// chooses: issue 14).
+/// The registration form: a member's details but the password, which whoever holds the emailed
+/// link chooses.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RegistrationForm {
     #[serde(default)]
@@ -201,7 +201,7 @@ impl Endpoint for CheckRegistrationToken {
 }
 
 /// What `POST /registration` takes: for a link's registration, the password its holder chooses;
-/// for a social registration (SPEC 7's `socialSource` and `userAccessToken`), the details a
+/// for a social registration (`socialSource` and `userAccessToken`), the details a
 /// provider does not vouch for.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct SocialForm {

@@ -1,4 +1,4 @@
-//! Social registration (SPEC 7: `POST /registration` with an `fb-token` or `google-token`
+//! Social registration (`POST /registration` with an `fb-token` or `google-token`
 //! header). A provider's token is taken only once the provider itself vouches for it, for this
 //! store's app: Google's `tokeninfo` for an ID token issued to `GOOGLE_CLIENT_ID` with a verified
 //! email; Facebook's `debug_token` (with the app's own access token) for a user token of

@@ -14,7 +14,7 @@ impl Endpoint for User {
         if let Some(u) = member {
             return member_answer(ctx, u);
         }
-        // SPEC 7: a 401 that carries a new token lets the client store it. A visitor without a
+        // A 401 that carries a new token lets the client store it. A visitor without a
         // live session gets a guest one (within the same limit as POST /guest-token).
         if session.is_none() {
             ctx.start_guest_if_allowed()?;

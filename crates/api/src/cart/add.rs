@@ -4,11 +4,11 @@ use super::*;
 
 framework::register!(AddToCart);
 
-/// SPEC 3's add-to-cart payload.
+/// The add-to-cart payload.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AddToCartBody {
     pub product_id: Option<ProductId>,
-    /// Units to add (1-999; SPEC 9: 24 for Cans from recommended cards), or with `pack` = case,
+    /// Units to add (1-999; a recommended card sends a box of cans, 24), or with `pack` = case,
     /// cases of the product's `unit_per_case` (the product page's type selector).
     #[schema(minimum = 1, maximum = 999)]
     pub quantity: Option<i64>,

@@ -53,7 +53,7 @@ impl Endpoint for UpdateCart {
     }
 }
 
-/// Items to remove (SPEC 7: `product_id` as a list).
+/// Items to remove (`product_id` as a list).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RemoveFromCartBody {
     /// 1 to 50 product ids (a form without JavaScript sends one).

@@ -1,4 +1,4 @@
-//! The cart (issue 15, SPEC 2-5 and 8): items in units grouped into cases by case type, priced
+//! The cart: items in units grouped into cases by case type, priced
 //! for a barangay with deposits, returned empties and the delivery fee; add, change, remove,
 //! return empties, and the members' checkout verification.
 //!
@@ -6,8 +6,8 @@
 //! by a long-lived HttpOnly cookie ([`COOKIE`], 30 days) so that it outlives the 60-minute guest
 //! session (a client that sends a bearer token and keeps no cookies has the cart of its session).
 //! Nobody reaches a cart by naming an id. Reading needs no session (no session and no cart
-//! cookie: an empty cart); a change needs a live session or the cart cookie (401 otherwise,
-//! SPEC 7's guest-token retry).
+//! cookie: an empty cart); a change needs a live session or the cart cookie (401 otherwise: the
+//! client then starts a guest session, `POST /guest-token`, and sends the change again).
 //!
 //! What a cart holds is kept whatever the place: an item not sold in the barangay priced for, or
 //! out of stock, stays in the cart, is listed by name with the reason, counts in no total and
@@ -328,7 +328,7 @@ pub(crate) fn street_named(
         })
 }
 
-/// Whether a product can be bought at `place`: a 422 naming it when not (SPEC 8).
+/// Whether a product can be bought at `place`: a 422 naming it when not.
 fn check_available(
     ctx: &mut Ctx,
     product: &db::models::Product,

@@ -1,4 +1,4 @@
-//! What a cart comes to (issue 15 section 2): its items grouped into cases by case type with the
+//! What a cart comes to: its items grouped into cases by case type with the
 //! case math of `domain::cases`, each line's price (whole cases at the case price), deposits per
 //! deposit row less the empties returned, the delivery fee of the area and fulfillment, what
 //! cannot be bought at the place and why, and whether checkout can take it now. The cart's
@@ -18,7 +18,7 @@ use crate::catalog::ProductView;
 use framework::endpoint::Ctx;
 use framework::error::{ApiError, DisabledProduct};
 
-/// SPEC 8's message for incomplete cases.
+/// The message for incomplete cases.
 pub const INCOMPLETE: &str =
     "For you to proceed to checkout, you need to complete filling up your cases.";
 /// The cart page's empty state.
@@ -47,7 +47,7 @@ framework::export_const!(
         .collect::<Vec<_>>()
 );
 
-/// One item of a case (SPEC 3's cart item). Money is integer centavos.
+/// One item of a case (a cart item). Money is integer centavos.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CartItem {
     /// The product's id (what PUT and DELETE name).
@@ -93,7 +93,7 @@ impl CartItem {
     }
 }
 
-/// A case of the cart: the items of one case type (SPEC 2's case panel).
+/// A case of the cart: the items of one case type (a case panel of the cart page).
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CartCase {
     /// The case type's name: Bottles, Cans, Keg.
@@ -128,7 +128,7 @@ pub struct NameAmount {
     pub amount: i64,
 }
 
-/// SPEC 3's `cart_order_summary`: items in cart (one line a case), deposits (one line a deposit
+/// The cart's `cart_order_summary`: items in cart (one line a case), deposits (one line a deposit
 /// row charged, and a negative line a row whose empties are returned), delivery fee, subtotal.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct OrderSummary {
@@ -163,12 +163,12 @@ pub struct CheckoutState {
     pub reason: Option<String>,
 }
 
-/// SPEC 3's cart answer.
+/// The cart answer.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CartAnswer {
     pub shopping_cart: Vec<CartCase>,
     pub cart_order_summary: OrderSummary,
-    /// Members only (SPEC 6); guests get none.
+    /// Members only; guests get none.
     pub recommended_products: Vec<ProductView>,
     pub delivery_fee: i64,
     /// How many items (different products) the cart holds: the header's count.
@@ -192,7 +192,8 @@ pub struct CartAnswer {
     pub left_out: Vec<DisabledProduct>,
 }
 
-/// The guest cart a member brought to login that could not join their cart (SPEC 4's families).
+/// The guest cart a member brought to login that could not join their cart (the other family:
+/// kegs and bottles/cans are never in one cart).
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct CartConflict {
     /// What the guest cart holds: "Tala Pale Pilsen Keg 30 L x 1", ...
@@ -243,7 +244,7 @@ impl Pricing {
     }
 }
 
-/// Kegs and bottles/cans go in separate orders (SPEC 4).
+/// Kegs and bottles/cans go in separate orders.
 pub fn is_keg(f: FilterType) -> bool {
     f == FilterType::Keg
 }

@@ -4,7 +4,7 @@ use super::*;
 
 framework::register!(CheckoutVerify);
 
-/// Where checkout will deliver (SPEC 7: barangay, optional street).
+/// Where checkout will deliver (a barangay, and optionally a street).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct VerifyBody {
     pub barangay: Option<BarangayId>,

@@ -3,7 +3,7 @@
 use super::change::{RemoveFromCart, RemoveFromCartBody};
 use super::*;
 
-/// What a page shows of the visitor's cart (issue 15: the header's count and the drawer).
+/// What a page shows of the visitor's cart (the header's count and the drawer).
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct Visitor {
     pub cart_count: u32,

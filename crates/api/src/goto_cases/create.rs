@@ -4,7 +4,7 @@ use super::*;
 
 framework::register!(GotoCaseCreate);
 
-/// SPEC 3's creation payload: a cart case saved as a new Go-to Case (`name`) or added to one the
+/// The creation payload: a cart case saved as a new Go-to Case (`name`) or added to one the
 /// member has (`case_id`).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct CreateBody {

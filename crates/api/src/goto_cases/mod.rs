@@ -1,4 +1,4 @@
-//! Go-to Cases (issue 16, SPEC 1-3 and 8): a member saves a case of the cart (its items of one
+//! Go-to Cases: a member saves a case of the cart (its items of one
 //! case type) under a name, adds other cases of that type to it, renames it, changes its
 //! quantities, removes items, deletes it, and refills the cart from it ([`refill`]).
 //! Members only (401 for anyone else); another member's case is the same 404 as an unknown one.
@@ -37,7 +37,7 @@ pub const MAX_NAME: usize = 60;
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct GotoCaseView {
     pub id: i64,
-    /// The member's name for it (SPEC 3's `case_name`).
+    /// The member's name for it.
     pub case_name: String,
     /// Its case type: Bottles, Cans, Keg.
     pub case_type: String,
@@ -57,7 +57,7 @@ pub struct GotoCaseView {
     pub barangay_id: Option<BarangayId>,
 }
 
-/// SPEC 3's compatible-case lookup: the answer's data is a list of cases.
+/// The compatible-case lookup: the answer's data is a list of cases.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct GotoCases {
     pub data: Vec<GotoCaseView>,

@@ -1,8 +1,9 @@
-//! Filling the cart from what a member bought or kept before (issue 16): a Go-to Case into the
+//! Filling the cart from what a member bought or kept before: a Go-to Case into the
 //! cart for a barangay, and Order Again (an order's items at today's prices and availability).
 //! What cannot be added (not sold in the barangay, out of stock, no room in the cart) is listed
-//! by name with the reason, never dropped silently; a cart of the other family asks SPEC 4's reset
-//! question first (a 422 on the `reset` field; sending `reset: true` empties the cart and goes on).
+//! by name with the reason, never dropped silently; a cart of the other family asks the reset
+//! question first ([`RESET_QUESTION`]: a 422 on the `reset` field; sending `reset: true` empties
+//! the cart and goes on).
 
 use db::carts::CartRow;
 use db::models::Product;
@@ -20,7 +21,7 @@ use framework::error::{ApiError, DisabledProduct};
 
 framework::register!(GotoCaseToCart, OrderAgain);
 
-/// SPEC 8's reset confirmation.
+/// The reset question, asked before a cart takes items of the other family.
 pub const RESET_QUESTION: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
 
 /// The cart after a refill, and what could not be added.
@@ -59,7 +60,7 @@ pub struct RefillBody {
     #[serde(default)]
     #[schema(minimum = 0)]
     pub revision: Option<i64>,
-    /// `true` once the shopper agreed to SPEC 4's reset question: the cart of the other family
+    /// `true` once the shopper agreed to the reset question: the cart of the other family
     /// is emptied first.
     #[serde(default)]
     pub reset: bool,

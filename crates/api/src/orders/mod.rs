@@ -1,4 +1,4 @@
-//! Orders (issue 15 section 6): Submit Order places the session's cart as an order in one
+//! Orders: Submit Order places the session's cart as an order in one
 //! transaction, once per cart revision (a double click, a retry, two tabs or 20 submits at once
 //! make one order: the revision is the idempotency key, the cart row is held while deciding, and
 //! the key is unique); prices, availability, hours and the blackout are checked again at that

@@ -5,7 +5,7 @@ use db::places::Place;
 
 framework::register!(PlaceOrder);
 
-/// The checkout form (SPEC 2 and issue 15 section 5).
+/// The checkout form.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct OrderForm {
     #[serde(default)]
@@ -371,9 +371,9 @@ impl<'a> NewOrder<'a> {
     /// Whether the order's confirmation is mailed now.
     ///
     /// The store mails whoever a guest names: at most 3 confirmations an address an hour,
-    /// counted only for orders placed, so it is no way to mail strangers (issue 14's rule). Past
-    /// that the order is still placed and its confirmation held: refusing the order would let
-    /// anyone lock an address out of guest checkout (issue 24).
+    /// counted only for orders placed, so it is no way to mail strangers (README.md, "Security":
+    /// rate limits). Past that the order is still placed and its confirmation held: refusing the
+    /// order would let anyone lock an address out of guest checkout.
     fn may_mail(&self, conn: &mut db::AnyConnection) -> Result<bool, ApiError> {
         if self.submit.member.is_some() {
             return Ok(true);
