@@ -266,8 +266,8 @@ pub trait Declared: 'static {
     const SUMMARY: &'static str;
     /// The status of a successful answer.
     const STATUS: u16 = 200;
-    /// Who the answer is for (no default: a call that forgets cannot be kept or shared). SPEC
-    /// gives some reads as POST; they are reads all the same.
+    /// Who the answer is for (no default: a call that forgets cannot be kept or shared). Some
+    /// reads are POST calls; they are reads all the same.
     const ACCESS: Access;
     /// Failure statuses besides 400, 413, 414 and 503, which every call may answer (and 403 and 415,
     /// which every write may).
@@ -620,7 +620,7 @@ pub(crate) fn borrowed(
         .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
 }
 
-/// `{"results": [...]}`, the shape of SPEC's list answers.
+/// `{"results": [...]}`, the shape of the API's list answers.
 #[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 pub struct Results<T> {
     pub results: Vec<T>,

@@ -48,7 +48,7 @@ pub enum ApiError {
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
     /// The database failed the call (out of reach, the connection lost, the disk full, not
-    /// writable, locked): a 503 with Retry-After in the store's words (issue 30).
+    /// writable, locked): a 503 with Retry-After in the store's words.
     #[error("The store can't take changes right now. Please try again in a minute.")]
     DatabaseDown(db::Outage),
     /// A service the call needs (a social provider) did not answer.
@@ -56,7 +56,7 @@ pub enum ApiError {
     Upstream(String),
     #[error("Something went wrong on our side. Please try again.")]
     Internal(String),
-    /// The cart or checkout refuses (SPEC 8): the server's title, the field it concerns, and the
+    /// The cart or checkout refuses: the server's title, the field it concerns, and the
     /// products it names (not sold in the barangay, not orderable); `status` is 404, 409, 410 or
     /// 422. The body carries the title as `error`, `message` and `data.error`, and the products in
     /// `data.products`.
@@ -78,7 +78,7 @@ pub struct DisabledProduct {
     pub reason: String,
 }
 
-/// What a refusal of the cart or checkout carries (SPEC 8: `data.error`, `data.products`).
+/// What a refusal of the cart or checkout carries (`data.error`, `data.products`).
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema, ts_rs::TS)]
 pub struct RefusalData {
     pub error: String,
@@ -122,7 +122,7 @@ pub struct ErrorBody {
 pub struct ValidationErrorBody {
     pub message: String,
     pub errors: BTreeMap<String, Vec<String>>,
-    /// Cart and checkout refusals (SPEC 8): the message as `error`, as the cart's callers read it.
+    /// Cart and checkout refusals: the message as `error`, as the cart's callers read it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     #[ts(optional)]

@@ -103,7 +103,7 @@ impl ApiState {
     }
 
     /// Runs a read ([`ApiState::run`]); a read that met a dropped connection (the database
-    /// restarted, a proxy cut it) is run once more on a fresh one before it fails (issue 30): the
+    /// restarted, a proxy cut it) is run once more on a fresh one before it fails: the
     /// pool tests a connection before it gives it out, so the second try is not given the dead one.
     pub async fn read<T, F>(&self, caller: Caller, f: F) -> Result<T, ApiError>
     where
@@ -270,7 +270,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
     let mut scope = web::scope("/api")
         .wrap(actix_web::middleware::from_fn(maintenance_gate))
-        // Issue 14's one rule for cross-site requests, before anything else (forms apply the
+        // The one rule for cross-site requests, before anything else (forms apply the
         // same rule, `origin::refused`, in `web::form`).
         .wrap(actix_web::middleware::from_fn(origin::guard))
         .service(

@@ -1,4 +1,4 @@
-//! How many tries a client gets (issue 17): a client is an address (IPv4, or an IPv6 /64), and
+//! How many tries a client gets: a client is an address (IPv4, or an IPv6 /64), and
 //! an address is often many shoppers: behind the store's reverse proxy every shopper would be the
 //! proxy were its `X-Forwarded-For` not read (`TRUSTED_PROXIES`), and Philippine mobile networks
 //! put whole neighbourhoods behind one carrier-grade NAT address. So the limits per client are

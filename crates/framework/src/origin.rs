@@ -1,4 +1,4 @@
-//! Where a request comes from, and the store's one rule for cross-site requests (issue 14):
+//! Where a request comes from, and the store's one rule for cross-site requests:
 //! every request with an unsafe method (an API call or a form post, with or without cookies) must
 //! come from the store's own pages: its `Origin` (or, without one, its `Referer`) must be one of
 //! the store's origins (PUBLIC_URL's), never judged by `Host` or `X-Forwarded-Host`, which the

@@ -74,7 +74,7 @@ where
         .map_err(|_| ApiError::Timeout)?
 }
 
-/// What an answer that depends on the session says to caches: keep it nowhere (issue 14).
+/// What an answer that depends on the session says to caches: keep it nowhere.
 pub const PRIVATE: [(header::HeaderName, &str); 2] = [
     (header::CACHE_CONTROL, "private, no-store"),
     (header::VARY, "Cookie, Authorization"),
@@ -104,7 +104,7 @@ pub(crate) async fn respond<E: Endpoint>(
     res
 }
 
-/// Unsafe calls take JSON bodies only (issue 14): no HTML form can send one (its types are
+/// Unsafe calls take JSON bodies only: no HTML form can send one (its types are
 /// urlencoded, multipart and text/plain), so no other site's form reaches a call. A call without
 /// a body may send no type.
 fn json_only(req: &HttpRequest, body: &[u8]) -> Result<(), ApiError> {

@@ -1,9 +1,9 @@
-//! The rules the store's checks enforce, as the OpenAPI document states them (issue 17: the
-//! contract tells the truth, so a client, and the fuzzer, can send what will be accepted). The
-//! checks themselves are in `domain` (`account`, `email`); these patterns say the same in JSON
-//! Schema's regular expressions, and a test holds them to the checks.
+//! The rules the store's checks enforce, as the OpenAPI document states them (the contract tells
+//! the truth, so a client, and the fuzzer, can send what will be accepted). The checks themselves
+//! are in `domain` (`account`, `email`); these patterns say the same in JSON Schema's regular
+//! expressions, and a test holds them to the checks.
 
-/// SPEC's mobile number: `09` and 9 digits.
+/// A Philippine mobile number: `09` and 9 digits.
 pub const MOBILE: &str = "^09[0-9]{9}$";
 /// An email address as `domain::email::validate_email` takes it (at most 254 characters).
 pub const EMAIL: &str = r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$";

@@ -1,8 +1,8 @@
-//! Sessions (DESIGN, "Sessions and security"): a token of 256 random bits that the client holds,
-//! stored only as its SHA-256, for a guest or a member, with a 60-minute sliding expiry (SPEC's
-//! "token expiration 60"). Browsers carry it in an HttpOnly cookie, API clients as
-//! `Authorization: Bearer`; a new or extended token comes back in the `access-token` header.
-//! Sessions live in the database, so every app server shares them.
+//! Sessions (README.md, "Security"): a token of 256 random bits that the client holds, stored
+//! only as its SHA-256, for a guest or a member, with a 60-minute sliding expiry. Browsers carry
+//! it in an HttpOnly cookie, API clients as `Authorization: Bearer`; a new or extended token
+//! comes back in the `access-token` header. Sessions live in the database, so every app server
+//! shares them.
 
 use base64::Engine as _;
 use rand::RngCore;
@@ -17,7 +17,7 @@ pub const TTL_SECS: i64 = 60 * 60;
 pub const EXTEND_BELOW: i64 = TTL_SECS / 2;
 /// The cookie browsers carry the token in.
 pub const COOKIE: &str = "session";
-/// The header a new or extended token comes back in (SPEC 7).
+/// The header a new or extended token comes back in.
 pub const HEADER: &str = "access-token";
 /// A hint, not a credential: set beside a member's session cookie and cleared with it, so that a
 /// guest's page request (without it) is answered from the shared page cache without a session
