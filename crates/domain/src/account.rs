@@ -1,6 +1,5 @@
-//! The rules of a member's details (SPEC 5 and issue 8): names, the Philippine mobile number, the
-//! birth date of an adult in Manila, and the password. Each rule answers the message to show on
-//! the form's field.
+//! The rules of a member's details: names, the Philippine mobile number, the birth date of an
+//! adult in Manila, and the password. Each rule answers the message to show on the form's field.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +12,7 @@ pub type FieldErrors = BTreeMap<&'static str, Vec<String>>;
 pub const PASSWORD_RULE: &str =
     "At least 10 characters, and not a common password or one that is easy to guess.";
 
-/// The shortest password (issue 14).
+/// The shortest password.
 pub const PASSWORD_MIN: usize = 10;
 /// How many of the most common passwords are refused.
 const COMMON: usize = 10_000;
@@ -43,7 +42,8 @@ pub fn validate_name(raw: &str, label: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
-/// SPEC 5: "09" followed by 9 digits (11 in all). Spaces and dashes people type are dropped.
+/// A mobile number is "09" followed by 9 digits (11 in all). Spaces and dashes people type are
+/// dropped.
 pub fn validate_mobile(raw: &str) -> Result<String, String> {
     let digits: String = raw.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
     if digits.is_empty() {
@@ -145,7 +145,7 @@ impl Checker {
     }
 }
 
-/// A member's details as SPEC 3 asks for them (registration and profile), checked.
+/// A member's details as the registration and profile forms ask for them, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Details {
     pub first_name: String,

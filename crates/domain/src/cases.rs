@@ -1,9 +1,9 @@
-//! Cart cases (SPEC 5, issue 15 section 2): a cart's items group by case type (keg, bottles,
-//! cans); a group is filled in cases of `unit_per_case` units and is complete when it holds the
-//! minimum order quantity of every case it spans. Money is integer centavos.
+//! Cart cases: a cart's items group by case type (keg, bottles, cans); a group is filled in cases
+//! of `unit_per_case` units and is complete when it holds the minimum order quantity of every
+//! case it spans. Money is integer centavos.
 //!
-//! SPEC 5 leaves the rule partly unclear: "missing items = minimum order times number of cases
-//! minus total units, and 0 if the total exceeds the minimum". The store reads it as:
+//! The rule as worded, "missing items = minimum order times number of cases minus total units,
+//! and 0 if the total exceeds the minimum", is partly unclear. The store reads it as:
 //!
 //! - the number of cases is the number of `unit_per_case` chunks the units fill, the last one
 //!   partly (at least one: a group exists only with items), so the capacity is always a whole
@@ -18,7 +18,7 @@
 //!
 //! Adding the missing units completes a group without opening another case.
 
-/// The most of one product a cart holds (issue 15: quantity 1-999 per item).
+/// The most of one product a cart holds (quantity 1-999 per item).
 pub const MAX_QUANTITY: u32 = 999;
 /// The most different products a cart holds.
 pub const MAX_PRODUCTS: usize = 50;

@@ -1,4 +1,4 @@
-//! Deposits (SPEC 3's `cart_order_summary.deposits`, issue 15 section 2): a deposit row's amount
+//! Deposits (the cart answer's `cart_order_summary.deposits`): a deposit row's amount
 //! is for one case of its product (a crate of 24 bottles, one keg), given per packaging or, where
 //! a product has its own (grande bottles, a 20 L keg), per product. Integer centavos.
 //!

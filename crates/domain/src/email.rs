@@ -1,4 +1,4 @@
-//! Newsletter email validation (SPEC 5: server-side only; the first error is shown).
+//! Newsletter email validation (server-side only; the first error is shown).
 
 pub const REQUIRED: &str = "The email field is required.";
 pub const INVALID: &str = "The email must be a valid email address.";

@@ -1,9 +1,9 @@
 //! Ids as types. Each id is parsed once, where it enters (cookie, path, query, form), and then
 //! travels as its own type: a barangay id cannot be passed where a city id is wanted, and nothing
 //! downstream converts or re-checks it. The vocabulary (README, "Words"): the category the
-//! category gate asks for is a *packaging* (SPEC 3: "choose a category (packaging type)"), so its
-//! id is a [`PackagingId`] everywhere, whatever the cookie (`categoryGateId`) or the query
-//! (`packaging`) calls it.
+//! category gate asks for is a *packaging* (a category is a packaging type), so its id is a
+//! [`PackagingId`] everywhere, whatever the cookie (`categoryGateId`) or the query (`packaging`)
+//! calls it.
 
 use serde::{Deserialize, Serialize};
 
@@ -104,7 +104,7 @@ id_type!(
     AddressId(i64)
 );
 
-/// SPEC 7: "Default province id 51" (Metro Manila), what the location gate starts on.
+/// Province 51 (Metro Manila), what the location gate starts on.
 pub const DEFAULT_PROVINCE: ProvinceId = ProvinceId::from_db(51);
 /// The location gate's first fulfillment type (delivery).
 pub const DEFAULT_FULFILLMENT: FulfillmentId = FulfillmentId::from_db(1);

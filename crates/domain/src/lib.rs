@@ -15,7 +15,7 @@ pub mod text;
 pub use ids::*;
 pub use money::format_php;
 
-/// The `filterByType` values of /buy-beer (SPEC 2): which packaging family to list.
+/// The `filterByType` values of /buy-beer: which packaging family to list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]

@@ -1,4 +1,4 @@
-//! Money is integer centavos; shown as `P1,234.00` (SPEC 9). The TypeScript twin is
+//! Money is integer centavos; shown as `P1,234.00`. The TypeScript twin is
 //! `ui/src/lib/money.ts`; both are tested against `money_cases.json`.
 
 /// Formats centavos as pesos: "P" prefix, thousands separators, two decimals. Negative amounts

@@ -1,4 +1,4 @@
-//! Names a member gives things (issue 16: Go-to Cases): what a name may hold, and the key two
+//! Names a member gives things (Go-to Cases): what a name may hold, and the key two
 //! names are the same by. Two names are one when they differ only in case or in Unicode form
 //! ("Straße" and "STRASSE", a composed and a decomposed "Café", full-width letters, a no-break
 //! space): the key is Unicode's compatibility caseless form (NFKC of the case-folded NFD, twice,

@@ -1,11 +1,12 @@
-//! When orders are taken and how an order moves (issue 15 sections 5 and 6), in business time
-//! (Asia/Manila): checkout is open within the operating hours and outside every blackout window;
-//! an order's status moves only forward, to its fulfillment's own steps, or to cancelled.
+//! When orders are taken and how an order moves, in business time (Asia/Manila): checkout is
+//! open within the operating hours and outside every blackout window; an order's status moves
+//! only forward, to its fulfillment's own steps, or to cancelled.
 //!
-//! Decided where the SPEC is terse: operating hours include their opening minute and exclude
-//! their closing one (08:00-22:00 takes 21:59, not 22:00); a blackout window is inclusive at both
-//! ends at minute precision (SPEC: "2025-05-10 20:00 to 2025-05-13 08:00, inclusive"), so seconds
-//! never decide (08:00:59 on the 13th is still in the window; 08:01 is not).
+//! Decided here, where "08:00-22:00" or "from ... to ..., inclusive" alone leaves it open:
+//! operating hours include their opening minute and exclude their closing one (08:00-22:00 takes
+//! 21:59, not 22:00); a blackout window is inclusive at both ends at minute precision (the seeded
+//! window: 2025-05-10 20:00 to 2025-05-13 08:00, inclusive), so seconds never decide (08:00:59 on
+//! the 13th is still in the window; 08:01 is not).
 
 use time::{PrimitiveDateTime, Time};
 
@@ -84,7 +85,7 @@ pub enum Fulfillment {
     Pickup,
 }
 
-/// An order's status (issue 15 section 6).
+/// An order's status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
     Placed,

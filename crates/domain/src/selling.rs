@@ -1,6 +1,6 @@
-//! How a product is sold (SPEC 4, product selection), decided from its packaging family: cans by
-//! the box, kegs by the keg, bottles by the case or by the bottle. The answer carries the options
-//! so that no client decides it from a display name.
+//! How a product is sold, decided from its packaging family: cans by the box, kegs by the keg,
+//! bottles by the case or by the bottle. The answer carries the options so that no client decides
+//! it from a display name.
 
 use serde::{Deserialize, Serialize};
 
@@ -46,9 +46,8 @@ impl SoldAs {
         }
     }
 
-    /// The units a recommended card's Add to Cart puts in the cart (SPEC 9: "Case size is 24 for
-    /// Cans when adding from recommended cards, otherwise 1"): a box of cans, else one. Decided
-    /// by the packaging's family, never by its display name.
+    /// The units a recommended card's Add to Cart puts in the cart: a box of cans (its units per
+    /// case, 24), else one. Decided by the packaging's family, never by its display name.
     pub fn card_quantity(self, unit_per_case: i32) -> i32 {
         match self {
             Self::Box => unit_per_case.max(1),

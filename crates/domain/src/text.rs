@@ -1,4 +1,4 @@
-//! Text a person types (issue 24): an order's contact, address and notes, a saved address, a
+//! Text a person types: an order's contact, address and notes, a saved address, a
 //! member's names, a Go-to Case's name. One rule for all of them, so that what the store keeps
 //! and shows is what the shopper saw when they typed it:
 //!
