@@ -242,7 +242,7 @@ def _real_values(label, turn):
 
 _turn = [0]
 
-# The refills name the cart revision they were made against (issue 24: one refill per click); a
+# The refills name the cart revision they were made against (one refill per click); a
 # revision the cart has not reached is made up and refused (422), so a drawn integer is mostly
 # refused: every other well-formed case of the fuzzing phase gets the member's cart's revision.
 _REFILL_CALLS = {
