@@ -18,7 +18,7 @@ export type { Action, Guard, PageLoader, RouteDef } from './lib/route';
 
 /**
  * What the open gate lists: the server loads these for the gate it opens (`savedAddresses`: a
- * member's location gate offers their saved addresses, SPEC 4).
+ * member's location gate offers their saved addresses).
  */
 export const GATE_KEYS = {
   ...(Object.fromEntries(Object.entries(gateQueries).map(([name, q]) => [name, q.template])) as Record<keyof typeof gateQueries, string>),

@@ -1,4 +1,4 @@
-// Styles belong to their feature (issue 25): a feature's stylesheet imports no other feature's
+// Styles belong to their feature: a feature's stylesheet imports no other feature's
 // (what two features share lives in src/components/ or src/lib/, and the stylesheets a page links
 // gather them: src/styles.css, src/forms.css), and shared stylesheets import no feature's, as
 // ESLint's zones rule the modules. Those zones also cover a stylesheet imported from TS.

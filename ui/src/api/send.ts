@@ -1,4 +1,4 @@
-// Unsafe API calls from the browser (forms with JavaScript), with SPEC 7's answer handling: a 401
+// Unsafe API calls from the browser (forms with JavaScript), with the API's answer handling: a 401
 // that brings a new token (the server sets it as the session cookie and names it in the
 // `access-token` header) is retried once; another 401 means the member is no longer logged in; a
 // 500 ends the page's session state. Field errors of a 422 come back by field.
@@ -48,7 +48,7 @@ export async function send<A>(call: Call<A>, opts: SendOptions = {}): Promise<Se
     status: res.status,
     message: body?.message ?? body?.error ?? 'Something went wrong on our side. Please try again.',
     errors: body?.errors ?? {},
-    // A cart or checkout refusal names the products concerned (SPEC 8: `data.products`).
+    // A cart or checkout refusal names the products concerned (`data.products`).
     ...(refusalOf(body) ? { refusal: refusalOf(body) } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Dialog } from './Dialog';
 
-/** SPEC 2: home after deleting the account (`accountSuccessDelete=yes`). Without JS the button is a link home. */
+/** Home after deleting the account (`accountSuccessDelete=yes`). Without JS the button is a link home. */
 export function AccountDeleted() {
   const [open, setOpen] = useState(true);
   if (!open) return null;

@@ -2,7 +2,7 @@
 // and orders features (moved here from features/accounts/AccountNav.tsx).
 import type { ReactNode } from 'react';
 
-/** The account's sub-pages (SPEC 2's account drawer links, with the password and deletion pages). */
+/** The account's sub-pages (the account drawer's links, with the password and deletion pages). */
 export const ACCOUNT_LINKS: [string, string][] = [
   ['/my-account', 'My Account'],
   ['/my-account/orders', 'My Orders'],

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useHydrated } from '../page';
 
-/** SPEC 9: banners advance every 8000 ms with a 300 ms transition. */
+/** Banners advance every 8000 ms with a 300 ms transition. */
 export const AUTOPLAY_MS = 8000;
 export const TRANSITION_MS = 300;
 

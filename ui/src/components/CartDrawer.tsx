@@ -3,7 +3,7 @@ import { casesLabel, count, DEPOSITS_NOTE, EMPTY_CART } from '../lib/cart';
 import { formatPhp } from '../lib/money';
 
 /**
- * The cart drawer's body (SPEC 2): each case with its items, View Shopping Cart and the deposits
+ * The cart drawer's body: each case with its items, View Shopping Cart and the deposits
  * note. Only props, no context or ids: the server can render it on its own for a visitor and
  * splice it into a shared page.
  */

@@ -3,7 +3,7 @@ import type { DisabledProduct } from '../api/contract.gen';
 import { Dialog } from './Dialog';
 
 /**
- * SPEC 8's Error modal of the cart: the server's message and the products it names, until the
+ * The cart's Error modal: the server's message and the products it names, until the
  * shopper closes it (Close or Escape); focus then goes back where it was.
  */
 export function CartErrorDialog({ message, products, onClose }: { message: string; products: DisabledProduct[]; onClose: () => void }) {

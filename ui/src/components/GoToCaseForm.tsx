@@ -1,4 +1,4 @@
-// Save New Go-to Case on a cart case (issue 16, SPEC 2, 3, 8): guests are sent to log in and come
+// Save New Go-to Case on a cart case: guests are sent to log in and come
 // back to the cart; members open the Go-to Case form in place (a `<details>`, so it opens without
 // JavaScript too): add the case to one of their Go-to Cases of its type, or Create A New Case with
 // a name. Without JavaScript the form posts to /cart and the browser goes to the Go-to Case; with

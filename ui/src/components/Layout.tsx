@@ -5,7 +5,7 @@ import { useGate } from '../lib/gate';
 import { usePage } from '../page';
 import { CartDrawerBody } from './CartDrawer';
 
-/** The menus of SPEC 2: [address, label]. */
+/** The header's menus: [address, label]. */
 const TOP_LINKS: [string, string][] = [
   ['/how-to-order', 'How it Works'],
   ['/faqs', 'FAQs'],
@@ -64,7 +64,7 @@ type Drawer = RefObject<HTMLDetailsElement | null>;
 /**
  * Drawers are `<details>` elements, so they open without JavaScript. With it: opening the account
  * drawer closes the mobile menu and the reverse, Escape closes them, and the body does not scroll
- * behind the open cart drawer (SPEC 4).
+ * behind the open cart drawer.
  */
 function useDrawers(opened: number) {
   const menu = useRef<HTMLDetailsElement>(null);

@@ -5,7 +5,7 @@ import { formatPhp } from '../lib/money';
 export interface OrderSummaryProps {
   /** The cart's `cart_order_summary`. */
   summary: Summary;
-  /** The cart page's summary or the checkout page's (SPEC 2). */
+  /** The cart page's summary or the checkout page's. */
   mode: 'cart' | 'checkout';
   /** The page's control: Proceed To Checkout (cart) or Submit Order (checkout). */
   action: ReactNode;
@@ -35,7 +35,7 @@ function Lines({ id, title, lines, empty }: { id: string; title: string; lines: 
 }
 
 /**
- * SPEC 2's Order Summary: items in cart (a line a case), deposits (a line a deposit row; returned
+ * The Order Summary: items in cart (a line a case), deposits (a line a deposit row; returned
  * empties are a negative line), delivery fee and subtotal, then the page's action. Money is
  * integer centavos, shown by formatPhp.
  */

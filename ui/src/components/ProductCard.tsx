@@ -14,7 +14,7 @@ function CardAdd({ product }: { product: Product }) {
   const { gate, open } = useGate();
   const cart = useAddToCart();
   const barangay = page.vars.barangay ? Number(page.vars.barangay) : null;
-  // SPEC 9's card quantity (a box of cans, else one) is the API's, decided by the packaging.
+  // The card's quantity (a box of cans, else one) is the API's, decided by the packaging.
   const quantity = product.card_quantity;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -42,7 +42,7 @@ function CardAdd({ product }: { product: Product }) {
 
 /**
  * The card's image is decorative: the product's name follows it inside the same link. `add`
- * gives it an Add to Cart button (recommended cards, SPEC 9).
+ * gives it an Add to Cart button (recommended cards).
  */
 export function ProductCard({ product, eager = false, add = false }: { product: Product; eager?: boolean; add?: boolean }) {
   const price = listPrice(product);

@@ -7,7 +7,7 @@ export function parseQuantity(text: string): number | null {
 }
 
 /**
- * Quantity with − and + (SPEC 5): minimum 1; a typed value is parsed to an integer and raised to
+ * Quantity with − and +: minimum 1; a typed value is parsed to an integer and raised to
  * the minimum on blur; changes reach `onChange` after `debounceMs` (300 ms on the product page).
  * Without JavaScript it is a plain number field named `name`.
  */

@@ -1,7 +1,7 @@
-// A form that fills the cart from something the shopper bought or kept before (issue 16): a Go-to
+// A form that fills the cart from something the shopper bought or kept before: a Go-to
 // Case's Add to Cart and an order's Order Again. It posts to /cart (the cart route's actions), so
 // without JavaScript the browser lands on the cart, which names what could not be added; with it
-// the same post answers where to go, or SPEC 4's reset question (a cart of the other family), which
+// the same post answers where to go, or the reset question (a cart of the other family), which
 // this form asks in place: Yes sends it again with `reset`.
 import { useState, type ReactNode } from 'react';
 import type { Call, Refilled } from '../api/contract.gen';
@@ -22,7 +22,7 @@ export function RefillForm({
 }) {
   const [state, submit, update] = useAccountForm();
   // The cart revision this page was made against: the server adds a refill once per revision,
-  // so a double click, a retry or a second tab adds once (issue 24).
+  // so a double click, a retry or a second tab adds once.
   // A page rendered once for everyone (an order's page) leaves it as a slot each answer fills.
   const visitor = usePage().visitor;
   const revision = (visitor?.shared ? visitor.slots?.revision : visitor?.cart_revision) ?? 0;

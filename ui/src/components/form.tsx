@@ -50,7 +50,7 @@ export async function postForm(form: HTMLFormElement): Promise<FormAnswer> {
 
 /**
  * A form's state, starting from what the server sent back (no-JS), and its submit handler, which
- * posts the form's fields and goes where the server says; `confirm` asks first (SPEC 9).
+ * posts the form's fields and goes where the server says; `confirm` asks first.
  */
 export function useAccountForm(
   opts: { confirm?: string } = {},

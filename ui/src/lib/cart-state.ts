@@ -1,4 +1,4 @@
-// The cart as the page knows it (issue 15). Once the shopper changes the cart in this page, the
+// The cart as the page knows it. Once the shopper changes the cart in this page, the
 // latest answer of a cart call is the cart: it is kept in one small client store (an entry of the
 // page's react-query cache, so each server render has its own and nothing leaks between shoppers),
 // read by the header, the drawer, the gates and the cart page. Add to Cart and the other cart
@@ -78,7 +78,7 @@ export function useRefetchCart(): (vars: Vars) => Promise<void> {
       try {
         set(await fetchJson<CartAnswer>(key, 'GET'));
       } catch {
-        /* SPEC 8: other cart errors are silently ignored */
+        /* other cart errors are silently ignored */
       }
     },
     [set],
@@ -86,7 +86,7 @@ export function useRefetchCart(): (vars: Vars) => Promise<void> {
 }
 
 /**
- * A cart call (SPEC 6, 7): a change needs a live session; a visitor without one gets a guest
+ * A cart call: a change needs a live session; a visitor without one gets a guest
  * token first (`POST /guest-token`) and the call is sent once more.
  */
 export async function sendCart<A>(call: Call<A>, opts: SendOptions): Promise<Sent<A>> {
@@ -96,7 +96,7 @@ export async function sendCart<A>(call: Call<A>, opts: SendOptions): Promise<Sen
   return token.ok ? send(call, opts) : sent;
 }
 
-/** Where a cart call prices its answer: the gate's place (SPEC 7: barangay, optional street). */
+/** Where a cart call prices its answer: the gate's place (a barangay, optionally a street). */
 export interface CartPlace {
   barangay: number;
   fulfillment?: number | null;
@@ -110,7 +110,7 @@ export function placeBody(p: CartPlace): Record<string, number> {
   return body;
 }
 
-/** A refusal as the Error modal shows it: the message and the products concerned (SPEC 8). */
+/** A refusal as the Error modal shows it: the message and the products concerned. */
 export interface CartRefusal {
   message: string;
   products: DisabledProduct[];
@@ -124,8 +124,8 @@ export interface AddRequest {
 }
 
 /**
- * Add to Cart with JavaScript (SPEC 4, 8, 9): waits 500 ms for more clicks, then posts; on success
- * the cart is the answer and the drawer opens with SPEC's message, on failure `refusal` holds what
+ * Add to Cart with JavaScript: waits 500 ms for more clicks, then posts; on success the cart is
+ * the answer and the drawer opens with the `ADDED` message, on failure `refusal` holds what
  * the Error modal shows until `dismiss`.
  */
 export function useAddToCart(fallback = ADD_FAILED) {

@@ -1,15 +1,15 @@
-// The cart's small pure rules, shared by the header, the drawer, the gates and the cart page
-// (issue 15): words for counts, the packaging family rule of SPEC 4, and the 500 ms debounce of
-// SPEC 9. No Intl here (QuickJS renders these pages).
+// The cart's small pure rules, shared by the header, the drawer, the gates and the cart page:
+// words for counts, the packaging family rule (kegs and bottles/cans go in separate orders), and
+// the 500 ms debounce of cart changes. No Intl here (QuickJS renders these pages).
 import { KEG_FAMILIES, type CartAnswer, type CartCase, type FilterType } from '../api/contract.gen';
 
 /** The server's words for the reset question, an incomplete case and an empty cart. */
 export { EMPTY_CART, INCOMPLETE, RESET_QUESTION } from '../api/contract.gen';
 
-/** SPEC 9: cart quantity edits and add to cart wait 500 ms. */
+/** Cart quantity edits and add to cart wait 500 ms. */
 export const CART_DEBOUNCE_MS = 500;
 
-/** SPEC 8's words. */
+/** The store's words for adding to the cart and for deposits. */
 export const ADDED = 'You successfully added this product to the cart.';
 export const ADD_FAILED = 'Something went wrong adding this product to the cart.';
 export const DEPOSITS_NOTE = 'Deposits for bottles and kegs are calculated at checkout.';
@@ -40,7 +40,7 @@ export function isKeg(f: FilterType | null | undefined): boolean {
   return f != null && (KEG_FAMILIES as readonly string[]).includes(f);
 }
 
-/** Whether choosing a packaging of `family` asks to reset a cart holding `cart` (SPEC 4). */
+/** Whether choosing a packaging of `family` asks to reset a cart holding `cart` (the other family). */
 export function needsReset(cart: Pick<CartAnswer, 'shopping_cart'> | null | undefined, family: FilterType): boolean {
   return (cart?.shopping_cart ?? []).some((c) => c.items.length > 0 && isKeg(c.family) !== isKeg(family));
 }
@@ -51,7 +51,7 @@ export function productIds(cart: Pick<CartAnswer, 'shopping_cart'> | null | unde
 }
 
 /**
- * Calls `run` with the last value given, once `ms` have passed without another (SPEC 9's
+ * Calls `run` with the last value given, once `ms` have passed without another (the cart's
  * debounce); `flush` runs a pending call now, `cancel` drops it.
  */
 export function debounce<T>(

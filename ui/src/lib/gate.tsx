@@ -1,4 +1,4 @@
-// The gate state (SPEC 3), read by the gates, the header and the account pages.
+// The gate state (the gate cookies), read by the gates, the header and the account pages.
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { calls, type PackagingView } from '../api/contract.gen';
 import { send } from '../api/send';
@@ -15,7 +15,7 @@ export interface LocationChoice {
   streetId: number | null;
 }
 
-/** SPEC 3: the category before a change, and the one a cart's reset question reverts to. */
+/** The category before a change, and the one a cart's reset question reverts to. */
 export const CATEGORY_MEMORY = {
   previousId: 'previousCategoryId',
   previousName: 'previousCategoryName',
@@ -29,9 +29,9 @@ interface GateApi {
   agree: () => void;
   chooseCategory: (packaging: PackagingView) => void;
   chooseLocation: (choice: LocationChoice) => void;
-  /** SPEC 4: before asking to reset the cart, remember the category the cart was made for. */
+  /** Before asking to reset the cart, remember the category the cart was made for. */
   rememberCategory: () => void;
-  /** SPEC 4's "no": the original category stays and the gate closes (when a location is chosen). */
+  /** The reset question's "no": the original category stays and the gate closes (when a location is chosen). */
   keepCategory: () => void;
 }
 
@@ -47,7 +47,7 @@ export function GateProvider({ initial, children }: { initial: Gate; children: R
     setCookie(COOKIE.privacy, '1', CONSENT_MAX_AGE);
     setCookie(COOKIE.age, '1', CONSENT_MAX_AGE);
     setGate((g) => ({ ...g, consent: true, open: 'category' }));
-    // SPEC 4: a member's acceptance is kept on the server, for every device.
+    // A member's acceptance is kept on the server, for every device.
     if (member) void send(calls.websitePolicy, { body: { policy_agreement_accepted: true } });
   }, [member]);
   const chooseCategory = useCallback(({ id, name, filter_type }: PackagingView) => {

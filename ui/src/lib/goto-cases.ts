@@ -1,4 +1,4 @@
-// The Go-to Case form's rules and SPEC 8's words (issue 16), shared by the cart's Go-to Case form
+// The Go-to Case form's rules and the store's words for it, shared by the cart's Go-to Case form
 // and the Go-to Cases page. Pure: tested in goto-cases.test.ts.
 import type { GotoCaseOption } from '../api/contract.gen';
 
@@ -6,7 +6,7 @@ import type { GotoCaseOption } from '../api/contract.gen';
 export type Choice = null | 'new' | number;
 
 /**
- * SPEC 3: submit is disabled when no existing case is chosen and the new name is empty, or when
+ * Submit is disabled when no existing case is chosen and the new name is empty, or when
  * Create A New Case is chosen with an empty name.
  */
 export function canSubmit(choice: Choice, name: string): boolean {
@@ -27,7 +27,7 @@ export const deleteQuestion = (name: string) => `Are you sure you want to delete
 
 /**
  * What the form says of a failure: the store's own words when it refused what was sent (a 422: a
- * name in use, a limit, a name to correct), else SPEC 8's "Something went wrong" for the choice
+ * name in use, a limit, a name to correct), else "Something went wrong ..." for the choice
  * (a case gone in another tab, the store or the network failing).
  */
 export function failure(status: number, message: string, choice: Choice, name: string, options: GotoCaseOption[]): string {

@@ -1,4 +1,4 @@
-// Money is integer centavos, shown as P1,234.00 (SPEC 9). The Rust twin is
+// Money is integer centavos, shown as P1,234.00. The Rust twin is
 // crates/domain/src/money.rs; both are tested against crates/domain/src/money_cases.json.
 // No Intl or toLocaleString here: QuickJS, which renders on the server, has no Intl.
 

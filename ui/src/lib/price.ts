@@ -2,7 +2,7 @@ import type { ProductView } from '../api/contract.gen';
 import { formatPhp } from './money';
 
 /**
- * The price a product is listed with (SPEC 4, product selection): its first pack option's, which
+ * The price a product is listed with: its first pack option's, which
  * the server decides (cans by the box, kegs by the keg, bottles by the bottle).
  */
 export function listPrice(p: ProductView): { amount: string; per: string } {

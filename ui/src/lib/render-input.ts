@@ -1,7 +1,7 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import type { CartAnswer, Gate } from '../api/contract.gen';
 
-/** The gate as the server read it from the cookies (SPEC 3), checked against the database. */
+/** The gate as the server read it from the gate cookies, checked against the database. */
 export type { Gate, Step as GateStep } from '../api/contract.gen';
 
 /** What the server hands to the render (and embeds in the page for hydration). */
@@ -26,12 +26,12 @@ export interface RenderInput {
   /** A form that came back from the server without JavaScript: what was entered and its messages. */
   form?: PostedForm | null;
   /**
-   * The shopper's own small parts (issue 15), filled in when the page is answered: a shared page is
+   * The shopper's own small parts, filled in when the page is answered: a shared page is
    * rendered once for everyone with the same data and these come in their own script.
    */
   visitor?: Visitor | null;
   /**
-   * SPEC 3's location notice flag (cookie `locationNotice`): the shopper put away the product
+   * The location notice flag (cookie `locationNotice`): the shopper put away the product
    * page's notice of areas, which stays away while the cookie lives. Part of the page's cache key.
    */
   locationNoticeSeen?: boolean;

@@ -5,7 +5,7 @@ import { usePage } from '../../page';
 import { ACCOUNT_LINKS } from '../../components/AccountPage';
 
 /**
- * The member's Log Out: a form like every other (then /login, SPEC 6); it sends once on a double
+ * The member's Log Out: a form like every other (then /login); it sends once on a double
  * click (`useAccountForm`'s in-flight flag).
  */
 function LogOut() {

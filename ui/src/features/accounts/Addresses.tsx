@@ -63,7 +63,7 @@ export function AddressForm({ action }: { action: string }) {
 function SavedAddress({ a }: { a: AddressView }) {
   const [state, submit] = useAccountForm();
   const line = addressLine(a);
-  // SPEC 9's confirmation.
+  // Deleting an address asks first.
   const [removing, remove] = useAccountForm({ confirm: `Are you sure you want to delete ${line}?` });
   return (
     <li className="saved-address">

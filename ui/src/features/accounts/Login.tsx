@@ -16,7 +16,7 @@ export function Login() {
       <form method="post" action="/login" onSubmit={submit} noValidate>
         <FormCall call={calls.login} />
         {(from === 'checkout' || from === 'cart') && <input type="hidden" name="from" value={from} />}
-        {/* SPEC 8: a failed login shows the server's one message (it never says which part was wrong). */}
+        {/* A failed login shows the server's one message (it never says which part was wrong). */}
         <Field name="login" label="Email or mobile number" autoComplete="username" state={{ ...state, errors: {} }} required />
         <Field name="password" label="Password" type="password" autoComplete="current-password" state={{ ...state, errors: {} }} required />
         <FormMessage state={state} />

@@ -2,7 +2,7 @@ import type { Member } from '../../api/contract.gen';
 import { Field, type FormState } from '../../components/form';
 
 /**
- * A member's details as the registration and profile forms ask for them (SPEC 3): names, mobile
+ * A member's details as the registration and profile forms ask for them: names, mobile
  * and birth date, with what the member has now (`user`) or nothing; `between` goes after the names
  * (the registration's email address).
  */

@@ -52,7 +52,7 @@ export function MyAccount() {
   );
 }
 
-/** SPEC 2: the delete-account page; the account goes only after the member confirms. */
+/** The delete-account page; the account goes only after the member confirms. */
 export function DeleteAccount() {
   const [state, submit] = useAccountForm();
   return (

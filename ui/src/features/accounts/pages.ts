@@ -12,11 +12,11 @@ const ADDRESS_STEPS = [
   gateQueries.streets.template,
 ];
 
-/** SPEC 8's words for a registration that failed for another reason than its fields or its link. */
+/** The store's words for a registration that failed for another reason than its fields or its link. */
 const REGISTRATION_FAILED = 'Something went wrong creating your account. Please try again.';
 
 export const pages: FeaturePage[] = [
-  // SPEC 6: after login, to /checkout when login began there, else /buy-beer.
+  // After login, to /checkout when login began there, else /buy-beer.
   {
     order: 180,
     route: route('login', '/login', () => import('./Login').then((m) => m.Login), 'Log In', 'Log in to your Tala Brewing Co. account.', [], {
@@ -81,7 +81,7 @@ export const pages: FeaturePage[] = [
       ],
     }),
   },
-  // SPEC 2: deleting the account takes a ticked confirmation box.
+  // Deleting the account takes a ticked confirmation box.
   {
     order: 270,
     route: route('delete-account', '/my-account/delete-account', () => import('./MyAccount').then((m) => m.DeleteAccount), 'Delete Account', 'Delete your account.', [], {

@@ -1,4 +1,4 @@
-// SPEC 2's cart page (issue 15): the top bar with the gates, the case panels, what cannot be
+// The cart page: the top bar with the gates, the case panels, what cannot be
 // bought here, returned empties, the subtotal, Proceed To Checkout and the Order Summary beside,
 // Recommended For You for members. Works without JavaScript: every change is a form post to
 // /cart answered with 303 and a message (`done`), or the page again with the refusal.
@@ -35,7 +35,7 @@ const DONE: Record<string, string> = {
 };
 
 /**
- * A login whose guest cart held the other family (issue 15): both carts are kept until the
+ * A login whose guest cart held the other family: both carts are kept until the
  * member chooses. Plain forms: they post and come back with or without JavaScript.
  */
 function Conflict({ cart }: { cart: CartAnswer }) {
@@ -70,7 +70,7 @@ function Conflict({ cart }: { cart: CartAnswer }) {
   );
 }
 
-/** The top bar (SPEC 2): Product Type and Pick-up/Delivery Location, each opening its gate. */
+/** The top bar: Product Type and Pick-up/Delivery Location, each opening its gate. */
 function TopBar() {
   const { gate, open } = useGate();
   const place = gate.barangayName && gate.cityName ? `${gate.barangayName}, ${gate.cityName}` : 'Not chosen yet';
@@ -111,7 +111,7 @@ function TopBar() {
 }
 
 /**
- * Proceed To Checkout (SPEC 4, 8): disabled with the reason while the cart cannot go; guests go
+ * Proceed To Checkout: disabled with the reason while the cart cannot go; guests go
  * straight on (a link); members are verified first (a form to /cart without JavaScript; with it
  * the API: 200 and 410 go to /checkout, another refusal opens the Error modal and the cart is
  * loaded again).
@@ -164,7 +164,7 @@ function Proceed({ cart, reason, onRefused }: { cart: CartAnswer; reason: string
 }
 
 /**
- * SPEC 4's reset question after a refill posted without JavaScript (a Go-to Case's Add to Cart, an
+ * The reset question after a refill posted without JavaScript (a Go-to Case's Add to Cart, an
  * order's Order Again) found a cart of the other family: Yes posts the same again with `reset`.
  */
 function RefillQuestion() {

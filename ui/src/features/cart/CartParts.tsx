@@ -1,4 +1,4 @@
-// The cart page's pieces (SPEC 2): case panels with their items, the confirmation of a removal,
+// The cart page's pieces: case panels with their items, the confirmation of a removal,
 // returned empties. Every change is a real form to /cart (the route's actions) that works without
 // JavaScript; with it the same change goes to the JSON API and the answer replaces the cart.
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -30,7 +30,7 @@ function PlaceFields({ place }: { place: Record<string, number> }) {
 }
 
 /**
- * A removal that asks first (SPEC 4): "Are you sure you want to delete {name}?". Without
+ * A removal that asks first: "Are you sure you want to delete {name}?". Without
  * JavaScript the button opens the question in the page (a `<details>`) and its form confirms;
  * with it the question is a dialog, and focus returns to the button when it closes.
  */
@@ -156,7 +156,7 @@ function ItemRow({ item, noun, actions }: { item: CartItem; noun: string; action
   );
 }
 
-/** A case panel (SPEC 2): collapsible; its header says what the case holds and what it needs. */
+/** A case panel: collapsible; its header says what the case holds and what it needs. */
 export function CasePanel({ c, actions, goToCase }: { c: CartCase; actions: CartActions; goToCase: ReactNode }) {
   return (
     <details className="case-panel" open>
@@ -184,7 +184,7 @@ export function CasePanel({ c, actions, goToCase }: { c: CartCase; actions: Cart
   );
 }
 
-/** Returned empties (SPEC 2, 7): how many empty cases the shopper returns against a deposit, and the credit. */
+/** Returned empties: how many empty cases the shopper returns against a deposit, and the credit. */
 export function EmptiesForm({ line, actions }: { line: EmptiesLine; actions: CartActions }) {
   const hydrated = useHydrated();
   const id = `empties-${line.deposit_id}`;

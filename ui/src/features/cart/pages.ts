@@ -5,7 +5,7 @@ import { action, route, type FeaturePage } from '../../lib/route';
 import { cartQuery } from './queries';
 
 export const pages: FeaturePage[] = [
-  // The cart's forms work without JavaScript as well (issue 15 section 7); after each the cart
+  // The cart's forms work without JavaScript as well; after each the cart
   // page says what happened.
   // A member's page also holds their Go-to Cases for the Go-to Case form (a guest's skips them).
   {
@@ -13,7 +13,7 @@ export const pages: FeaturePage[] = [
     route: route('cart', '/cart', () => import('./CartPage').then((m) => m.CartPage), 'Shopping Cart', 'Your shopping cart.', [cartQuery.template, gotoCaseOptionsQuery.template], {
       shop: true,
       sitemap: false,
-      // SPEC 4's reset question without JavaScript: the category gate over the cart asks it (`reset`);
+      // The reset question without JavaScript: the category gate over the cart asks it (`reset`);
       // after a refill, what it could not add (`left`).
       params: ['reset', 'left'],
       actions: [
@@ -23,7 +23,7 @@ export const pages: FeaturePage[] = [
         action(calls.returnEmpty, '/cart?done=empties', { startsSession: true }),
         action(calls.checkoutVerify, '/checkout'),
         action(calls.keepCart, '/cart?done=kept'),
-        // Issue 16: a cart case saved as a Go-to Case goes to it; a Go-to Case or an order back into
+        // A cart case saved as a Go-to Case goes to it; a Go-to Case or an order back into
         // the cart comes here, naming what could not be added.
         action(calls.createGotoCase, '/my-account/go-to-cases', { answerLink: 'link' }),
         action(calls.gotoCaseToCart, '/cart?done=refilled', { answerLink: 'link' }),

@@ -1,4 +1,4 @@
-// The session's cart, priced for the gate's barangay and fulfillment (issue 15). Only the cart and
+// The session's cart, priced for the gate's barangay and fulfillment. Only the cart and
 // checkout pages load it on the server; other pages get the header's count and the drawer's cart
 // from the page's visitor part (`usePage().visitor`). The cart as the page knows it, and the
 // calls that change it, are lib/cart-state.ts: the header, the drawer, the gates, the product

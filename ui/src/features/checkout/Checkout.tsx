@@ -1,4 +1,4 @@
-// /checkout (issue 15 section 5): contact, where the order goes, delivery or pickup, payment and
+// /checkout: contact, where the order goes, delivery or pickup, payment and
 // notes, beside the Order Summary with Submit Order. The form is a real post to the page's own
 // address (the server places the order and answers 303 to its page, or the page again with the
 // messages); with JavaScript the same fields are posted asking for JSON. The hidden fields carry
@@ -148,7 +148,7 @@ function CheckoutFrame({ children }: { children: ReactNode }) {
   );
 }
 
-/** SPEC 2's empty cart. */
+/** An empty cart: its message and a link to /buy-beer. */
 function EmptyCart() {
   return (
     <div className="checkout-empty">

@@ -78,7 +78,7 @@ function Banners({ banners }: { banners: BannerView[] }) {
               <img src={b.mobile_image || b.desktop_image} alt={b.title} width={480} height={480} loading={i === 0 ? 'eager' : 'lazy'} />
             </picture>
           ) : (
-            // SPEC 8's words for missing content.
+            // The store's words for missing content.
             <span className="no-img banner-img">
               {b.title}: No image available
             </span>
@@ -112,7 +112,7 @@ export function Home() {
   const products = useQuery(productsQuery.options(page.vars));
   const notice = useQuery(noticeQuery.options(page.vars));
   const best = products.data?.best_sellers ?? [];
-  // Members only (SPEC 2): from their past orders once orders exist, until then the best sellers.
+  // Members only: from their past orders once orders exist, until then the best sellers.
   const recommended = page.member ? (products.data?.recommended_products.length ? products.data.recommended_products : best) : [];
   return (
     <>

@@ -21,7 +21,7 @@ function pathOf(url: string): string {
 }
 
 /**
- * The policy text and its AGREE AND PROCEED form (SPEC 4): a form post without JS, `onAgree` with
+ * The policy text and its AGREE AND PROCEED form: a form post without JS, `onAgree` with
  * it. The modal and /splash share it.
  */
 export function Consent({ returnTo, onAgree, fallback }: { returnTo: string; onAgree: () => void; fallback: string }) {
@@ -46,7 +46,7 @@ export function Consent({ returnTo, onAgree, fallback }: { returnTo: string; onA
         {/* A member's acceptance is written to the account: their page carries the session's token. */}
         <Csrf />
         <button type="submit">AGREE AND PROCEED</button>
-        {/* SPEC's words on the button; the name says where it goes (a crawler reads the link's text). */}
+        {/* The button shows just "Learn More"; its name says where it goes (a crawler reads the link's text). */}
         <a className="button secondary" href="/terms-and-conditions">
           Learn More<span className="visually-hidden"> about our Terms and Conditions</span>
         </a>
@@ -78,7 +78,7 @@ function useKnownCart(): CartAnswer | null {
 }
 
 /**
- * SPEC 4's question when the chosen category is of the other family than the cart holds: Yes
+ * The reset question when the chosen category is of the other family than the cart holds: Yes
  * empties the cart and goes on with the new category, No keeps the original one. Without
  * JavaScript Yes posts the category again with `reset=yes` (and the session's token: the cart
  * page asks it), No is a link back.
@@ -206,7 +206,7 @@ function CategoryGate() {
 }
 
 /**
- * SPEC 4: a member's saved addresses, each with USE THIS ADDRESS (a form post of the gate's steps
+ * A member's saved addresses, each with USE THIS ADDRESS (a form post of the gate's steps
  * without JS; with it, the gate is filled at once).
  */
 function SavedAddresses({ returnTo }: { returnTo: string }) {
@@ -260,7 +260,7 @@ function LocationGate() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!ready) return; // SPEC: Continue does nothing until the location is complete.
+    if (!ready) return; // Continue does nothing until the location is complete.
     chooseLocation({
       fulfillmentId: fulfillment,
       cityId: city,

@@ -1,7 +1,7 @@
 import { Consent } from './Gates';
 import { useGate } from '../../lib/gate';
 
-/** /splash (SPEC 2): the entry gate as a page of its own: the policy, the age statement, and on to home. */
+/** /splash: the entry gate as a page of its own: the policy, the age statement, and on to home. */
 export function Splash() {
   const { agree } = useGate();
   return (

@@ -1,4 +1,4 @@
-// /my-account/go-to-cases (issue 16, SPEC 2, 3, 8): the member's Go-to Cases with their items at
+// /my-account/go-to-cases: the member's Go-to Cases with their items at
 // today's prices for the gate's barangay; rename, change quantities, remove items, delete (asked
 // first), and Add to Cart for the current barangay. Every change is a form to this page (the
 // route's actions) that works without JavaScript; Add to Cart posts to /cart.

@@ -1,4 +1,4 @@
-// A member's Go-to Cases (issue 16).
+// A member's Go-to Cases.
 import { calls } from '../../api/contract.gen';
 import { action, MEMBER, route, type FeaturePage } from '../../lib/route';
 import { gotoCasesQuery } from './queries';

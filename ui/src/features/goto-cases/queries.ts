@@ -1,4 +1,4 @@
-// Go-to Cases (issue 16): the member's cases priced for the gate's barangay (the account page), and
+// Go-to Cases: the member's cases priced for the gate's barangay (the account page), and
 // the Go-to Case form's choices (the cart page). Only members load these; a guest's page skips them.
 import { defineQuery } from '../../api/query';
 import { calls } from '../../api/contract.gen';

@@ -1,4 +1,4 @@
-// /active-order/{id} (issue 15 section 6): an order, its status with its history, items, totals,
+// /active-order/{id}: an order, its status with its history, items, totals,
 // where it goes and how it is paid. A member reaches their own; a guest through the key of the
 // order's link; anyone else gets the page of an unknown order (404, the server's answer).
 import { useQuery } from '@tanstack/react-query';

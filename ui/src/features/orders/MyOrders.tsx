@@ -1,4 +1,4 @@
-// /my-account/orders (issue 15 section 6): the member's orders, newest first, ten a page, each
+// /my-account/orders: the member's orders, newest first, ten a page, each
 // with its number, date, status and total and a link to its page.
 import { useQuery } from '@tanstack/react-query';
 import type { OrderList } from '../../api/contract.gen';

@@ -1,4 +1,4 @@
-// Order Again (issue 16): fills the cart from an order at today's prices and availability, for the
+// Order Again: fills the cart from an order at today's prices and availability, for the
 // gate's place (else the order's own barangay); the cart page names what could not be added.
 import { calls, type OrderView } from '../../api/contract.gen';
 import { RefillForm } from '../../components/RefillForm';

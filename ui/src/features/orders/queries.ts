@@ -1,4 +1,4 @@
-// Orders (issue 15): one order by its id (with a guest's key from its link), and a member's list.
+// Orders: one order by its id (with a guest's key from its link), and a member's list.
 import { defineQuery } from '../../api/query';
 import { calls } from '../../api/contract.gen';
 

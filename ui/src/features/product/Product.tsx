@@ -16,7 +16,7 @@ import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie } from '../../lib/cookies';
 import { useAddToCart } from '../../lib/cart-state';
 
 /**
- * SPEC 4, product selection, as the server decides it (`sold_as`, `pack_options`): cans offer only
+ * How a product is sold, as the server decides it (`sold_as`, `pack_options`): cans offer only
  * the box, bottles the bottle (first) or the case; kegs have no selector and sell at their price.
  */
 export function packOptions(p: ProductView): PackOption[] {
@@ -24,7 +24,7 @@ export function packOptions(p: ProductView): PackOption[] {
 }
 
 /**
- * Add to Cart (SPEC 2, 4, 8): a real form to /cart (the cart page's addToCart action) that works
+ * Add to Cart: a real form to /cart (the cart page's addToCart action) that works
  * without JavaScript; with it the same fields are sent to the API after 500 ms, the drawer opens
  * with the message, and a refusal opens the Error modal. Without a location yet, the button opens
  * the location gate (a GET of `?gate=location` without JavaScript).
@@ -95,8 +95,8 @@ function AddToCartForm({ p, options, chosen, onPack }: { p: ProductView; options
 }
 
 /**
- * SPEC 2's notice that some products are only sold in certain areas, until the shopper puts it
- * away: then SPEC 3's location notice flag (cookie `locationNotice`, SPEC 9's 2629746 s) keeps it
+ * The notice that some products are only sold in certain areas, until the shopper puts it
+ * away: then the location notice flag (cookie `locationNotice`, 2629746 s) keeps it
  * away. Without JavaScript the button posts to `/notice/location`, which writes the cookie and
  * comes back; with it the same cookie is written here. The server reads the flag into the page
  * (`locationNoticeSeen`, part of the page's cache key), so the first render and hydration agree.
@@ -172,7 +172,7 @@ function AlsoLike({ products }: { products: ProductView[] }) {
 export function Product() {
   const page = usePage();
   const query = useQuery(productQuery.options(page.vars));
-  // SPEC: a failed product load returns to /buy-beer.
+  // A failed product load returns to /buy-beer.
   useEffect(() => {
     if (query.isError) window.location.assign('/buy-beer');
   }, [query.isError]);

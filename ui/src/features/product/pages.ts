@@ -3,7 +3,7 @@ import { route, type FeaturePage } from '../../lib/route';
 import { productQuery } from './queries';
 
 export const pages: FeaturePage[] = [
-  // SPEC 2: an unknown product goes back to the product list; the list's address without a slug, home.
+  // An unknown product goes back to the product list; the list's address without a slug, home.
   {
     order: 50,
     route: route('product', '/single-product/{slug}', () => import('./Product').then((m) => m.Product), 'Beer', 'A Tala Brewing Co. beer.', [productQuery.template], {
