@@ -1,4 +1,4 @@
-// Members in Debian's Chromium (issue 8): register through the emailed link, log in, edit the
+// Members in Debian's Chromium: register through the emailed link, log in, edit the
 // profile, add an address and use it in the location gate, change the password, log out, reset a
 // forgotten password and delete the account, with JavaScript on; and the forms that must work
 // without it (registration, login, logout, delete) with JavaScript off.
@@ -37,7 +37,7 @@ async function register(page, js, who) {
   await page.getByLabel('Email address').fill(who.email);
   await page.getByLabel('Mobile number').fill(who.mobile);
   await page.getByLabel('Birth date').fill('1990-02-03');
-  // No password here: whoever holds the emailed link chooses it (issue 14).
+  // No password here: whoever holds the emailed link chooses it.
   assert.equal(await page.getByLabel('Password').count(), 0);
   await page.getByLabel(/I accept the/).check();
   await page.getByRole('button', { name: 'Create Account' }).click();

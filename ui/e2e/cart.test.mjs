@@ -1,4 +1,4 @@
-// The cart in Debian's Chromium (issue 15 sections 3, 4 and 7): Add to Cart and the drawer, the
+// The cart in Debian's Chromium: Add to Cart and the drawer, the
 // Error modal, the cart page's case panels, quantities (debounced), removals with their question,
 // returned empties, and the type change's reset question, with JavaScript on and off; axe on each.
 import { test } from 'node:test';
@@ -34,7 +34,7 @@ const BACOOR = [
 
 /**
  * Console errors and warnings, hydration's among them. A cart call of a visitor without a session
- * is answered 401 and sent again with a guest token (SPEC 7): the browser logs that 401.
+ * is answered 401 and sent again with a guest token: the browser logs that 401.
  */
 function watch(page) {
   const problems = [];

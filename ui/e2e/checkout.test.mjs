@@ -1,4 +1,4 @@
-// Checkout and orders in Debian's Chromium (issue 15 sections 5 and 6): a guest fills a cart,
+// Checkout and orders in Debian's Chromium: a guest fills a cart,
 // checks out and lands on the order's page, with JavaScript on and off; a second submit of the
 // same checkout places no second order; a member buys a keg and finds it in My Orders; the
 // blackout disables Submit Order and says why; an unknown order is a 404 that says so. axe on
@@ -12,7 +12,7 @@ useStoreAndBrowser();
 const MAKATI = 1380300002;
 /** A Tuesday afternoon in Manila: within the hours, outside the blackout. */
 const OPEN = '2026-11-24T14:00';
-/** Inside SPEC's checkout blackout (2025-05-10 20:00 to 2025-05-13 08:00). */
+/** Inside the seeded checkout blackout (2025-05-10 20:00 to 2025-05-13 08:00). */
 const BLACKOUT = '2025-05-11T10:00';
 const GATES = [
   'cookieAccepted=1',
@@ -40,7 +40,7 @@ async function shopper(js, cookies = []) {
 
 /**
  * Puts `quantity` of a product in the context's cart through the API (as the cart page would),
- * asking for a guest token first when the context has no session (SPEC 6).
+ * asking for a guest token first when the context has no session.
  */
 async function fillCart(context, product_id, quantity) {
   if (!(await context.cookies(store.base)).some((c) => c.name === 'session')) {
@@ -121,7 +121,7 @@ test('with JavaScript a guest checks out once, however often the order is submit
   assert.deepEqual(await axeViolations(page), [], 'order page');
 
   // The same checkout again (the back button, another tab): not a second order. Placing the order
-  // ended this browser's cart (issue 24: a new cart token), so the form is told the cart is empty;
+  // ended this browser's cart (a new cart token), so the form is told the cart is empty;
   // a retry whose first answer was lost still holds the old token and gets the order (money_path.rs).
   const again = await page.evaluate(
     async ([action, pairs]) => {

@@ -1,4 +1,4 @@
-// Go-to Cases and Order Again in Debian's Chromium (issue 16): a member saves a cart case as a new
+// Go-to Cases and Order Again in Debian's Chromium: a member saves a cart case as a new
 // Go-to Case, adds another case to it, edits it, refills an empty cart from it in another barangay
 // and deletes it; Order Again from an order, with the reset question for the other family; with
 // JavaScript on and off; axe on the pages and the open form.
@@ -28,7 +28,7 @@ function watch(page) {
   const problems = [];
   page.on('console', (m) => {
     if (m.type() !== 'error' && m.type() !== 'warning') return;
-    // A cart call without a session is retried with a guest token (SPEC 7); the reset question
+    // A cart call without a session is retried with a guest token; the reset question
     // is a 422 the page asks in place.
     if (/status of 40[1]|status of 422/.test(m.text())) return;
     problems.push(`${m.type()}: ${m.text()}`);
@@ -203,7 +203,7 @@ test('JS on: Order Again from My Orders and from the order page, with the reset 
   await page.getByRole('button', { name: `Order Again order ${placed.order.number}` }).click();
   await page.waitForURL('**/cart?done=refilled');
   assert.equal(await page.getByLabel('Quantity of Tala Pale Pilsen 320 ml').inputValue(), '24');
-  // A keg in the cart: the order's bottles ask SPEC 4's question first.
+  // A keg in the cart: the order's bottles ask the reset question first.
   await emptyCart(context);
   await fillCart(context, [[21, 1]]);
   await page.goto(`${store.base}${placed.link}`);
@@ -275,7 +275,7 @@ test('JS off: save, refill with the reset question, and Order Again, all as form
   await page.getByRole('button', { name: 'Yes, reset my cart' }).click();
   await page.waitForURL('**/cart?done=refilled');
   assert.equal(await page.getByLabel('Quantity of Tala Pale Pilsen 320 ml').inputValue(), '48');
-  // Order Again: the order's cans join (the bottles add up). Two tabs of the same page (issue 24):
+  // Order Again: the order's cans join (the bottles add up). Two tabs of the same page:
   // the form names the cart's revision the page was made with, so the second adds nothing and says so.
   await page.goto(`${store.base}/my-account/orders`);
   const other = await context.newPage();

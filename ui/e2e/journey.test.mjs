@@ -1,4 +1,4 @@
-// Issue 15's "done when", in Debian's Chromium: a guest and a member each buy bottles and, in a
+// The whole purchase, in Debian's Chromium: a guest and a member each buy bottles and, in a
 // separate order, a keg, from the entry gates to the active order page, with JavaScript on and
 // with it off. Every step is the shopper's own: the gates, the product page's Add to Cart, the
 // cart page's Proceed To Checkout, the checkout form, the order page; totals to the centavo.
@@ -58,7 +58,7 @@ async function changeCategory(page, js, category) {
   await ready(page, js);
   await page.getByRole('link', { name: 'Change product type' }).click();
   await page.getByRole('button', { name: category }).click();
-  // An empty cart goes straight to the location gate (SPEC 4), which starts again.
+  // An empty cart goes straight to the location gate, which starts again.
   await location(page, js);
 }
 

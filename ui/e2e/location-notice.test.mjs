@@ -1,6 +1,6 @@
-// SPEC 3's location notice flag (issue 16 section 3), in Debian's Chromium: the product page's
+// The location notice flag, in Debian's Chromium: the product page's
 // notice that some products are only sold in certain areas shows until the shopper puts it away;
-// then the cookie `locationNotice` (SPEC 9: 2629746 s) keeps it away on every product page, with
+// then the cookie `locationNotice` (2629746 s) keeps it away on every product page, with
 // JavaScript on and off. Shoppers without the cookie still see it (pages are shared and cached).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +22,7 @@ function watch(page) {
   return problems;
 }
 
-/** The flag's cookie in the context, checked: value 1, for SPEC's max age, readable by JS. */
+/** The flag's cookie in the context, checked: value 1, for its max age (2629746 s), readable by JS. */
 async function assertFlag(context, before) {
   const flag = (await context.cookies(store.base)).find((c) => c.name === 'locationNotice');
   assert.ok(flag, 'the flag is written');

@@ -1,4 +1,4 @@
-// Phones (issue 16 section 3), in Debian's Chromium at 360x740 and 390x740: the header keeps one
+// Phones, in Debian's Chromium at 360x740 and 390x740: the header keeps one
 // line (the account's words give way to an icon with the same accessible name), nothing spills
 // sideways, and a product's name, price and Add to Cart are on the first screen without
 // scrolling, with JavaScript on and off; axe on the phone's product page.

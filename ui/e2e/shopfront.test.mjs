@@ -1,4 +1,4 @@
-// The shop front in Debian's Chromium, with JavaScript on and off (issue 3).
+// The shop front in Debian's Chromium, with JavaScript on and off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addCookies, axeViolations, browser, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';

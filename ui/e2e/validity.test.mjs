@@ -1,4 +1,4 @@
-// HTML validity (issue 16 section 3): the Nu HTML Checker (`vnu-jar`, pinned in package.json)
+// HTML validity: the Nu HTML Checker (`vnu-jar`, pinned in package.json)
 // over the HTML the server answers for every route of ui/dist/routes.json, as a guest and as a
 // member, with the gates open (policy, category, each step of the location gate), with forms that
 // come back with errors (posted without JavaScript), with a cart, at checkout and on an order's
@@ -308,7 +308,7 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   const link = /^\/active-order\/\d+/.exec(coraOrder)?.[0];
   assert.ok(link, `the member lands on their order (${coraOrder})`);
   await fillCart(cora, [[1, 30]], false);
-  // Issue 16: a Go-to Case (the cart offers it in its form; its page lists it), the form's errors,
+  // A Go-to Case (the cart offers it in its form; its page lists it), the form's errors,
   // and Order Again landing on the cart.
   const saved = await cora.post('/api/v1/user/goto-case', { data: { name: 'Usual <b>&', cart_items: [1] } });
   assert.equal(saved.status(), 200, await saved.text());
