@@ -55,7 +55,7 @@ export const RESET_QUESTION = "Your current cart will be reset. Orders for Bottl
 export type AddressId = number;
 
 /**
- * SPEC 3's saved address, with what the location gate needs to use it.
+ * A saved address, with what the location gate needs to use it.
  */
 export type AddressView = { id: AddressId, 
 /**
@@ -75,16 +75,16 @@ export type BannerView = { id: number, title: string, desktop_image: string, mob
 export type BarangayId = number;
 
 /**
- * A barangay as SPEC 3 gives it.
+ * A barangay as the location calls give it.
  */
 export type BarangayView = { id: BarangayId, barangay_name: string, };
 
 /**
- * SPEC 3's cart answer.
+ * The cart answer.
  */
 export type CartAnswer = { shopping_cart: Array<CartCase>, cart_order_summary: OrderSummary, 
 /**
- * Members only (SPEC 6); guests get none.
+ * Members only; guests get none.
  */
 recommended_products: Array<ProductView>, delivery_fee: number, 
 /**
@@ -119,7 +119,7 @@ conflict: CartConflict | null,
 left_out: Array<DisabledProduct>, };
 
 /**
- * A case of the cart: the items of one case type (SPEC 2's case panel).
+ * A case of the cart: the items of one case type (a case panel of the cart page).
  */
 export type CartCase = { 
 /**
@@ -160,7 +160,8 @@ total: number,
 summary: string, items: Array<CartItem>, };
 
 /**
- * The guest cart a member brought to login that could not join their cart (SPEC 4's families).
+ * The guest cart a member brought to login that could not join their cart (the other family:
+ * kegs and bottles/cans are never in one cart).
  */
 export type CartConflict = { 
 /**
@@ -169,7 +170,7 @@ export type CartConflict = {
 guest_items: Array<string>, message: string, };
 
 /**
- * One item of a case (SPEC 3's cart item). Money is integer centavos.
+ * One item of a case (a cart item). Money is integer centavos.
  */
 export type CartItem = { 
 /**
@@ -209,7 +210,7 @@ export type CheckoutState = { ready: boolean, reason: string | null, };
 export type CityId = number;
 
 /**
- * A city as SPEC 3 gives it.
+ * A city as the location calls give it.
  */
 export type CityView = { city_id: CityId, city_province: ProvinceId, city_name: string, province_name: string, };
 
@@ -253,7 +254,7 @@ export type ErrorBody = { error: string,
 data?: RefusalData, };
 
 /**
- * The `filterByType` values of /buy-beer (SPEC 2): which packaging family to list.
+ * The `filterByType` values of /buy-beer: which packaging family to list.
  */
 export type FilterType = "keg" | "bottle" | "can";
 
@@ -320,7 +321,7 @@ link: string, };
  */
 export type GotoCaseView = { id: number, 
 /**
- * The member's name for it (SPEC 3's `case_name`).
+ * The member's name for it.
  */
 case_name: string, 
 /**
@@ -350,12 +351,12 @@ total: number,
 barangay_id: BarangayId | null, };
 
 /**
- * SPEC 3's compatible-case lookup: the answer's data is a list of cases.
+ * The compatible-case lookup: the answer's data is a list of cases.
  */
 export type GotoCases = { data: Array<GotoCaseView>, };
 
 /**
- * The policy texts that `GET /api/v1/user` carries, also for guests (SPEC 7).
+ * The policy texts that `GET /api/v1/user` carries, also for guests.
  */
 export type GuestUser = { policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
 
@@ -366,7 +367,7 @@ export type Locations = { locations: Array<CityView>, };
 export type LocationsAnswer = { results: Locations, };
 
 /**
- * A member as `GET /api/v1/user` gives it (SPEC 3), with the policy texts.
+ * A member as `GET /api/v1/user` gives it, with the policy texts.
  */
 export type Member = { id: UserId, firstname: string, lastname: string, email: string, mobile: string, birth_date: string, policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
 
@@ -398,7 +399,7 @@ export type OrderItemView = { product_id: number, product_name: string, sku: str
 export type OrderList = { orders: Array<OrderView>, page: number, pages: number, total: number, };
 
 /**
- * SPEC 3's `cart_order_summary`: items in cart (one line a case), deposits (one line a deposit
+ * The cart's `cart_order_summary`: items in cart (one line a case), deposits (one line a deposit
  * row charged, and a negative line a row whose empties are returned), delivery fee, subtotal.
  */
 export type OrderSummary = { items_in_cart: Array<NameAmount>, items_total: number, deposits: Array<NameAmount>, deposits_total: number, delivery_fee: number, 
@@ -481,16 +482,16 @@ placed: boolean, message: string, };
 export type ProductId = number;
 
 /**
- * SPEC 3's product list response.
+ * The product list response.
  */
 export type ProductList = { products: Array<ProductView>, 
 /**
- * Filled for members by a later issue; guests get none (SPEC 6).
+ * Meant for members and not filled yet; guests get none.
  */
 recommended_products: Array<ProductView>, best_sellers: Array<ProductView>, filter_types: Array<FilterTypeView>, brands: Array<string>, };
 
 /**
- * A product as SPEC 3 gives it. Money fields are integer centavos.
+ * A product as the catalog calls give it. Money fields are integer centavos.
  */
 export type ProductView = { id: ProductId, slug: string, product_name: string, sku: string, brand: string, size: string, price: number, price_per_case: number, unit_per_case: number, types: TypeRef, packaging: PackagingRef, product_image: string | null, description: string, custom_description: string, orderable: boolean, 
 /**
@@ -498,7 +499,7 @@ export type ProductView = { id: ProductId, slug: string, product_name: string, s
  */
 created_on: string, 
 /**
- * How it is sold (SPEC 4): by the box, by the case or bottle, or by the keg.
+ * How it is sold: by the box, by the case or bottle, or by the keg.
  */
 sold_as: SoldAs, 
 /**
@@ -506,7 +507,7 @@ sold_as: SoldAs,
  */
 pack_options: Array<PackOption>, 
 /**
- * The units a recommended card's Add to Cart puts in (SPEC 9: a box of cans, else one).
+ * The units a recommended card's Add to Cart puts in (a box of cans, else one).
  */
 card_quantity: number, };
 
@@ -551,17 +552,17 @@ place: RefillPlace | null,
 already: boolean, cart: CartAnswer, };
 
 /**
- * What a refusal of the cart or checkout carries (SPEC 8: `data.error`, `data.products`).
+ * What a refusal of the cart or checkout carries (`data.error`, `data.products`).
  */
 export type RefusalData = { error: string, products: Array<DisabledProduct>, };
 
 /**
- * `{"results": [...]}`, the shape of SPEC's list answers.
+ * `{"results": [...]}`, the shape of the API's list answers.
  */
 export type Results<T> = { results: Array<T>, };
 
 /**
- * SPEC 3's single product response.
+ * The single product response.
  */
 export type SingleProduct = { product_single: ProductView, 
 /**
@@ -635,7 +636,7 @@ export type UserId = number;
  */
 export type ValidationErrorBody = { message: string, errors: { [key in string]: Array<string> }, 
 /**
- * Cart and checkout refusals (SPEC 8): the message as `error`, as the cart's callers read it.
+ * Cart and checkout refusals: the message as `error`, as the cart's callers read it.
  */
 error?: string, 
 /**
