@@ -776,7 +776,7 @@ fn no_collapse(addr: &str, base: &str, cached_page: &Load) {
 /// shoppers and the adds.
 fn carts(addr: &str, base: &str, shoppers: &Shoppers, cached_page: &Load) {
     println!(
-        "Carts (issue 15; the guest's cached page above: {:.0} requests/s)",
+        "Carts (the guest's cached page above: {:.0} requests/s)",
         cached_page.rps
     );
     let (body, _) = http_get(addr, "/buy-beer", &[("Cookie", &shoppers.one)]);

@@ -20,7 +20,7 @@ function fakeFetch(answers: Array<() => Response>) {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
-test('a 401 that brings a new token is sent once more (SPEC 7)', async () => {
+test('a 401 that brings a new token is sent once more', async () => {
   const seen = fakeFetch([json(401, { error: 'Unauthenticated.' }, { 'access-token': 'new' }), json(200, { ok: 1 })]);
   const r = await send(call, { path: { addressId: '7' }, body: { address: 'x' } });
   assert.deepEqual(r, { ok: true, status: 200, data: { ok: 1 } });

@@ -21,7 +21,7 @@ test('counts read as words, plural unless one', () => {
   assert.equal(usedLabel({ units: 3, capacity: 24, unit_noun: 'bottle' }), '3 of 24 bottles');
 });
 
-test('only the other family asks to reset the cart (SPEC 4)', () => {
+test('only the other family asks to reset the cart: kegs and bottles/cans go in separate orders', () => {
   assert.equal(needsReset(null, 'keg'), false, 'no cart');
   assert.equal(needsReset(cart(), 'keg'), false, 'an empty cart goes straight on');
   const bottlesAndCans = cart(caseOf('bottle', [1, 2]), caseOf('can', [12]));

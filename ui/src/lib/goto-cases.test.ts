@@ -19,7 +19,7 @@ test('only Go-to Cases of the cart case type are offered', () => {
   );
 });
 
-test("SPEC 8's words", () => {
+test("the Go-to Case messages say what happened in the store's words", () => {
   assert.equal(created('Friday', 'Bottles'), 'You successfully created Go-to Case "Friday" from your case "Bottles"');
   assert.equal(added('Friday', 'Bottles'), 'You successfully added from your case "Bottles" to your existing Go-to Case "Friday"');
   assert.equal(createFailed('Friday'), 'Something went wrong creating your Go-to Case "Friday". Please try again.');
