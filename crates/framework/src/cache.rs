@@ -214,19 +214,27 @@ impl Weigh for Cached {
     }
 }
 
+/// An entry: what it weighs and the value, of the type its owner keeps (an API answer here, a
+/// page with its slots in `web`).
+#[derive(Clone)]
+struct Entry {
+    weight: u64,
+    value: Arc<dyn std::any::Any + Send + Sync>,
+}
+
 #[derive(Clone)]
 struct ByBytes;
 
-impl<V: Weigh> quick_cache::Weighter<u128, Arc<V>> for ByBytes {
-    fn weight(&self, _: &u128, value: &Arc<V>) -> u64 {
-        value.weight()
+impl quick_cache::Weighter<u128, Entry> for ByBytes {
+    fn weight(&self, _: &u128, entry: &Entry) -> u64 {
+        entry.weight
     }
 }
 
-/// Finished answers by key, bounded by bytes (API answers here; pages keep their own, with
-/// their slots).
-pub struct ResponseCache<V: Weigh = Cached> {
-    entries: quick_cache::sync::Cache<u128, Arc<V>, ByBytes>,
+/// Finished answers by key, bounded by bytes: API answers and pages share the one budget
+/// (`CACHE_MB`), each kept as its owner's type.
+pub struct ResponseCache {
+    entries: quick_cache::sync::Cache<u128, Entry, ByBytes>,
     max_bytes: u64,
     hits: AtomicU64,
     misses: AtomicU64,
@@ -242,7 +250,7 @@ pub struct CacheStats {
     pub max_bytes: u64,
 }
 
-impl<V: Weigh> ResponseCache<V> {
+impl ResponseCache {
     pub fn new(max_bytes: u64) -> Self {
         Self {
             entries: quick_cache::sync::Cache::with_weighter(
@@ -256,9 +264,12 @@ impl<V: Weigh> ResponseCache<V> {
         }
     }
 
-    /// The answer kept under `key`; each lookup counts as a hit or a miss.
-    pub fn get(&self, key: u128) -> Option<Arc<V>> {
-        let found = self.entries.get(&key);
+    /// The answer of type `V` kept under `key`; each lookup counts as a hit or a miss.
+    pub fn get<V: std::any::Any + Send + Sync>(&self, key: u128) -> Option<Arc<V>> {
+        let found = self
+            .entries
+            .get(&key)
+            .and_then(|e| e.value.downcast::<V>().ok());
         let count = if found.is_some() {
             &self.hits
         } else {
@@ -277,8 +288,9 @@ impl<V: Weigh> ResponseCache<V> {
         }
     }
 
-    pub fn insert(&self, key: u128, value: Arc<V>) {
-        self.entries.insert(key, value);
+    pub fn insert<V: Weigh + std::any::Any + Send + Sync>(&self, key: u128, value: Arc<V>) {
+        let weight = value.weight();
+        self.entries.insert(key, Entry { weight, value });
     }
 
     /// Bytes held.

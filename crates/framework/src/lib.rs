@@ -58,7 +58,7 @@ pub struct ApiState {
     pub config: ApiConfig,
     /// The maintenance switch and the data version, followed in the background.
     pub watch: Arc<Watch>,
-    /// Finished API answers, bounded by bytes (pages keep theirs in `web`).
+    /// Finished answers (API reads, and pages with their slots), bounded by bytes.
     pub cache: Arc<cache::ResponseCache>,
     /// Where mail goes.
     pub post: Arc<mail::Post>,
@@ -77,9 +77,7 @@ impl ApiState {
     ) -> Self {
         Self {
             watch: Watch::start(pool.clone(), maintenance_forced),
-            cache: Arc::new(cache::ResponseCache::new(api_cache_bytes(
-                config.cache_bytes,
-            ))),
+            cache: Arc::new(cache::ResponseCache::new(config.cache_bytes)),
             post,
             sender: None,
             db: Db::new(pool),
@@ -155,8 +153,7 @@ impl ApiState {
 pub struct ApiConfig {
     /// Whether a `testdate` query parameter may stand in for today (dev and test only).
     pub allow_testdate: bool,
-    /// How many bytes of finished answers to keep: a quarter for API reads
-    /// ([`api_cache_bytes`]), the rest for pages.
+    /// How many bytes of finished answers (API reads and pages) to keep.
     pub cache_bytes: u64,
     /// Whether session cookies are `Secure` (the store is reached over https).
     pub secure_cookies: bool,
@@ -219,12 +216,6 @@ pub fn testdate(t: Option<&str>) -> Result<Option<&str>, ApiError> {
         }
         other => Ok(other),
     }
-}
-
-/// The bytes of `total` (`CACHE_BYTES`) that API answers may keep: a quarter; pages, which
-/// weigh more and are asked for more, keep the rest.
-pub fn api_cache_bytes(total: u64) -> u64 {
-    total / 4
 }
 
 /// The longest path and query a call takes; a longer address is answered 414, not echoed.

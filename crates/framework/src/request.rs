@@ -146,7 +146,7 @@ async fn handle<E: Endpoint>(
             today.as_bytes(),
         ])
     });
-    if let Some(hit) = key.and_then(|k| state.cache.get(k)) {
+    if let Some(hit) = key.and_then(|k| state.cache.get::<crate::cache::Cached>(k)) {
         return Ok(hit.respond(&req));
     }
     let args = arguments::<E>(&req, &body)?;

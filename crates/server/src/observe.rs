@@ -323,14 +323,7 @@ pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
     let mut families = REQUESTS.registry.gather();
     let ssr = &pages.renderer;
     let turns = api.db.turn_stats();
-    // The API answers' cache and the pages' are one budget (`CACHE_BYTES`), shown as one.
-    let (answers, kept_pages) = (api.cache.stats(), pages.pages.stats());
-    let cache = framework::cache::CacheStats {
-        hits: answers.hits + kept_pages.hits,
-        misses: answers.misses + kept_pages.misses,
-        bytes: answers.bytes + kept_pages.bytes,
-        max_bytes: answers.max_bytes + kept_pages.max_bytes,
-    };
+    let cache = api.cache.stats();
     families.extend(render_families(ssr));
     families.extend(turn_families(&turns));
     families.extend(cache_families(&cache));

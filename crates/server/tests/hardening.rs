@@ -417,7 +417,7 @@ both!(newsletter_signups_are_rate_limited_for_every_app_server);
 /// pages that exist.
 async fn made_up_addresses_are_not_kept(b: Backend) {
     let db = database(b);
-    let (pages, store) = store!(db, support::store_config(&db.url, false), with pages);
+    let (api, store) = store!(db, support::store_config(&db.url, false), with api);
     for i in 0..20 {
         let uri = format!("/no-such-page-{i}");
         assert_eq!(
@@ -425,11 +425,11 @@ async fn made_up_addresses_are_not_kept(b: Backend) {
             StatusCode::NOT_FOUND
         );
     }
-    assert_eq!(pages.pages.weight(), 0, "no 404 page is kept");
+    assert_eq!(api.cache.weight(), 0, "no 404 page is kept");
     assert_eq!(
         send!(store, support::get("/faqs", "")).status,
         StatusCode::OK
     );
-    assert!(pages.pages.weight() > 0, "a page that exists is kept");
+    assert!(api.cache.weight() > 0, "a page that exists is kept");
 }
 both!(made_up_addresses_are_not_kept);

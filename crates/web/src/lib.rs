@@ -52,9 +52,6 @@ pub struct WebState {
     pub config: WebConfig,
     /// Visitors' cart parts of the pages ([`visitor`]), by cart revision and place.
     pub visitors: visitor::PartsCache,
-    /// Finished pages with their slots, bounded by bytes (`CACHE_BYTES` less the API answers'
-    /// quarter).
-    pub pages: slotted::PageCache,
 }
 
 impl WebState {
@@ -75,11 +72,7 @@ impl WebState {
             .map_err(|e| WebError::Build(routes_path.display().to_string(), e))?;
         let shell = Shell::load(&config.dist_dir)?;
         let assets = assets::Assets::load(&config.dist_dir, &config.public_dir)?;
-        let pages = slotted::PageCache::new(
-            api.config.cache_bytes - framework::api_cache_bytes(api.config.cache_bytes),
-        );
         Ok(Self {
-            pages,
             api,
             renderer,
             shell,

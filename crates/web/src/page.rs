@@ -190,7 +190,7 @@ async fn visited(
             notice_seen,
         )
     });
-    if let Some(hit) = key.and_then(|k| state.pages.get(k)) {
+    if let Some(hit) = key.and_then(|k| state.api.cache.get::<Page>(k)) {
         return Ok(answer_shared(req, state, &hit, viewer, &choices, true).await);
     }
     // A shared page is rendered with the visitor's parts left open (sentinels); a page rendered
@@ -265,7 +265,7 @@ async fn rendered(
             let page = Arc::new(Page::new(page));
             let kept = keep && key.is_some();
             if let (true, Some(k)) = (kept, key) {
-                state.pages.insert(k, page.clone());
+                state.api.cache.insert(k, page.clone());
             }
             Ok((page, kept))
         }
@@ -304,13 +304,13 @@ async fn answer_shared(
     let fill = crate::visitor::fill(&parts, &csrf, member);
     if member.is_none() && csrf.is_empty() && parts.is_nobodys() && kept {
         let key = framework::cache::key(&[b"filled for everyone", page.tag().as_bytes()]);
-        let everyone = match state.pages.get(key) {
+        let everyone = match state.api.cache.get::<Page>(key) {
             Some(c) => c,
             None => {
                 let body = page.filled_identity(&fill);
                 let c = Cached::new(page.status(), page.headers().to_vec(), body);
                 let c = Arc::new(Page::new(c));
-                state.pages.insert(key, c.clone());
+                state.api.cache.insert(key, c.clone());
                 c
             }
         };

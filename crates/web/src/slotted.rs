@@ -358,9 +358,6 @@ impl Weigh for Page {
     }
 }
 
-/// Finished pages by key, bounded by bytes.
-pub type PageCache = framework::cache::ResponseCache<Page>;
-
 #[cfg(test)]
 mod tests {
     use super::*;

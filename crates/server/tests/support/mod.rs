@@ -335,8 +335,7 @@ pub async fn read<B: actix_web::body::MessageBody>(res: actix_web::dev::ServiceR
 
 /// The whole store over the test database, as `serve` builds it, with one render pool:
 /// `store!(db)` or `store!(db, cfg)`. Built once per test; send it requests with `send!`.
-/// `store!(db, cfg, with api)` answers `(api, store)`, the API state too; `with pages`, the
-/// pages' state.
+/// `store!(db, cfg, with api)` answers `(api, store)`, the API state too.
 #[macro_export]
 macro_rules! store {
     ($db:expr $(,)?) => {
@@ -345,14 +344,6 @@ macro_rules! store {
     ($db:expr, $cfg:expr $(,)?) => {
         $crate::store!($db, $cfg, with api).1
     };
-    ($db:expr, $cfg:expr, with pages) => {{
-        let cfg: server::Config = $cfg;
-        let api = server::api_state($db.pool.clone(), &cfg).expect("api state");
-        let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).expect("web state"));
-        let api = actix_web::web::Data::new(api);
-        let store = actix_web::test::init_service(server::app(&api, &pages)).await;
-        (pages, store)
-    }};
     ($db:expr, $cfg:expr, with api) => {{
         let cfg: server::Config = $cfg;
         let api = server::api_state($db.pool.clone(), &cfg).expect("api state");
