@@ -192,6 +192,39 @@ where
     transaction(conn, f)
 }
 
+/// Begins the transaction that holds a write call's change and the reads of its answer, on
+/// PostgreSQL (see [`answer_end`]); answers whether it began. SQLite loses no connection: there
+/// nothing begins and the call's own transactions are as they are.
+pub fn answer_begin(conn: &mut AnyConnection) -> Result<bool, diesel::result::Error> {
+    use diesel::connection::TransactionManager;
+    use diesel::Connection;
+    if !matches!(conn, AnyConnection::Postgresql(_)) {
+        return Ok(false);
+    }
+    <AnyConnection as Connection>::TransactionManager::begin_transaction(conn)?;
+    Ok(true)
+}
+
+/// Ends what [`answer_begin`] began: commits when the call succeeded, else rolls back. When the
+/// connection is lost after the change and before the answer, the commit fails and nothing is
+/// kept, so the 503 the call then answers is the truth (a client may send it again).
+pub fn answer_end(
+    conn: &mut AnyConnection,
+    began: bool,
+    ok: bool,
+) -> Result<(), diesel::result::Error> {
+    use diesel::connection::TransactionManager;
+    use diesel::Connection;
+    if !began {
+        return Ok(());
+    }
+    if ok {
+        <AnyConnection as Connection>::TransactionManager::commit_transaction(conn)
+    } else {
+        <AnyConnection as Connection>::TransactionManager::rollback_transaction(conn)
+    }
+}
+
 /// Runs `f` in a transaction (a savepoint inside another). On SQLite the outermost one begins
 /// IMMEDIATE: it takes the write lock at once, waiting for it in the busy handler, instead of at
 /// its first write, where a transaction that read before another writer committed fails at once

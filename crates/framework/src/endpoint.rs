@@ -170,6 +170,21 @@ impl<'a> Ctx<'a> {
         self.caller.prepared.get::<T>()
     }
 
+    /// Runs a write's change and the reads of its answer as one transaction on PostgreSQL
+    /// ([`db::answer_begin`]): a connection lost between them keeps nothing, and the call's 503
+    /// is the truth.
+    pub fn with_answer<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let began = db::answer_begin(self.conn)?;
+        let result = f(self);
+        match (db::answer_end(self.conn, began, result.is_ok()), result) {
+            (Err(e), Ok(_)) => Err(e.into()),
+            (_, result) => result,
+        }
+    }
+
     /// The client's network address, where known.
     pub fn client(&self) -> Option<std::net::IpAddr> {
         self.caller.client

@@ -129,9 +129,11 @@ impl Endpoint for AddToCart {
         let street = street_of(ctx, &place, b.street_id)?;
         check_available(ctx, &product, &place)?;
         let pricing = Pricing::load(ctx)?;
-        let cart = add(ctx, &pricing, &owner, &product, quantity, &place, street)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
-        let mut a = answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)?;
+        let mut a = ctx.with_answer(|ctx| {
+            let cart = add(ctx, &pricing, &owner, &product, quantity, &place, street)?;
+            answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)
+        })?;
         a.message = "You successfully added this product to the cart.".into();
         changed(ctx, a.revision);
         Ok(a)
