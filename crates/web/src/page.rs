@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::plan::{plan, try_plan, Plan, Request};
-use crate::routes::Guard;
+use crate::routes::{Guard, RouteDef};
 use crate::shell::{escape_json_for_script, ShellPage};
 use crate::WebState;
 
@@ -53,10 +53,10 @@ pub async fn serve(
     state: &web::Data<WebState>,
     posted: Option<Posted>,
 ) -> HttpResponse {
-    if let Some(res) = refused(req, state, posted.is_some()) {
+    let fixed = state.routes.fixed(req.path());
+    if let Some(res) = refused(req, fixed, posted.is_some()) {
         return res;
     }
-    let fixed = state.routes.fixed(req.path());
     let maintenance = state.api.watch.maintenance();
     let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
     let viewer = match who(req, state, maintenance, forms, &guard).await {
@@ -93,7 +93,7 @@ pub async fn serve(
 /// HEAD (but a form that comes back), an address too long, a route that only sends on (the
 /// product page without a slug goes home; a form that comes back, `/logout`'s with an expired
 /// token, is answered, not sent on).
-fn refused(req: &HttpRequest, state: &WebState, posted: bool) -> Option<HttpResponse> {
+fn refused(req: &HttpRequest, fixed: Option<&RouteDef>, posted: bool) -> Option<HttpResponse> {
     if req.method() != Method::GET && req.method() != Method::HEAD && !posted {
         return Some(framework::request::method_not_allowed(req, "GET, HEAD"));
     }
@@ -104,7 +104,7 @@ fn refused(req: &HttpRequest, state: &WebState, posted: bool) -> Option<HttpResp
                 .body("This address is too long."),
         );
     }
-    let to = state.routes.fixed(req.path())?.redirect.as_deref()?;
+    let to = fixed?.redirect.as_deref()?;
     (!posted).then(|| redirect(to, StatusCode::FOUND))
 }
 
