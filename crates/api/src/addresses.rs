@@ -54,10 +54,17 @@ impl From<AddressRow> for AddressView {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AddressForm {
     #[serde(default)]
+    #[schema(required = true, schema_with = address_line)]
     pub address: String,
+    #[schema(required = true, nullable = false)]
     pub barangay_id: Option<BarangayId>,
     #[serde(default)]
     pub street_id: Option<StreetId>,
+}
+
+/// The address line, with an address of the seeded store's Makati as its example.
+fn address_line() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::address_line().examples(["Unit 5B, 12 Jupiter St."])
 }
 
 /// The form's address, checked: a line of 5 to 200 characters, a barangay of a served city, and
@@ -169,6 +176,13 @@ framework::declare!(
     (AddressPath, NoParams, Json<AddressForm, true>) -> AddressView, "Changes one of the member's addresses.");
 
 impl Endpoint for UpdateAddress {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "createAddress",
+        name: "UpdateAddress",
+        params: &[("addressId", "$response.body#/id")],
+        body: None,
+    }];
+
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<AddressView, ApiError> {
         let user = ctx.member()?;
         // Another member's address is missing, before anything about the form is said.
@@ -193,6 +207,13 @@ framework::declare!(
     (AddressPath, NoParams, NoBody) -> MessageAnswer, "Deletes one of the member's addresses.");
 
 impl Endpoint for DeleteAddress {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "createAddress",
+        name: "DeleteAddress",
+        params: &[("addressId", "$response.body#/id")],
+        body: None,
+    }];
+
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
         let user = ctx.member()?;
         if !db::addresses::delete_address(ctx.conn, user.id, p.address_id)? {

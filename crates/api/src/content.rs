@@ -142,8 +142,15 @@ pub struct GuestUser {
 pub struct SubscribeBody {
     /// The address to add; anything but text counts as invalid.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(required = true, schema_with = subscribe_email)]
     pub email: Option<serde_json::Value>,
+}
+
+/// The address to subscribe: an email address (anything but text counts as invalid).
+fn subscribe_email() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::email().description(Some(
+        "The address to add; anything but text counts as invalid.",
+    ))
 }
 
 /// The answer to every accepted signup, new or known address alike (double opt-in).
@@ -232,6 +239,7 @@ pub fn subscribe(
 pub struct ConfirmBody {
     /// The link's token.
     #[serde(default)]
+    #[schema(required = true)]
     pub token: String,
 }
 

@@ -102,13 +102,17 @@ framework::mail_templates!("password_reset");
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ProfileForm {
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::name)]
     pub first_name: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::name)]
     pub last_name: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::mobile)]
     pub mobile: String,
     /// `YYYY-MM-DD`; 18 or older.
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::birth_date)]
     pub birth_date: String,
     /// Needed when the mobile number changes (it is a login name).
     #[serde(default)]
@@ -162,6 +166,7 @@ impl Endpoint for UpdateUser {
 pub struct DeleteForm {
     /// The member's current password.
     #[serde(default)]
+    #[schema(required = true)]
     pub current_password: String,
 }
 
@@ -186,6 +191,7 @@ impl Endpoint for DeleteUser {
 pub struct PolicyForm {
     /// Required: whether the member accepts the policy (false withdraws).
     #[serde(default)]
+    #[schema(required = true, nullable = false)]
     pub policy_agreement_accepted: Option<bool>,
 }
 
@@ -218,8 +224,10 @@ pub fn accept_policy(conn: &mut AnyConnection, user: domain::UserId) -> Result<(
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct PasswordChange {
     #[serde(default)]
+    #[schema(required = true)]
     pub current_password: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::new_password)]
     pub password: String,
 }
 
@@ -250,6 +258,7 @@ impl Endpoint for ChangePassword {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ResetRequest {
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::email)]
     pub email: String,
 }
 
@@ -301,6 +310,7 @@ impl Endpoint for ResetLink {
 pub struct ResetLinkBody {
     /// The link's token.
     #[serde(default)]
+    #[schema(required = true)]
     pub suid: String,
 }
 
@@ -324,8 +334,10 @@ impl Endpoint for VerifyResetLink {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct NewPassword {
     #[serde(default)]
+    #[schema(required = true)]
     pub suid: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::new_password)]
     pub password: String,
 }
 

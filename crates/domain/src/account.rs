@@ -14,23 +14,28 @@ pub const PASSWORD_RULE: &str =
 
 /// The shortest password.
 pub const PASSWORD_MIN: usize = 10;
+/// The longest password the store takes.
+pub const PASSWORD_MAX: usize = 128;
 /// How many of the most common passwords are refused.
 const COMMON: usize = 10_000;
 /// Fewer estimated guesses than this is too easy to guess (zxcvbn's scores 0 and 1).
 const MIN_GUESSES: u64 = 1_000_000;
+
+/// The longest first or last name.
+pub const NAME_MAX: usize = 60;
 
 pub fn validate_name(raw: &str, label: &str) -> Result<String, String> {
     let name = raw.trim();
     if name.is_empty() {
         return Err(format!("The {label} field is required."));
     }
-    if name.chars().count() > 60 {
+    if name.chars().count() > NAME_MAX {
         return Err(format!(
-            "The {label} must not be greater than 60 characters."
+            "The {label} must not be greater than {NAME_MAX} characters."
         ));
     }
     // The rule of every typed text (crate::text), and no symbols in a person's name.
-    let typed = crate::text::check(name, 1, 60, false);
+    let typed = crate::text::check(name, 1, NAME_MAX, false);
     if typed == Err(crate::text::Problem::Length) {
         return Err(format!("The {label} field is required."));
     }
@@ -94,8 +99,10 @@ pub fn validate_password(raw: &str, user_inputs: &[&str]) -> Result<(), String> 
             "The password must be at least {PASSWORD_MIN} characters. {PASSWORD_RULE}"
         ));
     }
-    if length > 128 {
-        return Err("The password must not be greater than 128 characters.".into());
+    if length > PASSWORD_MAX {
+        return Err(format!(
+            "The password must not be greater than {PASSWORD_MAX} characters."
+        ));
     }
     let estimate = zxcvbn::zxcvbn(raw, user_inputs);
     let common = match estimate.sequence() {

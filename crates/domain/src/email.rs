@@ -3,6 +3,8 @@
 pub const REQUIRED: &str = "The email field is required.";
 pub const INVALID: &str = "The email must be a valid email address.";
 pub const TOO_LONG: &str = "The email must not be greater than 254 characters.";
+/// The longest address (RFC 5321's path limit), as [`TOO_LONG`] says.
+pub const MAX: usize = 254;
 
 /// Normalises (trims, lowercases: mail providers treat addresses case-insensitively, and one
 /// person should not be subscribed twice) and validates an address; answers the message to
@@ -12,7 +14,7 @@ pub fn validate_email(raw: &str) -> Result<String, &'static str> {
     if email.is_empty() {
         return Err(REQUIRED);
     }
-    if email.chars().count() > 254 {
+    if email.chars().count() > MAX {
         return Err(TOO_LONG);
     }
     let Some((local, domain)) = email.rsplit_once('@') else {

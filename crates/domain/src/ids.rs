@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 macro_rules! id_type {
-    ($(#[$doc:meta])* $name:ident($inner:ty)) => {
+    ($(#[$doc:meta])* $name:ident($inner:ty) $(, example $example:literal)?) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
         #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
@@ -18,7 +18,7 @@ macro_rules! id_type {
         #[cfg(feature = "contract")]
         impl utoipa::PartialSchema for $name {
             fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                contract::id_schema((<$inner>::MAX as i64).min(MAX_ID))
+                contract::id_schema((<$inner>::MAX as i64).min(MAX_ID), &[$($example)?])
             }
         }
 
@@ -68,31 +68,31 @@ macro_rules! id_type {
 
 id_type!(
     /// A barangay: its PSGC code as a number (Bacoor's Bayanan is `402103004`).
-    BarangayId(i64)
+    BarangayId(i64), example 1380300002
 );
 id_type!(
     /// A city or municipality: its PSGC code as a number.
-    CityId(i64)
+    CityId(i64), example 1380300000
 );
 id_type!(
     /// A province: the store's own number (Metro Manila is 51).
-    ProvinceId(i32)
+    ProvinceId(i32), example 51
 );
 id_type!(
     /// A street of a barangay that needs one.
-    StreetId(i32)
+    StreetId(i32), example 1
 );
 id_type!(
     /// A product of the catalog.
-    ProductId(i32)
+    ProductId(i32), example 1
 );
 id_type!(
     /// A packaging: bottles, cans or draft beer in kegs. The category gate's category.
-    PackagingId(i32)
+    PackagingId(i32), example 1
 );
 id_type!(
     /// A fulfillment type: delivery or pickup.
-    FulfillmentId(i32)
+    FulfillmentId(i32), example 1
 );
 
 id_type!(
@@ -119,7 +119,9 @@ mod contract {
     use utoipa::openapi::{RefOr, Schema};
 
     /// An id in the API contract: a whole number from 1 to the column's largest.
-    pub fn id_schema(max: i64) -> RefOr<Schema> {
+    /// `examples` are real ids of the seeded store (a client, and the fuzzer, start from them; a
+    /// test of the server holds them to the seed).
+    pub fn id_schema(max: i64, examples: &[i64]) -> RefOr<Schema> {
         let format = if max > i64::from(i32::MAX) {
             KnownFormat::Int64
         } else {
@@ -130,6 +132,7 @@ mod contract {
             .format(Some(SchemaFormat::KnownFormat(format)))
             .minimum(Some(1))
             .maximum(Some(max))
+            .examples(examples.iter().copied())
             .into()
     }
 }

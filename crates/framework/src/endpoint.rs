@@ -323,6 +323,28 @@ pub trait Endpoint: Declared {
     fn prepare(_req: &HttpRequest, _config: &ApiConfig) -> Option<Prepare> {
         None
     }
+
+    /// The answers that lead to this call (OpenAPI links, written in the answer of the call
+    /// they come from): the ids a client, and the contract test's stateful phase, take from one
+    /// answer to this call. Declared here, by the call that follows, as it is the one that knows
+    /// what it takes.
+    const LINKS: &'static [Link] = &[];
+
+    /// What the whole body must hold beyond its fields, as JSON Schema keywords merged into the
+    /// body's schema (a change that must name something to change).
+    const BODY_RULES: Option<&'static str> = None;
+}
+
+/// An OpenAPI link to a call from the answer of another ([`Endpoint::LINKS`]).
+pub struct Link {
+    /// The call whose answer holds the link (`Other::NAME`).
+    pub from: &'static str,
+    /// The link's name in that answer.
+    pub name: &'static str,
+    /// This call's path or query parameters, as runtime expressions on that answer or request.
+    pub params: &'static [(&'static str, &'static str)],
+    /// This call's body, JSON with runtime expressions.
+    pub body: Option<&'static str>,
 }
 
 /// Work a call needs before its database work ([`Endpoint::prepare`]).
@@ -382,6 +404,8 @@ pub trait Body: Sized + Send + 'static {
     ) -> Result<Self, ApiError>;
     /// The body's schema, its components, and whether it is required.
     fn doc(components: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)>;
+    /// The name of the body's schema among the components.
+    fn name() -> Option<Cow<'static, str>>;
 }
 
 /// The call takes no body; whatever is sent is ignored.
@@ -399,6 +423,10 @@ impl Body for NoBody {
     }
 
     fn doc(_: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)> {
+        None
+    }
+
+    fn name() -> Option<Cow<'static, str>> {
         None
     }
 }
@@ -465,6 +493,10 @@ where
             RefOr::Ref(utoipa::openapi::Ref::from_schema_name(T::name())),
             REQUIRED,
         ))
+    }
+
+    fn name() -> Option<Cow<'static, str>> {
+        Some(T::name())
     }
 }
 

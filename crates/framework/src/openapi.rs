@@ -121,245 +121,16 @@ fn link_field_names(doc: &mut serde_json::Value) {
     }
 }
 
-/// What a request body's field must be, as the store's checks take it ([`crate::rules`]): the
-/// component, the property, its pattern and its greatest length.
-pub const FIELD_RULES: &[(&str, &str, &str, Option<u64>)] = &[
-    (
-        "RegistrationForm",
-        "first_name",
-        crate::rules::NAME,
-        Some(60),
-    ),
-    (
-        "RegistrationForm",
-        "last_name",
-        crate::rules::NAME,
-        Some(60),
-    ),
-    ("RegistrationForm", "email", crate::rules::EMAIL, Some(254)),
-    ("RegistrationForm", "mobile", crate::rules::MOBILE, None),
-    ("RegistrationForm", "birth_date", crate::rules::DATE, None),
-    ("ProfileForm", "first_name", crate::rules::NAME, Some(60)),
-    ("ProfileForm", "last_name", crate::rules::NAME, Some(60)),
-    ("ProfileForm", "mobile", crate::rules::MOBILE, None),
-    ("ProfileForm", "birth_date", crate::rules::DATE, None),
-    ("SocialForm", "mobile", crate::rules::MOBILE, None),
-    ("SocialForm", "birth_date", crate::rules::DATE, None),
-    ("SubscribeBody", "email", crate::rules::EMAIL, Some(254)),
-    ("ResetRequest", "email", crate::rules::EMAIL, Some(254)),
-    (
-        "AddressForm",
-        "address",
-        crate::rules::ADDRESS_LINE,
-        Some(200),
-    ),
-];
-
-/// A property of a component's schema, as an object to change.
-fn schema_property<'a>(
-    doc: &'a mut serde_json::Value,
-    component: &str,
-    property: &str,
-) -> Option<&'a mut serde_json::Map<String, serde_json::Value>> {
-    doc.pointer_mut(&format!(
-        "/components/schemas/{component}/properties/{property}"
-    ))
-    .and_then(|f| f.as_object_mut())
-}
-
-/// States [`FIELD_RULES`] in the document's schemas.
-fn field_rules(doc: &mut serde_json::Value) {
-    for (component, property, pattern, max) in FIELD_RULES {
-        let Some(field) = schema_property(doc, component, property) else {
-            continue;
-        };
-        field.insert("pattern".into(), (*pattern).into());
-        if let Some(max) = max {
-            field.insert("maxLength".into(), (*max).into());
-        }
-    }
-}
-
-/// The fields a body cannot do without: the call answers 422 naming the field when one is
-/// missing or null, so the document says required and not nullable.
-pub const REQUIRED: &[(&str, &[&str])] = &[
-    ("AddToCartBody", &["product_id", "quantity", "barangay"]),
-    ("UpdateCartBody", &["product_id", "quantity"]),
-    ("RemoveFromCartBody", &["product_id"]),
-    ("KeepBody", &["keep"]),
-    ("ReturnEmptyBody", &["deposit_id", "cases"]),
-    ("Credentials", &["login", "password"]),
-    ("SubscribeBody", &["email"]),
-    ("ResetRequest", &["email"]),
-    ("ConfirmBody", &["token"]),
-    ("NewPassword", &["suid", "password"]),
-    ("ResetLinkBody", &["suid"]),
-    (
-        "RegistrationForm",
-        &[
-            "first_name",
-            "last_name",
-            "email",
-            "mobile",
-            "birth_date",
-            "accept_terms",
-        ],
-    ),
-    (
-        "ProfileForm",
-        &["first_name", "last_name", "mobile", "birth_date"],
-    ),
-    ("AddressForm", &["address", "barangay_id"]),
-    ("PasswordChange", &["current_password", "password"]),
-    ("DeleteForm", &["current_password"]),
-    ("OrderForm", &["barangay", "revision", "expected_total"]),
-    ("RefillBody", &["revision"]),
-    ("AgainBody", &["revision"]),
-    ("VerifyBody", &["barangay"]),
-    ("CreateBody", &["cart_items"]),
-    ("UpdateBody", &["case_id"]),
-    ("RemoveItemsBody", &["case_id", "items"]),
-    ("PolicyForm", &["policy_agreement_accepted"]),
-];
-
-/// Fields that may be left out but are never `null` (`endpoint::not_null` refuses it).
-const NOT_NULL: &[(&str, &[&str])] = &[("UpdateBody", &["name", "product_id", "quantity"])];
-
-/// What a whole body must hold beyond its fields, merged into its schema: a Go-to Case change
-/// names something to change, and a product and its quantity come together.
-const BODY_FACTS: &[(&str, &str)] = &[(
-    "UpdateBody",
-    r#"{"anyOf": [{"required": ["name"]}, {"required": ["items"], "properties": {"items": {"minItems": 1}}}, {"required": ["product_id"]}],
-        "dependentRequired": {"product_id": ["quantity"], "quantity": ["product_id"]}}"#,
-)];
-
-/// Marks [`REQUIRED`] fields required and drops `null` from what they may be.
-fn required_fields(doc: &mut serde_json::Value) {
-    for (component, fields) in REQUIRED {
-        let Some(schema) = doc
-            .pointer_mut(&format!("/components/schemas/{component}"))
-            .and_then(|s| s.as_object_mut())
-        else {
-            continue;
-        };
-        let mut required: Vec<serde_json::Value> = schema
-            .get("required")
-            .and_then(|r| r.as_array().cloned())
-            .unwrap_or_default();
-        for field in *fields {
-            if !required.iter().any(|r| r == field) {
-                required.push((*field).into());
-            }
-            if let Some(f) = schema
-                .get_mut("properties")
-                .and_then(|p| p.get_mut(*field))
-                .and_then(|f| f.as_object_mut())
-            {
-                not_null(f);
-            }
-        }
-        schema.insert("required".into(), required.into());
-    }
-    for (component, fields) in NOT_NULL {
-        for field in *fields {
-            if let Some(f) = schema_property(doc, component, field) {
-                not_null(f);
-            }
-        }
-    }
-    for (component, facts) in BODY_FACTS {
-        if let (Some(schema), Ok(serde_json::Value::Object(facts))) = (
+/// Merges what each call's whole body must hold ([`crate::Endpoint::BODY_RULES`]) into the
+/// body's schema.
+fn body_rules(doc: &mut serde_json::Value) {
+    for (component, rules) in endpoints().iter().filter_map(|e| e.body_rules()) {
+        if let (Some(schema), Ok(serde_json::Value::Object(rules))) = (
             doc.pointer_mut(&format!("/components/schemas/{component}"))
                 .and_then(|s| s.as_object_mut()),
-            serde_json::from_str::<serde_json::Value>(facts),
+            serde_json::from_str::<serde_json::Value>(rules),
         ) {
-            schema.extend(facts);
-        }
-    }
-}
-
-/// A property schema without its `null` choice (`type: [T, "null"]` or `oneOf: [null, T]`).
-fn not_null(field: &mut serde_json::Map<String, serde_json::Value>) {
-    if let Some(types) = field.get("type").and_then(|t| t.as_array()) {
-        let kept: Vec<serde_json::Value> = types.iter().filter(|t| *t != "null").cloned().collect();
-        field.insert(
-            "type".into(),
-            if kept.len() == 1 {
-                kept[0].clone()
-            } else {
-                kept.into()
-            },
-        );
-    }
-    if let Some(choices) = field.get("oneOf").and_then(|o| o.as_array()) {
-        let kept: Vec<serde_json::Value> = choices
-            .iter()
-            .filter(|c| c.get("type").is_none_or(|t| t != "null"))
-            .cloned()
-            .collect();
-        field.remove("oneOf");
-        if let [serde_json::Value::Object(only)] = kept.as_slice() {
-            for (k, v) in only {
-                field.entry(k.clone()).or_insert(v.clone());
-            }
-        } else {
-            field.insert("oneOf".into(), kept.into());
-        }
-    }
-}
-
-/// What else the checks hold a body's field to, as JSON Schema keywords merged into the field:
-/// closed sets of values and how many items a list takes.
-pub const FIELD_FACTS: &[(&str, &str, &str)] = &[
-    ("KeepBody", "keep", r#"{"enum": ["guest", "member"]}"#),
-    ("RegistrationForm", "accept_terms", r#"{"enum": [true]}"#),
-    (
-        "RemoveFromCartBody",
-        "product_id",
-        r##"{"anyOf": [
-            {"type": "array", "items": {"$ref": "#/components/schemas/ProductId"}, "minItems": 1, "maxItems": 50},
-            {"$ref": "#/components/schemas/ProductId"},
-            {"type": "string", "pattern": "^[1-9][0-9]{0,8}(,[1-9][0-9]{0,8}){0,49}$"}
-        ]}"##,
-    ),
-    (
-        "CreateBody",
-        "cart_items",
-        r#"{"minItems": 1, "maxItems": 50}"#,
-    ),
-    (
-        "RemoveItemsBody",
-        "items",
-        r#"{"minItems": 1, "maxItems": 50}"#,
-    ),
-    ("UpdateBody", "name", r#"{"minLength": 1}"#),
-    (
-        "Credentials",
-        "login",
-        r#"{"minLength": 1, "maxLength": 254}"#,
-    ),
-    ("Credentials", "password", r#"{"minLength": 1}"#),
-    // A new password: 10 to 128 characters (`domain::account::validate_password`; how easy it
-    // is to guess is the store's judgement, a 422).
-    ("SocialForm", "password", NEW_PASSWORD),
-    ("NewPassword", "password", NEW_PASSWORD),
-    ("PasswordChange", "password", NEW_PASSWORD),
-];
-
-const NEW_PASSWORD: &str = r#"{"minLength": 10, "maxLength": 128}"#;
-
-/// Merges [`FIELD_FACTS`] into the document's schemas.
-fn field_facts(doc: &mut serde_json::Value) {
-    for (component, property, facts) in FIELD_FACTS {
-        let Some(field) = schema_property(doc, component, property) else {
-            continue;
-        };
-        if let Ok(serde_json::Value::Object(facts)) = serde_json::from_str(facts) {
-            if facts.contains_key("anyOf") {
-                // The choices say it all: what the field was said to be goes.
-                field.retain(|k, _| k == "description");
-            }
-            field.extend(facts);
+            schema.extend(rules);
         }
     }
 }
@@ -408,63 +179,17 @@ fn testdates(doc: &mut serde_json::Value) {
     }
 }
 
-/// Real values of the seeded store, as JSON Schema `examples` (what a client, and the fuzzer's
-/// examples and coverage phases, start from): Makati (it sells everything and delivers; Jupiter
-/// Street is one of its streets), Tala Pale Pilsen 320 ml, bottles, delivery. A test holds each
-/// to the seed.
-const EXAMPLES: &[(&str, &str)] = &[
-    ("BarangayId", "[1380300002]"),
-    ("CityId", "[1380300000]"),
-    ("ProvinceId", "[51]"),
-    ("StreetId", "[1]"),
-    ("ProductId", "[1]"),
-    ("PackagingId", "[1]"),
-    ("FulfillmentId", "[1]"),
-    (
-        "AddressForm/properties/address",
-        r#"["Unit 5B, 12 Jupiter St."]"#,
-    ),
-];
-
-/// Writes [`EXAMPLES`] into the document's schemas.
-fn examples(doc: &mut serde_json::Value) {
-    for (path, values) in EXAMPLES {
-        if let (Some(schema), Ok(values)) = (
-            doc.pointer_mut(&format!("/components/schemas/{path}"))
-                .and_then(|s| s.as_object_mut()),
-            serde_json::from_str::<serde_json::Value>(values),
-        ) {
-            schema.insert("examples".into(), values);
-        }
-    }
-}
-
 /// The document as pretty JSON, made once.
 pub fn json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
     JSON.get_or_init(|| {
         let mut doc = serde_json::to_value(document()).unwrap_or_default();
         link_field_names(&mut doc);
-        field_rules(&mut doc);
-        required_fields(&mut doc);
-        field_facts(&mut doc);
+        body_rules(&mut doc);
         testdates(&mut doc);
-        examples(&mut doc);
         let mut text = serde_json::to_string_pretty(&doc)
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
         text.push('\n');
         text
     })
-}
-
-#[cfg(test)]
-mod link_tests {
-    use super::*;
-
-    #[test]
-    fn a_new_password_is_bounded_as_the_domain_says() {
-        let v: serde_json::Value = serde_json::from_str(NEW_PASSWORD).unwrap();
-        assert_eq!(v["minLength"], domain::account::PASSWORD_MIN as u64);
-        assert!(domain::account::validate_password(&"x".repeat(129), &[]).is_err());
-    }
 }

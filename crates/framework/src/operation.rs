@@ -44,162 +44,23 @@ pub(crate) const BEARER: &str = "bearer";
 /// The same token in the HttpOnly `session` cookie a browser keeps.
 pub(crate) const COOKIE: &str = "session";
 
-/// A link of the document: the call whose answer it follows, its name, the call it leads to, that
-/// call's parameters and body (JSON, with runtime expressions) from the answer.
-pub type LinkDef = (
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static [(&'static str, &'static str)],
-    Option<&'static str>,
-);
-
-/// What an answer gives the calls that follow it (OpenAPI links): the ids a client, and the
-/// contract test's stateful phase, take from one answer to the next call.
-pub const LINKS: &[LinkDef] = &[
-    (
-        "createAddress",
-        "UpdateAddress",
-        "updateAddress",
-        &[("addressId", "$response.body#/id")],
-        None,
-    ),
-    (
-        "createAddress",
-        "DeleteAddress",
-        "deleteAddress",
-        &[("addressId", "$response.body#/id")],
-        None,
-    ),
-    (
-        "addToCart",
-        "GetCart",
-        "cart",
-        &[("barangayId", "$response.body#/barangay_id")],
-        None,
-    ),
-    (
-        "addToCart",
-        "UpdateCart",
-        "updateCart",
-        &[],
-        Some(r#"{"product_id": "$request.body#/product_id", "quantity": 24}"#),
-    ),
-    (
-        "addToCart",
-        "RemoveFromCart",
-        "removeFromCart",
-        &[],
-        Some(r#"{"product_id": "$request.body#/product_id"}"#),
-    ),
-    (
-        "addToCart",
-        "ReturnEmpty",
-        "returnEmpty",
-        &[],
-        Some(r#"{"deposit_id": "$response.body#/empties/0/deposit_id", "cases": 1}"#),
-    ),
-    (
-        "addToCart",
-        "CheckoutVerify",
-        "checkoutVerify",
-        &[],
-        Some(
-            r#"{"barangay": "$response.body#/barangay_id", "revision": "$response.body#/revision"}"#,
-        ),
-    ),
-    (
-        "placeOrder",
-        "GetOrder",
-        "order",
-        &[("orderId", "$response.body#/order/id")],
-        None,
-    ),
-    (
-        "placeOrder",
-        "OrderAgain",
-        "orderAgain",
-        &[("orderId", "$response.body#/order/id")],
-        None,
-    ),
-    (
-        "myOrders",
-        "GetOrder",
-        "order",
-        &[("orderId", "$response.body#/orders/0/id")],
-        None,
-    ),
-    (
-        "myOrders",
-        "OrderAgain",
-        "orderAgain",
-        &[("orderId", "$response.body#/orders/0/id")],
-        None,
-    ),
-    (
-        "createGotoCase",
-        "GetGotoCase",
-        "gotoCase",
-        &[("id", "$response.body#/goto_case/id")],
-        None,
-    ),
-    (
-        "createGotoCase",
-        "DeleteGotoCase",
-        "deleteGotoCase",
-        &[("id", "$response.body#/goto_case/id")],
-        None,
-    ),
-    (
-        "createGotoCase",
-        "GotoCaseToCart",
-        "gotoCaseToCart",
-        &[("caseId", "$response.body#/goto_case/id")],
-        None,
-    ),
-    (
-        "createGotoCase",
-        "UpdateGotoCase",
-        "updateGotoCase",
-        &[],
-        Some(r#"{"case_id": "$response.body#/goto_case/id", "name": "Weekend"}"#),
-    ),
-    (
-        "createGotoCase",
-        "RemoveGotoCaseItems",
-        "removeGotoCaseItems",
-        &[],
-        Some(
-            r#"{"case_id": "$response.body#/goto_case/id", "items": "$request.body#/cart_items"}"#,
-        ),
-    ),
-    (
-        "gotoCases",
-        "GetGotoCase",
-        "gotoCase",
-        &[("id", "$response.body#/data/0/id")],
-        None,
-    ),
-];
-
-/// The links of the answer of the call named `from` ([`LINKS`]).
+/// The links of the answer of the call named `from`: every call's [`Endpoint::LINKS`] from it.
 fn add_links(answer: &mut utoipa::openapi::Response, from: &str) {
-    for (source, name, to, params, body) in LINKS {
-        if *source != from {
-            continue;
+    for to in crate::registry::endpoints() {
+        for link in to.links().iter().filter(|l| l.from == from) {
+            let mut built = LinkBuilder::new().operation_id(to.name());
+            for (param, expression) in link.params {
+                built = built.parameter(*param, *expression);
+            }
+            if let Some(body) = link.body {
+                built = built.request_body(Some(
+                    serde_json::from_str::<serde_json::Value>(body).unwrap_or_default(),
+                ));
+            }
+            answer
+                .links
+                .insert(link.name.to_string(), RefOr::T(built.build()));
         }
-        let mut link = LinkBuilder::new().operation_id(*to);
-        for (param, expression) in *params {
-            link = link.parameter(*param, *expression);
-        }
-        if let Some(body) = body {
-            link = link.request_body(Some(
-                serde_json::from_str::<serde_json::Value>(body).unwrap_or_default(),
-            ));
-        }
-        answer
-            .links
-            .insert((*name).to_string(), RefOr::T(link.build()));
     }
 }
 

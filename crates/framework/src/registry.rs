@@ -80,6 +80,10 @@ pub trait Registered: Sync {
     ) -> utoipa::openapi::path::Operation;
     /// The TypeScript name of the answer, and the collection of the types it needs.
     fn answer_ts(&self, types: &mut crate::ts::TsTypes) -> String;
+    /// The answers that lead to it ([`Endpoint::LINKS`]).
+    fn links(&self) -> &'static [Link];
+    /// Its body's schema name and what the whole body must hold ([`Endpoint::BODY_RULES`]).
+    fn body_rules(&self) -> Option<(Cow<'static, str>, &'static str)>;
 }
 
 /// Puts an [`Endpoint`] into the registry.
@@ -165,6 +169,14 @@ impl<E: Endpoint> Registered for Api<E> {
 
     fn answer_ts(&self, types: &mut crate::ts::TsTypes) -> String {
         types.add::<E::Answer>()
+    }
+
+    fn links(&self) -> &'static [Link] {
+        E::LINKS
+    }
+
+    fn body_rules(&self) -> Option<(Cow<'static, str>, &'static str)> {
+        Some((<E::Body as Body>::name()?, E::BODY_RULES?))
     }
 }
 

@@ -1,7 +1,51 @@
 //! The rules the store's checks enforce, as the OpenAPI document states them (the contract tells
 //! the truth, so a client, and the fuzzer, can send what will be accepted). The checks themselves
 //! are in `domain` (`account`, `email`); these patterns say the same in JSON Schema's regular
-//! expressions, and a test holds them to the checks.
+//! expressions, and a test holds them to the checks. A body's field takes its rule with
+//! `#[schema(schema_with = framework::rules::mobile)]`.
+
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+
+/// A text field of a pattern and a greatest length.
+fn text(pattern: &str, max: Option<usize>) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(pattern))
+        .max_length(max)
+}
+
+/// A first or last name ([`NAME`]).
+pub fn name() -> ObjectBuilder {
+    text(NAME, Some(domain::account::NAME_MAX))
+}
+
+/// An email address ([`EMAIL`]).
+pub fn email() -> ObjectBuilder {
+    text(EMAIL, Some(domain::email::MAX))
+}
+
+/// A mobile number ([`MOBILE`]).
+pub fn mobile() -> ObjectBuilder {
+    text(MOBILE, None).description(Some("`09` followed by 9 digits."))
+}
+
+/// A birth date ([`DATE`]): the store takes adults only.
+pub fn birth_date() -> ObjectBuilder {
+    text(DATE, None).description(Some("`YYYY-MM-DD`; 18 or older today in Manila."))
+}
+
+/// A line of an address ([`ADDRESS_LINE`]).
+pub fn address_line() -> ObjectBuilder {
+    text(ADDRESS_LINE, Some(200))
+}
+
+/// A new password: its length (how easy it is to guess is the store's judgement, a 422).
+pub fn new_password() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(domain::account::PASSWORD_MIN))
+        .max_length(Some(domain::account::PASSWORD_MAX))
+}
 
 /// A Philippine mobile number: `09` and 9 digits.
 pub const MOBILE: &str = "^09[0-9]{9}$";

@@ -8,8 +8,10 @@ framework::register!(Login, Logout);
 pub struct Credentials {
     /// The account's email address or mobile number.
     #[serde(default, alias = "email", alias = "mobile")]
+    #[schema(required = true, min_length = 1, max_length = 254)]
     pub login: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     pub password: String,
 }
 

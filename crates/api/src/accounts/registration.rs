@@ -9,20 +9,34 @@ framework::register!(PreRegister, CheckRegistrationToken, Registration);
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RegistrationForm {
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::name)]
     pub first_name: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::name)]
     pub last_name: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::email)]
     pub email: String,
     /// `09` followed by 9 digits.
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::mobile)]
     pub mobile: String,
     /// `YYYY-MM-DD`; 18 or older today in Manila.
     #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::birth_date)]
     pub birth_date: String,
     /// The terms and the privacy policy are accepted.
     #[serde(default)]
+    #[schema(required = true, schema_with = accept_terms)]
     pub accept_terms: bool,
+}
+
+/// The terms and the privacy policy must be accepted.
+fn accept_terms() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Boolean)
+        .enum_values(Some([true]))
+        .description(Some("The terms and the privacy policy are accepted."))
 }
 
 /// A checked form: the member's details, or every field's errors.
@@ -207,6 +221,7 @@ impl Endpoint for CheckRegistrationToken {
 pub struct SocialForm {
     /// A link's registration: the new account's password (see the password rule).
     #[serde(default)]
+    #[schema(schema_with = social_password)]
     pub password: String,
     /// `facebook` or `google`.
     #[serde(default, rename = "socialSource")]
@@ -216,12 +231,21 @@ pub struct SocialForm {
     pub user_access_token: String,
     /// `09` followed by 9 digits.
     #[serde(default)]
+    #[schema(schema_with = framework::rules::mobile)]
     pub mobile: String,
     /// `YYYY-MM-DD`; 18 or older today in Manila.
     #[serde(default)]
+    #[schema(schema_with = framework::rules::birth_date)]
     pub birth_date: String,
     #[serde(default)]
     pub accept_terms: bool,
+}
+
+/// A link's registration: the new account's password.
+fn social_password() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::new_password().description(Some(
+        "A link's registration: the new account's password (see the password rule).",
+    ))
 }
 
 /// A member's details from what the provider vouched for and the form's own fields, checked as

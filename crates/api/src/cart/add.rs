@@ -7,14 +7,16 @@ framework::register!(AddToCart);
 /// The add-to-cart payload.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AddToCartBody {
+    #[schema(required = true, nullable = false)]
     pub product_id: Option<ProductId>,
     /// Units to add (1-999; a recommended card sends a box of cans, 24), or with `pack` = case,
     /// cases of the product's `unit_per_case` (the product page's type selector).
-    #[schema(minimum = 1, maximum = 999)]
+    #[schema(minimum = 1, maximum = 999, required = true, nullable = false)]
     pub quantity: Option<i64>,
     /// What `quantity` counts: units (the default) or cases.
     #[serde(default)]
     pub pack: Option<domain::selling::Pack>,
+    #[schema(required = true, nullable = false)]
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub street_id: Option<StreetId>,

@@ -7,9 +7,10 @@ framework::register!(UpdateCart, RemoveFromCart);
 /// A change of one item's units.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct UpdateCartBody {
+    #[schema(required = true, nullable = false)]
     pub product_id: Option<ProductId>,
     /// The item's new units (1-999).
-    #[schema(minimum = 1, maximum = 999)]
+    #[schema(minimum = 1, maximum = 999, required = true, nullable = false)]
     pub quantity: Option<i64>,
     /// The barangay to price the answer for (else the one the cart was last added for).
     #[serde(default)]
@@ -25,6 +26,13 @@ framework::declare!(
     "Sets the units of an item of the session's cart; answers the cart.");
 
 impl Endpoint for UpdateCart {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "addToCart",
+        name: "UpdateCart",
+        params: &[],
+        body: Some(r#"{"product_id": "$request.body#/product_id", "quantity": 24}"#),
+    }];
+
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
         let quantity = check_quantity(b.quantity)?;
         let product = required(b.product_id, "product_id", "Choose a product.")?;
@@ -56,14 +64,42 @@ impl Endpoint for UpdateCart {
 /// Items to remove (`product_id` as a list).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RemoveFromCartBody {
-    /// 1 to 50 product ids (a form without JavaScript sends one).
     #[serde(default, deserialize_with = "one_or_many")]
-    #[schema(min_items = 1, max_items = 50)]
+    #[schema(required = true, schema_with = product_ids)]
     pub product_id: Vec<ProductId>,
     #[serde(default)]
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
+}
+
+/// 1 to [`cases::MAX_PRODUCTS`] product ids: a list, one id, or a form's `1,5,12`.
+fn product_ids() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{AnyOfBuilder, ArrayBuilder, ObjectBuilder, Type};
+    use utoipa::openapi::Ref;
+    let id = || Ref::from_schema_name("ProductId");
+    let more = cases::MAX_PRODUCTS - 1;
+    AnyOfBuilder::new()
+        .item(
+            ArrayBuilder::new()
+                .items(id())
+                .min_items(Some(1))
+                .max_items(Some(cases::MAX_PRODUCTS)),
+        )
+        .item(id())
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(format!(
+                    "^[1-9][0-9]{{0,8}}(,[1-9][0-9]{{0,8}}){{0,{more}}}$"
+                ))),
+        )
+        .description(Some(format!(
+            "1 to {} product ids (a form without JavaScript sends one).",
+            cases::MAX_PRODUCTS
+        )))
+        .build()
+        .into()
 }
 
 /// `product_id` as JSON's list or one id, or as a page form's field (`1,5,12`: a form sends no
@@ -98,6 +134,13 @@ framework::declare!(
     "Removes items from the session's cart; answers the cart.");
 
 impl Endpoint for RemoveFromCart {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "addToCart",
+        name: "RemoveFromCart",
+        params: &[],
+        body: Some(r#"{"product_id": "$request.body#/product_id"}"#),
+    }];
+
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
         if b.product_id.is_empty() || b.product_id.len() > cases::MAX_PRODUCTS {
             return Err(ApiError::Invalid {

@@ -7,9 +7,10 @@ framework::register!(ReturnEmpty);
 /// Empty cases the shopper returns against one deposit row.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ReturnEmptyBody {
+    #[schema(required = true, nullable = false)]
     pub deposit_id: Option<i32>,
     /// Empty cases returned (0 returns none; at most the cart's cases of that deposit).
-    #[schema(minimum = 0, maximum = 999)]
+    #[schema(minimum = 0, maximum = 999, required = true, nullable = false)]
     pub cases: Option<i64>,
     #[serde(default)]
     pub barangay: Option<BarangayId>,
@@ -24,6 +25,13 @@ framework::declare!(
     "Says how many empty cases of a deposit the shopper returns; answers the cart with the credit.");
 
 impl Endpoint for ReturnEmpty {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "addToCart",
+        name: "ReturnEmpty",
+        params: &[],
+        body: Some(r#"{"deposit_id": "$response.body#/empties/0/deposit_id", "cases": 1}"#),
+    }];
+
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
         let deposit = required(b.deposit_id, "deposit_id", "Choose the empties you return.")?;
         let cases_back = required(b.cases, "cases", "Enter how many empty cases you return.")?;

@@ -123,11 +123,22 @@ pub struct KeepBody {
     /// `guest`: the cart from before logging in replaces the member's; `member`: the member's
     /// stays and the other is dropped.
     #[serde(default)]
+    #[schema(required = true, schema_with = keep)]
     pub keep: String,
     #[serde(default)]
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
+}
+
+/// Whose cart stays.
+fn keep() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(["guest", "member"]))
+        .description(Some(
+            "`guest`: the cart from before logging in replaces the member's; `member`: the member's\nstays and the other is dropped.",
+        ))
 }
 
 framework::declare!(

@@ -36,6 +36,13 @@ framework::declare!(
     "The session's cart priced for a barangay (an empty cart without a session).");
 
 impl Endpoint for CartGet {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "addToCart",
+        name: "GetCart",
+        params: &[("barangayId", "$response.body#/barangay_id")],
+        body: None,
+    }];
+
     fn call(ctx: &mut Ctx, (p, q, _, _): Args<Self>) -> Result<CartAnswer, ApiError> {
         let place = place_of(ctx, p.barangay_id)?;
         let fulfillment = fulfillment_of(ctx, &place, q.fulfillment)?;

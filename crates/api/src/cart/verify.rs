@@ -7,6 +7,7 @@ framework::register!(CheckoutVerify);
 /// Where checkout will deliver (a barangay, and optionally a street).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct VerifyBody {
+    #[schema(required = true, nullable = false)]
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub street_id: Option<StreetId>,
@@ -28,6 +29,15 @@ framework::declare!(
     "Checks that the member's cart can go to checkout for a place: 422 naming what stops it, 410 when the cart changed in another window.");
 
 impl Endpoint for CheckoutVerify {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "addToCart",
+        name: "CheckoutVerify",
+        params: &[],
+        body: Some(
+            r#"{"barangay": "$response.body#/barangay_id", "revision": "$response.body#/revision"}"#,
+        ),
+    }];
+
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
         ctx.member()?;
         let barangay = required(

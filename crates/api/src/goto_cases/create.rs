@@ -18,7 +18,7 @@ pub struct CreateBody {
     /// The products of the cart case (its items, with the cart's quantities): a list, or a
     /// form's `1,5,12`.
     #[serde(default, deserialize_with = "crate::cart::change::one_or_many")]
-    #[schema(min_items = 1, max_items = 50)]
+    #[schema(min_items = 1, max_items = 50, required = true)]
     pub cart_items: Vec<ProductId>,
     /// The barangay to price the answer for.
     #[serde(default)]

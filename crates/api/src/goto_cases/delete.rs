@@ -12,6 +12,13 @@ framework::declare!(
     "Deletes one of the member's Go-to Cases.");
 
 impl Endpoint for GotoCaseDelete {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "createGotoCase",
+        name: "DeleteGotoCase",
+        params: &[("id", "$response.body#/goto_case/id")],
+        body: None,
+    }];
+
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<GotoCaseDeleted, ApiError> {
         let member = ctx.member()?;
         let row = own_case(ctx, member.id, p.id)?;
@@ -32,10 +39,11 @@ impl Endpoint for GotoCaseDelete {
 /// Items to take out of a Go-to Case.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RemoveItemsBody {
+    #[schema(required = true, nullable = false)]
     pub case_id: Option<i64>,
     /// 1 to 50 product ids: a list, or a form's `1,5,12`.
     #[serde(default, deserialize_with = "crate::cart::change::one_or_many")]
-    #[schema(min_items = 1, max_items = 50)]
+    #[schema(min_items = 1, max_items = 50, required = true)]
     pub items: Vec<ProductId>,
     /// The barangay to price the answer for.
     #[serde(default)]
@@ -49,6 +57,15 @@ framework::declare!(
     "Takes items out of a Go-to Case (the case stays, empty or not).");
 
 impl Endpoint for GotoCaseRemoveItems {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "createGotoCase",
+        name: "RemoveGotoCaseItems",
+        params: &[],
+        body: Some(
+            r#"{"case_id": "$response.body#/goto_case/id", "items": "$request.body#/cart_items"}"#,
+        ),
+    }];
+
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<GotoCaseSaved, ApiError> {
         let member = ctx.member()?;
         let id = b.case_id.ok_or_else(|| ApiError::Invalid {

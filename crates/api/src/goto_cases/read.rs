@@ -88,6 +88,21 @@ framework::declare!(
     "One of the member's Go-to Cases, priced for a barangay when one is given.");
 
 impl Endpoint for GotoCaseGet {
+    const LINKS: &'static [framework::endpoint::Link] = &[
+        framework::endpoint::Link {
+            from: "createGotoCase",
+            name: "GetGotoCase",
+            params: &[("id", "$response.body#/goto_case/id")],
+            body: None,
+        },
+        framework::endpoint::Link {
+            from: "gotoCases",
+            name: "GetGotoCase",
+            params: &[("id", "$response.body#/data/0/id")],
+            body: None,
+        },
+    ];
+
     fn call(ctx: &mut Ctx, (p, q, _, _): Args<Self>) -> Result<GotoCaseView, ApiError> {
         let member = ctx.member()?;
         let place = place_for(ctx, q.barangay)?;

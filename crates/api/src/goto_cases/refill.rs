@@ -58,7 +58,7 @@ pub struct RefillBody {
     /// refill per click. The same refill sent again against the same revision adds nothing and
     /// answers `already`.
     #[serde(default)]
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, required = true, nullable = false)]
     pub revision: Option<i64>,
     /// `true` once the shopper agreed to the reset question: the cart of the other family
     /// is emptied first.
@@ -410,6 +410,13 @@ framework::declare!(
     "Adds a Go-to Case to the member's cart for a barangay; answers the cart and what could not be added.");
 
 impl Endpoint for GotoCaseToCart {
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "createGotoCase",
+        name: "GotoCaseToCart",
+        params: &[("caseId", "$response.body#/goto_case/id")],
+        body: None,
+    }];
+
     fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
         let member = ctx.member()?;
         let row = crate::goto_cases::own_case(ctx, member.id, p.case_id)?;
@@ -449,7 +456,7 @@ pub struct AgainBody {
     /// The cart revision the page or client saw when the shopper asked (0 without a cart): one
     /// refill per click, as [`RefillBody::revision`].
     #[serde(default)]
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, required = true, nullable = false)]
     pub revision: Option<i64>,
     #[serde(default)]
     pub reset: bool,
@@ -466,6 +473,21 @@ framework::declare!(
     "Fills the cart from an order (the member's own, or a guest's with its key) at today's prices; answers the cart and what could not be added.");
 
 impl Endpoint for OrderAgain {
+    const LINKS: &'static [framework::endpoint::Link] = &[
+        framework::endpoint::Link {
+            from: "placeOrder",
+            name: "OrderAgain",
+            params: &[("orderId", "$response.body#/order/id")],
+            body: None,
+        },
+        framework::endpoint::Link {
+            from: "myOrders",
+            name: "OrderAgain",
+            params: &[("orderId", "$response.body#/orders/0/id")],
+            body: None,
+        },
+    ];
+
     fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<Refilled, ApiError> {
         // Without a session there is no cart to fill: 401 before anything about the order.
         let owner = crate::cart::owner(ctx, true)?.ok_or(ApiError::Unauthenticated)?;

@@ -17,18 +17,20 @@ pub struct ItemQuantity {
 /// `product_id` and `quantity`, as a form without JavaScript sends it).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct UpdateBody {
+    #[schema(required = true, nullable = false)]
     pub case_id: Option<i64>,
     /// Left out to keep the name; never `null`.
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(max_length = 60)]
+    #[schema(max_length = 60, nullable = false, min_length = 1)]
     pub name: Option<String>,
     #[serde(default)]
     #[schema(max_items = 50)]
     pub items: Vec<ItemQuantity>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(nullable = false)]
     pub product_id: Option<ProductId>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(minimum = 1, maximum = 999)]
+    #[schema(minimum = 1, maximum = 999, nullable = false)]
     pub quantity: Option<i64>,
     /// The barangay to price the answer for.
     #[serde(default)]
@@ -42,6 +44,19 @@ framework::declare!(
     "Renames a Go-to Case and sets its items' quantities.");
 
 impl Endpoint for GotoCaseUpdate {
+    /// A change names something to change, and a product and its quantity come together.
+    const BODY_RULES: Option<&'static str> = Some(
+        r#"{"anyOf": [{"required": ["name"]}, {"required": ["items"], "properties": {"items": {"minItems": 1}}}, {"required": ["product_id"]}],
+        "dependentRequired": {"product_id": ["quantity"], "quantity": ["product_id"]}}"#,
+    );
+
+    const LINKS: &'static [framework::endpoint::Link] = &[framework::endpoint::Link {
+        from: "createGotoCase",
+        name: "UpdateGotoCase",
+        params: &[],
+        body: Some(r#"{"case_id": "$response.body#/goto_case/id", "name": "Weekend"}"#),
+    }];
+
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<GotoCaseSaved, ApiError> {
         let member = ctx.member()?;
         let update = Update::of(&b)?;

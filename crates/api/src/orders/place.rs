@@ -11,9 +11,8 @@ pub struct OrderForm {
     #[serde(default)]
     #[schema(max_length = 100)]
     pub contact_name: String,
-    /// `09` and 9 digits.
     #[serde(default)]
-    #[schema(pattern = "^09[0-9]{9}$")]
+    #[schema(schema_with = framework::rules::mobile)]
     pub mobile: String,
     /// Guests: where the confirmation goes (members' goes to their account's address).
     #[serde(default)]
@@ -23,6 +22,7 @@ pub struct OrderForm {
     #[serde(default)]
     #[schema(max_length = 200)]
     pub address: String,
+    #[schema(required = true, nullable = false)]
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub street_id: Option<StreetId>,
@@ -33,11 +33,13 @@ pub struct OrderForm {
     #[schema(max_length = 500)]
     pub notes: String,
     /// The cart revision the checkout showed (the order's idempotency key).
+    #[schema(required = true, nullable = false)]
     pub revision: Option<i64>,
     /// The total the checkout showed (centavos): when the cart now comes to another, nothing is
     /// placed and the answer says the new total. Required: an order is never placed at a price
     /// the shopper did not see.
     #[serde(default)]
+    #[schema(required = true, nullable = false)]
     pub expected_total: Option<i64>,
     /// Dev and test only: pretend it is this Manila time (`YYYY-MM-DDTHH:MM`).
     #[serde(default)]

@@ -26,6 +26,21 @@ framework::declare!(
     "One order: the member's own, or a guest's with the key of its link; any other is not found.");
 
 impl Endpoint for OrderGet {
+    const LINKS: &'static [framework::endpoint::Link] = &[
+        framework::endpoint::Link {
+            from: "placeOrder",
+            name: "GetOrder",
+            params: &[("orderId", "$response.body#/order/id")],
+            body: None,
+        },
+        framework::endpoint::Link {
+            from: "myOrders",
+            name: "GetOrder",
+            params: &[("orderId", "$response.body#/orders/0/id")],
+            body: None,
+        },
+    ];
+
     fn call(ctx: &mut Ctx, (p, q, _, _): Args<Self>) -> Result<OrderView, ApiError> {
         visible(ctx, p.order_id, q.key.as_deref()).map(OrderView::from)
     }
