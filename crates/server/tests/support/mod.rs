@@ -5,9 +5,13 @@
 
 #![allow(dead_code)]
 
+pub mod calls;
 pub mod process;
+pub mod seed;
 
-use std::net::TcpListener;
+pub use calls::*;
+pub use seed::*;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -136,13 +140,6 @@ fn pg(program: &Path, args: &[&str]) {
     );
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("free port")
-        .port()
-}
-
 fn cluster() -> &'static Cluster {
     static CLUSTER: OnceLock<Cluster> = OnceLock::new();
     CLUSTER.get_or_init(|| {
@@ -167,7 +164,7 @@ fn cluster() -> &'static Cluster {
             &bin.join("initdb"),
             &["-D", &data_s, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
         );
-        let port = free_port();
+        let port = process::free_port();
         let opts = format!(
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
             dir.display()
@@ -305,6 +302,14 @@ pub fn root(html: &str) -> &str {
     &html[start..end]
 }
 
+/// The page state a page carries (what the client hydrates from), parsed as the client parses it.
+pub fn page_state(html: &str) -> Result<serde_json::Value, serde_json::Error> {
+    let open = r#"<script type="application/json" id="__STATE__">"#;
+    let start = html.find(open).expect("state") + open.len();
+    let end = start + html[start..].find("</script>").expect("the state's end");
+    serde_json::from_str(&html[start..end].replace("\\u003c", "<"))
+}
+
 /// An answer as the tests read it.
 pub struct Res {
     pub status: actix_web::http::StatusCode,
@@ -320,6 +325,11 @@ impl Res {
     /// The body as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|_| panic!("JSON: {}", self.text()))
+    }
+
+    /// The body as JSON, null when it is not JSON.
+    pub fn json_or_null(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
     }
 }
 
@@ -591,7 +601,6 @@ pub async fn send_api_mailing(
     outbox: &Path,
     req: actix_web::test::TestRequest,
 ) -> Res {
-    use actix_web::{test, App};
     let mut config = framework::ApiConfig {
         allow_testdate: true,
         ..framework::ApiConfig::default()
@@ -599,9 +608,21 @@ pub async fn send_api_mailing(
     config
         .settings
         .insert(api::orders::OrdersTo("orders@tala.example".into()));
+    send_api_configured(pool, outbox, config, req).await
+}
+
+/// Sends a request to the API alone configured by `config` (another app: its settings, what it
+/// allows), with mail written to `outbox`.
+pub async fn send_api_configured(
+    pool: &DbPool,
+    outbox: &Path,
+    config: framework::ApiConfig,
+    req: actix_web::test::TestRequest,
+) -> Res {
+    use actix_web::{test, App};
     let state = api_state(pool, outbox, config);
     let app = test::init_service(App::new().app_data(state).configure(framework::configure)).await;
-    read(test::call_service(&app, req.to_request()).await).await
+    call(&app, req.to_request()).await
 }
 
 /// The API's state over `pool` with `config`, its mail written to `outbox` (once delivered).
@@ -682,11 +703,7 @@ pub async fn log_in_member(db: &TestDb, n: u8, cookie: &str) -> (serde_json::Val
     }
     let r = send_api(&db.pool, req).await;
     assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());
-    let session = set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "session")
-        .expect("a session cookie")
-        .1;
+    let session = set_cookie(&r, "session").expect("a session cookie");
     (r.json(), session)
 }
 
