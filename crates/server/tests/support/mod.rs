@@ -9,7 +9,9 @@ pub mod calls;
 pub mod process;
 pub mod seed;
 
+#[allow(unused_imports)]
 pub use calls::*;
+#[allow(unused_imports)]
 pub use seed::*;
 
 use std::path::{Path, PathBuf};
