@@ -8,8 +8,8 @@ use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use support::{
-    bearer, call_api, checkout, database, get, guest_browser, guest_with_a_case, page_state,
-    view_cart, Auth, Backend, ANGAT, EVIL, MAKATI, SHOP,
+    bearer, call_api, checkout, database, get, guest_browser, guest_with_a_case, mails_queued_to,
+    page_state, view_cart, Auth, Backend, ANGAT, EVIL, MAKATI, SHOP,
 };
 
 // --- Finding 1 (medium): the page sentinels can be typed into checkout fields -------------------
@@ -343,14 +343,7 @@ async fn guest_orders_cannot_mail_a_stranger_without_limit(backend: Backend) {
         }
         assert_eq!(s, StatusCode::CREATED, "{v}");
     }
-    use db::schema::mail_outbox;
-    use diesel::prelude::*;
-    let mut conn = db.pool.get().unwrap();
-    let mailed: i64 = mail_outbox::table
-        .filter(mail_outbox::recipient.eq("victim@example.org"))
-        .count()
-        .get_result(&mut *conn)
-        .unwrap();
+    let mailed = mails_queued_to(&db, "victim@example.org");
     assert!(
         limited || mailed <= 3,
         "6 orders from one client in a row, {mailed} mails to the same stranger, no limit"
