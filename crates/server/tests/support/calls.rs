@@ -273,6 +273,15 @@ pub fn checkout(cart: &Value) -> Value {
     })
 }
 
+/// Juan Dela Cruz's registration form (born 1990-05-12, the terms accepted) with `email`,
+/// `mobile` and `password` (which `register` takes out and uses behind the link).
+pub fn registration_form(email: &str, mobile: &str, password: &str) -> Value {
+    json!({
+        "first_name": "Juan", "last_name": "Dela Cruz", "email": email, "mobile": mobile,
+        "birth_date": "1990-05-12", "password": password, "accept_terms": true
+    })
+}
+
 /// A member's address on Jupiter Street, Bel-Air, Makati: the body of
 /// `POST /api/v1/user/addresses`.
 pub fn an_address() -> Value {

@@ -432,6 +432,18 @@ pub fn csrf_of(html: &str) -> String {
     html[at..].split('"').next().unwrap().to_string()
 }
 
+/// Asserts an answer says it depends on the session and is to be kept nowhere.
+pub fn assert_private(r: &Res, what: &str) {
+    let h = |name: &str| {
+        r.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(h("cache-control"), "private, no-store", "{what}");
+    assert_eq!(h("vary"), "Cookie, Authorization", "{what}");
+}
+
 /// Where an answer sends the browser ("" when nowhere).
 pub fn location(r: &Res) -> &str {
     r.headers
