@@ -13,7 +13,9 @@ use diesel::prelude::*;
 use serde_json::{json, Value};
 
 use super::seed::{JUPITER_STREET, MAKATI, OPEN, OWN, PALE_PILSEN};
-use super::{guest, read_outbox, send_api, send_api_mailing, set_cookies, Res, TestDb};
+use super::{
+    guest, read_outbox, send_api, send_api_configured, send_api_mailing, set_cookies, Res, TestDb,
+};
 
 /// Who sends a call, and how it says so.
 #[derive(Clone, Debug, Default)]
@@ -155,6 +157,9 @@ pub async fn at_once(
 /// the store sends them.
 pub struct Visitor<'a> {
     pub db: &'a TestDb,
+    /// Another app's configuration (its settings, what it allows), or the tests' (see
+    /// [`send_api_mailing`]).
+    config: Option<framework::ApiConfig>,
     /// The folder the requests' mailer writes to. Requests only queue mail: it stays empty unless
     /// [`Visitor::mails`] delivers into it.
     outbox: tempfile::TempDir,
@@ -167,9 +172,18 @@ impl<'a> Visitor<'a> {
     pub fn new(db: &'a TestDb) -> Self {
         Self {
             db,
+            config: None,
             outbox: tempfile::tempdir().unwrap(),
             delivered: tempfile::tempdir().unwrap(),
             deliveries: Cell::new(0),
+        }
+    }
+
+    /// A visitor of the API configured by `config`.
+    pub fn configured(db: &'a TestDb, config: framework::ApiConfig) -> Self {
+        Self {
+            config: Some(config),
+            ..Self::new(db)
         }
     }
 
@@ -179,7 +193,12 @@ impl<'a> Visitor<'a> {
     }
 
     pub async fn send(&self, req: TestRequest) -> Res {
-        send_api_mailing(&self.db.pool, self.outbox(), req).await
+        match &self.config {
+            Some(config) => {
+                send_api_configured(&self.db.pool, self.outbox(), config.clone(), req).await
+            }
+            None => send_api_mailing(&self.db.pool, self.outbox(), req).await,
+        }
     }
 
     /// The answer's status, its JSON (`null` when it is not JSON) and the answer.
