@@ -304,12 +304,13 @@ pub fn root(html: &str) -> &str {
     &html[start..end]
 }
 
-/// The page state a page carries (what the client hydrates from), parsed as the client parses it.
-pub fn page_state(html: &str) -> Result<serde_json::Value, serde_json::Error> {
+/// The page state a page carries (what the client hydrates from), parsed as the client parses it;
+/// `None` when the page has no state script or it is not JSON.
+pub fn page_state(html: &str) -> Option<serde_json::Value> {
     let open = r#"<script type="application/json" id="__STATE__">"#;
-    let start = html.find(open).expect("state") + open.len();
-    let end = start + html[start..].find("</script>").expect("the state's end");
-    serde_json::from_str(&html[start..end].replace("\\u003c", "<"))
+    let start = html.find(open)? + open.len();
+    let end = start + html[start..].find("</script>")?;
+    serde_json::from_str(&html[start..end].replace("\\u003c", "<")).ok()
 }
 
 /// An answer as the tests read it.
