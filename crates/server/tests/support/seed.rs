@@ -23,6 +23,11 @@ pub const ANGAT: i64 = 301401001;
 /// Bagbaguin, Santa Maria (Bulacan): a real barangay in a town the store does not serve.
 pub const SANTA_MARIA: i64 = 301423001;
 
+/// Makati City (Metro Manila), the city of [`MAKATI`].
+pub const MAKATI_CITY: i64 = 1380300000;
+/// Caloocan City (Metro Manila), the city of [`CALOOCAN`].
+pub const CALOOCAN_CITY: i64 = 1380100000;
+
 /// Jupiter Street, the first street of Bel-Air ([`MAKATI`]).
 pub const JUPITER_STREET: i64 = 1;
 
