@@ -43,15 +43,6 @@ impl<'a> Member<'a> {
         (r.status, r.json(), r)
     }
 
-    /// A guest's session token.
-    async fn guest(&self) -> String {
-        access_token(
-            &self
-                .send(TestRequest::post().uri("/api/v1/guest-token"))
-                .await,
-        )
-    }
-
     /// The answer to a pre-registration form.
     async fn pre_register(&self, body: Value) -> (StatusCode, Value, Res) {
         self.post("/api/v1/pre-register", body, &[]).await

@@ -304,7 +304,7 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
     let member = s
         .register("lea@example.com", "09191234567", "Pulutan2026")
         .await;
-    let guest = access_token(&s.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let guest = s.guest().await;
     let login = json!({"login": "lea@example.com", "password": "Pulutan2026"});
     let refused = json!({ "error": CROSS_SITE });
     let (guest_cookie, member_cookie) = (format!("session={guest}"), format!("session={member}"));
@@ -852,7 +852,7 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
     let member = s
         .register("lea@example.com", "09191234567", "Pulutan2026")
         .await;
-    let guest = access_token(&s.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let guest = s.guest().await;
     let (member_auth, guest_auth) = (bearer(&member), bearer(&guest));
     let member_cookie = format!("session={member}");
     let profile_errors =

@@ -9,16 +9,7 @@ use std::time::Duration;
 
 use actix_web::test::TestRequest;
 use db::outbox::{self, NewMail};
-use support::{database, Backend};
-
-fn post_to(dir: &std::path::Path) -> framework::mail::Post {
-    framework::mail::Post::new(
-        dir.to_path_buf(),
-        None,
-        "Tala Brewing Co. <hello@tala.example>",
-    )
-    .unwrap()
-}
+use support::{database, post_to, Backend};
 
 fn files(dir: &std::path::Path) -> usize {
     std::fs::read_dir(dir).map_or(0, |d| d.count())

@@ -217,6 +217,14 @@ impl<'a> Visitor<'a> {
         self.ask(request("POST", uri, Some(body), headers)).await
     }
 
+    /// A guest's session token, made by the API's call for it.
+    pub async fn guest(&self) -> String {
+        let r = self
+            .send(TestRequest::post().uri("/api/v1/guest-token"))
+            .await;
+        super::access_token(&r)
+    }
+
     /// The queued mail delivered into the outbox: every mail delivered there so far.
     pub fn mails(&self) -> Vec<String> {
         read_outbox(&self.db.pool, self.outbox())

@@ -518,16 +518,22 @@ impl Jar {
     }
 }
 
-/// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`), once
-/// the database's mail queue has been delivered into it (as the sender thread of `serve` does).
-pub fn read_outbox(pool: &DbPool, dir: &Path) -> Vec<String> {
-    let post = framework::mail::Post::new(
+/// The store's post writing mail as files into the folder `dir` (no SMTP), from the store's
+/// address.
+pub fn post_to(dir: &Path) -> framework::mail::Post {
+    framework::mail::Post::new(
         dir.to_path_buf(),
         None,
         "Tala Brewing Co. <hello@tala.example>",
     )
-    .expect("mail");
-    framework::mail::deliver_due(pool, &post, &domain::calendar::unix_now).expect("delivered");
+    .expect("mail")
+}
+
+/// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`), once
+/// the database's mail queue has been delivered into it (as the sender thread of `serve` does).
+pub fn read_outbox(pool: &DbPool, dir: &Path) -> Vec<String> {
+    framework::mail::deliver_due(pool, &post_to(dir), &domain::calendar::unix_now)
+        .expect("delivered");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return vec![];
     };
@@ -646,17 +652,11 @@ pub fn api_state(
     outbox: &Path,
     config: framework::ApiConfig,
 ) -> actix_web::web::Data<framework::ApiState> {
-    let post = framework::mail::Post::new(
-        outbox.to_path_buf(),
-        None,
-        "Tala Brewing Co. <hello@tala.example>",
-    )
-    .expect("mail");
     actix_web::web::Data::new(framework::ApiState::new(
         pool.clone(),
         config,
         false,
-        std::sync::Arc::new(post),
+        std::sync::Arc::new(post_to(outbox)),
     ))
 }
 
