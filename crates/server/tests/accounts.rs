@@ -261,7 +261,7 @@ async fn members_log_in_by_email_or_mobile_and_out_of_one_session(b: Backend) {
     let m = Member::new(&db);
     ana(&m).await;
     let guest = m.guest().await;
-    let auth = format!("Bearer {guest}");
+    let auth = bearer(&guest);
     let (s, v, r) = m
         .post(
             "/api/v1/login",
@@ -286,7 +286,7 @@ async fn members_log_in_by_email_or_mobile_and_out_of_one_session(b: Backend) {
     assert_eq!(m.user(&member).await.0, StatusCode::OK);
     assert_eq!(m.user(&by_mobile).await.0, StatusCode::OK);
     // Logout ends that session only, and clears the cookie.
-    let auth = format!("Bearer {member}");
+    let auth = bearer(&member);
     let (s, _, r) = m
         .post("/api/v1/logout", Value::Null, &[("authorization", &auth)])
         .await;
@@ -767,7 +767,7 @@ async fn cookie_writes_from_another_site_are_refused(b: Backend) {
         )
         .await;
     assert_eq!(s, StatusCode::CREATED);
-    let auth = format!("Bearer {token}");
+    let auth = bearer(&token);
     let (s, _, _) = m
         .post(
             "/api/v1/user/addresses",

@@ -4,7 +4,7 @@ mod support;
 
 use actix_web::http::StatusCode;
 use serde_json::{json, Value};
-use support::{database, send_json, Backend, BACOOR, CALOOCAN, MAKATI, SANTA_MARIA};
+use support::{database, send_json, Backend, BACOOR, CALOOCAN, MAKATI, MAKATI_CITY, SANTA_MARIA};
 
 /// The API alone over a test database, called without credentials.
 struct Api {
@@ -91,7 +91,7 @@ async fn cities_by_province_and_fulfillment(b: Backend) {
         .unwrap();
     assert_eq!(
         makati,
-        &json!({"city_id": 1380300000i64, "city_province": 51, "city_name": "Makati City", "province_name": "Metro Manila"})
+        &json!({"city_id": MAKATI_CITY, "city_province": 51, "city_name": "Makati City", "province_name": "Metro Manila"})
     );
     // Cavite: delivery to Bacoor, Imus, Dasmariñas; pickup only in Bacoor.
     let v = api
@@ -172,7 +172,10 @@ both!(cities_for_kegs);
 async fn barangays_streets_and_legacy_calls(b: Backend) {
     let api = Api::new(b);
     let v = api
-        .ok("GET", "/api/v3/locations/city/1380300000/barangays")
+        .ok(
+            "GET",
+            &format!("/api/v3/locations/city/{MAKATI_CITY}/barangays"),
+        )
         .await;
     let names = list(&v, "barangay_name");
     assert!(names.contains(&"Bel-Air") && names.contains(&"Poblacion"));
@@ -212,7 +215,10 @@ async fn barangays_streets_and_legacy_calls(b: Backend) {
     let v = api.ok("GET", "/api/v1/cities?filterByProvince=54").await;
     assert_eq!(list(&v, "city_name"), ["Antipolo City", "Cainta", "Taytay"]);
     let v = api
-        .ok("GET", "/api/v1/barangay?filterByCity=1380300000")
+        .ok(
+            "GET",
+            &format!("/api/v1/barangay?filterByCity={MAKATI_CITY}"),
+        )
         .await;
     assert!(list(&v, "barangay_name").contains(&"San Lorenzo"));
     api.errors(&[

@@ -13,8 +13,8 @@ use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use support::{
-    access_token, assert_private, bearer, database, link_in, link_token, registration_form,
-    request, Backend, Res, TestDb, Visitor, EVIL, OWN, SHOP,
+    access_token, an_address, assert_private, bearer, database, link_in, link_token,
+    registration_form, request, Backend, Res, TestDb, Visitor, EVIL, OWN, SHOP,
 };
 
 /// What the origin rule answers.
@@ -460,9 +460,8 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
         .register("lea@example.com", "09191234567", "Pulutan2026")
         .await;
     let cookie = format!("session={token}");
-    let address =
-        json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
-    let with_token = [format!("Bearer {token}"), format!("bearer {token}")];
+    let address = an_address();
+    let with_token = [bearer(&token), format!("bearer {token}")];
     let mut schemes = vec!["Basic YTpi", "Token abc", "bearer x", "Bearer x"];
     schemes.extend(with_token.iter().map(String::as_str));
     for auth in &schemes {

@@ -9,7 +9,7 @@ mod support;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use framework::Access;
-use support::{database, Backend, MAKATI, MAKATI_CITY};
+use support::{bearer, database, Backend, MAKATI, MAKATI_CITY};
 
 /// A real value for each parameter name of the public calls (seeded data: Makati's Bel-Air).
 fn sample(name: &str) -> String {
@@ -54,7 +54,7 @@ async fn public_calls_answer_everyone_alike(b: Backend) {
             TestRequest::default()
                 .method(e.method().as_str().parse().unwrap())
                 .uri(&uri)
-                .insert_header(("authorization", format!("Bearer {token}")))
+                .insert_header(("authorization", bearer(token)))
                 .insert_header(("content-type", "application/json"))
                 .set_payload("{}")
         };
@@ -91,7 +91,7 @@ async fn session_calls_are_declared(b: Backend) {
     let ask = |token: &str| {
         TestRequest::get()
             .uri("/api/v1/user")
-            .insert_header(("authorization", format!("Bearer {token}")))
+            .insert_header(("authorization", bearer(token)))
     };
     let as_member = support::send_api(&db.pool, ask(&member)).await;
     let as_guest = support::send_api(&db.pool, ask(&guest)).await;
