@@ -1,7 +1,7 @@
-//! The account pages and their no-JS forms over HTTP, on SQLite and PostgreSQL (issue 8): the
-//! guards as real redirects, the forms' CSRF token and Origin check, errors on the re-rendered
-//! form (never a password), a member's pages kept apart from the guests' shared cache, and a
-//! session that ends showing a guest again.
+//! The account pages and their no-JS forms over HTTP, on SQLite and PostgreSQL: the guards as real
+//! redirects, the forms' CSRF token and Origin check, errors on the re-rendered form (never a
+//! password), a member's pages kept apart from the guests' shared cache, and a session that ends
+//! showing a guest again.
 
 mod support;
 
@@ -139,7 +139,7 @@ async fn a_members_page_is_never_served_to_a_guest(b: Backend) {
 }
 both!(a_members_page_is_never_served_to_a_guest);
 
-/// SPEC 4: she accepts the policy once (the no-JS consent form); another device of hers, with no
+/// A member accepts the policy once (the no-JS consent form); another device of hers, with no
 /// consent cookie, never shows the modal again.
 async fn a_member_accepts_the_policy_once_for_every_device(b: Backend) {
     let (_db, _outbox, store, rosa) = rosas_store!(b);

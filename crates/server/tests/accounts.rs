@@ -869,7 +869,7 @@ async fn social_tokens_are_never_taken_unverified(b: Backend) {
 both!(social_tokens_are_never_taken_unverified);
 
 /// A link's registration does not use the mobile and birth date a social registration asks for,
-/// but given, they are checked (issue 17: the contract test found a malformed mobile accepted).
+/// but given, they are checked (the contract test found a malformed mobile accepted).
 async fn a_links_registration_refuses_malformed_details_it_does_not_use(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
@@ -893,7 +893,7 @@ async fn a_links_registration_refuses_malformed_details_it_does_not_use(b: Backe
 both!(a_links_registration_refuses_malformed_details_it_does_not_use);
 
 /// A login with a NUL (or another control character) matches no account: on PostgreSQL, which
-/// cannot compare a NUL, it was a 500 (issue 17, `make fuzz`). So are a product's slug and a
+/// cannot compare a NUL, it was a 500 (found by `make fuzz`). So are a product's slug and a
 /// site text's key with one.
 async fn text_with_a_nul_is_no_match(b: Backend) {
     let db = database(b);

@@ -166,7 +166,7 @@ async fn malformed_or_unknown_input_is_a_4xx(b: Backend) {
         let msg = v["error"].as_str().unwrap_or_else(|| panic!("{uri}: {v}"));
         assert!(msg.contains(needle), "{uri}: {msg}");
     }
-    // A call reads its query strictly (issue 17: the document says so): an empty value or a
+    // A call reads its query strictly (as the OpenAPI document says): an empty value or a
     // parameter named twice is a 400 naming it; left out, a parameter is simply absent.
     for (uri, needle) in [
         ("/api/v1/products?barangay=&packaging=", "barangay is empty"),
@@ -280,9 +280,9 @@ async fn the_openapi_document_is_served_and_kept() {
     assert_eq!(operations, 57);
 }
 
-/// The document's examples are the seeded store's (issue 17: a client, and the fuzzer, start from
-/// them): Makati's Bel-Air, one of its streets, its city and province, delivery, bottles, Tala
-/// Pale Pilsen 320 ml sold there.
+/// The document's examples are the seeded store's (a client, and the fuzzer, start from them):
+/// Makati's Bel-Air, one of its streets, its city and province, delivery, bottles, Tala Pale
+/// Pilsen 320 ml sold there.
 async fn the_documents_examples_are_real(b: Backend) {
     let doc: Value = serde_json::from_str(framework::openapi::json()).unwrap();
     let example = |name: &str| {

@@ -1,4 +1,4 @@
-//! The shop-front API (issue 3) over HTTP, against SQLite and PostgreSQL.
+//! The shop-front API over HTTP, against SQLite and PostgreSQL.
 
 mod support;
 

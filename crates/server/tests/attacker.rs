@@ -1,10 +1,9 @@
-//! The accounts against an attacker (issue 14), on SQLite and PostgreSQL: one test per finding of
-//! the security review. Each checks what was wrong before the fix: reset links that outlived a
-//! newer one, unsafe calls from another site without cookies, authorization schemes that passed
-//! the origin rule, answers and mail that told whether an account exists, pre-registrations that
-//! a stranger could hijack, a lockout that locked the owner out, session answers that caches
-//! could keep, weak passwords and unconfirmed sensitive changes, and addresses echoed at any
-//! length.
+//! The accounts against an attacker, on SQLite and PostgreSQL: one test per finding of the security
+//! review. Each checks what was wrong before the fix: reset links that outlived a newer one, unsafe
+//! calls from another site without cookies, authorization schemes that passed the origin rule,
+//! answers and mail that told whether an account exists, pre-registrations that a stranger could
+//! hijack, a lockout that locked the owner out, session answers that caches could keep, weak
+//! passwords and unconfirmed sensitive changes, and addresses echoed at any length.
 
 mod support;
 
@@ -1159,11 +1158,10 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
 }
 both!(behind_a_trusted_proxy_each_shopper_is_a_client);
 
-/// Issue 17: an address is often many shoppers (a carrier-grade NAT, or the proxy when
-/// `TRUSTED_PROXIES` is not set): fifty members logging in through one address all get in, while
-/// one account's guesser there is still stopped after five tries; and from a peer that is not a
-/// trusted proxy, a forged `X-Forwarded-For` neither splits one client into many nor makes it
-/// another.
+/// An address is often many shoppers (a carrier-grade NAT, or the proxy when `TRUSTED_PROXIES` is
+/// not set): fifty members logging in through one address all get in, while one account's guesser
+/// there is still stopped after five tries; and from a peer that is not a trusted proxy, a forged
+/// `X-Forwarded-For` neither splits one client into many nor makes it another.
 async fn fifty_members_behind_one_address_log_in(b: Backend) {
     let db = database(b);
     support::members_who_log_in(&db, 1..=50).await;

@@ -1,6 +1,6 @@
-//! The cart over HTTP on SQLite and PostgreSQL (issue 15): cases, totals to the centavo,
-//! deposits and returned empties, delivery fees by area and fulfillment, availability per
-//! barangay, the family rule, limits, and whose cart it is.
+//! The cart over HTTP on SQLite and PostgreSQL: cases, totals to the centavo, deposits and returned
+//! empties, delivery fees by area and fulfillment, availability per barangay, the family rule,
+//! limits, and whose cart it is.
 
 mod support;
 

@@ -1,6 +1,6 @@
-//! The visitor's parts of shared pages (issue 15): a page is rendered once for everyone with the
-//! same data and each answer carries its visitor's own CSRF token, first name and cart; no
-//! visitor ever sees another's, and no sentinel reaches a browser.
+//! The visitor's parts of shared pages: a page is rendered once for everyone with the same data and
+//! each answer carries its visitor's own CSRF token, first name and cart; no visitor ever sees
+//! another's, and no sentinel reaches a browser.
 
 mod support;
 

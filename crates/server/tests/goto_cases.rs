@@ -1,8 +1,8 @@
-//! Go-to Cases and Order Again over HTTP on SQLite and PostgreSQL (issue 16 section 1): save a
-//! cart case, add to it, rename, change and remove items, refill the cart for a barangay with
-//! what cannot be added named, the reset question, delete; members only, another member's case
-//! the same 404 as an unknown one; unique names regardless of case; the limits; deleted with the
-//! account; and Order Again from a member's and a guest's order.
+//! Go-to Cases and Order Again over HTTP on SQLite and PostgreSQL: save a cart case, add to it,
+//! rename, change and remove items, refill the cart for a barangay with what cannot be added named,
+//! the reset question, delete; members only, another member's case the same 404 as an unknown one;
+//! unique names regardless of case; the limits; deleted with the account; and Order Again from a
+//! member's and a guest's order.
 
 mod support;
 
@@ -793,7 +793,7 @@ async fn refills_name_what_cannot_be_added(backend: Backend) {
         "{v}"
     );
     assert_eq!(v["data"]["products"].as_array().unwrap().len(), 2);
-    // A cart of the other family asks SPEC 4's question first; yes empties it.
+    // A cart of the other family asks first whether to reset it; yes empties it.
     empty_cart(&db, &ana).await;
     add(&db, &ana, 21, 1, MAKATI).await;
     let uri = format!("/api/v1/user/goto-case/cart/{id}/barangay/{MAKATI}");
@@ -904,8 +904,8 @@ async fn order_again(backend: Backend) {
         let (s, v) = refill(&db, &uri, token, json!({"key": "x".repeat(40)})).await;
         assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {v}");
     }
-    // Without a session there is no cart to fill: 401, whatever the order (issue 17: the
-    // contract test's ignored_auth check found it answering 404 first).
+    // Without a session there is no cart to fill: 401, whatever the order (the contract test's
+    // ignored_auth check found it answering 404 first).
     for uri in [
         format!("/api/v1/orders/{id}/again"),
         "/api/v1/orders/999999/again".into(),

@@ -132,7 +132,7 @@ async fn bodies_are_bounded_and_errors_are_the_stores_own(b: Backend) {
         }
     }
     // Odd bodies get the store's words, never a library's; a body that is not JSON by its type
-    // is refused as such (415, issue 14).
+    // is refused as such (415).
     for (headers, body, status) in [
         (
             vec![("content-encoding", "gzip")],

@@ -1,7 +1,7 @@
-//! An order is never half-written (issue 15 section 6): the `store` process is killed with
-//! SIGKILL at a random instant of a submit, 50 times on each database; after each kill there is
-//! either one complete order (items, charges, first status, its mail) and an empty cart, or no
-//! order and the cart as it was. Never two.
+//! An order is never half-written: the `store` process is killed with SIGKILL at a random instant
+//! of a submit, 50 times on each database; after each kill there is either one complete order
+//! (items, charges, first status, its mail) and an empty cart, or no order and the cart as it was.
+//! Never two.
 
 mod support;
 

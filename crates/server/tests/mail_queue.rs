@@ -1,7 +1,7 @@
-//! The mail queue (issue 14) on SQLite and PostgreSQL: a call's mail waits in the database, not
-//! in the request; the sender thread delivers it; a failed delivery is retried later with its
-//! error kept; a sender that dies holding messages loses none (its claim runs out); two senders
-//! never take the same message.
+//! The mail queue on SQLite and PostgreSQL: a call's mail waits in the database, not in the
+//! request; the sender thread delivers it; a failed delivery is retried later with its error kept;
+//! a sender that dies holding messages loses none (its claim runs out); two senders never take the
+//! same message.
 
 mod support;
 

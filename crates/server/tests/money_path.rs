@@ -1,8 +1,8 @@
-//! The money path against an attacker (issue 24), on SQLite and PostgreSQL: one test per finding.
-//! Each checks what was wrong before the fix: a browser's cart cookie that opened every guest
-//! order placed from it, refills that ran as often as they were sent, a guest's order page the
-//! browser could keep, invisible and garbled text kept in orders, an address anyone could lock out
-//! of guest checkout, and a selling rule decided by a display name.
+//! The money path against an attacker, on SQLite and PostgreSQL: one test per finding. Each checks
+//! what was wrong before the fix: a browser's cart cookie that opened every guest order placed from
+//! it, refills that ran as often as they were sent, a guest's order page the browser could keep,
+//! invisible and garbled text kept in orders, an address anyone could lock out of guest checkout,
+//! and a selling rule decided by a display name.
 
 mod support;
 

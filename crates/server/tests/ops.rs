@@ -1,9 +1,8 @@
-//! The store as a service (issue 17 section 2), in process on SQLite and PostgreSQL: the probes
-//! (`/healthz`, `/readyz`: a database out of reach and pending migrations answer 503 naming
-//! the part), `/metrics` (the series exist and move with requests, counted by route template,
-//! never by ids), and the request id (taken from a sane `x-request-id`, else made, and sent
-//! back). The log lines themselves, `METRICS_BIND` and SIGTERM are tested on the real binary
-//! (`ops_process.rs`).
+//! The store as a service, in process on SQLite and PostgreSQL: the probes (`/healthz`, `/readyz`:
+//! a database out of reach and pending migrations answer 503 naming the part), `/metrics` (the
+//! series exist and move with requests, counted by route template, never by ids), and the request
+//! id (taken from a sane `x-request-id`, else made, and sent back). The log lines themselves,
+//! `METRICS_BIND` and SIGTERM are tested on the real binary (`ops_process.rs`).
 
 mod support;
 
@@ -462,8 +461,8 @@ fn drop_the_reader(mut admin: diesel::PgConnection) -> usize {
 }
 
 /// A read that meets a dropped connection (PostgreSQL restarted, a proxy cut it) is run once more
-/// on a fresh connection before it fails (issue 30): an API read and a page's data both answer
-/// in full, and the failure is counted.
+/// on a fresh connection before it fails: an API read and a page's data both answer in full, and
+/// the failure is counted.
 #[actix_web::test]
 async fn a_read_on_a_dropped_connection_is_tried_again() {
     let db = database(Backend::Postgres);

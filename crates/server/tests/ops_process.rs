@@ -1,5 +1,4 @@
-//! The store as a service, on the real `store` binary (issue 17 section 2), on SQLite and
-//! PostgreSQL:
+//! The store as a service, on the real `store` binary, on SQLite and PostgreSQL:
 //!
 //! - a whole journey (a guest's order, registration through the mailed link, login, a member's
 //!   cart, checkout and order, a password reset through its link) logged as JSON lines

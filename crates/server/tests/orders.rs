@@ -1,7 +1,6 @@
-//! Orders over HTTP on SQLite and PostgreSQL (issue 15 section 6): one order per cart revision
-//! however often it is submitted (20 at once included), checks at the moment of submit (hours,
-//! blackout, prices, availability), the order's own copy, mail through the outbox, and who may
-//! see an order.
+//! Orders over HTTP on SQLite and PostgreSQL: one order per cart revision however often it is
+//! submitted (20 at once included), checks at the moment of submit (hours, blackout, prices,
+//! availability), the order's own copy, mail through the outbox, and who may see an order.
 
 mod support;
 

@@ -1,9 +1,9 @@
-//! When the database fails (issue 30), SQLite on a full disk: a write is a 503 with Retry-After
-//! in the store's words (never a 500), reads go on, `/readyz` says the database takes no write,
-//! the metrics count the failures by kind, and once space is freed the store takes writes again
-//! and the file is sound. The disk is a small tmpfs of the test's own where the machine lets the
-//! test mount one (root); elsewhere the failure is injected (a trigger raising SQLite's own words
-//! for a full disk).
+//! When the database fails, SQLite on a full disk: a write is a 503 with Retry-After in the store's
+//! words (never a 500), reads go on, `/readyz` says the database takes no write, the metrics count
+//! the failures by kind, and once space is freed the store takes writes again and the file is
+//! sound. The disk is a small tmpfs of the test's own where the machine lets the test mount one
+//! (root); elsewhere the failure is injected (a trigger raising SQLite's own words for a full
+//! disk).
 
 mod support;
 
@@ -193,9 +193,9 @@ struct Seen {
     added: i64,
 }
 
-/// PostgreSQL stopped for several seconds under load (issue 30): eight guests adding to their
-/// carts and reading. No 500; no request held past the bound; service within about a second of
-/// the database's return; every cart holds exactly the adds answered 200.
+/// PostgreSQL stopped for several seconds under load: eight guests adding to their carts and
+/// reading. No 500; no request held past the bound; service within about a second of the database's
+/// return; every cart holds exactly the adds answered 200.
 #[actix_web::test]
 async fn postgres_stopped_under_load_answers_503_and_recovers_at_once() {
     use std::time::{Duration, Instant};

@@ -176,7 +176,8 @@ async fn a_page_preloads_its_own_chunks_only() {
     assert!(has(&faqs, "Faqs") && !has(&faqs, "Checkout"), "{faqs:?}");
     assert!(has(&missing, "NotFound"), "{missing:?}");
     // After the page: the first 14,600 bytes (a first round trip) hold the inline CSS, the
-    // header and the start of main; the preloads follow the page (DESIGN's first-load budget).
+    // header and the start of main; the preloads follow the page (a page's first load shows it
+    // from the first round trip).
     let page = send!(store, get("/buy-beer", "")).text();
     let at = |needle: &str| page.find(needle).map(|i| i + needle.len()).unwrap();
     assert!(

@@ -1,6 +1,6 @@
-//! Findings of an outside probe of the cart, checkout and orders (issue 15), each as a test that
-//! fails until it is fixed: what a careless client or an attacker sent, and what the store should
-//! have answered. On SQLite and PostgreSQL.
+//! Findings of an outside probe of the cart, checkout and orders, each as a test that fails until
+//! it is fixed: what a careless client or an attacker sent, and what the store should have
+//! answered. On SQLite and PostgreSQL.
 
 mod support;
 
@@ -81,8 +81,8 @@ both!(a_refused_checkout_form_types_back_what_was_typed);
 /// Member cart: 600 Pale Pilsen; guest cart on another browser: 600 Pale Pilsen; logging in
 /// there answered `{"data":{"first_name":"Mara","cart_conflict":false}}` and the cart then held
 /// 999, with `message: ""` and `conflict: null`: 201 bottles gone and nobody told
-/// (`db::carts::merge` clamps to 999 and its list of what did not fit is thrown away). SPEC:
-/// nothing is dropped silently.
+/// (`db::carts::merge` clamps to 999 and its list of what did not fit is thrown away). Nothing
+/// is to be dropped from a cart silently.
 async fn a_login_merge_says_what_did_not_fit(backend: Backend) {
     let db = database(backend);
     support::member_who_logs_in(&db, 1).await;
@@ -411,7 +411,7 @@ async fn a_cart_cookie_does_not_ride_the_bearer_exemption(backend: Backend) {
 }
 both!(a_cart_cookie_does_not_ride_the_bearer_exemption);
 
-// --- Issue 17, the contract test's setup: "database is locked" under concurrent signups ---------
+// --- The contract test's setup: "database is locked" under concurrent signups -------------------
 
 /// Concurrent newsletter signups (each reads the address, then inserts it) answered 500 on SQLite:
 /// a transaction that began by reading held a snapshot older than another writer's commit, and

@@ -1,6 +1,6 @@
-//! Findings of the review of issue 15 (carts, checkout, orders): each test failed on the
-//! reviewed code (0c54c5f) and names the defect it showed. SQLite only, to keep them quick; the
-//! defects were not backend-specific.
+//! Findings of a review of the carts, checkout and orders: each test failed on the reviewed code
+//! (0c54c5f) and names the defect it showed. SQLite only, to keep them quick; the defects were not
+//! backend-specific.
 
 mod support;
 
@@ -72,8 +72,8 @@ async fn the_drawer_agrees_with_the_count_before_a_location_is_chosen() {
 
 /// crates/web/src/gate.rs `reset_cart_first` (and ui needsReset, which reads the visitor's cart,
 /// null without a place): without a location cookie the reset question is never asked, so a
-/// cart of kegs stays while the shopper switches to bottles; SPEC 4 asks whenever the cart holds
-/// the other family.
+/// cart of kegs stays while the shopper switches to bottles; the question is to be asked whenever
+/// the cart holds the other family.
 #[actix_web::test]
 async fn the_reset_question_is_asked_without_a_location_too() {
     let db = database(Backend::Sqlite);
@@ -182,7 +182,7 @@ async fn a_query_parameter_never_becomes_a_slot() {
 
 /// crates/api/src/cart.rs `COOKIE_DAYS` says the cart cookie is "renewed by every change", but
 /// `send_cookies` sends `cart` only when a new token is issued: a shopper who keeps changing
-/// their cart loses it 30 days after the first add (issue 15: the cart lasts on the browser).
+/// their cart loses it 30 days after the first add (the cart is to last on the browser).
 #[actix_web::test]
 async fn every_cart_change_renews_the_cart_cookie() {
     let db = database(Backend::Sqlite);
@@ -201,8 +201,8 @@ async fn every_cart_change_renews_the_cart_cookie() {
 }
 
 /// crates/web/src/visitor.rs `parts`: a member's parts are keyed by this browser's `cart_v`
-/// cookie and a 60-second bucket, not by the cart's revision in the database (DESIGN: in-process
-/// caches are "invalidated by a version the database holds"), so a change made on another
+/// cookie and a 60-second bucket, not by the cart's revision in the database (in-process caches
+/// are to be invalidated by a version the database holds), so a change made on another
 /// device (or answered by another app server) leaves this browser's header count stale.
 #[actix_web::test]
 async fn a_members_count_follows_a_change_made_on_another_device() {

@@ -1,4 +1,4 @@
-//! The shop front's pages and no-JS forms over HTTP (issue 3), against SQLite and PostgreSQL.
+//! The shop front's pages and no-JS forms over HTTP, against SQLite and PostgreSQL.
 //! Needs `make build` (ui/dist and ssr-bundle/dist).
 
 mod support;
@@ -432,8 +432,8 @@ async fn the_notice_window_follows_testdate(b: Backend) {
 }
 both!(the_notice_window_follows_testdate);
 
-/// The filter /buy-beer marks is the one its list shows (issue 16 section 3): the last of
-/// repeated `filterByType`s, as the server reads it; without one, the shopper's category.
+/// The filter /buy-beer marks is the one its list shows: the last of repeated `filterByType`s, as
+/// the server reads it; without one, the shopper's category.
 async fn the_marked_filter_is_the_listed_one(b: Backend) {
     let (_db, store) = shop!(b, false);
     let marked = |html: &str| -> String {
@@ -460,7 +460,7 @@ async fn the_marked_filter_is_the_listed_one(b: Backend) {
 }
 both!(the_marked_filter_is_the_listed_one);
 
-/// HTML ids hold no spaces (issue 16 section 3: `/delivery-areas` gave `id="area-Metro Manila"`).
+/// HTML ids hold no spaces (`/delivery-areas` gave `id="area-Metro Manila"`).
 async fn ids_hold_no_spaces(b: Backend) {
     let (_db, store) = shop!(b, false);
     let p = send!(store, get("/delivery-areas", CONSENT));
@@ -478,8 +478,7 @@ async fn ids_hold_no_spaces(b: Backend) {
 }
 both!(ids_hold_no_spaces);
 
-/// SPEC 8's "No image available" for a packaging or a banner without an image (issue 16
-/// section 3).
+/// A packaging or a banner without an image shows "No image available" (and no empty `src`).
 async fn a_missing_image_says_so(b: Backend) {
     let (db, store) = shop!(b, false);
     {
@@ -505,10 +504,10 @@ async fn a_missing_image_says_so(b: Backend) {
 }
 both!(a_missing_image_says_so);
 
-/// SPEC 3's location notice flag (issue 16 section 3): the product page's notice that some
-/// products are only sold in certain areas shows until it is put away; its no-JS form writes the
-/// cookie (SPEC 9's 2629746 s) and comes back; while the cookie lives the notice is left out.
-/// Pages are kept for shoppers with and without the flag apart: neither sees the other's.
+/// The location notice flag: the product page's notice that some products are only sold in certain
+/// areas shows until it is put away; its no-JS form writes the cookie (for a month, 2629746 s) and
+/// comes back; while the cookie lives the notice is left out. Pages are kept for shoppers with and
+/// without the flag apart: neither sees the other's.
 async fn the_location_notice_shows_until_put_away(b: Backend) {
     let (_db, s) = shop!(b, false);
     const NOTICE: &str = "Some products are only available in certain areas.";

@@ -1,10 +1,10 @@
-//! The staff commands of the `store` binary (issue 17 section 3), run as staff run them: the
-//! built binary against a test database (SQLite, and PostgreSQL for every command that touches
-//! data), some while `store serve` serves the same database. Each command has `--help`; the
-//! catalog goes out and back in unchanged, an edited file shows on a running store within a
-//! second and a bad one changes nothing and names its records; an order moves only along its
-//! steps, each step in its history, mailed to the shopper and shown on its page; maintenance
-//! reaches a running store within a second; a backup of a serving SQLite store is a valid copy.
+//! The staff commands of the `store` binary, run as staff run them: the built binary against a test
+//! database (SQLite, and PostgreSQL for every command that touches data), some while `store serve`
+//! serves the same database. Each command has `--help`; the catalog goes out and back in unchanged,
+//! an edited file shows on a running store within a second and a bad one changes nothing and names
+//! its records; an order moves only along its steps, each step in its history, mailed to the
+//! shopper and shown on its page; maintenance reaches a running store within a second; a backup of
+//! a serving SQLite store is a valid copy.
 
 mod support;
 

@@ -1,8 +1,8 @@
-//! Several app servers on one PostgreSQL (issue 17 section 4): two `store serve` processes on
-//! different ports over one throwaway cluster share what must be shared. A session made on one
-//! is valid on the other; a cart filled through one is the cart seen through the other; a rate
-//! limit counts requests to both; the maintenance switch and a catalog import reach both within a
-//! second; 20 concurrent order submits split over both make one order.
+//! Several app servers on one PostgreSQL: two `store serve` processes on different ports over one
+//! throwaway cluster share what must be shared. A session made on one is valid on the other; a cart
+//! filled through one is the cart seen through the other; a rate limit counts requests to both; the
+//! maintenance switch and a catalog import reach both within a second; 20 concurrent order submits
+//! split over both make one order.
 
 mod support;
 
