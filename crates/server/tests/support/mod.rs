@@ -1,7 +1,12 @@
-//! Test databases: a SQLite file in a temporary folder, or a database in a throwaway PostgreSQL
-//! cluster that the tests start themselves (initdb + pg_ctl on a temporary folder and a free
-//! port, as the `postgres` user when the tests run as root). Each test gets its own database,
-//! migrated and seeded; PostgreSQL copies it from a seeded template.
+//! What the server's tests share. Here: the test databases (a SQLite file in a temporary folder,
+//! or a database in a throwaway PostgreSQL cluster that the tests start themselves: initdb +
+//! pg_ctl on a temporary folder and a free port, as the `postgres` user when the tests run as
+//! root; each test gets its own database, migrated and seeded, PostgreSQL's copied from a seeded
+//! template), the store in process (`store!`, `send!`, [`call`]), the requests a browser sends and
+//! what the tests read of an answer ([`Res`], its cookies, [`Jar`]), the mail, and members and
+//! guests made in the database. [`calls`]: the API called as JSON and the first steps of many
+//! tests; [`seed`]: the places, products and times the tests name; [`process`]: the `store`
+//! binary itself.
 
 #![allow(dead_code)]
 
