@@ -712,15 +712,11 @@ pub async fn members_who_log_in(db: &TestDb, ns: std::ops::RangeInclusive<u8>) {
 /// Logs member `n` (made by [`member_who_logs_in`]) in from a browser holding `cookie`: the
 /// login's JSON and the new session's token.
 pub async fn log_in_member(db: &TestDb, n: u8, cookie: &str) -> (serde_json::Value, String) {
-    let mut req = actix_web::test::TestRequest::post()
-        .uri("/api/v1/login")
-        .set_json(serde_json::json!({
-            "login": format!("member{n}@example.com"),
-            "password": "Tala beer 2026 ok",
-        }));
-    if !cookie.is_empty() {
-        req = req.insert_header(("cookie", cookie.to_string()));
-    }
+    let login = serde_json::json!({
+        "login": format!("member{n}@example.com"),
+        "password": "Tala beer 2026 ok",
+    });
+    let req = json_request("POST", "/api/v1/login", Auth::Cookie(cookie.into()), login);
     let r = send_api(&db.pool, req).await;
     assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());
     let session = set_cookie(&r, "session").expect("a session cookie");
