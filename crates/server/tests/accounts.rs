@@ -11,64 +11,39 @@ use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{access_token, database, link_token, Backend, Res, TestDb};
+use support::{
+    access_token, an_address, bearer, database, link_token, registration_form, request, Backend,
+    Res, TestDb, Visitor, EVIL, MAKATI, OWN, SANTA_MARIA,
+};
 
-struct Member<'a> {
-    db: &'a TestDb,
-    outbox: tempfile::TempDir,
+/// A visitor of the API with a mail outbox of their own, and what the accounts' tests ask of it.
+struct Member<'a>(Visitor<'a>);
+
+impl<'a> std::ops::Deref for Member<'a> {
+    type Target = Visitor<'a>;
+
+    fn deref(&self) -> &Visitor<'a> {
+        &self.0
+    }
 }
 
 impl<'a> Member<'a> {
     fn new(db: &'a TestDb) -> Self {
-        Self {
-            db,
-            outbox: tempfile::tempdir().unwrap(),
-        }
+        Self(Visitor::new(db))
     }
 
-    async fn send(&self, req: TestRequest) -> Res {
-        support::send_api_mailing(&self.db.pool, self.outbox.path(), req).await
-    }
-
-    async fn post(
-        &self,
-        uri: &str,
-        body: Value,
-        headers: &[(&str, &str)],
-    ) -> (StatusCode, Value, Res) {
-        let mut req = TestRequest::post().uri(uri).set_json(body);
-        for (k, v) in headers {
-            req = req.insert_header((k.to_string(), v.to_string()));
-        }
-        let r = self.send(req).await;
-        let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
-        (r.status, v, r)
-    }
-
+    /// The answer to `GET /api/v1/user` for a session token (JSON, which it must be).
     async fn user(&self, token: &str) -> (StatusCode, Value, Res) {
+        let auth = bearer(token);
         let r = self
-            .send(
-                TestRequest::get()
-                    .uri("/api/v1/user")
-                    .insert_header(("authorization", format!("Bearer {token}"))),
-            )
+            .send(request(
+                "GET",
+                "/api/v1/user",
+                None,
+                &[("authorization", &auth)],
+            ))
             .await;
-        let v = serde_json::from_slice(&r.body).unwrap();
-        (r.status, v, r)
-    }
-
-    /// The mails in the outbox, decoded enough to read (quoted-printable soft breaks and `=`).
-    fn mails(&self) -> Vec<String> {
-        support::read_outbox(&self.db.pool, self.outbox.path())
-    }
-
-    /// A guest's session token.
-    async fn guest(&self) -> String {
-        access_token(
-            &self
-                .send(TestRequest::post().uri("/api/v1/guest-token"))
-                .await,
-        )
+        (r.status, r.json(), r)
     }
 
     /// The answer to a pre-registration form.
@@ -82,16 +57,14 @@ impl<'a> Member<'a> {
     }
 }
 
+/// Juan's registration form with the password `Pulutan2026`.
 fn form(email: &str, mobile: &str) -> Value {
-    json!({
-        "first_name": "Juan", "last_name": "Dela Cruz", "email": email, "mobile": mobile,
-        "birth_date": "1990-05-12", "password": "Pulutan2026", "accept_terms": true
-    })
+    registration_form(email, mobile, "Pulutan2026")
 }
 
 /// A member registered through the link in her mail; answers her session token.
 async fn register(m: &Member<'_>, email: &str, mobile: &str) -> String {
-    let r = support::register(m.db, m.outbox.path(), form(email, mobile)).await;
+    let r = support::register(m.db, m.outbox(), form(email, mobile)).await;
     let v: Value = serde_json::from_slice(&r.body).unwrap();
     assert_eq!(v["data"]["first_name"], "Juan");
     access_token(&r)
@@ -291,7 +264,7 @@ async fn members_log_in_by_email_or_mobile_and_out_of_one_session(b: Backend) {
     let m = Member::new(&db);
     ana(&m).await;
     let guest = m.guest().await;
-    let auth = format!("Bearer {guest}");
+    let auth = bearer(&guest);
     let (s, v, r) = m
         .post(
             "/api/v1/login",
@@ -316,7 +289,7 @@ async fn members_log_in_by_email_or_mobile_and_out_of_one_session(b: Backend) {
     assert_eq!(m.user(&member).await.0, StatusCode::OK);
     assert_eq!(m.user(&by_mobile).await.0, StatusCode::OK);
     // Logout ends that session only, and clears the cookie.
-    let auth = format!("Bearer {member}");
+    let auth = bearer(&member);
     let (s, _, r) = m
         .post("/api/v1/logout", Value::Null, &[("authorization", &auth)])
         .await;
@@ -353,6 +326,7 @@ async fn guessing_a_password_is_stopped_after_five_tries(b: Backend) {
 both!(guessing_a_password_is_stopped_after_five_tries);
 
 impl Member<'_> {
+    /// The answer to a call with the bearer `token` and `body` as its JSON.
     async fn with_token(
         &self,
         method: &str,
@@ -360,14 +334,14 @@ impl Member<'_> {
         token: &str,
         body: Value,
     ) -> (StatusCode, Value, Res) {
-        let req = TestRequest::default()
-            .method(method.parse().unwrap())
-            .uri(uri)
-            .insert_header(("authorization", format!("Bearer {token}")))
-            .set_json(body);
-        let r = self.send(req).await;
-        let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
-        (r.status, v, r)
+        let auth = bearer(token);
+        self.ask(request(
+            method,
+            uri,
+            Some(body),
+            &[("authorization", &auth)],
+        ))
+        .await
     }
 
     async fn login(&self, login: &str, password: &str) -> (StatusCode, Option<String>) {
@@ -634,7 +608,7 @@ async fn address_list(m: &Member<'_>, token: &str) -> (StatusCode, Value) {
 /// Lea adds her address in Bel-Air; answers its id.
 async fn lea_adds_her_address(m: &Member<'_>, lea: &str) -> i64 {
     let (s, v, _) = m
-        .with_token("POST", "/api/v1/user/addresses", lea, json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1}))
+        .with_token("POST", "/api/v1/user/addresses", lea, an_address())
         .await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
     assert_eq!(v["barangay_name"], "Bel-Air");
@@ -660,19 +634,19 @@ async fn addresses_are_for_members_and_checked(b: Backend) {
     );
     for (body, field) in [
         (
-            json!({"address": "12", "barangay_id": 1380300002, "street_id": 1}),
+            json!({"address": "12", "barangay_id": MAKATI, "street_id": 1}),
             "address",
         ),
         (
-            json!({"address": "12 Jupiter St.", "barangay_id": 301423001}),
+            json!({"address": "12 Jupiter St.", "barangay_id": SANTA_MARIA}),
             "barangay_id",
         ),
         (
-            json!({"address": "12 Jupiter St.", "barangay_id": 1380300002}),
+            json!({"address": "12 Jupiter St.", "barangay_id": MAKATI}),
             "street_id",
         ),
         (
-            json!({"address": "12 Jupiter St.", "barangay_id": 1380300002, "street_id": 999}),
+            json!({"address": "12 Jupiter St.", "barangay_id": MAKATI, "street_id": 999}),
             "street_id",
         ),
         (json!({"address": "12 Jupiter St."}), "barangay_id"),
@@ -701,8 +675,7 @@ async fn an_address_is_its_members_alone(b: Backend) {
             .len(),
         0
     );
-    let edit =
-        json!({"address": "Unit 9, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
+    let edit = json!({"address": "Unit 9, 12 Jupiter St.", "barangay_id": MAKATI, "street_id": 1});
     let hers = format!("/api/v1/user/addresses/{id}");
     let unknown = "/api/v1/user/addresses/999999".to_string();
     for (who, target) in [(&ben, &hers), (&ben, &unknown), (&lea, &unknown)] {
@@ -735,7 +708,7 @@ async fn an_accounts_addresses_go_with_it(b: Backend) {
             "POST",
             "/api/v1/user/addresses",
             &ben,
-            json!({"address": "3 Kalayaan Ave.", "barangay_id": 1380300002, "street_id": 4}),
+            json!({"address": "3 Kalayaan Ave.", "barangay_id": MAKATI, "street_id": 4}),
         )
         .await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
@@ -761,21 +734,17 @@ async fn cookie_writes_from_another_site_are_refused(b: Backend) {
     let m = Member::new(&db);
     let token = register(&m, "lea@example.com", "09191234567").await;
     let cookie = format!("session={token}");
-    let address =
-        json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
+    let address = an_address();
     // Another site's page cannot use the member's cookie to write, whatever it says of the host.
     for headers in [
-        vec![("origin", "https://evil.example")],
+        vec![("origin", EVIL)],
         vec![
-            ("origin", "https://evil.example"),
+            ("origin", EVIL),
             ("host", "evil.example"),
             ("x-forwarded-host", "localhost:8080"),
         ],
         vec![("referer", "https://evil.example/trap")],
-        vec![
-            ("origin", "http://localhost:8080"),
-            ("sec-fetch-site", "cross-site"),
-        ],
+        vec![("origin", OWN), ("sec-fetch-site", "cross-site")],
     ] {
         let mut h: Vec<(&str, &str)> = vec![("cookie", &cookie)];
         h.extend(headers.iter().copied());
@@ -787,7 +756,7 @@ async fn cookie_writes_from_another_site_are_refused(b: Backend) {
         .post(
             "/api/v1/logout",
             Value::Null,
-            &[("cookie", &cookie), ("origin", "https://evil.example")],
+            &[("cookie", &cookie), ("origin", EVIL)],
         )
         .await;
     assert_eq!(s, StatusCode::FORBIDDEN);
@@ -797,16 +766,16 @@ async fn cookie_writes_from_another_site_are_refused(b: Backend) {
         .post(
             "/api/v1/user/addresses",
             address.clone(),
-            &[("cookie", &cookie), ("origin", "http://localhost:8080")],
+            &[("cookie", &cookie), ("origin", OWN)],
         )
         .await;
     assert_eq!(s, StatusCode::CREATED);
-    let auth = format!("Bearer {token}");
+    let auth = bearer(&token);
     let (s, _, _) = m
         .post(
             "/api/v1/user/addresses",
             address.clone(),
-            &[("authorization", &auth), ("origin", "https://evil.example")],
+            &[("authorization", &auth), ("origin", EVIL)],
         )
         .await;
     assert_eq!(s, StatusCode::CREATED);
@@ -903,7 +872,7 @@ async fn social_tokens_are_never_taken_unverified(b: Backend) {
 both!(social_tokens_are_never_taken_unverified);
 
 /// A link's registration does not use the mobile and birth date a social registration asks for,
-/// but given, they are checked (issue 17: the contract test found a malformed mobile accepted).
+/// but given, they are checked (the contract test found a malformed mobile accepted).
 async fn a_links_registration_refuses_malformed_details_it_does_not_use(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
@@ -927,7 +896,7 @@ async fn a_links_registration_refuses_malformed_details_it_does_not_use(b: Backe
 both!(a_links_registration_refuses_malformed_details_it_does_not_use);
 
 /// A login with a NUL (or another control character) matches no account: on PostgreSQL, which
-/// cannot compare a NUL, it was a 500 (issue 17, `make fuzz`). So are a product's slug and a
+/// cannot compare a NUL, it was a 500 (found by `make fuzz`). So are a product's slug and a
 /// site text's key with one.
 async fn text_with_a_nul_is_no_match(b: Backend) {
     let db = database(b);

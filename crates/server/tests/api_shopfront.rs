@@ -1,52 +1,36 @@
-//! The shop-front API (issue 3) over HTTP, against SQLite and PostgreSQL.
+//! The shop-front API over HTTP, against SQLite and PostgreSQL.
 
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::test;
 use serde_json::{json, Value};
-use support::{database, Backend};
+use support::{database, send_json, Backend, BACOOR, CALOOCAN, MAKATI, MAKATI_CITY, SANTA_MARIA};
 
+/// The API alone over a test database, called without credentials.
 struct Api {
-    _db: support::TestDb,
-    pool: db::DbPool,
+    db: support::TestDb,
 }
 
 impl Api {
     fn new(b: Backend) -> Self {
-        let db = database(b);
-        Self {
-            pool: db.pool.clone(),
-            _db: db,
-        }
+        Self { db: database(b) }
     }
 
-    async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let mut req = match method {
-            "GET" => test::TestRequest::get(),
-            "POST" => test::TestRequest::post(),
-            other => panic!("{other}"),
-        }
-        .uri(uri);
-        if let Some(b) = body {
-            req = req.set_json(b);
-        }
-        let res = support::send_api(&self.pool, req).await;
-        let status = res.status;
-        let bytes = res.body;
-        let v = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|e| panic!("{uri}: {e}: {}", String::from_utf8_lossy(&bytes)));
-        (status, v)
+    /// The answer's status and JSON (which it must be).
+    async fn answer(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let body = body.unwrap_or(Value::Null);
+        let r = send_json(&self.db, method, uri, "", body).await;
+        (r.status, r.json())
     }
 
     async fn ok(&self, method: &str, uri: &str) -> Value {
-        let (s, v) = self.call(method, uri, None).await;
+        let (s, v) = self.answer(method, uri, None).await;
         assert_eq!(s, StatusCode::OK, "{uri}: {v}");
         v
     }
 
     async fn error(&self, method: &str, uri: &str, status: u16) -> String {
-        let (s, v) = self.call(method, uri, None).await;
+        let (s, v) = self.answer(method, uri, None).await;
         assert_eq!(s.as_u16(), status, "{uri}: {v}");
         v["error"]
             .as_str()
@@ -107,7 +91,7 @@ async fn cities_by_province_and_fulfillment(b: Backend) {
         .unwrap();
     assert_eq!(
         makati,
-        &json!({"city_id": 1380300000i64, "city_province": 51, "city_name": "Makati City", "province_name": "Metro Manila"})
+        &json!({"city_id": MAKATI_CITY, "city_province": 51, "city_name": "Makati City", "province_name": "Metro Manila"})
     );
     // Cavite: delivery to Bacoor, Imus, Dasmariñas; pickup only in Bacoor.
     let v = api
@@ -153,13 +137,13 @@ both!(cities_by_province_and_fulfillment);
 
 async fn cities_for_kegs(b: Backend) {
     let api = Api::new(b);
-    let (s, v) = api.call("POST", "/api/v3/locations/cities", None).await;
+    let (s, v) = api.answer("POST", "/api/v3/locations/cities", None).await;
     assert_eq!(s, StatusCode::OK);
     let cities = v["results"].as_array().unwrap();
     assert_eq!(cities.len(), 17, "kegs are sold in Metro Manila only");
     assert!(cities.iter().all(|c| c["province_name"] == "Metro Manila"));
     let (_, v) = api
-        .call(
+        .answer(
             "POST",
             "/api/v3/locations/cities",
             Some(json!({"province_id": 53})),
@@ -167,7 +151,7 @@ async fn cities_for_kegs(b: Backend) {
         .await;
     assert!(v["results"].as_array().unwrap().is_empty());
     let (s, v) = api
-        .call(
+        .answer(
             "POST",
             "/api/v3/locations/cities",
             Some(json!({"province_id": 404})),
@@ -175,7 +159,7 @@ async fn cities_for_kegs(b: Backend) {
         .await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
     let (s, _) = api
-        .call(
+        .answer(
             "POST",
             "/api/v3/locations/cities",
             Some(json!({"province_id": "x"})),
@@ -188,13 +172,19 @@ both!(cities_for_kegs);
 async fn barangays_streets_and_legacy_calls(b: Backend) {
     let api = Api::new(b);
     let v = api
-        .ok("GET", "/api/v3/locations/city/1380300000/barangays")
+        .ok(
+            "GET",
+            &format!("/api/v3/locations/city/{MAKATI_CITY}/barangays"),
+        )
         .await;
     let names = list(&v, "barangay_name");
     assert!(names.contains(&"Bel-Air") && names.contains(&"Poblacion"));
     assert!(names.windows(2).all(|w| w[0] <= w[1]), "sorted by name");
     let v = api
-        .ok("GET", "/api/v3/locations/barangay/1380300002/streets")
+        .ok(
+            "GET",
+            &format!("/api/v3/locations/barangay/{MAKATI}/streets"),
+        )
         .await;
     assert_eq!(
         list(&v, "street_name"),
@@ -206,7 +196,10 @@ async fn barangays_streets_and_legacy_calls(b: Backend) {
         ]
     );
     let v = api
-        .ok("GET", "/api/v3/locations/barangay/1380100001/streets")
+        .ok(
+            "GET",
+            &format!("/api/v3/locations/barangay/{CALOOCAN}/streets"),
+        )
         .await;
     assert!(
         v["results"].as_array().unwrap().is_empty(),
@@ -222,7 +215,10 @@ async fn barangays_streets_and_legacy_calls(b: Backend) {
     let v = api.ok("GET", "/api/v1/cities?filterByProvince=54").await;
     assert_eq!(list(&v, "city_name"), ["Antipolo City", "Cainta", "Taytay"]);
     let v = api
-        .ok("GET", "/api/v1/barangay?filterByCity=1380300000")
+        .ok(
+            "GET",
+            &format!("/api/v1/barangay?filterByCity={MAKATI_CITY}"),
+        )
         .await;
     assert!(list(&v, "barangay_name").contains(&"San Lorenzo"));
     api.errors(&[
@@ -239,7 +235,7 @@ async fn single_product_with_you_might_also_like(b: Backend) {
     let v = api
         .ok(
             "GET",
-            "/api/v2/products/tala-pale-pilsen-keg-30l/barangay/1380300002",
+            &format!("/api/v2/products/tala-pale-pilsen-keg-30l/barangay/{MAKATI}"),
         )
         .await;
     assert_eq!(
@@ -257,7 +253,7 @@ async fn single_product_with_you_might_also_like(b: Backend) {
     let v = api
         .ok(
             "GET",
-            "/api/v2/products/tala-pale-pilsen-keg-30l/barangay/402103004",
+            &format!("/api/v2/products/tala-pale-pilsen-keg-30l/barangay/{BACOOR}"),
         )
         .await;
     assert_eq!(v["available_in_area"], false);
@@ -294,7 +290,7 @@ async fn promotions_and_whats_new(b: Backend) {
     let v = api
         .ok(
             "GET",
-            "/api/v1/products/promos?testdate=2026-11-21&barangay=402103004",
+            &format!("/api/v1/products/promos?testdate=2026-11-21&barangay={BACOOR}"),
         )
         .await;
     assert_eq!(
@@ -305,7 +301,7 @@ async fn promotions_and_whats_new(b: Backend) {
     let v = api
         .ok(
             "GET",
-            "/api/v1/products/promos?barangay=301423001&testdate=2026-11-21",
+            &format!("/api/v1/products/promos?barangay={SANTA_MARIA}&testdate=2026-11-21"),
         )
         .await;
     assert!(v["results"].as_array().unwrap().is_empty(), "unserved area");
@@ -345,7 +341,7 @@ async fn holidays_and_the_notice_window(b: Backend) {
     }
     // A testdate that does not parse is refused, never silently today.
     let (s, v) = api
-        .call("GET", "/api/v1/philippine-holiday?testdate=garbage", None)
+        .answer("GET", "/api/v1/philippine-holiday?testdate=garbage", None)
         .await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
 }
@@ -354,7 +350,7 @@ both!(holidays_and_the_notice_window);
 async fn newsletter_signup(b: Backend) {
     let api = Api::new(b);
     let (s, v) = api
-        .call(
+        .answer(
             "POST",
             "/api/v1/mail/subscribe",
             Some(json!({"email": "Juan@Example.PH"})),
@@ -367,7 +363,7 @@ async fn newsletter_signup(b: Backend) {
     );
     let first = v;
     let (s, v) = api
-        .call(
+        .answer(
             "POST",
             "/api/v1/mail/subscribe",
             Some(json!({"email": " juan@example.ph "})),
@@ -391,14 +387,14 @@ async fn newsletter_signup(b: Backend) {
         ),
     ] {
         let (s, v) = api
-            .call("POST", "/api/v1/mail/subscribe", Some(body.clone()))
+            .answer("POST", "/api/v1/mail/subscribe", Some(body.clone()))
             .await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert_eq!(v["errors"]["email"][0], msg, "{body}");
     }
-    let (s, v) = api.call("POST", "/api/v1/mail/subscribe", None).await;
+    let (s, v) = api.answer("POST", "/api/v1/mail/subscribe", None).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
-    let mut conn = api.pool.get().unwrap();
+    let mut conn = api.db.pool.get().unwrap();
     use db::diesel::prelude::*;
     let n: i64 = db::schema::newsletter_subscriptions::table
         .count()
@@ -416,7 +412,7 @@ both!(newsletter_signup);
 
 async fn guest_user_carries_the_policy_texts(b: Backend) {
     let api = Api::new(b);
-    let (s, v) = api.call("GET", "/api/v1/user", None).await;
+    let (s, v) = api.answer("GET", "/api/v1/user", None).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
     assert!(v["error"].is_string());
     assert_eq!(v["data"]["policy_agreement_accepted"], false);

@@ -1,4 +1,4 @@
-//! The API's answers as the spec reads them: one snapshot per call (and per kind of failure),
+//! The API's answers as a client reads them: one snapshot per call (and per kind of failure),
 //! the same file for SQLite and PostgreSQL, so both engines must answer alike. Days that depend
 //! on the clock are redacted; the rest is pinned with `testdate`. Review changes with
 //! `cargo insta review` (or `INSTA_UPDATE=always cargo test --test api_snapshots`).

@@ -1,30 +1,24 @@
-//! The accounts against an attacker (issue 14), on SQLite and PostgreSQL: one test per finding of
-//! the security review. Each checks what was wrong before the fix: reset links that outlived a
-//! newer one, unsafe calls from another site without cookies, authorization schemes that passed
-//! the origin rule, answers and mail that told whether an account exists, pre-registrations that
-//! a stranger could hijack, a lockout that locked the owner out, session answers that caches
-//! could keep, weak passwords and unconfirmed sensitive changes, and addresses echoed at any
-//! length.
+//! The accounts against an attacker, on SQLite and PostgreSQL: one test per finding of the security
+//! review. Each checks what was wrong before the fix: reset links that outlived a newer one, unsafe
+//! calls from another site without cookies, authorization schemes that passed the origin rule,
+//! answers and mail that told whether an account exists, pre-registrations that a stranger could
+//! hijack, a lockout that locked the owner out, session answers that caches could keep, weak
+//! passwords and unconfirmed sensitive changes, and addresses echoed at any length.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
 
 mod support;
 
-use std::cell::Cell;
-
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{access_token, database, link_in, link_token, Backend, Res, TestDb};
+use support::{
+    access_token, an_address, assert_private, bearer, database, link_in, link_token,
+    registration_form, request, Backend, Res, TestDb, Visitor, EVIL, OWN, SHOP,
+};
 
-/// Another site.
-const EVIL: &str = "https://evil.example";
-/// The store's own origin as `send_api_mailing` sees it (`ApiConfig`'s default).
-const OWN: &str = "http://localhost:8080";
-/// The store's own origin through `store!` (`store_config`'s PUBLIC_URL).
-const SHOP: &str = "https://shop.example";
 /// What the origin rule answers.
 const CROSS_SITE: &str = "This request must come from the store's own pages.";
 /// Passwords the rules refuse, and what the refusal says: too short, or common.
@@ -56,98 +50,26 @@ fn brief(v: &Value) -> String {
     }
 }
 
-/// A request: `method uri`, a JSON body when given, and headers.
-fn req(method: &str, uri: &str, body: Option<Value>, headers: &[(&str, &str)]) -> TestRequest {
-    let mut r = TestRequest::default()
-        .method(method.parse().unwrap())
-        .uri(uri);
-    if let Some(body) = body {
-        r = r.set_json(body);
-    }
-    for (k, v) in headers {
-        r = r.insert_header((k.to_string(), v.to_string()));
-    }
-    r
-}
-
-/// A JSON POST.
-fn post(uri: &str, body: Value, headers: &[(&str, &str)]) -> TestRequest {
-    req("POST", uri, Some(body), headers)
-}
-
 /// The same request from the client at `ip`.
 fn from(r: TestRequest, ip: &str) -> TestRequest {
     r.peer_addr(std::net::SocketAddr::new(ip.parse().unwrap(), 1234))
 }
 
-/// `Authorization: Bearer <token>`.
-fn bearer(token: &str) -> String {
-    format!("Bearer {token}")
-}
+/// The API over one test database, the way an attacker and the members reach it: a visitor with
+/// a mail outbox of their own, and the attacks' steps.
+struct Shop<'a>(Visitor<'a>);
 
-/// A registration form (with a password, which `support::register` takes out and uses behind
-/// the link).
-fn form(email: &str, mobile: &str, password: &str) -> Value {
-    json!({
-        "first_name": "Juan", "last_name": "Dela Cruz", "email": email, "mobile": mobile,
-        "birth_date": "1990-05-12", "password": password, "accept_terms": true
-    })
-}
+impl<'a> std::ops::Deref for Shop<'a> {
+    type Target = Visitor<'a>;
 
-/// Asserts an answer says it depends on the session and is to be kept nowhere.
-fn assert_private(r: &Res, what: &str) {
-    let h = |name: &str| {
-        r.headers
-            .get(name)
-            .map(|v| v.to_str().unwrap().to_string())
-            .unwrap_or_default()
-    };
-    assert_eq!(h("cache-control"), "private, no-store", "{what}");
-    assert_eq!(h("vary"), "Cookie, Authorization", "{what}");
-}
-
-/// The API over one test database, the way an attacker and the members reach it.
-struct Shop<'a> {
-    db: &'a TestDb,
-    /// The folder the requests' mailer writes to: requests only queue mail, so it stays empty
-    /// unless a test delivers into it.
-    outbox: tempfile::TempDir,
-    /// Queued mail is delivered here, into a new folder each time.
-    delivered: tempfile::TempDir,
-    deliveries: Cell<u32>,
+    fn deref(&self) -> &Visitor<'a> {
+        &self.0
+    }
 }
 
 impl<'a> Shop<'a> {
     fn new(db: &'a TestDb) -> Self {
-        Self {
-            db,
-            outbox: tempfile::tempdir().unwrap(),
-            delivered: tempfile::tempdir().unwrap(),
-            deliveries: Cell::new(0),
-        }
-    }
-
-    async fn send(&self, req: TestRequest) -> Res {
-        support::send_api_mailing(&self.db.pool, self.outbox.path(), req).await
-    }
-
-    /// The answer's status, its JSON (`null` when it is not JSON) and the answer.
-    async fn ask(&self, req: TestRequest) -> (StatusCode, Value, Res) {
-        let r = self.send(req).await;
-        let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
-        (r.status, v, r)
-    }
-
-    /// A folder that no delivery used yet.
-    fn fresh_folder(&self) -> std::path::PathBuf {
-        let n = self.deliveries.get();
-        self.deliveries.set(n + 1);
-        self.delivered.path().join(n.to_string())
-    }
-
-    /// Delivers the queued mail; answers those mails only.
-    fn mails(&self) -> Vec<String> {
-        support::read_outbox(&self.db.pool, &self.fresh_folder())
+        Self(Visitor::new(db))
     }
 
     /// How many mails wait in the database's queue.
@@ -160,27 +82,32 @@ impl<'a> Shop<'a> {
 
     /// How many files the requests' mailer wrote.
     fn outbox_files(&self) -> usize {
-        std::fs::read_dir(self.outbox.path()).unwrap().count()
+        std::fs::read_dir(self.outbox()).unwrap().count()
     }
 
     /// A member registered through the link in her mail; answers her session token.
     async fn register(&self, email: &str, mobile: &str, password: &str) -> String {
-        let r =
-            support::register(self.db, &self.fresh_folder(), form(email, mobile, password)).await;
+        let r = support::register(
+            self.db,
+            &self.fresh_folder(),
+            registration_form(email, mobile, password),
+        )
+        .await;
         access_token(&r)
     }
 
     /// Asks for a reset link for `email` and answers the link's token from the mail.
     async fn reset_link(&self, email: &str) -> String {
         let (s, v, _) = self
-            .ask(post(
+            .ask(request(
+                "POST",
                 "/api/v1/reset/password/get-link",
-                json!({ "email": email }),
+                Some(json!({ "email": email })),
                 &[],
             ))
             .await;
         assert_eq!(s, StatusCode::OK, "{v}");
-        let mails = self.mails();
+        let mails = self.new_mails();
         let mail = mails
             .iter()
             .find(|m| m.contains(&format!("To: {email}")) && m.contains("suid="))
@@ -190,9 +117,10 @@ impl<'a> Shop<'a> {
 
     /// The status of `verify-link` for a reset link.
     async fn verify(&self, suid: &str) -> StatusCode {
-        self.ask(post(
+        self.ask(request(
+            "POST",
             "/api/v1/reset/password/verify-link",
-            json!({ "suid": suid }),
+            Some(json!({ "suid": suid })),
             &[],
         ))
         .await
@@ -202,9 +130,10 @@ impl<'a> Shop<'a> {
     /// The answer to a reset through the link `suid` to `password`.
     async fn reset(&self, suid: &str, password: &str) -> (StatusCode, Value) {
         let (s, v, _) = self
-            .ask(post(
+            .ask(request(
+                "POST",
                 "/api/v1/reset/password",
-                json!({ "suid": suid, "password": password }),
+                Some(json!({ "suid": suid, "password": password })),
                 &[],
             ))
             .await;
@@ -223,9 +152,10 @@ impl<'a> Shop<'a> {
         login: &str,
         password: &str,
     ) -> (StatusCode, Option<String>) {
-        let mut r = post(
+        let mut r = request(
+            "POST",
             "/api/v1/login",
-            json!({ "login": login, "password": password }),
+            Some(json!({ "login": login, "password": password })),
             &[],
         );
         if let Some(ip) = ip {
@@ -242,7 +172,7 @@ impl<'a> Shop<'a> {
     /// The status of `GET /api/v1/user` for a session token.
     async fn user(&self, token: &str) -> StatusCode {
         let auth = bearer(token);
-        self.ask(req(
+        self.ask(request(
             "GET",
             "/api/v1/user",
             None,
@@ -256,13 +186,13 @@ impl<'a> Shop<'a> {
     /// mailed to `email`.
     async fn pre_register(&self, ip: Option<&str>, body: Value) -> String {
         let email = body["email"].as_str().unwrap().to_string();
-        let mut r = post("/api/v1/pre-register", body, &[]);
+        let mut r = request("POST", "/api/v1/pre-register", Some(body), &[]);
         if let Some(ip) = ip {
             r = from(r, ip);
         }
         let (s, v, _) = self.ask(r).await;
         assert_eq!(s, StatusCode::OK, "{v}");
-        let mails = self.mails();
+        let mails = self.new_mails();
         let mail = mails
             .iter()
             .find(|m| m.contains(&format!("To: {email}")) && m.contains("registration?token="))
@@ -272,7 +202,7 @@ impl<'a> Shop<'a> {
 
     /// The status of `GET /api/v1/check-registration-token` for a link's token.
     async fn check_link(&self, token: &str) -> StatusCode {
-        self.ask(req(
+        self.ask(request(
             "GET",
             "/api/v1/check-registration-token",
             None,
@@ -284,7 +214,7 @@ impl<'a> Shop<'a> {
 
     /// The answer to opening a registration link with `body`.
     async fn open_link(&self, token: &str, body: Option<Value>) -> (StatusCode, Value, Res) {
-        self.ask(req(
+        self.ask(request(
             "POST",
             "/api/v1/registration",
             body,
@@ -336,9 +266,10 @@ async fn reset_links_are_void_after_a_newer_link_a_reset_or_a_password_change(b:
     assert_eq!(s.verify(&before_change).await, StatusCode::OK);
     let auth = bearer(&token);
     let (st, v, _) = s
-        .ask(post(
+        .ask(request(
+            "POST",
             "/api/v1/user/change-password",
-            json!({"current_password": "Lechon-2028x", "password": "Sisig-2027x"}),
+            Some(json!({"current_password": "Lechon-2028x", "password": "Sisig-2027x"})),
             &[("authorization", &auth)],
         ))
         .await;
@@ -375,7 +306,7 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
     let member = s
         .register("lea@example.com", "09191234567", "Pulutan2026")
         .await;
-    let guest = access_token(&s.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let guest = s.guest().await;
     let login = json!({"login": "lea@example.com", "password": "Pulutan2026"});
     let refused = json!({ "error": CROSS_SITE });
     let (guest_cookie, member_cookie) = (format!("session={guest}"), format!("session={member}"));
@@ -387,7 +318,14 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
         vec![("origin", EVIL), ("cookie", &guest_cookie)],
         vec![("origin", EVIL), ("cookie", &member_cookie)],
     ] {
-        let (st, v, r) = s.ask(post("/api/v1/login", login.clone(), &headers)).await;
+        let (st, v, r) = s
+            .ask(request(
+                "POST",
+                "/api/v1/login",
+                Some(login.clone()),
+                &headers,
+            ))
+            .await;
         assert_eq!((st, &v), (StatusCode::FORBIDDEN, &refused), "{headers:?}");
         assert!(r.headers.get("access-token").is_none(), "{headers:?}");
     }
@@ -401,7 +339,12 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
         let uri = fill(e.path());
         for headers in [[("origin", EVIL)], [("sec-fetch-site", "cross-site")]] {
             let (st, v, _) = s
-                .ask(req(e.method().as_str(), &uri, Some(json!({})), &headers))
+                .ask(request(
+                    e.method().as_str(),
+                    &uri,
+                    Some(json!({})),
+                    &headers,
+                ))
                 .await;
             assert_eq!(
                 (st, &v),
@@ -434,7 +377,14 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
     }
     // The same login as JSON, from no browser or from the store's own pages.
     for headers in [vec![], vec![("origin", OWN)]] {
-        let (st, v, r) = s.ask(post("/api/v1/login", login.clone(), &headers)).await;
+        let (st, v, r) = s
+            .ask(request(
+                "POST",
+                "/api/v1/login",
+                Some(login.clone()),
+                &headers,
+            ))
+            .await;
         assert_eq!(st, StatusCode::OK, "{headers:?}: {v}");
         assert!(r.headers.get("access-token").is_some());
     }
@@ -443,14 +393,24 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
     let (st, v) = {
         let r = send!(
             store,
-            post("/api/v1/login", login.clone(), &[("origin", EVIL)])
+            request(
+                "POST",
+                "/api/v1/login",
+                Some(login.clone()),
+                &[("origin", EVIL)]
+            )
         );
         (r.status, r.json())
     };
     assert_eq!((st, v), (StatusCode::FORBIDDEN, refused));
     let r = send!(
         store,
-        post("/api/v1/login", login.clone(), &[("origin", SHOP)])
+        request(
+            "POST",
+            "/api/v1/login",
+            Some(login.clone()),
+            &[("origin", SHOP)]
+        )
     );
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let mut jar = support::Jar::default();
@@ -502,16 +462,16 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
         .register("lea@example.com", "09191234567", "Pulutan2026")
         .await;
     let cookie = format!("session={token}");
-    let address =
-        json!({"address": "Unit 5B, 12 Jupiter St.", "barangay_id": 1380300002, "street_id": 1});
-    let with_token = [format!("Bearer {token}"), format!("bearer {token}")];
+    let address = an_address();
+    let with_token = [bearer(&token), format!("bearer {token}")];
     let mut schemes = vec!["Basic YTpi", "Token abc", "bearer x", "Bearer x"];
     schemes.extend(with_token.iter().map(String::as_str));
     for auth in &schemes {
         let (st, v, _) = s
-            .ask(post(
+            .ask(request(
+                "POST",
                 "/api/v1/user/addresses",
-                address.clone(),
+                Some(address.clone()),
                 &[
                     ("cookie", &cookie),
                     ("authorization", auth),
@@ -524,9 +484,10 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
     }
     for auth in ["Basic YTpi", "Token abc"] {
         let (st, _, _) = s
-            .ask(post(
+            .ask(request(
+                "POST",
                 "/api/v1/user/addresses",
-                address.clone(),
+                Some(address.clone()),
                 &[("authorization", auth), ("origin", EVIL)],
             ))
             .await;
@@ -536,9 +497,10 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
     for scheme in ["Bearer", "bearer", "BEARER"] {
         let auth = format!("{scheme} {token}");
         let (st, v, _) = s
-            .ask(post(
+            .ask(request(
+                "POST",
                 "/api/v1/user/addresses",
-                address.clone(),
+                Some(address.clone()),
                 &[("authorization", &auth), ("origin", EVIL)],
             ))
             .await;
@@ -546,7 +508,7 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
     }
     let auth = format!("bearer {token}");
     let (st, v, _) = s
-        .ask(req(
+        .ask(request(
             "GET",
             "/api/v1/user",
             None,
@@ -556,7 +518,7 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
     assert_eq!(st, StatusCode::OK, "a lowercase bearer authenticates: {v}");
     assert_eq!(v["data"]["email"], "lea@example.com");
     let (st, v, _) = s
-        .ask(req(
+        .ask(request(
             "GET",
             "/api/v1/user/addresses/list",
             None,
@@ -592,9 +554,11 @@ async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(
         .into_iter()
         .enumerate()
     {
-        let mut body = form(email, "09170000009", "Pulutan2026");
+        let mut body = registration_form(email, "09170000009", "Pulutan2026");
         body.as_object_mut().unwrap().remove("password");
-        let (st, v, _) = s.ask(post("/api/v1/pre-register", body, &[])).await;
+        let (st, v, _) = s
+            .ask(request("POST", "/api/v1/pre-register", Some(body), &[]))
+            .await;
         assert_eq!(s.queued(), n as i64 + 1, "{email}: one mail queued");
         assert_eq!(
             s.outbox_files(),
@@ -614,9 +578,10 @@ async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(
         .enumerate()
     {
         let (st, v, _) = s
-            .ask(post(
+            .ask(request(
+                "POST",
                 "/api/v1/reset/password/get-link",
-                json!({ "email": email }),
+                Some(json!({ "email": email })),
                 &[],
             ))
             .await;
@@ -634,7 +599,7 @@ async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(
         "a known and an unknown address answer alike"
     );
     // Delivered off the request, the four mails arrive.
-    let mails = support::read_outbox(&db.pool, s.outbox.path());
+    let mails = s.mails();
     assert_eq!(mails.len(), 4);
     assert_eq!(s.queued(), 0);
     let to = |who: &str, what: &str| {
@@ -650,7 +615,7 @@ async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(
     let profile = json!({"first_name": "Lea", "last_name": "Salonga", "mobile": "09191234567", "birth_date": "1971-02-22"});
     let put = |token: &str, body: Value| {
         let auth = bearer(token);
-        s.ask(req(
+        s.ask(request(
             "PUT",
             "/api/v1/user",
             Some(body),
@@ -694,9 +659,11 @@ async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
         "email": "victim@example.com", "mobile": "09171112222", "birth_date": "1990-05-12",
         "password": "Stranger-Pass-2026", "accept_terms": true
     });
-    let (st, v, _) = s.ask(post("/api/v1/pre-register", stranger, &[])).await;
+    let (st, v, _) = s
+        .ask(request("POST", "/api/v1/pre-register", Some(stranger), &[]))
+        .await;
     assert_eq!(st, StatusCode::OK, "{v}");
-    let mails = s.mails();
+    let mails = s.new_mails();
     assert_eq!(mails.len(), 1);
     let mail = &mails[0];
     assert!(mail.contains("To: victim@example.com"));
@@ -746,7 +713,7 @@ async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
     // A new pre-registration replaces the pending one; past 3 an hour the owner is told a link
     // was sent, and the latest one works.
     let owner = || {
-        let mut f = form("owner@example.com", "09173334444", "Pulutan2026");
+        let mut f = registration_form("owner@example.com", "09173334444", "Pulutan2026");
         f.as_object_mut().unwrap().remove("password");
         f
     };
@@ -766,7 +733,10 @@ async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
     );
     assert_eq!(s.check_link(&third).await, StatusCode::OK);
     let (st, v, r) = s
-        .ask(from(post("/api/v1/pre-register", owner(), &[]), "10.0.1.4"))
+        .ask(from(
+            request("POST", "/api/v1/pre-register", Some(owner()), &[]),
+            "10.0.1.4",
+        ))
         .await;
     assert_eq!(st, StatusCode::TOO_MANY_REQUESTS, "{v}");
     assert!(
@@ -777,7 +747,7 @@ async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
         "{v}"
     );
     assert!(r.headers.get("retry-after").is_some());
-    assert!(s.mails().is_empty(), "no fourth mail");
+    assert!(s.new_mails().is_empty(), "no fourth mail");
     assert_eq!(
         s.check_link(&third).await,
         StatusCode::OK,
@@ -883,7 +853,7 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
     let member = s
         .register("lea@example.com", "09191234567", "Pulutan2026")
         .await;
-    let guest = access_token(&s.send(TestRequest::post().uri("/api/v1/guest-token")).await);
+    let guest = s.guest().await;
     let (member_auth, guest_auth) = (bearer(&member), bearer(&guest));
     let member_cookie = format!("session={member}");
     let profile_errors =
@@ -939,7 +909,7 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
         ),
     ];
     for (method, uri, body, headers, status, what) in cases {
-        let (st, v, r) = s.ask(req(method, uri, body, &headers)).await;
+        let (st, v, r) = s.ask(request(method, uri, body, &headers)).await;
         assert_eq!(st, status, "{what}: {v}");
         assert_private(&r, what);
     }
@@ -950,7 +920,9 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
         .expect("the provinces call");
     assert_eq!(provinces.access(), framework::Access::Public);
     for headers in [vec![], vec![("authorization", member_auth.as_str())]] {
-        let (st, _, r) = s.ask(req("GET", provinces.path(), None, &headers)).await;
+        let (st, _, r) = s
+            .ask(request("GET", provinces.path(), None, &headers))
+            .await;
         assert_eq!(st, StatusCode::OK);
         let cc = r
             .headers
@@ -969,7 +941,7 @@ both!(session_answers_are_private_and_public_ones_are_not);
 async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    let mut body = form("rosa@example.com", "09181234567", "");
+    let mut body = registration_form("rosa@example.com", "09181234567", "");
     body.as_object_mut().unwrap().remove("password");
     let link = s.pre_register(None, body).await;
     for (weak, why) in WEAK {
@@ -1004,9 +976,10 @@ async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b
     assert_eq!(s.user(&token).await, StatusCode::OK, "no reset happened");
     // A password change.
     let change = |password: &str| {
-        post(
+        request(
+            "POST",
             "/api/v1/user/change-password",
-            json!({"current_password": "Pulutan2026", "password": password}),
+            Some(json!({"current_password": "Pulutan2026", "password": password})),
             &auth,
         )
     };
@@ -1031,7 +1004,7 @@ async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b
         if let Some(c) = current {
             p["current_password"] = json!(c);
         }
-        req("PUT", "/api/v1/user", Some(p), &auth)
+        request("PUT", "/api/v1/user", Some(p), &auth)
     };
     let (st, v, _) = s.ask(profile(None)).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{}", brief(&v));
@@ -1040,7 +1013,7 @@ async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b
     assert_eq!(st, StatusCode::OK, "{v}");
     assert_eq!(v["data"]["mobile"], "09185550000");
     // Deleting the account needs the current password.
-    let (st, v, _) = s.ask(req("DELETE", "/api/v1/user", None, &auth)).await;
+    let (st, v, _) = s.ask(request("DELETE", "/api/v1/user", None, &auth)).await;
     assert!(
         st == StatusCode::UNPROCESSABLE_ENTITY || st == StatusCode::BAD_REQUEST,
         "no body: {st} {v}"
@@ -1058,7 +1031,7 @@ async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b
         ),
     ] {
         let (st, v, _) = s
-            .ask(req("DELETE", "/api/v1/user", Some(body), &auth))
+            .ask(request("DELETE", "/api/v1/user", Some(body), &auth))
             .await;
         assert_eq!(
             st,
@@ -1073,7 +1046,7 @@ async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b
         assert_eq!(s.user(&token).await, StatusCode::OK, "{what}: still there");
     }
     let (st, v, _) = s
-        .ask(req(
+        .ask(request(
             "DELETE",
             "/api/v1/user",
             Some(json!({"current_password": "Pulutan2026"})),
@@ -1098,7 +1071,7 @@ async fn an_api_address_over_2000_bytes_is_refused_unechoed(b: Backend) {
     let store = store!(db);
     for uri in [&long, &long_query] {
         for method in ["GET", "POST"] {
-            let r = s.send(req(method, uri, None, &[])).await;
+            let r = s.send(request(method, uri, None, &[])).await;
             assert_eq!(
                 r.status,
                 StatusCode::URI_TOO_LONG,
@@ -1106,24 +1079,24 @@ async fn an_api_address_over_2000_bytes_is_refused_unechoed(b: Backend) {
                 &uri[..30]
             );
             assert!(!r.text().contains("aaaa"), "{}", r.text());
-            let r = send!(store, req(method, uri, None, &[]));
+            let r = send!(store, request(method, uri, None, &[]));
             assert_eq!(r.status, StatusCode::URI_TOO_LONG, "the store: {method}");
             assert!(!r.text().contains("aaaa"));
         }
     }
-    let r = s.send(req("GET", &near, None, &[])).await;
+    let r = s.send(request("GET", &near, None, &[])).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
-    let r = send!(store, req("GET", &near, None, &[]));
+    let r = send!(store, request("GET", &near, None, &[]));
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     // The edge: a path and query of 2,000 bytes is read, of 2,001 refused.
     let at = |n: usize| format!("/api/v1/provinces?x={}", "a".repeat(n - 19));
     assert_eq!(at(2_000).len(), 2_000 + "?".len());
     assert_eq!(
-        s.send(req("GET", &at(2_000), None, &[])).await.status,
+        s.send(request("GET", &at(2_000), None, &[])).await.status,
         StatusCode::OK
     );
     assert_eq!(
-        s.send(req("GET", &at(2_001), None, &[])).await.status,
+        s.send(request("GET", &at(2_001), None, &[])).await.status,
         StatusCode::URI_TOO_LONG
     );
 }
@@ -1140,7 +1113,7 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
         .await;
     let state = support::api_state(
         &db.pool,
-        s.outbox.path(),
+        s.outbox(),
         framework::ApiConfig {
             trusted_proxies: std::sync::Arc::from(vec!["10.9.9.9".parse().unwrap()]),
             ..framework::ApiConfig::default()
@@ -1154,9 +1127,10 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
     .await;
     let login = |peer: &str, forwarded: &str, password: &str| {
         from(
-            post(
+            request(
+                "POST",
                 "/api/v1/login",
-                json!({"login": "lea@example.com", "password": password}),
+                Some(json!({"login": "lea@example.com", "password": password})),
                 &[("x-forwarded-for", forwarded)],
             ),
             peer,
@@ -1187,11 +1161,10 @@ async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
 }
 both!(behind_a_trusted_proxy_each_shopper_is_a_client);
 
-/// Issue 17: an address is often many shoppers (a carrier-grade NAT, or the proxy when
-/// `TRUSTED_PROXIES` is not set): fifty members logging in through one address all get in, while
-/// one account's guesser there is still stopped after five tries; and from a peer that is not a
-/// trusted proxy, a forged `X-Forwarded-For` neither splits one client into many nor makes it
-/// another.
+/// An address is often many shoppers (a carrier-grade NAT, or the proxy when `TRUSTED_PROXIES` is
+/// not set): fifty members logging in through one address all get in, while one account's guesser
+/// there is still stopped after five tries; and from a peer that is not a trusted proxy, a forged
+/// `X-Forwarded-For` neither splits one client into many nor makes it another.
 async fn fifty_members_behind_one_address_log_in(b: Backend) {
     let db = database(b);
     support::members_who_log_in(&db, 1..=50).await;
@@ -1226,9 +1199,10 @@ async fn fifty_members_behind_one_address_log_in(b: Backend) {
         "the guesser's address is stopped on that account"
     );
     // A forged hop from an untrusted peer: still the peer, still stopped.
-    let r = post(
+    let r = request(
+        "POST",
         "/api/v1/login",
-        json!({"login": "member1@example.com", "password": "Tala beer 2026 ok"}),
+        Some(json!({"login": "member1@example.com", "password": "Tala beer 2026 ok"})),
         &[("x-forwarded-for", "198.51.100.200")],
     );
     let (st, _, _) = s.ask(from(r, "100.64.0.1")).await;

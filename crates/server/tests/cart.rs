@@ -1,6 +1,6 @@
-//! The cart over HTTP on SQLite and PostgreSQL (issue 15): cases, totals to the centavo,
-//! deposits and returned empties, delivery fees by area and fulfillment, availability per
-//! barangay, the family rule, limits, and whose cart it is.
+//! The cart over HTTP on SQLite and PostgreSQL: cases, totals to the centavo, deposits and returned
+//! empties, delivery fees by area and fulfillment, availability per barangay, the family rule,
+//! limits, and whose cart it is.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -8,77 +8,11 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::test::TestRequest;
 use serde_json::{json, Value};
-use support::{database, Backend, Res, TestDb};
-
-/// Makati, Poblacion: served for delivery (fee P150) and pickup; sells every product.
-const MAKATI: i64 = 1380300002;
-/// Manila, Barangay 1: Metro Manila, but not where the Double IPA can (17) is sold.
-const MANILA: i64 = 1380601001;
-/// Meycauayan, Bagbaguin (Bulacan): delivery only (fee P250); no kegs.
-const MEYCAUAYAN: i64 = 301412001;
-/// Angat, Banaban: not served.
-const ANGAT: i64 = 301401001;
-
-async fn call(
-    db: &TestDb,
-    method: &str,
-    uri: &str,
-    auth: &Auth,
-    body: Value,
-) -> (StatusCode, Value, Res) {
-    let mut req = TestRequest::default()
-        .method(method.parse().unwrap())
-        .uri(uri);
-    match auth {
-        Auth::None => {}
-        Auth::Bearer(t) => req = req.insert_header(("authorization", format!("Bearer {t}"))),
-        Auth::Cookie(c) => req = req.insert_header(("cookie", c.clone())),
-    }
-    if !body.is_null() {
-        req = req.set_json(body);
-    }
-    let r = support::send_api(&db.pool, req).await;
-    let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
-    (r.status, v, r)
-}
-
-enum Auth {
-    None,
-    Bearer(String),
-    Cookie(String),
-}
-
-async fn add(
-    db: &TestDb,
-    auth: &Auth,
-    product: i64,
-    quantity: i64,
-    barangay: i64,
-) -> (StatusCode, Value) {
-    let (s, v, _) = call(
-        db,
-        "POST",
-        "/api/v1/cart",
-        auth,
-        json!({"product_id": product, "quantity": quantity, "barangay": barangay}),
-    )
-    .await;
-    (s, v)
-}
-
-async fn cart(db: &TestDb, auth: &Auth, barangay: i64, query: &str) -> (StatusCode, Value) {
-    let (s, v, _) = call(
-        db,
-        "GET",
-        &format!("/api/v1/cart/{barangay}{query}"),
-        auth,
-        Value::Null,
-    )
-    .await;
-    (s, v)
-}
+use support::{
+    add_to_cart, call_api, database, guest_browser, view_cart, Auth, Backend, ANGAT, MAKATI,
+    MANILA, MEYCAUAYAN,
+};
 
 fn summary(v: &Value) -> (i64, i64, i64, i64) {
     let s = &v["cart_order_summary"];
@@ -94,7 +28,7 @@ async fn totals_to_the_centavo(backend: Backend) {
     let db = database(backend);
     let guest = Auth::Bearer(support::guest(&db).await);
     // A case of Tala Pale Pilsen (P1,188.00 the case, deposit P240.00) delivered to Makati (P150).
-    let (s, v) = add(&db, &guest, 1, 24, MAKATI).await;
+    let (s, v) = add_to_cart(&db, &guest, 1, 24, MAKATI).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(
         v["message"],
@@ -118,7 +52,7 @@ async fn totals_to_the_centavo(backend: Backend) {
     );
 
     // Half a crate of grande (deposit P288.00 a crate): 12 units at P78.00; the case is 36 of 48.
-    let (_, v) = add(&db, &guest, 2, 12, MAKATI).await;
+    let (_, v) = add_to_cart(&db, &guest, 2, 12, MAKATI).await;
     let case = &v["shopping_cart"][0];
     assert_eq!(
         (
@@ -144,13 +78,13 @@ async fn totals_to_the_centavo(backend: Backend) {
     );
 
     // Pickup has no fee; a city outside Metro Manila pays its own.
-    let (_, v) = cart(&db, &guest, MAKATI, "?fulfillment=2").await;
+    let (_, v) = view_cart(&db, &guest, MAKATI, "?fulfillment=2").await;
     assert_eq!(summary(&v).2, 0);
-    let (_, v) = cart(&db, &guest, MEYCAUAYAN, "").await;
+    let (_, v) = view_cart(&db, &guest, MEYCAUAYAN, "").await;
     assert_eq!(summary(&v).2, 25_000);
 
     // Returning one empty crate of the regular bottles credits its deposit, at most what is charged.
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "POST",
         "/api/v3/return-empty",
@@ -160,7 +94,7 @@ async fn totals_to_the_centavo(backend: Backend) {
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(summary(&v).1, 24_000 + 14_400 - 24_000);
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "POST",
         "/api/v3/return-empty",
@@ -173,7 +107,7 @@ async fn totals_to_the_centavo(backend: Backend) {
         v["error"].as_str().unwrap().contains("return at most"),
         "{v}"
     );
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "POST",
         "/api/v3/return-empty",
@@ -190,7 +124,7 @@ async fn availability_per_barangay(backend: Backend) {
     let db = database(backend);
     let guest = Auth::Bearer(support::guest(&db).await);
     // The Double IPA can is sold in Makati, not in Manila: refused there, by name.
-    let (s, v) = add(&db, &guest, 17, 24, MANILA).await;
+    let (s, v) = add_to_cart(&db, &guest, 17, 24, MANILA).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert_eq!(v["data"]["products"][0]["id"], 17);
     assert!(v["message"]
@@ -198,13 +132,13 @@ async fn availability_per_barangay(backend: Backend) {
         .unwrap()
         .contains("Bangkal Double IPA Can"));
     // Out of stock (not orderable) is refused too.
-    let (s, v) = add(&db, &guest, 20, 24, MAKATI).await;
+    let (s, v) = add_to_cart(&db, &guest, 20, 24, MAKATI).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(v["data"]["products"][0]["reason"], "Out of stock.");
     // Bought in Makati, then priced for Manila: kept, listed by name, counted in no total.
-    let (s, _) = add(&db, &guest, 17, 24, MAKATI).await;
+    let (s, _) = add_to_cart(&db, &guest, 17, 24, MAKATI).await;
     assert_eq!(s, StatusCode::OK);
-    let (_, v) = cart(&db, &guest, MANILA, "").await;
+    let (_, v) = view_cart(&db, &guest, MANILA, "").await;
     assert_eq!(v["item_count"], 1);
     assert_eq!(
         v["unavailable"][0]["product_name"],
@@ -217,13 +151,13 @@ async fn availability_per_barangay(backend: Backend) {
         .unwrap()
         .contains("Bangkal Double IPA Can"));
     // Not served at all: everything listed.
-    let (_, v) = cart(&db, &guest, ANGAT, "").await;
+    let (_, v) = view_cart(&db, &guest, ANGAT, "").await;
     assert!(v["unavailable"][0]["reason"]
         .as_str()
         .unwrap()
         .contains("do not deliver"));
     // Unknown barangay: 404 carrying data.error.
-    let (s, v) = cart(&db, &guest, 999, "").await;
+    let (s, v) = view_cart(&db, &guest, 999, "").await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(v["data"]["error"].is_string(), "{v}");
 }
@@ -232,9 +166,12 @@ both!(availability_per_barangay);
 async fn families_limits_and_bad_input(backend: Backend) {
     let db = database(backend);
     let guest = Auth::Bearer(support::guest(&db).await);
-    assert_eq!(add(&db, &guest, 1, 24, MAKATI).await.0, StatusCode::OK);
+    assert_eq!(
+        add_to_cart(&db, &guest, 1, 24, MAKATI).await.0,
+        StatusCode::OK
+    );
     // A keg does not join bottles.
-    let (s, v) = add(&db, &guest, 21, 1, MAKATI).await;
+    let (s, v) = add_to_cart(&db, &guest, 21, 1, MAKATI).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["message"]
         .as_str()
@@ -242,22 +179,25 @@ async fn families_limits_and_bad_input(backend: Backend) {
         .contains("separate transaction"));
     // Quantities 1-999, per item in total.
     for q in [0, -1, 1000, i64::MAX] {
-        let (s, v) = add(&db, &guest, 1, q, MAKATI).await;
+        let (s, v) = add_to_cart(&db, &guest, 1, q, MAKATI).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{q}: {v}");
         assert_eq!(
             v["errors"]["quantity"][0],
             "The quantity must be from 1 to 999."
         );
     }
-    assert_eq!(add(&db, &guest, 1, 975, MAKATI).await.0, StatusCode::OK);
-    let (s, v) = add(&db, &guest, 1, 1, MAKATI).await;
+    assert_eq!(
+        add_to_cart(&db, &guest, 1, 975, MAKATI).await.0,
+        StatusCode::OK
+    );
+    let (s, v) = add_to_cart(&db, &guest, 1, 1, MAKATI).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         v["message"].as_str().unwrap().contains("at most 999"),
         "{v}"
     );
     // Wrong kinds and unknown ids.
-    let (s, _, _) = call(
+    let (s, _) = call_api(
         &db,
         "POST",
         "/api/v1/cart",
@@ -266,9 +206,9 @@ async fn families_limits_and_bad_input(backend: Backend) {
     )
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
-    let (s, _) = add(&db, &guest, 9999, 1, MAKATI).await;
+    let (s, _) = add_to_cart(&db, &guest, 9999, 1, MAKATI).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "POST",
         "/api/v1/cart",
@@ -279,7 +219,7 @@ async fn families_limits_and_bad_input(backend: Backend) {
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["errors"]["street_id"].is_array());
     // Changing and removing.
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "PUT",
         "/api/v1/cart",
@@ -289,7 +229,7 @@ async fn families_limits_and_bad_input(backend: Backend) {
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["shopping_cart"][0]["items"][0]["quantity"], 48);
-    let (s, _, _) = call(
+    let (s, _) = call_api(
         &db,
         "PUT",
         "/api/v1/cart",
@@ -298,7 +238,7 @@ async fn families_limits_and_bad_input(backend: Backend) {
     )
     .await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "DELETE",
         "/api/v1/cart",
@@ -310,7 +250,10 @@ async fn families_limits_and_bad_input(backend: Backend) {
     assert_eq!(v["item_count"], 0);
     assert_eq!(v["checkout"]["reason"], "There are no items in your cart.");
     // Now a keg is fine.
-    assert_eq!(add(&db, &guest, 21, 1, MAKATI).await.0, StatusCode::OK);
+    assert_eq!(
+        add_to_cart(&db, &guest, 21, 1, MAKATI).await.0,
+        StatusCode::OK
+    );
 }
 both!(families_limits_and_bad_input);
 
@@ -341,7 +284,7 @@ async fn fifty_products_at_most(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(added, 50);
-    let (s, v) = add(&db, &Auth::Bearer(guest.clone()), 1, 1, MAKATI).await;
+    let (s, v) = add_to_cart(&db, &Auth::Bearer(guest.clone()), 1, 1, MAKATI).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         v["message"]
@@ -352,7 +295,9 @@ async fn fifty_products_at_most(backend: Backend) {
     );
     // Adding more of one it holds is fine.
     assert_eq!(
-        add(&db, &Auth::Bearer(guest), 100, 1, MAKATI).await.0,
+        add_to_cart(&db, &Auth::Bearer(guest), 100, 1, MAKATI)
+            .await
+            .0,
         StatusCode::OK
     );
 }
@@ -361,19 +306,19 @@ both!(fifty_products_at_most);
 async fn whose_cart(backend: Backend) {
     let db = database(backend);
     // No session: an empty cart to read, 401 to change.
-    let (s, v) = cart(&db, &Auth::None, MAKATI, "").await;
+    let (s, v) = view_cart(&db, &Auth::None, MAKATI, "").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["item_count"], 0);
     assert_eq!(
-        add(&db, &Auth::None, 1, 24, MAKATI).await.0,
+        add_to_cart(&db, &Auth::None, 1, 24, MAKATI).await.0,
         StatusCode::UNAUTHORIZED
     );
     // Two guests, two carts.
     let a = Auth::Bearer(support::guest(&db).await);
     let b = Auth::Bearer(support::guest(&db).await);
-    add(&db, &a, 1, 24, MAKATI).await;
-    assert_eq!(cart(&db, &b, MAKATI, "").await.1["item_count"], 0);
-    let (s, _, _) = call(
+    add_to_cart(&db, &a, 1, 24, MAKATI).await;
+    assert_eq!(view_cart(&db, &b, MAKATI, "").await.1["item_count"], 0);
+    let (s, _) = call_api(
         &db,
         "PUT",
         "/api/v1/cart",
@@ -384,7 +329,7 @@ async fn whose_cart(backend: Backend) {
     assert_eq!(s, StatusCode::NOT_FOUND);
     // A member's cart is theirs, and recommendations are for members only.
     let m = Auth::Bearer(support::member(&db, 1).await);
-    let (_, v) = add(&db, &m, 3, 24, MAKATI).await;
+    let (_, v) = add_to_cart(&db, &m, 3, 24, MAKATI).await;
     assert!(!v["recommended_products"].as_array().unwrap().is_empty());
     assert!(v["recommended_products"]
         .as_array()
@@ -392,11 +337,11 @@ async fn whose_cart(backend: Backend) {
         .iter()
         .all(|p| p["id"] != 3));
     assert_eq!(
-        add(&db, &a, 5, 24, MAKATI).await.1["recommended_products"],
+        add_to_cart(&db, &a, 5, 24, MAKATI).await.1["recommended_products"],
         json!([])
     );
-    assert_eq!(cart(&db, &a, MAKATI, "").await.1["item_count"], 2);
-    assert_eq!(cart(&db, &m, MAKATI, "").await.1["item_count"], 1);
+    assert_eq!(view_cart(&db, &a, MAKATI, "").await.1["item_count"], 2);
+    assert_eq!(view_cart(&db, &m, MAKATI, "").await.1["item_count"], 1);
 }
 both!(whose_cart);
 
@@ -404,30 +349,15 @@ both!(whose_cart);
 /// same browser finds the same cart.
 async fn the_cart_outlives_the_guest_session(backend: Backend) {
     let db = database(backend);
-    let first = support::guest(&db).await;
-    let (s, v, r) = call(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &Auth::Cookie(format!("session={first}")),
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let set: Vec<(String, String)> = support::set_cookies(&r);
-    let cart_cookie = set
-        .iter()
-        .find(|(k, _)| k == "cart")
-        .expect("a cart cookie")
-        .1
-        .clone();
-    let raw = support::cookies(&r).join("\n");
+    let first = guest_browser(&db, 1, 24).await;
+    let cart_cookie = first.cart();
+    let raw = support::cookies(&first.added).join("\n");
     assert!(
         raw.contains("HttpOnly") && raw.contains("Max-Age=2592000"),
         "{raw}"
     );
     let second = support::guest(&db).await;
-    let (_, v) = cart(
+    let (_, v) = view_cart(
         &db,
         &Auth::Cookie(format!("session={second}; cart={cart_cookie}")),
         MAKATI,
@@ -436,10 +366,10 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
     .await;
     assert_eq!(v["item_count"], 1);
     // Without the cookie it is not found; a made-up cookie finds nothing.
-    let (_, v) = cart(&db, &Auth::Cookie(format!("session={second}")), MAKATI, "").await;
+    let (_, v) = view_cart(&db, &Auth::Cookie(format!("session={second}")), MAKATI, "").await;
     assert_eq!(v["item_count"], 0);
     let fake = "A".repeat(43);
-    let (_, v) = cart(
+    let (_, v) = view_cart(
         &db,
         &Auth::Cookie(format!("session={second}; cart={fake}")),
         MAKATI,
@@ -450,32 +380,12 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
 }
 both!(the_cart_outlives_the_guest_session);
 
-/// A guest browser's session and cart cookies after adding `quantity` of `product`.
-async fn guest_browser(db: &TestDb, product: i64, quantity: i64) -> (String, String) {
-    let session = support::guest(db).await;
-    let (s, v, r) = call(
-        db,
-        "POST",
-        "/api/v1/cart",
-        &Auth::Cookie(format!("session={session}")),
-        json!({"product_id": product, "quantity": quantity, "barangay": MAKATI}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let cart = support::set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "cart")
-        .unwrap()
-        .1;
-    (session, cart)
-}
-
 async fn carts_merge_at_login(backend: Backend) {
     let db = database(backend);
     support::member_who_logs_in(&db, 1).await;
     // The member's own cart: a case of Tala Light.
     let (_, first) = support::log_in_member(&db, 1, "").await;
-    add(
+    add_to_cart(
         &db,
         &Auth::Cookie(format!("session={first}")),
         3,
@@ -484,8 +394,9 @@ async fn carts_merge_at_login(backend: Backend) {
     )
     .await;
     // As a guest on another browser: 24 Tala Light and 24 Pale Pilsen; then logging in there.
-    let (session, jar) = guest_browser(&db, 3, 24).await;
-    add(
+    let browser = guest_browser(&db, 3, 24).await;
+    let (session, jar) = (browser.session.clone(), browser.cart());
+    add_to_cart(
         &db,
         &Auth::Cookie(format!("session={session}; cart={jar}")),
         1,
@@ -497,7 +408,7 @@ async fn carts_merge_at_login(backend: Backend) {
         support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
     assert_eq!(v["data"]["cart_conflict"], false);
     let me = Auth::Cookie(format!("session={member}; cart={jar}"));
-    let (_, v) = cart(&db, &me, MAKATI, "").await;
+    let (_, v) = view_cart(&db, &me, MAKATI, "").await;
     let mut items: Vec<(i64, i64)> = v["shopping_cart"][0]["items"]
         .as_array()
         .unwrap()
@@ -508,7 +419,7 @@ async fn carts_merge_at_login(backend: Backend) {
     assert_eq!(items, vec![(1, 24), (3, 48)], "quantities add per product");
     assert!(v["conflict"].is_null());
     // The guest's cart is gone: the cookie alone finds nothing now.
-    let (_, v) = cart(&db, &Auth::Cookie(format!("cart={jar}")), MAKATI, "").await;
+    let (_, v) = view_cart(&db, &Auth::Cookie(format!("cart={jar}")), MAKATI, "").await;
     assert_eq!(v["item_count"], 0);
 }
 both!(carts_merge_at_login);
@@ -517,7 +428,7 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     let db = database(backend);
     support::member_who_logs_in(&db, 1).await;
     let (_, first) = support::log_in_member(&db, 1, "").await;
-    add(
+    add_to_cart(
         &db,
         &Auth::Cookie(format!("session={first}")),
         1,
@@ -526,19 +437,20 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     )
     .await;
     // A keg as a guest, then logging in: two families, nothing moves.
-    let (session, jar) = guest_browser(&db, 21, 1).await;
+    let browser = guest_browser(&db, 21, 1).await;
+    let (session, jar) = (browser.session.clone(), browser.cart());
     let (v, member) =
         support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
     assert_eq!(v["data"]["cart_conflict"], true);
     let me = Auth::Cookie(format!("session={member}; cart={jar}"));
-    let (_, v) = cart(&db, &me, MAKATI, "").await;
+    let (_, v) = view_cart(&db, &me, MAKATI, "").await;
     assert_eq!(v["shopping_cart"][0]["name"], "Bottles");
     assert_eq!(
         v["conflict"]["guest_items"][0],
         "Tala Pale Pilsen Keg 30 L x 1"
     );
     // A bad choice is refused; keeping the guest's cart replaces the member's.
-    let (s, _, _) = call(
+    let (s, _) = call_api(
         &db,
         "POST",
         "/api/v1/cart/keep",
@@ -549,7 +461,7 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     // An unknown barangay is a 404 before anything changes (a review found the choice made
     // first): both carts are still there to choose from.
-    let (s, _, _) = call(
+    let (s, _) = call_api(
         &db,
         "POST",
         "/api/v1/cart/keep",
@@ -558,7 +470,7 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     )
     .await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "POST",
         "/api/v1/cart/keep",
@@ -571,7 +483,7 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     assert_eq!(v["item_count"], 1);
     assert!(v["conflict"].is_null());
     // Nothing left to choose: the choice conflicts with how things are (409).
-    let (s, _, _) = call(
+    let (s, _) = call_api(
         &db,
         "POST",
         "/api/v1/cart/keep",
@@ -581,7 +493,7 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     .await;
     assert_eq!(s, StatusCode::CONFLICT);
     // Guests cannot choose.
-    let (s, _, _) = call(
+    let (s, _) = call_api(
         &db,
         "POST",
         "/api/v1/cart/keep",
@@ -598,8 +510,8 @@ both!(a_cart_conflict_is_the_members_choice);
 async fn a_mixed_crate_is_one_deposit(backend: Backend) {
     let db = database(backend);
     let guest = Auth::Bearer(support::guest(&db).await);
-    add(&db, &guest, 2, 12, MAKATI).await;
-    let (_, v) = add(&db, &guest, 6, 12, MAKATI).await;
+    add_to_cart(&db, &guest, 2, 12, MAKATI).await;
+    let (_, v) = add_to_cart(&db, &guest, 6, 12, MAKATI).await;
     let deposits = v["cart_order_summary"]["deposits"]
         .as_array()
         .unwrap()
@@ -607,7 +519,7 @@ async fn a_mixed_crate_is_one_deposit(backend: Backend) {
     assert_eq!(deposits.len(), 1, "{deposits:?}");
     assert_eq!(deposits[0]["amount"], 28_800);
     assert_eq!(v["empties"][0]["max_cases"], 1);
-    let (s, v, _) = call(
+    let (s, v) = call_api(
         &db,
         "POST",
         "/api/v3/return-empty",

@@ -11,10 +11,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::test::{self, TestRequest};
-use support::{database, Backend};
-
-const PAST_GATES: &str =
-    "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
+use support::{database, Backend, PAST_GATES};
 
 /// The server-rendered root of a page.
 fn root(html: &str) -> &str {
@@ -138,7 +135,7 @@ async fn bodies_are_bounded_and_errors_are_the_stores_own(b: Backend) {
         }
     }
     // Odd bodies get the store's words, never a library's; a body that is not JSON by its type
-    // is refused as such (415, issue 14).
+    // is refused as such (415).
     for (headers, body, status) in [
         (
             vec![("content-encoding", "gzip")],
@@ -232,15 +229,9 @@ async fn a_write_reaches_every_app_server_within_a_second(b: Backend) {
     let page = |i: usize| {
         let app = &apps[i];
         async move {
-            let res = test::call_service(
-                app,
-                TestRequest::get()
-                    .uri("/buy-beer")
-                    .insert_header(("cookie", PAST_GATES))
-                    .to_request(),
-            )
-            .await;
-            String::from_utf8(test::read_body(res).await.to_vec()).unwrap()
+            support::call(app, support::get("/buy-beer", PAST_GATES).to_request())
+                .await
+                .text()
         }
     };
     for i in 0..2 {

@@ -1,7 +1,7 @@
-//! An order is never half-written (issue 15 section 6): the `store` process is killed with
-//! SIGKILL at a random instant of a submit, 50 times on each database; after each kill there is
-//! either one complete order (items, charges, first status, its mail) and an empty cart, or no
-//! order and the cart as it was. Never two.
+//! An order is never half-written: the `store` process is killed with SIGKILL at a random instant
+//! of a submit, 50 times on each database; after each kill there is either one complete order
+//! (items, charges, first status, its mail) and an empty cart, or no order and the cart as it was.
+//! Never two.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -13,12 +13,11 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
-use serde_json::{json, Value};
-use support::process::{free_port, http, kill, serve};
-use support::{database, Backend, TestDb};
+use serde_json::json;
+use support::process::{free_port, json_call, kill, serve};
+use support::{a_case, bearer, checkout, database, Backend, TestDb};
 
 const ROUNDS: usize = 50;
-const MAKATI: i64 = 1380300002;
 
 /// What the database holds for a cart and its revision's order.
 struct Seen {
@@ -114,16 +113,9 @@ async fn never_half_written(backend: Backend) {
         // A guest with a case in the cart (the session made in the database: the guest-token
         // call allows a client 30 sessions in ten minutes).
         let token = support::guest(&db).await;
-        let auth = format!("Bearer {token}");
-        let headers = [
-            ("Authorization", auth.as_str()),
-            ("Content-Type", "application/json"),
-        ];
-        let add = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1})
-            .to_string();
-        let (status, _, body) = http(port, "POST", "/api/v1/cart", &headers, &add);
-        assert_eq!(status, 200, "{body}");
-        let cart: Value = serde_json::from_str(&body).unwrap();
+        let r = json_call(port, "POST", "/api/v1/cart", &token, &a_case());
+        assert_eq!(r.status, 200, "{}", r.body);
+        let cart = r.json();
         let revision = cart["revision"].as_i64().unwrap();
         let cart_id: i64 = {
             use db::schema::carts;
@@ -134,22 +126,18 @@ async fn never_half_written(backend: Backend) {
                 .first(&mut *conn)
                 .unwrap()
         };
-        let form = json!({
-            "contact_name": "Ana Santos", "mobile": "09171234567", "email": format!("ana{round}@example.com"),
-            "address": "Unit 5B, 12 Jupiter St.", "barangay": MAKATI, "street_id": 1, "fulfillment": 1,
-            "revision": revision, "testdate": "2026-11-24T14:00",
-            "expected_total": cart["cart_order_summary"]["subtotal"],
-        })
-        .to_string();
+        let mut form = checkout(&cart);
+        form["email"] = json!(format!("ana{round}@example.com"));
         if round == 0 {
             let start = Instant::now();
-            let (status, _, body) = http(port, "POST", "/api/v1/orders", &headers, &form);
-            assert_eq!(status, 201, "{body}");
+            let r = json_call(port, "POST", "/api/v1/orders", &token, &form);
+            assert_eq!(r.status, 201, "{}", r.body);
             spread = start.elapsed() * 2;
             kill(store);
             continue;
         }
         // Submit, and kill the store at a random instant of it.
+        let (auth, form) = (bearer(&token), form.to_string());
         let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
         let req = format!(
             "POST /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {auth}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{form}",

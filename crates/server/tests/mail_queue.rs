@@ -1,7 +1,7 @@
-//! The mail queue (issue 14) on SQLite and PostgreSQL: a call's mail waits in the database, not
-//! in the request; the sender thread delivers it; a failed delivery is retried later with its
-//! error kept; a sender that dies holding messages loses none (its claim runs out); two senders
-//! never take the same message.
+//! The mail queue on SQLite and PostgreSQL: a call's mail waits in the database, not in the
+//! request; the sender thread delivers it; a failed delivery is retried later with its error kept;
+//! a sender that dies holding messages loses none (its claim runs out); two senders never take the
+//! same message.
 
 mod support;
 
@@ -9,16 +9,7 @@ use std::time::Duration;
 
 use actix_web::test::TestRequest;
 use db::outbox::{self, NewMail};
-use support::{database, Backend};
-
-fn post_to(dir: &std::path::Path) -> framework::mail::Post {
-    framework::mail::Post::new(
-        dir.to_path_buf(),
-        None,
-        "Tala Brewing Co. <hello@tala.example>",
-    )
-    .unwrap()
-}
+use support::{database, post_to, Backend};
 
 fn files(dir: &std::path::Path) -> usize {
     std::fs::read_dir(dir).map_or(0, |d| d.count())

@@ -1,8 +1,8 @@
-//! The money path against an attacker (issue 24), on SQLite and PostgreSQL: one test per finding.
-//! Each checks what was wrong before the fix: a browser's cart cookie that opened every guest
-//! order placed from it, refills that ran as often as they were sent, a guest's order page the
-//! browser could keep, invisible and garbled text kept in orders, an address anyone could lock out
-//! of guest checkout, and a selling rule decided by a display name.
+//! The money path against an attacker, on SQLite and PostgreSQL: one test per finding. Each checks
+//! what was wrong before the fix: a browser's cart cookie that opened every guest order placed from
+//! it, refills that ran as often as they were sent, a guest's order page the browser could keep,
+//! invisible and garbled text kept in orders, an address anyone could lock out of guest checkout,
+//! and a selling rule decided by a display name.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -10,77 +10,26 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{database, Backend, Res, TestDb};
+use support::{
+    a_case, at_once, checkout, database, mails_queued_to, orders_placed, send_json, set_cookie,
+    Auth, Backend, Res, TestDb, MAKATI, OPEN, SHOP,
+};
 
-const MAKATI: i64 = 1380300002;
-/// A Tuesday afternoon, within the hours and outside the blackout.
-const OPEN: &str = "2026-11-24T14:00";
-/// The store's own origin as `send_api` sees it (`ApiConfig`'s default).
-const OWN: &str = "http://localhost:8080";
-/// The store's own origin through `store!` (`store_config`'s PUBLIC_URL).
-const SHOP: &str = "https://shop.example";
-
-/// A JSON call to the API alone: `auth` is `Bearer <token>` (or nothing) and `cookie` a
-/// `Cookie` header (or nothing; with one, the request comes from the store's own pages).
-async fn call(db: &TestDb, method: &str, uri: &str, auth: &str, cookie: &str, body: Value) -> Res {
-    let mut req = TestRequest::default()
-        .method(method.parse().unwrap())
-        .uri(uri);
-    if !auth.is_empty() {
-        req = req.insert_header(("authorization", format!("Bearer {auth}")));
-    }
-    if !cookie.is_empty() {
-        req = req
-            .insert_header(("cookie", cookie.to_string()))
-            .insert_header(("origin", OWN));
-    }
-    if !body.is_null() {
-        req = req.set_json(body);
-    }
-    support::send_api(&db.pool, req).await
-}
-
-/// The checkout form for `cart` (its revision and total), a guest's contact.
+/// Ana's checkout form for `cart`, with a note, her email `email` ("" for a member's).
 fn form(cart: &Value, email: &str) -> Value {
-    json!({
-        "contact_name": "Ana Santos",
-        "mobile": "09171234567",
-        "email": email,
-        "address": "Unit 5B, 12 Jupiter St.",
-        "barangay": MAKATI,
-        "street_id": 1,
-        "fulfillment": 1,
-        "notes": "Ring twice",
-        "revision": cart["revision"],
-        "expected_total": cart["cart_order_summary"]["subtotal"],
-        "testdate": OPEN,
-    })
+    let mut form = checkout(cart);
+    form["email"] = json!(email);
+    form["notes"] = json!("Ring twice");
+    form
 }
 
-/// A case of bottles into the cart of `auth`/`cookie`; answers the cart.
-async fn a_case(db: &TestDb, auth: &str, cookie: &str) -> (Value, Res) {
-    let r = call(
-        db,
-        "POST",
-        "/api/v1/cart",
-        auth,
-        cookie,
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}),
-    )
-    .await;
+/// A case of bottles into the cart of `auth`; answers the cart.
+async fn a_case_for(db: &TestDb, auth: impl Into<Auth>) -> (Value, Res) {
+    let r = send_json(db, "POST", "/api/v1/cart", auth, a_case()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     (r.json(), r)
-}
-
-/// The value of the cookie `name` an answer sets.
-fn cookie_set(r: &Res, name: &str) -> Option<String> {
-    support::set_cookies(r)
-        .into_iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v)
 }
 
 /// Finding 1: `POST /api/v1/orders` with only the browser's cart cookie and a counted revision
@@ -91,22 +40,21 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     let db = database(b);
     let guest = support::guest(&db).await;
     let session = format!("session={guest}");
-    let (cart, added) = a_case(&db, "", &session).await;
-    let token = cookie_set(&added, "cart").expect("a cart cookie");
+    let (cart, added) = a_case_for(&db, Auth::Page(session.clone())).await;
+    let token = set_cookie(&added, "cart").expect("a cart cookie");
     let browser = format!("{session}; cart={token}");
-    let placed = call(
+    let placed = send_json(
         &db,
         "POST",
         "/api/v1/orders",
-        "",
-        &browser,
+        Auth::Page(browser.clone()),
         form(&cart, "ana@example.com"),
     )
     .await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
     let order = placed.json();
     let id = order["order"]["id"].as_i64().unwrap();
-    let next = cookie_set(&placed, "cart").unwrap_or_default();
+    let next = set_cookie(&placed, "cart").unwrap_or_default();
     // Someone else on the same phone, with the old cart cookie and no session, counts through
     // the revisions: nothing about the order, whatever the revision.
     let revision = cart["revision"].as_i64().unwrap();
@@ -117,7 +65,7 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
             browser.clone(),
         ] {
             let body = json!({"barangay": MAKATI, "revision": r, "expected_total": 1});
-            let a = call(&db, "POST", "/api/v1/orders", "", &jar, body).await;
+            let a = send_json(&db, "POST", "/api/v1/orders", Auth::Page(jar.clone()), body).await;
             let text = a.text();
             assert!(
                 a.status.is_client_error(),
@@ -135,18 +83,24 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     // The same form without the contact, or with another total, is not the placing submit.
     let mut other = form(&cart, "ana@example.com");
     other["contact_name"] = json!("Someone Else");
-    let a = call(&db, "POST", "/api/v1/orders", "", &browser, other).await;
+    let a = send_json(
+        &db,
+        "POST",
+        "/api/v1/orders",
+        Auth::Page(browser.clone()),
+        other,
+    )
+    .await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
     assert!(!a.text().contains("ana@example.com"));
 
     // The placing submit sent again (its answer was lost: the old cookie, the same form) is
     // answered with its order and the same link.
-    let again = call(
+    let again = send_json(
         &db,
         "POST",
         "/api/v1/orders",
-        "",
-        &browser,
+        Auth::Page(browser.clone()),
         form(&cart, "ana@example.com"),
     )
     .await;
@@ -157,27 +111,25 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     assert_eq!(again["link"], order["link"]);
     assert_eq!(again["placed"], false);
     // Its answer ends the old cart too: the browser that never saw the first answer moves on.
-    let moved = cookie_set(&again_res, "cart").expect("a new cart cookie on the retry");
+    let moved = set_cookie(&again_res, "cart").expect("a new cart cookie on the retry");
     assert_ne!(moved, token);
 
     // The new cart is empty and the order's page opens with the link's key only.
     let fresh = format!("{session}; cart={next}");
-    let r = call(
+    let r = send_json(
         &db,
         "GET",
         &format!("/api/v1/cart/{MAKATI}"),
-        "",
-        &fresh,
+        Auth::Page(fresh.clone()),
         Value::Null,
     )
     .await;
     assert_eq!(r.json()["item_count"], 0);
-    let r = call(
+    let r = send_json(
         &db,
         "GET",
         &format!("/api/v1/orders/{id}"),
-        "",
-        &browser,
+        Auth::Page(browser.clone()),
         Value::Null,
     )
     .await;
@@ -186,8 +138,8 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     // A member's order opens with their session only: no key opens it, even one that matches
     // what the order keeps.
     let member = support::member(&db, 2).await;
-    let (cart, _) = a_case(&db, &member, "").await;
-    let placed = call(&db, "POST", "/api/v1/orders", &member, "", form(&cart, "")).await;
+    let (cart, _) = a_case_for(&db, &member).await;
+    let placed = send_json(&db, "POST", "/api/v1/orders", &member, form(&cart, "")).await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
     let mine = placed.json()["order"]["id"].as_i64().unwrap();
     let key = "k".repeat(40);
@@ -199,11 +151,10 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
             .execute(&mut *conn)
             .unwrap();
     }
-    let r = call(
+    let r = send_json(
         &db,
         "GET",
         &format!("/api/v1/orders/{mine}?key={key}"),
-        "",
         "",
         Value::Null,
     )
@@ -214,12 +165,11 @@ both!(a_cart_cookie_alone_opens_no_earlier_order);
 
 /// The units of product 1 in the cart of `auth`.
 async fn units(db: &TestDb, auth: &str) -> (i64, i64) {
-    let cart = call(
+    let cart = send_json(
         db,
         "GET",
         &format!("/api/v1/cart/{MAKATI}"),
         auth,
-        "",
         Value::Null,
     )
     .await
@@ -235,44 +185,10 @@ async fn units(db: &TestDb, auth: &str) -> (i64, i64) {
     (units, cart["revision"].as_i64().unwrap())
 }
 
-/// Sends `n` copies of a POST at once (one app, as concurrent clients of one server would);
-/// answers each status and body.
-async fn at_once(
-    db: &TestDb,
-    uri: &str,
-    auth: &str,
-    body: Value,
-    n: usize,
-) -> Vec<(StatusCode, Value)> {
-    let cfg = support::store_config(&db.url, false);
-    let api = actix_web::web::Data::new(server::api_state(db.pool.clone(), &cfg).expect("api"));
-    let app = actix_web::test::init_service(
-        actix_web::App::new()
-            .app_data(api.clone())
-            .configure(framework::configure),
-    )
-    .await;
-    let reqs = (0..n).map(|_| {
-        TestRequest::post()
-            .uri(uri)
-            .insert_header(("authorization", format!("Bearer {auth}")))
-            .set_json(body.clone())
-            .to_request()
-    });
-    let answers =
-        futures_util::future::join_all(reqs.map(|r| actix_web::test::call_service(&app, r))).await;
-    let mut out = Vec::new();
-    for res in answers {
-        let status = res.status();
-        out.push((status, actix_web::test::read_body_json(res).await));
-    }
-    out
-}
-
 /// Order Again of order `id` for the client of `auth`, with `body`.
 async fn again(db: &TestDb, auth: &str, id: i64, body: Value) -> Res {
     let uri = format!("/api/v1/orders/{id}/again");
-    call(db, "POST", &uri, auth, "", body).await
+    send_json(db, "POST", &uri, auth, body).await
 }
 
 /// Finding 2: ten concurrent Order Again added the order's 24 units ten times; two concurrent
@@ -282,13 +198,12 @@ async fn a_refill_is_one_per_click(b: Backend) {
     let db = database(b);
     // A guest's order of 24 bottles, and its key.
     let guest = support::guest(&db).await;
-    let (cart, _) = a_case(&db, &guest, "").await;
-    let placed = call(
+    let (cart, _) = a_case_for(&db, &guest).await;
+    let placed = send_json(
         &db,
         "POST",
         "/api/v1/orders",
         &guest,
-        "",
         form(&cart, "ana@example.com"),
     )
     .await;
@@ -361,13 +276,12 @@ async fn a_refill_is_one_per_click(b: Backend) {
 
     // A member's Go-to Case, refilled twice at once: once.
     let ana = support::member(&db, 1).await;
-    let (_, _) = a_case(&db, &ana, "").await;
-    let saved = call(
+    let (_, _) = a_case_for(&db, &ana).await;
+    let saved = send_json(
         &db,
         "POST",
         "/api/v1/user/goto-case",
         &ana,
-        "",
         json!({"name": "Friday", "cart_items": [1]}),
     )
     .await;
@@ -401,8 +315,8 @@ async fn a_double_click_on_order_again_adds_once(b: Backend) {
         ("session".into(), token.clone()),
         ("member".into(), "1".into()),
     ]);
-    let (cart, _) = a_case(&db, &token, "").await;
-    let placed = call(&db, "POST", "/api/v1/orders", &token, "", form(&cart, "")).await;
+    let (cart, _) = a_case_for(&db, &token).await;
+    let placed = send_json(&db, "POST", "/api/v1/orders", &token, form(&cart, "")).await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
     let id = placed.json()["order"]["id"].as_i64().unwrap();
     let page = send!(
@@ -449,13 +363,12 @@ both!(a_double_click_on_order_again_adds_once);
 async fn a_guests_order_page_is_never_stored(b: Backend) {
     let db = database(b);
     let guest = support::guest(&db).await;
-    let (cart, _) = a_case(&db, &guest, "").await;
-    let placed = call(
+    let (cart, _) = a_case_for(&db, &guest).await;
+    let placed = send_json(
         &db,
         "POST",
         "/api/v1/orders",
         &guest,
-        "",
         form(&cart, "ana@example.com"),
     )
     .await;
@@ -479,7 +392,7 @@ both!(a_guests_order_page_is_never_stored);
 async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     let db = database(b);
     let guest = support::guest(&db).await;
-    let (cart, _) = a_case(&db, &guest, "").await;
+    let (cart, _) = a_case_for(&db, &guest).await;
     for (field, bad) in [
         ("contact_name", "\u{200b}\u{200b}"),
         ("contact_name", "\u{202e}Juan Cruz"),
@@ -491,7 +404,7 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     ] {
         let mut f = form(&cart, "ana@example.com");
         f[field] = json!(bad);
-        let r = call(&db, "POST", "/api/v1/orders", &guest, "", f).await;
+        let r = send_json(&db, "POST", "/api/v1/orders", &guest, f).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -506,34 +419,31 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     }
     // A member's names and saved addresses keep the same rule.
     let ana = support::member(&db, 1).await;
-    let r = call(
+    let r = send_json(
         &db,
         "PUT",
         "/api/v1/user",
         &ana,
-        "",
         json!({"first_name": "\u{202e}Ana"}),
     )
     .await;
     assert!(r.status.is_client_error(), "{}", r.text());
-    let r = call(
+    let r = send_json(
         &db,
         "POST",
         "/api/v1/user/addresses",
         &ana,
-        "",
         json!({"address": "\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}", "barangay_id": MAKATI}),
     )
     .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
     // A call's query with a malformed escape or bytes that are not UTF-8.
     for q in ["testdate=%zz", "testdate=%FF%FE"] {
-        let r = call(
+        let r = send_json(
             &db,
             "GET",
             &format!("/api/v1/cart/{MAKATI}?{q}"),
             &guest,
-            "",
             Value::Null,
         )
         .await;
@@ -561,10 +471,7 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
             r.text()
         );
     }
-    use db::schema::orders;
-    let mut conn = db.pool.get().unwrap();
-    let n: i64 = orders::table.count().get_result(&mut *conn).unwrap();
-    assert_eq!(n, 0);
+    assert_eq!(orders_placed(&db), 0);
 }
 both!(typed_text_holds_nothing_invisible_or_broken);
 
@@ -576,13 +483,12 @@ async fn no_one_locks_an_address_out_of_guest_checkout(b: Backend) {
     let db = database(b);
     for n in 1..=4 {
         let guest = support::guest(&db).await;
-        let (cart, _) = a_case(&db, &guest, "").await;
-        let r = call(
+        let (cart, _) = a_case_for(&db, &guest).await;
+        let r = send_json(
             &db,
             "POST",
             "/api/v1/orders",
             &guest,
-            "",
             form(&cart, "victim@example.com"),
         )
         .await;
@@ -598,14 +504,11 @@ async fn no_one_locks_an_address_out_of_guest_checkout(b: Backend) {
             "order {n}: {v}"
         );
     }
-    use db::schema::mail_outbox;
-    let mut conn = db.pool.get().unwrap();
-    let to: i64 = mail_outbox::table
-        .filter(mail_outbox::recipient.eq("victim@example.com"))
-        .count()
-        .get_result(&mut *conn)
-        .unwrap();
-    assert_eq!(to, 3, "three confirmations, the fourth held");
+    assert_eq!(
+        mails_queued_to(&db, "victim@example.com"),
+        3,
+        "three confirmations, the fourth held"
+    );
 }
 both!(no_one_locks_an_address_out_of_guest_checkout);
 
@@ -622,11 +525,10 @@ async fn a_cards_quantity_is_the_apis_not_a_names(b: Backend) {
             .execute(&mut *conn)
             .unwrap();
     }
-    let r = call(
+    let r = send_json(
         &db,
         "GET",
         &format!("/api/v1/products?barangay={MAKATI}"),
-        "",
         "",
         Value::Null,
     )

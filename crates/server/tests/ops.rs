@@ -1,9 +1,8 @@
-//! The store as a service (issue 17 section 2), in process on SQLite and PostgreSQL: the probes
-//! (`/healthz`, `/readyz`: a database out of reach and pending migrations answer 503 naming
-//! the part), `/metrics` (the series exist and move with requests, counted by route template,
-//! never by ids), and the request id (taken from a sane `x-request-id`, else made, and sent
-//! back). The log lines themselves, `METRICS_BIND` and SIGTERM are tested on the real binary
-//! (`ops_process.rs`).
+//! The store as a service, in process on SQLite and PostgreSQL: the probes (`/healthz`, `/readyz`:
+//! a database out of reach and pending migrations answer 503 naming the part), `/metrics` (the
+//! series exist and move with requests, counted by route template, never by ids), and the request
+//! id (taken from a sane `x-request-id`, else made, and sent back). The log lines themselves,
+//! `METRICS_BIND` and SIGTERM are tested on the real binary (`ops_process.rs`).
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -14,10 +13,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
-use serde_json::json;
-use support::{database, get, Backend, Res};
-
-const MAKATI: i64 = 1380300002;
+use support::{a_case, checkout, database, get, json_request, Backend, Res, EVIL, MAKATI};
 
 /// The value of the series `name` whose labels include `labels` (0 when there is none).
 fn sample(metrics: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
@@ -47,10 +43,7 @@ async fn probes_answer_and_bypass_maintenance(b: Backend) {
     let db = database(b);
     for maintenance in [false, true] {
         let store = store!(db, support::store_config(&db.url, maintenance));
-        let r = send!(
-            store,
-            get("/healthz", "").insert_header(("origin", "https://evil.example"))
-        );
+        let r = send!(store, get("/healthz", "").insert_header(("origin", EVIL)));
         assert_eq!(r.status, StatusCode::OK);
         assert_eq!(r.text(), "ok\n");
         assert_eq!(header(&r, "cache-control"), "no-store");
@@ -221,27 +214,15 @@ async fn metrics_count_by_route_template(b: Backend) {
 
     // An order placed.
     let token = support::guest(&db).await;
-    let bearer = format!("Bearer {token}");
     let cart = send!(
         store,
-        TestRequest::post()
-            .uri("/api/v1/cart")
-            .insert_header(("authorization", bearer.as_str()))
-            .set_json(json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}))
+        json_request("POST", "/api/v1/cart", &token, a_case())
     );
     assert_eq!(cart.status, StatusCode::OK, "{}", cart.text());
     let cart = cart.json();
     let order = send!(
         store,
-        TestRequest::post()
-            .uri("/api/v1/orders")
-            .insert_header(("authorization", bearer.as_str()))
-            .set_json(json!({
-                "contact_name": "Ana Santos", "mobile": "09171234567", "email": "ana@example.com",
-                "address": "Unit 5B, 12 Jupiter St.", "barangay": MAKATI, "street_id": 1,
-                "fulfillment": 1, "revision": cart["revision"], "testdate": "2026-11-24T14:00",
-                "expected_total": cart["cart_order_summary"]["subtotal"],
-            }))
+        json_request("POST", "/api/v1/orders", &token, checkout(&cart))
     );
     assert_eq!(order.status, StatusCode::CREATED, "{}", order.text());
 
@@ -325,7 +306,7 @@ async fn metrics_count_by_route_template(b: Backend) {
     );
     assert!(moved(requests, &[("route", "/metrics"), ("status", "200")]) >= 1.0);
     // Never a path's own ids or slugs, never an address somebody made up.
-    for raw in ["tala-light-330ml", "no-such", "1380300002"] {
+    for raw in ["tala-light-330ml", "no-such", &MAKATI.to_string()] {
         assert!(
             !after
                 .lines()
@@ -483,8 +464,8 @@ fn drop_the_reader(mut admin: diesel::PgConnection) -> usize {
 }
 
 /// A read that meets a dropped connection (PostgreSQL restarted, a proxy cut it) is run once more
-/// on a fresh connection before it fails (issue 30): an API read and a page's data both answer
-/// in full, and the failure is counted.
+/// on a fresh connection before it fails: an API read and a page's data both answer in full, and
+/// the failure is counted.
 #[actix_web::test]
 async fn a_read_on_a_dropped_connection_is_tried_again() {
     let db = database(Backend::Postgres);
@@ -501,7 +482,10 @@ async fn a_read_on_a_dropped_connection_is_tried_again() {
 
     let locked = lock_products(&db.url);
     let admin = actix_web::rt::task::spawn_blocking(move || drop_the_reader(locked));
-    let r = send!(store, get("/api/v1/products?barangay=1380300002", ""));
+    let r = send!(
+        store,
+        get(&format!("/api/v1/products?barangay={MAKATI}"), "")
+    );
     assert_eq!(admin.await.expect("admin"), 1, "one read was cut");
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     assert!(r.text().contains("Tala Pale Pilsen 320 ml"), "{}", r.text());

@@ -1,5 +1,4 @@
-//! The store as a service, on the real `store` binary (issue 17 section 2), on SQLite and
-//! PostgreSQL:
+//! The store as a service, on the real `store` binary, on SQLite and PostgreSQL:
 //!
 //! - a whole journey (a guest's order, registration through the mailed link, login, a member's
 //!   cart, checkout and order, a password reset through its link) logged as JSON lines
@@ -16,146 +15,13 @@
 
 mod support;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
 
-use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{database, Backend, TestDb};
-
-const MAKATI: i64 = 1380300002;
-/// A Tuesday afternoon, within the hours and outside the blackout.
-const OPEN: &str = "2026-11-24T14:00";
-
-/// An answer read off the wire.
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.head.lines().skip(1).find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
-        })
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|_| panic!("JSON: {}", self.body))
-    }
-}
-
-/// One request over a fresh connection.
-fn try_http(
-    port: u16,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> std::io::Result<Answer> {
-    read_answer(send(port, method, path, headers, body)?)
-}
-
-/// A request sent over a fresh connection: the connection, for its answer.
-fn send(
-    port: u16,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> std::io::Result<TcpStream> {
-    let mut s = TcpStream::connect(("127.0.0.1", port))?;
-    s.set_read_timeout(Some(Duration::from_secs(60)))?;
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes())?;
-    Ok(s)
-}
-
-/// The whole answer on a connection.
-fn read_answer(mut s: TcpStream) -> std::io::Result<Answer> {
-    let mut out = Vec::new();
-    s.read_to_end(&mut out)?;
-    let out = String::from_utf8_lossy(&out).into_owned();
-    let Some((head, body)) = out.split_once("\r\n\r\n") else {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::UnexpectedEof,
-            format!("no whole answer: {out:?}"),
-        ));
-    };
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    Ok(Answer {
-        status,
-        head: head.to_string(),
-        body: body.to_string(),
-    })
-}
-
-fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
-    try_http(port, method, path, headers, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// `store serve` over the test database with `env`, its standard error written to `log`,
-/// answering once it does.
-fn serve(db: &TestDb, port: u16, outbox: &Path, log: &Path, env: &[(&str, String)]) -> Child {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_store"));
-    cmd.arg("serve")
-        .env_remove("RUST_LOG")
-        .env_remove("LOG_FORMAT")
-        .env_remove("METRICS_BIND")
-        .env("DATABASE_URL", &db.url)
-        .env("BIND", format!("127.0.0.1:{port}"))
-        .env("UI_DIST", root.join("ui/dist"))
-        .env("UI_PUBLIC", root.join("ui/public"))
-        .env("SSR_BUNDLE", root.join("ssr-bundle/dist/server.js"))
-        .env("SSR_THREADS", "1")
-        .env("WORKERS", "2")
-        .env("MAIL_OUTBOX", outbox)
-        .env("ORDERS_TO", "orders@tala.example");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let child = cmd
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .expect("store serve");
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "the store did not start: {}",
-            std::fs::read_to_string(log).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child
-}
+use support::process::{free_port, http, read_answer, send, serve_with, try_http};
+use support::{a_case, bearer, checkout, database, orders_placed, Backend, TestDb, MAKATI, OPEN};
 
 fn sigterm(child: &Child) {
     unsafe {
@@ -196,22 +62,19 @@ fn mail_to(db: &TestDb, outbox: &Path, to: &str, needle: &str) -> String {
     }
 }
 
-fn bearer(token: &str) -> String {
-    format!("Bearer {token}")
-}
-
 async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
     let db = database(b);
     let outbox = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("store.log");
     let (port, metrics_port) = (free_port(), free_port());
-    let mut store = serve(
+    let mut store = serve_with(
         &db,
         port,
         outbox.path(),
-        &log,
+        Some(&log),
         &[
+            ("WORKERS", "2".into()),
             ("LOG_FORMAT", "json".into()),
             ("RUST_LOG", "trace".into()),
             ("METRICS_BIND", format!("127.0.0.1:{metrics_port}")),
@@ -249,8 +112,7 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
     let guest = r.header("access-token").expect("a guest token").to_string();
     secrets.push(guest.clone());
     let auth = bearer(&guest);
-    let add =
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}).to_string();
+    let add = a_case().to_string();
     let r = call(
         "POST",
         "/api/v1/cart",
@@ -521,13 +383,14 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("store.log");
     let port = free_port();
-    let mut store = serve(
+    let mut store = serve_with(
         &db,
         port,
         outbox.path(),
-        &log,
+        Some(&log),
         // Two database turns: the burst queues, so SIGTERM finds submits waiting and running.
         &[
+            ("WORKERS", "2".into()),
             ("SHUTDOWN_TIMEOUT", "20".into()),
             ("DB_POOL_SIZE", "2".into()),
         ],
@@ -541,16 +404,17 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
             ("Authorization", auth.as_str()),
             ("Content-Type", "application/json"),
         ];
-        let add = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1});
-        let r = http(port, "POST", "/api/v1/cart", &headers, &add.to_string());
+        let r = http(
+            port,
+            "POST",
+            "/api/v1/cart",
+            &headers,
+            &a_case().to_string(),
+        );
         assert_eq!(r.status, 200, "{}", r.body);
         let cart = r.json();
-        let form = json!({
-            "contact_name": "Ana Santos", "mobile": "09171234567", "email": format!("ana{n}@example.com"),
-            "address": "Unit 5B, 12 Jupiter St.", "barangay": MAKATI, "street_id": 1, "fulfillment": 1,
-            "revision": cart["revision"], "expected_total": cart["cart_order_summary"]["subtotal"],
-            "testdate": OPEN,
-        });
+        let mut form = checkout(&cart);
+        form["email"] = json!(format!("ana{n}@example.com"));
         submits.push((auth, form.to_string()));
     }
     // One submit alone: how long one takes here.
@@ -647,11 +511,7 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
         .flatten()
         .filter(|(_, at)| *at > termed)
         .count();
-    let orders: i64 = {
-        use db::schema::orders;
-        let mut conn = db.pool.get().unwrap();
-        orders::table.count().get_result(&mut *conn).unwrap()
-    };
+    let orders = orders_placed(&db);
     assert_eq!(
         orders as usize,
         created + 1,

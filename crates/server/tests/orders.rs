@@ -1,7 +1,6 @@
-//! Orders over HTTP on SQLite and PostgreSQL (issue 15 section 6): one order per cart revision
-//! however often it is submitted (20 at once included), checks at the moment of submit (hours,
-//! blackout, prices, availability), the order's own copy, mail through the outbox, and who may
-//! see an order.
+//! Orders over HTTP on SQLite and PostgreSQL: one order per cart revision however often it is
+//! submitted (20 at once included), checks at the moment of submit (hours, blackout, prices,
+//! availability), the order's own copy, mail through the outbox, and who may see an order.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -9,79 +8,24 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{database, Backend, TestDb};
+use support::{
+    at_once, call_api, checkout, database, guest_with_a_case, orders_placed, Backend, MAKATI, OPEN,
+};
 
-const MAKATI: i64 = 1380300002;
-/// A Tuesday afternoon, within the hours and outside the blackout.
-const OPEN: &str = "2026-11-24T14:00";
-
-async fn call(
-    db: &TestDb,
-    method: &str,
-    uri: &str,
-    token: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    let mut req = TestRequest::default()
-        .method(method.parse().unwrap())
-        .uri(uri);
-    if !token.is_empty() {
-        req = req.insert_header(("authorization", format!("Bearer {token}")));
-    }
-    if !body.is_null() {
-        req = req.set_json(body);
-    }
-    let r = support::send_api(&db.pool, req).await;
-    (
-        r.status,
-        serde_json::from_slice(&r.body).unwrap_or(Value::Null),
-    )
-}
-
-/// A guest with a complete case of bottles in Makati; answers the token and the cart.
-async fn shopper_with_a_case(db: &TestDb) -> (String, Value) {
-    let token = support::guest(db).await;
-    let (s, cart) = call(
-        db,
-        "POST",
-        "/api/v1/cart",
-        &token,
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{cart}");
-    (token, cart)
-}
-
+/// Ana's checkout form for `cart`, with a note, submitted at `testdate`.
 fn form(cart: &Value, testdate: &str) -> Value {
-    json!({
-        "contact_name": "Ana Santos",
-        "mobile": "09171234567",
-        "email": "ana@example.com",
-        "address": "Unit 5B, 12 Jupiter St.",
-        "barangay": MAKATI,
-        "street_id": 1,
-        "fulfillment": 1,
-        "notes": "Ring twice",
-        "revision": cart["revision"],
-        "expected_total": cart["cart_order_summary"]["subtotal"],
-        "testdate": testdate,
-    })
-}
-
-fn count_orders(db: &TestDb) -> i64 {
-    use db::schema::orders;
-    let mut conn = db.pool.get().unwrap();
-    orders::table.count().get_result(&mut *conn).unwrap()
+    let mut form = checkout(cart);
+    form["notes"] = json!("Ring twice");
+    form["testdate"] = json!(testdate);
+    form
 }
 
 async fn an_order_keeps_its_own_copy(backend: Backend) {
     let db = database(backend);
-    let (token, cart) = shopper_with_a_case(&db).await;
-    let (s, placed) = call(&db, "POST", "/api/v1/orders", &token, form(&cart, OPEN)).await;
+    let (token, cart) = guest_with_a_case(&db).await;
+    let (s, placed) = call_api(&db, "POST", "/api/v1/orders", &token, form(&cart, OPEN)).await;
     assert_eq!(s, StatusCode::CREATED, "{placed}");
     let order = &placed["order"];
     assert_eq!(order["status"], "placed");
@@ -97,7 +41,7 @@ async fn an_order_keeps_its_own_copy(backend: Backend) {
     );
     assert!(placed["link"].as_str().unwrap().contains("?key="));
     // The cart is empty, and a price change later does not touch the order.
-    let (_, after) = call(
+    let (_, after) = call_api(
         &db,
         "GET",
         &format!("/api/v1/cart/{MAKATI}"),
@@ -118,7 +62,7 @@ async fn an_order_keeps_its_own_copy(backend: Backend) {
         .as_str()
         .unwrap()
         .replace("/active-order/", "/api/v1/orders/");
-    let (s, again) = call(&db, "GET", &link, "", Value::Null).await;
+    let (s, again) = call_api(&db, "GET", &link, "", Value::Null).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(again["total"], order["total"]);
     assert_eq!(again["history"][0]["status"], "placed");
@@ -139,31 +83,13 @@ both!(an_order_keeps_its_own_copy);
 
 async fn one_revision_one_order(backend: Backend) {
     let db = database(backend);
-    let (token, cart) = shopper_with_a_case(&db).await;
+    let (token, cart) = guest_with_a_case(&db).await;
     let body = form(&cart, OPEN);
     // 20 submits at once: one order; every answer names it.
-    let cfg = support::store_config(&db.url, false);
-    let api = actix_web::web::Data::new(server::api_state(db.pool.clone(), &cfg).expect("api"));
-    let app = actix_web::test::init_service(
-        actix_web::App::new()
-            .app_data(api.clone())
-            .configure(framework::configure),
-    )
-    .await;
-    let reqs = (0..20).map(|_| {
-        TestRequest::post()
-            .uri("/api/v1/orders")
-            .insert_header(("authorization", format!("Bearer {token}")))
-            .set_json(body.clone())
-            .to_request()
-    });
-    let answers =
-        futures_util::future::join_all(reqs.map(|r| actix_web::test::call_service(&app, r))).await;
+    let answers = at_once(&db, "/api/v1/orders", &token, body.clone(), 20).await;
     let mut ids = Vec::new();
     let mut created = 0;
-    for res in answers {
-        let status = res.status();
-        let v: Value = actix_web::test::read_body_json(res).await;
+    for (status, v) in answers {
         assert!(
             status == StatusCode::CREATED || status == StatusCode::OK,
             "{status}: {v}"
@@ -172,9 +98,9 @@ async fn one_revision_one_order(backend: Backend) {
         ids.push(v["order"]["id"].as_i64().unwrap());
     }
     ids.dedup();
-    assert_eq!((created, ids.len(), count_orders(&db)), (1, 1, 1));
+    assert_eq!((created, ids.len(), orders_placed(&db)), (1, 1, 1));
     // A retry later still answers the same order.
-    let (s, v) = call(&db, "POST", "/api/v1/orders", &token, body).await;
+    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &token, body).await;
     assert_eq!(
         (s, v["order"]["id"].as_i64()),
         (StatusCode::OK, Some(ids[0]))
@@ -184,7 +110,7 @@ both!(one_revision_one_order);
 
 async fn checked_at_the_moment_of_submit(backend: Backend) {
     let db = database(backend);
-    let (token, cart) = shopper_with_a_case(&db).await;
+    let (token, cart) = guest_with_a_case(&db).await;
     // Outside the hours, and in the blackout (minute precision, both ends included).
     for (when, words) in [
         ("2026-11-24T22:00", "We take orders from 08:00 to 22:00"),
@@ -198,14 +124,14 @@ async fn checked_at_the_moment_of_submit(backend: Backend) {
             "not taking orders until May 13, 2025 08:00",
         ),
     ] {
-        let (s, v) = call(&db, "POST", "/api/v1/orders", &token, form(&cart, when)).await;
+        let (s, v) = call_api(&db, "POST", "/api/v1/orders", &token, form(&cart, when)).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{when}: {v}");
         assert!(
             v["message"].as_str().unwrap().contains(words),
             "{when}: {v}"
         );
     }
-    let (s, _) = call(
+    let (s, _) = call_api(
         &db,
         "POST",
         "/api/v1/orders",
@@ -214,10 +140,10 @@ async fn checked_at_the_moment_of_submit(backend: Backend) {
     )
     .await;
     assert_eq!(s, StatusCode::CREATED);
-    assert_eq!(count_orders(&db), 1);
+    assert_eq!(orders_placed(&db), 1);
 
     // A price changed between the cart and the submit: nothing is placed, the new total is said.
-    let (token, cart) = shopper_with_a_case(&db).await;
+    let (token, cart) = guest_with_a_case(&db).await;
     {
         use db::schema::products;
         let mut conn = db.pool.get().unwrap();
@@ -226,28 +152,28 @@ async fn checked_at_the_moment_of_submit(backend: Backend) {
             .execute(&mut *conn)
             .unwrap();
     }
-    let (s, v) = call(&db, "POST", "/api/v1/orders", &token, form(&cart, OPEN)).await;
+    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &token, form(&cart, OPEN)).await;
     assert_eq!(s, StatusCode::CONFLICT, "{v}");
     assert!(v["error"].as_str().unwrap().contains("P1,590.00"), "{v}");
     // The cart changed since checkout opened: refused, and the shopper looks again.
     let mut stale = form(&cart, OPEN);
     stale["revision"] = json!(cart["revision"].as_i64().unwrap() - 1);
-    let (s, _) = call(&db, "POST", "/api/v1/orders", &token, stale).await;
+    let (s, _) = call_api(&db, "POST", "/api/v1/orders", &token, stale).await;
     assert_eq!(s, StatusCode::CONFLICT);
     // Bad fields, every one named.
-    let (s, v) = call(&db, "POST", "/api/v1/orders", &token, json!({"revision": cart["revision"], "expected_total": 1, "barangay": MAKATI, "mobile": "0817", "contact_name": "A\u{7}", "email": "no"})).await;
+    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &token, json!({"revision": cart["revision"], "expected_total": 1, "barangay": MAKATI, "mobile": "0817", "contact_name": "A\u{7}", "email": "no"})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     for field in ["mobile", "contact_name", "email", "address"] {
         assert!(v["errors"][field].is_array(), "{field}: {v}");
     }
-    assert_eq!(count_orders(&db), 1);
+    assert_eq!(orders_placed(&db), 1);
 }
 both!(checked_at_the_moment_of_submit);
 
 async fn who_sees_an_order(backend: Backend) {
     let db = database(backend);
-    let (guest, cart) = shopper_with_a_case(&db).await;
-    let (_, placed) = call(&db, "POST", "/api/v1/orders", &guest, form(&cart, OPEN)).await;
+    let (guest, cart) = guest_with_a_case(&db).await;
+    let (_, placed) = call_api(&db, "POST", "/api/v1/orders", &guest, form(&cart, OPEN)).await;
     let id = placed["order"]["id"].as_i64().unwrap();
     let key = placed["link"]
         .as_str()
@@ -257,9 +183,9 @@ async fn who_sees_an_order(backend: Backend) {
         .unwrap()
         .to_string();
     // Without the key, or with another, the same 404 as an unknown order.
-    let (s, missing) = call(&db, "GET", "/api/v1/orders/999999", &guest, Value::Null).await;
+    let (s, missing) = call_api(&db, "GET", "/api/v1/orders/999999", &guest, Value::Null).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let (s, v) = call(
+    let (s, v) = call_api(
         &db,
         "GET",
         &format!("/api/v1/orders/{id}"),
@@ -278,7 +204,7 @@ async fn who_sees_an_order(backend: Backend) {
         if key.ends_with('0') { '1' } else { '0' }
     );
     assert_eq!(
-        call(
+        call_api(
             &db,
             "GET",
             &format!("/api/v1/orders/{id}?key={wrong}"),
@@ -290,7 +216,7 @@ async fn who_sees_an_order(backend: Backend) {
         StatusCode::NOT_FOUND
     );
     assert_eq!(
-        call(
+        call_api(
             &db,
             "GET",
             &format!("/api/v1/orders/{id}?key={key}"),
@@ -305,7 +231,7 @@ async fn who_sees_an_order(backend: Backend) {
     // A member's order: theirs, in their list; not another member's.
     let ana = support::member(&db, 1).await;
     let ben = support::member(&db, 2).await;
-    let (_, cart) = call(
+    let (_, cart) = call_api(
         &db,
         "POST",
         "/api/v1/cart",
@@ -315,12 +241,12 @@ async fn who_sees_an_order(backend: Backend) {
     .await;
     let mut body = form(&cart, OPEN);
     body["email"] = json!("");
-    let (s, placed) = call(&db, "POST", "/api/v1/orders", &ana, body).await;
+    let (s, placed) = call_api(&db, "POST", "/api/v1/orders", &ana, body).await;
     assert_eq!(s, StatusCode::CREATED, "{placed}");
     assert_eq!(placed["order"]["email"], "member1@example.com");
     let id = placed["order"]["id"].as_i64().unwrap();
     assert_eq!(
-        call(
+        call_api(
             &db,
             "GET",
             &format!("/api/v1/orders/{id}"),
@@ -332,7 +258,7 @@ async fn who_sees_an_order(backend: Backend) {
         StatusCode::OK
     );
     assert_eq!(
-        call(
+        call_api(
             &db,
             "GET",
             &format!("/api/v1/orders/{id}"),
@@ -343,19 +269,19 @@ async fn who_sees_an_order(backend: Backend) {
         .0,
         StatusCode::NOT_FOUND
     );
-    let (_, list) = call(&db, "GET", "/api/v1/user/orders", &ana, Value::Null).await;
+    let (_, list) = call_api(&db, "GET", "/api/v1/user/orders", &ana, Value::Null).await;
     assert_eq!(
         (list["total"].as_i64(), list["orders"][0]["id"].as_i64()),
         (Some(1), Some(id))
     );
     assert_eq!(
-        call(&db, "GET", "/api/v1/user/orders", &ben, Value::Null)
+        call_api(&db, "GET", "/api/v1/user/orders", &ben, Value::Null)
             .await
             .1["total"],
         0
     );
     assert_eq!(
-        call(&db, "GET", "/api/v1/user/orders", &guest, Value::Null)
+        call_api(&db, "GET", "/api/v1/user/orders", &guest, Value::Null)
             .await
             .0,
         StatusCode::UNAUTHORIZED

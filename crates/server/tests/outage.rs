@@ -1,9 +1,9 @@
-//! When the database fails (issue 30), SQLite on a full disk: a write is a 503 with Retry-After
-//! in the store's words (never a 500), reads go on, `/readyz` says the database takes no write,
-//! the metrics count the failures by kind, and once space is freed the store takes writes again
-//! and the file is sound. The disk is a small tmpfs of the test's own where the machine lets the
-//! test mount one (root); elsewhere the failure is injected (a trigger raising SQLite's own words
-//! for a full disk).
+//! When the database fails, SQLite on a full disk: a write is a 503 with Retry-After in the store's
+//! words (never a 500), reads go on, `/readyz` says the database takes no write, the metrics count
+//! the failures by kind, and once space is freed the store takes writes again and the file is
+//! sound. The disk is a small tmpfs of the test's own where the machine lets the test mount one
+//! (root); elsewhere the failure is injected (a trigger raising SQLite's own words for a full
+//! disk).
 
 mod support;
 
@@ -14,7 +14,8 @@ use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
-use serde_json::json;
+use serde_json::{json, Value};
+use support::{json_request, MAKATI, SHOP};
 
 /// A tmpfs mounted on a folder for the test's life, when the machine allows it.
 struct Mounted(PathBuf);
@@ -69,10 +70,8 @@ async fn sqlite_on_a_full_disk_answers_503_and_recovers() {
     let ready = send!(store, support::get("/readyz", ""));
     assert_eq!(ready.status, StatusCode::OK, "{}", ready.text());
     let add = || {
-        TestRequest::post()
-            .uri("/api/v1/cart")
-            .insert_header(("authorization", format!("Bearer {guest}")))
-            .set_json(json!({"product_id": 1, "quantity": 24, "barangay": 1380300002}))
+        let body = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI});
+        json_request("POST", "/api/v1/cart", &guest, body)
     };
 
     // The disk fills up.
@@ -100,12 +99,12 @@ async fn sqlite_on_a_full_disk_answers_503_and_recovers() {
         ("csrf", &framework::session::csrf_token(&guest)),
         ("product_id", "1"),
         ("quantity", "24"),
-        ("barangay", "1380300002"),
+        ("barangay", &MAKATI.to_string()),
     ]);
     let r = send!(
         store,
         support::post_form("/cart", &format!("session={guest}"), &body)
-            .insert_header(("origin", "https://shop.example"))
+            .insert_header(("origin", SHOP))
     );
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
     assert_eq!(
@@ -122,7 +121,7 @@ async fn sqlite_on_a_full_disk_answers_503_and_recovers() {
     // Reads go on.
     let r = send!(
         store,
-        support::get("/api/v1/products?barangay=1380300002", "")
+        support::get(&format!("/api/v1/products?barangay={MAKATI}"), "")
     );
     assert_eq!(r.status, StatusCode::OK);
     // A load balancer is told the truth (a real full disk: readiness looks at the disk too).
@@ -194,9 +193,9 @@ struct Seen {
     added: i64,
 }
 
-/// PostgreSQL stopped for several seconds under load (issue 30): eight guests adding to their
-/// carts and reading. No 500; no request held past the bound; service within about a second of
-/// the database's return; every cart holds exactly the adds answered 200.
+/// PostgreSQL stopped for several seconds under load: eight guests adding to their carts and
+/// reading. No 500; no request held past the bound; service within about a second of the database's
+/// return; every cart holds exactly the adds answered 200.
 #[actix_web::test]
 async fn postgres_stopped_under_load_answers_503_and_recovers_at_once() {
     use std::time::{Duration, Instant};
@@ -216,13 +215,8 @@ async fn postgres_stopped_under_load_answers_503_and_recovers_at_once() {
             let mut seen = Seen::default();
             while start.elapsed() < load_for {
                 let t = Instant::now();
-                let r = send!(
-                    store,
-                    TestRequest::post()
-                        .uri("/api/v1/cart")
-                        .insert_header(("authorization", format!("Bearer {guest}")))
-                        .set_json(json!({"product_id": 1, "quantity": 1, "barangay": 1380300002}))
-                );
+                let add = json!({"product_id": 1, "quantity": 1, "barangay": MAKATI});
+                let r = send!(store, json_request("POST", "/api/v1/cart", &guest, add));
                 seen.answers
                     .push((r.status, t.elapsed(), start.elapsed().as_secs_f64()));
                 if r.status == StatusCode::OK {
@@ -231,7 +225,7 @@ async fn postgres_stopped_under_load_answers_503_and_recovers_at_once() {
                 let t = Instant::now();
                 let r = send!(
                     store,
-                    TestRequest::get().uri("/api/v1/products?barangay=1380300002")
+                    TestRequest::get().uri(&format!("/api/v1/products?barangay={MAKATI}"))
                 );
                 seen.answers
                     .push((r.status, t.elapsed(), start.elapsed().as_secs_f64()));
@@ -289,12 +283,8 @@ async fn postgres_stopped_under_load_answers_503_and_recovers_at_once() {
     );
     // Every cart holds exactly the adds answered 200.
     for (guest, s) in guests.iter().zip(&seen) {
-        let r = send!(
-            store,
-            TestRequest::get()
-                .uri("/api/v1/cart/1380300002")
-                .insert_header(("authorization", format!("Bearer {guest}")))
-        );
+        let uri = format!("/api/v1/cart/{MAKATI}");
+        let r = send!(store, json_request("GET", &uri, guest, Value::Null));
         let units = r.json()["shopping_cart"][0]["items"][0]["quantity"]
             .as_i64()
             .unwrap_or(0);

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use db::diesel::connection::{Connection, InstrumentationEvent};
 use domain::{BarangayId, PackagingId};
-use support::{database, Backend};
+use support::{database, Backend, MAKATI};
 
 /// Plans `path` for a shopper past the gates in Makati (Bel-Air); answers every query it ran.
 fn queries_of(b: Backend, path: &str) -> (Vec<String>, serde_json::Value) {
@@ -28,7 +28,7 @@ fn queries_of(b: Backend, path: &str) -> (Vec<String>, serde_json::Value) {
         consent: true,
         packaging: Some(PackagingId::from_db(1)),
         fulfillment: Some(domain::DEFAULT_FULFILLMENT),
-        barangay: BarangayId::parse("1380300002"),
+        barangay: BarangayId::parse(&MAKATI.to_string()),
         street: None,
     };
     let plan = server::plan_page(&mut conn, &state, &cfg.public_url, path, choices);

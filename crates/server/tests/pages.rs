@@ -4,34 +4,15 @@
 mod support;
 
 use actix_web::http::StatusCode;
-use support::{database, root as rendered, Backend};
-
-struct Page {
-    status: StatusCode,
-    html: String,
-    headers: actix_web::http::header::HeaderMap,
-}
-
-/// A page with these cookies ("" for none), from a store built by `store!` (a future).
-macro_rules! get {
-    ($store:expr, $uri:expr, $cookie:expr $(,)?) => {
-        async {
-            let res = send!($store, support::get($uri, $cookie));
-            Page {
-                status: res.status,
-                html: res.text(),
-                headers: res.headers,
-            }
-        }
-    };
-}
+use support::{database, get, root as rendered, Backend, BACOOR};
 
 async fn buy_beer_renders_every_product_on_the_server(b: Backend) {
     let db = database(b);
     let store = store!(db);
-    let p = get!(store, "/buy-beer", "").await;
+    let p = send!(store, get("/buy-beer", ""));
     assert_eq!(p.status, StatusCode::OK);
-    let body = rendered(&p.html);
+    let html = p.text();
+    let body = rendered(&html);
     assert!(body.contains("Tala Pale Pilsen 320 ml"));
     assert!(body.contains("P52.00"));
     assert!(body.contains("P1,392.00"), "cans at the box price");
@@ -40,16 +21,16 @@ async fn buy_beer_renders_every_product_on_the_server(b: Backend) {
     assert!(body.contains(r#"id="browse-cont""#));
     assert_eq!(body.matches(r#"class="card""#).count(), 26);
     assert!(p
-        .html
+        .text()
         .contains("<title>Buy Beer | Tala Brewing Co.</title>"));
     assert!(p
-        .html
+        .text()
         .contains(r#"<link rel="canonical" href="https://shop.example/buy-beer">"#));
     assert!(
-        p.html.contains(r#""ssr":true"#),
+        p.text().contains(r#""ssr":true"#),
         "hydrates, not client-rendered"
     );
-    assert!(p.html.contains(r#"/assets/client-"#));
+    assert!(p.text().contains(r#"/assets/client-"#));
     assert!(p
         .headers
         .get("content-security-policy")
@@ -64,16 +45,21 @@ both!(buy_beer_renders_every_product_on_the_server);
 async fn a_barangay_cookie_narrows_the_list(b: Backend) {
     let db = database(b);
     let store = store!(db);
-    let p = get!(store, "/buy-beer", "locationGateBarangayId=402103004").await;
+    let p = send!(
+        store,
+        get("/buy-beer", &format!("locationGateBarangayId={BACOOR}"))
+    );
     assert_eq!(p.status, StatusCode::OK);
-    let body = rendered(&p.html);
+    let html = p.text();
+    let body = rendered(&html);
     assert_eq!(body.matches(r#"class="card""#).count(), 19);
     assert!(
         !body.contains("Keg 30 L") && !body.contains("Keg 20 L"),
         "no kegs in Bacoor"
     );
     assert!(
-        p.html.contains(r#"/api/v1/products?barangay=402103004"#),
+        p.text()
+            .contains(&format!("/api/v1/products?barangay={BACOOR}")),
         "state keyed like the client"
     );
 }
@@ -82,18 +68,19 @@ both!(a_barangay_cookie_narrows_the_list);
 async fn category_cookie_and_filter_by_type_pick_the_packaging(b: Backend) {
     let db = database(b);
     let store = store!(db);
-    let p = get!(store, "/buy-beer", "categoryGateId=3").await;
-    assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 6);
+    let p = send!(store, get("/buy-beer", "categoryGateId=3"));
+    assert_eq!(rendered(&p.text()).matches(r#"class="card""#).count(), 6);
     // filterByType wins over the category cookie.
-    let p = get!(store, "/buy-beer?filterByType=can", "categoryGateId=3").await;
-    let body = rendered(&p.html);
+    let p = send!(store, get("/buy-beer?filterByType=can", "categoryGateId=3"));
+    let html = p.text();
+    let body = rendered(&html);
     assert_eq!(body.matches(r#"class="card""#).count(), 9);
     assert!(body.contains("Tala Pale Pilsen Can 330 ml"));
     assert!(p
-        .html
+        .text()
         .contains(r#"href="https://shop.example/buy-beer?filterByType=can""#));
-    let p = get!(store, "/buy-beer?filterByType=keg", "").await;
-    assert_eq!(rendered(&p.html).matches(r#"class="card""#).count(), 6);
+    let p = send!(store, get("/buy-beer?filterByType=keg", ""));
+    assert_eq!(rendered(&p.text()).matches(r#"class="card""#).count(), 6);
 }
 both!(category_cookie_and_filter_by_type_pick_the_packaging);
 
@@ -105,10 +92,10 @@ async fn bad_gate_cookies_count_as_unset(b: Backend) {
         "locationGateBarangayId=999; categoryGateId=77",
         "locationGateBarangayId=-1",
     ] {
-        let p = get!(store, "/buy-beer?filterByType=nonsense", cookie).await;
+        let p = send!(store, get("/buy-beer?filterByType=nonsense", cookie));
         assert_eq!(p.status, StatusCode::OK, "{cookie}");
         assert_eq!(
-            rendered(&p.html).matches(r#"class="card""#).count(),
+            rendered(&p.text()).matches(r#"class="card""#).count(),
             26,
             "{cookie}: unset"
         );
@@ -125,10 +112,12 @@ async fn other_paths_are_404_pages(b: Backend) {
         "/single-product/a/b",
         "/atomic-design/x",
     ] {
-        let p = get!(store, path, "").await;
+        let p = send!(store, get(path, ""));
         assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
-        assert!(rendered(&p.html).contains("Page not found"), "{path}");
-        assert!(p.html.contains(r#"<meta name="robots" content="noindex">"#));
+        assert!(rendered(&p.text()).contains("Page not found"), "{path}");
+        assert!(p
+            .text()
+            .contains(r#"<meta name="robots" content="noindex">"#));
     }
 }
 both!(other_paths_are_404_pages);
@@ -136,10 +125,10 @@ both!(other_paths_are_404_pages);
 async fn serves_hashed_assets_and_images(b: Backend) {
     let db = database(b);
     let store = store!(db);
-    let p = get!(store, "/buy-beer", "").await;
-    let start = p.html.find("/assets/client-").unwrap();
-    let end = start + p.html[start..].find('"').unwrap();
-    let asset = get!(store, &p.html[start..end], "").await;
+    let html = send!(store, get("/buy-beer", "")).text();
+    let start = html.find("/assets/client-").unwrap();
+    let end = start + html[start..].find('"').unwrap();
+    let asset = send!(store, get(&html[start..end], ""));
     assert_eq!(asset.status, StatusCode::OK);
     assert!(asset
         .headers
@@ -148,9 +137,9 @@ async fn serves_hashed_assets_and_images(b: Backend) {
         .to_str()
         .unwrap()
         .contains("immutable"));
-    let img = get!(store, "/img/products/tala-pale-pilsen-320ml.svg", "").await;
+    let img = send!(store, get("/img/products/tala-pale-pilsen-320ml.svg", ""));
     assert_eq!(img.status, StatusCode::OK);
-    assert!(img.html.starts_with("<svg"));
+    assert!(img.text().starts_with("<svg"));
 }
 both!(serves_hashed_assets_and_images);
 
@@ -172,12 +161,12 @@ fn preloads(html: &str) -> Vec<String> {
 async fn a_page_preloads_its_own_chunks_only() {
     let db = database(Backend::Sqlite);
     let store = store!(db);
-    let buy = preloads(&get!(store, "/buy-beer", "").await.html);
-    let cart = preloads(&get!(store, "/cart", "").await.html);
-    let faqs = preloads(&get!(store, "/faqs", "").await.html);
-    let missing = get!(store, "/no-such-page", "").await;
+    let buy = preloads(&send!(store, get("/buy-beer", "")).text());
+    let cart = preloads(&send!(store, get("/cart", "")).text());
+    let faqs = preloads(&send!(store, get("/faqs", "")).text());
+    let missing = send!(store, get("/no-such-page", ""));
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
-    let missing = preloads(&missing.html);
+    let missing = preloads(&missing.text());
     let has = |list: &[String], page: &str| {
         list.iter()
             .any(|u| u.starts_with(&format!("/assets/{page}-")))
@@ -187,8 +176,9 @@ async fn a_page_preloads_its_own_chunks_only() {
     assert!(has(&faqs, "Faqs") && !has(&faqs, "Checkout"), "{faqs:?}");
     assert!(has(&missing, "NotFound"), "{missing:?}");
     // After the page: the first 14,600 bytes (a first round trip) hold the inline CSS, the
-    // header and the start of main; the preloads follow the page (DESIGN's first-load budget).
-    let page = get!(store, "/buy-beer", "").await.html;
+    // header and the start of main; the preloads follow the page (a page's first load shows it
+    // from the first round trip).
+    let page = send!(store, get("/buy-beer", "")).text();
     let at = |needle: &str| page.find(needle).map(|i| i + needle.len()).unwrap();
     assert!(
         at("<main") <= 14_600,
@@ -202,12 +192,12 @@ async fn a_page_preloads_its_own_chunks_only() {
     assert_eq!(buy[0], faqs[0]);
     let shared = send!(
         store,
-        support::get(&buy[0], "").insert_header(("accept-encoding", "br"))
+        get(&buy[0], "").insert_header(("accept-encoding", "br"))
     );
     assert_eq!(shared.headers.get("content-encoding").unwrap(), "br");
     for url in buy.iter().chain(&cart) {
         assert!(url.starts_with("/assets/") && url.ends_with(".js"), "{url}");
-        let req = support::get(url, "").insert_header(("accept-encoding", "br"));
+        let req = get(url, "").insert_header(("accept-encoding", "br"));
         let asset = send!(store, req);
         assert_eq!(asset.status, StatusCode::OK, "{url}");
         // Sent in the brotli form the build made (a file under 512 bytes as it is).

@@ -1,89 +1,16 @@
-//! Findings of an outside probe of the cart, checkout and orders (issue 15), each as a test that
-//! fails until it is fixed: what a careless client or an attacker sent, and what the store should
-//! have answered. On SQLite and PostgreSQL.
+//! Findings of an outside probe of the cart, checkout and orders, each as a test that fails until
+//! it is fixed: what a careless client or an attacker sent, and what the store should have
+//! answered. On SQLite and PostgreSQL.
 
 mod support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{json, Value};
-use support::{database, get, Backend, Res, TestDb};
-
-/// Makati, Poblacion: served, sells every product.
-const MAKATI: i64 = 1380300002;
-/// Angat, Banaban: not served.
-const ANGAT: i64 = 301401001;
-/// A Tuesday afternoon, within the hours and outside the blackout.
-const OPEN: &str = "2026-11-24T14:00";
-
-enum Auth {
-    Bearer(String),
-    Cookie(String),
-}
-
-async fn call(
-    db: &TestDb,
-    method: &str,
-    uri: &str,
-    auth: &Auth,
-    body: Value,
-) -> (StatusCode, Value, Res) {
-    let mut req = TestRequest::default()
-        .method(method.parse().unwrap())
-        .uri(uri);
-    match auth {
-        Auth::Bearer(t) => req = req.insert_header(("authorization", format!("Bearer {t}"))),
-        Auth::Cookie(c) if c.is_empty() => {}
-        Auth::Cookie(c) => req = req.insert_header(("cookie", c.clone())),
-    }
-    if !body.is_null() {
-        req = req.set_json(body);
-    }
-    let r = support::send_api(&db.pool, req).await;
-    let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
-    (r.status, v, r)
-}
-
-async fn add(db: &TestDb, auth: &Auth, body: Value) -> (StatusCode, Value) {
-    let (s, v, _) = call(db, "POST", "/api/v1/cart", auth, body).await;
-    (s, v)
-}
-
-/// A guest (bearer, no cookies) with 24 Pale Pilsen bottles in Makati: the token and the cart.
-async fn guest_with_a_case(db: &TestDb) -> (Auth, Value) {
-    let auth = Auth::Bearer(support::guest(db).await);
-    let (s, v) = add(
-        db,
-        &auth,
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    (auth, v)
-}
-
-fn checkout_form(cart: &Value) -> Value {
-    json!({
-        "contact_name": "Ana Santos",
-        "mobile": "09171234567",
-        "email": "ana@example.com",
-        "address": "Unit 5B, 12 Jupiter St.",
-        "barangay": MAKATI,
-        "street_id": 1,
-        "fulfillment": 1,
-        "revision": cart["revision"],
-        "expected_total": cart["cart_order_summary"]["subtotal"],
-        "testdate": OPEN,
-    })
-}
-
-/// The page state a page carries, parsed as the client parses it.
-fn state(html: &str) -> Result<Value, serde_json::Error> {
-    let open = r#"<script type="application/json" id="__STATE__">"#;
-    let start = html.find(open).expect("state") + open.len();
-    let end = start + html[start..].find("</script>").unwrap();
-    serde_json::from_str(&html[start..end].replace("\\u003c", "<"))
-}
+use support::{
+    bearer, call_api, checkout, database, get, guest_browser, guest_with_a_case, mails_queued_to,
+    page_state, view_cart, Auth, Backend, ANGAT, EVIL, MAKATI, SHOP,
+};
 
 // --- Finding 1 (medium): the page sentinels can be typed into checkout fields -------------------
 
@@ -97,11 +24,11 @@ fn state(html: &str) -> Result<Value, serde_json::Error> {
 async fn checkout_fields_refuse_the_sentinel_characters(backend: Backend) {
     let db = database(backend);
     let (auth, cart) = guest_with_a_case(&db).await;
-    let mut form = checkout_form(&cart);
+    let mut form = checkout(&cart);
     form["contact_name"] = json!("\u{E000}csrf\u{E000}");
     form["address"] = json!("\u{E000}drawer\u{E000} Unit 5");
     form["notes"] = json!("\u{E000}visitor\u{E000}");
-    let (s, v, _) = call(&db, "POST", "/api/v1/orders", &auth, form).await;
+    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     for field in ["contact_name", "address", "notes"] {
         assert!(v["errors"][field].is_array(), "{field} is refused: {v}");
@@ -115,22 +42,9 @@ both!(checkout_fields_refuse_the_sentinel_characters);
 async fn a_refused_checkout_form_types_back_what_was_typed(backend: Backend) {
     let db = database(backend);
     let store = store!(db);
-    let token = support::guest(&db).await;
-    let csrf = framework::session::csrf_token(&token);
-    let (s, v, r) = call(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &Auth::Cookie(format!("session={token}")),
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let cart = support::set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "cart")
-        .unwrap()
-        .1;
+    let browser = guest_browser(&db, 1, 24).await;
+    let (token, cart) = (&browser.session, browser.cart());
+    let csrf = framework::session::csrf_token(token);
     let body = support::form_body(&[
         ("_call", "placeOrder"),
         ("csrf", &csrf),
@@ -143,11 +57,11 @@ async fn a_refused_checkout_form_types_back_what_was_typed(backend: Backend) {
     let r = send!(
         store,
         support::post_form("/checkout", &format!("session={token}; cart={cart}"), &body)
-            .insert_header(("origin", "https://shop.example"))
+            .insert_header(("origin", SHOP))
     );
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     let html = r.text();
-    let s = state(&html).expect("the page state is JSON");
+    let s = page_state(&html).expect("the page state is JSON");
     // The page carries its session's CSRF token where it belongs (`csrf`); what was typed must not
     // turn into it, nor into the drawer.
     let typed = serde_json::to_string(&s["form"]).unwrap();
@@ -167,43 +81,31 @@ both!(a_refused_checkout_form_types_back_what_was_typed);
 /// Member cart: 600 Pale Pilsen; guest cart on another browser: 600 Pale Pilsen; logging in
 /// there answered `{"data":{"first_name":"Mara","cart_conflict":false}}` and the cart then held
 /// 999, with `message: ""` and `conflict: null`: 201 bottles gone and nobody told
-/// (`db::carts::merge` clamps to 999 and its list of what did not fit is thrown away). SPEC:
-/// nothing is dropped silently.
+/// (`db::carts::merge` clamps to 999 and its list of what did not fit is thrown away). Nothing
+/// is to be dropped from a cart silently.
 async fn a_login_merge_says_what_did_not_fit(backend: Backend) {
     let db = database(backend);
     support::member_who_logs_in(&db, 1).await;
     let (_, first) = support::log_in_member(&db, 1, "").await;
-    let (s, v) = add(
+    let (s, v) = call_api(
         &db,
+        "POST",
+        "/api/v1/cart",
         &Auth::Cookie(format!("session={first}")),
         json!({"product_id": 1, "quantity": 600, "barangay": MAKATI}),
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     // A guest browser with 600 of the same.
-    let session = support::guest(&db).await;
-    let (s, v, r) = call(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &Auth::Cookie(format!("session={session}")),
-        json!({"product_id": 1, "quantity": 600, "barangay": MAKATI}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let jar = support::set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "cart")
-        .unwrap()
-        .1;
+    let browser = guest_browser(&db, 1, 600).await;
+    let (session, jar) = (&browser.session, browser.cart());
     let (login, member) =
         support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
-    let (_, cart, _) = call(
+    let (_, cart) = view_cart(
         &db,
-        "GET",
-        &format!("/api/v1/cart/{MAKATI}"),
-        &Auth::Cookie(format!("session={member}; cart={jar}; member=1")),
-        Value::Null,
+        Auth::Cookie(format!("session={member}; cart={jar}; member=1")),
+        MAKATI,
+        "",
     )
     .await;
     assert_eq!(cart["shopping_cart"][0]["items"][0]["quantity"], 999);
@@ -228,8 +130,10 @@ both!(a_login_merge_says_what_did_not_fit);
 async fn limit_refusals_name_their_products(backend: Backend) {
     let db = database(backend);
     let (auth, _) = guest_with_a_case(&db).await;
-    let (s, v) = add(
+    let (s, v) = call_api(
         &db,
+        "POST",
+        "/api/v1/cart",
         &auth,
         json!({"product_id": 21, "quantity": 1, "barangay": MAKATI}),
     )
@@ -242,8 +146,10 @@ async fn limit_refusals_name_their_products(backend: Backend) {
             .unwrap_or_default()
     };
     assert!(ids(&v).contains(&21), "the keg refused is named: {v}");
-    let (s, v) = add(
+    let (s, v) = call_api(
         &db,
+        "POST",
+        "/api/v1/cart",
         &auth,
         json!({"product_id": 1, "quantity": 990, "barangay": MAKATI}),
     )
@@ -260,8 +166,10 @@ async fn quantity_refusals_carry_error_and_data(backend: Backend) {
     let db = database(backend);
     let (auth, _) = guest_with_a_case(&db).await;
     for q in [0, 1000, -1] {
-        let (s, v) = add(
+        let (s, v) = call_api(
             &db,
+            "POST",
+            "/api/v1/cart",
             &auth,
             json!({"product_id": 1, "quantity": q, "barangay": MAKATI}),
         )
@@ -279,9 +187,11 @@ both!(quantity_refusals_carry_error_and_data);
 /// do not deliver to banaban yet." — the reason is lowercased whole, the barangay's name too.
 async fn a_refusal_keeps_the_place_name(backend: Backend) {
     let db = database(backend);
-    let auth = Auth::Bearer(support::guest(&db).await);
-    let (s, v) = add(
+    let auth = support::guest(&db).await;
+    let (s, v) = call_api(
         &db,
+        "POST",
+        "/api/v1/cart",
         &auth,
         json!({"product_id": 1, "quantity": 1, "barangay": ANGAT}),
     )
@@ -296,9 +206,11 @@ both!(a_refusal_keeps_the_place_name);
 /// the cases come to more than 999 bottles.
 async fn too_many_cases_says_cases(backend: Backend) {
     let db = database(backend);
-    let auth = Auth::Bearer(support::guest(&db).await);
-    let (s, v) = add(
+    let auth = support::guest(&db).await;
+    let (s, v) = call_api(
         &db,
+        "POST",
+        "/api/v1/cart",
         &auth,
         json!({"product_id": 1, "quantity": 42, "pack": "case", "barangay": MAKATI}),
     )
@@ -315,11 +227,11 @@ both!(too_many_cases_says_cases);
 async fn an_order_for_an_unserved_place_says_so(backend: Backend) {
     let db = database(backend);
     let (auth, cart) = guest_with_a_case(&db).await;
-    let mut form = checkout_form(&cart);
+    let mut form = checkout(&cart);
     form["barangay"] = json!(ANGAT);
     form["street_id"] = Value::Null;
     form["fulfillment"] = Value::Null;
-    let (s, v, _) = call(&db, "POST", "/api/v1/orders", &auth, form).await;
+    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert!(
         v.to_string().contains("do not deliver"),
@@ -334,10 +246,10 @@ both!(an_order_for_an_unserved_place_says_so);
 async fn control_characters_are_named_as_such(backend: Backend) {
     let db = database(backend);
     let (auth, cart) = guest_with_a_case(&db).await;
-    let mut form = checkout_form(&cart);
+    let mut form = checkout(&cart);
     form["contact_name"] = json!("Di\u{0}Lim");
     form["notes"] = json!("a\u{7}b");
-    let (s, v, _) = call(&db, "POST", "/api/v1/orders", &auth, form).await;
+    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     let notes = v["errors"]["notes"][0].as_str().unwrap_or_default();
     let name = v["errors"]["contact_name"][0].as_str().unwrap_or_default();
@@ -361,7 +273,7 @@ async fn a_malformed_testdate_is_refused(backend: Backend) {
     let db = database(backend);
     let (auth, cart) = guest_with_a_case(&db).await;
     for bad in ["garbage", "2026-02-30T10:00"] {
-        let (s, v, _) = call(
+        let (s, v) = call_api(
             &db,
             "GET",
             &format!("/api/v1/cart/{MAKATI}?testdate={bad}"),
@@ -370,9 +282,9 @@ async fn a_malformed_testdate_is_refused(backend: Backend) {
         )
         .await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "cart, testdate {bad}: {v}");
-        let mut form = checkout_form(&cart);
+        let mut form = checkout(&cart);
         form["testdate"] = json!(bad);
-        let (s, v, _) = call(&db, "POST", "/api/v1/orders", &auth, form).await;
+        let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "order, testdate {bad}: {v}");
     }
 }
@@ -386,26 +298,8 @@ both!(a_malformed_testdate_is_refused);
 async fn the_drawer_agrees_with_the_count(backend: Backend) {
     let db = database(backend);
     let store = store!(db);
-    let token = support::guest(&db).await;
-    let (s, v, r) = call(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &Auth::Cookie(format!("session={token}")),
-        json!({"product_id": 1, "quantity": 25, "barangay": MAKATI}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let set = support::set_cookies(&r);
-    let cart = &set.iter().find(|(k, _)| k == "cart").unwrap().1;
-    let version = &set.iter().find(|(k, _)| k == "cart_v").unwrap().1;
-    let r = send!(
-        store,
-        get(
-            "/buy-beer",
-            &format!("session={token}; cart={cart}; cart_v={version}")
-        )
-    );
+    let browser = guest_browser(&db, 1, 25).await;
+    let r = send!(store, get("/buy-beer", &browser.cookie()));
     assert_eq!(r.status, StatusCode::OK);
     let html = r.text();
     assert!(html.contains(r#"aria-label="Cart, 1 item""#));
@@ -427,34 +321,29 @@ both!(the_drawer_agrees_with_the_count);
 /// per client); Submit Order has no limit at all.
 async fn guest_orders_cannot_mail_a_stranger_without_limit(backend: Backend) {
     let db = database(backend);
-    let auth = Auth::Bearer(support::guest(&db).await);
+    let auth = support::guest(&db).await;
     let mut limited = false;
     for _ in 0..6 {
-        let (s, cart) = add(
+        let (s, cart) = call_api(
             &db,
+            "POST",
+            "/api/v1/cart",
             &auth,
             json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}),
         )
         .await;
         assert_eq!(s, StatusCode::OK, "{cart}");
-        let mut form = checkout_form(&cart);
+        let mut form = checkout(&cart);
         form["email"] = json!("victim@example.org");
         form["contact_name"] = json!("Visit evil.example to claim your prize");
-        let (s, v, _) = call(&db, "POST", "/api/v1/orders", &auth, form).await;
+        let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
         if s == StatusCode::TOO_MANY_REQUESTS {
             limited = true;
             break;
         }
         assert_eq!(s, StatusCode::CREATED, "{v}");
     }
-    use db::schema::mail_outbox;
-    use diesel::prelude::*;
-    let mut conn = db.pool.get().unwrap();
-    let mailed: i64 = mail_outbox::table
-        .filter(mail_outbox::recipient.eq("victim@example.org"))
-        .count()
-        .get_result(&mut *conn)
-        .unwrap();
+    let mailed = mails_queued_to(&db, "victim@example.org");
     assert!(
         limited || mailed <= 3,
         "6 orders from one client in a row, {mailed} mails to the same stranger, no limit"
@@ -501,29 +390,15 @@ async fn a_cart_cookie_does_not_ride_the_bearer_exemption(backend: Backend) {
     let db = database(backend);
     let store = store!(db);
     // The victim's browser: a cart cookie.
-    let session = support::guest(&db).await;
-    let (s, v, r) = call(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &Auth::Cookie(format!("session={session}")),
-        json!({"product_id": 1, "quantity": 5, "barangay": MAKATI}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let cart = support::set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "cart")
-        .unwrap()
-        .1;
+    let cart = guest_browser(&db, 1, 5).await.cart();
     // Another site's request: its own bearer token, the victim's cart cookie.
     let attacker = support::guest(&db).await;
     let r = send!(
         store,
         TestRequest::post()
             .uri("/api/v1/cart")
-            .insert_header(("origin", "https://evil.example"))
-            .insert_header(("authorization", format!("Bearer {attacker}")))
+            .insert_header(("origin", EVIL))
+            .insert_header(("authorization", bearer(&attacker)))
             .insert_header(("cookie", format!("cart={cart}")))
             .set_json(json!({"product_id": 1, "quantity": 1, "barangay": MAKATI}))
     );
@@ -536,7 +411,7 @@ async fn a_cart_cookie_does_not_ride_the_bearer_exemption(backend: Backend) {
 }
 both!(a_cart_cookie_does_not_ride_the_bearer_exemption);
 
-// --- Issue 17, the contract test's setup: "database is locked" under concurrent signups ---------
+// --- The contract test's setup: "database is locked" under concurrent signups -------------------
 
 /// Concurrent newsletter signups (each reads the address, then inserts it) answered 500 on SQLite:
 /// a transaction that began by reading held a snapshot older than another writer's commit, and

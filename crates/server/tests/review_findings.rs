@@ -1,44 +1,23 @@
-//! Findings of the review of issue 15 (carts, checkout, orders): each test failed on the
-//! reviewed code (0c54c5f) and names the defect it showed. SQLite only, to keep them quick; the
-//! defects were not backend-specific.
+//! Findings of a review of the carts, checkout and orders: each test failed on the reviewed code
+//! (0c54c5f) and names the defect it showed. SQLite only, to keep them quick; the defects were not
+//! backend-specific.
 
 mod support;
 
 use actix_web::http::StatusCode;
 use serde_json::{json, Value};
-use support::{database, get, Backend, TestDb};
+use support::{
+    add_to_cart, database, get, guest_browser, page_state, send_json, Auth, Backend, TestDb,
+    MAKATI, PAST_GATES,
+};
 
-const MAKATI: i64 = 1380300002;
-/// Consent given, bottles chosen, Makati as the location.
-const SHOPPER: &str =
-    "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateBarangayId=1380300002";
 /// Consent given, bottles chosen, no location yet (as right after the category form).
 const NO_PLACE: &str = "cookieAccepted=1; privacyVerification=1; categoryGateId=1";
 
-fn state(html: &str) -> Option<Value> {
-    let open = r#"<script type="application/json" id="__STATE__">"#;
-    let start = html.find(open)? + open.len();
-    let end = start + html[start..].find("</script>")?;
-    serde_json::from_str(&html[start..end].replace("\\u003c", "<")).ok()
-}
-
-/// A guest session with a cart of `quantity` units of `product` (priced for Makati): the
-/// `Cookie` header a browser would then send, without the gate cookies.
+/// A guest's browser with a cart of `quantity` units of `product` (priced for Makati): the
+/// `Cookie` header it then sends, without the gate cookies.
 async fn guest_with_cart(db: &TestDb, product: i64, quantity: i64) -> String {
-    let token = support::guest(db).await;
-    let api = support::send_api(
-        &db.pool,
-        actix_web::test::TestRequest::post()
-            .uri("/api/v1/cart")
-            .insert_header(("cookie", format!("session={token}")))
-            .set_json(json!({"product_id": product, "quantity": quantity, "barangay": MAKATI})),
-    )
-    .await;
-    assert_eq!(api.status, StatusCode::OK, "{}", api.text());
-    let jar = support::set_cookies(&api);
-    let cart = &jar.iter().find(|(k, _)| k == "cart").unwrap().1;
-    let version = &jar.iter().find(|(k, _)| k == "cart_v").unwrap().1;
-    format!("session={token}; cart={cart}; cart_v={version}")
+    guest_browser(db, product, quantity).await.cookie()
 }
 
 /// crates/api/src/cache.rs `respond_filled`: every encoding but identity is answered as a spliced
@@ -52,7 +31,7 @@ async fn a_filled_page_is_never_gzip_for_a_client_that_refuses_gzip() {
     for accept in ["br", "br, gzip;q=0"] {
         let r = send!(
             store,
-            get("/buy-beer", &format!("{SHOPPER}; {mine}"))
+            get("/buy-beer", &format!("{PAST_GATES}; {mine}"))
                 .insert_header(("accept-encoding", accept))
         );
         assert_eq!(r.status, StatusCode::OK);
@@ -79,7 +58,7 @@ async fn the_drawer_agrees_with_the_count_before_a_location_is_chosen() {
     let r = send!(store, get("/", &format!("{NO_PLACE}; {mine}")));
     assert_eq!(r.status, StatusCode::OK);
     let html = r.text();
-    let s = state(&html).expect("page state");
+    let s = page_state(&html).expect("page state");
     assert_eq!(s["visitor"]["cart_count"], 1, "the header counts the item");
     let drawer_at = html
         .find(r#"class="drawer-panel cart-panel""#)
@@ -93,8 +72,8 @@ async fn the_drawer_agrees_with_the_count_before_a_location_is_chosen() {
 
 /// crates/web/src/gate.rs `reset_cart_first` (and ui needsReset, which reads the visitor's cart,
 /// null without a place): without a location cookie the reset question is never asked, so a
-/// cart of kegs stays while the shopper switches to bottles; SPEC 4 asks whenever the cart holds
-/// the other family.
+/// cart of kegs stays while the shopper switches to bottles; the question is to be asked whenever
+/// the cart holds the other family.
 #[actix_web::test]
 async fn the_reset_question_is_asked_without_a_location_too() {
     let db = database(Backend::Sqlite);
@@ -129,20 +108,16 @@ async fn typed_text_never_becomes_a_slot() {
     let db = database(Backend::Sqlite);
     let store = store!(db);
     let mine = guest_with_cart(&db, 1, 24).await;
-    let cart = support::send_api(
-        &db.pool,
-        actix_web::test::TestRequest::get()
-            .uri(&format!("/api/v1/cart/{MAKATI}"))
-            .insert_header(("cookie", mine.clone())),
-    )
-    .await
-    .json();
-    let order = support::send_api(
-        &db.pool,
-        actix_web::test::TestRequest::post()
-            .uri("/api/v1/orders")
-            .insert_header(("cookie", mine.clone()))
-            .set_json(json!({
+    let uri = format!("/api/v1/cart/{MAKATI}");
+    let cart = send_json(&db, "GET", &uri, Auth::Cookie(mine.clone()), Value::Null)
+        .await
+        .json();
+    let order = send_json(
+        &db,
+        "POST",
+        "/api/v1/orders",
+        Auth::Cookie(mine.clone()),
+        json!({
                 "contact_name": "Ana Santos",
                 "mobile": "09171234567",
                 "email": "ana@example.com",
@@ -153,7 +128,7 @@ async fn typed_text_never_becomes_a_slot() {
                 "revision": cart["revision"],
                 "expected_total": cart["cart_order_summary"]["subtotal"],
                 "testdate": "2026-11-23T10:00",
-            })),
+        }),
     )
     .await;
     if order.status == StatusCode::UNPROCESSABLE_ENTITY {
@@ -167,10 +142,10 @@ async fn typed_text_never_becomes_a_slot() {
     }
     assert_eq!(order.status, StatusCode::CREATED, "{}", order.text());
     let link = order.json()["link"].as_str().unwrap().to_string();
-    let r = send!(store, get(&link, &format!("{SHOPPER}; {mine}")));
+    let r = send!(store, get(&link, &format!("{PAST_GATES}; {mine}")));
     assert_eq!(r.status, StatusCode::OK, "{link}");
     let html = r.text();
-    let s = state(&html).expect("the order page's state script is valid JSON");
+    let s = page_state(&html).expect("the order page's state script is valid JSON");
     let shown = serde_json::to_string(&s).unwrap();
     assert!(
         shown.contains("\u{E000}visitor\u{E000}") || shown.contains("\\ue000visitor\\ue000"),
@@ -194,8 +169,8 @@ async fn a_query_parameter_never_becomes_a_slot() {
         format!("/reset-password?token={sentinel}"),
         format!("/login?from={sentinel}"),
     ] {
-        let r = send!(store, get(&uri, &format!("{SHOPPER}; {mine}")));
-        if state(&r.text()).is_none() {
+        let r = send!(store, get(&uri, &format!("{PAST_GATES}; {mine}")));
+        if page_state(&r.text()).is_none() {
             broken.push(uri);
         }
     }
@@ -207,19 +182,13 @@ async fn a_query_parameter_never_becomes_a_slot() {
 
 /// crates/api/src/cart.rs `COOKIE_DAYS` says the cart cookie is "renewed by every change", but
 /// `send_cookies` sends `cart` only when a new token is issued: a shopper who keeps changing
-/// their cart loses it 30 days after the first add (issue 15: the cart lasts on the browser).
+/// their cart loses it 30 days after the first add (the cart is to last on the browser).
 #[actix_web::test]
 async fn every_cart_change_renews_the_cart_cookie() {
     let db = database(Backend::Sqlite);
     let mine = guest_with_cart(&db, 1, 24).await;
-    let again = support::send_api(
-        &db.pool,
-        actix_web::test::TestRequest::post()
-            .uri("/api/v1/cart")
-            .insert_header(("cookie", mine))
-            .set_json(json!({"product_id": 1, "quantity": 24, "barangay": MAKATI})),
-    )
-    .await;
+    let body = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI});
+    let again = send_json(&db, "POST", "/api/v1/cart", Auth::Cookie(mine), body).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text());
     let sent: Vec<String> = support::set_cookies(&again)
         .into_iter()
@@ -232,36 +201,30 @@ async fn every_cart_change_renews_the_cart_cookie() {
 }
 
 /// crates/web/src/visitor.rs `parts`: a member's parts are keyed by this browser's `cart_v`
-/// cookie and a 60-second bucket, not by the cart's revision in the database (DESIGN: in-process
-/// caches are "invalidated by a version the database holds"), so a change made on another
+/// cookie and a 60-second bucket, not by the cart's revision in the database (in-process caches
+/// are to be invalidated by a version the database holds), so a change made on another
 /// device (or answered by another app server) leaves this browser's header count stale.
 #[actix_web::test]
 async fn a_members_count_follows_a_change_made_on_another_device() {
     let db = database(Backend::Sqlite);
     let store = store!(db);
     let token = support::member(&db, 1).await;
-    let add = |product: i64| {
-        actix_web::test::TestRequest::post()
-            .uri("/api/v1/cart")
-            .insert_header(("authorization", format!("Bearer {token}")))
-            .set_json(json!({"product_id": product, "quantity": 24, "barangay": MAKATI}))
-    };
     // One item, added on "the phone" (no cookies); this browser shows 1.
     assert_eq!(
-        support::send_api(&db.pool, add(1)).await.status,
+        add_to_cart(&db, &token, 1, 24, MAKATI).await.0,
         StatusCode::OK
     );
-    let browser = format!("{SHOPPER}; session={token}; member=1");
+    let browser = format!("{PAST_GATES}; session={token}; member=1");
     let r = send!(store, get("/buy-beer", &browser));
-    assert_eq!(state(&r.text()).unwrap()["visitor"]["cart_count"], 1);
+    assert_eq!(page_state(&r.text()).unwrap()["visitor"]["cart_count"], 1);
     // A second item on the phone: this browser must now show 2.
     assert_eq!(
-        support::send_api(&db.pool, add(3)).await.status,
+        add_to_cart(&db, &token, 3, 24, MAKATI).await.0,
         StatusCode::OK
     );
     let r = send!(store, get("/buy-beer", &browser));
     assert_eq!(
-        state(&r.text()).unwrap()["visitor"]["cart_count"],
+        page_state(&r.text()).unwrap()["visitor"]["cart_count"],
         2,
         "the header still counts the cart as it was"
     );

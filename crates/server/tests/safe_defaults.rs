@@ -9,19 +9,19 @@ mod support;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use framework::Access;
-use support::{database, Backend};
+use support::{bearer, database, Backend, MAKATI, MAKATI_CITY};
 
 /// A real value for each parameter name of the public calls (seeded data: Makati's Bel-Air).
-fn sample(name: &str) -> &'static str {
+fn sample(name: &str) -> String {
     match name {
-        "barangay" | "barangayId" => "1380300002",
-        "slug" => "tala-light-330ml",
-        "cityId" | "filterByCity" => "1380300000",
-        "provinceId" | "filterByProvince" => "51",
-        "fulfillmentId" => "1",
-        "packaging" => "1",
-        "key" => "policy_agreement",
-        "testdate" => "2026-12-25",
+        "barangay" | "barangayId" => MAKATI.to_string(),
+        "slug" => "tala-light-330ml".into(),
+        "cityId" | "filterByCity" => MAKATI_CITY.to_string(),
+        "provinceId" | "filterByProvince" => "51".into(),
+        "fulfillmentId" => "1".into(),
+        "packaging" => "1".into(),
+        "key" => "policy_agreement".into(),
+        "testdate" => "2026-12-25".into(),
         other => panic!("no sample value for the parameter {other:?} of a public call: add one"),
     }
 }
@@ -33,7 +33,7 @@ fn fill(template: &str) -> String {
     while let Some(open) = rest.find('{') {
         let close = open + rest[open..].find('}').expect("closed");
         out.push_str(&rest[..open]);
-        out.push_str(sample(&rest[open + 1..close]));
+        out.push_str(&sample(&rest[open + 1..close]));
         rest = &rest[close + 1..];
     }
     out.push_str(rest);
@@ -54,7 +54,7 @@ async fn public_calls_answer_everyone_alike(b: Backend) {
             TestRequest::default()
                 .method(e.method().as_str().parse().unwrap())
                 .uri(&uri)
-                .insert_header(("authorization", format!("Bearer {token}")))
+                .insert_header(("authorization", bearer(token)))
                 .insert_header(("content-type", "application/json"))
                 .set_payload("{}")
         };
@@ -91,7 +91,7 @@ async fn session_calls_are_declared(b: Backend) {
     let ask = |token: &str| {
         TestRequest::get()
             .uri("/api/v1/user")
-            .insert_header(("authorization", format!("Bearer {token}")))
+            .insert_header(("authorization", bearer(token)))
     };
     let as_member = support::send_api(&db.pool, ask(&member)).await;
     let as_guest = support::send_api(&db.pool, ask(&guest)).await;

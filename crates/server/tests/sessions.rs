@@ -6,7 +6,7 @@ mod support;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use diesel::prelude::*;
-use support::{database, Backend, Res};
+use support::{bearer, database, Backend, Res};
 
 fn token_of(r: &Res) -> Option<String> {
     r.headers
@@ -95,7 +95,7 @@ async fn a_guest_session_slides_when_half_used(b: Backend) {
     let db = database(b);
     let token = guest_token(&db).await;
     for auth in [
-        ("authorization", format!("Bearer {token}")),
+        ("authorization", bearer(&token)),
         ("cookie", format!("session={token}")),
     ] {
         let r = user(&db, auth).await;
@@ -105,7 +105,7 @@ async fn a_guest_session_slides_when_half_used(b: Backend) {
         assert_eq!(v["error"], "Unauthenticated.");
     }
     expire_at(&db, &token, now() + 100);
-    let r = user(&db, ("authorization", format!("Bearer {token}"))).await;
+    let r = user(&db, ("authorization", bearer(&token))).await;
     assert_eq!(token_of(&r).as_deref(), Some(token.as_str()));
     assert!(expiry(&db, &token).unwrap() - now() > 3500);
 }
@@ -122,7 +122,7 @@ async fn a_forged_or_expired_token_is_replaced_never_kept(b: Backend) {
         "x".repeat(43),
         "'; DROP TABLE sessions; --".into(),
     ] {
-        let r = user(&db, ("authorization", format!("Bearer {presented}"))).await;
+        let r = user(&db, ("authorization", bearer(&presented))).await;
         assert_eq!(r.status, StatusCode::UNAUTHORIZED);
         let new = token_of(&r).expect("a new token");
         assert_ne!(new, presented);

@@ -9,10 +9,10 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 
 use actix_web::http::StatusCode;
-use actix_web::test::{self, TestRequest};
+use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{database, Backend, Res};
+use support::{bearer, database, json_request, request, Backend, Res, TestDb, Visitor};
 
 const FAR: &str = "4102444800";
 
@@ -94,7 +94,9 @@ fn providers() -> String {
     format!("http://{addr}")
 }
 
-async fn send(db: &support::TestDb, base: &str, req: TestRequest) -> Res {
+/// The API with the stand-in providers at `base` (Google's client `client-1`, Facebook's app
+/// `app-1`), otherwise as configured by default.
+fn with_providers<'a>(db: &'a TestDb, base: &str) -> Visitor<'a> {
     let mut config = framework::ApiConfig::default();
     config.settings.insert(api::accounts::social::SocialConfig {
         google_client_id: Some("client-1".into()),
@@ -102,22 +104,17 @@ async fn send(db: &support::TestDb, base: &str, req: TestRequest) -> Res {
         facebook_app: Some(("app-1".into(), "secret-1".into())),
         facebook_url: format!("{base}/facebook"),
     });
-    let outbox = tempfile::tempdir().unwrap();
-    let state = support::api_state(&db.pool, outbox.path(), config);
-    let app = test::init_service(
-        actix_web::App::new()
-            .app_data(state)
-            .configure(framework::configure),
-    )
-    .await;
-    support::call(&app, req.to_request()).await
+    Visitor::configured(db, config)
 }
 
+/// A registration with the provider's `header` token and `body`.
 fn register(header: &str, token: &str, body: Value) -> TestRequest {
-    TestRequest::post()
-        .uri("/api/v1/registration")
-        .insert_header((header.to_string(), token.to_string()))
-        .set_json(body)
+    request(
+        "POST",
+        "/api/v1/registration",
+        Some(body),
+        &[(header, token)],
+    )
 }
 
 fn details(source: &str, mobile: &str) -> Value {
@@ -125,7 +122,7 @@ fn details(source: &str, mobile: &str) -> Value {
            "birth_date": "1991-03-04", "accept_terms": true})
 }
 
-fn users(db: &support::TestDb) -> Vec<(String, String)> {
+fn users(db: &TestDb) -> Vec<(String, String)> {
     use db::schema::users::dsl::*;
     users
         .select((email, first_name))
@@ -135,31 +132,21 @@ fn users(db: &support::TestDb) -> Vec<(String, String)> {
 }
 
 /// A sign-up with the provider's `header` token and the details of `source` and `mobile`.
-async fn sign_up(
-    db: &support::TestDb,
-    base: &str,
-    header: &str,
-    token: &str,
-    source: &str,
-    mobile: &str,
-) -> Res {
-    send(db, base, register(header, token, details(source, mobile))).await
-}
-
-fn json(r: &Res) -> Value {
-    serde_json::from_slice::<Value>(&r.body).unwrap_or(Value::Null)
+async fn sign_up(app: &Visitor<'_>, header: &str, token: &str, source: &str, mobile: &str) -> Res {
+    app.send(register(header, token, details(source, mobile)))
+        .await
 }
 
 /// Refused: another app's token, an unverified or expired one, one the provider rejects.
 async fn an_unverified_social_token_is_refused(b: Backend) {
     let db = database(b);
-    let base = providers();
+    let app = with_providers(&db, &providers());
     let google = ["other-aud", "unverified", "expired", "forged", "", "a b"];
     let facebook = ["fb-other-app", "fb-no-email", "fb-unknown"];
     let tries = (google.iter().map(|t| ("google-token", *t, "google")))
         .chain(facebook.iter().map(|t| ("fb-token", *t, "facebook")));
     for (header, token, source) in tries {
-        let r = sign_up(&db, &base, header, token, source, "09170000001").await;
+        let r = sign_up(&app, header, token, source, "09170000001").await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -168,7 +155,7 @@ async fn an_unverified_social_token_is_refused(b: Backend) {
         );
         if source == "google" {
             assert_eq!(
-                json(&r)["errors"]["userAccessToken"][0],
+                r.json_or_null()["errors"]["userAccessToken"][0],
                 "We could not verify your Google sign-in. Please sign in with Google again."
             );
             assert!(r.headers.get("access-token").is_none());
@@ -180,16 +167,15 @@ both!(an_unverified_social_token_is_refused);
 /// A provider that fails, or cannot be reached, is not a yes.
 async fn a_provider_that_fails_is_not_a_yes(b: Backend) {
     let db = database(b);
-    let base = providers();
-    let r = sign_up(&db, &base, "google-token", "down", "google", "09170000001").await;
+    let app = with_providers(&db, &providers());
+    let r = sign_up(&app, "google-token", "down", "google", "09170000001").await;
     assert_eq!(r.status, StatusCode::BAD_GATEWAY);
     let closed = {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         format!("http://{}", l.local_addr().unwrap())
     };
     let r = sign_up(
-        &db,
-        &closed,
+        &with_providers(&db, &closed),
         "google-token",
         "good",
         "google",
@@ -204,29 +190,22 @@ both!(a_provider_that_fails_is_not_a_yes);
 /// A verified token still needs the details a provider does not vouch for.
 async fn a_verified_token_still_needs_the_details(b: Backend) {
     let db = database(b);
-    let base = providers();
-    let r = send(
-        &db,
-        &base,
-        register("google-token", "good", json!({"socialSource": "google"})),
-    )
-    .await;
+    let app = with_providers(&db, &providers());
+    let r = app
+        .send(register(
+            "google-token",
+            "good",
+            json!({"socialSource": "google"}),
+        ))
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let v = json(&r);
+    let v = r.json_or_null();
     for field in ["mobile", "birth_date", "accept_terms"] {
         assert!(v["errors"][field][0].is_string(), "{field}: {v}");
     }
-    let r = sign_up(
-        &db,
-        &base,
-        "google-token",
-        "good",
-        "facebook",
-        "09170000001",
-    )
-    .await;
+    let r = sign_up(&app, "google-token", "good", "facebook", "09170000001").await;
     assert_eq!(
-        json(&r)["errors"]["socialSource"][0],
+        r.json_or_null()["errors"]["socialSource"][0],
         "socialSource must be google."
     );
 }
@@ -235,29 +214,24 @@ both!(a_verified_token_still_needs_the_details);
 /// Verified: the account is made and logged in, once per address.
 async fn a_verified_token_makes_the_account_once(b: Backend) {
     let db = database(b);
-    let base = providers();
-    let r = sign_up(&db, &base, "google-token", "good", "google", "09170000001").await;
+    let app = with_providers(&db, &providers());
+    let r = sign_up(&app, "google-token", "good", "google", "09170000001").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-    assert_eq!(json(&r)["data"]["first_name"], "Gina");
+    assert_eq!(r.json_or_null()["data"]["first_name"], "Gina");
     let token = support::access_token(&r);
-    let r = send(
-        &db,
-        &base,
-        TestRequest::get()
-            .uri("/api/v1/user")
-            .insert_header(("authorization", format!("Bearer {token}"))),
-    )
-    .await;
-    assert_eq!(json(&r)["data"]["email"], "gina@example.com");
+    let r = app
+        .send(json_request("GET", "/api/v1/user", &token, Value::Null))
+        .await;
+    assert_eq!(r.json_or_null()["data"]["email"], "gina@example.com");
     // Twice: the address has its account.
-    let r = sign_up(&db, &base, "google-token", "good", "google", "09170000002").await;
+    let r = sign_up(&app, "google-token", "good", "google", "09170000002").await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(json(&r)["errors"]["email"][0]
+    assert!(r.json_or_null()["errors"]["email"][0]
         .as_str()
         .unwrap()
         .contains("already has an account"));
 
-    let r = sign_up(&db, &base, "fb-token", "fb-good", "facebook", "09170000003").await;
+    let r = sign_up(&app, "fb-token", "fb-good", "facebook", "09170000003").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     assert_eq!(
         users(&db),
@@ -273,57 +247,59 @@ both!(a_verified_token_makes_the_account_once);
 /// them a reset link to choose one, and the account stays; with the chosen one it goes.
 async fn a_social_member_confirms_by_a_mailed_link(b: Backend) {
     let db = database(b);
-    let base = providers();
-    let r = sign_up(&db, &base, "google-token", "good", "google", "09170000001").await;
+    let app = with_providers(&db, &providers());
+    let r = sign_up(&app, "google-token", "good", "google", "09170000001").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let token = support::access_token(&r);
     let delete = |token: &str, body: Value| {
-        TestRequest::delete()
-            .uri("/api/v1/user")
-            .insert_header(("authorization", format!("Bearer {token}")))
-            .set_json(body)
+        let auth = bearer(token);
+        request(
+            "DELETE",
+            "/api/v1/user",
+            Some(body),
+            &[("authorization", &auth)],
+        )
     };
-    let r = send(
-        &db,
-        &base,
-        delete(&token, json!({"current_password": "anything-at-all"})),
-    )
-    .await;
+    let r = app
+        .send(delete(
+            &token,
+            json!({"current_password": "anything-at-all"}),
+        ))
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
-    assert!(json(&r)["errors"]["current_password"][0]
+    assert!(r.json_or_null()["errors"]["current_password"][0]
         .as_str()
         .unwrap()
         .contains("We sent a link to gina@example.com"));
     assert_eq!(users(&db).len(), 1, "the account stays");
-    let outbox = tempfile::tempdir().unwrap();
-    let mails = support::read_outbox(&db.pool, outbox.path());
+    let mails = app.mails();
     assert_eq!(mails.len(), 1);
     let suid = support::link_in(&mails[0], "reset-password?suid=");
-    let r = send(
-        &db,
-        &base,
-        TestRequest::post()
-            .uri("/api/v1/reset/password")
-            .set_json(json!({"suid": suid, "password": "Gina-Lager-0304"})),
-    )
-    .await;
+    let r = app
+        .send(json_request(
+            "POST",
+            "/api/v1/reset/password",
+            "",
+            json!({"suid": suid, "password": "Gina-Lager-0304"}),
+        ))
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-    let r = send(
-        &db,
-        &base,
-        TestRequest::post()
-            .uri("/api/v1/login")
-            .set_json(json!({"login": "gina@example.com", "password": "Gina-Lager-0304"})),
-    )
-    .await;
+    let r = app
+        .send(json_request(
+            "POST",
+            "/api/v1/login",
+            "",
+            json!({"login": "gina@example.com", "password": "Gina-Lager-0304"}),
+        ))
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let token = support::access_token(&r);
-    let r = send(
-        &db,
-        &base,
-        delete(&token, json!({"current_password": "Gina-Lager-0304"})),
-    )
-    .await;
+    let r = app
+        .send(delete(
+            &token,
+            json!({"current_password": "Gina-Lager-0304"}),
+        ))
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     assert!(users(&db).is_empty());
 }

@@ -1,88 +1,35 @@
-//! The staff commands of the `store` binary (issue 17 section 3), run as staff run them: the
-//! built binary against a test database (SQLite, and PostgreSQL for every command that touches
-//! data), some while `store serve` serves the same database. Each command has `--help`; the
-//! catalog goes out and back in unchanged, an edited file shows on a running store within a
-//! second and a bad one changes nothing and names its records; an order moves only along its
-//! steps, each step in its history, mailed to the shopper and shown on its page; maintenance
-//! reaches a running store within a second; a backup of a serving SQLite store is a valid copy.
+//! The staff commands of the `store` binary, run as staff run them: the built binary against a test
+//! database (SQLite, and PostgreSQL for every command that touches data), some while `store serve`
+//! serves the same database. Each command has `--help`; the catalog goes out and back in unchanged,
+//! an edited file shows on a running store within a second and a bad one changes nothing and names
+//! its records; an order moves only along its steps, each step in its history, mailed to the
+//! shopper and shown on its page; maintenance reaches a running store within a second; a backup of
+//! a serving SQLite store is a valid copy.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
 
 mod support;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::http::StatusCode;
-use actix_web::test::TestRequest;
 use diesel::prelude::*;
 use serde_json::{json, Value};
-use support::{database, Backend, TestDb};
+use support::process::{
+    free_port, http, serve_with, status_of, stderr, stdout, store_command, store_ok, store_refused,
+    within,
+};
+use support::{
+    a_case, call_api, checkout, database, guest_with_a_case, view_cart, Backend, TestDb, MAKATI,
+    MAKATI_CITY, OPEN,
+};
 
-const MAKATI: i64 = 1380300002;
-/// A Tuesday afternoon, within the hours and outside the blackout.
-const OPEN: &str = "2026-11-24T14:00";
 /// How soon a running store must follow a change: its watch reads the database once a second;
 /// the rest is slack for a busy 2-core machine.
 const FOLLOWS_WITHIN: Duration = Duration::from_millis(1500);
-
-/// `store ARGS` against `db`, in a folder of its own; answers its output.
-fn store(db: &TestDb, args: &[&str]) -> Output {
-    store_in(db, args, None)
-}
-
-fn store_in(db: &TestDb, args: &[&str], outbox: Option<&Path>) -> Output {
-    let outbox = outbox.map_or_else(
-        || std::env::temp_dir().join("store-test-outbox"),
-        Path::to_path_buf,
-    );
-    Command::new(env!("CARGO_BIN_EXE_store"))
-        .args(args)
-        .env("DATABASE_URL", &db.url)
-        .env("MAIL_OUTBOX", outbox)
-        .env("PUBLIC_URL", "https://shop.example")
-        .env("RUST_LOG", "error")
-        .env_remove("MAINTENANCE")
-        .output()
-        .expect("run store")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs a command that must succeed; answers its standard output.
-fn ok(db: &TestDb, args: &[&str]) -> String {
-    let o = store(db, args);
-    assert!(
-        o.status.success(),
-        "store {args:?}: {}\n{}",
-        stdout(&o),
-        stderr(&o)
-    );
-    stdout(&o)
-}
-
-/// Runs a command that must fail with status 1; answers its standard error.
-fn refused(db: &TestDb, args: &[&str]) -> String {
-    let o = store(db, args);
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "store {args:?} should fail: {}\n{}",
-        stdout(&o),
-        stderr(&o)
-    );
-    stderr(&o)
-}
 
 fn data_version(db: &TestDb) -> i64 {
     let mut conn = db.pool.get().unwrap();
@@ -141,18 +88,18 @@ async fn catalog_round_trip(backend: Backend) {
     let dir = folder();
     let first = dir.path().join("first.json");
     let out = first.to_str().unwrap();
-    ok(&db, &["catalog", "export", "--out", out]);
+    store_ok(&db, &["catalog", "export", "--out", out]);
     let text = std::fs::read_to_string(&first).unwrap();
     let file: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(file["format"], "store-catalog/1");
     assert_eq!(file["products"].as_array().unwrap().len(), 26);
     // Standard output holds the same bytes.
-    assert_eq!(ok(&db, &["catalog", "export"]), text);
+    assert_eq!(store_ok(&db, &["catalog", "export"]), text);
 
     // The same file back: nothing to change, and the export is the same.
-    let said = ok(&db, &["catalog", "import", out]);
+    let said = store_ok(&db, &["catalog", "import", out]);
     assert!(said.contains("the file matches the store"), "{said}");
-    assert_eq!(ok(&db, &["catalog", "export"]), text);
+    assert_eq!(store_ok(&db, &["catalog", "export"]), text);
 
     // An edited file: a price, a new product sold in one city, a product left out, a banner
     // removed, a promo's title, a delivery fee.
@@ -163,7 +110,7 @@ async fn catalog_round_trip(backend: Backend) {
     new["slug"] = json!("tala-calamansi-radler-330ml");
     new["sku"] = json!("TBC-BTL-099");
     new["product_name"] = json!("Tala Calamansi Radler 330 ml");
-    new["cities"] = json!([1380300000]);
+    new["cities"] = json!([MAKATI_CITY]);
     products.push(new);
     let left_out = products.remove(1);
     assert_eq!(left_out["slug"], "tala-pale-pilsen-500ml");
@@ -185,12 +132,12 @@ async fn catalog_round_trip(backend: Backend) {
 
     // Checked first, nothing written.
     let before = data_version(&db);
-    let said = ok(&db, &["catalog", "import", "--dry-run", path]);
+    let said = store_ok(&db, &["catalog", "import", "--dry-run", path]);
     assert!(said.contains("nothing was written"), "{said}");
-    assert_eq!(ok(&db, &["catalog", "export"]), text);
+    assert_eq!(store_ok(&db, &["catalog", "export"]), text);
     assert_eq!(data_version(&db), before);
 
-    let said = ok(&db, &["catalog", "import", path]);
+    let said = store_ok(&db, &["catalog", "import", path]);
     assert!(
         said.contains("products: 1 new, 1 changed, 24 unchanged, 1 left out of the file"),
         "{said}"
@@ -202,7 +149,7 @@ async fn catalog_round_trip(backend: Backend) {
     assert!(said.contains("banners: 2 unchanged, 1 removed"), "{said}");
     assert!(data_version(&db) > before, "the data version moves");
 
-    let after: Value = serde_json::from_str(&ok(&db, &["catalog", "export"])).unwrap();
+    let after: Value = serde_json::from_str(&store_ok(&db, &["catalog", "export"])).unwrap();
     let product = |slug: &str| {
         after["products"]
             .as_array()
@@ -215,7 +162,7 @@ async fn catalog_round_trip(backend: Backend) {
     assert_eq!(product("tala-light-330ml")["price"], 5900);
     assert_eq!(
         product("tala-calamansi-radler-330ml")["cities"],
-        json!([1380300000])
+        json!([MAKATI_CITY])
     );
     // Left out: kept (orders and carts refer to it), no longer orderable.
     assert_eq!(product("tala-pale-pilsen-500ml")["orderable"], false);
@@ -224,24 +171,19 @@ async fn catalog_round_trip(backend: Backend) {
     assert_eq!(after["delivery_fees"][0]["amount"], 30000);
 
     // What the API answers follows (no running store here: the app reads the database).
-    let r = support::send_api(
-        &db.pool,
-        TestRequest::get().uri(&format!(
-            "/api/v2/products/tala-light-330ml/barangay/{MAKATI}"
-        )),
-    )
-    .await;
+    let uri = format!("/api/v2/products/tala-light-330ml/barangay/{MAKATI}");
+    let r = support::send_json(&db, "GET", &uri, "", Value::Null).await;
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.json()["product_single"]["price"], 5900, "{}", r.text());
 
     // Round trip of what is there now: export, import, export: the same bytes.
     let again = dir.path().join("again.json");
     let again_s = again.to_str().unwrap();
-    ok(&db, &["catalog", "export", "--out", again_s]);
-    let said = ok(&db, &["catalog", "import", again_s]);
+    store_ok(&db, &["catalog", "export", "--out", again_s]);
+    let said = store_ok(&db, &["catalog", "import", again_s]);
     assert!(said.contains("the file matches the store"), "{said}");
     assert_eq!(
-        ok(&db, &["catalog", "export"]),
+        store_ok(&db, &["catalog", "export"]),
         std::fs::read_to_string(&again).unwrap()
     );
 }
@@ -250,7 +192,7 @@ both!(catalog_round_trip);
 async fn a_bad_catalog_changes_nothing(backend: Backend) {
     let db = database(backend);
     let dir = folder();
-    let text = ok(&db, &["catalog", "export"]);
+    let text = store_ok(&db, &["catalog", "export"]);
     let version = data_version(&db);
     let mut file: Value = serde_json::from_str(&text).unwrap();
     // Good changes mixed with bad ones: none of them is applied.
@@ -271,7 +213,7 @@ async fn a_bad_catalog_changes_nothing(backend: Backend) {
     file["promos"][0]["ends_on"] = json!("2020-01-01");
     let path = dir.path().join("bad.json");
     std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
-    let said = refused(&db, &["catalog", "import", path.to_str().unwrap()]);
+    let said = store_refused(&db, &["catalog", "import", path.to_str().unwrap()]);
     for problem in [
         "nothing was changed; 11 problem(s)",
         "products[2] (slug tala-light-330ml): price must be a whole number of centavos >= 0 (not -5)",
@@ -288,7 +230,11 @@ async fn a_bad_catalog_changes_nothing(backend: Backend) {
     ] {
         assert!(said.contains(problem), "names {problem:?}:\n{said}");
     }
-    assert_eq!(ok(&db, &["catalog", "export"]), text, "nothing changed");
+    assert_eq!(
+        store_ok(&db, &["catalog", "export"]),
+        text,
+        "nothing changed"
+    );
     assert_eq!(data_version(&db), version, "the data version did not move");
 
     // Files that are not catalogs at all.
@@ -310,80 +256,30 @@ async fn a_bad_catalog_changes_nothing(backend: Backend) {
         ),
     ] {
         std::fs::write(&path, content).unwrap();
-        let said = refused(&db, &["catalog", "import", path.to_str().unwrap()]);
+        let said = store_refused(&db, &["catalog", "import", path.to_str().unwrap()]);
         assert!(said.contains(words), "{content}: {said}");
     }
-    let said = refused(&db, &["catalog", "import", "/nonexistent/catalog.json"]);
+    let said = store_refused(&db, &["catalog", "import", "/nonexistent/catalog.json"]);
     assert!(said.contains("/nonexistent/catalog.json"), "{said}");
-    assert_eq!(ok(&db, &["catalog", "export"]), text, "nothing changed");
+    assert_eq!(
+        store_ok(&db, &["catalog", "export"]),
+        text,
+        "nothing changed"
+    );
     assert_eq!(data_version(&db), version);
 }
 both!(a_bad_catalog_changes_nothing);
 
-/// One request to the API in process, as JSON.
-async fn call(
-    db: &TestDb,
-    method: &str,
-    uri: &str,
-    token: &str,
-    body: Value,
-) -> (StatusCode, Value) {
-    let mut req = TestRequest::default()
-        .method(method.parse().unwrap())
-        .uri(uri);
-    if !token.is_empty() {
-        req = req.insert_header(("authorization", format!("Bearer {token}")));
-    }
-    if !body.is_null() {
-        req = req.set_json(body);
-    }
-    let r = support::send_api(&db.pool, req).await;
-    (
-        r.status,
-        serde_json::from_slice(&r.body).unwrap_or(Value::Null),
-    )
-}
-
 /// A guest's order of a case of bottles in Makati, for delivery (fulfillment 1) or pickup (2):
 /// its id and the link of its page (with the guest's key).
 async fn an_order(db: &TestDb, fulfillment: i32, email: &str) -> (i64, String) {
-    let token = support::guest(db).await;
-    let (s, cart) = call(
-        db,
-        "POST",
-        "/api/v1/cart",
-        &token,
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{cart}");
-    let (_, cart) = call(
-        db,
-        "GET",
-        &format!("/api/v1/cart/{MAKATI}?fulfillment={fulfillment}&testdate={OPEN}"),
-        &token,
-        Value::Null,
-    )
-    .await;
-    let (s, placed) = call(
-        db,
-        "POST",
-        "/api/v1/orders",
-        &token,
-        json!({
-            "contact_name": "Ana Santos",
-            "mobile": "09171234567",
-            "email": email,
-            "address": "Unit 5B, 12 Jupiter St.",
-            "barangay": MAKATI,
-            "street_id": 1,
-            "fulfillment": fulfillment,
-            "revision": cart["revision"],
-            "expected_total": cart["cart_order_summary"]["subtotal"],
-            "testdate": OPEN,
-        }),
-    )
-    .await;
+    let (token, _) = guest_with_a_case(db).await;
+    let query = format!("?fulfillment={fulfillment}&testdate={OPEN}");
+    let (_, cart) = view_cart(db, &token, MAKATI, &query).await;
+    let mut form = checkout(&cart);
+    form["email"] = json!(email);
+    form["fulfillment"] = json!(fulfillment);
+    let (s, placed) = call_api(db, "POST", "/api/v1/orders", &token, form).await;
     assert_eq!(s, StatusCode::CREATED, "{placed}");
     (
         placed["order"]["id"].as_i64().unwrap(),
@@ -393,7 +289,7 @@ async fn an_order(db: &TestDb, fulfillment: i32, email: &str) -> (i64, String) {
 
 /// The order as its page's API call answers it to the shopper.
 async fn order_seen(db: &TestDb, link: &str) -> Value {
-    let (s, v) = call(
+    let (s, v) = call_api(
         db,
         "GET",
         &link.replace("/active-order/", "/api/v1/orders/"),
@@ -414,7 +310,7 @@ async fn order_status_moves_step_by_step(backend: Backend) {
     let pickup_number = format!("TB-{pickup:06}");
 
     // The list: newest first, money as the shop shows it, Manila time.
-    let list = ok(&db, &["orders", "list"]);
+    let list = store_ok(&db, &["orders", "list"]);
     let lines: Vec<&str> = list.lines().collect();
     assert!(
         lines[0].starts_with("NUMBER") && lines[0].contains("PLACED (MANILA)"),
@@ -440,7 +336,7 @@ async fn order_status_moves_step_by_step(backend: Backend) {
 
     // Only allowed steps: no skipping, no going back, each fulfillment its own.
     let set = |order: &str, status: &str| {
-        store_in(
+        store_command(
             &db,
             &["orders", "set-status", order, status],
             Some(outbox.path()),
@@ -571,28 +467,30 @@ async fn order_status_moves_step_by_step(backend: Backend) {
         .any(|m| m.contains("To: ben@example.com") && m.contains("Your order is cancelled.")));
 
     // The list follows, narrowed by status and day.
-    let list = ok(&db, &["orders", "list", "--status", "completed"]);
+    let list = store_ok(&db, &["orders", "list", "--status", "completed"]);
     assert!(
         list.contains(&number) && !list.contains(&pickup_number),
         "{list}"
     );
     assert!(list.ends_with("1 order with status completed\n"), "{list}");
-    let list = ok(&db, &["orders", "list", "--status", "placed"]);
+    let list = store_ok(&db, &["orders", "list", "--status", "placed"]);
     assert_eq!(list, "no orders with status placed\n");
-    let list = ok(&db, &["orders", "list", "--since", &today[..10]]);
+    let list = store_ok(&db, &["orders", "list", "--since", &today[..10]]);
     assert!(
         list.contains(&number) && list.contains(&pickup_number),
         "{list}"
     );
-    let list = ok(&db, &["orders", "list", "--since", "2999-01-01"]);
+    let list = store_ok(&db, &["orders", "list", "--since", "2999-01-01"]);
     assert_eq!(list, "no orders since 2999-01-01\n");
-    let list = ok(&db, &["orders", "list", "--limit", "1"]);
+    let list = store_ok(&db, &["orders", "list", "--limit", "1"]);
     assert!(
         list.contains(&pickup_number) && !list.contains(&number) && list.contains("1 of 2 orders"),
         "{list}"
     );
-    assert!(refused(&db, &["orders", "list", "--since", "24/11/2026"]).contains("YYYY-MM-DD"));
-    assert!(refused(&db, &["orders", "list", "--status", "lost"]).contains("is not a status"));
+    assert!(
+        store_refused(&db, &["orders", "list", "--since", "24/11/2026"]).contains("YYYY-MM-DD")
+    );
+    assert!(store_refused(&db, &["orders", "list", "--status", "lost"]).contains("is not a status"));
 }
 both!(order_status_moves_step_by_step);
 
@@ -650,16 +548,9 @@ async fn a_members_status_mail_links_their_page(backend: Backend) {
     let db = database(backend);
     let outbox = folder();
     let token = support::member(&db, 3).await;
-    let (s, cart) = call(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &token,
-        json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}),
-    )
-    .await;
+    let (s, cart) = call_api(&db, "POST", "/api/v1/cart", &token, a_case()).await;
     assert_eq!(s, StatusCode::OK, "{cart}");
-    let (s, placed) = call(
+    let (s, placed) = call_api(
         &db,
         "POST",
         "/api/v1/orders",
@@ -673,7 +564,7 @@ async fn a_members_status_mail_links_their_page(backend: Backend) {
     .await;
     assert_eq!(s, StatusCode::CREATED, "{placed}");
     let id = placed["order"]["id"].as_i64().unwrap();
-    let o = store_in(
+    let o = store_command(
         &db,
         &["orders", "set-status", &format!("TB-{id:06}"), "confirmed"],
         Some(outbox.path()),
@@ -689,7 +580,7 @@ async fn a_members_status_mail_links_their_page(backend: Backend) {
         mail.contains(&format!("https://shop.example/active-order/{id}")),
         "{mail}"
     );
-    let (s, seen) = call(
+    let (s, seen) = call_api(
         &db,
         "GET",
         &format!("/api/v1/orders/{id}"),
@@ -701,46 +592,8 @@ async fn a_members_status_mail_links_their_page(backend: Backend) {
 }
 both!(a_members_status_mail_links_their_page);
 
-/// One request over a fresh connection: status and body (de-chunked).
-fn http(port: u16, path: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let out = String::from_utf8_lossy(&out).into_owned();
-    let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    let body = if chunked {
-        let mut rest = body;
-        let mut joined = String::new();
-        while let Some((size, after)) = rest.split_once("\r\n") {
-            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-            if n == 0 || after.len() < n {
-                break;
-            }
-            joined.push_str(&after[..n]);
-            rest = after[n..].trim_start_matches("\r\n");
-        }
-        joined
-    } else {
-        body.to_string()
-    };
-    (status, body)
-}
-
-/// `store serve` over the test database on a free loopback port; stopped when dropped.
+/// `store serve` over the test database on a free loopback port, its links on
+/// `https://shop.example`; stopped when dropped.
 struct Serving {
     child: Child,
     port: u16,
@@ -753,60 +606,31 @@ impl Drop for Serving {
     }
 }
 
+/// The store serving, once its API answers.
 fn serve(db: &TestDb, outbox: &Path) -> Serving {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(env!("CARGO_BIN_EXE_store"))
-        .arg("serve")
-        .env("DATABASE_URL", &db.url)
-        .env("BIND", format!("127.0.0.1:{port}"))
-        .env("PUBLIC_URL", "https://shop.example")
-        .env("UI_DIST", root.join("ui/dist"))
-        .env("UI_PUBLIC", root.join("ui/public"))
-        .env("SSR_BUNDLE", root.join("ssr-bundle/dist/server.js"))
-        .env("SSR_THREADS", "1")
-        .env("WORKERS", "1")
-        .env("MAIL_OUTBOX", outbox)
-        .env("RUST_LOG", "error")
-        .env_remove("MAINTENANCE")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("store serve");
+    let port = free_port();
+    let env = [
+        ("PUBLIC_URL", "https://shop.example".to_string()),
+        ("RUST_LOG", "error".into()),
+    ];
+    let child = serve_with(db, port, outbox, None, &env);
     let serving = Serving { child, port };
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() || http(port, "/api/v1/banners").0 != 200
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the store did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    within(Duration::from_secs(60), "the store started", || {
+        status_of(port, "/api/v1/banners") == 200
+    });
     serving
 }
 
-/// Waits for `seen` to hold on the running store; answers how long it took.
-fn until(what: &str, mut seen: impl FnMut() -> bool) -> Duration {
-    let start = Instant::now();
-    while !seen() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "{what}: not seen in 10 s"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    start.elapsed()
-}
-
 fn price_on(port: u16, slug: &str) -> Value {
-    let (status, body) = http(port, &format!("/api/v2/products/{slug}/barangay/{MAKATI}"));
-    assert_eq!(status, 200, "{body}");
-    serde_json::from_str::<Value>(&body).unwrap()["product_single"]["price"].clone()
+    let r = http(
+        port,
+        "GET",
+        &format!("/api/v2/products/{slug}/barangay/{MAKATI}"),
+        &[],
+        "",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["product_single"]["price"].clone()
 }
 
 async fn a_running_store_follows_the_staff(backend: Backend) {
@@ -820,53 +644,63 @@ async fn a_running_store_follows_the_staff(backend: Backend) {
     assert_eq!(price_on(port, "tala-light-330ml"), 5500);
     assert_eq!(price_on(port, "tala-light-330ml"), 5500);
     let dir = folder();
-    let mut file: Value = serde_json::from_str(&ok(&db, &["catalog", "export"])).unwrap();
+    let mut file: Value = serde_json::from_str(&store_ok(&db, &["catalog", "export"])).unwrap();
     file["products"][2]["price"] = json!(6100);
     let path = dir.path().join("catalog.json");
     std::fs::write(&path, file.to_string()).unwrap();
-    ok(&db, &["catalog", "import", path.to_str().unwrap()]);
-    let took = until("the new price", || {
+    store_ok(&db, &["catalog", "import", path.to_str().unwrap()]);
+    let took = within(Duration::from_secs(10), "the new price", || {
         price_on(port, "tala-light-330ml") == 6100
     });
     println!("{backend:?}: a catalog import showed after {took:?}");
     assert!(took <= FOLLOWS_WITHIN, "the new price took {took:?}");
 
     // Maintenance on: pages and calls answer 503 within a second; off: the store again.
-    ok(&db, &["maintenance", "on"]);
-    let took = until("maintenance on", || http(port, "/api/v1/banners").0 == 503);
+    store_ok(&db, &["maintenance", "on"]);
+    let took = within(Duration::from_secs(10), "maintenance on", || {
+        status_of(port, "/api/v1/banners") == 503
+    });
     println!("{backend:?}: maintenance on showed after {took:?}");
     assert!(took <= FOLLOWS_WITHIN, "maintenance on took {took:?}");
-    let (status, page) = http(port, "/buy-beer");
+    let r = http(port, "GET", "/buy-beer", &[], "");
+    let (status, page) = (r.status, r.body);
     assert_eq!(status, 503);
     assert!(page.contains("Brewing Something For You"), "{page}");
-    assert!(ok(&db, &["maintenance"]).starts_with("maintenance is on"));
-    ok(&db, &["maintenance", "off"]);
-    let took = until("maintenance off", || http(port, "/api/v1/banners").0 == 200);
+    assert!(store_ok(&db, &["maintenance"]).starts_with("maintenance is on"));
+    store_ok(&db, &["maintenance", "off"]);
+    let took = within(Duration::from_secs(10), "maintenance off", || {
+        status_of(port, "/api/v1/banners") == 200
+    });
     println!("{backend:?}: maintenance off showed after {took:?}");
     assert!(took <= FOLLOWS_WITHIN, "maintenance off took {took:?}");
-    assert_eq!(http(port, "/buy-beer").0, 200);
-    assert!(ok(&db, &["maintenance"]).starts_with("maintenance is off"));
+    assert_eq!(status_of(port, "/buy-beer"), 200);
+    assert!(store_ok(&db, &["maintenance"]).starts_with("maintenance is off"));
 
     // A new status: on the order's page at once, and the store's mail sender delivers the mail.
-    let said = ok(
+    let said = store_ok(
         &db,
         &["orders", "set-status", &format!("TB-{id:06}"), "confirmed"],
     );
     assert!(said.contains("placed -> confirmed"), "{said}");
-    let (status, page) = http(port, &link);
+    let r = http(port, "GET", &link, &[], "");
+    let (status, page) = (r.status, r.body);
     assert_eq!(status, 200, "{page}");
     assert!(
         page.contains(r#"<span class="order-status">Confirmed</span>"#),
         "{page}"
     );
     let subject = format!("Subject: Your order TB-{id:06} is confirmed");
-    until("the status mail in the outbox", || {
-        std::fs::read_dir(outbox.path()).is_ok_and(|entries| {
-            entries
-                .flatten()
-                .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|m| m.contains(&subject)))
-        })
-    });
+    within(
+        Duration::from_secs(10),
+        "the status mail in the outbox",
+        || {
+            std::fs::read_dir(outbox.path()).is_ok_and(|entries| {
+                entries
+                    .flatten()
+                    .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|m| m.contains(&subject)))
+            })
+        },
+    );
 }
 both!(a_running_store_follows_the_staff);
 
@@ -894,7 +728,7 @@ async fn a_backup_of_a_serving_store_is_a_whole_copy() {
     let dir = folder();
     let copy = dir.path().join("store-copy.db");
     let copy_s = copy.to_str().unwrap();
-    let said = ok(&db, &["backup", copy_s]);
+    let said = store_ok(&db, &["backup", copy_s]);
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let writes = writer.join().unwrap();
     assert!(
@@ -920,9 +754,9 @@ async fn a_backup_of_a_serving_store_is_a_whole_copy() {
     );
     drop(serving);
     // Never over a file; never into a folder that is not there.
-    let said = refused(&db, &["backup", copy_s]);
+    let said = store_refused(&db, &["backup", copy_s]);
     assert!(said.contains("exists: a backup never overwrites"), "{said}");
-    let said = refused(
+    let said = store_refused(
         &db,
         &["backup", &format!("{}/no/such/x.db", dir.path().display())],
     );
@@ -944,7 +778,7 @@ async fn postgres_is_backed_up_with_pg_dump() {
     let db = database(Backend::Postgres);
     let dir = folder();
     let copy = dir.path().join("copy.db");
-    let said = refused(&db, &["backup", copy.to_str().unwrap()]);
+    let said = store_refused(&db, &["backup", copy.to_str().unwrap()]);
     assert!(said.contains("pg_dump --format=custom"), "{said}");
     assert!(!copy.exists());
 }

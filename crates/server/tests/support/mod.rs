@@ -1,13 +1,24 @@
-//! Test databases: a SQLite file in a temporary folder, or a database in a throwaway PostgreSQL
-//! cluster that the tests start themselves (initdb + pg_ctl on a temporary folder and a free
-//! port, as the `postgres` user when the tests run as root). Each test gets its own database,
-//! migrated and seeded; PostgreSQL copies it from a seeded template.
+//! What the server's tests share. Here: the test databases (a SQLite file in a temporary folder,
+//! or a database in a throwaway PostgreSQL cluster that the tests start themselves: initdb +
+//! pg_ctl on a temporary folder and a free port, as the `postgres` user when the tests run as
+//! root; each test gets its own database, migrated and seeded, PostgreSQL's copied from a seeded
+//! template), the store in process (`store!`, `send!`, [`call`]), the requests a browser sends and
+//! what the tests read of an answer ([`Res`], its cookies, [`Jar`]), the mail, and members and
+//! guests made in the database. [`calls`]: the API called as JSON and the first steps of many
+//! tests; [`seed`]: the places, products and times the tests name; [`process`]: the `store`
+//! binary itself.
 
 #![allow(dead_code)]
 
+pub mod calls;
 pub mod process;
+pub mod seed;
 
-use std::net::TcpListener;
+#[allow(unused_imports)]
+pub use calls::*;
+#[allow(unused_imports)]
+pub use seed::*;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -136,13 +147,6 @@ fn pg(program: &Path, args: &[&str]) {
     );
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("free port")
-        .port()
-}
-
 fn cluster() -> &'static Cluster {
     static CLUSTER: OnceLock<Cluster> = OnceLock::new();
     CLUSTER.get_or_init(|| {
@@ -167,7 +171,7 @@ fn cluster() -> &'static Cluster {
             &bin.join("initdb"),
             &["-D", &data_s, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
         );
-        let port = free_port();
+        let port = process::free_port();
         let opts = format!(
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
             dir.display()
@@ -305,6 +309,15 @@ pub fn root(html: &str) -> &str {
     &html[start..end]
 }
 
+/// The page state a page carries (what the client hydrates from), parsed as the client parses it;
+/// `None` when the page has no state script or it is not JSON.
+pub fn page_state(html: &str) -> Option<serde_json::Value> {
+    let open = r#"<script type="application/json" id="__STATE__">"#;
+    let start = html.find(open)? + open.len();
+    let end = start + html[start..].find("</script>")?;
+    serde_json::from_str(&html[start..end].replace("\\u003c", "<")).ok()
+}
+
 /// An answer as the tests read it.
 pub struct Res {
     pub status: actix_web::http::StatusCode,
@@ -320,6 +333,11 @@ impl Res {
     /// The body as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|_| panic!("JSON: {}", self.text()))
+    }
+
+    /// The body as JSON, null when it is not JSON.
+    pub fn json_or_null(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
     }
 }
 
@@ -411,6 +429,18 @@ pub fn csrf_of(html: &str) -> String {
     html[at..].split('"').next().unwrap().to_string()
 }
 
+/// Asserts an answer says it depends on the session and is to be kept nowhere.
+pub fn assert_private(r: &Res, what: &str) {
+    let h = |name: &str| {
+        r.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(h("cache-control"), "private, no-store", "{what}");
+    assert_eq!(h("vary"), "Cookie, Authorization", "{what}");
+}
+
 /// Where an answer sends the browser ("" when nowhere).
 pub fn location(r: &Res) -> &str {
     r.headers
@@ -484,16 +514,22 @@ impl Jar {
     }
 }
 
-/// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`), once
-/// the database's mail queue has been delivered into it (as the sender thread of `serve` does).
-pub fn read_outbox(pool: &DbPool, dir: &Path) -> Vec<String> {
-    let post = framework::mail::Post::new(
+/// The store's post writing mail as files into the folder `dir` (no SMTP), from the store's
+/// address.
+pub fn post_to(dir: &Path) -> framework::mail::Post {
+    framework::mail::Post::new(
         dir.to_path_buf(),
         None,
         "Tala Brewing Co. <hello@tala.example>",
     )
-    .expect("mail");
-    framework::mail::deliver_due(pool, &post, &domain::calendar::unix_now).expect("delivered");
+    .expect("mail")
+}
+
+/// The mails in an outbox, decoded enough to read (quoted-printable soft breaks and `=`), once
+/// the database's mail queue has been delivered into it (as the sender thread of `serve` does).
+pub fn read_outbox(pool: &DbPool, dir: &Path) -> Vec<String> {
+    framework::mail::deliver_due(pool, &post_to(dir), &domain::calendar::unix_now)
+        .expect("delivered");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return vec![];
     };
@@ -582,7 +618,6 @@ pub async fn send_api_mailing(
     outbox: &Path,
     req: actix_web::test::TestRequest,
 ) -> Res {
-    use actix_web::{test, App};
     let mut config = framework::ApiConfig {
         allow_testdate: true,
         ..framework::ApiConfig::default()
@@ -590,9 +625,21 @@ pub async fn send_api_mailing(
     config
         .settings
         .insert(api::orders::OrdersTo("orders@tala.example".into()));
+    send_api_configured(pool, outbox, config, req).await
+}
+
+/// Sends a request to the API alone configured by `config` (another app: its settings, what it
+/// allows), with mail written to `outbox`.
+pub async fn send_api_configured(
+    pool: &DbPool,
+    outbox: &Path,
+    config: framework::ApiConfig,
+    req: actix_web::test::TestRequest,
+) -> Res {
+    use actix_web::{test, App};
     let state = api_state(pool, outbox, config);
     let app = test::init_service(App::new().app_data(state).configure(framework::configure)).await;
-    read(test::call_service(&app, req.to_request()).await).await
+    call(&app, req.to_request()).await
 }
 
 /// The API's state over `pool` with `config`, its mail written to `outbox` (once delivered).
@@ -601,17 +648,11 @@ pub fn api_state(
     outbox: &Path,
     config: framework::ApiConfig,
 ) -> actix_web::web::Data<framework::ApiState> {
-    let post = framework::mail::Post::new(
-        outbox.to_path_buf(),
-        None,
-        "Tala Brewing Co. <hello@tala.example>",
-    )
-    .expect("mail");
     actix_web::web::Data::new(framework::ApiState::new(
         pool.clone(),
         config,
         false,
-        std::sync::Arc::new(post),
+        std::sync::Arc::new(post_to(outbox)),
     ))
 }
 
@@ -662,22 +703,14 @@ pub async fn members_who_log_in(db: &TestDb, ns: std::ops::RangeInclusive<u8>) {
 /// Logs member `n` (made by [`member_who_logs_in`]) in from a browser holding `cookie`: the
 /// login's JSON and the new session's token.
 pub async fn log_in_member(db: &TestDb, n: u8, cookie: &str) -> (serde_json::Value, String) {
-    let mut req = actix_web::test::TestRequest::post()
-        .uri("/api/v1/login")
-        .set_json(serde_json::json!({
-            "login": format!("member{n}@example.com"),
-            "password": "Tala beer 2026 ok",
-        }));
-    if !cookie.is_empty() {
-        req = req.insert_header(("cookie", cookie.to_string()));
-    }
+    let login = serde_json::json!({
+        "login": format!("member{n}@example.com"),
+        "password": "Tala beer 2026 ok",
+    });
+    let req = json_request("POST", "/api/v1/login", Auth::Cookie(cookie.into()), login);
     let r = send_api(&db.pool, req).await;
     assert_eq!(r.status, actix_web::http::StatusCode::OK, "{}", r.text());
-    let session = set_cookies(&r)
-        .into_iter()
-        .find(|(k, _)| k == "session")
-        .expect("a session cookie")
-        .1;
+    let session = set_cookie(&r, "session").expect("a session cookie");
     (r.json(), session)
 }
 
