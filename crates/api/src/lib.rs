@@ -140,6 +140,39 @@ mod registered_tests {
         assert!(required > 50, "{required}");
     }
 
+    /// The document's bounds on quantities and lists are the cart's: an attribute takes a
+    /// number written out, so the test holds each to the constant.
+    #[test]
+    fn quantities_and_lists_are_bounded_as_the_cart_is() {
+        fn walk(v: &serde_json::Value, at: &str, found: &mut usize) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    if let Some(max) = map.get("maxItems") {
+                        assert_eq!(max, domain::cases::MAX_PRODUCTS, "{at}");
+                        *found += 1;
+                    }
+                    for (k, child) in map {
+                        if k == "quantity" {
+                            if let Some(max) = child.get("maximum") {
+                                assert_eq!(max, domain::cases::MAX_QUANTITY, "{at}");
+                                *found += 1;
+                            }
+                        }
+                        walk(child, &format!("{at}/{k}"), found);
+                    }
+                }
+                serde_json::Value::Array(items) => {
+                    items.iter().for_each(|i| walk(i, at, found));
+                }
+                _ => {}
+            }
+        }
+        let doc: serde_json::Value = serde_json::from_str(framework::openapi::json()).unwrap();
+        let mut found = 0;
+        walk(&doc, "", &mut found);
+        assert!(found >= 8, "{found}");
+    }
+
     #[test]
     fn every_link_joins_two_calls_by_parameters_the_second_has() {
         let doc: serde_json::Value = serde_json::from_str(framework::openapi::json()).unwrap();

@@ -96,8 +96,9 @@ async fn act(
 ) -> HttpResponse {
     // A cart form of a visitor who has no session yet (a shared page's first form) needs no
     // token: there is no session to ride, and the origin rule has already been applied.
-    let fresh = action.starts_session && framework::request::cookie_token(req).is_none();
-    if !fresh && !csrf_holds(req, &fields) {
+    let caller = Caller::of_page(req);
+    let fresh = action.starts_session && caller.token.is_none();
+    if !fresh && !csrf_holds(&caller, &fields) {
         let refused = Refused {
             status: StatusCode::FORBIDDEN,
             message: EXPIRED.into(),
@@ -131,7 +132,6 @@ async fn act(
         .map(|t| ("registration-token".to_string(), t.to_string()))
         .into_iter()
         .collect();
-    let caller = Caller::of_page(req);
     let pairs: Vec<(String, String)> = fields.pairs().map(|(k, v)| (k.into(), v.into())).collect();
     let starts = action.starts_session;
     let called = state

@@ -49,14 +49,13 @@ async fn consent(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>)
     let back = return_path(&fields);
     // A member's acceptance is kept on the server, for every device (their page sends
     // the session's CSRF token with it).
-    if crate::respond::csrf_holds(req, &fields) {
+    let caller = framework::Caller::of_page(req);
+    if crate::respond::csrf_holds(&caller, &fields) {
         let accepted = state
             .api
-            .run(framework::Caller::of_page(req), move |ctx| {
-                match ctx.member() {
-                    Ok(user) => api::profile::accept_policy(ctx.conn, user.id),
-                    Err(_) => Ok(()),
-                }
+            .run(caller, move |ctx| match ctx.member() {
+                Ok(user) => api::profile::accept_policy(ctx.conn, user.id),
+                Err(_) => Ok(()),
             })
             .await;
         if let Err(e) = accepted {

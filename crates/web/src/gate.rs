@@ -103,10 +103,11 @@ pub async fn reset_cart_first(
     family: FilterType,
 ) -> Result<Option<HttpResponse>, Vec<Cookie<'static>>> {
     let barangay = choices(req).barangay;
-    let confirmed = fields.get(RESET_FIELD) == Some("yes") && csrf_holds(req, fields);
+    let caller = framework::Caller::of_page(req);
+    let confirmed = fields.get(RESET_FIELD) == Some("yes") && csrf_holds(&caller, fields);
     let outcome = state
         .api
-        .run(framework::Caller::of_page(req), move |ctx| {
+        .run(caller, move |ctx| {
             let reset = api::cart::visitor::reset_for(ctx, barangay, family, confirmed)?;
             Ok((reset, ctx.take_cookies()))
         })

@@ -2,15 +2,15 @@
 //! the CSRF check of a no-JS form.
 
 use actix_web::http::{header, StatusCode};
-use actix_web::{HttpRequest, HttpResponse};
-use framework::ApiError;
+use actix_web::HttpResponse;
+use framework::{ApiError, Caller};
 
 use crate::fields::Fields;
 
-/// Whether a form carries the CSRF token of the session it was sent with.
-pub fn csrf_holds(req: &HttpRequest, fields: &Fields) -> bool {
-    let expected =
-        framework::request::cookie_token(req).map(|t| framework::session::csrf_token(&t));
+/// Whether a form carries the CSRF token of the session it was sent with (the caller's, read
+/// once from the request).
+pub fn csrf_holds(caller: &Caller, fields: &Fields) -> bool {
+    let expected = caller.token.as_deref().map(framework::session::csrf_token);
     matches!((fields.get("csrf"), expected), (Some(sent), Some(expected)) if same(sent, &expected))
 }
 
