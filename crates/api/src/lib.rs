@@ -28,6 +28,7 @@ pub mod orders;
 pub mod profile;
 
 pub mod sessions;
+pub mod staff;
 
 /// What the framework makes of the features registered here: the generated contract, the
 /// document's facts and links, the mail templates, the registry.

@@ -20,6 +20,7 @@
 //! - `seed`: the PSGC geography and the sample brewery's catalog and content, for an empty store.
 //! - `sessions`: sessions, stored by the hash of their token.
 //! - `staff`: the staff commands' work: maintenance, orders, a SQLite copy, the migrations' state.
+//! - `team`: the staff's accounts, password links, sessions, second factors and the audit log.
 //! - `users`: members' accounts, registrations, profiles, passwords and reset links.
 //! - `watch`: what each app server follows each second: the data version and maintenance.
 
@@ -40,6 +41,7 @@ pub mod schema;
 pub mod seed;
 pub mod sessions;
 pub mod staff;
+pub mod team;
 pub mod users;
 pub mod watch;
 

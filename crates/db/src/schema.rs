@@ -12,6 +12,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    audit_log (id) {
+        id -> Int8,
+        at -> Int8,
+        staff_id -> Nullable<Int8>,
+        actor -> Text,
+        action -> Text,
+        subject -> Text,
+        before_state -> Nullable<Text>,
+        after_state -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     banners (id) {
         id -> Int4,
         title -> Text,
@@ -384,6 +397,48 @@ diesel::table! {
 }
 
 diesel::table! {
+    staff (id) {
+        id -> Int8,
+        email -> Text,
+        name -> Text,
+        role -> Text,
+        password_hash -> Nullable<Text>,
+        totp_secret -> Nullable<Text>,
+        totp_pending -> Nullable<Text>,
+        disabled_at -> Nullable<Int8>,
+        created_at -> Int8,
+        changed_at -> Int8,
+    }
+}
+
+diesel::table! {
+    staff_links (token_hash) {
+        token_hash -> Text,
+        staff_id -> Int8,
+        expires_at -> Int8,
+        used_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    staff_recovery_codes (staff_id, code_hash) {
+        staff_id -> Int8,
+        code_hash -> Text,
+        used_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    staff_sessions (token_hash) {
+        token_hash -> Text,
+        staff_id -> Int8,
+        second_factor -> Bool,
+        created_at -> Int8,
+        last_seen_at -> Int8,
+    }
+}
+
+diesel::table! {
     streets (id) {
         id -> Int4,
         barangay_id -> Int8,
@@ -409,6 +464,7 @@ diesel::table! {
 diesel::joinable!(addresses -> barangays (barangay_id));
 diesel::joinable!(addresses -> streets (street_id));
 diesel::joinable!(addresses -> users (user_id));
+diesel::joinable!(audit_log -> staff (staff_id));
 diesel::joinable!(barangays -> cities (city_id));
 diesel::joinable!(cart_empties -> carts (cart_id));
 diesel::joinable!(cart_empties -> deposits (deposit_id));
@@ -443,10 +499,14 @@ diesel::joinable!(products -> product_types (product_type_id));
 diesel::joinable!(promos -> products (product_id));
 diesel::joinable!(served_areas -> cities (city_id));
 diesel::joinable!(served_areas -> fulfillment_types (fulfillment_type_id));
+diesel::joinable!(staff_links -> staff (staff_id));
+diesel::joinable!(staff_recovery_codes -> staff (staff_id));
+diesel::joinable!(staff_sessions -> staff (staff_id));
 diesel::joinable!(streets -> barangays (barangay_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     addresses,
+    audit_log,
     banners,
     barangays,
     cart_empties,
@@ -483,6 +543,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     sessions,
     settings,
     site_texts,
+    staff,
+    staff_links,
+    staff_recovery_codes,
+    staff_sessions,
     streets,
     users,
 );

@@ -10,6 +10,7 @@ pub mod money;
 pub mod naming;
 pub mod ordering;
 pub mod selling;
+pub mod staff;
 pub mod text;
 
 pub use ids::*;

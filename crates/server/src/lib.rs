@@ -16,6 +16,7 @@ pub mod health;
 pub mod logging;
 pub mod observe;
 pub mod staff;
+pub mod team;
 
 /// Configuration, each from an environment variable (see README).
 #[derive(Debug, Clone)]

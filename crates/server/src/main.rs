@@ -30,6 +30,9 @@ enum Command {
     Orders(server::staff::OrdersCommand),
     /// Copy a SQLite store, while it serves, into a new file (staff).
     Backup(server::staff::BackupArgs),
+    /// Add, list, disable or change the staff who use the back office (/staff).
+    #[command(subcommand)]
+    Staff(server::team::StaffCommand),
 }
 
 fn main() {
@@ -65,5 +68,6 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Maintenance(a) => server::staff::maintenance(&config, a),
         Command::Orders(c) => server::staff::orders(&config, c),
         Command::Backup(a) => server::staff::backup(&config, a),
+        Command::Staff(c) => server::team::staff(&config, c),
     }
 }

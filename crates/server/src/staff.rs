@@ -122,7 +122,7 @@ pub struct BackupArgs {
 
 /// The database of `config`, which must exist and be migrated to this version of the store (a
 /// staff command never migrates: `store migrate` or `store serve` does).
-fn open(config: &Config) -> Result<(DbPool, db::DbConn), String> {
+pub(crate) fn open(config: &Config) -> Result<(DbPool, db::DbConn), String> {
     let url = &config.database_url;
     if !db::is_postgres_url(url) {
         let path = url.strip_prefix("sqlite://").unwrap_or(url);
@@ -404,7 +404,7 @@ fn order_cells(o: &db::orders::OrderRow) -> [String; 6] {
 
 /// The header and the rows as lines of columns two spaces apart, each as wide as its widest
 /// cell: money (the fourth column) lines up on the right, the rest on the left.
-fn table_lines(header: [&str; 6], table: &[[String; 6]]) -> Vec<String> {
+pub(crate) fn table_lines(header: [&str; 6], table: &[[String; 6]]) -> Vec<String> {
     let width = |i: usize| {
         table
             .iter()

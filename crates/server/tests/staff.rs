@@ -48,7 +48,7 @@ fn every_command_has_help() {
         stdout(&o)
     };
     let top = help(&[]);
-    for command in ["catalog", "maintenance", "orders", "backup"] {
+    for command in ["catalog", "maintenance", "orders", "backup", "staff"] {
         assert!(top.contains(command), "store --help names {command}: {top}");
     }
     for (args, words) in [
@@ -69,6 +69,12 @@ fn every_command_has_help() {
         ),
         (&["orders", "set-status"][..], "placed -> confirmed"),
         (&["backup"][..], "pg_dump"),
+        (&["staff"][..], "set-role"),
+        (
+            &["staff", "add"][..],
+            "store staff add ben@tala.ph --role rider",
+        ),
+        (&["staff", "add"][..], "authenticator app"),
     ] {
         let text = help(args);
         assert!(

@@ -67,6 +67,37 @@ export type Area = { province_name: string, cities: Array<AreaCity>, };
 
 export type AreaCity = { city_name: string, fulfillments: Array<string>, };
 
+/**
+ * One staff write.
+ */
+export type AuditEntry = { id: number, 
+/**
+ * Unix seconds.
+ */
+at: number, 
+/**
+ * The member of staff, none when it came from the command line.
+ */
+staff_id: number | null, 
+/**
+ * Who, as shown: a name and email, or `command line`.
+ */
+actor: string, action: string, 
+/**
+ * What was written to (`staff 4`, `order 1042`).
+ */
+subject: string, 
+/**
+ * The subject before and after, as JSON text.
+ */
+before: string | null, after: string | null, };
+
+export type AuditPage = { entries: Array<AuditEntry>, 
+/**
+ * Where the next (older) page starts, when there is one.
+ */
+next_before: number | null, };
+
 export type BannerView = { id: number, title: string, desktop_image: string, mobile_image: string, };
 
 /**
@@ -245,6 +276,23 @@ max_cases: number,
 credit: number, };
 
 /**
+ * What an authenticator app needs, shown once at the first sign-in.
+ */
+export type Enrollment = { 
+/**
+ * The secret in groups of four, for typing into an app that cannot scan.
+ */
+secret: string, 
+/**
+ * The `otpauth://` address the QR code holds.
+ */
+otpauth: string, qr: QrCode, 
+/**
+ * One-time codes for when the phone is lost: each works once instead of a code.
+ */
+recovery_codes: Array<string>, };
+
+/**
  * `{"error": "..."}`.
  */
 export type ErrorBody = { error: string, 
@@ -384,6 +432,11 @@ export type NameAmount = { name: string,
  */
 amount: number, };
 
+/**
+ * What comes after the password.
+ */
+export type NextStep = "enroll" | "code";
+
 export type NoticeAnswer = { notice: NoticeView | null, holiday: boolean, };
 
 export type NoticeView = { id: number, title: string, body: string, starts_on: string, ends_on: string, };
@@ -455,6 +508,8 @@ export type PackagingView = { id: PackagingId, name: string,
  */
 filter_type: FilterType, image: string, custom_description: string, };
 
+export type PasswordChosen = { message: string, };
+
 export type PendingAnswer = { data: PendingRegistration, };
 
 /**
@@ -524,6 +579,12 @@ export type ProvinceId = number;
 export type ProvinceView = { id: ProvinceId, province_name: string, };
 
 /**
+ * A QR code as a grid of dark squares: an SVG path in a `size` × `size` box (the page adds the
+ * quiet zone around it).
+ */
+export type QrCode = { size: number, path: string, };
+
+/**
  * The place a refill filled the cart for.
  */
 export type RefillPlace = { city_id: CityId, city_name: string, barangay_id: BarangayId, barangay_name: string, street_id: StreetId | null, };
@@ -562,6 +623,19 @@ export type RefusalData = { error: string, products: Array<DisabledProduct>, };
 export type Results<T> = { results: Array<T>, };
 
 /**
+ * What a member of staff may do.
+ */
+export type Role = "manager" | "dispatcher" | "rider";
+
+export type SecondFactorState = { 
+/**
+ * The member's second factor is set up (a code is asked); else `enrollment` shows how.
+ */
+enrolled: boolean, enrollment: Enrollment | null, };
+
+export type SignedOut = { message: string, };
+
+/**
  * The single product response.
  */
 export type SingleProduct = { product_single: ProductView, 
@@ -576,6 +650,30 @@ available_in_area: boolean | null, you_might_also_like: Array<ProductView>, };
 export type SiteTextView = { key: string, title: string, body: string, };
 
 export type SoldAs = "box" | "case_or_bottle" | "keg";
+
+/**
+ * A member of staff as the staff pages show them.
+ */
+export type StaffMember = { id: number, email: string, name: string, role: Role, 
+/**
+ * They chose a password (their link was used).
+ */
+password_set: boolean, 
+/**
+ * Their second factor is enrolled.
+ */
+second_factor: boolean, disabled: boolean, };
+
+/**
+ * The signed-in member of staff, as their pages show them.
+ */
+export type StaffSelf = { member: StaffMember, 
+/**
+ * Recovery codes not used yet.
+ */
+recovery_codes_left: number, };
+
+export type StaffStep = { next: NextStep, };
 
 /**
  * A step of an order's status.
@@ -701,6 +799,14 @@ export const calls = {
   resetLink: { name: 'resetLink', method: 'POST', key: '/api/v1/reset/password/get-link', read: false } as Call<MessageAnswer>,
   verifyResetLink: { name: 'verifyResetLink', method: 'POST', key: '/api/v1/reset/password/verify-link', read: false } as Call<MessageAnswer>,
   siteText: { name: 'siteText', method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
+  staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
+  staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,
+  staffLogout: { name: 'staffLogout', method: 'POST', key: '/api/v1/staff/logout', read: false } as Call<SignedOut>,
+  staffMe: { name: 'staffMe', method: 'GET', key: '/api/v1/staff/me', read: true } as Call<StaffSelf>,
+  staffPassword: { name: 'staffPassword', method: 'POST', key: '/api/v1/staff/password', read: false } as Call<PasswordChosen>,
+  staffEnrollment: { name: 'staffEnrollment', method: 'GET', key: '/api/v1/staff/second-factor', read: true } as Call<SecondFactorState>,
+  staffSecondFactor: { name: 'staffSecondFactor', method: 'POST', key: '/api/v1/staff/second-factor', read: false } as Call<StaffSelf>,
+  staffTeam: { name: 'staffTeam', method: 'GET', key: '/api/v1/staff/team', read: true } as Call<Results<StaffMember>>,
   deleteUser: { name: 'deleteUser', method: 'DELETE', key: '/api/v1/user', read: false } as Call<MessageAnswer>,
   user: { name: 'user', method: 'GET', key: '/api/v1/user', read: true } as Call<UserAnswer>,
   updateUser: { name: 'updateUser', method: 'PUT', key: '/api/v1/user', read: false } as Call<UserAnswer>,

@@ -1,0 +1,295 @@
+//! The second factor: set up at the first sign-in (a QR code the server draws, the secret as
+//! text for an app that cannot scan, and one-time recovery codes), then a code at every sign-in.
+
+use rand::{Rng, RngCore};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use super::*;
+use framework::endpoint::{Args, Endpoint, Json, NoBody, NoParams};
+
+framework::register!(StaffEnrollment, StaffSecondFactor, StaffMe);
+
+/// What a wrong code says.
+pub const WRONG_CODE: &str =
+    "That code is not right. Enter the 6-digit code your app shows now, or a recovery code.";
+
+/// A second factor shown and not yet confirmed, as the staff row keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Pending {
+    secret: String,
+    codes: Vec<String>,
+}
+
+/// A QR code as a grid of dark squares: an SVG path in a `size` × `size` box (the page adds the
+/// quiet zone around it).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct QrCode {
+    pub size: u32,
+    pub path: String,
+}
+
+/// What an authenticator app needs, shown once at the first sign-in.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct Enrollment {
+    /// The secret in groups of four, for typing into an app that cannot scan.
+    pub secret: String,
+    /// The `otpauth://` address the QR code holds.
+    pub otpauth: String,
+    pub qr: QrCode,
+    /// One-time codes for when the phone is lost: each works once instead of a code.
+    pub recovery_codes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct SecondFactorState {
+    /// The member's second factor is set up (a code is asked); else `enrollment` shows how.
+    pub enrolled: bool,
+    pub enrollment: Option<Enrollment>,
+}
+
+/// Draws `text` as a QR code (error correction M, what phones read well from a screen).
+fn qr(text: &str) -> Result<QrCode, ApiError> {
+    let code = qrcode::QrCode::with_error_correction_level(text, qrcode::EcLevel::M)
+        .map_err(|e| ApiError::Internal(format!("QR code: {e}")))?;
+    let width = code.width();
+    let mut path = String::new();
+    for (i, color) in code.to_colors().iter().enumerate() {
+        if *color == qrcode::Color::Dark {
+            path.push_str(&format!("M{} {}h1v1h-1z", i % width, i / width));
+        }
+    }
+    Ok(QrCode {
+        size: u32::try_from(width).unwrap_or(0),
+        path,
+    })
+}
+
+/// Ten recovery codes of eight letters and digits (`abcd-2345`; no 0, 1, l or o to misread).
+fn new_codes() -> Vec<String> {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut rng = rand::rng();
+    (0..domain::staff::RECOVERY_CODES)
+        .map(|_| {
+            let c: String = (0..8)
+                .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
+                .collect();
+            format!("{}-{}", &c[..4], &c[4..])
+        })
+        .collect()
+}
+
+/// The member's pending second factor, made now if there is none.
+fn pending(ctx: &mut Ctx, member: &db::team::StaffRow) -> Result<Pending, ApiError> {
+    if let Some(p) = member
+        .totp_pending
+        .as_deref()
+        .and_then(|p| serde_json::from_str::<Pending>(p).ok())
+    {
+        return Ok(p);
+    }
+    let mut random = [0u8; 20];
+    rand::rng().fill_bytes(&mut random);
+    let p = Pending {
+        secret: domain::staff::new_secret(random),
+        codes: new_codes(),
+    };
+    let text = serde_json::to_string(&p).map_err(|e| ApiError::Internal(e.to_string()))?;
+    db::team::set_pending(ctx.conn, member.id, &text)?;
+    Ok(p)
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/second-factor`: for a session begun with the password, whether a code
+    /// is asked or the second factor is to be set up, and then how (the same secret and codes
+    /// until a code confirms them).
+    pub struct StaffEnrollment = Get "/api/v1/staff/second-factor" as "staffEnrollment", Session, errors [401],
+    (NoParams, NoParams, NoBody) -> SecondFactorState,
+    "The second factor the signed-in member of staff gives, or sets up.");
+
+impl Endpoint for StaffEnrollment {
+    fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<SecondFactorState, ApiError> {
+        let signed = session(ctx)?.ok_or(ApiError::Unauthenticated)?;
+        if signed.member.totp_secret.is_some() {
+            return Ok(SecondFactorState {
+                enrolled: true,
+                enrollment: None,
+            });
+        }
+        let p = pending(ctx, &signed.member)?;
+        let otpauth = domain::staff::otpauth_url(&p.secret, &signed.member.email)
+            .ok_or_else(|| ApiError::Internal("a secret that makes no TOTP".into()))?;
+        let grouped: Vec<String> = p
+            .secret
+            .as_bytes()
+            .chunks(4)
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .collect();
+        Ok(SecondFactorState {
+            enrolled: false,
+            enrollment: Some(Enrollment {
+                secret: grouped.join(" "),
+                qr: qr(&otpauth)?,
+                otpauth,
+                recovery_codes: p.codes,
+            }),
+        })
+    }
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct CodeForm {
+    /// The 6-digit code the app shows, or a recovery code.
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 20)]
+    pub code: String,
+}
+
+/// The signed-in member of staff, as their pages show them.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct StaffSelf {
+    pub member: StaffMember,
+    /// Recovery codes not used yet.
+    pub recovery_codes_left: i64,
+}
+
+fn self_answer(ctx: &mut Ctx, member: &db::team::StaffRow) -> Result<StaffSelf, ApiError> {
+    Ok(StaffSelf {
+        member: member.into(),
+        recovery_codes_left: db::team::recovery_codes_left(ctx.conn, member.id)?,
+    })
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/second-factor`: a code of the app (or a recovery code, once) makes the
+    /// session whole; at the first sign-in the code confirms the second factor just set up.
+    pub struct StaffSecondFactor = Post "/api/v1/staff/second-factor" as "staffSecondFactor", Write, errors [401, 422, 429],
+    (NoParams, NoParams, Json<CodeForm, true>) -> StaffSelf,
+    "Gives the second factor; the staff session is then whole.");
+
+impl Endpoint for StaffSecondFactor {
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<StaffSelf, ApiError> {
+        let signed = session(ctx)?.ok_or(ApiError::Unauthenticated)?;
+        let member = signed.member;
+        // Five tries in ten minutes per member, whatever the client: six digits are guessed
+        // in a million tries, not in five.
+        let key = format!("staff code tries:{}", member.id);
+        let (tries, wait) = ctx.count_try(&key, 600)?;
+        if tries > 5 {
+            return Err(ApiError::TooMany(wait));
+        }
+        let wrong = || ApiError::Invalid {
+            field: "code",
+            message: WRONG_CODE.into(),
+        };
+        let at = now();
+        match member.totp_secret.as_deref() {
+            Some(secret) => {
+                if !code_accepted(ctx, member.id, secret, &f.code, at)? {
+                    return Err(wrong());
+                }
+            }
+            None => {
+                let p = pending(ctx, &member)?;
+                if !domain::staff::code_matches(&p.secret, &f.code, at)
+                    || !first_use(ctx, member.id, &f.code)?
+                {
+                    return Err(wrong());
+                }
+                let hashes: Vec<String> = p.codes.iter().map(|c| code_hash(c)).collect();
+                db::team::confirm_second_factor(ctx.conn, member.id, &p.secret, &hashes)?;
+                record(
+                    ctx.conn,
+                    Some(&member),
+                    "staff.second_factor",
+                    &format!("staff {}", member.id),
+                    Some(serde_json::json!({"second_factor": false})),
+                    Some(serde_json::json!({"second_factor": true})),
+                )?;
+            }
+        }
+        db::limits::rate_reset(ctx.conn, &key)?;
+        db::team::second_factor_given(ctx.conn, &signed.token_hash, at)?;
+        let member = db::team::by_id(ctx.conn, member.id)?.ok_or(ApiError::Unauthenticated)?;
+        self_answer(ctx, &member)
+    }
+}
+
+/// Whether this is the first use of an app's code by the member in the 90 seconds it can be
+/// taken (counted in the rate-limit table, which every app server shares).
+fn first_use(ctx: &mut Ctx, id: i64, code: &str) -> Result<bool, ApiError> {
+    let digits: String = code.chars().filter(char::is_ascii_digit).collect();
+    let (uses, _) = ctx.count_try(&format!("staff code used:{id}:{digits}"), 90)?;
+    Ok(uses == 1)
+}
+
+/// What is stored of a recovery code.
+fn code_hash(code: &str) -> String {
+    token_hash(&domain::staff::normalize_recovery_code(code))
+}
+
+/// Whether `code` is the app's code now (each used once: a code seen over a shoulder or in a
+/// log cannot be given again in its 90 seconds) or an unused recovery code (then used up).
+fn code_accepted(
+    ctx: &mut Ctx,
+    id: i64,
+    secret: &str,
+    code: &str,
+    at: i64,
+) -> Result<bool, ApiError> {
+    if domain::staff::code_matches(secret, code, at) {
+        return first_use(ctx, id, code);
+    }
+    let normalized = domain::staff::normalize_recovery_code(code);
+    if normalized.len() != 8 {
+        return Ok(false);
+    }
+    Ok(db::team::use_recovery_code(
+        ctx.conn,
+        id,
+        &code_hash(&normalized),
+        at,
+    )?)
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/me`: the signed-in member of staff (both factors given).
+    pub struct StaffMe = Get "/api/v1/staff/me" as "staffMe", Session, errors [401],
+    (NoParams, NoParams, NoBody) -> StaffSelf,
+    "The signed-in member of staff.");
+
+impl Endpoint for StaffMe {
+    fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<StaffSelf, ApiError> {
+        let signed = staff(ctx, &domain::staff::Role::ALL)?;
+        self_answer(ctx, &signed.member)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovery_codes_are_ten_and_unlike() {
+        let codes = new_codes();
+        assert_eq!(codes.len(), domain::staff::RECOVERY_CODES);
+        assert!(codes
+            .iter()
+            .all(|c| c.len() == 9 && c.as_bytes()[4] == b'-'));
+        let mut unique = codes.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), codes.len());
+    }
+
+    #[test]
+    fn a_qr_code_is_a_square_of_dark_modules() {
+        let q = qr("otpauth://totp/x?secret=ABCDEFGH").unwrap();
+        assert!(q.size >= 21, "{}", q.size);
+        assert!(
+            q.path.starts_with("M0 0h1v1h-1z"),
+            "a finder pattern's corner"
+        );
+    }
+}

@@ -1,0 +1,515 @@
+//! The staff's accounts: added from the command line with a mailed link to choose a password,
+//! signed in with the password and a second factor (TOTP, enrolled at the first sign-in, with
+//! one-time recovery codes), sessions of their own that a shopper's never opens (nor the other
+//! way round), ending after 12 hours, 30 idle minutes or a change of the member; roles that
+//! hide what they may not reach; every staff write in the audit log. On SQLite and PostgreSQL.
+
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
+mod support;
+
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use support::process::{stdout, store_command, store_ok, store_refused};
+use support::{database, read_outbox, send_api_mailing, set_cookie, Backend, Res, TestDb};
+
+/// A member of staff as a test drives them: their email, their cookie once signed in.
+struct Staff<'a> {
+    db: &'a TestDb,
+    outbox: std::path::PathBuf,
+    email: String,
+    cookie: Option<String>,
+    /// Recovery codes not used yet (each later sign-in takes one: an app's code is taken once,
+    /// and a test signs in faster than codes change).
+    codes: Vec<String>,
+}
+
+impl<'a> Staff<'a> {
+    /// Adds a member of staff as the command line does (the link mailed through the queue).
+    fn added(db: &'a TestDb, email: &str, role: &str) -> Self {
+        let outbox = tempfile::tempdir().unwrap().keep();
+        let mut conn = db.pool.get().unwrap();
+        let now = domain::calendar::unix_now();
+        let name = email.split('@').next().unwrap();
+        let id = db::team::add(&mut conn, email, name, role, now).unwrap();
+        let member = db::team::by_id(&mut conn, id).unwrap().unwrap();
+        api::staff::password::invite(&mut conn, "https://shop.example", &member).unwrap();
+        Self {
+            db,
+            outbox,
+            email: email.into(),
+            cookie: None,
+            codes: Vec::new(),
+        }
+    }
+
+    async fn send(&self, method: &str, uri: &str, body: Option<Value>) -> Res {
+        let mut req = match method {
+            "GET" => TestRequest::get(),
+            _ => TestRequest::post(),
+        }
+        .uri(uri)
+        .insert_header(("origin", "http://localhost:8080"));
+        if let Some(c) = &self.cookie {
+            req = req.insert_header(("cookie", format!("{}={c}", api::staff::COOKIE)));
+        }
+        if let Some(b) = body {
+            req = req.set_json(b);
+        }
+        send_api_mailing(&self.db.pool, &self.outbox, req).await
+    }
+
+    /// The token of the newest link to choose a password mailed to them.
+    fn link(&self) -> String {
+        let to = format!("To: {}", self.email);
+        let mail = read_outbox(&self.db.pool, &self.outbox)
+            .into_iter()
+            .rfind(|m| m.contains(&to) && m.contains("/staff/password?token="))
+            .expect("a link mail");
+        support::link_in(&mail, "/staff/password?token=")
+    }
+
+    async fn choose_password(&self, password: &str) -> Res {
+        let token = self.link();
+        self.send(
+            "POST",
+            "/api/v1/staff/password",
+            Some(json!({"token": token, "password": password})),
+        )
+        .await
+    }
+
+    /// Signs in with the password; keeps the session's cookie.
+    async fn sign_in(&mut self, password: &str) -> Res {
+        let r = self
+            .send(
+                "POST",
+                "/api/v1/staff/login",
+                Some(json!({"email": self.email, "password": password})),
+            )
+            .await;
+        if let Some(c) = set_cookie(&r, api::staff::COOKIE) {
+            self.cookie = Some(c);
+        }
+        r
+    }
+
+    async fn code(&self, code: &str) -> Res {
+        self.send(
+            "POST",
+            "/api/v1/staff/second-factor",
+            Some(json!({ "code": code })),
+        )
+        .await
+    }
+
+    /// Signs in with both factors: at the first sign-in the second factor is set up with a
+    /// code of the app, later a recovery code is given. Answers the secret.
+    async fn sign_in_whole(&mut self, password: &str) -> String {
+        let r = self.sign_in(password).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+        let e = self.send("GET", "/api/v1/staff/second-factor", None).await;
+        assert_eq!(e.status, StatusCode::OK, "{}", e.text());
+        let e = e.json()["enrollment"].clone();
+        let mut secret = String::new();
+        let code = if e.is_null() {
+            self.codes.pop().expect("a recovery code left")
+        } else {
+            self.codes = e["recovery_codes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect();
+            secret = e["secret"].as_str().unwrap().replace(' ', "");
+            domain::staff::code_at(&secret, domain::calendar::unix_now()).unwrap()
+        };
+        let r = self.code(&code).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+        secret
+    }
+}
+
+fn audit_actions(db: &TestDb) -> Vec<(Option<i64>, String, String)> {
+    use db::schema::audit_log::dsl::*;
+    let mut conn = db.pool.get().unwrap();
+    audit_log
+        .order(id.asc())
+        .select((staff_id, actor, action))
+        .load(&mut conn)
+        .unwrap()
+}
+
+/// From the mailed link to a whole session: the password is chosen once, the first sign-in
+/// shows the second factor to set up (a QR code, the secret, ten recovery codes), a wrong code
+/// is refused, the right one makes the session whole; the next sign-in asks a code, which is
+/// taken once; a recovery code works once instead; signing out ends the session.
+async fn a_member_of_staff_signs_in_with_two_factors(b: Backend) {
+    let db = database(b);
+    let mut ana = Staff::added(&db, "ana@tala.example", "dispatcher");
+    let token = ana.link();
+    // A password the rules refuse, then one they take; the link works once.
+    let r = ana.choose_password("password").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    let r = ana.choose_password("keg-run-at-dawn-42").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let r = ana
+        .send(
+            "POST",
+            "/api/v1/staff/password",
+            Some(json!({"token": token, "password": "another-keg-run-42"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        r.json()["errors"]["token"][0],
+        api::staff::password::LINK_GONE
+    );
+
+    // A wrong password, then the right one: the session can only give the second factor.
+    let r = ana.sign_in("keg-run-at-noon-42").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    let r = ana.sign_in("keg-run-at-dawn-42").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["next"], "enroll");
+    let cookie = r
+        .headers
+        .get_all("set-cookie")
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|c| c.starts_with("staff_session="))
+        .unwrap();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let r = ana.send("GET", "/api/v1/staff/me", None).await;
+    assert_eq!(
+        r.status,
+        StatusCode::UNAUTHORIZED,
+        "half a session is not a session"
+    );
+
+    let e = ana.send("GET", "/api/v1/staff/second-factor", None).await;
+    assert_eq!(e.status, StatusCode::OK, "{}", e.text());
+    let state = e.json();
+    assert_eq!(state["enrolled"], false);
+    let enrollment = &state["enrollment"];
+    assert!(enrollment["otpauth"]
+        .as_str()
+        .unwrap()
+        .starts_with("otpauth://totp/"));
+    assert!(enrollment["qr"]["size"].as_u64().unwrap() >= 21);
+    assert_eq!(enrollment["recovery_codes"].as_array().unwrap().len(), 10);
+    // Asked again, the same secret (until a code confirms it).
+    let again = ana
+        .send("GET", "/api/v1/staff/second-factor", None)
+        .await
+        .json();
+    assert_eq!(again["enrollment"]["secret"], enrollment["secret"]);
+    let secret = enrollment["secret"].as_str().unwrap().replace(' ', "");
+
+    let r = ana.code("000000").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        r.json()["errors"]["code"][0],
+        api::staff::second_factor::WRONG_CODE
+    );
+    let now = domain::calendar::unix_now();
+    let r = ana
+        .code(&domain::staff::code_at(&secret, now).unwrap())
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["member"]["role"], "dispatcher");
+    assert_eq!(r.json()["member"]["second_factor"], true);
+    assert_eq!(r.json()["recovery_codes_left"], 10);
+    let me = ana.send("GET", "/api/v1/staff/me", None).await;
+    assert_eq!(me.status, StatusCode::OK, "{}", me.text());
+    assert_eq!(me.json()["member"]["email"], "ana@tala.example");
+    assert_eq!(
+        me.headers.get("cache-control").unwrap(),
+        "private, no-store"
+    );
+
+    // The next sign-in asks a code; the code just used is not taken again.
+    let used = domain::staff::code_at(&secret, now).unwrap();
+    let r = ana.sign_in("keg-run-at-dawn-42").await;
+    assert_eq!(r.json()["next"], "code");
+    let r = ana.code(&used).await;
+    assert_eq!(
+        r.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a code is taken once"
+    );
+    // A recovery code instead, once (typed loosely).
+    let codes = enrollment["recovery_codes"].as_array().unwrap();
+    let recovery = codes[3].as_str().unwrap().to_uppercase().replace('-', " ");
+    let r = ana.code(&recovery).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["recovery_codes_left"], 9);
+    ana.sign_in("keg-run-at-dawn-42").await;
+    let r = ana.code(&recovery).await;
+    assert_eq!(
+        r.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a recovery code works once"
+    );
+
+    // Signing out ends the session and clears its cookie.
+    ana.codes = codes[4..]
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    ana.sign_in_whole("keg-run-at-dawn-42").await;
+    let r = ana.send("POST", "/api/v1/staff/logout", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let r = ana.send("GET", "/api/v1/staff/me", None).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+
+    let actions: Vec<String> = audit_actions(&db).into_iter().map(|a| a.2).collect();
+    assert_eq!(actions, ["staff.password", "staff.second_factor"]);
+}
+both!(a_member_of_staff_signs_in_with_two_factors);
+
+/// A shopper's session opens nothing of the staff's, and a staff session nothing of a
+/// shopper's; a session ends 30 minutes after its last use, 12 hours after it began, and when
+/// its member's role changes or they are disabled; codes and passwords are limited per account.
+async fn staff_sessions_stand_apart_and_end(b: Backend) {
+    let db = database(b);
+    let mut ana = Staff::added(&db, "ana@tala.example", "manager");
+    ana.choose_password("keg-run-at-dawn-42").await;
+    ana.sign_in_whole("keg-run-at-dawn-42").await;
+
+    // A member's session, as a bearer token or in the shopper's cookie, is not a staff one.
+    let member = support::member(&db, 1).await;
+    for header in [
+        ("authorization", format!("Bearer {member}")),
+        ("cookie", format!("session={member}")),
+        ("cookie", format!("{}={member}", api::staff::COOKIE)),
+    ] {
+        let r = send_api_mailing(
+            &db.pool,
+            &ana.outbox,
+            TestRequest::get()
+                .uri("/api/v1/staff/me")
+                .insert_header(header.clone()),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{header:?}");
+    }
+    // The staff session is no shopper's session.
+    let staff_cookie = ana.cookie.clone().unwrap();
+    let r = send_api_mailing(
+        &db.pool,
+        &ana.outbox,
+        TestRequest::get()
+            .uri("/api/v1/user")
+            .insert_header(("cookie", format!("{}={staff_cookie}", api::staff::COOKIE))),
+    )
+    .await;
+    assert_ne!(
+        r.json()["data"]["email"],
+        "ana@tala.example",
+        "{}",
+        r.text()
+    );
+    // A staff write sent from another site's page is refused.
+    let r = send_api_mailing(
+        &db.pool,
+        &ana.outbox,
+        TestRequest::post()
+            .uri("/api/v1/staff/logout")
+            .insert_header(("origin", "https://evil.example"))
+            .insert_header(("cookie", format!("{}={staff_cookie}", api::staff::COOKIE))),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+
+    let age = |created: i64, seen: i64| {
+        let mut conn = db.pool.get().unwrap();
+        use db::schema::staff_sessions::dsl::*;
+        diesel::update(staff_sessions)
+            .set((created_at.eq(created), last_seen_at.eq(seen)))
+            .execute(&mut conn)
+            .unwrap();
+        // The member last changed before the session began.
+        diesel::update(db::schema::staff::table)
+            .set(db::schema::staff::changed_at.eq(created - 1))
+            .execute(&mut conn)
+            .unwrap();
+    };
+    let now = domain::calendar::unix_now();
+    // Idle for 29 minutes: it holds (and is marked used).
+    age(now - 3600, now - 29 * 60);
+    assert_eq!(
+        ana.send("GET", "/api/v1/staff/me", None).await.status,
+        StatusCode::OK
+    );
+    // Idle for 30 minutes: it has ended.
+    age(now - 3600, now - 30 * 60);
+    assert_eq!(
+        ana.send("GET", "/api/v1/staff/me", None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // Busy, but begun 12 hours ago: it has ended.
+    ana.sign_in_whole("keg-run-at-dawn-42").await;
+    age(now - 12 * 3600, now);
+    assert_eq!(
+        ana.send("GET", "/api/v1/staff/me", None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // A role change from the command line ends the member's sessions, and is in the audit log.
+    ana.sign_in_whole("keg-run-at-dawn-42").await;
+    let out = store_ok(&db, &["staff", "set-role", "ANA@tala.example", "rider"]);
+    assert!(out.contains("sessions have ended"), "{out}");
+    assert_eq!(
+        ana.send("GET", "/api/v1/staff/me", None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let (_, _, action) = audit_actions(&db).pop().unwrap();
+    assert_eq!(action, "staff.role");
+    // Disabled: the right password no longer signs in.
+    store_ok(&db, &["staff", "disable", "ana@tala.example"]);
+    let r = ana.sign_in("keg-run-at-dawn-42").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        r.json()["errors"]["email"][0],
+        api::staff::login::SIGN_IN_FAILED
+    );
+    store_ok(&db, &["staff", "enable", "ana@tala.example"]);
+
+    // Five failed tries from a client (the one while disabled, four wrong passwords), then the
+    // sixth is refused even with the right password.
+    for _ in 0..4 {
+        let r = ana.sign_in("not-her-password-1").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let r = ana.sign_in("keg-run-at-dawn-42").await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text());
+    assert!(r.headers.get("retry-after").is_some());
+}
+both!(staff_sessions_stand_apart_and_end);
+
+/// Managers read the staff and the audit log; a dispatcher or a rider asking is answered as if
+/// there were nothing there.
+async fn roles_hide_what_they_may_not_reach(b: Backend) {
+    let db = database(b);
+    let mut boss = Staff::added(&db, "boss@tala.example", "manager");
+    boss.choose_password("keg-run-at-dawn-42").await;
+    boss.sign_in_whole("keg-run-at-dawn-42").await;
+    let mut ben = Staff::added(&db, "ben@tala.example", "rider");
+    ben.choose_password("ben-rides-the-kegs-7").await;
+    ben.sign_in_whole("ben-rides-the-kegs-7").await;
+
+    for uri in ["/api/v1/staff/team", "/api/v1/staff/audit"] {
+        let r = ben.send("GET", uri, None).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{uri}: {}", r.text());
+        let r = boss.send("GET", uri, None).await;
+        assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.text());
+    }
+    let team = boss.send("GET", "/api/v1/staff/team", None).await.json();
+    let emails: Vec<&str> = team["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["email"].as_str().unwrap())
+        .collect();
+    assert_eq!(emails, ["ben@tala.example", "boss@tala.example"]);
+    assert!(!team.to_string().contains("hash") && !team.to_string().contains("secret"));
+
+    let log = boss.send("GET", "/api/v1/staff/audit", None).await.json();
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 4, "{log}");
+    assert_eq!(
+        entries[0]["actor"], "ben (ben@tala.example)",
+        "newest first"
+    );
+    let ben_id = entries[0]["staff_id"].as_i64().unwrap();
+    let only_ben = boss
+        .send(
+            "GET",
+            &format!("/api/v1/staff/audit?staff={ben_id}&action=staff.password"),
+            None,
+        )
+        .await
+        .json();
+    assert_eq!(
+        only_ben["entries"].as_array().unwrap().len(),
+        1,
+        "{only_ben}"
+    );
+    for bad in ["?staff=-1", "?before=abc", "?staff=1&staff=2"] {
+        let r = boss
+            .send("GET", &format!("/api/v1/staff/audit{bad}"), None)
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}");
+    }
+}
+both!(roles_hide_what_they_may_not_reach);
+
+/// `store staff` adds (mailing the link), lists, refuses what it cannot do with a reason, and
+/// records every change as the command line's.
+#[test]
+fn the_staff_commands_add_list_and_refuse() {
+    for b in [Backend::Sqlite, Backend::Postgres] {
+        let db = database(b);
+        let outbox = tempfile::tempdir().unwrap();
+        let o = store_command(
+            &db,
+            &[
+                "staff",
+                "add",
+                "Ana@Tala.example",
+                "--role",
+                "manager",
+                "--name",
+                "Ana Cruz",
+            ],
+            Some(outbox.path()),
+        );
+        assert!(o.status.success(), "{}", support::process::stderr(&o));
+        assert!(stdout(&o).contains("a link to choose a password is queued for ana@tala.example"));
+        let mail = read_outbox(&db.pool, outbox.path())
+            .into_iter()
+            .find(|m| m.contains("To: ana@tala.example"))
+            .expect("the link mail");
+        assert!(
+            mail.contains("https://shop.example/staff/password?token="),
+            "{mail}"
+        );
+        assert!(mail.contains("as manager"), "{mail}");
+
+        let refused = store_refused(
+            &db,
+            &["staff", "add", "ana@tala.example", "--role", "rider"],
+        );
+        assert!(refused.contains("already on the staff"), "{refused}");
+        let refused = store_refused(&db, &["staff", "add", "ben@tala.example", "--role", "boss"]);
+        assert!(
+            refused.contains("manager, dispatcher and rider"),
+            "{refused}"
+        );
+        let refused = store_refused(&db, &["staff", "add", "not-an-email", "--role", "rider"]);
+        assert!(refused.contains("valid email"), "{refused}");
+        let refused = store_refused(&db, &["staff", "disable", "nobody@tala.example"]);
+        assert!(refused.contains("no member of staff"), "{refused}");
+
+        let list = store_ok(&db, &["staff", "list"]);
+        assert!(
+            list.contains("ana@tala.example") && list.contains("link sent"),
+            "{list}"
+        );
+        store_ok(&db, &["staff", "invite", "ana@tala.example"]);
+        let actions: Vec<(Option<i64>, String, String)> = audit_actions(&db);
+        assert_eq!(
+            actions,
+            [
+                (None, "command line".into(), "staff.add".into()),
+                (None, "command line".into(), "staff.invite".into())
+            ]
+        );
+    }
+}
