@@ -8,7 +8,8 @@
 # pg_ctl from /usr/lib/postgresql/*/bin, or PG_BIN; as the `postgres` user when run as root) on a
 # free loopback port, removed on exit. Before schemathesis, scripts/contract_setup.py makes the
 # data the fuzzer cannot guess (a member, their addresses, Go-to Cases and orders, the tokens of
-# mailed links) and writes it to $FUZZ_DATA, which scripts/schemathesis.toml reads. CHECKS,
+# mailed links; the staff added here signed in with their second factor) and writes it to
+# $FUZZ_DATA, which scripts/schemathesis.toml reads. CHECKS,
 # PHASES, MAX_EXAMPLES and MIN_REQUESTS tune the run; CONTINUE_ON_FAILURE=1 spends every
 # operation's examples even after it failed (else its fuzzing ends at the first failure);
 # REPORT_DIR, when set, keeps the run's ndjson report, server log and setup data.
@@ -78,9 +79,12 @@ port=$(free_port)
 export BIND="127.0.0.1:$port" RUST_LOG=warn MAIL_OUTBOX="$work/outbox" STORE_TESTDATE=2026-11-24T14:00 \
   TRUSTED_PROXIES=127.0.0.1
 # A member takes part (scripts/contract_setup.py registers one, scripts/contract_hooks.py sends
-# their session).
+# their session), and so do staff: a manager and a dispatcher added here as a store's staff are
+# (`store staff add`), whose mailed links contract_setup.py opens; it and the hooks add more
+# (the links' holders, spare dispatchers) with the same binary (STORE_BIN).
 export STORE_BASE="http://127.0.0.1:$port" SCHEMATHESIS_HOOKS=contract_hooks PYTHONPATH="$PWD/scripts" \
-  FUZZ_DATA="$work/fuzz-data"
+  FUZZ_DATA="$work/fuzz-data" STORE_BIN="$(realpath "$STORE")" \
+  FUZZ_MANAGER="fuzz.staff.manager.$$@example.com" FUZZ_DISPATCHER="fuzz.staff.dispatcher.$$@example.com"
 "$STORE" seed >/dev/null
 "$STORE" serve >"$work/server.log" 2>&1 &
 server=$!
@@ -89,6 +93,8 @@ for _ in $(seq 1 100); do
   kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
   sleep 0.1
 done
+"$STORE" staff add "$FUZZ_MANAGER" --role manager --name "Fuzz Manager" >/dev/null
+"$STORE" staff add "$FUZZ_DISPATCHER" --role dispatcher --name "Fuzz Dispatcher" >/dev/null
 python3 scripts/contract_setup.py scripts/schemathesis.toml "$work/schemathesis.toml" \
   || { echo "contract setup failed (server log: last lines)" >&2; tail -n 20 "$work/server.log" >&2; exit 1; }
 

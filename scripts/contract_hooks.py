@@ -12,11 +12,24 @@ logging in fails and a fresh member (a new email) is registered and used from th
 $FUZZ_DATA/member.json is rewritten to name them. Password changes and deletions are sent as a
 spare member instead, replaced after each success (see `Spare`).
 
+Staff take part too (`/api/v1/staff/...`): their session rides only in the `staff_session`
+cookie. scripts/contract_setup.py signed in the manager and the dispatcher contract-test.sh added
+(password, then a code of the second factor they set up, computed as an authenticator app would:
+RFC 6238) and wrote them to $FUZZ_DATA/staff.json. The staff calls carry the manager's whole
+session (so the managers' calls answer 200), signed in again after a 401; the calls that spend a
+member's tries at the second factor (five wrong codes in ten minutes, then 429) or end the session
+they bring (signing out, signing in) carry the dispatcher's instead, and a locked-out dispatcher
+is replaced by a spare (see `_Seat`). The enrollment (GET /api/v1/staff/second-factor) is asked
+alternately by the manager and by a member of staff who has not set up the second factor, so both
+of its answers are seen. Choosing a password (POST /api/v1/staff/password) needs no session: its
+credential is the mailed link's token.
+
 Besides sessions: fixtures that keep the member within the store's limits and the cart workable
 (`before_call`), and the real values the examples, coverage and stateful phases cannot draw from
-a dictionary (`_serve_real_values`). None of them changes what is checked.
+a dictionary (`_serve_real_values`, `_serve_staff_code`). None of them changes what is checked.
 """
 
+import itertools
 import json
 import os
 import pathlib
@@ -87,7 +100,11 @@ def _bearer(case, token):
     case.headers["Authorization"] = f"Bearer {token}"
 
 
-@schemathesis.auth(refresh_interval=3600, retry_on=[401]).skip_for(name=SPARE_CALLS)
+# The staff's calls, which no shopper's session opens (a shopper's bearer is not sent to them).
+STAFF_PATHS = r"^/api/v1/staff/"
+
+
+@schemathesis.auth(refresh_interval=3600, retry_on=[401]).skip_for(name=SPARE_CALLS).skip_for(path_regex=STAFF_PATHS)
 class Member:
     """The member's session token, fetched by logging in; fetched again after a 401."""
 
@@ -107,6 +124,224 @@ class Spare:
 
     def set(self, case, data, context):
         _bearer(case, data)
+
+
+STAFF_FILE = MEMBER_FILE.parent / "staff.json"
+# Sent with the dispatcher's session: a wrong code counts against the member whose session it is
+# (five in ten minutes, then 429 for the rest of them), signing out ends the session, and
+# signing in ends the session the request brought.
+DISPATCHER_CALLS = [
+    "POST /api/v1/staff/second-factor",
+    "POST /api/v1/staff/logout",
+    "POST /api/v1/staff/login",
+]
+# Sent with no session: the mailed link's token is what it takes.
+LINK_CALLS = ["POST /api/v1/staff/password"]
+# Sent alternately with the manager's session (the second factor is set up) and the enrollee's
+# (a session begun with the password of a member who has not: the secret, QR code and recovery
+# codes to set it up).
+ENROLLMENT_CALL = "GET /api/v1/staff/second-factor"
+
+
+class _Seat:
+    """A part a member of staff plays in the run (the manager, the dispatcher, the enrollee): the
+    member's session, whole (the password and a code of the second factor) or begun with the
+    password only; signed in again when it ended (a 401, a sign-out, a sign-in that brought it);
+    and when the member cannot sign in anymore (locked out of the second factor, `retire`),
+    another member of the role steps in: a spare contract_setup.py made, else one added now
+    (`store staff add`, the mailed link, the second factor set up). Shared by every worker."""
+
+    def __init__(self, name, member, whole, spares=None):
+        self.lock = threading.RLock()
+        self.name = name
+        self.member = member
+        self.whole = whole
+        self.spares = spares if spares is not None else []
+        self.stale = False
+        self.retired = False
+        self.replaced = 0
+        # Wrong codes given on this member's session since the store last took one.
+        self.wrong = 0
+
+    def current(self):
+        """The session in use, or a new one (another member's after `retire`)."""
+        with self.lock:
+            if self.member.session and not (self.stale or self.retired):
+                return self.member.session
+            if self.retired:
+                self._replace()
+            elif self.stale and self._holds(self.member.session):
+                # A 401 of a request that did not bring this session, or a session not ended.
+                self.stale = False
+                return self.member.session
+            token = self.member.sign_in(whole=self.whole)
+            if not token:
+                # Locked out of the second factor, or of signing in: another member steps in.
+                self._replace()
+                token = self.member.sign_in(whole=self.whole)
+                if not token:
+                    raise RuntimeError(f"the new {self.name} {self.member.email} cannot sign in")
+            self.stale = False
+            _save_staff()
+            return token
+
+    def _holds(self, token):
+        # Answered for any session of the member, whole or begun with the password.
+        return bool(token) and setup.staff_request("GET", "/api/v1/staff/second-factor", session=token)[0] == 200
+
+    def _replace(self):
+        if not self.spares:
+            if self.whole or self.member.secret:
+                self.spares.extend(setup.new_staff(self.member.role, 2))
+            else:
+                address, link = setup.add_staff(self.member.role, kind=f"staff.{self.name}")[0]
+                self.spares.append(setup.enroll_staff(address, link, self.member.role, second_factor=False))
+        self.member = self.spares.pop(0)
+        self.member.session = None
+        self.replaced += 1
+        self.retired = self.stale = False
+        self.wrong = 0
+
+    def owns(self, token):
+        return bool(token) and token == self.member.session
+
+    def ended(self, token, surely=False):
+        """The session `token` was answered 401 (`surely`: it was ended): a new one next time."""
+        with self.lock:
+            if self.owns(token):
+                if surely:
+                    self.member.session = None
+                self.stale = True
+
+    def retire(self, token):
+        """The member of `token` is locked out: another member next time."""
+        with self.lock:
+            if self.owns(token):
+                self.retired = True
+
+    def code(self):
+        """(session, code) the store takes on it now: a fresh code of the member's app, else a
+        recovery code, else those of another member."""
+        with self.lock:
+            for _ in range(2):
+                token = self.current()
+                code = self.member.fresh_code() or self.member.recovery_code()
+                if code:
+                    return token, code
+                self.retired = True
+            return self.current(), None
+
+
+_staff = json.loads(STAFF_FILE.read_text())
+_member = setup.Staff.from_json
+MANAGER = _Seat("manager", _member(_staff["manager"]), whole=True)
+DISPATCHER = _Seat(
+    "dispatcher", _member(_staff["dispatcher"]), whole=False, spares=[_member(m) for m in _staff.get("spares", [])]
+)
+ENROLLEE = _Seat("enrollee", _member(_staff["enrollee"]), whole=False)
+SEATS = (MANAGER, DISPATCHER, ENROLLEE)
+_staff_lock = threading.Lock()
+
+
+def _save_staff():
+    """staff.json names the members of staff in use (as member.json the member)."""
+    with _staff_lock:
+        data = {seat.name: seat.member.as_json() for seat in SEATS}
+        data["spares"] = [m.as_json() for m in DISPATCHER.spares]
+        STAFF_FILE.write_text(json.dumps(data, indent=1))
+
+
+def _staff_cookie(case, token):
+    case.cookies = {**(case.cookies or {}), setup.STAFF_COOKIE: token}
+
+
+def _staff_session_of(case):
+    return (case.cookies or {}).get(setup.STAFF_COOKIE)
+
+
+# Asked before every call (no caching), as the seats keep the sessions and know when one ended.
+@schemathesis.auth(refresh_interval=None).apply_to(path_regex=STAFF_PATHS).skip_for(
+    name=DISPATCHER_CALLS + LINK_CALLS + [ENROLLMENT_CALL]
+)
+class Manager:
+    """The manager's whole session, for the staff's calls: the managers' ones answer 200."""
+
+    def get(self, case, context):
+        return MANAGER.current()
+
+    def set(self, case, data, context):
+        _staff_cookie(case, data)
+
+
+@schemathesis.auth(refresh_interval=None).apply_to(name=DISPATCHER_CALLS)
+class Dispatcher:
+    """The dispatcher's session (begun with the password), for what spends or ends it."""
+
+    def get(self, case, context):
+        return DISPATCHER.current()
+
+    def set(self, case, data, context):
+        _staff_cookie(case, data)
+
+
+_enrollment_turn = itertools.count()
+
+
+@schemathesis.auth(refresh_interval=None).apply_to(name=[ENROLLMENT_CALL])
+class Enrollment:
+    """The manager's session and the enrollee's, in turn."""
+
+    def get(self, case, context):
+        return (ENROLLEE if next(_enrollment_turn) % 2 else MANAGER).current()
+
+    def set(self, case, data, context):
+        _staff_cookie(case, data)
+
+
+# POST /api/v1/staff/second-factor: a made-up code is refused (422), so a well-formed request
+# would never be taken, and five wrong ones in ten minutes lock the member out (429). A code the
+# store takes (the app's code now, or a recovery code) goes into a well-formed case while none
+# was taken yet in the phase, and again before the dispatcher's wrong codes reach the limit; a
+# dispatcher locked out all the same is replaced (after_call).
+_SECOND_FACTOR = "POST /api/v1/staff/second-factor"
+_code_taken = set()  # the phases in which the store took a code
+
+
+def _phase(case):
+    meta = getattr(case, "meta", None)
+    return str(getattr(meta.phase.name, "value", meta.phase.name)) if meta is not None else ""
+
+
+def _serve_staff_code(case, label):
+    meta = getattr(case, "meta", None)
+    if label != _SECOND_FACTOR or meta is None or not meta.generation.mode.is_positive:
+        return
+    if not isinstance(case.body, dict) or not DISPATCHER.owns(_staff_session_of(case)):
+        return
+    if _phase(case) in _code_taken and DISPATCHER.wrong < 3:
+        return
+    token, code = DISPATCHER.code()
+    if code:
+        _staff_cookie(case, token)
+        case.body = {**case.body, "code": code}
+
+
+def _after_staff_call(case, label, status):
+    token = _staff_session_of(case)
+    if status == 401:
+        for seat in SEATS:
+            seat.ended(token)
+    if label in ("POST /api/v1/staff/logout", "POST /api/v1/staff/login") and status == 200:
+        # Signing out ends the session; signing in ends the one the request brought.
+        DISPATCHER.ended(token, surely=True)
+    if label == _SECOND_FACTOR and DISPATCHER.owns(token):
+        if status == 200:
+            DISPATCHER.wrong = 0
+            _code_taken.add(_phase(case))
+        elif status == 422:
+            DISPATCHER.wrong += 1
+        elif status == 429:
+            DISPATCHER.retire(token)
 
 
 # The store keeps at most 10 addresses and 50 Go-to Cases a member; the fuzzer makes many. Before
@@ -198,6 +433,13 @@ def _dict(name):
 
 
 def _real_values(label, turn):
+    if label == "POST /api/v1/staff/login":
+        return {"body": {"email": DISPATCHER.member.email, "password": DISPATCHER.member.password}}
+    if label == "POST /api/v1/staff/password":
+        # The last five links (the fuzzing phase draws from all of them), and a password the
+        # store's rule takes.
+        tokens = _dict("staff-link-tokens")[-5:]
+        return {"body": {"token": tokens[turn % len(tokens)], "password": "Amihan-Wheat-Summer-77"}} if tokens else None
     if label == "POST /api/v1/login":
         return {"body": {"login": MEMBER.email, "password": MEMBER.password}}
     if label == "POST /api/v1/user/change-password":
@@ -310,12 +552,15 @@ def after_call(context, case, response):
     label = f"{case.method.upper()} {case.operation.path}"
     if label in SPARE_CALLS and response.status_code in (200, 401, 429):
         SPARE.retire()
+    if case.operation.path.startswith("/api/v1/staff/"):
+        _after_staff_call(case, label, response.status_code)
 
 
 @schemathesis.hook
 def before_call(context, case, **kwargs):
     label = f"{case.method.upper()} {case.operation.path}"
     _serve_real_values(case, label)
+    _serve_staff_code(case, label)
     if label in _CART_CALLS and MEMBER.token:
         _tidy_cart(MEMBER.token)
     if label in _CASE_CALLS and MEMBER.token:

@@ -7,29 +7,40 @@ MAIL_OUTBOX, and FUZZ_DATA: the folder written to); with SOURCE and TARGET it al
 copy of the schemathesis configuration (see `write_config`). It writes, in FUZZ_DATA:
 
 - member.json: the fuzz member's email and password (scripts/contract_hooks.py logs them in);
+- staff.json: the staff contract-test.sh added (a manager, a dispatcher; FUZZ_MANAGER and
+  FUZZ_DISPATCHER), and more made here (spare dispatchers, a member of staff who has not set up
+  the second factor): each one's email, password, TOTP secret, recovery codes, the codes already
+  given (the store takes each code once in 90 s) and a session (scripts/contract_hooks.py signs
+  them in);
 - libfuzzer dictionaries (one `"value"` a line) that scripts/schemathesis.toml reads:
   addresses.dict and goto-cases.dict (the member's), orders.dict (the member's and guests'),
   order-keys.dict (guest orders' link keys), registration-tokens.dict (pending registrations' link
   tokens), newsletter-tokens.dict (unconfirmed signups' link tokens) and reset-suids.dict (reset
-  links of other members: never the fuzz member's, whose password the hooks need); and
-  addresses-to-delete, goto-cases-to-delete, registration-tokens-to-use and reset-suids-to-use
-  for the calls that use them up.
+  links of other members: never the fuzz member's, whose password the hooks need), and
+  staff-link-tokens.dict (links to choose a staff password, one member of staff each: a new
+  link voids the older); and addresses-to-delete, goto-cases-to-delete,
+  registration-tokens-to-use and reset-suids-to-use for the calls that use them up.
 
 Several of each token, since a token used once is gone. Setup and hooks speak as a client of
 their own (`X-Forwarded-For`, the store trusting 127.0.0.1 as its proxy) so the per-client rate
 limits the fuzzer runs into never refuse them; per-address limits (3 mails an address an hour)
 are met by giving each mail a new address.
 
-scripts/contract_hooks.py imports this module for `register_member` and `login`.
+scripts/contract_hooks.py imports this module for `register_member`, `login` and `Staff`.
 """
 
+import base64
 import email
 import email.policy
+import hashlib
+import hmac
 import itertools
 import json
 import os
 import pathlib
 import re
+import struct
+import subprocess
 import sys
 import threading
 import time
@@ -206,6 +217,212 @@ def fresh_address(kind):
     return f"fuzz.{kind}.{os.getpid()}.{n}.{int(time.time() * 1000) % 10**8}@example.com"
 
 
+# Staff. scripts/contract-test.sh adds a manager and a dispatcher (`store staff add`); the rest
+# are added here, and by the hooks when they need more, with the same command (STORE_BIN).
+STAFF_COOKIE = "staff_session"  # the only way a staff session is presented (no bearer)
+STAFF_PASSWORD = "Staff-Tala-Brewhouse-2026"
+# Links to choose a staff password nobody used yet (POST /api/v1/staff/password), one member of
+# staff each (a new link voids the older ones), and enrolled dispatchers ready to stand in for
+# the dispatcher when the fuzzer locked them out (scripts/contract_hooks.py).
+STAFF_LINKS = 20
+SPARE_DISPATCHERS = 3
+# The store takes an app's code once per member in 90 seconds (given again, it is refused and
+# counts as a wrong try); a little more here, for the clock's second boundaries.
+CODE_REUSE_SECS = 95
+
+
+def totp(secret, step):
+    """RFC 6238's code of a base32 secret (spaces ignored) at a 30-second step: HMAC-SHA-1 of the
+    step as 8 big-endian bytes, dynamically truncated (RFC 4226), six digits."""
+    raw = secret.replace(" ", "").upper()
+    key = base64.b32decode(raw + "=" * (-len(raw) % 8))
+    digest = hmac.new(key, struct.pack(">Q", step), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    value = struct.unpack(">I", digest[offset : offset + 4])[0] & 0x7FFFFFFF
+    return f"{value % 10**6:06d}"
+
+
+def staff_request(method, path, body=None, session=None):
+    """A call with a staff session: its token in the `staff_session` cookie, the only place the
+    store reads it. No Origin header (the cross-site rule lets a request naming no origin by)."""
+    return request(method, path, body, {"Cookie": f"{STAFF_COOKIE}={session}"} if session else None)
+
+
+def set_cookie(headers, name):
+    """The value a response's Set-Cookie gives the cookie `name`, or None."""
+    for line in headers.get_all("Set-Cookie") or []:
+        m = re.match(rf"\s*{re.escape(name)}=([^;]*)", line)
+        if m and m.group(1):
+            return m.group(1)
+    return None
+
+
+def staff_login(address, password=STAFF_PASSWORD):
+    """A new staff session begun with the password (it can only give the second factor), and the
+    step the store asks next ("enroll" or "code"); (None, None) when the password is refused.
+    As another client when this one met the per-client limit."""
+    for _ in range(10):
+        status, headers, body = request("POST", "/api/v1/staff/login", {"email": address, "password": password})
+        if status != 429:
+            break
+        _client[0] = _client[0] % 250 + 1
+    if status != 200:
+        return None, None
+    return set_cookie(headers, STAFF_COOKIE), (body or {}).get("next")
+
+
+class Staff:
+    """A member of staff as the setup and the hooks know them: their email and password, their
+    second factor (the TOTP secret and the recovery codes not used yet), the app's codes given and
+    when (the store takes each once in 90 seconds), and their session (`whole` once the second
+    factor was given)."""
+
+    def __init__(self, email, password=STAFF_PASSWORD, role=None, secret=None, recovery_codes=(), given=None,
+                 session=None, whole=False):
+        self.lock = threading.RLock()
+        self.email = email
+        self.password = password
+        self.role = role
+        self.secret = secret
+        self.recovery_codes = list(recovery_codes)
+        self.given = {str(k): float(v) for k, v in (given or {}).items()}
+        self.session = session
+        self.whole = whole
+
+    def as_json(self):
+        with self.lock:
+            return {
+                "email": self.email,
+                "password": self.password,
+                "role": self.role,
+                "secret": self.secret,
+                "recovery_codes": self.recovery_codes,
+                "given": self.given,
+                "session": self.session,
+                "whole": self.whole,
+            }
+
+    @classmethod
+    def from_json(cls, d):
+        return cls(**{k: d.get(k) for k in ("email", "password", "role", "secret", "session")},
+                   recovery_codes=d.get("recovery_codes") or (), given=d.get("given"), whole=bool(d.get("whole")))
+
+    def fresh_code(self):
+        """An app code not given in the last 90 seconds: the current step's, else the next step's,
+        else the last step's (the store takes one step of drift either way); None when all three
+        were given."""
+        with self.lock:
+            if not self.secret:
+                return None
+            now = time.time()
+            self.given = {c: t for c, t in self.given.items() if now - t <= CODE_REUSE_SECS}
+            step = int(now) // 30
+            for s in (step, step + 1, step - 1):
+                code = totp(self.secret, s)
+                if code not in self.given:
+                    self.given[code] = now
+                    return code
+            return None
+
+    def recovery_code(self):
+        """A recovery code not used yet (used up now), or None."""
+        with self.lock:
+            return self.recovery_codes.pop(0) if self.recovery_codes else None
+
+    def wait_for_code(self):
+        """Until the next 30-second step, when the app shows a new code."""
+        time.sleep(30 - time.time() % 30 + 0.2)
+
+    def give_code(self, session, recovery=True):
+        """Gives the second factor on `session`: a fresh app code, else (`recovery`) a recovery
+        code, else the next step's code when it comes. True when the store took one; False when
+        the session ended. Raises when the member is locked out (429)."""
+        for _ in range(8):
+            code = self.fresh_code() or (self.recovery_code() if recovery else None)
+            if code is None:
+                self.wait_for_code()
+                continue
+            status, _, body = staff_request("POST", "/api/v1/staff/second-factor", {"code": code}, session)
+            if status == 200:
+                return True
+            if status == 401:
+                return False
+            if status != 422:
+                raise RuntimeError(f"second factor of {self.email} answered {status}: {str(body)[:300]}")
+            # 422: the code was given already in its 90 seconds (or the step moved on): the next.
+        raise RuntimeError(f"no code of {self.email}'s second factor was taken")
+
+    def sign_in(self, whole=True):
+        """A new session: the password and (`whole`) a code of the second factor; its token, or
+        None when the password is refused or the member is locked out of the second factor."""
+        with self.lock:
+            token, _ = staff_login(self.email, self.password)
+            if not token:
+                return None
+            if whole:
+                try:
+                    if not self.give_code(token):
+                        return None
+                except RuntimeError:
+                    return None
+            self.session, self.whole = token, whole
+            return token
+
+
+def add_staff(role, count=1, kind=None):
+    """Members of staff added with the store's command (`store staff add`), as the store's
+    staff are: their emails and the tokens of the links mailed to them (each mail is asked for
+    before any is awaited: the store's sender delivers its queue every few seconds)."""
+    emails = [fresh_address(kind or f"staff.{role}") for _ in range(count)]
+    for address in emails:
+        subprocess.run(
+            [os.environ["STORE_BIN"], "staff", "add", address, "--role", role],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    return [(address, staff_link(address)) for address in emails]
+
+
+def staff_link(address):
+    """The token of the link to choose a staff password mailed to an address (the last one:
+    a new link voids the older)."""
+    return mailed(address, r"/staff/password" + TOKEN.format("token"))
+
+
+def enroll_staff(address, link, role=None, password=STAFF_PASSWORD, second_factor=True):
+    """A member of staff through their mailed link as they would: chooses the password, signs in,
+    and (`second_factor`) sets up the second factor shown at the first sign-in, confirmed with a
+    code computed as an authenticator app would (its secret and recovery codes kept). Else the
+    session begun with the password stays as it is (asked to set up the second factor)."""
+    expect(
+        {200},
+        f"staff password of {address}",
+        request("POST", "/api/v1/staff/password", {"token": link, "password": password}),
+    )
+    member = Staff(address, password, role=role)
+    token, step = staff_login(address, password)
+    if not token or step != "enroll":
+        raise RuntimeError(f"staff login of {address} answered {token and 'a session'}, next {step!r}")
+    member.session = token
+    state = expect({200}, "staff second factor", staff_request("GET", "/api/v1/staff/second-factor", session=token))
+    enrollment = (state or {}).get("enrollment") or {}
+    if state.get("enrolled") or not enrollment.get("secret"):
+        raise RuntimeError(f"no second factor to set up for {address}: {str(state)[:300]}")
+    if not second_factor:
+        return member
+    member.secret = enrollment["secret"].replace(" ", "")
+    member.recovery_codes = list(enrollment.get("recovery_codes") or [])
+    if not member.give_code(token, recovery=False):
+        raise RuntimeError(f"the second factor of {address} was not confirmed")
+    member.whole = True
+    return member
+
+
+def new_staff(role, count=1):
+    """Enrolled members of staff of `role`, added now (for the hooks: a member standing in)."""
+    return [enroll_staff(address, link, role) for address, link in add_staff(role, count)]
+
+
 def place_order(token, *, guest_email=None, product=PILSEN, quantity=24):
     """Puts a product in the session's cart for Makati and places it: (order id, key or None)."""
     cart = expect(
@@ -276,6 +493,44 @@ def write_config(source, target, folder):
                 line = f'from-file = "{path}"'
         out.append(line)
     pathlib.Path(target).write_text("\n".join(out) + "\n")
+
+
+def setup_staff(folder):
+    """The staff's part: the manager and the dispatcher contract-test.sh added choose their
+    passwords by their mailed links, sign in and set up their second factor (staff.json keeps
+    them and their sessions, whole); spare dispatchers, enrolled too; a member of staff who
+    chose a password and has not set up the second factor (their session shows how: GET
+    /api/v1/staff/second-factor); and links nobody used yet, for POST /api/v1/staff/password.
+    Answers what it made, as words."""
+    staff = {"manager": os.environ["FUZZ_MANAGER"], "dispatcher": os.environ["FUZZ_DISPATCHER"]}
+    # Every member is added (and so every mail asked for) before any mail is awaited.
+    spares = add_staff("dispatcher", SPARE_DISPATCHERS)
+    enrollee = add_staff("rider", kind="staff.enrollee")[0]
+    links = add_staff("rider", STAFF_LINKS, kind="staff.link")
+    members = {role: enroll_staff(address, staff_link(address), role) for role, address in staff.items()}
+    members["enrollee"] = enroll_staff(*enrollee, role="rider", second_factor=False)
+    members["spares"] = [enroll_staff(address, link, "dispatcher") for address, link in spares]
+    manager = members["manager"]
+    # What the audit log's filters are given: the staff's ids, the kinds of write there are, and
+    # the entries' ids (its pages start before one).
+    team = expect({200}, "staff team", staff_request("GET", "/api/v1/staff/team", session=manager.session))
+    audit = expect({200}, "staff audit", staff_request("GET", "/api/v1/staff/audit", session=manager.session))
+    (folder / "staff.json").write_text(
+        json.dumps(
+            {k: [m.as_json() for m in v] if isinstance(v, list) else v.as_json() for k, v in members.items()},
+            indent=1,
+        )
+    )
+    write_dict(folder, "staff-link-tokens", [link for _, link in links])
+    write_dict(folder, "staff-logins", [members["dispatcher"].email])
+    write_dict(folder, "staff-passwords", [STAFF_PASSWORD])
+    write_dict(folder, "staff-ids", [m["id"] for m in team["results"]])
+    write_dict(folder, "audit-entries", [e["id"] for e in audit["entries"]])
+    write_dict(folder, "audit-actions", sorted({e["action"] for e in audit["entries"]}))
+    return (
+        f"{len(team['results'])} staff ({len(spares)} spare dispatchers, {len(links)} unused links), "
+        f"{len(audit['entries'])} audit entries"
+    )
 
 
 def main():
@@ -370,6 +625,8 @@ def main():
     newsletter = [mailed(address, r"/newsletter/confirm" + TOKEN.format("token")) for address in subscribers]
     suids = [mailed(address, r"/reset-password" + TOKEN.format("suid")) for address in others]
 
+    staff = setup_staff(folder)
+
     # Those to delete come first: the coverage phase tries the smallest ids (1 and 2) wherever an
     # id is asked for, deletions too, without a dictionary.
     write_dict(folder, "addresses-to-delete", addresses[:ADDRESSES_TO_DELETE])
@@ -393,7 +650,7 @@ def main():
     print(
         f"contract setup: {len(addresses)} addresses, {len(cases)} Go-to Cases, {len(orders)} orders "
         f"({len(keys)} guests' keys), {len(registrations)} registration tokens, {len(newsletter)} "
-        f"newsletter tokens, {len(suids)} reset links in {time.monotonic() - started:.1f} s",
+        f"newsletter tokens, {len(suids)} reset links, {staff} in {time.monotonic() - started:.1f} s",
         file=sys.stderr,
     )
     if len(sys.argv) == 3:

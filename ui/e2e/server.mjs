@@ -74,6 +74,12 @@ export async function startStore() {
       }
       throw new Error(`no mail to ${to} with ${pathPrefix}`);
     },
+    /** Runs a command of the store binary against this store's database (`staff add ...`); answers its output. */
+    command(args) {
+      const run = spawnSync(bin, args, { cwd: root, env, encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`store ${args.join(' ')} failed: ${run.stderr}`);
+      return run.stdout;
+    },
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));

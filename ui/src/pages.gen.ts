@@ -10,6 +10,7 @@ import { pages as gotoCases } from './features/goto-cases/pages';
 import { pages as newsletter } from './features/newsletter/pages';
 import { pages as orders } from './features/orders/pages';
 import { pages as product } from './features/product/pages';
+import { pages as staff } from './features/staff/pages';
 
 /** Every feature's pages, in no particular order (routes.ts orders them). */
-export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...checkout, ...content, ...gates, ...gotoCases, ...newsletter, ...orders, ...product];
+export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...checkout, ...content, ...gates, ...gotoCases, ...newsletter, ...orders, ...product, ...staff];

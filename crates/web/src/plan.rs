@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::fields::Fields;
 use crate::keys::{fill_template, is_complete, Vars};
-use crate::routes::{RouteDef, RouteTable};
+use crate::routes::{RouteDef, RouteTable, VARS};
 
 /// The request as the planner needs it.
 pub struct Request<'a> {
@@ -226,6 +226,8 @@ struct Loaded {
     complete: bool,
     /// Some of it is the member's own.
     private: bool,
+    /// The route's own data needs a session the visitor does not have (a staff page's).
+    signed_out: bool,
 }
 
 fn load(
@@ -238,10 +240,26 @@ fn load(
     let query = Fields::parse(req.query.as_bytes());
     let mut gate = Gate::resolve(ctx, &req.choices)?;
     gate.decide(route.shop, route.policy, query.get("gate"));
-    let vars = vars_for(ctx, route_params, &gate, &query)?;
+    let mut vars = vars_for(ctx, route_params, &gate, &query)?;
+    // A query parameter the route declares and its own data names as a variable (the audit
+    // log's `before`) passes as it is: the call checks it, as it checks any client's.
+    for param in &route.params {
+        let named = route
+            .data
+            .iter()
+            .any(|t| crate::keys::variables(t).contains(&param.as_str()));
+        if let (true, false, Some(v)) = (
+            named,
+            VARS.contains(&param.as_str()),
+            query.get(param).filter(|v| !v.is_empty()),
+        ) {
+            vars.entry(param.clone()).or_insert_with(|| v.to_string());
+        }
+    }
     let mut queries: Vec<Value> = Vec::new();
     let mut not_found = Vec::new();
     let mut complete = true;
+    let mut signed_out = false;
     let own = route.data.len();
     // A member's location gate offers their saved addresses.
     let member = !req.extra["member"].is_null();
@@ -270,6 +288,11 @@ fn load(
             // A page's own data that does not exist, or whose address names it by an id that
             // cannot be one (`/active-order/abc`): the page of something unknown.
             Err(ApiError::NotFound(_) | ApiError::BadRequest(_)) if i < own => not_found.push(key),
+            // The page's own data needs a session of its own (a staff page's): the visitor is
+            // sent to sign in, and nothing of the page is rendered.
+            Err(ApiError::Unauthenticated) if i < own && route.sign_in.is_some() => {
+                signed_out = true;
+            }
             // A member's own data on a page guests see too (checkout's saved addresses): a guest's
             // page does without it.
             Err(ApiError::Unauthenticated) => {}
@@ -290,6 +313,7 @@ fn load(
         queries,
         not_found,
         complete,
+        signed_out,
     })
 }
 
@@ -371,7 +395,8 @@ fn shape(
     let redirect = route
         .missing
         .clone()
-        .filter(|_| !loaded.not_found.is_empty());
+        .filter(|_| !loaded.not_found.is_empty())
+        .or_else(|| route.sign_in.clone().filter(|_| loaded.signed_out));
     let url = if req.query.is_empty() {
         req.path.to_string()
     } else {

@@ -45,6 +45,10 @@ pub struct RouteDef {
     /// The address is only ever sent on (302) to this one.
     #[serde(default)]
     pub redirect: Option<String>,
+    /// Where a visitor goes (302) whom the page's own data does not know (it answers 401): the
+    /// sign-in of the session it needs. Nothing of the page is rendered for them.
+    #[serde(default, rename = "signIn")]
+    pub sign_in: Option<String>,
     /// The API calls the page's forms run when posted to its address.
     #[serde(default)]
     pub actions: Vec<Action>,
@@ -190,7 +194,13 @@ impl RouteTable {
                 .split('/')
                 .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
                 .collect();
-            check_variables(&r.name, &r.data, &own)?;
+            // A variable may also be one of the route's own query parameters.
+            let named: Vec<&str> = own
+                .iter()
+                .copied()
+                .chain(r.params.iter().map(String::as_str))
+                .collect();
+            check_variables(&r.name, &r.data, &named)?;
             for a in &r.actions {
                 match framework::registry::by_name(&a.call) {
                     Some(e) if e.access() == framework::Access::Write => {}

@@ -76,6 +76,10 @@ export type AuditEntry = { id: number,
  */
 at: number, 
 /**
+ * Manila time, `YYYY-MM-DD HH:MM`.
+ */
+at_manila: string, 
+/**
  * The member of staff, none when it came from the command line.
  */
 staff_id: number | null, 

@@ -45,6 +45,11 @@ export interface RouteDef {
   canonical: string[];
   /** Where to send the browser when the page's own data does not exist (an unknown product). */
   missing: string | null;
+  /**
+   * Where a visitor goes whom the page's own data does not know (it answers 401): the sign-in of
+   * the session it needs (the staff's). Nothing of the page is rendered for them.
+   */
+  signIn: string | null;
   /** The address is only ever sent on (302) to this one. */
   redirect: string | null;
   /** The API calls the page's forms run when posted to its address (`<FormCall call={...}>`). */
@@ -101,7 +106,7 @@ export function action(call: Call<unknown>, done: string, more: Omit<Action, 'ca
 
 const SITE = 'Tala Brewing Co.';
 
-type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'accountStyles' | 'canonical' | 'missing' | 'redirect' | 'actions'>> & {
+type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'accountStyles' | 'canonical' | 'missing' | 'signIn' | 'redirect' | 'actions'>> & {
   /** Query parameters the page reads besides every page's (and `done` on pages with forms). */
   params?: string[];
 };
@@ -132,6 +137,7 @@ export function route(
     params: [...EVERY_PAGE, ...(forms ? FORM_PAGE : []), ...(opts.params ?? [])],
     canonical: opts.canonical ?? [],
     missing: opts.missing ?? null,
+    signIn: opts.signIn ?? null,
     redirect: opts.redirect ?? null,
     actions,
     load,

@@ -32,6 +32,8 @@ pub struct AuditEntry {
     pub id: i64,
     /// Unix seconds.
     pub at: i64,
+    /// Manila time, `YYYY-MM-DD HH:MM`.
+    pub at_manila: String,
     /// The member of staff, none when it came from the command line.
     pub staff_id: Option<i64>,
     /// Who, as shown: a name and email, or `command line`.
@@ -82,6 +84,7 @@ impl Endpoint for StaffAudit {
             .map(|r| AuditEntry {
                 id: r.id,
                 at: r.at,
+                at_manila: domain::calendar::manila_minute(r.at),
                 staff_id: r.staff_id,
                 actor: r.actor,
                 action: r.action,

@@ -1,0 +1,236 @@
+//! The back office's pages without JavaScript, on SQLite and PostgreSQL: a visitor without a
+//! staff session is sent to sign in and sees nothing of a staff page's data; the sign-in, the
+//! second factor (its QR code and recovery codes drawn in the page) and signing out are forms
+//! that work as posted; staff pages are never kept, never indexed; a manager reads the staff and
+//! the audit log, a rider is sent back to the back office's home.
+
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
+mod support;
+
+use actix_web::http::StatusCode;
+use diesel::prelude::*;
+use support::{assert_private, csrf_of, database, form_body, location, Backend, Jar, TestDb, SHOP};
+
+const PASSWORD: &str = "keg-run-at-dawn-42";
+
+/// A member of staff whose password is set (as if they had used their link).
+fn staff_member(db: &TestDb, email: &str, role: &str) {
+    let mut conn = db.pool.get().unwrap();
+    let now = domain::calendar::unix_now();
+    let name = email.split('@').next().unwrap();
+    let id = db::team::add(&mut conn, email, name, role, now).unwrap();
+    diesel::update(db::schema::staff::table.find(id))
+        .set(db::schema::staff::password_hash.eq(api::accounts::hash_password(PASSWORD).unwrap()))
+        .execute(&mut conn)
+        .unwrap();
+}
+
+fn get(uri: &str, jar: &Jar) -> actix_web::test::TestRequest {
+    support::get(uri, &jar.header())
+}
+
+fn post(uri: &str, jar: &Jar, pairs: &[(&str, &str)]) -> actix_web::test::TestRequest {
+    support::post_form(uri, &jar.header(), &form_body(pairs)).insert_header(("origin", SHOP))
+}
+
+/// The text of the page's `<code>` elements.
+fn codes(html: &str) -> Vec<String> {
+    html.split("<code>")
+        .skip(1)
+        .map(|c| c.split("</code>").next().unwrap().to_string())
+        .collect()
+}
+
+/// Signs in through the pages as a browser without JavaScript: the sign-in form, then the
+/// second factor (set up at the first sign-in with the code of the key shown on the page).
+/// Answers the jar and the page's key (when it was set up).
+macro_rules! sign_in {
+    ($store:expr, $email:expr, $code:expr) => {{
+        let mut jar = Jar::default();
+        let page = send!($store, get("/staff/login", &jar));
+        jar.keep(&page);
+        let csrf = csrf_of(&page.text());
+        let r = send!(
+            $store,
+            post(
+                "/staff/login",
+                &jar,
+                &[
+                    ("_call", "staffLogin"),
+                    ("csrf", &csrf),
+                    ("email", $email),
+                    ("password", PASSWORD)
+                ]
+            )
+        );
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+        assert_eq!(location(&r), "/staff/second-factor");
+        jar.keep(&r);
+        let page = send!($store, get("/staff/second-factor", &jar));
+        assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+        let html = page.text();
+        let key = codes(&html)
+            .into_iter()
+            .find(|c| c.len() == 39 && c.contains(' '))
+            .map(|k| k.replace(' ', ""));
+        let code: String = match (&key, $code) {
+            (Some(k), _) => domain::staff::code_at(k, domain::calendar::unix_now()).unwrap(),
+            (None, Some(c)) => c,
+            (None, None) => panic!("neither a key to set up nor a code: {html}"),
+        };
+        let r = send!(
+            $store,
+            post(
+                "/staff/second-factor",
+                &jar,
+                &[
+                    ("_call", "staffSecondFactor"),
+                    ("csrf", &csrf_of(&html)),
+                    ("code", &code)
+                ]
+            )
+        );
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+        assert_eq!(location(&r), "/staff?done=signed-in");
+        jar.keep(&r);
+        (jar, html)
+    }};
+}
+
+async fn the_back_office_works_without_javascript(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    staff_member(&db, "boss@tala.example", "manager");
+    staff_member(&db, "ben@tala.example", "rider");
+
+    // Without a staff session every staff page sends to the sign-in, with nothing of its data.
+    let member = support::member(&db, 1).await;
+    for cookie in [String::new(), format!("session={member}; member=1")] {
+        for uri in [
+            "/staff",
+            "/staff/team",
+            "/staff/audit",
+            "/staff/second-factor",
+        ] {
+            let r = send!(store, support::get(uri, &cookie));
+            assert_eq!(r.status, StatusCode::FOUND, "{uri}: {}", r.text());
+            assert_eq!(location(&r), "/staff/login", "{uri}");
+            assert!(!r.text().contains("Signed in as"), "{uri}");
+        }
+    }
+    // The sign-in page: never kept, never indexed.
+    let page = send!(store, get("/staff/login", &Jar::default()));
+    assert_eq!(page.status, StatusCode::OK);
+    assert_private(&page, "the staff's sign-in");
+    let html = page.text();
+    assert!(
+        html.contains(r#"<meta name="robots" content="noindex"#),
+        "noindex"
+    );
+    assert!(html.contains(r#"name="_call" value="staffLogin""#));
+
+    // A wrong password comes back on the page with the one message; nothing is signed in.
+    let mut jar = Jar::default();
+    jar.keep(&page);
+    let r = send!(
+        store,
+        post(
+            "/staff/login",
+            &jar,
+            &[
+                ("_call", "staffLogin"),
+                ("csrf", &csrf_of(&html)),
+                ("email", "boss@tala.example"),
+                ("password", "wrong-password-1")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains(api::staff::login::SIGN_IN_FAILED));
+    // A form from another site is refused.
+    let r = send!(
+        store,
+        support::post_form(
+            "/staff/login",
+            &jar.header(),
+            &form_body(&[
+                ("_call", "staffLogin"),
+                ("csrf", &csrf_of(&html)),
+                ("email", "boss@tala.example"),
+                ("password", PASSWORD)
+            ])
+        )
+        .insert_header(("origin", "https://evil.example"))
+    );
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+
+    // The first sign-in sets up the second factor: the QR code and ten recovery codes in the page.
+    let (boss, setup) = sign_in!(store, "boss@tala.example", None::<String>);
+    assert!(
+        setup.contains("<svg") && setup.contains("QR code of your account"),
+        "{setup}"
+    );
+    let recovery: Vec<String> = codes(&setup).into_iter().filter(|c| c.len() == 9).collect();
+    assert_eq!(recovery.len(), 10, "{recovery:?}");
+    let home = send!(store, get("/staff?done=signed-in", &boss));
+    assert_eq!(home.status, StatusCode::OK, "{}", home.text());
+    assert_private(&home, "the back office");
+    let html = home.text();
+    assert!(
+        html.contains("Signed in as <strong>boss</strong>"),
+        "{html}"
+    );
+    assert!(html.contains("You are signed in."));
+    assert!(html.contains(r#"href="/staff/audit""#), "a manager's links");
+
+    let team = send!(store, get("/staff/team", &boss)).text();
+    assert!(
+        team.contains("ben@tala.example") && team.contains("Rider"),
+        "{team}"
+    );
+    let log = send!(store, get("/staff/audit?action=staff.second_factor", &boss)).text();
+    assert!(
+        log.contains("boss (boss@tala.example)") && log.contains("staff.second_factor"),
+        "{log}"
+    );
+    let none = send!(store, get("/staff/audit?action=staff.role", &boss)).text();
+    assert!(none.contains("Nothing recorded here."), "{none}");
+
+    // A rider signs in with a recovery code of their own once set up; the manager's pages send
+    // them home.
+    let (ben, _) = sign_in!(store, "ben@tala.example", None::<String>);
+    for uri in ["/staff/team", "/staff/audit"] {
+        let r = send!(store, get(uri, &ben));
+        assert_eq!(r.status, StatusCode::FOUND, "{uri}");
+        assert_eq!(location(&r), "/staff");
+    }
+    let html = send!(store, get("/staff", &ben)).text();
+    assert!(!html.contains(r#"href="/staff/audit""#), "a rider's links");
+
+    // The manager signs in again elsewhere with a recovery code.
+    let (again, _) = sign_in!(store, "boss@tala.example", Some(recovery[0].clone()));
+    let home = send!(store, get("/staff", &again)).text();
+    assert!(home.contains("Recovery codes left: 9"), "{home}");
+
+    // Signing out from any staff page ends the session.
+    let csrf = csrf_of(&home);
+    let r = send!(
+        store,
+        post(
+            "/staff",
+            &again,
+            &[("_call", "staffLogout"), ("csrf", &csrf)]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/login?done=signed-out");
+    let mut out = again;
+    out.keep(&r);
+    let r = send!(store, get("/staff", &out));
+    assert_eq!(location(&r), "/staff/login");
+    // The other session of the manager still holds.
+    assert_eq!(send!(store, get("/staff", &boss)).status, StatusCode::OK);
+}
+both!(the_back_office_works_without_javascript);

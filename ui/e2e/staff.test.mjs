@@ -1,0 +1,93 @@
+// The back office's first steps in Debian's Chromium, with JavaScript on and off: a member of staff
+// added from the command line chooses a password by the mailed link, signs in, sets up the second
+// factor with the key the page shows (a TOTP code computed here as an authenticator app would),
+// reaches the back office and signs out; axe finds nothing on the staff pages (with JavaScript on,
+// where it can run).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { axeViolations, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
+
+useStoreAndBrowser();
+
+/** RFC 6238's code (SHA-1, 6 digits, 30 s) of a base32 key, as an authenticator app shows it. */
+function totp(base32, at = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of base32.replace(/[\s=]/g, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/** axe's findings on the page (with JavaScript on: axe runs in the page). */
+async function noViolations(page, js, where) {
+  if (!js) return;
+  const violations = await axeViolations(page);
+  assert.deepEqual(violations, [], `${where}: ${JSON.stringify(violations, null, 1)}`);
+}
+
+for (const js of [true, false]) {
+  test(`a member of staff signs in with two factors and signs out, JavaScript ${js ? 'on' : 'off'}`, async () => {
+    const email = `dora-${js ? 'js' : 'nojs'}@tala.example`;
+    store.command(['staff', 'add', email, '--role', 'manager', '--name', 'Dora Reyes']);
+    const link = await store.mailedLink(email, '/staff/password\\?token=');
+    const context = await newContext([], { javaScriptEnabled: js, bypassCSP: true });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const ready = async () => {
+      if (js) await hydrated(page);
+    };
+    try {
+      await page.goto(link);
+      await ready();
+      await noViolations(page, js, 'choose a password');
+      await page.getByLabel('New password').fill('dora-dispatches-kegs-9');
+      await page.getByRole('button', { name: 'Set Password' }).click();
+      await page.waitForURL(/\/staff\/login\?done=password/);
+      await page.getByText('Your password is set.').waitFor();
+      await ready();
+      await noViolations(page, js, 'sign in');
+      // A wrong password first: one message, nothing said of which part was wrong.
+      await page.getByLabel('Email address').fill(email);
+      await page.getByLabel('Password').fill('not-doras-password-1');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByText('These credentials do not match our records.').waitFor();
+      await page.getByLabel('Email address').fill(email);
+      await page.getByLabel('Password').fill('dora-dispatches-kegs-9');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL(/\/staff\/second-factor$/);
+      await ready();
+      await page.getByRole('img', { name: /QR code/ }).waitFor();
+      await noViolations(page, js, 'second factor');
+      const key = (await page.locator('li code').first().textContent()).trim();
+      assert.match(key, /^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
+      assert.equal(await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').count(), 10);
+      await page.getByLabel('Code from your app').fill('000000');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByText('That code is not right.').first().waitFor();
+      await page.getByLabel('Code from your app').fill(totp(key));
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(/\/staff\?done=signed-in/);
+      await page.getByText('You are signed in.').waitFor();
+      await page.getByText('Signed in as').waitFor();
+      await ready();
+      await noViolations(page, js, 'back office');
+      await page.getByRole('link', { name: 'Audit Log' }).click();
+      await page.getByRole('cell', { name: 'staff.second_factor' }).first().waitFor();
+      await ready();
+      await noViolations(page, js, 'audit log');
+      await page.getByRole('button', { name: 'Sign Out' }).click();
+      await page.waitForURL(/\/staff\/login\?done=signed-out/);
+      await page.goto(`${store.base}/staff`);
+      await page.waitForURL(/\/staff\/login$/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -1,0 +1,179 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { calls, type AuditEntry, type StaffMember, type StaffSelf } from '../../api/contract.gen';
+import { QueryState } from '../../components/QueryState';
+import { DoneMessage, FormCall, useAccountForm, useDone } from '../../components/form';
+import { usePageParam } from '../../page';
+import { auditQuery, staffMeQuery, teamQuery } from './queries';
+
+const ROLE_NAMES: Record<StaffMember['role'], string> = { manager: 'Manager', dispatcher: 'Dispatcher', rider: 'Rider' };
+
+/** The back office's links; a manager's include the staff and the audit log. */
+function staffLinks(me: StaffSelf | undefined): [string, string][] {
+  const links: [string, string][] = [['/staff', 'Back Office']];
+  if (me?.member.role === 'manager') links.push(['/staff/team', 'Staff'], ['/staff/audit', 'Audit Log']);
+  return links;
+}
+
+/** A signed-in page of the back office: its links, the page's section, and Sign Out (posted to the page's own address). */
+function StaffPage({ current, id, title, children }: { current: string; id: string; title: string; children: ReactNode }) {
+  const me = useQuery(staffMeQuery.options());
+  const [state, submit] = useAccountForm();
+  return (
+    <div className="account-layout">
+      <nav className="account-nav" aria-label="Back office">
+        <ul>
+          {staffLinks(me.data).map(([href, label]) => (
+            <li key={href}>
+              <a href={href} aria-current={href === current ? 'page' : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <form method="post" action={current} onSubmit={submit}>
+          <FormCall call={calls.staffLogout} />
+          <button type="submit" disabled={state.busy}>
+            Sign Out
+          </button>
+        </form>
+      </nav>
+      <section className="account-page" aria-labelledby={`${id}-title`}>
+        <h1 id={`${id}-title`}>{title}</h1>
+        {children}
+      </section>
+    </div>
+  );
+}
+
+export function StaffHome() {
+  const me = useQuery(staffMeQuery.options());
+  const done = useDone({ 'signed-in': 'You are signed in.' });
+  return (
+    <StaffPage current="/staff" id="staff-home" title="Back Office">
+      <DoneMessage text={done} />
+      <QueryState query={me} loading="Loading…" error="We could not load your account. Please reload the page." retry>
+        {(s) => (
+          <>
+            <p>
+              Signed in as <strong>{s.member.name}</strong> ({s.member.email}), {ROLE_NAMES[s.member.role].toLowerCase()}.
+            </p>
+            <p>{`Recovery codes left: ${s.recovery_codes_left}${s.recovery_codes_left < 3 ? ' (running out: ask a manager to set up your second factor again)' : ''}.`}</p>
+          </>
+        )}
+      </QueryState>
+    </StaffPage>
+  );
+}
+
+/** The staff, for managers. */
+export function Team() {
+  const team = useQuery(teamQuery.options());
+  return (
+    <StaffPage current="/staff/team" id="staff-team" title="Staff">
+      <QueryState query={team} loading="Loading the staff…" error="We could not load the staff. Please reload the page." retry isEmpty={(t) => t.results.length === 0} empty="No staff yet.">
+        {(t) => (
+          <table>
+            <caption>Everyone who can sign in to the back office</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Password</th>
+                <th scope="col">Second factor</th>
+                <th scope="col">Standing</th>
+              </tr>
+            </thead>
+            <tbody>
+              {t.results.map((m) => (
+                <tr key={m.id}>
+                  <td>{m.name}</td>
+                  <td>{m.email}</td>
+                  <td>{ROLE_NAMES[m.role]}</td>
+                  <td>{m.password_set ? 'Chosen' : 'Link sent'}</td>
+                  <td>{m.second_factor ? 'Set up' : 'Not yet'}</td>
+                  <td>{m.disabled ? 'Disabled' : 'Active'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
+    </StaffPage>
+  );
+}
+
+function Change({ entry }: { entry: AuditEntry }) {
+  if (!entry.before && !entry.after) return null;
+  return (
+    <>
+      {entry.before && <code>{entry.before}</code>}
+      {entry.before && entry.after && ' → '}
+      {entry.after && <code>{entry.after}</code>}
+    </>
+  );
+}
+
+/** The audit log, newest first, for managers; filtered by a member of staff or a kind of write. */
+export function AuditLog() {
+  const vars = { before: usePageParam('before') ?? undefined, staff: usePageParam('staff') ?? undefined, action: usePageParam('action') ?? undefined };
+  const log = useQuery(auditQuery.options(vars));
+  const older = (before: number) => {
+    const q = new URLSearchParams();
+    q.set('before', String(before));
+    if (vars.staff) q.set('staff', vars.staff);
+    if (vars.action) q.set('action', vars.action);
+    return `/staff/audit?${q.toString()}`;
+  };
+  return (
+    <StaffPage current="/staff/audit" id="staff-audit" title="Audit Log">
+      <form method="get" action="/staff/audit" className="inline-form">
+        <label htmlFor="audit-action">Kind of write</label>
+        <input id="audit-action" name="action" defaultValue={vars.action} placeholder="staff.role" />
+        <label htmlFor="audit-staff">Staff id</label>
+        <input id="audit-staff" name="staff" inputMode="numeric" defaultValue={vars.staff} />
+        <button type="submit">Filter</button>
+        {(vars.action || vars.staff) && <a href="/staff/audit">Show all</a>}
+      </form>
+      <QueryState query={log} loading="Loading the log…" error="We could not load the log. Please reload the page." retry isEmpty={(l) => l.entries.length === 0} empty="Nothing recorded here.">
+        {(l) => (
+          <>
+            <table>
+              <caption>Staff writes, newest first (Manila time)</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Change</th>
+                </tr>
+              </thead>
+              <tbody>
+                {l.entries.map((e) => (
+                  <tr key={e.id}>
+                    <td>{e.at_manila}</td>
+                    <td>{e.actor}</td>
+                    <td>{e.action}</td>
+                    <td>{e.subject}</td>
+                    <td>
+                      <Change entry={e} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {l.next_before !== null && (
+              <p>
+                <a href={older(l.next_before)} rel="next">
+                  Older entries
+                </a>
+              </p>
+            )}
+          </>
+        )}
+      </QueryState>
+    </StaffPage>
+  );
+}

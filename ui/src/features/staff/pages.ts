@@ -1,0 +1,55 @@
+// The back office's pages (/staff): the staff's sign-in with its second factor, the link to
+// choose a password, and a signed-in member's pages. Never in the sitemap or a search index,
+// never kept by a cache; a visitor without a staff session is sent to sign in (`signIn`), and
+// nothing of a page's data reaches them.
+import { calls } from '../../api/contract.gen';
+import { action, route, type FeaturePage } from '../../lib/route';
+import { auditQuery, enrollmentQuery, staffMeQuery, teamQuery } from './queries';
+
+const STAFF = { forms: true, sitemap: false, policy: false } as const;
+const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
+
+export const pages: FeaturePage[] = [
+  {
+    order: 310,
+    route: route('staff-login', '/staff/login', () => import('./SignIn').then((m) => m.SignIn), 'Staff Sign In', 'Sign in to the back office.', [], {
+      ...STAFF,
+      actions: [action(calls.staffLogin, '/staff/second-factor')],
+    }),
+  },
+  {
+    order: 320,
+    route: route('staff-password', '/staff/password', () => import('./SignIn').then((m) => m.ChoosePassword), 'Choose Your Password', 'Choose the password of your staff account.', [], {
+      ...STAFF,
+      params: ['token'],
+      actions: [action(calls.staffPassword, '/staff/login?done=password')],
+    }),
+  },
+  {
+    order: 330,
+    route: route('staff-second-factor', '/staff/second-factor', () => import('./SecondFactor').then((m) => m.SecondFactor), 'Second Factor', 'The second factor of your staff sign-in.', [enrollmentQuery.template], {
+      ...STAFF,
+      signIn: '/staff/login',
+      actions: [action(calls.staffSecondFactor, '/staff?done=signed-in')],
+    }),
+  },
+  {
+    order: 340,
+    route: route('staff-home', '/staff', () => import('./StaffHome').then((m) => m.StaffHome), 'Back Office', 'The back office of the store.', [staffMeQuery.template], SIGNED_IN),
+  },
+  {
+    order: 350,
+    route: route('staff-team', '/staff/team', () => import('./StaffHome').then((m) => m.Team), 'Staff', 'The store’s staff.', [staffMeQuery.template, teamQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
+    }),
+  },
+  {
+    order: 360,
+    route: route('staff-audit', '/staff/audit', () => import('./StaffHome').then((m) => m.AuditLog), 'Audit Log', 'Every staff write.', [staffMeQuery.template, auditQuery.template], {
+      ...SIGNED_IN,
+      params: ['before', 'staff', 'action'],
+      missing: '/staff',
+    }),
+  },
+];

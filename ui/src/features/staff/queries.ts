@@ -1,0 +1,9 @@
+// The staff's own data: only the staff pages (signed in, on the server) load these.
+import { defineQuery } from '../../api/query';
+import { calls } from '../../api/contract.gen';
+
+export const staffMeQuery = defineQuery(calls.staffMe);
+export const enrollmentQuery = defineQuery(calls.staffEnrollment);
+export const teamQuery = defineQuery(calls.staffTeam);
+/** The audit log, filtered by the page's `before`, `staff` and `action` (each left out when unset). */
+export const auditQuery = defineQuery(calls.staffAudit);
