@@ -441,7 +441,15 @@ async fn roles_hide_what_they_may_not_reach(b: Backend) {
         1,
         "{only_ben}"
     );
-    for bad in ["?staff=-1", "?before=abc", "?staff=1&staff=2"] {
+    let long = format!("?action={}", "x".repeat(61));
+    for bad in [
+        "?staff=-1",
+        "?before=abc",
+        "?staff=1&staff=2",
+        "?action=a%00b",
+        "?action=%0A",
+        &long,
+    ] {
         let r = boss
             .send("GET", &format!("/api/v1/staff/audit{bad}"), None)
             .await;

@@ -70,6 +70,15 @@ impl Endpoint for StaffAudit {
                 )));
             }
         }
+        // A kind of write is a short word (PostgreSQL could not even compare a NUL).
+        if q.action
+            .as_deref()
+            .is_some_and(|a| a.chars().count() > 60 || a.chars().any(char::is_control))
+        {
+            return Err(ApiError::BadRequest(
+                "action is at most 60 characters, without control characters.".into(),
+            ));
+        }
         let filter = db::team::AuditFilter {
             before_id: q.before,
             staff_id: q.staff,
