@@ -246,11 +246,52 @@ impl<'a> Ctx<'a> {
         self.limit(action, &client, limit, window)
     }
 
+    /// Counts a sign-in try on `account` (a key naming the account, `user 4`; or what was typed
+    /// when no account has it) by this client, before its password is checked, so concurrent
+    /// tries each get their number: the sixth in ten minutes is refused, for that client only.
+    /// A client that already failed on the account also meets the account's wider limit, 50
+    /// failures an hour from all clients; one that has not (the owner at another address) is let
+    /// through, so nobody can lock the owner out. Say how it ended with [`SignInTry`].
+    pub fn sign_in_try(&mut self, account: &str) -> Result<SignInTry, ApiError> {
+        let t = SignInTry {
+            here: format!("{account} from {}", self.client_key()),
+            everywhere: account.to_string(),
+        };
+        let (tries, wait) = self.count_try(&t.here, 600)?;
+        if tries > 5 {
+            return Err(ApiError::TooMany(wait));
+        }
+        if tries > 1 {
+            if let Some(wait) = self.failures(&t.everywhere, 50, 3600)? {
+                return Err(ApiError::TooMany(wait));
+            }
+        }
+        Ok(t)
+    }
+
     /// The client as a rate-limit subject ([`client_subject`]).
     pub fn client_key(&self) -> String {
         self.caller
             .client
             .map_or_else(|| "unknown".to_string(), client_subject)
+    }
+}
+
+/// A sign-in try counted by [`Ctx::sign_in_try`].
+pub struct SignInTry {
+    here: String,
+    everywhere: String,
+}
+
+impl SignInTry {
+    /// The password was wrong: one more failure on the account.
+    pub fn failed(&self, ctx: &mut Ctx) -> Result<(), ApiError> {
+        ctx.fail(&self.everywhere, 3600)
+    }
+
+    /// The password was right: the client's count is forgotten.
+    pub fn succeeded(&self, ctx: &mut Ctx) -> Result<(), ApiError> {
+        Ok(db::limits::rate_reset(ctx.conn, &self.here)?)
     }
 }
 

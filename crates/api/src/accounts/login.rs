@@ -41,36 +41,21 @@ impl Endpoint for Login {
                 message: LOGIN_FAILED.into(),
             });
         }
-        // Tries count per account (email and mobile are one) and client together, counted
-        // before the password is checked (concurrent tries each get their number): the sixth in
-        // ten minutes is refused, for that client only. A client that already failed on this
-        // account also meets the account's wider limit, 50 failures an hour from all clients; a
-        // client that has not (the owner at another address) is let through, so nobody can lock
-        // the owner out. A success forgets the client's count.
+        // Tries count per account (email and mobile are one) and client (`Ctx::sign_in_try`).
         let user = db::users::user_by_login(ctx.conn, &login)?;
         let account = user
             .as_ref()
             .map_or_else(|| format!("login {login}"), |u| format!("user {}", u.id));
-        let here = format!("login failures:{account} from {}", ctx.client_key());
-        let everywhere = format!("login failures:{account}");
-        let (tries, wait) = ctx.count_try(&here, 600)?;
-        if tries > 5 {
-            return Err(ApiError::TooMany(wait));
-        }
-        if tries > 1 {
-            if let Some(wait) = ctx.failures(&everywhere, 50, 3600)? {
-                return Err(ApiError::TooMany(wait));
-            }
-        }
+        let try_ = ctx.sign_in_try(&format!("login failures:{account}"))?;
         if !password_matches(&c.password, user.as_ref().map(|u| u.password_hash.as_str())) {
-            ctx.fail(&everywhere, 3600)?;
+            try_.failed(ctx)?;
             return Err(ApiError::Invalid {
                 field: "login",
                 message: LOGIN_FAILED.into(),
             });
         }
         let user = user.ok_or_else(|| ApiError::Internal("matched without a user".into()))?;
-        db::limits::rate_reset(ctx.conn, &here)?;
+        try_.succeeded(ctx)?;
         let merged = log_in(ctx, user.id)?;
         Ok(WelcomeAnswer {
             data: Welcome {

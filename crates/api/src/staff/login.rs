@@ -68,34 +68,22 @@ impl Endpoint for StaffLogin {
         if email.chars().any(char::is_control) || email.len() > domain::email::MAX {
             return Err(failed());
         }
-        // As the shoppers' login: tries count per account and client before the password is
-        // checked (the sixth in ten minutes is refused, for that client only); a client that
-        // already failed also meets the account's limit of 50 failures an hour from anywhere.
+        // As the shoppers' login: tries count per account and client (`Ctx::sign_in_try`).
         let member = db::team::by_email(ctx.conn, &email)?;
         let account = member
             .as_ref()
             .map_or_else(|| format!("email {email}"), |m| format!("staff {}", m.id));
-        let here = format!("staff login failures:{account} from {}", ctx.client_key());
-        let everywhere = format!("staff login failures:{account}");
-        let (tries, wait) = ctx.count_try(&here, 600)?;
-        if tries > 5 {
-            return Err(ApiError::TooMany(wait));
-        }
-        if tries > 1 {
-            if let Some(wait) = ctx.failures(&everywhere, 50, 3600)? {
-                return Err(ApiError::TooMany(wait));
-            }
-        }
+        let try_ = ctx.sign_in_try(&format!("staff login failures:{account}"))?;
         let stored = member
             .as_ref()
             .filter(|m| m.disabled_at.is_none())
             .and_then(|m| m.password_hash.as_deref());
         if !password_matches(&c.password, stored) {
-            ctx.fail(&everywhere, 3600)?;
+            try_.failed(ctx)?;
             return Err(failed());
         }
         let member = member.ok_or_else(|| ApiError::Internal("matched without staff".into()))?;
-        db::limits::rate_reset(ctx.conn, &here)?;
+        try_.succeeded(ctx)?;
         // A session the request brought ends: a sign-in always begins a new one.
         if let Some(old) = ctx.cookie(COOKIE).map(token_hash) {
             db::team::end_session(ctx.conn, &old)?;

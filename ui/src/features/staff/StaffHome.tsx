@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { calls, type AuditEntry, type StaffMember, type StaffSelf } from '../../api/contract.gen';
+import { FramedPage, SideNav } from '../../components/AccountPage';
 import { QueryState } from '../../components/QueryState';
 import { DoneMessage, FormCall, useAccountForm, useDone } from '../../components/form';
 import { usePageParam } from '../../page';
@@ -19,30 +20,20 @@ function staffLinks(me: StaffSelf | undefined): [string, string][] {
 function StaffPage({ current, id, title, children }: { current: string; id: string; title: string; children: ReactNode }) {
   const me = useQuery(staffMeQuery.options());
   const [state, submit] = useAccountForm();
+  const nav = (
+    <SideNav label="Back office" links={staffLinks(me.data)} current={current}>
+      <form method="post" action={current} onSubmit={submit}>
+        <FormCall call={calls.staffLogout} />
+        <button type="submit" disabled={state.busy}>
+          Sign Out
+        </button>
+      </form>
+    </SideNav>
+  );
   return (
-    <div className="account-layout">
-      <nav className="account-nav" aria-label="Back office">
-        <ul>
-          {staffLinks(me.data).map(([href, label]) => (
-            <li key={href}>
-              <a href={href} aria-current={href === current ? 'page' : undefined}>
-                {label}
-              </a>
-            </li>
-          ))}
-        </ul>
-        <form method="post" action={current} onSubmit={submit}>
-          <FormCall call={calls.staffLogout} />
-          <button type="submit" disabled={state.busy}>
-            Sign Out
-          </button>
-        </form>
-      </nav>
-      <section className="account-page" aria-labelledby={`${id}-title`}>
-        <h1 id={`${id}-title`}>{title}</h1>
-        {children}
-      </section>
-    </div>
+    <FramedPage nav={nav} id={id} title={title}>
+      {children}
+    </FramedPage>
   );
 }
 
