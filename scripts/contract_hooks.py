@@ -191,11 +191,8 @@ class _Seat:
 
     def _replace(self):
         if not self.spares:
-            if self.whole or self.member.secret:
-                self.spares.extend(setup.new_staff(self.member.role, 2))
-            else:
-                address, link = setup.add_staff(self.member.role, kind=f"staff.{self.name}")[0]
-                self.spares.append(setup.enroll_staff(address, link, self.member.role, second_factor=False))
+            # The enrollee's stand-in does not set up the second factor either.
+            self.spares.extend(setup.new_staff(self.member.role, 2, second_factor=bool(self.member.secret)))
         self.member = self.spares.pop(0)
         self.member.session = None
         self.replaced += 1
@@ -227,6 +224,7 @@ class _Seat:
                 token = self.current()
                 code = self.member.fresh_code() or self.member.recovery_code()
                 if code:
+                    _save_staff()
                     return token, code
                 self.retired = True
             return self.current(), None
@@ -296,37 +294,6 @@ class Enrollment:
 
     def set(self, case, data, context):
         _staff_cookie(case, data)
-
-
-# The document says the staff's calls take the shoppers' credentials (bearer, or the `session`
-# cookie), which open nothing of the staff's, and does not name the `staff_session` cookie that
-# does. ignored_auth's probes take away the credentials the document names and would leave the
-# staff's cookie in place, so a staff call answering 200 to the manager's session would be taken
-# for one that asks for no credential. While the document does not name the cookie, the run's
-# copy names it instead of the shoppers' for the staff's calls (what they take, optional where
-# the document says so), so the probes send them with no session and with a made-up one, as
-# they do the shoppers' calls. Once the document names it, this does nothing.
-STAFF_SCHEME = "staffSession"
-
-
-@schemathesis.hook
-def before_load_schema(context, raw_schema):
-    schemes = raw_schema.setdefault("components", {}).setdefault("securitySchemes", {})
-    if any(s.get("in") == "cookie" and s.get("name") == setup.STAFF_COOKIE for s in schemes.values()):
-        return
-    schemes[STAFF_SCHEME] = {
-        "type": "apiKey",
-        "in": "cookie",
-        "name": setup.STAFF_COOKIE,
-        "description": "A staff session (added by scripts/contract_hooks.py: the document does not name it).",
-    }
-    for path, item in (raw_schema.get("paths") or {}).items():
-        if not path.startswith("/api/v1/staff/"):
-            continue
-        for operation in item.values():
-            if isinstance(operation, dict) and "security" in operation:
-                optional = {} in operation["security"]
-                operation["security"] = [{STAFF_SCHEME: []}] + ([{}] if optional else [])
 
 
 # POST /api/v1/staff/second-factor: a made-up code is refused (422), so a well-formed request

@@ -277,8 +277,17 @@ class Staff:
     when (the store takes each once in 90 seconds), and their session (`whole` once the second
     factor was given)."""
 
-    def __init__(self, email, password=STAFF_PASSWORD, role=None, secret=None, recovery_codes=(), given=None,
-                 session=None, whole=False):
+    def __init__(
+        self,
+        email,
+        password=STAFF_PASSWORD,
+        role=None,
+        secret=None,
+        recovery_codes=(),
+        given=None,
+        session=None,
+        whole=False,
+    ):
         self.lock = threading.RLock()
         self.email = email
         self.password = password
@@ -304,8 +313,12 @@ class Staff:
 
     @classmethod
     def from_json(cls, d):
-        return cls(**{k: d.get(k) for k in ("email", "password", "role", "secret", "session")},
-                   recovery_codes=d.get("recovery_codes") or (), given=d.get("given"), whole=bool(d.get("whole")))
+        return cls(
+            **{k: d.get(k) for k in ("email", "password", "role", "secret", "session")},
+            recovery_codes=d.get("recovery_codes") or (),
+            given=d.get("given"),
+            whole=bool(d.get("whole")),
+        )
 
     def fresh_code(self):
         """An app code not given in the last 90 seconds: the current step's, else the next step's,
@@ -370,9 +383,9 @@ class Staff:
 
 
 def add_staff(role, count=1, kind=None):
-    """Members of staff added with the store's command (`store staff add`), as the store's
-    staff are: their emails and the tokens of the links mailed to them (each mail is asked for
-    before any is awaited: the store's sender delivers its queue every few seconds)."""
+    """Members of staff added with the store's command (`store staff add`), as the store's staff
+    are: their emails. The store's sender delivers the links mailed to them within a few seconds
+    (`staff_link`): ask for every mail before awaiting any."""
     emails = [fresh_address(kind or f"staff.{role}") for _ in range(count)]
     for address in emails:
         subprocess.run(
@@ -380,7 +393,7 @@ def add_staff(role, count=1, kind=None):
             check=True,
             stdout=subprocess.DEVNULL,
         )
-    return [(address, staff_link(address)) for address in emails]
+    return emails
 
 
 def staff_link(address):
@@ -418,9 +431,13 @@ def enroll_staff(address, link, role=None, password=STAFF_PASSWORD, second_facto
     return member
 
 
-def new_staff(role, count=1):
-    """Enrolled members of staff of `role`, added now (for the hooks: a member standing in)."""
-    return [enroll_staff(address, link, role) for address, link in add_staff(role, count)]
+def new_staff(role, count=1, second_factor=True):
+    """Members of staff of `role` added now, their second factor set up (or not: `enroll_staff`);
+    for the hooks, members standing in."""
+    return [
+        enroll_staff(address, staff_link(address), role, second_factor=second_factor)
+        for address in add_staff(role, count, kind=None if second_factor else f"staff.{role}.enrollee")
+    ]
 
 
 def place_order(token, *, guest_email=None, product=PILSEN, quantity=24):
@@ -495,21 +512,29 @@ def write_config(source, target, folder):
     pathlib.Path(target).write_text("\n".join(out) + "\n")
 
 
-def setup_staff(folder):
+def add_setup_staff():
+    """The members of staff the setup adds besides the two contract-test.sh added (first, so
+    the mails to them are on their way while the rest is made): spare dispatchers, a member who
+    will not set up the second factor (the enrollee), and the holders of the unused links."""
+    return {
+        "spares": add_staff("dispatcher", SPARE_DISPATCHERS),
+        "enrollee": add_staff("rider", kind="staff.enrollee")[0],
+        "links": add_staff("rider", STAFF_LINKS, kind="staff.link"),
+    }
+
+
+def setup_staff(folder, added):
     """The staff's part: the manager and the dispatcher contract-test.sh added choose their
     passwords by their mailed links, sign in and set up their second factor (staff.json keeps
-    them and their sessions, whole); spare dispatchers, enrolled too; a member of staff who
-    chose a password and has not set up the second factor (their session shows how: GET
-    /api/v1/staff/second-factor); and links nobody used yet, for POST /api/v1/staff/password.
-    Answers what it made, as words."""
+    them and their sessions, whole); the spare dispatchers too; the enrollee chooses a password
+    and signs in, and their session shows how to set up the second factor (GET
+    /api/v1/staff/second-factor); the links of the others stay unused, for POST
+    /api/v1/staff/password. Answers what it made, as words."""
     staff = {"manager": os.environ["FUZZ_MANAGER"], "dispatcher": os.environ["FUZZ_DISPATCHER"]}
-    # Every member is added (and so every mail asked for) before any mail is awaited.
-    spares = add_staff("dispatcher", SPARE_DISPATCHERS)
-    enrollee = add_staff("rider", kind="staff.enrollee")[0]
-    links = add_staff("rider", STAFF_LINKS, kind="staff.link")
     members = {role: enroll_staff(address, staff_link(address), role) for role, address in staff.items()}
-    members["enrollee"] = enroll_staff(*enrollee, role="rider", second_factor=False)
-    members["spares"] = [enroll_staff(address, link, "dispatcher") for address, link in spares]
+    members["enrollee"] = enroll_staff(added["enrollee"], staff_link(added["enrollee"]), "rider", second_factor=False)
+    members["spares"] = [enroll_staff(address, staff_link(address), "dispatcher") for address in added["spares"]]
+    links = [staff_link(address) for address in added["links"]]
     manager = members["manager"]
     # What the audit log's filters are given: the staff's ids, the kinds of write there are, and
     # the entries' ids (its pages start before one).
@@ -521,14 +546,14 @@ def setup_staff(folder):
             indent=1,
         )
     )
-    write_dict(folder, "staff-link-tokens", [link for _, link in links])
+    write_dict(folder, "staff-link-tokens", links)
     write_dict(folder, "staff-logins", [members["dispatcher"].email])
     write_dict(folder, "staff-passwords", [STAFF_PASSWORD])
     write_dict(folder, "staff-ids", [m["id"] for m in team["results"]])
     write_dict(folder, "audit-entries", [e["id"] for e in audit["entries"]])
     write_dict(folder, "audit-actions", sorted({e["action"] for e in audit["entries"]}))
     return (
-        f"{len(team['results'])} staff ({len(spares)} spare dispatchers, {len(links)} unused links), "
+        f"{len(team['results'])} staff ({len(members['spares'])} spare dispatchers, {len(links)} unused links), "
         f"{len(audit['entries'])} audit entries"
     )
 
@@ -537,6 +562,8 @@ def main():
     folder = pathlib.Path(os.environ["FUZZ_DATA"])
     folder.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+
+    staff = add_setup_staff()
 
     # The fuzz member, and what they own: addresses, Go-to Cases, orders.
     member = "fuzz.member@example.com"
@@ -625,7 +652,7 @@ def main():
     newsletter = [mailed(address, r"/newsletter/confirm" + TOKEN.format("token")) for address in subscribers]
     suids = [mailed(address, r"/reset-password" + TOKEN.format("suid")) for address in others]
 
-    staff = setup_staff(folder)
+    staff = setup_staff(folder, staff)
 
     # Those to delete come first: the coverage phase tries the smallest ids (1 and 2) wherever an
     # id is asked for, deletions too, without a dictionary.

@@ -99,7 +99,8 @@ pub struct FullOrder {
     pub order: OrderRow,
     pub items: Vec<OrderItemRow>,
     pub charges: Vec<OrderChargeRow>,
-    pub history: Vec<(String, i64)>,
+    /// Each step: its status, when (Unix seconds), and why when it was given (a cancellation's).
+    pub history: Vec<(String, i64, String)>,
 }
 
 /// The order placed under an idempotency key, if any.
@@ -174,7 +175,11 @@ pub fn full(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<FullOrder>>
     let history = order_status_history::table
         .filter(order_status_history::order_id.eq(id))
         .order(order_status_history::seq)
-        .select((order_status_history::status, order_status_history::at))
+        .select((
+            order_status_history::status,
+            order_status_history::at,
+            order_status_history::note,
+        ))
         .load(conn)?;
     Ok(Some(FullOrder {
         order,

@@ -230,11 +230,22 @@ diesel::table! {
 }
 
 diesel::table! {
+    order_notes (id) {
+        id -> Int8,
+        order_id -> Int8,
+        staff_id -> Int8,
+        at -> Int8,
+        body -> Text,
+    }
+}
+
+diesel::table! {
     order_status_history (order_id, seq) {
         order_id -> Int8,
         seq -> Int4,
         status -> Text,
         at -> Int8,
+        note -> Text,
     }
 }
 
@@ -486,6 +497,8 @@ diesel::joinable!(goto_cases -> packagings (packaging_id));
 diesel::joinable!(goto_cases -> users (user_id));
 diesel::joinable!(order_charges -> orders (order_id));
 diesel::joinable!(order_items -> orders (order_id));
+diesel::joinable!(order_notes -> orders (order_id));
+diesel::joinable!(order_notes -> staff (staff_id));
 diesel::joinable!(order_status_history -> orders (order_id));
 diesel::joinable!(orders -> barangays (barangay_id));
 diesel::joinable!(orders -> fulfillment_types (fulfillment_type_id));
@@ -528,6 +541,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     notices,
     order_charges,
     order_items,
+    order_notes,
     order_status_history,
     orders,
     packagings,

@@ -90,6 +90,7 @@ pub fn set_status(
     from: &str,
     to: &str,
     at: i64,
+    note: &str,
 ) -> QueryResult<bool> {
     let moved = diesel::update(
         orders::table
@@ -111,6 +112,7 @@ pub fn set_status(
             order_status_history::seq.eq(last.unwrap_or(0) + 1),
             order_status_history::status.eq(to),
             order_status_history::at.eq(at),
+            order_status_history::note.eq(note),
         ))
         .execute(conn)?;
     Ok(true)
@@ -156,4 +158,136 @@ pub fn check_sqlite_copy(path: &str) -> Result<(i64, i64), String> {
         .get_result(&mut c)
         .map_err(|e| e.to_string())?;
     Ok((orders, products))
+}
+
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+
+/// Which orders the staff's board shows: each filter left out is no filter. `text` is part of a
+/// contact's name or mobile number (any case), `number` an order's id (from `TB-000042`).
+#[derive(Debug, Clone, Default)]
+pub struct BoardFilter {
+    pub status: Option<String>,
+    /// Placed at or after (Unix seconds).
+    pub from: Option<i64>,
+    /// Placed before (Unix seconds).
+    pub until: Option<i64>,
+    pub fulfillment: Option<i32>,
+    pub city: Option<i64>,
+    pub barangay: Option<i64>,
+    pub text: Option<String>,
+    pub number: Option<i64>,
+    /// Orders older than this id (the next page: keyset paging, newest first).
+    pub before_id: Option<i64>,
+    pub limit: i64,
+}
+
+/// `text` as a LIKE pattern that matches it anywhere, its wildcards taken literally.
+fn contains_pattern(text: &str) -> String {
+    let escaped: String = text
+        .chars()
+        .flat_map(|c| match c {
+            '\\' | '%' | '_' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect();
+    format!("%{}%", escaped.to_lowercase())
+}
+
+/// A page of the board: the filter's orders, newest first.
+pub fn board(conn: &mut AnyConnection, f: &BoardFilter) -> QueryResult<Vec<OrderRow>> {
+    let mut q = orders::table
+        .select(OrderRow::as_select())
+        .order(orders::id.desc())
+        .limit(f.limit)
+        .into_boxed();
+    if let Some(status) = &f.status {
+        q = q.filter(orders::status.eq(status.clone()));
+    }
+    if let Some(from) = f.from {
+        q = q.filter(orders::placed_at.ge(from));
+    }
+    if let Some(until) = f.until {
+        q = q.filter(orders::placed_at.lt(until));
+    }
+    if let Some(fulfillment) = f.fulfillment {
+        q = q.filter(orders::fulfillment_type_id.eq(fulfillment));
+    }
+    if let Some(barangay) = f.barangay {
+        q = q.filter(orders::barangay_id.eq(barangay));
+    }
+    if let Some(city) = f.city {
+        let in_city = barangays::table
+            .filter(barangays::city_id.eq(city))
+            .select(barangays::id);
+        q = q.filter(orders::barangay_id.eq_any(in_city));
+    }
+    if let Some(before) = f.before_id {
+        q = q.filter(orders::id.lt(before));
+    }
+    match (&f.text, f.number) {
+        (Some(text), number) => {
+            let pattern = contains_pattern(text);
+            q = q.filter(
+                lower(orders::contact_name)
+                    .like(pattern.clone())
+                    .escape('\\')
+                    .or(orders::mobile.like(pattern).escape('\\'))
+                    .or(orders::id.eq(number.unwrap_or(0))),
+            );
+        }
+        (None, Some(number)) => q = q.filter(orders::id.eq(number)),
+        (None, None) => {}
+    }
+    q.load(conn)
+}
+
+/// How many orders have each status (every order of the store).
+pub fn status_counts(conn: &mut AnyConnection) -> QueryResult<Vec<(String, i64)>> {
+    orders::table
+        .group_by(orders::status)
+        .select((orders::status, diesel::dsl::count_star()))
+        .load(conn)
+}
+
+/// A staff note on an order, with its writer's name.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable)]
+pub struct OrderNote {
+    pub id: i64,
+    pub at: i64,
+    pub body: String,
+    pub staff_name: String,
+}
+
+/// Adds a staff note to an order.
+pub fn add_note(
+    conn: &mut AnyConnection,
+    order_id: i64,
+    staff_id: i64,
+    body: &str,
+    at: i64,
+) -> QueryResult<()> {
+    diesel::insert_into(order_notes::table)
+        .values((
+            order_notes::order_id.eq(order_id),
+            order_notes::staff_id.eq(staff_id),
+            order_notes::at.eq(at),
+            order_notes::body.eq(body),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// An order's staff notes, oldest first.
+pub fn notes(conn: &mut AnyConnection, order_id: i64) -> QueryResult<Vec<OrderNote>> {
+    order_notes::table
+        .inner_join(staff::table)
+        .filter(order_notes::order_id.eq(order_id))
+        .order(order_notes::id.asc())
+        .select((
+            order_notes::id,
+            order_notes::at,
+            order_notes::body,
+            staff::name,
+        ))
+        .load(conn)
 }

@@ -374,6 +374,11 @@ pub trait Endpoint: Declared {
     /// What the whole body must hold beyond its fields, as JSON Schema keywords merged into the
     /// body's schema (a change that must name something to change).
     const BODY_RULES: Option<&'static str> = None;
+
+    /// The cookie of the session the call reads when it is a feature's own (the staff's), not
+    /// the shopper's: its name and what the document says of it. The document then names that
+    /// cookie, and not the shopper's token, as the call's credential.
+    const CREDENTIAL: Option<(&'static str, &'static str)> = None;
 }
 
 /// An OpenAPI link to a call from the answer of another ([`Endpoint::LINKS`]).

@@ -53,6 +53,17 @@ pub fn document() -> OpenApi {
     }
     components.sort_by(|a, b| a.0.cmp(&b.0));
     components.dedup_by(|a, b| a.0 == b.0);
+    // The features' own session cookies the calls name (the staff's).
+    let mut own: Vec<(&str, &str)> = endpoints().iter().filter_map(|e| e.credential()).collect();
+    own.sort_unstable();
+    own.dedup();
+    let mut schemes = ComponentsBuilder::new();
+    for (name, said) in own {
+        schemes = schemes.security_scheme(
+            name,
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(name, said))),
+        );
+    }
     OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
@@ -65,7 +76,7 @@ pub fn document() -> OpenApi {
         )
         .paths(paths.build())
         .components(Some(
-            ComponentsBuilder::new()
+            schemes
                 .schemas_from_iter(components)
                 .security_scheme(
                     BEARER,

@@ -122,7 +122,10 @@ pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> 
     if E::ACCESS != crate::endpoint::Access::Public {
         let bearer = SecurityRequirement::new(BEARER, Vec::<String>::new());
         let cookie = SecurityRequirement::new(COOKIE, Vec::<String>::new());
-        let mut ways = vec![bearer, cookie];
+        let mut ways = match E::CREDENTIAL {
+            Some((own, _)) => vec![SecurityRequirement::new(own, Vec::<String>::new())],
+            None => vec![bearer, cookie],
+        };
         if !E::ERRORS.contains(&401) {
             ways.push(SecurityRequirement::default());
         }

@@ -84,6 +84,8 @@ pub trait Registered: Sync {
     fn links(&self) -> &'static [Link];
     /// Its body's schema name and what the whole body must hold ([`Endpoint::BODY_RULES`]).
     fn body_rules(&self) -> Option<(Cow<'static, str>, &'static str)>;
+    /// The feature's own session cookie it reads ([`Endpoint::CREDENTIAL`]).
+    fn credential(&self) -> Option<(&'static str, &'static str)>;
 }
 
 /// Puts an [`Endpoint`] into the registry.
@@ -177,6 +179,10 @@ impl<E: Endpoint> Registered for Api<E> {
 
     fn body_rules(&self) -> Option<(Cow<'static, str>, &'static str)> {
         Some((<E::Body as Body>::name()?, E::BODY_RULES?))
+    }
+
+    fn credential(&self) -> Option<(&'static str, &'static str)> {
+        E::CREDENTIAL
     }
 }
 

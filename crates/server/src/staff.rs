@@ -8,11 +8,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use api::orders::OrderView;
 use clap::{Args, Subcommand, ValueEnum};
 use db::DbPool;
-use domain::ordering::{Fulfillment, Status};
-use framework::mail::Mail;
+use domain::ordering::Status;
 
 use crate::Config;
 
@@ -104,6 +102,9 @@ pub enum OrdersCommand {
         id: String,
         /// The new status: confirmed, out_for_delivery, ready_for_pickup, completed or cancelled
         status: String,
+        /// Why (needed to cancel): the shopper's mail and order page show it
+        #[arg(long, default_value = "")]
+        reason: String,
     },
 }
 
@@ -292,16 +293,7 @@ fn parse_status(s: &str) -> Result<Status, String> {
 
 /// An order named as the shopper sees it (`TB-000042`) or by its id (`42`).
 fn parse_order(s: &str) -> Result<i64, String> {
-    let t = s.trim();
-    let digits = if t.len() > 3 && t[..3].eq_ignore_ascii_case("TB-") {
-        &t[3..]
-    } else {
-        t
-    };
-    digits
-        .parse::<i64>()
-        .ok()
-        .filter(|n| *n > 0 && digits.bytes().all(|b| b.is_ascii_digit()))
+    api::orders::parse_number(s)
         .ok_or_else(|| format!("{s:?} is not an order: give its number (TB-000042) or its id (42)"))
 }
 
@@ -312,7 +304,9 @@ pub fn orders(config: &Config, command: OrdersCommand) -> Result<(), String> {
             status,
             limit,
         } => list_orders(config, since, status, limit),
-        OrdersCommand::SetStatus { id, status } => set_status(config, &id, &status),
+        OrdersCommand::SetStatus { id, status, reason } => {
+            set_status(config, &id, &status, &reason)
+        }
     }
 }
 
@@ -443,43 +437,20 @@ pub(crate) fn table_lines(header: [&str; 6], table: &[[String; 6]]) -> Vec<Strin
         .collect()
 }
 
-/// Why a status change did not happen.
-enum Refusal {
-    Said(String),
-    Db(db::diesel::result::Error),
-    Api(framework::ApiError),
-}
-
-impl From<db::diesel::result::Error> for Refusal {
-    fn from(e: db::diesel::result::Error) -> Self {
-        Self::Db(e)
-    }
-}
-
-impl From<framework::ApiError> for Refusal {
-    fn from(e: framework::ApiError) -> Self {
-        Self::Api(e)
-    }
-}
-
-fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> {
+fn set_status(config: &Config, order: &str, status: &str, reason: &str) -> Result<(), String> {
     let id = parse_order(order)?;
     let to = parse_status(status)?;
     let (_pool, mut conn) = open(config)?;
     let base = config.public_url.clone();
-    let now = domain::calendar::unix_now();
-    let (from, view, mailed) =
-        db::write_transaction(&mut conn, |conn| change_status(conn, id, to, now, &base)).map_err(
-            |e| match e {
-                Refusal::Said(s) => s,
-                Refusal::Db(e) => format!("database: {e}"),
-                Refusal::Api(e) => e.to_string(),
-            },
-        )?;
+    let moved = db::write_transaction(&mut conn, |conn| {
+        api::staff::orders::status::change_status(conn, None, id, to, reason, &base)
+    })
+    .map_err(|e| e.to_string())?;
+    let view = &moved.view;
     println!(
         "{}: {} -> {} ({}{})",
         view.number,
-        from.as_str(),
+        moved.from.as_str(),
         view.status,
         view.fulfillment,
         if view.contact_name.is_empty() {
@@ -489,7 +460,7 @@ fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> 
             format!(", {}", domain::text::escaped(&view.contact_name))
         }
     );
-    match mailed {
+    match moved.mailed {
         Some(to) => println!(
             "mail to {} queued (the store's mail sender delivers it); the order's page shows the new status",
             domain::text::escaped(&to)
@@ -497,122 +468,6 @@ fn set_status(config: &Config, order: &str, status: &str) -> Result<(), String> 
         None => println!("no mail: the order keeps no address (its account was deleted)"),
     }
     Ok(())
-}
-
-/// In the caller's transaction: order `id` held and moved to `to`, if its status and
-/// fulfillment allow it, and the shopper's mail queued. Answers the status it had, the order
-/// now, and where the mail goes (none: the order keeps no address).
-fn change_status(
-    conn: &mut db::AnyConnection,
-    id: i64,
-    to: Status,
-    now: i64,
-    base: &str,
-) -> Result<(Status, OrderView, Option<String>), Refusal> {
-    let number = api::orders::number(id);
-    let held = db::staff::hold_order(conn, id)?;
-    let Some(full) = db::orders::full(conn, id)?.filter(|_| held) else {
-        return Err(Refusal::Said(format!(
-            "there is no order {number} (id {id})"
-        )));
-    };
-    let from = Status::parse(&full.order.status).ok_or_else(|| {
-        Refusal::Said(format!(
-            "order {number} has a status this store does not know: {:?}",
-            full.order.status
-        ))
-    })?;
-    let pickup = full.order.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get();
-    check_move(&number, &full.order.fulfillment_name, from, to, pickup)?;
-    if !db::staff::set_status(conn, id, from.as_str(), to.as_str(), now)? {
-        return Err(Refusal::Said(format!(
-            "order {number} changed while this ran; look at it again (store orders list)"
-        )));
-    }
-    let full = db::orders::full(conn, id)?
-        .ok_or_else(|| Refusal::Said(format!("order {number} vanished")))?;
-    let member = full.order.user_id.is_some();
-    let view = OrderView::from(full);
-    let mailed = if view.email.is_empty() {
-        None
-    } else {
-        // A member's page is theirs to open; a guest's needs the key of their confirmation's
-        // link, which only its hash keeps.
-        let link = member.then(|| format!("{base}/active-order/{id}"));
-        Some(queue_status_mail(conn, &view, pickup, link)?)
-    };
-    Ok((from, view, mailed))
-}
-
-/// Refuses a move of order `number` from `from` to `to` that is no move, or that its
-/// fulfillment (`fulfillment_name`, a pickup or not) does not allow, naming the moves it does.
-fn check_move(
-    number: &str,
-    fulfillment_name: &str,
-    from: Status,
-    to: Status,
-    pickup: bool,
-) -> Result<(), Refusal> {
-    let fulfillment = if pickup {
-        Fulfillment::Pickup
-    } else {
-        Fulfillment::Delivery
-    };
-    if from == to {
-        return Err(Refusal::Said(format!(
-            "order {number} is already {}",
-            to.as_str()
-        )));
-    }
-    if from.can_become(to, fulfillment) {
-        return Ok(());
-    }
-    let next: Vec<&str> = Status::ALL
-        .into_iter()
-        .filter(|s| from.can_become(*s, fulfillment))
-        .map(Status::as_str)
-        .collect();
-    Err(Refusal::Said(if next.is_empty() {
-        format!(
-            "order {number} is {}, which is final: it cannot become {}",
-            from.as_str(),
-            to.as_str()
-        )
-    } else {
-        format!(
-            "order {number} ({fulfillment_name}) is {}: it can become {}, not {}",
-            from.as_str(),
-            next.join(" or "),
-            to.as_str()
-        )
-    }))
-}
-
-/// Queues the mail telling the shopper their order's new status (with the order's page for a
-/// member, `link`): the address it goes to.
-fn queue_status_mail(
-    conn: &mut db::AnyConnection,
-    view: &OrderView,
-    pickup: bool,
-    link: Option<String>,
-) -> Result<String, Refusal> {
-    let mail = Mail::render(
-        "order_status",
-        &view.email,
-        format!(
-            "Your order {} is {}",
-            view.number,
-            view.status_label.to_lowercase()
-        ),
-        &serde_json::json!({
-            "order": view,
-            "pickup": pickup,
-            "link": link,
-            "total": domain::money::format_php(view.total),
-        }),
-    )?;
-    framework::mail::enqueue(conn, std::slice::from_ref(&mail))?;
-    Ok(mail.to)
 }
 
 pub fn backup(config: &Config, args: BackupArgs) -> Result<(), String> {

@@ -22,10 +22,7 @@ use support::process::{
     free_port, http, serve_with, status_of, stderr, stdout, store_command, store_ok, store_refused,
     within,
 };
-use support::{
-    a_case, call_api, checkout, database, guest_with_a_case, view_cart, Backend, TestDb, MAKATI,
-    MAKATI_CITY, OPEN,
-};
+use support::{a_case, call_api, database, Backend, TestDb, MAKATI, MAKATI_CITY, OPEN};
 
 /// How soon a running store must follow a change: its watch reads the database once a second;
 /// the rest is slack for a busy 2-core machine.
@@ -276,23 +273,6 @@ async fn a_bad_catalog_changes_nothing(backend: Backend) {
 }
 both!(a_bad_catalog_changes_nothing);
 
-/// A guest's order of a case of bottles in Makati, for delivery (fulfillment 1) or pickup (2):
-/// its id and the link of its page (with the guest's key).
-async fn an_order(db: &TestDb, fulfillment: i32, email: &str) -> (i64, String) {
-    let (token, _) = guest_with_a_case(db).await;
-    let query = format!("?fulfillment={fulfillment}&testdate={OPEN}");
-    let (_, cart) = view_cart(db, &token, MAKATI, &query).await;
-    let mut form = checkout(&cart);
-    form["email"] = json!(email);
-    form["fulfillment"] = json!(fulfillment);
-    let (s, placed) = call_api(db, "POST", "/api/v1/orders", &token, form).await;
-    assert_eq!(s, StatusCode::CREATED, "{placed}");
-    (
-        placed["order"]["id"].as_i64().unwrap(),
-        placed["link"].as_str().unwrap().to_string(),
-    )
-}
-
 /// The order as its page's API call answers it to the shopper.
 async fn order_seen(db: &TestDb, link: &str) -> Value {
     let (s, v) = call_api(
@@ -310,9 +290,9 @@ async fn order_seen(db: &TestDb, link: &str) -> Value {
 async fn order_status_moves_step_by_step(backend: Backend) {
     let db = database(backend);
     let outbox = folder();
-    let (id, link) = an_order(&db, 1, "ana@example.com").await;
+    let (id, link) = support::guest_order(&db, 1, "ana@example.com").await;
     let number = format!("TB-{id:06}");
-    let (pickup, pickup_link) = an_order(&db, 2, "ben@example.com").await;
+    let (pickup, pickup_link) = support::guest_order(&db, 2, "ben@example.com").await;
     let pickup_number = format!("TB-{pickup:06}");
 
     // The list: newest first, money as the shop shows it, Manila time.
@@ -352,7 +332,7 @@ async fn order_status_moves_step_by_step(backend: Backend) {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains(&format!(
-            "order {number} (Delivery) is placed: it can become confirmed or cancelled, not completed"
+            "Order {number} (Delivery) is placed: it can become confirmed or cancelled, not completed."
         )),
         "{}",
         stderr(&o)
@@ -392,7 +372,7 @@ async fn order_status_moves_step_by_step(backend: Backend) {
         stderr(&o)
     );
     for (order, status, words) in [
-        ("TB-999999", "confirmed", "there is no order TB-999999"),
+        ("TB-999999", "confirmed", "There is no order TB-999999"),
         ("TB-12x", "confirmed", "is not an order"),
         ("0", "confirmed", "is not an order"),
         (number.as_str(), "shipped", "\"shipped\" is not a status"),
@@ -420,7 +400,26 @@ async fn order_status_moves_step_by_step(backend: Backend) {
         stderr(&o)
     );
     assert!(set(&pickup_number, "ready_for_pickup").status.success());
-    assert!(set(&pickup_number, "cancelled").status.success());
+    // A cancellation says why.
+    let o = set(&pickup_number, "cancelled");
+    assert!(
+        stderr(&o).contains("Say why the order is cancelled"),
+        "{}",
+        stderr(&o)
+    );
+    let o = store_command(
+        &db,
+        &[
+            "orders",
+            "set-status",
+            &pickup_number,
+            "cancelled",
+            "--reason",
+            "Out of kegs",
+        ],
+        Some(outbox.path()),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
 
     // The shopper sees each step on the order's page (its API call), oldest first.
     let seen = order_seen(&db, &link).await;
@@ -504,7 +503,7 @@ both!(order_status_moves_step_by_step);
 /// history, one mail.
 async fn one_move_at_a_time(backend: Backend) {
     let db = database(backend);
-    let (id, link) = an_order(&db, 1, "ana@example.com").await;
+    let (id, link) = support::guest_order(&db, 1, "ana@example.com").await;
     let number = format!("TB-{id:06}");
     let runs: Vec<Child> = (0..6)
         .map(|_| {
@@ -642,7 +641,7 @@ fn price_on(port: u16, slug: &str) -> Value {
 async fn a_running_store_follows_the_staff(backend: Backend) {
     let db = database(backend);
     let outbox = folder();
-    let (id, link) = an_order(&db, 1, "ana@example.com").await;
+    let (id, link) = support::guest_order(&db, 1, "ana@example.com").await;
     let store_ = serve(&db, outbox.path());
     let port = store_.port;
 
@@ -714,8 +713,8 @@ both!(a_running_store_follows_the_staff);
 async fn a_backup_of_a_serving_store_is_a_whole_copy() {
     let db = database(Backend::Sqlite);
     let outbox = folder();
-    an_order(&db, 1, "ana@example.com").await;
-    an_order(&db, 2, "ben@example.com").await;
+    support::guest_order(&db, 1, "ana@example.com").await;
+    support::guest_order(&db, 2, "ben@example.com").await;
     let serving = serve(&db, outbox.path());
     // Writers keep writing while the copy is made.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -234,3 +234,182 @@ async fn the_back_office_works_without_javascript(b: Backend) {
     assert_eq!(send!(store, get("/staff", &boss)).status, StatusCode::OK);
 }
 both!(the_back_office_works_without_javascript);
+
+/// The orders board without JavaScript: a dispatcher finds the new orders (counts per status, a
+/// filter, an order's number), moves two at once, opens one, notes it and cancels it with a
+/// reason the shopper is told; a rider never sees the board.
+async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
+    let db = database(b);
+    let outbox = tempfile::tempdir().unwrap();
+    let mut cfg = support::store_config(&db.url, false);
+    cfg.mail_outbox = outbox.path().to_path_buf();
+    let store = store!(db, cfg);
+    staff_member(&db, "dora@tala.example", "dispatcher");
+    staff_member(&db, "ben@tala.example", "rider");
+    let (first, _) = support::guest_order(&db, 1, "ana@example.com").await;
+    let (second, _) = support::guest_order(&db, 2, "cora@example.com").await;
+    let (third, _) = support::guest_order(&db, 1, "dan@example.com").await;
+    let (dora, _) = sign_in!(store, "dora@tala.example", None::<String>);
+
+    let board = send!(store, get("/staff/orders", &dora));
+    assert_eq!(board.status, StatusCode::OK, "{}", board.text());
+    assert_private(&board, "the orders board");
+    let html = board.text();
+    assert!(html.contains("Placed (3)"), "{html}");
+    for id in [first, second, third] {
+        assert!(
+            html.contains(&format!(r#"href="/staff/orders/{id}""#)),
+            "{id}"
+        );
+    }
+    // A filter: pickup only; a number.
+    let pickup = send!(store, get("/staff/orders?fulfillment=2", &dora)).text();
+    assert!(
+        pickup.contains(&format!("/staff/orders/{second}\""))
+            && !pickup.contains(&format!("/staff/orders/{first}\""))
+    );
+    let by_number = send!(store, get(&format!("/staff/orders?q=TB-{third:06}"), &dora)).text();
+    assert!(
+        by_number.contains(&format!("/staff/orders/{third}\""))
+            && !by_number.contains(&format!("/staff/orders/{first}\""))
+    );
+    let none = send!(store, get("/staff/orders?q=nobody-here", &dora)).text();
+    assert!(none.contains("No orders here."), "{none}");
+
+    // Two ticked orders move together (the form sends the box twice).
+    let csrf = csrf_of(&html);
+    let first_s = first.to_string();
+    let third_s = third.to_string();
+    let r = send!(
+        store,
+        post(
+            "/staff/orders",
+            &dora,
+            &[
+                ("_call", "staffOrderStatus"),
+                ("csrf", &csrf),
+                ("order_ids", &first_s),
+                ("order_ids", &third_s),
+                ("status", "confirmed"),
+                ("reason", "")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/orders?done=moved");
+    let html = send!(store, get("/staff/orders?done=moved", &dora)).text();
+    assert!(
+        html.contains("Placed (1)") && html.contains("Confirmed (2)"),
+        "{html}"
+    );
+    // All or none: a move one of them cannot take moves neither.
+    let second_s = second.to_string();
+    let r = send!(
+        store,
+        post(
+            "/staff/orders",
+            &dora,
+            &[
+                ("_call", "staffOrderStatus"),
+                ("csrf", &csrf),
+                ("order_ids", &first_s),
+                ("order_ids", &second_s),
+                ("status", "out_for_delivery")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    assert!(
+        r.text().contains(
+            "(Pickup) is placed: it can become confirmed or cancelled, not out_for_delivery"
+        ),
+        "{}",
+        r.text()
+    );
+
+    // An order's page: its next steps, a note, then a cancellation without and with a reason.
+    let here = format!("/staff/orders/{second}");
+    let page = send!(store, get(&here, &dora));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let html = page.text();
+    assert!(
+        html.contains("Mark Confirmed") && html.contains("Cancel Order"),
+        "{html}"
+    );
+    let csrf = csrf_of(&html);
+    let r = send!(
+        store,
+        post(
+            &here,
+            &dora,
+            &[
+                ("_call", "staffOrderNote"),
+                ("csrf", &csrf),
+                ("orderId", &second_s),
+                ("body", "Called: she picks up at 5")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), format!("{here}?done=noted"));
+    let r = send!(
+        store,
+        post(
+            &here,
+            &dora,
+            &[
+                ("_call", "staffOrderStatus"),
+                ("csrf", &csrf),
+                ("order_ids", &second_s),
+                ("status", "cancelled")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text().contains("Say why the order is cancelled"),
+        "{}",
+        r.text()
+    );
+    let r = send!(
+        store,
+        post(
+            &here,
+            &dora,
+            &[
+                ("_call", "staffOrderStatus"),
+                ("csrf", &csrf),
+                ("order_ids", &second_s),
+                ("status", "cancelled"),
+                ("reason", "Out of kegs")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    let html = send!(store, get(&format!("{here}?done=moved"), &dora)).text();
+    assert!(
+        html.contains("Cancelled: Out of kegs") && html.contains("dora: Called: she picks up at 5"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("Cancel Order"),
+        "a cancelled order has no next step"
+    );
+    let mail = support::read_outbox(&db.pool, outbox.path())
+        .into_iter()
+        .find(|m| m.contains("To: cora@example.com") && m.contains("is cancelled"))
+        .expect("the shopper's mail");
+    assert!(mail.contains("Why: Out of kegs"), "{mail}");
+
+    // A rider is sent back home from the board; an order is to them as an unknown order is to
+    // a dispatcher: not found, with nothing of it.
+    let (ben, _) = sign_in!(store, "ben@tala.example", None::<String>);
+    let r = send!(store, get("/staff/orders", &ben));
+    assert_eq!((r.status, location(&r)), (StatusCode::FOUND, "/staff"));
+    let r = send!(store, get(&here, &ben));
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(!r.text().contains("cora@example.com") && !r.text().contains("Out of kegs"));
+    let r = send!(store, get("/staff/orders/999999", &dora));
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+both!(a_dispatcher_works_the_board_without_javascript);

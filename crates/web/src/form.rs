@@ -132,7 +132,7 @@ async fn act(
         .map(|t| ("registration-token".to_string(), t.to_string()))
         .into_iter()
         .collect();
-    let pairs: Vec<(String, String)> = fields.pairs().map(|(k, v)| (k.into(), v.into())).collect();
+    let pairs = joined(&fields, &action.lists);
     let starts = action.starts_session;
     let called = state
         .api
@@ -166,6 +166,53 @@ async fn act(
     }
 }
 
+/// `done` with each `{name}` replaced by the form's field of that name, encoded as a path
+/// segment (`/staff/orders/{orderId}` after a form on an order's page); one the form does not
+/// send stays as it is.
+fn filled(done: &str, fields: &Fields) -> String {
+    const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.');
+    let mut out = String::new();
+    let mut rest = done;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        let name = &rest[open + 1..close];
+        out.push_str(&rest[..open]);
+        match fields.get(name) {
+            Some(v) => out.extend(percent_encoding::utf8_percent_encode(v.trim(), SEGMENT)),
+            None => out.push_str(&rest[open..=close]),
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The form's fields for its call: each field named in `lists` once, its values joined by
+/// commas (ticked checkboxes of one name); the others as sent.
+fn joined(fields: &Fields, lists: &[String]) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = fields
+        .pairs()
+        .filter(|(k, _)| !lists.iter().any(|l| l == k))
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect();
+    for list in lists {
+        let values: Vec<String> = fields
+            .pairs()
+            .filter(|(k, v)| k == list && !v.trim().is_empty())
+            .map(|(_, v)| v.trim().to_string())
+            .collect();
+        if !values.is_empty() {
+            pairs.push((list.clone(), values.join(",")));
+        }
+    }
+    pairs
+}
+
 /// Where an action that succeeded sends the browser, with the cookies it sets.
 fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
     let to = action
@@ -190,6 +237,7 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
     let clipped = answer["data"]["cart_message"]
         .as_str()
         .is_some_and(|m| !m.is_empty());
+    let to = filled(to, fields);
     let mut done = Done::to(if conflict {
         "/cart?done=conflict"
     } else if clipped {
@@ -457,5 +505,37 @@ mod tests {
         paths.dedup();
         assert_eq!(paths.len(), all, "two handlers for one address");
         assert!(all >= 4, "the gates and the newsletter");
+    }
+
+    #[test]
+    fn a_list_field_sent_several_times_reaches_the_call_as_one() {
+        let f = Fields::parse(b"order_ids=42&status=confirmed&order_ids=57&order_ids=&status=x");
+        let pairs = joined(&f, &["order_ids".to_string()]);
+        assert!(
+            pairs.contains(&("order_ids".into(), "42,57".into())),
+            "{pairs:?}"
+        );
+        // Other fields as sent (the call's parsing keeps the last).
+        let statuses = pairs.iter().filter(|(k, _)| k == "status").count();
+        assert_eq!(statuses, 2);
+        assert!(
+            joined(&f, &[])
+                .iter()
+                .filter(|(k, _)| k == "order_ids")
+                .count()
+                == 3
+        );
+    }
+
+    #[test]
+    fn a_page_goes_back_to_the_address_its_fields_name() {
+        let f = Fields::parse(b"orderId=42&evil=..%2F..%2Flogin%3Fx");
+        assert_eq!(
+            filled("/staff/orders/{orderId}?done=moved", &f),
+            "/staff/orders/42?done=moved"
+        );
+        assert_eq!(filled("/a/{evil}", &f), "/a/..%2F..%2Flogin%3Fx");
+        assert_eq!(filled("/a/{missing}", &f), "/a/{missing}");
+        assert_eq!(filled("/a/{open", &f), "/a/{open");
     }
 }

@@ -75,6 +75,11 @@ pub struct Action {
     /// The field that carries the registration link's token (the API's `registration-token`).
     #[serde(default)]
     pub link_token: Option<String>,
+    /// Fields a form sends several times (the board's ticked orders), joined by commas into
+    /// one value for the call (whose body reads `42,57` as a list); other repeated fields keep
+    /// their last value.
+    #[serde(default)]
+    pub lists: Vec<String>,
     /// The answer is an address that becomes the shop's location (the gate's cookies).
     #[serde(default)]
     pub location: bool,
@@ -108,6 +113,10 @@ pub struct RouteTable {
     /// without matching every route.
     #[serde(skip)]
     fixed: std::collections::HashMap<String, usize>,
+    /// The routes with `{...}` segments that have a guard, forms or actions (an order's page of
+    /// the back office): matched after the fixed ones, before anything of the visitor is read.
+    #[serde(skip)]
+    guarded: Vec<usize>,
     /// Each route's path, kept for the life of the process: the metrics' label for its requests.
     #[serde(skip)]
     templates: Vec<&'static str>,
@@ -211,20 +220,25 @@ impl RouteTable {
             if own.is_empty() {
                 self.fixed.insert(normal(&r.path).into_owned(), i);
             } else if r.forms || r.guard != Guard::None || !r.actions.is_empty() {
-                return Err(format!(
-                    "route {} has a guard or forms and a parameter",
-                    r.name
-                ));
+                self.guarded.push(i);
             }
         }
         check_variables("the gates", &self.gate.all(), &[])
     }
 
-    /// The route of a path without `{...}` segments, looked up at once; `None` for the others.
+    /// The route whose guard, forms and parameters a request meets before the cache: a path
+    /// without `{...}` segments, looked up at once, or one of the few routes with segments and a
+    /// guard, forms or actions; `None` for the others (a page any visitor shares).
     pub fn fixed(&self, path: &str) -> Option<&RouteDef> {
         self.fixed
             .get(normal(path).as_ref())
             .map(|&i| &self.routes[i])
+            .or_else(|| {
+                self.guarded
+                    .iter()
+                    .map(|&i| &self.routes[i])
+                    .find(|r| framework::registry::match_path(&r.path, path).is_some())
+            })
     }
 
     /// The query parameters the page at `path` reads.
@@ -357,9 +371,18 @@ mod tests {
                 (r.name != t.not_found.name).then(|| (r.name.as_str(), r.forms, r.guard.clone()));
             assert_eq!(fixed, found, "{path}");
         }
-        let mut bad = table();
-        bad.routes[2].guard = Guard::Member;
-        assert!(bad.index().is_err());
+        // A route with a path parameter and a guard is met before the cache too.
+        let mut guarded = table();
+        guarded.routes[2].guard = Guard::Member;
+        guarded.index().unwrap();
+        let r = guarded
+            .fixed("/single-product/tala")
+            .expect("the guarded route");
+        assert_eq!(
+            (r.name.as_str(), r.guard.clone()),
+            ("product", Guard::Member)
+        );
+        assert!(t.fixed("/single-product/tala").is_none());
     }
 
     #[test]

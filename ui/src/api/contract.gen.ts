@@ -115,6 +115,33 @@ export type BarangayId = number;
 export type BarangayView = { id: BarangayId, barangay_name: string, };
 
 /**
+ * An order as a line of the board.
+ */
+export type BoardOrder = { id: number, number: string, 
+/**
+ * Manila time, `YYYY-MM-DD HH:MM`.
+ */
+placed_at: string, status: StatusChoice, fulfillment: string, contact_name: string, mobile: string, 
+/**
+ * The barangay and city.
+ */
+place: string, 
+/**
+ * Centavos.
+ */
+total: number, };
+
+export type BoardPage = { 
+/**
+ * Every status with its number of orders (the whole store, whatever the filters).
+ */
+counts: Array<StatusCount>, orders: Array<BoardOrder>, 
+/**
+ * Where the next (older) page starts, when there is one.
+ */
+next_before: number | null, };
+
+/**
  * The cart answer.
  */
 export type CartAnswer = { shopping_cart: Array<CartCase>, cart_order_summary: OrderSummary, 
@@ -441,6 +468,19 @@ amount: number, };
  */
 export type NextStep = "enroll" | "code";
 
+/**
+ * A staff note on an order.
+ */
+export type NoteView = { 
+/**
+ * Manila time, `YYYY-MM-DD HH:MM`.
+ */
+at: string, 
+/**
+ * Who wrote it.
+ */
+by: string, body: string, };
+
 export type NoticeAnswer = { notice: NoticeView | null, holiday: boolean, };
 
 export type NoticeView = { id: number, title: string, body: string, starts_on: string, ends_on: string, };
@@ -668,6 +708,12 @@ password_set: boolean,
  */
 second_factor: boolean, disabled: boolean, };
 
+export type StaffOrderView = { order: OrderView, 
+/**
+ * The statuses it may go to now (none once completed or cancelled).
+ */
+next: Array<StatusChoice>, notes: Array<NoteView>, };
+
 /**
  * The signed-in member of staff, as their pages show them.
  */
@@ -680,13 +726,36 @@ recovery_codes_left: number, };
 export type StaffStep = { next: NextStep, };
 
 /**
+ * A status with the name the pages give it.
+ */
+export type StatusChoice = { status: string, label: string, };
+
+/**
+ * How many orders have a status.
+ */
+export type StatusCount = { status: StatusChoice, count: number, };
+
+/**
+ * What a move did.
+ */
+export type StatusMoved = { 
+/**
+ * The orders moved, by number.
+ */
+moved: Array<string>, status: StatusChoice, message: string, };
+
+/**
  * A step of an order's status.
  */
 export type StatusStep = { status: string, label: string, 
 /**
  * Manila time, `YYYY-MM-DD HH:MM`.
  */
-at: string, };
+at: string, 
+/**
+ * Why, when the step was given a reason (a cancellation's); else empty.
+ */
+note: string, };
 
 /**
  * Which gate overlays the page.
@@ -807,6 +876,10 @@ export const calls = {
   staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,
   staffLogout: { name: 'staffLogout', method: 'POST', key: '/api/v1/staff/logout', read: false } as Call<SignedOut>,
   staffMe: { name: 'staffMe', method: 'GET', key: '/api/v1/staff/me', read: true } as Call<StaffSelf>,
+  staffOrders: { name: 'staffOrders', method: 'GET', key: '/api/v1/staff/orders?status={status}&from={from}&to={to}&fulfillment={fulfillment}&city={city}&barangay={barangay}&q={q}&before={before}', read: true } as Call<BoardPage>,
+  staffOrderStatus: { name: 'staffOrderStatus', method: 'POST', key: '/api/v1/staff/orders/status', read: false } as Call<StatusMoved>,
+  staffOrder: { name: 'staffOrder', method: 'GET', key: '/api/v1/staff/orders/{orderId}', read: true } as Call<StaffOrderView>,
+  staffOrderNote: { name: 'staffOrderNote', method: 'POST', key: '/api/v1/staff/orders/{orderId}/notes', read: false } as Call<StaffOrderView>,
   staffPassword: { name: 'staffPassword', method: 'POST', key: '/api/v1/staff/password', read: false } as Call<PasswordChosen>,
   staffEnrollment: { name: 'staffEnrollment', method: 'GET', key: '/api/v1/staff/second-factor', read: true } as Call<SecondFactorState>,
   staffSecondFactor: { name: 'staffSecondFactor', method: 'POST', key: '/api/v1/staff/second-factor', read: false } as Call<StaffSelf>,

@@ -98,6 +98,11 @@ export interface Action {
   answerLink?: string;
   /** Without a live session the post starts a guest's (the cart's forms on shared pages). */
   startsSession?: boolean;
+  /**
+   * Fields the form sends several times (ticked checkboxes of one name), joined by commas into
+   * one value for the call; other repeated fields keep their last value.
+   */
+  lists?: string[];
 }
 
 export function action(call: Call<unknown>, done: string, more: Omit<Action, 'call' | 'done'> = {}): Action {

@@ -78,6 +78,8 @@ pub struct StatusStep {
     pub label: String,
     /// Manila time, `YYYY-MM-DD HH:MM`.
     pub at: String,
+    /// Why, when the step was given a reason (a cancellation's); else empty.
+    pub note: String,
 }
 
 /// An order as the active order page shows it. Money is integer centavos.
@@ -130,7 +132,8 @@ pub struct OrderList {
     pub total: i64,
 }
 
-fn label(status: &str) -> String {
+/// A status as the store's pages name it (`Out for delivery`).
+pub fn label(status: &str) -> String {
     match Status::parse(status) {
         Some(Status::Placed) => "Placed",
         Some(Status::Confirmed) => "Confirmed",
@@ -153,6 +156,20 @@ fn manila(unix: i64) -> String {
 }
 
 /// The number a shopper quotes.
+/// The order an order number (`TB-000042`, any case) or id (`42`) names.
+pub fn parse_number(s: &str) -> Option<i64> {
+    let t = s.trim();
+    let digits = if t.len() > 3 && t[..3].eq_ignore_ascii_case("TB-") {
+        &t[3..]
+    } else {
+        t
+    };
+    digits
+        .parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0 && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
 pub fn number(id: i64) -> String {
     format!("TB-{id:06}")
 }
@@ -205,10 +222,11 @@ impl From<FullOrder> for OrderView {
             history: f
                 .history
                 .into_iter()
-                .map(|(status, at)| StatusStep {
+                .map(|(status, at, note)| StatusStep {
                     label: label(&status),
                     status,
                     at: manila(at),
+                    note,
                 })
                 .collect(),
         }

@@ -60,6 +60,8 @@ framework::declare!(
     "The audit log of staff writes (managers only).");
 
 impl Endpoint for StaffAudit {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<AuditPage, ApiError> {
         staff(ctx, &[Role::Manager])?;
         for (name, id) in [("before", q.before), ("staff", q.staff)] {

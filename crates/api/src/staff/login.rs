@@ -48,6 +48,8 @@ framework::declare!(
     "Signs a member of staff in with their password; the second factor comes next.");
 
 impl Endpoint for StaffLogin {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
     fn call(ctx: &mut Ctx, (_, _, Json(c), _): Args<Self>) -> Result<StaffStep, ApiError> {
         ctx.limit_client(
             "staff login",
@@ -113,6 +115,8 @@ framework::declare!(
     (NoParams, NoParams, NoBody) -> SignedOut, "Ends the staff session.");
 
 impl Endpoint for StaffLogout {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<SignedOut, ApiError> {
         if let Some(old) = ctx.cookie(COOKIE).map(token_hash) {
             db::team::end_session(ctx.conn, &old)?;

@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod login;
+pub mod orders;
 pub mod password;
 pub mod second_factor;
 pub mod team;
@@ -28,6 +29,12 @@ use domain::calendar::unix_now as now;
 
 /// The cookie a staff session rides in.
 pub const COOKIE: &str = "staff_session";
+
+/// The staff calls' credential, as the OpenAPI document names it ([`framework::Endpoint::CREDENTIAL`]).
+pub const CREDENTIAL: Option<(&str, &str)> = Some((
+    COOKIE,
+    "A staff session (POST /api/v1/staff/login, then POST /api/v1/staff/second-factor): an HttpOnly cookie, never a shopper's session.",
+));
 
 // The staff session speaks for its member as the shopper's session does: held to the
 // cross-site rule.

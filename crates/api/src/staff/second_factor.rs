@@ -109,6 +109,8 @@ framework::declare!(
     "The second factor the signed-in member of staff gives, or sets up.");
 
 impl Endpoint for StaffEnrollment {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<SecondFactorState, ApiError> {
         let signed = session(ctx)?.ok_or(ApiError::Unauthenticated)?;
         if signed.member.totp_secret.is_some() {
@@ -169,6 +171,8 @@ framework::declare!(
     "Gives the second factor; the staff session is then whole.");
 
 impl Endpoint for StaffSecondFactor {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<StaffSelf, ApiError> {
         let signed = session(ctx)?.ok_or(ApiError::Unauthenticated)?;
         let member = signed.member;
@@ -260,6 +264,8 @@ framework::declare!(
     "The signed-in member of staff.");
 
 impl Endpoint for StaffMe {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<StaffSelf, ApiError> {
         let signed = staff(ctx, &domain::staff::Role::ALL)?;
         self_answer(ctx, &signed.member)

@@ -12,6 +12,8 @@ framework::declare!(
     "The store's staff (managers only).");
 
 impl Endpoint for StaffTeam {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Results<StaffMember>, ApiError> {
         staff(ctx, &[Role::Manager])?;
         let all = db::team::list(ctx.conn)?;

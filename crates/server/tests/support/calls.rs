@@ -381,3 +381,20 @@ pub fn mails_queued_to(db: &TestDb, recipient: &str) -> i64 {
         .get_result(&mut *conn)
         .unwrap()
 }
+
+/// A guest's order of a case of bottles in Makati, for delivery (fulfillment 1) or pickup (2),
+/// placed through the API: its id and the link of its page (with the guest's key).
+pub async fn guest_order(db: &TestDb, fulfillment: i32, email: &str) -> (i64, String) {
+    let (token, _) = guest_with_a_case(db).await;
+    let query = format!("?fulfillment={fulfillment}&testdate={OPEN}");
+    let (_, cart) = view_cart(db, &token, MAKATI, &query).await;
+    let mut form = checkout(&cart);
+    form["email"] = json!(email);
+    form["fulfillment"] = json!(fulfillment);
+    let (s, placed) = call_api(db, "POST", "/api/v1/orders", &token, form).await;
+    assert_eq!(s, StatusCode::CREATED, "{placed}");
+    (
+        placed["order"]["id"].as_i64().unwrap(),
+        placed["link"].as_str().unwrap().to_string(),
+    )
+}

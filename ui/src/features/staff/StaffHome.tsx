@@ -1,41 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { calls, type AuditEntry, type StaffMember, type StaffSelf } from '../../api/contract.gen';
-import { FramedPage, SideNav } from '../../components/AccountPage';
+import type { AuditEntry, StaffMember } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
-import { DoneMessage, FormCall, useAccountForm, useDone } from '../../components/form';
-import { usePageParam } from '../../page';
+import { DoneMessage, useDone } from '../../components/form';
+import { fillTemplate } from '../../lib/keys';
+import { usePage, usePageParam } from '../../page';
 import { auditQuery, staffMeQuery, teamQuery } from './queries';
+import { StaffPage } from './StaffPage';
 
 const ROLE_NAMES: Record<StaffMember['role'], string> = { manager: 'Manager', dispatcher: 'Dispatcher', rider: 'Rider' };
-
-/** The back office's links; a manager's include the staff and the audit log. */
-function staffLinks(me: StaffSelf | undefined): [string, string][] {
-  const links: [string, string][] = [['/staff', 'Back Office']];
-  if (me?.member.role === 'manager') links.push(['/staff/team', 'Staff'], ['/staff/audit', 'Audit Log']);
-  return links;
-}
-
-/** A signed-in page of the back office: its links, the page's section, and Sign Out (posted to the page's own address). */
-function StaffPage({ current, id, title, children }: { current: string; id: string; title: string; children: ReactNode }) {
-  const me = useQuery(staffMeQuery.options());
-  const [state, submit] = useAccountForm();
-  const nav = (
-    <SideNav label="Back office" links={staffLinks(me.data)} current={current}>
-      <form method="post" action={current} onSubmit={submit}>
-        <FormCall call={calls.staffLogout} />
-        <button type="submit" disabled={state.busy}>
-          Sign Out
-        </button>
-      </form>
-    </SideNav>
-  );
-  return (
-    <FramedPage nav={nav} id={id} title={title}>
-      {children}
-    </FramedPage>
-  );
-}
 
 export function StaffHome() {
   const me = useQuery(staffMeQuery.options());
@@ -109,14 +81,10 @@ function Change({ entry }: { entry: AuditEntry }) {
 /** The audit log, newest first, for managers; filtered by a member of staff or a kind of write. */
 export function AuditLog() {
   const vars = { before: usePageParam('before') ?? undefined, staff: usePageParam('staff') ?? undefined, action: usePageParam('action') ?? undefined };
-  const log = useQuery(auditQuery.options(vars));
-  const older = (before: number) => {
-    const q = new URLSearchParams();
-    q.set('before', String(before));
-    if (vars.staff) q.set('staff', vars.staff);
-    if (vars.action) q.set('action', vars.action);
-    return `/staff/audit?${q.toString()}`;
-  };
+  // Keyed as the server loaded it (the page's own variables).
+  const log = useQuery(auditQuery.options(usePage().vars));
+  // No URLSearchParams: QuickJS, which renders on the server, has none.
+  const older = (before: number) => fillTemplate('/staff/audit?before={before}&staff={staff}&action={action}', { ...vars, before: String(before) });
   return (
     <StaffPage current="/staff/audit" id="staff-audit" title="Audit Log">
       <form method="get" action="/staff/audit" className="inline-form">

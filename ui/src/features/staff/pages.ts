@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, enrollmentQuery, staffMeQuery, teamQuery } from './queries';
+import { auditQuery, boardQuery, enrollmentQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -36,6 +36,22 @@ export const pages: FeaturePage[] = [
   {
     order: 340,
     route: route('staff-home', '/staff', () => import('./StaffHome').then((m) => m.StaffHome), 'Back Office', 'The back office of the store.', [staffMeQuery.template], SIGNED_IN),
+  },
+  {
+    order: 343,
+    route: route('staff-orders', '/staff/orders', () => import('./Orders').then((m) => m.Orders), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
+      ...SIGNED_IN,
+      params: ['status', 'from', 'to', 'fulfillment', 'q', 'before'],
+      missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders?done=moved', { lists: ['order_ids'] })],
+    }),
+  },
+  {
+    order: 346,
+    route: route('staff-order', '/staff/orders/{orderId}', () => import('./Order').then((m) => m.Order), 'Order', 'One order.', [staffMeQuery.template, staffOrderQuery.template], {
+      ...SIGNED_IN,
+      actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders/{orderId}?done=moved'), action(calls.staffOrderNote, '/staff/orders/{orderId}?done=noted')],
+    }),
   },
   {
     order: 350,

@@ -7,3 +7,7 @@ export const enrollmentQuery = defineQuery(calls.staffEnrollment);
 export const teamQuery = defineQuery(calls.staffTeam);
 /** The audit log, filtered by the page's `before`, `staff` and `action` (each left out when unset). */
 export const auditQuery = defineQuery(calls.staffAudit);
+/** The orders board, filtered by the page's parameters (each left out when unset). */
+export const boardQuery = defineQuery(calls.staffOrders);
+/** One order as the staff work it (the page's `{orderId}`). */
+export const staffOrderQuery = defineQuery(calls.staffOrder);

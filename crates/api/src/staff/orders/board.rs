@@ -1,0 +1,170 @@
+//! The orders board: the store's orders newest first, how many have each status, filtered by
+//! status, the days they were placed, delivery or pickup, city and barangay, and a text (an order
+//! number, part of a name or a mobile number), a page at a time (keyset: the next page starts
+//! below the last order shown).
+
+use domain::ordering::Status;
+use domain::{BarangayId, CityId, FulfillmentId};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use super::super::staff;
+use super::{StatusChoice, WORKERS};
+use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
+use framework::error::ApiError;
+
+framework::register!(StaffOrders);
+
+/// Orders a page of the board shows.
+pub const PAGE: i64 = 25;
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BoardQuery {
+    /// One status: `placed`, `confirmed`, `out_for_delivery`, `ready_for_pickup`, `completed`,
+    /// `cancelled`.
+    pub status: Option<String>,
+    /// Placed on or after this Manila day (`YYYY-MM-DD`).
+    pub from: Option<String>,
+    /// Placed on or before this Manila day (`YYYY-MM-DD`).
+    pub to: Option<String>,
+    pub fulfillment: Option<FulfillmentId>,
+    pub city: Option<CityId>,
+    pub barangay: Option<BarangayId>,
+    /// An order number (`TB-000042`), or part of a contact's name or mobile number.
+    #[param(max_length = 60)]
+    pub q: Option<String>,
+    /// Orders older than this one (the next page: the last page's `next_before`).
+    #[param(minimum = 1)]
+    pub before: Option<i64>,
+}
+
+/// An order as a line of the board.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct BoardOrder {
+    pub id: i64,
+    pub number: String,
+    /// Manila time, `YYYY-MM-DD HH:MM`.
+    pub placed_at: String,
+    pub status: StatusChoice,
+    pub fulfillment: String,
+    pub contact_name: String,
+    pub mobile: String,
+    /// The barangay and city.
+    pub place: String,
+    /// Centavos.
+    pub total: i64,
+}
+
+/// How many orders have a status.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct StatusCount {
+    pub status: StatusChoice,
+    pub count: i64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct BoardPage {
+    /// Every status with its number of orders (the whole store, whatever the filters).
+    pub counts: Vec<StatusCount>,
+    pub orders: Vec<BoardOrder>,
+    /// Where the next (older) page starts, when there is one.
+    pub next_before: Option<i64>,
+}
+
+fn bad(message: &str) -> ApiError {
+    ApiError::BadRequest(message.into())
+}
+
+/// The query as the board's filter.
+fn filter(q: BoardQuery) -> Result<db::staff::BoardFilter, ApiError> {
+    let day = |d: &Option<String>, name: &str| -> Result<Option<i64>, ApiError> {
+        d.as_deref()
+            .map(|d| {
+                domain::calendar::manila_day_start(d.trim())
+                    .ok_or_else(|| bad(&format!("{name} is a day, YYYY-MM-DD.")))
+            })
+            .transpose()
+    };
+    let status = q
+        .status
+        .as_deref()
+        .map(|s| Status::parse(s.trim()).ok_or_else(|| bad("status is not a status of an order.")))
+        .transpose()?;
+    if q.before.is_some_and(|b| b < 1) {
+        return Err(bad(&format!("before {}", domain::ids::NOT_AN_ID)));
+    }
+    let text = q.q.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+    if text
+        .as_deref()
+        .is_some_and(|t| t.chars().count() > 60 || t.chars().any(char::is_control))
+    {
+        return Err(bad(
+            "q is at most 60 characters, without control characters.",
+        ));
+    }
+    Ok(db::staff::BoardFilter {
+        status: status.map(|s| s.as_str().to_string()),
+        from: day(&q.from, "from")?,
+        until: day(&q.to, "to")?.map(|d| d + 86_400),
+        fulfillment: q.fulfillment.map(FulfillmentId::get),
+        city: q.city.map(CityId::get),
+        barangay: q.barangay.map(BarangayId::get),
+        number: text.as_deref().and_then(crate::orders::parse_number),
+        text,
+        before_id: q.before,
+        limit: PAGE + 1,
+    })
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/orders`: the orders board (dispatchers and managers).
+    pub struct StaffOrders = Get "/api/v1/staff/orders" as "staffOrders", Session, errors [401, 404],
+    (NoParams, BoardQuery, NoBody) -> BoardPage,
+    "The orders board: counts per status and a page of orders, newest first, filtered.");
+
+impl Endpoint for StaffOrders {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<BoardPage, ApiError> {
+        staff(ctx, &WORKERS)?;
+        let f = filter(q)?;
+        let mut rows = db::staff::board(ctx.conn, &f)?;
+        let more = rows.len() as i64 > PAGE;
+        rows.truncate(PAGE as usize);
+        let counted = db::staff::status_counts(ctx.conn)?;
+        let counts = Status::ALL
+            .into_iter()
+            .map(|s| StatusCount {
+                count: counted
+                    .iter()
+                    .find(|(name, _)| name == s.as_str())
+                    .map_or(0, |(_, n)| *n),
+                status: s.into(),
+            })
+            .collect();
+        let orders: Vec<BoardOrder> = rows
+            .into_iter()
+            .map(|o| BoardOrder {
+                number: crate::orders::number(o.id),
+                placed_at: domain::calendar::manila_minute(o.placed_at),
+                status: StatusChoice {
+                    label: crate::orders::label(&o.status),
+                    status: o.status,
+                },
+                id: o.id,
+                fulfillment: o.fulfillment_name,
+                contact_name: o.contact_name,
+                mobile: o.mobile,
+                place: o.place,
+                total: o.total,
+            })
+            .collect();
+        Ok(BoardPage {
+            next_before: more.then(|| orders.last().map(|o| o.id)).flatten(),
+            counts,
+            orders,
+        })
+    }
+}

@@ -1,0 +1,279 @@
+//! Moving orders along their steps (`domain::ordering::Status::can_become`): one from the command
+//! line, one or many at once from the board. Each move holds its order, writes the step (with the
+//! reason of a cancellation) and queues the shopper's mail in one transaction, and goes into the
+//! audit log.
+
+use domain::ordering::{Fulfillment, Status};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use super::super::{record, staff};
+use super::WORKERS;
+use crate::orders::OrderView;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use framework::error::ApiError;
+use framework::mail::Mail;
+
+framework::register!(StaffOrderStatus);
+
+/// Orders one move may name.
+pub const MAX_ORDERS: usize = 100;
+/// The longest reason.
+pub const MAX_REASON: usize = 300;
+
+/// A move done: the status the order had, the order now, and where its mail went (none: the
+/// order keeps no address).
+pub struct Moved {
+    pub from: Status,
+    pub view: OrderView,
+    pub mailed: Option<String>,
+}
+
+/// A move refused: what is wrong, as the staff are told it.
+fn refused(message: String) -> ApiError {
+    ApiError::Invalid {
+        field: "status",
+        message,
+    }
+}
+
+/// In the caller's transaction: order `id` held and moved to `to`, if its status and fulfillment
+/// allow it, with `reason` kept in its history (a cancellation's; may be empty), the shopper's
+/// mail queued and the move recorded for `by` (none: the command line). `base` is the store's
+/// public address (a member's mail links their order's page).
+pub fn change_status(
+    conn: &mut db::AnyConnection,
+    by: Option<&db::team::StaffRow>,
+    id: i64,
+    to: Status,
+    reason: &str,
+    base: &str,
+) -> Result<Moved, ApiError> {
+    let number = crate::orders::number(id);
+    let held = db::staff::hold_order(conn, id)?;
+    let Some(full) = db::orders::full(conn, id)?.filter(|_| held) else {
+        return Err(ApiError::NotFound(format!(
+            "There is no order {number} (id {id})."
+        )));
+    };
+    let from = Status::parse(&full.order.status).ok_or_else(|| {
+        refused(format!(
+            "Order {number} has a status this store does not know: {:?}.",
+            full.order.status
+        ))
+    })?;
+    let pickup = full.order.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get();
+    check_move(&number, &full.order.fulfillment_name, from, to, pickup)?;
+    if to == Status::Cancelled && reason.trim().is_empty() {
+        return Err(ApiError::Invalid {
+            field: "reason",
+            message: "Say why the order is cancelled: the shopper is told.".into(),
+        });
+    }
+    let now = domain::calendar::unix_now();
+    if !db::staff::set_status(conn, id, from.as_str(), to.as_str(), now, reason)? {
+        return Err(refused(format!(
+            "Order {number} changed while this ran; look at it again."
+        )));
+    }
+    let full = db::orders::full(conn, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("Order {number} vanished.")))?;
+    let member = full.order.user_id.is_some();
+    let view = OrderView::from(full);
+    let mailed = if view.email.is_empty() {
+        None
+    } else {
+        // A member's page is theirs to open; a guest's needs the key of their confirmation's
+        // link, which only its hash keeps.
+        let link = member.then(|| format!("{base}/active-order/{id}"));
+        Some(queue_status_mail(conn, &view, pickup, link, reason)?)
+    };
+    record(
+        conn,
+        by,
+        "order.status",
+        &format!("order {id}"),
+        Some(serde_json::json!({ "status": from.as_str() })),
+        Some(serde_json::json!({ "status": to.as_str(), "reason": reason })),
+    )?;
+    Ok(Moved { from, view, mailed })
+}
+
+/// Refuses a move of order `number` from `from` to `to` that is no move, or that its
+/// fulfillment (`fulfillment_name`, a pickup or not) does not allow, naming the moves it does.
+fn check_move(
+    number: &str,
+    fulfillment_name: &str,
+    from: Status,
+    to: Status,
+    pickup: bool,
+) -> Result<(), ApiError> {
+    let fulfillment = if pickup {
+        Fulfillment::Pickup
+    } else {
+        Fulfillment::Delivery
+    };
+    if from == to {
+        return Err(refused(format!(
+            "Order {number} is already {}.",
+            to.as_str()
+        )));
+    }
+    if from.can_become(to, fulfillment) {
+        return Ok(());
+    }
+    let next: Vec<&str> = Status::ALL
+        .into_iter()
+        .filter(|s| from.can_become(*s, fulfillment))
+        .map(Status::as_str)
+        .collect();
+    Err(refused(if next.is_empty() {
+        format!(
+            "Order {number} is {}, which is final: it cannot become {}.",
+            from.as_str(),
+            to.as_str()
+        )
+    } else {
+        format!(
+            "Order {number} ({fulfillment_name}) is {}: it can become {}, not {}.",
+            from.as_str(),
+            next.join(" or "),
+            to.as_str()
+        )
+    }))
+}
+
+/// Queues the mail telling the shopper their order's new status (with the order's page for a
+/// member, `link`, and the reason when one was given): the address it goes to.
+fn queue_status_mail(
+    conn: &mut db::AnyConnection,
+    view: &OrderView,
+    pickup: bool,
+    link: Option<String>,
+    reason: &str,
+) -> Result<String, ApiError> {
+    let mail = Mail::render(
+        "order_status",
+        &view.email,
+        format!(
+            "Your order {} is {}",
+            view.number,
+            view.status_label.to_lowercase()
+        ),
+        &serde_json::json!({
+            "order": view,
+            "pickup": pickup,
+            "link": link,
+            "reason": reason,
+            "total": domain::money::format_php(view.total),
+        }),
+    )?;
+    framework::mail::enqueue(conn, std::slice::from_ref(&mail))?;
+    Ok(mail.to)
+}
+
+/// Order ids as JSON's list or one id, or as a page form's field (`42,57`: the board's ticked
+/// orders, joined by the form path).
+fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Ids {
+        List(Vec<i64>),
+        One(i64),
+        Text(String),
+    }
+    let bad = || serde::de::Error::custom(domain::ids::NOT_AN_ID);
+    match Ids::deserialize(d)? {
+        Ids::List(ids) => Ok(ids),
+        Ids::One(id) => Ok(vec![id]),
+        Ids::Text(text) => text
+            .split(',')
+            .map(|id| crate::orders::parse_number(id).ok_or_else(bad))
+            .collect(),
+    }
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct StatusForm {
+    /// The orders to move: ids (a form sends `42,57`).
+    #[serde(default, deserialize_with = "order_ids")]
+    #[schema(required = true, min_items = 1, max_items = 100, value_type = Vec<i64>)]
+    pub order_ids: Vec<i64>,
+    /// The status they go to: `confirmed`, `out_for_delivery`, `ready_for_pickup`, `completed`
+    /// or `cancelled`.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub status: String,
+    /// Why (needed to cancel; the shopper's mail and order page show it).
+    #[serde(default)]
+    #[schema(max_length = 300)]
+    pub reason: String,
+}
+
+/// What a move did.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct StatusMoved {
+    /// The orders moved, by number.
+    pub moved: Vec<String>,
+    pub status: super::StatusChoice,
+    pub message: String,
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/orders/status`: moves orders to a status, all or none (dispatchers
+    /// and managers).
+    pub struct StaffOrderStatus = Post "/api/v1/staff/orders/status" as "staffOrderStatus", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<StatusForm, true>) -> StatusMoved,
+    "Moves one or more orders to their next status, all or none; the shoppers are mailed.");
+
+impl Endpoint for StaffOrderStatus {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<StatusMoved, ApiError> {
+        let signed = staff(ctx, &WORKERS)?;
+        let mut ids = f.order_ids;
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.is_empty() || ids.len() > MAX_ORDERS {
+            return Err(ApiError::Invalid {
+                field: "order_ids",
+                message: format!("Choose 1 to {MAX_ORDERS} orders."),
+            });
+        }
+        let to = Status::parse(f.status.trim())
+            .filter(|s| *s != Status::Placed)
+            .ok_or_else(|| ApiError::Invalid {
+                field: "status",
+                message: "Choose the status the orders go to.".into(),
+            })?;
+        let reason = f.reason.trim();
+        if reason.chars().count() > MAX_REASON || reason.chars().any(char::is_control) {
+            return Err(ApiError::Invalid {
+                field: "reason",
+                message: format!(
+                    "Give the reason in at most {MAX_REASON} characters, on one line."
+                ),
+            });
+        }
+        let base = ctx.config.public_url.to_string();
+        let member = signed.member;
+        let moved = db::write_transaction(ctx.conn, |conn| {
+            ids.iter()
+                .map(|id| change_status(conn, Some(&member), *id, to, reason, &base))
+                .collect::<Result<Vec<Moved>, ApiError>>()
+        })?;
+        ctx.mailed = true;
+        let numbers: Vec<String> = moved.into_iter().map(|m| m.view.number).collect();
+        let status: super::StatusChoice = to.into();
+        Ok(StatusMoved {
+            message: format!(
+                "{} now {}.",
+                numbers.join(", "),
+                status.label.to_lowercase()
+            ),
+            moved: numbers,
+            status,
+        })
+    }
+}

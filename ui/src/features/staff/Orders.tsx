@@ -1,0 +1,165 @@
+import { useQuery } from '@tanstack/react-query';
+import { calls, DELIVERY, PICKUP, type BoardPage, type StatusCount } from '../../api/contract.gen';
+import { QueryState } from '../../components/QueryState';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { fillTemplate } from '../../lib/keys';
+import { formatPhp } from '../../lib/money';
+import { usePage, usePageParam } from '../../page';
+import { boardQuery } from './queries';
+import { StaffPage } from './StaffPage';
+
+/** The board's address: its filters, then where the page starts (each left out when unset). */
+const BOARD = '/staff/orders?status={status}&from={from}&to={to}&fulfillment={fulfillment}&q={q}&before={before}';
+
+function useFilters(): Record<string, string | undefined> {
+  const status = usePageParam('status') ?? undefined;
+  const from = usePageParam('from') ?? undefined;
+  const to = usePageParam('to') ?? undefined;
+  const fulfillment = usePageParam('fulfillment') ?? undefined;
+  const q = usePageParam('q') ?? undefined;
+  return { status, from, to, fulfillment, q };
+}
+
+/** The board's address with `changes` made to the current filters (an unset value drops one). */
+function boardLink(vars: Record<string, string | undefined>, changes: Record<string, string | undefined>): string {
+  // No URLSearchParams: QuickJS, which renders on the server, has none.
+  return fillTemplate(BOARD, { ...vars, before: undefined, ...changes });
+}
+
+function Counts({ counts, vars }: { counts: StatusCount[]; vars: Record<string, string | undefined> }) {
+  return (
+    <nav aria-label="Orders by status">
+      <ul className="inline-form">
+        <li>
+          <a href={boardLink(vars, { status: undefined })} aria-current={vars.status ? undefined : 'page'}>
+            All
+          </a>
+        </li>
+        {counts.map((c) => (
+          <li key={c.status.status}>
+            <a href={boardLink(vars, { status: c.status.status })} aria-current={vars.status === c.status.status ? 'page' : undefined}>
+              {`${c.status.label} (${c.count})`}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Filters({ vars }: { vars: Record<string, string | undefined> }) {
+  return (
+    <form method="get" action="/staff/orders" className="inline-form" aria-label="Filter the orders">
+      {vars.status && <input type="hidden" name="status" value={vars.status} />}
+      <label htmlFor="board-q">Order number, name or mobile</label>
+      <input id="board-q" name="q" defaultValue={vars.q} />
+      <label htmlFor="board-from">Placed from</label>
+      <input id="board-from" name="from" type="date" defaultValue={vars.from} />
+      <label htmlFor="board-to">to</label>
+      <input id="board-to" name="to" type="date" defaultValue={vars.to} />
+      <label htmlFor="board-fulfillment">Delivery or pickup</label>
+      <select id="board-fulfillment" name="fulfillment" defaultValue={vars.fulfillment ?? ''}>
+        <option value="">Both</option>
+        <option value={String(DELIVERY)}>Delivery</option>
+        <option value={String(PICKUP)}>Pickup</option>
+      </select>
+      <button type="submit">Filter</button>
+      <a href="/staff/orders">Clear</a>
+    </form>
+  );
+}
+
+function Table({ board }: { board: BoardPage }) {
+  return (
+    <table>
+      <caption>Orders, newest first (Manila time)</caption>
+      <thead>
+        <tr>
+          <th scope="col">Select</th>
+          <th scope="col">Order</th>
+          <th scope="col">Placed</th>
+          <th scope="col">Status</th>
+          <th scope="col">How</th>
+          <th scope="col">Contact</th>
+          <th scope="col">Where</th>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {board.orders.map((o) => (
+          <tr key={o.id}>
+            <td>
+              <input type="checkbox" name="order_ids" value={String(o.id)} aria-label={`Select ${o.number}`} />
+            </td>
+            <td>
+              <a href={`/staff/orders/${o.id}`}>{o.number}</a>
+            </td>
+            <td>{o.placed_at}</td>
+            <td>{o.status.label}</td>
+            <td>{o.fulfillment}</td>
+            <td>
+              {o.contact_name} <a href={`tel:${o.mobile}`}>{o.mobile}</a>
+            </td>
+            <td>{o.place}</td>
+            <td>{formatPhp(o.total)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The orders board: counts per status, filters, and the selected orders moved together. */
+export function Orders() {
+  const vars = useFilters();
+  // Keyed as the server loaded it (the page's own variables).
+  const board = useQuery(boardQuery.options(usePage().vars));
+  const done = useDone({ moved: 'The orders were moved.' });
+  const [state, submit] = useAccountForm();
+  return (
+    <StaffPage current="/staff/orders" id="staff-orders" title="Orders">
+      <DoneMessage text={done} />
+      <QueryState query={board} loading="Loading the orders…" error="We could not load the orders. Please reload the page." retry>
+        {(b) => (
+          <>
+            <Counts counts={b.counts} vars={vars} />
+            <Filters vars={vars} />
+            {b.orders.length === 0 ? (
+              <p className="empty">No orders here.</p>
+            ) : (
+              <form method="post" action="/staff/orders" onSubmit={submit} noValidate>
+                <FormCall call={calls.staffOrderStatus} />
+                <Table board={b} />
+                <fieldset>
+                  <legend>Move the selected orders</legend>
+                  <label htmlFor="move-status">To</label>
+                  <select id="move-status" name="status" defaultValue="confirmed">
+                    {b.counts
+                      .filter((c) => c.status.status !== 'placed')
+                      .map((c) => (
+                        <option key={c.status.status} value={c.status.status}>
+                          {c.status.label}
+                        </option>
+                      ))}
+                  </select>
+                  <Field name="reason" label="Why (needed to cancel; the shopper is told)" state={state} />
+                  <FormMessage state={state} fields={['reason']} />
+                  <button type="submit" disabled={state.busy}>
+                    Move Selected
+                  </button>
+                </fieldset>
+              </form>
+            )}
+            {b.next_before !== null && (
+              <p>
+                <a href={boardLink(vars, { before: String(b.next_before) })} rel="next">
+                  Older orders
+                </a>
+              </p>
+            )}
+          </>
+        )}
+      </QueryState>
+    </StaffPage>
+  );
+}
