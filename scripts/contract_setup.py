@@ -14,7 +14,8 @@ copy of the schemathesis configuration (see `write_config`). It writes, in FUZZ_
   them in);
 - libfuzzer dictionaries (one `"value"` a line) that scripts/schemathesis.toml reads:
   addresses.dict and goto-cases.dict (the member's), orders.dict (the member's and guests'),
-  order-keys.dict (guest orders' link keys), registration-tokens.dict (pending registrations' link
+  order-keys.dict (guest orders' link keys), orders-to-move.dict (guests' orders the staff's bulk
+  move may cancel), registration-tokens.dict (pending registrations' link
   tokens), newsletter-tokens.dict (unconfirmed signups' link tokens) and reset-suids.dict (reset
   links of other members: never the fuzz member's, whose password the hooks need), and
   staff-link-tokens.dict (links to choose a staff password, one member of staff each: a new
@@ -70,6 +71,9 @@ PILSEN = 1  # tala-pale-pilsen-320ml
 ADDRESSES, ADDRESSES_TO_DELETE = 3, 3  # a member keeps at most 10
 CASES, CASES_TO_DELETE = 4, 4  # and at most 50 Go-to Cases
 GUEST_ORDERS = 3
+# Guests' orders the staff's bulk move takes (POST /api/v1/staff/orders/status): cancelled once,
+# then already cancelled, never the orders the readers are given.
+ORDERS_TO_MOVE = 6
 PENDING_REGISTRATIONS, PENDING_REGISTRATIONS_TO_USE = 6, 40
 NEWSLETTER_SIGNUPS = 20
 RESET_LINKS, RESET_LINKS_TO_USE = 6, 14  # one member each: a new link voids the earlier ones
@@ -634,6 +638,14 @@ def main():
         if key:
             keys.append(key)
 
+    # Guests' orders for the staff to move (cancel) as they like.
+    to_move = []
+    for _ in range(ORDERS_TO_MOVE):
+        answer = request("POST", "/api/v1/guest-token")
+        expect({200}, "guest token", answer)
+        order_id, _ = place_order(answer[1].get("access-token"), guest_email=fresh_address("guest"))
+        to_move.append(order_id)
+
     # Tokens of mailed links nobody used yet. Every mail is asked for before any is awaited:
     # the store's sender delivers its queue in batches.
     pending = [fresh_address("pending") for _ in range(PENDING_REGISTRATIONS + PENDING_REGISTRATIONS_TO_USE)]
@@ -661,6 +673,7 @@ def main():
     write_dict(folder, "goto-cases-to-delete", cases[:CASES_TO_DELETE])
     write_dict(folder, "goto-cases", cases[CASES_TO_DELETE:])
     write_dict(folder, "orders", orders)
+    write_dict(folder, "orders-to-move", to_move)
     write_dict(folder, "order-keys", keys or ["0" * 40])
     write_dict(folder, "registration-tokens", registrations[:PENDING_REGISTRATIONS])
     write_dict(folder, "registration-tokens-to-use", registrations[PENDING_REGISTRATIONS:])

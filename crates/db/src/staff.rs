@@ -291,3 +291,12 @@ pub fn notes(conn: &mut AnyConnection, order_id: i64) -> QueryResult<Vec<OrderNo
         ))
         .load(conn)
 }
+
+/// The status of order `id` (`None`: no such order).
+pub fn status_of(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<String>> {
+    orders::table
+        .find(id)
+        .select(orders::status)
+        .first(conn)
+        .optional()
+}

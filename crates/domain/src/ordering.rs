@@ -85,8 +85,10 @@ pub enum Fulfillment {
     Pickup,
 }
 
-/// An order's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// An order's status; read and written as [`Status::as_str`] says (`out_for_delivery`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
+#[cfg_attr(feature = "contract", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Status {
     Placed,
     Confirmed,
@@ -145,6 +147,14 @@ impl Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_status_reads_as_it_is_written() {
+        for s in Status::ALL {
+            let read: Status = serde_json::from_value(serde_json::json!(s.as_str())).unwrap();
+            assert_eq!(read, s);
+        }
+    }
     use proptest::prelude::*;
     use time::macros::{datetime, time};
 

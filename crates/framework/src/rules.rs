@@ -39,6 +39,24 @@ pub fn address_line() -> ObjectBuilder {
     text(ADDRESS_LINE, Some(200))
 }
 
+/// Text on one line: no control characters (PostgreSQL cannot even compare a NUL).
+pub const LINE: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
+
+/// A line of text of at most `max` characters ([`LINE`]).
+pub fn line(max: usize) -> ObjectBuilder {
+    text(LINE, Some(max))
+}
+
+/// A search or filter text: a line of at most 60 characters.
+pub fn search() -> ObjectBuilder {
+    line(60)
+}
+
+/// A Manila day, `YYYY-MM-DD` ([`DATE`]).
+pub fn day() -> ObjectBuilder {
+    text(DATE, None).description(Some("A day in Manila, `YYYY-MM-DD`."))
+}
+
 /// A new password: its length (how easy it is to guess is the store's judgement, a 422).
 pub fn new_password() -> ObjectBuilder {
     ObjectBuilder::new()
@@ -151,6 +169,8 @@ mod tests {
                 && !matches(ADDRESS_LINE, "a\u{7}bcdef")
         );
         assert!(!matches(ADDRESS_LINE, "abc"));
+        assert!(matches(LINE, "Out of kegs, sorry") && matches(LINE, ""));
+        assert!(!matches(LINE, "a\nb") && !matches(LINE, "a\u{0}b") && !matches(LINE, "a\u{85}"));
         assert!(!matches(ADDRESS_LINE, "  abc ") && !matches(ADDRESS_LINE, "abcde\u{a0}"));
     }
 }

@@ -136,3 +136,39 @@ async fn the_cart_page_settles_a_conflict(b: Backend) {
         .contains("Tala Pale Pilsen Keg 30 L"));
 }
 both!(the_cart_page_settles_a_conflict);
+
+/// The login form without JavaScript sends a member whose guest cart could not join theirs to
+/// the cart page, which asks which to keep (the login's answer says so, and the login action
+/// declares where that goes).
+async fn a_login_form_with_a_conflicting_cart_goes_to_the_cart(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    support::member_who_logs_in(&db, 1).await;
+    let (_, first) = support::log_in_member(&db, 1, "").await;
+    let add = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI});
+    send_json(
+        &db,
+        "POST",
+        "/api/v1/cart",
+        Auth::Cookie(format!("session={first}")),
+        add,
+    )
+    .await;
+    let browser = guest_browser(&db, 21, 1).await;
+    let jar = format!("{PAST_GATES}; {}", browser.cookie());
+    let page = send!(store, get("/login", &jar));
+    assert_eq!(page.status, StatusCode::OK);
+    let body = support::form_body(&[
+        ("_call", "login"),
+        ("csrf", &support::csrf_of(&page.text())),
+        ("login", "member1@example.com"),
+        ("password", "Tala beer 2026 ok"),
+    ]);
+    let r = send!(
+        store,
+        support::post_form("/login", &jar, &body).insert_header(("origin", SHOP))
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(support::location(&r), "/cart?done=conflict");
+}
+both!(a_login_form_with_a_conflicting_cart_goes_to_the_cart);

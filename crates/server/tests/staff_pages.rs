@@ -273,6 +273,9 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
         by_number.contains(&format!("/staff/orders/{third}\""))
             && !by_number.contains(&format!("/staff/orders/{first}\""))
     );
+    // Any text is a search: one that starts inside a character is no order number.
+    let odd = send!(store, get("/staff/orders?q=%F1%8E%B3%9D", &dora));
+    assert_eq!(odd.status, StatusCode::OK, "{}", odd.text());
     let none = send!(store, get("/staff/orders?q=nobody-here", &dora)).text();
     assert!(none.contains("No orders here."), "{none}");
 

@@ -231,20 +231,18 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
                 && !l.contains('\\')
                 && l.bytes().all(|b| b > 0x20 && b < 0x7f)
         });
-    // A login whose guest cart could not join the member's: the cart page asks which
-    // to keep; one whose cart did not all fit: the cart page says so.
-    let conflict = answer["data"]["cart_conflict"] == Value::Bool(true);
-    let clipped = answer["data"]["cart_message"]
-        .as_str()
-        .is_some_and(|m| !m.is_empty());
+    // Where the answer sends the browser instead (a login's cart that could not join).
+    let said = action
+        .answer_to
+        .iter()
+        .find(|a| match answer.pointer(&a.field) {
+            Some(Value::Bool(b)) => *b,
+            Some(Value::String(s)) => !s.is_empty(),
+            _ => false,
+        })
+        .map(|a| a.to.as_str());
     let to = filled(to, fields);
-    let mut done = Done::to(if conflict {
-        "/cart?done=conflict"
-    } else if clipped {
-        "/cart?done=merged"
-    } else {
-        linked.unwrap_or(to.as_str())
-    });
+    let mut done = Done::to(said.or(linked).unwrap_or(to.as_str()));
     if action.location {
         // The first address becomes the location the shop is shown for, as the client's USE THIS
         // ADDRESS does.

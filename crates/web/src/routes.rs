@@ -54,6 +54,14 @@ pub struct RouteDef {
     pub actions: Vec<Action>,
 }
 
+/// A destination an answer names ([`Action::answer_to`]).
+#[derive(Debug, Clone, Deserialize)]
+pub struct AnswerTo {
+    /// A JSON pointer into the answer (`/data/cart_conflict`).
+    pub field: String,
+    pub to: String,
+}
+
 /// A page form that runs an API call (routes.ts `action`): posted to the page's address with the
 /// call's name in `_call`, its fields parse into the call's path and body types.
 #[derive(Debug, Clone, Deserialize)]
@@ -75,6 +83,11 @@ pub struct Action {
     /// The field that carries the registration link's token (the API's `registration-token`).
     #[serde(default)]
     pub link_token: Option<String>,
+    /// Where the browser goes instead when the answer says so: the first whose field (a JSON
+    /// pointer into the answer) is `true` or text that is not empty (a login whose guest cart
+    /// could not join the member's goes to the cart page, which asks which to keep).
+    #[serde(default)]
+    pub answer_to: Vec<AnswerTo>,
     /// Fields a form sends several times (the board's ticked orders), joined by commas into
     /// one value for the call (whose body reads `42,57` as a list); other repeated fields keep
     /// their last value.

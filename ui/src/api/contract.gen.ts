@@ -742,7 +742,11 @@ export type StatusMoved = {
 /**
  * The orders moved, by number.
  */
-moved: Array<string>, status: StatusChoice, message: string, };
+moved: Array<string>, 
+/**
+ * The orders that already had the status (left as they were).
+ */
+already: Array<string>, status: StatusChoice, message: string, };
 
 /**
  * A step of an order's status.

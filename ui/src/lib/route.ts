@@ -99,6 +99,11 @@ export interface Action {
   /** Without a live session the post starts a guest's (the cart's forms on shared pages). */
   startsSession?: boolean;
   /**
+   * Where the browser goes instead when the answer says so: the first whose `field` (a JSON
+   * pointer into the answer) is true or text that is not empty.
+   */
+  answerTo?: { field: string; to: string }[];
+  /**
    * Fields the form sends several times (ticked checkboxes of one name), joined by commas into
    * one value for the call; other repeated fields keep their last value.
    */

@@ -159,10 +159,10 @@ fn manila(unix: i64) -> String {
 /// The order an order number (`TB-000042`, any case) or id (`42`) names.
 pub fn parse_number(s: &str) -> Option<i64> {
     let t = s.trim();
-    let digits = if t.len() > 3 && t[..3].eq_ignore_ascii_case("TB-") {
-        &t[3..]
-    } else {
-        t
+    // `get`: the first three bytes may end inside a character (`𝓣B-1`).
+    let digits = match t.get(..3) {
+        Some(prefix) if t.len() > 3 && prefix.eq_ignore_ascii_case("TB-") => &t[3..],
+        _ => t,
     };
     digits
         .parse::<i64>()
@@ -254,5 +254,30 @@ fn link(order: &OrderRow, key: Option<&str>) -> String {
     match key {
         Some(k) if order.user_id.is_none() => format!("/active-order/{}?key={k}", order.id),
         _ => format!("/active-order/{}", order.id),
+    }
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::parse_number;
+
+    #[test]
+    fn an_order_number_is_read_whatever_is_typed() {
+        assert_eq!(parse_number("TB-000042"), Some(42));
+        assert_eq!(parse_number(" tb-42 "), Some(42));
+        assert_eq!(parse_number("42"), Some(42));
+        for bad in [
+            "\u{4ecdd}",
+            "\u{4ecdd}1",
+            "TB-",
+            "TB-x",
+            "-1",
+            "0",
+            "4 2",
+            "+42",
+            "",
+        ] {
+            assert_eq!(parse_number(bad), None, "{bad:?}");
+        }
     }
 }

@@ -22,7 +22,7 @@ pub struct AuditQuery {
     #[param(minimum = 1)]
     pub staff: Option<i64>,
     /// One kind of write (`staff.password`, `staff.role`, ...).
-    #[param(max_length = 60)]
+    #[param(schema_with = framework::rules::search)]
     pub action: Option<String>,
 }
 

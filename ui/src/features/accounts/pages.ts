@@ -12,6 +12,17 @@ const ADDRESS_STEPS = [
   gateQueries.streets.template,
 ];
 
+/**
+ * A member's cart after logging in: a guest cart that could not join theirs sends them to the
+ * cart page, which asks which to keep; one that did not all fit, to the cart page, which says so.
+ */
+const CART_JOINED = {
+  answerTo: [
+    { field: '/data/cart_conflict', to: '/cart?done=conflict' },
+    { field: '/data/cart_message', to: '/cart?done=merged' },
+  ],
+};
+
 /** The store's words for a registration that failed for another reason than its fields or its link. */
 const REGISTRATION_FAILED = 'Something went wrong creating your account. Please try again.';
 
@@ -22,7 +33,7 @@ export const pages: FeaturePage[] = [
     route: route('login', '/login', () => import('./Login').then((m) => m.Login), 'Log In', 'Log in to your Tala Brewing Co. account.', [], {
       ...GUEST,
       params: ['from'],
-      actions: [action(calls.login, '/buy-beer', { doneBy: { field: 'from', to: { checkout: '/checkout', cart: '/cart' } } })],
+      actions: [action(calls.login, '/buy-beer', { ...CART_JOINED, doneBy: { field: 'from', to: { checkout: '/checkout', cart: '/cart' } } })],
     }),
   },
   // Only ever sent on (its form posts log out): the not-found page stands in for its page.
@@ -42,7 +53,7 @@ export const pages: FeaturePage[] = [
       params: ['token'],
       actions: [
         action(calls.preRegister, '/registration?done=sent', { fallback: REGISTRATION_FAILED }),
-        action(calls.registration, '/setup-address?done=welcome', { fallback: REGISTRATION_FAILED, linkToken: 'token' }),
+        action(calls.registration, '/setup-address?done=welcome', { ...CART_JOINED, fallback: REGISTRATION_FAILED, linkToken: 'token' }),
       ],
     }),
   },

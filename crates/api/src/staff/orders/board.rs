@@ -22,18 +22,20 @@ pub const PAGE: i64 = 25;
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BoardQuery {
-    /// One status: `placed`, `confirmed`, `out_for_delivery`, `ready_for_pickup`, `completed`,
-    /// `cancelled`.
-    pub status: Option<String>,
+    /// One status.
+    #[param(inline)]
+    pub status: Option<Status>,
     /// Placed on or after this Manila day (`YYYY-MM-DD`).
+    #[param(schema_with = framework::rules::day)]
     pub from: Option<String>,
     /// Placed on or before this Manila day (`YYYY-MM-DD`).
+    #[param(schema_with = framework::rules::day)]
     pub to: Option<String>,
     pub fulfillment: Option<FulfillmentId>,
     pub city: Option<CityId>,
     pub barangay: Option<BarangayId>,
     /// An order number (`TB-000042`), or part of a contact's name or mobile number.
-    #[param(max_length = 60)]
+    #[param(schema_with = framework::rules::search)]
     pub q: Option<String>,
     /// Orders older than this one (the next page: the last page's `next_before`).
     #[param(minimum = 1)]
@@ -87,11 +89,7 @@ fn filter(q: BoardQuery) -> Result<db::staff::BoardFilter, ApiError> {
             })
             .transpose()
     };
-    let status = q
-        .status
-        .as_deref()
-        .map(|s| Status::parse(s.trim()).ok_or_else(|| bad("status is not a status of an order.")))
-        .transpose()?;
+    let status = q.status;
     if q.before.is_some_and(|b| b < 1) {
         return Err(bad(&format!("before {}", domain::ids::NOT_AN_ID)));
     }

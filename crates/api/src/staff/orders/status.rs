@@ -178,19 +178,35 @@ fn queue_status_mail(
 fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
-    enum Ids {
-        List(Vec<i64>),
-        One(i64),
+    enum Id {
+        Number(i64),
         Text(String),
     }
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Ids {
+        List(Vec<Id>),
+        One(Id),
+    }
     let bad = || serde::de::Error::custom(domain::ids::NOT_AN_ID);
+    // A number, or text naming one or more orders (`42`, `TB-000042`, `42,57`).
+    let read = |id: Id| -> Result<Vec<i64>, D::Error> {
+        match id {
+            Id::Number(n) if n > 0 => Ok(vec![n]),
+            Id::Number(_) => Err(bad()),
+            Id::Text(text) => text
+                .split(',')
+                .map(|id| crate::orders::parse_number(id).ok_or_else(bad))
+                .collect(),
+        }
+    };
     match Ids::deserialize(d)? {
-        Ids::List(ids) => Ok(ids),
-        Ids::One(id) => Ok(vec![id]),
-        Ids::Text(text) => text
-            .split(',')
-            .map(|id| crate::orders::parse_number(id).ok_or_else(bad))
-            .collect(),
+        Ids::List(ids) => ids
+            .into_iter()
+            .map(read)
+            .collect::<Result<Vec<_>, _>>()
+            .map(|v| v.concat()),
+        Ids::One(id) => read(id),
     }
 }
 
@@ -198,17 +214,38 @@ fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Erro
 pub struct StatusForm {
     /// The orders to move: ids (a form sends `42,57`).
     #[serde(default, deserialize_with = "order_ids")]
-    #[schema(required = true, min_items = 1, max_items = 100, value_type = Vec<i64>)]
+    #[schema(required = true, schema_with = order_ids_schema)]
     pub order_ids: Vec<i64>,
-    /// The status they go to: `confirmed`, `out_for_delivery`, `ready_for_pickup`, `completed`
-    /// or `cancelled`.
+    /// The status they go to (any but `placed`).
     #[serde(default)]
-    #[schema(required = true)]
-    pub status: String,
+    #[schema(required = true, nullable = false, inline)]
+    pub status: Option<Status>,
     /// Why (needed to cancel; the shopper's mail and order page show it).
     #[serde(default)]
-    #[schema(max_length = 300)]
+    #[schema(schema_with = reason)]
     pub reason: String,
+}
+
+/// 1 to [`MAX_ORDERS`] order ids.
+fn order_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                .minimum(Some(1)),
+        )
+        .min_items(Some(1))
+        .max_items(Some(MAX_ORDERS))
+        .description(Some("The orders to move: ids (a form sends `42,57`)."))
+}
+
+/// A move's reason: a line of at most [`MAX_REASON`] characters.
+fn reason() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(MAX_REASON).description(Some(
+        "Why (needed to cancel; the shopper's mail and order page show it).",
+    ))
 }
 
 /// What a move did.
@@ -216,6 +253,8 @@ pub struct StatusForm {
 pub struct StatusMoved {
     /// The orders moved, by number.
     pub moved: Vec<String>,
+    /// The orders that already had the status (left as they were).
+    pub already: Vec<String>,
     pub status: super::StatusChoice,
     pub message: String,
 }
@@ -241,7 +280,8 @@ impl Endpoint for StaffOrderStatus {
                 message: format!("Choose 1 to {MAX_ORDERS} orders."),
             });
         }
-        let to = Status::parse(f.status.trim())
+        let to = f
+            .status
             .filter(|s| *s != Status::Placed)
             .ok_or_else(|| ApiError::Invalid {
                 field: "status",
@@ -258,21 +298,36 @@ impl Endpoint for StaffOrderStatus {
         }
         let base = ctx.config.public_url.to_string();
         let member = signed.member;
-        let moved = db::write_transaction(ctx.conn, |conn| {
-            ids.iter()
-                .map(|id| change_status(conn, Some(&member), *id, to, reason, &base))
-                .collect::<Result<Vec<Moved>, ApiError>>()
+        // An order that already has the status is left as it is (ticked twice, or moved by
+        // someone else meanwhile); any other refusal moves none.
+        let (moved, already) = db::write_transaction(ctx.conn, |conn| {
+            let (mut moved, mut already) = (Vec::new(), Vec::new());
+            for id in &ids {
+                if db::staff::status_of(conn, *id)?.as_deref() == Some(to.as_str()) {
+                    already.push(crate::orders::number(*id));
+                    continue;
+                }
+                let m = change_status(conn, Some(&member), *id, to, reason, &base)?;
+                moved.push(m.view.number);
+            }
+            Ok::<_, ApiError>((moved, already))
         })?;
-        ctx.mailed = true;
-        let numbers: Vec<String> = moved.into_iter().map(|m| m.view.number).collect();
+        ctx.mailed = !moved.is_empty();
         let status: super::StatusChoice = to.into();
-        Ok(StatusMoved {
-            message: format!(
-                "{} now {}.",
-                numbers.join(", "),
-                status.label.to_lowercase()
+        let label = status.label.to_lowercase();
+        let message = match (moved.is_empty(), already.is_empty()) {
+            (false, true) => format!("{} now {label}.", moved.join(", ")),
+            (false, false) => format!(
+                "{} now {label}; {} already {label}.",
+                moved.join(", "),
+                already.join(", ")
             ),
-            moved: numbers,
+            (true, _) => format!("{} already {label}.", already.join(", ")),
+        };
+        Ok(StatusMoved {
+            message,
+            moved,
+            already,
             status,
         })
     }
