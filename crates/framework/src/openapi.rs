@@ -38,32 +38,10 @@ pub fn document() -> OpenApi {
     ];
     // What the error bodies refer to (a refusal's `data`: RefusalData, DisabledProduct).
     ErrorBody::schemas(&mut components);
-    let mut paths = PathsBuilder::new();
-    for e in endpoints() {
-        let method = match e.method() {
-            Method::Get => utoipa::openapi::HttpMethod::Get,
-            Method::Post => utoipa::openapi::HttpMethod::Post,
-            Method::Put => utoipa::openapi::HttpMethod::Put,
-            Method::Delete => utoipa::openapi::HttpMethod::Delete,
-        };
-        paths = paths.path(
-            e.path(),
-            PathItem::new(method, e.operation(&mut components)),
-        );
-    }
+    let paths = paths(&mut components);
     components.sort_by(|a, b| a.0.cmp(&b.0));
     components.dedup_by(|a, b| a.0 == b.0);
-    // The features' own session cookies the calls name (the staff's).
-    let mut own: Vec<(&str, &str)> = endpoints().iter().filter_map(|e| e.credential()).collect();
-    own.sort_unstable();
-    own.dedup();
-    let mut schemes = ComponentsBuilder::new();
-    for (name, said) in own {
-        schemes = schemes.security_scheme(
-            name,
-            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(name, said))),
-        );
-    }
+    let schemes = own_cookies(ComponentsBuilder::new());
     OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
@@ -74,7 +52,7 @@ pub fn document() -> OpenApi {
                 ))
                 .build(),
         )
-        .paths(paths.build())
+        .paths(paths)
         .components(Some(
             schemes
                 .schemas_from_iter(components)
@@ -99,6 +77,42 @@ pub fn document() -> OpenApi {
                 .build(),
         ))
         .build()
+}
+
+/// Every call's operation under its path; the schemas they refer to land in `components`.
+fn paths(components: &mut Vec<(String, RefOr<Schema>)>) -> utoipa::openapi::Paths {
+    let links: Vec<(&'static str, &'static crate::endpoint::Link)> = endpoints()
+        .iter()
+        .flat_map(|e| e.links().iter().map(move |l| (e.name(), l)))
+        .collect();
+    let mut paths = PathsBuilder::new();
+    for e in endpoints() {
+        let method = match e.method() {
+            Method::Get => utoipa::openapi::HttpMethod::Get,
+            Method::Post => utoipa::openapi::HttpMethod::Post,
+            Method::Put => utoipa::openapi::HttpMethod::Put,
+            Method::Delete => utoipa::openapi::HttpMethod::Delete,
+        };
+        paths = paths.path(
+            e.path(),
+            PathItem::new(method, e.operation(components, &links)),
+        );
+    }
+    paths.build()
+}
+
+/// The security schemes of the features' own session cookies the calls name (the staff's).
+fn own_cookies(mut schemes: ComponentsBuilder) -> ComponentsBuilder {
+    let mut own: Vec<(&str, &str)> = endpoints().iter().filter_map(|e| e.credential()).collect();
+    own.sort_unstable();
+    own.dedup();
+    for (name, said) in own {
+        schemes = schemes.security_scheme(
+            name,
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(name, said))),
+        );
+    }
+    schemes
 }
 
 /// utoipa 5.5 writes a link's fields in snake case (`operation_id`, `request_body`); OpenAPI

@@ -9,7 +9,7 @@ use utoipa::openapi::security::SecurityRequirement;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Schema};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
-use crate::endpoint::{Body, Endpoint};
+use crate::endpoint::{Body, Endpoint, Link};
 use crate::error::{ErrorBody, ValidationErrorBody};
 
 pub(crate) fn json_response(description: &str, schema: RefOr<Schema>) -> utoipa::openapi::Response {
@@ -44,23 +44,24 @@ pub(crate) const BEARER: &str = "bearer";
 /// The same token in the HttpOnly `session` cookie a browser keeps.
 pub(crate) const COOKIE: &str = "session";
 
-/// The links of the answer of the call named `from`: every call's [`Endpoint::LINKS`] from it.
-fn add_links(answer: &mut utoipa::openapi::Response, from: &str) {
-    for to in crate::registry::endpoints() {
-        for link in to.links().iter().filter(|l| l.from == from) {
-            let mut built = LinkBuilder::new().operation_id(to.name());
-            for (param, expression) in link.params {
-                built = built.parameter(*param, *expression);
-            }
-            if let Some(body) = link.body {
-                built = built.request_body(Some(
-                    serde_json::from_str::<serde_json::Value>(body).unwrap_or_default(),
-                ));
-            }
-            answer
-                .links
-                .insert(link.name.to_string(), RefOr::T(built.build()));
+/// Every call's links ([`Endpoint::LINKS`]), each with the name of the call it leads to.
+pub type Links = [(&'static str, &'static Link)];
+
+/// The links of the answer of the call named `from`: those of `links` that come from it.
+fn add_links(answer: &mut utoipa::openapi::Response, from: &str, links: &Links) {
+    for (to, link) in links.iter().filter(|(_, l)| l.from == from) {
+        let mut built = LinkBuilder::new().operation_id(*to);
+        for (param, expression) in link.params {
+            built = built.parameter(*param, *expression);
         }
+        if let Some(body) = link.body {
+            built = built.request_body(Some(
+                serde_json::from_str::<serde_json::Value>(body).unwrap_or_default(),
+            ));
+        }
+        answer
+            .links
+            .insert(link.name.to_string(), RefOr::T(built.build()));
     }
 }
 
@@ -84,13 +85,16 @@ fn failures<E: Endpoint>() -> Vec<u16> {
 }
 
 /// One call's operation; the schemas it refers to land in `components`.
-pub fn operation<E: Endpoint>(components: &mut Vec<(String, RefOr<Schema>)>) -> Operation {
+pub fn operation<E: Endpoint>(
+    components: &mut Vec<(String, RefOr<Schema>)>,
+    links: &Links,
+) -> Operation {
     let mut params = E::Path::into_params(|| Some(ParameterIn::Path));
     params.extend(E::Query::into_params(|| Some(ParameterIn::Query)));
     params.extend(E::Headers::into_params(|| Some(ParameterIn::Header)));
     E::Answer::schemas(components);
     let mut answer = json_response("The answer.", E::Answer::schema());
-    add_links(&mut answer, E::NAME);
+    add_links(&mut answer, E::NAME, links);
     let mut op = OperationBuilder::new()
         .operation_id(Some(E::NAME))
         .summary(Some(E::SUMMARY))

@@ -74,9 +74,11 @@ pub trait Registered: Sync {
     ) -> Result<Value, ApiError>;
     /// The key template the UI fills: the path, then `?name={name}` for each query parameter.
     fn key_template(&self) -> String;
+    /// Its OpenAPI operation; `links` are every call's ([`Endpoint::LINKS`]).
     fn operation(
         &self,
         components: &mut Vec<(String, RefOr<Schema>)>,
+        links: &crate::operation::Links,
     ) -> utoipa::openapi::path::Operation;
     /// The TypeScript name of the answer, and the collection of the types it needs.
     fn answer_ts(&self, types: &mut crate::ts::TsTypes) -> String;
@@ -165,8 +167,9 @@ impl<E: Endpoint> Registered for Api<E> {
     fn operation(
         &self,
         components: &mut Vec<(String, RefOr<Schema>)>,
+        links: &crate::operation::Links,
     ) -> utoipa::openapi::path::Operation {
-        crate::operation::operation::<E>(components)
+        crate::operation::operation::<E>(components, links)
     }
 
     fn answer_ts(&self, types: &mut crate::ts::TsTypes) -> String {
