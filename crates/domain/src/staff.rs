@@ -4,7 +4,9 @@
 use totp_rs::{Algorithm, Secret, TOTP};
 
 /// What a member of staff may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {

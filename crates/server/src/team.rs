@@ -5,6 +5,8 @@
 use clap::Subcommand;
 use domain::staff::Role;
 
+use api::staff::team::{add_member, change_member, Change};
+
 use crate::staff::{open, table_lines};
 use crate::Config;
 
@@ -49,30 +51,74 @@ pub enum StaffCommand {
 pub fn staff(config: &Config, command: StaffCommand) -> Result<(), String> {
     let (_pool, mut conn) = open(config)?;
     let conn = &mut *conn;
+    let base = config.public_url.as_str();
+    let change = |conn: &mut db::AnyConnection, email: &str, change: Change| {
+        let member = find(conn, email)?;
+        let after = db::transaction(conn, |conn| {
+            change_member(conn, None, base, member.id, change)
+        })
+        .map_err(|e: framework::ApiError| e.to_string())?;
+        Ok::<_, String>(after)
+    };
     match command {
-        StaffCommand::Add { email, role, name } => add(config, conn, &email, &role, name),
+        StaffCommand::Add { email, role, name } => {
+            let role = parse_role(&role)?;
+            let name = name.unwrap_or_default();
+            let added = db::transaction(conn, |conn| {
+                add_member(conn, None, base, (&email, &name, role))
+            })
+            .map_err(|e: framework::ApiError| e.to_string())?;
+            invited(&added);
+            Ok(())
+        }
         StaffCommand::List => list(conn),
         StaffCommand::SetRole { email, role } => {
-            let role = parse_role(&role)?;
-            change(conn, &email, "staff.role", |conn, m, now| {
-                db::team::set_role(conn, m.id, role.as_str(), now)?;
-                Ok((
-                    serde_json::json!({"role": m.role}),
-                    serde_json::json!({"role": role.as_str()}),
-                ))
-            })
+            let role = Some(parse_role(&role)?);
+            let m = change(
+                conn,
+                &email,
+                Change {
+                    role,
+                    ..Change::default()
+                },
+            )?;
+            ended(&m)
         }
-        StaffCommand::Disable { email } => change(conn, &email, "staff.disable", |conn, m, now| {
-            db::team::set_disabled(conn, m.id, Some(now), now)?;
-            Ok(standing(m, true))
-        }),
-        StaffCommand::Enable { email } => change(conn, &email, "staff.enable", |conn, m, now| {
-            db::team::set_disabled(conn, m.id, None, now)?;
-            Ok(standing(m, false))
-        }),
+        StaffCommand::Disable { email } => {
+            let disabled = Some(true);
+            let m = change(
+                conn,
+                &email,
+                Change {
+                    disabled,
+                    ..Change::default()
+                },
+            )?;
+            ended(&m)
+        }
+        StaffCommand::Enable { email } => {
+            let disabled = Some(false);
+            let m = change(
+                conn,
+                &email,
+                Change {
+                    disabled,
+                    ..Change::default()
+                },
+            )?;
+            ended(&m)
+        }
         StaffCommand::Invite { email } => {
-            let member = find(conn, &email)?;
-            invite(config, conn, &member, "staff.invite")
+            let m = change(
+                conn,
+                &email,
+                Change {
+                    invite: true,
+                    ..Change::default()
+                },
+            )?;
+            invited(&m);
+            Ok(())
         }
     }
 }
@@ -89,89 +135,14 @@ fn find(conn: &mut db::AnyConnection, email: &str) -> Result<db::team::StaffRow,
         .ok_or_else(|| format!("no member of staff has the email {email}"))
 }
 
-fn standing(m: &db::team::StaffRow, disabled: bool) -> (serde_json::Value, serde_json::Value) {
-    (
-        serde_json::json!({"disabled": m.disabled_at.is_some()}),
-        serde_json::json!({"disabled": disabled}),
-    )
-}
-
-fn add(
-    config: &Config,
-    conn: &mut db::AnyConnection,
-    email: &str,
-    role: &str,
-    name: Option<String>,
-) -> Result<(), String> {
-    let role = parse_role(role)?;
-    let email = domain::email::validate_email(email).map_err(|m| format!("{email:?}: {m}"))?;
-    let name = name
-        .map(|n| n.trim().to_string())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
-    if db::team::by_email(conn, &email)
-        .map_err(|e| e.to_string())?
-        .is_some()
-    {
-        return Err(format!(
-            "{email} is already on the staff (`store staff invite {email}` mails a new link)"
-        ));
-    }
-    let now = domain::calendar::unix_now();
-    let id = db::team::add(conn, &email, &name, role.as_str(), now).map_err(|e| e.to_string())?;
-    let member = db::team::by_id(conn, id)
-        .map_err(|e| e.to_string())?
-        .ok_or("the new member of staff vanished")?;
-    invite(config, conn, &member, "staff.add")
-}
-
-/// Mails a link to choose a password and records it, in one transaction.
-fn invite(
-    config: &Config,
-    conn: &mut db::AnyConnection,
-    member: &db::team::StaffRow,
-    action: &str,
-) -> Result<(), String> {
-    let subject = format!("staff {}", member.id);
-    let after =
-        serde_json::json!({"email": member.email, "name": member.name, "role": member.role});
-    db::transaction(conn, |conn| {
-        api::staff::password::invite(conn, &config.public_url, member)?;
-        api::staff::record(conn, None, action, &subject, None, Some(after))
-    })
-    .map_err(|e: framework::ApiError| e.to_string())?;
+fn invited(member: &db::team::StaffRow) {
     println!(
         "{} ({}, {}): a link to choose a password is queued for {} (the store's mail sender delivers it; it works for 72 hours, once)",
         member.name, member.email, member.role, member.email
     );
-    Ok(())
 }
 
-/// Changes a member of staff and records the change, in one transaction.
-fn change(
-    conn: &mut db::AnyConnection,
-    email: &str,
-    action: &str,
-    write: impl FnOnce(
-        &mut db::AnyConnection,
-        &db::team::StaffRow,
-        i64,
-    ) -> Result<(serde_json::Value, serde_json::Value), framework::ApiError>,
-) -> Result<(), String> {
-    let member = find(conn, email)?;
-    let now = domain::calendar::unix_now();
-    db::transaction(conn, |conn| {
-        let (before, after) = write(conn, &member, now)?;
-        api::staff::record(
-            conn,
-            None,
-            action,
-            &format!("staff {}", member.id),
-            Some(before),
-            Some(after),
-        )
-    })
-    .map_err(|e: framework::ApiError| e.to_string())?;
+fn ended(member: &db::team::StaffRow) -> Result<(), String> {
     println!("{}: done; their sessions have ended", member.email);
     Ok(())
 }

@@ -416,3 +416,113 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
     assert_eq!(r.status, StatusCode::NOT_FOUND);
 }
 both!(a_dispatcher_works_the_board_without_javascript);
+
+/// A manager keeps the staff from the page without JavaScript: adds a dispatcher (mailed a
+/// link), gives them another role, disables them; never their own role or standing; each change
+/// in the audit log.
+async fn a_manager_keeps_the_staff_without_javascript(b: Backend) {
+    let db = database(b);
+    let outbox = tempfile::tempdir().unwrap();
+    let mut cfg = support::store_config(&db.url, false);
+    cfg.mail_outbox = outbox.path().to_path_buf();
+    let store = store!(db, cfg);
+    staff_member(&db, "boss@tala.example", "manager");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let page = send!(store, get("/staff/team", &boss));
+    let html = page.text();
+    assert!(html.contains("Add a member of staff"), "{html}");
+    let csrf = csrf_of(&html);
+    let add = |email: &'static str| {
+        post(
+            "/staff/team",
+            &boss,
+            &[
+                ("_call", "staffAdd"),
+                ("csrf", &csrf),
+                ("email", email),
+                ("name", "Dora Reyes"),
+                ("role", "dispatcher"),
+            ],
+        )
+    };
+    let r = send!(store, add("dora@tala.example"));
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/team?done=added");
+    let mail = support::read_outbox(&db.pool, outbox.path())
+        .into_iter()
+        .find(|m| m.contains("To: dora@tala.example"))
+        .expect("the link mail");
+    assert!(
+        mail.contains("/staff/password?token=") && mail.contains("as dispatcher"),
+        "{mail}"
+    );
+    // The same address again: the page says so, by its field.
+    let r = send!(store, add("DORA@tala.example"));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text()
+            .contains("dora@tala.example is already on the staff."),
+        "{}",
+        r.text()
+    );
+
+    let dora = {
+        let mut conn = db.pool.get().unwrap();
+        db::team::by_email(&mut conn, "dora@tala.example")
+            .unwrap()
+            .unwrap()
+            .id
+            .to_string()
+    };
+    let change = |pairs: &[(&str, &str)]| {
+        let mut all = vec![
+            ("_call", "staffChange"),
+            ("csrf", csrf.as_str()),
+            ("staffId", dora.as_str()),
+        ];
+        all.extend_from_slice(pairs);
+        post("/staff/team", &boss, &all)
+    };
+    let r = send!(store, change(&[("role", "rider")]));
+    assert_eq!(location(&r), "/staff/team?done=changed", "{}", r.text());
+    let r = send!(store, change(&[("disabled", "true")]));
+    assert_eq!(location(&r), "/staff/team?done=changed", "{}", r.text());
+    let html = send!(store, get("/staff/team?done=changed", &boss)).text();
+    assert!(
+        html.contains("Saved.") && html.contains("Rider") && html.contains("Disabled"),
+        "{html}"
+    );
+
+    // Not their own role or standing.
+    let me = {
+        let mut conn = db.pool.get().unwrap();
+        db::team::by_email(&mut conn, "boss@tala.example")
+            .unwrap()
+            .unwrap()
+            .id
+            .to_string()
+    };
+    let r = send!(
+        store,
+        post(
+            "/staff/team",
+            &boss,
+            &[
+                ("_call", "staffChange"),
+                ("csrf", &csrf),
+                ("staffId", &me),
+                ("role", "rider")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r
+        .text()
+        .contains("Your own role and standing are changed by another manager."));
+
+    let log = send!(store, get("/staff/audit", &boss)).text();
+    for action in ["staff.add", "staff.role", "staff.disable"] {
+        assert!(log.contains(action), "{action}: {log}");
+    }
+}
+both!(a_manager_keeps_the_staff_without_javascript);

@@ -888,6 +888,8 @@ export const calls = {
   staffEnrollment: { name: 'staffEnrollment', method: 'GET', key: '/api/v1/staff/second-factor', read: true } as Call<SecondFactorState>,
   staffSecondFactor: { name: 'staffSecondFactor', method: 'POST', key: '/api/v1/staff/second-factor', read: false } as Call<StaffSelf>,
   staffTeam: { name: 'staffTeam', method: 'GET', key: '/api/v1/staff/team', read: true } as Call<Results<StaffMember>>,
+  staffAdd: { name: 'staffAdd', method: 'POST', key: '/api/v1/staff/team', read: false } as Call<StaffMember>,
+  staffChange: { name: 'staffChange', method: 'POST', key: '/api/v1/staff/team/{staffId}', read: false } as Call<StaffMember>,
   deleteUser: { name: 'deleteUser', method: 'DELETE', key: '/api/v1/user', read: false } as Call<MessageAnswer>,
   user: { name: 'user', method: 'GET', key: '/api/v1/user', read: true } as Call<UserAnswer>,
   updateUser: { name: 'updateUser', method: 'PUT', key: '/api/v1/user', read: false } as Call<UserAnswer>,

@@ -4,10 +4,10 @@ import { QueryState } from '../../components/QueryState';
 import { DoneMessage, useDone } from '../../components/form';
 import { fillTemplate } from '../../lib/keys';
 import { usePage, usePageParam } from '../../page';
-import { auditQuery, staffMeQuery, teamQuery } from './queries';
+import { auditQuery, staffMeQuery } from './queries';
 import { StaffPage } from './StaffPage';
 
-const ROLE_NAMES: Record<StaffMember['role'], string> = { manager: 'Manager', dispatcher: 'Dispatcher', rider: 'Rider' };
+export const ROLE_NAMES: Record<StaffMember['role'], string> = { manager: 'Manager', dispatcher: 'Dispatcher', rider: 'Rider' };
 
 export function StaffHome() {
   const me = useQuery(staffMeQuery.options());
@@ -23,44 +23,6 @@ export function StaffHome() {
             </p>
             <p>{`Recovery codes left: ${s.recovery_codes_left}${s.recovery_codes_left < 3 ? ' (running out: ask a manager to set up your second factor again)' : ''}.`}</p>
           </>
-        )}
-      </QueryState>
-    </StaffPage>
-  );
-}
-
-/** The staff, for managers. */
-export function Team() {
-  const team = useQuery(teamQuery.options());
-  return (
-    <StaffPage current="/staff/team" id="staff-team" title="Staff">
-      <QueryState query={team} loading="Loading the staff…" error="We could not load the staff. Please reload the page." retry isEmpty={(t) => t.results.length === 0} empty="No staff yet.">
-        {(t) => (
-          <table>
-            <caption>Everyone who can sign in to the back office</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Password</th>
-                <th scope="col">Second factor</th>
-                <th scope="col">Standing</th>
-              </tr>
-            </thead>
-            <tbody>
-              {t.results.map((m) => (
-                <tr key={m.id}>
-                  <td>{m.name}</td>
-                  <td>{m.email}</td>
-                  <td>{ROLE_NAMES[m.role]}</td>
-                  <td>{m.password_set ? 'Chosen' : 'Link sent'}</td>
-                  <td>{m.second_factor ? 'Set up' : 'Not yet'}</td>
-                  <td>{m.disabled ? 'Disabled' : 'Active'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
         )}
       </QueryState>
     </StaffPage>

@@ -55,9 +55,10 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 350,
-    route: route('staff-team', '/staff/team', () => import('./StaffHome').then((m) => m.Team), 'Staff', 'The store’s staff.', [staffMeQuery.template, teamQuery.template], {
+    route: route('staff-team', '/staff/team', () => import('./Team').then((m) => m.Team), 'Staff', 'The store’s staff.', [staffMeQuery.template, teamQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffAdd, '/staff/team?done=added'), action(calls.staffChange, '/staff/team?done=changed')],
     }),
   },
   {
