@@ -521,3 +521,111 @@ fn the_staff_commands_add_list_and_refuse() {
         );
     }
 }
+
+/// Every staff call under every role and under a shopper's session: a visitor without a whole
+/// staff session is a 401 (but signing in, choosing a password by a link and signing out, which
+/// anyone may try); a role is let through or answered as a thing that does not exist (404);
+/// never a 500. New staff calls join the walk by being registered.
+async fn every_staff_call_under_every_role(b: Backend) {
+    let db = database(b);
+    let (order, _) = support::guest_order(&db, 1, "ana@example.com").await;
+    let mut walkers = Vec::new();
+    for (email, role) in [
+        ("ben@tala.example", "rider"),
+        ("dora@tala.example", "dispatcher"),
+        ("boss@tala.example", "manager"),
+    ] {
+        let mut s = Staff::added(&db, email, role);
+        s.choose_password("keg-run-at-dawn-42").await;
+        s.sign_in_whole("keg-run-at-dawn-42").await;
+        walkers.push((role, s));
+    }
+    let member = support::member(&db, 1).await;
+    let open = ["staffLogin", "staffPassword", "staffLogout"];
+    // What each role reaches, by the call's path (the rest answer 404 to it).
+    let reaches = |role: &str, path: &str| match role {
+        "manager" => true,
+        "dispatcher" => !path.contains("/team") && !path.contains("/audit"),
+        _ => !path.contains("/team") && !path.contains("/audit") && !path.contains("/orders"),
+    };
+    let calls: Vec<_> = framework::registry::endpoints()
+        .iter()
+        .filter(|e| e.path().starts_with("/api/v1/staff/"))
+        .filter(|e| e.name() != "staffLogout")
+        .collect();
+    assert!(calls.len() >= 12, "{}", calls.len());
+    for e in &calls {
+        let uri = e
+            .path()
+            .replace("{orderId}", &order.to_string())
+            .replace("{staffId}", "1");
+        let method = e.method().as_str();
+        let body = (method != "GET").then(|| json!({}));
+        // Without a staff session: a shopper's, as a bearer token or a cookie, or none.
+        for auth in [
+            None,
+            Some(("authorization", format!("Bearer {member}"))),
+            Some(("cookie", format!("session={member}"))),
+        ] {
+            let mut req = match method {
+                "GET" => TestRequest::get(),
+                _ => TestRequest::post(),
+            }
+            .uri(&uri);
+            if let Some(h) = auth.clone() {
+                req = req.insert_header(h);
+            }
+            if let Some(b) = &body {
+                req = req.set_json(b);
+            }
+            let r = send_api_mailing(&db.pool, &walkers[0].1.outbox, req).await;
+            assert_ne!(
+                r.status,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "{uri} {auth:?}"
+            );
+            if !open.contains(&e.name()) {
+                assert_eq!(
+                    r.status,
+                    StatusCode::UNAUTHORIZED,
+                    "{uri} as {auth:?}: {}",
+                    r.text()
+                );
+            }
+        }
+        for (role, walker) in &walkers {
+            let r = walker.send(method, &uri, body.clone()).await;
+            assert_ne!(
+                r.status,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "{uri} as {role}: {}",
+                r.text()
+            );
+            if open.contains(&e.name()) {
+                continue;
+            }
+            assert_ne!(
+                r.status,
+                StatusCode::UNAUTHORIZED,
+                "{uri} as {role}: {}",
+                r.text()
+            );
+            if reaches(role, &uri) {
+                assert_ne!(
+                    r.status,
+                    StatusCode::NOT_FOUND,
+                    "{uri} as {role}: {}",
+                    r.text()
+                );
+            } else {
+                assert_eq!(
+                    r.status,
+                    StatusCode::NOT_FOUND,
+                    "{uri} as {role}: {}",
+                    r.text()
+                );
+            }
+        }
+    }
+}
+both!(every_staff_call_under_every_role);
