@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { calls, DELIVERY, PICKUP, type BoardPage, type StatusCount } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
@@ -7,6 +8,9 @@ import { formatPhp } from '../../lib/money';
 import { usePage, usePageParam } from '../../page';
 import { boardQuery } from './queries';
 import { StaffPage } from './StaffPage';
+
+/** How often the board's first page looks for new orders. */
+const POLL_MS = 15_000;
 
 /** The board's address: its filters, then where the page starts (each left out when unset). */
 const BOARD = '/staff/orders?status={status}&from={from}&to={to}&fulfillment={fulfillment}&q={q}&before={before}';
@@ -112,8 +116,16 @@ function Table({ board }: { board: BoardPage }) {
 /** The orders board: counts per status, filters, and the selected orders moved together. */
 export function Orders() {
   const vars = useFilters();
-  // Keyed as the server loaded it (the page's own variables).
-  const board = useQuery(boardQuery.options(usePage().vars));
+  const page = usePage();
+  // Keyed as the server loaded it (the page's own variables). The first page looks again every
+  // 15 seconds, so new orders appear without a reload (with JavaScript; without it, Refresh).
+  const first = !page.vars.before;
+  const board = useQuery({ ...boardQuery.options(page.vars), refetchInterval: first ? POLL_MS : false });
+  const placed = board.data?.counts.find((c) => c.status.status === 'placed')?.count ?? 0;
+  useEffect(() => {
+    // The tab says how many orders wait, seen from another tab too.
+    document.title = placed > 0 ? `(${placed}) Orders | Tala Brewing Co.` : 'Orders | Tala Brewing Co.';
+  }, [placed]);
   const done = useDone({ moved: 'The orders were moved.' });
   const [state, submit] = useAccountForm();
   return (
@@ -123,6 +135,9 @@ export function Orders() {
         {(b) => (
           <>
             <Counts counts={b.counts} vars={vars} />
+            <p>
+              <a href={boardLink(vars, {})}>Refresh</a>
+            </p>
             <Filters vars={vars} />
             {b.orders.length === 0 ? (
               <p className="empty">No orders here.</p>
