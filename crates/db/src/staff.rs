@@ -300,3 +300,26 @@ pub fn status_of(conn: &mut AnyConnection, id: i64) -> QueryResult<Option<String
         .first(conn)
         .optional()
 }
+
+/// The orders placed at or after `since` (Unix seconds): when, their status and total.
+pub fn orders_since(conn: &mut AnyConnection, since: i64) -> QueryResult<Vec<(i64, String, i64)>> {
+    orders::table
+        .filter(orders::placed_at.ge(since))
+        .select((orders::placed_at, orders::status, orders::total))
+        .load(conn)
+}
+
+/// The lines of the orders placed at or after `since` that were not cancelled: product, units
+/// and amount.
+pub fn items_since(conn: &mut AnyConnection, since: i64) -> QueryResult<Vec<(String, i32, i64)>> {
+    order_items::table
+        .inner_join(orders::table)
+        .filter(orders::placed_at.ge(since))
+        .filter(orders::status.ne("cancelled"))
+        .select((
+            order_items::product_name,
+            order_items::quantity,
+            order_items::amount,
+        ))
+        .load(conn)
+}

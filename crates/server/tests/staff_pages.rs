@@ -251,6 +251,21 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
     let (third, _) = support::guest_order(&db, 1, "dan@example.com").await;
     let (dora, _) = sign_in!(store, "dora@tala.example", None::<String>);
 
+    // The back office's home: the orders waiting, the last 30 days drawn and told in a table.
+    let home = send!(store, get("/staff", &dora)).text();
+    assert!(
+        home.contains("Placed: 3") && home.contains("Confirmed: 0"),
+        "{home}"
+    );
+    assert!(
+        home.contains("Revenue a day over the last 30 days") && home.contains("<rect"),
+        "{home}"
+    );
+    assert!(
+        home.contains("Tala Pale Pilsen"),
+        "the top products: {home}"
+    );
+
     let board = send!(store, get("/staff/orders", &dora));
     assert_eq!(board.status, StatusCode::OK, "{}", board.text());
     assert_private(&board, "the orders board");
@@ -409,6 +424,9 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
     let (ben, _) = sign_in!(store, "ben@tala.example", None::<String>);
     let r = send!(store, get("/staff/orders", &ben));
     assert_eq!((r.status, location(&r)), (StatusCode::FOUND, "/staff"));
+    let home = send!(store, get("/staff", &ben));
+    assert_eq!(home.status, StatusCode::OK);
+    assert!(!home.text().contains("Placed: ") && !home.text().contains("Tala Pale Pilsen"));
     let r = send!(store, get(&here, &ben));
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     assert!(!r.text().contains("cora@example.com") && !r.text().contains("Out of kegs"));

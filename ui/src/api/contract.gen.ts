@@ -276,6 +276,33 @@ export type CityId = number;
  */
 export type CityView = { city_id: CityId, city_province: ProvinceId, city_name: string, province_name: string, };
 
+export type Dashboard = { today: DayFigures, 
+/**
+ * The orders at each status that is not final.
+ */
+waiting: Array<StatusCount>, 
+/**
+ * The last 30 days, oldest first.
+ */
+days: Array<DayFigures>, 
+/**
+ * The products that sold most in those days, by revenue.
+ */
+top_products: Array<ProductFigures>, };
+
+/**
+ * One day of the chart.
+ */
+export type DayFigures = { 
+/**
+ * `YYYY-MM-DD`, Manila.
+ */
+day: string, orders: number, 
+/**
+ * Centavos.
+ */
+revenue: number, };
+
 /**
  * A product a cart call names in a refusal.
  */
@@ -574,6 +601,15 @@ link: string,
  * Whether this call placed it (false: it had been placed by an earlier submit of the same cart).
  */
 placed: boolean, message: string, };
+
+/**
+ * A product that sold.
+ */
+export type ProductFigures = { product_name: string, units: number, 
+/**
+ * Centavos.
+ */
+revenue: number, };
 
 /**
  * A product of the catalog.
@@ -877,6 +913,7 @@ export const calls = {
   verifyResetLink: { name: 'verifyResetLink', method: 'POST', key: '/api/v1/reset/password/verify-link', read: false } as Call<MessageAnswer>,
   siteText: { name: 'siteText', method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
   staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
+  staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,
   staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,
   staffLogout: { name: 'staffLogout', method: 'POST', key: '/api/v1/staff/logout', read: false } as Call<SignedOut>,
   staffMe: { name: 'staffMe', method: 'GET', key: '/api/v1/staff/me', read: true } as Call<StaffSelf>,

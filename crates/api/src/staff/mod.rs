@@ -8,6 +8,7 @@
 //! Every staff write goes into the audit log (`audit`), which managers read (`team`).
 
 pub mod audit;
+pub mod dashboard;
 pub mod login;
 pub mod orders;
 pub mod password;

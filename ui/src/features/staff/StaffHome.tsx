@@ -5,6 +5,7 @@ import { DoneMessage, useDone } from '../../components/form';
 import { fillTemplate } from '../../lib/keys';
 import { usePage, usePageParam } from '../../page';
 import { auditQuery, staffMeQuery } from './queries';
+import { Dashboard } from './Dashboard';
 import { StaffPage } from './StaffPage';
 
 export const ROLE_NAMES: Record<StaffMember['role'], string> = { manager: 'Manager', dispatcher: 'Dispatcher', rider: 'Rider' };
@@ -22,6 +23,7 @@ export function StaffHome() {
               Signed in as <strong>{s.member.name}</strong> ({s.member.email}), {ROLE_NAMES[s.member.role].toLowerCase()}.
             </p>
             <p>{`Recovery codes left: ${s.recovery_codes_left}${s.recovery_codes_left < 3 ? ' (running out: ask a manager to set up your second factor again)' : ''}.`}</p>
+            {s.member.role !== 'rider' && <Dashboard />}
           </>
         )}
       </QueryState>

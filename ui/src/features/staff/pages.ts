@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, boardQuery, enrollmentQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, boardQuery, dashboardQuery, enrollmentQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -35,7 +35,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 340,
-    route: route('staff-home', '/staff', () => import('./StaffHome').then((m) => m.StaffHome), 'Back Office', 'The back office of the store.', [staffMeQuery.template], SIGNED_IN),
+    route: route('staff-home', '/staff', () => import('./StaffHome').then((m) => m.StaffHome), 'Back Office', 'The back office of the store.', [staffMeQuery.template, dashboardQuery.template], SIGNED_IN),
   },
   {
     order: 343,

@@ -11,3 +11,5 @@ export const auditQuery = defineQuery(calls.staffAudit);
 export const boardQuery = defineQuery(calls.staffOrders);
 /** One order as the staff work it (the page's `{orderId}`). */
 export const staffOrderQuery = defineQuery(calls.staffOrder);
+/** Today's figures, the orders waiting, the last 30 days. */
+export const dashboardQuery = defineQuery(calls.staffDashboard);
