@@ -319,30 +319,16 @@ async fn deleting_an_account_needs_the_confirmation_and_works_once(b: Backend) {
     let (_db, _outbox, store, rosa) = rosas_store!(b);
     let r = send!(store, get("/my-account/delete-account", &rosa));
     let csrf = csrf_of(&r.text());
-    let r = send!(
-        store,
-        post(
-            "/my-account/delete-account",
-            &rosa,
-            SHOP,
-            &[("csrf", &csrf)]
-        )
-    );
+    let delete = |fields: &[(&str, &str)]| post("/my-account/delete-account", &rosa, SHOP, fields);
+    let r = send!(store, delete(&[("csrf", &csrf)]));
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     // Ticked, but without her password (a session alone deletes nothing).
-    let r = send!(
-        store,
-        post(
-            "/my-account/delete-account",
-            &rosa,
-            SHOP,
-            &[
-                ("csrf", &csrf),
-                ("confirm", "1"),
-                ("current_password", "Guess2026")
-            ]
-        )
-    );
+    let guess = [
+        ("csrf", csrf.as_str()),
+        ("confirm", "1"),
+        ("current_password", "Guess2026"),
+    ];
+    let r = send!(store, delete(&guess));
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.text().contains("The current password is not correct."));
     let confirm = [
@@ -350,18 +336,12 @@ async fn deleting_an_account_needs_the_confirmation_and_works_once(b: Backend) {
         ("confirm", "1"),
         ("current_password", "Pulutan2026"),
     ];
-    let r = send!(
-        store,
-        post("/my-account/delete-account", &rosa, SHOP, &confirm)
-    );
+    let r = send!(store, delete(&confirm));
     assert_eq!(
         (r.status, location(&r)),
         (StatusCode::SEE_OTHER, "/?accountSuccessDelete=yes")
     );
-    let r = send!(
-        store,
-        post("/my-account/delete-account", &rosa, SHOP, &confirm)
-    );
+    let r = send!(store, delete(&confirm));
     assert!(
         r.status == StatusCode::FORBIDDEN || location(&r) == "/login",
         "the second click: {}",

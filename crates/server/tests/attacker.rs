@@ -50,6 +50,14 @@ fn brief(v: &Value) -> String {
     }
 }
 
+/// Juan Dela Cruz's pre-registration form ([`registration_form`] without the password) with
+/// `email` and `mobile`.
+fn link_form(email: &str, mobile: &str) -> Value {
+    let mut form = registration_form(email, mobile, "");
+    form.as_object_mut().unwrap().remove("password");
+    form
+}
+
 /// The same request from the client at `ip`.
 fn from(r: TestRequest, ip: &str) -> TestRequest {
     r.peer_addr(std::net::SocketAddr::new(ip.parse().unwrap(), 1234))
@@ -96,8 +104,31 @@ impl<'a> Shop<'a> {
         access_token(&r)
     }
 
-    /// Asks for a reset link for `email` and answers the link's token from the mail.
-    async fn reset_link(&self, email: &str) -> String {
+    /// Lea (lea@example.com, 09191234567), registered with the password "Pulutan2026"; answers
+    /// her session token.
+    async fn lea(&self) -> String {
+        self.register("lea@example.com", "09191234567", "Pulutan2026")
+            .await
+    }
+
+    /// Ben (ben@example.com, 09197654321), registered with the password "Pulutan2026"; answers
+    /// his session token.
+    async fn ben(&self) -> String {
+        self.register("ben@example.com", "09197654321", "Pulutan2026")
+            .await
+    }
+
+    /// The mail to `email` holding `needle` among the mails delivered now (`what` it is, when
+    /// there is none).
+    fn new_mail_to(&self, email: &str, needle: &str, what: &str) -> String {
+        self.new_mails()
+            .into_iter()
+            .find(|m| m.contains(&format!("To: {email}")) && m.contains(needle))
+            .expect(what)
+    }
+
+    /// The answer to asking for a reset link for `email`: its status and JSON.
+    async fn get_link(&self, email: &str) -> (StatusCode, Value) {
         let (s, v, _) = self
             .ask(request(
                 "POST",
@@ -106,13 +137,15 @@ impl<'a> Shop<'a> {
                 &[],
             ))
             .await;
+        (s, v)
+    }
+
+    /// Asks for a reset link for `email` and answers the link's token from the mail.
+    async fn reset_link(&self, email: &str) -> String {
+        let (s, v) = self.get_link(email).await;
         assert_eq!(s, StatusCode::OK, "{v}");
-        let mails = self.new_mails();
-        let mail = mails
-            .iter()
-            .find(|m| m.contains(&format!("To: {email}")) && m.contains("suid="))
-            .expect("a reset mail");
-        link_in(mail, "reset-password?suid=")
+        let mail = self.new_mail_to(email, "suid=", "a reset mail");
+        link_in(&mail, "reset-password?suid=")
     }
 
     /// The status of `verify-link` for a reset link.
@@ -169,17 +202,15 @@ impl<'a> Shop<'a> {
         (s, token)
     }
 
+    /// The answer to a GET of `uri` with the `Authorization` header `auth`.
+    async fn get_as(&self, uri: &str, auth: &str) -> (StatusCode, Value, Res) {
+        self.ask(request("GET", uri, None, &[("authorization", auth)]))
+            .await
+    }
+
     /// The status of `GET /api/v1/user` for a session token.
     async fn user(&self, token: &str) -> StatusCode {
-        let auth = bearer(token);
-        self.ask(request(
-            "GET",
-            "/api/v1/user",
-            None,
-            &[("authorization", &auth)],
-        ))
-        .await
-        .0
+        self.get_as("/api/v1/user", &bearer(token)).await.0
     }
 
     /// Pre-registers `body` (from the client at `ip` when given); answers the token of the link
@@ -192,12 +223,7 @@ impl<'a> Shop<'a> {
         }
         let (s, v, _) = self.ask(r).await;
         assert_eq!(s, StatusCode::OK, "{v}");
-        let mails = self.new_mails();
-        let mail = mails
-            .iter()
-            .find(|m| m.contains(&format!("To: {email}")) && m.contains("registration?token="))
-            .expect("a registration link mail");
-        link_token(mail)
+        link_token(&self.new_mail_to(&email, "registration?token=", "a registration link mail"))
     }
 
     /// The status of `GET /api/v1/check-registration-token` for a link's token.
@@ -230,8 +256,7 @@ impl<'a> Shop<'a> {
 async fn reset_links_are_void_after_a_newer_link_a_reset_or_a_password_change(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    s.register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
+    s.lea().await;
     let older = s.reset_link("lea@example.com").await;
     let newer = s.reset_link("lea@example.com").await;
     assert_ne!(older, newer);
@@ -303,13 +328,13 @@ fn fill(template: &str) -> String {
 async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    let member = s
-        .register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
+    let member = s.lea().await;
     let guest = s.guest().await;
     let login = json!({"login": "lea@example.com", "password": "Pulutan2026"});
     let refused = json!({ "error": CROSS_SITE });
     let (guest_cookie, member_cookie) = (format!("session={guest}"), format!("session={member}"));
+    let log_in =
+        |headers: &[(&str, &str)]| request("POST", "/api/v1/login", Some(login.clone()), headers);
     for headers in [
         vec![("origin", EVIL)],
         vec![("sec-fetch-site", "cross-site")],
@@ -318,14 +343,7 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
         vec![("origin", EVIL), ("cookie", &guest_cookie)],
         vec![("origin", EVIL), ("cookie", &member_cookie)],
     ] {
-        let (st, v, r) = s
-            .ask(request(
-                "POST",
-                "/api/v1/login",
-                Some(login.clone()),
-                &headers,
-            ))
-            .await;
+        let (st, v, r) = s.ask(log_in(&headers)).await;
         assert_eq!((st, &v), (StatusCode::FORBIDDEN, &refused), "{headers:?}");
         assert!(r.headers.get("access-token").is_none(), "{headers:?}");
     }
@@ -377,41 +395,18 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
     }
     // The same login as JSON, from no browser or from the store's own pages.
     for headers in [vec![], vec![("origin", OWN)]] {
-        let (st, v, r) = s
-            .ask(request(
-                "POST",
-                "/api/v1/login",
-                Some(login.clone()),
-                &headers,
-            ))
-            .await;
+        let (st, v, r) = s.ask(log_in(&headers)).await;
         assert_eq!(st, StatusCode::OK, "{headers:?}: {v}");
         assert!(r.headers.get("access-token").is_some());
     }
     // The whole store: its API and its page forms.
     let store = store!(db);
     let (st, v) = {
-        let r = send!(
-            store,
-            request(
-                "POST",
-                "/api/v1/login",
-                Some(login.clone()),
-                &[("origin", EVIL)]
-            )
-        );
+        let r = send!(store, log_in(&[("origin", EVIL)]));
         (r.status, r.json())
     };
     assert_eq!((st, v), (StatusCode::FORBIDDEN, refused));
-    let r = send!(
-        store,
-        request(
-            "POST",
-            "/api/v1/login",
-            Some(login.clone()),
-            &[("origin", SHOP)]
-        )
-    );
+    let r = send!(store, log_in(&[("origin", SHOP)]));
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let mut jar = support::Jar::default();
     let page = send!(store, support::get("/login", ""));
@@ -458,9 +453,7 @@ both!(unsafe_calls_from_another_site_are_refused_with_or_without_cookies);
 async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    let token = s
-        .register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
+    let token = s.lea().await;
     let cookie = format!("session={token}");
     let address = an_address();
     let with_token = [bearer(&token), format!("bearer {token}")];
@@ -507,24 +500,10 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
         assert_eq!(st, StatusCode::CREATED, "{scheme} without the cookie: {v}");
     }
     let auth = format!("bearer {token}");
-    let (st, v, _) = s
-        .ask(request(
-            "GET",
-            "/api/v1/user",
-            None,
-            &[("authorization", &auth)],
-        ))
-        .await;
+    let (st, v, _) = s.get_as("/api/v1/user", &auth).await;
     assert_eq!(st, StatusCode::OK, "a lowercase bearer authenticates: {v}");
     assert_eq!(v["data"]["email"], "lea@example.com");
-    let (st, v, _) = s
-        .ask(request(
-            "GET",
-            "/api/v1/user/addresses/list",
-            None,
-            &[("authorization", &auth)],
-        ))
-        .await;
+    let (st, v, _) = s.get_as("/api/v1/user/addresses/list", &auth).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(
         v["results"].as_array().unwrap().len(),
@@ -542,20 +521,15 @@ both!(only_a_bearer_token_without_the_cookie_escapes_the_origin_rule);
 async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    let lea = s
-        .register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
-    let ben = s
-        .register("ben@example.com", "09197654321", "Pulutan2026")
-        .await;
+    let lea = s.lea().await;
+    let ben = s.ben().await;
     assert_eq!(s.queued(), 0);
     let mut answers = vec![];
     for (n, email) in ["lea@example.com", "nobody@example.com"]
         .into_iter()
         .enumerate()
     {
-        let mut body = registration_form(email, "09170000009", "Pulutan2026");
-        body.as_object_mut().unwrap().remove("password");
+        let body = link_form(email, "09170000009");
         let (st, v, _) = s
             .ask(request("POST", "/api/v1/pre-register", Some(body), &[]))
             .await;
@@ -577,14 +551,7 @@ async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(
         .into_iter()
         .enumerate()
     {
-        let (st, v, _) = s
-            .ask(request(
-                "POST",
-                "/api/v1/reset/password/get-link",
-                Some(json!({ "email": email })),
-                &[],
-            ))
-            .await;
+        let (st, v) = s.get_link(email).await;
         assert_eq!(s.queued(), n as i64 + 3, "{email}: one mail queued");
         assert_eq!(
             s.outbox_files(),
@@ -712,11 +679,7 @@ async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
 
     // A new pre-registration replaces the pending one; past 3 an hour the owner is told a link
     // was sent, and the latest one works.
-    let owner = || {
-        let mut f = registration_form("owner@example.com", "09173334444", "Pulutan2026");
-        f.as_object_mut().unwrap().remove("password");
-        f
-    };
+    let owner = || link_form("owner@example.com", "09173334444");
     let first = s.pre_register(Some("10.0.1.1"), owner()).await;
     let second = s.pre_register(Some("10.0.1.2"), owner()).await;
     assert_eq!(
@@ -767,10 +730,8 @@ both!(a_stranger_cannot_hijack_a_pre_registration);
 async fn a_guessing_client_is_stopped_and_the_owner_still_gets_in(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    s.register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
-    s.register("ben@example.com", "09197654321", "Pulutan2026")
-        .await;
+    s.lea().await;
+    s.ben().await;
     let (a, elsewhere) = ("10.0.0.1", "10.0.0.2");
     for n in 1..=5 {
         let (st, _) = s
@@ -850,9 +811,7 @@ type Case<'a> = (
 async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    let member = s
-        .register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
+    let member = s.lea().await;
     let guest = s.guest().await;
     let (member_auth, guest_auth) = (bearer(&member), bearer(&guest));
     let member_cookie = format!("session={member}");
@@ -941,9 +900,9 @@ both!(session_answers_are_private_and_public_ones_are_not);
 async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    let mut body = registration_form("rosa@example.com", "09181234567", "");
-    body.as_object_mut().unwrap().remove("password");
-    let link = s.pre_register(None, body).await;
+    let link = s
+        .pre_register(None, link_form("rosa@example.com", "09181234567"))
+        .await;
     for (weak, why) in WEAK {
         let (st, v, _) = s.open_link(&link, Some(json!({ "password": weak }))).await;
         assert_weak(st, &v, weak, why, "registration");
@@ -1109,8 +1068,7 @@ both!(an_api_address_over_2000_bytes_is_refused_unechoed);
 async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    s.register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
+    s.lea().await;
     let state = support::api_state(
         &db.pool,
         s.outbox(),
@@ -1230,8 +1188,7 @@ both!(fifty_members_behind_one_address_log_in);
 async fn many_guessing_clients_do_not_lock_the_owner_out(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    s.register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
+    s.lea().await;
     for c in 1..=10 {
         let ip = format!("10.1.0.{c}");
         for n in 1..=5 {
@@ -1257,8 +1214,7 @@ async fn many_guessing_clients_do_not_lock_the_owner_out(b: Backend) {
     assert!(token.is_some());
     // Addresses of one IPv6 /64 are one client: five wrong tries from five of them stop the sixth
     // (on another account, below its wider limit).
-    s.register("ben@example.com", "09197654321", "Pulutan2026")
-        .await;
+    s.ben().await;
     for n in 1..=5 {
         let ip = format!("2001:db8:7:7::{n}");
         let (st, _) = s.login_from(Some(&ip), "09197654321", "Guess-2026x").await;
@@ -1276,8 +1232,7 @@ both!(many_guessing_clients_do_not_lock_the_owner_out);
 async fn concurrent_link_requests_leave_one_live_link(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
-    s.register("lea@example.com", "09191234567", "Pulutan2026")
-        .await;
+    s.lea().await;
     let lea: i64 = db::schema::users::table
         .select(db::schema::users::id)
         .first(&mut db.pool.get().unwrap())

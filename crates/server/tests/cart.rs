@@ -10,8 +10,8 @@ mod support;
 use actix_web::http::StatusCode;
 use serde_json::{json, Value};
 use support::{
-    add_to_cart, call_api, database, guest_browser, view_cart, Auth, Backend, ANGAT, MAKATI,
-    MANILA, MEYCAUAYAN,
+    add_to_cart, call_api, change_cart, database, guest_browser, member_with_a_cart, quantities,
+    view_cart, Auth, Backend, Browser, TestDb, ANGAT, MAKATI, MANILA, MEYCAUAYAN,
 };
 
 fn summary(v: &Value) -> (i64, i64, i64, i64) {
@@ -22,6 +22,33 @@ fn summary(v: &Value) -> (i64, i64, i64, i64) {
         s["delivery_fee"].as_i64().unwrap(),
         s["subtotal"].as_i64().unwrap(),
     )
+}
+
+/// `cases` empty cases of the deposit `deposit` returned from the cart of `auth` for Makati
+/// (`POST /api/v3/return-empty`): the answer's status and JSON.
+async fn return_empty(
+    db: &TestDb,
+    auth: &Auth,
+    deposit: impl Into<Value>,
+    cases: i64,
+) -> (StatusCode, Value) {
+    let body = json!({"deposit_id": deposit.into(), "cases": cases, "barangay": MAKATI});
+    call_api(db, "POST", "/api/v3/return-empty", auth, body).await
+}
+
+/// The choice `body` between the member's and the guest's cart, made by `auth`
+/// (`POST /api/v1/cart/keep`): the answer's status and JSON.
+async fn keep(db: &TestDb, auth: &Auth, body: Value) -> (StatusCode, Value) {
+    call_api(db, "POST", "/api/v1/cart/keep", auth, body).await
+}
+
+/// Member 1 logging in on the guest's `browser` (its session and cart cookies sent): the login's
+/// JSON, and what the browser sends from then on (the member's new session, the same cart).
+async fn log_in_on(db: &TestDb, browser: &Browser) -> (Value, Auth) {
+    let (session, jar) = (&browser.session, browser.cart());
+    let (v, member) =
+        support::log_in_member(db, 1, &format!("session={session}; cart={jar}")).await;
+    (v, Auth::Cookie(format!("session={member}; cart={jar}")))
 }
 
 async fn totals_to_the_centavo(backend: Backend) {
@@ -84,37 +111,16 @@ async fn totals_to_the_centavo(backend: Backend) {
     assert_eq!(summary(&v).2, 25_000);
 
     // Returning one empty crate of the regular bottles credits its deposit, at most what is charged.
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v3/return-empty",
-        &guest,
-        json!({"deposit_id": 1, "cases": 1, "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = return_empty(&db, &guest, 1, 1).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(summary(&v).1, 24_000 + 14_400 - 24_000);
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v3/return-empty",
-        &guest,
-        json!({"deposit_id": 1, "cases": 2, "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = return_empty(&db, &guest, 1, 2).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         v["error"].as_str().unwrap().contains("return at most"),
         "{v}"
     );
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v3/return-empty",
-        &guest,
-        json!({"deposit_id": 4, "cases": 1, "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = return_empty(&db, &guest, 4, 1).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert!(v["error"].is_string());
 }
@@ -197,55 +203,23 @@ async fn families_limits_and_bad_input(backend: Backend) {
         "{v}"
     );
     // Wrong kinds and unknown ids.
-    let (s, _) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &guest,
-        json!({"product_id": "x", "quantity": 1, "barangay": MAKATI}),
-    )
-    .await;
+    let body = json!({"product_id": "x", "quantity": 1, "barangay": MAKATI});
+    let (s, _) = call_api(&db, "POST", "/api/v1/cart", &guest, body).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     let (s, _) = add_to_cart(&db, &guest, 9999, 1, MAKATI).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &guest,
-        json!({"product_id": 1, "quantity": 1, "barangay": MAKATI, "street_id": 9999}),
-    )
-    .await;
+    let body = json!({"product_id": 1, "quantity": 1, "barangay": MAKATI, "street_id": 9999});
+    let (s, v) = call_api(&db, "POST", "/api/v1/cart", &guest, body).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["errors"]["street_id"].is_array());
     // Changing and removing.
-    let (s, v) = call_api(
-        &db,
-        "PUT",
-        "/api/v1/cart",
-        &guest,
-        json!({"product_id": 1, "quantity": 48}),
-    )
-    .await;
+    let (s, v) = change_cart(&db, &guest, 1, 48).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["shopping_cart"][0]["items"][0]["quantity"], 48);
-    let (s, _) = call_api(
-        &db,
-        "PUT",
-        "/api/v1/cart",
-        &guest,
-        json!({"product_id": 3, "quantity": 2}),
-    )
-    .await;
+    let (s, _) = change_cart(&db, &guest, 3, 2).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let (s, v) = call_api(
-        &db,
-        "DELETE",
-        "/api/v1/cart",
-        &guest,
-        json!({"product_id": [1]}),
-    )
-    .await;
+    let body = json!({"product_id": [1]});
+    let (s, v) = call_api(&db, "DELETE", "/api/v1/cart", &guest, body).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["item_count"], 0);
     assert_eq!(v["checkout"]["reason"], "There are no items in your cart.");
@@ -318,14 +292,7 @@ async fn whose_cart(backend: Backend) {
     let b = Auth::Bearer(support::guest(&db).await);
     add_to_cart(&db, &a, 1, 24, MAKATI).await;
     assert_eq!(view_cart(&db, &b, MAKATI, "").await.1["item_count"], 0);
-    let (s, _) = call_api(
-        &db,
-        "PUT",
-        "/api/v1/cart",
-        &b,
-        json!({"product_id": 1, "quantity": 2}),
-    )
-    .await;
+    let (s, _) = change_cart(&db, &b, 1, 2).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     // A member's cart is theirs, and recommendations are for members only.
     let m = Auth::Bearer(support::member(&db, 1).await);
@@ -357,64 +324,31 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
         "{raw}"
     );
     let second = support::guest(&db).await;
-    let (_, v) = view_cart(
-        &db,
-        &Auth::Cookie(format!("session={second}; cart={cart_cookie}")),
-        MAKATI,
-        "",
-    )
-    .await;
+    let with_cart = |cart: &str| Auth::Cookie(format!("session={second}; cart={cart}"));
+    let (_, v) = view_cart(&db, with_cart(&cart_cookie), MAKATI, "").await;
     assert_eq!(v["item_count"], 1);
     // Without the cookie it is not found; a made-up cookie finds nothing.
     let (_, v) = view_cart(&db, &Auth::Cookie(format!("session={second}")), MAKATI, "").await;
     assert_eq!(v["item_count"], 0);
     let fake = "A".repeat(43);
-    let (_, v) = view_cart(
-        &db,
-        &Auth::Cookie(format!("session={second}; cart={fake}")),
-        MAKATI,
-        "",
-    )
-    .await;
+    let (_, v) = view_cart(&db, with_cart(&fake), MAKATI, "").await;
     assert_eq!(v["item_count"], 0);
 }
 both!(the_cart_outlives_the_guest_session);
 
 async fn carts_merge_at_login(backend: Backend) {
     let db = database(backend);
-    support::member_who_logs_in(&db, 1).await;
     // The member's own cart: a case of Tala Light.
-    let (_, first) = support::log_in_member(&db, 1, "").await;
-    add_to_cart(
-        &db,
-        &Auth::Cookie(format!("session={first}")),
-        3,
-        24,
-        MAKATI,
-    )
-    .await;
+    member_with_a_cart(&db, 3, 24).await;
     // As a guest on another browser: 24 Tala Light and 24 Pale Pilsen; then logging in there.
     let browser = guest_browser(&db, 3, 24).await;
     let (session, jar) = (browser.session.clone(), browser.cart());
-    add_to_cart(
-        &db,
-        &Auth::Cookie(format!("session={session}; cart={jar}")),
-        1,
-        24,
-        MAKATI,
-    )
-    .await;
-    let (v, member) =
-        support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
+    let there = Auth::Cookie(format!("session={session}; cart={jar}"));
+    add_to_cart(&db, &there, 1, 24, MAKATI).await;
+    let (v, me) = log_in_on(&db, &browser).await;
     assert_eq!(v["data"]["cart_conflict"], false);
-    let me = Auth::Cookie(format!("session={member}; cart={jar}"));
     let (_, v) = view_cart(&db, &me, MAKATI, "").await;
-    let mut items: Vec<(i64, i64)> = v["shopping_cart"][0]["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| (i["id"].as_i64().unwrap(), i["quantity"].as_i64().unwrap()))
-        .collect();
+    let mut items = quantities(&v["shopping_cart"][0]);
     items.sort();
     assert_eq!(items, vec![(1, 24), (3, 48)], "quantities add per product");
     assert!(v["conflict"].is_null());
@@ -426,23 +360,11 @@ both!(carts_merge_at_login);
 
 async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     let db = database(backend);
-    support::member_who_logs_in(&db, 1).await;
-    let (_, first) = support::log_in_member(&db, 1, "").await;
-    add_to_cart(
-        &db,
-        &Auth::Cookie(format!("session={first}")),
-        1,
-        24,
-        MAKATI,
-    )
-    .await;
+    member_with_a_cart(&db, 1, 24).await;
     // A keg as a guest, then logging in: two families, nothing moves.
     let browser = guest_browser(&db, 21, 1).await;
-    let (session, jar) = (browser.session.clone(), browser.cart());
-    let (v, member) =
-        support::log_in_member(&db, 1, &format!("session={session}; cart={jar}")).await;
+    let (v, me) = log_in_on(&db, &browser).await;
     assert_eq!(v["data"]["cart_conflict"], true);
-    let me = Auth::Cookie(format!("session={member}; cart={jar}"));
     let (_, v) = view_cart(&db, &me, MAKATI, "").await;
     assert_eq!(v["shopping_cart"][0]["name"], "Bottles");
     assert_eq!(
@@ -450,53 +372,24 @@ async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
         "Tala Pale Pilsen Keg 30 L x 1"
     );
     // A bad choice is refused; keeping the guest's cart replaces the member's.
-    let (s, _) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart/keep",
-        &me,
-        json!({"keep": "both"}),
-    )
-    .await;
+    let (s, _) = keep(&db, &me, json!({"keep": "both"})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     // An unknown barangay is a 404 before anything changes (a review found the choice made
     // first): both carts are still there to choose from.
-    let (s, _) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart/keep",
-        &me,
-        json!({"keep": "member", "barangay": 999_999_999}),
-    )
-    .await;
+    let (s, _) = keep(&db, &me, json!({"keep": "member", "barangay": 999_999_999})).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart/keep",
-        &me,
-        json!({"keep": "guest", "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = keep(&db, &me, json!({"keep": "guest", "barangay": MAKATI})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["shopping_cart"][0]["name"], "Keg");
     assert_eq!(v["item_count"], 1);
     assert!(v["conflict"].is_null());
     // Nothing left to choose: the choice conflicts with how things are (409).
-    let (s, _) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart/keep",
-        &me,
-        json!({"keep": "member"}),
-    )
-    .await;
+    let (s, _) = keep(&db, &me, json!({"keep": "member"})).await;
     assert_eq!(s, StatusCode::CONFLICT);
     // Guests cannot choose.
-    let (s, _) = call_api(
+    let jar = browser.cart();
+    let (s, _) = keep(
         &db,
-        "POST",
-        "/api/v1/cart/keep",
         &Auth::Cookie(format!("cart={jar}")),
         json!({"keep": "guest"}),
     )
@@ -519,14 +412,7 @@ async fn a_mixed_crate_is_one_deposit(backend: Backend) {
     assert_eq!(deposits.len(), 1, "{deposits:?}");
     assert_eq!(deposits[0]["amount"], 28_800);
     assert_eq!(v["empties"][0]["max_cases"], 1);
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v3/return-empty",
-        &guest,
-        json!({"deposit_id": v["empties"][0]["deposit_id"], "cases": 1, "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = return_empty(&db, &guest, v["empties"][0]["deposit_id"].clone(), 1).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(
         v["cart_order_summary"]["deposits_total"], 0,

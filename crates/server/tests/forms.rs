@@ -29,9 +29,38 @@ fn form(uri: &str, token: &str, fields: &[(&str, &str)], json: bool) -> TestRequ
     }
 }
 
+/// A form as [`form`] posts it, but with the CSRF token of another session than the one of
+/// `token` (an expired form).
+fn stale_form(uri: &str, token: &str, fields: &[(&str, &str)], json: bool) -> TestRequest {
+    let other = framework::session::new_token();
+    form(uri, &other, fields, json).insert_header(("cookie", format!("session={token}")))
+}
+
+/// The fields of the form adding the address "12 Jupiter St." in the barangay `barangay` (its
+/// code as typed), on the street `street` when there is one.
+fn new_address<'a>(barangay: &'a str, street: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
+    let mut fields = vec![
+        ("_call", "createAddress"),
+        ("address", "12 Jupiter St."),
+        ("barangay_id", barangay),
+    ];
+    fields.extend(street.map(|id| ("street_id", id)));
+    fields
+}
+
 /// The addresses of the member of `token`, as the app asks for them.
 fn addresses(token: &str) -> TestRequest {
     json_request("GET", "/api/v1/user/addresses/list", token, Value::Null)
+}
+
+/// How many addresses the member of `token` has, as the app lists them from `store`.
+macro_rules! address_count {
+    ($store:expr, $token:expr) => {
+        send!($store, addresses($token)).json()["results"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
 }
 
 /// A member adds, renames and deletes an address by form; each action is named by `_call`.
@@ -40,12 +69,7 @@ async fn the_address_book_runs_the_call_each_form_names(b: Backend) {
     let store = store!(db);
     let (ana, ben) = (support::member(&db, 1).await, support::member(&db, 2).await);
     let makati = MAKATI.to_string();
-    let add = [
-        ("_call", "createAddress"),
-        ("address", "12 Jupiter St."),
-        ("barangay_id", makati.as_str()),
-        ("street_id", "1"),
-    ];
+    let add = new_address(&makati, Some("1"));
     let r = send!(store, form("/my-account/addresses", &ana, &add, false));
     assert_eq!(
         (r.status, location(&r)),
@@ -77,13 +101,7 @@ async fn the_address_book_runs_the_call_each_form_names(b: Backend) {
     let delete = [("_call", "deleteAddress"), ("addressId", id.as_str())];
     let r = send!(store, form("/my-account/addresses", &ben, &delete, true));
     assert_eq!(r.status, StatusCode::NOT_FOUND);
-    assert_eq!(
-        send!(store, addresses(&ana)).json()["results"]
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(address_count!(store, &ana), 1);
 
     // An address with three forms needs the name; a name it does not take is refused.
     for call in [None, Some("deleteUser"), Some("nope")] {
@@ -93,21 +111,12 @@ async fn the_address_book_runs_the_call_each_form_names(b: Backend) {
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{call:?}");
         assert_eq!(r.json()["message"], "This form cannot be sent here.");
     }
-    assert_eq!(
-        send!(store, addresses(&ana)).json()["results"]
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(address_count!(store, &ana), 1);
 
     let r = send!(store, form("/my-account/addresses", &ana, &delete, true));
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.json()["location"], "/my-account/addresses?done=deleted");
-    assert!(send!(store, addresses(&ana)).json()["results"]
-        .as_array()
-        .unwrap()
-        .is_empty());
+    assert_eq!(address_count!(store, &ana), 0);
 }
 both!(the_address_book_runs_the_call_each_form_names);
 
@@ -118,11 +127,7 @@ async fn fields_parse_into_the_calls_own_types(b: Backend) {
     let db = database(b);
     let store = store!(db);
     let ana = support::member(&db, 1).await;
-    let bad_id = [
-        ("_call", "createAddress"),
-        ("address", "12 Jupiter St."),
-        ("barangay_id", "12abc"),
-    ];
+    let bad_id = new_address("12abc", None);
     let r = send!(store, form("/my-account/addresses", &ana, &bad_id, true));
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert_eq!(
@@ -166,10 +171,7 @@ async fn a_page_with_javascript_gets_json(b: Backend) {
     assert_private(&r, "a login's answer");
 
     // A stale CSRF token: the form's own message, in JSON too.
-    let other = framework::session::new_token();
-    let stale =
-        form("/login", &other, &wrong, true).insert_header(("cookie", format!("session={guest}")));
-    let r = send!(store, stale);
+    let r = send!(store, stale_form("/login", &guest, &wrong, true));
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     assert_eq!(
         r.json()["message"],
@@ -184,12 +186,7 @@ async fn the_first_address_becomes_the_location(b: Backend) {
     let store = store!(db);
     let ana = support::member(&db, 1).await;
     let makati = MAKATI.to_string();
-    let add = [
-        ("_call", "createAddress"),
-        ("address", "12 Jupiter St."),
-        ("barangay_id", makati.as_str()),
-        ("street_id", "1"),
-    ];
+    let add = new_address(&makati, Some("1"));
     let r = send!(store, form("/setup-address", &ana, &add, true));
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     assert_eq!(r.json()["location"], "/buy-beer");
@@ -213,11 +210,7 @@ async fn under_maintenance_no_form_writes(b: Backend) {
     let store = store!(db, support::store_config(&db.url, true));
     let ana = support::member(&db, 1).await;
     let makati = MAKATI.to_string();
-    let add = [
-        ("_call", "createAddress"),
-        ("address", "12 Jupiter St."),
-        ("barangay_id", makati.as_str()),
-    ];
+    let add = new_address(&makati, None);
     let r = send!(store, form("/my-account/addresses", &ana, &add, true));
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
     assert_eq!(r.json()["message"], framework::MAINTENANCE_MESSAGE);
@@ -225,10 +218,7 @@ async fn under_maintenance_no_form_writes(b: Backend) {
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(r.headers.contains_key("retry-after"));
     let open = store!(db);
-    assert!(send!(open, addresses(&ana)).json()["results"]
-        .as_array()
-        .unwrap()
-        .is_empty());
+    assert_eq!(address_count!(open, &ana), 0);
 }
 both!(under_maintenance_no_form_writes);
 
@@ -237,10 +227,7 @@ async fn an_expired_logout_form_says_so(b: Backend) {
     let db = database(b);
     let store = store!(db);
     let ana = support::member(&db, 1).await;
-    let other = framework::session::new_token();
-    let stale =
-        form("/logout", &other, &[], false).insert_header(("cookie", format!("session={ana}")));
-    let r = send!(store, stale);
+    let r = send!(store, stale_form("/logout", &ana, &[], false));
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     assert!(r
         .text()

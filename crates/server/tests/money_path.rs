@@ -32,6 +32,16 @@ async fn a_case_for(db: &TestDb, auth: impl Into<Auth>) -> (Value, Res) {
     (r.json(), r)
 }
 
+/// An order placed from the cart of `auth` with `form` (`POST /api/v1/orders`): the answer.
+async fn place(db: &TestDb, auth: impl Into<Auth>, form: Value) -> Res {
+    send_json(db, "POST", "/api/v1/orders", auth, form).await
+}
+
+/// A GET of `uri` from `auth`: the answer.
+async fn api_get(db: &TestDb, uri: &str, auth: impl Into<Auth>) -> Res {
+    send_json(db, "GET", uri, auth, Value::Null).await
+}
+
 /// Finding 1: `POST /api/v1/orders` with only the browser's cart cookie and a counted revision
 /// answered the earlier guest order whole (contact, address, the link with its key). Now placing
 /// an order gives the browser a new cart, and a repeated submit answers the order only when it
@@ -43,14 +53,8 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     let (cart, added) = a_case_for(&db, Auth::Page(session.clone())).await;
     let token = set_cookie(&added, "cart").expect("a cart cookie");
     let browser = format!("{session}; cart={token}");
-    let placed = send_json(
-        &db,
-        "POST",
-        "/api/v1/orders",
-        Auth::Page(browser.clone()),
-        form(&cart, "ana@example.com"),
-    )
-    .await;
+    let from_browser = Auth::Page(browser.clone());
+    let placed = place(&db, &from_browser, form(&cart, "ana@example.com")).await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
     let order = placed.json();
     let id = order["order"]["id"].as_i64().unwrap();
@@ -65,7 +69,7 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
             browser.clone(),
         ] {
             let body = json!({"barangay": MAKATI, "revision": r, "expected_total": 1});
-            let a = send_json(&db, "POST", "/api/v1/orders", Auth::Page(jar.clone()), body).await;
+            let a = place(&db, Auth::Page(jar.clone()), body).await;
             let text = a.text();
             assert!(
                 a.status.is_client_error(),
@@ -83,27 +87,13 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     // The same form without the contact, or with another total, is not the placing submit.
     let mut other = form(&cart, "ana@example.com");
     other["contact_name"] = json!("Someone Else");
-    let a = send_json(
-        &db,
-        "POST",
-        "/api/v1/orders",
-        Auth::Page(browser.clone()),
-        other,
-    )
-    .await;
+    let a = place(&db, &from_browser, other).await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
     assert!(!a.text().contains("ana@example.com"));
 
     // The placing submit sent again (its answer was lost: the old cookie, the same form) is
     // answered with its order and the same link.
-    let again = send_json(
-        &db,
-        "POST",
-        "/api/v1/orders",
-        Auth::Page(browser.clone()),
-        form(&cart, "ana@example.com"),
-    )
-    .await;
+    let again = place(&db, &from_browser, form(&cart, "ana@example.com")).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text());
     let again_res = again;
     let again = again_res.json();
@@ -115,31 +105,17 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     assert_ne!(moved, token);
 
     // The new cart is empty and the order's page opens with the link's key only.
-    let fresh = format!("{session}; cart={next}");
-    let r = send_json(
-        &db,
-        "GET",
-        &format!("/api/v1/cart/{MAKATI}"),
-        Auth::Page(fresh.clone()),
-        Value::Null,
-    )
-    .await;
+    let fresh = Auth::Page(format!("{session}; cart={next}"));
+    let r = api_get(&db, &format!("/api/v1/cart/{MAKATI}"), &fresh).await;
     assert_eq!(r.json()["item_count"], 0);
-    let r = send_json(
-        &db,
-        "GET",
-        &format!("/api/v1/orders/{id}"),
-        Auth::Page(browser.clone()),
-        Value::Null,
-    )
-    .await;
+    let r = api_get(&db, &format!("/api/v1/orders/{id}"), &from_browser).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
 
     // A member's order opens with their session only: no key opens it, even one that matches
     // what the order keeps.
     let member = support::member(&db, 2).await;
     let (cart, _) = a_case_for(&db, &member).await;
-    let placed = send_json(&db, "POST", "/api/v1/orders", &member, form(&cart, "")).await;
+    let placed = place(&db, &member, form(&cart, "")).await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
     let mine = placed.json()["order"]["id"].as_i64().unwrap();
     let key = "k".repeat(40);
@@ -151,29 +127,16 @@ async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
             .execute(&mut *conn)
             .unwrap();
     }
-    let r = send_json(
-        &db,
-        "GET",
-        &format!("/api/v1/orders/{mine}?key={key}"),
-        "",
-        Value::Null,
-    )
-    .await;
+    let r = api_get(&db, &format!("/api/v1/orders/{mine}?key={key}"), "").await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
 }
 both!(a_cart_cookie_alone_opens_no_earlier_order);
 
 /// The units of product 1 in the cart of `auth`.
 async fn units(db: &TestDb, auth: &str) -> (i64, i64) {
-    let cart = send_json(
-        db,
-        "GET",
-        &format!("/api/v1/cart/{MAKATI}"),
-        auth,
-        Value::Null,
-    )
-    .await
-    .json();
+    let cart = api_get(db, &format!("/api/v1/cart/{MAKATI}"), auth)
+        .await
+        .json();
     let units = cart["shopping_cart"]
         .as_array()
         .into_iter()
@@ -199,14 +162,7 @@ async fn a_refill_is_one_per_click(b: Backend) {
     // A guest's order of 24 bottles, and its key.
     let guest = support::guest(&db).await;
     let (cart, _) = a_case_for(&db, &guest).await;
-    let placed = send_json(
-        &db,
-        "POST",
-        "/api/v1/orders",
-        &guest,
-        form(&cart, "ana@example.com"),
-    )
-    .await;
+    let placed = place(&db, &guest, form(&cart, "ana@example.com")).await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
     let placed = placed.json();
     let id = placed["order"]["id"].as_i64().unwrap();
@@ -277,14 +233,8 @@ async fn a_refill_is_one_per_click(b: Backend) {
     // A member's Go-to Case, refilled twice at once: once.
     let ana = support::member(&db, 1).await;
     let (_, _) = a_case_for(&db, &ana).await;
-    let saved = send_json(
-        &db,
-        "POST",
-        "/api/v1/user/goto-case",
-        &ana,
-        json!({"name": "Friday", "cart_items": [1]}),
-    )
-    .await;
+    let friday = json!({"name": "Friday", "cart_items": [1]});
+    let saved = send_json(&db, "POST", "/api/v1/user/goto-case", &ana, friday).await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
     let case = saved.json()["goto_case"]["id"].as_i64().unwrap();
     let (held, revision) = units(&db, &ana).await;
@@ -316,7 +266,7 @@ async fn a_double_click_on_order_again_adds_once(b: Backend) {
         ("member".into(), "1".into()),
     ]);
     let (cart, _) = a_case_for(&db, &token).await;
-    let placed = send_json(&db, "POST", "/api/v1/orders", &token, form(&cart, "")).await;
+    let placed = place(&db, &token, form(&cart, "")).await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.text());
     let id = placed.json()["order"]["id"].as_i64().unwrap();
     let page = send!(
@@ -364,14 +314,7 @@ async fn a_guests_order_page_is_never_stored(b: Backend) {
     let db = database(b);
     let guest = support::guest(&db).await;
     let (cart, _) = a_case_for(&db, &guest).await;
-    let placed = send_json(
-        &db,
-        "POST",
-        "/api/v1/orders",
-        &guest,
-        form(&cart, "ana@example.com"),
-    )
-    .await;
+    let placed = place(&db, &guest, form(&cart, "ana@example.com")).await;
     let link = placed.json()["link"].as_str().unwrap().to_string();
     let store = store!(db);
     let page = send!(store, support::get(&link, ""));
@@ -404,7 +347,7 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     ] {
         let mut f = form(&cart, "ana@example.com");
         f[field] = json!(bad);
-        let r = send_json(&db, "POST", "/api/v1/orders", &guest, f).await;
+        let r = place(&db, &guest, f).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -439,14 +382,7 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
     // A call's query with a malformed escape or bytes that are not UTF-8.
     for q in ["testdate=%zz", "testdate=%FF%FE"] {
-        let r = send_json(
-            &db,
-            "GET",
-            &format!("/api/v1/cart/{MAKATI}?{q}"),
-            &guest,
-            Value::Null,
-        )
-        .await;
+        let r = api_get(&db, &format!("/api/v1/cart/{MAKATI}?{q}"), &guest).await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{q}: {}", r.text());
     }
     // The checkout form posted without JavaScript: invalid UTF-8 and a malformed escape are a
@@ -484,14 +420,7 @@ async fn no_one_locks_an_address_out_of_guest_checkout(b: Backend) {
     for n in 1..=4 {
         let guest = support::guest(&db).await;
         let (cart, _) = a_case_for(&db, &guest).await;
-        let r = send_json(
-            &db,
-            "POST",
-            "/api/v1/orders",
-            &guest,
-            form(&cart, "victim@example.com"),
-        )
-        .await;
+        let r = place(&db, &guest, form(&cart, "victim@example.com")).await;
         assert_eq!(r.status, StatusCode::CREATED, "order {n}: {}", r.text());
         let v = r.json();
         assert_eq!(v["order"]["confirmation_mailed"], n <= 3, "order {n}");
@@ -525,14 +454,7 @@ async fn a_cards_quantity_is_the_apis_not_a_names(b: Backend) {
             .execute(&mut *conn)
             .unwrap();
     }
-    let r = send_json(
-        &db,
-        "GET",
-        &format!("/api/v1/products?barangay={MAKATI}"),
-        "",
-        Value::Null,
-    )
-    .await;
+    let r = api_get(&db, &format!("/api/v1/products?barangay={MAKATI}"), "").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let v = r.json();
     let products = v["products"].as_array().unwrap();

@@ -15,7 +15,8 @@
 
 mod support;
 
-use std::path::Path;
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
 
@@ -62,17 +63,43 @@ fn mail_to(db: &TestDb, outbox: &Path, to: &str, needle: &str) -> String {
     }
 }
 
-async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
-    let db = database(b);
+/// `store serve` (see [`serve_with`]) on `port` with `env`, its mail written to a folder of its
+/// own and its standard error to a log file.
+struct Logged {
+    child: Child,
+    outbox: tempfile::TempDir,
+    log: PathBuf,
+    /// The log's folder, removed with it.
+    _dir: tempfile::TempDir,
+}
+
+fn serve_logged(db: &TestDb, port: u16, env: &[(&str, String)]) -> Logged {
     let outbox = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("store.log");
+    let child = serve_with(db, port, outbox.path(), Some(&log), env);
+    Logged {
+        child,
+        outbox,
+        log,
+        _dir: dir,
+    }
+}
+
+/// The headers of a JSON call from the app of the `Authorization` header `auth`.
+fn json_headers(auth: &str) -> [(&str, &str); 2] {
+    [
+        ("Authorization", auth),
+        ("Content-Type", "application/json"),
+    ]
+}
+
+async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
+    let db = database(b);
     let (port, metrics_port) = (free_port(), free_port());
-    let mut store = serve_with(
+    let mut store = serve_logged(
         &db,
         port,
-        outbox.path(),
-        Some(&log),
         &[
             ("WORKERS", "2".into()),
             ("LOG_FORMAT", "json".into()),
@@ -101,10 +128,18 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
     .map(String::from)
     .to_vec();
     let json_ct = ("Content-Type", "application/json");
-    let mut requests = 0;
-    let mut call = |method: &str, path: &str, headers: &[(&str, &str)], body: &str| {
-        requests += 1;
+    let requests = Cell::new(0);
+    let call = |method: &str, path: &str, headers: &[(&str, &str)], body: &str| {
+        requests.set(requests.get() + 1);
         http(port, method, path, headers, body)
+    };
+    // A POST of the JSON `body` with `headers`, then its `Content-Type`.
+    let post_json = |path: &str, headers: &[(&str, &str)], body: &str| {
+        call("POST", path, &[headers, &[json_ct]].concat(), body)
+    };
+    let log_in = |login: &str, password: &str| {
+        let body = json!({"login": login, "password": password}).to_string();
+        post_json("/api/v1/login", &[], &body)
     };
 
     // A guest's order, and its page by the link's key.
@@ -113,12 +148,7 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
     secrets.push(guest.clone());
     let auth = bearer(&guest);
     let add = a_case().to_string();
-    let r = call(
-        "POST",
-        "/api/v1/cart",
-        &[("Authorization", &auth), json_ct],
-        &add,
-    );
+    let r = post_json("/api/v1/cart", &[("Authorization", &auth)], &add);
     assert_eq!(r.status, 200, "{}", r.body);
     let cart = r.json();
     let order = |cart: &Value| {
@@ -131,12 +161,7 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
         })
         .to_string()
     };
-    let r = call(
-        "POST",
-        "/api/v1/orders",
-        &[("Authorization", &auth), json_ct],
-        &order(&cart),
-    );
+    let r = post_json("/api/v1/orders", &[("Authorization", &auth)], &order(&cart));
     assert_eq!(r.status, 201, "{}", r.body);
     let link = r.json()["link"].as_str().unwrap().to_string();
     let key = link
@@ -162,9 +187,14 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
         "birth_date": "1990-05-12", "accept_terms": true,
     })
     .to_string();
-    let r = call("POST", "/api/v1/pre-register", &[json_ct], &form);
+    let r = post_json("/api/v1/pre-register", &[], &form);
     assert_eq!(r.status, 200, "{}", r.body);
-    let token = support::link_token(&mail_to(&db, outbox.path(), email, "registration?token="));
+    let token = support::link_token(&mail_to(
+        &db,
+        store.outbox.path(),
+        email,
+        "registration?token=",
+    ));
     secrets.push(token.clone());
     let r = call("GET", &format!("/registration?token={token}"), &[], "");
     assert_eq!(r.status, 200);
@@ -175,10 +205,9 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
         "",
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    let r = call(
-        "POST",
+    let r = post_json(
         "/api/v1/registration",
-        &[("registration-token", &token), json_ct],
+        &[("registration-token", &token)],
         &json!({ "password": password }).to_string(),
     );
     assert_eq!(r.status, 200, "{}", r.body);
@@ -188,83 +217,51 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
     assert!(r.status < 500);
 
     // Login: a wrong password by mobile, then the right one by email.
-    let r = call(
-        "POST",
-        "/api/v1/login",
-        &[json_ct],
-        &json!({"login": mobile, "password": "Wrong-Password-99"}).to_string(),
-    );
+    let r = log_in(mobile, "Wrong-Password-99");
     assert!((400..500).contains(&r.status), "{}", r.status);
     secrets.push("Wrong-Password-99".into());
-    let r = call(
-        "POST",
-        "/api/v1/login",
-        &[json_ct],
-        &json!({"login": email, "password": password}).to_string(),
-    );
+    let r = log_in(email, password);
     assert_eq!(r.status, 200, "{}", r.body);
     let member = r.header("access-token").unwrap().to_string();
     secrets.push(member.clone());
     let auth = bearer(&member);
 
     // A member's cart, checkout and order.
-    let r = call(
-        "POST",
-        "/api/v1/cart",
-        &[("Authorization", &auth), json_ct],
-        &add,
-    );
+    let r = post_json("/api/v1/cart", &[("Authorization", &auth)], &add);
     assert_eq!(r.status, 200, "{}", r.body);
     let cart = r.json();
     let cookie = format!("session={member}");
     let r = call("GET", "/checkout", &[("Cookie", &cookie)], "");
     assert!(r.status < 500, "{}", r.status);
-    let r = call(
-        "POST",
-        "/api/v1/orders",
-        &[("Authorization", &auth), json_ct],
-        &order(&cart),
-    );
+    let r = post_json("/api/v1/orders", &[("Authorization", &auth)], &order(&cart));
     assert_eq!(r.status, 201, "{}", r.body);
     let r = call("GET", "/api/v1/user", &[("Authorization", &auth)], "");
     assert_eq!(r.status, 200);
 
     // A forgotten password, reset through the mailed link.
-    let r = call(
-        "POST",
+    let r = post_json(
         "/api/v1/reset/password/get-link",
-        &[json_ct],
+        &[],
         &json!({ "email": email }).to_string(),
     );
     assert_eq!(r.status, 200, "{}", r.body);
     let suid = support::link_in(
-        &mail_to(&db, outbox.path(), email, "reset-password?suid="),
+        &mail_to(&db, store.outbox.path(), email, "reset-password?suid="),
         "reset-password?suid=",
     );
     secrets.push(suid.clone());
     let r = call("GET", &format!("/reset-password?suid={suid}"), &[], "");
     assert_eq!(r.status, 200);
     let suid_body = json!({ "suid": suid }).to_string();
-    let r = call(
-        "POST",
-        "/api/v1/reset/password/verify-link",
-        &[json_ct],
-        &suid_body,
-    );
+    let r = post_json("/api/v1/reset/password/verify-link", &[], &suid_body);
     assert_eq!(r.status, 200, "{}", r.body);
-    let r = call(
-        "POST",
+    let r = post_json(
         "/api/v1/reset/password",
-        &[json_ct],
+        &[],
         &json!({ "suid": suid, "password": new_password }).to_string(),
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    let r = call(
-        "POST",
-        "/api/v1/login",
-        &[json_ct],
-        &json!({"login": email, "password": new_password}).to_string(),
-    );
+    let r = log_in(email, new_password);
     assert_eq!(r.status, 200, "{}", r.body);
     secrets.push(r.header("access-token").unwrap().to_string());
 
@@ -304,10 +301,13 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
     );
     assert_eq!(http(metrics_port, "GET", "/buy-beer", &[], "").status, 404);
 
-    sigterm(&store);
-    assert_eq!(exit_of(&mut store, Duration::from_secs(30)).code(), Some(0));
+    sigterm(&store.child);
+    assert_eq!(
+        exit_of(&mut store.child, Duration::from_secs(30)).code(),
+        Some(0)
+    );
 
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(&store.log).unwrap();
     let lines: Vec<Value> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -322,7 +322,7 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
         .iter()
         .filter(|l| l["target"] == "store::request")
         .collect();
-    assert_eq!(access.len(), requests, "one line a request:\n{text}");
+    assert_eq!(access.len(), requests.get(), "one line a request:\n{text}");
     for l in &access {
         assert!(
             l["method"].is_string() && l["status"].is_u64() && l["ms"].is_f64(),
@@ -379,15 +379,10 @@ type Submit = Result<(u16, Instant), String>;
 async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
     const SUBMITS: usize = 24;
     let db = database(b);
-    let outbox = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("store.log");
     let port = free_port();
-    let mut store = serve_with(
+    let mut store = serve_logged(
         &db,
         port,
-        outbox.path(),
-        Some(&log),
         // Two database turns: the burst queues, so SIGTERM finds submits waiting and running.
         &[
             ("WORKERS", "2".into()),
@@ -400,15 +395,11 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
     for n in 0..=SUBMITS {
         let token = support::guest(&db).await;
         let auth = bearer(&token);
-        let headers = [
-            ("Authorization", auth.as_str()),
-            ("Content-Type", "application/json"),
-        ];
         let r = http(
             port,
             "POST",
             "/api/v1/cart",
-            &headers,
+            &json_headers(&auth),
             &a_case().to_string(),
         );
         assert_eq!(r.status, 200, "{}", r.body);
@@ -420,10 +411,7 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
     // One submit alone: how long one takes here.
     let (auth, form) = submits.pop().unwrap();
     let start = Instant::now();
-    let headers = [
-        ("Authorization", auth.as_str()),
-        ("Content-Type", "application/json"),
-    ];
+    let headers = json_headers(&auth);
     assert_eq!(
         http(port, "POST", "/api/v1/orders", &headers, &form).status,
         201
@@ -438,10 +426,7 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
         .map(|(auth, form)| {
             let (barrier, sent) = (barrier.clone(), sent_tx.clone());
             std::thread::spawn(move || -> Submit {
-                let headers = [
-                    ("Authorization", auth.as_str()),
-                    ("Content-Type", "application/json"),
-                ];
+                let headers = json_headers(&auth);
                 barrier.wait();
                 let t0 = Instant::now();
                 let conn = send(port, "POST", "/api/v1/orders", &headers, &form);
@@ -472,12 +457,12 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
     }
     std::thread::sleep(Duration::from_millis(20));
     let termed = Instant::now();
-    sigterm(&store);
+    sigterm(&store.child);
     // Stop accepting: a connection made now is not served.
     std::thread::sleep(Duration::from_millis(100));
     let late = try_http(port, "GET", "/healthz", &[], "");
     let results: Vec<Submit> = threads.into_iter().map(|t| t.join().unwrap()).collect();
-    let status = exit_of(&mut store, Duration::from_secs(40));
+    let status = exit_of(&mut store.child, Duration::from_secs(40));
     let exited = termed.elapsed();
 
     assert!(
@@ -489,14 +474,14 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
         status.code(),
         Some(0),
         "{}",
-        std::fs::read_to_string(&log).unwrap()
+        std::fs::read_to_string(&store.log).unwrap()
     );
     let broken: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     assert!(
         broken.is_empty(),
         "submits without a whole answer: {broken:?}; SIGTERM {:?} after the burst began\n{}",
         termed - burst,
-        std::fs::read_to_string(&log).unwrap()
+        std::fs::read_to_string(&store.log).unwrap()
     );
     let statuses: Vec<u16> = results.iter().flatten().map(|(s, _)| *s).collect();
     for s in &statuses {
@@ -522,7 +507,7 @@ async fn sigterm_finishes_the_submits_in_flight(b: Backend) {
         "SIGTERM came after every answer ({one:?} a submit): the test proves nothing"
     );
     // Readable lines: the shutdown and each submit's answer.
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(&store.log).unwrap();
     assert!(
         text.contains("SIGTERM received; starting graceful shutdown"),
         "{text}"

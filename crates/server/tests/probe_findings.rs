@@ -8,9 +8,21 @@ use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use support::{
-    bearer, call_api, checkout, database, get, guest_browser, guest_with_a_case, mails_queued_to,
-    page_state, view_cart, Auth, Backend, ANGAT, EVIL, MAKATI, SHOP,
+    a_case, add_to_cart, bearer, call_api, checkout, database, get, guest_browser,
+    guest_with_a_case, mails_queued_to, member_with_a_cart, page_state, view_cart, Auth, Backend,
+    TestDb, ANGAT, EVIL, MAKATI, SHOP,
 };
+
+/// A guest's case of bottles ([`guest_with_a_case`]) ordered with Ana's checkout form, `fields`
+/// set in it: the answer's status and JSON.
+async fn order_with(db: &TestDb, fields: &[(&str, Value)]) -> (StatusCode, Value) {
+    let (auth, cart) = guest_with_a_case(db).await;
+    let mut form = checkout(&cart);
+    for (field, value) in fields {
+        form[*field] = value.clone();
+    }
+    call_api(db, "POST", "/api/v1/orders", &auth, form).await
+}
 
 // --- Finding 1 (medium): the page sentinels can be typed into checkout fields -------------------
 
@@ -23,12 +35,15 @@ use support::{
 /// (as `api::slotted` says names and texts do).
 async fn checkout_fields_refuse_the_sentinel_characters(backend: Backend) {
     let db = database(backend);
-    let (auth, cart) = guest_with_a_case(&db).await;
-    let mut form = checkout(&cart);
-    form["contact_name"] = json!("\u{E000}csrf\u{E000}");
-    form["address"] = json!("\u{E000}drawer\u{E000} Unit 5");
-    form["notes"] = json!("\u{E000}visitor\u{E000}");
-    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
+    let (s, v) = order_with(
+        &db,
+        &[
+            ("contact_name", json!("\u{E000}csrf\u{E000}")),
+            ("address", json!("\u{E000}drawer\u{E000} Unit 5")),
+            ("notes", json!("\u{E000}visitor\u{E000}")),
+        ],
+    )
+    .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     for field in ["contact_name", "address", "notes"] {
         assert!(v["errors"][field].is_array(), "{field} is refused: {v}");
@@ -85,16 +100,7 @@ both!(a_refused_checkout_form_types_back_what_was_typed);
 /// is to be dropped from a cart silently.
 async fn a_login_merge_says_what_did_not_fit(backend: Backend) {
     let db = database(backend);
-    support::member_who_logs_in(&db, 1).await;
-    let (_, first) = support::log_in_member(&db, 1, "").await;
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &Auth::Cookie(format!("session={first}")),
-        json!({"product_id": 1, "quantity": 600, "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = member_with_a_cart(&db, 1, 600).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     // A guest browser with 600 of the same.
     let browser = guest_browser(&db, 1, 600).await;
@@ -130,14 +136,7 @@ both!(a_login_merge_says_what_did_not_fit);
 async fn limit_refusals_name_their_products(backend: Backend) {
     let db = database(backend);
     let (auth, _) = guest_with_a_case(&db).await;
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &auth,
-        json!({"product_id": 21, "quantity": 1, "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = add_to_cart(&db, &auth, 21, 1, MAKATI).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     let ids = |v: &Value| -> Vec<i64> {
         v["data"]["products"]
@@ -146,14 +145,7 @@ async fn limit_refusals_name_their_products(backend: Backend) {
             .unwrap_or_default()
     };
     assert!(ids(&v).contains(&21), "the keg refused is named: {v}");
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &auth,
-        json!({"product_id": 1, "quantity": 990, "barangay": MAKATI}),
-    )
-    .await;
+    let (s, v) = add_to_cart(&db, &auth, 1, 990, MAKATI).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(ids(&v).contains(&1), "the product over 999 is named: {v}");
 }
@@ -166,14 +158,7 @@ async fn quantity_refusals_carry_error_and_data(backend: Backend) {
     let db = database(backend);
     let (auth, _) = guest_with_a_case(&db).await;
     for q in [0, 1000, -1] {
-        let (s, v) = call_api(
-            &db,
-            "POST",
-            "/api/v1/cart",
-            &auth,
-            json!({"product_id": 1, "quantity": q, "barangay": MAKATI}),
-        )
-        .await;
+        let (s, v) = add_to_cart(&db, &auth, 1, q, MAKATI).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
         assert!(v["error"].is_string(), "quantity {q}: {v}");
         assert!(v["data"]["error"].is_string(), "quantity {q}: {v}");
@@ -188,14 +173,7 @@ both!(quantity_refusals_carry_error_and_data);
 async fn a_refusal_keeps_the_place_name(backend: Backend) {
     let db = database(backend);
     let auth = support::guest(&db).await;
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &auth,
-        json!({"product_id": 1, "quantity": 1, "barangay": ANGAT}),
-    )
-    .await;
+    let (s, v) = add_to_cart(&db, &auth, 1, 1, ANGAT).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"].as_str().unwrap().contains("Banaban"), "{v}");
 }
@@ -207,14 +185,8 @@ both!(a_refusal_keeps_the_place_name);
 async fn too_many_cases_says_cases(backend: Backend) {
     let db = database(backend);
     let auth = support::guest(&db).await;
-    let (s, v) = call_api(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        &auth,
-        json!({"product_id": 1, "quantity": 42, "pack": "case", "barangay": MAKATI}),
-    )
-    .await;
+    let cases = json!({"product_id": 1, "quantity": 42, "pack": "case", "barangay": MAKATI});
+    let (s, v) = call_api(&db, "POST", "/api/v1/cart", &auth, cases).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     let m = v["message"].as_str().unwrap();
     assert!(m.contains("case"), "42 cases refused as: {m}");
@@ -226,12 +198,15 @@ both!(too_many_cases_says_cases);
 /// deliver to Banaban at all, which the cart itself says ("We do not deliver to Banaban yet.").
 async fn an_order_for_an_unserved_place_says_so(backend: Backend) {
     let db = database(backend);
-    let (auth, cart) = guest_with_a_case(&db).await;
-    let mut form = checkout(&cart);
-    form["barangay"] = json!(ANGAT);
-    form["street_id"] = Value::Null;
-    form["fulfillment"] = Value::Null;
-    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
+    let (s, v) = order_with(
+        &db,
+        &[
+            ("barangay", json!(ANGAT)),
+            ("street_id", Value::Null),
+            ("fulfillment", Value::Null),
+        ],
+    )
+    .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert!(
         v.to_string().contains("do not deliver"),
@@ -245,11 +220,11 @@ both!(an_order_for_an_unserved_place_says_so);
 /// what is wrong is a character, which the messages do not say.
 async fn control_characters_are_named_as_such(backend: Backend) {
     let db = database(backend);
-    let (auth, cart) = guest_with_a_case(&db).await;
-    let mut form = checkout(&cart);
-    form["contact_name"] = json!("Di\u{0}Lim");
-    form["notes"] = json!("a\u{7}b");
-    let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
+    let fields = [
+        ("contact_name", json!("Di\u{0}Lim")),
+        ("notes", json!("a\u{7}b")),
+    ];
+    let (s, v) = order_with(&db, &fields).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     let notes = v["errors"]["notes"][0].as_str().unwrap_or_default();
     let name = v["errors"]["contact_name"][0].as_str().unwrap_or_default();
@@ -273,14 +248,7 @@ async fn a_malformed_testdate_is_refused(backend: Backend) {
     let db = database(backend);
     let (auth, cart) = guest_with_a_case(&db).await;
     for bad in ["garbage", "2026-02-30T10:00"] {
-        let (s, v) = call_api(
-            &db,
-            "GET",
-            &format!("/api/v1/cart/{MAKATI}?testdate={bad}"),
-            &auth,
-            Value::Null,
-        )
-        .await;
+        let (s, v) = view_cart(&db, &auth, MAKATI, &format!("?testdate={bad}")).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "cart, testdate {bad}: {v}");
         let mut form = checkout(&cart);
         form["testdate"] = json!(bad);
@@ -324,14 +292,7 @@ async fn guest_orders_cannot_mail_a_stranger_without_limit(backend: Backend) {
     let auth = support::guest(&db).await;
     let mut limited = false;
     for _ in 0..6 {
-        let (s, cart) = call_api(
-            &db,
-            "POST",
-            "/api/v1/cart",
-            &auth,
-            json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "street_id": 1}),
-        )
-        .await;
+        let (s, cart) = call_api(&db, "POST", "/api/v1/cart", &auth, a_case()).await;
         assert_eq!(s, StatusCode::OK, "{cart}");
         let mut form = checkout(&cart);
         form["email"] = json!("victim@example.org");

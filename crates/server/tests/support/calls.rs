@@ -398,3 +398,40 @@ pub async fn guest_order(db: &TestDb, fulfillment: i32, email: &str) -> (i64, St
         placed["link"].as_str().unwrap().to_string(),
     )
 }
+
+/// A GET of `uri` to the API alone from `auth` (see [`call_api`]): the answer's status and JSON.
+pub async fn call_get(db: &TestDb, uri: &str, auth: impl Into<Auth>) -> (StatusCode, Value) {
+    call_api(db, "GET", uri, auth, Value::Null).await
+}
+
+/// The quantity of `product` in the cart of `auth` changed to `quantity`, as an app changes it
+/// (`PUT /api/v1/cart`): the answer's status and JSON.
+pub async fn change_cart(
+    db: &TestDb,
+    auth: impl Into<Auth>,
+    product: i64,
+    quantity: i64,
+) -> (StatusCode, Value) {
+    let body = json!({"product_id": product, "quantity": quantity});
+    call_api(db, "PUT", "/api/v1/cart", auth, body).await
+}
+
+/// Member number 1 as [`super::member_who_logs_in`] makes them, logged in from a browser of their
+/// own (no cookies), and `quantity` of `product` added for Bel-Air, Makati, to the cart of that
+/// session (sent as its cookie): the add's status and JSON.
+pub async fn member_with_a_cart(db: &TestDb, product: i64, quantity: i64) -> (StatusCode, Value) {
+    super::member_who_logs_in(db, 1).await;
+    let (_, session) = super::log_in_member(db, 1, "").await;
+    let auth = Auth::Cookie(format!("session={session}"));
+    add_to_cart(db, auth, product, quantity, MAKATI).await
+}
+
+/// Each item of a case (a cart's or a Go-to Case's `items`): its product and quantity, in order.
+pub fn quantities(case: &Value) -> Vec<(i64, i64)> {
+    case["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["id"].as_i64().unwrap(), i["quantity"].as_i64().unwrap()))
+        .collect()
+}
