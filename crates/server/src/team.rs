@@ -60,6 +60,7 @@ pub fn staff(config: &Config, command: StaffCommand) -> Result<(), String> {
         .map_err(|e: framework::ApiError| e.to_string())?;
         Ok::<_, String>(after)
     };
+    let disable = matches!(command, StaffCommand::Disable { .. });
     match command {
         StaffCommand::Add { email, role, name } => {
             let role = parse_role(&role)?;
@@ -74,39 +75,25 @@ pub fn staff(config: &Config, command: StaffCommand) -> Result<(), String> {
         StaffCommand::List => list(conn),
         StaffCommand::SetRole { email, role } => {
             let role = Some(parse_role(&role)?);
-            let m = change(
+            ended(&change(
                 conn,
                 &email,
                 Change {
                     role,
                     ..Change::default()
                 },
-            )?;
-            ended(&m)
+            )?)
         }
-        StaffCommand::Disable { email } => {
-            let disabled = Some(true);
-            let m = change(
+        StaffCommand::Disable { email } | StaffCommand::Enable { email } => {
+            let disabled = Some(disable);
+            ended(&change(
                 conn,
                 &email,
                 Change {
                     disabled,
                     ..Change::default()
                 },
-            )?;
-            ended(&m)
-        }
-        StaffCommand::Enable { email } => {
-            let disabled = Some(false);
-            let m = change(
-                conn,
-                &email,
-                Change {
-                    disabled,
-                    ..Change::default()
-                },
-            )?;
-            ended(&m)
+            )?)
         }
         StaffCommand::Invite { email } => {
             let m = change(

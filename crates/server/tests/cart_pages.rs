@@ -85,25 +85,30 @@ async fn visitors_see_their_own_parts(b: Backend) {
 }
 both!(visitors_see_their_own_parts);
 
-/// A member who logs in holding a guest cart of the other family chooses on the cart page which
-/// cart to keep, without JavaScript too.
-async fn the_cart_page_settles_a_conflict(b: Backend) {
-    let db = database(b);
-    let store = store!(db);
-    support::member_who_logs_in(&db, 1).await;
-    // The member's own cart: bottles.
-    let (_, first) = support::log_in_member(&db, 1, "").await;
+/// Member 1 (who logs in) with bottles in their cart, and a guest's browser with a keg in its
+/// cart: the guest's cart cannot join the member's.
+async fn bottles_and_a_guest_keg(db: &support::TestDb) -> support::Browser {
+    support::member_who_logs_in(db, 1).await;
+    let (_, first) = support::log_in_member(db, 1, "").await;
     let add = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI});
     send_json(
-        &db,
+        db,
         "POST",
         "/api/v1/cart",
         Auth::Cookie(format!("session={first}")),
         add,
     )
     .await;
-    // A keg as a guest on another browser, then logging in there.
-    let browser = guest_browser(&db, 21, 1).await;
+    guest_browser(db, 21, 1).await
+}
+
+/// A member who logs in holding a guest cart of the other family chooses on the cart page which
+/// cart to keep, without JavaScript too.
+async fn the_cart_page_settles_a_conflict(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    // Bottles in the member's cart; a keg as a guest on another browser, then logging in there.
+    let browser = bottles_and_a_guest_keg(&db).await;
     let (guest, cart) = (&browser.session, browser.cart());
     let (login, member) =
         support::log_in_member(&db, 1, &format!("session={guest}; cart={cart}")).await;
@@ -143,18 +148,7 @@ both!(the_cart_page_settles_a_conflict);
 async fn a_login_form_with_a_conflicting_cart_goes_to_the_cart(b: Backend) {
     let db = database(b);
     let store = store!(db);
-    support::member_who_logs_in(&db, 1).await;
-    let (_, first) = support::log_in_member(&db, 1, "").await;
-    let add = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI});
-    send_json(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        Auth::Cookie(format!("session={first}")),
-        add,
-    )
-    .await;
-    let browser = guest_browser(&db, 21, 1).await;
+    let browser = bottles_and_a_guest_keg(&db).await;
     let jar = format!("{PAST_GATES}; {}", browser.cookie());
     let page = send!(store, get("/login", &jar));
     assert_eq!(page.status, StatusCode::OK);

@@ -27,6 +27,13 @@ fn staff_member(db: &TestDb, email: &str, role: &str) {
         .unwrap();
 }
 
+/// The store's configuration over `db`, its mail written to `outbox` (once delivered).
+fn mailing_to(db: &TestDb, outbox: &std::path::Path) -> server::Config {
+    let mut cfg = support::store_config(&db.url, false);
+    cfg.mail_outbox = outbox.to_path_buf();
+    cfg
+}
+
 fn get(uri: &str, jar: &Jar) -> actix_web::test::TestRequest {
     support::get(uri, &jar.header())
 }
@@ -239,11 +246,8 @@ both!(the_back_office_works_without_javascript);
 /// filter, an order's number), moves two at once, opens one, notes it and cancels it with a
 /// reason the shopper is told; a rider never sees the board.
 async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
-    let db = database(b);
-    let outbox = tempfile::tempdir().unwrap();
-    let mut cfg = support::store_config(&db.url, false);
-    cfg.mail_outbox = outbox.path().to_path_buf();
-    let store = store!(db, cfg);
+    let (db, outbox) = (database(b), tempfile::tempdir().unwrap());
+    let store = store!(db, mailing_to(&db, outbox.path()));
     staff_member(&db, "dora@tala.example", "dispatcher");
     staff_member(&db, "ben@tala.example", "rider");
     let (first, _) = support::guest_order(&db, 1, "ana@example.com").await;
@@ -439,11 +443,8 @@ both!(a_dispatcher_works_the_board_without_javascript);
 /// link), gives them another role, disables them; never their own role or standing; each change
 /// in the audit log.
 async fn a_manager_keeps_the_staff_without_javascript(b: Backend) {
-    let db = database(b);
-    let outbox = tempfile::tempdir().unwrap();
-    let mut cfg = support::store_config(&db.url, false);
-    cfg.mail_outbox = outbox.path().to_path_buf();
-    let store = store!(db, cfg);
+    let (db, outbox) = (database(b), tempfile::tempdir().unwrap());
+    let store = store!(db, mailing_to(&db, outbox.path()));
     staff_member(&db, "boss@tala.example", "manager");
     let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
     let page = send!(store, get("/staff/team", &boss));

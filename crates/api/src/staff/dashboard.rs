@@ -7,7 +7,7 @@ use serde::Serialize;
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::orders::board::StatusCount;
+use super::orders::board::{counts, StatusCount};
 use super::orders::WORKERS;
 use super::*;
 use framework::endpoint::{Args, Endpoint, NoBody, NoParams};
@@ -123,22 +123,15 @@ impl Endpoint for StaffDashboard {
         let since = first * 86_400 - 8 * 3600;
         let orders = db::staff::orders_since(ctx.conn, since)?;
         let days = days(&orders, first, today);
-        let counted = db::staff::status_counts(ctx.conn)?;
-        let waiting = [
-            Status::Placed,
-            Status::Confirmed,
-            Status::OutForDelivery,
-            Status::ReadyForPickup,
-        ]
-        .into_iter()
-        .map(|s| StatusCount {
-            count: counted
-                .iter()
-                .find(|(name, _)| name == s.as_str())
-                .map_or(0, |(_, n)| *n),
-            status: s.into(),
-        })
-        .collect();
+        let waiting = counts(
+            ctx,
+            &[
+                Status::Placed,
+                Status::Confirmed,
+                Status::OutForDelivery,
+                Status::ReadyForPickup,
+            ],
+        )?;
         Ok(Dashboard {
             today: days.last().cloned().unwrap_or(DayFigures {
                 day: day_name(today),

@@ -75,6 +75,21 @@ pub struct BoardPage {
     pub next_before: Option<i64>,
 }
 
+/// How many orders of the store have each of `statuses`, in that order.
+pub fn counts(ctx: &mut Ctx, statuses: &[Status]) -> Result<Vec<StatusCount>, ApiError> {
+    let counted = db::staff::status_counts(ctx.conn)?;
+    Ok(statuses
+        .iter()
+        .map(|s| StatusCount {
+            count: counted
+                .iter()
+                .find(|(name, _)| name == s.as_str())
+                .map_or(0, |(_, n)| *n),
+            status: (*s).into(),
+        })
+        .collect())
+}
+
 fn bad(message: &str) -> ApiError {
     ApiError::BadRequest(message.into())
 }
@@ -131,17 +146,7 @@ impl Endpoint for StaffOrders {
         let mut rows = db::staff::board(ctx.conn, &f)?;
         let more = rows.len() as i64 > PAGE;
         rows.truncate(PAGE as usize);
-        let counted = db::staff::status_counts(ctx.conn)?;
-        let counts = Status::ALL
-            .into_iter()
-            .map(|s| StatusCount {
-                count: counted
-                    .iter()
-                    .find(|(name, _)| name == s.as_str())
-                    .map_or(0, |(_, n)| *n),
-                status: s.into(),
-            })
-            .collect();
+        let counts = counts(ctx, &Status::ALL)?;
         let orders: Vec<BoardOrder> = rows
             .into_iter()
             .map(|o| BoardOrder {
