@@ -37,6 +37,19 @@ export function useStoreAndBrowser() {
   });
 }
 
+/** The cookies of a shopper past the gates: bottles, delivered to Bel-Air, Makati (delivery fee P150). */
+export const MAKATI_SHOPPER = [
+  'privacyVerification=1',
+  'cookieAccepted=1',
+  'categoryGateId=1',
+  'categoryName=BOTTLES',
+  'locationGateFulfillmentId=1',
+  'locationGateCityId=1380300000',
+  'locationGateBarangayId=1380300002',
+  'gateCityName=Makati%20City',
+  'gateBrgyName=Bel-Air',
+];
+
 /** Sets cookies (`'name=value'`) for the store's address. */
 export async function addCookies(context, cookies) {
   await context.addCookies(

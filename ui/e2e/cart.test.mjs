@@ -3,22 +3,12 @@
 // returned empties, and the type change's reset question, with JavaScript on and off; axe on each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
+import { axeViolations, hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
 /** A shopper past the gates: bottles, delivered to Bel-Air, Makati (delivery fee P150). */
-const MAKATI = [
-  'privacyVerification=1',
-  'cookieAccepted=1',
-  'categoryGateId=1',
-  'categoryName=BOTTLES',
-  'locationGateFulfillmentId=1',
-  'locationGateCityId=137603000',
-  'locationGateBarangayId=1380300002',
-  'gateCityName=Makati%20City',
-  'gateBrgyName=Bel-Air',
-];
+const MAKATI = MAKATI_SHOPPER;
 /** Cans, in Bayanan, Bacoor (Cavite): the Double IPA can is not sold there. */
 const BACOOR = [
   'privacyVerification=1',

@@ -3,22 +3,12 @@
 // script and `<link rel="modulepreload">`), and no other page's; the page then hydrates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
+import { hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
 /** Past the gates: bottles, delivered to Bel-Air, Makati. */
-const SHOPPER = [
-  'privacyVerification=1',
-  'cookieAccepted=1',
-  'categoryGateId=1',
-  'categoryName=BOTTLES',
-  'locationGateFulfillmentId=1',
-  'locationGateCityId=137603000',
-  'locationGateBarangayId=1380300002',
-  'gateCityName=Makati%20City',
-  'gateBrgyName=Bel-Air',
-];
+const SHOPPER = MAKATI_SHOPPER;
 
 const PAGES = [
   ['/buy-beer', 'BuyBeer'],

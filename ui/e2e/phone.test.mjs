@@ -4,24 +4,14 @@
 // scrolling, with JavaScript on and off; axe on the phone's product page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
+import { axeViolations, hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
 const HEIGHT = 740;
 const WIDTHS = [360, 390];
 /** Bottles, delivered to Bel-Air, Makati: the place's names fill the top bar. */
-const MAKATI = [
-  'privacyVerification=1',
-  'cookieAccepted=1',
-  'categoryGateId=1',
-  'categoryName=BOTTLES',
-  'locationGateFulfillmentId=1',
-  'locationGateCityId=1380300000',
-  'locationGateBarangayId=1380300002',
-  'gateCityName=Makati%20City',
-  'gateBrgyName=Bel-Air',
-];
+const MAKATI = MAKATI_SHOPPER;
 /** A bottle with the longest name and both pack options, a can, a keg: the tallest product pages. */
 const PRODUCTS = ['tala-pale-pilsen-500ml', 'habagat-strong-lager-can-500ml', 'habagat-strong-lager-keg-30l'];
 

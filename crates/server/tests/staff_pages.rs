@@ -127,7 +127,9 @@ async fn the_back_office_works_without_javascript(b: Backend) {
             assert!(!r.text().contains("Signed in as"), "{uri}");
         }
     }
-    // The sign-in page: never kept, never indexed.
+    // Crawlers are asked to keep out; the sign-in page: never kept, never indexed.
+    let robots = send!(store, get("/robots.txt", &Jar::default())).text();
+    assert!(robots.contains("Disallow: /staff\n"), "{robots}");
     let page = send!(store, get("/staff/login", &Jar::default()));
     assert_eq!(page.status, StatusCode::OK);
     assert_private(&page, "the staff's sign-in");
@@ -282,7 +284,7 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
         );
     }
     // A filter: pickup only; a number.
-    let pickup = send!(store, get("/staff/orders?fulfillment=2", &dora)).text();
+    let pickup = send!(store, get("/staff/orders?how=2", &dora)).text();
     assert!(
         pickup.contains(&format!("/staff/orders/{second}\""))
             && !pickup.contains(&format!("/staff/orders/{first}\""))

@@ -47,7 +47,7 @@ pub async fn sitemap(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse
 /// `/robots.txt`: everything but carts, accounts, forms and the API is for crawling.
 pub async fn robots(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
     let body = format!(
-        "User-agent: *\nDisallow: /api/\nDisallow: /cart\nDisallow: /checkout\nDisallow: /my-account\nDisallow: /setup-address\nDisallow: /change-password\nDisallow: /reset-password\nDisallow: /logout\nDisallow: /gate/\nDisallow: /newsletter\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
+        "User-agent: *\nDisallow: /api/\nDisallow: /cart\nDisallow: /checkout\nDisallow: /my-account\nDisallow: /setup-address\nDisallow: /change-password\nDisallow: /reset-password\nDisallow: /logout\nDisallow: /gate/\nDisallow: /newsletter\nDisallow: /staff\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
         state.api.config.public_url
     );
     HttpResponse::Ok()

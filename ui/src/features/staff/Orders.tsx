@@ -13,15 +13,15 @@ import { StaffPage } from './StaffPage';
 const POLL_MS = 15_000;
 
 /** The board's address: its filters, then where the page starts (each left out when unset). */
-const BOARD = '/staff/orders?status={status}&from={from}&to={to}&fulfillment={fulfillment}&q={q}&before={before}';
+const BOARD = '/staff/orders?status={status}&from={from}&to={to}&how={how}&q={q}&before={before}';
 
 function useFilters(): Record<string, string | undefined> {
   const status = usePageParam('status') ?? undefined;
   const from = usePageParam('from') ?? undefined;
   const to = usePageParam('to') ?? undefined;
-  const fulfillment = usePageParam('fulfillment') ?? undefined;
+  const how = usePageParam('how') ?? undefined;
   const q = usePageParam('q') ?? undefined;
-  return { status, from, to, fulfillment, q };
+  return { status, from, to, how, q };
 }
 
 /** The board's address with `changes` made to the current filters (an unset value drops one). */
@@ -61,8 +61,8 @@ function Filters({ vars }: { vars: Record<string, string | undefined> }) {
       <input id="board-from" name="from" type="date" defaultValue={vars.from} />
       <label htmlFor="board-to">to</label>
       <input id="board-to" name="to" type="date" defaultValue={vars.to} />
-      <label htmlFor="board-fulfillment">Delivery or pickup</label>
-      <select id="board-fulfillment" name="fulfillment" defaultValue={vars.fulfillment ?? ''}>
+      <label htmlFor="board-how">Delivery or pickup</label>
+      <select id="board-how" name="how" defaultValue={vars.how ?? ''}>
         <option value="">Both</option>
         <option value={String(DELIVERY)}>Delivery</option>
         <option value={String(PICKUP)}>Pickup</option>

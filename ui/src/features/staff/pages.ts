@@ -41,7 +41,7 @@ export const pages: FeaturePage[] = [
     order: 343,
     route: route('staff-orders', '/staff/orders', () => import('./Orders').then((m) => m.Orders), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
       ...SIGNED_IN,
-      params: ['status', 'from', 'to', 'fulfillment', 'q', 'before'],
+      params: ['status', 'from', 'to', 'how', 'q', 'before'],
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders?done=moved', { lists: ['order_ids'] })],
     }),

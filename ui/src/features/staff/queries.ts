@@ -7,8 +7,11 @@ export const enrollmentQuery = defineQuery(calls.staffEnrollment);
 export const teamQuery = defineQuery(calls.staffTeam);
 /** The audit log, filtered by the page's `before`, `staff` and `action` (each left out when unset). */
 export const auditQuery = defineQuery(calls.staffAudit);
-/** The orders board, filtered by the page's parameters (each left out when unset). */
-export const boardQuery = defineQuery(calls.staffOrders);
+/**
+ * The orders board, filtered by the page's parameters (each left out when unset); delivery or
+ * pickup is the page's `how` (its `fulfillment` is the location gate's step on every page).
+ */
+export const boardQuery = defineQuery(calls.staffOrders, { fulfillment: '{how}' });
 /** One order as the staff work it (the page's `{orderId}`). */
 export const staffOrderQuery = defineQuery(calls.staffOrder);
 /** Today's figures, the orders waiting, the last 30 days. */
