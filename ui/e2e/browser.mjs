@@ -1,6 +1,7 @@
 // The browser tests' one setup: a test file calls `useStoreAndBrowser()` once; before its first
 // test the store starts (startStore) and Debian's Chromium is launched, after its last both close.
 // `store` and `browser` are live bindings: read them inside tests.
+import { createHmac } from 'node:crypto';
 import { after, before } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -49,6 +50,19 @@ export const MAKATI_SHOPPER = [
   'gateCityName=Makati%20City',
   'gateBrgyName=Bel-Air',
 ];
+
+/** RFC 6238's code (SHA-1, 6 digits, 30 s) of a base32 key, as an authenticator app shows it. */
+export function totp(base32, at = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of base32.replace(/[\s=]/g, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
 
 /** Sets cookies (`'name=value'`) for the store's address. */
 export async function addCookies(context, cookies) {

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'playwright-core';
+import { totp } from './browser.mjs';
 import { startStore } from './server.mjs';
 
 const require = createRequire(import.meta.url);
@@ -173,11 +174,32 @@ async function member(who) {
   return ctx;
 }
 
+/**
+ * A manager signed in through the API as the back office's pages do it: the mailed link's
+ * password, then the second factor set up with a code of its key.
+ */
+async function staffMember(email) {
+  store.command(['staff', 'add', email, '--role', 'manager', '--name', 'Vera Cruz']);
+  const token = new URL(await store.mailedLink(email, '/staff/password\\?token=')).searchParams.get('token');
+  const ctx = await visitor();
+  const chosen = await ctx.post('/api/v1/staff/password', { data: { token, password: 'valid-staff-html-26' } });
+  assert.equal(chosen.status(), 200, await chosen.text());
+  const signed = await ctx.post('/api/v1/staff/login', { data: { email, password: 'valid-staff-html-26' } });
+  assert.equal(signed.status(), 200, await signed.text());
+  const enrollment = await (await ctx.get('/api/v1/staff/second-factor')).json();
+  const secret = enrollment.enrollment.secret.replace(/ /g, '');
+  const whole = await ctx.post('/api/v1/staff/second-factor', { data: { code: totp(secret) } });
+  assert.equal(whole.status(), 200, await whole.text());
+  return ctx;
+}
+
 /** The routes a visitor can see (not sent on elsewhere), with an example address for each. */
 function routePaths(role, examples) {
   const out = [];
   for (const r of ROUTES.routes) {
     if (r.redirect || (r.guard === 'member' && role === 'guest') || (r.guard === 'guest' && role === 'member')) continue;
+    // The back office's pages are the staff's (a visitor is sent to sign in): checked as staff.
+    if (Boolean(r.signIn || r.path.startsWith('/staff/')) !== (role === 'staff')) continue;
     if (r.path.includes('{')) {
       assert.ok(examples[r.name]?.length, `the route ${r.name} (${r.path}) needs an example address in validity.test.mjs`);
       for (const p of examples[r.name]) out.push([r.name, p]);
@@ -323,6 +345,17 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   await post(cora, 'member, address with errors', '/my-account/addresses', 'createAddress', { address: '' }, 422);
   await post(cora, 'member, delete without the box', '/my-account/delete-account', 'deleteUser', { current_password: 'valid-html-2026' }, 422);
   await post(cora, 'member, first address with errors', '/setup-address', 'createAddress', { address: '' }, 422);
+  // The back office: every page a manager sees, and its forms with errors.
+  const vera = await staffMember('vera.validity@example.com');
+  const orderId = /^\/active-order\/(\d+)/.exec(guestOrder)?.[1];
+  for (const [name, p] of routePaths('staff', { 'staff-order': [`/staff/orders/${orderId}`] })) {
+    await page(vera, `staff, ${name}`, p);
+  }
+  await page(vera, 'staff, the board filtered', '/staff/orders?status=placed&how=1&q=Lia');
+  await post(vera, 'staff, a move without a reason', `/staff/orders/${orderId}`, 'staffOrderStatus', { status: 'cancelled' }, 422);
+  await post(vera, 'staff, a member without an email', '/staff/team', 'staffAdd', { email: '' }, 422);
+  await post(forms, 'staff, sign-in with a wrong password', '/staff/login', 'staffLogin', { email: 'vera.validity@example.com', password: 'not-her-password-1' }, 422);
+
   // A forgotten password's link (asked for by a guest), and its form with errors.
   assert.equal((await forms.post('/api/v1/reset/password/get-link', { data: { email: 'cora.validity@example.com' } })).status(), 200);
   const reset = await mailed('cora.validity@example.com', '/reset-password\\?suid=');
