@@ -150,13 +150,22 @@ pub struct AddForm {
     #[serde(default)]
     #[schema(required = true, schema_with = framework::rules::email)]
     pub email: String,
-    /// As the staff pages and the audit log show them (else the email's name).
+    /// As the staff pages and the audit log show them (left empty: the email's name).
     #[serde(default)]
-    #[schema(schema_with = framework::rules::name)]
+    #[schema(schema_with = name_or_nothing)]
     pub name: String,
     #[serde(default)]
     #[schema(required = true, nullable = false, inline)]
     pub role: Option<Role>,
+}
+
+/// A name ([`framework::rules::name`]), or nothing (the email's name is taken).
+fn name_or_nothing() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::name()
+        .pattern(Some(format!("^$|{}", framework::rules::NAME)))
+        .description(Some(
+            "As the staff pages and the audit log show them (left empty: the email's name).",
+        ))
 }
 
 framework::declare!(
