@@ -302,23 +302,15 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
 
     // Two ticked orders move together (the form sends the box twice).
     let csrf = csrf_of(&html);
-    let first_s = first.to_string();
-    let third_s = third.to_string();
-    let r = send!(
-        store,
-        post(
-            "/staff/orders",
-            &dora,
-            &[
-                ("_call", "staffOrderStatus"),
-                ("csrf", &csrf),
-                ("order_ids", &first_s),
-                ("order_ids", &third_s),
-                ("status", "confirmed"),
-                ("reason", "")
-            ]
-        )
-    );
+    // The board's form: the ticked orders, the status they go to, no reason.
+    let moving = |ids: [i64; 2], status: &'static str| {
+        let ids = ids.map(|id| id.to_string());
+        let mut fields = vec![("_call", "staffOrderStatus"), ("csrf", csrf.as_str())];
+        fields.extend(ids.iter().map(|id| ("order_ids", id.as_str())));
+        fields.extend([("status", status), ("reason", "")]);
+        post("/staff/orders", &dora, &fields)
+    };
+    let r = send!(store, moving([first, third], "confirmed"));
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
     assert_eq!(location(&r), "/staff/orders?done=moved");
     let html = send!(store, get("/staff/orders?done=moved", &dora)).text();
@@ -327,21 +319,7 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
         "{html}"
     );
     // All or none: a move one of them cannot take moves neither.
-    let second_s = second.to_string();
-    let r = send!(
-        store,
-        post(
-            "/staff/orders",
-            &dora,
-            &[
-                ("_call", "staffOrderStatus"),
-                ("csrf", &csrf),
-                ("order_ids", &first_s),
-                ("order_ids", &second_s),
-                ("status", "out_for_delivery")
-            ]
-        )
-    );
+    let r = send!(store, moving([first, second], "out_for_delivery"));
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
     assert!(
         r.text().contains(
@@ -352,6 +330,7 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
     );
 
     // An order's page: its next steps, a note, then a cancellation without and with a reason.
+    let second_s = second.to_string();
     let here = format!("/staff/orders/{second}");
     let page = send!(store, get(&here, &dora));
     assert_eq!(page.status, StatusCode::OK, "{}", page.text());

@@ -64,27 +64,10 @@ impl Endpoint for StaffAudit {
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<AuditPage, ApiError> {
         staff(ctx, &[Role::Manager])?;
-        for (name, id) in [("before", q.before), ("staff", q.staff)] {
-            if id.is_some_and(|id| id < 1) {
-                return Err(ApiError::BadRequest(format!(
-                    "{name} {}",
-                    domain::ids::NOT_AN_ID
-                )));
-            }
-        }
-        // A kind of write is a short word (PostgreSQL could not even compare a NUL).
-        if q.action
-            .as_deref()
-            .is_some_and(|a| a.chars().count() > 60 || a.chars().any(char::is_control))
-        {
-            return Err(ApiError::BadRequest(
-                "action is at most 60 characters, without control characters.".into(),
-            ));
-        }
         let filter = db::team::AuditFilter {
-            before_id: q.before,
-            staff_id: q.staff,
-            action: q.action.filter(|a| !a.trim().is_empty()),
+            before_id: positive("before", q.before)?,
+            staff_id: positive("staff", q.staff)?,
+            action: search_text("action", q.action)?,
             limit: PAGE + 1,
         };
         let mut rows = db::team::audit_page(ctx.conn, &filter)?;

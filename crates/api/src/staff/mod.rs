@@ -128,6 +128,31 @@ pub fn staff(ctx: &mut Ctx, roles: &[Role]) -> Result<Signed, ApiError> {
     Ok(signed)
 }
 
+/// A query's id `name`: positive, or a 400 naming it.
+pub(crate) fn positive(name: &str, id: Option<i64>) -> Result<Option<i64>, ApiError> {
+    match id {
+        Some(n) if n < 1 => Err(ApiError::BadRequest(format!(
+            "{name} {}",
+            domain::ids::NOT_AN_ID
+        ))),
+        _ => Ok(id),
+    }
+}
+
+/// A query's search text `name`: a line of at most 60 characters as the document says
+/// (PostgreSQL could not even compare a NUL), or a 400 naming it; trimmed, none when empty.
+pub(crate) fn search_text(name: &str, text: Option<String>) -> Result<Option<String>, ApiError> {
+    if text
+        .as_deref()
+        .is_some_and(|t| t.chars().count() > 60 || t.chars().any(char::is_control))
+    {
+        return Err(ApiError::BadRequest(format!(
+            "{name} is at most 60 characters, without control characters."
+        )));
+    }
+    Ok(text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
+}
+
 /// The session cookie that holds `token` (or that clears it, `None`).
 fn session_cookie(ctx: &Ctx, token: Option<String>) -> Cookie<'static> {
     let clear = token.is_none();

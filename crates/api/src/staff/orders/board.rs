@@ -105,18 +105,8 @@ fn filter(q: BoardQuery) -> Result<db::staff::BoardFilter, ApiError> {
             .transpose()
     };
     let status = q.status;
-    if q.before.is_some_and(|b| b < 1) {
-        return Err(bad(&format!("before {}", domain::ids::NOT_AN_ID)));
-    }
-    let text = q.q.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
-    if text
-        .as_deref()
-        .is_some_and(|t| t.chars().count() > 60 || t.chars().any(char::is_control))
-    {
-        return Err(bad(
-            "q is at most 60 characters, without control characters.",
-        ));
-    }
+    let before_id = super::super::positive("before", q.before)?;
+    let text = super::super::search_text("q", q.q)?;
     Ok(db::staff::BoardFilter {
         status: status.map(|s| s.as_str().to_string()),
         from: day(&q.from, "from")?,
@@ -126,7 +116,7 @@ fn filter(q: BoardQuery) -> Result<db::staff::BoardFilter, ApiError> {
         barangay: q.barangay.map(BarangayId::get),
         number: text.as_deref().and_then(crate::orders::parse_number),
         text,
-        before_id: q.before,
+        before_id,
         limit: PAGE + 1,
     })
 }

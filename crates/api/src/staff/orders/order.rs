@@ -120,7 +120,7 @@ impl Endpoint for StaffOrderNote {
             });
         }
         let id = p.order_id;
-        if db::orders::full(ctx.conn, id)?.is_none() {
+        if db::staff::status_of(ctx.conn, id)?.is_none() {
             return Err(ApiError::NotFound("No such order.".into()));
         }
         let member = signed.member;
