@@ -37,6 +37,7 @@ pub mod outages;
 pub mod outbox;
 pub mod places;
 mod run;
+pub mod runs;
 pub mod schema;
 pub mod seed;
 pub mod sessions;

@@ -214,6 +214,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    order_containers (order_id, name) {
+        order_id -> Int8,
+        name -> Text,
+        cases_out -> Int4,
+        cases_back -> Int4,
+    }
+}
+
+diesel::table! {
     order_items (order_id, line) {
         order_id -> Int8,
         line -> Int4,
@@ -377,6 +386,32 @@ diesel::table! {
 }
 
 diesel::table! {
+    run_stops (run_id, order_id) {
+        run_id -> Int8,
+        order_id -> Int8,
+        seq -> Int4,
+        outcome -> Text,
+        cash_received -> Nullable<Int8>,
+        empties_returned -> Nullable<Int4>,
+        reason -> Text,
+        note -> Text,
+        done_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    runs (id) {
+        id -> Int8,
+        day -> Text,
+        rider_id -> Int8,
+        created_at -> Int8,
+        sent_at -> Nullable<Int8>,
+        closed_at -> Nullable<Int8>,
+        cash_handed_in -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
     served_areas (city_id, fulfillment_type_id) {
         city_id -> Int8,
         fulfillment_type_id -> Int4,
@@ -496,6 +531,7 @@ diesel::joinable!(goto_case_items -> products (product_id));
 diesel::joinable!(goto_cases -> packagings (packaging_id));
 diesel::joinable!(goto_cases -> users (user_id));
 diesel::joinable!(order_charges -> orders (order_id));
+diesel::joinable!(order_containers -> orders (order_id));
 diesel::joinable!(order_items -> orders (order_id));
 diesel::joinable!(order_notes -> orders (order_id));
 diesel::joinable!(order_notes -> staff (staff_id));
@@ -510,6 +546,9 @@ diesel::joinable!(product_areas -> products (product_id));
 diesel::joinable!(products -> packagings (packaging_id));
 diesel::joinable!(products -> product_types (product_type_id));
 diesel::joinable!(promos -> products (product_id));
+diesel::joinable!(run_stops -> orders (order_id));
+diesel::joinable!(run_stops -> runs (run_id));
+diesel::joinable!(runs -> staff (rider_id));
 diesel::joinable!(served_areas -> cities (city_id));
 diesel::joinable!(served_areas -> fulfillment_types (fulfillment_type_id));
 diesel::joinable!(staff_links -> staff (staff_id));
@@ -540,6 +579,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     newsletter_subscriptions,
     notices,
     order_charges,
+    order_containers,
     order_items,
     order_notes,
     order_status_history,
@@ -553,6 +593,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     provinces,
     rate_limits,
     registrations,
+    run_stops,
+    runs,
     served_areas,
     sessions,
     settings,

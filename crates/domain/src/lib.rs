@@ -4,6 +4,7 @@ pub mod account;
 pub mod calendar;
 pub mod cases;
 pub mod deposits;
+pub mod dispatch;
 pub mod email;
 pub mod ids;
 pub mod money;

@@ -52,6 +52,12 @@ pub fn search() -> ObjectBuilder {
     line(60)
 }
 
+/// An amount of pesos as a person types it ([`domain::money::PESOS`]: `1,250.50`).
+pub fn pesos() -> ObjectBuilder {
+    text(domain::money::PESOS, Some(20))
+        .description(Some("Pesos, as typed: `1,250.50`, `980`, `P 75.00`."))
+}
+
 /// A Manila day, `YYYY-MM-DD` ([`DATE`]).
 pub fn day() -> ObjectBuilder {
     text(DATE, None).description(Some("A day in Manila, `YYYY-MM-DD`."))
@@ -102,6 +108,36 @@ mod tests {
 
     fn matches(pattern: &str, text: &str) -> bool {
         regex_lite::Regex::new(pattern).unwrap().is_match(text)
+    }
+
+    #[test]
+    fn the_pesos_pattern_reads_what_the_parser_does() {
+        for text in [
+            "1250",
+            "1,250",
+            "1,250.5",
+            "P 980.00",
+            "₱12,345,678.90",
+            "0",
+            " 7.05 ",
+            "",
+            "-5",
+            "1,25",
+            "12,3456",
+            "1.234",
+            "1e3",
+            "1234567890",
+            "1,000,000,000",
+            "P",
+            ".5",
+            "1,2345",
+        ] {
+            assert_eq!(
+                matches(domain::money::PESOS, text),
+                domain::money::parse_pesos(text).is_some(),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -68,6 +68,15 @@ export type Area = { province_name: string, cities: Array<AreaCity>, };
 export type AreaCity = { city_name: string, fulfillments: Array<string>, };
 
 /**
+ * A run arranged: the run, or none when its last stop went and it was deleted.
+ */
+export type Arranged = { run: RunView | null, 
+/**
+ * Where the page goes: the run's page, or the runs of its day.
+ */
+link: string, message: string, };
+
+/**
  * One staff write.
  */
 export type AuditEntry = { id: number, 
@@ -276,6 +285,11 @@ export type CityId = number;
  */
 export type CityView = { city_id: CityId, city_province: ProvinceId, city_name: string, province_name: string, };
 
+/**
+ * Cases of a kind of container.
+ */
+export type ContainerCount = { name: string, cases: number, };
+
 export type Dashboard = { today: DayFigures, 
 /**
  * The orders at each status that is not final.
@@ -302,6 +316,52 @@ day: string, orders: number,
  * Centavos.
  */
 revenue: number, };
+
+/**
+ * The day's report (centavos, cases).
+ */
+export type DayReport = { 
+/**
+ * `YYYY-MM-DD`, Manila.
+ */
+day: string, 
+/**
+ * Orders placed that day, and what those not cancelled come to.
+ */
+orders: number, revenue: number, runs: Array<DayRun>, 
+/**
+ * Over the day's runs.
+ */
+totals: RunTotals, 
+/**
+ * The cash handed in on the day's closed runs.
+ */
+cash_handed_in: number, 
+/**
+ * The containers the day's delivered stops took out, by kind.
+ */
+containers_out: Array<ContainerCount>, 
+/**
+ * Orders placed that day and cancelled, with why.
+ */
+cancelled: Array<ReasonLine>, 
+/**
+ * The day's failed stops, with why.
+ */
+failed: Array<ReasonLine>, 
+/**
+ * The day's delivered stops whose cash or empties differ from what was expected.
+ */
+flagged: Array<ReasonLine>, };
+
+/**
+ * A run of the day with its figures.
+ */
+export type DayRun = { run: RunLine, totals: RunTotals, cash_handed_in: number | null, 
+/**
+ * Handed in less reported (negative: short), once closed.
+ */
+cash_difference: number | null, };
 
 /**
  * A product a cart call names in a refusal.
@@ -547,6 +607,11 @@ number: string, status: string, status_label: string, placed_at: string, fulfill
 confirmation_mailed: boolean, };
 
 /**
+ * How a stop ended (`pending` until the rider says).
+ */
+export type Outcome = "pending" | "delivered" | "failed";
+
+/**
  * What one option buys: a single unit or a case (box) of `unit_per_case`.
  */
 export type Pack = "unit" | "case";
@@ -588,6 +653,15 @@ export type PendingAnswer = { data: PendingRegistration, };
  * choosing the password (whoever asked for the link typed them: the holder sees them first).
  */
 export type PendingRegistration = { email: string, first_name: string, last_name: string, mobile: string, birth_date: string, };
+
+/**
+ * A line of the pick list: a product's cases and loose units over the run.
+ */
+export type PickLine = { product_name: string, case_name: string, unit_per_case: number, cases: number, 
+/**
+ * Units besides the whole cases.
+ */
+units: number, };
 
 /**
  * What Submit Order answers: the order and the address of its page (with a guest's key).
@@ -665,6 +739,11 @@ export type ProvinceView = { id: ProvinceId, province_name: string, };
 export type QrCode = { size: number, path: string, };
 
 /**
+ * An order or a stop named with why (a cancellation's reason, a failed stop's, a difference).
+ */
+export type ReasonLine = { order_id: number, number: string, reason: string, };
+
+/**
  * The place a refill filled the cart for.
  */
 export type RefillPlace = { city_id: CityId, city_name: string, barangay_id: BarangayId, barangay_name: string, street_id: StreetId | null, };
@@ -703,9 +782,95 @@ export type RefusalData = { error: string, products: Array<DisabledProduct>, };
 export type Results<T> = { results: Array<T>, };
 
 /**
+ * A rider a run may go to.
+ */
+export type RiderChoice = { id: number, name: string, };
+
+/**
  * What a member of staff may do.
  */
 export type Role = "manager" | "dispatcher" | "rider";
+
+/**
+ * A run made or changed.
+ */
+export type RunChanged = { run_id: number, 
+/**
+ * The run's page.
+ */
+link: string, message: string, };
+
+/**
+ * A run as a line of a list.
+ */
+export type RunLine = { id: number, 
+/**
+ * `YYYY-MM-DD`, Manila.
+ */
+day: string, rider_id: number, rider: string, state: RunState, state_label: string, stops: number, delivered: number, failed: number, };
+
+/**
+ * Where a run is: planned (stops may change), out (the rider has it), closed (reconciled).
+ */
+export type RunState = "planned" | "out" | "closed";
+
+/**
+ * A run's figures (centavos, cases).
+ */
+export type RunTotals = { stops: number, delivered: number, failed: number, pending: number, 
+/**
+ * What the stops delivered or still out should bring.
+ */
+cash_expected: number, 
+/**
+ * What the rider reported receiving.
+ */
+cash_reported: number, empties_expected: number, empties_returned: number, };
+
+/**
+ * One run as the staff work it.
+ */
+export type RunView = { run: RunLine, stops: Array<StopView>, pick_list: Array<PickLine>, 
+/**
+ * The containers the run's orders go in, by kind.
+ */
+containers_out: Array<ContainerCount>, totals: RunTotals, 
+/**
+ * The cash the rider handed in (centavos; once closed), and its difference from what they
+ * reported (negative: short).
+ */
+cash_handed_in: number | null, cash_difference: number | null, 
+/**
+ * What the signed-in member may do now: order, add and take off stops (a planned run,
+ * dispatchers and managers), send it out, end its stops, close it.
+ */
+can_arrange: boolean, can_send: boolean, can_end_stops: boolean, can_close: boolean, 
+/**
+ * Why a delivery may fail (the rider chooses one).
+ */
+failure_reasons: Array<string>, 
+/**
+ * Orders that may be added (a planned run, dispatchers and managers).
+ */
+waiting: Array<WaitingOrder>, };
+
+export type RunsPage = { 
+/**
+ * The day shown (`YYYY-MM-DD`) and today (Manila).
+ */
+day: string, today: string, 
+/**
+ * The day's runs; for a rider, their own (and any of theirs still open from another day).
+ */
+runs: Array<RunLine>, 
+/**
+ * Confirmed delivery orders on no run (dispatchers and managers; a rider gets none).
+ */
+waiting: Array<WaitingOrder>, 
+/**
+ * The riders a run may go to (dispatchers and managers; a rider gets none).
+ */
+riders: Array<RiderChoice>, };
 
 export type SecondFactorState = { 
 /**
@@ -803,6 +968,48 @@ note: string, };
 export type Step = "policy" | "category" | "location";
 
 /**
+ * What a stop delivers: a line of its order.
+ */
+export type StopItem = { product_name: string, case_name: string, quantity: number, };
+
+/**
+ * A stop of a run: the run sheet's line, and how it ended.
+ */
+export type StopView = { seq: number, order_id: number, number: string, contact_name: string, mobile: string, 
+/**
+ * The street address.
+ */
+address: string, 
+/**
+ * The barangay and city.
+ */
+place: string, 
+/**
+ * The shopper's note.
+ */
+notes: string, items: Array<StopItem>, 
+/**
+ * The cash to collect (the order's total; centavos).
+ */
+total: number, 
+/**
+ * The empty cases to collect, by kind.
+ */
+empties: Array<ContainerCount>, empties_expected: number, outcome: Outcome, 
+/**
+ * Centavos, as the rider reported.
+ */
+cash_received: number | null, empties_returned: number | null, 
+/**
+ * Why a failed stop failed, and the rider's note.
+ */
+reason: string, note: string, 
+/**
+ * What the reconciliation found wrong (cash short or over, empties missing).
+ */
+differences: Array<string>, };
+
+/**
  * A street of a barangay that needs one.
  */
 export type StreetId = number;
@@ -854,6 +1061,19 @@ error?: string,
  * Cart and checkout refusals: the error again and the products concerned.
  */
 data?: RefusalData, };
+
+/**
+ * An order waiting for a run.
+ */
+export type WaitingOrder = { id: number, number: string, contact_name: string, 
+/**
+ * The barangay and city.
+ */
+place: string, 
+/**
+ * Centavos.
+ */
+total: number, };
 
 export type Welcome = { first_name: string, 
 /**
@@ -914,6 +1134,7 @@ export const calls = {
   siteText: { name: 'siteText', method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
   staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
   staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,
+  staffDay: { name: 'staffDay', method: 'GET', key: '/api/v1/staff/day?day={day}', read: true } as Call<DayReport>,
   staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,
   staffLogout: { name: 'staffLogout', method: 'POST', key: '/api/v1/staff/logout', read: false } as Call<SignedOut>,
   staffMe: { name: 'staffMe', method: 'GET', key: '/api/v1/staff/me', read: true } as Call<StaffSelf>,
@@ -922,6 +1143,14 @@ export const calls = {
   staffOrder: { name: 'staffOrder', method: 'GET', key: '/api/v1/staff/orders/{orderId}', read: true } as Call<StaffOrderView>,
   staffOrderNote: { name: 'staffOrderNote', method: 'POST', key: '/api/v1/staff/orders/{orderId}/notes', read: false } as Call<StaffOrderView>,
   staffPassword: { name: 'staffPassword', method: 'POST', key: '/api/v1/staff/password', read: false } as Call<PasswordChosen>,
+  staffRuns: { name: 'staffRuns', method: 'GET', key: '/api/v1/staff/runs?day={day}', read: true } as Call<RunsPage>,
+  staffRunCreate: { name: 'staffRunCreate', method: 'POST', key: '/api/v1/staff/runs', read: false } as Call<RunChanged>,
+  staffRun: { name: 'staffRun', method: 'GET', key: '/api/v1/staff/runs/{runId}', read: true } as Call<RunView>,
+  staffRunArrange: { name: 'staffRunArrange', method: 'POST', key: '/api/v1/staff/runs/{runId}/arrange', read: false } as Call<Arranged>,
+  staffRunClose: { name: 'staffRunClose', method: 'POST', key: '/api/v1/staff/runs/{runId}/close', read: false } as Call<RunView>,
+  staffRunSend: { name: 'staffRunSend', method: 'POST', key: '/api/v1/staff/runs/{runId}/send', read: false } as Call<RunChanged>,
+  staffRunStops: { name: 'staffRunStops', method: 'POST', key: '/api/v1/staff/runs/{runId}/stops', read: false } as Call<RunView>,
+  staffRunStop: { name: 'staffRunStop', method: 'POST', key: '/api/v1/staff/runs/{runId}/stops/{orderId}', read: false } as Call<RunView>,
   staffEnrollment: { name: 'staffEnrollment', method: 'GET', key: '/api/v1/staff/second-factor', read: true } as Call<SecondFactorState>,
   staffSecondFactor: { name: 'staffSecondFactor', method: 'POST', key: '/api/v1/staff/second-factor', read: false } as Call<StaffSelf>,
   staffTeam: { name: 'staffTeam', method: 'GET', key: '/api/v1/staff/team', read: true } as Call<Results<StaffMember>>,

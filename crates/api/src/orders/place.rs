@@ -335,6 +335,7 @@ impl<'a> NewOrder<'a> {
         let items = item_rows(&priced.lines);
         let charges = charge_rows(&summary.deposits);
         let id = db::orders::insert(inner.conn, &order, &items, &charges)?;
+        db::runs::add_containers(inner.conn, id, &container_rows(&priced.answer.empties))?;
         db::carts::clear(inner.conn, cart_id)?;
         db::carts::lock(inner.conn, cart_id, self.unix)?;
         // The mail goes with the order: both or neither.
@@ -531,6 +532,21 @@ fn charge_rows(deposits: &[NameAmount]) -> Vec<OrderChargeRow> {
             line: n as i32 + 1,
             name: d.name.clone(),
             amount: d.amount,
+        })
+        .collect()
+}
+
+/// The containers the order lends, by deposit, and the empties the shopper said they return:
+/// what a delivery run loads and collects.
+fn container_rows(empties: &[crate::cart::pricing::EmptiesLine]) -> Vec<db::runs::ContainerRow> {
+    empties
+        .iter()
+        .filter(|e| e.max_cases > 0)
+        .map(|e| db::runs::ContainerRow {
+            order_id: 0,
+            name: e.name.clone(),
+            cases_out: e.max_cases,
+            cases_back: e.returned,
         })
         .collect()
 }

@@ -175,7 +175,7 @@ fn queue_status_mail(
 
 /// Order ids as JSON's list or one id, or as a page form's field (`42,57`: the board's ticked
 /// orders, joined by the form path).
-fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
+pub(crate) fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Id {
@@ -228,6 +228,14 @@ pub struct StatusForm {
 
 /// 1 to [`MAX_ORDERS`] order ids.
 fn order_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    ids_schema(
+        MAX_ORDERS,
+        "The orders to move: ids (a form sends `42,57`).",
+    )
+}
+
+/// 1 to `max` order ids, as [`order_ids`] reads them.
+pub(crate) fn ids_schema(max: usize, description: &str) -> utoipa::openapi::schema::ArrayBuilder {
     use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
     utoipa::openapi::schema::ArrayBuilder::new()
         .items(
@@ -237,8 +245,8 @@ fn order_ids_schema() -> utoipa::openapi::schema::ArrayBuilder {
                 .minimum(Some(1)),
         )
         .min_items(Some(1))
-        .max_items(Some(MAX_ORDERS))
-        .description(Some("The orders to move: ids (a form sends `42,57`)."))
+        .max_items(Some(max))
+        .description(Some(description))
 }
 
 /// A move's reason: a line of at most [`MAX_REASON`] characters.

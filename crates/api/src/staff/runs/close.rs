@@ -1,0 +1,242 @@
+//! A run closed on the cash its rider handed in (every stop ended), and the day's report: the
+//! orders placed and what they come to, each run's cash expected, reported and handed in, the
+//! containers out and the empties back, the cancelled orders and the failed stops with their
+//! reasons, and every stop whose cash or empties differ.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use super::plan::{day_of, today};
+use super::run::{view, RunView};
+use super::{
+    dispatcher, invalid, load_stops, pesos, ContainerCount, RunLine, RunPath, RunState, RunTotals,
+};
+use crate::staff::record;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
+
+framework::register!(StaffRunClose, StaffDay);
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct CloseForm {
+    /// The cash the rider handed in, in pesos as typed.
+    #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::pesos)]
+    pub cash_handed_in: String,
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/runs/{runId}/close`: closes a run whose stops have all ended, on the
+    /// cash its rider handed in (dispatchers and managers); answers the run.
+    pub struct StaffRunClose = Post "/api/v1/staff/runs/{runId}/close" as "staffRunClose", Write, errors [401, 404, 422],
+    (RunPath, NoParams, Json<CloseForm, true>) -> RunView,
+    "Closes a run on the cash handed in.");
+
+impl Endpoint for StaffRunClose {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<RunView, ApiError> {
+        let member = dispatcher(ctx)?.member;
+        if f.cash_handed_in.trim().is_empty() {
+            return Err(invalid(
+                "cash_handed_in",
+                "Give the cash the rider handed in, in pesos.",
+            ));
+        }
+        let cash = pesos("cash_handed_in", &f.cash_handed_in, "cash handed in")?;
+        let id = p.run_id;
+        let now = domain::calendar::unix_now();
+        db::write_transaction(ctx.conn, |conn| {
+            db::runs::hold(conn, id)?;
+            let run = db::runs::run(conn, id)?
+                .ok_or_else(|| ApiError::NotFound("No such run.".into()))?;
+            match RunState::of(&run) {
+                RunState::Planned => {
+                    return Err(invalid(
+                        "cash_handed_in",
+                        format!("Run {id} was never sent out."),
+                    ))
+                }
+                RunState::Closed => {
+                    return Err(invalid(
+                        "cash_handed_in",
+                        format!("Run {id} is closed already."),
+                    ))
+                }
+                RunState::Out => {}
+            }
+            let loaded = load_stops(conn, id)?;
+            let totals = domain::dispatch::totals(&loaded.figures);
+            if totals.pending > 0 {
+                return Err(invalid(
+                    "cash_handed_in",
+                    format!(
+                        "{} stop(s) of run {id} have not ended: the rider marks each delivered or failed first.",
+                        totals.pending
+                    ),
+                ));
+            }
+            db::runs::close(conn, id, cash, now)?;
+            record(
+                conn,
+                Some(&member),
+                "run.close",
+                &format!("run {id}"),
+                None,
+                Some(serde_json::json!({
+                    "cash_handed_in": cash,
+                    "cash_reported": totals.cash_reported,
+                    "difference": cash - totals.cash_reported,
+                })),
+            )
+        })?;
+        view(ctx, id)
+    }
+}
+
+/// An order or a stop named with why (a cancellation's reason, a failed stop's, a difference).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct ReasonLine {
+    pub order_id: i64,
+    pub number: String,
+    pub reason: String,
+}
+
+/// A run of the day with its figures.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct DayRun {
+    pub run: RunLine,
+    pub totals: RunTotals,
+    pub cash_handed_in: Option<i64>,
+    /// Handed in less reported (negative: short), once closed.
+    pub cash_difference: Option<i64>,
+}
+
+/// The day's report (centavos, cases).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct DayReport {
+    /// `YYYY-MM-DD`, Manila.
+    pub day: String,
+    /// Orders placed that day, and what those not cancelled come to.
+    pub orders: i64,
+    pub revenue: i64,
+    pub runs: Vec<DayRun>,
+    /// Over the day's runs.
+    pub totals: RunTotals,
+    /// The cash handed in on the day's closed runs.
+    pub cash_handed_in: i64,
+    /// The containers the day's delivered stops took out, by kind.
+    pub containers_out: Vec<ContainerCount>,
+    /// Orders placed that day and cancelled, with why.
+    pub cancelled: Vec<ReasonLine>,
+    /// The day's failed stops, with why.
+    pub failed: Vec<ReasonLine>,
+    /// The day's delivered stops whose cash or empties differ from what was expected.
+    pub flagged: Vec<ReasonLine>,
+}
+
+/// The report of Manila day `day`.
+pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
+    let start = domain::calendar::manila_day_start(day)
+        .ok_or_else(|| ApiError::BadRequest("day is a day, YYYY-MM-DD.".into()))?;
+    let placed = db::runs::placed_between(ctx.conn, start, start + 86_400)?;
+    let revenue = placed
+        .iter()
+        .filter(|o| o.status != "cancelled")
+        .map(|o| o.total)
+        .sum();
+    let mut cancelled = Vec::new();
+    for o in placed.iter().filter(|o| o.status == "cancelled") {
+        let why = db::orders::full(ctx.conn, o.id)?
+            .and_then(|f| f.history.into_iter().rev().find(|h| h.0 == "cancelled"))
+            .map(|h| h.2)
+            .unwrap_or_default();
+        cancelled.push(ReasonLine {
+            order_id: o.id,
+            number: crate::orders::number(o.id),
+            reason: why,
+        });
+    }
+    let runs = db::runs::of_day(ctx.conn, day, None)?;
+    let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
+    let stop_rows = db::runs::stops(ctx.conn, &ids)?;
+    let (mut day_runs, mut all, mut delivered_containers) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut failed, mut flagged) = (Vec::new(), Vec::new());
+    for run in &runs {
+        let loaded = load_stops(ctx.conn, run.id)?;
+        let totals = domain::dispatch::totals(&loaded.figures);
+        for s in &loaded.stops {
+            let line = |reason: String| ReasonLine {
+                order_id: s.order_id,
+                number: s.number.clone(),
+                reason,
+            };
+            match s.outcome {
+                domain::dispatch::Outcome::Failed => failed.push(line(if s.note.is_empty() {
+                    s.reason.clone()
+                } else {
+                    format!("{} ({})", s.reason, s.note)
+                })),
+                domain::dispatch::Outcome::Delivered if !s.differences.is_empty() => {
+                    flagged.push(line(s.differences.join("; ")));
+                }
+                _ => {}
+            }
+        }
+        let delivered: Vec<i64> = loaded
+            .stops
+            .iter()
+            .filter(|s| s.outcome == domain::dispatch::Outcome::Delivered)
+            .map(|s| s.order_id)
+            .collect();
+        delivered_containers.extend(db::runs::containers(ctx.conn, &delivered)?);
+        all.extend(loaded.figures);
+        day_runs.push(DayRun {
+            run: super::line(run, &stop_rows),
+            cash_difference: run.cash_handed_in.map(|c| c - totals.cash_reported),
+            cash_handed_in: run.cash_handed_in,
+            totals: totals.into(),
+        });
+    }
+    Ok(DayReport {
+        day: day.to_string(),
+        orders: placed.len() as i64,
+        revenue,
+        cash_handed_in: runs.iter().filter_map(|r| r.cash_handed_in).sum(),
+        runs: day_runs,
+        totals: domain::dispatch::totals(&all).into(),
+        containers_out: super::count_containers(&delivered_containers, |c| c.cases_out),
+        cancelled,
+        failed,
+        flagged,
+    })
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ReportQuery {
+    /// A Manila day (`YYYY-MM-DD`); today when left out.
+    #[param(schema_with = framework::rules::day)]
+    pub day: Option<String>,
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/day`: a day's report (dispatchers and managers).
+    pub struct StaffDay = Get "/api/v1/staff/day" as "staffDay", Session, errors [400, 401, 404],
+    (NoParams, ReportQuery, NoBody) -> DayReport,
+    "A day's orders, runs, cash and empties, cancellations and failures.");
+
+impl Endpoint for StaffDay {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<DayReport, ApiError> {
+        dispatcher(ctx)?;
+        let day = match q.day.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+            Some(d) => day_of("day", d)
+                .map_err(|_| ApiError::BadRequest("day is a day, YYYY-MM-DD.".into()))?,
+            None => today(),
+        };
+        report(ctx, &day)
+    }
+}

@@ -1,0 +1,287 @@
+//! The runs of a day and a new run: a rider, a day and the confirmed delivery orders they take,
+//! grouped by barangay (`domain::dispatch::by_barangay`); the dispatcher orders them after.
+
+use domain::staff::Role;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use super::{dispatcher, invalid, line, RunLine, EVERYONE};
+use crate::staff::{record, staff};
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
+
+framework::register!(StaffRuns, StaffRunCreate);
+
+/// The most orders the waiting list shows.
+pub const WAITING: i64 = 200;
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DayQuery {
+    /// A Manila day (`YYYY-MM-DD`); today when left out.
+    #[param(schema_with = framework::rules::day)]
+    pub day: Option<String>,
+}
+
+/// An order waiting for a run.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct WaitingOrder {
+    pub id: i64,
+    pub number: String,
+    pub contact_name: String,
+    /// The barangay and city.
+    pub place: String,
+    /// Centavos.
+    pub total: i64,
+}
+
+/// A rider a run may go to.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct RiderChoice {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct RunsPage {
+    /// The day shown (`YYYY-MM-DD`) and today (Manila).
+    pub day: String,
+    pub today: String,
+    /// The day's runs; for a rider, their own (and any of theirs still open from another day).
+    pub runs: Vec<RunLine>,
+    /// Confirmed delivery orders on no run (dispatchers and managers; a rider gets none).
+    pub waiting: Vec<WaitingOrder>,
+    /// The riders a run may go to (dispatchers and managers; a rider gets none).
+    pub riders: Vec<RiderChoice>,
+}
+
+/// The Manila day `text` (`YYYY-MM-DD`), or refused on `field`.
+pub(crate) fn day_of(field: &'static str, text: &str) -> Result<String, ApiError> {
+    let t = text.trim();
+    domain::calendar::parse_iso_date(t)
+        .map(domain::calendar::iso_date)
+        .ok_or_else(|| invalid(field, "Give the day as YYYY-MM-DD."))
+}
+
+/// Today in Manila, `YYYY-MM-DD`.
+pub(crate) fn today() -> String {
+    domain::calendar::iso_date(domain::calendar::manila_now().date())
+}
+
+/// Waiting orders as the pages list them.
+pub(crate) fn waiting(ctx: &mut Ctx) -> Result<Vec<WaitingOrder>, ApiError> {
+    Ok(
+        db::runs::waiting(ctx.conn, domain::DEFAULT_FULFILLMENT.get(), WAITING)?
+            .into_iter()
+            .map(|o| WaitingOrder {
+                number: crate::orders::number(o.id),
+                id: o.id,
+                contact_name: o.contact_name,
+                place: o.place,
+                total: o.total,
+            })
+            .collect(),
+    )
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/runs`: a day's runs, the orders waiting for one and the riders
+    /// (dispatchers and managers); a rider's own runs.
+    pub struct StaffRuns = Get "/api/v1/staff/runs" as "staffRuns", Session, errors [400, 401, 404],
+    (NoParams, DayQuery, NoBody) -> RunsPage,
+    "A day's runs, the orders waiting for a run and the riders.");
+
+impl Endpoint for StaffRuns {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<RunsPage, ApiError> {
+        let signed = staff(ctx, &EVERYONE)?;
+        let today = today();
+        let day = match q.day.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+            Some(d) => day_of("day", d)
+                .map_err(|_| ApiError::BadRequest("day is a day, YYYY-MM-DD.".into()))?,
+            None => today.clone(),
+        };
+        let rider = signed.role == Role::Rider;
+        let mut runs = db::runs::of_day(ctx.conn, &day, rider.then_some(signed.member.id))?;
+        if rider {
+            for open in db::runs::open_of_rider(ctx.conn, signed.member.id)? {
+                if !runs.iter().any(|r| r.id == open.id) {
+                    runs.push(open);
+                }
+            }
+        }
+        let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
+        let stops = db::runs::stops(ctx.conn, &ids)?;
+        let (waiting, riders) = if rider {
+            (Vec::new(), Vec::new())
+        } else {
+            let riders = db::runs::riders(ctx.conn)?
+                .into_iter()
+                .map(|(id, name)| RiderChoice { id, name })
+                .collect();
+            (waiting(ctx)?, riders)
+        };
+        Ok(RunsPage {
+            runs: runs.iter().map(|r| line(r, &stops)).collect(),
+            day,
+            today,
+            waiting,
+            riders,
+        })
+    }
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct RunForm {
+    /// The rider (a member of staff whose role is rider).
+    #[serde(default)]
+    #[schema(required = true, nullable = false, minimum = 1)]
+    pub rider_id: Option<i64>,
+    /// The day of the run (`YYYY-MM-DD`, Manila): today or later.
+    #[serde(default)]
+    #[schema(required = true, schema_with = framework::rules::day)]
+    pub day: String,
+    /// The orders it takes: confirmed delivery orders on no other run (a form sends `42,57`).
+    #[serde(default, deserialize_with = "crate::staff::orders::status::order_ids")]
+    #[schema(required = true, schema_with = stop_ids)]
+    pub order_ids: Vec<i64>,
+}
+
+/// 1 to [`domain::dispatch::MAX_STOPS`] order ids.
+pub(crate) fn stop_ids() -> utoipa::openapi::schema::ArrayBuilder {
+    crate::staff::orders::status::ids_schema(
+        domain::dispatch::MAX_STOPS,
+        "The orders it takes: ids (a form sends `42,57`).",
+    )
+}
+
+/// A run made or changed.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct RunChanged {
+    pub run_id: i64,
+    /// The run's page.
+    pub link: String,
+    pub message: String,
+}
+
+/// In the caller's transaction: `ids` checked as orders that may go on run `run` (confirmed,
+/// delivered, on no other run) and added after its `after` stops, grouped by barangay.
+pub(crate) fn add_orders(
+    conn: &mut db::AnyConnection,
+    run: i64,
+    ids: &[i64],
+    after: i32,
+) -> Result<Vec<String>, ApiError> {
+    let orders = db::runs::orders(conn, ids)?;
+    for id in ids {
+        let number = crate::orders::number(*id);
+        let Some(o) = orders.iter().find(|o| o.id == *id) else {
+            return Err(invalid("order_ids", format!("There is no order {number}.")));
+        };
+        if o.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get() {
+            return Err(invalid(
+                "order_ids",
+                format!("Order {number} is picked up at the store: it goes on no run."),
+            ));
+        }
+        if o.status != "confirmed" {
+            return Err(invalid(
+                "order_ids",
+                format!(
+                    "Order {number} is {}: only confirmed orders go on a run.",
+                    crate::orders::label(&o.status).to_lowercase()
+                ),
+            ));
+        }
+        if let Some(other) = db::runs::open_run_of(conn, *id)? {
+            return Err(invalid(
+                "order_ids",
+                format!("Order {number} is already on run {other}."),
+            ));
+        }
+    }
+    let keyed: Vec<(&str, i64)> = ids
+        .iter()
+        .filter_map(|id| orders.iter().find(|o| o.id == *id))
+        .map(|o| (o.place.as_str(), o.id))
+        .collect();
+    let mut numbers = Vec::new();
+    for (n, i) in domain::dispatch::by_barangay(&keyed)
+        .into_iter()
+        .enumerate()
+    {
+        let id = keyed[i].1;
+        db::runs::add_stop(conn, run, id, after + n as i32 + 1)?;
+        numbers.push(crate::orders::number(id));
+    }
+    Ok(numbers)
+}
+
+/// The order ids of a form, each once, 1 to [`domain::dispatch::MAX_STOPS`] of them.
+pub(crate) fn chosen(mut ids: Vec<i64>) -> Result<Vec<i64>, ApiError> {
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() || ids.len() > domain::dispatch::MAX_STOPS {
+        return Err(invalid(
+            "order_ids",
+            format!(
+                "Choose 1 to {} orders for the run.",
+                domain::dispatch::MAX_STOPS
+            ),
+        ));
+    }
+    Ok(ids)
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/runs`: a new run of a rider on a day with orders (dispatchers and
+    /// managers).
+    pub struct StaffRunCreate = Post "/api/v1/staff/runs" as "staffRunCreate", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<RunForm, true>) -> RunChanged,
+    "Plans a run: a rider, a day and the orders they take, grouped by barangay.");
+
+impl Endpoint for StaffRunCreate {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<RunChanged, ApiError> {
+        let signed = dispatcher(ctx)?;
+        let rider = f
+            .rider_id
+            .ok_or_else(|| invalid("rider_id", "Choose the rider."))?;
+        let rider_name = db::runs::riders(ctx.conn)?
+            .into_iter()
+            .find(|(id, _)| *id == rider)
+            .map(|(_, name)| name)
+            .ok_or_else(|| invalid("rider_id", "Choose a rider of the store (not disabled)."))?;
+        let day = day_of("day", &f.day)?;
+        if day < today() {
+            return Err(invalid("day", "A run is for today or a later day."));
+        }
+        let ids = chosen(f.order_ids)?;
+        let member = signed.member;
+        let now = domain::calendar::unix_now();
+        let (run, numbers) = db::write_transaction(ctx.conn, |conn| {
+            let run = db::runs::create(conn, &day, rider, now)?;
+            let numbers = add_orders(conn, run, &ids, 0)?;
+            record(
+                conn,
+                Some(&member),
+                "run.create",
+                &format!("run {run}"),
+                None,
+                Some(serde_json::json!({ "rider": rider_name, "day": day, "orders": numbers })),
+            )?;
+            Ok::<_, ApiError>((run, numbers))
+        })?;
+        Ok(RunChanged {
+            run_id: run,
+            link: format!("/staff/runs/{run}?done=created"),
+            message: format!(
+                "Run {run} for {rider_name} on {day}: {} stop(s).",
+                numbers.len()
+            ),
+        })
+    }
+}

@@ -1,0 +1,230 @@
+//! A stop ended by its rider (or a dispatcher for them): delivered, with the cash received and
+//! the empty cases taken back (the order is completed and its shopper mailed), or failed, with a
+//! reason from the list and a note (the order goes back to confirmed, for another run or a
+//! cancellation). Once given, an outcome stays.
+
+use domain::dispatch::{Outcome, FAILURE_REASONS, MAX_EMPTIES, MAX_STOP_NOTE};
+use domain::ordering::Status;
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
+
+use super::run::{view, RunView};
+use super::{invalid, pesos, visible, RunState};
+use crate::staff::record;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use framework::error::ApiError;
+
+framework::register!(StaffRunStop);
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct StopPath {
+    #[serde(rename = "runId")]
+    #[param(rename = "runId", minimum = 1)]
+    pub run_id: i64,
+    #[serde(rename = "orderId")]
+    #[param(rename = "orderId", minimum = 1)]
+    pub order_id: i64,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct StopForm {
+    /// Delivered or failed.
+    #[serde(default)]
+    #[schema(required = true, nullable = false, inline)]
+    pub outcome: Option<Outcome>,
+    /// The cash received, in pesos as typed (delivered).
+    #[serde(default)]
+    #[schema(schema_with = framework::rules::pesos)]
+    pub cash_received: String,
+    /// The empty cases taken back (delivered; none when left out).
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 999)]
+    pub empties_returned: Option<i32>,
+    /// Why it failed: one of the run's `failure_reasons` (failed).
+    #[serde(default)]
+    #[schema(schema_with = reason)]
+    pub reason: String,
+    /// The rider's note.
+    #[serde(default)]
+    #[schema(schema_with = note)]
+    pub note: String,
+}
+
+fn reason() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(100).description(Some(
+        "Why it failed: one of the run's `failure_reasons` (failed).",
+    ))
+}
+
+fn note() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(MAX_STOP_NOTE).description(Some("The rider's note."))
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/runs/{runId}/stops/{orderId}`: ends a stop of a run that is out,
+    /// delivered or failed (its rider, dispatchers and managers); answers the run.
+    pub struct StaffRunStop = Post "/api/v1/staff/runs/{runId}/stops/{orderId}" as "staffRunStop", Write, errors [401, 404, 422],
+    (StopPath, NoParams, Json<StopForm, true>) -> RunView,
+    "Ends a stop: delivered (cash and empties) or failed (a reason).");
+
+/// A stop's end as the form gives it, checked.
+struct Ended {
+    outcome: Outcome,
+    cash: Option<i64>,
+    empties: Option<i32>,
+    reason: String,
+    note: String,
+}
+
+/// The stop's end as the form gives it, checked.
+fn checked(f: &StopForm) -> Result<Ended, ApiError> {
+    let outcome = f
+        .outcome
+        .filter(|o| *o != Outcome::Pending)
+        .ok_or_else(|| invalid("outcome", "Say whether the order was delivered or failed."))?;
+    let note = f.note.trim().to_string();
+    if note.chars().count() > MAX_STOP_NOTE || note.chars().any(char::is_control) {
+        return Err(invalid(
+            "note",
+            format!("Keep the note to {MAX_STOP_NOTE} characters, on one line."),
+        ));
+    }
+    if outcome == Outcome::Failed {
+        let reason = f.reason.trim();
+        if !FAILURE_REASONS.contains(&reason) {
+            return Err(invalid("reason", "Choose why the delivery failed."));
+        }
+        return Ok(Ended {
+            outcome,
+            cash: None,
+            empties: None,
+            reason: reason.to_string(),
+            note,
+        });
+    }
+    if f.cash_received.trim().is_empty() {
+        return Err(invalid(
+            "cash_received",
+            "Give the cash received, in pesos (0 if none).",
+        ));
+    }
+    let cash = pesos("cash_received", &f.cash_received, "cash received")?;
+    let empties = f.empties_returned.unwrap_or(0);
+    if !(0..=MAX_EMPTIES).contains(&empties) {
+        return Err(invalid(
+            "empties_returned",
+            format!("Give the empty cases taken back: 0 to {MAX_EMPTIES}."),
+        ));
+    }
+    Ok(Ended {
+        outcome,
+        cash: Some(cash),
+        empties: Some(empties),
+        reason: String::new(),
+        note,
+    })
+}
+
+impl Endpoint for StaffRunStop {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<RunView, ApiError> {
+        let (signed, _) = visible(ctx, p.run_id)?;
+        let ended = checked(&f)?;
+        let base = ctx.config.public_url.to_string();
+        let member = signed.member;
+        db::write_transaction(ctx.conn, |conn| {
+            end(conn, &member, (p.run_id, p.order_id), &ended, &base)
+        })?;
+        ctx.mailed = ended.outcome == Outcome::Delivered;
+        view(ctx, p.run_id)
+    }
+}
+
+/// In a write transaction: the stop of order `order` on run `id` ended as `ended` says, its order
+/// moved (completed, or back to confirmed), recorded for `member`.
+fn end(
+    conn: &mut db::AnyConnection,
+    member: &db::team::StaffRow,
+    (id, order): (i64, i64),
+    ended: &Ended,
+    base: &str,
+) -> Result<(), ApiError> {
+    let number = crate::orders::number(order);
+    let now = domain::calendar::unix_now();
+    db::runs::hold(conn, id)?;
+    let run = db::runs::run(conn, id)?.ok_or_else(|| ApiError::NotFound("No such run.".into()))?;
+    if RunState::of(&run) != RunState::Out {
+        return Err(invalid(
+            "outcome",
+            format!("Run {id} is not out: its stops end while it is."),
+        ));
+    }
+    let stop = db::runs::StopEnd {
+        outcome: ended.outcome.as_str(),
+        cash_received: ended.cash,
+        empties_returned: ended.empties,
+        reason: &ended.reason,
+        note: &ended.note,
+        at: now,
+    };
+    if !db::runs::end_stop(conn, id, order, &stop)? {
+        let on_run = db::runs::stops(conn, &[id])?
+            .into_iter()
+            .any(|s| s.order_id == order);
+        return Err(if on_run {
+            invalid("outcome", format!("Order {number} was already marked."))
+        } else {
+            ApiError::NotFound(format!("Order {number} is not on run {id}."))
+        });
+    }
+    if ended.outcome == Outcome::Delivered {
+        crate::staff::orders::status::change_status(
+            conn,
+            Some(member),
+            order,
+            Status::Completed,
+            "",
+            base,
+        )?;
+    } else {
+        // The one step back: the order waits for another run (or a cancellation).
+        let why = if ended.note.is_empty() {
+            format!("Delivery failed: {}", ended.reason)
+        } else {
+            format!("Delivery failed: {} ({})", ended.reason, ended.note)
+        };
+        let moved = db::staff::set_status(
+            conn,
+            order,
+            Status::OutForDelivery.as_str(),
+            Status::Confirmed.as_str(),
+            now,
+            &why,
+        )?;
+        // An order cancelled while out stays cancelled; its stop still ends.
+        let cancelled =
+            db::staff::status_of(conn, order)?.as_deref() == Some(Status::Cancelled.as_str());
+        if !moved && !cancelled {
+            return Err(invalid(
+                "outcome",
+                format!("Order {number} is no longer out for delivery."),
+            ));
+        }
+    }
+    record(
+        conn,
+        Some(member),
+        "run.stop",
+        &format!("run {id}, order {order}"),
+        None,
+        Some(serde_json::json!({
+            "outcome": ended.outcome.as_str(),
+            "cash_received": ended.cash,
+            "empties_returned": ended.empties,
+            "reason": ended.reason,
+            "note": ended.note,
+        })),
+    )
+}

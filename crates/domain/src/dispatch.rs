@@ -1,0 +1,240 @@
+//! Dispatch: a run takes delivery orders out with a rider; each stop ends delivered or failed,
+//! and the run is reconciled: the cash each delivered order should bring (its total: delivery
+//! orders are paid in cash on delivery) against the cash the rider reported and handed in, and
+//! the empty cases the shoppers said they return against those the rider took back.
+//!
+//! Decided here: a failed stop brings nothing (no cash, no empties expected) and its order goes
+//! back to `confirmed`, to wait for another run or a cancellation ([`crate::ordering::Status`]
+//! moves only forward otherwise: this is the one step back, taken only by a failed stop). A
+//! stop's outcome, once given, is final; a mistake shows as a difference in the reconciliation,
+//! where the dispatcher sees it and writes a note on the order.
+
+/// How a stop ended (`pending` until the rider says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Pending,
+    Delivered,
+    Failed,
+}
+
+impl Outcome {
+    pub const ALL: [Self; 3] = [Self::Pending, Self::Delivered, Self::Failed];
+
+    /// As stored and sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Delivered => "delivered",
+            Self::Failed => "failed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+}
+
+/// Why a delivery failed: the rider chooses one (and may add a note).
+pub const FAILURE_REASONS: [&str; 6] = [
+    "Nobody at the address",
+    "Address not found",
+    "Could not show proof of age (18 or older)",
+    "Refused the order",
+    "Could not pay",
+    "Ran out of time",
+];
+
+/// The longest note a rider adds to a stop.
+pub const MAX_STOP_NOTE: usize = 300;
+/// The most empty cases one stop may report.
+pub const MAX_EMPTIES: i32 = 999;
+/// The most orders one run takes.
+pub const MAX_STOPS: usize = 60;
+
+/// One stop's figures, as the reconciliation reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StopFigures {
+    pub outcome: Outcome,
+    /// The order's total (centavos).
+    pub total: i64,
+    /// The empty cases its shopper said they return.
+    pub empties_expected: i32,
+    /// What the rider reported (a delivered stop).
+    pub cash_received: Option<i64>,
+    pub empties_returned: Option<i32>,
+}
+
+impl StopFigures {
+    /// The cash this stop should bring: its total when delivered or still on the way, none
+    /// when it failed.
+    pub fn cash_expected(&self) -> i64 {
+        match self.outcome {
+            Outcome::Failed => 0,
+            _ => self.total,
+        }
+    }
+
+    /// The empty cases this stop should bring back.
+    pub fn empties_due(&self) -> i32 {
+        match self.outcome {
+            Outcome::Failed => 0,
+            _ => self.empties_expected,
+        }
+    }
+
+    /// What is wrong with a delivered stop's report, as the dispatcher reads it: cash short or
+    /// over, empties missing or more than expected. None for a pending or failed stop.
+    pub fn differences(&self) -> Vec<String> {
+        if self.outcome != Outcome::Delivered {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let cash = self.cash_received.unwrap_or(0) - self.total;
+        if cash < 0 {
+            out.push(format!("Cash short by {}", crate::money::format_php(-cash)));
+        } else if cash > 0 {
+            out.push(format!("Cash over by {}", crate::money::format_php(cash)));
+        }
+        let empties = self.empties_returned.unwrap_or(0) - self.empties_expected;
+        if empties < 0 {
+            out.push(format!("{} empty case(s) missing", -empties));
+        } else if empties > 0 {
+            out.push(format!("{empties} empty case(s) more than expected"));
+        }
+        out
+    }
+}
+
+/// A run's (or a day's) figures summed over its stops.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub stops: usize,
+    pub delivered: usize,
+    pub failed: usize,
+    pub pending: usize,
+    pub cash_expected: i64,
+    pub cash_reported: i64,
+    pub empties_expected: i64,
+    pub empties_returned: i64,
+}
+
+/// The figures of `stops`, summed.
+pub fn totals(stops: &[StopFigures]) -> Totals {
+    let mut t = Totals {
+        stops: stops.len(),
+        ..Totals::default()
+    };
+    for s in stops {
+        match s.outcome {
+            Outcome::Pending => t.pending += 1,
+            Outcome::Delivered => t.delivered += 1,
+            Outcome::Failed => t.failed += 1,
+        }
+        t.cash_expected += s.cash_expected();
+        t.cash_reported += s.cash_received.unwrap_or(0);
+        t.empties_expected += i64::from(s.empties_due());
+        t.empties_returned += i64::from(s.empties_returned.unwrap_or(0));
+    }
+    t
+}
+
+/// The order of a run's stops by default: grouped by barangay (`place`, in the order of their
+/// names), oldest order first within one. Answers the indexes of `stops` (place, order id) in
+/// that order.
+pub fn by_barangay(stops: &[(&str, i64)]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..stops.len()).collect();
+    idx.sort_by(|a, b| {
+        let (pa, ia) = stops[*a];
+        let (pb, ib) = stops[*b];
+        pa.to_lowercase().cmp(&pb.to_lowercase()).then(ia.cmp(&ib))
+    });
+    idx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stop(
+        outcome: Outcome,
+        total: i64,
+        expected: i32,
+        cash: Option<i64>,
+        back: Option<i32>,
+    ) -> StopFigures {
+        StopFigures {
+            outcome,
+            total,
+            empties_expected: expected,
+            cash_received: cash,
+            empties_returned: back,
+        }
+    }
+
+    #[test]
+    fn a_delivered_stop_names_each_difference() {
+        let right = stop(Outcome::Delivered, 125_000, 2, Some(125_000), Some(2));
+        assert!(right.differences().is_empty());
+        let short = stop(Outcome::Delivered, 125_000, 2, Some(120_000), Some(1));
+        assert_eq!(
+            short.differences(),
+            ["Cash short by P50.00", "1 empty case(s) missing"]
+        );
+        let over = stop(Outcome::Delivered, 125_000, 0, Some(130_000), Some(3));
+        assert_eq!(
+            over.differences(),
+            ["Cash over by P50.00", "3 empty case(s) more than expected"]
+        );
+        // A failed or pending stop has nothing to reconcile.
+        assert!(stop(Outcome::Failed, 125_000, 2, None, None)
+            .differences()
+            .is_empty());
+        assert!(stop(Outcome::Pending, 125_000, 2, None, None)
+            .differences()
+            .is_empty());
+    }
+
+    #[test]
+    fn a_failed_stop_brings_nothing_and_a_pending_one_is_still_due() {
+        let t = totals(&[
+            stop(Outcome::Delivered, 100_000, 1, Some(100_000), Some(1)),
+            stop(Outcome::Failed, 50_000, 2, None, None),
+            stop(Outcome::Pending, 30_000, 1, None, None),
+        ]);
+        assert_eq!(
+            t,
+            Totals {
+                stops: 3,
+                delivered: 1,
+                failed: 1,
+                pending: 1,
+                cash_expected: 130_000,
+                cash_reported: 100_000,
+                empties_expected: 2,
+                empties_returned: 1,
+            }
+        );
+    }
+
+    #[test]
+    fn stops_group_by_barangay_then_age() {
+        let stops = [
+            ("San Lorenzo, Makati", 9),
+            ("Bel-Air, Makati", 12),
+            ("bel-air, Makati", 3),
+            ("Poblacion, Makati", 1),
+        ];
+        assert_eq!(by_barangay(&stops), [2, 1, 3, 0]);
+    }
+
+    #[test]
+    fn an_outcome_reads_as_it_is_written() {
+        for o in Outcome::ALL {
+            assert_eq!(Outcome::parse(o.as_str()), Some(o));
+            let read: Outcome = serde_json::from_value(serde_json::json!(o.as_str())).unwrap();
+            assert_eq!(read, o);
+        }
+    }
+}

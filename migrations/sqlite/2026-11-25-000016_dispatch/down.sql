@@ -1,0 +1,3 @@
+DROP TABLE order_containers;
+DROP TABLE run_stops;
+DROP TABLE runs;
