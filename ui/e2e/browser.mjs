@@ -95,3 +95,34 @@ export async function axeViolations(page) {
     return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
+
+/**
+ * A member of staff added from the command line (`role`), who chooses `password` by the mailed
+ * link and signs in with both factors in a new context (JavaScript `js`): the signed-in page.
+ */
+export async function staffSignedIn(email, role, name, password, js) {
+  store.command(['staff', 'add', email, '--role', role, '--name', name]);
+  const link = await store.mailedLink(email, '/staff/password\\?token=');
+  const context = await newContext([], { javaScriptEnabled: js, bypassCSP: true });
+  const page = await context.newPage();
+  const ready = async () => {
+    if (js) await hydrated(page);
+  };
+  await page.goto(link);
+  await ready();
+  await page.getByLabel('New password').fill(password);
+  await page.getByRole('button', { name: 'Set Password' }).click();
+  await page.waitForURL(/done=password/);
+  await ready();
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(/second-factor/);
+  await ready();
+  const key = (await page.locator('li code').first().textContent()).trim();
+  await page.getByLabel('Code from your app').fill(totp(key));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(/\/staff\?done=signed-in/);
+  await ready();
+  return { context, page, ready };
+}

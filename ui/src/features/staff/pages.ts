@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, boardQuery, dashboardQuery, enrollmentQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, boardQuery, dashboardQuery, dayQuery, enrollmentQuery, runQuery, runsQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -54,11 +54,56 @@ export const pages: FeaturePage[] = [
     }),
   },
   {
+    order: 347,
+    route: route('staff-runs', '/staff/runs', () => import('./Runs').then((m) => m.Runs), 'Runs', 'The day’s delivery runs.', [staffMeQuery.template, runsQuery.template], {
+      ...SIGNED_IN,
+      params: ['day'],
+      missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffRunCreate, '/staff/runs', { answerLink: 'link', lists: ['order_ids'] })],
+    }),
+  },
+  {
+    order: 348,
+    route: route('staff-run', '/staff/runs/{runId}', () => import('./Run').then((m) => m.Run), 'Run', 'One delivery run.', [staffMeQuery.template, runQuery.template], {
+      ...SIGNED_IN,
+      actions: [
+        ...SIGNED_IN.actions,
+        action(calls.staffRunStops, '/staff/runs/{runId}?done=added', { lists: ['order_ids'] }),
+        action(calls.staffRunArrange, '/staff/runs/{runId}?done=arranged', { answerLink: 'link' }),
+        action(calls.staffRunSend, '/staff/runs/{runId}?done=sent'),
+        action(calls.staffRunStop, '/staff/runs/{runId}?done=ended#stop-{orderId}'),
+        action(calls.staffRunClose, '/staff/runs/{runId}?done=closed'),
+      ],
+    }),
+  },
+  {
+    order: 349,
+    route: route('staff-pick-list', '/staff/runs/{runId}/pick-list', () => import('./Print').then((m) => m.PickList), 'Pick List', 'What to load for a run.', [staffMeQuery.template, runQuery.template], {
+      ...SIGNED_IN,
+      params: ['paper'],
+    }),
+  },
+  {
+    order: 349.5,
+    route: route('staff-run-sheet', '/staff/runs/{runId}/sheet', () => import('./Print').then((m) => m.RunSheet), 'Run Sheet', 'A run’s stops, to print.', [staffMeQuery.template, runQuery.template], {
+      ...SIGNED_IN,
+      params: ['paper'],
+    }),
+  },
+  {
     order: 350,
     route: route('staff-team', '/staff/team', () => import('./Team').then((m) => m.Team), 'Staff', 'The store’s staff.', [staffMeQuery.template, teamQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffAdd, '/staff/team?done=added'), action(calls.staffChange, '/staff/team?done=changed')],
+    }),
+  },
+  {
+    order: 355,
+    route: route('staff-day', '/staff/day', () => import('./DayReport').then((m) => m.DayReport), 'Day Report', 'A day of the depot.', [staffMeQuery.template, dayQuery.template], {
+      ...SIGNED_IN,
+      params: ['day'],
+      missing: '/staff',
     }),
   },
   {

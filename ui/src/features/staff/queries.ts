@@ -16,3 +16,9 @@ export const boardQuery = defineQuery(calls.staffOrders, { fulfillment: '{how}' 
 export const staffOrderQuery = defineQuery(calls.staffOrder);
 /** Today's figures, the orders waiting, the last 30 days. */
 export const dashboardQuery = defineQuery(calls.staffDashboard);
+/** The runs of the page's `day` (today when unset), the orders waiting and the riders. */
+export const runsQuery = defineQuery(calls.staffRuns);
+/** One run (the page's `{runId}`): its stops, pick list and reconciliation. */
+export const runQuery = defineQuery(calls.staffRun);
+/** The report of the page's `day` (today when unset). */
+export const dayQuery = defineQuery(calls.staffDay);

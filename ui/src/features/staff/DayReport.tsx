@@ -1,0 +1,118 @@
+import { useQuery } from '@tanstack/react-query';
+import type { DayReport as Report, ReasonLine } from '../../api/contract.gen';
+import { QueryState } from '../../components/QueryState';
+import { formatPhp } from '../../lib/money';
+import { usePage } from '../../page';
+import { csvHref, dayCsv } from './csv';
+import { dayQuery } from './queries';
+import { StaffPage } from './StaffPage';
+
+function Reasons({ title, lines, empty }: { title: string; lines: ReasonLine[]; empty: string }) {
+  return (
+    <section aria-label={title}>
+      <h2>{title}</h2>
+      {lines.length === 0 ? (
+        <p className="empty">{empty}</p>
+      ) : (
+        <ul>
+          {lines.map((l) => (
+            <li key={`${l.order_id}-${l.reason}`}>
+              <a href={`/staff/orders/${l.order_id}`}>{l.number}</a>
+              {`: ${l.reason || 'no reason given'}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Figures({ d }: { d: Report }) {
+  const t = d.totals;
+  const rows: [string, string][] = [
+    ['Orders placed', String(d.orders)],
+    ['Revenue (orders not cancelled)', formatPhp(d.revenue)],
+    ['Cash expected from the runs', formatPhp(t.cash_expected)],
+    ['Cash the riders reported', formatPhp(t.cash_reported)],
+    ['Cash handed in (closed runs)', formatPhp(d.cash_handed_in)],
+    ['Stops delivered / failed / not yet', `${t.delivered} / ${t.failed} / ${t.pending}`],
+    ['Empty cases expected back / returned', `${t.empties_expected} / ${t.empties_returned}`],
+    ...d.containers_out.map((c): [string, string] => [`Containers out: ${c.name}`, String(c.cases)]),
+  ];
+  return (
+    <table>
+      <caption>{`The day in figures, ${d.day}`}</caption>
+      <tbody>
+        {rows.map(([name, value]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A day of the depot for the manager: orders, revenue, runs, cash and empties, what went wrong; printable and as CSV. */
+export function DayReport() {
+  const page = usePage();
+  const day = useQuery(dayQuery.options(page.vars));
+  return (
+    <StaffPage current="/staff/day" id="staff-day" title="Day Report">
+      <QueryState query={day} loading="Loading the report…" error="We could not load the report. Please reload the page." retry>
+        {(d) => (
+          <div className="paper-a4">
+            <form method="get" action="/staff/day" className="inline-form no-print" aria-label="Choose the day">
+              <label htmlFor="report-day">Day</label>
+              <input id="report-day" name="day" type="date" defaultValue={d.day} />
+              <button type="submit">Show</button>
+            </form>
+            <p className="no-print">
+              <a href={csvHref(dayCsv(d))} download={`day-${d.day}.csv`}>
+                Download as CSV
+              </a>
+            </p>
+            <Figures d={d} />
+            {d.runs.length === 0 ? (
+              <p className="empty">No runs this day.</p>
+            ) : (
+              <table>
+                <caption>Runs</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Run</th>
+                    <th scope="col">Rider</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Delivered</th>
+                    <th scope="col">Failed</th>
+                    <th scope="col">Cash reported</th>
+                    <th scope="col">Handed in</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.runs.map((r) => (
+                    <tr key={r.run.id}>
+                      <td>
+                        <a href={`/staff/runs/${r.run.id}`}>{`Run ${r.run.id}`}</a>
+                      </td>
+                      <td>{r.run.rider}</td>
+                      <td>{r.run.state_label}</td>
+                      <td>{r.totals.delivered}</td>
+                      <td>{r.totals.failed}</td>
+                      <td>{formatPhp(r.totals.cash_reported)}</td>
+                      <td>{r.cash_handed_in === null ? 'Not yet' : `${formatPhp(r.cash_handed_in)}${r.cash_difference ? ` (${r.cash_difference < 0 ? 'short' : 'over'} by ${formatPhp(Math.abs(r.cash_difference))})` : ''}`}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <Reasons title="Differences" lines={d.flagged} empty="Every delivered stop brought what it should." />
+            <Reasons title="Failed deliveries" lines={d.failed} empty="No delivery failed." />
+            <Reasons title="Cancelled orders" lines={d.cancelled} empty="No order placed this day was cancelled." />
+          </div>
+        )}
+      </QueryState>
+    </StaffPage>
+  );
+}

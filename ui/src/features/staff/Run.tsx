@@ -1,0 +1,270 @@
+import { useQuery } from '@tanstack/react-query';
+import { calls, type RunView, type StopView } from '../../api/contract.gen';
+import { QueryState } from '../../components/QueryState';
+import { DoneMessage, Field, useDone } from '../../components/form';
+import { formatPhp } from '../../lib/money';
+import { usePage } from '../../page';
+import { runQuery } from './queries';
+import { WaitingOrders } from './Runs';
+import { FieldErrors, StaffForm } from './StaffForm';
+import { StaffPage } from './StaffPage';
+
+/** What a stop hands over and takes back: items, cash, empties. */
+export function StopDetails({ s }: { s: StopView }) {
+  return (
+    <>
+      <p>
+        {s.contact_name} <a href={`tel:${s.mobile}`}>{s.mobile}</a>
+      </p>
+      <p>{s.address ? `${s.address}, ${s.place}` : s.place}</p>
+      {s.notes && <p>{`The shopper's note: ${s.notes}`}</p>}
+      <ul>
+        {s.items.map((i) => (
+          <li key={`${i.product_name}-${i.case_name}`}>{`${i.quantity} × ${i.product_name} (${i.case_name})`}</li>
+        ))}
+      </ul>
+      <p>
+        <strong>{`Collect ${formatPhp(s.total)} cash`}</strong>
+        {s.empties.length > 0 ? `; empties: ${s.empties.map((e) => `${e.cases} × ${e.name}`).join(', ')}` : '; no empties'}
+      </p>
+    </>
+  );
+}
+
+/** How a stop ended, or that it has not. */
+function Outcome({ s }: { s: StopView }) {
+  if (s.outcome === 'pending') return <p>Not delivered yet.</p>;
+  if (s.outcome === 'failed') return <p>{`Failed: ${s.reason}${s.note ? ` (${s.note})` : ''}`}</p>;
+  return (
+    <>
+      <p>{`Delivered: ${formatPhp(s.cash_received ?? 0)} received, ${s.empties_returned ?? 0} empty case(s) back${s.note ? ` (${s.note})` : ''}.`}</p>
+      {s.differences.length > 0 && <p className="differences">{s.differences.join('; ')}</p>}
+    </>
+  );
+}
+
+/** Moves a stop of a planned run up or down, or takes it off. */
+function Arrange({ run, s, first, last, here }: { run: RunView; s: StopView; first: boolean; last: boolean; here: string }) {
+  const buttons: [string, string, boolean][] = [
+    ['up', 'Move Up', !first],
+    ['down', 'Move Down', !last],
+    ['remove', 'Take Off Run', true],
+  ];
+  return (
+    <div className="inline-form">
+      {buttons
+        .filter(([, , shown]) => shown)
+        .map(([move, label]) => (
+          <StaffForm key={move} id={`${move}-${s.order_id}`} call={calls.staffRunArrange} action={here} className="inline-form">
+            {(state) => (
+              <>
+                <input type="hidden" name="runId" value={String(run.run.id)} />
+                <input type="hidden" name="order_id" value={String(s.order_id)} />
+                <input type="hidden" name="move" value={move} />
+                <button type="submit" className="secondary" disabled={state.busy}>
+                  {label}
+                  <span className="visually-hidden">{` ${s.number}`}</span>
+                </button>
+              </>
+            )}
+          </StaffForm>
+        ))}
+    </div>
+  );
+}
+
+/** The rider's (or dispatcher's) forms that end a stop: delivered, or failed. */
+function EndStop({ run, s, here }: { run: RunView; s: StopView; here: string }) {
+  const hidden = (
+    <>
+      <input type="hidden" name="runId" value={String(run.run.id)} />
+      <input type="hidden" name="orderId" value={String(s.order_id)} />
+    </>
+  );
+  return (
+    <>
+      <StaffForm id={`delivered-${s.order_id}`} call={calls.staffRunStop} action={here} fields={['cash_received', 'empties_returned', 'note']}>
+        {(state) => (
+          <fieldset>
+            <legend>{`Delivered ${s.number}`}</legend>
+            {hidden}
+            <input type="hidden" name="outcome" value="delivered" />
+            <Field id={`cash-${s.order_id}`} name="cash_received" label="Cash received (pesos)" state={state} defaultValue={formatPhp(s.total)} inputMode="numeric" required />
+            <Field id={`empties-${s.order_id}`} name="empties_returned" label="Empty cases taken back" state={state} defaultValue={String(s.empties_expected)} inputMode="numeric" />
+            <Field id={`dnote-${s.order_id}`} name="note" label="Note (optional)" state={state} />
+            <button type="submit" disabled={state.busy}>
+              Mark Delivered
+            </button>
+          </fieldset>
+        )}
+      </StaffForm>
+      <StaffForm id={`failed-${s.order_id}`} call={calls.staffRunStop} action={here} fields={['reason', 'note']}>
+        {(state) => (
+          <fieldset>
+            <legend>{`Failed ${s.number}`}</legend>
+            {hidden}
+            <input type="hidden" name="outcome" value="failed" />
+            <div className="field">
+              <label htmlFor={`reason-${s.order_id}`}>Why</label>
+              <select id={`reason-${s.order_id}`} name="reason" defaultValue={state.values.reason ?? ''} aria-describedby={state.errors.reason ? `reason-${s.order_id}-error` : undefined}>
+                <option value="">Choose why</option>
+                {run.failure_reasons.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+              <FieldErrors state={state} name="reason" id={`reason-${s.order_id}-error`} />
+            </div>
+            <Field id={`fnote-${s.order_id}`} name="note" label="Note (optional)" state={state} />
+            <button type="submit" className="secondary" disabled={state.busy}>
+              Mark Failed
+            </button>
+          </fieldset>
+        )}
+      </StaffForm>
+    </>
+  );
+}
+
+/** The run's cash and empties: expected, reported, handed in. */
+export function Reconciliation({ run }: { run: RunView }) {
+  const t = run.totals;
+  return (
+    <table>
+      <caption>{`Reconciliation: ${t.delivered} delivered, ${t.failed} failed, ${t.pending} not yet`}</caption>
+      <tbody>
+        <tr>
+          <th scope="row">Cash expected</th>
+          <td>{formatPhp(t.cash_expected)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Cash the rider reported</th>
+          <td>{formatPhp(t.cash_reported)}</td>
+        </tr>
+        {run.cash_handed_in !== null && (
+          <tr>
+            <th scope="row">Cash handed in</th>
+            <td>{`${formatPhp(run.cash_handed_in)}${run.cash_difference ? ` (${run.cash_difference < 0 ? 'short' : 'over'} by ${formatPhp(Math.abs(run.cash_difference))})` : ''}`}</td>
+          </tr>
+        )}
+        <tr>
+          <th scope="row">Empty cases expected</th>
+          <td>{t.empties_expected}</td>
+        </tr>
+        <tr>
+          <th scope="row">Empty cases returned</th>
+          <td>{t.empties_returned}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+/** The run's actions for dispatchers and managers: add orders, send out, close. */
+function RunActions({ run, here }: { run: RunView; here: string }) {
+  const id = String(run.run.id);
+  return (
+    <>
+      {run.can_arrange && run.waiting.length > 0 && (
+        <StaffForm id="add" call={calls.staffRunStops} action={here} fields={['order_ids']}>
+          {(state) => (
+            <>
+              <input type="hidden" name="runId" value={id} />
+              <WaitingOrders orders={run.waiting} state={state} legend="Add orders to this run" />
+              <button type="submit" className="secondary" disabled={state.busy}>
+                Add to Run
+              </button>
+            </>
+          )}
+        </StaffForm>
+      )}
+      {run.can_send && (
+        <StaffForm id="send" call={calls.staffRunSend} action={here}>
+          {(state) => (
+            <>
+              <input type="hidden" name="runId" value={id} />
+              <p>Sending the run out moves its orders out for delivery and tells each shopper.</p>
+              <button type="submit" disabled={state.busy}>
+                Send Out
+              </button>
+            </>
+          )}
+        </StaffForm>
+      )}
+      {run.can_close && (
+        <StaffForm id="close" call={calls.staffRunClose} action={here} fields={['cash_handed_in']}>
+          {(state) => (
+            <>
+              <input type="hidden" name="runId" value={id} />
+              <Field name="cash_handed_in" label="Cash the rider handed in (pesos)" state={state} defaultValue={formatPhp(run.totals.cash_reported)} inputMode="numeric" required />
+              <button type="submit" disabled={state.busy}>
+                Close Run
+              </button>
+            </>
+          )}
+        </StaffForm>
+      )}
+    </>
+  );
+}
+
+/** The links to a run's printable pick list and run sheet, on A4 or a receipt printer. */
+function PrintLinks({ id }: { id: number }) {
+  return (
+    <ul className="paper-choice no-print">
+      <li>
+        <a href={`/staff/runs/${id}/pick-list`}>Pick list</a> (<a href={`/staff/runs/${id}/pick-list?paper=receipt`}>80 mm</a>)
+      </li>
+      <li>
+        <a href={`/staff/runs/${id}/sheet`}>Run sheet</a> (<a href={`/staff/runs/${id}/sheet?paper=receipt`}>80 mm</a>)
+      </li>
+    </ul>
+  );
+}
+
+/** One run: its stops (the run sheet, with the forms that end them), its actions, its reconciliation. */
+export function Run() {
+  const { vars } = usePage();
+  const here = `/staff/runs/${vars.runId ?? ''}`;
+  const view = useQuery(runQuery.options(vars));
+  const done = useDone({
+    created: 'The run is planned: order its stops, then send it out.',
+    added: 'The orders were added.',
+    arranged: 'The stops were arranged.',
+    sent: 'The run is out: its orders are out for delivery.',
+    ended: 'The stop was marked.',
+    closed: 'The run is closed.',
+  });
+  return (
+    <StaffPage current="/staff/runs" action={here} id="staff-run" title={view.data ? `Run ${view.data.run.id}` : 'Run'}>
+      <DoneMessage text={done} />
+      <QueryState query={view} loading="Loading the run…" error="We could not load the run. Please reload the page." retry>
+        {(r) => (
+          <>
+            <p>{`${r.run.state_label} · ${r.run.rider} · ${r.run.day} · ${r.run.stops} stop(s)`}</p>
+            <PrintLinks id={r.run.id} />
+            <Reconciliation run={r} />
+            <h2>Stops</h2>
+            {r.stops.length === 0 ? (
+              <p className="empty">No stops.</p>
+            ) : (
+              <ol className="run-stops">
+                {r.stops.map((s, n) => (
+                  <li key={s.order_id} id={`stop-${s.order_id}`} className="run-stop">
+                    <h3>{`${s.seq}. ${s.number}`}</h3>
+                    <StopDetails s={s} />
+                    <Outcome s={s} />
+                    {r.can_arrange && <Arrange run={r} s={s} first={n === 0} last={n === r.stops.length - 1} here={here} />}
+                    {r.can_end_stops && s.outcome === 'pending' && <EndStop run={r} s={s} here={here} />}
+                  </li>
+                ))}
+              </ol>
+            )}
+            <RunActions run={r} here={here} />
+          </>
+        )}
+      </QueryState>
+    </StaffPage>
+  );
+}

@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { csvField, csvRows, dayCsv } from './csv';
+import type { DayReport } from '../../api/contract.gen';
+
+test('a CSV field is quoted when it must be, and never read as a formula', () => {
+  assert.equal(csvField('Bel-Air, Makati'), '"Bel-Air, Makati"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField('two\nlines'), '"two\nlines"');
+  assert.equal(csvField('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
+  assert.equal(csvField('+639171234567'), "'+639171234567");
+  assert.equal(csvField('-P50.00'), "'-P50.00");
+  assert.equal(csvField(-5), '-5', 'a number is a number');
+  assert.equal(csvRows([['a', 1], ['b', 2]]), 'a,1\r\nb,2\r\n');
+});
+
+test('the day report names each run, cancellation, failure and difference', () => {
+  const totals = { stops: 2, delivered: 1, failed: 1, pending: 0, cash_expected: 125000, cash_reported: 120000, empties_expected: 2, empties_returned: 1 };
+  const run = { id: 7, day: '2026-11-25', rider_id: 3, rider: 'Ben, the rider', state: 'closed' as const, state_label: 'Closed', stops: 2, delivered: 1, failed: 1 };
+  const report: DayReport = {
+    day: '2026-11-25',
+    orders: 3,
+    revenue: 175000,
+    runs: [{ run, totals, cash_handed_in: 120000, cash_difference: 0 }],
+    totals,
+    cash_handed_in: 120000,
+    containers_out: [{ name: 'Crate (24 bottles)', cases: 2 }],
+    cancelled: [{ order_id: 9, number: 'TB-000009', reason: 'Out of stock' }],
+    failed: [{ order_id: 8, number: 'TB-000008', reason: 'Nobody at the address' }],
+    flagged: [{ order_id: 6, number: 'TB-000006', reason: 'Cash short by P50.00' }],
+  };
+  const lines = dayCsv(report).trimEnd().split('\r\n');
+  assert.equal(lines[0], 'Section,Name,Value,Detail');
+  assert.ok(lines.includes('Orders,Revenue,"P1,750.00",'), lines.join('\n'));
+  assert.ok(lines.includes('Containers out,Crate (24 bottles),2,'));
+  assert.ok(lines.includes('Run,"Run 7 (Ben, the rider)",Closed,"1 delivered, 1 failed; cash P1,200.00 reported, P1,200.00 handed in"'), lines.join('\n'));
+  assert.ok(lines.includes('Cancelled,TB-000009,,Out of stock'));
+  assert.ok(lines.includes('Failed,TB-000008,,Nobody at the address'));
+  assert.ok(lines.includes('Difference,TB-000006,,Cash short by P50.00'));
+});
