@@ -348,9 +348,23 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   // The back office: every page a manager sees, and its forms with errors.
   const vera = await staffMember('vera.validity@example.com');
   const orderId = /^\/active-order\/(\d+)/.exec(guestOrder)?.[1];
-  for (const [name, p] of routePaths('staff', { 'staff-order': [`/staff/orders/${orderId}`] })) {
+  // A run of the guest's order (confirmed) for a rider: its page, pick list and run sheet.
+  store.command(['staff', 'add', 'val.rider@example.com', '--role', 'rider', '--name', 'Val Rider']);
+  const plan = await (await vera.get('/api/v1/staff/runs')).json();
+  const confirmed = await vera.post('/api/v1/staff/orders/status', { data: { order_ids: [Number(orderId)], status: 'confirmed' } });
+  assert.equal(confirmed.status(), 200, await confirmed.text());
+  await post(vera, 'staff, a run without a rider', '/staff/runs', 'staffRunCreate', { day: plan.today }, 422);
+  const made = await vera.post('/api/v1/staff/runs', { data: { rider_id: plan.riders[0].id, day: plan.today, order_ids: [Number(orderId)] } });
+  assert.equal(made.status(), 200, await made.text());
+  const runId = (await made.json()).run_id;
+  const runPages = { 'staff-run': [`/staff/runs/${runId}`], 'staff-pick-list': [`/staff/runs/${runId}/pick-list`], 'staff-run-sheet': [`/staff/runs/${runId}/sheet?paper=receipt`] };
+  for (const [name, p] of routePaths('staff', { 'staff-order': [`/staff/orders/${orderId}`], ...runPages })) {
     await page(vera, `staff, ${name}`, p);
   }
+  const sent = await vera.post(`/api/v1/staff/runs/${runId}/send`);
+  assert.equal(sent.status(), 200, await sent.text());
+  await page(vera, 'staff, a run out (its stops to end)', `/staff/runs/${runId}`);
+  await post(vera, 'staff, a stop with cash that is no amount', `/staff/runs/${runId}`, 'staffRunStop', { runId: String(runId), orderId, form: `delivered-${orderId}`, outcome: 'delivered', cash_received: 'lots' }, 422);
   await page(vera, 'staff, the board filtered', '/staff/orders?status=placed&how=1&q=Lia');
   await post(vera, 'staff, a move without a reason', `/staff/orders/${orderId}`, 'staffOrderStatus', { status: 'cancelled' }, 422);
   await post(vera, 'staff, a member without an email', '/staff/team', 'staffAdd', { email: '' }, 422);
