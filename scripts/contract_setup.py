@@ -533,7 +533,7 @@ def setup_staff(folder, added):
     them and their sessions, whole); the spare dispatchers too; the enrollee chooses a password
     and signs in, and their session shows how to set up the second factor (GET
     /api/v1/staff/second-factor); the links of the others stay unused, for POST
-    /api/v1/staff/password. Answers what it made, as words."""
+    /api/v1/staff/password. Answers what it made, as words, and the manager."""
     staff = {"manager": os.environ["FUZZ_MANAGER"], "dispatcher": os.environ["FUZZ_DISPATCHER"]}
     members = {role: enroll_staff(address, staff_link(address), role) for role, address in staff.items()}
     members["enrollee"] = enroll_staff(added["enrollee"], staff_link(added["enrollee"]), "rider", second_factor=False)
@@ -556,10 +556,66 @@ def setup_staff(folder, added):
     write_dict(folder, "staff-ids", [m["id"] for m in team["results"]])
     write_dict(folder, "audit-entries", [e["id"] for e in audit["entries"]])
     write_dict(folder, "audit-actions", sorted({e["action"] for e in audit["entries"]}))
-    return (
+    words = (
         f"{len(team['results'])} staff ({len(members['spares'])} spare dispatchers, {len(links)} unused links), "
         f"{len(audit['entries'])} audit entries"
     )
+    return words, manager
+
+
+# Dispatch runs for the staff's runs calls: planned ones (their stops added, moved, taken off,
+# sent out), ones out (their stops ended, closed), each of STOPS_PER_RUN confirmed delivery
+# orders, and confirmed orders waiting for a run (added to one, or a new one planned of them).
+RUNS_PLANNED = 3
+RUNS_OUT = 3
+STOPS_PER_RUN = 3
+ORDERS_WAITING = 12
+
+
+def setup_runs(folder, manager):
+    """Guests' orders confirmed by the manager, runs planned of them for a rider of the store and
+    some sent out; runs.dict, run-orders.dict (the orders on a run), run-waiting.dict (confirmed
+    orders on none), days.dict (today), riders.dict and failure-reasons.dict. Answers what it made,
+    as words."""
+    session = manager.session
+    count = (RUNS_PLANNED + RUNS_OUT) * STOPS_PER_RUN + ORDERS_WAITING
+    orders = []
+    for _ in range(count):
+        answer = request("POST", "/api/v1/guest-token")
+        expect({200}, "guest token", answer)
+        orders.append(place_order(answer[1].get("access-token"), guest_email=fresh_address("guest"))[0])
+    expect(
+        {200},
+        "orders confirmed",
+        staff_request("POST", "/api/v1/staff/orders/status", {"order_ids": orders, "status": "confirmed"}, session),
+    )
+    plan = expect({200}, "the runs", staff_request("GET", "/api/v1/staff/runs", session=session))
+    riders = [r["id"] for r in plan["riders"]]
+    runs, on_runs = [], []
+    for n in range(RUNS_PLANNED + RUNS_OUT):
+        stops = orders[n * STOPS_PER_RUN : (n + 1) * STOPS_PER_RUN]
+        made = expect(
+            {200},
+            "a run planned",
+            staff_request(
+                "POST",
+                "/api/v1/staff/runs",
+                {"rider_id": riders[0], "day": plan["today"], "order_ids": stops},
+                session,
+            ),
+        )
+        runs.append(made["run_id"])
+        on_runs.extend(stops)
+        if n >= RUNS_PLANNED:
+            expect({200}, "a run sent out", staff_request("POST", f"/api/v1/staff/runs/{made['run_id']}/send", None, session))
+    view = expect({200}, "a run", staff_request("GET", f"/api/v1/staff/runs/{runs[0]}", session=session))
+    write_dict(folder, "runs", runs)
+    write_dict(folder, "run-orders", on_runs)
+    write_dict(folder, "run-waiting", orders[len(on_runs) :])
+    write_dict(folder, "days", [plan["today"]])
+    write_dict(folder, "riders", riders)
+    write_dict(folder, "failure-reasons", view["failure_reasons"])
+    return f"{len(runs)} runs ({RUNS_OUT} out) of {len(on_runs)} orders, {len(orders) - len(on_runs)} orders waiting"
 
 
 def main():
@@ -664,7 +720,8 @@ def main():
     newsletter = [mailed(address, r"/newsletter/confirm" + TOKEN.format("token")) for address in subscribers]
     suids = [mailed(address, r"/reset-password" + TOKEN.format("suid")) for address in others]
 
-    staff = setup_staff(folder, staff)
+    staff, manager = setup_staff(folder, staff)
+    runs = setup_runs(folder, manager)
 
     # Those to delete come first: the coverage phase tries the smallest ids (1 and 2) wherever an
     # id is asked for, deletions too, without a dictionary.
@@ -690,7 +747,7 @@ def main():
     print(
         f"contract setup: {len(addresses)} addresses, {len(cases)} Go-to Cases, {len(orders)} orders "
         f"({len(keys)} guests' keys), {len(registrations)} registration tokens, {len(newsletter)} "
-        f"newsletter tokens, {len(suids)} reset links, {staff} in {time.monotonic() - started:.1f} s",
+        f"newsletter tokens, {len(suids)} reset links, {staff}, {runs} in {time.monotonic() - started:.1f} s",
         file=sys.stderr,
     )
     if len(sys.argv) == 3:

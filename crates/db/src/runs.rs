@@ -186,8 +186,8 @@ pub fn containers(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<Cont
         .load(conn)
 }
 
-/// The orders waiting for a run: confirmed, of fulfillment `delivery`, on no pending stop; by
-/// barangay, oldest first; at most `limit`.
+/// The orders waiting for a run: confirmed, of fulfillment `delivery`, on no pending stop; the
+/// oldest `limit`, oldest first (a page groups them by [`barangays`]).
 pub fn waiting(conn: &mut AnyConnection, delivery: i32, limit: i64) -> QueryResult<Vec<OrderRow>> {
     let on_a_run = run_stops::table
         .filter(run_stops::outcome.eq("pending"))
@@ -196,10 +196,24 @@ pub fn waiting(conn: &mut AnyConnection, delivery: i32, limit: i64) -> QueryResu
         .filter(orders::status.eq("confirmed"))
         .filter(orders::fulfillment_type_id.eq(delivery))
         .filter(orders::id.ne_all(on_a_run))
-        .order((orders::place.asc(), orders::id.asc()))
+        .order(orders::id.asc())
         .limit(limit)
         .select(OrderRow::as_select())
         .load(conn)
+}
+
+/// The barangay of each of orders `ids`, with its city (`Bel-Air, Makati City`): what a run's
+/// stops are grouped by. (An order's `place` begins with its street, when it has one.)
+pub fn barangays(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
+    let rows: Vec<(i64, String, String)> = orders::table
+        .inner_join(barangays::table.inner_join(cities::table))
+        .filter(orders::id.eq_any(ids))
+        .select((orders::id, barangays::barangay_name, cities::city_name))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, barangay, city)| (id, format!("{barangay}, {city}")))
+        .collect())
 }
 
 /// The run order `id` waits on (its pending stop), if any.

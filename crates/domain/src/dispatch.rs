@@ -140,9 +140,9 @@ pub fn totals(stops: &[StopFigures]) -> Totals {
     t
 }
 
-/// The order of a run's stops by default: grouped by barangay (`place`, in the order of their
-/// names), oldest order first within one. Answers the indexes of `stops` (place, order id) in
-/// that order.
+/// The order of a run's stops by default: grouped by barangay (its name and city, in the order
+/// of their names, never an address's street), oldest order first within one. Answers the indexes
+/// of `stops` (barangay, order id) in that order.
 pub fn by_barangay(stops: &[(&str, i64)]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..stops.len()).collect();
     idx.sort_by(|a, b| {

@@ -12,126 +12,10 @@ mod support;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use diesel::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
 use support::process::{stdout, store_command, store_ok, store_refused};
-use support::{database, read_outbox, send_api_mailing, set_cookie, Backend, Res, TestDb};
-
-/// A member of staff as a test drives them: their email, their cookie once signed in.
-struct Staff<'a> {
-    db: &'a TestDb,
-    outbox: std::path::PathBuf,
-    email: String,
-    cookie: Option<String>,
-    /// Recovery codes not used yet (each later sign-in takes one: an app's code is taken once,
-    /// and a test signs in faster than codes change).
-    codes: Vec<String>,
-}
-
-impl<'a> Staff<'a> {
-    /// Adds a member of staff as the command line does (the link mailed through the queue).
-    fn added(db: &'a TestDb, email: &str, role: &str) -> Self {
-        let outbox = tempfile::tempdir().unwrap().keep();
-        let mut conn = db.pool.get().unwrap();
-        let now = domain::calendar::unix_now();
-        let name = email.split('@').next().unwrap();
-        let id = db::team::add(&mut conn, email, name, role, now).unwrap();
-        let member = db::team::by_id(&mut conn, id).unwrap().unwrap();
-        api::staff::password::invite(&mut conn, "https://shop.example", &member).unwrap();
-        Self {
-            db,
-            outbox,
-            email: email.into(),
-            cookie: None,
-            codes: Vec::new(),
-        }
-    }
-
-    async fn send(&self, method: &str, uri: &str, body: Option<Value>) -> Res {
-        let mut req = match method {
-            "GET" => TestRequest::get(),
-            _ => TestRequest::post(),
-        }
-        .uri(uri)
-        .insert_header(("origin", "http://localhost:8080"));
-        if let Some(c) = &self.cookie {
-            req = req.insert_header(("cookie", format!("{}={c}", api::staff::COOKIE)));
-        }
-        if let Some(b) = body {
-            req = req.set_json(b);
-        }
-        send_api_mailing(&self.db.pool, &self.outbox, req).await
-    }
-
-    /// The token of the newest link to choose a password mailed to them.
-    fn link(&self) -> String {
-        let to = format!("To: {}", self.email);
-        let mail = read_outbox(&self.db.pool, &self.outbox)
-            .into_iter()
-            .rfind(|m| m.contains(&to) && m.contains("/staff/password?token="))
-            .expect("a link mail");
-        support::link_in(&mail, "/staff/password?token=")
-    }
-
-    async fn choose_password(&self, password: &str) -> Res {
-        let token = self.link();
-        self.send(
-            "POST",
-            "/api/v1/staff/password",
-            Some(json!({"token": token, "password": password})),
-        )
-        .await
-    }
-
-    /// Signs in with the password; keeps the session's cookie.
-    async fn sign_in(&mut self, password: &str) -> Res {
-        let r = self
-            .send(
-                "POST",
-                "/api/v1/staff/login",
-                Some(json!({"email": self.email, "password": password})),
-            )
-            .await;
-        if let Some(c) = set_cookie(&r, api::staff::COOKIE) {
-            self.cookie = Some(c);
-        }
-        r
-    }
-
-    async fn code(&self, code: &str) -> Res {
-        self.send(
-            "POST",
-            "/api/v1/staff/second-factor",
-            Some(json!({ "code": code })),
-        )
-        .await
-    }
-
-    /// Signs in with both factors: at the first sign-in the second factor is set up with a
-    /// code of the app, later a recovery code is given. Answers the secret.
-    async fn sign_in_whole(&mut self, password: &str) -> String {
-        let r = self.sign_in(password).await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-        let e = self.send("GET", "/api/v1/staff/second-factor", None).await;
-        assert_eq!(e.status, StatusCode::OK, "{}", e.text());
-        let e = e.json()["enrollment"].clone();
-        let mut secret = String::new();
-        let code = if e.is_null() {
-            self.codes.pop().expect("a recovery code left")
-        } else {
-            self.codes = e["recovery_codes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c.as_str().unwrap().to_string())
-                .collect();
-            secret = e["secret"].as_str().unwrap().replace(' ', "");
-            domain::staff::code_at(&secret, domain::calendar::unix_now()).unwrap()
-        };
-        let r = self.code(&code).await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-        secret
-    }
-}
+use support::staff::Staff;
+use support::{database, read_outbox, send_api_mailing, Backend, TestDb};
 
 fn audit_actions(db: &TestDb) -> Vec<(Option<i64>, String, String)> {
     use db::schema::audit_log::dsl::*;
@@ -525,7 +409,9 @@ fn the_staff_commands_add_list_and_refuse() {
 /// Every staff call under every role and under a shopper's session: a visitor without a whole
 /// staff session is a 401 (but signing in, choosing a password by a link and signing out, which
 /// anyone may try); a role is let through or answered as a thing that does not exist (404);
-/// never a 500. New staff calls join the walk by being registered.
+/// never a 500. A rider reaches their own account and their own run (its list, its sheet, its
+/// stops to end); dispatchers and managers every run call. New staff calls join the walk by
+/// being registered.
 async fn every_staff_call_under_every_role(b: Backend) {
     let db = database(b);
     let (order, _) = support::guest_order(&db, 1, "ana@example.com").await;
@@ -540,14 +426,38 @@ async fn every_staff_call_under_every_role(b: Backend) {
         s.sign_in_whole("keg-run-at-dawn-42").await;
         walkers.push((role, s));
     }
+    // A real run of the rider's, with the order on it (confirmed first).
+    let (ben, dora) = (&walkers[0].1, &walkers[1].1);
+    let r = dora
+        .send(
+            "POST",
+            "/api/v1/staff/orders/status",
+            Some(json!({"order_ids": [order], "status": "confirmed"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let today = dora.send("GET", "/api/v1/staff/runs", None).await.json()["today"].clone();
+    let r = dora
+        .send(
+            "POST",
+            "/api/v1/staff/runs",
+            Some(json!({"rider_id": ben.id, "day": today, "order_ids": [order]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let run = r.json()["run_id"].as_i64().unwrap();
     let member = support::member(&db, 1).await;
     let open = ["staffLogin", "staffPassword", "staffLogout"];
-    // What each role reaches, by the call's path (the rest answer 404 to it).
-    let reaches = |role: &str, path: &str| match role {
+    // What each role reaches, by the call's name and path (the rest answer 404 to it).
+    let reaches = |role: &str, name: &str, path: &str| match role {
         "manager" => true,
         "dispatcher" => !path.contains("/team") && !path.contains("/audit"),
-        // A rider: their own account (their runs are to come).
-        _ => path.ends_with("/me") || path.ends_with("/second-factor"),
+        // A rider: their own account, their runs, their run and its stops.
+        _ => {
+            path.ends_with("/me")
+                || path.ends_with("/second-factor")
+                || ["staffRuns", "staffRun", "staffRunStop"].contains(&name)
+        }
     };
     let calls: Vec<_> = framework::registry::endpoints()
         .iter()
@@ -555,11 +465,18 @@ async fn every_staff_call_under_every_role(b: Backend) {
         .filter(|e| e.name() != "staffLogout")
         .collect();
     assert!(calls.len() >= 12, "{}", calls.len());
+    let runs_calls = calls
+        .iter()
+        .filter(|e| e.path().starts_with("/api/v1/staff/runs") || e.name() == "staffDay")
+        .count();
+    assert_eq!(runs_calls, 9, "every run call is walked");
     for e in &calls {
         let uri = e
             .path()
             .replace("{orderId}", &order.to_string())
-            .replace("{staffId}", "1");
+            .replace("{staffId}", "1")
+            .replace("{runId}", &run.to_string());
+        assert!(!uri.contains('{'), "{uri}: a path parameter left to fill");
         let method = e.method().as_str();
         let body = (method != "GET").then(|| json!({}));
         // Without a staff session: a shopper's, as a bearer token or a cookie, or none.
@@ -611,13 +528,20 @@ async fn every_staff_call_under_every_role(b: Backend) {
                 "{uri} as {role}: {}",
                 r.text()
             );
-            if reaches(role, &uri) {
+            if reaches(role, e.name(), &uri) {
                 assert_ne!(
                     r.status,
                     StatusCode::NOT_FOUND,
                     "{uri} as {role}: {}",
                     r.text()
                 );
+                // A read reached is answered whole; the rider's runs hold the run.
+                if method == "GET" {
+                    assert_eq!(r.status, StatusCode::OK, "{uri} as {role}: {}", r.text());
+                }
+                if e.name() == "staffRuns" {
+                    assert_eq!(r.json()["runs"][0]["id"], run, "{role}: {}", r.text());
+                }
             } else {
                 assert_eq!(
                     r.status,

@@ -13,6 +13,7 @@
 pub mod calls;
 pub mod process;
 pub mod seed;
+pub mod staff;
 
 #[allow(unused_imports)]
 pub use calls::*;

@@ -173,8 +173,8 @@ fn queue_status_mail(
     Ok(mail.to)
 }
 
-/// Order ids as JSON's list or one id, or as a page form's field (`42,57`: the board's ticked
-/// orders, joined by the form path).
+/// Order ids as JSON's list, or as a page form's field (`42,57`: the board's ticked orders, joined
+/// by the form path). A lone JSON number is refused: the document says a list.
 pub(crate) fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
@@ -190,9 +190,10 @@ pub(crate) fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i6
     }
     let bad = || serde::de::Error::custom(domain::ids::NOT_AN_ID);
     // A number, or text naming one or more orders (`42`, `TB-000042`, `42,57`).
-    let read = |id: Id| -> Result<Vec<i64>, D::Error> {
+    let read = |id: Id, listed: bool| -> Result<Vec<i64>, D::Error> {
         match id {
-            Id::Number(n) if n > 0 => Ok(vec![n]),
+            Id::Number(n) if n > 0 && listed => Ok(vec![n]),
+            // A lone number is no list (the document says a list).
             Id::Number(_) => Err(bad()),
             Id::Text(text) => text
                 .split(',')
@@ -203,10 +204,10 @@ pub(crate) fn order_ids<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i6
     match Ids::deserialize(d)? {
         Ids::List(ids) => ids
             .into_iter()
-            .map(read)
+            .map(|id| read(id, true))
             .collect::<Result<Vec<_>, _>>()
             .map(|v| v.concat()),
-        Ids::One(id) => read(id),
+        Ids::One(id) => read(id, false),
     }
 }
 

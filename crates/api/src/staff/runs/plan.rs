@@ -69,20 +69,40 @@ pub(crate) fn today() -> String {
     domain::calendar::iso_date(domain::calendar::manila_now().date())
 }
 
-/// Waiting orders as the pages list them.
+/// Orders `orders` in the order a run takes them: grouped by barangay, oldest first in one
+/// (`domain::dispatch::by_barangay`; an order's `place` begins with its street, so the barangay
+/// is read apart).
+fn grouped(
+    conn: &mut db::AnyConnection,
+    orders: Vec<db::orders::OrderRow>,
+) -> Result<Vec<db::orders::OrderRow>, ApiError> {
+    let ids: Vec<i64> = orders.iter().map(|o| o.id).collect();
+    let names = db::runs::barangays(conn, &ids)?;
+    let keyed: Vec<(&str, i64)> = orders
+        .iter()
+        .map(|o| {
+            let name = names.iter().find(|(id, _)| *id == o.id);
+            (name.map_or(o.place.as_str(), |(_, n)| n.as_str()), o.id)
+        })
+        .collect();
+    let order = domain::dispatch::by_barangay(&keyed);
+    let mut slots: Vec<Option<db::orders::OrderRow>> = orders.into_iter().map(Some).collect();
+    Ok(order.into_iter().filter_map(|i| slots[i].take()).collect())
+}
+
+/// Waiting orders as the pages list them: the oldest [`WAITING`], grouped by barangay.
 pub(crate) fn waiting(ctx: &mut Ctx) -> Result<Vec<WaitingOrder>, ApiError> {
-    Ok(
-        db::runs::waiting(ctx.conn, domain::DEFAULT_FULFILLMENT.get(), WAITING)?
-            .into_iter()
-            .map(|o| WaitingOrder {
-                number: crate::orders::number(o.id),
-                id: o.id,
-                contact_name: o.contact_name,
-                place: o.place,
-                total: o.total,
-            })
-            .collect(),
-    )
+    let rows = db::runs::waiting(ctx.conn, domain::DEFAULT_FULFILLMENT.get(), WAITING)?;
+    Ok(grouped(ctx.conn, rows)?
+        .into_iter()
+        .map(|o| WaitingOrder {
+            number: crate::orders::number(o.id),
+            id: o.id,
+            contact_name: o.contact_name,
+            place: o.place,
+            total: o.total,
+        })
+        .collect())
 }
 
 framework::declare!(
@@ -202,19 +222,25 @@ pub(crate) fn add_orders(
             ));
         }
     }
-    let keyed: Vec<(&str, i64)> = ids
-        .iter()
-        .filter_map(|id| orders.iter().find(|o| o.id == *id))
-        .map(|o| (o.place.as_str(), o.id))
-        .collect();
     let mut numbers = Vec::new();
-    for (n, i) in domain::dispatch::by_barangay(&keyed)
-        .into_iter()
-        .enumerate()
-    {
-        let id = keyed[i].1;
-        db::runs::add_stop(conn, run, id, after + n as i32 + 1)?;
-        numbers.push(crate::orders::number(id));
+    for (n, o) in grouped(conn, orders)?.into_iter().enumerate() {
+        let number = crate::orders::number(o.id);
+        match db::runs::add_stop(conn, run, o.id, after + n as i32 + 1) {
+            Ok(()) => {}
+            // Put on another run by a call that ran alongside, after the check above: the index
+            // of open stops keeps it on one (on PostgreSQL; SQLite's writers take turns).
+            Err(db::diesel::result::Error::DatabaseError(
+                db::diesel::result::DatabaseErrorKind::UniqueViolation,
+                _,
+            )) => {
+                return Err(invalid(
+                    "order_ids",
+                    format!("Order {number} was just put on another run."),
+                ))
+            }
+            Err(e) => return Err(e.into()),
+        }
+        numbers.push(number);
     }
     Ok(numbers)
 }

@@ -179,15 +179,60 @@ fn end(
             ApiError::NotFound(format!("Order {number} is not on run {id}."))
         });
     }
+    move_order(conn, member, order, ended, (base, now))?;
+    record(
+        conn,
+        Some(member),
+        "run.stop",
+        &format!("run {id}, order {order}"),
+        None,
+        Some(serde_json::json!({
+            "outcome": ended.outcome.as_str(),
+            "cash_received": ended.cash,
+            "empties_returned": ended.empties,
+            "reason": ended.reason,
+            "note": ended.note,
+        })),
+    )
+}
+
+/// In the stop's transaction: order `order` moved as its stop `ended`: completed when delivered,
+/// back to confirmed when failed (at `now`; `base` is the store's public address, for the
+/// shopper's mail).
+fn move_order(
+    conn: &mut db::AnyConnection,
+    member: &db::team::StaffRow,
+    order: i64,
+    ended: &Ended,
+    (base, now): (&str, i64),
+) -> Result<(), ApiError> {
+    let number = crate::orders::number(order);
     if ended.outcome == Outcome::Delivered {
-        crate::staff::orders::status::change_status(
-            conn,
-            Some(member),
-            order,
-            Status::Completed,
-            "",
-            base,
-        )?;
+        // The orders board may have moved the order while it was out: completed there, it was
+        // delivered (the stop ends, the order is not completed twice); cancelled there, it was
+        // not (the rider marks the stop failed). Else a stop could never end, nor its run close.
+        match db::staff::status_of(conn, order)?
+            .as_deref()
+            .and_then(Status::parse)
+        {
+            Some(Status::Completed) => {}
+            Some(Status::Cancelled) => {
+                return Err(invalid(
+                    "outcome",
+                    format!("Order {number} was cancelled while out: mark its stop failed."),
+                ))
+            }
+            _ => {
+                crate::staff::orders::status::change_status(
+                    conn,
+                    Some(member),
+                    order,
+                    Status::Completed,
+                    "",
+                    base,
+                )?;
+            }
+        }
     } else {
         // The one step back: the order waits for another run (or a cancellation).
         let why = if ended.note.is_empty() {
@@ -203,28 +248,16 @@ fn end(
             now,
             &why,
         )?;
-        // An order cancelled while out stays cancelled; its stop still ends.
+        // An order cancelled while out stays cancelled; its stop still ends. One completed on
+        // the board was delivered.
         let cancelled =
             db::staff::status_of(conn, order)?.as_deref() == Some(Status::Cancelled.as_str());
         if !moved && !cancelled {
             return Err(invalid(
                 "outcome",
-                format!("Order {number} is no longer out for delivery."),
+                format!("Order {number} was completed while out: mark its stop delivered."),
             ));
         }
     }
-    record(
-        conn,
-        Some(member),
-        "run.stop",
-        &format!("run {id}, order {order}"),
-        None,
-        Some(serde_json::json!({
-            "outcome": ended.outcome.as_str(),
-            "cash_received": ended.cash,
-            "empties_returned": ended.empties,
-            "reason": ended.reason,
-            "note": ended.note,
-        })),
-    )
+    Ok(())
 }
