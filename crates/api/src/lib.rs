@@ -142,7 +142,7 @@ mod registered_tests {
     }
 
     /// The document's bounds on quantities and lists are the cart's (the orders a staff move
-    /// names, the staff's): an attribute takes a number written out, so the test holds each to
+    /// names, the staff's; a run's stops, dispatch's): an attribute takes a number written out, so the test holds each to
     /// the constant.
     #[test]
     fn quantities_and_lists_are_bounded_as_the_cart_is() {
@@ -150,7 +150,9 @@ mod registered_tests {
             match v {
                 serde_json::Value::Object(map) => {
                     if let Some(max) = map.get("maxItems") {
-                        if at.ends_with("/order_ids") {
+                        if at.contains("/RunForm/") || at.contains("/StopsForm/") {
+                            assert_eq!(max, domain::dispatch::MAX_STOPS, "{at}");
+                        } else if at.ends_with("/order_ids") {
                             assert_eq!(max, crate::staff::orders::status::MAX_ORDERS, "{at}");
                         } else {
                             assert_eq!(max, domain::cases::MAX_PRODUCTS, "{at}");
