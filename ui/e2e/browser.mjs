@@ -1,6 +1,7 @@
 // The browser tests' one setup: a test file calls `useStoreAndBrowser()` once; before its first
 // test the store starts (startStore) and Debian's Chromium is launched, after its last both close.
 // `store` and `browser` are live bindings: read them inside tests.
+import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before } from 'node:test';
 import { readFileSync } from 'node:fs';
@@ -125,4 +126,27 @@ export async function staffSignedIn(email, role, name, password, js) {
   await page.waitForURL(/\/staff\?done=signed-in/);
   await ready();
   return { context, page, ready };
+}
+
+/** A guest's order of a case of bottles for delivery in Bel-Air, Makati, placed through the API (from client `ip`): its number. */
+export async function guestOrder(email, name = 'Ana Santos', ip = '192.0.2.77') {
+  const headers = { 'content-type': 'application/json', 'x-forwarded-for': ip };
+  const token = (await fetch(`${store.base}/api/v1/guest-token`, { method: 'POST', headers })).headers.get('access-token');
+  const auth = { ...headers, authorization: `Bearer ${token}` };
+  const add = { product_id: 1, quantity: 24, barangay: 1380300002, street_id: 1 };
+  const cart = await (await fetch(`${store.base}/api/v1/cart`, { method: 'POST', headers: auth, body: JSON.stringify(add) })).json();
+  const form = {
+    contact_name: name,
+    mobile: '09171234567',
+    email,
+    address: 'Unit 5B, 12 Jupiter St.',
+    barangay: 1380300002,
+    street_id: 1,
+    fulfillment: 1,
+    revision: cart.revision,
+    expected_total: cart.cart_order_summary.subtotal,
+  };
+  const res = await fetch(`${store.base}/api/v1/orders`, { method: 'POST', headers: auth, body: JSON.stringify(form) });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).order.number;
 }

@@ -5,7 +5,7 @@
 // axe finds nothing on the runs' pages (with JavaScript on, where it can run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
+import { axeViolations, guestOrder, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -15,34 +15,11 @@ async function noViolations(page, js, where) {
   assert.deepEqual(violations, [], `${where}: ${JSON.stringify(violations, null, 1)}`);
 }
 
-/** A guest's order of a case of bottles for delivery in Bel-Air, Makati, placed through the API: its number. */
-async function guestOrder(email, name) {
-  const headers = { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.78' };
-  const token = (await fetch(`${store.base}/api/v1/guest-token`, { method: 'POST', headers })).headers.get('access-token');
-  const auth = { ...headers, authorization: `Bearer ${token}` };
-  const add = { product_id: 1, quantity: 24, barangay: 1380300002, street_id: 1 };
-  const cart = await (await fetch(`${store.base}/api/v1/cart`, { method: 'POST', headers: auth, body: JSON.stringify(add) })).json();
-  const form = {
-    contact_name: name,
-    mobile: '09171234567',
-    email,
-    address: 'Unit 5B, 12 Jupiter St.',
-    barangay: 1380300002,
-    street_id: 1,
-    fulfillment: 1,
-    revision: cart.revision,
-    expected_total: cart.cart_order_summary.subtotal,
-  };
-  const res = await fetch(`${store.base}/api/v1/orders`, { method: 'POST', headers: auth, body: JSON.stringify(form) });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).order.number;
-}
-
 for (const js of [true, false]) {
   const on = js ? 'js' : 'nojs';
   test(`a dispatcher plans and closes a run a rider delivers, JavaScript ${js ? 'on' : 'off'}`, async () => {
-    const first = await guestOrder(`ana-run-${on}@example.com`, 'Ana Santos');
-    const second = await guestOrder(`ben-run-${on}@example.com`, 'Ben Cruz');
+    const first = await guestOrder(`ana-run-${on}@example.com`, 'Ana Santos', '192.0.2.78');
+    const second = await guestOrder(`ben-run-${on}@example.com`, 'Ben Cruz', '192.0.2.78');
     const desk = await staffSignedIn(`desk-${on}@tala.example`, 'dispatcher', 'Dina Desk', 'dina-dispatches-kegs-9', js);
     const rider = await staffSignedIn(`rider-${on}@tala.example`, 'rider', `Rico Rider ${on}`, 'rico-rides-the-route-9', js);
     const problems = [];

@@ -5,7 +5,7 @@
 // where it can run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, hydrated, newContext, store, totp, useStoreAndBrowser } from './browser.mjs';
+import { axeViolations, guestOrder, hydrated, newContext, staffSignedIn, store, totp, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -78,52 +78,10 @@ for (const js of [true, false]) {
   });
 }
 
-/** A guest's order of a case of bottles for delivery in Bel-Air, Makati, placed through the API: its number. */
-async function guestOrder(email) {
-  const headers = { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.77' };
-  const token = (await fetch(`${store.base}/api/v1/guest-token`, { method: 'POST', headers })).headers.get('access-token');
-  const auth = { ...headers, authorization: `Bearer ${token}` };
-  const add = { product_id: 1, quantity: 24, barangay: 1380300002, street_id: 1 };
-  const cart = await (await fetch(`${store.base}/api/v1/cart`, { method: 'POST', headers: auth, body: JSON.stringify(add) })).json();
-  const form = {
-    contact_name: 'Ana Santos',
-    mobile: '09171234567',
-    email,
-    address: 'Unit 5B, 12 Jupiter St.',
-    barangay: 1380300002,
-    street_id: 1,
-    fulfillment: 1,
-    revision: cart.revision,
-    expected_total: cart.cart_order_summary.subtotal,
-  };
-  const res = await fetch(`${store.base}/api/v1/orders`, { method: 'POST', headers: auth, body: JSON.stringify(form) });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).order.number;
-}
-
 test('a dispatcher sees a new order appear on the board and the tab count it, JavaScript on', async () => {
-  const email = 'disa@tala.example';
-  store.command(['staff', 'add', email, '--role', 'dispatcher', '--name', 'Disa Ramos']);
-  const link = await store.mailedLink(email, '/staff/password\\?token=');
   const first = await guestOrder('ana-board@example.com');
-  const context = await newContext([], { bypassCSP: true });
-  const page = await context.newPage();
+  const { context, page } = await staffSignedIn('disa@tala.example', 'dispatcher', 'Disa Ramos', 'disa-dispatches-kegs-9', true);
   try {
-    await page.goto(link);
-    await hydrated(page);
-    await page.getByLabel('New password').fill('disa-dispatches-kegs-9');
-    await page.getByRole('button', { name: 'Set Password' }).click();
-    await page.waitForURL(/done=password/);
-    await hydrated(page);
-    await page.getByLabel('Email address').fill(email);
-    await page.getByLabel('Password').fill('disa-dispatches-kegs-9');
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(/second-factor/);
-    await hydrated(page);
-    const key = (await page.locator('li code').first().textContent()).trim();
-    await page.getByLabel('Code from your app').fill(totp(key));
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(/\/staff\?done=signed-in/);
     await page.getByRole('link', { name: 'Orders' }).click();
     await page.waitForURL(/\/staff\/orders$/);
     await hydrated(page);

@@ -201,3 +201,22 @@ export function usePageForm(match: (values: Record<string, string>) => boolean):
   const { form } = usePage();
   return form && match(form.values) ? form : null;
 }
+
+/**
+ * One of several forms of a page that run the same call (a run's stops, a Go-to Case's items): posted without
+ * JavaScript it comes back with its messages when it failed (the posted form names itself in the
+ * hidden `form` field), and only it shows them; with JavaScript its own answer does.
+ */
+export function useScopedForm(id: string): [FormState, (e: FormEvent<HTMLFormElement>) => void] {
+  const posted = usePageForm((v) => v.form === id);
+  const [state, submit] = useAccountForm();
+  const [mine, setMine] = useState(false);
+  const shown: FormState = mine ? state : { ...state, message: posted?.message ?? null, errors: posted?.errors ?? {}, values: posted?.values ?? {} };
+  return [
+    shown,
+    (e) => {
+      setMine(true);
+      void submit(e);
+    },
+  ];
+}

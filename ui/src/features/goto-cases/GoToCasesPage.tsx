@@ -3,10 +3,10 @@
 // first), and Add to Cart for the current barangay. Every change is a form to this page (the
 // route's actions) that works without JavaScript; Add to Cart posts to /cart.
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { calls, MAX_QUANTITY, type Call, type GotoCaseView } from '../../api/contract.gen';
 import { AccountPage } from '../../components/AccountPage';
-import { DoneMessage, FormCall, useAccountForm, usePageForm } from '../../components/form';
+import { DoneMessage, FormCall, usePageForm, useScopedForm } from '../../components/form';
 import { QueryState } from '../../components/QueryState';
 import { RefillForm } from '../../components/RefillForm';
 import { count } from '../../lib/cart';
@@ -118,20 +118,10 @@ function Place() {
  * reloads at the case on success.
  */
 function CaseForm({ id, call, children, className }: { id: string; call: Call<unknown>; children: ReactNode; className?: string }) {
-  const posted = usePageForm((v) => v.form === id);
-  const [state, submit] = useAccountForm();
-  const [mine, setMine] = useState(false);
-  const message = mine ? state.message : posted?.message;
+  const [state, submit] = useScopedForm(id);
+  const message = state.message;
   return (
-    <form
-      method="post"
-      action={GOTO_PATH}
-      className={className ?? 'inline-form'}
-      onSubmit={(e) => {
-        setMine(true);
-        void submit(e);
-      }}
-    >
+    <form method="post" action={GOTO_PATH} className={className ?? 'inline-form'} onSubmit={submit}>
       <FormCall call={call} />
       <input type="hidden" name="form" value={id} />
       {children}

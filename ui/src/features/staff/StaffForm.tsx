@@ -1,25 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { Call } from '../../api/contract.gen';
-import { FormCall, FormMessage, useAccountForm, usePageForm, type FormState } from '../../components/form';
-
-/**
- * One of several forms of a page that run the same call (a run's stops): posted without
- * JavaScript it comes back with its messages when it failed (the posted form names itself in the
- * hidden `form` field), and only it shows them; with JavaScript its own answer does.
- */
-export function useScopedForm(id: string): [FormState, (e: FormEvent<HTMLFormElement>) => void] {
-  const posted = usePageForm((v) => v.form === id);
-  const [state, submit] = useAccountForm();
-  const [mine, setMine] = useState(false);
-  const shown: FormState = mine ? state : { ...state, message: posted?.message ?? null, errors: posted?.errors ?? {}, values: posted?.values ?? {} };
-  return [
-    shown,
-    (e) => {
-      setMine(true);
-      void submit(e);
-    },
-  ];
-}
+import { FormCall, FormMessage, useScopedForm, type FormState } from '../../components/form';
 
 /** A staff form of `call` posted to `action`, scoped by `id` ([`useScopedForm`]). */
 export function StaffForm({ id, call, action, fields = [], className, children }: { id: string; call: Call<unknown>; action: string; fields?: string[]; className?: string; children: (state: FormState) => ReactNode }) {

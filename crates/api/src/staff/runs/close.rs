@@ -159,8 +159,6 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
         });
     }
     let runs = db::runs::of_day(ctx.conn, day, None)?;
-    let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
-    let stop_rows = db::runs::stops(ctx.conn, &ids)?;
     let (mut day_runs, mut all, mut delivered_containers) = (Vec::new(), Vec::new(), Vec::new());
     let (mut failed, mut flagged) = (Vec::new(), Vec::new());
     for run in &runs {
@@ -191,13 +189,13 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
             .map(|s| s.order_id)
             .collect();
         delivered_containers.extend(db::runs::containers(ctx.conn, &delivered)?);
-        all.extend(loaded.figures);
         day_runs.push(DayRun {
-            run: super::line(run, &stop_rows),
+            run: super::line(run, &super::outcomes(&loaded.figures)),
             cash_difference: run.cash_handed_in.map(|c| c - totals.cash_reported),
             cash_handed_in: run.cash_handed_in,
             totals: totals.into(),
         });
+        all.extend(loaded.figures);
     }
     Ok(DayReport {
         day: day.to_string(),

@@ -290,10 +290,9 @@ pub(crate) fn load_stops(conn: &mut db::AnyConnection, id: i64) -> Result<Loaded
     })
 }
 
-/// The line of run `run` in a list, its stops counted.
-pub(crate) fn line(run: &db::runs::RunRow, stops: &[db::runs::StopRow]) -> RunLine {
-    let mine = || stops.iter().filter(|s| s.run_id == run.id);
-    let count = |o: &str| mine().filter(|s| s.outcome == o).count() as i64;
+/// The line of run `run` in a list, its stops' `outcomes` counted.
+pub(crate) fn line(run: &db::runs::RunRow, outcomes: &[Outcome]) -> RunLine {
+    let count = |o: Outcome| outcomes.iter().filter(|x| **x == o).count() as i64;
     let state = RunState::of(run);
     RunLine {
         id: run.id,
@@ -302,10 +301,15 @@ pub(crate) fn line(run: &db::runs::RunRow, stops: &[db::runs::StopRow]) -> RunLi
         rider: run.rider_name.clone(),
         state,
         state_label: state.label().into(),
-        stops: mine().count() as i64,
-        delivered: count("delivered"),
-        failed: count("failed"),
+        stops: outcomes.len() as i64,
+        delivered: count(Outcome::Delivered),
+        failed: count(Outcome::Failed),
     }
+}
+
+/// The outcomes of a run's stops, as read.
+pub(crate) fn outcomes(figures: &[StopFigures]) -> Vec<Outcome> {
+    figures.iter().map(|f| f.outcome).collect()
 }
 
 /// The signed-in member who works runs, and run `id` when they may see it: a rider only their

@@ -1,6 +1,7 @@
 //! The runs of a day and a new run: a rider, a day and the confirmed delivery orders they take,
 //! grouped by barangay (`domain::dispatch::by_barangay`); the dispatcher orders them after.
 
+use domain::dispatch::Outcome;
 use domain::staff::Role;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -144,7 +145,17 @@ impl Endpoint for StaffRuns {
             (waiting(ctx)?, riders)
         };
         Ok(RunsPage {
-            runs: runs.iter().map(|r| line(r, &stops)).collect(),
+            runs: runs
+                .iter()
+                .map(|r| {
+                    let outcomes: Vec<Outcome> = stops
+                        .iter()
+                        .filter(|s| s.run_id == r.id)
+                        .filter_map(|s| Outcome::parse(&s.outcome))
+                        .collect();
+                    line(r, &outcomes)
+                })
+                .collect(),
             day,
             today,
             waiting,

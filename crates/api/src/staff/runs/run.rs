@@ -45,8 +45,7 @@ pub struct RunView {
 pub(crate) fn view(ctx: &mut Ctx, id: i64) -> Result<RunView, ApiError> {
     let (signed, run) = visible(ctx, id)?;
     let loaded = load_stops(ctx.conn, id)?;
-    let stop_rows = db::runs::stops(ctx.conn, &[id])?;
-    let line = super::line(&run, &stop_rows);
+    let line = super::line(&run, &super::outcomes(&loaded.figures));
     let totals = domain::dispatch::totals(&loaded.figures);
     let works = signed.role != Role::Rider;
     let state = RunState::of(&run);
