@@ -10,7 +10,7 @@ NODE_MODULES := $(UI)/node_modules/.package-lock.json
 DIESEL := target/tools/bin/diesel
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: run build build-ui test test-rust test-ui test-e2e test-contract fuzz contract schema tools lint fmt bench chromium wrk clean
+.PHONY: run build build-ui test test-rust test-ui test-e2e test-contract fuzz contract schema tools lint fmt bench chromium wrk clean screenshots
 
 $(NODE_MODULES): $(UI)/package.json $(UI)/package-lock.json
 	cd $(UI) && npm ci --no-audit --no-fund
@@ -60,6 +60,13 @@ test-ui: $(NODE_MODULES)
 test-e2e: build-ui chromium
 	$(CARGO) build -p server
 	cd $(UI) && node --test --test-concurrency=1 e2e/
+
+# The README's pictures of the back office (docs/screenshots: the board, a run sheet, the
+# dashboard), taken by the runs' browser test as it goes.
+screenshots: build-ui chromium
+	$(CARGO) build -p server
+	mkdir -p docs/screenshots
+	cd $(UI) && SCREENSHOTS=$(CURDIR)/docs/screenshots node --test --test-concurrency=1 e2e/runs.test.mjs
 
 # Schemathesis (pinned, in a virtual environment under target/) against a seeded SQLite store:
 # every check and phase, fewer examples than make fuzz (about 6,300 requests, at least 2,000; about a

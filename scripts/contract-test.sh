@@ -12,7 +12,8 @@
 # $FUZZ_DATA, which scripts/schemathesis.toml reads. CHECKS,
 # PHASES, MAX_EXAMPLES and MIN_REQUESTS tune the run; CONTINUE_ON_FAILURE=1 spends every
 # operation's examples even after it failed (else its fuzzing ends at the first failure);
-# REPORT_DIR, when set, keeps the run's ndjson report, server log and setup data.
+# REPORT_DIR, when set, keeps the run's ndjson report, server log and setup data; ST_ARGS adds
+# options of `st run` (for a look at a few operations: ST_ARGS='--include-path-regex /staff/runs').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -101,7 +102,7 @@ python3 scripts/contract_setup.py scripts/schemathesis.toml "$work/schemathesis.
 set +e
 "$VENV/bin/st" --config-file "$work/schemathesis.toml" run "http://127.0.0.1:$port/api/openapi.json" \
   --checks "${CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}" \
-  ${PHASES:+--phases "$PHASES"} ${CONTINUE_ON_FAILURE:+--continue-on-failure} --max-examples "${MAX_EXAMPLES:-200}" --seed 20261122 --request-timeout 10 \
+  ${PHASES:+--phases "$PHASES"} ${CONTINUE_ON_FAILURE:+--continue-on-failure} ${ST_ARGS:-} --max-examples "${MAX_EXAMPLES:-200}" --seed 20261122 --request-timeout 10 \
   --report ndjson --report-ndjson-path "$work/events.ndjson" --no-color
 status=$?
 set -e

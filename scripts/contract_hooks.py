@@ -19,7 +19,8 @@ RFC 6238) and wrote them to $FUZZ_DATA/staff.json. The staff calls carry the man
 session (so the managers' calls answer 200), signed in again after a 401; the calls that spend a
 member's tries at the second factor (five wrong codes in ten minutes, then 429) or end the session
 they bring (signing out, signing in) carry the dispatcher's instead, and a locked-out dispatcher
-is replaced by a spare (see `_Seat`). The enrollment (GET /api/v1/staff/second-factor) is asked
+is replaced by a spare (see `_Seat`). A rider's calls go alternately with the manager's session
+and a rider's (`RIDER_CALLS`). The enrollment (GET /api/v1/staff/second-factor) is asked
 alternately by the manager and by a member of staff who has not set up the second factor, so both
 of its answers are seen. Choosing a password (POST /api/v1/staff/password) needs no session: its
 credential is the mailed link's token.
@@ -141,6 +142,13 @@ LINK_CALLS = ["POST /api/v1/staff/password"]
 # (a session begun with the password of a member who has not: the secret, QR code and recovery
 # codes to set it up).
 ENROLLMENT_CALL = "GET /api/v1/staff/second-factor"
+# A rider's calls (their runs, a run, a stop ended), sent alternately with the manager's session
+# and the rider's whose runs scripts/contract_setup.py planned: each role's answers are seen.
+RIDER_CALLS = [
+    "GET /api/v1/staff/runs",
+    "GET /api/v1/staff/runs/{runId}",
+    "POST /api/v1/staff/runs/{runId}/stops/{orderId}",
+]
 
 
 class _Seat:
@@ -237,7 +245,8 @@ DISPATCHER = _Seat(
     "dispatcher", _member(_staff["dispatcher"]), whole=False, spares=[_member(m) for m in _staff.get("spares", [])]
 )
 ENROLLEE = _Seat("enrollee", _member(_staff["enrollee"]), whole=False)
-SEATS = (MANAGER, DISPATCHER, ENROLLEE)
+RIDER = _Seat("rider", _member(_staff["rider"]), whole=True)
+SEATS = (MANAGER, DISPATCHER, ENROLLEE, RIDER)
 _staff_lock = threading.Lock()
 
 
@@ -259,7 +268,7 @@ def _staff_session_of(case):
 
 # Asked before every call (no caching), as the seats keep the sessions and know when one ended.
 @schemathesis.auth(refresh_interval=None).apply_to(path_regex=STAFF_PATHS).skip_for(
-    name=DISPATCHER_CALLS + LINK_CALLS + [ENROLLMENT_CALL]
+    name=DISPATCHER_CALLS + LINK_CALLS + [ENROLLMENT_CALL] + RIDER_CALLS
 )
 class Manager:
     """The manager's whole session, for the staff's calls: the managers' ones answer 200."""
@@ -283,6 +292,18 @@ class Dispatcher:
 
 
 _enrollment_turn = itertools.count()
+_rider_turn = itertools.count()
+
+
+@schemathesis.auth(refresh_interval=None).apply_to(name=RIDER_CALLS)
+class RiderOrManager:
+    """The rider's session and the manager's, in turn."""
+
+    def get(self, case, context):
+        return (RIDER if next(_rider_turn) % 2 else MANAGER).current()
+
+    def set(self, case, data, context):
+        _staff_cookie(case, data)
 
 
 @schemathesis.auth(refresh_interval=None).apply_to(name=[ENROLLMENT_CALL])

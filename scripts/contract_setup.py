@@ -31,6 +31,7 @@ scripts/contract_hooks.py imports this module for `register_member`, `login` and
 """
 
 import base64
+import datetime
 import email
 import email.policy
 import hashlib
@@ -522,6 +523,7 @@ def add_setup_staff():
     will not set up the second factor (the enrollee), and the holders of the unused links."""
     return {
         "spares": add_staff("dispatcher", SPARE_DISPATCHERS),
+        "rider": add_staff("rider")[0],
         "enrollee": add_staff("rider", kind="staff.enrollee")[0],
         "links": add_staff("rider", STAFF_LINKS, kind="staff.link"),
     }
@@ -530,12 +532,13 @@ def add_setup_staff():
 def setup_staff(folder, added):
     """The staff's part: the manager and the dispatcher contract-test.sh added choose their
     passwords by their mailed links, sign in and set up their second factor (staff.json keeps
-    them and their sessions, whole); the spare dispatchers too; the enrollee chooses a password
+    them and their sessions, whole); the spare dispatchers and a rider too; the enrollee chooses a password
     and signs in, and their session shows how to set up the second factor (GET
     /api/v1/staff/second-factor); the links of the others stay unused, for POST
-    /api/v1/staff/password. Answers what it made, as words, and the manager."""
+    /api/v1/staff/password. Answers what it made, as words, the manager and the rider."""
     staff = {"manager": os.environ["FUZZ_MANAGER"], "dispatcher": os.environ["FUZZ_DISPATCHER"]}
     members = {role: enroll_staff(address, staff_link(address), role) for role, address in staff.items()}
+    members["rider"] = enroll_staff(added["rider"], staff_link(added["rider"]), "rider")
     members["enrollee"] = enroll_staff(added["enrollee"], staff_link(added["enrollee"]), "rider", second_factor=False)
     members["spares"] = [enroll_staff(address, staff_link(address), "dispatcher") for address in added["spares"]]
     links = [staff_link(address) for address in added["links"]]
@@ -560,25 +563,36 @@ def setup_staff(folder, added):
         f"{len(team['results'])} staff ({len(members['spares'])} spare dispatchers, {len(links)} unused links), "
         f"{len(audit['entries'])} audit entries"
     )
-    return words, manager
+    return words, manager, members["rider"]
 
 
-# Dispatch runs for the staff's runs calls: planned ones (their stops added, moved, taken off,
-# sent out), ones out (their stops ended, closed), each of STOPS_PER_RUN confirmed delivery
-# orders, and confirmed orders waiting for a run (added to one, or a new one planned of them).
-RUNS_PLANNED = 3
-RUNS_OUT = 3
-STOPS_PER_RUN = 3
+# Dispatch runs for the staff's runs calls, each kind with its own ids (bound per call in
+# scripts/schemathesis.toml) so what one call uses up stays for the others: runs (planned and out:
+# read, sent; sending one out already answers it as sent), runs to arrange (planned for
+# tomorrow, many stops: moved, taken off, taken back), a run out with many stops (ended: the same ending again answers
+# the run), runs to close (out, every stop ended: closed, and again on the same cash), and
+# confirmed orders waiting for a run (added to one, or a new one planned of them).
+RUNS_PLANNED, RUNS_OUT, STOPS_PER_RUN = 2, 1, 3
+ARRANGE_RUNS, ARRANGE_STOPS = 2, 12
+OUT_STOPS = 24
+CLOSE_RUNS, CLOSE_STOPS = 3, 2
 ORDERS_WAITING = 12
 
 
-def setup_runs(folder, manager):
-    """Guests' orders confirmed by the manager, runs planned of them for a rider of the store and
-    some sent out; runs.dict, run-orders.dict (the orders on a run), run-waiting.dict (confirmed
-    orders on none), days.dict (today), riders.dict and failure-reasons.dict. Answers what it made,
-    as words."""
+def setup_runs(folder, manager, rider):
+    """Guests' orders confirmed by the manager and runs planned of them for a rider of the store,
+    some sent out and some with every stop ended; writes runs.dict, arrange-runs.dict and arrange-orders.dict, out-runs.dict and out-orders.dict,
+    close-runs.dict, run-waiting.dict (confirmed orders on none), days.dict (today), riders.dict
+    and failure-reasons.dict. The runs are `rider`'s (a member of staff signed in as the hooks'
+    rider). Answers what it made, as words."""
     session = manager.session
-    count = (RUNS_PLANNED + RUNS_OUT) * STOPS_PER_RUN + ORDERS_WAITING
+    count = (
+        (RUNS_PLANNED + RUNS_OUT) * STOPS_PER_RUN
+        + ARRANGE_RUNS * ARRANGE_STOPS
+        + OUT_STOPS
+        + CLOSE_RUNS * CLOSE_STOPS
+        + ORDERS_WAITING
+    )
     orders = []
     for _ in range(count):
         answer = request("POST", "/api/v1/guest-token")
@@ -590,32 +604,78 @@ def setup_runs(folder, manager):
         staff_request("POST", "/api/v1/staff/orders/status", {"order_ids": orders, "status": "confirmed"}, session),
     )
     plan = expect({200}, "the runs", staff_request("GET", "/api/v1/staff/runs", session=session))
-    riders = [r["id"] for r in plan["riders"]]
-    runs, on_runs = [], []
-    for n in range(RUNS_PLANNED + RUNS_OUT):
-        stops = orders[n * STOPS_PER_RUN : (n + 1) * STOPS_PER_RUN]
+    team = expect({200}, "staff team", staff_request("GET", "/api/v1/staff/team", session=session))
+    mine = [m["id"] for m in team["results"] if m["email"] == rider.email]
+    riders = mine + [r["id"] for r in plan["riders"] if r["id"] not in mine]
+    left = list(orders)
+
+    def planned(stops, day=plan["today"]):
+        """A run on `day` of the next `stops` orders: its id and orders."""
+        taken, left[:] = left[:stops], left[stops:]
         made = expect(
             {200},
             "a run planned",
             staff_request(
                 "POST",
                 "/api/v1/staff/runs",
-                {"rider_id": riders[0], "day": plan["today"], "order_ids": stops},
+                {"rider_id": riders[0], "day": day, "order_ids": taken},
                 session,
             ),
         )
-        runs.append(made["run_id"])
-        on_runs.extend(stops)
+        return made["run_id"], taken
+
+    def sent(run):
+        expect({200}, "a run sent out", staff_request("POST", f"/api/v1/staff/runs/{run}/send", None, session))
+
+    runs, on_runs = [], []
+    for n in range(RUNS_PLANNED + RUNS_OUT):
+        run, taken = planned(STOPS_PER_RUN)
         if n >= RUNS_PLANNED:
-            expect({200}, "a run sent out", staff_request("POST", f"/api/v1/staff/runs/{made['run_id']}/send", None, session))
-    view = expect({200}, "a run", staff_request("GET", f"/api/v1/staff/runs/{runs[0]}", session=session))
+            sent(run)
+        runs.append(run)
+        on_runs.extend(taken)
+    arrange_runs, arrange_orders = [], []
+    # Tomorrow's: the day's lists (GET /api/v1/staff/runs, /day), whose ids the fuzzer takes up
+    # for any run call (sending them out too), show today's.
+    tomorrow = (datetime.date.fromisoformat(plan["today"]) + datetime.timedelta(days=1)).isoformat()
+    for _ in range(ARRANGE_RUNS):
+        run, taken = planned(ARRANGE_STOPS, tomorrow)
+        arrange_runs.append(run)
+        arrange_orders.extend(taken)
+    out_run, out_orders = planned(OUT_STOPS)
+    sent(out_run)
+    close_runs = []
+    view = None
+    for _ in range(CLOSE_RUNS):
+        run, taken = planned(CLOSE_STOPS)
+        sent(run)
+        view = expect({200}, "a run", staff_request("GET", f"/api/v1/staff/runs/{run}", session=session))
+        for n, order in enumerate(taken):
+            ending = (
+                {"outcome": "delivered", "cash_received": "980", "empties_returned": 0}
+                if n % 2 == 0
+                else {"outcome": "failed", "reason": view["failure_reasons"][0]}
+            )
+            expect(
+                {200},
+                "a stop ended",
+                staff_request("POST", f"/api/v1/staff/runs/{run}/stops/{order}", ending, session),
+            )
+        close_runs.append(run)
     write_dict(folder, "runs", runs)
-    write_dict(folder, "run-orders", on_runs)
-    write_dict(folder, "run-waiting", orders[len(on_runs) :])
+    write_dict(folder, "arrange-runs", arrange_runs)
+    write_dict(folder, "arrange-orders", arrange_orders)
+    write_dict(folder, "out-runs", [out_run])
+    write_dict(folder, "out-orders", out_orders)
+    write_dict(folder, "close-runs", close_runs)
+    write_dict(folder, "run-waiting", left)
     write_dict(folder, "days", [plan["today"]])
     write_dict(folder, "riders", riders)
     write_dict(folder, "failure-reasons", view["failure_reasons"])
-    return f"{len(runs)} runs ({RUNS_OUT} out) of {len(on_runs)} orders, {len(orders) - len(on_runs)} orders waiting"
+    return (
+        f"{len(runs) + ARRANGE_RUNS + 1 + CLOSE_RUNS} runs ({RUNS_OUT + 1} out, {CLOSE_RUNS} to close) "
+        f"of {len(orders) - len(left)} orders, {len(left)} orders waiting"
+    )
 
 
 def main():
@@ -720,8 +780,8 @@ def main():
     newsletter = [mailed(address, r"/newsletter/confirm" + TOKEN.format("token")) for address in subscribers]
     suids = [mailed(address, r"/reset-password" + TOKEN.format("suid")) for address in others]
 
-    staff, manager = setup_staff(folder, staff)
-    runs = setup_runs(folder, manager)
+    staff, manager, rider = setup_staff(folder, staff)
+    runs = setup_runs(folder, manager, rider)
 
     # Those to delete come first: the coverage phase tries the smallest ids (1 and 2) wherever an
     # id is asked for, deletions too, without a dictionary.

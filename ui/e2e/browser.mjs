@@ -101,6 +101,17 @@ export async function axeViolations(page) {
  * A member of staff added from the command line (`role`), who chooses `password` by the mailed
  * link and signs in with both factors in a new context (JavaScript `js`): the signed-in page.
  */
+/**
+ * With SCREENSHOTS=folder (`make screenshots`), the whole page's picture saved there as
+ * NAME.png: the README's pictures of the back office. Without it, nothing.
+ */
+export async function screenshot(page, name) {
+  const folder = process.env.SCREENSHOTS;
+  if (!folder) return false;
+  await page.screenshot({ path: `${folder}/${name}.png`, fullPage: true });
+  return true;
+}
+
 export async function staffSignedIn(email, role, name, password, js) {
   store.command(['staff', 'add', email, '--role', role, '--name', name]);
   const link = await store.mailedLink(email, '/staff/password\\?token=');

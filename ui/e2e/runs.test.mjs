@@ -5,7 +5,7 @@
 // axe finds nothing on the runs' pages (with JavaScript on, where it can run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, guestOrder, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
+import { axeViolations, guestOrder, screenshot, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -29,6 +29,7 @@ for (const js of [true, false]) {
       // Confirm both orders on the board.
       await page.goto(`${store.base}/staff/orders?status=placed`);
       await desk.ready();
+      if (js) await screenshot(page, 'board');
       await page.getByLabel(`Select ${first}`).check();
       await page.getByLabel(`Select ${second}`).check();
       await page.getByLabel('To', { exact: true }).selectOption('confirmed');
@@ -69,11 +70,22 @@ for (const js of [true, false]) {
       await page.locator('.paper-receipt').waitFor();
       await page.getByText(`1. ${second}`).waitFor();
       await noViolations(page, js, 'run sheet');
+      if (js && process.env.SCREENSHOTS) {
+        await page.goto(`${runUrl}/sheet`);
+        await desk.ready();
+        await screenshot(page, 'run-sheet');
+      }
       await page.goto(runUrl);
       await desk.ready();
       await page.getByRole('button', { name: 'Send Out' }).click();
       await page.waitForURL(/done=sent/);
       await page.getByText('The run is out').waitFor();
+      if (js && process.env.SCREENSHOTS) {
+        await page.goto(`${store.base}/staff`);
+        await desk.ready();
+        await page.getByRole('heading', { name: 'Runs out' }).waitFor();
+        await screenshot(page, 'dashboard');
+      }
 
       // The rider sees the run on their own session, delivers one stop and fails the other.
       const rp = rider.page;

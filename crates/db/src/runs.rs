@@ -151,6 +151,17 @@ pub fn open_of_rider(conn: &mut AnyConnection, rider: i64) -> QueryResult<Vec<Ru
         .load(conn)
 }
 
+/// Every run out now (sent, not closed), whatever its day, oldest first.
+pub fn out(conn: &mut AnyConnection) -> QueryResult<Vec<RunRow>> {
+    runs::table
+        .inner_join(staff::table)
+        .filter(runs::sent_at.is_not_null())
+        .filter(runs::closed_at.is_null())
+        .select(RUN)
+        .order(runs::id.asc())
+        .load(conn)
+}
+
 /// The stops of runs `ids`, each run's in its order.
 pub fn stops(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<StopRow>> {
     run_stops::table

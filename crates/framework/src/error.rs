@@ -12,6 +12,11 @@ pub enum ApiError {
     BadRequest(String),
     #[error("{0}")]
     NotFound(String),
+    /// The request is well formed but where the thing it names stands forbids it now (a run
+    /// already out, a stop already ended otherwise, an order not yet confirmed): 409, the
+    /// message says what stands in the way.
+    #[error("{0}")]
+    Conflict(String),
     /// An unsafe request sent with the store's cookie from another site's page.
     #[error("This request must come from the store's own pages.")]
     CrossSite,
@@ -139,6 +144,7 @@ impl ApiError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
             Self::Unauthenticated => StatusCode::UNAUTHORIZED,
             Self::CrossSite => StatusCode::FORBIDDEN,
             Self::Invalid { .. } | Self::Fields(_) => StatusCode::UNPROCESSABLE_ENTITY,

@@ -26,6 +26,7 @@ fn error_description(status: u16) -> &'static str {
     match status {
         400 => "Malformed input: the message names the parameter.",
         404 => "Something named in the request does not exist.",
+        409 => "Where the thing named stands forbids the request now; the message says what.",
         401 => "Not logged in.",
         422 => "A field needs correcting.",
         403 => "Sent from another site's page: the Origin (or Sec-Fetch-Site) names another site.",

@@ -294,6 +294,29 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
         by_number.contains(&format!("/staff/orders/{third}\""))
             && !by_number.contains(&format!("/staff/orders/{first}\""))
     );
+    // By city (every served one offered), then by a barangay of it (offered once the city is
+    // chosen: without JavaScript the form is sent twice).
+    assert!(
+        html.contains(r#"<option value="1380300000">"#) && !html.contains(r#"id="board-barangay""#),
+        "{html}"
+    );
+    let makati = send!(store, get("/staff/orders?city=1380300000", &dora)).text();
+    assert!(
+        makati.contains(r#"id="board-barangay""#)
+            && makati.contains(&format!("/staff/orders/{first}\"")),
+        "{makati}"
+    );
+    let barangay = send!(
+        store,
+        get("/staff/orders?city=1380300000&barangay=1380300002", &dora)
+    )
+    .text();
+    assert!(
+        barangay.contains(&format!("/staff/orders/{first}\"")),
+        "{barangay}"
+    );
+    let manila = send!(store, get("/staff/orders?city=1380600000", &dora)).text();
+    assert!(manila.contains("No orders here."), "{manila}");
     // Any text is a search: one that starts inside a character is no order number.
     let odd = send!(store, get("/staff/orders?q=%F1%8E%B3%9D", &dora));
     assert_eq!(odd.status, StatusCode::OK, "{}", odd.text());

@@ -339,6 +339,8 @@ impl Refused {
                 | ApiError::LinkSent(_)
                 // A link that expired or was used says so (a second click: the account is ready).
                 | ApiError::NotFound(_)
+                // Where a thing stands forbids the request (a run already out): said as it is.
+                | ApiError::Conflict(_)
         );
         let message = match fallback {
             Some(text) if !own => text.to_string(),

@@ -132,7 +132,7 @@ export type BoardOrder = { id: number, number: string,
  */
 placed_at: string, status: StatusChoice, fulfillment: string, contact_name: string, mobile: string, 
 /**
- * The barangay and city.
+ * Where: the street (when one is named), barangay, city and province, as the order keeps it.
  */
 place: string, 
 /**
@@ -148,7 +148,15 @@ counts: Array<StatusCount>, orders: Array<BoardOrder>,
 /**
  * Where the next (older) page starts, when there is one.
  */
-next_before: number | null, };
+next_before: number | null, 
+/**
+ * The served cities, by name: the city filter's choices.
+ */
+cities: Array<PlaceChoice>, 
+/**
+ * The barangays of the city filtered by, by name (none without a city).
+ */
+barangays: Array<PlaceChoice>, };
 
 /**
  * The cart answer.
@@ -302,7 +310,11 @@ days: Array<DayFigures>,
 /**
  * The products that sold most in those days, by revenue.
  */
-top_products: Array<ProductFigures>, };
+top_products: Array<ProductFigures>, 
+/**
+ * The runs out now (sent, not closed), whatever their day, with their stops counted.
+ */
+runs_out: Array<RunLine>, };
 
 /**
  * One day of the chart.
@@ -664,6 +676,11 @@ export type PickLine = { product_name: string, case_name: string, unit_per_case:
 units: number, };
 
 /**
+ * A city or barangay the board filters by.
+ */
+export type PlaceChoice = { id: number, name: string, };
+
+/**
  * What Submit Order answers: the order and the address of its page (with a guest's key).
  */
 export type PlacedOrder = { order: OrderView, 
@@ -981,7 +998,7 @@ export type StopView = { seq: number, order_id: number, number: string, contact_
  */
 address: string, 
 /**
- * The barangay and city.
+ * Where: the street (when one is named), barangay, city and province, as the order keeps it.
  */
 place: string, 
 /**
@@ -1067,7 +1084,7 @@ data?: RefusalData, };
  */
 export type WaitingOrder = { id: number, number: string, contact_name: string, 
 /**
- * The barangay and city.
+ * Where: the street (when one is named), barangay, city and province, as the order keeps it.
  */
 place: string, 
 /**

@@ -47,6 +47,8 @@ pub struct Dashboard {
     pub days: Vec<DayFigures>,
     /// The products that sold most in those days, by revenue.
     pub top_products: Vec<ProductFigures>,
+    /// The runs out now (sent, not closed), whatever their day, with their stops counted.
+    pub runs_out: Vec<crate::staff::runs::RunLine>,
 }
 
 /// The Manila day of Unix seconds, as days since 1970-01-01.
@@ -106,12 +108,20 @@ fn top(lines: Vec<(String, i32, i64)>) -> Vec<ProductFigures> {
     all
 }
 
+/// The runs out now, each as a line of the runs' list.
+fn runs_out(ctx: &mut Ctx) -> Result<Vec<crate::staff::runs::RunLine>, ApiError> {
+    let runs = db::runs::out(ctx.conn)?;
+    let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
+    let stops = db::runs::stops(ctx.conn, &ids)?;
+    Ok(crate::staff::runs::lines(&runs, &stops))
+}
+
 framework::declare!(
-    /// `GET /api/v1/staff/dashboard`: today's figures, the orders waiting and the last 30 days
-    /// (dispatchers and managers).
+    /// `GET /api/v1/staff/dashboard`: today's figures, the orders waiting, the runs out and the
+    /// last 30 days (dispatchers and managers).
     pub struct StaffDashboard = Get "/api/v1/staff/dashboard" as "staffDashboard", Session, errors [401, 404],
     (NoParams, NoParams, NoBody) -> Dashboard,
-    "Today's orders and revenue, the orders waiting, and the last 30 days.");
+    "Today's orders and revenue, the orders waiting, the runs out, and the last 30 days.");
 
 impl Endpoint for StaffDashboard {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
@@ -141,6 +151,7 @@ impl Endpoint for StaffDashboard {
             waiting,
             days,
             top_products: top(db::staff::items_since(ctx.conn, since)?),
+            runs_out: runs_out(ctx)?,
         })
     }
 }

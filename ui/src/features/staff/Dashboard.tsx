@@ -52,7 +52,7 @@ function DaysTable({ days }: { days: DayFigures[] }) {
   );
 }
 
-/** Today, the orders waiting, and the last 30 days, for those who work the orders. */
+/** Today, the orders waiting, the runs out, and the last 30 days, for those who work the orders. */
 export function Dashboard() {
   const dashboard = useQuery(dashboardQuery.options());
   return (
@@ -69,6 +69,19 @@ export function Dashboard() {
               </li>
             ))}
           </ul>
+          <h2>Runs out</h2>
+          {d.runs_out.length === 0 ? (
+            <p className="empty">No run is out.</p>
+          ) : (
+            <ul>
+              {d.runs_out.map((r) => (
+                <li key={r.id}>
+                  <a href={`/staff/runs/${r.id}`}>{`Run ${r.id}, ${r.rider} (${r.day})`}</a>
+                  {`: ${r.delivered + r.failed} of ${r.stops} stops ended (${r.delivered} delivered, ${r.failed} failed)`}
+                </li>
+              ))}
+            </ul>
+          )}
           <h2>The last 30 days</h2>
           <Chart days={d.days} />
           <h3>Top products</h3>

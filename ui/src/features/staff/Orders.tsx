@@ -13,15 +13,17 @@ import { StaffPage } from './StaffPage';
 const POLL_MS = 15_000;
 
 /** The board's address: its filters, then where the page starts (each left out when unset). */
-const BOARD = '/staff/orders?status={status}&from={from}&to={to}&how={how}&q={q}&before={before}';
+const BOARD = '/staff/orders?status={status}&from={from}&to={to}&how={how}&city={city}&barangay={barangay}&q={q}&before={before}';
 
 function useFilters(): Record<string, string | undefined> {
   const status = usePageParam('status') ?? undefined;
   const from = usePageParam('from') ?? undefined;
   const to = usePageParam('to') ?? undefined;
   const how = usePageParam('how') ?? undefined;
+  const city = usePageParam('city') ?? undefined;
+  const barangay = usePageParam('barangay') ?? undefined;
   const q = usePageParam('q') ?? undefined;
-  return { status, from, to, how, q };
+  return { status, from, to, how, city, barangay, q };
 }
 
 /** The board's address with `changes` made to the current filters (an unset value drops one). */
@@ -51,7 +53,12 @@ function Counts({ counts, vars }: { counts: StatusCount[]; vars: Record<string, 
   );
 }
 
-function Filters({ vars }: { vars: Record<string, string | undefined> }) {
+/**
+ * The filters. A barangay is chosen within the city filtered by: without JavaScript the city is
+ * sent first (Filter), and the page then offers its barangays.
+ */
+function Filters({ vars, board }: { vars: Record<string, string | undefined>; board: BoardPage }) {
+  const barangays = board.barangays;
   return (
     <form method="get" action="/staff/orders" className="inline-form" aria-label="Filter the orders">
       {vars.status && <input type="hidden" name="status" value={vars.status} />}
@@ -67,6 +74,28 @@ function Filters({ vars }: { vars: Record<string, string | undefined> }) {
         <option value={String(DELIVERY)}>Delivery</option>
         <option value={String(PICKUP)}>Pickup</option>
       </select>
+      <label htmlFor="board-city">City</label>
+      <select id="board-city" name="city" defaultValue={vars.city ?? ''}>
+        <option value="">All cities</option>
+        {board.cities.map((c) => (
+          <option key={c.id} value={String(c.id)}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      {vars.city && barangays.length > 0 && (
+        <>
+          <label htmlFor="board-barangay">Barangay</label>
+          <select id="board-barangay" name="barangay" defaultValue={vars.barangay ?? ''}>
+            <option value="">All barangays of the city</option>
+            {barangays.map((b) => (
+              <option key={b.id} value={String(b.id)}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
       <button type="submit">Filter</button>
       <a href="/staff/orders">Clear</a>
     </form>
@@ -138,7 +167,7 @@ export function Orders() {
             <p>
               <a href={boardLink(vars, {})}>Refresh</a>
             </p>
-            <Filters vars={vars} />
+            <Filters vars={vars} board={b} />
             {b.orders.length === 0 ? (
               <p className="empty">No orders here.</p>
             ) : (

@@ -41,6 +41,7 @@ export const pages: FeaturePage[] = [
     order: 343,
     route: route('staff-orders', '/staff/orders', () => import('./Orders').then((m) => m.Orders), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
       ...SIGNED_IN,
+      // city and barangay are every page's (the location gate's steps): the board reads them too.
       params: ['status', 'from', 'to', 'how', 'q', 'before'],
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders?done=moved', { lists: ['order_ids'] })],

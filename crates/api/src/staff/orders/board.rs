@@ -53,7 +53,7 @@ pub struct BoardOrder {
     pub fulfillment: String,
     pub contact_name: String,
     pub mobile: String,
-    /// The barangay and city.
+    /// Where: the street (when one is named), barangay, city and province, as the order keeps it.
     pub place: String,
     /// Centavos.
     pub total: i64,
@@ -73,6 +73,17 @@ pub struct BoardPage {
     pub orders: Vec<BoardOrder>,
     /// Where the next (older) page starts, when there is one.
     pub next_before: Option<i64>,
+    /// The served cities, by name: the city filter's choices.
+    pub cities: Vec<PlaceChoice>,
+    /// The barangays of the city filtered by, by name (none without a city).
+    pub barangays: Vec<PlaceChoice>,
+}
+
+/// A city or barangay the board filters by.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct PlaceChoice {
+    pub id: i64,
+    pub name: String,
 }
 
 /// How many orders of the store have each of `statuses`, in that order.
@@ -132,6 +143,7 @@ impl Endpoint for StaffOrders {
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<BoardPage, ApiError> {
         staff(ctx, &WORKERS)?;
+        let city = q.city;
         let f = filter(q)?;
         let mut rows = db::staff::board(ctx.conn, &f)?;
         let more = rows.len() as i64 > PAGE;
@@ -154,10 +166,29 @@ impl Endpoint for StaffOrders {
                 total: o.total,
             })
             .collect();
+        let cities = db::places::served_cities(ctx.conn, None, None)?
+            .into_iter()
+            .map(|c| PlaceChoice {
+                id: c.id.get(),
+                name: c.city_name,
+            })
+            .collect();
+        let barangays = match city {
+            Some(c) => db::places::barangays_of_city(ctx.conn, c)?
+                .into_iter()
+                .map(|b| PlaceChoice {
+                    id: b.id.get(),
+                    name: b.barangay_name,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(BoardPage {
             next_before: more.then(|| orders.last().map(|o| o.id)).flatten(),
             counts,
             orders,
+            cities,
+            barangays,
         })
     }
 }

@@ -6,7 +6,7 @@ use domain::ordering::Status;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::plan::{add_orders, chosen, stop_ids, RunChanged};
+use super::plan::{add_orders, chosen, stop_ids, takeable, RunChanged};
 use super::run::{view, RunView};
 use super::{dispatcher, invalid, RunPath};
 use crate::staff::record;
@@ -15,15 +15,19 @@ use framework::error::ApiError;
 
 framework::register!(StaffRunStops, StaffRunArrange, StaffRunSend);
 
-/// In a write transaction: run `id` held, and still planned, or refused.
-fn hold_planned(conn: &mut db::AnyConnection, id: i64) -> Result<db::runs::RunRow, ApiError> {
+/// In a write transaction: run `id` held (404 when there is none).
+fn held(conn: &mut db::AnyConnection, id: i64) -> Result<db::runs::RunRow, ApiError> {
     db::runs::hold(conn, id)?;
-    let run = db::runs::run(conn, id)?.ok_or_else(|| ApiError::NotFound("No such run.".into()))?;
+    db::runs::run(conn, id)?.ok_or_else(|| ApiError::NotFound("No such run.".into()))
+}
+
+/// In a write transaction: run `id` held, and still planned, or refused (409 once it went out).
+fn hold_planned(conn: &mut db::AnyConnection, id: i64) -> Result<db::runs::RunRow, ApiError> {
+    let run = held(conn, id)?;
     if run.sent_at.is_some() {
-        return Err(invalid(
-            "run",
-            format!("Run {id} is out already: its stops stay as they are."),
-        ));
+        return Err(ApiError::Conflict(format!(
+            "Run {id} is out already: its stops stay as they are."
+        )));
     }
     Ok(run)
 }
@@ -38,10 +42,10 @@ pub struct StopsForm {
 
 framework::declare!(
     /// `POST /api/v1/staff/runs/{runId}/stops`: adds orders to a planned run (dispatchers and
-    /// managers); answers the run.
-    pub struct StaffRunStops = Post "/api/v1/staff/runs/{runId}/stops" as "staffRunStops", Write, errors [401, 404, 422],
+    /// managers); those already on it stay where they are; answers the run.
+    pub struct StaffRunStops = Post "/api/v1/staff/runs/{runId}/stops" as "staffRunStops", Write, errors [401, 404, 409, 422],
     (RunPath, framework::endpoint::NoParams, Json<StopsForm, true>) -> RunView,
-    "Adds orders to a planned run, after its stops, grouped by barangay.");
+    "Adds orders to a planned run, after its stops, grouped by barangay; those already on it stay.");
 
 impl Endpoint for StaffRunStops {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
@@ -53,18 +57,20 @@ impl Endpoint for StaffRunStops {
         db::write_transaction(ctx.conn, |conn| {
             hold_planned(conn, id)?;
             let stops = db::runs::stops(conn, &[id])?;
-            if stops.len() + ids.len() > domain::dispatch::MAX_STOPS {
-                return Err(invalid(
-                    "order_ids",
-                    format!(
-                        "A run takes at most {} orders; this one has {}.",
-                        domain::dispatch::MAX_STOPS,
-                        stops.len()
-                    ),
-                ));
+            // Orders already on this run stay where they are: a form sent twice adds nothing.
+            let orders = takeable(conn, Some(id), &ids)?;
+            if orders.is_empty() {
+                return Ok(());
+            }
+            if stops.len() + orders.len() > domain::dispatch::MAX_STOPS {
+                return Err(ApiError::Conflict(format!(
+                    "A run takes at most {} orders; this one has {}.",
+                    domain::dispatch::MAX_STOPS,
+                    stops.len()
+                )));
             }
             let last = stops.iter().map(|s| s.seq).max().unwrap_or(0);
-            let numbers = add_orders(conn, id, &ids, last)?;
+            let numbers = add_orders(conn, id, orders, last)?;
             record(
                 conn,
                 Some(&member),
@@ -103,7 +109,7 @@ framework::declare!(
     /// `POST /api/v1/staff/runs/{runId}/arrange`: moves a stop of a planned run up or down, or
     /// takes it off (dispatchers and managers); answers the run, or the runs of its day when the
     /// run, left with no stop, is deleted.
-    pub struct StaffRunArrange = Post "/api/v1/staff/runs/{runId}/arrange" as "staffRunArrange", Write, errors [401, 404, 422],
+    pub struct StaffRunArrange = Post "/api/v1/staff/runs/{runId}/arrange" as "staffRunArrange", Write, errors [401, 404, 409, 422],
     (RunPath, framework::endpoint::NoParams, Json<ArrangeForm, true>) -> Arranged,
     "Moves a stop of a planned run up or down, or takes it off.");
 
@@ -135,10 +141,9 @@ impl Endpoint for StaffRunArrange {
                 .map(|s| s.order_id)
                 .collect();
             let Some(at) = order_ids.iter().position(|o| *o == order) else {
-                return Err(invalid(
-                    "order_id",
-                    format!("Order {number} is not on run {id}."),
-                ));
+                return Err(ApiError::NotFound(format!(
+                    "Order {number} is not on run {id}."
+                )));
             };
             let mut deleted = false;
             match to {
@@ -187,9 +192,9 @@ impl Endpoint for StaffRunArrange {
 framework::declare!(
     /// `POST /api/v1/staff/runs/{runId}/send`: sends a planned run out: its orders go out for
     /// delivery and their shoppers are mailed, all or none (dispatchers and managers).
-    pub struct StaffRunSend = Post "/api/v1/staff/runs/{runId}/send" as "staffRunSend", Write, errors [401, 404, 422],
+    pub struct StaffRunSend = Post "/api/v1/staff/runs/{runId}/send" as "staffRunSend", Write, errors [401, 404, 409, 422],
     (RunPath, framework::endpoint::NoParams, NoBody) -> RunChanged,
-    "Sends a run out: its orders go out for delivery.");
+    "Sends a run out: its orders go out for delivery (a run out already is answered as sent).");
 
 impl Endpoint for StaffRunSend {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
@@ -200,10 +205,19 @@ impl Endpoint for StaffRunSend {
         let base = ctx.config.public_url.to_string();
         let now = domain::calendar::unix_now();
         let sent = db::write_transaction(ctx.conn, |conn| {
-            hold_planned(conn, id)?;
+            let run = held(conn, id)?;
+            if run.closed_at.is_some() {
+                return Err(ApiError::Conflict(format!("Run {id} is closed.")));
+            }
             let stops = db::runs::stops(conn, &[id])?;
+            if run.sent_at.is_some() {
+                // Sent twice (a double click, a retry): it is out, as asked.
+                return Ok(None);
+            }
             if stops.is_empty() {
-                return Err(invalid("run", format!("Run {id} has no stop to send out.")));
+                return Err(ApiError::Conflict(format!(
+                    "Run {id} has no stop to send out."
+                )));
             }
             for s in &stops {
                 crate::staff::orders::status::change_status(
@@ -224,8 +238,15 @@ impl Endpoint for StaffRunSend {
                 None,
                 Some(serde_json::json!({ "stops": stops.len() })),
             )?;
-            Ok::<_, ApiError>(stops.len())
+            Ok::<_, ApiError>(Some(stops.len()))
         })?;
+        let Some(sent) = sent else {
+            return Ok(RunChanged {
+                run_id: id,
+                link: format!("/staff/runs/{id}?done=sent"),
+                message: format!("Run {id} is out already."),
+            });
+        };
         ctx.mailed = true;
         Ok(RunChanged {
             run_id: id,

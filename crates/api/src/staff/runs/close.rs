@@ -28,8 +28,9 @@ pub struct CloseForm {
 
 framework::declare!(
     /// `POST /api/v1/staff/runs/{runId}/close`: closes a run whose stops have all ended, on the
-    /// cash its rider handed in (dispatchers and managers); answers the run.
-    pub struct StaffRunClose = Post "/api/v1/staff/runs/{runId}/close" as "staffRunClose", Write, errors [401, 404, 422],
+    /// cash its rider handed in (dispatchers and managers); closed again on the same cash, it
+    /// stays as it is; answers the run.
+    pub struct StaffRunClose = Post "/api/v1/staff/runs/{runId}/close" as "staffRunClose", Write, errors [401, 404, 409, 422],
     (RunPath, NoParams, Json<CloseForm, true>) -> RunView,
     "Closes a run on the cash handed in.");
 
@@ -53,29 +54,25 @@ impl Endpoint for StaffRunClose {
                 .ok_or_else(|| ApiError::NotFound("No such run.".into()))?;
             match RunState::of(&run) {
                 RunState::Planned => {
-                    return Err(invalid(
-                        "cash_handed_in",
-                        format!("Run {id} was never sent out."),
-                    ))
+                    return Err(ApiError::Conflict(format!("Run {id} was never sent out.")))
                 }
+                // Closed twice on the same cash (a double click, a retry): closed, as asked.
+                RunState::Closed if run.cash_handed_in == Some(cash) => return Ok(()),
                 RunState::Closed => {
-                    return Err(invalid(
-                        "cash_handed_in",
-                        format!("Run {id} is closed already."),
-                    ))
+                    return Err(ApiError::Conflict(format!(
+                        "Run {id} is closed already, on {} handed in.",
+                        domain::money::format_php(run.cash_handed_in.unwrap_or(0))
+                    )))
                 }
                 RunState::Out => {}
             }
             let loaded = load_stops(conn, id)?;
             let totals = domain::dispatch::totals(&loaded.figures);
             if totals.pending > 0 {
-                return Err(invalid(
-                    "cash_handed_in",
-                    format!(
-                        "{} stop(s) of run {id} have not ended: the rider marks each delivered or failed first.",
-                        totals.pending
-                    ),
-                ));
+                return Err(ApiError::Conflict(format!(
+                    "{} stop(s) of run {id} have not ended: the rider marks each delivered or failed first.",
+                    totals.pending
+                )));
             }
             db::runs::close(conn, id, cash, now)?;
             record(

@@ -103,7 +103,7 @@ pub struct StopView {
     pub mobile: String,
     /// The street address.
     pub address: String,
-    /// The barangay and city.
+    /// Where: the street (when one is named), barangay, city and province, as the order keeps it.
     pub place: String,
     /// The shopper's note.
     pub notes: String,
@@ -305,6 +305,20 @@ pub(crate) fn line(run: &db::runs::RunRow, outcomes: &[Outcome]) -> RunLine {
         delivered: count(Outcome::Delivered),
         failed: count(Outcome::Failed),
     }
+}
+
+/// The lines of `runs`, each with its stops among `stops` counted.
+pub(crate) fn lines(runs: &[db::runs::RunRow], stops: &[db::runs::StopRow]) -> Vec<RunLine> {
+    runs.iter()
+        .map(|r| {
+            let outcomes: Vec<Outcome> = stops
+                .iter()
+                .filter(|s| s.run_id == r.id)
+                .filter_map(|s| Outcome::parse(&s.outcome))
+                .collect();
+            line(r, &outcomes)
+        })
+        .collect()
 }
 
 /// The outcomes of a run's stops, as read.

@@ -1,13 +1,12 @@
 //! The runs of a day and a new run: a rider, a day and the confirmed delivery orders they take,
 //! grouped by barangay (`domain::dispatch::by_barangay`); the dispatcher orders them after.
 
-use domain::dispatch::Outcome;
 use domain::staff::Role;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{dispatcher, invalid, line, RunLine, EVERYONE};
+use super::{dispatcher, invalid, lines, RunLine, EVERYONE};
 use crate::staff::{record, staff};
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
@@ -31,7 +30,7 @@ pub struct WaitingOrder {
     pub id: i64,
     pub number: String,
     pub contact_name: String,
-    /// The barangay and city.
+    /// Where: the street (when one is named), barangay, city and province, as the order keeps it.
     pub place: String,
     /// Centavos.
     pub total: i64,
@@ -145,17 +144,7 @@ impl Endpoint for StaffRuns {
             (waiting(ctx)?, riders)
         };
         Ok(RunsPage {
-            runs: runs
-                .iter()
-                .map(|r| {
-                    let outcomes: Vec<Outcome> = stops
-                        .iter()
-                        .filter(|s| s.run_id == r.id)
-                        .filter_map(|s| Outcome::parse(&s.outcome))
-                        .collect();
-                    line(r, &outcomes)
-                })
-                .collect(),
+            runs: lines(&runs, &stops),
             day,
             today,
             waiting,
@@ -197,19 +186,21 @@ pub struct RunChanged {
     pub message: String,
 }
 
-/// In the caller's transaction: `ids` checked as orders that may go on run `run` (confirmed,
-/// delivered, on no other run) and added after its `after` stops, grouped by barangay.
-pub(crate) fn add_orders(
+/// In the caller's transaction: the orders of `ids` that go on run `run` (`None`: a run not yet
+/// made). Each must exist (else 404) and be a delivery (else 422); one confirmed and on no open
+/// run goes, one already on `run` stays where it is (a repeated add changes nothing), and one
+/// on another run or not confirmed is refused with 409: where it stands may change.
+pub(crate) fn takeable(
     conn: &mut db::AnyConnection,
-    run: i64,
+    run: Option<i64>,
     ids: &[i64],
-    after: i32,
-) -> Result<Vec<String>, ApiError> {
+) -> Result<Vec<db::orders::OrderRow>, ApiError> {
     let orders = db::runs::orders(conn, ids)?;
+    let mut take = Vec::new();
     for id in ids {
         let number = crate::orders::number(*id);
         let Some(o) = orders.iter().find(|o| o.id == *id) else {
-            return Err(invalid("order_ids", format!("There is no order {number}.")));
+            return Err(ApiError::NotFound(format!("There is no order {number}.")));
         };
         if o.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get() {
             return Err(invalid(
@@ -217,22 +208,34 @@ pub(crate) fn add_orders(
                 format!("Order {number} is picked up at the store: it goes on no run."),
             ));
         }
+        match db::runs::open_run_of(conn, *id)? {
+            Some(other) if Some(other) == run => continue,
+            Some(other) => {
+                return Err(ApiError::Conflict(format!(
+                    "Order {number} is already on run {other}."
+                )))
+            }
+            None => {}
+        }
         if o.status != "confirmed" {
-            return Err(invalid(
-                "order_ids",
-                format!(
-                    "Order {number} is {}: only confirmed orders go on a run.",
-                    crate::orders::label(&o.status).to_lowercase()
-                ),
-            ));
+            return Err(ApiError::Conflict(format!(
+                "Order {number} is {}: only confirmed orders go on a run.",
+                crate::orders::label(&o.status).to_lowercase()
+            )));
         }
-        if let Some(other) = db::runs::open_run_of(conn, *id)? {
-            return Err(invalid(
-                "order_ids",
-                format!("Order {number} is already on run {other}."),
-            ));
-        }
+        take.push(o.clone());
     }
+    Ok(take)
+}
+
+/// In the caller's transaction: `orders` (checked by [`takeable`]) added to run `run` after its
+/// `after` stops, grouped by barangay; their numbers.
+pub(crate) fn add_orders(
+    conn: &mut db::AnyConnection,
+    run: i64,
+    orders: Vec<db::orders::OrderRow>,
+    after: i32,
+) -> Result<Vec<String>, ApiError> {
     let mut numbers = Vec::new();
     for (n, o) in grouped(conn, orders)?.into_iter().enumerate() {
         let number = crate::orders::number(o.id);
@@ -244,10 +247,9 @@ pub(crate) fn add_orders(
                 db::diesel::result::DatabaseErrorKind::UniqueViolation,
                 _,
             )) => {
-                return Err(invalid(
-                    "order_ids",
-                    format!("Order {number} was just put on another run."),
-                ))
+                return Err(ApiError::Conflict(format!(
+                    "Order {number} was just put on another run."
+                )))
             }
             Err(e) => return Err(e.into()),
         }
@@ -275,7 +277,7 @@ pub(crate) fn chosen(mut ids: Vec<i64>) -> Result<Vec<i64>, ApiError> {
 framework::declare!(
     /// `POST /api/v1/staff/runs`: a new run of a rider on a day with orders (dispatchers and
     /// managers).
-    pub struct StaffRunCreate = Post "/api/v1/staff/runs" as "staffRunCreate", Write, errors [401, 404, 422],
+    pub struct StaffRunCreate = Post "/api/v1/staff/runs" as "staffRunCreate", Write, errors [401, 404, 409, 422],
     (NoParams, NoParams, Json<RunForm, true>) -> RunChanged,
     "Plans a run: a rider, a day and the orders they take, grouped by barangay.");
 
@@ -284,24 +286,31 @@ impl Endpoint for StaffRunCreate {
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<RunChanged, ApiError> {
         let signed = dispatcher(ctx)?;
-        let rider = f
-            .rider_id
-            .ok_or_else(|| invalid("rider_id", "Choose the rider."))?;
-        let rider_name = db::runs::riders(ctx.conn)?
-            .into_iter()
-            .find(|(id, _)| *id == rider)
-            .map(|(_, name)| name)
-            .ok_or_else(|| invalid("rider_id", "Choose a rider of the store (not disabled)."))?;
-        let day = day_of("day", &f.day)?;
-        if day < today() {
-            return Err(invalid("day", "A run is for today or a later day."));
-        }
         let ids = chosen(f.order_ids)?;
         let member = signed.member;
         let now = domain::calendar::unix_now();
-        let (run, numbers) = db::write_transaction(ctx.conn, |conn| {
+        // The orders first (a missing one is 404, one taken or not confirmed 409), then the
+        // rider (404 when the id names none) and the day.
+        let (run, numbers, rider_name, day) = db::write_transaction(ctx.conn, |conn| {
+            let orders = takeable(conn, None, &ids)?;
+            let rider = f
+                .rider_id
+                .ok_or_else(|| invalid("rider_id", "Choose the rider."))?;
+            // Riders are named by id like the orders: one that names no rider (a member of
+            // staff of another role, a disabled rider, nobody) names nothing there is.
+            let rider_name = db::runs::riders(conn)?
+                .into_iter()
+                .find(|(id, _)| *id == rider)
+                .map(|(_, name)| name)
+                .ok_or_else(|| {
+                    ApiError::NotFound("Choose a rider of the store (not disabled).".into())
+                })?;
+            let day = day_of("day", &f.day)?;
+            if day < today() {
+                return Err(invalid("day", "A run is for today or a later day."));
+            }
             let run = db::runs::create(conn, &day, rider, now)?;
-            let numbers = add_orders(conn, run, &ids, 0)?;
+            let numbers = add_orders(conn, run, orders, 0)?;
             record(
                 conn,
                 Some(&member),
@@ -310,7 +319,7 @@ impl Endpoint for StaffRunCreate {
                 None,
                 Some(serde_json::json!({ "rider": rider_name, "day": day, "orders": numbers })),
             )?;
-            Ok::<_, ApiError>((run, numbers))
+            Ok::<_, ApiError>((run, numbers, rider_name, day))
         })?;
         Ok(RunChanged {
             run_id: run,

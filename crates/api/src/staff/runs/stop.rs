@@ -31,7 +31,7 @@ pub struct StopPath {
 pub struct StopForm {
     /// Delivered or failed.
     #[serde(default)]
-    #[schema(required = true, nullable = false, inline)]
+    #[schema(required = true, schema_with = ending)]
     pub outcome: Option<Outcome>,
     /// The cash received, in pesos as typed (delivered).
     #[serde(default)]
@@ -51,10 +51,25 @@ pub struct StopForm {
     pub note: String,
 }
 
+/// The outcomes a stop may end with (not `pending`).
+fn ending() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some([
+            Outcome::Delivered.as_str(),
+            Outcome::Failed.as_str(),
+        ]))
+        .description(Some("Delivered or failed."))
+}
+
+/// The failure reasons, or empty (a delivery).
 fn reason() -> utoipa::openapi::schema::ObjectBuilder {
-    framework::rules::line(100).description(Some(
-        "Why it failed: one of the run's `failure_reasons` (failed).",
-    ))
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(std::iter::once("").chain(FAILURE_REASONS)))
+        .description(Some(
+            "Why it failed: one of the run's `failure_reasons` (failed); empty or left out when delivered.",
+        ))
 }
 
 fn note() -> utoipa::openapi::schema::ObjectBuilder {
@@ -64,7 +79,7 @@ fn note() -> utoipa::openapi::schema::ObjectBuilder {
 framework::declare!(
     /// `POST /api/v1/staff/runs/{runId}/stops/{orderId}`: ends a stop of a run that is out,
     /// delivered or failed (its rider, dispatchers and managers); answers the run.
-    pub struct StaffRunStop = Post "/api/v1/staff/runs/{runId}/stops/{orderId}" as "staffRunStop", Write, errors [401, 404, 422],
+    pub struct StaffRunStop = Post "/api/v1/staff/runs/{runId}/stops/{orderId}" as "staffRunStop", Write, errors [401, 404, 409, 422],
     (StopPath, NoParams, Json<StopForm, true>) -> RunView,
     "Ends a stop: delivered (cash and empties) or failed (a reason).");
 
@@ -83,6 +98,10 @@ fn checked(f: &StopForm) -> Result<Ended, ApiError> {
         .outcome
         .filter(|o| *o != Outcome::Pending)
         .ok_or_else(|| invalid("outcome", "Say whether the order was delivered or failed."))?;
+    let reason = f.reason.trim();
+    if !reason.is_empty() && !FAILURE_REASONS.contains(&reason) {
+        return Err(invalid("reason", "Choose why the delivery failed."));
+    }
     let note = f.note.trim().to_string();
     if note.chars().count() > MAX_STOP_NOTE || note.chars().any(char::is_control) {
         return Err(invalid(
@@ -91,8 +110,7 @@ fn checked(f: &StopForm) -> Result<Ended, ApiError> {
         ));
     }
     if outcome == Outcome::Failed {
-        let reason = f.reason.trim();
-        if !FAILURE_REASONS.contains(&reason) {
+        if reason.is_empty() {
             return Err(invalid("reason", "Choose why the delivery failed."));
         }
         return Ok(Ended {
@@ -131,35 +149,58 @@ impl Endpoint for StaffRunStop {
 
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<RunView, ApiError> {
         let (signed, _) = visible(ctx, p.run_id)?;
-        let ended = checked(&f)?;
         let base = ctx.config.public_url.to_string();
         let member = signed.member;
-        db::write_transaction(ctx.conn, |conn| {
-            end(conn, &member, (p.run_id, p.order_id), &ended, &base)
+        let ended = db::write_transaction(ctx.conn, |conn| {
+            end(conn, &member, (p.run_id, p.order_id), &f, &base)
         })?;
-        ctx.mailed = ended.outcome == Outcome::Delivered;
+        ctx.mailed = ended == Some(Outcome::Delivered);
         view(ctx, p.run_id)
     }
 }
 
-/// In a write transaction: the stop of order `order` on run `id` ended as `ended` says, its order
-/// moved (completed, or back to confirmed), recorded for `member`.
+/// In a write transaction: the stop of order `order` on run `id` ended as the form `f` says
+/// (the stop looked up first: 404 when the order is not on the run, 409 when the run is not
+/// out), its order moved (completed, or back to confirmed), recorded for `member`; the outcome
+/// given, or `None` when the stop had ended exactly so already (a retry changes nothing).
 fn end(
     conn: &mut db::AnyConnection,
     member: &db::team::StaffRow,
     (id, order): (i64, i64),
-    ended: &Ended,
+    f: &StopForm,
     base: &str,
-) -> Result<(), ApiError> {
+) -> Result<Option<Outcome>, ApiError> {
     let number = crate::orders::number(order);
     let now = domain::calendar::unix_now();
     db::runs::hold(conn, id)?;
     let run = db::runs::run(conn, id)?.ok_or_else(|| ApiError::NotFound("No such run.".into()))?;
+    let Some(was) = db::runs::stops(conn, &[id])?
+        .into_iter()
+        .find(|s| s.order_id == order)
+    else {
+        return Err(ApiError::NotFound(format!(
+            "Order {number} is not on run {id}."
+        )));
+    };
     if RunState::of(&run) != RunState::Out {
-        return Err(invalid(
-            "outcome",
-            format!("Run {id} is not out: its stops end while it is."),
-        ));
+        return Err(ApiError::Conflict(format!(
+            "Run {id} is not out: its stops end while it is."
+        )));
+    }
+    let ended = checked(f)?;
+    if was.outcome != Outcome::Pending.as_str() {
+        let same = was.outcome == ended.outcome.as_str()
+            && was.cash_received == ended.cash
+            && was.empties_returned == ended.empties
+            && was.reason == ended.reason
+            && was.note == ended.note;
+        if same {
+            return Ok(None);
+        }
+        return Err(ApiError::Conflict(format!(
+            "Order {number} was already marked {}.",
+            was.outcome
+        )));
     }
     let stop = db::runs::StopEnd {
         outcome: ended.outcome.as_str(),
@@ -170,16 +211,11 @@ fn end(
         at: now,
     };
     if !db::runs::end_stop(conn, id, order, &stop)? {
-        let on_run = db::runs::stops(conn, &[id])?
-            .into_iter()
-            .any(|s| s.order_id == order);
-        return Err(if on_run {
-            invalid("outcome", format!("Order {number} was already marked."))
-        } else {
-            ApiError::NotFound(format!("Order {number} is not on run {id}."))
-        });
+        return Err(ApiError::Conflict(format!(
+            "Order {number} was already marked."
+        )));
     }
-    move_order(conn, member, order, ended, (base, now))?;
+    move_order(conn, member, order, &ended, (base, now))?;
     record(
         conn,
         Some(member),
@@ -193,7 +229,8 @@ fn end(
             "reason": ended.reason,
             "note": ended.note,
         })),
-    )
+    )?;
+    Ok(Some(ended.outcome))
 }
 
 /// In the stop's transaction: order `order` moved as its stop `ended`: completed when delivered,
