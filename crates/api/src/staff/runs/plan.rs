@@ -286,6 +286,9 @@ impl Endpoint for StaffRunCreate {
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<RunChanged, ApiError> {
         let signed = dispatcher(ctx)?;
+        let rider = f
+            .rider_id
+            .ok_or_else(|| invalid("rider_id", "Choose the rider."))?;
         let ids = chosen(f.order_ids)?;
         let member = signed.member;
         let now = domain::calendar::unix_now();
@@ -293,9 +296,6 @@ impl Endpoint for StaffRunCreate {
         // rider (404 when the id names none) and the day.
         let (run, numbers, rider_name, day) = db::write_transaction(ctx.conn, |conn| {
             let orders = takeable(conn, None, &ids)?;
-            let rider = f
-                .rider_id
-                .ok_or_else(|| invalid("rider_id", "Choose the rider."))?;
             // Riders are named by id like the orders: one that names no rider (a member of
             // staff of another role, a disabled rider, nobody) names nothing there is.
             let rider_name = db::runs::riders(conn)?
