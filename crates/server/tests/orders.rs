@@ -81,6 +81,49 @@ async fn an_order_keeps_its_own_copy(backend: Backend) {
 }
 both!(an_order_keeps_its_own_copy);
 
+/// Two products whose deposits are of one kind (the Grande bottles of products 2 and 6) in one
+/// order: it is placed (their containers were once two rows of one name, refused by the table's
+/// key, and the order with them), and the run loads and collects them as one kind.
+async fn deposits_of_one_kind_count_together(backend: Backend) {
+    let db = database(backend);
+    let (token, _) = guest_with_a_case(&db).await;
+    for product in [2, 6] {
+        let body = json!({"product_id": product, "quantity": 24, "barangay": MAKATI});
+        let (s, cart) = call_api(&db, "POST", "/api/v1/cart", &token, body).await;
+        assert_eq!(s, StatusCode::OK, "{cart}");
+    }
+    let (_, cart) = call_api(
+        &db,
+        "GET",
+        &format!("/api/v1/cart/{MAKATI}"),
+        &token,
+        Value::Null,
+    )
+    .await;
+    let (s, placed) = call_api(&db, "POST", "/api/v1/orders", &token, form(&cart, OPEN)).await;
+    assert_eq!(s, StatusCode::CREATED, "{placed}");
+    let id = placed["order"]["id"].as_i64().unwrap();
+    use db::schema::order_containers as c;
+    let mut conn = db.pool.get().unwrap();
+    let mut rows: Vec<(String, i32)> = c::table
+        .filter(c::order_id.eq(id))
+        .select((c::name, c::cases_out))
+        .load(&mut *conn)
+        .unwrap();
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            ("Bottles and crate deposit (case of 24)".to_string(), 1),
+            (
+                "Grande bottles and crate deposit (case of 24)".to_string(),
+                2
+            ),
+        ]
+    );
+}
+both!(deposits_of_one_kind_count_together);
+
 async fn one_revision_one_order(backend: Backend) {
     let db = database(backend);
     let (token, cart) = guest_with_a_case(&db).await;

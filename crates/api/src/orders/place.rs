@@ -536,19 +536,26 @@ fn charge_rows(deposits: &[NameAmount]) -> Vec<OrderChargeRow> {
         .collect()
 }
 
-/// The containers the order lends, by deposit, and the empties the shopper said they return:
-/// what a delivery run loads and collects.
+/// The containers the order lends, by kind, and the empties the shopper said they return: what
+/// a delivery run loads and collects. Deposit rows of one kind (the Grande bottles of two
+/// products, the 20 L kegs of three) count together, as the run loads them.
 fn container_rows(empties: &[crate::cart::pricing::EmptiesLine]) -> Vec<db::runs::ContainerRow> {
-    empties
-        .iter()
-        .filter(|e| e.max_cases > 0)
-        .map(|e| db::runs::ContainerRow {
-            order_id: 0,
-            name: e.name.clone(),
-            cases_out: e.max_cases,
-            cases_back: e.returned,
-        })
-        .collect()
+    let mut rows: Vec<db::runs::ContainerRow> = Vec::new();
+    for e in empties.iter().filter(|e| e.max_cases > 0) {
+        match rows.iter_mut().find(|r| r.name == e.name) {
+            Some(r) => {
+                r.cases_out += e.max_cases;
+                r.cases_back += e.returned;
+            }
+            None => rows.push(db::runs::ContainerRow {
+                order_id: 0,
+                name: e.name.clone(),
+                cases_out: e.max_cases,
+                cases_back: e.returned,
+            }),
+        }
+    }
+    rows
 }
 
 /// Whether a submit of a revision already placed is the placing one again (a retry, a double
