@@ -569,11 +569,13 @@ def setup_staff(folder, added):
 # Dispatch runs for the staff's runs calls, each kind with its own ids (bound per call in
 # scripts/schemathesis.toml) so what one call uses up stays for the others: runs (planned and out:
 # read, sent; sending one out already answers it as sent), runs to arrange (planned for
-# tomorrow, many stops: moved, taken off, taken back), a run out with many stops (ended: the same ending again answers
+# tomorrow, many stops: moved, taken off), runs to add stops to (tomorrow's too: their own
+# orders added again stay where they are, the other's are on another run), a run out with many stops (ended: the same ending again answers
 # the run), runs to close (out, every stop ended: closed, and again on the same cash), and
 # confirmed orders waiting for a run (added to one, or a new one planned of them).
 RUNS_PLANNED, RUNS_OUT, STOPS_PER_RUN = 2, 1, 3
-ARRANGE_RUNS, ARRANGE_STOPS = 2, 12
+ARRANGE_RUNS, ARRANGE_STOPS = 3, 16
+ADD_RUNS, ADD_STOPS = 2, 8
 OUT_STOPS = 24
 CLOSE_RUNS, CLOSE_STOPS = 3, 2
 ORDERS_WAITING = 12
@@ -581,7 +583,8 @@ ORDERS_WAITING = 12
 
 def setup_runs(folder, manager, rider):
     """Guests' orders confirmed by the manager and runs planned of them for a rider of the store,
-    some sent out and some with every stop ended; writes runs.dict, arrange-runs.dict and arrange-orders.dict, out-runs.dict and out-orders.dict,
+    some sent out and some with every stop ended; writes runs.dict, arrange-runs.dict and
+    arrange-orders.dict, add-runs.dict and add-orders.dict, out-runs.dict and out-orders.dict,
     close-runs.dict, run-waiting.dict (confirmed orders on none), days.dict (today), riders.dict
     and failure-reasons.dict. The runs are `rider`'s (a member of staff signed in as the hooks'
     rider). Answers what it made, as words."""
@@ -589,6 +592,7 @@ def setup_runs(folder, manager, rider):
     count = (
         (RUNS_PLANNED + RUNS_OUT) * STOPS_PER_RUN
         + ARRANGE_RUNS * ARRANGE_STOPS
+        + ADD_RUNS * ADD_STOPS
         + OUT_STOPS
         + CLOSE_RUNS * CLOSE_STOPS
         + ORDERS_WAITING
@@ -598,11 +602,14 @@ def setup_runs(folder, manager, rider):
         answer = request("POST", "/api/v1/guest-token")
         expect({200}, "guest token", answer)
         orders.append(place_order(answer[1].get("access-token"), guest_email=fresh_address("guest"))[0])
-    expect(
-        {200},
-        "orders confirmed",
-        staff_request("POST", "/api/v1/staff/orders/status", {"order_ids": orders, "status": "confirmed"}, session),
-    )
+    for n in range(0, len(orders), 100):  # a move takes at most 100 orders
+        expect(
+            {200},
+            "orders confirmed",
+            staff_request(
+                "POST", "/api/v1/staff/orders/status", {"order_ids": orders[n : n + 100], "status": "confirmed"}, session
+            ),
+        )
     plan = expect({200}, "the runs", staff_request("GET", "/api/v1/staff/runs", session=session))
     team = expect({200}, "staff team", staff_request("GET", "/api/v1/staff/team", session=session))
     mine = [m["id"] for m in team["results"] if m["email"] == rider.email]
@@ -642,6 +649,11 @@ def setup_runs(folder, manager, rider):
         run, taken = planned(ARRANGE_STOPS, tomorrow)
         arrange_runs.append(run)
         arrange_orders.extend(taken)
+    add_runs, add_orders = [], []
+    for _ in range(ADD_RUNS):
+        run, taken = planned(ADD_STOPS, tomorrow)
+        add_runs.append(run)
+        add_orders.extend(taken)
     out_run, out_orders = planned(OUT_STOPS)
     sent(out_run)
     close_runs = []
@@ -665,6 +677,8 @@ def setup_runs(folder, manager, rider):
     write_dict(folder, "runs", runs)
     write_dict(folder, "arrange-runs", arrange_runs)
     write_dict(folder, "arrange-orders", arrange_orders)
+    write_dict(folder, "add-runs", add_runs)
+    write_dict(folder, "add-orders", add_orders)
     write_dict(folder, "out-runs", [out_run])
     write_dict(folder, "out-orders", out_orders)
     write_dict(folder, "close-runs", close_runs)
@@ -673,7 +687,7 @@ def setup_runs(folder, manager, rider):
     write_dict(folder, "riders", riders)
     write_dict(folder, "failure-reasons", view["failure_reasons"])
     return (
-        f"{len(runs) + ARRANGE_RUNS + 1 + CLOSE_RUNS} runs ({RUNS_OUT + 1} out, {CLOSE_RUNS} to close) "
+        f"{len(runs) + ARRANGE_RUNS + ADD_RUNS + 1 + CLOSE_RUNS} runs ({RUNS_OUT + 1} out, {CLOSE_RUNS} to close) "
         f"of {len(orders) - len(left)} orders, {len(left)} orders waiting"
     )
 
