@@ -100,6 +100,7 @@ contract:
 	UPDATE_CONTRACT=1 $(CARGO) test -q -p api contract_files_are_current
 
 # 1,000 connections need more open files than the default limit.
+# `BENCH_ONLY=staff make bench` runs only section 8 (the staff at 100,000 orders).
 bench: build wrk
 	ulimit -n $$(ulimit -Hn) && $(CARGO) run --release -q -p server --example bench
 

@@ -4,6 +4,7 @@
 //! [`Outage`], which tells a failure of the database from the call's own error. The modules:
 //!
 //! - `addresses`: members' saved addresses.
+//! - `bulk`: orders in bulk (with their lines, history, containers and runs), for `make bench`.
 //! - `carts`: a member's or a guest's cart, its items and returned empties, and its pricing data.
 //! - `catalog`: packagings, product types, products and where they are sold, banners.
 //! - `catalog_io`: the catalog file of `store catalog export` and `store catalog import`.
@@ -25,6 +26,7 @@
 //! - `watch`: what each app server follows each second: the data version and maintenance.
 
 pub mod addresses;
+pub mod bulk;
 pub mod carts;
 pub mod catalog;
 pub mod catalog_io;

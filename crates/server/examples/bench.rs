@@ -12,9 +12,13 @@
 //! 6. a memo miss (QuickJS) against Node's render of the same bundle and input;
 //! 7. carts: a shopper with a cart browsing /buy-beer, and a crowd of shoppers each in
 //!    a different barangay of the served cities with carts browsing list and product pages,
-//!    against the guest's cached page; `POST /api/v1/cart` by 64 concurrent sessions.
+//!    against the guest's cached page; `POST /api/v1/cart` by 64 concurrent sessions;
+//! 8. the staff at 100,000 orders (written by `db::bulk` after the sections above): a
+//!    dispatcher's filtered first pages of the orders board and a run sheet of 25 stops, the
+//!    pages and the API calls behind them, at 32 connections.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
+//! `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`).
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -64,6 +68,21 @@ fn wait_for(addr: &str) {
 
 /// One GET over a new connection; answers the body and the time it took.
 fn http_get(addr: &str, path: &str, headers: &[(&str, &str)]) -> (String, f64) {
+    let a = http_answer(addr, path, headers);
+    (a.body, a.ms)
+}
+
+/// An answer as [`http_answer`] reads it.
+struct Answer {
+    status: u16,
+    /// The status line and the headers.
+    head: String,
+    body: String,
+    ms: f64,
+}
+
+/// One GET over a new connection: the answer and the time it took.
+fn http_answer(addr: &str, path: &str, headers: &[(&str, &str)]) -> Answer {
     let t = Instant::now();
     let mut s = TcpStream::connect(addr).expect("connect");
     let mut req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
@@ -76,11 +95,18 @@ fn http_get(addr: &str, path: &str, headers: &[(&str, &str)]) -> (String, f64) {
     s.read_to_end(&mut out).unwrap();
     let ms = t.elapsed().as_secs_f64() * 1000.0;
     let text = String::from_utf8_lossy(&out).into_owned();
-    let body = text
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (body, ms)
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    Answer {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+        ms,
+    }
 }
 
 /// The median of `n` single requests, each on a new connection.
@@ -328,14 +354,39 @@ fn main() {
     std::process::exit(0);
 }
 
+/// The parts of the bench `BENCH_ONLY` names: unset or empty, all; `staff`, section 8 alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Only {
+    All,
+    Staff,
+}
+
+fn only() -> Only {
+    match std::env::var("BENCH_ONLY").unwrap_or_default().trim() {
+        "" => Only::All,
+        "staff" => Only::Staff,
+        other => panic!("BENCH_ONLY={other}: the bench knows `staff` (or unset: everything)"),
+    }
+}
+
 /// The bench; the peers it starts stop when it returns or panics.
 fn run() {
+    let only = only();
     let dir = tempfile::tempdir().unwrap();
     let public = dir.path().join("public");
     copy_dir(&root().join("ui/public"), &public);
     let config = bench_config(dir.path(), &public);
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");
+    if only == Only::Staff {
+        let addr = start_store(&config);
+        if Command::new("wrk").arg("--version").output().is_err() {
+            println!("Load: wrk is not installed (`make wrk`)");
+            return;
+        }
+        staff(&addr, &pool);
+        return;
+    }
 
     let api = server::api_state(pool.clone(), &config).expect("api state");
     let ssr = ssr_figures(&api, &pool, &config, dir.path());
@@ -371,6 +422,7 @@ fn run() {
     let cached_page = against_peers(&base, &peers, api_bytes.len());
     no_collapse(&addr, &base, &cached_page);
     carts(&addr, &base, &shoppers, &cached_page);
+    staff(&addr, &pool);
     drop(api);
 }
 
@@ -913,6 +965,265 @@ async fn shoppers(pool: &db::DbPool, config: &server::Config) -> Shoppers {
     })
     .await
     .expect("shoppers")
+}
+
+/// `n` with thousands separated: `100,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A dispatcher signed in with both factors, made in the database as sign-in leaves it (the
+/// account, a session whose second factor was given): the session's token.
+fn dispatcher(pool: &db::DbPool) -> String {
+    let mut conn = pool.get().unwrap();
+    let now = domain::calendar::unix_now();
+    let id = db::team::add(
+        &mut conn,
+        "dina.dispatch@tala.example",
+        "Dina (dispatcher)",
+        "dispatcher",
+        now - 60,
+    )
+    .expect("a dispatcher");
+    let token = framework::session::new_token();
+    let hash = framework::session::hash(&token);
+    db::team::start_session(&mut conn, &hash, id, now).expect("a staff session");
+    db::team::second_factor_given(&mut conn, &hash, now).expect("both factors");
+    token
+}
+
+/// A wrk script that GETs one of `paths` at random each request, with `cookie`.
+fn rotating(paths: &[String], cookie: &str) -> String {
+    format!(
+        "paths = {{{}}}\nrequest = function()\n  return wrk.format(\"GET\", paths[math.random(#paths)], {{[\"Cookie\"] = {cookie:?}, [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
+        lua_list(paths)
+    )
+}
+
+/// The board's filtered first pages the bench loads, as pages (the filters the page offers:
+/// status, delivery or pickup, days) and as API calls (those, and a city and a barangay).
+fn board_paths(today: &str, city: i64, barangay: i64) -> (Vec<String>, Vec<String>) {
+    let day = |back: i64| {
+        let start = domain::calendar::manila_day_start(today).unwrap() - back * 86_400;
+        domain::calendar::manila_minute(start)[..10].to_string()
+    };
+    let (month, week) = (day(30), day(7));
+    let filters = [
+        ("status=confirmed&{how}=1".to_string()),
+        "status=placed".to_string(),
+        format!("status=completed&from={month}&to={month}"),
+        format!("{{how}}=2&from={week}"),
+        "status=cancelled".to_string(),
+    ];
+    let pages = filters
+        .iter()
+        .map(|f| format!("/staff/orders?{}", f.replace("{how}", "how")))
+        .collect();
+    let mut api: Vec<String> = filters
+        .iter()
+        .map(|f| format!("/api/v1/staff/orders?{}", f.replace("{how}", "fulfillment")))
+        .collect();
+    api.push(format!("/api/v1/staff/orders?status=confirmed&city={city}"));
+    api.push(format!(
+        "/api/v1/staff/orders?status=completed&barangay={barangay}"
+    ));
+    (pages, api)
+}
+
+/// Checks that `path` answers 200 with `needle` in it (a page for a signed-in dispatcher, not
+/// the sign-in page); answers its size.
+fn answers(addr: &str, path: &str, cookie: &str, needle: &str) -> usize {
+    let a = http_answer(addr, path, &[("Cookie", cookie)]);
+    assert_eq!(a.status, 200, "GET {path}: {}", a.head);
+    assert!(a.body.contains(needle), "GET {path} shows {needle}");
+    assert!(
+        !a.head.to_ascii_lowercase().contains("set-cookie: session="),
+        "GET {path} keeps the browser's session"
+    );
+    a.body.len()
+}
+
+/// The cookies of a dispatcher's browser: their staff session, the consent and age cookies, and
+/// the shopper's session the store gives every browser on its first page (without it each
+/// request would begin a session of its own, and its page could never come from the memo).
+fn dispatcher_cookies(addr: &str, pool: &db::DbPool) -> String {
+    let staff = format!(
+        "{}={}; cookieAccepted=1; privacyVerification=1",
+        api::staff::COOKIE,
+        dispatcher(pool)
+    );
+    let first = http_answer(addr, "/staff", &[("Cookie", &staff)]);
+    assert_eq!(first.status, 200, "GET /staff: {}", first.head);
+    let session = first
+        .head
+        .lines()
+        .filter_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("set-cookie")
+                .then(|| value.trim().split(';').next())
+                .flatten()
+        })
+        .find(|c| c.starts_with("session="))
+        .expect("the store gives the browser a session");
+    format!("{staff}; {session}")
+}
+
+/// Section 8, the staff at 100,000 orders: the orders written in bulk, a dispatcher signed in,
+/// then the board's filtered first pages and a run sheet of 25 stops (today's planned run), as
+/// pages and as API calls, 32 connections, 10 s each.
+fn staff(addr: &str, pool: &db::DbPool) {
+    let plan = db::bulk::Plan::default();
+    let t = Instant::now();
+    let made = db::bulk::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
+    let secs = t.elapsed().as_secs_f64();
+    let cookie = dispatcher_cookies(addr, pool);
+    println!(
+        "Staff at {} orders (wrk, 2 threads, 32 connections, 10 s each; store: 2 workers, SQLite; a dispatcher signed in)",
+        thousands(made.orders)
+    );
+    let statuses: Vec<String> = made
+        .statuses
+        .iter()
+        .map(|(s, n)| format!("{s} {}", thousands(*n)))
+        .collect();
+    println!(
+        "  written in {secs:.1} s (db::bulk, over {} days): {} orders ({}), {} lines, {} charges, {} status steps, {} containers, {} runs with {} stops",
+        plan.days,
+        thousands(made.orders),
+        statuses.join(", "),
+        thousands(made.items),
+        thousands(made.charges),
+        thousands(made.history),
+        thousands(made.containers),
+        thousands(made.runs),
+        thousands(made.stops),
+    );
+    let (board_page, board_api) = board_loads(addr, pool, &made, &cookie);
+    let (run_sheet, run_api) = run_loads(addr, pool, &made, &cookie);
+    search(addr, &made, &cookie);
+    let clean = [&board_page, &board_api, &run_sheet, &run_api]
+        .iter()
+        .all(|l| l.socket_errors == 0 && l.non_2xx == 0);
+    println!(
+        "  8. staff at {} orders: board p99 {:.2} ms, run sheet p99 {:.2} ms (pages; API {:.2} ms and {:.2} ms)   goal p99 < 50 ms at 32 connections, no errors   {}",
+        thousands(made.orders),
+        board_page.p99,
+        run_sheet.p99,
+        board_api.p99,
+        run_api.p99,
+        met(board_page.p99 < 50.0 && run_sheet.p99 < 50.0 && clean)
+    );
+}
+
+/// wrk's figures for `paths` (one at random each request) with the dispatcher's `cookie`.
+fn staff_load(addr: &str, paths: &[String], cookie: &str) -> Load {
+    wrk_script(
+        &format!("http://{addr}{}", paths[0]),
+        32,
+        10,
+        &[],
+        &rotating(paths, cookie),
+    )
+    .unwrap_or_else(|| panic!("wrk gave no figures for {}", paths[0]))
+}
+
+/// The board's filtered first pages, as pages and as API calls: their figures.
+fn board_loads(addr: &str, pool: &db::DbPool, made: &db::bulk::Made, cookie: &str) -> (Load, Load) {
+    // Quezon City and its barangay with the most orders: the API's city and barangay filters.
+    const CITY: i64 = 1_381_300_000;
+    let barangay = {
+        use db::diesel::prelude::*;
+        use db::schema::{barangays, orders};
+        orders::table
+            .inner_join(barangays::table)
+            .filter(barangays::city_id.eq(CITY))
+            .group_by(orders::barangay_id)
+            .order(db::diesel::dsl::count_star().desc())
+            .select(orders::barangay_id)
+            .first::<i64>(&mut pool.get().unwrap())
+            .expect("a barangay of Quezon City with orders")
+    };
+    let (pages, calls) = board_paths(&made.today, CITY, barangay);
+    let mut board_bytes = 0;
+    for p in &pages {
+        board_bytes = board_bytes.max(answers(addr, p, cookie, "TB-"));
+    }
+    for p in &calls {
+        answers(addr, p, cookie, "\"orders\":[{");
+    }
+    let page = staff_load(addr, &pages, cookie);
+    show(
+        &format!(
+            "board, first pages of {} filters at random ({}), up to {board_bytes} bytes",
+            pages.len(),
+            pages
+                .iter()
+                .map(|p| p.trim_start_matches("/staff/orders"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        &page,
+    );
+    let api = staff_load(addr, &calls, cookie);
+    show(
+        &format!(
+            "GET /api/v1/staff/orders, the same filters as the API's and {}",
+            calls[pages.len()..]
+                .iter()
+                .map(|p| p.trim_start_matches("/api/v1/staff/orders"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        &api,
+    );
+    (page, api)
+}
+
+/// Today's planned run, as its page and its API call: their figures.
+fn run_loads(addr: &str, pool: &db::DbPool, made: &db::bulk::Made, cookie: &str) -> (Load, Load) {
+    let run = made.planned_run.expect("a planned run");
+    let first_stop = db::runs::stops(&mut pool.get().unwrap(), &[run]).expect("stops")[0].order_id;
+    let number = api::orders::number(first_stop);
+    let run_page = format!("/staff/runs/{run}");
+    let run_call = format!("/api/v1/staff/runs/{run}");
+    let run_bytes = answers(addr, &run_page, cookie, &number);
+    answers(addr, &run_call, cookie, &number);
+    let page = staff_load(addr, std::slice::from_ref(&run_page), cookie);
+    show(
+        &format!(
+            "run sheet GET {run_page} (today's planned run, {} stops, and the orders waiting to add; {run_bytes} bytes)",
+            made.planned_stops
+        ),
+        &page,
+    );
+    let api = staff_load(addr, std::slice::from_ref(&run_call), cookie);
+    show(&format!("GET {run_call}"), &api);
+    (page, api)
+}
+
+/// Not a goal: a search by text reads every order (a name or mobile number anywhere in them).
+fn search(addr: &str, made: &db::bulk::Made, cookie: &str) {
+    let search = format!(
+        "/staff/orders?q={}",
+        api::orders::number(made.orders as i64 / 2)
+    );
+    answers(addr, &search, cookie, "TB-");
+    let mut times: Vec<f64> = (0..20)
+        .map(|_| http_answer(addr, &search, &[("Cookie", cookie)]).ms)
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "  for comparison, a search GET {search}, one request at a time: median {:.2} ms (a text is looked for in every order's name and mobile number)",
+        percentile(&times, 0.5)
+    );
 }
 
 #[cfg(test)]
