@@ -101,6 +101,13 @@ export async function axeViolations(page) {
  * A member of staff added from the command line (`role`), who chooses `password` by the mailed
  * link and signs in with both factors in a new context (JavaScript `js`): the signed-in page.
  */
+/** Asserts axe finds nothing on the page (with JavaScript on: axe runs in the page); `where` names it. */
+export async function noViolations(page, js, where) {
+  if (!js) return;
+  const violations = await axeViolations(page);
+  assert.deepEqual(violations, [], `${where}: ${JSON.stringify(violations, null, 1)}`);
+}
+
 /**
  * With SCREENSHOTS=folder (`make screenshots`), the whole page's picture saved there as
  * NAME.png: the README's pictures of the back office. Without it, nothing.

@@ -5,15 +5,9 @@
 // axe finds nothing on the runs' pages (with JavaScript on, where it can run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, guestOrder, screenshot, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
+import { guestOrder, noViolations, screenshot, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
-
-async function noViolations(page, js, where) {
-  if (!js) return;
-  const violations = await axeViolations(page);
-  assert.deepEqual(violations, [], `${where}: ${JSON.stringify(violations, null, 1)}`);
-}
 
 for (const js of [true, false]) {
   const on = js ? 'js' : 'nojs';

@@ -5,16 +5,9 @@
 // where it can run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, guestOrder, hydrated, newContext, staffSignedIn, store, totp, useStoreAndBrowser } from './browser.mjs';
+import { guestOrder, hydrated, newContext, noViolations, staffSignedIn, store, totp, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
-
-/** axe's findings on the page (with JavaScript on: axe runs in the page). */
-async function noViolations(page, js, where) {
-  if (!js) return;
-  const violations = await axeViolations(page);
-  assert.deepEqual(violations, [], `${where}: ${JSON.stringify(violations, null, 1)}`);
-}
 
 for (const js of [true, false]) {
   test(`a member of staff signs in with two factors and signs out, JavaScript ${js ? 'on' : 'off'}`, async () => {

@@ -11,7 +11,8 @@ use actix_web::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use support::{
-    at_once, call_api, checkout, database, guest_with_a_case, orders_placed, Backend, MAKATI, OPEN,
+    at_once, call_api, checkout, database, guest_with_a_case, orders_placed, view_cart, Backend,
+    MAKATI, OPEN,
 };
 
 /// Ana's checkout form for `cart`, with a note, submitted at `testdate`.
@@ -92,14 +93,7 @@ async fn deposits_of_one_kind_count_together(backend: Backend) {
         let (s, cart) = call_api(&db, "POST", "/api/v1/cart", &token, body).await;
         assert_eq!(s, StatusCode::OK, "{cart}");
     }
-    let (_, cart) = call_api(
-        &db,
-        "GET",
-        &format!("/api/v1/cart/{MAKATI}"),
-        &token,
-        Value::Null,
-    )
-    .await;
+    let (_, cart) = view_cart(&db, &token, MAKATI, "").await;
     let (s, placed) = call_api(&db, "POST", "/api/v1/orders", &token, form(&cart, OPEN)).await;
     assert_eq!(s, StatusCode::CREATED, "{placed}");
     let id = placed["order"]["id"].as_i64().unwrap();
