@@ -213,6 +213,71 @@ pub fn waiting(conn: &mut AnyConnection, delivery: i32, limit: i64) -> QueryResu
         .load(conn)
 }
 
+/// The orders waiting for a run (as [`waiting`]) nearest run `run`'s stops, at most `limit`:
+/// first those in the barangays of its stops, then those elsewhere in its stops' cities, then
+/// the rest; oldest first within each. Answers the three tiers apart (a run without stops, which
+/// is not kept, would have only the last).
+pub fn waiting_near(
+    conn: &mut AnyConnection,
+    delivery: i32,
+    run: i64,
+    limit: i64,
+) -> QueryResult<[Vec<OrderRow>; 3]> {
+    let on_a_run = || {
+        run_stops::table
+            .filter(run_stops::outcome.eq("pending"))
+            .select(run_stops::order_id)
+    };
+    let waiting = || {
+        orders::table
+            .filter(orders::status.eq("confirmed"))
+            .filter(orders::fulfillment_type_id.eq(delivery))
+            .filter(orders::id.ne_all(on_a_run()))
+            .order(orders::id.asc())
+            .select(OrderRow::as_select())
+            .into_boxed()
+    };
+    let places: Vec<(i64, i64)> = run_stops::table
+        .inner_join(orders::table.inner_join(barangays::table))
+        .filter(run_stops::run_id.eq(run))
+        .select((orders::barangay_id, barangays::city_id))
+        .distinct()
+        .load(conn)?;
+    let here: Vec<i64> = places.iter().map(|(b, _)| *b).collect();
+    let mut cities: Vec<i64> = places.iter().map(|(_, c)| *c).collect();
+    cities.sort_unstable();
+    cities.dedup();
+    let in_cities = || {
+        barangays::table
+            .filter(barangays::city_id.eq_any(cities.clone()))
+            .select(barangays::id)
+    };
+    let mut tiers: [Vec<OrderRow>; 3] = Default::default();
+    let mut left = limit;
+    if !here.is_empty() {
+        tiers[0] = waiting()
+            .filter(orders::barangay_id.eq_any(here.clone()))
+            .limit(left)
+            .load(conn)?;
+        left -= tiers[0].len() as i64;
+        if left > 0 {
+            tiers[1] = waiting()
+                .filter(orders::barangay_id.eq_any(in_cities()))
+                .filter(orders::barangay_id.ne_all(here.clone()))
+                .limit(left)
+                .load(conn)?;
+            left -= tiers[1].len() as i64;
+        }
+    }
+    if left > 0 {
+        tiers[2] = waiting()
+            .filter(orders::barangay_id.ne_all(in_cities()))
+            .limit(left)
+            .load(conn)?;
+    }
+    Ok(tiers)
+}
+
 /// The barangay of each of orders `ids`, with its city (`Bel-Air, Makati City`): what a run's
 /// stops are grouped by. (An order's `place` begins with its street, when it has one.)
 pub fn barangays(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {

@@ -485,6 +485,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    status_counts (status) {
+        status -> Text,
+        total -> Int8,
+    }
+}
+
+diesel::table! {
     streets (id) {
         id -> Int4,
         barangay_id -> Int8,
@@ -603,6 +610,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     staff_links,
     staff_recovery_codes,
     staff_sessions,
+    status_counts,
     streets,
     users,
 );

@@ -169,14 +169,20 @@ async fn handle<E: Endpoint>(
     let (answer, issued, ended, cookies) = done?;
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     let status = StatusCode::from_u16(E::status(&answer)).unwrap_or(StatusCode::OK);
-    let answer = std::sync::Arc::new(crate::cache::Cached::new(
+    let answer = crate::cache::Cached::new(
         status,
         vec![(
             header::CONTENT_TYPE,
             header::HeaderValue::from_static("application/json"),
         )],
         json.into(),
-    ));
+    );
+    // An answer no one else is given (a session's own) is compressed for speed.
+    let answer = std::sync::Arc::new(if key.is_some() {
+        answer
+    } else {
+        answer.answered_once()
+    });
     if let Some(k) = key {
         state.cache.insert(k, answer.clone());
     }

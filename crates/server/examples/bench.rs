@@ -18,7 +18,9 @@
 //!    pages and the API calls behind them, at 32 connections.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
-//! `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`).
+//! `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` then
+//! keeps that store up (its address and the dispatcher's cookies printed) to look at it by hand,
+//! with `perf` or `wrk`, until the bench is stopped.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -384,7 +386,13 @@ fn run() {
             println!("Load: wrk is not installed (`make wrk`)");
             return;
         }
-        staff(&addr, &pool);
+        let cookie = staff(&addr, &pool);
+        if std::env::var("BENCH_HOLD").is_ok_and(|v| v == "1") {
+            println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; a dispatcher's cookies: {cookie}", std::process::id());
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
         return;
     }
 
@@ -1079,7 +1087,7 @@ fn dispatcher_cookies(addr: &str, pool: &db::DbPool) -> String {
 /// Section 8, the staff at 100,000 orders: the orders written in bulk, a dispatcher signed in,
 /// then the board's filtered first pages and a run sheet of 25 stops (today's planned run), as
 /// pages and as API calls, 32 connections, 10 s each.
-fn staff(addr: &str, pool: &db::DbPool) {
+fn staff(addr: &str, pool: &db::DbPool) -> String {
     let plan = db::bulk::Plan::default();
     let t = Instant::now();
     let made = db::bulk::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
@@ -1121,6 +1129,7 @@ fn staff(addr: &str, pool: &db::DbPool) {
         run_api.p99,
         met(board_page.p99 < 50.0 && run_sheet.p99 < 50.0 && clean)
     );
+    cookie
 }
 
 /// wrk's figures for `paths` (one at random each request) with the dispatcher's `cookie`.

@@ -287,6 +287,23 @@ async fn order_seen(db: &TestDb, link: &str) -> Value {
     v
 }
 
+/// The counts the board shows (`status_counts`, kept by the orders' triggers) are what counting
+/// the orders by status finds.
+fn counts_agree(db: &TestDb) -> Vec<(String, i64)> {
+    use db::schema::orders;
+    let mut conn = db.pool.get().unwrap();
+    let mut kept = db::staff::status_counts(&mut conn).unwrap();
+    kept.sort();
+    let counted: Vec<(String, i64)> = orders::table
+        .group_by(orders::status)
+        .select((orders::status, diesel::dsl::count_star()))
+        .order(orders::status)
+        .load(&mut *conn)
+        .unwrap();
+    assert_eq!(kept, counted);
+    kept
+}
+
 async fn order_status_moves_step_by_step(backend: Backend) {
     let db = database(backend);
     let outbox = folder();
@@ -496,6 +513,7 @@ async fn order_status_moves_step_by_step(backend: Backend) {
         store_refused(&db, &["orders", "list", "--since", "24/11/2026"]).contains("YYYY-MM-DD")
     );
     assert!(store_refused(&db, &["orders", "list", "--status", "lost"]).contains("is not a status"));
+    counts_agree(&db);
 }
 both!(order_status_moves_step_by_step);
 
@@ -545,6 +563,8 @@ async fn one_move_at_a_time(backend: Backend) {
         .get_result(&mut *conn)
         .unwrap();
     assert_eq!(mails, 1);
+    // Six tried, one moved: one order counted, as confirmed.
+    assert_eq!(counts_agree(&db), vec![("confirmed".to_string(), 1)]);
 }
 both!(one_move_at_a_time);
 

@@ -1199,8 +1199,33 @@ async fn a_run_takes_at_most_sixty_orders(b: Backend) {
     );
     assert_eq!(stop_orders(&dora.run(run).await).len(), 60);
     assert_eq!(runs_and_open_stops(&db, *last), (1, 0));
+    // A full run offers nothing more to add.
+    assert_eq!(dora.run(run).await["waiting"], json!([]));
 }
 both!(a_run_takes_at_most_sixty_orders);
+
+/// A planned run offers the waiting orders nearest its stops first (its barangays, then its
+/// cities, then anywhere; oldest first in each), as many as it has room for.
+async fn a_run_offers_the_orders_nearest_it(b: Backend) {
+    let db = database(b);
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    let ben = Staff::signed_in(&db, "ben@tala.example", "rider").await;
+    // Oldest first: Caloocan, Poblacion (Makati), Bel-Air (Makati) twice.
+    let (far, _) = order_in(&db, CALOOCAN, None, &[(1, 24)], 0, "far@example.com").await;
+    let (city, _) = order_in(&db, POBLACION, None, &[(1, 24)], 0, "city@example.com").await;
+    let planned = a_delivery(&db, "planned@example.com").await;
+    let near = a_delivery(&db, "near@example.com").await;
+    dora.set_status(&[far, city, planned, near], "confirmed")
+        .await;
+    // The runs page lists them grouped by barangay, in the order of the barangays' names.
+    let page = dora.get("/api/v1/staff/runs").await;
+    assert_eq!(ids(&page["waiting"]), [far, planned, near, city], "{page}");
+    let today = page["today"].clone();
+    let run = dora.plan(ben.id, &today, &[planned]).await;
+    let view = dora.run(run).await;
+    assert_eq!(ids(&view["waiting"]), [near, city, far], "{view}");
+}
+both!(a_run_offers_the_orders_nearest_it);
 
 /// A rider sees and ends the stops of their own runs only: another rider's run, or a stop that
 /// is not on the run, is answered as one that does not exist (404), the same as no run at all;

@@ -262,8 +262,9 @@ async fn rendered(
         && planned.status == StatusCode::OK;
     match respond(state, planned, output, forms, status) {
         Ok(page) => {
-            let page = Arc::new(Page::new(page));
             let kept = keep && key.is_some();
+            // A page answered once (a staff page, a member's own) is compressed for speed.
+            let page = Arc::new(Page::new(if kept { page } else { page.answered_once() }));
             if let (true, Some(k)) = (kept, key) {
                 state.api.cache.insert(k, page.clone());
             }
@@ -319,7 +320,9 @@ async fn answer_shared(
     if member.is_none() && csrf.is_empty() && parts.is_nobodys() {
         // A page kept for nobody (a 404): filled and answered as it is.
         let body = page.filled_identity(&fill);
-        return Cached::new(page.status(), page.headers().to_vec(), body).respond(req);
+        return Cached::new(page.status(), page.headers().to_vec(), body)
+            .answered_once()
+            .respond(req);
     }
     page.respond_filled(req, &fill)
 }

@@ -37,6 +37,9 @@ export const MAX_PRODUCTS = 50;
 /** The most of one product a cart (or a Go-to Case) holds. */
 export const MAX_QUANTITY = 999;
 
+/** The most stops a run takes. */
+export const MAX_STOPS = 60;
+
 /** The password rule the server checks, as the forms state it. */
 export const PASSWORD_RULE = "At least 10 characters, and not a common password or one that is easy to guess.";
 
@@ -867,7 +870,9 @@ can_arrange: boolean, can_send: boolean, can_end_stops: boolean, can_close: bool
  */
 failure_reasons: Array<string>, 
 /**
- * Orders that may be added (a planned run, dispatchers and managers).
+ * Orders that may be added (a planned run, dispatchers and managers): as many as the run
+ * has room for, the oldest nearest its stops first (in its stops' barangays, then in their
+ * cities, then anywhere).
  */
 waiting: Array<WaitingOrder>, };
 

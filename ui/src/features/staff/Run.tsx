@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type RunView, type StopView } from '../../api/contract.gen';
+import { calls, MAX_STOPS, type RunView, type StopView } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { DoneMessage, Field, useDone } from '../../components/form';
 import { formatPhp } from '../../lib/money';
@@ -166,11 +166,21 @@ function RunActions({ run, here }: { run: RunView; here: string }) {
   const id = String(run.run.id);
   return (
     <>
+      {run.can_arrange && run.stops.length >= MAX_STOPS && (
+        <p className="empty">This run is full: a run takes at most {MAX_STOPS} stops.</p>
+      )}
+      {run.can_arrange && run.stops.length < MAX_STOPS && run.waiting.length === 0 && (
+        <p className="empty">No confirmed delivery orders wait for a run.</p>
+      )}
       {run.can_arrange && run.waiting.length > 0 && (
         <StaffForm id="add" call={calls.staffRunStops} action={here} fields={['order_ids']}>
           {(state) => (
             <>
               <input type="hidden" name="runId" value={id} />
+              <p>
+                The orders waiting nearest this run's stops (in their barangays, then their cities, then anywhere), oldest
+                first, as many as the run has room for ({MAX_STOPS} stops at most).
+              </p>
               <WaitingOrders orders={run.waiting} state={state} legend="Add orders to this run" />
               <button type="submit" className="secondary" disabled={state.busy}>
                 Add to Run

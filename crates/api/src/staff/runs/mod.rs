@@ -25,6 +25,11 @@ use super::{staff, Signed};
 use framework::endpoint::Ctx;
 use framework::error::ApiError;
 
+framework::export_const!(
+    /// The most stops a run takes.
+    MAX_STOPS = domain::dispatch::MAX_STOPS
+);
+
 /// Everyone who works runs: dispatchers and managers, and riders (their own).
 pub const EVERYONE: [Role; 3] = [Role::Dispatcher, Role::Manager, Role::Rider];
 

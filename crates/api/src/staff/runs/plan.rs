@@ -93,7 +93,34 @@ fn grouped(
 /// Waiting orders as the pages list them: the oldest [`WAITING`], grouped by barangay.
 pub(crate) fn waiting(ctx: &mut Ctx) -> Result<Vec<WaitingOrder>, ApiError> {
     let rows = db::runs::waiting(ctx.conn, domain::DEFAULT_FULFILLMENT.get(), WAITING)?;
-    Ok(grouped(ctx.conn, rows)?
+    listed(ctx.conn, rows)
+}
+
+/// The waiting orders a planned run has room for, nearest its stops first (`db::runs::waiting_near`:
+/// its barangays, then its cities, then the rest; each grouped by barangay).
+pub(crate) fn waiting_near(
+    ctx: &mut Ctx,
+    run: i64,
+    stops: usize,
+) -> Result<Vec<WaitingOrder>, ApiError> {
+    let room = domain::dispatch::MAX_STOPS.saturating_sub(stops) as i64;
+    if room == 0 {
+        return Ok(Vec::new());
+    }
+    let tiers = db::runs::waiting_near(ctx.conn, domain::DEFAULT_FULFILLMENT.get(), run, room)?;
+    let mut listed_all = Vec::new();
+    for rows in tiers {
+        listed_all.extend(listed(ctx.conn, rows)?);
+    }
+    Ok(listed_all)
+}
+
+/// `rows` grouped by barangay, as the waiting list shows them.
+fn listed(
+    conn: &mut db::AnyConnection,
+    rows: Vec<db::orders::OrderRow>,
+) -> Result<Vec<WaitingOrder>, ApiError> {
+    Ok(grouped(conn, rows)?
         .into_iter()
         .map(|o| WaitingOrder {
             number: crate::orders::number(o.id),

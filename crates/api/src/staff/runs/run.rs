@@ -7,7 +7,7 @@ use serde::Serialize;
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::plan::{waiting, WaitingOrder};
+use super::plan::{waiting_near, WaitingOrder};
 use super::{
     load_stops, visible, ContainerCount, PickLine, RunLine, RunPath, RunState, RunTotals, StopView,
 };
@@ -37,7 +37,9 @@ pub struct RunView {
     pub can_close: bool,
     /// Why a delivery may fail (the rider chooses one).
     pub failure_reasons: Vec<String>,
-    /// Orders that may be added (a planned run, dispatchers and managers).
+    /// Orders that may be added (a planned run, dispatchers and managers): as many as the run
+    /// has room for, the oldest nearest its stops first (in its stops' barangays, then in their
+    /// cities, then anywhere).
     pub waiting: Vec<WaitingOrder>,
 }
 
@@ -58,7 +60,7 @@ pub(crate) fn view(ctx: &mut Ctx, id: i64) -> Result<RunView, ApiError> {
         cash_difference: run.cash_handed_in.map(|c| c - totals.cash_reported),
         cash_handed_in: run.cash_handed_in,
         waiting: if can_arrange {
-            waiting(ctx)?
+            waiting_near(ctx, id, loaded.stops.len())?
         } else {
             Vec::new()
         },
