@@ -9,6 +9,14 @@ use crate::orders::{OrderItemRow, OrderRow};
 use crate::schema::*;
 use crate::AnyConnection;
 
+/// A stop not ended yet, written out rather than bound: the planner then reads the stops not
+/// ended from their partial index (`run_stops_one_open`, `WHERE outcome = 'pending'`), which it
+/// cannot know a bound value matches (at 82,000 stops a bound `outcome = ?` read every stop, on
+/// each read of a run page: half its time).
+fn pending() -> diesel::expression::SqlLiteral<diesel::sql_types::Bool> {
+    diesel::dsl::sql::<diesel::sql_types::Bool>("run_stops.outcome = 'pending'")
+}
+
 /// A run as it is read, with its rider's name.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable)]
 pub struct RunRow {
@@ -171,6 +179,47 @@ pub fn stops(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<StopRow>>
         .load(conn)
 }
 
+/// What a run's page reads: its stops in order, their orders, the orders' items and containers.
+#[derive(Debug, Default)]
+pub struct Sheet {
+    pub stops: Vec<StopRow>,
+    pub orders: Vec<OrderRow>,
+    pub items: Vec<OrderItemRow>,
+    pub containers: Vec<ContainerRow>,
+}
+
+/// Run `run`'s [`Sheet`], each part read by the run's id rather than a list of order ids, so the
+/// four statements are prepared once per connection (a statement with a list of ids is prepared
+/// again on every read; on a run page that was a third of its time).
+pub fn sheet(conn: &mut AnyConnection, run: i64) -> QueryResult<Sheet> {
+    let on_run = || {
+        run_stops::table
+            .filter(run_stops::run_id.eq(run))
+            .select(run_stops::order_id)
+    };
+    Ok(Sheet {
+        stops: run_stops::table
+            .filter(run_stops::run_id.eq(run))
+            .order(run_stops::seq)
+            .select(StopRow::as_select())
+            .load(conn)?,
+        orders: orders::table
+            .filter(orders::id.eq_any(on_run()))
+            .select(OrderRow::as_select())
+            .load(conn)?,
+        items: order_items::table
+            .filter(order_items::order_id.eq_any(on_run()))
+            .order((order_items::order_id, order_items::line))
+            .select(OrderItemRow::as_select())
+            .load(conn)?,
+        containers: order_containers::table
+            .filter(order_containers::order_id.eq_any(on_run()))
+            .order((order_containers::order_id, order_containers::name))
+            .select(ContainerRow::as_select())
+            .load(conn)?,
+    })
+}
+
 /// Orders `ids`.
 pub fn orders(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<OrderRow>> {
     orders::table
@@ -201,7 +250,7 @@ pub fn containers(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<Cont
 /// oldest `limit`, oldest first (a page groups them by [`barangays`]).
 pub fn waiting(conn: &mut AnyConnection, delivery: i32, limit: i64) -> QueryResult<Vec<OrderRow>> {
     let on_a_run = run_stops::table
-        .filter(run_stops::outcome.eq("pending"))
+        .filter(pending())
         .select(run_stops::order_id);
     orders::table
         .filter(orders::status.eq("confirmed"))
@@ -213,67 +262,57 @@ pub fn waiting(conn: &mut AnyConnection, delivery: i32, limit: i64) -> QueryResu
         .load(conn)
 }
 
-/// The orders waiting for a run (as [`waiting`]) nearest run `run`'s stops, at most `limit`:
-/// first those in the barangays of its stops, then those elsewhere in its stops' cities, then
-/// the rest; oldest first within each. Answers the three tiers apart (a run without stops, which
-/// is not kept, would have only the last).
+/// The most waiting orders a run page weighs (the oldest): far more than a run takes.
+pub const NEAR_CANDIDATES: i64 = 1_000;
+
+/// The orders waiting for a run (as [`waiting`]) nearest run `run`'s stops, at most `limit`,
+/// each with its barangay and city (`Bel-Air, Makati City`, what a run groups by): first those
+/// in the barangays of its stops, then those elsewhere in its stops' cities, then the rest;
+/// oldest first within each (of the oldest [`NEAR_CANDIDATES`]). Answers the three tiers apart.
+/// Two statements, neither with a list of ids, so both are prepared once per connection.
 pub fn waiting_near(
     conn: &mut AnyConnection,
     delivery: i32,
     run: i64,
-    limit: i64,
-) -> QueryResult<[Vec<OrderRow>; 3]> {
-    let on_a_run = || {
-        run_stops::table
-            .filter(run_stops::outcome.eq("pending"))
-            .select(run_stops::order_id)
-    };
-    let waiting = || {
-        orders::table
-            .filter(orders::status.eq("confirmed"))
-            .filter(orders::fulfillment_type_id.eq(delivery))
-            .filter(orders::id.ne_all(on_a_run()))
-            .order(orders::id.asc())
-            .select(OrderRow::as_select())
-            .into_boxed()
-    };
+    limit: usize,
+) -> QueryResult<[Vec<(OrderRow, String)>; 3]> {
     let places: Vec<(i64, i64)> = run_stops::table
         .inner_join(orders::table.inner_join(barangays::table))
         .filter(run_stops::run_id.eq(run))
         .select((orders::barangay_id, barangays::city_id))
-        .distinct()
         .load(conn)?;
-    let here: Vec<i64> = places.iter().map(|(b, _)| *b).collect();
-    let mut cities: Vec<i64> = places.iter().map(|(_, c)| *c).collect();
-    cities.sort_unstable();
-    cities.dedup();
-    let in_cities = || {
-        barangays::table
-            .filter(barangays::city_id.eq_any(cities.clone()))
-            .select(barangays::id)
-    };
-    let mut tiers: [Vec<OrderRow>; 3] = Default::default();
-    let mut left = limit;
-    if !here.is_empty() {
-        tiers[0] = waiting()
-            .filter(orders::barangay_id.eq_any(here.clone()))
-            .limit(left)
-            .load(conn)?;
-        left -= tiers[0].len() as i64;
-        if left > 0 {
-            tiers[1] = waiting()
-                .filter(orders::barangay_id.eq_any(in_cities()))
-                .filter(orders::barangay_id.ne_all(here.clone()))
-                .limit(left)
-                .load(conn)?;
-            left -= tiers[1].len() as i64;
-        }
+    let on_a_run = run_stops::table
+        .filter(pending())
+        .select(run_stops::order_id);
+    let candidates: Vec<(OrderRow, i64, String, String)> = orders::table
+        .inner_join(barangays::table.inner_join(cities::table))
+        .filter(orders::status.eq("confirmed"))
+        .filter(orders::fulfillment_type_id.eq(delivery))
+        .filter(orders::id.ne_all(on_a_run))
+        .order(orders::id.asc())
+        .limit(NEAR_CANDIDATES)
+        .select((
+            OrderRow::as_select(),
+            barangays::city_id,
+            barangays::barangay_name,
+            cities::city_name,
+        ))
+        .load(conn)?;
+    let mut tiers: [Vec<(OrderRow, String)>; 3] = Default::default();
+    for (order, city, barangay, city_name) in candidates {
+        let tier = if places.iter().any(|(b, _)| *b == order.barangay_id) {
+            0
+        } else if places.iter().any(|(_, c)| *c == city) {
+            1
+        } else {
+            2
+        };
+        tiers[tier].push((order, format!("{barangay}, {city_name}")));
     }
-    if left > 0 {
-        tiers[2] = waiting()
-            .filter(orders::barangay_id.ne_all(in_cities()))
-            .limit(left)
-            .load(conn)?;
+    let mut left = limit;
+    for tier in &mut tiers {
+        tier.truncate(left);
+        left -= tier.len();
     }
     Ok(tiers)
 }
@@ -296,7 +335,7 @@ pub fn barangays(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<(i64,
 pub fn open_run_of(conn: &mut AnyConnection, order: i64) -> QueryResult<Option<i64>> {
     run_stops::table
         .filter(run_stops::order_id.eq(order))
-        .filter(run_stops::outcome.eq("pending"))
+        .filter(pending())
         .select(run_stops::run_id)
         .first(conn)
         .optional()
@@ -326,12 +365,8 @@ pub fn renumber(conn: &mut AnyConnection, run: i64, orders: &[i64]) -> QueryResu
 
 /// Takes a pending stop off its run (answers whether there was one).
 pub fn remove_stop(conn: &mut AnyConnection, run: i64, order: i64) -> QueryResult<bool> {
-    let gone = diesel::delete(
-        run_stops::table
-            .find((run, order))
-            .filter(run_stops::outcome.eq("pending")),
-    )
-    .execute(conn)?;
+    let gone =
+        diesel::delete(run_stops::table.find((run, order)).filter(pending())).execute(conn)?;
     Ok(gone == 1)
 }
 
@@ -367,20 +402,16 @@ pub fn end_stop(
     order: i64,
     end: &StopEnd,
 ) -> QueryResult<bool> {
-    let done = diesel::update(
-        run_stops::table
-            .find((run, order))
-            .filter(run_stops::outcome.eq("pending")),
-    )
-    .set((
-        run_stops::outcome.eq(end.outcome),
-        run_stops::cash_received.eq(end.cash_received),
-        run_stops::empties_returned.eq(end.empties_returned),
-        run_stops::reason.eq(end.reason),
-        run_stops::note.eq(end.note),
-        run_stops::done_at.eq(end.at),
-    ))
-    .execute(conn)?;
+    let done = diesel::update(run_stops::table.find((run, order)).filter(pending()))
+        .set((
+            run_stops::outcome.eq(end.outcome),
+            run_stops::cash_received.eq(end.cash_received),
+            run_stops::empties_returned.eq(end.empties_returned),
+            run_stops::reason.eq(end.reason),
+            run_stops::note.eq(end.note),
+            run_stops::done_at.eq(end.at),
+        ))
+        .execute(conn)?;
     Ok(done == 1)
 }
 

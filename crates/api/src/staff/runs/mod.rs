@@ -271,14 +271,14 @@ fn stop_view(
 
 /// The stops of run `id`, in their order, with what the pick list and reconciliation need.
 pub(crate) fn load_stops(conn: &mut db::AnyConnection, id: i64) -> Result<Loaded, ApiError> {
-    let rows = db::runs::stops(conn, &[id])?;
-    let ids: Vec<i64> = rows.iter().map(|s| s.order_id).collect();
-    let orders: BTreeMap<i64, db::orders::OrderRow> = db::runs::orders(conn, &ids)?
-        .into_iter()
-        .map(|o| (o.id, o))
-        .collect();
-    let items = db::runs::items(conn, &ids)?;
-    let containers = db::runs::containers(conn, &ids)?;
+    let db::runs::Sheet {
+        stops: rows,
+        orders,
+        items,
+        containers,
+    } = db::runs::sheet(conn, id)?;
+    let orders: BTreeMap<i64, db::orders::OrderRow> =
+        orders.into_iter().map(|o| (o.id, o)).collect();
     let (mut stops, mut figures) = (Vec::new(), Vec::new());
     for s in rows {
         if let Some(o) = orders.get(&s.order_id) {

@@ -93,7 +93,10 @@ fn grouped(
 /// Waiting orders as the pages list them: the oldest [`WAITING`], grouped by barangay.
 pub(crate) fn waiting(ctx: &mut Ctx) -> Result<Vec<WaitingOrder>, ApiError> {
     let rows = db::runs::waiting(ctx.conn, domain::DEFAULT_FULFILLMENT.get(), WAITING)?;
-    listed(ctx.conn, rows)
+    Ok(grouped(ctx.conn, rows)?
+        .into_iter()
+        .map(waiting_order)
+        .collect())
 }
 
 /// The waiting orders a planned run has room for, nearest its stops first (`db::runs::waiting_near`:
@@ -103,33 +106,36 @@ pub(crate) fn waiting_near(
     run: i64,
     stops: usize,
 ) -> Result<Vec<WaitingOrder>, ApiError> {
-    let room = domain::dispatch::MAX_STOPS.saturating_sub(stops) as i64;
+    let room = domain::dispatch::MAX_STOPS.saturating_sub(stops);
     if room == 0 {
         return Ok(Vec::new());
     }
     let tiers = db::runs::waiting_near(ctx.conn, domain::DEFAULT_FULFILLMENT.get(), run, room)?;
-    let mut listed_all = Vec::new();
-    for rows in tiers {
-        listed_all.extend(listed(ctx.conn, rows)?);
-    }
-    Ok(listed_all)
-}
-
-/// `rows` grouped by barangay, as the waiting list shows them.
-fn listed(
-    conn: &mut db::AnyConnection,
-    rows: Vec<db::orders::OrderRow>,
-) -> Result<Vec<WaitingOrder>, ApiError> {
-    Ok(grouped(conn, rows)?
+    Ok(tiers
         .into_iter()
-        .map(|o| WaitingOrder {
-            number: crate::orders::number(o.id),
-            id: o.id,
-            contact_name: o.contact_name,
-            place: o.place,
-            total: o.total,
+        .flat_map(|tier| {
+            let keyed: Vec<(&str, i64)> = tier.iter().map(|(o, b)| (b.as_str(), o.id)).collect();
+            let order = domain::dispatch::by_barangay(&keyed);
+            let mut slots: Vec<Option<db::orders::OrderRow>> =
+                tier.into_iter().map(|(o, _)| Some(o)).collect();
+            order
+                .into_iter()
+                .filter_map(|i| slots[i].take())
+                .map(waiting_order)
+                .collect::<Vec<_>>()
         })
         .collect())
+}
+
+/// An order as the waiting list shows it.
+fn waiting_order(o: db::orders::OrderRow) -> WaitingOrder {
+    WaitingOrder {
+        number: crate::orders::number(o.id),
+        id: o.id,
+        contact_name: o.contact_name,
+        place: o.place,
+        total: o.total,
+    }
 }
 
 framework::declare!(
