@@ -265,17 +265,37 @@ pub fn waiting(conn: &mut AnyConnection, delivery: i32, limit: i64) -> QueryResu
 /// The most waiting orders a run page weighs (the oldest): far more than a run takes.
 pub const NEAR_CANDIDATES: i64 = 1_000;
 
-/// The orders waiting for a run (as [`waiting`]) nearest run `run`'s stops, at most `limit`,
-/// each with its barangay and city (`Bel-Air, Makati City`, what a run groups by): first those
-/// in the barangays of its stops, then those elsewhere in its stops' cities, then the rest;
-/// oldest first within each (of the oldest [`NEAR_CANDIDATES`]). Answers the three tiers apart.
-/// Two statements, neither with a list of ids, so both are prepared once per connection.
+/// A waiting order as a run page offers it: what its list shows, and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable)]
+pub struct NearRow {
+    pub id: i64,
+    pub contact_name: String,
+    pub place: String,
+    pub total: i64,
+    pub barangay_id: i64,
+    pub city_id: i64,
+    pub barangay_name: String,
+    pub city_name: String,
+}
+
+impl NearRow {
+    /// Its barangay and city (`Bel-Air, Makati City`), what a run groups by.
+    pub fn barangay(&self) -> String {
+        format!("{}, {}", self.barangay_name, self.city_name)
+    }
+}
+
+/// The orders waiting for a run (as [`waiting`]) nearest run `run`'s stops, at most `limit`:
+/// first those in the barangays of its stops, then those elsewhere in its stops' cities, then
+/// the rest; oldest first within each (of the oldest [`NEAR_CANDIDATES`]). Answers the three
+/// tiers apart. Two statements, neither with a list of ids (so both are prepared once per
+/// connection), reading only the columns the list shows.
 pub fn waiting_near(
     conn: &mut AnyConnection,
     delivery: i32,
     run: i64,
     limit: usize,
-) -> QueryResult<[Vec<(OrderRow, String)>; 3]> {
+) -> QueryResult<[Vec<NearRow>; 3]> {
     let places: Vec<(i64, i64)> = run_stops::table
         .inner_join(orders::table.inner_join(barangays::table))
         .filter(run_stops::run_id.eq(run))
@@ -284,7 +304,7 @@ pub fn waiting_near(
     let on_a_run = run_stops::table
         .filter(pending())
         .select(run_stops::order_id);
-    let candidates: Vec<(OrderRow, i64, String, String)> = orders::table
+    let candidates: Vec<NearRow> = orders::table
         .inner_join(barangays::table.inner_join(cities::table))
         .filter(orders::status.eq("confirmed"))
         .filter(orders::fulfillment_type_id.eq(delivery))
@@ -292,22 +312,26 @@ pub fn waiting_near(
         .order(orders::id.asc())
         .limit(NEAR_CANDIDATES)
         .select((
-            OrderRow::as_select(),
+            orders::id,
+            orders::contact_name,
+            orders::place,
+            orders::total,
+            orders::barangay_id,
             barangays::city_id,
             barangays::barangay_name,
             cities::city_name,
         ))
         .load(conn)?;
-    let mut tiers: [Vec<(OrderRow, String)>; 3] = Default::default();
-    for (order, city, barangay, city_name) in candidates {
+    let mut tiers: [Vec<NearRow>; 3] = Default::default();
+    for order in candidates {
         let tier = if places.iter().any(|(b, _)| *b == order.barangay_id) {
             0
-        } else if places.iter().any(|(_, c)| *c == city) {
+        } else if places.iter().any(|(_, c)| *c == order.city_id) {
             1
         } else {
             2
         };
-        tiers[tier].push((order, format!("{barangay}, {city_name}")));
+        tiers[tier].push(order);
     }
     let mut left = limit;
     for tier in &mut tiers {

@@ -114,14 +114,24 @@ pub(crate) fn waiting_near(
     Ok(tiers
         .into_iter()
         .flat_map(|tier| {
-            let keyed: Vec<(&str, i64)> = tier.iter().map(|(o, b)| (b.as_str(), o.id)).collect();
+            let places: Vec<String> = tier.iter().map(db::runs::NearRow::barangay).collect();
+            let keyed: Vec<(&str, i64)> = places
+                .iter()
+                .zip(&tier)
+                .map(|(p, o)| (p.as_str(), o.id))
+                .collect();
             let order = domain::dispatch::by_barangay(&keyed);
-            let mut slots: Vec<Option<db::orders::OrderRow>> =
-                tier.into_iter().map(|(o, _)| Some(o)).collect();
+            let mut slots: Vec<Option<db::runs::NearRow>> = tier.into_iter().map(Some).collect();
             order
                 .into_iter()
                 .filter_map(|i| slots[i].take())
-                .map(waiting_order)
+                .map(|o| WaitingOrder {
+                    number: crate::orders::number(o.id),
+                    id: o.id,
+                    contact_name: o.contact_name,
+                    place: o.place,
+                    total: o.total,
+                })
                 .collect::<Vec<_>>()
         })
         .collect())
