@@ -91,6 +91,9 @@ pub struct Ctx<'a> {
     /// What the call's features keep for its length, by type ([`Ctx::memo`]): a page asks for a
     /// barangay's place once, however many calls need it.
     memo: http::Extensions,
+    /// Only reads run here (a page's calls, `ApiState::read`): what a call looks up stays true
+    /// for the others ([`Ctx::reading`]).
+    pub(crate) reading: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -106,7 +109,14 @@ impl<'a> Ctx<'a> {
             mailed: false,
             cookies_out: Vec::new(),
             memo: http::Extensions::new(),
+            reading: false,
         }
+    }
+
+    /// Whether only reads run with this context (a page's calls): a feature may then keep what
+    /// it looked up (a session and its member) for the other calls, as no call here changes it.
+    pub fn reading(&self) -> bool {
+        self.reading
     }
 
     /// The session token the request presented. Asking is recorded: a call declared

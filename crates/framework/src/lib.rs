@@ -110,9 +110,17 @@ impl ApiState {
     {
         let f = Arc::new(f);
         let again = f.clone();
-        match self.run(caller.clone(), move |ctx| f(ctx)).await {
+        let read = move |ctx: &mut Ctx| {
+            ctx.reading = true;
+            f(ctx)
+        };
+        match self.run(caller.clone(), read).await {
             Err(ApiError::DatabaseDown(db::Outage::Lost)) => {
-                self.run(caller, move |ctx| again(ctx)).await
+                self.run(caller, move |ctx| {
+                    ctx.reading = true;
+                    again(ctx)
+                })
+                .await
             }
             answer => answer,
         }
@@ -314,5 +322,26 @@ mod clock_tests {
         );
         config.allow_testdate = false;
         assert_ne!(Some(config.now(None)), at, "never in production");
+    }
+}
+
+#[cfg(test)]
+mod reading_tests {
+    use super::*;
+
+    /// A page's calls run as reads ([`ApiState::read`]: a feature may keep what it looked up for
+    /// the others); anything run otherwise (a form's write) is not marked so.
+    #[actix_web::test]
+    async fn only_reads_are_marked_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = db::connect(&dir.path().join("store.db").display().to_string(), 1).unwrap();
+        let post = Arc::new(
+            mail::Post::new(dir.path().join("outbox"), None, "Store <store@example.com>").unwrap(),
+        );
+        let state = ApiState::new(pool, ApiConfig::default(), false, post);
+        let read = state.read(Caller::default(), |ctx| Ok(ctx.reading()));
+        assert!(read.await.unwrap());
+        let run = state.run(Caller::default(), |ctx| Ok(ctx.reading()));
+        assert!(!run.await.unwrap());
     }
 }

@@ -76,6 +76,7 @@ impl From<&StaffRow> for StaffMember {
 }
 
 /// The request's staff session and its member.
+#[derive(Clone)]
 pub struct Signed {
     pub member: StaffRow,
     pub role: Role,
@@ -84,8 +85,25 @@ pub struct Signed {
     pub whole: bool,
 }
 
-/// The request's staff session, when it holds (whole or not); marks it used.
+/// The staff session a page's reads looked up, kept for its other calls.
+#[derive(Clone, Default)]
+struct Looked(Option<Option<Signed>>);
+
+/// The request's staff session, when it holds (whole or not); marks it used. A page's calls
+/// (only reads: [`Ctx::reading`]) look it up once.
 pub fn session(ctx: &mut Ctx) -> Result<Option<Signed>, ApiError> {
+    if ctx.reading() {
+        if let Some(looked) = &ctx.memo::<Looked>().0 {
+            return Ok(looked.clone());
+        }
+        let signed = look_up(ctx)?;
+        ctx.memo::<Looked>().0 = Some(signed.clone());
+        return Ok(signed);
+    }
+    look_up(ctx)
+}
+
+fn look_up(ctx: &mut Ctx) -> Result<Option<Signed>, ApiError> {
     let Some(token) = ctx.cookie(COOKIE).map(str::to_string) else {
         return Ok(None);
     };
