@@ -558,37 +558,23 @@ impl Batch {
         let AnyConnection::Sqlite(c) = conn else {
             unreachable!("bulk orders are SQLite's")
         };
-        for rows in self.orders.chunks(ROWS_A_STATEMENT) {
-            diesel::insert_into(orders::table).values(rows).execute(c)?;
+        // Each kind of row in statements of at most ROWS_A_STATEMENT rows.
+        macro_rules! insert {
+            ($($rows:ident => $table:ident),* $(,)?) => {$(
+                for rows in self.$rows.chunks(ROWS_A_STATEMENT) {
+                    diesel::insert_into($table::table).values(rows).execute(c)?;
+                }
+            )*};
         }
-        for rows in self.items.chunks(ROWS_A_STATEMENT) {
-            diesel::insert_into(order_items::table)
-                .values(rows)
-                .execute(c)?;
-        }
-        for rows in self.charges.chunks(ROWS_A_STATEMENT) {
-            diesel::insert_into(order_charges::table)
-                .values(rows)
-                .execute(c)?;
-        }
-        for rows in self.history.chunks(ROWS_A_STATEMENT) {
-            diesel::insert_into(order_status_history::table)
-                .values(rows)
-                .execute(c)?;
-        }
-        for rows in self.containers.chunks(ROWS_A_STATEMENT) {
-            diesel::insert_into(order_containers::table)
-                .values(rows)
-                .execute(c)?;
-        }
-        for rows in self.runs.chunks(ROWS_A_STATEMENT) {
-            diesel::insert_into(runs::table).values(rows).execute(c)?;
-        }
-        for rows in self.stops.chunks(ROWS_A_STATEMENT) {
-            diesel::insert_into(run_stops::table)
-                .values(rows)
-                .execute(c)?;
-        }
+        insert!(
+            orders => orders,
+            items => order_items,
+            charges => order_charges,
+            history => order_status_history,
+            containers => order_containers,
+            runs => runs,
+            stops => run_stops,
+        );
         Ok(())
     }
 }
@@ -1242,12 +1228,11 @@ mod tests {
         assert_eq!(made.planned_stops, STOPS);
         let row = crate::runs::run(conn, run).unwrap().unwrap();
         assert_eq!((row.day.as_str(), row.sent_at), (made.today.as_str(), None));
-        let stops = crate::runs::stops(conn, &[run]).unwrap();
-        let ids: Vec<i64> = stops.iter().map(|s| s.order_id).collect();
-        let on_run = crate::runs::orders(conn, &ids).unwrap();
-        assert_eq!(on_run.len(), STOPS);
-        assert!(on_run.iter().all(|o| o.status == "confirmed"));
-        assert!(!crate::runs::items(conn, &ids).unwrap().is_empty());
+        let sheet = crate::runs::sheet(conn, run).unwrap();
+        let ids: Vec<i64> = sheet.stops.iter().map(|s| s.order_id).collect();
+        assert_eq!((sheet.stops.len(), sheet.orders.len()), (STOPS, STOPS));
+        assert!(sheet.orders.iter().all(|o| o.status == "confirmed"));
+        assert!(!sheet.items.is_empty());
         // Waiting for a run: the confirmed delivery orders not on the planned one.
         let waiting = crate::runs::waiting(conn, 1, 1_000).unwrap();
         assert!(!waiting.is_empty() && waiting.iter().all(|o| !ids.contains(&o.id)));

@@ -228,15 +228,6 @@ pub fn orders(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<OrderRow
         .load(conn)
 }
 
-/// The lines of orders `ids`, each order's in its order.
-pub fn items(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<OrderItemRow>> {
-    order_items::table
-        .filter(order_items::order_id.eq_any(ids))
-        .order((order_items::order_id, order_items::line))
-        .select(OrderItemRow::as_select())
-        .load(conn)
-}
-
 /// The containers of orders `ids`.
 pub fn containers(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<ContainerRow>> {
     order_containers::table

@@ -5,7 +5,7 @@ import { DoneMessage, Field, useDone } from '../../components/form';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { runQuery } from './queries';
-import { WaitingOrders } from './Runs';
+import { NONE_WAITING, WaitingOrders } from './Runs';
 import { FieldErrors, StaffForm } from './StaffForm';
 import { StaffPage } from './StaffPage';
 
@@ -170,7 +170,7 @@ function RunActions({ run, here }: { run: RunView; here: string }) {
         <p className="empty">This run is full: a run takes at most {MAX_STOPS} stops.</p>
       )}
       {run.can_arrange && run.stops.length < MAX_STOPS && run.waiting.length === 0 && (
-        <p className="empty">No confirmed delivery orders wait for a run.</p>
+        <p className="empty">{NONE_WAITING}</p>
       )}
       {run.can_arrange && run.waiting.length > 0 && (
         <StaffForm id="add" call={calls.staffRunStops} action={here} fields={['order_ids']}>

@@ -9,6 +9,9 @@ import { FieldErrors, StaffForm } from './StaffForm';
 import { StaffPage } from './StaffPage';
 
 /** Orders to tick for a run (`order_ids`), by barangay as they wait. */
+/** What the staff read when no order waits for a run. */
+export const NONE_WAITING = 'No confirmed delivery orders wait for a run.';
+
 export function WaitingOrders({ orders, state, legend }: { orders: WaitingOrder[]; state: FormState; legend: string }) {
   return (
     <fieldset aria-describedby={state.errors.order_ids ? 'order_ids-error' : undefined}>
@@ -47,7 +50,7 @@ export function WaitingOrders({ orders, state, legend }: { orders: WaitingOrder[
 
 function Plan({ page }: { page: RunsPage }) {
   if (page.riders.length === 0) return <p className="empty">No riders yet: a manager adds them under Staff.</p>;
-  if (page.waiting.length === 0) return <p className="empty">No confirmed delivery orders wait for a run.</p>;
+  if (page.waiting.length === 0) return <p className="empty">{NONE_WAITING}</p>;
   return (
     <StaffForm id="plan" call={calls.staffRunCreate} action="/staff/runs" fields={['rider_id', 'day', 'order_ids']}>
       {(state) => (
