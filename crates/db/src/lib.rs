@@ -455,3 +455,32 @@ mod outage_tests {
         assert_eq!(Outage::of(&Error::NotFound), None);
     }
 }
+
+#[cfg(test)]
+mod build_tests {
+    use diesel::prelude::*;
+
+    #[derive(QueryableByName)]
+    struct Option_ {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        compile_options: String,
+    }
+
+    /// The bundled SQLite keeps a statement's plan whatever is bound to it (`.cargo/config.toml`):
+    /// without it every statement with a bound LIMIT was prepared again at each use.
+    #[test]
+    fn sqlite_is_built_with_the_planner_stability_guarantee() {
+        let mut conn = diesel::SqliteConnection::establish(":memory:").unwrap();
+        let options: Vec<Option_> = diesel::sql_query("PRAGMA compile_options")
+            .load(&mut conn)
+            .unwrap();
+        assert!(
+            options.iter().any(|o| o.compile_options == "ENABLE_QPSG"),
+            "LIBSQLITE3_FLAGS lost -DSQLITE_ENABLE_QPSG: {:?}",
+            options
+                .iter()
+                .map(|o| &o.compile_options)
+                .collect::<Vec<_>>()
+        );
+    }
+}

@@ -514,6 +514,13 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    work_version (id) {
+        id -> Int4,
+        version -> Int8,
+    }
+}
+
 diesel::joinable!(addresses -> barangays (barangay_id));
 diesel::joinable!(addresses -> streets (street_id));
 diesel::joinable!(addresses -> users (user_id));
@@ -613,4 +620,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     status_counts,
     streets,
     users,
+    work_version,
 );

@@ -252,6 +252,37 @@ pub fn status_counts(conn: &mut AnyConnection) -> QueryResult<Vec<(String, i64)>
         .load(conn)
 }
 
+/// The tables whose every write moves the work version (migration 19's triggers): what the
+/// staff's pages show besides the catalog and the places (the data version's).
+pub const WORK_TABLES: [&str; 11] = [
+    "audit_log",
+    "order_charges",
+    "order_containers",
+    "order_items",
+    "order_notes",
+    "order_status_history",
+    "orders",
+    "run_stops",
+    "runs",
+    "settings",
+    "staff",
+];
+
+/// The work version and the data version (migrations 19 and 3), read now: what the staff's
+/// reads are kept under. Any write to what a staff page shows, committed by any app server,
+/// moves one of them; read before the data, so what is kept under them is at least as new.
+pub fn versions(conn: &mut AnyConnection) -> QueryResult<(i64, i64)> {
+    let work = work_version::table
+        .find(1)
+        .select(work_version::version)
+        .first(conn)?;
+    let data = data_version::table
+        .find(1)
+        .select(data_version::version)
+        .first(conn)?;
+    Ok((work, data))
+}
+
 /// A staff note on an order, with its writer's name.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable)]
 pub struct OrderNote {

@@ -94,6 +94,12 @@ pub struct Ctx<'a> {
     /// Only reads run here (a page's calls, `ApiState::read`): what a call looks up stays true
     /// for the others ([`Ctx::reading`]).
     pub(crate) reading: bool,
+    /// The shared cache, for what a feature keeps across requests ([`Ctx::kept`]); none in tools
+    /// and tests that make their own context.
+    pub(crate) cache: Option<std::sync::Arc<crate::cache::ResponseCache>>,
+    /// Whether the call running changes nothing ([`run_call`]: one not declared
+    /// [`Access::Write`]): only then is what it makes kept.
+    keeping: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -110,6 +116,8 @@ impl<'a> Ctx<'a> {
             cookies_out: Vec::new(),
             memo: http::Extensions::new(),
             reading: false,
+            cache: None,
+            keeping: false,
         }
     }
 
@@ -204,6 +212,37 @@ impl<'a> Ctx<'a> {
     /// request.
     pub fn memo<T: Clone + Default + Send + Sync + 'static>(&mut self) -> &mut T {
         self.memo.get_or_insert_default::<T>()
+    }
+
+    /// A read's answer kept across requests under `key`, made by `make` when it is not kept.
+    /// `key` must name everything that shapes the answer: the call and its arguments, who asks
+    /// (as far as the answer depends on it), and the versions of the data it reads, read from
+    /// the database before the data (so what is kept under a version is at least that new). Kept
+    /// only while a read runs (a call not declared [`Access::Write`]): a write's transaction may
+    /// still roll back what it read.
+    pub fn kept<T, F>(&mut self, key: u128, make: F) -> Result<T, ApiError>
+    where
+        T: Clone + Serialize + Send + Sync + 'static,
+        F: FnOnce(&mut Self) -> Result<T, ApiError>,
+    {
+        let cache = self.cache.clone().filter(|_| self.keeping);
+        if let Some(hit) = cache.as_ref().and_then(|c| c.get::<Kept<T>>(key)) {
+            return Ok(hit.value.clone());
+        }
+        let value = make(self)?;
+        if let Some(cache) = cache {
+            // Its weight in the cache: about its JSON's, the form it is answered in.
+            let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
+            let weight = (2 * bytes + 256) as u64;
+            cache.insert(
+                key,
+                std::sync::Arc::new(Kept {
+                    value: value.clone(),
+                    weight,
+                }),
+            );
+        }
+        Ok(value)
     }
 
     /// Counts one use of `action` by this client (or of a subject, such as an address) against a
@@ -703,7 +742,9 @@ pub fn client_subject(ip: std::net::IpAddr) -> String {
 pub fn run_call<E: Endpoint>(ctx: &mut Ctx, args: Args<E>) -> Result<E::Answer, ApiError> {
     // A page runs several calls with one context: each is judged on its own reading.
     let before = std::mem::replace(&mut ctx.session_read, false);
+    let keeping = std::mem::replace(&mut ctx.keeping, E::ACCESS != Access::Write);
     let answer = E::call(ctx, args);
+    ctx.keeping = keeping;
     let read = ctx.session_read;
     ctx.session_read |= before;
     if E::ACCESS == Access::Public && read {
@@ -713,6 +754,18 @@ pub fn run_call<E: Endpoint>(ctx: &mut Ctx, args: Args<E>) -> Result<E::Answer, 
         )));
     }
     answer
+}
+
+/// A value [`Ctx::kept`] keeps, with what it costs the cache.
+struct Kept<T> {
+    value: T,
+    weight: u64,
+}
+
+impl<T> crate::cache::Weigh for Kept<T> {
+    fn weight(&self) -> u64 {
+        self.weight
+    }
 }
 
 /// Owned pairs as the parsers take them.
@@ -854,6 +907,55 @@ mod tests {
         fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<bool, ApiError> {
             Ok(ctx.token().is_some())
         }
+    }
+
+    // Calls that count how often they made what they answer, kept under one key.
+    static MADE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    fn made_once_more(ctx: &mut Ctx) -> Result<u32, ApiError> {
+        ctx.kept(7, |_| {
+            Ok(MADE.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1)
+        })
+    }
+    crate::declare!(struct KeptRead = Get "/api/v1/kept" as "keptRead", Session, errors [],
+        (NoParams, NoParams, NoBody) -> u32, "How many times the answer was made.");
+    crate::declare!(struct KeptWrite = Post "/api/v1/kept" as "keptWrite", Write, errors [],
+        (NoParams, NoParams, NoBody) -> u32, "How many times the answer was made.");
+    impl Endpoint for KeptRead {
+        fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<u32, ApiError> {
+            made_once_more(ctx)
+        }
+    }
+    impl Endpoint for KeptWrite {
+        fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<u32, ApiError> {
+            made_once_more(ctx)
+        }
+    }
+
+    #[test]
+    fn a_read_keeps_what_it_made_and_a_write_never_does() {
+        use db::diesel::Connection;
+        let mut conn = AnyConnection::establish(":memory:").unwrap();
+        let config = ApiConfig::default();
+        let args = || (NoParams {}, NoParams {}, NoBody, NoParams {});
+        // Without a cache (a tool's context) it is made each time.
+        let mut ctx = Ctx::new(&mut conn, &config, Caller::default());
+        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 1);
+        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 2);
+        ctx.cache = Some(std::sync::Arc::new(crate::cache::ResponseCache::new(
+            1 << 20,
+        )));
+        // A write makes it afresh and keeps nothing (its transaction may yet roll back).
+        assert_eq!(run_call::<KeptWrite>(&mut ctx, args()).unwrap(), 3);
+        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 4);
+        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 4, "kept");
+        assert_eq!(run_call::<KeptWrite>(&mut ctx, args()).unwrap(), 5);
+        assert_eq!(
+            run_call::<KeptRead>(&mut ctx, args()).unwrap(),
+            4,
+            "still kept"
+        );
+        // Called outside a call (no run_call), nothing says it reads: it is not kept.
+        assert_eq!(made_once_more(&mut ctx).unwrap(), 6);
     }
 
     #[test]

@@ -134,10 +134,12 @@ impl ApiState {
         F: FnOnce(&mut Ctx) -> Result<T, ApiError> + Send + 'static,
     {
         let config = self.config.clone();
+        let cache = self.cache.clone();
         let (value, mailed) = self
             .db
             .run(move |conn| {
                 let mut ctx = Ctx::new(conn, &config, caller);
+                ctx.cache = Some(cache);
                 let value = f(&mut ctx);
                 // Mail a call wrote goes out even when it then refuses (a social member asked
                 // to confirm by the link just mailed): what it mails, it has already decided.

@@ -114,3 +114,109 @@ async fn schema_rs_is_what_diesel_print_schema_prints() {
         "crates/db/src/schema.rs differs from `diesel print-schema` (run `make schema`):\n{printed}"
     );
 }
+
+#[derive(QueryableByName, Debug)]
+struct Trigger {
+    #[diesel(sql_type = Text)]
+    table_name: String,
+    #[diesel(sql_type = Text)]
+    trigger_name: String,
+}
+
+/// Every table either moves the work version (the staff's reads are kept under it, so a write
+/// that does not move it would leave a staff page stale), or is named here with why it need not:
+/// a new table must choose.
+#[actix_web::test]
+async fn every_table_says_whether_it_moves_the_work_version() {
+    const NOT_WORK: [(&str, &str); 39] = [
+        ("addresses", "a member's own, on no staff page"),
+        ("banners", "the data version's (catalog and content)"),
+        ("barangays", "the data version's"),
+        ("cart_empties", "a shopper's cart"),
+        ("cart_items", "a shopper's cart"),
+        ("cart_refills", "a shopper's cart"),
+        ("carts", "a shopper's cart"),
+        ("case_types", "fixed by the migrations"),
+        ("checkout_blackouts", "checkout's, on no staff page"),
+        ("cities", "the data version's"),
+        ("data_version", "the data version itself"),
+        ("delivery_fees", "checkout's, on no staff page"),
+        ("deposits", "the data version's"),
+        ("fulfillment_types", "the data version's"),
+        ("goto_case_items", "a member's own"),
+        ("goto_cases", "a member's own"),
+        ("holidays", "the data version's"),
+        ("mail_outbox", "the mail queue, on no staff page"),
+        ("newsletter_subscriptions", "on no staff page"),
+        ("notices", "the data version's"),
+        ("packagings", "the data version's"),
+        ("password_resets", "a member's own"),
+        ("product_areas", "the data version's"),
+        ("product_types", "the data version's"),
+        ("products", "the data version's"),
+        ("promos", "the data version's"),
+        ("provinces", "the data version's"),
+        ("rate_limits", "counters, on no staff page"),
+        ("registrations", "a shopper's own"),
+        ("served_areas", "the data version's"),
+        ("sessions", "a shopper's own"),
+        ("site_texts", "the data version's"),
+        ("staff_links", "a password link, on no staff page"),
+        (
+            "staff_recovery_codes",
+            "a member of staff's own, on no page",
+        ),
+        (
+            "staff_sessions",
+            "touched on every read: would move it on every read",
+        ),
+        (
+            "status_counts",
+            "kept by the orders' triggers (orders moves it)",
+        ),
+        ("streets", "the data version's"),
+        ("users", "a member's own, on no staff page"),
+        ("work_version", "the work version itself"),
+    ];
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let db = database(backend);
+        let mut conn = db.pool.get().unwrap();
+        let rows: Vec<Trigger> = match &mut *conn {
+            AnyConnection::Sqlite(c) => diesel::sql_query(
+                "SELECT tbl_name AS table_name, name AS trigger_name FROM sqlite_master \
+                 WHERE type = 'trigger'",
+            )
+            .load(c)
+            .expect("sqlite triggers"),
+            AnyConnection::Postgresql(c) => diesel::sql_query(
+                "SELECT event_object_table::text AS table_name, trigger_name::text AS trigger_name \
+                 FROM information_schema.triggers WHERE trigger_schema = 'public'",
+            )
+            .load(c)
+            .expect("postgres triggers"),
+        };
+        let mut moving: Vec<String> = rows
+            .iter()
+            .filter(|t| t.trigger_name.ends_with("bumps_work_version"))
+            .map(|t| t.table_name.clone())
+            .collect();
+        moving.sort();
+        moving.dedup();
+        assert_eq!(moving, db::staff::WORK_TABLES, "{backend:?}");
+        let tables: std::collections::BTreeSet<String> = columns(&mut conn)
+            .iter()
+            .map(|c| c.split('.').next().unwrap().to_string())
+            .collect();
+        for table in &tables {
+            let work = db::staff::WORK_TABLES.contains(&table.as_str());
+            let other = NOT_WORK.iter().any(|(t, _)| t == table);
+            assert!(
+                work != other,
+                "{table}: say whether its writes move the work version (db::staff::WORK_TABLES \
+                 and migration 19's triggers) or why not (NOT_WORK here)"
+            );
+        }
+        assert_eq!(tables.len(), WORK_OR_NOT, "{backend:?}: {tables:?}");
+    }
+    const WORK_OR_NOT: usize = db::staff::WORK_TABLES.len() + NOT_WORK.len();
+}

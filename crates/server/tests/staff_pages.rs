@@ -549,3 +549,77 @@ async fn a_manager_keeps_the_staff_without_javascript(b: Backend) {
     }
 }
 both!(a_manager_keeps_the_staff_without_javascript);
+
+/// The staff's reads are kept until what they show changes (`make bench` 8): an unchanged board
+/// reloaded is the same page; an order placed by a shopper, a status moved from elsewhere (another
+/// app server, the command line: straight in the database), a place renamed in the catalog, each
+/// shows at the next reload; a member of staff disabled is signed out even while their page is
+/// kept. The API's answers the same.
+async fn the_staff_see_every_change_at_once(b: Backend) {
+    let db = database(b);
+    let store = store!(db, support::store_config(&db.url, false));
+    staff_member(&db, "dora@tala.example", "dispatcher");
+    let (first, _) = support::guest_order(&db, 1, "ana@example.com").await;
+    let (dora, _) = sign_in!(store, "dora@tala.example", None::<String>);
+    let board = |html: &str, what: &str| -> bool { html.contains(what) };
+
+    let once = send!(store, get("/staff/orders", &dora)).text();
+    let again = send!(store, get("/staff/orders", &dora)).text();
+    assert!(board(&once, "Placed (1)"), "{once}");
+    assert_eq!(once, again, "nothing changed: the same page");
+    let api = send!(store, get("/api/v1/staff/orders", &dora)).text();
+    assert_eq!(api, send!(store, get("/api/v1/staff/orders", &dora)).text());
+
+    // A shopper orders.
+    let (second, _) = support::guest_order(&db, 2, "cora@example.com").await;
+    let html = send!(store, get("/staff/orders", &dora)).text();
+    assert!(
+        board(&html, "Placed (2)") && html.contains(&format!("/staff/orders/{second}\"")),
+        "{html}"
+    );
+    // Another app server moves the first order on.
+    {
+        let mut conn = db.pool.get().unwrap();
+        let now = domain::calendar::unix_now();
+        assert!(db::staff::set_status(&mut conn, first, "placed", "confirmed", now, "").unwrap());
+    }
+    let html = send!(store, get("/staff/orders", &dora)).text();
+    assert!(
+        board(&html, "Placed (1)") && board(&html, "Confirmed (1)"),
+        "{html}"
+    );
+    let order = send!(store, get(&format!("/api/v1/staff/orders/{first}"), &dora)).text();
+    assert!(order.contains(r#""status":"confirmed""#), "{order}");
+    // The catalog renames a city the board offers.
+    {
+        use db::schema::cities;
+        let mut conn = db.pool.get().unwrap();
+        diesel::update(cities::table.filter(cities::id.eq(1_380_300_000_i64)))
+            .set(cities::city_name.eq("Makati City (renamed)"))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let html = send!(store, get("/staff/orders", &dora)).text();
+    assert!(html.contains("Makati City (renamed)"), "{html}");
+    // Disabled: the next reload is the sign-in, not the kept board.
+    {
+        let mut conn = db.pool.get().unwrap();
+        let id: i64 = db::schema::staff::table
+            .filter(db::schema::staff::email.eq("dora@tala.example"))
+            .select(db::schema::staff::id)
+            .first(&mut conn)
+            .unwrap();
+        db::team::set_disabled(&mut conn, id, Some(1), domain::calendar::unix_now()).unwrap();
+    }
+    let r = send!(store, get("/staff/orders", &dora));
+    assert!(
+        r.status == StatusCode::FOUND || r.status == StatusCode::SEE_OTHER,
+        "{}: {}",
+        r.status,
+        r.text()
+    );
+    assert!(location(&r).starts_with("/staff/login"), "{}", location(&r));
+    let r = send!(store, get("/api/v1/staff/orders", &dora));
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text());
+}
+both!(the_staff_see_every_change_at_once);

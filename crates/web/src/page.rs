@@ -250,11 +250,32 @@ async fn rendered(
     status: Option<StatusCode>,
     key: Option<u128>,
 ) -> Result<(Arc<Page>, bool), HttpResponse> {
-    let output = render(state, &planned).await;
+    let input = planned.input.to_string();
+    // A staff page is its staff member's own, so it is not kept by its address; but its render
+    // is a function of its input alone: the same input (a board reloaded while nothing changed)
+    // is answered as rendered the last time.
+    let same = (key.is_none() && status.is_none() && planned.complete)
+        .then_some(())
+        .and(planned.route.sign_in.as_ref())
+        .map(|_| {
+            framework::cache::key(&[
+                b"rendered for one",
+                planned.route.name.as_bytes(),
+                input.as_bytes(),
+                &planned.status.as_u16().to_le_bytes(),
+                planned.canonical.as_deref().unwrap_or("").as_bytes(),
+                &[u8::from(planned.private), u8::from(forms)],
+            ])
+        });
+    if let Some(hit) = same.and_then(|k| state.api.cache.get::<Page>(k)) {
+        return Ok((hit, false));
+    }
+    let output = render(state, &planned, input).await;
     if key.is_some() {
         // The page state carries the visitor's own part, filled in per answer.
         planned.input["visitor"] = Value::from(crate::slotted::sentinels().visitor.as_str());
     }
+    let rendered_empty = output.html.is_empty();
     // Only pages that exist are kept: a flood of made-up addresses must not evict them.
     let keep = planned.complete
         && !planned.private
@@ -266,6 +287,9 @@ async fn rendered(
             // A page answered once (a staff page, a member's own) is compressed for speed.
             let page = Arc::new(Page::new(if kept { page } else { page.answered_once() }));
             if let (true, Some(k)) = (kept, key) {
+                state.api.cache.insert(k, page.clone());
+            }
+            if let (Some(k), false) = (same, rendered_empty) {
                 state.api.cache.insert(k, page.clone());
             }
             Ok((page, kept))
@@ -453,8 +477,8 @@ fn path_of(url: &str) -> &str {
 }
 
 /// Renders on the SSR threads; a failed render is an empty body the client renders instead.
-async fn render(state: &WebState, plan: &Plan) -> RenderOutput {
-    match state.renderer.render(plan.input.to_string()).await {
+async fn render(state: &WebState, plan: &Plan, input: String) -> RenderOutput {
+    match state.renderer.render(input).await {
         Ok(r) => serde_json::from_str(&r.output).unwrap_or_else(|e| {
             log::error!("ssr {}: unreadable output: {e}", path_of(&plan.url));
             RenderOutput::default()

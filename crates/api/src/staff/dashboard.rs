@@ -127,33 +127,38 @@ impl Endpoint for StaffDashboard {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Dashboard, ApiError> {
-        staff(ctx, &WORKERS)?;
-        let today = day_of(now());
-        let first = today - (DAYS - 1);
-        let since = first * 86_400 - 8 * 3600;
-        let orders = db::staff::orders_since(ctx.conn, since)?;
-        let days = days(&orders, first, today);
-        let waiting = counts(
-            ctx,
-            &[
-                Status::Placed,
-                Status::Confirmed,
-                Status::OutForDelivery,
-                Status::ReadyForPickup,
-            ],
-        )?;
-        Ok(Dashboard {
-            today: days.last().cloned().unwrap_or(DayFigures {
-                day: day_name(today),
-                orders: 0,
-                revenue: 0,
-            }),
-            waiting,
-            days,
-            top_products: top(db::staff::items_since(ctx.conn, since)?),
-            runs_out: runs_out(ctx)?,
-        })
+        let signed = staff(ctx, &WORKERS)?;
+        crate::staff::kept(ctx, &signed, "staffDashboard", "", dashboard)
     }
+}
+
+/// Today's figures and the week's, the orders waiting and the runs out.
+fn dashboard(ctx: &mut Ctx) -> Result<Dashboard, ApiError> {
+    let today = day_of(now());
+    let first = today - (DAYS - 1);
+    let since = first * 86_400 - 8 * 3600;
+    let orders = db::staff::orders_since(ctx.conn, since)?;
+    let days = days(&orders, first, today);
+    let waiting = counts(
+        ctx,
+        &[
+            Status::Placed,
+            Status::Confirmed,
+            Status::OutForDelivery,
+            Status::ReadyForPickup,
+        ],
+    )?;
+    Ok(Dashboard {
+        today: days.last().cloned().unwrap_or(DayFigures {
+            day: day_name(today),
+            orders: 0,
+            revenue: 0,
+        }),
+        waiting,
+        days,
+        top_products: top(db::staff::items_since(ctx.conn, since)?),
+        runs_out: runs_out(ctx)?,
+    })
 }
 
 #[cfg(test)]

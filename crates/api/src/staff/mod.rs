@@ -147,6 +147,50 @@ pub fn staff(ctx: &mut Ctx, roles: &[Role]) -> Result<Signed, ApiError> {
     Ok(signed)
 }
 
+/// The work and data versions a page's reads go by, read once for all its calls.
+#[derive(Clone, Default)]
+struct Versions(Option<(i64, i64)>);
+
+/// What call `call` with arguments `args` answers `signed`, kept across requests (a dispatcher's
+/// board reloaded, a rider's run sheet) until the work (orders, runs, staff, audit log,
+/// settings: `db::staff::versions`) or the catalog changes, on any app server, or the Manila day
+/// turns. What a call shows may depend on its member's role and, for a rider, on who they are:
+/// both are in the key. Read after the session (so only a session that holds is answered).
+pub(crate) fn kept<T, F>(
+    ctx: &mut Ctx,
+    signed: &Signed,
+    call: &str,
+    args: &str,
+    make: F,
+) -> Result<T, ApiError>
+where
+    T: Clone + Serialize + Send + Sync + 'static,
+    F: FnOnce(&mut Ctx) -> Result<T, ApiError>,
+{
+    // A page's calls (only reads) go by the versions its first call read: what a later call reads
+    // is at least as new.
+    let versions = match ctx.memo::<Versions>().0.filter(|_| ctx.reading()) {
+        Some(v) => v,
+        None => {
+            let v = db::staff::versions(ctx.conn)?;
+            ctx.memo::<Versions>().0 = Some(v);
+            v
+        }
+    };
+    let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
+    let key = framework::cache::key(&[
+        b"staff",
+        call.as_bytes(),
+        args.as_bytes(),
+        &signed.member.id.to_le_bytes(),
+        signed.role.as_str().as_bytes(),
+        &versions.0.to_le_bytes(),
+        &versions.1.to_le_bytes(),
+        today.as_bytes(),
+    ]);
+    ctx.kept(key, make)
+}
+
 /// A query's id `name`: positive, or a 400 naming it.
 pub(crate) fn positive(name: &str, id: Option<i64>) -> Result<Option<i64>, ApiError> {
     match id {

@@ -142,53 +142,59 @@ impl Endpoint for StaffOrders {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<BoardPage, ApiError> {
-        staff(ctx, &WORKERS)?;
-        let city = q.city;
-        let f = filter(q)?;
-        let mut rows = db::staff::board(ctx.conn, &f)?;
-        let more = rows.len() as i64 > PAGE;
-        rows.truncate(PAGE as usize);
-        let counts = counts(ctx, &Status::ALL)?;
-        let orders: Vec<BoardOrder> = rows
-            .into_iter()
-            .map(|o| BoardOrder {
-                number: crate::orders::number(o.id),
-                placed_at: domain::calendar::manila_minute(o.placed_at),
-                status: StatusChoice {
-                    label: crate::orders::label(&o.status),
-                    status: o.status,
-                },
-                id: o.id,
-                fulfillment: o.fulfillment_name,
-                contact_name: o.contact_name,
-                mobile: o.mobile,
-                place: o.place,
-                total: o.total,
-            })
-            .collect();
-        let cities = db::places::served_cities(ctx.conn, None, None)?
-            .into_iter()
-            .map(|c| PlaceChoice {
-                id: c.id.get(),
-                name: c.city_name,
-            })
-            .collect();
-        let barangays = match city {
-            Some(c) => db::places::barangays_of_city(ctx.conn, c)?
-                .into_iter()
-                .map(|b| PlaceChoice {
-                    id: b.id.get(),
-                    name: b.barangay_name,
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        Ok(BoardPage {
-            next_before: more.then(|| orders.last().map(|o| o.id)).flatten(),
-            counts,
-            orders,
-            cities,
-            barangays,
-        })
+        let signed = staff(ctx, &WORKERS)?;
+        let args = format!("{q:?}");
+        crate::staff::kept(ctx, &signed, "staffOrders", &args, |ctx| board(ctx, q))
     }
+}
+
+/// The board for `q`.
+fn board(ctx: &mut Ctx, q: BoardQuery) -> Result<BoardPage, ApiError> {
+    let city = q.city;
+    let f = filter(q)?;
+    let mut rows = db::staff::board(ctx.conn, &f)?;
+    let more = rows.len() as i64 > PAGE;
+    rows.truncate(PAGE as usize);
+    let counts = counts(ctx, &Status::ALL)?;
+    let orders: Vec<BoardOrder> = rows
+        .into_iter()
+        .map(|o| BoardOrder {
+            number: crate::orders::number(o.id),
+            placed_at: domain::calendar::manila_minute(o.placed_at),
+            status: StatusChoice {
+                label: crate::orders::label(&o.status),
+                status: o.status,
+            },
+            id: o.id,
+            fulfillment: o.fulfillment_name,
+            contact_name: o.contact_name,
+            mobile: o.mobile,
+            place: o.place,
+            total: o.total,
+        })
+        .collect();
+    let cities = db::places::served_cities(ctx.conn, None, None)?
+        .into_iter()
+        .map(|c| PlaceChoice {
+            id: c.id.get(),
+            name: c.city_name,
+        })
+        .collect();
+    let barangays = match city {
+        Some(c) => db::places::barangays_of_city(ctx.conn, c)?
+            .into_iter()
+            .map(|b| PlaceChoice {
+                id: b.id.get(),
+                name: b.barangay_name,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok(BoardPage {
+        next_before: more.then(|| orders.last().map(|o| o.id)).flatten(),
+        counts,
+        orders,
+        cities,
+        barangays,
+    })
 }

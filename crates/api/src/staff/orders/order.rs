@@ -81,8 +81,11 @@ impl Endpoint for StaffOrder {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<StaffOrderView, ApiError> {
-        staff(ctx, &WORKERS)?;
-        view(ctx, p.order_id)
+        let signed = staff(ctx, &WORKERS)?;
+        let id = p.order_id;
+        crate::staff::kept(ctx, &signed, "staffOrder", &id.to_string(), |ctx| {
+            view(ctx, id)
+        })
     }
 }
 

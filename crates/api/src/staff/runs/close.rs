@@ -226,12 +226,12 @@ impl Endpoint for StaffDay {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<DayReport, ApiError> {
-        dispatcher(ctx)?;
+        let signed = dispatcher(ctx)?;
         let day = match q.day.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
             Some(d) => day_of("day", d)
                 .map_err(|_| ApiError::BadRequest("day is a day, YYYY-MM-DD.".into()))?,
             None => today(),
         };
-        report(ctx, &day)
+        crate::staff::kept(ctx, &signed, "staffDay", &day, |ctx| report(ctx, &day))
     }
 }

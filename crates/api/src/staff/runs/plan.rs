@@ -160,40 +160,52 @@ impl Endpoint for StaffRuns {
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<RunsPage, ApiError> {
         let signed = staff(ctx, &EVERYONE)?;
-        let today = today();
-        let day = match q.day.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
-            Some(d) => day_of("day", d)
-                .map_err(|_| ApiError::BadRequest("day is a day, YYYY-MM-DD.".into()))?,
-            None => today.clone(),
-        };
-        let rider = signed.role == Role::Rider;
-        let mut runs = db::runs::of_day(ctx.conn, &day, rider.then_some(signed.member.id))?;
-        if rider {
-            for open in db::runs::open_of_rider(ctx.conn, signed.member.id)? {
-                if !runs.iter().any(|r| r.id == open.id) {
-                    runs.push(open);
-                }
-            }
-        }
-        let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
-        let stops = db::runs::stops(ctx.conn, &ids)?;
-        let (waiting, riders) = if rider {
-            (Vec::new(), Vec::new())
-        } else {
-            let riders = db::runs::riders(ctx.conn)?
-                .into_iter()
-                .map(|(id, name)| RiderChoice { id, name })
-                .collect();
-            (waiting(ctx)?, riders)
-        };
-        Ok(RunsPage {
-            runs: lines(&runs, &stops),
-            day,
-            today,
-            waiting,
-            riders,
+        let args = format!("{q:?}");
+        crate::staff::kept(ctx, &signed, "staffRuns", &args, |ctx| {
+            runs_page(ctx, &signed, q)
         })
     }
+}
+
+/// The day's runs `signed` sees.
+fn runs_page(
+    ctx: &mut Ctx,
+    signed: &crate::staff::Signed,
+    q: DayQuery,
+) -> Result<RunsPage, ApiError> {
+    let today = today();
+    let day = match q.day.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        Some(d) => day_of("day", d)
+            .map_err(|_| ApiError::BadRequest("day is a day, YYYY-MM-DD.".into()))?,
+        None => today.clone(),
+    };
+    let rider = signed.role == Role::Rider;
+    let mut runs = db::runs::of_day(ctx.conn, &day, rider.then_some(signed.member.id))?;
+    if rider {
+        for open in db::runs::open_of_rider(ctx.conn, signed.member.id)? {
+            if !runs.iter().any(|r| r.id == open.id) {
+                runs.push(open);
+            }
+        }
+    }
+    let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
+    let stops = db::runs::stops(ctx.conn, &ids)?;
+    let (waiting, riders) = if rider {
+        (Vec::new(), Vec::new())
+    } else {
+        let riders = db::runs::riders(ctx.conn)?
+            .into_iter()
+            .map(|(id, name)| RiderChoice { id, name })
+            .collect();
+        (waiting(ctx)?, riders)
+    };
+    Ok(RunsPage {
+        runs: lines(&runs, &stops),
+        day,
+        today,
+        waiting,
+        riders,
+    })
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

@@ -93,6 +93,10 @@ impl Endpoint for StaffRun {
     }];
 
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<RunView, ApiError> {
-        view(ctx, p.run_id)
+        let signed = crate::staff::staff(ctx, &super::EVERYONE)?;
+        let id = p.run_id;
+        crate::staff::kept(ctx, &signed, "staffRun", &id.to_string(), |ctx| {
+            view(ctx, id)
+        })
     }
 }

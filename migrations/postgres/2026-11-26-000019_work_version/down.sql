@@ -1,0 +1,13 @@
+DROP TRIGGER orders_bumps_work_version ON orders;
+DROP TRIGGER order_items_bumps_work_version ON order_items;
+DROP TRIGGER order_charges_bumps_work_version ON order_charges;
+DROP TRIGGER order_containers_bumps_work_version ON order_containers;
+DROP TRIGGER order_notes_bumps_work_version ON order_notes;
+DROP TRIGGER order_status_history_bumps_work_version ON order_status_history;
+DROP TRIGGER runs_bumps_work_version ON runs;
+DROP TRIGGER run_stops_bumps_work_version ON run_stops;
+DROP TRIGGER staff_bumps_work_version ON staff;
+DROP TRIGGER audit_log_bumps_work_version ON audit_log;
+DROP TRIGGER settings_bumps_work_version ON settings;
+DROP FUNCTION bump_work_version();
+DROP TABLE work_version;
