@@ -18,7 +18,7 @@
 //!    pages and the API calls behind them, at 32 connections.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
-//! `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` then
+//! `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` then
 //! keeps that store up (its address and the dispatcher's cookies printed) to look at it by hand,
 //! with `perf` or `wrk`, until the bench is stopped.
 
@@ -356,18 +356,23 @@ fn main() {
     std::process::exit(0);
 }
 
-/// The parts of the bench `BENCH_ONLY` names: unset or empty, all; `staff`, section 8 alone.
+/// The parts of the bench `BENCH_ONLY` names: unset or empty, all; `staff`, section 8 alone;
+/// `carts`, section 7 alone (with the guest's cached page it compares against).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Only {
     All,
     Staff,
+    Carts,
 }
 
 fn only() -> Only {
     match std::env::var("BENCH_ONLY").unwrap_or_default().trim() {
         "" => Only::All,
         "staff" => Only::Staff,
-        other => panic!("BENCH_ONLY={other}: the bench knows `staff` (or unset: everything)"),
+        "carts" => Only::Carts,
+        other => {
+            panic!("BENCH_ONLY={other}: the bench knows `staff` and `carts` (or unset: everything)")
+        }
     }
 }
 
@@ -411,6 +416,14 @@ fn run() {
 
     let addr = start_store(&config);
     let base = format!("http://{addr}");
+    if only == Only::Carts {
+        let page_headers = [("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)];
+        let cached_page = load(&format!("{base}/buy-beer"), 32, 10, &page_headers);
+        show("the guest's cached page", &cached_page);
+        carts(&addr, &base, &shoppers, &cached_page);
+        drop(api);
+        return;
+    }
     ssr.print();
     let manifest: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("ui/dist/manifest.json")).unwrap(),
