@@ -253,20 +253,22 @@ async fn rendered(
     let input = planned.input.to_string();
     // A staff page is its staff member's own, so it is not kept by its address; but its render
     // is a function of its input alone: the same input (a board reloaded while nothing changed)
-    // is answered as rendered the last time.
-    let same = (key.is_none() && status.is_none() && planned.complete)
-        .then_some(())
-        .and(planned.route.sign_in.as_ref())
-        .map(|_| {
-            framework::cache::key(&[
-                b"rendered for one",
-                planned.route.name.as_bytes(),
-                input.as_bytes(),
-                &planned.status.as_u16().to_le_bytes(),
-                planned.canonical.as_deref().unwrap_or("").as_bytes(),
-                &[u8::from(planned.private), u8::from(forms)],
-            ])
-        });
+    // is answered as rendered the last time. Only a page that exists: made-up addresses must not
+    // fill the cache.
+    let same = (key.is_none()
+        && status.is_none()
+        && planned.complete
+        && planned.status == StatusCode::OK
+        && planned.route.sign_in.is_some())
+    .then(|| {
+        framework::cache::key(&[
+            b"rendered for one",
+            planned.route.name.as_bytes(),
+            input.as_bytes(),
+            planned.canonical.as_deref().unwrap_or("").as_bytes(),
+            &[u8::from(planned.private), u8::from(forms)],
+        ])
+    });
     if let Some(hit) = same.and_then(|k| state.api.cache.get::<Page>(k)) {
         return Ok((hit, false));
     }
