@@ -132,7 +132,8 @@ impl Endpoint for StaffDashboard {
     }
 }
 
-/// Today's figures and the week's, the orders waiting and the runs out.
+/// Today's figures and each of the last `DAYS` days', the top products, the orders waiting and
+/// the runs out.
 fn dashboard(ctx: &mut Ctx) -> Result<Dashboard, ApiError> {
     let today = day_of(now());
     let first = today - (DAYS - 1);
