@@ -276,11 +276,7 @@ pub fn versions(conn: &mut AnyConnection) -> QueryResult<(i64, i64)> {
         .find(1)
         .select(work_version::version)
         .first(conn)?;
-    let data = data_version::table
-        .find(1)
-        .select(data_version::version)
-        .first(conn)?;
-    Ok((work, data))
+    Ok((work, crate::catalog_io::data_version(conn)?))
 }
 
 /// A staff note on an order, with its writer's name.
