@@ -239,8 +239,45 @@ struct Entry {
     value: Arc<dyn std::any::Any + Send + Sync>,
 }
 
+impl Entry {
+    fn of<V: Weigh + std::any::Any + Send + Sync>(value: Arc<V>) -> Self {
+        Self {
+            weight: value.weight(),
+            value,
+        }
+    }
+}
+
 #[derive(Clone)]
 struct ByBytes;
+
+/// The duty to make a missing answer others may be waiting for ([`ResponseCache::get_or_make`]).
+pub struct Making<'a>(Duty<'a>);
+
+enum Duty<'a> {
+    Guard(
+        quick_cache::sync::PlaceholderGuard<
+            'a,
+            u128,
+            Entry,
+            ByBytes,
+            quick_cache::DefaultHashBuilder,
+            quick_cache::sync::DefaultLifecycle<u128, Entry>,
+        >,
+    ),
+    Replace(&'a ResponseCache, u128),
+}
+
+impl Making<'_> {
+    /// Keeps the answer made: the waiters get it, and so does everyone after them.
+    pub fn keep<V: Weigh + std::any::Any + Send + Sync>(self, value: Arc<V>) {
+        match self.0 {
+            // Gone when the placeholder was pushed out meanwhile: the answer is not kept.
+            Duty::Guard(guard) => drop(guard.insert(Entry::of(value))),
+            Duty::Replace(cache, key) => cache.insert(key, value),
+        }
+    }
+}
 
 impl quick_cache::Weighter<u128, Entry> for ByBytes {
     fn weight(&self, _: &u128, entry: &Entry) -> u64 {
@@ -306,8 +343,38 @@ impl ResponseCache {
     }
 
     pub fn insert<V: Weigh + std::any::Any + Send + Sync>(&self, key: u128, value: Arc<V>) {
-        let weight = value.weight();
-        self.entries.insert(key, Entry { weight, value });
+        self.entries.insert(key, Entry::of(value));
+    }
+
+    /// The answer of type `V` kept under `key`, or the duty to make it: while one asker makes a
+    /// missing answer, the others asking for the same key wait for it instead of making it again
+    /// (a crowd asking for a page nobody has yet costs one render). The maker [`Making::keep`]s
+    /// what it made, or drops the duty and the next waiter makes its own. A waiter waits at most
+    /// `wait`, then makes its own too (answers that keep failing to be made, a render that times
+    /// out, are not made one after the other for a queue of waiters).
+    pub async fn get_or_make<V: std::any::Any + Send + Sync>(
+        &self,
+        key: u128,
+        wait: std::time::Duration,
+    ) -> Result<Arc<V>, Making<'_>> {
+        let asked = tokio::time::timeout(wait, self.entries.get_value_or_guard_async(&key)).await;
+        let made = match asked {
+            Err(_waited_long) => Err(Making(Duty::Replace(self, key))),
+            Ok(Ok(entry)) => match entry.value.downcast::<V>() {
+                Ok(found) => Ok(found),
+                // Another type under the key (a 128-bit collision of two owners' keys): made
+                // again and put in its place.
+                Err(_) => Err(Making(Duty::Replace(self, key))),
+            },
+            Ok(Err(guard)) => Err(Making(Duty::Guard(guard))),
+        };
+        let count = if made.is_ok() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        count.fetch_add(1, Ordering::Relaxed);
+        made
     }
 
     /// Bytes held.
@@ -338,6 +405,68 @@ mod tests {
             vec![(header::CONTENT_TYPE, HeaderValue::from_static("text/html"))],
             Bytes::from("<p>beer</p>".repeat(200)),
         )
+    }
+
+    /// A crowd asking for one missing answer: one makes it and the others wait for it; when the
+    /// maker gives up, the next waiter makes its own.
+    #[actix_web::test]
+    async fn a_crowd_asking_for_a_missing_answer_makes_it_once() {
+        use std::cell::Cell;
+        use std::rc::Rc;
+        let cache = Rc::new(ResponseCache::new(1 << 20));
+        let made = Rc::new(Cell::new(0));
+        let wait = std::time::Duration::from_secs(5);
+        let ask = |key: u128, give_up: bool| {
+            let (cache, made) = (cache.clone(), made.clone());
+            async move {
+                match cache.get_or_make::<Cached>(key, wait).await {
+                    Ok(found) => Some(found.tag().to_string()),
+                    Err(making) => {
+                        made.set(made.get() + 1);
+                        // The make takes a while, as a render does: the others ask meanwhile.
+                        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                        let answer = Arc::new(page());
+                        let tag = answer.tag().to_string();
+                        if give_up {
+                            return None;
+                        }
+                        making.keep(answer);
+                        Some(tag)
+                    }
+                }
+            }
+        };
+        let tags = futures_util::future::join_all((0..8).map(|_| ask(7, false))).await;
+        assert_eq!(made.get(), 1, "one asker made it, seven waited");
+        assert!(tags.iter().all(|t| t.is_some() && *t == tags[0]));
+        assert_eq!(cache.stats().misses, 1);
+        assert_eq!(cache.stats().hits, 7);
+
+        // The first asker gives up (a render that failed): one of the waiters makes it instead.
+        made.set(0);
+        let tags = futures_util::future::join_all(
+            std::iter::once(ask(8, true)).chain((0..5).map(|_| ask(8, false))),
+        )
+        .await;
+        assert_eq!(made.get(), 2, "the quitter and one waiter made it");
+        assert_eq!(tags[0], None);
+        assert!(tags[1..].iter().all(|t| t.is_some() && *t == tags[1]));
+        assert!(cache.get::<Cached>(8).is_some());
+
+        // A make that takes longer than a waiter waits: the waiter makes its own.
+        made.set(0);
+        let slow = cache.clone();
+        let duty = slow.get_or_make::<Cached>(9, wait).await;
+        assert!(duty.is_err(), "the first asker makes it");
+        let waited = cache
+            .get_or_make::<Cached>(9, std::time::Duration::from_millis(10))
+            .await;
+        assert!(waited.is_err(), "waited 10 ms, then made its own");
+        if let Err(m) = waited {
+            m.keep(Arc::new(page()));
+        }
+        drop(duty);
+        assert!(cache.get::<Cached>(9).is_some());
     }
 
     #[test]

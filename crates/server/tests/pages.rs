@@ -42,6 +42,39 @@ async fn buy_beer_renders_every_product_on_the_server(b: Backend) {
 }
 both!(buy_beer_renders_every_product_on_the_server);
 
+/// A crowd asking at once for a page nobody has yet costs the renders of one visit: one asker
+/// renders the page (and the parts it fills in), the others wait for it.
+async fn a_crowd_asking_for_a_new_page_costs_one_render(b: Backend) {
+    let db = database(b);
+    let renders = |metrics: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("store_render_memo_misses_total "))
+            .and_then(|v| v.parse().ok())
+            .expect("the render misses in the metrics")
+    };
+    let cookie = format!("locationGateBarangayId={BACOOR}; locationGateFulfillmentId=1");
+    // Each store has its own renderer: one visit to one store, six at once to another.
+    let one = store!(db);
+    let before = renders(&send!(one, get("/metrics", "")).text());
+    assert_eq!(send!(one, get("/buy-beer", &cookie)).status, StatusCode::OK);
+    let one_visit = renders(&send!(one, get("/metrics", "")).text()) - before;
+    assert!(one_visit >= 1.0);
+
+    let crowd = store!(db);
+    let before = renders(&send!(crowd, get("/metrics", "")).text());
+    let asks = (0..6).map(|_| support::call(&crowd, get("/buy-beer", &cookie).to_request()));
+    let answers = futures_util::future::join_all(asks).await;
+    assert!(answers.iter().all(|a| a.status == StatusCode::OK));
+    assert!(answers.iter().all(|a| a.text() == answers[0].text()));
+    let six_visits = renders(&send!(crowd, get("/metrics", "")).text()) - before;
+    assert_eq!(
+        six_visits, one_visit,
+        "six visits at once, the renders of one"
+    );
+}
+both!(a_crowd_asking_for_a_new_page_costs_one_render);
+
 async fn a_barangay_cookie_narrows_the_list(b: Backend) {
     let db = database(b);
     let store = store!(db);

@@ -85,6 +85,19 @@ struct Job {
     reply: oneshot::Sender<Result<String, String>>,
 }
 
+/// How long a render waits for the same input's render under way before it renders its own.
+pub const SAME_INPUT_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The duty to render an input others may be waiting for.
+type Rendering<'a> = quick_cache::sync::PlaceholderGuard<
+    'a,
+    u128,
+    Arc<str>,
+    ByLength,
+    quick_cache::DefaultHashBuilder,
+    quick_cache::sync::DefaultLifecycle<u128, Arc<str>>,
+>;
+
 pub struct Renderer {
     jobs: Sender<Job>,
     memo: Cache<u128, Arc<str>, ByLength>,
@@ -211,12 +224,21 @@ impl Renderer {
         }
     }
 
-    fn finish(&self, key: u128, result: Result<String, String>) -> Result<Rendered, SsrError> {
+    fn finish(
+        &self,
+        key: u128,
+        result: Result<String, String>,
+        waited_for: Option<Rendering<'_>>,
+    ) -> Result<Rendered, SsrError> {
         match result {
             Ok(output) => {
                 self.stats.misses.fetch_add(1, Ordering::Relaxed);
                 let output: Arc<str> = output.into();
-                self.memo.insert(key, output.clone());
+                match waited_for {
+                    // Those waiting for the same input get it (gone if pushed out meanwhile).
+                    Some(guard) => drop(guard.insert(output.clone())),
+                    None => self.memo.insert(key, output.clone()),
+                }
                 Ok(Rendered {
                     output,
                     memo_hit: false,
@@ -231,14 +253,27 @@ impl Renderer {
 
     /// Renders the input (a JSON document for the bundle's `render`), from the memo when the same
     /// input was rendered before.
+    /// A render of an input already being rendered (a crowd on a page nobody has yet) waits for
+    /// that one, at most [`SAME_INPUT_WAIT`], instead of rendering it again.
     pub async fn render(&self, input: String) -> Result<Rendered, SsrError> {
-        let (key, hit) = self.lookup(&input);
-        if let Some(hit) = hit {
-            return Ok(hit);
-        }
+        let key = xxhash_rust::xxh3::xxh3_128(input.as_bytes());
+        let asked =
+            tokio::time::timeout(SAME_INPUT_WAIT, self.memo.get_value_or_guard_async(&key)).await;
+        let waited_for = match asked {
+            Ok(Ok(output)) => {
+                self.stats.hits.fetch_add(1, Ordering::Relaxed);
+                return Ok(Rendered {
+                    output,
+                    memo_hit: true,
+                });
+            }
+            Ok(Err(guard)) => Some(guard),
+            // Waited long enough for another's render (a failing or slow one): rendered here too.
+            Err(_) => None,
+        };
         let rx = self.submit(input)?;
         let result = rx.await.map_err(|_| SsrError::Stopped)?;
-        self.finish(key, result)
+        self.finish(key, result, waited_for)
     }
 
     /// As [`Renderer::render`], blocking the calling thread (tests, benchmarks, CLI).
@@ -249,7 +284,7 @@ impl Renderer {
         }
         let rx = self.submit(input)?;
         let result = rx.blocking_recv().map_err(|_| SsrError::Stopped)?;
-        self.finish(key, result)
+        self.finish(key, result, None)
     }
 }
 

@@ -119,6 +119,19 @@ fn the_same_input_is_served_from_the_memo() {
     assert_eq!(first.output, second.output);
 }
 
+/// A crowd asking for the same new input at once: one render, the others wait for it.
+#[tokio::test]
+async fn the_same_input_asked_at_once_is_rendered_once() {
+    let r = Renderer::new(bundle(), config(2)).unwrap();
+    let asks = (0..6).map(|_| r.render(buy_beer_input()));
+    let answers = futures_util::future::join_all(asks).await;
+    let answers: Vec<_> = answers.into_iter().map(Result::unwrap).collect();
+    assert_eq!(answers.iter().filter(|a| !a.memo_hit).count(), 1);
+    assert!(answers.iter().all(|a| a.output == answers[0].output));
+    assert_eq!(r.stats.misses.load(std::sync::atomic::Ordering::Relaxed), 1);
+    assert_eq!(r.stats.hits.load(std::sync::atomic::Ordering::Relaxed), 5);
+}
+
 #[test]
 fn unknown_routes_render_the_not_found_page() {
     let r = Renderer::new(bundle(), config(1)).unwrap();

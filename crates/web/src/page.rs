@@ -46,6 +46,9 @@ pub struct Posted {
     pub form: Value,
 }
 
+/// How long a visit waits for the page another visit is rendering before it renders its own.
+const MAKING_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Answers a page: from the cache when a guest's page is kept, else planned and rendered; a form
 /// that needs correcting comes back through here with what was entered.
 pub async fn serve(
@@ -190,9 +193,15 @@ async fn visited(
             notice_seen,
         )
     });
-    if let Some(hit) = key.and_then(|k| state.api.cache.get::<Page>(k)) {
-        return Ok(answer_shared(req, state, &hit, viewer, &choices, true).await);
-    }
+    // A page nobody has yet is made by its first asker; the others asking for it meanwhile wait
+    // for that render instead of rendering it again.
+    let making = match key {
+        Some(k) => match state.api.cache.get_or_make::<Page>(k, MAKING_WAIT).await {
+            Ok(hit) => return Ok(answer_shared(req, state, &hit, viewer, &choices, true).await),
+            Err(making) => Some(making),
+        },
+        None => None,
+    };
     // A shared page is rendered with the visitor's parts left open (sentinels); a page rendered
     // for one visitor (forms, a posted form) has them filled in.
     let extra = match key {
@@ -222,7 +231,7 @@ async fn visited(
         return Ok(redirect(to, StatusCode::FOUND));
     }
     let status = visit.posted.as_ref().map(|p| p.status);
-    let page = rendered(req, state, planned, visit.forms, status, key).await?;
+    let page = rendered(req, state, planned, visit.forms, status, making).await?;
     Ok(answer_shared(req, state, &page.0, viewer, &choices, page.1).await)
 }
 
@@ -240,22 +249,22 @@ fn shared_extra(member: Option<&api::accounts::user::MemberView>, notice_seen: b
     })
 }
 
-/// Renders a planned page and keeps it under `key` when it may be kept; answers it and whether it
-/// was kept. `Err`: the shell failed (a 500 in the store's words).
+/// Renders a planned page and keeps it when it may be kept and was asked `making` (a shared page);
+/// answers it and whether it was kept. `Err`: the shell failed (a 500 in the store's words).
 async fn rendered(
     req: &HttpRequest,
     state: &web::Data<WebState>,
     mut planned: Plan,
     forms: bool,
     status: Option<StatusCode>,
-    key: Option<u128>,
+    making: Option<framework::cache::Making<'_>>,
 ) -> Result<(Arc<Page>, bool), HttpResponse> {
     let input = planned.input.to_string();
     // A staff page is its staff member's own, so it is not kept by its address; but its render
     // is a function of its input alone: the same input (a board reloaded while nothing changed)
     // is answered as rendered the last time. Only a page that exists: made-up addresses must not
     // fill the cache.
-    let same = (key.is_none()
+    let same = (making.is_none()
         && status.is_none()
         && planned.complete
         && planned.status == StatusCode::OK
@@ -273,7 +282,7 @@ async fn rendered(
         return Ok((hit, false));
     }
     let output = render(state, &planned, input).await;
-    if key.is_some() {
+    if making.is_some() {
         // The page state carries the visitor's own part, filled in per answer.
         planned.input["visitor"] = Value::from(crate::slotted::sentinels().visitor.as_str());
     }
@@ -285,11 +294,11 @@ async fn rendered(
         && planned.status == StatusCode::OK;
     match respond(state, planned, output, forms, status) {
         Ok(page) => {
-            let kept = keep && key.is_some();
+            let kept = keep && making.is_some();
             // A page answered once (a staff page, a member's own) is compressed for speed.
             let page = Arc::new(Page::new(if kept { page } else { page.answered_once() }));
-            if let (true, Some(k)) = (kept, key) {
-                state.api.cache.insert(k, page.clone());
+            if let (true, Some(making)) = (kept, making) {
+                making.keep(page.clone());
             }
             if let (Some(k), false) = (same, rendered_empty) {
                 state.api.cache.insert(k, page.clone());
