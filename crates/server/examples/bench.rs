@@ -18,8 +18,8 @@
 //!    pages and the API calls behind them, at 32 connections.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
-//! `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` then
-//! keeps that store up (its address and the dispatcher's cookies printed) to look at it by hand,
+//! `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` with either then
+//! keeps that store up (its address and the dispatcher's cookies or the adders' tokens printed) to look at it by hand,
 //! with `perf` or `wrk`, until the bench is stopped.
 
 use std::io::{Read, Write};
@@ -376,6 +376,12 @@ fn only() -> Only {
     }
 }
 
+/// `BENCH_HOLD=1`: the store stays up after its section (`BENCH_ONLY=staff` or `carts`), to be
+/// loaded and profiled by hand.
+fn hold() -> bool {
+    std::env::var("BENCH_HOLD").is_ok_and(|v| v == "1")
+}
+
 /// The bench; the peers it starts stop when it returns or panics.
 fn run() {
     let only = only();
@@ -392,7 +398,7 @@ fn run() {
             return;
         }
         let cookie = staff(&addr, &pool);
-        if std::env::var("BENCH_HOLD").is_ok_and(|v| v == "1") {
+        if hold() {
             println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; a dispatcher's cookies: {cookie}", std::process::id());
             loop {
                 std::thread::sleep(Duration::from_secs(3600));
@@ -421,6 +427,14 @@ fn run() {
         let cached_page = load(&format!("{base}/buy-beer"), 32, 10, &page_headers);
         show("the guest's cached page", &cached_page);
         carts(&addr, &base, &shoppers, &cached_page);
+        if hold() {
+            let tokens = dir.path().join("adders.txt");
+            std::fs::write(&tokens, shoppers.adders.join("\n")).unwrap();
+            println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; the adders' session tokens, one a line: {}", std::process::id(), tokens.display());
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
         drop(api);
         return;
     }
