@@ -35,6 +35,35 @@ pub struct PackagingRef {
     pub name: String,
 }
 
+/// A product's photo as the pages show it (uploaded by a manager; none: the product's drawing,
+/// `product_image`).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct PhotoView {
+    /// The photo's size upright, in pixels: the `img`'s width and height (its aspect ratio).
+    pub width: i32,
+    pub height: i32,
+    /// The JPEG a browser that reads no `srcset` shows (at most 480 px wide).
+    pub src: String,
+    /// Every width made, as a `srcset`: WebP, and JPEG for browsers without WebP.
+    pub webp: String,
+    pub jpeg: String,
+}
+
+impl PhotoView {
+    /// The photo a product names, if it names one.
+    pub fn of(p: &Product) -> Option<Self> {
+        let (hash, width, height) = (p.photo.as_deref()?, p.photo_width?, p.photo_height?);
+        let w = u32::try_from(width).ok()?;
+        Some(Self {
+            width,
+            height,
+            src: media::address(hash, media::fallback_width(w, 480), media::Format::Jpeg),
+            webp: media::srcset(hash, w, media::Format::Webp),
+            jpeg: media::srcset(hash, w, media::Format::Jpeg),
+        })
+    }
+}
+
 /// A product as the catalog calls give it. Money fields are integer centavos.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct ProductView {
@@ -50,6 +79,7 @@ pub struct ProductView {
     pub types: TypeRef,
     pub packaging: PackagingRef,
     pub product_image: Option<String>,
+    pub photo: Option<PhotoView>,
     pub description: String,
     pub custom_description: String,
     pub orderable: bool,
@@ -125,6 +155,7 @@ impl Lookup {
             .unwrap_or_default();
         let packaging = self.packagings.iter().find(|k| k.id == p.packaging_id);
         let sold_as = SoldAs::of(packaging.map_or(FilterType::Bottle, family));
+        let photo = PhotoView::of(&p);
         ProductView {
             id: p.id,
             slug: p.slug,
@@ -144,6 +175,7 @@ impl Lookup {
                 name: packaging.map(|k| k.name.clone()).unwrap_or_default(),
             },
             product_image: p.product_image,
+            photo,
             description: p.description,
             custom_description: p.custom_description,
             orderable: p.orderable,

@@ -113,3 +113,32 @@ pub fn product_slugs(conn: &mut AnyConnection) -> QueryResult<Vec<String>> {
         .select(products::slug)
         .load(conn)
 }
+
+/// A photo as a product names it: its name in `MEDIA_DIR` and its size upright.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Photo {
+    pub hash: String,
+    pub width: i32,
+    pub height: i32,
+}
+
+/// A product by its SKU.
+pub fn product_by_sku(conn: &mut AnyConnection, sku: &str) -> QueryResult<Option<Product>> {
+    products::table
+        .filter(products::sku.eq(sku))
+        .select(Product::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Gives the product `id` the photo (none: its drawing again); answers whether the product exists.
+pub fn set_photo(conn: &mut AnyConnection, id: i32, photo: Option<&Photo>) -> QueryResult<bool> {
+    let changed = diesel::update(products::table.find(id))
+        .set((
+            products::photo.eq(photo.map(|p| p.hash.as_str())),
+            products::photo_width.eq(photo.map(|p| p.width)),
+            products::photo_height.eq(photo.map(|p| p.height)),
+        ))
+        .execute(conn)?;
+    Ok(changed == 1)
+}

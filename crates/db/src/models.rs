@@ -50,6 +50,10 @@ pub struct Product {
     pub recommended: bool,
     pub sort_order: i32,
     pub created_on: String,
+    /// The photo's name in `MEDIA_DIR` and its size upright; none: the drawing.
+    pub photo: Option<String>,
+    pub photo_width: Option<i32>,
+    pub photo_height: Option<i32>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, PartialEq)]

@@ -341,6 +341,9 @@ diesel::table! {
         recommended -> Bool,
         sort_order -> Int4,
         created_on -> Text,
+        photo -> Nullable<Text>,
+        photo_width -> Nullable<Int4>,
+        photo_height -> Nullable<Int4>,
     }
 }
 

@@ -12,10 +12,12 @@
 //! Everything here is plain blocking work (decoding a large photo takes a good part of a second):
 //! callers run it off the request threads.
 
+mod address;
 mod encode;
 mod inspect;
 mod store;
 
+pub use address::{address, fallback_width, parse, srcset, PREFIX};
 pub use encode::{encode, widths_of, Format, WIDTHS};
 pub use inspect::{inspect, Limits, Original, Refused, SourceFormat, HASH_LEN};
 pub use store::{Saved, Store};

@@ -478,6 +478,7 @@ fn bench_config(dir: &Path, public: &Path) -> server::Config {
         production: false,
         cache_mb: 128,
         mail_outbox: dir.join("outbox"),
+        media_dir: dir.join("media"),
         smtp_url: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         social: api::accounts::social::SocialConfig::default(),

@@ -58,6 +58,10 @@ pub struct Args {
     /// Folder the store's mail is written to when no SMTP server is set
     #[arg(long, env = "MAIL_OUTBOX", default_value = "data/outbox")]
     pub mail_outbox: PathBuf,
+    /// Folder of the product photos managers upload and the sizes made of them (on several app
+    /// servers, one folder they share)
+    #[arg(long, env = "MEDIA_DIR", default_value = "data/media")]
+    pub media_dir: PathBuf,
     /// Send mail through this server instead, e.g. smtps://user:password@smtp.example.com:465
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
@@ -159,6 +163,7 @@ impl Args {
             workers: self.workers.unwrap_or(cores),
             production: self.store_env == StoreEnv::Production,
             mail_outbox: self.mail_outbox,
+            media_dir: self.media_dir,
             smtp_url: self.smtp_url,
             mail_from: self.mail_from,
             cache_mb: self.cache_mb,
@@ -327,6 +332,7 @@ mod tests {
         assert_eq!((c.ssr_threads, c.workers), (cores, cores));
         assert_eq!((c.db_pool_size, c.cache_mb), (8, 128));
         assert_eq!(c.mail_outbox, PathBuf::from("data/outbox"));
+        assert_eq!(c.media_dir, PathBuf::from("data/media"));
         assert_eq!(c.smtp_url, None);
         assert_eq!(c.mail_from, "Tala Brewing Co. <hello@tala.example>");
         assert!(!c.production && !c.maintenance);

@@ -52,6 +52,9 @@ pub struct Config {
     /// MAIL_OUTBOX: the folder mail is written to when no SMTP server is set (default
     /// `data/outbox`).
     pub mail_outbox: PathBuf,
+    /// MEDIA_DIR: the folder of product photos and their sizes (default `data/media`; on
+    /// several app servers one folder they share).
+    pub media_dir: PathBuf,
     /// SMTP_URL: send mail through this server instead (`smtps://user:pass@host:465`).
     pub smtp_url: Option<String>,
     /// MAIL_FROM: the sender of the store's mail.
@@ -224,6 +227,7 @@ pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {
         WebConfig {
             dist_dir: config.ui_dist.clone(),
             public_dir: config.ui_public.clone(),
+            media_dir: config.media_dir.clone(),
         },
     )
     .map_err(|e| e.to_string())

@@ -7,6 +7,7 @@ pub mod form;
 pub mod forms;
 pub mod gate;
 pub mod keys;
+pub mod media_files;
 pub mod page;
 pub mod plan;
 pub mod respond;
@@ -31,6 +32,8 @@ pub struct WebConfig {
     pub dist_dir: PathBuf,
     /// Static files served as they are (images).
     pub public_dir: PathBuf,
+    /// The product photos (`MEDIA_DIR`), served at `/media/` ([`media_files`]).
+    pub media_dir: PathBuf,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +42,8 @@ pub enum WebError {
     Build(String, String),
     #[error("shell template: {0}")]
     Template(String),
+    #[error("MEDIA_DIR {0}: {1}")]
+    Media(String, String),
 }
 
 /// What the page handlers share.
@@ -52,6 +57,8 @@ pub struct WebState {
     pub config: WebConfig,
     /// Visitors' cart parts of the pages ([`visitor`]), by cart revision and place.
     pub visitors: visitor::PartsCache,
+    /// The product photos' folder ([`media_files`]).
+    pub media: Arc<media::Store>,
 }
 
 impl WebState {
@@ -72,6 +79,8 @@ impl WebState {
             .map_err(|e| WebError::Build(routes_path.display().to_string(), e))?;
         let shell = Shell::load(&config.dist_dir)?;
         let assets = assets::Assets::load(&config.dist_dir, &config.public_dir)?;
+        let media = media::Store::open(&config.media_dir)
+            .map_err(|e| WebError::Media(config.media_dir.display().to_string(), e.to_string()))?;
         Ok(Self {
             api,
             renderer,
@@ -80,6 +89,7 @@ impl WebState {
             routes,
             config,
             visitors: visitor::parts_cache(),
+            media: Arc::new(media),
         })
     }
 }
@@ -134,6 +144,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
     .service(resource(
         "/img/{file:.*}",
         Some(assets::serve),
+        None::<NoPost>,
+    ))
+    .service(resource(
+        "/media/{file}",
+        Some(media_files::serve),
         None::<NoPost>,
     ))
     .service(resource("/sitemap.xml", Some(seo::sitemap), None::<NoPost>))

@@ -258,7 +258,7 @@ export type CartItem = {
 /**
  * The product's id (what PUT and DELETE name).
  */
-id: ProductId, slug: string, product_name: string, product_image: string | null, 
+id: ProductId, slug: string, product_name: string, product_image: string | null, photo: PhotoView | null, 
 /**
  * The unit price.
  */
@@ -670,6 +670,24 @@ export type PendingAnswer = { data: PendingRegistration, };
 export type PendingRegistration = { email: string, first_name: string, last_name: string, mobile: string, birth_date: string, };
 
 /**
+ * A product's photo as the pages show it (uploaded by a manager; none: the product's drawing,
+ * `product_image`).
+ */
+export type PhotoView = { 
+/**
+ * The photo's size upright, in pixels: the `img`'s width and height (its aspect ratio).
+ */
+width: number, height: number, 
+/**
+ * The JPEG a browser that reads no `srcset` shows (at most 480 px wide).
+ */
+src: string, 
+/**
+ * Every width made, as a `srcset`: WebP, and JPEG for browsers without WebP.
+ */
+webp: string, jpeg: string, };
+
+/**
  * A line of the pick list: a product's cases and loose units over the run.
  */
 export type PickLine = { product_name: string, case_name: string, unit_per_case: number, cases: number, 
@@ -722,7 +740,7 @@ recommended_products: Array<ProductView>, best_sellers: Array<ProductView>, filt
 /**
  * A product as the catalog calls give it. Money fields are integer centavos.
  */
-export type ProductView = { id: ProductId, slug: string, product_name: string, sku: string, brand: string, size: string, price: number, price_per_case: number, unit_per_case: number, types: TypeRef, packaging: PackagingRef, product_image: string | null, description: string, custom_description: string, orderable: boolean, 
+export type ProductView = { id: ProductId, slug: string, product_name: string, sku: string, brand: string, size: string, price: number, price_per_case: number, unit_per_case: number, types: TypeRef, packaging: PackagingRef, product_image: string | null, photo: PhotoView | null, description: string, custom_description: string, orderable: boolean, 
 /**
  * When the product joined the catalog (`YYYY-MM-DD`): what's new.
  */

@@ -55,6 +55,7 @@ pub struct CartItem {
     pub slug: String,
     pub product_name: String,
     pub product_image: Option<String>,
+    pub photo: Option<crate::catalog::PhotoView>,
     /// The unit price.
     pub price: i64,
     pub price_per_case: i64,
@@ -81,6 +82,7 @@ impl CartItem {
             slug: p.slug.clone(),
             product_name: p.product_name.clone(),
             product_image: p.product_image.clone(),
+            photo: crate::catalog::PhotoView::of(p),
             price: p.price,
             price_per_case: p.price_per_case,
             quantity: item.quantity,

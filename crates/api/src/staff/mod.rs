@@ -12,6 +12,7 @@ pub mod dashboard;
 pub mod login;
 pub mod orders;
 pub mod password;
+pub mod photos;
 pub mod runs;
 pub mod second_factor;
 pub mod team;

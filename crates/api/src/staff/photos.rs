@@ -1,0 +1,90 @@
+//! A product's photo, given by a manager (today the command line's `store catalog photo`):
+//! checked and kept by `media` (type from the content, size from the header, a damaged or
+//! oversized file refused before anything is written), named by the product in one transaction
+//! with its audit record. A product whose photo is taken away shows its drawing again; the files
+//! stay (other products, or an order's page, may show the same photo).
+
+use db::catalog::Photo;
+use db::team::StaffRow;
+use framework::error::ApiError;
+
+use super::record;
+
+/// The product `sku` or a message naming the SKU.
+fn product(conn: &mut db::AnyConnection, sku: &str) -> Result<db::models::Product, ApiError> {
+    db::catalog::product_by_sku(conn, sku)?.ok_or_else(|| ApiError::Invalid {
+        field: "sku",
+        message: format!("No product has the SKU {sku:?}."),
+    })
+}
+
+fn picture(p: &db::models::Product) -> serde_json::Value {
+    serde_json::json!({ "photo": p.photo, "width": p.photo_width, "height": p.photo_height })
+}
+
+/// Checks `upload` and keeps it in `store`, then gives it to the product `sku`, recorded for `by`
+/// (none: the command line). Blocking work (a photo is decoded): run it off the request threads.
+pub fn give(
+    conn: &mut db::AnyConnection,
+    by: Option<&StaffRow>,
+    store: &media::Store,
+    sku: &str,
+    upload: &[u8],
+) -> Result<Photo, ApiError> {
+    let before = product(conn, sku)?;
+    let original = media::inspect(upload, &media::Limits::default()).map_err(|refused| {
+        if let media::Refused::Damaged(why) = &refused {
+            log::info!("photo for {sku} refused as damaged: {why}");
+        }
+        ApiError::Invalid {
+            field: "photo",
+            message: refused.to_string(),
+        }
+    })?;
+    let saved = store
+        .save(&original)
+        .map_err(|e| ApiError::Internal(format!("MEDIA_DIR: {e}")))?;
+    let photo = Photo {
+        hash: saved.hash,
+        width: i32::try_from(saved.width).map_err(|e| ApiError::Internal(e.to_string()))?,
+        height: i32::try_from(saved.height).map_err(|e| ApiError::Internal(e.to_string()))?,
+    };
+    db::write_transaction(conn, |conn| {
+        db::catalog::set_photo(conn, before.id.get(), Some(&photo))?;
+        let after = serde_json::json!({ "photo": photo.hash, "width": photo.width, "height": photo.height });
+        record(
+            conn,
+            by,
+            "product.photo",
+            &format!("product {} ({})", before.id.get(), before.sku),
+            Some(picture(&before)),
+            Some(after),
+        )
+    })?;
+    Ok(photo)
+}
+
+/// Takes the photo away from the product `sku` (its drawing shows again), recorded for `by`;
+/// answers whether it had one.
+pub fn take_away(
+    conn: &mut db::AnyConnection,
+    by: Option<&StaffRow>,
+    sku: &str,
+) -> Result<bool, ApiError> {
+    let before = product(conn, sku)?;
+    if before.photo.is_none() {
+        return Ok(false);
+    }
+    db::write_transaction(conn, |conn| {
+        db::catalog::set_photo(conn, before.id.get(), None)?;
+        record(
+            conn,
+            by,
+            "product.photo",
+            &format!("product {} ({})", before.id.get(), before.sku),
+            Some(picture(&before)),
+            Some(serde_json::json!({ "photo": null })),
+        )
+    })?;
+    Ok(true)
+}
