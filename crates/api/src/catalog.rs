@@ -44,6 +44,8 @@ pub struct PhotoView {
     pub height: i32,
     /// The JPEG a browser that reads no `srcset` shows (at most 480 px wide).
     pub src: String,
+    /// The widest JPEG made (at most 1,280 px): the Open Graph image and the structured data's.
+    pub large: String,
     /// Every width made, as a `srcset`: WebP, and JPEG for browsers without WebP.
     pub webp: String,
     pub jpeg: String,
@@ -58,6 +60,11 @@ impl PhotoView {
             width,
             height,
             src: media::address(hash, media::fallback_width(w, 480), media::Format::Jpeg),
+            large: media::address(
+                hash,
+                media::fallback_width(w, u32::MAX),
+                media::Format::Jpeg,
+            ),
             webp: media::srcset(hash, w, media::Format::Webp),
             jpeg: media::srcset(hash, w, media::Format::Jpeg),
         })

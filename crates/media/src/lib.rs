@@ -22,8 +22,9 @@ pub use encode::{encode, widths_of, Format, WIDTHS};
 pub use inspect::{inspect, Limits, Original, Refused, SourceFormat, HASH_LEN};
 pub use store::{Saved, Store};
 
-#[cfg(test)]
-mod testing;
+/// Pictures for tests (this crate's, and the store's with the `testing` feature).
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 /// Why a size could not be made or found.
 #[derive(Debug, thiserror::Error)]

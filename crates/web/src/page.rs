@@ -477,6 +477,8 @@ struct RenderOutput {
 struct Head {
     title: Option<String>,
     description: Option<String>,
+    /// The page's picture for link previews (`og:image`), an absolute address.
+    image: Option<String>,
     #[serde(default)]
     json_ld: Vec<Value>,
 }
@@ -536,6 +538,7 @@ fn respond(
             .as_deref()
             .unwrap_or(&route.description),
         canonical: canonical.as_deref().unwrap_or(""),
+        image: output.head.image.as_deref().unwrap_or(""),
         // Pages with account forms are each visitor's own: not for an index.
         noindex: status != StatusCode::OK || forms,
         body: &output.html,

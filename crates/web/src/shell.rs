@@ -35,6 +35,8 @@ pub struct ShellPage<'a> {
     pub title: &'a str,
     pub description: &'a str,
     pub canonical: &'a str,
+    /// The page's picture for link previews (empty: none).
+    pub image: &'a str,
     pub noindex: bool,
     pub body: &'a str,
     /// JSON-LD documents, already escaped for their script elements.
@@ -114,6 +116,7 @@ impl Shell {
         let mut ctx = Context::new();
         ctx.insert("title", page.title);
         ctx.insert("description", page.description);
+        ctx.insert("image", page.image);
         ctx.insert("canonical", page.canonical);
         ctx.insert("noindex", &page.noindex);
         ctx.insert("css", &self.css);

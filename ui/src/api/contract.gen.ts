@@ -683,6 +683,10 @@ width: number, height: number,
  */
 src: string, 
 /**
+ * The widest JPEG made (at most 1,280 px): the Open Graph image and the structured data's.
+ */
+large: string, 
+/**
  * Every width made, as a `srcset`: WebP, and JPEG for browsers without WebP.
  */
 webp: string, jpeg: string, };

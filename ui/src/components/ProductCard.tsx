@@ -5,6 +5,7 @@ import { useGate } from '../lib/gate';
 import { listPrice } from '../lib/price';
 import { usePage } from '../page';
 import { CartErrorDialog } from './CartErrorDialog';
+import { CARD_SIZES, Photo } from './Photo';
 import { FormCall } from './form';
 
 
@@ -49,7 +50,9 @@ export function ProductCard({ product, eager = false, add = false }: { product: 
   return (
     <li className="card">
       <a className="card-link" href={`/single-product/${encodeURIComponent(product.slug)}`}>
-        {product.product_image ? (
+        {product.photo ? (
+          <Photo photo={product.photo} alt="" sizes={CARD_SIZES} className="card-img" eager={eager} />
+        ) : product.product_image ? (
           <img
             className="card-img"
             src={product.product_image}

@@ -70,6 +70,8 @@ export interface RenderOutput {
 export interface Head {
   title?: string;
   description?: string;
+  /** The page's picture for link previews (`og:image`), an absolute address. */
+  image?: string;
   /** JSON-LD documents for `<script type="application/ld+json">`. */
   jsonLd?: unknown[];
   /** Overrides the route's canonical path. */

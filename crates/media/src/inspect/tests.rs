@@ -1,7 +1,7 @@
 use image::{ImageFormat, Rgb, RgbImage, Rgba, RgbaImage};
 
 use super::*;
-use crate::testing::{encoded, jpeg};
+use crate::testing::{encoded, jpeg, png_header_only};
 
 fn refused(bytes: &[u8]) -> Refused {
     inspect(bytes, &Limits::default()).expect_err("refused")
@@ -55,43 +55,6 @@ fn too_many_bytes_are_refused_before_decoding() {
         refusal.to_string(),
         "This file is 11 MB, more than the 10 MB a photo may be: save it smaller and upload it again."
     );
-}
-
-/// A PNG's signature, its IHDR (8-bit RGB) and an IDAT that starts a zlib stream and stops: the
-/// header is whole, the pixels would fail to decode.
-fn png_header_only(width: u32, height: u32) -> Vec<u8> {
-    let mut header = Vec::new();
-    header.extend(width.to_be_bytes());
-    header.extend(height.to_be_bytes());
-    header.extend([8, 2, 0, 0, 0]);
-    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
-    png.extend(chunk(b"IHDR", &header));
-    png.extend(chunk(b"IDAT", &[0x78, 0x9c, 0xed, 0xc1, 0x01, 0x0d]));
-    png.extend(chunk(b"IEND", &[]));
-    png
-}
-
-fn chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
-    let mut chunk = u32::try_from(data.len()).unwrap().to_be_bytes().to_vec();
-    chunk.extend(kind);
-    chunk.extend(data);
-    chunk.extend(crc32(&chunk[4..]).to_be_bytes());
-    chunk
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in bytes {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xedb8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 #[test]

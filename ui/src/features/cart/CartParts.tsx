@@ -5,6 +5,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { calls, type CartCase, type CartItem, type EmptiesLine } from '../../api/contract.gen';
 import { Dialog } from '../../components/Dialog';
 import { FormCall } from '../../components/form';
+import { Photo } from '../../components/Photo';
 import { QuantityCounter } from '../../components/QuantityCounter';
 import { CART_DEBOUNCE_MS, casesLabel, count, usedLabel } from '../../lib/cart';
 import { formatPhp } from '../../lib/money';
@@ -117,7 +118,9 @@ function ItemRow({ item, noun, actions }: { item: CartItem; noun: string; action
   };
   return (
     <li className={item.available ? 'cart-item' : 'cart-item unavailable'}>
-      {item.product_image ? (
+      {item.photo ? (
+        <Photo photo={item.photo} alt="" sizes="64px" className="thumb-photo" />
+      ) : item.product_image ? (
         <img src={item.product_image} alt="" width={64} height={64} loading="lazy" />
       ) : (
         <span className="no-img thumb">No image available</span>

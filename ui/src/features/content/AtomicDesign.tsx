@@ -17,6 +17,7 @@ const sample = (id: number, over: Partial<Product> = {}): Product => ({
   types: { id: 2, name: 'Full Goods' },
   packaging: { id: 1, name: 'BOTTLES' },
   product_image: '/img/products/tala-pale-pilsen-320ml.svg',
+  photo: null,
   description: '',
   custom_description: '',
   orderable: true,

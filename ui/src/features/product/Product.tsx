@@ -10,6 +10,7 @@ import { usePage } from '../../page';
 import { productQuery } from './queries';
 import { QuantityCounter, parseQuantity } from '../../components/QuantityCounter';
 import { CartErrorDialog } from '../../components/CartErrorDialog';
+import { Photo } from '../../components/Photo';
 import { FormCall } from '../../components/form';
 import { useGate } from '../../lib/gate';
 import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie } from '../../lib/cookies';
@@ -124,6 +125,9 @@ function LocationNotice() {
   );
 }
 
+/** What the product page's image takes of the page: half of it from 768 px (styles.css `.product`), a phone's strip below. */
+const PRODUCT_SIZES = '(min-width: 1200px) 568px, (min-width: 768px) calc(50vw - 32px), 320px';
+
 /** The product's title and description, and the product as search engines read it (JSON-LD). */
 function useProductHead(p: ProductView | undefined, origin: string) {
   useHead(
@@ -131,6 +135,7 @@ function useProductHead(p: ProductView | undefined, origin: string) {
       ? {
           title: `${p.product_name} | Tala Brewing Co.`,
           description: `${p.product_name}: ${p.description}`.slice(0, 300),
+          image: p.photo ? `${origin}${p.photo.large}` : undefined,
           jsonLd: [
             {
               '@context': 'https://schema.org',
@@ -139,7 +144,7 @@ function useProductHead(p: ProductView | undefined, origin: string) {
               sku: p.sku,
               brand: { '@type': 'Brand', name: p.brand },
               description: p.description,
-              image: p.product_image ? `${origin}${p.product_image}` : undefined,
+              image: p.photo ? `${origin}${p.photo.large}` : p.product_image ? `${origin}${p.product_image}` : undefined,
               offers: {
                 '@type': 'Offer',
                 priceCurrency: 'PHP',
@@ -187,7 +192,9 @@ export function Product() {
     <>
       <article className="product" aria-labelledby="product-title">
         <div className="product-media">
-          {p.product_image ? (
+          {p.photo ? (
+            <Photo photo={p.photo} alt={p.product_name} sizes={PRODUCT_SIZES} eager />
+          ) : p.product_image ? (
             <img src={p.product_image} alt={p.product_name} width={480} height={480} />
           ) : (
             <span className="no-img product-img">Product image not available</span>
