@@ -446,6 +446,179 @@ both!(a_dispatcher_works_the_board_without_javascript);
 /// A manager keeps the staff from the page without JavaScript: adds a dispatcher (mailed a
 /// link), gives them another role, disables them; never their own role or standing; each change
 /// in the audit log.
+/// A `multipart/form-data` body of `parts` (name, file name if a file, bytes), and its type.
+fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> (String, Vec<u8>) {
+    const BOUNDARY: &str = "----store-test-boundary-7f3a";
+    let mut body = Vec::new();
+    for (name, file, bytes) in parts {
+        body.extend(format!("--{BOUNDARY}\r\n").as_bytes());
+        let disposition = match file {
+            Some(f) => format!("form-data; name=\"{name}\"; filename=\"{f}\"\r\nContent-Type: application/octet-stream"),
+            None => format!("form-data; name=\"{name}\""),
+        };
+        body.extend(format!("Content-Disposition: {disposition}\r\n\r\n").as_bytes());
+        body.extend(*bytes);
+        body.extend(b"\r\n");
+    }
+    body.extend(format!("--{BOUNDARY}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={BOUNDARY}"), body)
+}
+
+fn post_files(
+    uri: &str,
+    jar: &Jar,
+    parts: &[(&str, Option<&str>, &[u8])],
+) -> actix_web::test::TestRequest {
+    let (kind, body) = multipart(parts);
+    support::get(uri, &jar.header())
+        .method(actix_web::http::Method::POST)
+        .insert_header(("content-type", kind))
+        .insert_header(("origin", SHOP))
+        .set_payload(body)
+}
+
+/// A manager gives a keg a photo from the catalog page and takes it away, without JavaScript (the
+/// form posts the file to the page's address); bad files, a stale form, another site and a
+/// dispatcher are refused in the page's words.
+async fn a_manager_gives_a_product_a_photo_without_javascript(b: Backend) {
+    let db = database(b);
+    let media = tempfile::tempdir().unwrap();
+    let mut cfg = support::store_config(&db.url, false);
+    cfg.media_dir = media.path().to_path_buf();
+    let store = store!(db, cfg);
+    staff_member(&db, "boss@tala.example", "manager");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let page = send!(store, get("/staff/catalog", &boss));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let html = page.text();
+    assert!(
+        html.contains("Upload Photo") && html.contains("Tala Pale Pilsen Keg 30 L"),
+        "{html}"
+    );
+    // React writes the attribute as `encType` (HTML's attribute names ignore case).
+    assert!(html.contains(r#"encType="multipart/form-data""#));
+    let csrf = csrf_of(&html);
+    let keg = |db: &TestDb| {
+        db::catalog::product_by_sku(&mut db.pool.get().unwrap(), "TBC-KEG-021")
+            .unwrap()
+            .unwrap()
+    };
+    let photo = media::testing::jpeg(1200, 900);
+    let give = |csrf: &str, file: &[u8]| {
+        post_files(
+            "/staff/catalog",
+            &boss,
+            &[
+                ("csrf", None, csrf.as_bytes()),
+                ("sku", None, b"TBC-KEG-021"),
+                ("photo", Some("keg.jpg"), file),
+            ],
+        )
+    };
+    let r = send!(store, give(&csrf, &photo));
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(
+        location(&r),
+        "/staff/catalog?done=photo#product-TBC-KEG-021"
+    );
+    assert_private(&r, "the photo form's answer");
+    let given = keg(&db);
+    assert_eq!(
+        (given.photo_width, given.photo_height),
+        (Some(1200), Some(900))
+    );
+    let by: Vec<String> = db::schema::audit_log::table
+        .filter(db::schema::audit_log::action.eq("product.photo"))
+        .select(db::schema::audit_log::actor)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(by.len(), 1);
+    assert!(by[0].contains("boss@tala.example"), "{by:?}");
+    let after = send!(store, get("/staff/catalog?done=photo", &boss)).text();
+    assert!(after.contains("The photo is saved"), "{after}");
+    assert!(after.contains("Photo, 1200 x 900 px") && after.contains("Remove Photo"));
+
+    // A renamed text file: the page again, the message beside the keg's form; nothing changed.
+    let r = send!(store, give(&csrf, b"SKU,price\nTBC-KEG-021,725000\n"));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r
+        .text()
+        .contains("This file is not a photo: upload a JPEG, PNG or WebP image."));
+    let js = send!(
+        store,
+        give(&csrf, b"not a photo").insert_header(("accept", "application/json"))
+    );
+    assert_eq!(js.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(js.json()["errors"]["photo"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("This file is not a photo"));
+    // No file chosen, a stale form, another site, files to a page that takes none.
+    let r = send!(store, give(&csrf, b""));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains("Choose a photo to upload."));
+    let r = send!(store, give("stale", &photo));
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert!(r.text().contains("This form has expired."));
+    let r = send!(
+        store,
+        give(&csrf, &photo).insert_header(("origin", "https://evil.example"))
+    );
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    let r = send!(
+        store,
+        post_files("/staff/team", &boss, &[("csrf", None, csrf.as_bytes())])
+    );
+    assert_eq!(r.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        keg(&db).photo,
+        given.photo,
+        "nothing changed by the refused posts"
+    );
+
+    // Taken away: the drawing again.
+    let remove = post_files(
+        "/staff/catalog",
+        &boss,
+        &[
+            ("csrf", None, csrf.as_bytes()),
+            ("sku", None, b"TBC-KEG-021"),
+            ("remove", None, b"true"),
+        ],
+    );
+    let r = send!(store, remove);
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(
+        location(&r),
+        "/staff/catalog?done=removed#product-TBC-KEG-021"
+    );
+    assert_eq!(keg(&db).photo, None);
+
+    // A dispatcher has no catalog page and cannot post its form.
+    staff_member(&db, "dora@tala.example", "dispatcher");
+    let (dora, _) = sign_in!(store, "dora@tala.example", None::<String>);
+    let theirs = send!(store, get("/staff/catalog", &dora));
+    assert_ne!(theirs.status, StatusCode::OK);
+    let csrf = csrf_of(&send!(store, get("/staff", &dora)).text());
+    let r = send!(
+        store,
+        post_files(
+            "/staff/catalog",
+            &dora,
+            &[
+                ("csrf", None, csrf.as_bytes()),
+                ("sku", None, b"TBC-KEG-021"),
+                ("photo", Some("keg.jpg"), &photo)
+            ],
+        )
+    );
+    // Refused as the page is to them: sent to the back office's home.
+    assert_eq!(r.status, StatusCode::FOUND, "{}", r.text());
+    assert_eq!(location(&r), "/staff");
+    assert_eq!(keg(&db).photo, None);
+}
+both!(a_manager_gives_a_product_a_photo_without_javascript);
+
 async fn a_manager_keeps_the_staff_without_javascript(b: Backend) {
     let (db, outbox) = (database(b), tempfile::tempdir().unwrap());
     let store = store!(db, mailing_to(&db, outbox.path()));

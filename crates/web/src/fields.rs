@@ -15,6 +15,11 @@ impl Fields {
         )
     }
 
+    /// Fields read some other way (a `multipart/form-data` form's text parts).
+    pub fn from_pairs(pairs: Vec<(String, String)>) -> Self {
+        Self(pairs)
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()

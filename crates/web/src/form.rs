@@ -67,6 +67,52 @@ pub fn forms() -> impl Iterator<Item = &'static CustomForm> {
     inventory::iter::<CustomForm>.into_iter()
 }
 
+/// A form that sends files (`multipart/form-data`) to its page's address, with a handler that
+/// reads the body within its own limits once the origin rule and the maintenance switch passed.
+/// Declared with [`file_form!`](crate::file_form) beside the handler.
+pub struct FileForm {
+    pub path: &'static str,
+    pub handler: for<'a> fn(&'a HttpRequest, web::Payload, &'a web::Data<WebState>) -> Answer<'a>,
+}
+
+inventory::collect!(FileForm);
+
+/// Every form that sends files.
+pub fn file_forms() -> impl Iterator<Item = &'static FileForm> {
+    inventory::iter::<FileForm>.into_iter()
+}
+
+/// Declares a file form with its own async handler `fn(&HttpRequest, web::Payload, &web::Data<WebState>)`.
+#[macro_export]
+macro_rules! file_form {
+    ($path:expr, $handler:path) => {
+        const _: () = {
+            fn handler<'a>(
+                req: &'a actix_web::HttpRequest,
+                payload: actix_web::web::Payload,
+                state: &'a actix_web::web::Data<$crate::WebState>,
+            ) -> $crate::form::Answer<'a> {
+                Box::pin($handler(req, payload, state))
+            }
+            inventory::submit! {
+                $crate::form::FileForm { path: $path, handler }
+            }
+        };
+    };
+}
+
+/// Whether the body is `multipart/form-data` (a form that sends files).
+fn is_multipart(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(';')
+                .next()
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("multipart/form-data"))
+        })
+}
+
 /// Declares a form with its own async handler `fn(&HttpRequest, Fields, &web::Data<WebState>)`.
 #[macro_export]
 macro_rules! custom_form {
@@ -438,6 +484,12 @@ async fn answer_post(
             errors: Map::new(),
         };
         return closed.answer(&req, &state, &Fields::parse(b"")).await;
+    }
+    if is_multipart(&req) {
+        return match file_forms().find(|f| f.path == req.path()) {
+            Some(form) => (form.handler)(&req, payload, &state).await,
+            None => error_page(ApiError::UnsupportedMediaType),
+        };
     }
     let body = match framework::request::read_body(payload, FORM_LIMIT).await {
         Ok(b) => b,

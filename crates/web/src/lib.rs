@@ -9,6 +9,7 @@ pub mod gate;
 pub mod keys;
 pub mod media_files;
 pub mod page;
+pub mod photo_form;
 pub mod plan;
 pub mod respond;
 pub mod routes;
@@ -159,6 +160,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
     let mut paths: Vec<&str> = pages
         .map(|r| r.path.as_str())
         .chain(form::forms().map(|f| f.path))
+        .chain(form::file_forms().map(|f| f.path))
         .collect();
     paths.sort_unstable();
     paths.dedup();

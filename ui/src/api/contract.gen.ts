@@ -282,6 +282,19 @@ total_price: number, packaging: string,
 available: boolean, unavailable_reason: string | null, };
 
 /**
+ * A product as the catalog page lists it for managers.
+ */
+export type CatalogProduct = { id: ProductId, sku: string, slug: string, product_name: string, size: string, 
+/**
+ * Whether it can be ordered (false: Out Of Stock).
+ */
+orderable: boolean, 
+/**
+ * Its drawing, shown while it has no photo.
+ */
+product_image: string | null, photo: PhotoView | null, };
+
+/**
  * Whether the cart can go to checkout now, and if not, why.
  */
 export type CheckoutState = { ready: boolean, reason: string | null, };
@@ -1177,6 +1190,7 @@ export const calls = {
   verifyResetLink: { name: 'verifyResetLink', method: 'POST', key: '/api/v1/reset/password/verify-link', read: false } as Call<MessageAnswer>,
   siteText: { name: 'siteText', method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
   staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
+  staffCatalog: { name: 'staffCatalog', method: 'GET', key: '/api/v1/staff/catalog', read: true } as Call<Results<CatalogProduct>>,
   staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,
   staffDay: { name: 'staffDay', method: 'GET', key: '/api/v1/staff/day?day={day}', read: true } as Call<DayReport>,
   staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,

@@ -22,10 +22,10 @@ export interface FormState {
 /** What the server answers a form posted with JavaScript. */
 type FormAnswer = { location: string } | { message: string; errors: Record<string, string[]> };
 
-/** Posts a form's fields as they are to its address and reads the answer. */
+/** Posts a form's fields as they are to its address and reads the answer (a form that sends files as `multipart/form-data`). */
 export async function postForm(form: HTMLFormElement): Promise<FormAnswer> {
-  const fields = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
+  const fields = form.enctype === 'multipart/form-data' ? new FormData(form) : new URLSearchParams();
+  if (fields instanceof URLSearchParams) for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
   let res: Response;
   try {
     res = await fetch(form.action, {

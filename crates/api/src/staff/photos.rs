@@ -88,3 +88,52 @@ pub fn take_away(
     })?;
     Ok(true)
 }
+
+framework::register!(StaffCatalog);
+
+/// A product as the catalog page lists it for managers.
+#[derive(Debug, Clone, serde::Serialize, PartialEq, utoipa::ToSchema, ts_rs::TS)]
+pub struct CatalogProduct {
+    pub id: domain::ProductId,
+    pub sku: String,
+    pub slug: String,
+    pub product_name: String,
+    pub size: String,
+    /// Whether it can be ordered (false: Out Of Stock).
+    pub orderable: bool,
+    /// Its drawing, shown while it has no photo.
+    pub product_image: Option<String>,
+    pub photo: Option<crate::catalog::PhotoView>,
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/catalog`: every product with its photo (managers).
+    pub struct StaffCatalog = Get "/api/v1/staff/catalog" as "staffCatalog", Session, errors [401, 404],
+    (framework::endpoint::NoParams, framework::endpoint::NoParams, framework::endpoint::NoBody) -> framework::endpoint::Results<CatalogProduct>,
+    "Every product of the catalog with its photo, in the shop's order (managers only).");
+
+impl framework::endpoint::Endpoint for StaffCatalog {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = super::CREDENTIAL;
+
+    fn call(
+        ctx: &mut framework::endpoint::Ctx,
+        _: framework::endpoint::Args<Self>,
+    ) -> Result<framework::endpoint::Results<CatalogProduct>, ApiError> {
+        super::staff(ctx, &[domain::staff::Role::Manager])?;
+        let all = db::catalog::products(ctx.conn, db::catalog::Area::Anywhere, None)?;
+        Ok(all
+            .iter()
+            .map(|p| CatalogProduct {
+                id: p.id,
+                sku: p.sku.clone(),
+                slug: p.slug.clone(),
+                product_name: p.product_name.clone(),
+                size: p.size.clone(),
+                orderable: p.orderable,
+                product_image: p.product_image.clone(),
+                photo: crate::catalog::PhotoView::of(p),
+            })
+            .collect::<Vec<_>>()
+            .into())
+    }
+}

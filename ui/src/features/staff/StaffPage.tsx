@@ -12,7 +12,7 @@ function staffLinks(me: StaffSelf | undefined): [string, string][] {
   if (role === 'manager' || role === 'dispatcher') links.push(['/staff/orders', 'Orders']);
   if (role) links.push(['/staff/runs', role === 'rider' ? 'My Runs' : 'Runs']);
   if (role === 'manager' || role === 'dispatcher') links.push(['/staff/day', 'Day Report']);
-  if (role === 'manager') links.push(['/staff/team', 'Staff'], ['/staff/audit', 'Audit Log']);
+  if (role === 'manager') links.push(['/staff/catalog', 'Catalog'], ['/staff/team', 'Staff'], ['/staff/audit', 'Audit Log']);
   return links;
 }
 

@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, boardQuery, dashboardQuery, dayQuery, enrollmentQuery, runQuery, runsQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, boardQuery, catalogQuery, dashboardQuery, dayQuery, enrollmentQuery, runQuery, runsQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -97,6 +97,14 @@ export const pages: FeaturePage[] = [
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffAdd, '/staff/team?done=added'), action(calls.staffChange, '/staff/team?done=changed')],
+    }),
+  },
+  {
+    order: 352,
+    // The photo form posts files to this address (web::photo_form); Sign Out posts here too.
+    route: route('staff-catalog', '/staff/catalog', () => import('./Catalog').then((m) => m.Catalog), 'Catalog', 'The products and their photos.', [staffMeQuery.template, catalogQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
     }),
   },
   {

@@ -5,6 +5,8 @@ import { calls } from '../../api/contract.gen';
 export const staffMeQuery = defineQuery(calls.staffMe);
 export const enrollmentQuery = defineQuery(calls.staffEnrollment);
 export const teamQuery = defineQuery(calls.staffTeam);
+/** Every product with its photo (managers). */
+export const catalogQuery = defineQuery(calls.staffCatalog);
 /** The audit log, filtered by the page's `before`, `staff` and `action` (each left out when unset). */
 export const auditQuery = defineQuery(calls.staffAudit);
 /**

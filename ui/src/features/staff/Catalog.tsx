@@ -1,0 +1,107 @@
+import { useQuery } from '@tanstack/react-query';
+import type { CatalogProduct } from '../../api/contract.gen';
+import { Photo } from '../../components/Photo';
+import { QueryState } from '../../components/QueryState';
+import { Csrf, DoneMessage, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { catalogQuery } from './queries';
+import { StaffPage } from './StaffPage';
+
+/** The id of a product's row: where the form's answer comes back to (web::photo_form::anchor_of). */
+export const anchorOf = (sku: string) => `product-${sku.replace(/[^A-Za-z0-9-]/g, '_')}`;
+
+/**
+ * One product's photo form: a file sent as it is (`multipart/form-data`) to the page's address,
+ * with JavaScript or without; the server checks it (type from the content, bytes and pixels) and
+ * answers its message beside this product.
+ */
+function PhotoForm({ product }: { product: CatalogProduct }) {
+  const [state, submit] = useAccountForm();
+  const mine = state.values.sku === undefined || state.values.sku === product.sku;
+  const shown = mine ? state : { ...state, message: null, errors: {} };
+  const input = `photo-${anchorOf(product.sku)}`;
+  const hint = `${input}-hint`;
+  return (
+    <form method="post" action="/staff/catalog" encType="multipart/form-data" onSubmit={submit} className="inline-form">
+      <Csrf />
+      <input type="hidden" name="sku" value={product.sku} />
+      <label htmlFor={input}>{`Photo of ${product.product_name}`}</label>
+      <input id={input} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={hint} aria-invalid={shown.errors.photo ? true : undefined} />
+      <span id={hint} className="muted">
+        JPEG, PNG or WebP, up to 10 MB.
+      </span>
+      <button type="submit" disabled={state.busy}>
+        {state.busy && mine ? 'Uploading…' : 'Upload Photo'}
+      </button>
+      <FormMessage state={shown} />
+    </form>
+  );
+}
+
+function RemoveForm({ product }: { product: CatalogProduct }) {
+  const [state, submit] = useAccountForm({ confirm: `Take the photo of ${product.product_name} away? Its drawing shows again.` });
+  return (
+    <form method="post" action="/staff/catalog" encType="multipart/form-data" onSubmit={submit} className="inline-form">
+      <Csrf />
+      <input type="hidden" name="sku" value={product.sku} />
+      <input type="hidden" name="remove" value="true" />
+      <button type="submit" className="secondary" disabled={state.busy}>
+        Remove Photo
+      </button>
+    </form>
+  );
+}
+
+function ProductRow({ product }: { product: CatalogProduct }) {
+  return (
+    <tr id={anchorOf(product.sku)}>
+      <td>
+        {product.photo ? (
+          <Photo photo={product.photo} alt="" sizes="96px" className="catalog-thumb" />
+        ) : product.product_image ? (
+          <img src={product.product_image} alt="" width={96} height={96} className="catalog-thumb" loading="lazy" />
+        ) : null}
+      </td>
+      <th scope="row">
+        <a href={`/single-product/${encodeURIComponent(product.slug)}`}>{product.product_name}</a>
+        <span className="muted"> · {product.sku}</span>
+        {!product.orderable && <span className="badge">Out Of Stock</span>}
+      </th>
+      <td>{product.photo ? `Photo, ${product.photo.width} x ${product.photo.height} px` : 'Drawing'}</td>
+      <td>
+        <PhotoForm product={product} />
+        {product.photo && <RemoveForm product={product} />}
+      </td>
+    </tr>
+  );
+}
+
+/** The catalog for managers: every product and its photo, a photo given or taken away. */
+export function Catalog() {
+  const catalog = useQuery(catalogQuery.options());
+  const done = useDone({ photo: 'The photo is saved: the shop shows it within a second.', removed: 'The photo is taken away: the shop shows the drawing again.' });
+  return (
+    <StaffPage current="/staff/catalog" id="staff-catalog" title="Catalog">
+      <DoneMessage text={done} />
+      <QueryState query={catalog} loading="Loading the catalog…" error="We could not load the catalog. Please reload the page." retry>
+        {(c) => (
+          <table className="catalog">
+            <caption>Every product and its picture</caption>
+            <thead>
+              <tr>
+                <th scope="col">Picture</th>
+                <th scope="col">Product</th>
+                <th scope="col">Shown</th>
+                <th scope="col">Photo</th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.results.map((p) => (
+                <ProductRow key={p.id} product={p} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
+    </StaffPage>
+  );
+}
