@@ -77,7 +77,7 @@ port=$(free_port)
 # Checkout keeps hours: a Tuesday afternoon in Manila, so a run at night can order too. The setup
 # and the hooks speak as a client of their own through X-Forwarded-For (127.0.0.1 the proxy), so
 # the per-client rate limits the fuzzer meets never refuse them.
-export BIND="127.0.0.1:$port" RUST_LOG=warn MAIL_OUTBOX="$work/outbox" STORE_TESTDATE=2026-11-24T14:00 \
+export BIND="127.0.0.1:$port" RUST_LOG=warn MAIL_OUTBOX="$work/outbox" MEDIA_DIR="$work/media" STORE_TESTDATE=2026-11-24T14:00 \
   TRUSTED_PROXIES=127.0.0.1
 # A member takes part (scripts/contract_setup.py registers one, scripts/contract_hooks.py sends
 # their session), and so do staff: a manager and a dispatcher added here as a store's staff are

@@ -31,6 +31,7 @@ export async function startStore() {
     BIND: `127.0.0.1:${port}`,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     MAIL_OUTBOX: outbox,
+    MEDIA_DIR: path.join(dir, 'media'),
     SSR_THREADS: '2',
     WORKERS: '2',
     RUST_LOG: 'warn',

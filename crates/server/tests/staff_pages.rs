@@ -544,6 +544,17 @@ async fn a_manager_gives_a_product_a_photo_without_javascript(b: Backend) {
     assert!(r
         .text()
         .contains("This file is not a photo: upload a JPEG, PNG or WebP image."));
+    // With JavaScript: where to go, or the messages (a second upload of the same photo is the
+    // same file, given again).
+    let js = send!(
+        store,
+        give(&csrf, &photo).insert_header(("accept", "application/json"))
+    );
+    assert_eq!(js.status, StatusCode::OK, "{}", js.text());
+    assert_eq!(
+        js.json()["location"],
+        "/staff/catalog?done=photo#product-TBC-KEG-021"
+    );
     let js = send!(
         store,
         give(&csrf, b"not a photo").insert_header(("accept", "application/json"))

@@ -334,7 +334,7 @@ fn wants_json(req: &HttpRequest) -> bool {
 
 /// `303 See Other` to `done.to` (without JavaScript) or `{"location"}` (with it), with the
 /// form's cookies.
-fn success(req: &HttpRequest, done: &Done) -> HttpResponse {
+pub fn success(req: &HttpRequest, done: &Done) -> HttpResponse {
     let mut b = if wants_json(req) {
         let mut b = HttpResponse::Ok();
         b.insert_header((header::CACHE_CONTROL, "no-store"));

@@ -13,8 +13,8 @@ use futures_util::TryStreamExt;
 use serde_json::{json, Map};
 
 use crate::fields::Fields;
-use crate::form::{Refused, EXPIRED};
-use crate::respond::{csrf_holds, see_other};
+use crate::form::{success, Done, Refused, EXPIRED};
+use crate::respond::csrf_holds;
 use crate::WebState;
 
 /// The catalog page: the form posts to its address, and is answered from it.
@@ -127,7 +127,7 @@ async fn answer(
                 .get("sku")
                 .map(|s| format!("#{}", anchor_of(s)))
                 .unwrap_or_default();
-            see_other(&format!("{PAGE}?done={done}{anchor}")).finish()
+            success(req, &Done::to(format!("{PAGE}?done={done}{anchor}")))
         }
         Err(e) => {
             let field = match &e {

@@ -186,6 +186,7 @@ pub fn serve_with(
         .env("SSR_THREADS", "1")
         .env("WORKERS", "1")
         .env("MAIL_OUTBOX", outbox)
+        .env("MEDIA_DIR", std::env::temp_dir().join("store-test-media"))
         .env("ORDERS_TO", "orders@tala.example");
     for (k, v) in env {
         cmd.env(k, v);
@@ -240,6 +241,7 @@ pub fn store_command(db: &TestDb, args: &[&str], outbox: Option<&Path>) -> Outpu
         .args(args)
         .env("DATABASE_URL", &db.url)
         .env("MAIL_OUTBOX", outbox)
+        .env("MEDIA_DIR", std::env::temp_dir().join("store-test-media"))
         .env("PUBLIC_URL", "https://shop.example")
         .env("RUST_LOG", "error")
         .env_remove("MAINTENANCE")
