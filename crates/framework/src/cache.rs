@@ -268,7 +268,25 @@ enum Duty<'a> {
     Replace(&'a ResponseCache, u128),
 }
 
+/// What a key holds whose answer is not kept (a redirect, a 404, a private page): its askers make
+/// their own at once instead of waiting in turn for one another.
+struct NotKept;
+
+impl Weigh for NotKept {
+    fn weight(&self) -> u64 {
+        64
+    }
+}
+
 impl Making<'_> {
+    /// Says the answer made is not to be kept: those waiting, and those who ask later, make
+    /// their own at once (a page that is kept later takes the mark's place).
+    pub fn give_up(self) {
+        if let Duty::Guard(guard) = self.0 {
+            drop(guard.insert(Entry::of(Arc::new(NotKept))));
+        }
+    }
+
     /// Keeps the answer made: the waiters get it, and so does everyone after them.
     pub fn keep<V: Weigh + std::any::Any + Send + Sync>(self, value: Arc<V>) {
         match self.0 {
@@ -349,7 +367,8 @@ impl ResponseCache {
     /// The answer of type `V` kept under `key`, or the duty to make it: while one asker makes a
     /// missing answer, the others asking for the same key wait for it instead of making it again
     /// (a crowd asking for a page nobody has yet costs one render). The maker [`Making::keep`]s
-    /// what it made, or drops the duty and the next waiter makes its own. A waiter waits at most
+    /// what it made, or gives it up ([`Making::give_up`]) and the others make their own at once;
+    /// a duty dropped unsaid passes to the next waiter. A waiter waits at most
     /// `wait`, then makes its own too (answers that keep failing to be made, a render that times
     /// out, are not made one after the other for a queue of waiters).
     pub async fn get_or_make<V: std::any::Any + Send + Sync>(
@@ -362,8 +381,8 @@ impl ResponseCache {
             Err(_waited_long) => Err(Making(Duty::Replace(self, key))),
             Ok(Ok(entry)) => match entry.value.downcast::<V>() {
                 Ok(found) => Ok(found),
-                // Another type under the key (a 128-bit collision of two owners' keys): made
-                // again and put in its place.
+                // A key whose answer is not kept ([`Making::give_up`]), or another type under it
+                // (a 128-bit collision of two owners' keys): made again and put in its place.
                 Err(_) => Err(Making(Duty::Replace(self, key))),
             },
             Ok(Err(guard)) => Err(Making(Duty::Guard(guard))),
@@ -452,6 +471,29 @@ mod tests {
         assert_eq!(tags[0], None);
         assert!(tags[1..].iter().all(|t| t.is_some() && *t == tags[1]));
         assert!(cache.get::<Cached>(8).is_some());
+
+        // The first asker says its answer is not to be kept (a redirect, a private page): the
+        // waiters make their own at once, all together, and so does a later asker.
+        made.set(0);
+        let quitter = cache.clone();
+        let gives_up = async move {
+            let making = quitter.get_or_make::<Cached>(10, wait).await.err().unwrap();
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            making.give_up();
+        };
+        // The waiters' duties are held together: released by the mark, none is the placeholder's
+        // (waiting in turn, the first would hold it and the others wait it out).
+        let waiters =
+            futures_util::future::join_all((0..4).map(|_| cache.get_or_make::<Cached>(10, wait)));
+        let (_, duties) = futures_util::future::join(gives_up, waiters).await;
+        assert!(duties
+            .iter()
+            .all(|d| matches!(d, Err(Making(Duty::Replace(..))))));
+        drop(duties);
+        assert!(matches!(
+            cache.get_or_make::<Cached>(10, wait).await,
+            Err(Making(Duty::Replace(..)))
+        ));
 
         // A make that takes longer than a waiter waits: the waiter makes its own.
         made.set(0);

@@ -229,7 +229,11 @@ fn photo(
     file: Option<PathBuf>,
     remove: bool,
 ) -> Result<(), String> {
-    let said = |e: framework::ApiError| e.to_string();
+    // The command line shows what went wrong on our side too (a MEDIA_DIR it cannot write).
+    let said = |e: framework::ApiError| match e {
+        framework::ApiError::Internal(detail) => detail,
+        e => e.to_string(),
+    };
     let Some(file) = file.filter(|_| !remove) else {
         let had = api::staff::photos::take_away(conn, None, sku).map_err(said)?;
         println!(

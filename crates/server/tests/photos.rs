@@ -192,3 +192,27 @@ async fn bad_uploads_are_refused_and_leave_nothing_behind(b: Backend) {
     assert_eq!(photo_records(&db), 0);
 }
 both!(bad_uploads_are_refused_and_leave_nothing_behind);
+
+/// A photo is its name and its size together: the database refuses one set in part.
+async fn a_photo_is_never_set_in_part(b: Backend) {
+    use db::schema::products;
+    let db = database(b);
+    let mut conn = db.pool.get().unwrap();
+    let keg = products::table.filter(products::sku.eq(KEG));
+    for (photo, width, height) in [
+        (Some("0123456789abcdef0123456789abcdef"), None, Some(300)),
+        (Some("0123456789abcdef0123456789abcdef"), Some(400), None),
+        (Some("0123456789abcdef0123456789abcdef"), Some(0), Some(300)),
+        (None, Some(400), Some(300)),
+    ] {
+        let set = diesel::update(keg)
+            .set((
+                products::photo.eq(photo),
+                products::photo_width.eq(width),
+                products::photo_height.eq(height),
+            ))
+            .execute(&mut conn);
+        assert!(set.is_err(), "{photo:?} {width:?} {height:?}");
+    }
+}
+both!(a_photo_is_never_set_in_part);

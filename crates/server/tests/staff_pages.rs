@@ -581,6 +581,39 @@ async fn a_manager_gives_a_product_a_photo_without_javascript(b: Backend) {
         post_files("/staff/team", &boss, &[("csrf", None, csrf.as_bytes())])
     );
     assert_eq!(r.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // Bodies no photo form sends: two photos, too many parts, more than a photo may be.
+    let twice = post_files(
+        "/staff/catalog",
+        &boss,
+        &[
+            ("csrf", None, csrf.as_bytes()),
+            ("sku", None, b"TBC-KEG-021"),
+            ("photo", Some("a.jpg"), &photo),
+            ("photo", Some("b.jpg"), &photo),
+        ],
+    );
+    let r = send!(store, twice);
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.text().contains("This form could not be read."));
+    let many: Vec<(&str, Option<&str>, &[u8])> = (0..9).map(|_| ("sku", None, &b"x"[..])).collect();
+    let r = send!(store, post_files("/staff/catalog", &boss, &many));
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    let huge = vec![0xffu8; 11 << 20];
+    let r = send!(store, give(&csrf, &huge));
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(r.text().contains("larger than the 10 MB a photo may be"));
+    // Without a staff session the body is not read: sent to sign in.
+    let shopper = Jar::default();
+    let r = send!(
+        store,
+        post_files(
+            "/staff/catalog",
+            &shopper,
+            &[("photo", Some("k.jpg"), &photo)]
+        )
+    );
+    assert_eq!(r.status, StatusCode::FOUND);
+    assert_eq!(location(&r), "/staff/login");
     assert_eq!(
         keg(&db).photo,
         given.photo,

@@ -228,6 +228,9 @@ async fn visited(
     )
     .await;
     if let Some(to) = &planned.redirect {
+        if let Some(making) = making {
+            making.give_up();
+        }
         return Ok(redirect(to, StatusCode::FOUND));
     }
     let status = visit.posted.as_ref().map(|p| p.status);
@@ -297,8 +300,10 @@ async fn rendered(
             let kept = keep && making.is_some();
             // A page answered once (a staff page, a member's own) is compressed for speed.
             let page = Arc::new(Page::new(if kept { page } else { page.answered_once() }));
-            if let (true, Some(making)) = (kept, making) {
-                making.keep(page.clone());
+            match making {
+                Some(making) if kept => making.keep(page.clone()),
+                Some(making) => making.give_up(),
+                None => {}
             }
             if let (Some(k), false) = (same, rendered_empty) {
                 state.api.cache.insert(k, page.clone());

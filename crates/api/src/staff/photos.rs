@@ -22,16 +22,35 @@ fn picture(p: &db::models::Product) -> serde_json::Value {
     serde_json::json!({ "photo": p.photo, "width": p.photo_width, "height": p.photo_height })
 }
 
-/// Checks `upload` and keeps it in `store`, then gives it to the product `sku`, recorded for `by`
-/// (none: the command line). Blocking work (a photo is decoded): run it off the request threads.
-pub fn give(
+/// Gives `product` the photo (none: its drawing) with its audit record, in one transaction.
+fn set(
     conn: &mut db::AnyConnection,
     by: Option<&StaffRow>,
-    store: &media::Store,
-    sku: &str,
-    upload: &[u8],
-) -> Result<Photo, ApiError> {
-    let before = product(conn, sku)?;
+    product: &db::models::Product,
+    photo: Option<&Photo>,
+) -> Result<(), ApiError> {
+    let after = serde_json::json!({
+        "photo": photo.map(|p| &p.hash),
+        "width": photo.map(|p| p.width),
+        "height": photo.map(|p| p.height),
+    });
+    db::write_transaction(conn, |conn| {
+        db::catalog::set_photo(conn, product.id.get(), photo)?;
+        record(
+            conn,
+            by,
+            "product.photo",
+            &format!("product {} ({})", product.id.get(), product.sku),
+            Some(picture(product)),
+            Some(after),
+        )
+    })
+}
+
+/// Checks `upload` and keeps it in `store` (nothing is kept when it is refused); `sku` names it
+/// in the log. Blocking work (a photo is decoded, a file written): run it off the request threads,
+/// and without a database connection held.
+pub fn keep(store: &media::Store, sku: &str, upload: &[u8]) -> Result<Photo, ApiError> {
     let original = media::inspect(upload, &media::Limits::default()).map_err(|refused| {
         if let media::Refused::Damaged(why) = &refused {
             log::info!("photo for {sku} refused as damaged: {why}");
@@ -44,24 +63,43 @@ pub fn give(
     let saved = store
         .save(&original)
         .map_err(|e| ApiError::Internal(format!("MEDIA_DIR: {e}")))?;
-    let photo = Photo {
+    let side = |n: u32| i32::try_from(n).map_err(|e| ApiError::Internal(e.to_string()));
+    Ok(Photo {
         hash: saved.hash,
-        width: i32::try_from(saved.width).map_err(|e| ApiError::Internal(e.to_string()))?,
-        height: i32::try_from(saved.height).map_err(|e| ApiError::Internal(e.to_string()))?,
-    };
-    db::write_transaction(conn, |conn| {
-        db::catalog::set_photo(conn, before.id.get(), Some(&photo))?;
-        let after = serde_json::json!({ "photo": photo.hash, "width": photo.width, "height": photo.height });
-        record(
-            conn,
-            by,
-            "product.photo",
-            &format!("product {} ({})", before.id.get(), before.sku),
-            Some(picture(&before)),
-            Some(after),
-        )
-    })?;
+        width: side(saved.width)?,
+        height: side(saved.height)?,
+    })
+}
+
+/// Gives the product `sku` a photo [`keep`] kept, recorded for `by` (none: the command line).
+pub fn give_kept(
+    conn: &mut db::AnyConnection,
+    by: Option<&StaffRow>,
+    sku: &str,
+    photo: &Photo,
+) -> Result<(), ApiError> {
+    let before = product(conn, sku)?;
+    set(conn, by, &before, Some(photo))
+}
+
+/// Checks `upload`, keeps it in `store` and gives it to the product `sku` (its SKU checked
+/// first), recorded for `by`: the command line's `store catalog photo`.
+pub fn give(
+    conn: &mut db::AnyConnection,
+    by: Option<&StaffRow>,
+    store: &media::Store,
+    sku: &str,
+    upload: &[u8],
+) -> Result<Photo, ApiError> {
+    product(conn, sku)?;
+    let photo = keep(store, sku, upload)?;
+    give_kept(conn, by, sku, &photo)?;
     Ok(photo)
+}
+
+/// Whether the product `sku` exists (a message naming the SKU when not).
+pub fn known(conn: &mut db::AnyConnection, sku: &str) -> Result<(), ApiError> {
+    product(conn, sku).map(|_| ())
 }
 
 /// Takes the photo away from the product `sku` (its drawing shows again), recorded for `by`;
@@ -75,17 +113,7 @@ pub fn take_away(
     if before.photo.is_none() {
         return Ok(false);
     }
-    db::write_transaction(conn, |conn| {
-        db::catalog::set_photo(conn, before.id.get(), None)?;
-        record(
-            conn,
-            by,
-            "product.photo",
-            &format!("product {} ({})", before.id.get(), before.sku),
-            Some(picture(&before)),
-            Some(serde_json::json!({ "photo": null })),
-        )
-    })?;
+    set(conn, by, &before, None)?;
     Ok(true)
 }
 

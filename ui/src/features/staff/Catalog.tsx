@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
 import type { CatalogProduct } from '../../api/contract.gen';
 import { Photo } from '../../components/Photo';
 import { QueryState } from '../../components/QueryState';
-import { Csrf, DoneMessage, FormMessage, useAccountForm, useDone } from '../../components/form';
+import { Csrf, DoneMessage, FormMessage, useAccountForm, useDone, type FormState } from '../../components/form';
+import { usePage } from '../../page';
 import { catalogQuery } from './queries';
 import { StaffPage } from './StaffPage';
 
@@ -14,44 +16,70 @@ export const anchorOf = (sku: string) => `product-${sku.replace(/[^A-Za-z0-9-]/g
  * with JavaScript or without; the server checks it (type from the content, bytes and pixels) and
  * answers its message beside this product.
  */
-function PhotoForm({ product }: { product: CatalogProduct }) {
-  const [state, submit] = useAccountForm();
-  const mine = state.values.sku === undefined || state.values.sku === product.sku;
-  const shown = mine ? state : { ...state, message: null, errors: {} };
+/**
+ * The form's state as this form shows it. The page sent back after a refused post (without
+ * JavaScript) carries one posted state that every form starts from: only the form it was sent
+ * by shows it (by its product and kind; a body that could not be read, in the first row). What a
+ * form is told after its own click (with JavaScript) is its own.
+ */
+function useOwnForm(sku: string, remove: boolean, first: boolean, confirm?: string): [FormState, (e: FormEvent<HTMLFormElement>) => Promise<void>] {
+  const posted = usePage().form;
+  const [state, submit] = useAccountForm(confirm ? { confirm } : {});
+  const fromPosted = posted != null && state.errors === posted.errors;
+  const sent = posted?.values ?? {};
+  const mine = sent.sku === undefined ? first && !remove : sent.sku === sku && (sent.remove !== undefined) === remove;
+  return [fromPosted && !mine ? { ...state, message: null, errors: {} } : state, submit];
+}
+
+function PhotoForm({ product, first }: { product: CatalogProduct; first: boolean }) {
+  const [state, submit] = useOwnForm(product.sku, false, first);
   const input = `photo-${anchorOf(product.sku)}`;
   const hint = `${input}-hint`;
+  const error = `${input}-error`;
+  const invalid = Boolean(state.errors.photo);
   return (
     <form method="post" action="/staff/catalog" encType="multipart/form-data" onSubmit={submit} className="inline-form">
       <Csrf />
       <input type="hidden" name="sku" value={product.sku} />
       <label htmlFor={input}>{`Photo of ${product.product_name}`}</label>
-      <input id={input} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={hint} aria-invalid={shown.errors.photo ? true : undefined} />
+      <input
+        id={input}
+        type="file"
+        name="photo"
+        accept="image/jpeg,image/png,image/webp"
+        aria-describedby={invalid ? `${hint} ${error}` : hint}
+        aria-invalid={invalid ? true : undefined}
+      />
       <span id={hint} className="muted">
         JPEG, PNG or WebP, up to 10 MB.
       </span>
       <button type="submit" disabled={state.busy}>
-        {state.busy && mine ? 'Uploading…' : 'Upload Photo'}
+        {state.busy ? 'Uploading…' : 'Upload Photo'}
+        <span className="visually-hidden">{` of ${product.product_name}`}</span>
       </button>
-      <FormMessage state={shown} />
+      <div id={error}>
+        <FormMessage state={state} />
+      </div>
     </form>
   );
 }
 
 function RemoveForm({ product }: { product: CatalogProduct }) {
-  const [state, submit] = useAccountForm({ confirm: `Take the photo of ${product.product_name} away? Its drawing shows again.` });
+  const [state, submit] = useOwnForm(product.sku, true, false, `Take the photo of ${product.product_name} away? Its drawing shows again.`);
   return (
     <form method="post" action="/staff/catalog" encType="multipart/form-data" onSubmit={submit} className="inline-form">
       <Csrf />
       <input type="hidden" name="sku" value={product.sku} />
       <input type="hidden" name="remove" value="true" />
       <button type="submit" className="secondary" disabled={state.busy}>
-        Remove Photo
+        Remove Photo<span className="visually-hidden">{` of ${product.product_name}`}</span>
       </button>
+      <FormMessage state={state} />
     </form>
   );
 }
 
-function ProductRow({ product }: { product: CatalogProduct }) {
+function ProductRow({ product, first }: { product: CatalogProduct; first: boolean }) {
   return (
     <tr id={anchorOf(product.sku)}>
       <td>
@@ -68,7 +96,7 @@ function ProductRow({ product }: { product: CatalogProduct }) {
       </th>
       <td>{product.photo ? `Photo, ${product.photo.width} x ${product.photo.height} px` : 'Drawing'}</td>
       <td>
-        <PhotoForm product={product} />
+        <PhotoForm product={product} first={first} />
         {product.photo && <RemoveForm product={product} />}
       </td>
     </tr>
@@ -95,8 +123,8 @@ export function Catalog() {
               </tr>
             </thead>
             <tbody>
-              {c.results.map((p) => (
-                <ProductRow key={p.id} product={p} />
+              {c.results.map((p, i) => (
+                <ProductRow key={p.id} product={p} first={i === 0} />
               ))}
             </tbody>
           </table>
