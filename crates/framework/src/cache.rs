@@ -264,12 +264,14 @@ enum Duty<'a> {
             quick_cache::DefaultHashBuilder,
             quick_cache::sync::DefaultLifecycle<u128, Entry>,
         >,
+        &'a ResponseCache,
+        u128,
     ),
     Replace(&'a ResponseCache, u128),
 }
 
-/// What a key holds whose answer is not kept (a redirect, a 404, a private page): its askers make
-/// their own at once instead of waiting in turn for one another.
+/// What those waiting for an answer that is not kept (a redirect, a 404, a private page) are
+/// handed: each makes their own at once instead of waiting in turn for one another.
 struct NotKept;
 
 impl Weigh for NotKept {
@@ -279,11 +281,13 @@ impl Weigh for NotKept {
 }
 
 impl Making<'_> {
-    /// Says the answer made is not to be kept: those waiting, and those who ask later, make
-    /// their own at once (a page that is kept later takes the mark's place).
+    /// Says the answer made is not to be kept: those waiting make their own at once. The mark
+    /// they are handed is taken out of the cache again, so addresses nobody keeps (a flood of
+    /// made-up ones) leave nothing behind, and the next asker is the maker again.
     pub fn give_up(self) {
-        if let Duty::Guard(guard) = self.0 {
+        if let Duty::Guard(guard, cache, key) = self.0 {
             drop(guard.insert(Entry::of(Arc::new(NotKept))));
+            cache.entries.remove(&key);
         }
     }
 
@@ -291,7 +295,7 @@ impl Making<'_> {
     pub fn keep<V: Weigh + std::any::Any + Send + Sync>(self, value: Arc<V>) {
         match self.0 {
             // Gone when the placeholder was pushed out meanwhile: the answer is not kept.
-            Duty::Guard(guard) => drop(guard.insert(Entry::of(value))),
+            Duty::Guard(guard, ..) => drop(guard.insert(Entry::of(value))),
             Duty::Replace(cache, key) => cache.insert(key, value),
         }
     }
@@ -385,7 +389,7 @@ impl ResponseCache {
                 // (a 128-bit collision of two owners' keys): made again and put in its place.
                 Err(_) => Err(Making(Duty::Replace(self, key))),
             },
-            Ok(Err(guard)) => Err(Making(Duty::Guard(guard))),
+            Ok(Err(guard)) => Err(Making(Duty::Guard(guard, self, key))),
         };
         let count = if made.is_ok() {
             &self.hits
@@ -473,7 +477,7 @@ mod tests {
         assert!(cache.get::<Cached>(8).is_some());
 
         // The first asker says its answer is not to be kept (a redirect, a private page): the
-        // waiters make their own at once, all together, and so does a later asker.
+        // waiters make their own at once, all together.
         made.set(0);
         let quitter = cache.clone();
         let gives_up = async move {
@@ -490,9 +494,10 @@ mod tests {
             .iter()
             .all(|d| matches!(d, Err(Making(Duty::Replace(..))))));
         drop(duties);
+        // Nothing is left under the key: the next asker is its maker again.
         assert!(matches!(
             cache.get_or_make::<Cached>(10, wait).await,
-            Err(Making(Duty::Replace(..)))
+            Err(Making(Duty::Guard(..)))
         ));
 
         // A make that takes longer than a waiter waits: the waiter makes its own.

@@ -253,6 +253,7 @@ impl Renderer {
 
     /// Renders the input (a JSON document for the bundle's `render`), from the memo when the same
     /// input was rendered before.
+    ///
     /// A render of an input already being rendered (a crowd on a page nobody has yet) waits for
     /// that one, at most [`SAME_INPUT_WAIT`], instead of rendering it again.
     pub async fn render(&self, input: String) -> Result<Rendered, SsrError> {
