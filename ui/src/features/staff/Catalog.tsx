@@ -12,11 +12,6 @@ import { StaffPage } from './StaffPage';
 export const anchorOf = (sku: string) => `product-${sku.replace(/[^A-Za-z0-9-]/g, '_')}`;
 
 /**
- * One product's photo form: a file sent as it is (`multipart/form-data`) to the page's address,
- * with JavaScript or without; the server checks it (type from the content, bytes and pixels) and
- * answers its message beside this product.
- */
-/**
  * The form's state as this form shows it. The page sent back after a refused post (without
  * JavaScript) carries one posted state that every form starts from: only the form it was sent
  * by shows it (by its product and kind; a body that could not be read, in the first row). What a
@@ -31,6 +26,11 @@ function useOwnForm(sku: string, remove: boolean, first: boolean, confirm?: stri
   return [fromPosted && !mine ? { ...state, message: null, errors: {} } : state, submit];
 }
 
+/**
+ * One product's photo form: a file sent as it is (`multipart/form-data`) to the page's address,
+ * with JavaScript or without; the server checks it (type from the content, bytes and pixels) and
+ * answers its message beside this product.
+ */
 function PhotoForm({ product, first }: { product: CatalogProduct; first: boolean }) {
   const [state, submit] = useOwnForm(product.sku, false, first);
   const input = `photo-${anchorOf(product.sku)}`;
