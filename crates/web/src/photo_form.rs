@@ -201,7 +201,10 @@ async fn answer(
     match done {
         Ok(done) => success(
             req,
-            &Done::to(format!("{PAGE}?done={done}#{}", anchor_of(&sku))),
+            &Done::to(format!(
+                "{PAGE}?done={done}#{}",
+                api::staff::photos::anchor_of(&sku)
+            )),
         ),
         Err(e) => refused_by(e).answer(req, state, &fields).await,
     }
@@ -234,19 +237,4 @@ async fn give(
         })
         .await
         .map(|()| "photo")
-}
-
-/// The id of a product's row on the catalog page (its SKU, which the page writes the same way).
-pub fn anchor_of(sku: &str) -> String {
-    let safe: String = sku
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("product-{safe}")
 }

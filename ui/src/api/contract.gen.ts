@@ -292,7 +292,11 @@ orderable: boolean,
 /**
  * Its drawing, shown while it has no photo.
  */
-product_image: string | null, photo: PhotoView | null, };
+product_image: string | null, photo: PhotoView | null, 
+/**
+ * The id of its row on the catalog page (where its photo form's answer comes back to).
+ */
+anchor: string, };
 
 /**
  * Whether the cart can go to checkout now, and if not, why.

@@ -119,6 +119,21 @@ pub fn take_away(
 
 framework::register!(StaffCatalog);
 
+/// The id of a product's row on the catalog page, which its photo form's answer comes back to.
+pub fn anchor_of(sku: &str) -> String {
+    let safe: String = sku
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("product-{safe}")
+}
+
 /// A product as the catalog page lists it for managers.
 #[derive(Debug, Clone, serde::Serialize, PartialEq, utoipa::ToSchema, ts_rs::TS)]
 pub struct CatalogProduct {
@@ -132,6 +147,8 @@ pub struct CatalogProduct {
     /// Its drawing, shown while it has no photo.
     pub product_image: Option<String>,
     pub photo: Option<crate::catalog::PhotoView>,
+    /// The id of its row on the catalog page (where its photo form's answer comes back to).
+    pub anchor: String,
 }
 
 framework::declare!(
@@ -160,6 +177,7 @@ impl framework::endpoint::Endpoint for StaffCatalog {
                 orderable: p.orderable,
                 product_image: p.product_image.clone(),
                 photo: crate::catalog::PhotoView::of(p),
+                anchor: anchor_of(&p.sku),
             })
             .collect::<Vec<_>>()
             .into())

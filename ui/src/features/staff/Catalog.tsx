@@ -8,9 +8,6 @@ import { usePage } from '../../page';
 import { catalogQuery } from './queries';
 import { StaffPage } from './StaffPage';
 
-/** The id of a product's row: where the form's answer comes back to (web::photo_form::anchor_of). */
-export const anchorOf = (sku: string) => `product-${sku.replace(/[^A-Za-z0-9-]/g, '_')}`;
-
 /**
  * The form's state as this form shows it. The page sent back after a refused post (without
  * JavaScript) carries one posted state that every form starts from: only the form it was sent
@@ -33,7 +30,7 @@ function useOwnForm(sku: string, remove: boolean, first: boolean, confirm?: stri
  */
 function PhotoForm({ product, first }: { product: CatalogProduct; first: boolean }) {
   const [state, submit] = useOwnForm(product.sku, false, first);
-  const input = `photo-${anchorOf(product.sku)}`;
+  const input = `photo-${product.anchor}`;
   const hint = `${input}-hint`;
   const error = `${input}-error`;
   const invalid = Boolean(state.errors.photo);
@@ -81,7 +78,7 @@ function RemoveForm({ product }: { product: CatalogProduct }) {
 
 function ProductRow({ product, first }: { product: CatalogProduct; first: boolean }) {
   return (
-    <tr id={anchorOf(product.sku)}>
+    <tr id={product.anchor}>
       <td>
         {product.photo ? (
           <Photo photo={product.photo} alt="" sizes="96px" className="catalog-thumb" />
