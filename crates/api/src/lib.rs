@@ -152,6 +152,8 @@ mod registered_tests {
                     if let Some(max) = map.get("maxItems") {
                         if at.contains("/RunForm/") || at.contains("/StopsForm/") {
                             assert_eq!(max, domain::dispatch::MAX_STOPS, "{at}");
+                        } else if at.contains("/CitiesForm/") || at.contains("/ProductForm/") {
+                            assert_eq!(max, crate::staff::catalog::cities::MOST, "{at}");
                         } else if at.ends_with("/order_ids") {
                             assert_eq!(max, crate::staff::orders::status::MAX_ORDERS, "{at}");
                         } else {

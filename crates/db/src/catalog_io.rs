@@ -397,6 +397,8 @@ pub struct Report {
     pub delivery_fees: Tally,
     pub banners: Tally,
     pub promos: Tally,
+    /// Every record that differs, in the file's order of sections and records.
+    pub changes: Vec<Change>,
     /// Whether the database was written.
     pub applied: bool,
     /// The data version after the import.
@@ -413,6 +415,187 @@ impl Report {
     }
 }
 
+/// What happens to one record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    New,
+    Changed,
+    Removed,
+    /// A product the file leaves out: kept, and made not orderable.
+    LeftOut,
+}
+
+/// One field of a record that changes: its value before and after (absent on a new or removed
+/// record), and both as a person reads them (money in pesos).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldChange {
+    pub field: &'static str,
+    pub before: Option<serde_json::Value>,
+    pub after: Option<serde_json::Value>,
+    pub before_text: String,
+    pub after_text: String,
+}
+
+/// One record that an import adds, changes or removes, named by its section and key (a
+/// product's slug; a deposit's, banner's or promo's id; a fee's city and fulfillment).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub section: &'static str,
+    pub key: String,
+    pub kind: ChangeKind,
+    /// The fields that change, in the record's order (every field of a new record; none of a
+    /// removed one).
+    pub fields: Vec<FieldChange>,
+}
+
+/// The fields of each section that are money (centavos, shown in pesos).
+const MONEY_FIELDS: [&str; 3] = ["price", "price_per_case", "amount"];
+
+/// A field's value as a person reads it: money in pesos, text as it is, the rest as JSON.
+fn shown_value(field: &str, v: Option<&serde_json::Value>) -> String {
+    match v {
+        None | Some(serde_json::Value::Null) => String::new(),
+        Some(serde_json::Value::Number(n)) if MONEY_FIELDS.contains(&field) => n
+            .as_i64()
+            .map_or_else(|| n.to_string(), domain::money::format_php),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// The fields of `section`'s records, in their order.
+fn section_fields(section: &str) -> &'static [&'static str] {
+    match section {
+        "products" => read::PRODUCT_FIELDS,
+        "deposits" => read::DEPOSIT_FIELDS,
+        "delivery_fees" => read::FEE_FIELDS,
+        "banners" => read::BANNER_FIELDS,
+        _ => read::PROMO_FIELDS,
+    }
+}
+
+/// The fields whose values differ between `before` and `after` (either may be absent).
+pub fn field_changes<T: Serialize>(
+    section: &str,
+    before: Option<&T>,
+    after: Option<&T>,
+) -> Vec<FieldChange> {
+    let object = |r: Option<&T>| match r.map(serde_json::to_value) {
+        Some(Ok(serde_json::Value::Object(m))) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (old, new) = (object(before), object(after));
+    section_fields(section)
+        .iter()
+        .filter_map(|&field| {
+            let (b, a) = (old.get(field), new.get(field));
+            (b != a).then(|| FieldChange {
+                field,
+                before_text: shown_value(field, b),
+                after_text: shown_value(field, a),
+                before: b.cloned(),
+                after: a.cloned(),
+            })
+        })
+        .collect()
+}
+
+/// The changes of one section: the file's new and changed records, then the removed ones.
+fn section_changes<T: Serialize + PartialEq, K: Eq + std::hash::Hash + Clone>(
+    section: &'static str,
+    new: &[T],
+    old: &[T],
+    key: impl Fn(&T) -> K,
+    name: impl Fn(&K) -> String,
+) -> Vec<Change> {
+    let old_by_key: HashMap<K, &T> = old.iter().map(|r| (key(r), r)).collect();
+    let kept: HashSet<K> = new.iter().map(&key).collect();
+    let mut changes: Vec<Change> = new
+        .iter()
+        .filter_map(|r| {
+            let k = key(r);
+            let before = old_by_key.get(&k).copied();
+            let kind = match before {
+                None => ChangeKind::New,
+                Some(o) if o != r => ChangeKind::Changed,
+                Some(_) => return None,
+            };
+            Some(Change {
+                section,
+                key: name(&k),
+                kind,
+                fields: field_changes(section, before, Some(r)),
+            })
+        })
+        .collect();
+    changes.extend(
+        old.iter()
+            .map(&key)
+            .filter(|k| !kept.contains(k))
+            .map(|k| Change {
+                section,
+                key: name(&k),
+                kind: ChangeKind::Removed,
+                fields: vec![],
+            }),
+    );
+    changes
+}
+
+/// Every record `file` changes in `current`.
+fn changes(file: &CatalogFile, current: &CatalogFile) -> Vec<Change> {
+    let same = |k: &String| k.clone();
+    let id = |k: &i32| k.to_string();
+    let mut all = section_changes(
+        "products",
+        &file.products,
+        &current.products,
+        |p| p.slug.clone(),
+        same,
+    );
+    // A product left out is kept: it changes only when it was orderable.
+    for c in all.iter_mut().filter(|c| c.kind == ChangeKind::Removed) {
+        c.kind = ChangeKind::LeftOut;
+        let before = current.products.iter().find(|p| p.slug == c.key);
+        let after = before.map(|p| ProductRecord {
+            orderable: false,
+            ..p.clone()
+        });
+        c.fields = field_changes("products", before, after.as_ref());
+    }
+    all.retain(|c| c.kind != ChangeKind::LeftOut || !c.fields.is_empty());
+    all.extend(section_changes(
+        "deposits",
+        &file.deposits,
+        &current.deposits,
+        |d| d.id,
+        id,
+    ));
+    all.extend(section_changes(
+        "delivery_fees",
+        &file.delivery_fees,
+        &current.delivery_fees,
+        |f| (f.city_id, f.fulfillment.clone()),
+        |(city, f)| format!("{city} {f}"),
+    ));
+    all.extend(section_changes(
+        "banners",
+        &file.banners,
+        &current.banners,
+        |b| b.id,
+        id,
+    ));
+    all.extend(section_changes(
+        "promos",
+        &file.promos,
+        &current.promos,
+        |p| p.id,
+        id,
+    ));
+    all
+}
+
 /// Why an import changed nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
@@ -426,10 +609,76 @@ pub enum ImportError {
 /// Checks `text` and, when `apply`, writes it in one transaction (see the module's words).
 /// Checked only, nothing is written and the report says what would change.
 pub fn import(conn: &mut AnyConnection, text: &str, apply: bool) -> Result<Report, ImportError> {
+    import_then(conn, text, apply, |_, _| Ok(()))
+}
+
+/// [`import`], and `then` in the same transaction when the file changed the store (its audit
+/// record).
+pub fn import_then(
+    conn: &mut AnyConnection,
+    text: &str,
+    apply: bool,
+    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
+) -> Result<Report, ImportError> {
+    run(
+        conn,
+        apply,
+        |known, _| read::parse(text, known).map_err(ImportError::Invalid),
+        then,
+    )
+}
+
+/// The catalog as it stands, changed by `edit` (a form's few fields) and then checked by the
+/// import's rules and, when `apply`, written, all in one transaction: the edit starts from what
+/// the last writer left (two managers saving two products at once lose neither). `then` runs in
+/// the transaction when the store changed.
+pub fn edit_then(
+    conn: &mut AnyConnection,
+    apply: bool,
+    edit: impl FnOnce(&mut CatalogFile) -> Result<(), ImportError>,
+    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
+) -> Result<Report, ImportError> {
+    run(
+        conn,
+        apply,
+        |known, current| {
+            let mut file = current.clone();
+            edit(&mut file)?;
+            read::parse(&to_json(&file), known).map_err(ImportError::Invalid)
+        },
+        then,
+    )
+}
+
+/// The problems `import` names for record `index` of `section` (`products[2] (slug x): price
+/// must be ...`), each as its field and what is wrong with it (`must be ...`).
+pub fn problems_of(problems: &[String], section: &str, index: usize) -> Vec<(String, String)> {
+    let label = format!("{section}[{index}]");
+    problems
+        .iter()
+        .filter_map(|p| {
+            let rest = p.strip_prefix(&label)?;
+            let rest = match rest.strip_prefix(" (") {
+                Some(named) => &named[named.find("): ")? + 1..],
+                None => rest,
+            };
+            let rest = rest.strip_prefix(": ")?;
+            let (field, what) = rest.split_once(' ')?;
+            Some((field.to_string(), what.to_string()))
+        })
+        .collect()
+}
+
+fn run(
+    conn: &mut AnyConnection,
+    apply: bool,
+    make: impl FnOnce(&Known, &CatalogFile) -> Result<CatalogFile, ImportError>,
+    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
+) -> Result<Report, ImportError> {
     if !apply {
         let known = Known::load(conn)?;
-        let file = read::parse(text, &known).map_err(ImportError::Invalid)?;
         let current = export_with(conn, &known)?;
+        let file = make(&known, &current)?;
         let mut report = plan(&file, &current, &known).report;
         report.data_version = data_version(conn)?;
         return Ok(report);
@@ -441,8 +690,8 @@ pub fn import(conn: &mut AnyConnection, text: &str, apply: bool) -> Result<Repor
             .set(data_version::version.eq(data_version::version))
             .execute(conn)?;
         let known = Known::load(conn)?;
-        let file = read::parse(text, &known).map_err(ImportError::Invalid)?;
         let current = export_with(conn, &known)?;
+        let file = make(&known, &current)?;
         let plan = plan(&file, &current, &known);
         let mut report = plan.report.clone();
         if report.changes() {
@@ -454,6 +703,9 @@ pub fn import(conn: &mut AnyConnection, text: &str, apply: bool) -> Result<Repor
         }
         report.applied = true;
         report.data_version = data_version(conn)?;
+        if report.changes() {
+            then(conn, &report)?;
+        }
         Ok(report)
     })
 }
@@ -536,6 +788,7 @@ fn plan(file: &CatalogFile, current: &CatalogFile, known: &Known) -> Plan {
             delivery_fees: fees_tally,
             banners: banners_tally,
             promos: promos_tally,
+            changes: changes(file, current),
             applied: false,
             data_version: 0,
         },

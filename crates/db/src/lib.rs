@@ -29,6 +29,7 @@ pub mod addresses;
 pub mod bulk;
 pub mod carts;
 pub mod catalog;
+pub mod catalog_drafts;
 pub mod catalog_io;
 pub mod content;
 pub mod goto_cases;

@@ -91,6 +91,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    catalog_drafts (id) {
+        id -> Text,
+        staff_id -> Int8,
+        file_name -> Text,
+        body -> Text,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
     checkout_blackouts (id) {
         id -> Int4,
         starts_at -> Text,
@@ -538,6 +548,7 @@ diesel::joinable!(carts -> barangays (barangay_id));
 diesel::joinable!(carts -> streets (street_id));
 diesel::joinable!(carts -> users (user_id));
 diesel::joinable!(case_types -> packagings (packaging_id));
+diesel::joinable!(catalog_drafts -> staff (staff_id));
 diesel::joinable!(cities -> provinces (province_id));
 diesel::joinable!(delivery_fees -> cities (city_id));
 diesel::joinable!(delivery_fees -> fulfillment_types (fulfillment_type_id));
@@ -583,6 +594,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     cart_refills,
     carts,
     case_types,
+    catalog_drafts,
     checkout_blackouts,
     cities,
     data_version,

@@ -446,6 +446,15 @@ async fn every_staff_call_under_every_role(b: Backend) {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let run = r.json()["run_id"].as_i64().unwrap();
+    // A catalog file the manager uploaded, waiting for its import.
+    let draft = {
+        let mut conn = db.pool.get().unwrap();
+        let boss = db::team::by_id(&mut conn, walkers[2].1.id)
+            .unwrap()
+            .unwrap();
+        let file = db::catalog_io::to_json(&db::catalog_io::export(&mut conn).unwrap());
+        api::staff::catalog::import::upload(&mut conn, &boss, "catalog.json", &file).unwrap()
+    };
     let member = support::member(&db, 1).await;
     let open = ["staffLogin", "staffPassword", "staffLogout"];
     // What each role reaches, by the call's name and path (the rest answer 404 to it).
@@ -477,7 +486,13 @@ async fn every_staff_call_under_every_role(b: Backend) {
             .path()
             .replace("{orderId}", &order.to_string())
             .replace("{staffId}", "1")
-            .replace("{runId}", &run.to_string());
+            .replace("{runId}", &run.to_string())
+            .replace("{productId}", "21")
+            .replace("{draftId}", &draft)
+            + match e.name() {
+                "staffCitiesPlan" => "?products=17&cities=1380100000&how=add",
+                _ => "",
+            };
         assert!(!uri.contains('{'), "{uri}: a path parameter left to fill");
         let method = e.method().as_str();
         let body = (method != "GET").then(|| json!({}));

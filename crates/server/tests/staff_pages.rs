@@ -663,6 +663,273 @@ async fn a_manager_gives_a_product_a_photo_without_javascript(b: Backend) {
 }
 both!(a_manager_gives_a_product_a_photo_without_javascript);
 
+/// A product's form and the cities of many products, as a browser without JavaScript sends them:
+/// the form filled from the catalog, a refused post typed back with its message by its field
+/// (ticked cities and the description's lines kept), a save back on the product's page; ticked
+/// products and cities shown on a page of their own before they are saved.
+async fn a_manager_edits_the_catalog_without_javascript(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    staff_member(&db, "boss@tala.example", "manager");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let catalog = send!(store, get("/staff/catalog", &boss)).text();
+    assert!(
+        catalog.contains(r#"href="/staff/catalog/products/21""#),
+        "each product links its form"
+    );
+    assert!(catalog.contains("Sold in these cities") && catalog.contains("Show the Changes"));
+    let page = send!(store, get("/staff/catalog/products/21", &boss));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    assert_private(&page, "a product's form");
+    let html = page.text();
+    assert!(
+        html.contains(r#"value="P7,250.00""#),
+        "the price in pesos: {html}"
+    );
+    assert!(html.contains("Save Product") && html.contains("Makati City"));
+    let csrf = csrf_of(&html);
+    let save = |pairs: &[(&str, &str)]| {
+        let mut all = vec![
+            ("_call", "staffProductSave"),
+            ("csrf", csrf.as_str()),
+            ("productId", "21"),
+        ];
+        all.extend_from_slice(pairs);
+        post("/staff/catalog/products/21", &boss, &all)
+    };
+    // A price too high: the page again, the message by the price, what was typed kept.
+    let r = send!(
+        store,
+        save(&[
+            ("price", "2,000,000"),
+            ("description", "Thirty litres.\r\nCold."),
+            ("sold", "these_cities"),
+            ("cities", "1380300000"),
+            ("cities", "402103000"),
+        ])
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let html = r.text();
+    assert!(html.contains("The price must be at most"), "{html}");
+    assert!(html.contains(r#"value="2,000,000""#));
+    assert!(
+        html.contains("Thirty litres.\nCold."),
+        "the lines kept: {html}"
+    );
+    assert!(
+        html.contains(r#"checked="" value="402103000""#),
+        "the ticked cities kept: {html}"
+    );
+    assert_eq!(
+        db::carts::product(&mut db.pool.get().unwrap(), domain::ProductId::from_db(21))
+            .unwrap()
+            .unwrap()
+            .price,
+        725_000
+    );
+    let r = send!(
+        store,
+        save(&[
+            ("product_name", "Tala Pale Pilsen Keg 30 L"),
+            ("price", "7,450"),
+            ("price_per_case", "7,450"),
+            ("orderable", "false"),
+            ("sold", "these_cities"),
+            ("cities", "1380300000"),
+            ("cities", "402103000"),
+        ])
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/catalog/products/21?done=saved");
+    let html = send!(store, get("/staff/catalog/products/21?done=saved", &boss)).text();
+    assert!(html.contains("Saved: the shop shows it within a second."));
+    assert!(html.contains(r#"value="P7,450.00""#), "{html}");
+    // The shop shows it: out of stock, the new price.
+    let shop = send!(
+        store,
+        support::get("/single-product/tala-pale-pilsen-keg-30l", "")
+    )
+    .text();
+    assert!(
+        shop.contains("Out Of Stock") && shop.contains("7,450.00"),
+        "{shop}"
+    );
+
+    // Ticked products and cities: the changes on a page of their own, then saved.
+    let r = send!(
+        store,
+        post(
+            "/staff/catalog",
+            &boss,
+            &[
+                ("_call", "staffCitiesSave"),
+                ("csrf", &csrf),
+                ("form", "cities"),
+                ("products", "17"),
+                ("products", "1"),
+                ("how", "add"),
+                ("cities", "1380100000"),
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    let preview = location(&r);
+    assert_eq!(
+        preview,
+        "/staff/catalog/cities?products=17,1&cities=1380100000&how=add"
+    );
+    let html = send!(store, get(preview, &boss)).text();
+    assert!(html.contains("What will change when you save"), "{html}");
+    assert!(html.contains("bangkal-double-ipa-can-473ml") && html.contains("Save These Changes"));
+    let r = send!(
+        store,
+        post(
+            "/staff/catalog/cities",
+            &boss,
+            &[
+                ("_call", "staffCitiesSave"),
+                ("csrf", &csrf_of(&html)),
+                ("products", "17,1"),
+                ("cities", "1380100000"),
+                ("how", "add"),
+                ("confirm", "true"),
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/catalog?done=cities");
+    let sold: Vec<i64> = db::schema::product_areas::table
+        .filter(db::schema::product_areas::product_id.eq(17))
+        .select(db::schema::product_areas::city_id)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert!(sold.contains(&1380100000), "{sold:?}");
+    // Nothing ticked: the catalog again, the message by the products, the photo forms quiet.
+    let r = send!(
+        store,
+        post(
+            "/staff/catalog",
+            &boss,
+            &[
+                ("_call", "staffCitiesSave"),
+                ("csrf", &csrf),
+                ("form", "cities"),
+                ("how", "add"),
+                ("cities", "1380100000"),
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let html = r.text();
+    assert_eq!(
+        html.matches(">Tick at least one product.<").count(),
+        1,
+        "shown once, by the products: {html}"
+    );
+    assert_eq!(
+        html.matches(">Please correct the fields marked below.<")
+            .count(),
+        1,
+        "the cities form points to it; the photo forms keep quiet"
+    );
+}
+
+both!(a_manager_edits_the_catalog_without_javascript);
+
+/// The catalog file without JavaScript: exported as a download, uploaded, its changes shown on a
+/// page of their own, applied; a bad file named problem by problem and nothing kept.
+async fn a_manager_imports_the_catalog_file_without_javascript(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    staff_member(&db, "boss@tala.example", "manager");
+    let r = send!(store, get("/staff/catalog/export", &Jar::default()));
+    assert_eq!(r.status, StatusCode::FOUND);
+    assert_eq!(location(&r), "/staff/login");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let r = send!(store, get("/staff/catalog/export", &boss));
+    assert_eq!(r.status, StatusCode::OK);
+    assert_private(&r, "the catalog file");
+    let disposition = r
+        .headers
+        .get("content-disposition")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    assert!(
+        disposition.starts_with("attachment; filename=\"catalog-20"),
+        "{disposition}"
+    );
+    let mut file: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(file["products"].as_array().unwrap().len(), 26);
+
+    let page = send!(store, get("/staff/catalog/import", &boss));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let html = page.text();
+    assert!(html.contains("Check the File") && html.contains("/staff/catalog/export"));
+    let csrf = csrf_of(&html);
+    let upload = |bytes: &[u8]| {
+        post_files(
+            "/staff/catalog/import",
+            &boss,
+            &[
+                ("csrf", None, csrf.as_bytes()),
+                ("file", Some("catalog.json"), bytes),
+            ],
+        )
+    };
+    // Problems: each listed beside the file; nothing kept.
+    let mut bad = file.clone();
+    bad["products"][2]["price"] = serde_json::json!(-1);
+    let r = send!(store, upload(bad.to_string().as_bytes()));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r
+        .text()
+        .contains("products[2] (slug tala-light-330ml): price must be a whole number of centavos"));
+    let r = send!(store, upload(&[0xff, 0xfe, 0x00, 0x01]));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains("This is not a catalog file"));
+    let r = send!(store, upload(b""));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains("Choose a catalog file to upload."));
+
+    file["products"][2]["price"] = serde_json::json!(5900);
+    let r = send!(store, upload(file.to_string().as_bytes()));
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    let shown = location(&r).to_string();
+    assert!(shown.starts_with("/staff/catalog/import/"), "{shown}");
+    let html = send!(store, get(&shown, &boss)).text();
+    assert!(
+        html.contains("What will change when you apply the file"),
+        "{html}"
+    );
+    assert!(html.contains("tala-light-330ml") && html.contains("P59.00"));
+    let draft = shown.rsplit('/').next().unwrap();
+    let r = send!(
+        store,
+        post(
+            &shown,
+            &boss,
+            &[
+                ("_call", "staffDraftApply"),
+                ("csrf", &csrf_of(&html)),
+                ("draftId", draft),
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/catalog?done=imported");
+    let price: i64 = db::schema::products::table
+        .find(3)
+        .select(db::schema::products::price)
+        .first(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(price, 5900);
+    let html = send!(store, get("/staff/catalog?done=imported", &boss)).text();
+    assert!(html.contains("Imported: the shop shows the catalog file within a second."));
+}
+
+both!(a_manager_imports_the_catalog_file_without_javascript);
+
 async fn a_manager_keeps_the_staff_without_javascript(b: Backend) {
     let (db, outbox) = (database(b), tempfile::tempdir().unwrap());
     let store = store!(db, mailing_to(&db, outbox.path()));

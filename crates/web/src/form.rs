@@ -432,19 +432,34 @@ impl Refused {
 }
 
 /// What was typed, to fill the form again: every field but passwords, tokens and the form's own
-/// hidden fields, without control characters (a NUL or CR has no place in a field, and none
-/// reaches the page).
+/// hidden fields, without control characters but a text area's new lines and tabs (a NUL has no
+/// place in a field, and none reaches the page); boxes of one name ticked together, joined.
 fn typed_back(fields: &Fields) -> Map<String, Value> {
-    fields
-        .pairs()
-        .filter(|(k, _)| {
-            !k.contains("password") && !matches!(k.as_ref(), "csrf" | CALL_FIELD | "token" | "suid")
-        })
-        .map(|(k, v)| {
-            let clean: String = v.chars().filter(|c| !c.is_control()).collect();
-            (k.into_owned(), json!(clean))
-        })
-        .collect()
+    let mut back = Map::new();
+    for (k, v) in fields.pairs().filter(|(k, _)| {
+        !k.contains("password") && !matches!(k.as_ref(), "csrf" | CALL_FIELD | "token" | "suid")
+    }) {
+        // A text area's lines stay (not a line's end: one-line fields take none); other control
+        // characters go.
+        let clean: String = v
+            .replace("\r\n", "\n")
+            .chars()
+            .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+            .collect::<String>()
+            .trim_matches('\n')
+            .to_string();
+        match back.get_mut(k.as_ref()) {
+            // Ticked boxes of one name come back joined, as the call reads them (`1,2`).
+            Some(Value::String(was)) => {
+                was.push(',');
+                was.push_str(&clean);
+            }
+            _ => {
+                back.insert(k.into_owned(), json!(clean));
+            }
+        }
+    }
+    back
 }
 
 fn forbidden() -> HttpResponse {
@@ -547,6 +562,11 @@ mod tests {
         let names: Vec<&str> = back.keys().map(String::as_str).collect();
         assert_eq!(names, ["login", "note"]);
         assert_eq!(back["note"], "ab");
+        let f = Fields::parse(b"about=a%0D%0Ab%09c%0Dd%0D%0A&cities=1&cities=2&name=Rosa%0D%0A");
+        let back = typed_back(&f);
+        assert_eq!(back["about"], "a\nb\tcd");
+        assert_eq!(back["name"], "Rosa");
+        assert_eq!(back["cities"], "1,2");
     }
 
     #[test]

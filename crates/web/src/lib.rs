@@ -6,6 +6,7 @@ pub mod fields;
 pub mod form;
 pub mod forms;
 pub mod gate;
+pub mod import_form;
 pub mod keys;
 pub mod media_files;
 pub mod page;
@@ -17,6 +18,7 @@ pub mod security;
 pub mod seo;
 pub mod shell;
 pub mod slotted;
+pub mod upload;
 pub mod visitor;
 
 use std::path::{Path, PathBuf};
@@ -150,6 +152,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
     .service(resource(
         "/media/{file}",
         Some(media_files::serve),
+        None::<NoPost>,
+    ))
+    .service(resource(
+        "/staff/catalog/export",
+        Some(import_form::export),
         None::<NoPost>,
     ))
     .service(resource("/sitemap.xml", Some(seo::sitemap), None::<NoPost>))

@@ -9,25 +9,19 @@
 
 use std::time::Duration;
 
-use actix_web::error::PayloadError;
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::staff::Role;
-use futures_util::{StreamExt, TryStreamExt};
-use serde_json::{json, Map};
 
 use crate::fields::Fields;
-use crate::form::{success, Done, Refused, EXPIRED};
+use crate::form::{success, Done, EXPIRED};
 use crate::respond::csrf_holds;
+use crate::upload::{announced_too_large, read, refused, refused_by, Unread};
 use crate::WebState;
 
 /// The catalog page: the form posts to its address, and is answered from it.
 pub const PAGE: &str = "/staff/catalog";
 
-/// The most the text parts (csrf, sku, remove) and every part's name may hold together.
-const TEXT_LIMIT: usize = 4 * 1024;
-/// The most parts a form may have (it sends four at most).
-const PARTS_LIMIT: usize = 8;
 /// The most a whole body may be: the photo, the text, and the parts' headers.
 fn body_limit() -> usize {
     media::Limits::default().max_bytes + 64 * 1024
@@ -39,100 +33,6 @@ const UPLOAD_DEADLINE: Duration = Duration::from_secs(120);
 const UNREADABLE: &str = "This form could not be read. Choose the photo and send it again.";
 
 crate::file_form!(PAGE, answer);
-
-/// What the form sent: its text fields and the photo's bytes.
-struct Sent {
-    fields: Vec<(String, String)>,
-    photo: Option<Vec<u8>>,
-}
-
-/// Why a body is refused before it is read to its end.
-enum Unread {
-    TooLarge,
-    Malformed,
-}
-
-/// Reads the form's parts within their limits: the whole body is counted as it arrives (part
-/// headers included), the text and the names together, the parts, one photo.
-async fn read(req: &HttpRequest, payload: web::Payload) -> Result<Sent, Unread> {
-    let mut seen = 0usize;
-    let most = body_limit();
-    let bounded = payload.map(move |chunk| {
-        let chunk = chunk?;
-        seen += chunk.len();
-        if seen > most {
-            return Err(PayloadError::Overflow);
-        }
-        Ok(chunk)
-    });
-    let mut form = actix_multipart::Multipart::new(req.headers(), bounded);
-    let (mut fields, mut photo, mut text, mut parts) = (Vec::new(), None, 0usize, 0usize);
-    let unread = |e: actix_multipart::MultipartError| match e {
-        actix_multipart::MultipartError::Payload(PayloadError::Overflow) => Unread::TooLarge,
-        _ => Unread::Malformed,
-    };
-    while let Some(mut part) = form.try_next().await.map_err(unread)? {
-        parts += 1;
-        let name = part.name().unwrap_or_default().to_string();
-        text += name.len();
-        if parts > PARTS_LIMIT || text > TEXT_LIMIT || (name == "photo" && photo.is_some()) {
-            return Err(Unread::Malformed);
-        }
-        let mut bytes = Vec::new();
-        while let Some(chunk) = part.try_next().await.map_err(unread)? {
-            bytes.extend_from_slice(&chunk);
-            if name != "photo" && text + bytes.len() > TEXT_LIMIT {
-                return Err(Unread::Malformed);
-            }
-        }
-        if name == "photo" {
-            // An empty file input sends a part with no bytes: no photo chosen.
-            photo = Some(bytes).filter(|b| !b.is_empty());
-        } else {
-            text += bytes.len();
-            fields.push((
-                name,
-                String::from_utf8(bytes).map_err(|_| Unread::Malformed)?,
-            ));
-        }
-    }
-    Ok(Sent { fields, photo })
-}
-
-fn refused(status: StatusCode, message: impl Into<String>, field: Option<&str>) -> Refused {
-    let message = message.into();
-    let mut errors = Map::new();
-    if let Some(field) = field {
-        errors.insert(field.into(), json!([message.clone()]));
-    }
-    Refused {
-        status,
-        message,
-        errors,
-    }
-}
-
-/// A refusal of the API's in the form's words, its field's message beside the field.
-fn refused_by(e: framework::ApiError) -> Refused {
-    let field = match &e {
-        framework::ApiError::Invalid { field, .. } => Some(*field),
-        _ => None,
-    };
-    let mut no = Refused::of(e, None);
-    if let Some(field) = field {
-        no.errors.insert(field.into(), json!([no.message.clone()]));
-    }
-    no
-}
-
-/// Whether the body says it is larger than any photo form may be.
-fn announced_too_large(req: &HttpRequest) -> bool {
-    req.headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok())
-        .is_some_and(|n| n > body_limit())
-}
 
 async fn answer(
     req: &HttpRequest,
@@ -159,10 +59,11 @@ async fn answer(
     if let Err(e) = manager {
         return refused_by(e).answer(req, state, &none).await;
     }
-    if announced_too_large(req) {
+    if announced_too_large(req, body_limit()) {
         return too_large().answer(req, state, &none).await;
     }
-    let sent = match tokio::time::timeout(UPLOAD_DEADLINE, read(req, payload)).await {
+    let reading = read(req, payload, "photo", body_limit());
+    let sent = match tokio::time::timeout(UPLOAD_DEADLINE, reading).await {
         Ok(Ok(sent)) => sent,
         Ok(Err(Unread::TooLarge)) => return too_large().answer(req, state, &none).await,
         Ok(Err(Unread::Malformed)) | Err(_) => {
@@ -177,7 +78,8 @@ async fn answer(
     }
     let sku = fields.get("sku").unwrap_or_default().to_string();
     let remove = fields.get("remove").is_some();
-    if !remove && sent.photo.is_none() {
+    let photo = sent.file.map(|(_, bytes)| bytes);
+    if !remove && photo.is_none() {
         let none = refused(
             StatusCode::UNPROCESSABLE_ENTITY,
             "Choose a photo to upload.",
@@ -196,7 +98,7 @@ async fn answer(
             })
             .await
     } else {
-        give(state, caller, sku.clone(), sent.photo.unwrap_or_default()).await
+        give(state, caller, sku.clone(), photo.unwrap_or_default()).await
     };
     match done {
         Ok(done) => success(

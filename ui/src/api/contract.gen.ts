@@ -282,6 +282,13 @@ total_price: number, packaging: string,
 available: boolean, unavailable_reason: string | null, };
 
 /**
+ * One record that changes: its section (`products`, `deposits`, `delivery_fees`, `banners`,
+ * `promos`), its key (a product's slug; an id; a fee's city and fulfillment), what happens, and
+ * the fields that change.
+ */
+export type CatalogChange = { section: string, key: string, kind: ChangeKind, fields: Array<FieldChange>, };
+
+/**
  * A product as the catalog page lists it for managers.
  */
 export type CatalogProduct = { id: ProductId, sku: string, slug: string, product_name: string, size: string, 
@@ -299,9 +306,32 @@ product_image: string | null, photo: PhotoView | null,
 anchor: string, };
 
 /**
+ * What happens to a record of the catalog.
+ */
+export type ChangeKind = "new" | "changed" | "removed" | "left_out";
+
+/**
  * Whether the cart can go to checkout now, and if not, why.
  */
 export type CheckoutState = { ready: boolean, reason: string | null, };
+
+/**
+ * What a change of cities does (or did, when `applied`).
+ */
+export type CitiesPlan = { products: Array<NamedProduct>, cities: Array<CityChoice>, how: How, changes: Array<CatalogChange>, applied: boolean, 
+/**
+ * Where the form goes next: the page listing the changes, or the catalog once saved.
+ */
+link: string, };
+
+/**
+ * A served city a product may be sold in.
+ */
+export type CityChoice = { 
+/**
+ * Its PSGC code.
+ */
+id: CityId, name: string, province: string, };
 
 /**
  * A city or municipality: its PSGC code as a number.
@@ -405,6 +435,24 @@ export type DisabledProduct = { id: ProductId, product_name: string,
 reason: string, };
 
 /**
+ * An uploaded file as its page shows it: what it would change now, or why it no longer can.
+ */
+export type DraftView = { id: string, file_name: string, 
+/**
+ * When it was uploaded, Manila time (`YYYY-MM-DD HH:MM`).
+ */
+uploaded_at: string, 
+/**
+ * Each kind of record: how many are new, changed, unchanged and removed.
+ */
+summary: Array<string>, changes: Array<CatalogChange>, 
+/**
+ * The file's problems, when the store changed since it was uploaded and it no longer holds
+ * (nothing can be applied then).
+ */
+problems: Array<string>, };
+
+/**
  * Empties the shopper may return: one line a deposit row the cart is charged.
  */
 export type EmptiesLine = { deposit_id: number, name: string, 
@@ -450,6 +498,11 @@ export type ErrorBody = { error: string,
  * Cart and checkout refusals: the error again and the products concerned.
  */
 data?: RefusalData, };
+
+/**
+ * One field that changes, before and after, as a person reads them (money in pesos).
+ */
+export type FieldChange = { field: string, before: string, after: string, };
 
 /**
  * The `filterByType` values of /buy-beer: which packaging family to list.
@@ -560,6 +613,20 @@ export type GuestUser = { policy_agreement_accepted: boolean, policy_agreement_t
 
 export type Holiday = { holiday: boolean, date: string, };
 
+/**
+ * Add the cities, or take them away.
+ */
+export type How = "add" | "remove";
+
+/**
+ * What an import did.
+ */
+export type ImportDone = { changes: Array<CatalogChange>, 
+/**
+ * The data version after it: every app server shows it within a second.
+ */
+data_version: number, };
+
 export type Locations = { locations: Array<CityView>, };
 
 export type LocationsAnswer = { results: Locations, };
@@ -581,6 +648,11 @@ export type NameAmount = { name: string,
  * Centavos (a returned-empties credit is negative).
  */
 amount: number, };
+
+/**
+ * A product a change names.
+ */
+export type NamedProduct = { id: ProductId, sku: string, product_name: string, };
 
 /**
  * What comes after the password.
@@ -736,6 +808,39 @@ link: string,
 placed: boolean, message: string, };
 
 /**
+ * A product as its form shows it.
+ */
+export type ProductEdit = { id: ProductId, sku: string, slug: string, product_name: string, description: string, 
+/**
+ * Centavos a unit.
+ */
+price: number, 
+/**
+ * Centavos a whole case.
+ */
+price_per_case: number, unit_per_case: number, 
+/**
+ * In stock (false: the shop shows Out Of Stock).
+ */
+orderable: boolean, 
+/**
+ * Sold in every served city (else only in `cities`).
+ */
+every_city: boolean, 
+/**
+ * The cities it is sold in, when not in every one (PSGC codes).
+ */
+cities: Array<number>, 
+/**
+ * The served cities it may be sold in.
+ */
+choices: Array<CityChoice>, 
+/**
+ * Its row on the catalog page.
+ */
+anchor: string, };
+
+/**
  * A product that sold.
  */
 export type ProductFigures = { product_name: string, units: number, 
@@ -757,6 +862,11 @@ export type ProductList = { products: Array<ProductView>,
  * Meant for members and not filled yet; guests get none.
  */
 recommended_products: Array<ProductView>, best_sellers: Array<ProductView>, filter_types: Array<FilterTypeView>, brands: Array<string>, };
+
+/**
+ * What a save answers: the product as it is now, and what changed.
+ */
+export type ProductSaved = { product: ProductEdit, changes: Array<CatalogChange>, };
 
 /**
  * A product as the catalog calls give it. Money fields are integer centavos.
@@ -1195,6 +1305,13 @@ export const calls = {
   siteText: { name: 'siteText', method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
   staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
   staffCatalog: { name: 'staffCatalog', method: 'GET', key: '/api/v1/staff/catalog', read: true } as Call<Results<CatalogProduct>>,
+  staffServedCities: { name: 'staffServedCities', method: 'GET', key: '/api/v1/staff/catalog/areas', read: true } as Call<Results<CityChoice>>,
+  staffCitiesPlan: { name: 'staffCitiesPlan', method: 'GET', key: '/api/v1/staff/catalog/cities?products={products}&cities={cities}&how={how}', read: true } as Call<CitiesPlan>,
+  staffCitiesSave: { name: 'staffCitiesSave', method: 'POST', key: '/api/v1/staff/catalog/cities', read: false } as Call<CitiesPlan>,
+  staffDraft: { name: 'staffDraft', method: 'GET', key: '/api/v1/staff/catalog/drafts/{draftId}', read: true } as Call<DraftView>,
+  staffDraftApply: { name: 'staffDraftApply', method: 'POST', key: '/api/v1/staff/catalog/drafts/{draftId}/apply', read: false } as Call<ImportDone>,
+  staffProduct: { name: 'staffProduct', method: 'GET', key: '/api/v1/staff/catalog/products/{productId}', read: true } as Call<ProductEdit>,
+  staffProductSave: { name: 'staffProductSave', method: 'POST', key: '/api/v1/staff/catalog/products/{productId}', read: false } as Call<ProductSaved>,
   staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,
   staffDay: { name: 'staffDay', method: 'GET', key: '/api/v1/staff/day?day={day}', read: true } as Call<DayReport>,
   staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,

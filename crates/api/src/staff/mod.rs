@@ -8,6 +8,7 @@
 //! Every staff write goes into the audit log (`audit`), which managers read (`team`).
 
 pub mod audit;
+pub mod catalog;
 pub mod dashboard;
 pub mod login;
 pub mod orders;
@@ -246,6 +247,18 @@ pub fn record(
     before: Option<serde_json::Value>,
     after: Option<serde_json::Value>,
 ) -> Result<(), ApiError> {
+    Ok(entry(conn, by, action, subject, before, after)?)
+}
+
+/// [`record`], answering the database's error as it is (inside a transaction of `db`'s own).
+pub fn entry(
+    conn: &mut db::AnyConnection,
+    by: Option<&StaffRow>,
+    action: &str,
+    subject: &str,
+    before: Option<serde_json::Value>,
+    after: Option<serde_json::Value>,
+) -> db::diesel::QueryResult<()> {
     let actor = by.map_or_else(|| "command line".to_string(), actor);
     let entry = db::team::Audit {
         staff_id: by.map(|m| m.id),
@@ -255,5 +268,5 @@ pub fn record(
         before: before.map(|v| v.to_string()),
         after: after.map(|v| v.to_string()),
     };
-    Ok(db::team::audit(conn, &entry, now())?)
+    db::team::audit(conn, &entry, now())
 }

@@ -113,7 +113,7 @@ struct RawProduct {
 }
 
 /// A product's fields, as a problem lists them.
-const PRODUCT_FIELDS: &[&str] = &[
+pub(super) const PRODUCT_FIELDS: &[&str] = &[
     "slug",
     "product_name",
     "sku",
@@ -156,7 +156,7 @@ struct RawDeposit {
     unknown: Map<String, Value>,
 }
 
-const DEPOSIT_FIELDS: &[&str] = &["id", "name", "amount", "product", "packaging"];
+pub(super) const DEPOSIT_FIELDS: &[&str] = &["id", "name", "amount", "product", "packaging"];
 
 /// A delivery fee as the file gives it (see [`FeeRecord`]).
 #[derive(Deserialize, Default)]
@@ -170,7 +170,7 @@ struct RawFee {
     unknown: Map<String, Value>,
 }
 
-const FEE_FIELDS: &[&str] = &["city_id", "city_name", "fulfillment", "amount"];
+pub(super) const FEE_FIELDS: &[&str] = &["city_id", "city_name", "fulfillment", "amount"];
 
 /// A banner as the file gives it (see [`BannerRecord`]).
 #[derive(Deserialize, Default)]
@@ -185,7 +185,8 @@ struct RawBanner {
     unknown: Map<String, Value>,
 }
 
-const BANNER_FIELDS: &[&str] = &["id", "title", "desktop_image", "mobile_image", "sort_order"];
+pub(super) const BANNER_FIELDS: &[&str] =
+    &["id", "title", "desktop_image", "mobile_image", "sort_order"];
 
 /// A promo as the file gives it (see [`PromoRecord`]).
 #[derive(Deserialize, Default)]
@@ -201,7 +202,7 @@ struct RawPromo {
     unknown: Map<String, Value>,
 }
 
-const PROMO_FIELDS: &[&str] = &[
+pub(super) const PROMO_FIELDS: &[&str] = &[
     "id",
     "product",
     "title",
@@ -389,8 +390,9 @@ impl<'a> Check<'a> {
             Given::Is(n) if n > MAX_CENTAVOS => self.bad(
                 field,
                 format!(
-                    "must be at most {MAX_CENTAVOS} centavos ({}), not {n}",
-                    domain::money::format_php(MAX_CENTAVOS)
+                    "must be at most {} ({MAX_CENTAVOS} centavos), not {} ({n})",
+                    domain::money::format_php(MAX_CENTAVOS),
+                    domain::money::format_php(n)
                 ),
             ),
             given => self.bad(

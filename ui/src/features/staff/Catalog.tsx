@@ -1,12 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import type { CatalogProduct } from '../../api/contract.gen';
+import { calls, type CatalogProduct, type CityChoice } from '../../api/contract.gen';
 import { Photo } from '../../components/Photo';
 import { QueryState } from '../../components/QueryState';
-import { Csrf, DoneMessage, FormMessage, useAccountForm, useDone, type FormState } from '../../components/form';
+import { Csrf, DoneMessage, FormCall, FormMessage, useAccountForm, useDone, useScopedForm, type FormState } from '../../components/form';
 import { usePage } from '../../page';
-import { catalogQuery } from './queries';
+import { CityBoxes } from './ProductEdit';
+import { catalogQuery, servedCitiesQuery } from './queries';
+import { FieldErrors } from './StaffForm';
 import { StaffPage } from './StaffPage';
+
+/** The form that sells the ticked products in more cities, or fewer (its boxes sit in the rows). */
+const CITIES_FORM = 'cities';
 
 /**
  * The form's state as this form shows it. The page sent back after a refused post (without
@@ -19,7 +24,7 @@ function useOwnForm(sku: string, remove: boolean, first: boolean, confirm?: stri
   const [state, submit] = useAccountForm(confirm ? { confirm } : {});
   const fromPosted = posted != null && state.errors === posted.errors;
   const sent = posted?.values ?? {};
-  const mine = sent.sku === undefined ? first && !remove : sent.sku === sku && (sent.remove !== undefined) === remove;
+  const mine = sent.form === CITIES_FORM ? false : sent.sku === undefined ? first && !remove : sent.sku === sku && (sent.remove !== undefined) === remove;
   return [fromPosted && !mine ? { ...state, message: null, errors: {} } : state, submit];
 }
 
@@ -76,9 +81,12 @@ function RemoveForm({ product }: { product: CatalogProduct }) {
   );
 }
 
-function ProductRow({ product, first }: { product: CatalogProduct; first: boolean }) {
+function ProductRow({ product, first, ticked }: { product: CatalogProduct; first: boolean; ticked: boolean }) {
   return (
     <tr id={product.anchor}>
+      <td>
+        <input type="checkbox" name="products" value={String(product.id)} form={CITIES_FORM} defaultChecked={ticked} aria-label={`Choose ${product.product_name}`} />
+      </td>
       <td>
         {product.photo ? (
           <Photo photo={product.photo} alt="" sizes="96px" className="catalog-thumb" />
@@ -87,7 +95,7 @@ function ProductRow({ product, first }: { product: CatalogProduct; first: boolea
         ) : null}
       </td>
       <th scope="row">
-        <a href={`/single-product/${encodeURIComponent(product.slug)}`}>{product.product_name}</a>
+        <a href={`/staff/catalog/products/${product.id}`}>{product.product_name}</a>
         <span className="muted"> · {product.sku}</span>
         {!product.orderable && <span className="badge">Out Of Stock</span>}
       </th>
@@ -100,19 +108,62 @@ function ProductRow({ product, first }: { product: CatalogProduct; first: boolea
   );
 }
 
-/** The catalog for managers: every product and its photo, a photo given or taken away. */
+/**
+ * Sells the products ticked in the table in more cities, or fewer: the next page lists every change
+ * before it is saved.
+ */
+function CitiesForm({ choices, state, submit }: { choices: CityChoice[]; state: FormState; submit: (e: FormEvent<HTMLFormElement>) => void }) {
+  const how = state.values.how ?? 'add';
+  return (
+    <form id={CITIES_FORM} method="post" action="/staff/catalog" onSubmit={submit} noValidate aria-labelledby="cities-title">
+      <h2 id="cities-title">Sold in these cities</h2>
+      <p>Tick products in the table above, then the cities, and see every change before it is saved.</p>
+      <FormCall call={calls.staffCitiesSave} />
+      <input type="hidden" name="form" value={CITIES_FORM} />
+      <FieldErrors state={state} name="products" id="products-error" />
+      <fieldset>
+        <legend>Change</legend>
+        <label className="check">
+          <input type="radio" name="how" value="add" defaultChecked={how === 'add'} /> Sell them in these cities too
+        </label>
+        <label className="check">
+          <input type="radio" name="how" value="remove" defaultChecked={how === 'remove'} /> Stop selling them in these cities
+        </label>
+      </fieldset>
+      <CityBoxes choices={choices} chosen={[]} state={state} legend="Cities" />
+      <FormMessage state={state} fields={['products', 'cities', 'how']} />
+      <button type="submit" disabled={state.busy}>
+        Show the Changes
+      </button>
+    </form>
+  );
+}
+
+/** The catalog for managers: every product (its own page to edit it), its photo, and the cities many are sold in. */
 export function Catalog() {
   const catalog = useQuery(catalogQuery.options());
-  const done = useDone({ photo: 'The photo is saved: the shop shows it within a second.', removed: 'The photo is taken away: the shop shows the drawing again.' });
+  const cities = useQuery(servedCitiesQuery.options());
+  const [citiesState, citiesSubmit] = useScopedForm(CITIES_FORM);
+  const tickedProducts = citiesState.values.products?.split(',') ?? [];
+  const done = useDone({
+    photo: 'The photo is saved: the shop shows it within a second.',
+    removed: 'The photo is taken away: the shop shows the drawing again.',
+    cities: 'Saved: the shop shows the products in their cities within a second.',
+    imported: 'Imported: the shop shows the catalog file within a second.',
+  });
   return (
     <StaffPage current="/staff/catalog" id="staff-catalog" title="Catalog">
       <DoneMessage text={done} />
+      <p>
+        <a href="/staff/catalog/import">Export or import the catalog file</a> (prices, cities, deposits, delivery fees, banners and promos at once)
+      </p>
       <QueryState query={catalog} loading="Loading the catalog…" error="We could not load the catalog. Please reload the page." retry>
         {(c) => (
           <table className="catalog">
             <caption>Every product and its picture</caption>
             <thead>
               <tr>
+                <th scope="col">Choose</th>
                 <th scope="col">Picture</th>
                 <th scope="col">Product</th>
                 <th scope="col">Shown</th>
@@ -121,12 +172,13 @@ export function Catalog() {
             </thead>
             <tbody>
               {c.results.map((p, i) => (
-                <ProductRow key={p.id} product={p} first={i === 0} />
+                <ProductRow key={p.id} product={p} first={i === 0} ticked={tickedProducts.includes(String(p.id))} />
               ))}
             </tbody>
           </table>
         )}
       </QueryState>
+      {cities.data && <CitiesForm choices={cities.data.results} state={citiesState} submit={citiesSubmit} />}
     </StaffPage>
   );
 }

@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, boardQuery, catalogQuery, dashboardQuery, dayQuery, enrollmentQuery, runQuery, runsQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, boardQuery, catalogQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, productQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -102,9 +102,42 @@ export const pages: FeaturePage[] = [
   {
     order: 352,
     // The photo form posts files to this address (web::photo_form); Sign Out posts here too.
-    route: route('staff-catalog', '/staff/catalog', () => import('./Catalog').then((m) => m.Catalog), 'Catalog', 'The products and their photos.', [staffMeQuery.template, catalogQuery.template], {
+    route: route('staff-catalog', '/staff/catalog', () => import('./Catalog').then((m) => m.Catalog), 'Catalog', 'The products and their photos.', [staffMeQuery.template, catalogQuery.template, servedCitiesQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffCitiesSave, '/staff/catalog', { answerLink: 'link', lists: ['products', 'cities'] })],
+    }),
+  },
+  {
+    order: 353,
+    route: route('staff-product', '/staff/catalog/products/{productId}', () => import('./ProductEdit').then((m) => m.ProductEdit), 'Product', 'One product of the catalog.', [staffMeQuery.template, productQuery.template], {
+      ...SIGNED_IN,
+      actions: [...SIGNED_IN.actions, action(calls.staffProductSave, '/staff/catalog/products/{productId}?done=saved', { lists: ['cities'] })],
+    }),
+  },
+  {
+    order: 354,
+    route: route('staff-cities', '/staff/catalog/cities', () => import('./CitiesPlan').then((m) => m.CitiesPlan), 'Cities of Products', 'What a change of cities does, before it is saved.', [staffMeQuery.template, citiesPlanQuery.template], {
+      ...SIGNED_IN,
+      params: ['products', 'cities', 'how'],
+      missing: '/staff/catalog',
+      actions: [...SIGNED_IN.actions, action(calls.staffCitiesSave, '/staff/catalog?done=cities', { answerLink: 'link' })],
+    }),
+  },
+  {
+    order: 354.5,
+    // The upload form posts the file to this address (web::import_form).
+    route: route('staff-catalog-file', '/staff/catalog/import', () => import('./CatalogFile').then((m) => m.CatalogFile), 'Catalog File', 'Export and import the catalog file.', [staffMeQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
+    }),
+  },
+  {
+    order: 354.6,
+    route: route('staff-catalog-draft', '/staff/catalog/import/{draftId}', () => import('./CatalogFile').then((m) => m.CatalogDraft), 'Check the Catalog File', 'Every change an uploaded catalog file makes.', [staffMeQuery.template, draftQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff/catalog/import',
+      actions: [...SIGNED_IN.actions, action(calls.staffDraftApply, '/staff/catalog?done=imported')],
     }),
   },
   {

@@ -7,6 +7,14 @@ export const enrollmentQuery = defineQuery(calls.staffEnrollment);
 export const teamQuery = defineQuery(calls.staffTeam);
 /** Every product with its photo (managers). */
 export const catalogQuery = defineQuery(calls.staffCatalog);
+/** The served cities products may be sold in (managers). */
+export const servedCitiesQuery = defineQuery(calls.staffServedCities);
+/** One product as its form shows it (managers). */
+export const productQuery = defineQuery(calls.staffProduct);
+/** What the page's change of cities would do (managers). */
+export const citiesPlanQuery = defineQuery(calls.staffCitiesPlan);
+/** An uploaded catalog file's dry run (its uploader). */
+export const draftQuery = defineQuery(calls.staffDraft);
 /** The audit log, filtered by the page's `before`, `staff` and `action` (each left out when unset). */
 export const auditQuery = defineQuery(calls.staffAudit);
 /**

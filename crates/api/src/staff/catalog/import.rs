@@ -1,0 +1,248 @@
+//! The catalog file in the browser: a manager uploads a file (the catalog page's upload form,
+//! `web::import_form`), sees every change it would make on a page of its own, then applies it,
+//! as `store catalog import` would (the same rules, one transaction, the data version bumped);
+//! the import is one audit record with every change before and after. The file waits for its
+//! import in `catalog_drafts`, seen only by its uploader, for a day.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use super::{changes_of, CatalogChange};
+use crate::staff::staff;
+use db::catalog_io::{self, ImportError, Report};
+use db::team::StaffRow;
+use domain::staff::Role;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
+
+framework::register!(StaffDraft, StaffDraftApply);
+
+/// The largest catalog file taken: 8 MB (about 15,000 products).
+pub const MAX_FILE: usize = 8 * 1024 * 1024;
+/// The problems a refused file shows at most (the import names 100, then counts the rest).
+const FIELD: &str = "file";
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct DraftPath {
+    /// The uploaded file's id (as its page's address names it).
+    #[serde(rename = "draftId")]
+    #[param(rename = "draftId", pattern = "^[A-Za-z0-9_-]{43}$")]
+    pub draft_id: String,
+}
+
+/// An uploaded file as its page shows it: what it would change now, or why it no longer can.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct DraftView {
+    pub id: String,
+    pub file_name: String,
+    /// When it was uploaded, Manila time (`YYYY-MM-DD HH:MM`).
+    pub uploaded_at: String,
+    /// Each kind of record: how many are new, changed, unchanged and removed.
+    pub summary: Vec<String>,
+    pub changes: Vec<CatalogChange>,
+    /// The file's problems, when the store changed since it was uploaded and it no longer holds
+    /// (nothing can be applied then).
+    pub problems: Vec<String>,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct ImportDone {
+    pub changes: Vec<CatalogChange>,
+    /// The data version after it: every app server shows it within a second.
+    pub data_version: i64,
+}
+
+/// One kind of record's tally in words.
+fn tally(what: &str, t: catalog_io::Tally, removed: &str) -> String {
+    let parts: Vec<String> = [
+        (t.new, "new"),
+        (t.changed, "changed"),
+        (t.unchanged, "unchanged"),
+        (t.removed, removed),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, w)| format!("{n} {w}"))
+    .collect();
+    let parts = if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    };
+    format!("{what}: {parts}")
+}
+
+/// A report's tallies, one line a kind of record, as `store catalog import` prints them.
+pub fn summary(r: &Report) -> Vec<String> {
+    vec![
+        tally(
+            "Products",
+            r.products,
+            "left out of the file (kept, not orderable)",
+        ),
+        tally("Deposits", r.deposits, "removed"),
+        tally("Delivery fees", r.delivery_fees, "removed"),
+        tally("Banners", r.banners, "removed"),
+        tally("Promos", r.promos, "removed"),
+    ]
+}
+
+/// The import's problems, on the file's field.
+fn refused(e: ImportError) -> ApiError {
+    match e {
+        ImportError::Db(e) => e.into(),
+        ImportError::Invalid(problems) => {
+            let mut errors = domain::account::FieldErrors::new();
+            errors.insert(FIELD, problems);
+            ApiError::Fields(errors)
+        }
+    }
+}
+
+/// Checks the file `text` uploaded by `by` and keeps it for its import; answers its id. A file
+/// with a problem is not kept: its problems are answered on the `file` field.
+pub fn upload(
+    conn: &mut db::AnyConnection,
+    by: &StaffRow,
+    file_name: &str,
+    text: &str,
+) -> Result<String, ApiError> {
+    if text.len() > MAX_FILE {
+        return Err(ApiError::Invalid {
+            field: FIELD,
+            message: format!(
+                "This file is larger than the {} MB a catalog file may be.",
+                MAX_FILE >> 20
+            ),
+        });
+    }
+    catalog_io::import(conn, text, false).map_err(refused)?;
+    let name: String = file_name
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(200)
+        .collect();
+    let draft = db::catalog_drafts::Draft {
+        id: framework::session::new_token(),
+        staff_id: by.id,
+        file_name: if name.trim().is_empty() {
+            "catalog.json".into()
+        } else {
+            name
+        },
+        body: text.to_string(),
+        created_at: domain::calendar::unix_now(),
+    };
+    db::catalog_drafts::add(conn, &draft)?;
+    Ok(draft.id)
+}
+
+/// The catalog file as `store catalog export` writes it, for a signed-in manager.
+pub fn export(ctx: &mut Ctx) -> Result<String, ApiError> {
+    staff(ctx, &[Role::Manager])?;
+    Ok(catalog_io::to_json(&catalog_io::export(ctx.conn)?))
+}
+
+fn draft(
+    conn: &mut db::AnyConnection,
+    by: &StaffRow,
+    id: &str,
+) -> Result<db::catalog_drafts::Draft, ApiError> {
+    db::catalog_drafts::get(conn, id, by.id, domain::calendar::unix_now())?.ok_or_else(|| {
+        ApiError::NotFound(
+            "This file is gone: it was applied, or uploaded more than a day ago. Upload it again."
+                .into(),
+        )
+    })
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/catalog/drafts/{draftId}`: an uploaded catalog file and every change it
+    /// would make now (its uploader, a manager); nothing is written.
+    pub struct StaffDraft = Get "/api/v1/staff/catalog/drafts/{draftId}" as "staffDraft", Session, errors [401, 404],
+    (DraftPath, NoParams, NoBody) -> DraftView,
+    "An uploaded catalog file's dry run: every change it would make (its uploader only).");
+
+impl Endpoint for StaffDraft {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (p, ..): Args<Self>) -> Result<DraftView, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let d = draft(ctx.conn, &by, &p.draft_id)?;
+        let (summary, changes, problems) = match catalog_io::import(ctx.conn, &d.body, false) {
+            Ok(r) => (summary(&r), changes_of(&r), vec![]),
+            Err(ImportError::Invalid(problems)) => (vec![], vec![], problems),
+            Err(ImportError::Db(e)) => return Err(e.into()),
+        };
+        Ok(DraftView {
+            id: d.id,
+            file_name: d.file_name,
+            uploaded_at: domain::calendar::manila_minute(d.created_at),
+            summary,
+            changes,
+            problems,
+        })
+    }
+}
+
+/// Nothing to send: the file is the one uploaded.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct ApplyForm {}
+
+framework::declare!(
+    /// `POST /api/v1/staff/catalog/drafts/{draftId}/apply`: imports an uploaded catalog file (its
+    /// uploader, a manager), as `store catalog import` does; the file is then gone.
+    pub struct StaffDraftApply = Post "/api/v1/staff/catalog/drafts/{draftId}/apply" as "staffDraftApply", Write, errors [401, 404, 422],
+    (DraftPath, NoParams, Json<ApplyForm, false>) -> ImportDone,
+    "Imports an uploaded catalog file in one transaction, recorded in the audit log with every change.");
+
+impl Endpoint for StaffDraftApply {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (p, ..): Args<Self>) -> Result<ImportDone, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let d = draft(ctx.conn, &by, &p.draft_id)?;
+        let subject = format!("catalog file {}", d.file_name);
+        let report = catalog_io::import_then(ctx.conn, &d.body, true, |conn, report| {
+            let side = |after: bool| {
+                let all: serde_json::Map<String, serde_json::Value> = report
+                    .changes
+                    .iter()
+                    .map(|c| {
+                        let fields: serde_json::Map<String, serde_json::Value> = c
+                            .fields
+                            .iter()
+                            .map(|f| {
+                                let v = if after { &f.after } else { &f.before };
+                                (f.field.to_string(), v.clone().unwrap_or_default())
+                            })
+                            .collect();
+                        (format!("{} {}", c.section, c.key), fields.into())
+                    })
+                    .collect();
+                serde_json::Value::Object(all)
+            };
+            crate::staff::entry(
+                conn,
+                Some(&by),
+                "catalog.import",
+                &subject,
+                Some(side(false)),
+                Some(side(true)),
+            )?;
+            db::catalog_drafts::remove(conn, &d.id)?;
+            Ok(())
+        })
+        .map_err(refused)?;
+        if !report.changes() {
+            db::catalog_drafts::remove(ctx.conn, &d.id)?;
+        }
+        Ok(ImportDone {
+            changes: changes_of(&report),
+            data_version: report.data_version,
+        })
+    }
+}

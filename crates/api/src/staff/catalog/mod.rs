@@ -1,0 +1,203 @@
+//! The catalog in a manager's hands: one product's name, description, prices, stock and cities
+//! (`product`), the cities many products are sold in at once, shown before it is saved
+//! (`cities`). Every form goes through the catalog file's import (`db::catalog_io::edit_then`):
+//! the command line's rules, one transaction that starts from what the last writer left, the
+//! data version bumped so every app server shows the change within a second, and an audit record
+//! of each product's fields before and after.
+
+pub mod cities;
+pub mod import;
+pub mod product;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use db::catalog_io::{self, ImportError};
+use db::team::StaffRow;
+use framework::error::ApiError;
+
+/// What happens to a record of the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    New,
+    Changed,
+    Removed,
+    /// A product left out of an imported file: kept, and made not orderable.
+    LeftOut,
+}
+
+/// One field that changes, before and after, as a person reads them (money in pesos).
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct FieldChange {
+    pub field: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// One record that changes: its section (`products`, `deposits`, `delivery_fees`, `banners`,
+/// `promos`), its key (a product's slug; an id; a fee's city and fulfillment), what happens, and
+/// the fields that change.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct CatalogChange {
+    pub section: String,
+    pub key: String,
+    pub kind: ChangeKind,
+    pub fields: Vec<FieldChange>,
+}
+
+impl From<&catalog_io::Change> for CatalogChange {
+    fn from(c: &catalog_io::Change) -> Self {
+        Self {
+            section: c.section.into(),
+            key: c.key.clone(),
+            kind: match c.kind {
+                catalog_io::ChangeKind::New => ChangeKind::New,
+                catalog_io::ChangeKind::Changed => ChangeKind::Changed,
+                catalog_io::ChangeKind::Removed => ChangeKind::Removed,
+                catalog_io::ChangeKind::LeftOut => ChangeKind::LeftOut,
+            },
+            fields: c
+                .fields
+                .iter()
+                .map(|f| FieldChange {
+                    field: f.field.into(),
+                    before: f.before_text.clone(),
+                    after: f.after_text.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The changes of a report, as the pages list them.
+pub fn changes_of(report: &catalog_io::Report) -> Vec<CatalogChange> {
+    report.changes.iter().map(CatalogChange::from).collect()
+}
+
+/// A served city a product may be sold in.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct CityChoice {
+    /// Its PSGC code.
+    pub id: domain::CityId,
+    pub name: String,
+    pub province: String,
+}
+
+/// Every served city, by province and name.
+pub(crate) fn city_choices(conn: &mut db::AnyConnection) -> Result<Vec<CityChoice>, ApiError> {
+    let provinces = db::places::provinces(conn)?;
+    let mut all: Vec<CityChoice> = db::places::served_cities(conn, None, None)?
+        .into_iter()
+        .map(|c| CityChoice {
+            id: c.id,
+            name: c.city_name,
+            province: provinces
+                .iter()
+                .find(|p| p.id == c.province_id)
+                .map(|p| p.province_name.clone())
+                .unwrap_or_default(),
+        })
+        .collect();
+    all.sort_by(|a, b| (&a.province, &a.name).cmp(&(&b.province, &b.name)));
+    Ok(all)
+}
+
+/// The audit records of an edit: one per product it changes, its changed fields before and after.
+fn audit(
+    conn: &mut db::AnyConnection,
+    by: &StaffRow,
+    report: &catalog_io::Report,
+    ids: &std::collections::HashMap<String, (i32, String)>,
+) -> Result<(), ImportError> {
+    for c in report.changes.iter().filter(|c| c.section == "products") {
+        let side = |after: bool| {
+            let fields: serde_json::Map<String, serde_json::Value> = c
+                .fields
+                .iter()
+                .map(|f| {
+                    let v = if after { &f.after } else { &f.before };
+                    (f.field.to_string(), v.clone().unwrap_or_default())
+                })
+                .collect();
+            serde_json::Value::Object(fields)
+        };
+        let subject = match ids.get(&c.key) {
+            Some((id, sku)) => format!("product {id} ({sku})"),
+            None => format!("product {}", c.key),
+        };
+        super::entry(
+            conn,
+            Some(by),
+            "product.change",
+            &subject,
+            Some(side(false)),
+            Some(side(true)),
+        )?;
+    }
+    Ok(())
+}
+
+/// Runs `edit` on the catalog through the import's rules (see the module's words), recorded for
+/// `by`; a problem of record `index` of `section` is answered on its field, as `fields` names
+/// them (another field's, or another record's, as a conflict naming it).
+pub fn edit(
+    conn: &mut db::AnyConnection,
+    by: &StaffRow,
+    apply: bool,
+    mine: (&str, usize, &[&'static str]),
+    change: impl FnOnce(&mut catalog_io::CatalogFile) -> Result<(), ImportError>,
+) -> Result<catalog_io::Report, ApiError> {
+    let ids: std::collections::HashMap<String, (i32, String)> =
+        db::catalog::products(conn, db::catalog::Area::Anywhere, None)?
+            .into_iter()
+            .map(|p| (p.slug, (p.id.get(), p.sku)))
+            .collect();
+    catalog_io::edit_then(conn, apply, change, |conn, report| {
+        audit(conn, by, report, &ids)
+    })
+    .map_err(|e| refused(e, mine))
+}
+
+/// An edit's problems as the form shows them.
+fn refused(e: ImportError, (section, index, fields): (&str, usize, &[&'static str])) -> ApiError {
+    let problems = match e {
+        ImportError::Db(e) => return e.into(),
+        ImportError::Invalid(problems) => problems,
+    };
+    let mut errors = domain::account::FieldErrors::new();
+    for (field, what) in catalog_io::problems_of(&problems, section, index) {
+        match fields.iter().find(|f| **f == field) {
+            Some(f) => errors
+                .entry(f)
+                .or_default()
+                .push(format!("{} {what}", label(f))),
+            None => {
+                return ApiError::Conflict(format!(
+                    "The catalog refuses this change: {field} {what}."
+                ))
+            }
+        }
+    }
+    if errors.is_empty() {
+        return ApiError::Conflict(format!(
+            "The catalog refuses this change: {}",
+            problems.join("; ")
+        ));
+    }
+    ApiError::Fields(errors)
+}
+
+/// A field of the catalog as a form's message names it.
+fn label(field: &str) -> &'static str {
+    match field {
+        "product_name" => "The name",
+        "description" => "The description",
+        "price" => "The price",
+        "price_per_case" => "The price per case",
+        "orderable" => "In stock",
+        "cities" => "The cities",
+        _ => "This field",
+    }
+}

@@ -1,0 +1,514 @@
+//! The catalog in a manager's hands, through the API, on SQLite and PostgreSQL: one product's
+//! name, description, prices, stock and cities changed by the catalog import's rules (every
+//! problem on its field, nothing written on a problem), each change in the audit log with its
+//! fields before and after; the cities of many products shown before they are saved; two
+//! managers saving at once lose neither's change; nobody else reaches any of it.
+
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
+mod support;
+
+use actix_web::http::StatusCode;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use support::staff::Staff;
+use support::{database, Backend, TestDb};
+
+const KEG: &str = "/api/v1/staff/catalog/products/21";
+const MAKATI: i64 = 1380300000;
+const CALOOCAN: i64 = 1380100000;
+const LAS_PINAS: i64 = 1380200000;
+
+/// The audit records of catalog changes: subject, before, after.
+fn changes_recorded(db: &TestDb) -> Vec<(String, Value, Value)> {
+    use db::schema::audit_log::dsl::*;
+    audit_log
+        .filter(action.eq("product.change"))
+        .order(id.asc())
+        .select((subject, before_state, after_state))
+        .load::<(String, Option<String>, Option<String>)>(&mut db.pool.get().unwrap())
+        .unwrap()
+        .into_iter()
+        .map(|(s, b, a)| {
+            let v = |t: Option<String>| serde_json::from_str(&t.unwrap()).unwrap();
+            (s, v(b), v(a))
+        })
+        .collect()
+}
+
+fn product(db: &TestDb, id: i32) -> db::models::Product {
+    db::carts::product(&mut db.pool.get().unwrap(), domain::ProductId::from_db(id))
+        .unwrap()
+        .unwrap()
+}
+
+fn cities_of(db: &TestDb, id: i32) -> Vec<i64> {
+    use db::schema::product_areas::dsl::*;
+    product_areas
+        .filter(product_id.eq(id))
+        .order(city_id)
+        .select(city_id)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap()
+}
+
+fn version(db: &TestDb) -> i64 {
+    db::catalog_io::data_version(&mut db.pool.get().unwrap()).unwrap()
+}
+
+async fn a_manager_changes_a_product_by_the_catalogs_rules(b: Backend) {
+    let db = database(b);
+    let boss = Staff::signed_in(&db, "boss@tala.example", "manager").await;
+    let r = boss.send("GET", KEG, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let keg = r.json();
+    assert_eq!(keg["sku"], "TBC-KEG-021");
+    assert_eq!(keg["price"], 725_000);
+    assert_eq!(keg["every_city"], false);
+    assert_eq!(keg["cities"].as_array().unwrap().len(), 17);
+    assert_eq!(
+        keg["choices"].as_array().unwrap().len(),
+        26,
+        "the served cities"
+    );
+    assert_eq!(keg["anchor"], "product-TBC-KEG-021");
+
+    // A new price as typed, out of stock, two more cities, a description of two lines.
+    let before = version(&db);
+    let mut cities: Vec<Value> = keg["cities"].as_array().unwrap().clone();
+    cities.extend([json!(402103000), json!(301410000)]);
+    let r = boss
+        .send(
+            "POST",
+            KEG,
+            Some(json!({
+                "price": "P7,450.00",
+                "orderable": false,
+                "sold": "these_cities",
+                "cities": cities,
+                "description": "Thirty litres.\r\nChilled on the day.",
+            })),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let saved = r.json();
+    assert_eq!(saved["product"]["price"], 745_000);
+    assert_eq!(saved["product"]["orderable"], false);
+    let fields: Vec<&str> = saved["changes"][0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["price", "orderable", "cities", "description"]);
+    assert_eq!(saved["changes"][0]["fields"][0]["before"], "P7,250.00");
+    assert_eq!(saved["changes"][0]["fields"][0]["after"], "P7,450.00");
+    let keg = product(&db, 21);
+    assert_eq!((keg.price, keg.orderable), (745_000, false));
+    assert_eq!(keg.description, "Thirty litres.\nChilled on the day.");
+    let sold = cities_of(&db, 21);
+    assert!(sold.contains(&402103000) && sold.contains(&301410000) && sold.len() == 19);
+    assert!(
+        version(&db) > before,
+        "every app server follows the data version"
+    );
+    let recorded = changes_recorded(&db);
+    assert_eq!(recorded.len(), 1);
+    let (subject, was, is) = &recorded[0];
+    assert_eq!(subject, "product 21 (TBC-KEG-021)");
+    assert_eq!(was["price"], 725_000);
+    assert_eq!(is["price"], 745_000);
+    assert_eq!(
+        (was["orderable"].clone(), is["orderable"].clone()),
+        (json!(true), json!(false))
+    );
+    assert_eq!(is["cities"].as_array().unwrap().len(), 19);
+
+    // The same again: nothing changes, nothing is recorded.
+    let r = boss
+        .send(
+            "POST",
+            KEG,
+            Some(json!({"price": "7450", "orderable": false})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["changes"], json!([]));
+    assert_eq!(changes_recorded(&db).len(), 1);
+
+    // Problems, each on its field, in the import's words; nothing is written.
+    for (body, field, words) in [
+        (
+            json!({"price": "1,000,000.01"}),
+            "price",
+            "The price must be at most",
+        ),
+        (json!({"price": "-5"}), "price", "in pesos"),
+        (
+            json!({"price_per_case": "12.345"}),
+            "price_per_case",
+            "in pesos",
+        ),
+        (
+            json!({"product_name": "   "}),
+            "product_name",
+            "The name must not be blank",
+        ),
+        (
+            json!({"product_name": "x".repeat(201)}),
+            "product_name",
+            "at most 200 characters",
+        ),
+        (
+            json!({"description": "a\u{7}b"}),
+            "description",
+            "control characters",
+        ),
+        (json!({"sold": "these_cities"}), "cities", "Tick the cities"),
+        (json!({"cities": [999]}), "cities", "not a city's PSGC code"),
+        (
+            json!({"cities": "1380300000,1380300000"}),
+            "cities",
+            "lists 1380300000 twice",
+        ),
+    ] {
+        let r = boss.send("POST", KEG, Some(body.clone())).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            r.text()
+        );
+        let said = r.json()["errors"][field][0]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(said.contains(words), "{body}: {}", r.text());
+    }
+    // Not JSON's types: refused before anything is read.
+    for body in [
+        json!({"orderable": "maybe"}),
+        json!({"cities": "1,x"}),
+        json!({"price": 7450}),
+    ] {
+        let r = boss.send("POST", KEG, Some(body.clone())).await;
+        assert!(r.status.is_client_error(), "{body}: {}", r.status);
+    }
+    assert_eq!(product(&db, 21).price, 745_000);
+    assert_eq!(changes_recorded(&db).len(), 1);
+
+    // Sold in every city again: the list goes.
+    let r = boss
+        .send("POST", KEG, Some(json!({"sold": "everywhere"})))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert!(product(&db, 21).sold_in_all_areas);
+    assert!(cities_of(&db, 21).is_empty());
+
+    // No such product; another role; nobody signed in.
+    let r = boss
+        .send("GET", "/api/v1/staff/catalog/products/9999", None)
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/products/9999",
+            Some(json!({"price": "1"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    for (method, body) in [("GET", None), ("POST", Some(json!({"price": "1"})))] {
+        let r = dora.send(method, KEG, body).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{method}");
+    }
+    let nobody = Staff::added(&db, "eve@tala.example", "manager");
+    let r = nobody.send("POST", KEG, Some(json!({"price": "1"}))).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(product(&db, 21).price, 745_000);
+}
+
+both!(a_manager_changes_a_product_by_the_catalogs_rules);
+
+async fn the_cities_of_many_products_are_shown_then_saved(b: Backend) {
+    let db = database(b);
+    let boss = Staff::signed_in(&db, "boss@tala.example", "manager").await;
+    let r = boss.send("GET", "/api/v1/staff/catalog/areas", None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["results"].as_array().unwrap().len(), 26);
+
+    // Product 17 is sold in four cities, product 1 in every one: adding two cities changes 17.
+    let was = cities_of(&db, 17);
+    let plan =
+        format!("/api/v1/staff/catalog/cities?products=17,1&cities={CALOOCAN},{LAS_PINAS}&how=add");
+    let r = boss.send("GET", &plan, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let shown = r.json();
+    assert_eq!(shown["applied"], false);
+    assert_eq!(shown["changes"].as_array().unwrap().len(), 1, "{shown}");
+    assert_eq!(shown["changes"][0]["key"], "bangkal-double-ipa-can-473ml");
+    assert_eq!(shown["changes"][0]["fields"][0]["field"], "cities");
+    assert_eq!(shown["products"][1]["sku"], "TBC-BTL-001");
+    assert_eq!(shown["cities"][0]["name"], "Caloocan City");
+    // Shown, or asked without confirm: nothing is written.
+    let form = json!({"products": [17, 1], "cities": [CALOOCAN, LAS_PINAS], "how": "add"});
+    let r = boss
+        .send("POST", "/api/v1/staff/catalog/cities", Some(form.clone()))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["changes"], shown["changes"]);
+    assert_eq!(
+        r.json()["link"],
+        format!("/staff/catalog/cities?products=17,1&cities={CALOOCAN},{LAS_PINAS}&how=add")
+    );
+    assert_eq!(cities_of(&db, 17), was);
+    assert!(changes_recorded(&db).is_empty());
+
+    let mut confirmed = form.clone();
+    confirmed["confirm"] = json!(true);
+    let r = boss
+        .send("POST", "/api/v1/staff/catalog/cities", Some(confirmed))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["applied"], true);
+    assert_eq!(r.json()["link"], "/staff/catalog?done=cities");
+    let now = cities_of(&db, 17);
+    assert_eq!(now.len(), 6);
+    assert!(now.contains(&CALOOCAN) && now.contains(&LAS_PINAS));
+    assert_eq!(changes_recorded(&db).len(), 1);
+
+    // Taken away from a product sold everywhere: every other served city stays.
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/cities",
+            Some(json!({"products": "1", "cities": MAKATI.to_string(), "how": "remove", "confirm": true})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert!(!product(&db, 1).sold_in_all_areas);
+    let left = cities_of(&db, 1);
+    assert_eq!(left.len(), 25);
+    assert!(!left.contains(&MAKATI));
+
+    // What cannot be: each refused, nothing written.
+    for (uri, body) in [
+        (
+            "/api/v1/staff/catalog/cities",
+            json!({"products": [17], "cities": [999], "how": "add"}),
+        ),
+        (
+            "/api/v1/staff/catalog/cities",
+            json!({"products": [9999], "cities": [MAKATI], "how": "add"}),
+        ),
+        (
+            "/api/v1/staff/catalog/cities",
+            json!({"products": [], "cities": [MAKATI], "how": "add"}),
+        ),
+        (
+            "/api/v1/staff/catalog/cities",
+            json!({"products": [17], "cities": [MAKATI]}),
+        ),
+    ] {
+        let r = boss.send("POST", uri, Some(body.clone())).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            r.text()
+        );
+    }
+    for query in [
+        "products=x&cities=1&how=add",
+        "products=17&cities=-1&how=add",
+        "products=17&cities=1&how=sideways",
+    ] {
+        let r = boss
+            .send(
+                "GET",
+                &format!("/api/v1/staff/catalog/cities?{query}"),
+                None,
+            )
+            .await;
+        assert!(r.status.is_client_error(), "{query}: {}", r.status);
+    }
+    assert_eq!(changes_recorded(&db).len(), 2);
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    let r = dora.send("GET", &plan, None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+
+both!(the_cities_of_many_products_are_shown_then_saved);
+
+/// Two managers saving two products at once: each edit starts from what the other left, so
+/// neither's change is lost.
+async fn two_managers_saving_at_once_lose_nothing(b: Backend) {
+    let db = database(b);
+    let boss = {
+        let mut conn = db.pool.get().unwrap();
+        let id = db::team::add(&mut conn, "boss@tala.example", "Boss", "manager", 0).unwrap();
+        db::team::by_id(&mut conn, id).unwrap().unwrap()
+    };
+    let handles: Vec<_> = [3_i32, 4]
+        .into_iter()
+        .map(|id| {
+            let pool = db.pool.clone();
+            let boss = boss.clone();
+            std::thread::spawn(move || {
+                let mut conn = pool.get().unwrap();
+                let slug = db::carts::product(&mut conn, domain::ProductId::from_db(id))
+                    .unwrap()
+                    .unwrap()
+                    .slug;
+                for price in 1..=8_i64 {
+                    let s = slug.clone();
+                    api::staff::catalog::edit(&mut conn, &boss, true, ("products", 0, &[]), |f| {
+                        let r = f.products.iter_mut().find(|r| r.slug == s).unwrap();
+                        r.price = price * 100;
+                        Ok(())
+                    })
+                    .unwrap();
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    assert_eq!((product(&db, 3).price, product(&db, 4).price), (800, 800));
+    assert_eq!(changes_recorded(&db).len(), 16);
+}
+
+both!(two_managers_saving_at_once_lose_nothing);
+
+/// The catalog file uploaded in the browser: checked at once (a bad file is not kept and names
+/// its problems), its every change shown to its uploader only, applied once in one transaction
+/// with one audit record, then gone.
+async fn a_catalog_file_is_checked_shown_then_applied(b: Backend) {
+    let db = database(b);
+    let boss = Staff::signed_in(&db, "boss@tala.example", "manager").await;
+    let row = db::team::by_id(&mut db.pool.get().unwrap(), boss.id)
+        .unwrap()
+        .unwrap();
+    let file = db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap();
+    let mut text: Value = serde_json::from_str(&db::catalog_io::to_json(&file)).unwrap();
+    text["products"][2]["price"] = json!(5900);
+    text["banners"].as_array_mut().unwrap().pop();
+    let drafts = |db: &TestDb| -> i64 {
+        db::schema::catalog_drafts::table
+            .count()
+            .get_result(&mut db.pool.get().unwrap())
+            .unwrap()
+    };
+
+    // A file with problems: named by record and field, nothing kept.
+    let mut bad = text.clone();
+    bad["products"][2]["price"] = json!(-1);
+    bad["deposits"][0]["amount"] = json!("a lot");
+    let upload = |t: &str| {
+        api::staff::catalog::import::upload(&mut db.pool.get().unwrap(), &row, "catalog.json", t)
+    };
+    let Err(framework::ApiError::Fields(errors)) = upload(&bad.to_string()) else {
+        panic!("refused")
+    };
+    assert_eq!(errors["file"].len(), 2, "{errors:?}");
+    assert!(errors["file"][0].starts_with("products[2] (slug tala-light-330ml): price must be"));
+    assert!(upload("not json").is_err() && upload("").is_err());
+    assert_eq!(drafts(&db), 0);
+
+    let id = upload(&text.to_string()).unwrap();
+    let uri = format!("/api/v1/staff/catalog/drafts/{id}");
+    let r = boss.send("GET", &uri, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let shown = r.json();
+    assert_eq!(shown["problems"], json!([]));
+    let changes = shown["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 2, "{shown}");
+    assert_eq!(
+        (
+            changes[0]["key"].as_str(),
+            changes[0]["fields"][0]["after"].as_str()
+        ),
+        (Some("tala-light-330ml"), Some("P59.00"))
+    );
+    assert_eq!(
+        (changes[1]["section"].as_str(), changes[1]["kind"].as_str()),
+        (Some("banners"), Some("removed"))
+    );
+    assert_eq!(shown["summary"][0], "Products: 1 changed, 25 unchanged");
+    assert_eq!(product(&db, 3).price, 5500, "a dry run writes nothing");
+
+    // Only its uploader sees or applies it.
+    let other = Staff::signed_in(&db, "other@tala.example", "manager").await;
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    for who in [&other, &dora] {
+        assert_eq!(
+            who.send("GET", &uri, None).await.status,
+            StatusCode::NOT_FOUND
+        );
+        let r = who
+            .send("POST", &format!("{uri}/apply"), Some(json!({})))
+            .await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND);
+    }
+    let r = boss
+        .send("GET", "/api/v1/staff/catalog/drafts/not-a-draft", None)
+        .await;
+    assert!(r.status.is_client_error());
+
+    let r = boss
+        .send("POST", &format!("{uri}/apply"), Some(json!({})))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["changes"].as_array().unwrap().len(), 2);
+    assert_eq!(product(&db, 3).price, 5900);
+    let banners: i64 = db::schema::banners::table
+        .count()
+        .get_result(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(banners, 2);
+    let (subject, after): (String, Option<String>) = db::schema::audit_log::table
+        .filter(db::schema::audit_log::action.eq("catalog.import"))
+        .select((
+            db::schema::audit_log::subject,
+            db::schema::audit_log::after_state,
+        ))
+        .first(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(subject, "catalog file catalog.json");
+    let after: Value = serde_json::from_str(&after.unwrap()).unwrap();
+    assert_eq!(after["products tala-light-330ml"]["price"], 5900);
+    // Applied once: gone.
+    assert_eq!(drafts(&db), 0);
+    assert_eq!(
+        boss.send("GET", &uri, None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let r = boss
+        .send("POST", &format!("{uri}/apply"), Some(json!({})))
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+
+    // A file left a day is gone too.
+    let id = upload(&text.to_string()).unwrap();
+    diesel::update(db::schema::catalog_drafts::table.find(&id))
+        .set(db::schema::catalog_drafts::created_at.eq(domain::calendar::unix_now() - 86_401))
+        .execute(&mut db.pool.get().unwrap())
+        .unwrap();
+    let r = boss
+        .send("GET", &format!("/api/v1/staff/catalog/drafts/{id}"), None)
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("Upload it again"),
+        "{}",
+        r.text()
+    );
+}
+
+both!(a_catalog_file_is_checked_shown_then_applied);

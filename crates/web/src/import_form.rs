@@ -1,0 +1,142 @@
+//! The catalog file in the browser: `GET /staff/catalog/export` downloads it (as `store catalog
+//! export` writes it), and the import page's upload form (`multipart/form-data` to
+//! `/staff/catalog/import`, a file form of [`crate::form`]) checks an uploaded file and keeps it
+//! for its dry run, which its own page shows (`/staff/catalog/import/{draftId}`) before the
+//! manager applies it. The same rules as every file form (see `photo_form`): a signed-in
+//! manager, asked before the body is read; the body's limits; the page's CSRF token; then the
+//! import's rules (`api::staff::catalog::import`), every problem listed beside the file field.
+
+use std::time::Duration;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use api::staff::catalog::import::MAX_FILE;
+use domain::staff::Role;
+
+use crate::fields::Fields;
+use crate::form::{success, Done, EXPIRED};
+use crate::respond::csrf_holds;
+use crate::upload::{announced_too_large, read, refused, refused_by, Unread};
+use crate::WebState;
+
+/// The import page: the upload form posts to its address, and is answered from it.
+pub const PAGE: &str = "/staff/catalog/import";
+
+/// The most a whole body may be: the file, the text, and the parts' headers.
+const BODY_LIMIT: usize = MAX_FILE + 64 * 1024;
+/// How long a body may take to arrive (8 MB over a slow link).
+const UPLOAD_DEADLINE: Duration = Duration::from_secs(120);
+
+crate::file_form!(PAGE, answer);
+
+async fn answer(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &web::Data<WebState>,
+) -> HttpResponse {
+    let none = Fields::from_pairs(Vec::new());
+    let too_large = || {
+        refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "This file is larger than the {} MB a catalog file may be.",
+                MAX_FILE >> 20
+            ),
+            Some("file"),
+        )
+    };
+    let caller = framework::Caller::of_page(req);
+    let manager = state
+        .api
+        .run(caller.clone(), |ctx| {
+            api::staff::staff(ctx, &[Role::Manager]).map(|_| ())
+        })
+        .await;
+    if let Err(e) = manager {
+        return refused_by(e).answer(req, state, &none).await;
+    }
+    if announced_too_large(req, BODY_LIMIT) {
+        return too_large().answer(req, state, &none).await;
+    }
+    let reading = read(req, payload, "file", BODY_LIMIT);
+    let sent = match tokio::time::timeout(UPLOAD_DEADLINE, reading).await {
+        Ok(Ok(sent)) => sent,
+        Ok(Err(Unread::TooLarge)) => return too_large().answer(req, state, &none).await,
+        Ok(Err(Unread::Malformed)) | Err(_) => {
+            let bad = refused(
+                StatusCode::BAD_REQUEST,
+                "This form could not be read. Choose the file and send it again.",
+                None,
+            );
+            return bad.answer(req, state, &none).await;
+        }
+    };
+    let fields = Fields::from_pairs(sent.fields);
+    if !csrf_holds(&caller, &fields) {
+        let expired = refused(StatusCode::FORBIDDEN, EXPIRED, None);
+        return expired.answer(req, state, &fields).await;
+    }
+    let Some((name, bytes)) = sent.file else {
+        let none = refused(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Choose a catalog file to upload.",
+            Some("file"),
+        );
+        return none.answer(req, state, &fields).await;
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        let binary = refused(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "This is not a catalog file: a catalog file is JSON text (UTF-8), as Export writes it.",
+            Some("file"),
+        );
+        return binary.answer(req, state, &fields).await;
+    };
+    let kept = state
+        .api
+        .run(caller, move |ctx| {
+            let signed = api::staff::staff(ctx, &[Role::Manager])?;
+            api::staff::catalog::import::upload(ctx.conn, &signed.member, &name, &text)
+        })
+        .await;
+    match kept {
+        Ok(id) => success(req, &Done::to(format!("{PAGE}/{id}"))),
+        Err(e) => {
+            crate::form::Refused::of(e, None)
+                .answer(req, state, &fields)
+                .await
+        }
+    }
+}
+
+/// `GET /staff/catalog/export`: the catalog file, to download (managers; others are sent to sign
+/// in, or told there is no such page).
+pub async fn export(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
+    let caller = framework::Caller::of_page(&req);
+    let file = state
+        .api
+        .run(caller, api::staff::catalog::import::export)
+        .await;
+    match file {
+        Ok(json) => {
+            let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
+            let mut res = HttpResponse::Ok()
+                .content_type("application/json; charset=utf-8")
+                .insert_header((
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"catalog-{today}.json\""),
+                ))
+                .body(json);
+            framework::request::mark_private(res.headers_mut());
+            res
+        }
+        Err(framework::ApiError::Unauthenticated) => {
+            let mut res = HttpResponse::Found()
+                .insert_header((header::LOCATION, "/staff/login"))
+                .finish();
+            framework::request::mark_private(res.headers_mut());
+            res
+        }
+        Err(e) => crate::respond::error_page(e),
+    }
+}

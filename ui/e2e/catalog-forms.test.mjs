@@ -1,0 +1,121 @@
+// The catalog's forms in Debian's Chromium, with JavaScript on and off: a manager changes a keg's
+// price, takes it out of stock and sells it in two more cities, and a shopper's product page shows
+// it; then ticks a product and a city in the catalog, sees the change on a page of its own and
+// saves it. axe finds nothing on the pages.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAKATI_SHOPPER, hydrated, newContext, noViolations, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
+
+useStoreAndBrowser();
+
+const CASES = [
+  { js: true, keg: 'Tala Pale Pilsen Keg 20 L', id: 22, slug: 'tala-pale-pilsen-keg-20l', city: 'Caloocan City', code: 1380100000 },
+  { js: false, keg: 'Habagat Strong Lager Keg 30 L', id: 23, slug: 'habagat-strong-lager-keg-30l', city: 'Las Piñas City', code: 1380200000 },
+];
+const IPA = 'Bangkal Double IPA Can 473 ml';
+
+for (const c of CASES) {
+  test(`a manager changes a keg and the cities of a product, JavaScript ${c.js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`forms-${c.js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Fe Cruz', 'fe-keeps-the-prices-42', c.js);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    try {
+      await page.getByRole('link', { name: 'Catalog' }).click();
+      await page.waitForURL(/\/staff\/catalog$/);
+      await ready();
+      await page.getByRole('link', { name: c.keg }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/products/${c.id}$`));
+      await ready();
+      await noViolations(page, c.js, 'a product');
+      // A price too high first: refused by the price, nothing saved, what was typed kept.
+      await page.getByLabel('Price per unit (pesos)').fill('2,000,000');
+      await page.getByRole('button', { name: 'Save Product' }).click();
+      await page.getByText('The price must be at most P1,000,000.00').waitFor();
+      await ready();
+      assert.equal(await page.getByLabel('Price per unit (pesos)').inputValue(), '2,000,000');
+      await page.getByLabel('Price per unit (pesos)').fill('5,350');
+      await page.getByLabel('Out of stock').check();
+      await page.getByLabel('Bacoor City').check();
+      await page.getByLabel('Malolos City').check();
+      await page.getByRole('button', { name: 'Save Product' }).click();
+      await page.waitForURL(/done=saved$/);
+      await page.getByText('Saved: the shop shows it within a second.').waitFor();
+      await ready();
+      assert.equal(await page.getByLabel('Price per unit (pesos)').inputValue(), 'P5,350.00');
+      assert.ok(await page.getByLabel('Bacoor City').isChecked());
+
+      // A shopper's page shows it within a second.
+      const shopper = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: c.js });
+      try {
+        const shop = await shopper.newPage();
+        await shop.goto(`${store.base}/single-product/${c.slug}`);
+        if (c.js) await hydrated(shop);
+        await shop.getByRole('button', { name: 'Out Of Stock' }).waitFor();
+        assert.match(await shop.locator('main').innerText(), /5,350\.00/);
+      } finally {
+        await shopper.close();
+      }
+
+      // A product and a city ticked in the catalog: the change shown, then saved.
+      await page.getByRole('link', { name: 'Back to the catalog' }).click();
+      await page.waitForURL(/\/staff\/catalog#product-/);
+      await ready();
+      await page.getByLabel(`Choose ${IPA}`).check();
+      await page.locator('#cities').getByLabel(c.city).check();
+      await page.getByRole('button', { name: 'Show the Changes' }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/cities\\?products=17&cities=${c.code}&how=add$`));
+      await ready();
+      await page.getByRole('table', { name: 'What will change when you save' }).getByText('bangkal-double-ipa-can-473ml').waitFor();
+      await noViolations(page, c.js, 'the changes of cities');
+      await page.getByRole('button', { name: 'Save These Changes' }).click();
+      await page.waitForURL(/\/staff\/catalog\?done=cities$/);
+      await page.getByText('Saved: the shop shows the products in their cities within a second.').waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+for (const js of [true, false]) {
+  test(`a manager exports, checks and imports the catalog file, JavaScript ${js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`file-${js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Gil Tan', 'gil-imports-the-file-42', js);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    try {
+      await page.goto(`${store.base}/staff/catalog`);
+      await ready();
+      await page.getByRole('link', { name: 'Export or import the catalog file' }).click();
+      await page.waitForURL(/\/staff\/catalog\/import$/);
+      await ready();
+      await noViolations(page, js, 'the catalog file');
+      const exported = await page.request.get(`${store.base}/staff/catalog/export`);
+      assert.equal(exported.status(), 200);
+      assert.match(exported.headers()['content-disposition'], /^attachment; filename="catalog-\d{4}-\d{2}-\d{2}\.json"$/);
+      const file = await exported.json();
+      const slug = js ? 'tala-dark-lager-330ml' : 'habagat-strong-lager-330ml';
+      const product = file.products.find((p) => p.slug === slug);
+      // A bad file first: every problem listed, nothing changed.
+      product.price = -1;
+      await page.getByLabel('Catalog file (JSON)').setInputFiles({ name: 'catalog.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+      await page.getByRole('button', { name: 'Check the File' }).click();
+      await page.getByText(`(slug ${slug}): price must be a whole number of centavos`).waitFor();
+      await ready();
+      product.price = 9900;
+      await page.getByLabel('Catalog file (JSON)').setInputFiles({ name: 'catalog.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+      await page.getByRole('button', { name: 'Check the File' }).click();
+      await page.waitForURL(/\/staff\/catalog\/import\/[A-Za-z0-9_-]{43}$/);
+      await ready();
+      const table = page.getByRole('table', { name: 'What will change when you apply the file' });
+      await table.getByText(slug).waitFor();
+      await table.getByText('P99.00').waitFor();
+      await noViolations(page, js, 'a catalog file checked');
+      await page.getByRole('button', { name: 'Apply These Changes' }).click();
+      await page.waitForURL(/\/staff\/catalog\?done=imported$/);
+      await page.getByText('Imported: the shop shows the catalog file within a second.').waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
