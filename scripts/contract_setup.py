@@ -566,6 +566,60 @@ def setup_staff(folder, added):
     return words, manager, members["rider"]
 
 
+# Catalog files the manager uploaded (POST /staff/catalog/import, the catalog page's upload form),
+# each waiting for its import: some to read (GET /api/v1/staff/catalog/drafts/{draftId}), others
+# to apply (POST .../apply uses one up). Each raises the price of a keg no other call buys.
+DRAFTS, DRAFTS_TO_APPLY = 3, 6
+DRAFT_PRODUCT = "tala-light-keg-30l"
+
+
+def upload_draft(manager, n):
+    """A catalog file uploaded by the manager as the browser does (multipart, with the page's CSRF
+    token and the session cookie the page set); answers its id."""
+    cookie = f"{STAFF_COOKIE}={manager.session}"
+    status, headers, page = request("GET", "/staff/catalog/import", headers={"Cookie": cookie})
+    if status != 200:
+        raise RuntimeError(f"the import page answered {status}")
+    shopper = set_cookie(headers, "session")
+    if shopper:
+        cookie += f"; session={shopper}"
+    csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
+    status, _, text = request("GET", "/staff/catalog/export", headers={"Cookie": cookie})
+    file = text if isinstance(text, dict) else json.loads(text)
+    for product in file["products"]:
+        if product["slug"] == DRAFT_PRODUCT:
+            product["price"] += 100 * (n + 1)
+    boundary = f"contract-setup-{n}"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{csrf}\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="catalog-{n}.json"\r\n'
+        f"Content-Type: application/json\r\n\r\n{json.dumps(file)}\r\n--{boundary}--\r\n"
+    ).encode()
+    req = urllib.request.Request(
+        BASE + "/staff/catalog/import",
+        data=body,
+        method="POST",
+        headers={
+            "X-Forwarded-For": f"192.0.2.{_client[0]}",
+            "Cookie": cookie,
+            "Origin": BASE,
+            "Accept": "application/json",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+        },
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        location = json.loads(res.read())["location"]
+    return location.rsplit("/", 1)[1]
+
+
+def setup_catalog(folder, manager):
+    """The catalog's part: uploaded files for the drafts' calls."""
+    drafts = [upload_draft(manager, n) for n in range(DRAFTS + DRAFTS_TO_APPLY)]
+    write_dict(folder, "drafts", drafts[:DRAFTS])
+    write_dict(folder, "drafts-to-apply", drafts[DRAFTS:])
+    return f"{len(drafts)} catalog files uploaded"
+
+
 # Dispatch runs for the staff's runs calls, each kind with its own ids (bound per call in
 # scripts/schemathesis.toml) so what one call uses up stays for the others: runs (planned and out:
 # read, sent; sending one out already answers it as sent), runs to arrange (planned for
@@ -796,6 +850,7 @@ def main():
 
     staff, manager, rider = setup_staff(folder, staff)
     runs = setup_runs(folder, manager, rider)
+    catalog = setup_catalog(folder, manager)
 
     # Those to delete come first: the coverage phase tries the smallest ids (1 and 2) wherever an
     # id is asked for, deletions too, without a dictionary.
@@ -821,7 +876,7 @@ def main():
     print(
         f"contract setup: {len(addresses)} addresses, {len(cases)} Go-to Cases, {len(orders)} orders "
         f"({len(keys)} guests' keys), {len(registrations)} registration tokens, {len(newsletter)} "
-        f"newsletter tokens, {len(suids)} reset links, {staff}, {runs} in {time.monotonic() - started:.1f} s",
+        f"newsletter tokens, {len(suids)} reset links, {staff}, {runs}, {catalog} in {time.monotonic() - started:.1f} s",
         file=sys.stderr,
     )
     if len(sys.argv) == 3:

@@ -119,3 +119,54 @@ for (const js of [true, false]) {
     }
   });
 }
+
+const BANNERS = [
+  { js: true, id: 3, title: 'Amihan Wheat: brewed for cool evenings', starts: '2031-01-05', ends: '2031-01-09' },
+  { js: false, id: 2, title: 'Draft beer in kegs, delivered across Metro Manila', starts: '2031-02-05', ends: '2031-02-09' },
+];
+
+for (const b of BANNERS) {
+  test(`a manager schedules a banner and the home page shows it on its days, JavaScript ${b.js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`banner-${b.js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Ina Go', 'ina-schedules-banners-42', b.js);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    try {
+      await page.goto(`${store.base}/staff/catalog`);
+      await ready();
+      await page.getByRole('link', { name: 'Banners and their days' }).click();
+      await page.waitForURL(/\/staff\/catalog\/banners$/);
+      await ready();
+      await noViolations(page, b.js, 'the banners');
+      const form = page.locator(`#banner-${b.id}`);
+      // The last day before the first: refused by the last day.
+      await form.getByLabel('First day shown').fill(b.ends);
+      await form.getByLabel('Last day shown').fill(b.starts);
+      await form.getByRole('button', { name: /Save Banner/ }).click();
+      await page.locator(`#banner-${b.id}`).getByText(`The last day ${b.starts} is before starts_on ${b.ends}`).waitFor();
+      await ready();
+      await page.locator(`#banner-${b.id}`).getByLabel('First day shown').fill(b.starts);
+      await page.locator(`#banner-${b.id}`).getByLabel('Last day shown').fill(b.ends);
+      await page.locator(`#banner-${b.id}`).getByRole('button', { name: /Save Banner/ }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/banners\\?done=saved#banner-${b.id}$`));
+      await page.getByText('Saved: the home page shows it within a second, on its days.').waitFor();
+      await page.locator(`#banner-${b.id}`).getByText(`${b.starts} to ${b.ends} · Not shown today`).waitFor();
+
+      const shopper = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: b.js });
+      try {
+        const home = await shopper.newPage();
+        const banner = home.locator(`.banners img[alt="${b.title}"]`);
+        await home.goto(`${store.base}/`);
+        if (b.js) await hydrated(home);
+        assert.equal(await banner.count(), 0, 'not shown before its first day');
+        await home.goto(`${store.base}/?testdate=${b.starts}`);
+        if (b.js) await hydrated(home);
+        assert.equal(await banner.count(), 1, 'shown on its first day');
+      } finally {
+        await shopper.close();
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -327,13 +327,16 @@ pub fn packagings(conn: &mut AnyConnection) -> Result<Vec<Packaging>, ApiError> 
 }
 
 framework::declare!(
-    /// `GET /api/v1/banners`: the home carousel's banners, desktop and mobile images.
+    /// `GET /api/v1/banners`: the home carousel's banners shown today (a scheduled one within its
+    /// days), desktop and mobile images.
     pub struct Banners = Get "/api/v1/banners" as "banners", Public, errors [],
-    (NoParams, NoParams, NoBody) -> Results<BannerView>, "The home page's banners.");
+    (NoParams, crate::content::TestdateQuery, NoBody) -> Results<BannerView>, "The home page's banners shown today.");
 
 impl Endpoint for Banners {
-    fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
-        Ok(db::catalog::banners(ctx.conn)?
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<Self::Answer, ApiError> {
+        let at = ctx.config.now(framework::testdate(q.testdate.as_deref())?);
+        let date = domain::calendar::iso_date(at.date());
+        Ok(db::catalog::banners(ctx.conn, &date)?
             .into_iter()
             .map(|b: Banner| BannerView {
                 id: b.id,

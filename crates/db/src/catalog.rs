@@ -74,8 +74,11 @@ pub fn products(
     query.load(conn)
 }
 
-pub fn banners(conn: &mut AnyConnection) -> QueryResult<Vec<Banner>> {
+/// The banners shown on `date` (`YYYY-MM-DD`): those whose span holds it.
+pub fn banners(conn: &mut AnyConnection, date: &str) -> QueryResult<Vec<Banner>> {
     banners::table
+        .filter(banners::starts_on.is_null().or(banners::starts_on.le(date)))
+        .filter(banners::ends_on.is_null().or(banners::ends_on.ge(date)))
         .order((banners::sort_order, banners::id))
         .select(Banner::as_select())
         .load(conn)

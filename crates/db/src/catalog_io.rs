@@ -120,6 +120,12 @@ pub struct BannerRecord {
     pub desktop_image: String,
     pub mobile_image: String,
     pub sort_order: i32,
+    /// Shown from this Manila day (`YYYY-MM-DD`; none: already).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub starts_on: Option<String>,
+    /// Shown until this Manila day, included (none: for good).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ends_on: Option<String>,
 }
 
 /// A promo of one product (its slug), shown from `starts_on` to `ends_on` (Manila days, both
@@ -317,6 +323,17 @@ fn fee_records(conn: &mut AnyConnection, known: &Known) -> QueryResult<Vec<FeeRe
         .collect())
 }
 
+/// A banner's columns, as the file reads them.
+type BannerRow = (
+    i32,
+    String,
+    String,
+    String,
+    i32,
+    Option<String>,
+    Option<String>,
+);
+
 fn banner_records(conn: &mut AnyConnection) -> QueryResult<Vec<BannerRecord>> {
     Ok(banners::table
         .order(banners::id)
@@ -326,16 +343,22 @@ fn banner_records(conn: &mut AnyConnection) -> QueryResult<Vec<BannerRecord>> {
             banners::desktop_image,
             banners::mobile_image,
             banners::sort_order,
+            banners::starts_on,
+            banners::ends_on,
         ))
-        .load::<(i32, String, String, String, i32)>(conn)?
+        .load::<BannerRow>(conn)?
         .into_iter()
         .map(
-            |(id, title, desktop_image, mobile_image, sort_order)| BannerRecord {
-                id,
-                title,
-                desktop_image,
-                mobile_image,
-                sort_order,
+            |(id, title, desktop_image, mobile_image, sort_order, starts_on, ends_on)| {
+                BannerRecord {
+                    id,
+                    title,
+                    desktop_image,
+                    mobile_image,
+                    sort_order,
+                    starts_on,
+                    ends_on,
+                }
             },
         )
         .collect())
@@ -839,12 +862,14 @@ struct DepositValues<'a> {
 }
 
 #[derive(Insertable, AsChangeset)]
-#[diesel(table_name = banners)]
+#[diesel(table_name = banners, treat_none_as_null = true)]
 struct BannerValues<'a> {
     title: &'a str,
     desktop_image: &'a str,
     mobile_image: &'a str,
     sort_order: i32,
+    starts_on: Option<&'a str>,
+    ends_on: Option<&'a str>,
 }
 
 #[derive(Insertable, AsChangeset)]
@@ -1068,6 +1093,8 @@ fn write_banners(conn: &mut AnyConnection, file: &CatalogFile, plan: &Plan) -> Q
             desktop_image: &b.desktop_image,
             mobile_image: &b.mobile_image,
             sort_order: b.sort_order,
+            starts_on: b.starts_on.as_deref(),
+            ends_on: b.ends_on.as_deref(),
         };
         let changed = diesel::update(banners::table.find(b.id))
             .set(&values)

@@ -74,6 +74,9 @@ pub struct Banner {
     pub desktop_image: String,
     pub mobile_image: String,
     pub sort_order: i32,
+    /// Shown from this Manila day (none: already) until `ends_on`, included (none: for good).
+    pub starts_on: Option<String>,
+    pub ends_on: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, PartialEq)]

@@ -31,6 +31,8 @@ diesel::table! {
         desktop_image -> Text,
         mobile_image -> Text,
         sort_order -> Int4,
+        starts_on -> Nullable<Text>,
+        ends_on -> Nullable<Text>,
     }
 }
 

@@ -512,3 +512,133 @@ async fn a_catalog_file_is_checked_shown_then_applied(b: Backend) {
 }
 
 both!(a_catalog_file_is_checked_shown_then_applied);
+
+/// A banner scheduled by a manager shows on its days only (the shop's banners call asked on
+/// several days), its dates checked by the import's rules, each change in the audit log; the
+/// catalog file carries its days.
+async fn a_banner_is_scheduled(b: Backend) {
+    let db = database(b);
+    let boss = Staff::signed_in(&db, "boss@tala.example", "manager").await;
+    let r = boss
+        .send("GET", "/api/v1/staff/catalog/banners", None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let all = r.json()["results"].clone();
+    assert_eq!(all.as_array().unwrap().len(), 3);
+    assert!(all
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["shown_today"] == true));
+    let shown = |day: &'static str| {
+        let pool = db.pool.clone();
+        async move {
+            let r = support::send_api(
+                &pool,
+                actix_web::test::TestRequest::get().uri(&format!("/api/v1/banners?testdate={day}")),
+            )
+            .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+            r.json()["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b["id"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/banners/2",
+            Some(json!({"starts_on": "2031-12-01", "ends_on": "2031-12-24", "title": "Kegs for Christmas"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let saved = r.json();
+    assert_eq!(saved["banners"][1]["starts_on"], "2031-12-01");
+    assert_eq!(saved["banners"][1]["shown_today"], false);
+    let fields: Vec<&str> = saved["changes"][0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["title", "starts_on", "ends_on"]);
+    assert_eq!(shown("2031-11-30").await, [1, 3]);
+    assert_eq!(shown("2031-12-01").await, [1, 2, 3]);
+    assert_eq!(shown("2031-12-24").await, [1, 2, 3]);
+    assert_eq!(shown("2031-12-25").await, [1, 3]);
+    let recorded: Vec<String> = db::schema::audit_log::table
+        .filter(db::schema::audit_log::action.eq("banner.change"))
+        .select(db::schema::audit_log::subject)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(recorded, ["banner 2"]);
+    let file =
+        db::catalog_io::to_json(&db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap());
+    assert!(file.contains(r#""starts_on": "2031-12-01""#), "{file}");
+
+    // Problems on their fields; nothing written.
+    for (body, field, words) in [
+        (
+            json!({"ends_on": "2031-11-01"}),
+            "ends_on",
+            "is before starts_on 2031-12-01",
+        ),
+        (
+            json!({"starts_on": "2031-02-30"}),
+            "starts_on",
+            "must be a date",
+        ),
+        (
+            json!({"title": " "}),
+            "title",
+            "The title must not be blank",
+        ),
+    ] {
+        let r = boss
+            .send(
+                "POST",
+                "/api/v1/staff/catalog/banners/2",
+                Some(body.clone()),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            r.text()
+        );
+        let said = r.json()["errors"][field][0]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(said.contains(words), "{body}: {}", r.text());
+    }
+    let r = boss
+        .send("POST", "/api/v1/staff/catalog/banners/99", Some(json!({})))
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    // Open again: shown every day.
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/banners/2",
+            Some(json!({"starts_on": "", "ends_on": ""})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(shown("2031-11-30").await, [1, 2, 3]);
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    let r = dora
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/banners/2",
+            Some(json!({"title": "x"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+
+both!(a_banner_is_scheduled);

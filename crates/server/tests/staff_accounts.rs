@@ -488,6 +488,7 @@ async fn every_staff_call_under_every_role(b: Backend) {
             .replace("{staffId}", "1")
             .replace("{runId}", &run.to_string())
             .replace("{productId}", "21")
+            .replace("{bannerId}", "2")
             .replace("{draftId}", &draft)
             + match e.name() {
                 "staffCitiesPlan" => "?products=17&cities=1380100000&how=add",

@@ -114,6 +114,32 @@ export type AuditPage = { entries: Array<AuditEntry>,
  */
 next_before: number | null, };
 
+/**
+ * A banner as its form shows it.
+ */
+export type BannerEdit = { id: number, title: string, desktop_image: string, mobile_image: string, 
+/**
+ * Its place in the carousel (lower first).
+ */
+sort_order: number, 
+/**
+ * Its first day (`YYYY-MM-DD`; none: already shown).
+ */
+starts_on: string | null, 
+/**
+ * Its last day (none: shown for good).
+ */
+ends_on: string | null, 
+/**
+ * Whether the home page shows it today (Manila).
+ */
+shown_today: boolean, };
+
+/**
+ * What a save answers: every banner as it is now, and what changed.
+ */
+export type BannerSaved = { banners: Array<BannerEdit>, changes: Array<CatalogChange>, };
+
 export type BannerView = { id: number, title: string, desktop_image: string, mobile_image: string, };
 
 /**
@@ -1273,7 +1299,7 @@ export interface Call<A> {
 }
 
 export const calls = {
-  banners: { name: 'banners', method: 'GET', key: '/api/v1/banners', read: true } as Call<Results<BannerView>>,
+  banners: { name: 'banners', method: 'GET', key: '/api/v1/banners?testdate={testdate}', read: true } as Call<Results<BannerView>>,
   legacyBarangays: { name: 'legacyBarangays', method: 'GET', key: '/api/v1/barangay?filterByCity={filterByCity}', read: true } as Call<Results<BarangayView>>,
   removeFromCart: { name: 'removeFromCart', method: 'DELETE', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
   addToCart: { name: 'addToCart', method: 'POST', key: '/api/v1/cart', read: false } as Call<CartAnswer>,
@@ -1306,6 +1332,8 @@ export const calls = {
   staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
   staffCatalog: { name: 'staffCatalog', method: 'GET', key: '/api/v1/staff/catalog', read: true } as Call<Results<CatalogProduct>>,
   staffServedCities: { name: 'staffServedCities', method: 'GET', key: '/api/v1/staff/catalog/areas', read: true } as Call<Results<CityChoice>>,
+  staffBanners: { name: 'staffBanners', method: 'GET', key: '/api/v1/staff/catalog/banners', read: true } as Call<Results<BannerEdit>>,
+  staffBannerSave: { name: 'staffBannerSave', method: 'POST', key: '/api/v1/staff/catalog/banners/{bannerId}', read: false } as Call<BannerSaved>,
   staffCitiesPlan: { name: 'staffCitiesPlan', method: 'GET', key: '/api/v1/staff/catalog/cities?products={products}&cities={cities}&how={how}', read: true } as Call<CitiesPlan>,
   staffCitiesSave: { name: 'staffCitiesSave', method: 'POST', key: '/api/v1/staff/catalog/cities', read: false } as Call<CitiesPlan>,
   staffDraft: { name: 'staffDraft', method: 'GET', key: '/api/v1/staff/catalog/drafts/{draftId}', read: true } as Call<DraftView>,

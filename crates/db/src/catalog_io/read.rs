@@ -181,12 +181,21 @@ struct RawBanner {
     desktop_image: Given<String>,
     mobile_image: Given<String>,
     sort_order: Given<i64>,
+    starts_on: Given<String>,
+    ends_on: Given<String>,
     #[serde(flatten)]
     unknown: Map<String, Value>,
 }
 
-pub(super) const BANNER_FIELDS: &[&str] =
-    &["id", "title", "desktop_image", "mobile_image", "sort_order"];
+pub(super) const BANNER_FIELDS: &[&str] = &[
+    "id",
+    "title",
+    "desktop_image",
+    "mobile_image",
+    "sort_order",
+    "starts_on",
+    "ends_on",
+];
 
 /// A promo as the file gives it (see [`PromoRecord`]).
 #[derive(Deserialize, Default)]
@@ -436,6 +445,23 @@ impl<'a> Check<'a> {
             ),
         }
         String::new()
+    }
+
+    /// A day, `YYYY-MM-DD`, that may be left out (an open end); none on a problem.
+    fn open_date(&mut self, field: &str, given: Given<String>) -> Option<String> {
+        match given {
+            Given::Absent => None,
+            given => Some(self.date(field, given)).filter(|d| !d.is_empty()),
+        }
+    }
+
+    /// A span's end is not before its start (either may be open, or empty after a problem).
+    fn in_order(&mut self, starts_on: Option<&str>, ends_on: Option<&str>) {
+        if let (Some(start), Some(end)) = (starts_on, ends_on) {
+            if !start.is_empty() && !end.is_empty() && end < start {
+                self.bad("ends_on", format!("{end} is before starts_on {start}"));
+            }
+        }
     }
 
     /// An image's address (see [`image_ok`]), which may be left out unless `required`.
@@ -925,6 +951,9 @@ fn read_banners(records: Vec<(usize, RawBanner)>, errors: &mut Vec<String>) -> V
         let desktop_image = r.image("desktop_image", raw.desktop_image, true);
         let mobile_image = r.image("mobile_image", raw.mobile_image, true);
         let sort_order = r.int("sort_order", raw.sort_order, SORT_ORDER, Some(0));
+        let starts_on = r.open_date("starts_on", raw.starts_on);
+        let ends_on = r.open_date("ends_on", raw.ends_on);
+        r.in_order(starts_on.as_deref(), ends_on.as_deref());
         r.unknown(&raw.unknown, BANNER_FIELDS);
         banners.push(BannerRecord {
             id,
@@ -932,6 +961,8 @@ fn read_banners(records: Vec<(usize, RawBanner)>, errors: &mut Vec<String>) -> V
             desktop_image: desktop_image.unwrap_or_default(),
             mobile_image: mobile_image.unwrap_or_default(),
             sort_order: i32::try_from(sort_order).unwrap_or(0),
+            starts_on,
+            ends_on,
         });
     }
     banners
@@ -957,12 +988,7 @@ fn read_promos(
         let description = r.text("description", raw.description, 2000, true);
         let starts_on = r.date("starts_on", raw.starts_on);
         let ends_on = r.date("ends_on", raw.ends_on);
-        if !starts_on.is_empty() && !ends_on.is_empty() && ends_on < starts_on {
-            r.bad(
-                "ends_on",
-                format!("{ends_on} is before starts_on {starts_on}"),
-            );
-        }
+        r.in_order(Some(&starts_on), Some(&ends_on));
         r.unknown(&raw.unknown, PROMO_FIELDS);
         promos.push(PromoRecord {
             id,

@@ -108,7 +108,7 @@ function Strip({ id, title, children }: { id: string; title: string; children: R
 export function Home() {
   const page = usePage();
   useStoreHead(page.origin);
-  const banners = useQuery(bannersQuery.options());
+  const banners = useQuery(bannersQuery.options(page.vars));
   const products = useQuery(productsQuery.options(page.vars));
   const notice = useQuery(noticeQuery.options(page.vars));
   const best = products.data?.best_sellers ?? [];

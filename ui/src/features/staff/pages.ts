@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, boardQuery, catalogQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, productQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, bannersEditQuery, boardQuery, catalogQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, productQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -122,6 +122,14 @@ export const pages: FeaturePage[] = [
       params: ['products', 'cities', 'how'],
       missing: '/staff/catalog',
       actions: [...SIGNED_IN.actions, action(calls.staffCitiesSave, '/staff/catalog?done=cities', { answerLink: 'link' })],
+    }),
+  },
+  {
+    order: 354.2,
+    route: route('staff-banners', '/staff/catalog/banners', () => import('./Banners').then((m) => m.Banners), 'Banners', 'The home page’s banners and their days.', [staffMeQuery.template, bannersEditQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffBannerSave, '/staff/catalog/banners?done=saved#banner-{bannerId}')],
     }),
   },
   {

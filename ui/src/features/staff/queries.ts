@@ -13,6 +13,8 @@ export const servedCitiesQuery = defineQuery(calls.staffServedCities);
 export const productQuery = defineQuery(calls.staffProduct);
 /** What the page's change of cities would do (managers). */
 export const citiesPlanQuery = defineQuery(calls.staffCitiesPlan);
+/** Every banner with its days (managers). */
+export const bannersEditQuery = defineQuery(calls.staffBanners);
 /** An uploaded catalog file's dry run (its uploader). */
 export const draftQuery = defineQuery(calls.staffDraft);
 /** The audit log, filtered by the page's `before`, `staff` and `action` (each left out when unset). */

@@ -28,10 +28,10 @@ pub(crate) fn codes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec
         List(Vec<i64>),
         Text(String),
     }
-    match Option::<Given>::deserialize(d)? {
-        None => Ok(None),
-        Some(Given::List(ids)) => Ok(Some(ids)),
-        Some(Given::Text(t)) => parse(&t)
+    // A field left out is none (`#[serde(default)]`); `null` is no list, as the document says.
+    match Given::deserialize(d)? {
+        Given::List(ids) => Ok(Some(ids)),
+        Given::Text(t) => parse(&t)
             .map(Some)
             .ok_or_else(|| serde::de::Error::custom(domain::ids::NOT_AN_ID)),
     }
@@ -72,12 +72,12 @@ impl How {
 #[into_params(parameter_in = Query)]
 pub struct PlanQuery {
     /// The products, by id (`1,2`).
-    #[param(schema_with = ids_text)]
+    #[param(required = true, schema_with = ids_text)]
     pub products: Option<String>,
     /// The cities, by PSGC code (`137401000,137402000`).
-    #[param(schema_with = ids_text)]
+    #[param(required = true, schema_with = ids_text)]
     pub cities: Option<String>,
-    #[param(inline)]
+    #[param(required = true, inline)]
     pub how: Option<How>,
 }
 
@@ -329,5 +329,8 @@ mod tests {
         let f: CitiesForm = serde_json::from_str(r#"{"products":"4,5","cities":[7]}"#).unwrap();
         assert_eq!(f.products, Some(vec![4, 5]));
         assert_eq!(f.cities, Some(vec![7]));
+        let f: CitiesForm = serde_json::from_str(r#"{"how":"add"}"#).unwrap();
+        assert_eq!(f.products, None);
+        assert!(serde_json::from_str::<CitiesForm>(r#"{"cities":null}"#).is_err());
     }
 }

@@ -5,6 +5,7 @@
 //! data version bumped so every app server shows the change within a second, and an audit record
 //! of each product's fields before and after.
 
+pub mod banners;
 pub mod cities;
 pub mod import;
 pub mod product;
@@ -104,14 +105,22 @@ pub(crate) fn city_choices(conn: &mut db::AnyConnection) -> Result<Vec<CityChoic
     Ok(all)
 }
 
-/// The audit records of an edit: one per product it changes, its changed fields before and after.
+/// The audit records of an edit: one per record it changes, its changed fields before and after.
 fn audit(
     conn: &mut db::AnyConnection,
     by: &StaffRow,
     report: &catalog_io::Report,
     ids: &std::collections::HashMap<String, (i32, String)>,
 ) -> Result<(), ImportError> {
-    for c in report.changes.iter().filter(|c| c.section == "products") {
+    for c in &report.changes {
+        let (action, subject) = match (c.section, ids.get(&c.key)) {
+            ("products", Some((id, sku))) => ("product.change", format!("product {id} ({sku})")),
+            ("products", None) => ("product.change", format!("product {}", c.key)),
+            ("banners", _) => ("banner.change", format!("banner {}", c.key)),
+            ("deposits", _) => ("deposit.change", format!("deposit {}", c.key)),
+            ("delivery_fees", _) => ("fee.change", format!("delivery fee {}", c.key)),
+            _ => ("promo.change", format!("promo {}", c.key)),
+        };
         let side = |after: bool| {
             let fields: serde_json::Map<String, serde_json::Value> = c
                 .fields
@@ -123,14 +132,10 @@ fn audit(
                 .collect();
             serde_json::Value::Object(fields)
         };
-        let subject = match ids.get(&c.key) {
-            Some((id, sku)) => format!("product {id} ({sku})"),
-            None => format!("product {}", c.key),
-        };
         super::entry(
             conn,
             Some(by),
-            "product.change",
+            action,
             &subject,
             Some(side(false)),
             Some(side(true)),
@@ -198,6 +203,10 @@ fn label(field: &str) -> &'static str {
         "price_per_case" => "The price per case",
         "orderable" => "In stock",
         "cities" => "The cities",
+        "title" => "The title",
+        "starts_on" => "The first day",
+        "ends_on" => "The last day",
+        "sort_order" => "The place",
         _ => "This field",
     }
 }

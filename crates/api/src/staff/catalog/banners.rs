@@ -1,0 +1,171 @@
+//! The home page's banners in a manager's hands: each one's title, its place in the carousel and
+//! the days it is shown (a banner scheduled ahead shows from its first day, and goes after its
+//! last), checked by the catalog import's rules.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use super::{changes_of, edit, CatalogChange};
+use crate::staff::staff;
+use db::catalog_io::{BannerRecord, ImportError};
+use domain::staff::Role;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams, Results};
+use framework::error::ApiError;
+
+framework::register!(StaffBanners, StaffBannerSave);
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct BannerPath {
+    #[serde(rename = "bannerId")]
+    #[param(rename = "bannerId", minimum = 1)]
+    pub banner_id: i32,
+}
+
+/// A banner as its form shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct BannerEdit {
+    pub id: i32,
+    pub title: String,
+    pub desktop_image: String,
+    pub mobile_image: String,
+    /// Its place in the carousel (lower first).
+    pub sort_order: i32,
+    /// Its first day (`YYYY-MM-DD`; none: already shown).
+    pub starts_on: Option<String>,
+    /// Its last day (none: shown for good).
+    pub ends_on: Option<String>,
+    /// Whether the home page shows it today (Manila).
+    pub shown_today: bool,
+}
+
+fn view(b: BannerRecord, today: &str) -> BannerEdit {
+    let shown_today = b.starts_on.as_deref().is_none_or(|s| s <= today)
+        && b.ends_on.as_deref().is_none_or(|e| e >= today);
+    BannerEdit {
+        id: b.id,
+        title: b.title,
+        desktop_image: b.desktop_image,
+        mobile_image: b.mobile_image,
+        sort_order: b.sort_order,
+        starts_on: b.starts_on,
+        ends_on: b.ends_on,
+        shown_today,
+    }
+}
+
+fn today() -> String {
+    domain::calendar::iso_date(domain::calendar::manila_now().date())
+}
+
+fn all(conn: &mut db::AnyConnection) -> Result<Vec<BannerEdit>, ApiError> {
+    let today = today();
+    Ok(db::catalog_io::export(conn)?
+        .banners
+        .into_iter()
+        .map(|b| view(b, &today))
+        .collect())
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/catalog/banners`: every banner, scheduled or not (managers).
+    pub struct StaffBanners = Get "/api/v1/staff/catalog/banners" as "staffBanners", Session, errors [401, 404],
+    (NoParams, NoParams, NoBody) -> Results<BannerEdit>,
+    "Every banner of the home page with its days (managers only).");
+
+impl Endpoint for StaffBanners {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Results<BannerEdit>, ApiError> {
+        staff(ctx, &[Role::Manager])?;
+        Ok(all(ctx.conn)?.into())
+    }
+}
+
+/// The fields to change; a field left out stays as it is, a day left empty is an open end.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct BannerForm {
+    #[serde(default)]
+    #[schema(schema_with = title_rule)]
+    pub title: Option<String>,
+    #[serde(default)]
+    #[schema(schema_with = day_or_nothing)]
+    pub starts_on: Option<String>,
+    #[serde(default)]
+    #[schema(schema_with = day_or_nothing)]
+    pub ends_on: Option<String>,
+    /// Its place in the carousel (lower first).
+    #[serde(default)]
+    #[schema(minimum = -1_000_000, maximum = 1_000_000)]
+    pub sort_order: Option<i32>,
+}
+
+fn title_rule() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(200).min_length(Some(1))
+}
+
+/// A Manila day, or nothing (an open end).
+fn day_or_nothing() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(r"^(|[0-9]{4}-[0-9]{2}-[0-9]{2})$"))
+        .description(Some("`YYYY-MM-DD`, or empty: an open end."))
+}
+
+/// What a save answers: every banner as it is now, and what changed.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct BannerSaved {
+    pub banners: Vec<BannerEdit>,
+    pub changes: Vec<CatalogChange>,
+}
+
+/// The fields a banner's form answers problems on.
+const FIELDS: &[&str] = &["title", "starts_on", "ends_on", "sort_order"];
+
+framework::declare!(
+    /// `POST /api/v1/staff/catalog/banners/{bannerId}`: changes a banner's title, place or days,
+    /// checked by the catalog import's rules (managers); every app server shows it within a
+    /// second.
+    pub struct StaffBannerSave = Post "/api/v1/staff/catalog/banners/{bannerId}" as "staffBannerSave", Write, errors [401, 404, 409, 422],
+    (BannerPath, NoParams, Json<BannerForm, true>) -> BannerSaved,
+    "Changes one banner (managers only), checked as `store catalog import` checks it; recorded in the audit log.");
+
+impl Endpoint for StaffBannerSave {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<BannerSaved, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let id = p.banner_id;
+        let index = db::catalog_io::export(ctx.conn)?
+            .banners
+            .iter()
+            .position(|b| b.id == id)
+            .ok_or_else(|| ApiError::NotFound("No such banner.".into()))?;
+        let day =
+            |d: Option<String>| d.map(|d| Some(d.trim().to_string()).filter(|d| !d.is_empty()));
+        let (starts_on, ends_on) = (day(f.starts_on), day(f.ends_on));
+        let report = edit(ctx.conn, &by, true, ("banners", index, FIELDS), |file| {
+            let b = file
+                .banners
+                .iter_mut()
+                .find(|b| b.id == id)
+                .ok_or_else(|| ImportError::Invalid(vec![format!("no banner {id}")]))?;
+            if let Some(title) = f.title {
+                b.title = title;
+            }
+            if let Some(starts_on) = starts_on {
+                b.starts_on = starts_on;
+            }
+            if let Some(ends_on) = ends_on {
+                b.ends_on = ends_on;
+            }
+            b.sort_order = f.sort_order.unwrap_or(b.sort_order);
+            Ok(())
+        })?;
+        Ok(BannerSaved {
+            banners: all(ctx.conn)?,
+            changes: changes_of(&report),
+        })
+    }
+}
