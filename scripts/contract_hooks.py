@@ -495,6 +495,18 @@ def _real_values(label, turn):
         # A refill names the cart revision it was made against, one the cart has had.
         revision = _cart_revision()
         return {"body": {"revision": revision}} if revision is not None else None
+    if label in (
+        "GET /api/v1/staff/catalog/products/{productId}",
+        "POST /api/v1/staff/catalog/products/{productId}",
+    ):
+        # The catalog's forms change the products no shopper's call buys (catalog-products in
+        # scripts/schemathesis.toml), so the cart, checkout and Go-to Case calls keep finding
+        # what they buy, at its price, where they buy it.
+        return {"path": {"productId": CATALOG_PRODUCTS[turn % len(CATALOG_PRODUCTS)]}}
+    if label == "POST /api/v1/staff/catalog/cities":
+        return {"body": {"products": CATALOG_PRODUCTS[: 1 + turn % len(CATALOG_PRODUCTS)], "cities": [setup.MAKATI_CITY]}}
+    if label == "GET /api/v1/staff/catalog/cities":
+        return {"query": {"products": "23,24", "cities": str(setup.MAKATI_CITY)}}
     if label == "POST /api/v3/return-empty":
         # The case of bottles in the member's cart (see _tidy_cart) carries deposit 1.
         return {"body": {"deposit_id": 1, "cases": 1, "barangay": setup.MAKATI}}
@@ -502,6 +514,9 @@ def _real_values(label, turn):
 
 
 _turn = [0]
+
+# The products the catalog's forms are given (scripts/schemathesis.toml's catalog-products).
+CATALOG_PRODUCTS = [23, 24, 25, 26]
 
 # The refills name the cart revision they were made against (one refill per click); a
 # revision the cart has not reached is made up and refused (422), so a drawn integer is mostly
@@ -559,6 +574,10 @@ def _serve_real_values(case, label):
         case.body = {**body, **real.get("body", {})}
     if "headers" in real:
         case.headers = {**(case.headers or {}), **real["headers"]}
+    if "path" in real:
+        case.path_parameters = {**(case.path_parameters or {}), **real["path"]}
+    if "query" in real:
+        case.query = {**(case.query or {}), **real["query"]}
     for name in real.get("drop_headers", []):
         (case.headers or {}).pop(name, None)
 

@@ -62,6 +62,7 @@ SPARE_PASSWORD = "Spare-Amihan-Keg-2026"
 
 # Seeded data (see scripts/schemathesis.toml): Makati sells everything and delivers.
 MAKATI = 1380300002
+MAKATI_CITY = 1380300000
 JUPITER_STREET = 1  # one of Makati's streets, which its addresses and deliveries name
 DELIVERY = 1
 PILSEN = 1  # tala-pale-pilsen-320ml

@@ -8,6 +8,8 @@ use crate::AnyConnection;
 
 /// How long an uploaded file waits to be applied: a day.
 pub const KEPT_FOR: i64 = 24 * 60 * 60;
+/// The most files one member of staff keeps waiting (an upload past it forgets their oldest).
+pub const MOST_EACH: i64 = 10;
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = catalog_drafts)]
@@ -19,8 +21,16 @@ pub struct Draft {
     pub created_at: i64,
 }
 
-/// Keeps `draft`, after sweeping those older than [`KEPT_FOR`].
+/// Keeps `draft`, after sweeping those older than [`KEPT_FOR`] and its uploader's oldest past
+/// [`MOST_EACH`].
 pub fn add(conn: &mut AnyConnection, draft: &Draft) -> QueryResult<()> {
+    let kept: Vec<String> = catalog_drafts::table
+        .filter(catalog_drafts::staff_id.eq(draft.staff_id))
+        .order((catalog_drafts::created_at.desc(), catalog_drafts::id))
+        .offset(MOST_EACH - 1)
+        .select(catalog_drafts::id)
+        .load(conn)?;
+    diesel::delete(catalog_drafts::table.filter(catalog_drafts::id.eq_any(&kept))).execute(conn)?;
     diesel::delete(
         catalog_drafts::table.filter(catalog_drafts::created_at.lt(draft.created_at - KEPT_FOR)),
     )

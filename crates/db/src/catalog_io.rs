@@ -467,7 +467,7 @@ pub struct Change {
     pub section: &'static str,
     pub key: String,
     pub kind: ChangeKind,
-    /// The fields that change, in the record's order (every field of a new record; none of a
+    /// The fields that change, in the record's order (every field of a new record, and of a
     /// removed one).
     pub fields: Vec<FieldChange>,
 }
@@ -554,13 +554,12 @@ fn section_changes<T: Serialize + PartialEq, K: Eq + std::hash::Hash + Clone>(
         .collect();
     changes.extend(
         old.iter()
-            .map(&key)
-            .filter(|k| !kept.contains(k))
-            .map(|k| Change {
+            .filter(|r| !kept.contains(&key(r)))
+            .map(|r| Change {
                 section,
-                key: name(&k),
+                key: name(&key(r)),
                 kind: ChangeKind::Removed,
-                fields: vec![],
+                fields: field_changes(section, Some(r), None),
             }),
     );
     changes

@@ -198,6 +198,41 @@ async fn a_manager_changes_a_product_by_the_catalogs_rules(b: Backend) {
     assert_eq!(product(&db, 21).price, 745_000);
     assert_eq!(changes_recorded(&db).len(), 1);
 
+    // A page's form that left the price, or the name, empty: refused on it, not ignored.
+    let r = boss
+        .send(
+            "POST",
+            KEG,
+            Some(json!({"whole": true, "product_name": "Keg", "price_per_case": "7450"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    assert!(
+        r.json()["errors"]["price"][0]
+            .as_str()
+            .unwrap()
+            .contains("in pesos"),
+        "{}",
+        r.text()
+    );
+    let r = boss
+        .send(
+            "POST",
+            KEG,
+            Some(json!({"whole": true, "price": "7450", "price_per_case": "7450"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    assert!(
+        r.json()["errors"]["product_name"][0]
+            .as_str()
+            .unwrap()
+            .contains("must not be blank"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(product(&db, 21).price, 745_000);
+
     // Sold in every city again: the list goes.
     let r = boss
         .send("POST", KEG, Some(json!({"sold": "everywhere"})))
@@ -437,6 +472,10 @@ async fn a_catalog_file_is_checked_shown_then_applied(b: Backend) {
         (changes[1]["section"].as_str(), changes[1]["kind"].as_str()),
         (Some("banners"), Some("removed"))
     );
+    assert_eq!(
+        changes[1]["fields"][1]["before"], "Amihan Wheat: brewed for cool evenings",
+        "a removed record shows what it held"
+    );
     assert_eq!(shown["summary"][0], "Products: 1 changed, 25 unchanged");
     assert_eq!(product(&db, 3).price, 5500, "a dry run writes nothing");
 
@@ -490,6 +529,12 @@ async fn a_catalog_file_is_checked_shown_then_applied(b: Backend) {
         .send("POST", &format!("{uri}/apply"), Some(json!({})))
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
+
+    // A manager keeps at most ten files waiting: the eleventh forgets one of the oldest.
+    for _ in 0..11 {
+        upload(&text.to_string()).unwrap();
+    }
+    assert_eq!(drafts(&db), 10);
 
     // A file left a day is gone too.
     let id = upload(&text.to_string()).unwrap();
@@ -620,6 +665,20 @@ async fn a_banner_is_scheduled(b: Backend) {
         .send("POST", "/api/v1/staff/catalog/banners/99", Some(json!({})))
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
+    // A page's form sends every field; one it left empty is empty: the days open, the title
+    // refused.
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/banners/2",
+            Some(json!({"whole": true, "sort_order": 2})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    assert!(r.json()["errors"]["title"][0]
+        .as_str()
+        .unwrap()
+        .contains("must not be blank"));
     // Open again: shown every day.
     let r = boss
         .send(

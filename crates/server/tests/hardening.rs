@@ -119,7 +119,7 @@ async fn bodies_are_bounded_and_errors_are_the_stores_own(b: Backend) {
         (
             "/newsletter",
             "application/x-www-form-urlencoded",
-            format!("email={}", "a".repeat(20_000)),
+            format!("email={}", "a".repeat(70_000)),
         ),
     ];
     for (uri, kind, body) in too_large {

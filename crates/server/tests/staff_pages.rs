@@ -930,6 +930,54 @@ async fn a_manager_imports_the_catalog_file_without_javascript(b: Backend) {
 
 both!(a_manager_imports_the_catalog_file_without_javascript);
 
+/// A banner's days cleared without JavaScript: the form sends every field, and the empty days
+/// open the banner again (a form path that drops empty fields would have kept them).
+async fn a_banners_days_are_cleared_without_javascript(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    staff_member(&db, "boss@tala.example", "manager");
+    diesel::update(db::schema::banners::table.find(2))
+        .set((
+            db::schema::banners::starts_on.eq("2031-12-01"),
+            db::schema::banners::ends_on.eq("2031-12-24"),
+        ))
+        .execute(&mut db.pool.get().unwrap())
+        .unwrap();
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let page = send!(store, get("/staff/catalog/banners", &boss));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let html = page.text();
+    assert!(html.contains(r#"value="2031-12-01""#) && html.contains("Not shown today"));
+    let r = send!(
+        store,
+        post(
+            "/staff/catalog/banners",
+            &boss,
+            &[
+                ("_call", "staffBannerSave"),
+                ("csrf", &csrf_of(&html)),
+                ("form", "banner-2"),
+                ("bannerId", "2"),
+                ("whole", "true"),
+                ("title", "Draft beer in kegs, delivered across Metro Manila"),
+                ("starts_on", ""),
+                ("ends_on", ""),
+                ("sort_order", "2"),
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/catalog/banners?done=saved#banner-2");
+    let days: (Option<String>, Option<String>) = db::schema::banners::table
+        .find(2)
+        .select((db::schema::banners::starts_on, db::schema::banners::ends_on))
+        .first(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(days, (None, None));
+}
+
+both!(a_banners_days_are_cleared_without_javascript);
+
 async fn a_manager_keeps_the_staff_without_javascript(b: Backend) {
     let (db, outbox) = (database(b), tempfile::tempdir().unwrap());
     let store = store!(db, mailing_to(&db, outbox.path()));

@@ -26,8 +26,9 @@ use crate::respond::{csrf_holds, error_page, see_other};
 use crate::routes::Action;
 use crate::WebState;
 
-/// The largest form the store takes.
-pub const FORM_LIMIT: usize = 8 * 1024;
+/// The largest form the store takes: a product's description (5,000 characters, each up to 9
+/// bytes percent-encoded, of 4-byte letters) and the catalog's ticked boxes fit.
+pub const FORM_LIMIT: usize = 64 * 1024;
 
 /// What a form with a stale or missing CSRF token is told.
 pub const EXPIRED: &str = "This form has expired. Please try again.";
@@ -433,7 +434,8 @@ impl Refused {
 
 /// What was typed, to fill the form again: every field but passwords, tokens and the form's own
 /// hidden fields, without control characters but a text area's new lines and tabs (a NUL has no
-/// place in a field, and none reaches the page); boxes of one name ticked together, joined.
+/// place in a field, and none reaches the page); a field sent several times (boxes of one name
+/// ticked together) comes back joined by commas, as the form path joins a list field.
 fn typed_back(fields: &Fields) -> Map<String, Value> {
     let mut back = Map::new();
     for (k, v) in fields.pairs().filter(|(k, _)| {

@@ -142,7 +142,7 @@ export function Field(props: {
   defaultValue?: string;
   hint?: ReactNode;
   required?: boolean;
-  inputMode?: 'numeric' | 'email' | 'tel';
+  inputMode?: 'numeric' | 'decimal' | 'email' | 'tel';
   /** The input's id, when a page has two forms with the same field. */
   id?: string;
 }) {

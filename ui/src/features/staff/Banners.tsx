@@ -17,8 +17,8 @@ function span(b: BannerEdit): string {
 function BannerForm({ b }: { b: BannerEdit }) {
   const id = `banner-${b.id}`;
   return (
-    <section id={id} aria-labelledby={`${id}-title`} className="banner-edit">
-      <h2 id={`${id}-title`}>{b.title}</h2>
+    <section id={id} aria-labelledby={`${id}-heading`} className="banner-edit">
+      <h2 id={`${id}-heading`}>{b.title}</h2>
       <p>
         <img src={b.desktop_image} alt="" width={300} height={100} loading="lazy" className="banner-thumb" />
       </p>
@@ -45,6 +45,7 @@ function BannerForm({ b }: { b: BannerEdit }) {
           return (
             <>
               <input type="hidden" name="bannerId" value={String(b.id)} />
+              <input type="hidden" name="whole" value="true" />
               {field('title', 'Title', 'text', b.title)}
               {field('starts_on', 'First day shown', 'date', b.starts_on ?? '', 'Empty: shown already.')}
               {field('ends_on', 'Last day shown', 'date', b.ends_on ?? '', 'Empty: shown for good.')}

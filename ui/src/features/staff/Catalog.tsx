@@ -131,7 +131,7 @@ function CitiesForm({ choices, state, submit }: { choices: CityChoice[]; state: 
         </label>
       </fieldset>
       <CityBoxes choices={choices} chosen={[]} state={state} legend="Cities" />
-      <FormMessage state={state} fields={['products', 'cities', 'how']} />
+      <FormMessage state={state} fields={['products', 'cities']} />
       <button type="submit" disabled={state.busy}>
         Show the Changes
       </button>

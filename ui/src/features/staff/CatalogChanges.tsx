@@ -17,24 +17,27 @@ export function CatalogChanges({ changes, caption }: { changes: CatalogChange[];
           <th scope="col">After</th>
         </tr>
       </thead>
-      <tbody>
-        {changes.flatMap((c) => {
-          const rows = c.fields.length > 0 ? c.fields : [null];
-          return rows.map((f, i) => (
-            <tr key={`${c.section}-${c.key}-${f?.field ?? ''}`}>
-              {i === 0 && (
-                <th scope="rowgroup" rowSpan={rows.length}>
-                  {`${c.section.replace('_', ' ')} ${c.key}`}
-                </th>
-              )}
-              {i === 0 && <td rowSpan={rows.length}>{KIND[c.kind]}</td>}
-              <td>{f?.field.replace(/_/g, ' ') ?? ''}</td>
-              <td>{f?.before ?? ''}</td>
-              <td>{f?.after ?? ''}</td>
-            </tr>
-          ));
-        })}
-      </tbody>
+      {changes.map((c) => {
+        // One group of rows a record: its name heads its fields' rows.
+        const rows = c.fields.length > 0 ? c.fields : [null];
+        return (
+          <tbody key={`${c.section}-${c.key}`}>
+            {rows.map((f, i) => (
+              <tr key={f?.field ?? ''}>
+                {i === 0 && (
+                  <th scope="rowgroup" rowSpan={rows.length}>
+                    {`${c.section.replace('_', ' ')} ${c.key}`}
+                  </th>
+                )}
+                {i === 0 && <td rowSpan={rows.length}>{KIND[c.kind]}</td>}
+                <td>{f?.field.replace(/_/g, ' ') ?? ''}</td>
+                <td>{f?.before ?? ''}</td>
+                <td>{f?.after ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        );
+      })}
     </table>
   );
 }

@@ -32,7 +32,7 @@ export function CitiesPlan() {
       <QueryState query={plan} loading="Working out the changes…" error="We could not work out the changes. Go back to the catalog and tick products and cities again." retry>
         {(p) => (
           <>
-            <p>{`${p.how === 'add' ? 'Sell' : 'Stop selling'} ${p.products.map((x) => x.product_name).join(', ')} ${p.how === 'add' ? 'in' : 'in'} ${p.cities.map((c) => c.name).join(', ')}.`}</p>
+            <p>{`${p.how === 'add' ? 'Sell' : 'Stop selling'} ${p.products.map((x) => x.product_name).join(', ')} in ${p.cities.map((c) => c.name).join(', ')}.`}</p>
             <CatalogChanges changes={p.changes} caption="What will change when you save" />
             <SaveForm plan={p} />
             <p>

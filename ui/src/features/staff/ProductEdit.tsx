@@ -43,14 +43,15 @@ function ProductForm({ p }: { p: Product }) {
       <h2 id="product-form-title">{`${p.product_name} · ${p.sku}`}</h2>
       <FormCall call={calls.staffProductSave} />
       <input type="hidden" name="productId" value={String(p.id)} />
+      <input type="hidden" name="whole" value="true" />
       <Field name="product_name" label="Name" state={state} defaultValue={p.product_name} required />
       <div className="field">
         <label htmlFor="field-description">Description</label>
         <textarea id="field-description" name="description" rows={5} defaultValue={v.description ?? p.description} aria-invalid={state.errors.description ? true : undefined} aria-describedby={state.errors.description ? 'description-error' : undefined} />
         <FieldErrors state={state} name="description" id="description-error" />
       </div>
-      <Field name="price" label="Price per unit (pesos)" state={state} defaultValue={formatPhp(p.price)} inputMode="numeric" required />
-      <Field name="price_per_case" label={`Price per case of ${p.unit_per_case} (pesos)`} state={state} defaultValue={formatPhp(p.price_per_case)} inputMode="numeric" required />
+      <Field name="price" label="Price per unit (pesos)" state={state} defaultValue={formatPhp(p.price)} inputMode="decimal" required />
+      <Field name="price_per_case" label={`Price per case of ${p.unit_per_case} (pesos)`} state={state} defaultValue={formatPhp(p.price_per_case)} inputMode="decimal" required />
       <fieldset>
         <legend>Stock</legend>
         <label className="check">

@@ -55,13 +55,10 @@ fn view(b: BannerRecord, today: &str) -> BannerEdit {
     }
 }
 
-fn today() -> String {
-    domain::calendar::iso_date(domain::calendar::manila_now().date())
-}
-
-fn all(conn: &mut db::AnyConnection) -> Result<Vec<BannerEdit>, ApiError> {
-    let today = today();
-    Ok(db::catalog_io::export(conn)?
+/// Every banner, shown today or not by the store's clock (as the shop's banners call).
+fn all(ctx: &mut Ctx) -> Result<Vec<BannerEdit>, ApiError> {
+    let today = domain::calendar::iso_date(ctx.config.now(None).date());
+    Ok(db::catalog_io::export(ctx.conn)?
         .banners
         .into_iter()
         .map(|b| view(b, &today))
@@ -79,26 +76,30 @@ impl Endpoint for StaffBanners {
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Results<BannerEdit>, ApiError> {
         staff(ctx, &[Role::Manager])?;
-        Ok(all(ctx.conn)?.into())
+        Ok(all(ctx)?.into())
     }
 }
 
 /// The fields to change; a field left out stays as it is, a day left empty is an open end.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct BannerForm {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = title_rule)]
     pub title: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = day_or_nothing)]
     pub starts_on: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = day_or_nothing)]
     pub ends_on: Option<String>,
     /// Its place in the carousel (lower first).
-    #[serde(default)]
-    #[schema(minimum = -1_000_000, maximum = 1_000_000)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(nullable = false, minimum = -1_000_000, maximum = 1_000_000)]
     pub sort_order: Option<i32>,
+    /// Every field is sent (a page's form, which leaves a field it empties out): a day left out
+    /// is an open end, a title left out is blank (refused), a place left out is 0.
+    #[serde(default)]
+    pub whole: Option<bool>,
 }
 
 fn title_rule() -> utoipa::openapi::schema::ObjectBuilder {
@@ -134,7 +135,13 @@ framework::declare!(
 impl Endpoint for StaffBannerSave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
-    fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<BannerSaved, ApiError> {
+    fn call(ctx: &mut Ctx, (p, _, Json(mut f), _): Args<Self>) -> Result<BannerSaved, ApiError> {
+        if f.whole == Some(true) {
+            for field in [&mut f.title, &mut f.starts_on, &mut f.ends_on] {
+                field.get_or_insert_with(String::new);
+            }
+            f.sort_order.get_or_insert(0);
+        }
         let by = staff(ctx, &[Role::Manager])?.member;
         let id = p.banner_id;
         let index = db::catalog_io::export(ctx.conn)?
@@ -164,7 +171,7 @@ impl Endpoint for StaffBannerSave {
             Ok(())
         })?;
         Ok(BannerSaved {
-            banners: all(ctx.conn)?,
+            banners: all(ctx)?,
             changes: changes_of(&report),
         })
     }

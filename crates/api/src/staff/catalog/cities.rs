@@ -84,7 +84,7 @@ pub struct PlanQuery {
 fn ids_text() -> utoipa::openapi::schema::ObjectBuilder {
     utoipa::openapi::schema::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::Type::String)
-        .pattern(Some("^[0-9]{1,12}(,[0-9]{1,12}){0,499}$"))
+        .pattern(Some("^[1-9][0-9]{0,11}(,[1-9][0-9]{0,11}){0,499}$"))
         .description(Some("Ids joined by commas."))
 }
 

@@ -20,7 +20,7 @@ framework::register!(StaffDraft, StaffDraftApply);
 
 /// The largest catalog file taken: 8 MB (about 15,000 products).
 pub const MAX_FILE: usize = 8 * 1024 * 1024;
-/// The problems a refused file shows at most (the import names 100, then counts the rest).
+/// The field a file's problems are answered on (the import names 100, then counts the rest).
 const FIELD: &str = "file";
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -233,7 +233,12 @@ impl Endpoint for StaffDraftApply {
                 Some(side(false)),
                 Some(side(true)),
             )?;
-            db::catalog_drafts::remove(conn, &d.id)?;
+            // Applied at once from two tabs: the second finds it gone and changes nothing.
+            if !db::catalog_drafts::remove(conn, &d.id)? {
+                return Err(ImportError::Invalid(vec![
+                    "This file was applied already.".into()
+                ]));
+            }
             Ok(())
         })
         .map_err(refused)?;

@@ -61,31 +61,36 @@ pub enum Sold {
 /// The fields to change; a field left out stays as it is.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ProductForm {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = name_rule)]
     pub product_name: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = description_rule)]
     pub description: Option<String>,
     /// Pesos a unit, as typed (`65.00`, `P1,250`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = framework::rules::pesos)]
     pub price: Option<String>,
     /// Pesos a whole case, as typed.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = framework::rules::pesos)]
     pub price_per_case: Option<String>,
     /// In stock (false: Out Of Stock).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(nullable = false)]
     pub orderable: Option<bool>,
     /// Every served city, or only those in `cities`.
-    #[serde(default)]
-    #[schema(inline)]
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(inline, nullable = false)]
     pub sold: Option<Sold>,
     /// The cities (PSGC codes; a form sends `137401000,137402000`), with `these_cities`.
     #[serde(default, deserialize_with = "super::cities::codes")]
     #[schema(schema_with = super::cities::codes_schema)]
     pub cities: Option<Vec<i64>>,
+    /// Every text field is sent (a page's form, which leaves a field it empties out): one left
+    /// out is empty, and refused where it may not be.
+    #[serde(default)]
+    pub whole: Option<bool>,
 }
 
 fn name_rule() -> utoipa::openapi::schema::ObjectBuilder {
@@ -179,7 +184,17 @@ struct Wanted {
     cities: Option<Cities>,
 }
 
-fn wanted(f: ProductForm) -> Result<Wanted, ApiError> {
+fn wanted(mut f: ProductForm) -> Result<Wanted, ApiError> {
+    if f.whole == Some(true) {
+        for field in [
+            &mut f.product_name,
+            &mut f.description,
+            &mut f.price,
+            &mut f.price_per_case,
+        ] {
+            field.get_or_insert_with(String::new);
+        }
+    }
     let mut errors = domain::account::FieldErrors::new();
     let mut money = |field: &'static str, text: Option<String>, what: &str| {
         text.and_then(|t| match pesos(field, &t, what) {
@@ -193,6 +208,14 @@ fn wanted(f: ProductForm) -> Result<Wanted, ApiError> {
     let price = money("price", f.price, "price");
     let price_per_case = money("price_per_case", f.price_per_case, "price per case");
     let cities = match (f.sold, f.cities) {
+        // A list names one city at least (the document says so): none is not "every city".
+        (_, Some(ids)) if ids.is_empty() => {
+            errors
+                .entry("cities")
+                .or_default()
+                .push("Tick the cities it is sold in, or sell it in every city.".into());
+            None
+        }
         (Some(Sold::Everywhere), _) => Some(Cities::All),
         (Some(Sold::TheseCities) | None, Some(ids)) if !ids.is_empty() => Some(Cities::Only(ids)),
         (Some(Sold::TheseCities), _) => {
@@ -311,5 +334,10 @@ mod tests {
             ["cities", "price", "price_per_case"]
         );
         assert!(errors["price"][0].contains("in pesos"), "{errors:?}");
+        assert!(wanted(ProductForm {
+            cities: Some(vec![]),
+            ..ProductForm::default()
+        })
+        .is_err());
     }
 }
