@@ -269,38 +269,33 @@ fn photo(
     Ok(())
 }
 
-fn tally(what: &str, t: db::catalog_io::Tally, removed: &str) -> String {
-    let mut parts = Vec::new();
-    for (n, word) in [
-        (t.new, "new"),
-        (t.changed, "changed"),
-        (t.unchanged, "unchanged"),
-        (t.removed, removed),
-    ] {
-        if n > 0 {
-            parts.push(format!("{n} {word}"));
-        }
-    }
-    if parts.is_empty() {
-        parts.push("none".into());
-    }
-    format!("{what}: {}", parts.join(", "))
-}
-
 fn import_summary(r: &db::catalog_io::Report, dry_run: bool) -> String {
-    let mut lines = vec![
-        tally(
-            "products",
-            r.products,
-            "left out of the file (kept, not orderable)",
-        ),
-        tally("deposits", r.deposits, "removed"),
-        tally("delivery fees", r.delivery_fees, "removed"),
-        tally("banners", r.banners, "removed"),
-        tally("promos", r.promos, "removed"),
-    ];
+    let mut lines = api::staff::catalog::import::summary(r);
     if !r.retired.is_empty() {
         lines.push(format!("made not orderable: {}", r.retired.join(", ")));
+    }
+    // Every change, record by record, field by field.
+    for c in &r.changes {
+        let fields: Vec<String> = c
+            .fields
+            .iter()
+            .map(|f| match (&f.before, &f.after) {
+                (Some(_), Some(_)) => format!("{} {} -> {}", f.field, f.before_text, f.after_text),
+                _ => format!("{} {}{}", f.field, f.before_text, f.after_text),
+            })
+            .collect();
+        let kind = match c.kind {
+            db::catalog_io::ChangeKind::New => "new",
+            db::catalog_io::ChangeKind::Changed => "changed",
+            db::catalog_io::ChangeKind::Removed => "removed",
+            db::catalog_io::ChangeKind::LeftOut => "left out, made not orderable",
+        };
+        lines.push(format!(
+            "  {} {} ({kind}): {}",
+            c.section,
+            c.key,
+            fields.join("; ")
+        ));
     }
     lines.push(if dry_run {
         if r.changes() {

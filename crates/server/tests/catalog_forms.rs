@@ -476,7 +476,7 @@ async fn a_catalog_file_is_checked_shown_then_applied(b: Backend) {
         changes[1]["fields"][1]["before"], "Amihan Wheat: brewed for cool evenings",
         "a removed record shows what it held"
     );
-    assert_eq!(shown["summary"][0], "Products: 1 changed, 25 unchanged");
+    assert_eq!(shown["summary"][0], "products: 1 changed, 25 unchanged");
     assert_eq!(product(&db, 3).price, 5500, "a dry run writes nothing");
 
     // Only its uploader sees or applies it.

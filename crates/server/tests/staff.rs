@@ -137,6 +137,15 @@ async fn catalog_round_trip(backend: Backend) {
     let before = data_version(&db);
     let said = store_ok(&db, &["catalog", "import", "--dry-run", path]);
     assert!(said.contains("nothing was written"), "{said}");
+    // Every change, record by record.
+    assert!(
+        said.contains("  products tala-light-330ml (changed): price P55.00 -> P59.00"),
+        "{said}"
+    );
+    assert!(
+        said.contains("  products tala-pale-pilsen-500ml (left out, made not orderable): orderable true -> false"),
+        "{said}"
+    );
     assert_eq!(store_ok(&db, &["catalog", "export"]), text);
     assert_eq!(data_version(&db), before);
 

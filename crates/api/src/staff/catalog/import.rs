@@ -79,14 +79,14 @@ fn tally(what: &str, t: catalog_io::Tally, removed: &str) -> String {
 pub fn summary(r: &Report) -> Vec<String> {
     vec![
         tally(
-            "Products",
+            "products",
             r.products,
             "left out of the file (kept, not orderable)",
         ),
-        tally("Deposits", r.deposits, "removed"),
-        tally("Delivery fees", r.delivery_fees, "removed"),
-        tally("Banners", r.banners, "removed"),
-        tally("Promos", r.promos, "removed"),
+        tally("deposits", r.deposits, "removed"),
+        tally("delivery fees", r.delivery_fees, "removed"),
+        tally("banners", r.banners, "removed"),
+        tally("promos", r.promos, "removed"),
     ]
 }
 
@@ -211,17 +211,7 @@ impl Endpoint for StaffDraftApply {
                 let all: serde_json::Map<String, serde_json::Value> = report
                     .changes
                     .iter()
-                    .map(|c| {
-                        let fields: serde_json::Map<String, serde_json::Value> = c
-                            .fields
-                            .iter()
-                            .map(|f| {
-                                let v = if after { &f.after } else { &f.before };
-                                (f.field.to_string(), v.clone().unwrap_or_default())
-                            })
-                            .collect();
-                        (format!("{} {}", c.section, c.key), fields.into())
-                    })
+                    .map(|c| (format!("{} {}", c.section, c.key), super::side(c, after)))
                     .collect();
                 serde_json::Value::Object(all)
             };

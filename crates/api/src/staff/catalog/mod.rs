@@ -106,6 +106,20 @@ pub(crate) fn city_choices(conn: &mut db::AnyConnection) -> Result<Vec<CityChoic
     Ok(all)
 }
 
+/// A changed record's fields as the audit log keeps them: before (or `after`) the change, each
+/// by its name (`null` on a side the record did not exist).
+pub(crate) fn side(c: &catalog_io::Change, after: bool) -> serde_json::Value {
+    let fields: serde_json::Map<String, serde_json::Value> = c
+        .fields
+        .iter()
+        .map(|f| {
+            let v = if after { &f.after } else { &f.before };
+            (f.field.to_string(), v.clone().unwrap_or_default())
+        })
+        .collect();
+    serde_json::Value::Object(fields)
+}
+
 /// The audit records of an edit: one per record it changes, its changed fields before and after.
 fn audit(
     conn: &mut db::AnyConnection,
@@ -122,17 +136,7 @@ fn audit(
             ("delivery_fees", _) => ("fee.change", format!("delivery fee {}", c.key)),
             _ => ("promo.change", format!("promo {}", c.key)),
         };
-        let side = |after: bool| {
-            let fields: serde_json::Map<String, serde_json::Value> = c
-                .fields
-                .iter()
-                .map(|f| {
-                    let v = if after { &f.after } else { &f.before };
-                    (f.field.to_string(), v.clone().unwrap_or_default())
-                })
-                .collect();
-            serde_json::Value::Object(fields)
-        };
+        let side = |after: bool| side(c, after);
         super::entry(
             conn,
             Some(by),
