@@ -14,6 +14,11 @@
 //! leaves out is removed, except products: orders, carts and Go-to Cases refer to them, so a
 //! product the file leaves out is kept and made not orderable. The data version is bumped with
 //! the changes, so every app server's caches refresh within a second (`crate::watch`).
+//!
+//! The report lists every change, record by record and field by field ([`Change`]): what a dry
+//! run shows. The back office's forms change the catalog through the same reader and writer
+//! ([`edit_then`]): a few fields of the catalog as it stands, checked and written in the import's
+//! transaction, so a form's rules are the file's.
 
 mod read;
 

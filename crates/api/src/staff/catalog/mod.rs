@@ -1,10 +1,10 @@
 //! The catalog in a manager's hands: one product's name, description, prices, stock and cities
 //! (`product`), the cities many products are sold in at once, shown before it is saved
 //! (`cities`), the banners' titles, places and days (`banners`), and the catalog file uploaded,
-//! checked and applied in the browser (`import`). Every form goes through the catalog file's import (`db::catalog_io::edit_then`):
-//! the command line's rules, one transaction that starts from what the last writer left, the
-//! data version bumped so every app server shows the change within a second, and an audit record
-//! of each record's changed fields before and after.
+//! checked and applied in the browser (`import`). Every form goes through the catalog file's
+//! import (`db::catalog_io::edit_then`): the command line's rules, one transaction that starts
+//! from what the last writer left, the data version bumped so every app server shows the change
+//! within a second, and an audit record of each record's changed fields before and after.
 
 pub mod banners;
 pub mod cities;
@@ -136,14 +136,13 @@ fn audit(
             ("delivery_fees", _) => ("fee.change", format!("delivery fee {}", c.key)),
             _ => ("promo.change", format!("promo {}", c.key)),
         };
-        let side = |after: bool| side(c, after);
         super::entry(
             conn,
             Some(by),
             action,
             &subject,
-            Some(side(false)),
-            Some(side(true)),
+            Some(side(c, false)),
+            Some(side(c, true)),
         )?;
     }
     Ok(())
