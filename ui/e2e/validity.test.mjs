@@ -358,7 +358,17 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   assert.equal(made.status(), 200, await made.text());
   const runId = (await made.json()).run_id;
   const runPages = { 'staff-run': [`/staff/runs/${runId}`], 'staff-pick-list': [`/staff/runs/${runId}/pick-list`], 'staff-run-sheet': [`/staff/runs/${runId}/sheet?paper=receipt`] };
-  for (const [name, p] of routePaths('staff', { 'staff-order': [`/staff/orders/${orderId}`], ...runPages })) {
+  // A catalog file uploaded as the import page's form sends it, for its page of changes.
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await (await vera.get('/staff/catalog/import')).text())[1];
+  const file = await (await vera.get('/staff/catalog/export')).json();
+  file.products[0].price += 100;
+  const uploaded = await vera.post('/staff/catalog/import', {
+    multipart: { csrf, file: { name: 'catalog.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) } },
+    maxRedirects: 0,
+  });
+  assert.equal(uploaded.status(), 303, await uploaded.text());
+  const catalogPages = { 'staff-product': ['/staff/catalog/products/21'], 'staff-catalog-draft': [uploaded.headers().location] };
+  for (const [name, p] of routePaths('staff', { 'staff-order': [`/staff/orders/${orderId}`], ...runPages, ...catalogPages })) {
     await page(vera, `staff, ${name}`, p);
   }
   const sent = await vera.post(`/api/v1/staff/runs/${runId}/send`);
@@ -368,6 +378,9 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   await page(vera, 'staff, the board filtered', '/staff/orders?status=placed&how=1&q=Lia');
   await post(vera, 'staff, a move without a reason', `/staff/orders/${orderId}`, 'staffOrderStatus', { status: 'cancelled' }, 422);
   await post(vera, 'staff, a member without an email', '/staff/team', 'staffAdd', { email: '' }, 422);
+  await post(vera, 'staff, a product priced too high', '/staff/catalog/products/21', 'staffProductSave', { price: '2,000,000' }, 422);
+  await post(vera, 'staff, a banner ending before it starts', '/staff/catalog/banners', 'staffBannerSave', { starts_on: '2031-12-24', ends_on: '2031-12-01' }, 422);
+  await post(vera, 'staff, products sold in no city named', '/staff/catalog', 'staffCitiesSave', { products: '17' }, 422);
   await post(forms, 'staff, sign-in with a wrong password', '/staff/login', 'staffLogin', { email: 'vera.validity@example.com', password: 'not-her-password-1' }, 422);
 
   // A forgotten password's link (asked for by a guest), and its form with errors.
