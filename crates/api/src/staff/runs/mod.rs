@@ -356,10 +356,14 @@ pub(crate) fn invalid(field: &'static str, message: impl Into<String>) -> ApiErr
 
 /// Pesos as typed (`domain::money::PESOS`), in centavos, or refused on `field`.
 pub(crate) fn pesos(field: &'static str, text: &str, what: &str) -> Result<i64, ApiError> {
-    domain::money::parse_pesos(text).ok_or_else(|| {
-        invalid(
-            field,
-            format!("Give the {what} in pesos, like 1,250.00 (no minus)."),
-        )
-    })
+    // The rule's length (`framework::rules::pesos`) holds before the text is trimmed.
+    let fits = text.chars().count() <= 20;
+    fits.then(|| domain::money::parse_pesos(text))
+        .flatten()
+        .ok_or_else(|| {
+            invalid(
+                field,
+                format!("Give the {what} in pesos, like 1,250.00 (no minus)."),
+            )
+        })
 }
