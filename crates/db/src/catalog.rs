@@ -74,6 +74,15 @@ pub fn products(
     query.load(conn)
 }
 
+/// Banner `id`, whatever its days.
+pub fn banner(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<Banner>> {
+    banners::table
+        .find(id)
+        .select(Banner::as_select())
+        .first(conn)
+        .optional()
+}
+
 /// The banners shown on `date` (`YYYY-MM-DD`): those whose span holds it.
 pub fn banners(conn: &mut AnyConnection, date: &str) -> QueryResult<Vec<Banner>> {
     banners::table

@@ -677,20 +677,17 @@ pub fn edit_then(
     )
 }
 
-/// The problems `import` names for record `index` of `section` (`products[2] (slug x): price
-/// must be ...`), each as its field and what is wrong with it (`must be ...`).
-pub fn problems_of(problems: &[String], section: &str, index: usize) -> Vec<(String, String)> {
-    let label = format!("{section}[{index}]");
+/// The problems `import` names for the record of `section` named `key` (`slug x`, `id 2`: as
+/// in `products[2] (slug x): price must be ...`), each as its field and what is wrong with it
+/// (`must be ...`).
+pub fn problems_of(problems: &[String], section: &str, key: &str) -> Vec<(String, String)> {
+    let named = format!("] ({key}): ");
     problems
         .iter()
         .filter_map(|p| {
-            let rest = p.strip_prefix(&label)?;
-            let rest = match rest.strip_prefix(" (") {
-                Some(named) => &named[named.find("): ")? + 1..],
-                None => rest,
-            };
-            let rest = rest.strip_prefix(": ")?;
-            let (field, what) = rest.split_once(' ')?;
+            let index = p.strip_prefix(section)?.strip_prefix('[')?;
+            let rest = index.trim_start_matches(|c: char| c.is_ascii_digit());
+            let (field, what) = rest.strip_prefix(named.as_str())?.split_once(' ')?;
             Some((field.to_string(), what.to_string()))
         })
         .collect()

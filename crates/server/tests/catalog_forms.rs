@@ -399,7 +399,7 @@ async fn two_managers_saving_at_once_lose_nothing(b: Backend) {
                     .slug;
                 for price in 1..=8_i64 {
                     let s = slug.clone();
-                    api::staff::catalog::edit(&mut conn, &boss, true, ("products", 0, &[]), |f| {
+                    api::staff::catalog::edit(&mut conn, &boss, true, ("products", "", &[]), |f| {
                         let r = f.products.iter_mut().find(|r| r.slug == s).unwrap();
                         r.price = price * 100;
                         Ok(())

@@ -6,17 +6,13 @@
 //! manager, asked before the body is read; the body's limits; the page's CSRF token; then the
 //! import's rules (`api::staff::catalog::import`), every problem listed beside the file field.
 
-use std::time::Duration;
-
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use api::staff::catalog::import::MAX_FILE;
 use domain::staff::Role;
 
-use crate::fields::Fields;
-use crate::form::{success, Done, EXPIRED};
-use crate::respond::csrf_holds;
-use crate::upload::{announced_too_large, read, refused, refused_by, Unread};
+use crate::form::{success, Done, Refused};
+use crate::upload::{receive, refused, Received, Upload};
 use crate::WebState;
 
 /// The import page: the upload form posts to its address, and is answered from it.
@@ -24,8 +20,6 @@ pub const PAGE: &str = "/staff/catalog/import";
 
 /// The most a whole body may be: the file, the text, and the parts' headers.
 const BODY_LIMIT: usize = MAX_FILE + 64 * 1024;
-/// How long a body may take to arrive (8 MB over a slow link).
-const UPLOAD_DEADLINE: Duration = Duration::from_secs(120);
 
 crate::file_form!(PAGE, answer);
 
@@ -34,49 +28,24 @@ async fn answer(
     payload: web::Payload,
     state: &web::Data<WebState>,
 ) -> HttpResponse {
-    let none = Fields::from_pairs(Vec::new());
-    let too_large = || {
-        refused(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "This file is larger than the {} MB a catalog file may be.",
-                MAX_FILE >> 20
-            ),
-            Some("file"),
-        )
+    let form = Upload {
+        file: "file",
+        most: BODY_LIMIT,
+        too_large: format!(
+            "This file is larger than the {} MB a catalog file may be.",
+            MAX_FILE >> 20
+        ),
+        unreadable: "This form could not be read. Choose the file and send it again.",
     };
-    let caller = framework::Caller::of_page(req);
-    let manager = state
-        .api
-        .run(caller.clone(), |ctx| {
-            api::staff::staff(ctx, &[Role::Manager]).map(|_| ())
-        })
-        .await;
-    if let Err(e) = manager {
-        return refused_by(e).answer(req, state, &none).await;
-    }
-    if announced_too_large(req, BODY_LIMIT) {
-        return too_large().answer(req, state, &none).await;
-    }
-    let reading = read(req, payload, "file", BODY_LIMIT);
-    let sent = match tokio::time::timeout(UPLOAD_DEADLINE, reading).await {
-        Ok(Ok(sent)) => sent,
-        Ok(Err(Unread::TooLarge)) => return too_large().answer(req, state, &none).await,
-        Ok(Err(Unread::Malformed)) | Err(_) => {
-            let bad = refused(
-                StatusCode::BAD_REQUEST,
-                "This form could not be read. Choose the file and send it again.",
-                None,
-            );
-            return bad.answer(req, state, &none).await;
-        }
+    let Received {
+        caller,
+        fields,
+        file,
+    } = match receive(req, payload, state, form).await {
+        Ok(received) => received,
+        Err(refused) => return refused,
     };
-    let fields = Fields::from_pairs(sent.fields);
-    if !csrf_holds(&caller, &fields) {
-        let expired = refused(StatusCode::FORBIDDEN, EXPIRED, None);
-        return expired.answer(req, state, &fields).await;
-    }
-    let Some((name, bytes)) = sent.file else {
+    let Some((name, bytes)) = file else {
         let none = refused(
             StatusCode::UNPROCESSABLE_ENTITY,
             "Choose a catalog file to upload.",
@@ -101,11 +70,7 @@ async fn answer(
         .await;
     match kept {
         Ok(id) => success(req, &Done::to(format!("{PAGE}/{id}"))),
-        Err(e) => {
-            crate::form::Refused::of(e, None)
-                .answer(req, state, &fields)
-                .await
-        }
+        Err(e) => Refused::of(e, None).answer(req, state, &fields).await,
     }
 }
 

@@ -7,16 +7,12 @@
 //! its audit record. Answered as the page forms are: `303` to the product's row on success, or the
 //! page again with the message beside its product's form (JSON for a script).
 
-use std::time::Duration;
-
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::staff::Role;
 
-use crate::fields::Fields;
-use crate::form::{success, Done, EXPIRED};
-use crate::respond::csrf_holds;
-use crate::upload::{announced_too_large, read, refused, refused_by, Unread};
+use crate::form::{success, Done, Refused};
+use crate::upload::{receive, refused, Received, Upload};
 use crate::WebState;
 
 /// The catalog page: the form posts to its address, and is answered from it.
@@ -26,8 +22,6 @@ pub const PAGE: &str = "/staff/catalog";
 fn body_limit() -> usize {
     media::Limits::default().max_bytes + 64 * 1024
 }
-/// How long a body may take to arrive (10 MB over a slow link).
-const UPLOAD_DEADLINE: Duration = Duration::from_secs(120);
 
 /// Said of a body that cannot be read as this form.
 const UNREADABLE: &str = "This form could not be read. Choose the photo and send it again.";
@@ -39,46 +33,24 @@ async fn answer(
     payload: web::Payload,
     state: &web::Data<WebState>,
 ) -> HttpResponse {
-    let none = Fields::from_pairs(Vec::new());
-    let too_large = || {
-        let limit = media::Limits::default().max_bytes >> 20;
-        refused(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("This photo is larger than the {limit} MB a photo may be: save it smaller and upload it again."),
-            Some("photo"),
-        )
+    let limit = media::Limits::default().max_bytes >> 20;
+    let form = Upload {
+        file: "photo",
+        most: body_limit(),
+        too_large: format!("This photo is larger than the {limit} MB a photo may be: save it smaller and upload it again."),
+        unreadable: UNREADABLE,
     };
-    // Who asks, before a byte of the body is read: a manager signed in.
-    let caller = framework::Caller::of_page(req);
-    let manager = state
-        .api
-        .run(caller.clone(), |ctx| {
-            api::staff::staff(ctx, &[Role::Manager]).map(|_| ())
-        })
-        .await;
-    if let Err(e) = manager {
-        return refused_by(e).answer(req, state, &none).await;
-    }
-    if announced_too_large(req, body_limit()) {
-        return too_large().answer(req, state, &none).await;
-    }
-    let reading = read(req, payload, "photo", body_limit());
-    let sent = match tokio::time::timeout(UPLOAD_DEADLINE, reading).await {
-        Ok(Ok(sent)) => sent,
-        Ok(Err(Unread::TooLarge)) => return too_large().answer(req, state, &none).await,
-        Ok(Err(Unread::Malformed)) | Err(_) => {
-            let bad = refused(StatusCode::BAD_REQUEST, UNREADABLE, None);
-            return bad.answer(req, state, &none).await;
-        }
+    let Received {
+        caller,
+        fields,
+        file,
+    } = match receive(req, payload, state, form).await {
+        Ok(received) => received,
+        Err(refused) => return refused,
     };
-    let fields = Fields::from_pairs(sent.fields);
-    if !csrf_holds(&caller, &fields) {
-        let expired = refused(StatusCode::FORBIDDEN, EXPIRED, None);
-        return expired.answer(req, state, &fields).await;
-    }
     let sku = fields.get("sku").unwrap_or_default().to_string();
     let remove = fields.get("remove").is_some();
-    let photo = sent.file.map(|(_, bytes)| bytes);
+    let photo = file.map(|(_, bytes)| bytes);
     if !remove && photo.is_none() {
         let none = refused(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -108,7 +80,7 @@ async fn answer(
                 api::staff::photos::anchor_of(&sku)
             )),
         ),
-        Err(e) => refused_by(e).answer(req, state, &fields).await,
+        Err(e) => Refused::of(e, None).answer(req, state, &fields).await,
     }
 }
 

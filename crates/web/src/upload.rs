@@ -1,15 +1,94 @@
-//! What the file forms share (`photo_form`, `import_form`): a `multipart/form-data` body read
-//! within its limits (the whole body counted as it arrives, part headers included; the text
-//! parts and their names together; the number of parts; one file), and their refusals in the
-//! page forms' words.
+//! What the file forms share (`photo_form`, `import_form`): who may send one (a signed-in
+//! manager, asked before a byte of the body is read), a `multipart/form-data` body read within
+//! its limits (the whole body counted as it arrives, part headers included; the text parts and
+//! their names together; the number of parts; one file; a deadline), the page's CSRF token, and
+//! their refusals in the page forms' words.
+
+use std::time::Duration;
 
 use actix_web::error::PayloadError;
 use actix_web::http::{header, StatusCode};
-use actix_web::{web, HttpRequest};
+use actix_web::{web, HttpRequest, HttpResponse};
+use domain::staff::Role;
+use framework::Caller;
 use futures_util::{StreamExt, TryStreamExt};
 use serde_json::{json, Map};
 
-use crate::form::Refused;
+use crate::fields::Fields;
+use crate::form::{Refused, EXPIRED};
+use crate::respond::csrf_holds;
+use crate::WebState;
+
+/// How long a body may take to arrive (10 MB over a slow link).
+const UPLOAD_DEADLINE: Duration = Duration::from_secs(120);
+
+/// A file form: its file's field, the most its body may be (the file, the text, the parts'
+/// headers), and what it says of a body too large or unreadable.
+pub struct Upload {
+    pub file: &'static str,
+    pub most: usize,
+    pub too_large: String,
+    pub unreadable: &'static str,
+}
+
+/// What a file form received from a signed-in manager: who sent it, its text fields, and its
+/// file's name and bytes (none when no file was chosen).
+pub struct Received {
+    pub caller: Caller,
+    pub fields: Fields,
+    pub file: Option<(String, Vec<u8>)>,
+}
+
+/// Receives a file form's body as every file form takes it, or answers its refusal: a
+/// signed-in manager first, a body announced or found larger than `most` refused at once, the
+/// rest read within the deadline, then the page's CSRF token.
+pub async fn receive(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &web::Data<WebState>,
+    form: Upload,
+) -> Result<Received, HttpResponse> {
+    let none = Fields::from_pairs(Vec::new());
+    let too_large = || {
+        refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &form.too_large,
+            Some(form.file),
+        )
+    };
+    let caller = Caller::of_page(req);
+    let manager = state
+        .api
+        .run(caller.clone(), |ctx| {
+            api::staff::staff(ctx, &[Role::Manager]).map(|_| ())
+        })
+        .await;
+    if let Err(e) = manager {
+        return Err(Refused::of(e, None).answer(req, state, &none).await);
+    }
+    if announced_too_large(req, form.most) {
+        return Err(too_large().answer(req, state, &none).await);
+    }
+    let reading = read(req, payload, form.file, form.most);
+    let sent = match tokio::time::timeout(UPLOAD_DEADLINE, reading).await {
+        Ok(Ok(sent)) => sent,
+        Ok(Err(Unread::TooLarge)) => return Err(too_large().answer(req, state, &none).await),
+        Ok(Err(Unread::Malformed)) | Err(_) => {
+            let bad = refused(StatusCode::BAD_REQUEST, form.unreadable, None);
+            return Err(bad.answer(req, state, &none).await);
+        }
+    };
+    let fields = Fields::from_pairs(sent.fields);
+    if !csrf_holds(&caller, &fields) {
+        let expired = refused(StatusCode::FORBIDDEN, EXPIRED, None);
+        return Err(expired.answer(req, state, &fields).await);
+    }
+    Ok(Received {
+        caller,
+        fields,
+        file: sent.file,
+    })
+}
 
 /// The most the text parts and every part's name may hold together.
 pub const TEXT_LIMIT: usize = 4 * 1024;
@@ -18,19 +97,19 @@ const PARTS_LIMIT: usize = 8;
 
 /// What a file form sent: its text fields, and its file's name and bytes (none when no file was
 /// chosen).
-pub struct Sent {
-    pub fields: Vec<(String, String)>,
-    pub file: Option<(String, Vec<u8>)>,
+struct Sent {
+    fields: Vec<(String, String)>,
+    file: Option<(String, Vec<u8>)>,
 }
 
 /// Why a body is refused before it is read to its end.
-pub enum Unread {
+enum Unread {
     TooLarge,
     Malformed,
 }
 
 /// Reads a body of at most `most` bytes whose file is the part named `file`.
-pub async fn read(
+async fn read(
     req: &HttpRequest,
     payload: web::Payload,
     file: &str,
@@ -98,21 +177,8 @@ pub fn refused(status: StatusCode, message: impl Into<String>, field: Option<&st
     }
 }
 
-/// A refusal of the API's in the form's words, its field's message beside the field.
-pub fn refused_by(e: framework::ApiError) -> Refused {
-    let field = match &e {
-        framework::ApiError::Invalid { field, .. } => Some(*field),
-        _ => None,
-    };
-    let mut no = Refused::of(e, None);
-    if let Some(field) = field {
-        no.errors.insert(field.into(), json!([no.message.clone()]));
-    }
-    no
-}
-
 /// Whether the body says it is larger than `most` bytes.
-pub fn announced_too_large(req: &HttpRequest, most: usize) -> bool {
+fn announced_too_large(req: &HttpRequest, most: usize) -> bool {
     req.headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())

@@ -137,7 +137,7 @@ export function Field(props: {
   name: string;
   label: string;
   state: FormState;
-  type?: 'text' | 'email' | 'password' | 'tel' | 'date';
+  type?: 'text' | 'email' | 'password' | 'tel' | 'date' | 'number';
   autoComplete?: string;
   defaultValue?: string;
   hint?: ReactNode;

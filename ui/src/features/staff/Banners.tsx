@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { calls, type BannerEdit } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
-import { DoneMessage, useDone } from '../../components/form';
+import { DoneMessage, Field, useDone } from '../../components/form';
 import { bannersEditQuery } from './queries';
-import { FieldErrors, StaffForm } from './StaffForm';
+import { StaffForm } from './StaffForm';
 import { StaffPage } from './StaffPage';
 
 /** When a banner shows, in words. */
@@ -24,38 +24,19 @@ function BannerForm({ b }: { b: BannerEdit }) {
       </p>
       <p>{`${span(b)} · ${b.shown_today ? 'Shown today' : 'Not shown today'}`}</p>
       <StaffForm id={id} call={calls.staffBannerSave} action="/staff/catalog/banners" fields={['title', 'starts_on', 'ends_on', 'sort_order']}>
-        {(state) => {
-          const value = (name: string, fallback: string) => state.values[name] ?? fallback;
-          const field = (name: string, label: string, type: string, fallback: string, hint?: string) => {
-            const input = `${id}-${name}`;
-            const described = [hint ? `${input}-hint` : null, state.errors[name] ? `${input}-error` : null].filter(Boolean).join(' ');
-            return (
-              <div className="field">
-                <label htmlFor={input}>{label}</label>
-                {hint && (
-                  <p className="field-hint" id={`${input}-hint`}>
-                    {hint}
-                  </p>
-                )}
-                <input id={input} name={name} type={type} defaultValue={value(name, fallback)} aria-invalid={state.errors[name] ? true : undefined} aria-describedby={described || undefined} />
-                <FieldErrors state={state} name={name} id={`${input}-error`} />
-              </div>
-            );
-          };
-          return (
-            <>
-              <input type="hidden" name="bannerId" value={String(b.id)} />
-              <input type="hidden" name="whole" value="true" />
-              {field('title', 'Title', 'text', b.title)}
-              {field('starts_on', 'First day shown', 'date', b.starts_on ?? '', 'Empty: shown already.')}
-              {field('ends_on', 'Last day shown', 'date', b.ends_on ?? '', 'Empty: shown for good.')}
-              {field('sort_order', 'Place in the carousel', 'number', String(b.sort_order), 'Lower comes first.')}
-              <button type="submit" disabled={state.busy}>
-                Save Banner<span className="visually-hidden">{` ${b.title}`}</span>
-              </button>
-            </>
-          );
-        }}
+        {(state) => (
+          <>
+            <input type="hidden" name="bannerId" value={String(b.id)} />
+            <input type="hidden" name="whole" value="true" />
+            <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue={b.title} />
+            <Field id={`${id}-starts_on`} name="starts_on" label="First day shown" type="date" state={state} defaultValue={b.starts_on ?? ''} hint="Empty: shown already." />
+            <Field id={`${id}-ends_on`} name="ends_on" label="Last day shown" type="date" state={state} defaultValue={b.ends_on ?? ''} hint="Empty: shown for good." />
+            <Field id={`${id}-sort_order`} name="sort_order" label="Place in the carousel" type="number" state={state} defaultValue={String(b.sort_order)} hint="Lower comes first." />
+            <button type="submit" disabled={state.busy}>
+              Save Banner<span className="visually-hidden">{` ${b.title}`}</span>
+            </button>
+          </>
+        )}
       </StaffForm>
     </section>
   );

@@ -144,15 +144,13 @@ impl Endpoint for StaffBannerSave {
         }
         let by = staff(ctx, &[Role::Manager])?.member;
         let id = p.banner_id;
-        let index = db::catalog_io::export(ctx.conn)?
-            .banners
-            .iter()
-            .position(|b| b.id == id)
+        db::catalog::banner(ctx.conn, id)?
             .ok_or_else(|| ApiError::NotFound("No such banner.".into()))?;
         let day =
             |d: Option<String>| d.map(|d| Some(d.trim().to_string()).filter(|d| !d.is_empty()));
         let (starts_on, ends_on) = (day(f.starts_on), day(f.ends_on));
-        let report = edit(ctx.conn, &by, true, ("banners", index, FIELDS), |file| {
+        let key = format!("id {id}");
+        let report = edit(ctx.conn, &by, true, ("banners", &key, FIELDS), |file| {
             let b = file
                 .banners
                 .iter_mut()

@@ -238,7 +238,7 @@ fn plan(
         .filter_map(|n| all.iter().find(|p| p.id == n.id).map(|p| p.slug.clone()))
         .collect();
     let served: Vec<i64> = choices.iter().map(|c| c.id.get()).collect();
-    let report = edit(conn, by, apply, ("products", usize::MAX, &[]), |file| {
+    let report = edit(conn, by, apply, ("products", "", &[]), |file| {
         for r in file.products.iter_mut().filter(|r| slugs.contains(&r.slug)) {
             r.cities = moved(&r.cities, &cities, how, &served);
         }

@@ -149,13 +149,13 @@ fn audit(
 }
 
 /// Runs `edit` on the catalog through the import's rules (see the module's words), recorded for
-/// `by`; a problem of record `index` of `section` is answered on its field, as `fields` names
-/// them (another field's, or another record's, as a conflict naming it).
+/// `by`; a problem of the record of `section` named `key` (`slug x`, `id 2`) is answered on its
+/// field, as `fields` names them (another field's, or another record's, as a conflict naming it).
 pub fn edit(
     conn: &mut db::AnyConnection,
     by: &StaffRow,
     apply: bool,
-    mine: (&str, usize, &[&'static str]),
+    mine: (&str, &str, &[&'static str]),
     change: impl FnOnce(&mut catalog_io::CatalogFile) -> Result<(), ImportError>,
 ) -> Result<catalog_io::Report, ApiError> {
     let ids: std::collections::HashMap<String, (i32, String)> =
@@ -170,13 +170,13 @@ pub fn edit(
 }
 
 /// An edit's problems as the form shows them.
-fn refused(e: ImportError, (section, index, fields): (&str, usize, &[&'static str])) -> ApiError {
+fn refused(e: ImportError, (section, key, fields): (&str, &str, &[&'static str])) -> ApiError {
     let problems = match e {
         ImportError::Db(e) => return e.into(),
         ImportError::Invalid(problems) => problems,
     };
     let mut errors = domain::account::FieldErrors::new();
-    for (field, what) in catalog_io::problems_of(&problems, section, index) {
+    for (field, what) in catalog_io::problems_of(&problems, section, key) {
         match fields.iter().find(|f| **f == field) {
             Some(f) => errors
                 .entry(f)

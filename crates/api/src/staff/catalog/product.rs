@@ -132,15 +132,11 @@ impl Endpoint for StaffProduct {
     }
 }
 
-/// The product `id`'s record in the catalog file, and its index there.
-fn record(
-    file: &db::catalog_io::CatalogFile,
-    slug: &str,
-) -> Result<(usize, ProductRecord), ApiError> {
+/// The record of the product `slug` in the catalog file.
+fn record(file: db::catalog_io::CatalogFile, slug: &str) -> Result<ProductRecord, ApiError> {
     file.products
-        .iter()
-        .position(|r| r.slug == slug)
-        .map(|i| (i, file.products[i].clone()))
+        .into_iter()
+        .find(|r| r.slug == slug)
         .ok_or_else(|| ApiError::NotFound("No such product.".into()))
 }
 
@@ -151,7 +147,7 @@ fn product(conn: &mut db::AnyConnection, id: i32) -> Result<db::models::Product,
 
 fn view(conn: &mut db::AnyConnection, id: i32) -> Result<ProductEdit, ApiError> {
     let p = product(conn, id)?;
-    let (_, r) = record(&db::catalog_io::export(conn)?, &p.slug)?;
+    let r = record(db::catalog_io::export(conn)?, &p.slug)?;
     let (every_city, cities) = match r.cities {
         Cities::All => (true, vec![]),
         Cities::Only(ids) => (false, ids),
@@ -268,11 +264,8 @@ impl Endpoint for StaffProductSave {
         let by = staff(ctx, &[Role::Manager])?.member;
         let slug = product(ctx.conn, p.product_id)?.slug;
         let w = wanted(f)?;
-        let index = {
-            let file = db::catalog_io::export(ctx.conn)?;
-            record(&file, &slug)?.0
-        };
-        let report = edit(ctx.conn, &by, true, ("products", index, FIELDS), |file| {
+        let key = format!("slug {slug}");
+        let report = edit(ctx.conn, &by, true, ("products", &key, FIELDS), |file| {
             let r = file
                 .products
                 .iter_mut()
