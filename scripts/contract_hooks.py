@@ -594,10 +594,36 @@ def after_call(context, case, response):
         _after_staff_call(case, label, response.status_code)
 
 
+def _positive_id(value):
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value
+
+
+def _pin_catalog(case, label):
+    """The catalog's writes change only the products no shopper's call buys (CATALOG_PRODUCTS),
+    in every phase and mode: a malformed case whose product is itself well formed (its body is
+    what is wrong) is sent to one of those, so that if the store wrongly took it (a check's
+    finding) the cart, checkout and Go-to Case calls still find what they buy, at its price. A
+    malformed product id is left as drawn: that is what such a case tests."""
+    _pins[0] += 1
+    pick = CATALOG_PRODUCTS[_pins[0] % len(CATALOG_PRODUCTS)]
+    if label == "POST /api/v1/staff/catalog/products/{productId}":
+        params = case.path_parameters or {}
+        if _positive_id(params.get("productId")):
+            case.path_parameters = {**params, "productId": pick}
+    elif label == "POST /api/v1/staff/catalog/cities" and isinstance(case.body, dict):
+        products = case.body.get("products")
+        if isinstance(products, list) and products and all(_positive_id(p) for p in products) and len(products) <= 500:
+            case.body = {**case.body, "products": CATALOG_PRODUCTS[: 1 + _pins[0] % len(CATALOG_PRODUCTS)]}
+
+
+_pins = [0]
+
+
 @schemathesis.hook
 def before_call(context, case, **kwargs):
     label = f"{case.method.upper()} {case.operation.path}"
     _serve_real_values(case, label)
+    _pin_catalog(case, label)
     _serve_staff_code(case, label)
     if label in _CART_CALLS and MEMBER.token:
         _tidy_cart(MEMBER.token)

@@ -30,6 +30,13 @@ pub(crate) fn codes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec
     }
     // A field left out is none (`#[serde(default)]`); `null` is no list, as the document says.
     match Given::deserialize(d)? {
+        // A list is what the document says: one to MOST positive numbers.
+        Given::List(ids) if ids.is_empty() || ids.len() > MOST => Err(serde::de::Error::custom(
+            format!("must name one to {MOST} ids."),
+        )),
+        Given::List(ids) if ids.iter().any(|n| *n < 1) => {
+            Err(serde::de::Error::custom(domain::ids::NOT_AN_ID))
+        }
         Given::List(ids) => Ok(Some(ids)),
         Given::Text(t) => parse(&t)
             .map(Some)
@@ -332,5 +339,13 @@ mod tests {
         let f: CitiesForm = serde_json::from_str(r#"{"how":"add"}"#).unwrap();
         assert_eq!(f.products, None);
         assert!(serde_json::from_str::<CitiesForm>(r#"{"cities":null}"#).is_err());
+        // A list is held to the document (the contract test sent `[0]`, which a product's form
+        // ignored when selling it everywhere): no zero or negative code, one to MOST of them.
+        for list in ["[0]", "[5,-1]", "[]"] {
+            let body = format!(r#"{{"cities":{list}}}"#);
+            assert!(serde_json::from_str::<CitiesForm>(&body).is_err(), "{list}");
+        }
+        let many = format!(r#"{{"cities":[{}]}}"#, vec!["7"; MOST + 1].join(","));
+        assert!(serde_json::from_str::<CitiesForm>(&many).is_err());
     }
 }
