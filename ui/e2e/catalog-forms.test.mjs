@@ -1,7 +1,7 @@
 // The catalog's forms in Debian's Chromium, with JavaScript on and off: a manager changes a keg's
 // price, takes it out of stock and sells it in two more cities, and a shopper's product page shows
 // it; then ticks a product and a city in the catalog, sees the change on a page of its own and
-// saves it. axe finds nothing on the pages.
+// saves it; a tab opened before a save cannot overwrite it. axe finds nothing on the pages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAKATI_SHOPPER, hydrated, newContext, noViolations, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
@@ -33,6 +33,10 @@ for (const c of CASES) {
       await page.getByText('The price must be at most P1,000,000.00').waitFor();
       await ready();
       assert.equal(await page.getByLabel('Price per unit (pesos)').inputValue(), '2,000,000');
+      // The same product opened in another tab before the save below.
+      const stale = await context.newPage();
+      await stale.goto(`${store.base}/staff/catalog/products/${c.id}`);
+      if (c.js) await hydrated(stale);
       await page.getByLabel('Price per unit (pesos)').fill('5,350');
       await page.getByLabel('Out of stock').check();
       await page.getByLabel('Bacoor City').check();
@@ -43,6 +47,14 @@ for (const c of CASES) {
       await ready();
       assert.equal(await page.getByLabel('Price per unit (pesos)').inputValue(), 'P5,350.00');
       assert.ok(await page.getByLabel('Bacoor City').isChecked());
+      // The tab opened before that save cannot overwrite it: it is told, and nothing is saved.
+      await stale.getByLabel('Price per unit (pesos)').fill('4,000');
+      await stale.getByRole('button', { name: 'Save Product' }).click();
+      await stale.getByRole('alert').getByText('Someone else changed this since you opened the page').waitFor();
+      assert.equal(await stale.getByLabel('Price per unit (pesos)').inputValue(), '4,000');
+      await stale.goto(`${store.base}/staff/catalog/products/${c.id}`);
+      assert.equal(await stale.getByLabel('Price per unit (pesos)').inputValue(), 'P5,350.00');
+      await stale.close();
 
       // A shopper's page shows it within a second.
       const shopper = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: c.js });

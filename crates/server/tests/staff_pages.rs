@@ -688,6 +688,12 @@ async fn a_manager_edits_the_catalog_without_javascript(b: Backend) {
     );
     assert!(html.contains("Save Product") && html.contains("Makati City"));
     let csrf = csrf_of(&html);
+    let opened = html
+        .split(r#"name="version" value=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the form carries its version")
+        .to_string();
     let save = |pairs: &[(&str, &str)]| {
         let mut all = vec![
             ("_call", "staffProductSave"),
@@ -753,6 +759,30 @@ async fn a_manager_edits_the_catalog_without_javascript(b: Backend) {
     assert!(
         shop.contains("Out Of Stock") && shop.contains("7,450.00"),
         "{shop}"
+    );
+    // The page opened before that save, sent again: refused, said why, nothing overwritten, what
+    // was typed kept.
+    let r = send!(
+        store,
+        save(&[
+            ("price", "7,000"),
+            ("orderable", "true"),
+            ("version", &opened)
+        ])
+    );
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text());
+    let html = r.text();
+    assert!(
+        html.contains("Someone else changed this since you opened the page"),
+        "{html}"
+    );
+    assert!(html.contains(r#"value="7,000""#), "{html}");
+    assert_eq!(
+        db::carts::product(&mut db.pool.get().unwrap(), domain::ProductId::from_db(21))
+            .unwrap()
+            .unwrap()
+            .price,
+        745_000
     );
 
     // Ticked products and cities: the changes on a page of their own, then saved.

@@ -133,7 +133,11 @@ ends_on: string | null,
 /**
  * Whether the home page shows it today (Manila).
  */
-shown_today: boolean, };
+shown_today: boolean, 
+/**
+ * The version of its fields, which the form sends back (see `BannerForm::version`).
+ */
+version: string, };
 
 /**
  * What a save answers: every banner as it is now, and what changed.
@@ -864,7 +868,11 @@ choices: Array<CityChoice>,
 /**
  * Its row on the catalog page.
  */
-anchor: string, };
+anchor: string, 
+/**
+ * The version of the fields above, which the form sends back (see `ProductForm::version`).
+ */
+version: string, };
 
 /**
  * A product that sold.

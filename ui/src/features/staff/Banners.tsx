@@ -28,6 +28,7 @@ function BannerForm({ b }: { b: BannerEdit }) {
           <>
             <input type="hidden" name="bannerId" value={String(b.id)} />
             <input type="hidden" name="whole" value="true" />
+            <input type="hidden" name="version" value={state.values.version ?? b.version} />
             <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue={b.title} />
             <Field id={`${id}-starts_on`} name="starts_on" label="First day shown" type="date" state={state} defaultValue={b.starts_on ?? ''} hint="Empty: shown already." />
             <Field id={`${id}-ends_on`} name="ends_on" label="Last day shown" type="date" state={state} defaultValue={b.ends_on ?? ''} hint="Empty: shown for good." />

@@ -44,6 +44,7 @@ function ProductForm({ p }: { p: Product }) {
       <FormCall call={calls.staffProductSave} />
       <input type="hidden" name="productId" value={String(p.id)} />
       <input type="hidden" name="whole" value="true" />
+      <input type="hidden" name="version" value={v.version ?? p.version} />
       <Field name="product_name" label="Name" state={state} defaultValue={p.product_name} required />
       <div className="field">
         <label htmlFor="field-description">Description</label>

@@ -38,11 +38,19 @@ pub struct BannerEdit {
     pub ends_on: Option<String>,
     /// Whether the home page shows it today (Manila).
     pub shown_today: bool,
+    /// The version of its fields, which the form sends back (see `BannerForm::version`).
+    pub version: String,
+}
+
+/// The fields a banner's form shows, as its version hashes them.
+fn shown(b: &BannerRecord) -> impl Serialize + '_ {
+    (&b.title, &b.starts_on, &b.ends_on, b.sort_order)
 }
 
 fn view(b: BannerRecord, today: &str) -> BannerEdit {
     let shown_today = b.starts_on.as_deref().is_none_or(|s| s <= today)
         && b.ends_on.as_deref().is_none_or(|e| e >= today);
+    let version = super::version_of(&shown(&b));
     BannerEdit {
         id: b.id,
         title: b.title,
@@ -52,6 +60,7 @@ fn view(b: BannerRecord, today: &str) -> BannerEdit {
         starts_on: b.starts_on,
         ends_on: b.ends_on,
         shown_today,
+        version,
     }
 }
 
@@ -100,6 +109,9 @@ pub struct BannerForm {
     /// is an open end, a title left out is blank (refused), a place left out is 0.
     #[serde(default)]
     pub whole: Option<bool>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(schema_with = super::version_rule)]
+    pub version: Option<String>,
 }
 
 fn title_rule() -> utoipa::openapi::schema::ObjectBuilder {
@@ -156,6 +168,7 @@ impl Endpoint for StaffBannerSave {
                 .iter_mut()
                 .find(|b| b.id == id)
                 .ok_or_else(|| ImportError::Invalid(vec![format!("no banner {id}")]))?;
+            super::unchanged(&shown(b), f.version.as_deref())?;
             if let Some(title) = f.title {
                 b.title = title;
             }

@@ -30,10 +30,11 @@ pub(crate) fn codes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec
     }
     // A field left out is none (`#[serde(default)]`); `null` is no list, as the document says.
     match Given::deserialize(d)? {
-        // A list is what the document says: one to MOST positive numbers.
-        Given::List(ids) if ids.is_empty() || ids.len() > MOST => Err(serde::de::Error::custom(
-            format!("must name one to {MOST} ids."),
-        )),
+        // A list is what the document says: at most MOST positive numbers (an empty one is
+        // refused by each call on its field, in words).
+        Given::List(ids) if ids.len() > MOST => Err(serde::de::Error::custom(format!(
+            "must name at most {MOST} ids."
+        ))),
         Given::List(ids) if ids.iter().any(|n| *n < 1) => {
             Err(serde::de::Error::custom(domain::ids::NOT_AN_ID))
         }
@@ -340,8 +341,8 @@ mod tests {
         assert_eq!(f.products, None);
         assert!(serde_json::from_str::<CitiesForm>(r#"{"cities":null}"#).is_err());
         // A list is held to the document (the contract test sent `[0]`, which a product's form
-        // ignored when selling it everywhere): no zero or negative code, one to MOST of them.
-        for list in ["[0]", "[5,-1]", "[]"] {
+        // ignored when selling it everywhere): no zero or negative code, at most MOST of them.
+        for list in ["[0]", "[5,-1]"] {
             let body = format!(r#"{{"cities":{list}}}"#);
             assert!(serde_json::from_str::<CitiesForm>(&body).is_err(), "{list}");
         }

@@ -120,6 +120,48 @@ pub(crate) fn side(c: &catalog_io::Change, after: bool) -> serde_json::Value {
     serde_json::Value::Object(fields)
 }
 
+/// A record's version as its form carries it: the fields the form shows (`fields`, serialized),
+/// hashed; it changes whenever one of them does.
+pub(crate) fn version_of(fields: &impl Serialize) -> String {
+    use sha2::Digest;
+    let bytes = serde_json::to_vec(fields).unwrap_or_default();
+    sha2::Sha256::digest(&bytes)
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The problem an edit answers when its record changed since its form was opened.
+const STALE: &str = "the record changed since its form was opened";
+
+/// What a manager is told when another saved the record first.
+pub const STALE_MESSAGE: &str = "Someone else changed this since you opened the page, and nothing was saved. Reload the page to see their change, then make yours again.";
+
+/// Refuses the edit when the record's fields are no longer those its form was opened with
+/// (`seen`: their version then; none or empty: no check, as an API client that sends only the
+/// fields it changes). Checked inside the edit's transaction, so of two managers saving the same
+/// record from the same page, the second is told and nothing of theirs overwrites the first's.
+pub(crate) fn unchanged(now: &impl Serialize, seen: Option<&str>) -> Result<(), ImportError> {
+    match seen.map(str::trim) {
+        Some(v) if !v.is_empty() && v != version_of(now) => {
+            Err(ImportError::Invalid(vec![STALE.into()]))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A record's version, as the document describes it.
+pub(crate) fn version_rule() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(r"^([0-9a-f]{16})?$"))
+        .description(Some(
+            "The `version` the form was opened with: the save is refused (409) when the record \
+             changed since; empty or left out: no check.",
+        ))
+}
+
 /// The audit records of an edit: one per record it changes, its changed fields before and after.
 fn audit(
     conn: &mut db::AnyConnection,
@@ -175,6 +217,9 @@ fn refused(e: ImportError, (section, key, fields): (&str, &str, &[&'static str])
         ImportError::Db(e) => return e.into(),
         ImportError::Invalid(problems) => problems,
     };
+    if problems == [STALE] {
+        return ApiError::Conflict(STALE_MESSAGE.into());
+    }
     let mut errors = domain::account::FieldErrors::new();
     for (field, what) in catalog_io::problems_of(&problems, section, key) {
         match fields.iter().find(|f| **f == field) {

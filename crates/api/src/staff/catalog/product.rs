@@ -46,6 +46,20 @@ pub struct ProductEdit {
     pub choices: Vec<CityChoice>,
     /// Its row on the catalog page.
     pub anchor: String,
+    /// The version of the fields above, which the form sends back (see `ProductForm::version`).
+    pub version: String,
+}
+
+/// The fields a product's form shows, as its version hashes them.
+fn shown(r: &ProductRecord) -> impl Serialize + '_ {
+    (
+        &r.product_name,
+        &r.description,
+        r.price,
+        r.price_per_case,
+        r.orderable,
+        &r.cities,
+    )
 }
 
 /// Where a product is sold, as the form says it.
@@ -91,6 +105,9 @@ pub struct ProductForm {
     /// out is empty, and refused where it may not be.
     #[serde(default)]
     pub whole: Option<bool>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(schema_with = super::version_rule)]
+    pub version: Option<String>,
 }
 
 fn name_rule() -> utoipa::openapi::schema::ObjectBuilder {
@@ -148,6 +165,7 @@ fn product(conn: &mut db::AnyConnection, id: i32) -> Result<db::models::Product,
 fn view(conn: &mut db::AnyConnection, id: i32) -> Result<ProductEdit, ApiError> {
     let p = product(conn, id)?;
     let r = record(db::catalog_io::export(conn)?, &p.slug)?;
+    let version = super::version_of(&shown(&r));
     let (every_city, cities) = match r.cities {
         Cities::All => (true, vec![]),
         Cities::Only(ids) => (false, ids),
@@ -166,6 +184,7 @@ fn view(conn: &mut db::AnyConnection, id: i32) -> Result<ProductEdit, ApiError> 
         cities,
         choices: city_choices(conn)?,
         anchor: crate::staff::photos::anchor_of(&p.sku),
+        version,
     })
 }
 
@@ -178,6 +197,7 @@ struct Wanted {
     price_per_case: Option<i64>,
     orderable: Option<bool>,
     cities: Option<Cities>,
+    version: Option<String>,
 }
 
 fn wanted(mut f: ProductForm) -> Result<Wanted, ApiError> {
@@ -236,6 +256,7 @@ fn wanted(mut f: ProductForm) -> Result<Wanted, ApiError> {
         price_per_case,
         orderable: f.orderable,
         cities,
+        version: f.version,
     })
 }
 
@@ -271,6 +292,7 @@ impl Endpoint for StaffProductSave {
                 .iter_mut()
                 .find(|r| r.slug == slug)
                 .ok_or_else(|| ImportError::Invalid(vec![format!("no product {slug}")]))?;
+            super::unchanged(&shown(r), w.version.as_deref())?;
             let keep = |v: Option<String>, r: &mut String| {
                 if let Some(v) = v {
                     *r = v;
