@@ -515,8 +515,11 @@ def _real_values(label, turn):
 
 _turn = [0]
 
-# The products the catalog's forms are given (scripts/schemathesis.toml's catalog-products).
+# The products the catalog's forms are given (scripts/schemathesis.toml's catalog-products), and
+# the deposits and fees' cities (its catalog-deposits and fee-cities).
 CATALOG_PRODUCTS = [23, 24, 25, 26]
+CATALOG_DEPOSITS = [3, 6, 7]
+FEE_CITIES = [301410000, 301411000]
 
 # The refills name the cart revision they were made against (one refill per click); a
 # revision the cart has not reached is made up and refused (422), so a drawn integer is mostly
@@ -595,26 +598,42 @@ def after_call(context, case, response):
 
 
 def _positive_id(value):
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value
+    # Within every id's bounds (a 32-bit one's too), so a case drawn past them keeps its id.
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 2**31 - 1
 
 
 def _pin_catalog(case, label):
-    """The catalog's writes change only the products no shopper's call buys (CATALOG_PRODUCTS),
-    in every phase and mode: a malformed case whose product is itself well formed (its body is
-    what is wrong) is sent to one of those, so that if the store wrongly took it (a check's
-    finding) the cart, checkout and Go-to Case calls still find what they buy, at its price. A
-    malformed product id is left as drawn: that is what such a case tests."""
+    """The catalog's writes change only the products, deposits and fees no shopper's call buys
+    or pays (CATALOG_PRODUCTS, CATALOG_DEPOSITS, FEE_CITIES), in every phase and mode: a
+    malformed case whose id is itself well formed (its body is what is wrong) is sent to one of
+    those, so that if the store wrongly took it (a check's finding) the cart, checkout and Go-to
+    Case calls still find what they buy, at its price. A malformed id is left as drawn: that is
+    what such a case tests."""
     _pins[0] += 1
     pick = CATALOG_PRODUCTS[_pins[0] % len(CATALOG_PRODUCTS)]
     if label == "POST /api/v1/staff/catalog/products/{productId}":
         params = case.path_parameters or {}
         if _positive_id(params.get("productId")):
             case.path_parameters = {**params, "productId": pick}
-            _serve_version(case, f"/api/v1/staff/catalog/products/{pick}", None)
+            _serve_version(case, f"/api/v1/staff/catalog/products/{pick}")
     elif label == "POST /api/v1/staff/catalog/banners/{bannerId}":
         banner = (case.path_parameters or {}).get("bannerId")
         if _positive_id(banner):
-            _serve_version(case, "/api/v1/staff/catalog/banners", banner)
+            _serve_version(case, "/api/v1/staff/catalog/banners", ("results", {"id": banner}))
+    elif label == "POST /api/v1/staff/catalog/deposits/{depositId}":
+        params = case.path_parameters or {}
+        if _positive_id(params.get("depositId")):
+            deposit = CATALOG_DEPOSITS[_pins[0] % len(CATALOG_DEPOSITS)]
+            case.path_parameters = {**params, "depositId": deposit}
+            _serve_version(case, "/api/v1/staff/catalog/charges", ("deposits", {"id": deposit}))
+    elif label == "POST /api/v1/staff/catalog/fees/{cityId}/{fulfillmentId}":
+        params = case.path_parameters or {}
+        if _positive_id(params.get("cityId")):
+            city = FEE_CITIES[_pins[0] % len(FEE_CITIES)]
+            case.path_parameters = {**params, "cityId": city}
+            if _positive_id(params.get("fulfillmentId")):
+                mine = {"city_id": city, "fulfillment_id": params["fulfillmentId"]}
+                _serve_version(case, "/api/v1/staff/catalog/charges", ("fees", mine))
     elif label == "POST /api/v1/staff/catalog/cities" and isinstance(case.body, dict):
         products = case.body.get("products")
         if isinstance(products, list) and products and all(_positive_id(p) for p in products) and len(products) <= 500:
@@ -624,7 +643,7 @@ def _pin_catalog(case, label):
 _pins = [0]
 
 
-def _serve_version(case, path, banner):
+def _serve_version(case, path, row=None):
     """A form's `version` (the record's as it was opened) drawn from the document is never the
     record's, so a well-formed save would always be refused as stale (409): three of four such
     cases get the record's version now, the fourth keeps the drawn one (and meets the refusal).
@@ -637,8 +656,11 @@ def _serve_version(case, path, banner):
     status, _, answer = setup.staff_request("GET", path, session=MANAGER.current())
     if status != 200 or not isinstance(answer, dict):
         return
-    if banner is not None:
-        answer = next((b for b in answer.get("results", []) if b.get("id") == banner), None) or {}
+    if row is not None:
+        # The record in a list of the answer (`row`: the list's name, and what the record holds).
+        listed, mine = row
+        rows = answer.get(listed) if isinstance(answer.get(listed), list) else []
+        answer = next((r for r in rows if all(r.get(k) == v for k, v in mine.items())), None) or {}
     if isinstance(answer.get("version"), str):
         case.body = {**case.body, "version": answer["version"]}
 

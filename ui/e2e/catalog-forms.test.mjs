@@ -189,3 +189,53 @@ for (const b of BANNERS) {
     }
   });
 }
+
+const CHARGES = [
+  { js: true, deposit: 6, name: 'Keg deposit (20 L)', fee: [1380300000, 2], city: 'Makati City', amount: '45' },
+  { js: false, deposit: 7, name: 'Keg deposit (20 L)', fee: [1380600000, 2], city: 'Manila City', amount: '55' },
+];
+
+for (const c of CHARGES) {
+  test(`a manager sets a deposit and a city's pickup fee, JavaScript ${c.js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`charges-${c.js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Lou Sy', 'lou-sets-the-fees-42', c.js);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    try {
+      await page.goto(`${store.base}/staff/catalog`);
+      await ready();
+      await page.getByRole('link', { name: 'Deposits and delivery fees' }).click();
+      await page.waitForURL(/\/staff\/catalog\/charges$/);
+      await ready();
+      await noViolations(page, c.js, 'the deposits and fees');
+      const deposit = page.locator(`#deposit-${c.deposit}`);
+      // No amount: refused by the amount of this deposit, what was typed kept.
+      await deposit.getByLabel('Amount a case (pesos)').fill('lots');
+      await deposit.getByRole('button', { name: /Save Deposit/ }).click();
+      await page.locator(`#deposit-${c.deposit}`).getByText('Give the deposit in pesos').waitFor();
+      await ready();
+      assert.equal(await page.locator(`#deposit-${c.deposit}`).getByLabel('Amount a case (pesos)').inputValue(), 'lots');
+      await page.locator(`#deposit-${c.deposit}`).getByLabel('Amount a case (pesos)').fill('2,600');
+      await page.locator(`#deposit-${c.deposit}`).getByRole('button', { name: /Save Deposit/ }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/charges\\?done=saved#deposit-${c.deposit}$`));
+      await page.getByText('Saved: every cart and checkout charges it within a second.').waitFor();
+      await ready();
+      assert.equal(await page.locator(`#deposit-${c.deposit}`).getByLabel('Amount a case (pesos)').inputValue(), 'P2,600.00');
+
+      // Pickup in the city had no fee (free): one is set.
+      const fees = page.locator(`#fees-${c.fee[0]}`);
+      await fees.getByText(`No fee set: pickup in ${c.city} is free.`).waitFor();
+      await fees.getByLabel('Pickup (pesos)').fill(c.amount);
+      await fees.getByRole('button', { name: new RegExp(`Save Fee.*Pickup fee in ${c.city}`) }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/charges\\?done=saved#fees-${c.fee[0]}$`));
+      await ready();
+      assert.equal(await page.locator(`#fees-${c.fee[0]}`).getByLabel('Pickup (pesos)').inputValue(), `P${c.amount}.00`);
+      assert.equal(await page.locator(`#fees-${c.fee[0]}`).getByText('No fee set').count(), 0);
+      const charges = await (await context.request.get(`${store.base}/api/v1/staff/catalog/charges`)).json();
+      const fee = charges.fees.find((f) => f.city_id === c.fee[0] && f.fulfillment_id === c.fee[1]);
+      assert.equal(fee.amount, Number(c.amount) * 100);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -22,9 +22,14 @@ const LAS_PINAS: i64 = 1380200000;
 
 /// The audit records of catalog changes: subject, before, after.
 fn changes_recorded(db: &TestDb) -> Vec<(String, Value, Value)> {
+    recorded(db, &["product.change"])
+}
+
+/// The audit records of `actions`: subject, before, after.
+fn recorded(db: &TestDb, actions: &[&str]) -> Vec<(String, Value, Value)> {
     use db::schema::audit_log::dsl::*;
     audit_log
-        .filter(action.eq("product.change"))
+        .filter(action.eq_any(actions))
         .order(id.asc())
         .select((subject, before_state, after_state))
         .load::<(String, Option<String>, Option<String>)>(&mut db.pool.get().unwrap())
@@ -797,3 +802,165 @@ async fn a_stale_page_overwrites_nothing(b: Backend) {
 }
 
 both!(a_stale_page_overwrites_nothing);
+
+/// The fee of `city` for fulfillment `f`, if set.
+fn fee(db: &TestDb, city: i64, f: i32) -> Option<i64> {
+    use db::schema::delivery_fees::dsl as d;
+    d::delivery_fees
+        .filter(d::city_id.eq(city).and(d::fulfillment_type_id.eq(f)))
+        .select(d::amount)
+        .first(&mut db.pool.get().unwrap())
+        .optional()
+        .unwrap()
+}
+
+/// Deposits and delivery fees: a deposit's name and amount, a served city's fee for a fulfillment
+/// (one it lacked added), each by the catalog's rules, recorded before and after; a stale page, an
+/// unserved city and a missing deposit refused.
+async fn a_manager_sets_deposits_and_delivery_fees(b: Backend) {
+    let db = database(b);
+    let boss = Staff::signed_in(&db, "boss@tala.example", "manager").await;
+    // Pickup has no fee anywhere (free) in the seed.
+    assert_eq!(fee(&db, MAKATI, 2), None);
+    let r = boss
+        .send("GET", "/api/v1/staff/catalog/charges", None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let charges = r.json();
+    let deposit = charges["deposits"][0].clone();
+    assert_eq!(deposit["charged_on"], "Every bottle product", "{deposit}");
+    assert_eq!(deposit["amount"], 24_000);
+    let fees = charges["fees"].as_array().unwrap();
+    assert_eq!(fees.len(), 52, "every served city, delivery and pickup");
+    let makati_pickup = fees
+        .iter()
+        .find(|f| f["city_id"] == MAKATI && f["fulfillment_id"] == 2)
+        .unwrap();
+    assert_eq!(makati_pickup["amount"], Value::Null);
+    let makati_delivery = fees
+        .iter()
+        .find(|f| f["city_id"] == MAKATI && f["fulfillment_id"] == 1)
+        .unwrap()
+        .clone();
+
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/deposits/1",
+            Some(json!({"name": "Bottles and crate (24)", "amount": "P260", "version": deposit["version"]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let saved = r.json();
+    assert_eq!(saved["charges"]["deposits"][0]["amount"], 26_000);
+    assert_eq!(saved["changes"][0]["section"], "deposits");
+    let amount: i64 = db::schema::deposits::table
+        .find(1)
+        .select(db::schema::deposits::amount)
+        .first(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(amount, 26_000);
+
+    let delivery = format!("/api/v1/staff/catalog/fees/{MAKATI}/1");
+    let r = boss
+        .send(
+            "POST",
+            &delivery,
+            Some(json!({"amount": "95", "version": makati_delivery["version"]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(fee(&db, MAKATI, 1), Some(9_500));
+    let r = boss
+        .send(
+            "POST",
+            &format!("/api/v1/staff/catalog/fees/{MAKATI}/2"),
+            Some(json!({"amount": "0", "version": makati_pickup["version"]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(fee(&db, MAKATI, 2), Some(0));
+    let charges = || recorded(&db, &["deposit.change", "fee.change"]);
+    let recorded = charges();
+    let subjects: Vec<&str> = recorded.iter().map(|(s, ..)| s.as_str()).collect();
+    assert_eq!(
+        subjects,
+        [
+            "deposit 1",
+            "delivery fee 1380300000 Delivery",
+            "delivery fee 1380300000 Pickup"
+        ],
+        "{recorded:?}"
+    );
+    assert_eq!(recorded[0].1["amount"], 24_000);
+    assert_eq!(recorded[0].2["amount"], 26_000);
+
+    // Refused on the field, in the catalog's words or the form's; nothing written.
+    for (uri, body, field, words) in [
+        (
+            "/api/v1/staff/catalog/deposits/1",
+            json!({"amount": "-5"}),
+            "amount",
+            "in pesos",
+        ),
+        (
+            "/api/v1/staff/catalog/deposits/1",
+            json!({"amount": "2,000,000"}),
+            "amount",
+            "The amount must be at most P1,000,000.00",
+        ),
+        (
+            "/api/v1/staff/catalog/deposits/1",
+            json!({"name": ""}),
+            "name",
+            "The name",
+        ),
+        (
+            delivery.as_str(),
+            json!({"amount": "abc"}),
+            "amount",
+            "in pesos",
+        ),
+    ] {
+        let r = boss.send("POST", uri, Some(body.clone())).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            r.text()
+        );
+        let text = r.json()["errors"][field].to_string();
+        assert!(text.contains(words), "{body}: {text}");
+    }
+    let r = boss
+        .send(
+            "POST",
+            &delivery,
+            Some(json!({"amount": "80", "version": makati_delivery["version"]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "a stale page: {}", r.text());
+    for (uri, body) in [
+        ("/api/v1/staff/catalog/deposits/99", json!({"amount": "1"})),
+        (
+            "/api/v1/staff/catalog/fees/999999999/1",
+            json!({"amount": "1"}),
+        ),
+        (
+            "/api/v1/staff/catalog/fees/1380300000/9",
+            json!({"amount": "1"}),
+        ),
+    ] {
+        let r = boss.send("POST", uri, Some(body)).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{uri}: {}", r.text());
+    }
+    assert_eq!(fee(&db, MAKATI, 1), Some(9_500));
+    assert_eq!(charges().len(), 3);
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    let r = dora
+        .send("GET", "/api/v1/staff/catalog/charges", None)
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+}
+
+both!(a_manager_sets_deposits_and_delivery_fees);

@@ -489,6 +489,9 @@ async fn every_staff_call_under_every_role(b: Backend) {
             .replace("{runId}", &run.to_string())
             .replace("{productId}", "21")
             .replace("{bannerId}", "2")
+            .replace("{depositId}", "1")
+            .replace("{cityId}", "1380300000")
+            .replace("{fulfillmentId}", "1")
             .replace("{draftId}", &draft)
             + match e.name() {
                 "staffCitiesPlan" => "?products=17&cities=1380100000&how=add",

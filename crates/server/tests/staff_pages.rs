@@ -1008,6 +1008,82 @@ async fn a_banners_days_are_cleared_without_javascript(b: Backend) {
 
 both!(a_banners_days_are_cleared_without_javascript);
 
+/// Deposits and delivery fees without JavaScript: every deposit and served city's fees on one
+/// page, a refused amount shown by its own form only (what was typed kept), a fee a city lacked
+/// set, and each save back at its form.
+async fn a_manager_sets_charges_without_javascript(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    staff_member(&db, "boss@tala.example", "manager");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let page = send!(store, get("/staff/catalog/charges", &boss));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    assert_private(&page, "the charges");
+    let html = page.text();
+    assert!(html.contains("Deposits and Delivery Fees") && html.contains("Every bottle product"));
+    assert!(html.contains(r#"value="P240.00""#), "{html}");
+    assert!(html.contains("No fee set: pickup in Makati City is free."));
+    let csrf = csrf_of(&html);
+    let r = send!(
+        store,
+        post(
+            "/staff/catalog/charges",
+            &boss,
+            &[
+                ("_call", "staffDepositSave"),
+                ("csrf", &csrf),
+                ("form", "deposit-4"),
+                ("depositId", "4"),
+                ("name", "Keg deposit (30 L)"),
+                ("amount", "-3"),
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let html = r.text();
+    assert!(html.contains("Give the deposit in pesos"), "{html}");
+    assert!(html.contains(r#"value="-3""#), "what was typed: {html}");
+    assert!(
+        html.contains(r#"id="deposit-4-amount-error""#)
+            && !html.contains(r#"id="deposit-1-amount-error""#),
+        "by its own form only: {html}"
+    );
+    let r = send!(
+        store,
+        post(
+            "/staff/catalog/charges",
+            &boss,
+            &[
+                ("_call", "staffFeeSave"),
+                ("csrf", &csrf),
+                ("form", "fee-1380300000-2"),
+                ("cityId", "1380300000"),
+                ("fulfillmentId", "2"),
+                ("amount", "35"),
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(
+        location(&r),
+        "/staff/catalog/charges?done=saved#fees-1380300000"
+    );
+    let html = send!(store, get("/staff/catalog/charges?done=saved", &boss)).text();
+    assert!(html.contains("Saved: every cart and checkout charges it within a second."));
+    assert!(
+        !html.contains("No fee set: pickup in Makati City"),
+        "{html}"
+    );
+    let amount: i64 = db::schema::delivery_fees::table
+        .find((1380300000_i64, 2))
+        .select(db::schema::delivery_fees::amount)
+        .first(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(amount, 3_500);
+}
+
+both!(a_manager_sets_charges_without_javascript);
+
 async fn a_manager_keeps_the_staff_without_javascript(b: Backend) {
     let (db, outbox) = (database(b), tempfile::tempdir().unwrap());
     let store = store!(db, mailing_to(&db, outbox.path()));

@@ -341,6 +341,16 @@ anchor: string, };
 export type ChangeKind = "new" | "changed" | "removed" | "left_out";
 
 /**
+ * Every deposit, and every served city's fees.
+ */
+export type Charges = { deposits: Array<DepositEdit>, fees: Array<FeeEdit>, };
+
+/**
+ * What a save answers: the charges as they are now, and what changed.
+ */
+export type ChargesSaved = { charges: Charges, changes: Array<CatalogChange>, };
+
+/**
  * Whether the cart can go to checkout now, and if not, why.
  */
 export type CheckoutState = { ready: boolean, reason: string | null, };
@@ -456,6 +466,23 @@ export type DayRun = { run: RunLine, totals: RunTotals, cash_handed_in: number |
 cash_difference: number | null, };
 
 /**
+ * A deposit as its form shows it.
+ */
+export type DepositEdit = { id: number, name: string, 
+/**
+ * Centavos a case.
+ */
+amount: number, 
+/**
+ * What it is charged on, in words (a product's name, or `Every bottle product`).
+ */
+charged_on: string, 
+/**
+ * The version of its name and amount, which the form sends back.
+ */
+version: string, };
+
+/**
  * A product a cart call names in a refusal.
  */
 export type DisabledProduct = { id: ProductId, product_name: string, 
@@ -528,6 +555,23 @@ export type ErrorBody = { error: string,
  * Cart and checkout refusals: the error again and the products concerned.
  */
 data?: RefusalData, };
+
+/**
+ * A served city's fee for one fulfillment, as its form shows it.
+ */
+export type FeeEdit = { city_id: CityId, city_name: string, province: string, fulfillment_id: FulfillmentId, 
+/**
+ * The fulfillment's name (`Delivery`, `Pickup`).
+ */
+fulfillment: string, 
+/**
+ * Centavos; none: the city has no fee for it yet.
+ */
+amount: number | null, 
+/**
+ * The version of its amount, which the form sends back.
+ */
+version: string, };
 
 /**
  * One field that changes, before and after, as a person reads them (money in pesos).
@@ -1342,10 +1386,13 @@ export const calls = {
   staffServedCities: { name: 'staffServedCities', method: 'GET', key: '/api/v1/staff/catalog/areas', read: true } as Call<Results<CityChoice>>,
   staffBanners: { name: 'staffBanners', method: 'GET', key: '/api/v1/staff/catalog/banners', read: true } as Call<Results<BannerEdit>>,
   staffBannerSave: { name: 'staffBannerSave', method: 'POST', key: '/api/v1/staff/catalog/banners/{bannerId}', read: false } as Call<BannerSaved>,
+  staffCharges: { name: 'staffCharges', method: 'GET', key: '/api/v1/staff/catalog/charges', read: true } as Call<Charges>,
   staffCitiesPlan: { name: 'staffCitiesPlan', method: 'GET', key: '/api/v1/staff/catalog/cities?products={products}&cities={cities}&how={how}', read: true } as Call<CitiesPlan>,
   staffCitiesSave: { name: 'staffCitiesSave', method: 'POST', key: '/api/v1/staff/catalog/cities', read: false } as Call<CitiesPlan>,
+  staffDepositSave: { name: 'staffDepositSave', method: 'POST', key: '/api/v1/staff/catalog/deposits/{depositId}', read: false } as Call<ChargesSaved>,
   staffDraft: { name: 'staffDraft', method: 'GET', key: '/api/v1/staff/catalog/drafts/{draftId}', read: true } as Call<DraftView>,
   staffDraftApply: { name: 'staffDraftApply', method: 'POST', key: '/api/v1/staff/catalog/drafts/{draftId}/apply', read: false } as Call<ImportDone>,
+  staffFeeSave: { name: 'staffFeeSave', method: 'POST', key: '/api/v1/staff/catalog/fees/{cityId}/{fulfillmentId}', read: false } as Call<ChargesSaved>,
   staffProduct: { name: 'staffProduct', method: 'GET', key: '/api/v1/staff/catalog/products/{productId}', read: true } as Call<ProductEdit>,
   staffProductSave: { name: 'staffProductSave', method: 'POST', key: '/api/v1/staff/catalog/products/{productId}', read: false } as Call<ProductSaved>,
   staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,

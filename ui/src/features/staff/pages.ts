@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, bannersEditQuery, boardQuery, catalogQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, productQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, bannersEditQuery, boardQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, productQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -130,6 +130,18 @@ export const pages: FeaturePage[] = [
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffBannerSave, '/staff/catalog/banners?done=saved#banner-{bannerId}')],
+    }),
+  },
+  {
+    order: 354.3,
+    route: route('staff-charges', '/staff/catalog/charges', () => import('./Charges').then((m) => m.Charges), 'Deposits and Delivery Fees', 'The deposits and each city’s delivery fees.', [staffMeQuery.template, chargesQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
+      actions: [
+        ...SIGNED_IN.actions,
+        action(calls.staffDepositSave, '/staff/catalog/charges?done=saved#deposit-{depositId}'),
+        action(calls.staffFeeSave, '/staff/catalog/charges?done=saved#fees-{cityId}'),
+      ],
     }),
   },
   {

@@ -15,6 +15,8 @@ export const productQuery = defineQuery(calls.staffProduct);
 export const citiesPlanQuery = defineQuery(calls.staffCitiesPlan);
 /** Every banner with its days (managers). */
 export const bannersEditQuery = defineQuery(calls.staffBanners);
+/** Every deposit and every served city's delivery fees (managers). */
+export const chargesQuery = defineQuery(calls.staffCharges);
 /** An uploaded catalog file's dry run (its uploader). */
 export const draftQuery = defineQuery(calls.staffDraft);
 /** The audit log, filtered by the page's `before`, `staff` and `action` (each left out when unset). */

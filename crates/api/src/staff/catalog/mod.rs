@@ -1,12 +1,14 @@
 //! The catalog in a manager's hands: one product's name, description, prices, stock and cities
 //! (`product`), the cities many products are sold in at once, shown before it is saved
-//! (`cities`), the banners' titles, places and days (`banners`), and the catalog file uploaded,
+//! (`cities`), the banners' titles, places and days (`banners`), deposits and each served city's
+//! delivery fees (`charges`), and the catalog file uploaded,
 //! checked and applied in the browser (`import`). Every form goes through the catalog file's
 //! import (`db::catalog_io::edit_then`): the command line's rules, one transaction that starts
 //! from what the last writer left, the data version bumped so every app server shows the change
 //! within a second, and an audit record of each record's changed fields before and after.
 
 pub mod banners;
+pub mod charges;
 pub mod cities;
 pub mod import;
 pub mod product;
@@ -256,6 +258,8 @@ fn label(field: &str) -> &'static str {
         "starts_on" => "The first day",
         "ends_on" => "The last day",
         "sort_order" => "The place",
+        "name" => "The name",
+        "amount" => "The amount",
         _ => "This field",
     }
 }
