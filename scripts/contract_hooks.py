@@ -598,7 +598,10 @@ def after_call(context, case, response):
 
 
 def _positive_id(value):
-    # Within every id's bounds (a 32-bit one's too), so a case drawn past them keeps its id.
+    # Within every id's bounds (a 32-bit one's too), so a case drawn past them keeps its id. A
+    # path's value may come as its text (the coverage phase sends "1"): the same id in a path.
+    if isinstance(value, str) and value.isascii() and value.isdigit() and not value.startswith("0"):
+        value = int(value)
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 2**31 - 1
 
 
@@ -620,6 +623,10 @@ def _pin_catalog(case, label):
         banner = (case.path_parameters or {}).get("bannerId")
         if _positive_id(banner):
             _serve_version(case, "/api/v1/staff/catalog/banners", ("results", {"id": banner}))
+    elif label == "POST /api/v1/staff/catalog/promos/{promoId}":
+        promo = (case.path_parameters or {}).get("promoId")
+        if _positive_id(promo):
+            _serve_version(case, "/api/v1/staff/catalog/promos", ("results", {"id": promo}))
     elif label == "POST /api/v1/staff/catalog/deposits/{depositId}":
         params = case.path_parameters or {}
         if _positive_id(params.get("depositId")):
@@ -632,8 +639,13 @@ def _pin_catalog(case, label):
             city = FEE_CITIES[_pins[0] % len(FEE_CITIES)]
             case.path_parameters = {**params, "cityId": city}
             if _positive_id(params.get("fulfillmentId")):
-                mine = {"city_id": city, "fulfillment_id": params["fulfillmentId"]}
+                mine = {"city_id": city, "fulfillment_id": int(params["fulfillmentId"])}
                 _serve_version(case, "/api/v1/staff/catalog/charges", ("fees", mine))
+    elif label == "POST /api/v1/staff/maintenance" and isinstance(case.body, dict):
+        # Closing the store would answer every other call 503 for the rest of the run: the
+        # switch is sent off only (crates/server/tests/staff_pages.rs closes and opens it).
+        if isinstance(case.body.get("on"), bool):
+            case.body = {**case.body, "on": False}
     elif label == "POST /api/v1/staff/catalog/cities" and isinstance(case.body, dict):
         products = case.body.get("products")
         if isinstance(products, list) and products and all(_positive_id(p) for p in products) and len(products) <= 500:

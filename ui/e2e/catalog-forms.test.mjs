@@ -239,3 +239,81 @@ for (const c of CHARGES) {
     }
   });
 }
+
+for (const js of [true, false]) {
+  test(`a manager moves a promo to other days, JavaScript ${js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`promo-${js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Mae Lim', 'mae-moves-the-promos-42', js);
+    const id = js ? 3 : 4;
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    try {
+      await page.goto(`${store.base}/staff/catalog`);
+      await ready();
+      await page.getByRole('link', { name: 'Promos and their days' }).click();
+      await page.waitForURL(/\/staff\/catalog\/promos$/);
+      await ready();
+      await noViolations(page, js, 'the promos');
+      const form = () => page.locator(`#promo-${id}`);
+      await form().getByLabel('First day shown').fill('2032-05-31');
+      await form().getByLabel('Last day shown').fill('2032-05-01');
+      await form().getByRole('button', { name: /Save Promo/ }).click();
+      await form().getByText('The last day 2032-05-01 is before starts_on 2032-05-31').waitFor();
+      await ready();
+      await form().getByLabel('First day shown').fill('2032-05-01');
+      await form().getByLabel('Last day shown').fill('2032-05-31');
+      await form().getByLabel('What its product’s page says').fill('Two lines.\nFor May.');
+      await form().getByRole('button', { name: /Save Promo/ }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/promos\\?done=saved#promo-${id}$`));
+      await page.getByText('Saved: its product’s page shows it within a second, on its days.').waitFor();
+      await form().getByText('2032-05-01 to 2032-05-31 · Not shown today').waitFor();
+      assert.equal(await form().getByLabel('What its product’s page says').inputValue(), 'Two lines.\nFor May.');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+for (const js of [true, false]) {
+  test(`a manager closes the store for maintenance and opens it again, JavaScript ${js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`switch-${js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Noel Uy', 'noel-closes-the-store-42', js);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    // Closing asks first (with JavaScript): the manager agrees.
+    page.on('dialog', (d) => d.accept());
+    const shopper = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: js });
+    const shopStatus = async () => (await shopper.request.get(`${store.base}/buy-beer`)).status();
+    const until = async (status) => {
+      const gone = Date.now() + 5000;
+      while ((await shopStatus()) !== status && Date.now() < gone) await page.waitForTimeout(200);
+      assert.equal(await shopStatus(), status);
+    };
+    try {
+      await page.getByRole('link', { name: 'Maintenance' }).click();
+      await page.waitForURL(/\/staff\/maintenance$/);
+      await ready();
+      await noViolations(page, js, 'the maintenance switch');
+      await page.getByRole('heading', { name: 'The store is open' }).waitFor();
+      await page.getByRole('button', { name: 'Close the Store for Maintenance' }).click();
+      await page.waitForURL(/\/staff\/maintenance\?done=true$/);
+      await page.getByText('Closed: shoppers see the maintenance page within a second.').waitFor();
+      await until(503);
+      const shop = await shopper.newPage();
+      await shop.goto(`${store.base}/buy-beer`);
+      await shop.getByText('Brewing Something For You').first().waitFor();
+      // The back office stays open.
+      await ready();
+      await page.getByRole('heading', { name: 'The store is closed for maintenance' }).waitFor();
+      await page.getByRole('button', { name: 'Open the Store Again' }).click();
+      await page.waitForURL(/\/staff\/maintenance\?done=false$/);
+      await page.getByText('Open: shoppers see the store again within a second.').waitFor();
+      await until(200);
+      assert.deepEqual(problems, []);
+    } finally {
+      // Never leave the store closed for the next test.
+      await context.request.post(`${store.base}/api/v1/staff/maintenance`, { data: { on: false } }).catch(() => {});
+      await shopper.close();
+      await context.close();
+    }
+  });
+}

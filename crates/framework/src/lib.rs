@@ -182,6 +182,9 @@ pub struct ApiConfig {
     /// blackouts take when a request names no `testdate`, so a test run does not depend on the
     /// hour it runs at. Ignored unless `allow_testdate`.
     pub clock: Option<time::PrimitiveDateTime>,
+    /// The addresses that stay open under maintenance, by their beginning (`/staff/` also opens
+    /// `/staff`): the back office, so the manager who closed the store can open it again.
+    pub open_under_maintenance: Arc<[String]>,
 }
 
 impl Default for ApiConfig {
@@ -195,11 +198,20 @@ impl Default for ApiConfig {
             trusted_proxies: Arc::from(vec![]),
             settings: http::Extensions::new(),
             clock: None,
+            open_under_maintenance: Arc::from(vec![]),
         }
     }
 }
 
 impl ApiConfig {
+    /// Whether `path` stays open while the store is under maintenance
+    /// ([`Self::open_under_maintenance`]).
+    pub fn open_under_maintenance(&self, path: &str) -> bool {
+        self.open_under_maintenance
+            .iter()
+            .any(|p| path.starts_with(p.as_str()) || path == p.trim_end_matches('/'))
+    }
+
     /// Business "now": the `testdate` parameter when allowed and valid, else the Manila clock.
     pub fn now(&self, testdate: Option<&str>) -> time::PrimitiveDateTime {
         self.testdate(testdate)
@@ -232,7 +244,7 @@ pub fn testdate(t: Option<&str>) -> Result<Option<&str>, ApiError> {
 pub const MAX_URL: usize = 2_000;
 
 /// A call's address longer than [`MAX_URL`] answers 414; while the store is under maintenance
-/// every API call answers 503.
+/// every API call answers 503, but those open under it ([`ApiConfig::open_under_maintenance`]).
 async fn maintenance_gate(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
@@ -243,7 +255,7 @@ async fn maintenance_gate(
     }
     let on = req
         .app_data::<web::Data<ApiState>>()
-        .is_some_and(|s| s.watch.maintenance());
+        .is_some_and(|s| s.watch.maintenance() && !s.config.open_under_maintenance(req.path()));
     if on {
         let res = HttpResponse::ServiceUnavailable()
             .insert_header((header::RETRY_AFTER, "300"))

@@ -183,6 +183,9 @@ pub fn api_config(config: &Config) -> ApiConfig {
     if let Some(to) = config.orders_to.as_deref() {
         settings.insert(api::orders::OrdersTo(std::sync::Arc::from(to)));
     }
+    if config.maintenance {
+        settings.insert(api::staff::maintenance::ForcedMaintenance);
+    }
     ApiConfig {
         allow_testdate: !config.production,
         cache_bytes: config.cache_mb << 20,
@@ -195,6 +198,10 @@ pub fn api_config(config: &Config) -> ApiConfig {
             .testdate
             .as_deref()
             .and_then(domain::calendar::parse_testdate),
+        open_under_maintenance: api::staff::OPEN_UNDER_MAINTENANCE
+            .iter()
+            .map(|p| (*p).to_string())
+            .collect(),
     }
 }
 

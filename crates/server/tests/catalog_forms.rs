@@ -964,3 +964,103 @@ async fn a_manager_sets_deposits_and_delivery_fees(b: Backend) {
 }
 
 both!(a_manager_sets_deposits_and_delivery_fees);
+
+/// A promo's title, words and days, by the catalog's rules: the shop's promos show it on its days
+/// only; problems on their fields; a stale page and a missing promo refused; recorded.
+async fn a_promo_is_moved_to_other_days(b: Backend) {
+    let db = database(b);
+    let boss = Staff::signed_in(&db, "boss@tala.example", "manager").await;
+    let r = boss.send("GET", "/api/v1/staff/catalog/promos", None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let promo = r.json()["results"][0].clone();
+    assert_eq!(promo["product_slug"], "tala-pale-pilsen-320ml", "{promo}");
+    let shown = |day: &'static str| {
+        let pool = db.pool.clone();
+        async move {
+            let r = support::send_api(
+                &pool,
+                actix_web::test::TestRequest::get()
+                    .uri(&format!("/api/v1/products/promos?testdate={day}")),
+            )
+            .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+            r.json()["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["id"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/promos/1",
+            Some(json!({
+                "title": " Two cases, one ice bucket ",
+                "description": "Order two cases.\r\nGet a bucket.",
+                "starts_on": "2032-03-01",
+                "ends_on": "2032-03-31",
+                "version": promo["version"],
+            })),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let saved = r.json();
+    assert_eq!(saved["promos"][0]["title"], "Two cases, one ice bucket");
+    assert_eq!(
+        saved["promos"][0]["description"],
+        "Order two cases.\nGet a bucket."
+    );
+    assert_eq!(saved["promos"][0]["shown_today"], false);
+    assert!(!shown("2032-02-29").await.contains(&1));
+    assert!(shown("2032-03-01").await.contains(&1));
+    assert!(shown("2032-03-31").await.contains(&1));
+    assert!(!shown("2032-04-01").await.contains(&1));
+    assert_eq!(recorded(&db, &["promo.change"]).len(), 1);
+
+    for (body, field, words) in [
+        (
+            json!({"ends_on": "2032-02-01"}),
+            "ends_on",
+            "is before starts_on 2032-03-01",
+        ),
+        (
+            json!({"starts_on": "2032-02-30"}),
+            "starts_on",
+            "must be a date",
+        ),
+        (json!({"title": ""}), "title", "The title"),
+    ] {
+        let r = boss
+            .send("POST", "/api/v1/staff/catalog/promos/1", Some(body.clone()))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            r.text()
+        );
+        let text = r.json()["errors"][field].to_string();
+        assert!(text.contains(words), "{body}: {text}");
+    }
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/promos/1",
+            Some(json!({"title": "Stale", "version": promo["version"]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text());
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/promos/99",
+            Some(json!({"title": "x"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+    assert_eq!(recorded(&db, &["promo.change"]).len(), 1);
+}
+
+both!(a_promo_is_moved_to_other_days);

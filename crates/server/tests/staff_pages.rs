@@ -1261,3 +1261,94 @@ async fn the_staff_see_every_change_at_once(b: Backend) {
     assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text());
 }
 both!(the_staff_see_every_change_at_once);
+
+/// The maintenance switch from the back office, without JavaScript: closing the store shows
+/// shoppers the maintenance page (and the shop's calls 503) within a second while the back office
+/// stays open, so the same manager opens it again; each switch in the audit log. A server started
+/// with MAINTENANCE=on says so on the page.
+async fn a_manager_closes_and_opens_the_store(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    staff_member(&db, "boss@tala.example", "manager");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let page = send!(store, get("/staff/maintenance", &boss));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let html = page.text();
+    assert!(html.contains("The store is open") && html.contains("Close the Store for Maintenance"));
+    let switch = |on: &str| {
+        post(
+            "/staff/maintenance",
+            &boss,
+            &[
+                ("_call", "staffMaintenanceSet"),
+                ("csrf", &csrf_of(&html)),
+                ("on", on),
+            ],
+        )
+    };
+    let status_of = |uri: &'static str| support::get(uri, "");
+    let r = send!(store, switch("true"));
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/maintenance?done=true");
+    // Within a second (the watch reads the row once a second); a few are allowed here.
+    let mut waited = 0;
+    while send!(store, status_of("/buy-beer")).status != StatusCode::SERVICE_UNAVAILABLE {
+        assert!(waited < 50, "the shop never closed");
+        waited += 1;
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let shop = send!(store, status_of("/buy-beer")).text();
+    assert!(shop.contains("Brewing Something For You"), "{shop}");
+    assert_eq!(
+        send!(store, status_of("/api/v1/banners")).status,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+    // The back office stays open: its pages, its calls, its forms.
+    let page = send!(store, get("/staff/maintenance?done=true", &boss));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let html = page.text();
+    assert!(html.contains("Closed: shoppers see the maintenance page within a second."));
+    assert!(
+        html.contains("The store is closed for maintenance")
+            && html.contains("Open the Store Again")
+    );
+    assert_eq!(
+        send!(store, get("/staff/orders", &boss)).status,
+        StatusCode::OK
+    );
+    let r = send!(store, get("/api/v1/staff/maintenance", &boss));
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json(), serde_json::json!({"on": true, "forced": false}));
+    let r = send!(store, switch("false"));
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/maintenance?done=false");
+    let mut waited = 0;
+    while send!(store, status_of("/buy-beer")).status != StatusCode::OK {
+        assert!(waited < 50, "the shop never opened");
+        waited += 1;
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // Switching to where it stands records nothing.
+    let r = send!(store, switch("false"));
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    let recorded: Vec<String> = db::schema::audit_log::table
+        .filter(db::schema::audit_log::action.like("maintenance.%"))
+        .order(db::schema::audit_log::id)
+        .select(db::schema::audit_log::action)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(recorded, ["maintenance.on", "maintenance.off"]);
+
+    // MAINTENANCE=on: the page says the switch cannot open this server.
+    let forced = store!(db, support::store_config(&db.url, true));
+    staff_member(&db, "mara@tala.example", "manager");
+    let (boss, _) = sign_in!(forced, "mara@tala.example", None::<String>);
+    let html = send!(forced, get("/staff/maintenance", &boss)).text();
+    assert!(html.contains("started with MAINTENANCE=on"), "{html}");
+    assert_eq!(
+        send!(forced, status_of("/buy-beer")).status,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+}
+
+both!(a_manager_closes_and_opens_the_store);

@@ -493,8 +493,9 @@ async fn answer_post(
     if framework::origin::refused(&req, &state.api.config.origins) {
         return forbidden();
     }
-    // Under maintenance nothing is written: the maintenance page (or its words in JSON), 503.
-    if state.api.watch.maintenance() {
+    // Under maintenance nothing is written (but where it stays open, the back office): the
+    // maintenance page (or its words in JSON), 503.
+    if state.api.watch.maintenance() && !state.api.config.open_under_maintenance(req.path()) {
         let closed = Refused {
             status: StatusCode::SERVICE_UNAVAILABLE,
             message: framework::MAINTENANCE_MESSAGE.into(),

@@ -60,7 +60,8 @@ pub async fn serve(
     if let Some(res) = refused(req, fixed, posted.is_some()) {
         return res;
     }
-    let maintenance = state.api.watch.maintenance();
+    let maintenance =
+        state.api.watch.maintenance() && !state.api.config.open_under_maintenance(req.path());
     let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
     let viewer = match who(req, state, maintenance, forms, &guard).await {
         Ok(v) => v,

@@ -706,6 +706,20 @@ export type Locations = { locations: Array<CityView>, };
 export type LocationsAnswer = { results: Locations, };
 
 /**
+ * Where the switch stands.
+ */
+export type MaintenanceState = { 
+/**
+ * The row says the store is under maintenance.
+ */
+on: boolean, 
+/**
+ * This app server was started with `MAINTENANCE=on`: it shows the maintenance page whatever
+ * the switch says.
+ */
+forced: boolean, };
+
+/**
  * A member as `GET /api/v1/user` gives it, with the policy texts.
  */
 export type Member = { id: UserId, firstname: string, lastname: string, email: string, mobile: string, birth_date: string, policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
@@ -966,6 +980,36 @@ pack_options: Array<PackOption>,
  * The units a recommended card's Add to Cart puts in (a box of cans, else one).
  */
 card_quantity: number, };
+
+/**
+ * A promo as its form shows it.
+ */
+export type PromoEdit = { id: number, 
+/**
+ * Its product's name, and slug (its page in the shop).
+ */
+product_name: string, product_slug: string, title: string, description: string, 
+/**
+ * Its first day (`YYYY-MM-DD`).
+ */
+starts_on: string, 
+/**
+ * Its last day.
+ */
+ends_on: string, 
+/**
+ * Whether its product's page shows it today (Manila).
+ */
+shown_today: boolean, 
+/**
+ * The version of its fields, which the form sends back.
+ */
+version: string, };
+
+/**
+ * What a save answers: every promo as it is now, and what changed.
+ */
+export type PromoSaved = { promos: Array<PromoEdit>, changes: Array<CatalogChange>, };
 
 /**
  * A promotion with its product.
@@ -1395,10 +1439,14 @@ export const calls = {
   staffFeeSave: { name: 'staffFeeSave', method: 'POST', key: '/api/v1/staff/catalog/fees/{cityId}/{fulfillmentId}', read: false } as Call<ChargesSaved>,
   staffProduct: { name: 'staffProduct', method: 'GET', key: '/api/v1/staff/catalog/products/{productId}', read: true } as Call<ProductEdit>,
   staffProductSave: { name: 'staffProductSave', method: 'POST', key: '/api/v1/staff/catalog/products/{productId}', read: false } as Call<ProductSaved>,
+  staffPromos: { name: 'staffPromos', method: 'GET', key: '/api/v1/staff/catalog/promos', read: true } as Call<Results<PromoEdit>>,
+  staffPromoSave: { name: 'staffPromoSave', method: 'POST', key: '/api/v1/staff/catalog/promos/{promoId}', read: false } as Call<PromoSaved>,
   staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,
   staffDay: { name: 'staffDay', method: 'GET', key: '/api/v1/staff/day?day={day}', read: true } as Call<DayReport>,
   staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,
   staffLogout: { name: 'staffLogout', method: 'POST', key: '/api/v1/staff/logout', read: false } as Call<SignedOut>,
+  staffMaintenance: { name: 'staffMaintenance', method: 'GET', key: '/api/v1/staff/maintenance', read: true } as Call<MaintenanceState>,
+  staffMaintenanceSet: { name: 'staffMaintenanceSet', method: 'POST', key: '/api/v1/staff/maintenance', read: false } as Call<MaintenanceState>,
   staffMe: { name: 'staffMe', method: 'GET', key: '/api/v1/staff/me', read: true } as Call<StaffSelf>,
   staffOrders: { name: 'staffOrders', method: 'GET', key: '/api/v1/staff/orders?status={status}&from={from}&to={to}&fulfillment={fulfillment}&city={city}&barangay={barangay}&q={q}&before={before}', read: true } as Call<BoardPage>,
   staffOrderStatus: { name: 'staffOrderStatus', method: 'POST', key: '/api/v1/staff/orders/status', read: false } as Call<StatusMoved>,

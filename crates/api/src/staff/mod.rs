@@ -11,6 +11,7 @@ pub mod audit;
 pub mod catalog;
 pub mod dashboard;
 pub mod login;
+pub mod maintenance;
 pub mod orders;
 pub mod password;
 pub mod photos;
@@ -33,6 +34,10 @@ use domain::calendar::unix_now as now;
 
 /// The cookie a staff session rides in.
 pub const COOKIE: &str = "staff_session";
+
+/// The back office's pages and calls, which stay open while the store is under maintenance
+/// (`framework::ApiConfig::open_under_maintenance`): a manager who closed the store opens it again.
+pub const OPEN_UNDER_MAINTENANCE: [&str; 2] = ["/staff/", "/api/v1/staff/"];
 
 /// The staff calls' credential, as the OpenAPI document names it ([`framework::Endpoint::CREDENTIAL`]).
 pub const CREDENTIAL: Option<(&str, &str)> = Some((

@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, bannersEditQuery, boardQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, productQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, bannersEditQuery, boardQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, maintenanceQuery, productQuery, promosEditQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -133,6 +133,14 @@ export const pages: FeaturePage[] = [
     }),
   },
   {
+    order: 354.25,
+    route: route('staff-promos', '/staff/catalog/promos', () => import('./Promos').then((m) => m.Promos), 'Promos', 'The promos and their days.', [staffMeQuery.template, promosEditQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffPromoSave, '/staff/catalog/promos?done=saved#promo-{promoId}')],
+    }),
+  },
+  {
     order: 354.3,
     route: route('staff-charges', '/staff/catalog/charges', () => import('./Charges').then((m) => m.Charges), 'Deposits and Delivery Fees', 'The deposits and each city’s delivery fees.', [staffMeQuery.template, chargesQuery.template], {
       ...SIGNED_IN,
@@ -142,6 +150,14 @@ export const pages: FeaturePage[] = [
         action(calls.staffDepositSave, '/staff/catalog/charges?done=saved#deposit-{depositId}'),
         action(calls.staffFeeSave, '/staff/catalog/charges?done=saved#fees-{cityId}'),
       ],
+    }),
+  },
+  {
+    order: 354.8,
+    route: route('staff-maintenance', '/staff/maintenance', () => import('./Maintenance').then((m) => m.Maintenance), 'Maintenance', 'Close the store for maintenance, or open it again.', [staffMeQuery.template, maintenanceQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffMaintenanceSet, '/staff/maintenance?done={on}')],
     }),
   },
   {

@@ -15,6 +15,10 @@ export const productQuery = defineQuery(calls.staffProduct);
 export const citiesPlanQuery = defineQuery(calls.staffCitiesPlan);
 /** Every banner with its days (managers). */
 export const bannersEditQuery = defineQuery(calls.staffBanners);
+/** Where the maintenance switch stands (managers). */
+export const maintenanceQuery = defineQuery(calls.staffMaintenance);
+/** Every promo with its days (managers). */
+export const promosEditQuery = defineQuery(calls.staffPromos);
 /** Every deposit and every served city's delivery fees (managers). */
 export const chargesQuery = defineQuery(calls.staffCharges);
 /** An uploaded catalog file's dry run (its uploader). */

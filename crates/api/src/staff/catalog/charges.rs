@@ -222,9 +222,11 @@ pub struct FeePath {
 /// A fee's amount.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct FeeForm {
-    /// Pesos, as typed (`0` for free).
-    #[schema(schema_with = framework::rules::pesos)]
-    pub amount: String,
+    /// Pesos, as typed (`0` for free). Required: left out, it is refused on its field (after the
+    /// session is checked, as every staff call).
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = framework::rules::pesos)]
+    pub amount: Option<String>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = super::version_rule)]
     pub version: Option<String>,
@@ -250,7 +252,7 @@ impl Endpoint for StaffFeeSave {
         let fulfillment = db::places::fulfillment_type(ctx.conn, p.fulfillment_id)?
             .ok_or_else(|| ApiError::NotFound("No such fulfillment.".into()))?
             .name;
-        let amount = pesos("amount", &f.amount, "fee")?;
+        let amount = pesos("amount", f.amount.as_deref().unwrap_or_default(), "fee")?;
         let code = p.city_id.get();
         let key = format!("city {code}, {fulfillment}");
         let report = edit(

@@ -1,8 +1,8 @@
 //! The catalog in a manager's hands: one product's name, description, prices, stock and cities
 //! (`product`), the cities many products are sold in at once, shown before it is saved
 //! (`cities`), the banners' titles, places and days (`banners`), deposits and each served city's
-//! delivery fees (`charges`), and the catalog file uploaded,
-//! checked and applied in the browser (`import`). Every form goes through the catalog file's
+//! delivery fees (`charges`), the promos' titles, words and days (`promos`), and the catalog file
+//! uploaded, checked and applied in the browser (`import`). Every form goes through the catalog file's
 //! import (`db::catalog_io::edit_then`): the command line's rules, one transaction that starts
 //! from what the last writer left, the data version bumped so every app server shows the change
 //! within a second, and an audit record of each record's changed fields before and after.
@@ -12,6 +12,7 @@ pub mod charges;
 pub mod cities;
 pub mod import;
 pub mod product;
+pub mod promos;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

@@ -1,0 +1,98 @@
+//! The maintenance switch in a manager's hands, as `store maintenance on|off` sets it: the
+//! `settings.maintenance` row, which every app server follows within a second (shop pages answer
+//! the maintenance page, shop calls 503). The back office stays open under maintenance
+//! (`framework::open_under_maintenance`), so the manager who closed the store can open it again.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use crate::staff::{entry, staff};
+use domain::staff::Role;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
+
+framework::register!(StaffMaintenance, StaffMaintenanceSet);
+
+/// Set when the server was started with `MAINTENANCE=on`: it stays in maintenance whatever the
+/// row says.
+#[derive(Debug, Clone, Copy)]
+pub struct ForcedMaintenance;
+
+/// Where the switch stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema, TS)]
+pub struct MaintenanceState {
+    /// The row says the store is under maintenance.
+    pub on: bool,
+    /// This app server was started with `MAINTENANCE=on`: it shows the maintenance page whatever
+    /// the switch says.
+    pub forced: bool,
+}
+
+fn state(ctx: &mut Ctx) -> Result<MaintenanceState, ApiError> {
+    Ok(MaintenanceState {
+        on: db::staff::maintenance(ctx.conn)?,
+        forced: ctx.config.settings.get::<ForcedMaintenance>().is_some(),
+    })
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/maintenance`: whether the store is under maintenance (managers).
+    pub struct StaffMaintenance = Get "/api/v1/staff/maintenance" as "staffMaintenance", Session, errors [401, 404],
+    (NoParams, NoParams, NoBody) -> MaintenanceState,
+    "Whether the store is under maintenance, by the switch and by this server's setting (managers only).");
+
+impl Endpoint for StaffMaintenance {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<MaintenanceState, ApiError> {
+        staff(ctx, &[Role::Manager])?;
+        state(ctx)
+    }
+}
+
+/// The switch, on or off.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct MaintenanceForm {
+    /// On: every app server shows shoppers the maintenance page within a second; off: the store
+    /// again. Required: left out, it is refused on its field (after the session is checked).
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, nullable = false)]
+    pub on: Option<bool>,
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/maintenance`: switches maintenance on or off for every app server
+    /// (managers); recorded in the audit log.
+    pub struct StaffMaintenanceSet = Post "/api/v1/staff/maintenance" as "staffMaintenanceSet", Write, errors [401, 404, 422],
+    (NoParams, NoParams, Json<MaintenanceForm, true>) -> MaintenanceState,
+    "Switches maintenance on or off for every app server within a second (managers only); recorded in the audit log.");
+
+impl Endpoint for StaffMaintenanceSet {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MaintenanceState, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let on = f.on.ok_or_else(|| ApiError::Invalid {
+            field: "on",
+            message: "Say whether the store closes for maintenance (true) or opens (false).".into(),
+        })?;
+        let was = db::staff::maintenance(ctx.conn)?;
+        if was != on {
+            db::staff::set_setting(ctx.conn, "maintenance", if on { "on" } else { "off" })?;
+            entry(
+                ctx.conn,
+                Some(&by),
+                if on {
+                    "maintenance.on"
+                } else {
+                    "maintenance.off"
+                },
+                "the store",
+                Some(serde_json::json!({ "maintenance": was })),
+                Some(serde_json::json!({ "maintenance": on })),
+            )?;
+        }
+        state(ctx)
+    }
+}
