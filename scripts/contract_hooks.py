@@ -32,6 +32,7 @@ a dictionary (`_serve_real_values`, `_serve_staff_code`). None of them changes w
 
 import itertools
 import json
+import re
 import os
 import pathlib
 import threading
@@ -641,6 +642,8 @@ def _pin_catalog(case, label):
             if _positive_id(params.get("fulfillmentId")):
                 mine = {"city_id": city, "fulfillment_id": int(params["fulfillmentId"])}
                 _serve_version(case, "/api/v1/staff/catalog/charges", ("fees", mine))
+    elif label in _CALENDAR_CALLS and isinstance(case.body, dict):
+        _pin_calendar(case, label)
     elif label == "POST /api/v1/staff/maintenance" and isinstance(case.body, dict):
         # Closing the store would answer every other call 503 for the rest of the run: the
         # switch is sent off only (crates/server/tests/staff_pages.rs closes and opens it).
@@ -653,6 +656,35 @@ def _pin_catalog(case, label):
 
 
 _pins = [0]
+
+# The holidays' and notices' calls, by the list their record is in.
+_CALENDAR_CALLS = {
+    "POST /api/v1/staff/catalog/holidays": "holidays",
+    "POST /api/v1/staff/catalog/holidays/remove": "holidays",
+    "POST /api/v1/staff/catalog/notices": "notices",
+    "POST /api/v1/staff/catalog/notices/remove": "notices",
+}
+
+
+def _pin_calendar(case, label):
+    """A holiday closes checkout on its days: one added or moved by the fuzzer on the days the
+    shoppers' calls check out on (STORE_TESTDATE) would refuse them all. A holiday's days, when
+    well formed, are moved to 2099 (their month and day kept), in every mode; and a well-formed
+    case naming a record gets its version now (see _serve_version)."""
+    body = case.body
+    if label == "POST /api/v1/staff/catalog/holidays":
+        for field in ("starts_on", "ends_on"):
+            day = body.get(field)
+            if isinstance(day, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", day):
+                body = {**body, field: "2099" + day[4:]}
+    # A well-formed case's days in order (drawn apart, half of them would be refused for it).
+    meta = getattr(case, "meta", None)
+    starts, ends = body.get("starts_on"), body.get("ends_on")
+    if meta is not None and meta.generation.mode.is_positive and isinstance(starts, str) and isinstance(ends, str) and ends < starts:
+        body = {**body, "starts_on": ends, "ends_on": starts}
+    case.body = body
+    if _positive_id(body.get("id")):
+        _serve_version(case, "/api/v1/staff/catalog/calendar", (_CALENDAR_CALLS[label], {"id": int(body["id"])}))
 
 
 def _serve_version(case, path, row=None):

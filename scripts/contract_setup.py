@@ -613,12 +613,26 @@ def upload_draft(manager, n):
     return location.rsplit("/", 1)[1]
 
 
+# Holidays and notices of their own for the removals (each taken once), far from the days the
+# store's shoppers check out on (STORE_TESTDATE is in 2026).
+CALENDAR_TO_REMOVE = 150
+
+
 def setup_catalog(folder, manager):
-    """The catalog's part: uploaded files for the drafts' calls."""
+    """The catalog's part: uploaded files for the drafts' calls, and holidays and notices to
+    remove."""
     drafts = [upload_draft(manager, n) for n in range(DRAFTS + DRAFTS_TO_APPLY)]
     write_dict(folder, "drafts", drafts[:DRAFTS])
     write_dict(folder, "drafts-to-apply", drafts[DRAFTS:])
-    return f"{len(drafts)} catalog files uploaded"
+    for kind, fields in (("holidays", {"name": "Contract holiday"}), ("notices", {"title": "Contract notice", "body": "Made to be removed."})):
+        ids = []
+        for n in range(CALENDAR_TO_REMOVE):
+            day = f"2098-{1 + n // 28:02d}-{1 + n % 28:02d}"
+            answer = staff_request("POST", f"/api/v1/staff/catalog/{kind}", {**fields, "starts_on": day, "ends_on": day}, session=manager.session)
+            expect({200}, f"a {kind[:-1]} to remove", answer)
+            ids.append(answer[2]["id"])
+        write_dict(folder, f"{kind}-to-remove", ids)
+    return f"{len(drafts)} catalog files uploaded, {CALENDAR_TO_REMOVE} holidays and notices to remove"
 
 
 # Dispatch runs for the staff's runs calls, each kind with its own ids (bound per call in

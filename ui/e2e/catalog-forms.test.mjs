@@ -317,3 +317,43 @@ for (const js of [true, false]) {
     }
   });
 }
+
+for (const js of [true, false]) {
+  test(`a manager adds a holiday and removes it, JavaScript ${js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`days-${js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Ria Dy', 'ria-keeps-the-days-42', js);
+    const name = js ? 'Depot inventory (JS)' : 'Depot inventory';
+    const day = js ? '2031-12-26' : '2031-12-27';
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    try {
+      await page.goto(`${store.base}/staff/catalog`);
+      await ready();
+      await page.getByRole('link', { name: 'Holidays and notices' }).click();
+      await page.waitForURL(/\/staff\/catalog\/calendar$/);
+      await ready();
+      await noViolations(page, js, 'the holidays and notices');
+      const add = () => page.locator('#holiday-new');
+      await add().getByLabel('Name').fill(name);
+      await add().getByLabel('First day').fill(day);
+      await add().getByLabel('Last day').fill('2031-12-01');
+      await add().getByRole('button', { name: 'Add Holiday' }).click();
+      await add().getByText(`The last day 2031-12-01 is before the first day ${day}.`).waitFor();
+      await ready();
+      assert.equal(await add().getByLabel('Name').inputValue(), name);
+      await add().getByLabel('Last day').fill(day);
+      await add().getByRole('button', { name: 'Add Holiday' }).click();
+      await page.waitForURL(/\/staff\/catalog\/calendar\?done=holiday#holidays$/);
+      await page.getByText('Saved: checkout is closed on the holiday’s days within a second.').waitFor();
+      await ready();
+      const holiday = await (await context.request.get(`${store.base}/api/v1/philippine-holiday?testdate=${day}`)).json();
+      assert.equal(holiday.holiday, true);
+      await page.getByRole('button', { name: `Remove ${name} (${day})` }).click();
+      await page.waitForURL(/\/staff\/catalog\/calendar\?done=holiday-removed#holidays$/);
+      await page.getByText('Removed: checkout is open on its days within a second.').waitFor();
+      assert.equal(await page.getByRole('button', { name: `Remove ${name} (${day})` }).count(), 0);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -381,6 +381,7 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   await post(vera, 'staff, a product priced too high', '/staff/catalog/products/21', 'staffProductSave', { price: '2,000,000' }, 422);
   await post(vera, 'staff, a banner ending before it starts', '/staff/catalog/banners', 'staffBannerSave', { starts_on: '2031-12-24', ends_on: '2031-12-01' }, 422);
   await post(vera, 'staff, a promo ending before it starts', '/staff/catalog/promos', 'staffPromoSave', { form: 'promo-1', promoId: '1', starts_on: '2031-12-24', ends_on: '2031-12-01' }, 422);
+  await post(vera, 'staff, a holiday without a name', '/staff/catalog/calendar', 'staffHolidaySave', { form: 'holiday-new', name: '', starts_on: '2031-12-24', ends_on: '2031-12-24' }, 422);
   await post(vera, 'staff, a deposit that is no amount', '/staff/catalog/charges', 'staffDepositSave', { form: 'deposit-1', depositId: '1', amount: 'lots' }, 422);
   await post(vera, 'staff, products sold in no city named', '/staff/catalog', 'staffCitiesSave', { products: '17' }, 422);
   await post(forms, 'staff, sign-in with a wrong password', '/staff/login', 'staffLogin', { email: 'vera.validity@example.com', password: 'not-her-password-1' }, 422);

@@ -5,9 +5,12 @@
 //!
 //! - `addresses`: members' saved addresses.
 //! - `bulk`: orders in bulk (with their lines, history, containers and runs), for `make bench`.
+//! - `calendar`: the holidays and notices as the staff add, change and remove them.
 //! - `carts`: a member's or a guest's cart, its items and returned empties, and its pricing data.
 //! - `catalog`: packagings, product types, products and where they are sold, banners.
-//! - `catalog_io`: the catalog file of `store catalog export` and `store catalog import`.
+//! - `catalog_io`: the catalog file of `store catalog export` and `store catalog import`, and the
+//!   back office's catalog forms, which go through its import.
+//! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied.
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
 //! - `goto_cases`: members' Go-to Cases, named cases kept to refill the cart from.
 //! - `limits`: rate limits, counted in the database so that app servers count together.
@@ -27,6 +30,7 @@
 
 pub mod addresses;
 pub mod bulk;
+pub mod calendar;
 pub mod carts;
 pub mod catalog;
 pub mod catalog_drafts;

@@ -135,6 +135,15 @@ pub struct Notice {
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
+#[diesel(table_name = holidays)]
+pub struct Holiday {
+    pub id: i32,
+    pub name: String,
+    pub starts_on: String,
+    pub ends_on: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
 #[diesel(table_name = promos)]
 pub struct Promo {
     pub id: i32,

@@ -1064,3 +1064,209 @@ async fn a_promo_is_moved_to_other_days(b: Backend) {
 }
 
 both!(a_promo_is_moved_to_other_days);
+
+/// Holidays and notices kept by a manager: added, changed and removed, each checked on its fields,
+/// a stale page refused, recorded; the shop's holiday and notice calls follow on their days.
+async fn a_manager_keeps_holidays_and_notices(b: Backend) {
+    let db = database(b);
+    let boss = Staff::signed_in(&db, "boss@tala.example", "manager").await;
+    let r = boss
+        .send("GET", "/api/v1/staff/catalog/calendar", None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let calendar = r.json();
+    assert_eq!(calendar["holidays"].as_array().unwrap().len(), 40);
+    assert_eq!(calendar["notices"][0]["past"], true, "{calendar}");
+    let on = |uri: &'static str, day: &'static str| {
+        let pool = db.pool.clone();
+        async move {
+            let r = support::send_api(
+                &pool,
+                actix_web::test::TestRequest::get().uri(&format!("{uri}?testdate={day}")),
+            )
+            .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+            r.json()
+        }
+    };
+    assert_eq!(
+        on("/api/v1/philippine-holiday", "2031-12-26").await["holiday"],
+        false
+    );
+
+    // Added: checkout is closed on its days.
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/holidays",
+            Some(json!({"name": " Depot inventory ", "starts_on": "2031-12-26", "ends_on": "2031-12-27"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let added = r.json();
+    let id = added["id"].as_i64().unwrap();
+    let holiday = added["calendar"]["holidays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == id)
+        .unwrap()
+        .clone();
+    assert_eq!(holiday["name"], "Depot inventory");
+    assert_eq!(
+        on("/api/v1/philippine-holiday", "2031-12-27").await["holiday"],
+        true
+    );
+    assert_eq!(
+        on("/api/v1/philippine-holiday", "2031-12-28").await["holiday"],
+        false
+    );
+
+    // Changed from the page's version; the same page again is stale.
+    let change = json!({"id": id, "name": "Depot inventory", "starts_on": "2031-12-27", "ends_on": "2031-12-28", "version": holiday["version"]});
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/holidays",
+            Some(change.clone()),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(
+        on("/api/v1/philippine-holiday", "2031-12-26").await["holiday"],
+        false
+    );
+    let r = boss
+        .send("POST", "/api/v1/staff/catalog/holidays", Some(change))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text());
+
+    // Problems on their fields; nothing written.
+    for (body, field, words) in [
+        (
+            json!({"name": "", "starts_on": "2031-01-01", "ends_on": "2031-01-01"}),
+            "name",
+            "Enter the holiday's name.",
+        ),
+        (
+            json!({"name": "x", "starts_on": "2031-02-30", "ends_on": "2031-03-01"}),
+            "starts_on",
+            "as a date",
+        ),
+        (
+            json!({"name": "x", "starts_on": "2031-03-02", "ends_on": "2031-03-01"}),
+            "ends_on",
+            "is before the first day",
+        ),
+        (
+            json!({"name": "x".repeat(201), "starts_on": "2031-03-01", "ends_on": "2031-03-01"}),
+            "name",
+            "at most 200",
+        ),
+    ] {
+        let r = boss
+            .send("POST", "/api/v1/staff/catalog/holidays", Some(body.clone()))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            r.text()
+        );
+        let text = r.json()["errors"][field].to_string();
+        assert!(text.contains(words), "{body}: {text}");
+    }
+    let r = boss
+        .send("POST", "/api/v1/staff/catalog/holidays", Some(json!({"id": 9999, "name": "x", "starts_on": "2031-03-01", "ends_on": "2031-03-01"})))
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+
+    // A notice: added, shown on its days, removed.
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/notices",
+            Some(json!({"title": "Liquor ban", "body": "No deliveries on election day.\r\nOrders resume the day after.", "starts_on": "2031-05-10", "ends_on": "2031-05-12"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let notice_id = r.json()["id"].as_i64().unwrap();
+    let shown = on("/api/v1/notice", "2031-05-11").await;
+    assert_eq!(shown["notice"]["title"], "Liquor ban", "{shown}");
+    assert_eq!(
+        shown["notice"]["body"],
+        "No deliveries on election day.\nOrders resume the day after."
+    );
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/notices/remove",
+            Some(json!({"id": notice_id})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(
+        on("/api/v1/notice", "2031-05-11").await["notice"],
+        Value::Null
+    );
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/holidays/remove",
+            Some(json!({"id": id, "version": "0000000000000000"})),
+        )
+        .await;
+    assert_eq!(
+        r.status,
+        StatusCode::CONFLICT,
+        "a stale remove: {}",
+        r.text()
+    );
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/holidays/remove",
+            Some(json!({"id": id})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(
+        on("/api/v1/philippine-holiday", "2031-12-27").await["holiday"],
+        false
+    );
+    let r = boss
+        .send(
+            "POST",
+            "/api/v1/staff/catalog/holidays/remove",
+            Some(json!({"id": id})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+    let actions: Vec<String> = db::schema::audit_log::table
+        .filter(
+            db::schema::audit_log::action
+                .like("holiday.%")
+                .or(db::schema::audit_log::action.like("notice.%")),
+        )
+        .order(db::schema::audit_log::id)
+        .select(db::schema::audit_log::action)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(
+        actions,
+        [
+            "holiday.add",
+            "holiday.change",
+            "notice.add",
+            "notice.remove",
+            "holiday.remove"
+        ]
+    );
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    let r = dora
+        .send("GET", "/api/v1/staff/catalog/calendar", None)
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+}
+
+both!(a_manager_keeps_holidays_and_notices);

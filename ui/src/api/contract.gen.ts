@@ -192,6 +192,24 @@ cities: Array<PlaceChoice>,
 barangays: Array<PlaceChoice>, };
 
 /**
+ * Every holiday and notice, by first day.
+ */
+export type Calendar = { holidays: Array<HolidayEdit>, notices: Array<NoticeEdit>, 
+/**
+ * Today in Manila, `YYYY-MM-DD`.
+ */
+today: string, };
+
+/**
+ * What a change answers: every holiday and notice as they are now.
+ */
+export type CalendarSaved = { calendar: Calendar, 
+/**
+ * The holiday or notice added or changed (none: removed).
+ */
+id: number | null, };
+
+/**
  * The cart answer.
  */
 export type CartAnswer = { shopping_cart: Array<CartCase>, cart_order_summary: OrderSummary, 
@@ -688,6 +706,15 @@ export type GuestUser = { policy_agreement_accepted: boolean, policy_agreement_t
 export type Holiday = { holiday: boolean, date: string, };
 
 /**
+ * A holiday as its form shows it.
+ */
+export type HolidayEdit = { id: number, name: string, starts_on: string, ends_on: string, 
+/**
+ * Over (its last day is before today, Manila).
+ */
+past: boolean, version: string, };
+
+/**
  * Add the cities, or take them away.
  */
 export type How = "add" | "remove";
@@ -761,6 +788,11 @@ at: string,
 by: string, body: string, };
 
 export type NoticeAnswer = { notice: NoticeView | null, holiday: boolean, };
+
+/**
+ * A notice as its form shows it.
+ */
+export type NoticeEdit = { id: number, title: string, body: string, starts_on: string, ends_on: string, past: boolean, version: string, };
 
 export type NoticeView = { id: number, title: string, body: string, starts_on: string, ends_on: string, };
 
@@ -1430,6 +1462,7 @@ export const calls = {
   staffServedCities: { name: 'staffServedCities', method: 'GET', key: '/api/v1/staff/catalog/areas', read: true } as Call<Results<CityChoice>>,
   staffBanners: { name: 'staffBanners', method: 'GET', key: '/api/v1/staff/catalog/banners', read: true } as Call<Results<BannerEdit>>,
   staffBannerSave: { name: 'staffBannerSave', method: 'POST', key: '/api/v1/staff/catalog/banners/{bannerId}', read: false } as Call<BannerSaved>,
+  staffCalendar: { name: 'staffCalendar', method: 'GET', key: '/api/v1/staff/catalog/calendar', read: true } as Call<Calendar>,
   staffCharges: { name: 'staffCharges', method: 'GET', key: '/api/v1/staff/catalog/charges', read: true } as Call<Charges>,
   staffCitiesPlan: { name: 'staffCitiesPlan', method: 'GET', key: '/api/v1/staff/catalog/cities?products={products}&cities={cities}&how={how}', read: true } as Call<CitiesPlan>,
   staffCitiesSave: { name: 'staffCitiesSave', method: 'POST', key: '/api/v1/staff/catalog/cities', read: false } as Call<CitiesPlan>,
@@ -1437,6 +1470,10 @@ export const calls = {
   staffDraft: { name: 'staffDraft', method: 'GET', key: '/api/v1/staff/catalog/drafts/{draftId}', read: true } as Call<DraftView>,
   staffDraftApply: { name: 'staffDraftApply', method: 'POST', key: '/api/v1/staff/catalog/drafts/{draftId}/apply', read: false } as Call<ImportDone>,
   staffFeeSave: { name: 'staffFeeSave', method: 'POST', key: '/api/v1/staff/catalog/fees/{cityId}/{fulfillmentId}', read: false } as Call<ChargesSaved>,
+  staffHolidaySave: { name: 'staffHolidaySave', method: 'POST', key: '/api/v1/staff/catalog/holidays', read: false } as Call<CalendarSaved>,
+  staffHolidayRemove: { name: 'staffHolidayRemove', method: 'POST', key: '/api/v1/staff/catalog/holidays/remove', read: false } as Call<CalendarSaved>,
+  staffNoticeSave: { name: 'staffNoticeSave', method: 'POST', key: '/api/v1/staff/catalog/notices', read: false } as Call<CalendarSaved>,
+  staffNoticeRemove: { name: 'staffNoticeRemove', method: 'POST', key: '/api/v1/staff/catalog/notices/remove', read: false } as Call<CalendarSaved>,
   staffProduct: { name: 'staffProduct', method: 'GET', key: '/api/v1/staff/catalog/products/{productId}', read: true } as Call<ProductEdit>,
   staffProductSave: { name: 'staffProductSave', method: 'POST', key: '/api/v1/staff/catalog/products/{productId}', read: false } as Call<ProductSaved>,
   staffPromos: { name: 'staffPromos', method: 'GET', key: '/api/v1/staff/catalog/promos', read: true } as Call<Results<PromoEdit>>,

@@ -77,22 +77,30 @@ impl Endpoint for StaffMaintenanceSet {
             field: "on",
             message: "Say whether the store closes for maintenance (true) or opens (false).".into(),
         })?;
-        let was = db::staff::maintenance(ctx.conn)?;
-        if was != on {
-            db::staff::set_setting(ctx.conn, "maintenance", if on { "on" } else { "off" })?;
-            entry(
-                ctx.conn,
-                Some(&by),
-                if on {
+        db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
+            let was = db::staff::maintenance(conn)?;
+            if was != on {
+                db::staff::set_setting(conn, "maintenance", if on { "on" } else { "off" })?;
+                let action = if on {
                     "maintenance.on"
                 } else {
                     "maintenance.off"
-                },
-                "the store",
-                Some(serde_json::json!({ "maintenance": was })),
-                Some(serde_json::json!({ "maintenance": on })),
-            )?;
-        }
+                };
+                let (before, after) = (
+                    serde_json::json!({ "maintenance": was }),
+                    serde_json::json!({ "maintenance": on }),
+                );
+                entry(
+                    conn,
+                    Some(&by),
+                    action,
+                    "the store",
+                    Some(before),
+                    Some(after),
+                )?;
+            }
+            Ok(())
+        })?;
         state(ctx)
     }
 }

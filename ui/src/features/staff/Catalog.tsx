@@ -155,7 +155,7 @@ export function Catalog() {
     <StaffPage current="/staff/catalog" id="staff-catalog" title="Catalog">
       <DoneMessage text={done} />
       <p>
-        <a href="/staff/catalog/banners">Banners and their days</a> · <a href="/staff/catalog/promos">Promos and their days</a> · <a href="/staff/catalog/charges">Deposits and delivery fees</a> · <a href="/staff/catalog/import">Export or import the catalog file</a> (prices, cities, deposits, delivery fees, banners and promos at once)
+        <a href="/staff/catalog/banners">Banners and their days</a> · <a href="/staff/catalog/promos">Promos and their days</a> · <a href="/staff/catalog/charges">Deposits and delivery fees</a> · <a href="/staff/catalog/calendar">Holidays and notices</a> · <a href="/staff/catalog/import">Export or import the catalog file</a> (prices, cities, deposits, delivery fees, banners and promos at once)
       </p>
       <QueryState query={catalog} loading="Loading the catalog…" error="We could not load the catalog. Please reload the page." retry>
         {(c) => (

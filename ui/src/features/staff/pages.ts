@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, bannersEditQuery, boardQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, maintenanceQuery, productQuery, promosEditQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, bannersEditQuery, boardQuery, calendarQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, maintenanceQuery, productQuery, promosEditQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -138,6 +138,20 @@ export const pages: FeaturePage[] = [
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffPromoSave, '/staff/catalog/promos?done=saved#promo-{promoId}')],
+    }),
+  },
+  {
+    order: 354.28,
+    route: route('staff-calendar', '/staff/catalog/calendar', () => import('./Calendar').then((m) => m.Calendar), 'Holidays and Notices', 'The holidays and the shop’s notices.', [staffMeQuery.template, calendarQuery.template], {
+      ...SIGNED_IN,
+      missing: '/staff',
+      actions: [
+        ...SIGNED_IN.actions,
+        action(calls.staffHolidaySave, '/staff/catalog/calendar?done=holiday#holidays'),
+        action(calls.staffHolidayRemove, '/staff/catalog/calendar?done=holiday-removed#holidays'),
+        action(calls.staffNoticeSave, '/staff/catalog/calendar?done=notice#notices'),
+        action(calls.staffNoticeRemove, '/staff/catalog/calendar?done=notice-removed#notices'),
+      ],
     }),
   },
   {

@@ -15,6 +15,8 @@ export const productQuery = defineQuery(calls.staffProduct);
 export const citiesPlanQuery = defineQuery(calls.staffCitiesPlan);
 /** Every banner with its days (managers). */
 export const bannersEditQuery = defineQuery(calls.staffBanners);
+/** Every holiday and notice (managers). */
+export const calendarQuery = defineQuery(calls.staffCalendar);
 /** Where the maintenance switch stands (managers). */
 export const maintenanceQuery = defineQuery(calls.staffMaintenance);
 /** Every promo with its days (managers). */

@@ -2,12 +2,14 @@
 //! (`product`), the cities many products are sold in at once, shown before it is saved
 //! (`cities`), the banners' titles, places and days (`banners`), deposits and each served city's
 //! delivery fees (`charges`), the promos' titles, words and days (`promos`), and the catalog file
-//! uploaded, checked and applied in the browser (`import`). Every form goes through the catalog file's
+//! uploaded, checked and applied in the browser (`import`); the holidays and notices, which are
+//! not in the catalog file, have their own forms (`calendar`). Every other form goes through the catalog file's
 //! import (`db::catalog_io::edit_then`): the command line's rules, one transaction that starts
 //! from what the last writer left, the data version bumped so every app server shows the change
 //! within a second, and an audit record of each record's changed fields before and after.
 
 pub mod banners;
+pub mod calendar;
 pub mod charges;
 pub mod cities;
 pub mod import;

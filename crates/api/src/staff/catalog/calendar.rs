@@ -1,0 +1,447 @@
+//! The store's days in a manager's hands: the holidays (checkout is closed on them) and the
+//! notices (a line on every shop page in their days, such as a liquor ban), each added, changed
+//! and removed by a form; a page opened before another's save cannot overwrite it (`version`).
+//! Every app server shows a change within a second (the tables' triggers move the data version).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use super::{version_of, STALE_MESSAGE};
+use crate::staff::{entry, staff};
+use db::models::{Holiday, Notice};
+use domain::account::FieldErrors;
+use domain::staff::Role;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
+use framework::error::ApiError;
+
+framework::register!(
+    StaffCalendar,
+    StaffHolidaySave,
+    StaffHolidayRemove,
+    StaffNoticeSave,
+    StaffNoticeRemove
+);
+
+/// A holiday as its form shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct HolidayEdit {
+    pub id: i32,
+    pub name: String,
+    pub starts_on: String,
+    pub ends_on: String,
+    /// Over (its last day is before today, Manila).
+    pub past: bool,
+    pub version: String,
+}
+
+/// A notice as its form shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct NoticeEdit {
+    pub id: i32,
+    pub title: String,
+    pub body: String,
+    pub starts_on: String,
+    pub ends_on: String,
+    pub past: bool,
+    pub version: String,
+}
+
+/// Every holiday and notice, by first day.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct Calendar {
+    pub holidays: Vec<HolidayEdit>,
+    pub notices: Vec<NoticeEdit>,
+    /// Today in Manila, `YYYY-MM-DD`.
+    pub today: String,
+}
+
+fn holiday_version(h: &Holiday) -> String {
+    version_of(&(&h.name, &h.starts_on, &h.ends_on))
+}
+
+fn notice_version(n: &Notice) -> String {
+    version_of(&(&n.title, &n.body, &n.starts_on, &n.ends_on))
+}
+
+fn calendar(ctx: &mut Ctx) -> Result<Calendar, ApiError> {
+    let today = domain::calendar::iso_date(ctx.config.now(None).date());
+    let holidays = db::calendar::holidays(ctx.conn)?
+        .into_iter()
+        .map(|h| HolidayEdit {
+            version: holiday_version(&h),
+            past: h.ends_on < today,
+            id: h.id,
+            name: h.name,
+            starts_on: h.starts_on,
+            ends_on: h.ends_on,
+        })
+        .collect();
+    let notices = db::calendar::notices(ctx.conn)?
+        .into_iter()
+        .map(|n| NoticeEdit {
+            version: notice_version(&n),
+            past: n.ends_on < today,
+            id: n.id,
+            title: n.title,
+            body: n.body,
+            starts_on: n.starts_on,
+            ends_on: n.ends_on,
+        })
+        .collect();
+    Ok(Calendar {
+        holidays,
+        notices,
+        today,
+    })
+}
+
+framework::declare!(
+    /// `GET /api/v1/staff/catalog/calendar`: every holiday and notice (managers).
+    pub struct StaffCalendar = Get "/api/v1/staff/catalog/calendar" as "staffCalendar", Session, errors [401, 404],
+    (NoParams, NoParams, NoBody) -> Calendar,
+    "Every holiday and notice, by first day (managers only).");
+
+impl Endpoint for StaffCalendar {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Calendar, ApiError> {
+        staff(ctx, &[Role::Manager])?;
+        calendar(ctx)
+    }
+}
+
+/// A line of 1 to `most` characters, trimmed, or a message on `field`.
+fn line(
+    errors: &mut FieldErrors,
+    field: &'static str,
+    what: &str,
+    text: Option<String>,
+    most: usize,
+) -> String {
+    let text = text.unwrap_or_default().trim().to_string();
+    if text.is_empty() {
+        errors
+            .entry(field)
+            .or_default()
+            .push(format!("Enter the {what}."));
+    } else if text.chars().count() > most {
+        errors
+            .entry(field)
+            .or_default()
+            .push(format!("The {what} must be at most {most} characters."));
+    }
+    text
+}
+
+/// The first and last day, checked: real days, the last not before the first.
+fn days(
+    errors: &mut FieldErrors,
+    starts_on: Option<String>,
+    ends_on: Option<String>,
+) -> (String, String) {
+    let mut day = |field: &'static str, what: &str, text: Option<String>| {
+        let text = text.unwrap_or_default().trim().to_string();
+        if domain::calendar::parse_iso_date(&text).is_none() {
+            errors
+                .entry(field)
+                .or_default()
+                .push(format!("Give the {what} as a date, YYYY-MM-DD."));
+        }
+        text
+    };
+    let (starts, ends) = (
+        day("starts_on", "first day", starts_on),
+        day("ends_on", "last day", ends_on),
+    );
+    if errors.is_empty() && ends < starts {
+        errors.entry("ends_on").or_default().push(format!(
+            "The last day {ends} is before the first day {starts}."
+        ));
+    }
+    (starts, ends)
+}
+
+/// Refused as stale: the record's version is not the one its form was opened with.
+fn stale(now: &str, seen: Option<&str>) -> Result<(), ApiError> {
+    match seen.map(str::trim) {
+        Some(v) if !v.is_empty() && v != now => Err(ApiError::Conflict(STALE_MESSAGE.into())),
+        _ => Ok(()),
+    }
+}
+
+/// A holiday to add (no `id`) or change.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct HolidayForm {
+    /// The holiday to change; left out: a new one.
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(nullable = false, minimum = 1, maximum = 2_147_483_647)]
+    pub id: Option<i32>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = name_rule)]
+    pub name: Option<String>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = framework::rules::day)]
+    pub starts_on: Option<String>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = framework::rules::day)]
+    pub ends_on: Option<String>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(schema_with = super::version_rule)]
+    pub version: Option<String>,
+}
+
+fn name_rule() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(200).min_length(Some(1))
+}
+
+fn body_rule() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(
+            r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$",
+        ))
+        .min_length(Some(1))
+        .max_length(Some(MAX_BODY))
+        .description(Some("What the shop pages say in its days (lines allowed)."))
+}
+
+/// The longest notice.
+const MAX_BODY: usize = 1000;
+
+/// What a change answers: every holiday and notice as they are now.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
+pub struct CalendarSaved {
+    pub calendar: Calendar,
+    /// The holiday or notice added or changed (none: removed).
+    pub id: Option<i32>,
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/catalog/holidays`: adds a holiday, or changes one (managers); checkout
+    /// is closed on its days on every app server within a second.
+    pub struct StaffHolidaySave = Post "/api/v1/staff/catalog/holidays" as "staffHolidaySave", Write, errors [401, 404, 409, 422],
+    (NoParams, NoParams, Json<HolidayForm, true>) -> CalendarSaved,
+    "Adds a holiday (no `id`) or changes one (managers only); recorded in the audit log.");
+
+impl Endpoint for StaffHolidaySave {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let mut errors = FieldErrors::new();
+        let name = line(&mut errors, "name", "holiday's name", f.name, 200);
+        let (starts_on, ends_on) = days(&mut errors, f.starts_on, f.ends_on);
+        if !errors.is_empty() {
+            return Err(ApiError::Fields(errors));
+        }
+        let id = db::write_transaction(ctx.conn, |conn| -> Result<i32, ApiError> {
+            let before = match f.id {
+                Some(id) => {
+                    let h = db::calendar::holiday(conn, id)?
+                        .ok_or_else(|| ApiError::NotFound("No such holiday.".into()))?;
+                    stale(&holiday_version(&h), f.version.as_deref())?;
+                    Some(
+                        serde_json::json!({"name": h.name, "starts_on": h.starts_on, "ends_on": h.ends_on}),
+                    )
+                }
+                None => None,
+            };
+            let id = db::calendar::put_holiday(conn, f.id, &name, &starts_on, &ends_on)?;
+            let after =
+                serde_json::json!({"name": name, "starts_on": starts_on, "ends_on": ends_on});
+            let action = if before.is_some() {
+                "holiday.change"
+            } else {
+                "holiday.add"
+            };
+            entry(
+                conn,
+                Some(&by),
+                action,
+                &format!("holiday {id}"),
+                before,
+                Some(after),
+            )?;
+            Ok(id)
+        })?;
+        Ok(CalendarSaved {
+            calendar: calendar(ctx)?,
+            id: Some(id),
+        })
+    }
+}
+
+/// A notice to add (no `id`) or change.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct NoticeForm {
+    /// The notice to change; left out: a new one.
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(nullable = false, minimum = 1, maximum = 2_147_483_647)]
+    pub id: Option<i32>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = name_rule)]
+    pub title: Option<String>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = body_rule)]
+    pub body: Option<String>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = framework::rules::day)]
+    pub starts_on: Option<String>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(required = true, schema_with = framework::rules::day)]
+    pub ends_on: Option<String>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(schema_with = super::version_rule)]
+    pub version: Option<String>,
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/catalog/notices`: adds a notice, or changes one (managers); the shop's
+    /// pages show it in its days on every app server within a second.
+    pub struct StaffNoticeSave = Post "/api/v1/staff/catalog/notices" as "staffNoticeSave", Write, errors [401, 404, 409, 422],
+    (NoParams, NoParams, Json<NoticeForm, true>) -> CalendarSaved,
+    "Adds a notice (no `id`) or changes one (managers only); recorded in the audit log.");
+
+impl Endpoint for StaffNoticeSave {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let mut errors = FieldErrors::new();
+        let title = line(&mut errors, "title", "notice's title", f.title, 200);
+        // A browser sends a text area's lines ended by CR LF; the store keeps LF.
+        let body = f.body.map(|b| b.replace("\r\n", "\n").replace('\r', "\n"));
+        let body = line(&mut errors, "body", "notice's words", body, MAX_BODY);
+        let (starts_on, ends_on) = days(&mut errors, f.starts_on, f.ends_on);
+        if !errors.is_empty() {
+            return Err(ApiError::Fields(errors));
+        }
+        let id = db::write_transaction(ctx.conn, |conn| -> Result<i32, ApiError> {
+            let before = match f.id {
+                Some(id) => {
+                    let n = db::calendar::notice(conn, id)?
+                        .ok_or_else(|| ApiError::NotFound("No such notice.".into()))?;
+                    stale(&notice_version(&n), f.version.as_deref())?;
+                    Some(
+                        serde_json::json!({"title": n.title, "body": n.body, "starts_on": n.starts_on, "ends_on": n.ends_on}),
+                    )
+                }
+                None => None,
+            };
+            let id = db::calendar::put_notice(conn, f.id, &title, &body, &starts_on, &ends_on)?;
+            let after = serde_json::json!({"title": title, "body": body, "starts_on": starts_on, "ends_on": ends_on});
+            let action = if before.is_some() {
+                "notice.change"
+            } else {
+                "notice.add"
+            };
+            entry(
+                conn,
+                Some(&by),
+                action,
+                &format!("notice {id}"),
+                before,
+                Some(after),
+            )?;
+            Ok(id)
+        })?;
+        Ok(CalendarSaved {
+            calendar: calendar(ctx)?,
+            id: Some(id),
+        })
+    }
+}
+
+/// The holiday or notice to remove.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct RemoveForm {
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(
+        required = true,
+        nullable = false,
+        minimum = 1,
+        maximum = 2_147_483_647
+    )]
+    pub id: Option<i32>,
+    #[serde(default, deserialize_with = "framework::endpoint::not_null")]
+    #[schema(schema_with = super::version_rule)]
+    pub version: Option<String>,
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/catalog/holidays/remove`: removes a holiday (managers).
+    pub struct StaffHolidayRemove = Post "/api/v1/staff/catalog/holidays/remove" as "staffHolidayRemove", Write, errors [401, 404, 409, 422],
+    (NoParams, NoParams, Json<RemoveForm, true>) -> CalendarSaved,
+    "Removes a holiday (managers only): checkout opens on its days; recorded in the audit log.");
+
+impl Endpoint for StaffHolidayRemove {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let id = f.id.ok_or_else(|| ApiError::Invalid {
+            field: "id",
+            message: "Choose the holiday to remove.".into(),
+        })?;
+        db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
+            let h = db::calendar::holiday(conn, id)?
+                .ok_or_else(|| ApiError::NotFound("No such holiday.".into()))?;
+            stale(&holiday_version(&h), f.version.as_deref())?;
+            db::calendar::remove_holiday(conn, id)?;
+            let before =
+                serde_json::json!({"name": h.name, "starts_on": h.starts_on, "ends_on": h.ends_on});
+            entry(
+                conn,
+                Some(&by),
+                "holiday.remove",
+                &format!("holiday {id}"),
+                Some(before),
+                None,
+            )?;
+            Ok(())
+        })?;
+        Ok(CalendarSaved {
+            calendar: calendar(ctx)?,
+            id: None,
+        })
+    }
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/catalog/notices/remove`: removes a notice (managers).
+    pub struct StaffNoticeRemove = Post "/api/v1/staff/catalog/notices/remove" as "staffNoticeRemove", Write, errors [401, 404, 409, 422],
+    (NoParams, NoParams, Json<RemoveForm, true>) -> CalendarSaved,
+    "Removes a notice (managers only); recorded in the audit log.");
+
+impl Endpoint for StaffNoticeRemove {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+
+    fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
+        let by = staff(ctx, &[Role::Manager])?.member;
+        let id = f.id.ok_or_else(|| ApiError::Invalid {
+            field: "id",
+            message: "Choose the notice to remove.".into(),
+        })?;
+        db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
+            let n = db::calendar::notice(conn, id)?
+                .ok_or_else(|| ApiError::NotFound("No such notice.".into()))?;
+            stale(&notice_version(&n), f.version.as_deref())?;
+            db::calendar::remove_notice(conn, id)?;
+            let before = serde_json::json!({"title": n.title, "body": n.body, "starts_on": n.starts_on, "ends_on": n.ends_on});
+            entry(
+                conn,
+                Some(&by),
+                "notice.remove",
+                &format!("notice {id}"),
+                Some(before),
+                None,
+            )?;
+            Ok(())
+        })?;
+        Ok(CalendarSaved {
+            calendar: calendar(ctx)?,
+            id: None,
+        })
+    }
+}
