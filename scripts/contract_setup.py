@@ -613,8 +613,8 @@ def upload_draft(manager, n):
     return location.rsplit("/", 1)[1]
 
 
-# Holidays and notices of their own for the removals (each taken once), far from the days the
-# store's shoppers check out on (STORE_TESTDATE is in 2026).
+# Holidays and notices of their own for the removals (each taken once), in 2098, so the seed's
+# stay for the saves.
 CALENDAR_TO_REMOVE = 150
 
 

@@ -154,7 +154,7 @@ for (const b of BANNERS) {
       await form.getByLabel('First day shown').fill(b.ends);
       await form.getByLabel('Last day shown').fill(b.starts);
       await form.getByRole('button', { name: /Save Banner/ }).click();
-      await page.locator(`#banner-${b.id}`).getByText(`The last day ${b.starts} is before starts_on ${b.ends}`).waitFor();
+      await page.locator(`#banner-${b.id}`).getByText(`The last day ${b.starts} is before the first day ${b.ends}`).waitFor();
       await ready();
       await page.locator(`#banner-${b.id}`).getByLabel('First day shown').fill(b.starts);
       await page.locator(`#banner-${b.id}`).getByLabel('Last day shown').fill(b.ends);
@@ -257,7 +257,7 @@ for (const js of [true, false]) {
       await form().getByLabel('First day shown').fill('2032-05-31');
       await form().getByLabel('Last day shown').fill('2032-05-01');
       await form().getByRole('button', { name: /Save Promo/ }).click();
-      await form().getByText('The last day 2032-05-01 is before starts_on 2032-05-31').waitFor();
+      await form().getByText('The last day 2032-05-01 is before the first day 2032-05-31').waitFor();
       await ready();
       await form().getByLabel('First day shown').fill('2032-05-01');
       await form().getByLabel('Last day shown').fill('2032-05-31');
@@ -343,13 +343,13 @@ for (const js of [true, false]) {
       await add().getByLabel('Last day').fill(day);
       await add().getByRole('button', { name: 'Add Holiday' }).click();
       await page.waitForURL(/\/staff\/catalog\/calendar\?done=holiday#holidays$/);
-      await page.getByText('Saved: checkout is closed on the holiday’s days within a second.').waitFor();
+      await page.getByText('Saved: the store counts it as a holiday within a second.').waitFor();
       await ready();
       const holiday = await (await context.request.get(`${store.base}/api/v1/philippine-holiday?testdate=${day}`)).json();
       assert.equal(holiday.holiday, true);
       await page.getByRole('button', { name: `Remove ${name} (${day})` }).click();
       await page.waitForURL(/\/staff\/catalog\/calendar\?done=holiday-removed#holidays$/);
-      await page.getByText('Removed: checkout is open on its days within a second.').waitFor();
+      await page.getByText('Removed: the store no longer counts it as a holiday within a second.').waitFor();
       assert.equal(await page.getByRole('button', { name: `Remove ${name} (${day})` }).count(), 0);
       assert.deepEqual(problems, []);
     } finally {

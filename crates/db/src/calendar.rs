@@ -1,4 +1,5 @@
-//! The holidays (no checkout on them) and the notices (a line on every shop page in their days)
+//! The holidays (the home page's notice shows no city picker on them) and the notices (the home
+//! page shows the one whose days hold today)
 //! as the staff keep them. Each function takes a connection, so the staff's call composes them
 //! in its transaction; the tables' triggers move the data version, so every app server shows a
 //! change within a second.

@@ -36,6 +36,32 @@ pub fn set_setting(conn: &mut AnyConnection, key: &str, value: &str) -> QueryRes
     Ok(())
 }
 
+/// Switches maintenance on or off; answers whether it was the other way (the row changed). The
+/// change is one conditional statement, so of two staff switching at once only one changes it
+/// (PostgreSQL's second update waits for the first, then finds nothing to change).
+pub fn switch_maintenance(conn: &mut AnyConnection, on: bool) -> QueryResult<bool> {
+    let value = if on { "on" } else { "off" };
+    let changed = diesel::update(
+        settings::table
+            .find("maintenance")
+            .filter(settings::value.ne(value)),
+    )
+    .set(settings::value.eq(value))
+    .execute(conn)?;
+    if changed > 0 {
+        return Ok(true);
+    }
+    let kept = crate::content::setting(conn, "maintenance")?;
+    if kept.is_some() {
+        return Ok(false);
+    }
+    // No row yet: off, as the watch reads it.
+    if on {
+        set_setting(conn, "maintenance", value)?;
+    }
+    Ok(on)
+}
+
 /// Whether the `settings.maintenance` row says the store is under maintenance (as
 /// [`crate::Watch`] reads it).
 pub fn maintenance(conn: &mut AnyConnection) -> QueryResult<bool> {

@@ -97,6 +97,11 @@ impl Watch {
         })
     }
 
+    /// Whether this server was started with `MAINTENANCE=on` (in maintenance whatever the row).
+    pub fn forced(&self) -> bool {
+        self.forced_maintenance
+    }
+
     /// Whether the store is under maintenance.
     pub fn maintenance(&self) -> bool {
         self.forced_maintenance || self.maintenance.load(Ordering::Relaxed)

@@ -68,6 +68,15 @@ pub struct ApiState {
 }
 
 impl ApiState {
+    /// Whether `path` is answered with the maintenance page (or 503): the switch is on and the
+    /// path is not one that stays open under it ([`ApiConfig::open_under_maintenance`]), or the
+    /// server was started with `MAINTENANCE=on`, which closes everything (a restore or a
+    /// migration writes nothing else).
+    pub fn closed_for(&self, path: &str) -> bool {
+        self.watch.forced()
+            || (self.watch.maintenance() && !self.config.open_under_maintenance(path))
+    }
+
     /// State with the maintenance switch forced on, or read from the database's settings.
     pub fn new(
         pool: db::DbPool,
@@ -182,8 +191,9 @@ pub struct ApiConfig {
     /// blackouts take when a request names no `testdate`, so a test run does not depend on the
     /// hour it runs at. Ignored unless `allow_testdate`.
     pub clock: Option<time::PrimitiveDateTime>,
-    /// The addresses that stay open under maintenance, by their beginning (`/staff/` also opens
-    /// `/staff`): the back office, so the manager who closed the store can open it again.
+    /// The addresses that stay open under maintenance switched on, by their beginning (`/staff/`
+    /// also opens `/staff`): the back office, so the manager who closed the store can open it
+    /// again. `MAINTENANCE=on` closes them too ([`ApiState::closed_for`]).
     pub open_under_maintenance: Arc<[String]>,
 }
 
@@ -244,7 +254,7 @@ pub fn testdate(t: Option<&str>) -> Result<Option<&str>, ApiError> {
 pub const MAX_URL: usize = 2_000;
 
 /// A call's address longer than [`MAX_URL`] answers 414; while the store is under maintenance
-/// every API call answers 503, but those open under it ([`ApiConfig::open_under_maintenance`]).
+/// every API call answers 503, but those open under it ([`ApiState::closed_for`]).
 async fn maintenance_gate(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
@@ -255,7 +265,7 @@ async fn maintenance_gate(
     }
     let on = req
         .app_data::<web::Data<ApiState>>()
-        .is_some_and(|s| s.watch.maintenance() && !s.config.open_under_maintenance(req.path()));
+        .is_some_and(|s| s.closed_for(req.path()));
     if on {
         let res = HttpResponse::ServiceUnavailable()
             .insert_header((header::RETRY_AFTER, "300"))
@@ -357,5 +367,38 @@ mod reading_tests {
         assert!(read.await.unwrap());
         let run = state.run(Caller::default(), |ctx| Ok(ctx.reading()));
         assert!(!run.await.unwrap());
+    }
+}
+
+#[cfg(test)]
+mod maintenance_tests {
+    use super::*;
+
+    #[test]
+    fn only_the_named_addresses_stay_open_under_maintenance() {
+        let config = ApiConfig {
+            open_under_maintenance: Arc::from(vec!["/staff/".into(), "/api/v1/staff/".into()]),
+            ..ApiConfig::default()
+        };
+        for open in [
+            "/staff",
+            "/staff/",
+            "/staff/catalog",
+            "/api/v1/staff",
+            "/api/v1/staff/me",
+        ] {
+            assert!(config.open_under_maintenance(open), "{open}");
+        }
+        for closed in [
+            "/staffing",
+            "/api/v1/staffx",
+            "//staff/catalog",
+            "/buy-beer",
+            "/Staff/catalog",
+            "/%73taff/catalog",
+        ] {
+            assert!(!config.open_under_maintenance(closed), "{closed}");
+        }
+        assert!(!ApiConfig::default().open_under_maintenance("/staff"));
     }
 }

@@ -122,7 +122,8 @@ pub struct Args {
     #[arg(long, env = "STORE_ENV", value_enum, default_value = "development")]
     pub store_env: StoreEnv,
     /// on (or 1, true, yes) answers every page with the maintenance page and every API call
-    /// with 503
+    /// with 503, the back office's too (the maintenance switch, `store maintenance on`, leaves
+    /// the back office open)
     #[arg(long, env = "MAINTENANCE", default_value = "off", value_parser = OnOff)]
     pub maintenance: bool,
     /// Address /metrics is served on instead of BIND (one that does not face the internet)

@@ -65,8 +65,8 @@ pub struct Config {
     /// GOOGLE_API_URL, FACEBOOK_GRAPH_URL): social registration; without them a provider's token
     /// is refused with 422.
     pub social: api::accounts::social::SocialConfig,
-    /// MAINTENANCE: `on` shows the maintenance page everywhere (503); the database's
-    /// `settings.maintenance` row can switch it on as well.
+    /// MAINTENANCE: `on` shows the maintenance page everywhere (503), the back office too; the
+    /// database's `settings.maintenance` row switches it on as well, but for the back office.
     pub maintenance: bool,
     /// TRUSTED_PROXIES: the proxies in front of the store, whose `X-Forwarded-For` names the
     /// client (IP addresses).
@@ -182,9 +182,6 @@ pub fn api_config(config: &Config) -> ApiConfig {
     settings.insert(config.social.clone());
     if let Some(to) = config.orders_to.as_deref() {
         settings.insert(api::orders::OrdersTo(std::sync::Arc::from(to)));
-    }
-    if config.maintenance {
-        settings.insert(api::staff::maintenance::ForcedMaintenance);
     }
     ApiConfig {
         allow_testdate: !config.production,

@@ -634,7 +634,7 @@ async fn a_banner_is_scheduled(b: Backend) {
         (
             json!({"ends_on": "2031-11-01"}),
             "ends_on",
-            "is before starts_on 2031-12-01",
+            "is before the first day 2031-12-01",
         ),
         (
             json!({"starts_on": "2031-02-30"}),
@@ -1023,7 +1023,7 @@ async fn a_promo_is_moved_to_other_days(b: Backend) {
         (
             json!({"ends_on": "2032-02-01"}),
             "ends_on",
-            "is before starts_on 2032-03-01",
+            "is before the first day 2032-03-01",
         ),
         (
             json!({"starts_on": "2032-02-30"}),
@@ -1094,7 +1094,7 @@ async fn a_manager_keeps_holidays_and_notices(b: Backend) {
         false
     );
 
-    // Added: checkout is closed on its days.
+    // Added: the store counts its days as a holiday.
     let r = boss
         .send(
             "POST",
@@ -1157,6 +1157,11 @@ async fn a_manager_keeps_holidays_and_notices(b: Backend) {
             json!({"name": "x", "starts_on": "2031-03-02", "ends_on": "2031-03-01"}),
             "ends_on",
             "is before the first day",
+        ),
+        (
+            json!({"name": "Depot\u{202e}day", "starts_on": "2031-03-01", "ends_on": "2031-03-01"}),
+            "name",
+            "no invisible",
         ),
         (
             json!({"name": "x".repeat(201), "starts_on": "2031-03-01", "ends_on": "2031-03-01"}),

@@ -495,7 +495,7 @@ async fn answer_post(
     }
     // Under maintenance nothing is written (but where it stays open, the back office): the
     // maintenance page (or its words in JSON), 503.
-    if state.api.watch.maintenance() && !state.api.config.open_under_maintenance(req.path()) {
+    if state.api.closed_for(req.path()) {
         let closed = Refused {
             status: StatusCode::SERVICE_UNAVAILABLE,
             message: framework::MAINTENANCE_MESSAGE.into(),

@@ -60,8 +60,7 @@ pub async fn serve(
     if let Some(res) = refused(req, fixed, posted.is_some()) {
         return res;
     }
-    let maintenance =
-        state.api.watch.maintenance() && !state.api.config.open_under_maintenance(req.path());
+    let maintenance = state.api.closed_for(req.path());
     let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
     let viewer = match who(req, state, maintenance, forms, &guard).await {
         Ok(v) => v,

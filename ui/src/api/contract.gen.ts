@@ -737,14 +737,9 @@ export type LocationsAnswer = { results: Locations, };
  */
 export type MaintenanceState = { 
 /**
- * The row says the store is under maintenance.
+ * The store is closed for maintenance.
  */
-on: boolean, 
-/**
- * This app server was started with `MAINTENANCE=on`: it shows the maintenance page whatever
- * the switch says.
- */
-forced: boolean, };
+on: boolean, };
 
 /**
  * A member as `GET /api/v1/user` gives it, with the policy texts.

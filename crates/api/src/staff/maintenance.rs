@@ -1,7 +1,8 @@
 //! The maintenance switch in a manager's hands, as `store maintenance on|off` sets it: the
 //! `settings.maintenance` row, which every app server follows within a second (shop pages answer
-//! the maintenance page, shop calls 503). The back office stays open under maintenance
-//! (`framework::open_under_maintenance`), so the manager who closed the store can open it again.
+//! the maintenance page, shop calls 503). The back office stays open while the switch is on
+//! (`framework::ApiState::closed_for`), so the manager who closed the store can open it again; a
+//! server started with `MAINTENANCE=on` closes it too.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -14,33 +15,24 @@ use framework::error::ApiError;
 
 framework::register!(StaffMaintenance, StaffMaintenanceSet);
 
-/// Set when the server was started with `MAINTENANCE=on`: it stays in maintenance whatever the
-/// row says.
-#[derive(Debug, Clone, Copy)]
-pub struct ForcedMaintenance;
-
 /// Where the switch stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema, TS)]
 pub struct MaintenanceState {
-    /// The row says the store is under maintenance.
+    /// The store is closed for maintenance.
     pub on: bool,
-    /// This app server was started with `MAINTENANCE=on`: it shows the maintenance page whatever
-    /// the switch says.
-    pub forced: bool,
 }
 
 fn state(ctx: &mut Ctx) -> Result<MaintenanceState, ApiError> {
     Ok(MaintenanceState {
         on: db::staff::maintenance(ctx.conn)?,
-        forced: ctx.config.settings.get::<ForcedMaintenance>().is_some(),
     })
 }
 
 framework::declare!(
-    /// `GET /api/v1/staff/maintenance`: whether the store is under maintenance (managers).
+    /// `GET /api/v1/staff/maintenance`: whether the store is closed for maintenance (managers).
     pub struct StaffMaintenance = Get "/api/v1/staff/maintenance" as "staffMaintenance", Session, errors [401, 404],
     (NoParams, NoParams, NoBody) -> MaintenanceState,
-    "Whether the store is under maintenance, by the switch and by this server's setting (managers only).");
+    "Whether the store is closed for maintenance (managers only).");
 
 impl Endpoint for StaffMaintenance {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
@@ -78,16 +70,15 @@ impl Endpoint for StaffMaintenanceSet {
             message: "Say whether the store closes for maintenance (true) or opens (false).".into(),
         })?;
         db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
-            let was = db::staff::maintenance(conn)?;
-            if was != on {
-                db::staff::set_setting(conn, "maintenance", if on { "on" } else { "off" })?;
+            // Only the switch that changed the row is recorded (two managers at once: one).
+            if db::staff::switch_maintenance(conn, on)? {
                 let action = if on {
                     "maintenance.on"
                 } else {
                     "maintenance.off"
                 };
                 let (before, after) = (
-                    serde_json::json!({ "maintenance": was }),
+                    serde_json::json!({ "maintenance": !on }),
                     serde_json::json!({ "maintenance": on }),
                 );
                 entry(

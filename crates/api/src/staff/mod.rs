@@ -35,8 +35,9 @@ use domain::calendar::unix_now as now;
 /// The cookie a staff session rides in.
 pub const COOKIE: &str = "staff_session";
 
-/// The back office's pages and calls, which stay open while the store is under maintenance
-/// (`framework::ApiConfig::open_under_maintenance`): a manager who closed the store opens it again.
+/// The back office's pages and calls, which stay open while the maintenance switch is on
+/// (`framework::ApiConfig::open_under_maintenance`): a manager who closed the store opens it
+/// again. A server started with `MAINTENANCE=on` closes them too.
 pub const OPEN_UNDER_MAINTENANCE: [&str; 2] = ["/staff/", "/api/v1/staff/"];
 
 /// The staff calls' credential, as the OpenAPI document names it ([`framework::Endpoint::CREDENTIAL`]).

@@ -111,14 +111,14 @@ function Past({ what, items }: { what: string; items: { id: number; title: strin
   );
 }
 
-/** The holidays (checkout closed on them) and the notices (a line on every shop page in their days) for managers. */
+/** The holidays (no delivery or pickup city picker in the home page's notice on them) and the notices (the home page's notice in their days) for managers. */
 export function Calendar() {
   const calendar = useQuery(calendarQuery.options());
   const done = useDone({
-    holiday: 'Saved: checkout is closed on the holiday’s days within a second.',
-    'holiday-removed': 'Removed: checkout is open on its days within a second.',
-    notice: 'Saved: the shop’s pages show the notice in its days within a second.',
-    'notice-removed': 'Removed: the shop’s pages no longer show it within a second.',
+    holiday: 'Saved: the store counts it as a holiday within a second.',
+    'holiday-removed': 'Removed: the store no longer counts it as a holiday within a second.',
+    notice: 'Saved: the home page shows the notice in its days within a second.',
+    'notice-removed': 'Removed: the home page no longer shows it within a second.',
   });
   return (
     <StaffPage current="/staff/catalog" id="staff-calendar" title="Holidays and Notices">
@@ -134,14 +134,14 @@ export function Calendar() {
             <>
               <section id="holidays" aria-labelledby="holidays-title">
                 <h2 id="holidays-title">Holidays</h2>
-                <p>No order is checked out on a holiday; shoppers are told so at checkout.</p>
+                <p>On a holiday the home page’s notice offers no delivery or pickup city to choose. Checkout’s own closed hours are not changed here.</p>
                 {holidays.length === 0 ? <p>No holiday is coming.</p> : holidays.map((h) => <HolidayForm key={h.id} h={h} />)}
                 <HolidayForm />
                 <Past what="holidays" items={c.holidays.filter((h) => h.past).map((h) => ({ ...h, title: h.name }))} />
               </section>
               <section id="notices" aria-labelledby="notices-title">
                 <h2 id="notices-title">Notices</h2>
-                <p>A notice shows on every shop page in its days (a liquor ban, a closed depot).</p>
+                <p>The home page shows the notice whose days hold today (a liquor ban, a closed depot); when two overlap, the one that starts later.</p>
                 {notices.length === 0 ? <p>No notice is coming.</p> : notices.map((n) => <NoticeForm key={n.id} n={n} />)}
                 <NoticeForm />
                 <Past what="notices" items={c.notices.filter((n) => n.past)} />

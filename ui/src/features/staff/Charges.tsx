@@ -21,7 +21,7 @@ function DepositForm({ d }: { d: DepositEdit }) {
             <Field id={`${id}-name`} name="name" label="Name" state={state} defaultValue={d.name} required />
             <Field id={`${id}-amount`} name="amount" label="Amount a case (pesos)" state={state} defaultValue={formatPhp(d.amount)} inputMode="decimal" required />
             <button type="submit" disabled={state.busy}>
-              Save Deposit<span className="visually-hidden">{` ${d.name}`}</span>
+              Save Deposit<span className="visually-hidden">{` ${d.name} on ${d.charged_on}`}</span>
             </button>
           </>
         )}

@@ -14,10 +14,9 @@ function Switch({ m }: { m: MaintenanceState }) {
       <h2 id="switch-title">{m.on ? 'The store is closed for maintenance' : 'The store is open'}</h2>
       <p>
         {m.on
-          ? 'Every app server shows shoppers the maintenance page (“We’re Brewing Something For You”) and answers the shop’s calls with 503. The back office stays open.'
-          : 'Shoppers browse and order as usual. Closing the store shows them the maintenance page on every app server within a second; nothing they send is written until it opens again.'}
+          ? 'Shoppers see the “We’re Brewing Something For You” page instead of the shop, and nothing they send is taken. The back office stays open.'
+          : 'Shoppers browse and order as usual. Closing the store shows them the “We’re Brewing Something For You” page within a second, on every server of the store, until you open it again.'}
       </p>
-      {m.forced && <p className="form-message error">This app server was started with MAINTENANCE=on: it shows the maintenance page whatever this switch says.</p>}
       <FormCall call={calls.staffMaintenanceSet} />
       <input type="hidden" name="on" value={m.on ? 'false' : 'true'} />
       <FormMessage state={state} />

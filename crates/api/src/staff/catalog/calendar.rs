@@ -1,5 +1,6 @@
-//! The store's days in a manager's hands: the holidays (checkout is closed on them) and the
-//! notices (a line on every shop page in their days, such as a liquor ban), each added, changed
+//! The store's days in a manager's hands: the holidays (`GET /api/v1/philippine-holiday`: on one
+//! the home page's notice shows no delivery or pickup city picker) and the notices (the home page
+//! shows the one whose days hold today, the latest starting, such as a liquor ban), each added, changed
 //! and removed by a form; a page opened before another's save cannot overwrite it (`version`).
 //! Every app server shows a change within a second (the tables' triggers move the data version).
 
@@ -7,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::{version_of, STALE_MESSAGE};
+use super::{as_lines, is_stale, version_of, STALE_MESSAGE};
 use crate::staff::{entry, staff};
 use db::models::{Holiday, Notice};
 use domain::account::FieldErrors;
@@ -111,27 +112,32 @@ impl Endpoint for StaffCalendar {
     }
 }
 
-/// A line of 1 to `most` characters, trimmed, or a message on `field`.
-fn line(
+/// A text of 1 to `most` characters (`lines`: line breaks allowed), trimmed, by the store's rule
+/// for typed text (`domain::text::check`), or a message on `field`.
+fn text(
     errors: &mut FieldErrors,
-    field: &'static str,
-    what: &str,
-    text: Option<String>,
+    (field, what): (&'static str, &str),
+    given: Option<String>,
     most: usize,
+    lines: bool,
 ) -> String {
-    let text = text.unwrap_or_default().trim().to_string();
-    if text.is_empty() {
-        errors
+    let given = given.unwrap_or_default();
+    match domain::text::check(&given, 1, most, lines) {
+        Ok(t) => return t.to_string(),
+        Err(domain::text::Problem::Characters) => errors
             .entry(field)
             .or_default()
-            .push(format!("Enter the {what}."));
-    } else if text.chars().count() > most {
-        errors
+            .push(domain::text::CHARACTERS.into()),
+        Err(domain::text::Problem::Length) if given.trim().is_empty() => errors
             .entry(field)
             .or_default()
-            .push(format!("The {what} must be at most {most} characters."));
+            .push(format!("Enter the {what}.")),
+        Err(domain::text::Problem::Length) => errors
+            .entry(field)
+            .or_default()
+            .push(format!("The {what} must be at most {most} characters.")),
     }
-    text
+    String::new()
 }
 
 /// The first and last day, checked: real days, the last not before the first.
@@ -164,10 +170,10 @@ fn days(
 
 /// Refused as stale: the record's version is not the one its form was opened with.
 fn stale(now: &str, seen: Option<&str>) -> Result<(), ApiError> {
-    match seen.map(str::trim) {
-        Some(v) if !v.is_empty() && v != now => Err(ApiError::Conflict(STALE_MESSAGE.into())),
-        _ => Ok(()),
+    if is_stale(now, seen) {
+        return Err(ApiError::Conflict(STALE_MESSAGE.into()));
     }
+    Ok(())
 }
 
 /// A holiday to add (no `id`) or change.
@@ -218,8 +224,8 @@ pub struct CalendarSaved {
 }
 
 framework::declare!(
-    /// `POST /api/v1/staff/catalog/holidays`: adds a holiday, or changes one (managers); checkout
-    /// is closed on its days on every app server within a second.
+    /// `POST /api/v1/staff/catalog/holidays`: adds a holiday, or changes one (managers); every
+    /// app server follows within a second.
     pub struct StaffHolidaySave = Post "/api/v1/staff/catalog/holidays" as "staffHolidaySave", Write, errors [401, 404, 409, 422],
     (NoParams, NoParams, Json<HolidayForm, true>) -> CalendarSaved,
     "Adds a holiday (no `id`) or changes one (managers only); recorded in the audit log.");
@@ -230,7 +236,7 @@ impl Endpoint for StaffHolidaySave {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
         let by = staff(ctx, &[Role::Manager])?.member;
         let mut errors = FieldErrors::new();
-        let name = line(&mut errors, "name", "holiday's name", f.name, 200);
+        let name = text(&mut errors, ("name", "holiday's name"), f.name, 200, false);
         let (starts_on, ends_on) = days(&mut errors, f.starts_on, f.ends_on);
         if !errors.is_empty() {
             return Err(ApiError::Fields(errors));
@@ -297,8 +303,8 @@ pub struct NoticeForm {
 }
 
 framework::declare!(
-    /// `POST /api/v1/staff/catalog/notices`: adds a notice, or changes one (managers); the shop's
-    /// pages show it in its days on every app server within a second.
+    /// `POST /api/v1/staff/catalog/notices`: adds a notice, or changes one (managers); the home
+    /// page shows it in its days on every app server within a second.
     pub struct StaffNoticeSave = Post "/api/v1/staff/catalog/notices" as "staffNoticeSave", Write, errors [401, 404, 409, 422],
     (NoParams, NoParams, Json<NoticeForm, true>) -> CalendarSaved,
     "Adds a notice (no `id`) or changes one (managers only); recorded in the audit log.");
@@ -309,10 +315,22 @@ impl Endpoint for StaffNoticeSave {
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
         let by = staff(ctx, &[Role::Manager])?.member;
         let mut errors = FieldErrors::new();
-        let title = line(&mut errors, "title", "notice's title", f.title, 200);
+        let title = text(
+            &mut errors,
+            ("title", "notice's title"),
+            f.title,
+            200,
+            false,
+        );
         // A browser sends a text area's lines ended by CR LF; the store keeps LF.
-        let body = f.body.map(|b| b.replace("\r\n", "\n").replace('\r', "\n"));
-        let body = line(&mut errors, "body", "notice's words", body, MAX_BODY);
+        let body = f.body.map(as_lines);
+        let body = text(
+            &mut errors,
+            ("body", "notice's words"),
+            body,
+            MAX_BODY,
+            true,
+        );
         let (starts_on, ends_on) = days(&mut errors, f.starts_on, f.ends_on);
         if !errors.is_empty() {
             return Err(ApiError::Fields(errors));
@@ -373,7 +391,7 @@ framework::declare!(
     /// `POST /api/v1/staff/catalog/holidays/remove`: removes a holiday (managers).
     pub struct StaffHolidayRemove = Post "/api/v1/staff/catalog/holidays/remove" as "staffHolidayRemove", Write, errors [401, 404, 409, 422],
     (NoParams, NoParams, Json<RemoveForm, true>) -> CalendarSaved,
-    "Removes a holiday (managers only): checkout opens on its days; recorded in the audit log.");
+    "Removes a holiday (managers only); recorded in the audit log.");
 
 impl Endpoint for StaffHolidayRemove {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;

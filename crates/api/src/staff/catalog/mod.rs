@@ -148,12 +148,23 @@ pub const STALE_MESSAGE: &str = "Someone else changed this since you opened the 
 /// fields it changes). Checked inside the edit's transaction, so of two managers saving the same
 /// record from the same page, the second is told and nothing of theirs overwrites the first's.
 pub(crate) fn unchanged(now: &impl Serialize, seen: Option<&str>) -> Result<(), ImportError> {
-    match seen.map(str::trim) {
-        Some(v) if !v.is_empty() && v != version_of(now) => {
-            Err(ImportError::Invalid(vec![STALE.into()]))
-        }
-        _ => Ok(()),
+    if is_stale(&version_of(now), seen) {
+        return Err(ImportError::Invalid(vec![STALE.into()]));
     }
+    Ok(())
+}
+
+/// Whether a form opened at version `seen` is stale, the record being at `now` (none or empty:
+/// no check).
+pub(crate) fn is_stale(now: &str, seen: Option<&str>) -> bool {
+    seen.map(str::trim)
+        .is_some_and(|v| !v.is_empty() && v != now)
+}
+
+/// A text area's words as the store keeps them: a browser ends its lines by CR LF, the store by
+/// LF.
+pub(crate) fn as_lines(text: String) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
 /// A record's version, as the document describes it.
@@ -228,10 +239,11 @@ fn refused(e: ImportError, (section, key, fields): (&str, &str, &[&'static str])
     let mut errors = domain::account::FieldErrors::new();
     for (field, what) in catalog_io::problems_of(&problems, section, key) {
         match fields.iter().find(|f| **f == field) {
-            Some(f) => errors
-                .entry(f)
-                .or_default()
-                .push(format!("{} {what}", label(f))),
+            Some(f) => errors.entry(f).or_default().push(format!(
+                "{} {}",
+                label(f),
+                in_words(&what, fields)
+            )),
             None => {
                 return ApiError::Conflict(format!(
                     "The catalog refuses this change: {field} {what}."
@@ -246,6 +258,21 @@ fn refused(e: ImportError, (section, key, fields): (&str, &str, &[&'static str])
         ));
     }
     ApiError::Fields(errors)
+}
+
+/// The import's words for a problem with the fields it names (`starts_on`) said as the form
+/// labels them (`the first day`).
+fn in_words(what: &str, fields: &[&str]) -> String {
+    what.split(' ')
+        .map(|word| match fields.iter().find(|f| **f == word) {
+            Some(f) => {
+                let l = label(f);
+                l[..1].to_lowercase() + &l[1..]
+            }
+            None => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A field of the catalog as a form's message names it.

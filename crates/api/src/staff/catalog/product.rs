@@ -249,9 +249,7 @@ fn wanted(mut f: ProductForm) -> Result<Wanted, ApiError> {
     Ok(Wanted {
         product_name: f.product_name,
         // A browser sends a text area's lines ended by CR LF; the catalog keeps LF.
-        description: f
-            .description
-            .map(|d| d.replace("\r\n", "\n").replace('\r', "\n")),
+        description: f.description.map(super::as_lines),
         price,
         price_per_case,
         orderable: f.orderable,

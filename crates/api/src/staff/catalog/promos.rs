@@ -161,11 +161,7 @@ impl Endpoint for StaffPromoSave {
             };
             keep(f.title, &mut r.title);
             // A browser sends a text area's lines ended by CR LF; the catalog keeps LF.
-            keep(
-                f.description
-                    .map(|d| d.replace("\r\n", "\n").replace('\r', "\n")),
-                &mut r.description,
-            );
+            keep(f.description.map(super::as_lines), &mut r.description);
             keep(f.starts_on, &mut r.starts_on);
             keep(f.ends_on, &mut r.ends_on);
             Ok(())
