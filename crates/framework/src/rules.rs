@@ -47,6 +47,15 @@ pub fn line(max: usize) -> ObjectBuilder {
     text(LINE, Some(max))
 }
 
+/// What a text area takes: lines of typed text (no other control character), at most `max`
+/// characters.
+pub const LINES: &str = r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$";
+
+/// Words with lines (a text area), at most `max` characters.
+pub fn lines(max: usize) -> ObjectBuilder {
+    text(LINES, Some(max))
+}
+
 /// A search or filter text: a line of at most 60 characters.
 pub fn search() -> ObjectBuilder {
     line(60)

@@ -3,7 +3,7 @@ import { calls, type HolidayEdit, type NoticeEdit } from '../../api/contract.gen
 import { QueryState } from '../../components/QueryState';
 import { DoneMessage, Field, type FormState, useDone } from '../../components/form';
 import { calendarQuery } from './queries';
-import { FieldErrors, StaffForm } from './StaffForm';
+import { StaffForm, TextArea } from './StaffForm';
 import { StaffPage } from './StaffPage';
 
 /** The first and last day of a holiday or notice. */
@@ -70,19 +70,7 @@ function NoticeForm({ n }: { n?: NoticeEdit }) {
             {n && <input type="hidden" name="id" value={String(n.id)} />}
             {n && <input type="hidden" name="version" value={state.values.version ?? n.version} />}
             <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue={n?.title ?? ''} required />
-            <div className="field">
-              <label htmlFor={`${id}-body`}>What the shop’s pages say</label>
-              <textarea
-                id={`${id}-body`}
-                name="body"
-                rows={3}
-                required
-                defaultValue={state.values.body ?? n?.body ?? ''}
-                aria-invalid={state.errors.body ? true : undefined}
-                aria-describedby={state.errors.body ? `${id}-body-error` : undefined}
-              />
-              <FieldErrors state={state} name="body" id={`${id}-body-error`} />
-            </div>
+            <TextArea id={`${id}-body`} name="body" label="What the home page says" state={state} defaultValue={n?.body ?? ''} required />
             <Days id={id} state={state} starts={n?.starts_on} ends={n?.ends_on} />
             <button type="submit" disabled={state.busy}>
               {n ? 'Save Notice' : 'Add Notice'}

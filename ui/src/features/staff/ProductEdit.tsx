@@ -5,7 +5,7 @@ import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone, typ
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { productQuery } from './queries';
-import { FieldErrors } from './StaffForm';
+import { FieldErrors, TextArea } from './StaffForm';
 import { StaffPage } from './StaffPage';
 
 /** The served cities by province, each a box (`cities`), ticked where the product is sold. */
@@ -46,11 +46,7 @@ function ProductForm({ p }: { p: Product }) {
       <input type="hidden" name="whole" value="true" />
       <input type="hidden" name="version" value={v.version ?? p.version} />
       <Field name="product_name" label="Name" state={state} defaultValue={p.product_name} required />
-      <div className="field">
-        <label htmlFor="field-description">Description</label>
-        <textarea id="field-description" name="description" rows={5} defaultValue={v.description ?? p.description} aria-invalid={state.errors.description ? true : undefined} aria-describedby={state.errors.description ? 'description-error' : undefined} />
-        <FieldErrors state={state} name="description" id="description-error" />
-      </div>
+      <TextArea id="field-description" name="description" label="Description" state={state} defaultValue={p.description} rows={5} />
       <Field name="price" label="Price per unit (pesos)" state={state} defaultValue={formatPhp(p.price)} inputMode="decimal" required />
       <Field name="price_per_case" label={`Price per case of ${p.unit_per_case} (pesos)`} state={state} defaultValue={formatPhp(p.price_per_case)} inputMode="decimal" required />
       <fieldset>

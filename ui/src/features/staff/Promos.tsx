@@ -3,7 +3,7 @@ import { calls, type PromoEdit } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { DoneMessage, Field, useDone } from '../../components/form';
 import { promosEditQuery } from './queries';
-import { FieldErrors, StaffForm } from './StaffForm';
+import { StaffForm, TextArea } from './StaffForm';
 import { StaffPage } from './StaffPage';
 
 function PromoForm({ p }: { p: PromoEdit }) {
@@ -23,18 +23,7 @@ function PromoForm({ p }: { p: PromoEdit }) {
             <input type="hidden" name="promoId" value={String(p.id)} />
             <input type="hidden" name="version" value={state.values.version ?? p.version} />
             <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue={p.title} required />
-            <div className="field">
-              <label htmlFor={`${id}-description`}>What its product’s page says</label>
-              <textarea
-                id={`${id}-description`}
-                name="description"
-                rows={3}
-                defaultValue={state.values.description ?? p.description}
-                aria-invalid={state.errors.description ? true : undefined}
-                aria-describedby={state.errors.description ? `${id}-description-error` : undefined}
-              />
-              <FieldErrors state={state} name="description" id={`${id}-description-error`} />
-            </div>
+            <TextArea id={`${id}-description`} name="description" label="What its product’s page says" state={state} defaultValue={p.description} />
             <Field id={`${id}-starts_on`} name="starts_on" label="First day shown" type="date" state={state} defaultValue={p.starts_on} required />
             <Field id={`${id}-ends_on`} name="ends_on" label="Last day shown" type="date" state={state} defaultValue={p.ends_on} required />
             <button type="submit" disabled={state.busy}>

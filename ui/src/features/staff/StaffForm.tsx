@@ -24,3 +24,15 @@ export function FieldErrors({ state, name, id }: { state: FormState; name: strin
     </p>
   ) : null;
 }
+
+/** A text area with its label and messages: `state` keeps what was typed after a refusal. */
+export function TextArea({ id, name, label, state, defaultValue, rows = 3, required }: { id: string; name: string; label: string; state: FormState; defaultValue: string; rows?: number; required?: boolean }) {
+  const invalid = Boolean(state.errors[name]);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} name={name} rows={rows} required={required} defaultValue={state.values[name] ?? defaultValue} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${id}-error` : undefined} />
+      <FieldErrors state={state} name={name} id={`${id}-error`} />
+    </div>
+  );
+}

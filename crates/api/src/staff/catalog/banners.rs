@@ -93,7 +93,7 @@ impl Endpoint for StaffBanners {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct BannerForm {
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(schema_with = title_rule)]
+    #[schema(schema_with = super::name_rule)]
     pub title: Option<String>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = day_or_nothing)]
@@ -112,10 +112,6 @@ pub struct BannerForm {
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = super::version_rule)]
     pub version: Option<String>,
-}
-
-fn title_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    framework::rules::line(200).min_length(Some(1))
 }
 
 /// A Manila day, or nothing (an open end).

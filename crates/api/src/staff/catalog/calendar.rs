@@ -184,7 +184,7 @@ pub struct HolidayForm {
     #[schema(nullable = false, minimum = 1, maximum = 2_147_483_647)]
     pub id: Option<i32>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(required = true, schema_with = name_rule)]
+    #[schema(required = true, schema_with = super::name_rule)]
     pub name: Option<String>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(required = true, schema_with = framework::rules::day)]
@@ -197,19 +197,10 @@ pub struct HolidayForm {
     pub version: Option<String>,
 }
 
-fn name_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    framework::rules::line(200).min_length(Some(1))
-}
-
 fn body_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .pattern(Some(
-            r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$",
-        ))
+    framework::rules::lines(MAX_BODY)
         .min_length(Some(1))
-        .max_length(Some(MAX_BODY))
-        .description(Some("What the shop pages say in its days (lines allowed)."))
+        .description(Some("What the home page says in its days (lines allowed)."))
 }
 
 /// The longest notice.
@@ -286,7 +277,7 @@ pub struct NoticeForm {
     #[schema(nullable = false, minimum = 1, maximum = 2_147_483_647)]
     pub id: Option<i32>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(required = true, schema_with = name_rule)]
+    #[schema(required = true, schema_with = super::name_rule)]
     pub title: Option<String>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(required = true, schema_with = body_rule)]

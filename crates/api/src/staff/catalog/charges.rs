@@ -141,7 +141,7 @@ pub struct DepositPath {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct DepositForm {
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(schema_with = name_rule)]
+    #[schema(schema_with = super::name_rule)]
     pub name: Option<String>,
     /// Pesos a case, as typed.
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
@@ -150,12 +150,6 @@ pub struct DepositForm {
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = super::version_rule)]
     pub version: Option<String>,
-}
-
-fn name_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    framework::rules::line(200)
-        .min_length(Some(1))
-        .description(Some("Its name, as the cart shows it."))
 }
 
 framework::declare!(

@@ -167,6 +167,11 @@ pub(crate) fn as_lines(text: String) -> String {
     text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
+/// A record's name or title: a line of 1 to 200 characters.
+pub(crate) fn name_rule() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(200).min_length(Some(1))
+}
+
 /// A record's version, as the document describes it.
 pub(crate) fn version_rule() -> utoipa::openapi::schema::ObjectBuilder {
     utoipa::openapi::schema::ObjectBuilder::new()

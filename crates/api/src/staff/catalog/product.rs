@@ -76,7 +76,7 @@ pub enum Sold {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ProductForm {
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(schema_with = name_rule)]
+    #[schema(schema_with = super::name_rule)]
     pub product_name: Option<String>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = description_rule)]
@@ -110,19 +110,8 @@ pub struct ProductForm {
     pub version: Option<String>,
 }
 
-fn name_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    framework::rules::line(200)
-        .min_length(Some(1))
-        .description(Some("Its name, as the shop shows it."))
-}
-
 fn description_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .pattern(Some(
-            r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$",
-        ))
-        .max_length(Some(5000))
+    framework::rules::lines(5000)
         .description(Some("What the product page says about it (lines allowed)."))
 }
 

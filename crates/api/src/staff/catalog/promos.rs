@@ -90,7 +90,7 @@ pub struct PromoPath {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct PromoForm {
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(schema_with = title_rule)]
+    #[schema(schema_with = super::name_rule)]
     pub title: Option<String>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
     #[schema(schema_with = description_rule)]
@@ -106,20 +106,10 @@ pub struct PromoForm {
     pub version: Option<String>,
 }
 
-fn title_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    framework::rules::line(200).min_length(Some(1))
-}
-
 fn description_rule() -> utoipa::openapi::schema::ObjectBuilder {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .pattern(Some(
-            r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$",
-        ))
-        .max_length(Some(2000))
-        .description(Some(
-            "What its product's page says about it (lines allowed).",
-        ))
+    framework::rules::lines(2000).description(Some(
+        "What its product's page says about it (lines allowed).",
+    ))
 }
 
 /// What a save answers: every promo as it is now, and what changed.
