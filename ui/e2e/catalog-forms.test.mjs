@@ -322,6 +322,8 @@ for (const js of [true, false]) {
   test(`a manager adds a holiday and removes it, JavaScript ${js ? 'on' : 'off'}`, async () => {
     const { context, page, ready } = await staffSignedIn(`days-${js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Ria Dy', 'ria-keeps-the-days-42', js);
     const name = js ? 'Depot inventory (JS)' : 'Depot inventory';
+    // Removing asks first (with JavaScript): the manager agrees.
+    page.on('dialog', (d) => d.accept());
     const day = js ? '2031-12-26' : '2031-12-27';
     const problems = [];
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

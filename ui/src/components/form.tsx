@@ -207,9 +207,9 @@ export function usePageForm(match: (values: Record<string, string>) => boolean):
  * JavaScript it comes back with its messages when it failed (the posted form names itself in the
  * hidden `form` field), and only it shows them; with JavaScript its own answer does.
  */
-export function useScopedForm(id: string): [FormState, (e: FormEvent<HTMLFormElement>) => void] {
+export function useScopedForm(id: string, opts: { confirm?: string } = {}): [FormState, (e: FormEvent<HTMLFormElement>) => void] {
   const posted = usePageForm((v) => v.form === id);
-  const [state, submit] = useAccountForm();
+  const [state, submit] = useAccountForm(opts);
   const [mine, setMine] = useState(false);
   const shown: FormState = mine ? state : { ...state, message: posted?.message ?? null, errors: posted?.errors ?? {}, values: posted?.values ?? {} };
   return [

@@ -19,7 +19,7 @@ function Days({ id, state, starts, ends }: { id: string; state: FormState; start
 /** A record's Remove button, a form of its own. */
 function Remove({ id, call, recordId, version, label }: { id: string; call: typeof calls.staffHolidayRemove; recordId: number; version: string; label: string }) {
   return (
-    <StaffForm id={`${id}-remove`} call={call} action="/staff/catalog/calendar" className="inline-form">
+    <StaffForm id={`${id}-remove`} call={call} action="/staff/catalog/calendar" className="inline-form" confirm={`Remove ${label}?`}>
       {(state) => (
         <>
           <input type="hidden" name="id" value={String(recordId)} />

@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import type { Call } from '../../api/contract.gen';
 import { FormCall, FormMessage, useScopedForm, type FormState } from '../../components/form';
 
-/** A staff form of `call` posted to `action`, scoped by `id` ([`useScopedForm`]). */
-export function StaffForm({ id, call, action, fields = [], className, children }: { id: string; call: Call<unknown>; action: string; fields?: string[]; className?: string; children: (state: FormState) => ReactNode }) {
-  const [state, submit] = useScopedForm(id);
+/** A staff form of `call` posted to `action`, scoped by `id` ([`useScopedForm`]); `confirm` asks first (with JavaScript). */
+export function StaffForm({ id, call, action, fields = [], className, confirm, children }: { id: string; call: Call<unknown>; action: string; fields?: string[]; className?: string; confirm?: string; children: (state: FormState) => ReactNode }) {
+  const [state, submit] = useScopedForm(id, confirm ? { confirm } : {});
   return (
     <form method="post" action={action} onSubmit={submit} noValidate className={className} aria-label={undefined}>
       <FormCall call={call} />
