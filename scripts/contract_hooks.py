@@ -561,6 +561,14 @@ def _serve_real_values(case, label):
             revision = _cart_revision() if _turn[0] % 2 == 0 else None
             if revision is not None:
                 case.body = {**case.body, "revision": revision}
+        if label == "POST /api/v3/return-empty" and isinstance(case.body, dict):
+            # The member's cart holds one case of bottles (deposit 1, see _tidy_cart): a drawn
+            # deposit or count of cases is mostly one it does not hold (422, rightly), so every
+            # other well-formed case returns what the cart holds.
+            _turn[0] += 1
+            if _turn[0] % 2 == 0:
+                held = {"deposit_id": 1, "cases": _turn[0] % 4 // 2, "barangay": setup.MAKATI, "fulfillment": 1}
+                case.body = {**case.body, **{k: v for k, v in held.items() if k in case.body or k in ("deposit_id", "cases")}}
         if label == "POST /api/v1/registration":
             _turn[0] += 1
             if _turn[0] % 2 == 0:
