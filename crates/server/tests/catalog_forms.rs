@@ -943,6 +943,10 @@ async fn a_manager_sets_deposits_and_delivery_fees(b: Backend) {
     for (uri, body) in [
         ("/api/v1/staff/catalog/deposits/99", json!({"amount": "1"})),
         (
+            "/api/v1/staff/catalog/deposits/99",
+            json!({"amount": "lots"}),
+        ),
+        (
             "/api/v1/staff/catalog/fees/999999999/1",
             json!({"amount": "1"}),
         ),

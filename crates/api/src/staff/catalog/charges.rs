@@ -166,6 +166,10 @@ impl Endpoint for StaffDepositSave {
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<ChargesSaved, ApiError> {
         let by = staff(ctx, &[Role::Manager])?.member;
         let id = p.deposit_id;
+        // A missing deposit is a 404 whatever the form says.
+        if !db::carts::deposits(ctx.conn)?.iter().any(|d| d.id == id) {
+            return Err(ApiError::NotFound("No such deposit.".into()));
+        }
         let amount = f
             .amount
             .map(|t| pesos("amount", &t, "deposit"))
