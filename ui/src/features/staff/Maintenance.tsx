@@ -14,8 +14,8 @@ function Switch({ m }: { m: MaintenanceState }) {
       <h2 id="switch-title">{m.on ? 'The store is closed for maintenance' : 'The store is open'}</h2>
       <p>
         {m.on
-          ? 'Shoppers see the “We’re Brewing Something For You” page instead of the shop, and nothing they send is taken. The back office stays open.'
-          : 'Shoppers browse and order as usual. Closing the store shows them the “We’re Brewing Something For You” page within a second, on every server of the store, until you open it again.'}
+          ? 'Shoppers see the “We\'re Brewing Something For You” page instead of the shop, and nothing they send is taken. The back office stays open.'
+          : 'Shoppers browse and order as usual. Closing the store shows them the “We\'re Brewing Something For You” page within a second, on every server of the store, until you open it again.'}
       </p>
       <FormCall call={calls.staffMaintenanceSet} />
       <input type="hidden" name="on" value={m.on ? 'false' : 'true'} />

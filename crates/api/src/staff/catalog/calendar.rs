@@ -61,6 +61,16 @@ fn holiday_version(h: &Holiday) -> String {
     version_of(&(&h.name, &h.starts_on, &h.ends_on))
 }
 
+/// A holiday's fields as the audit log keeps them.
+fn holiday_fields(h: &Holiday) -> serde_json::Value {
+    serde_json::json!({"name": h.name, "starts_on": h.starts_on, "ends_on": h.ends_on})
+}
+
+/// A notice's fields as the audit log keeps them.
+fn notice_fields(n: &Notice) -> serde_json::Value {
+    serde_json::json!({"title": n.title, "body": n.body, "starts_on": n.starts_on, "ends_on": n.ends_on})
+}
+
 fn notice_version(n: &Notice) -> String {
     version_of(&(&n.title, &n.body, &n.starts_on, &n.ends_on))
 }
@@ -238,9 +248,7 @@ impl Endpoint for StaffHolidaySave {
                     let h = db::calendar::holiday(conn, id)?
                         .ok_or_else(|| ApiError::NotFound("No such holiday.".into()))?;
                     stale(&holiday_version(&h), f.version.as_deref())?;
-                    Some(
-                        serde_json::json!({"name": h.name, "starts_on": h.starts_on, "ends_on": h.ends_on}),
-                    )
+                    Some(holiday_fields(&h))
                 }
                 None => None,
             };
@@ -332,9 +340,7 @@ impl Endpoint for StaffNoticeSave {
                     let n = db::calendar::notice(conn, id)?
                         .ok_or_else(|| ApiError::NotFound("No such notice.".into()))?;
                     stale(&notice_version(&n), f.version.as_deref())?;
-                    Some(
-                        serde_json::json!({"title": n.title, "body": n.body, "starts_on": n.starts_on, "ends_on": n.ends_on}),
-                    )
+                    Some(notice_fields(&n))
                 }
                 None => None,
             };
@@ -388,32 +394,14 @@ impl Endpoint for StaffHolidayRemove {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
-        let id = f.id.ok_or_else(|| ApiError::Invalid {
-            field: "id",
-            message: "Choose the holiday to remove.".into(),
-        })?;
-        db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
-            let h = db::calendar::holiday(conn, id)?
-                .ok_or_else(|| ApiError::NotFound("No such holiday.".into()))?;
-            stale(&holiday_version(&h), f.version.as_deref())?;
-            db::calendar::remove_holiday(conn, id)?;
-            let before =
-                serde_json::json!({"name": h.name, "starts_on": h.starts_on, "ends_on": h.ends_on});
-            entry(
-                conn,
-                Some(&by),
-                "holiday.remove",
-                &format!("holiday {id}"),
-                Some(before),
-                None,
-            )?;
-            Ok(())
-        })?;
-        Ok(CalendarSaved {
-            calendar: calendar(ctx)?,
-            id: None,
-        })
+        let kept = Kept {
+            kind: "holiday",
+            read: db::calendar::holiday,
+            version: holiday_version,
+            fields: holiday_fields,
+            remove: db::calendar::remove_holiday,
+        };
+        remove(ctx, f, &kept)
     }
 }
 
@@ -427,30 +415,52 @@ impl Endpoint for StaffNoticeRemove {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
-        let id = f.id.ok_or_else(|| ApiError::Invalid {
-            field: "id",
-            message: "Choose the notice to remove.".into(),
-        })?;
-        db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
-            let n = db::calendar::notice(conn, id)?
-                .ok_or_else(|| ApiError::NotFound("No such notice.".into()))?;
-            stale(&notice_version(&n), f.version.as_deref())?;
-            db::calendar::remove_notice(conn, id)?;
-            let before = serde_json::json!({"title": n.title, "body": n.body, "starts_on": n.starts_on, "ends_on": n.ends_on});
-            entry(
-                conn,
-                Some(&by),
-                "notice.remove",
-                &format!("notice {id}"),
-                Some(before),
-                None,
-            )?;
-            Ok(())
-        })?;
-        Ok(CalendarSaved {
-            calendar: calendar(ctx)?,
-            id: None,
-        })
+        let kept = Kept {
+            kind: "notice",
+            read: db::calendar::notice,
+            version: notice_version,
+            fields: notice_fields,
+            remove: db::calendar::remove_notice,
+        };
+        remove(ctx, f, &kept)
     }
+}
+
+/// How a kind of record (a holiday, a notice) is read, versioned, recorded and removed.
+struct Kept<R> {
+    kind: &'static str,
+    read: fn(&mut db::AnyConnection, i32) -> db::diesel::QueryResult<Option<R>>,
+    version: fn(&R) -> String,
+    fields: fn(&R) -> serde_json::Value,
+    remove: fn(&mut db::AnyConnection, i32) -> db::diesel::QueryResult<bool>,
+}
+
+/// Removes the record the form names, unless its page is stale; recorded as `{kind}.remove`.
+fn remove<R>(ctx: &mut Ctx, f: RemoveForm, kept: &Kept<R>) -> Result<CalendarSaved, ApiError> {
+    let by = staff(ctx, &[Role::Manager])?.member;
+    let kind = kept.kind;
+    let id = f.id.ok_or_else(|| ApiError::Invalid {
+        field: "id",
+        message: format!("Choose the {kind} to remove."),
+    })?;
+    db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
+        let record =
+            (kept.read)(conn, id)?.ok_or_else(|| ApiError::NotFound(format!("No such {kind}.")))?;
+        stale(&(kept.version)(&record), f.version.as_deref())?;
+        (kept.remove)(conn, id)?;
+        let (action, subject) = (format!("{kind}.remove"), format!("{kind} {id}"));
+        entry(
+            conn,
+            Some(&by),
+            &action,
+            &subject,
+            Some((kept.fields)(&record)),
+            None,
+        )?;
+        Ok(())
+    })?;
+    Ok(CalendarSaved {
+        calendar: calendar(ctx)?,
+        id: None,
+    })
 }
