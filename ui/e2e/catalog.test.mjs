@@ -1,7 +1,8 @@
 // The catalog page in Debian's Chromium, with JavaScript on and off: a manager uploads a photo of
 // a keg (fixtures/bottle-400x300.jpg, drawn by crates/media's tests), a shopper's product page and
 // list show it at the size they need (WebP, from /media/), a renamed text file is refused beside
-// its product, and the photo is taken away again; axe finds nothing on the page.
+// its product, and the photo is taken away again; the same for a home page banner; axe finds
+// nothing on the pages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,62 @@ for (const js of [true, false]) {
       await page.waitForURL(/\/staff\/catalog\?done=removed#product-TBC-KEG-021$/);
       await page.getByText('The photo is taken away').waitFor();
       await page.getByRole('row', { name: new RegExp(KEG) }).getByText('Drawing').waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+for (const b of [
+  { js: true, id: 1, title: 'Tala Pale Pilsen: the taste of a clear night' },
+  { js: false, id: 3, title: 'Amihan Wheat: brewed for cool evenings' },
+]) {
+  test(`a manager gives a banner a photo and the home page shows it, JavaScript ${b.js ? 'on' : 'off'}`, async () => {
+    const { context, page, ready } = await staffSignedIn(`bano-${b.js ? 'js' : 'nojs'}@tala.example`, 'manager', 'Bano Cruz', 'bano-hangs-the-banners-3', b.js);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('dialog', (d) => d.accept());
+    const section = () => page.locator(`#banner-${b.id}`);
+    try {
+      await page.goto(`${store.base}/staff/catalog/banners`);
+      await ready();
+      // A renamed text file: refused beside this banner, nothing kept.
+      await section().getByLabel(`Photo of ${b.title}`).setInputFiles({ name: 'banner.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a photo') });
+      await section().getByRole('button', { name: /Upload Photo/ }).click();
+      await section().getByText('This file is not a photo: upload a JPEG, PNG or WebP image.').waitFor();
+      await ready();
+      await section().getByLabel(`Photo of ${b.title}`).setInputFiles(PHOTO);
+      await section().getByRole('button', { name: /Upload Photo/ }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/banners\\?done=photo#banner-${b.id}$`));
+      await page.getByText('The photo is saved: the home page shows it within a second.').waitFor();
+      await section().getByText('Photo, 400 x 300 px, on every screen.').waitFor();
+      await ready();
+      await noViolations(page, b.js, 'banners with a photo');
+
+      // A shopper's home page on a phone shows the photo (WebP, from /media/) within a second.
+      const shopper = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: b.js, viewport: { width: 360, height: 740 } });
+      try {
+        const phone = await shopper.newPage();
+        const photo = phone.locator(`.banners picture img[alt="${b.title}"]`);
+        const until = Date.now() + 5000;
+        for (;;) {
+          await phone.goto(`${store.base}/`);
+          if ((await photo.count()) > 0 || Date.now() > until) break;
+          await phone.waitForTimeout(250);
+        }
+        assert.equal(await photo.getAttribute('width'), '400');
+        assert.equal(await photo.getAttribute('height'), '300');
+        assert.match(await phone.locator(`.banners li:has(img[alt="${b.title}"]) source`).getAttribute('srcset'), /\/media\/[0-9a-f]{32}-320\.webp 320w/);
+      } finally {
+        await shopper.close();
+      }
+
+      // Taken away: its images again.
+      await section().getByRole('button', { name: /Remove Photo/ }).click();
+      await page.waitForURL(new RegExp(`/staff/catalog/banners\\?done=removed#banner-${b.id}$`));
+      await page.getByText('The photo is taken away: the home page shows the images again.').waitFor();
+      await section().getByText(/No photo: the images above show/).waitFor();
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

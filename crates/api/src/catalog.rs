@@ -35,8 +35,8 @@ pub struct PackagingRef {
     pub name: String,
 }
 
-/// A product's photo as the pages show it (uploaded by a manager; none: the product's drawing,
-/// `product_image`).
+/// A product's or a banner's photo as the pages show it (uploaded by a manager; none: the
+/// drawing, `product_image` or the banner's images).
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct PhotoView {
     /// The photo's size upright, in pixels: the `img`'s width and height (its aspect ratio).
@@ -54,7 +54,12 @@ pub struct PhotoView {
 impl PhotoView {
     /// The photo a product names, if it names one.
     pub fn of(p: &Product) -> Option<Self> {
-        let (hash, width, height) = (p.photo.as_deref()?, p.photo_width?, p.photo_height?);
+        Self::new(&p.kept_photo()?)
+    }
+
+    /// The addresses of a kept photo (none for a width that cannot be one).
+    pub fn new(photo: &db::catalog::Photo) -> Option<Self> {
+        let (hash, width, height) = (photo.hash.as_str(), photo.width, photo.height);
         let w = u32::try_from(width).ok()?;
         Some(Self {
             width,
@@ -137,6 +142,8 @@ pub struct BannerView {
     pub title: String,
     pub desktop_image: String,
     pub mobile_image: String,
+    /// Its photo, shown on every screen in place of both drawings.
+    pub photo: Option<PhotoView>,
 }
 
 /// What the catalog's answers are made from: product types and packagings, read once a call.
@@ -339,6 +346,7 @@ impl Endpoint for Banners {
         Ok(db::catalog::banners(ctx.conn, &date)?
             .into_iter()
             .map(|b: Banner| BannerView {
+                photo: b.kept_photo().as_ref().and_then(PhotoView::new),
                 id: b.id,
                 title: b.title,
                 desktop_image: b.desktop_image,

@@ -83,6 +83,19 @@ pub fn banner(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<Banner>> 
         .optional()
 }
 
+/// Every banner's photo by the banner's id (those that have one).
+pub fn banner_photos(
+    conn: &mut AnyConnection,
+) -> QueryResult<std::collections::HashMap<i32, Photo>> {
+    Ok(banners::table
+        .filter(banners::photo.is_not_null())
+        .select(Banner::as_select())
+        .load(conn)?
+        .into_iter()
+        .filter_map(|b| Some((b.id, b.kept_photo()?)))
+        .collect())
+}
+
 /// The banners shown on `date` (`YYYY-MM-DD`): those whose span holds it.
 pub fn banners(conn: &mut AnyConnection, date: &str) -> QueryResult<Vec<Banner>> {
     banners::table
@@ -126,12 +139,44 @@ pub fn product_slugs(conn: &mut AnyConnection) -> QueryResult<Vec<String>> {
         .load(conn)
 }
 
-/// A photo as a product names it: its name in `MEDIA_DIR` and its size upright.
+/// A photo as a product or a banner names it: its name in `MEDIA_DIR` and its size upright.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Photo {
     pub hash: String,
     pub width: i32,
     pub height: i32,
+}
+
+impl Photo {
+    /// The photo a row's three columns name, if they name one (they are set together).
+    pub fn of(hash: Option<&str>, width: Option<i32>, height: Option<i32>) -> Option<Self> {
+        Some(Self {
+            hash: hash?.to_string(),
+            width: width?,
+            height: height?,
+        })
+    }
+}
+
+impl Product {
+    /// Its photo, if it has one (else its drawing shows).
+    pub fn kept_photo(&self) -> Option<Photo> {
+        Photo::of(self.photo.as_deref(), self.photo_width, self.photo_height)
+    }
+}
+
+impl Banner {
+    /// Its photo, if it has one (else its drawings show).
+    pub fn kept_photo(&self) -> Option<Photo> {
+        Photo::of(self.photo.as_deref(), self.photo_width, self.photo_height)
+    }
+}
+
+/// What a photo is given to, by id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhotoOwner {
+    Product(i32),
+    Banner(i32),
 }
 
 /// A product by its SKU.
@@ -143,14 +188,29 @@ pub fn product_by_sku(conn: &mut AnyConnection, sku: &str) -> QueryResult<Option
         .optional()
 }
 
-/// Gives the product `id` the photo (none: its drawing again); answers whether the product exists.
-pub fn set_photo(conn: &mut AnyConnection, id: i32, photo: Option<&Photo>) -> QueryResult<bool> {
-    let changed = diesel::update(products::table.find(id))
-        .set((
-            products::photo.eq(photo.map(|p| p.hash.as_str())),
-            products::photo_width.eq(photo.map(|p| p.width)),
-            products::photo_height.eq(photo.map(|p| p.height)),
-        ))
-        .execute(conn)?;
+/// Gives `owner` the photo (none: its drawing again); answers whether the owner exists.
+pub fn set_photo(
+    conn: &mut AnyConnection,
+    owner: PhotoOwner,
+    photo: Option<&Photo>,
+) -> QueryResult<bool> {
+    let hash = photo.map(|p| p.hash.as_str());
+    let (width, height) = (photo.map(|p| p.width), photo.map(|p| p.height));
+    let changed = match owner {
+        PhotoOwner::Product(id) => diesel::update(products::table.find(id))
+            .set((
+                products::photo.eq(hash),
+                products::photo_width.eq(width),
+                products::photo_height.eq(height),
+            ))
+            .execute(conn)?,
+        PhotoOwner::Banner(id) => diesel::update(banners::table.find(id))
+            .set((
+                banners::photo.eq(hash),
+                banners::photo_width.eq(width),
+                banners::photo_height.eq(height),
+            ))
+            .execute(conn)?,
+    };
     Ok(changed == 1)
 }

@@ -77,6 +77,11 @@ pub struct Banner {
     /// Shown from this Manila day (none: already) until `ends_on`, included (none: for good).
     pub starts_on: Option<String>,
     pub ends_on: Option<String>,
+    /// The photo's name in `MEDIA_DIR` and its size upright, shown on every screen in place of
+    /// both drawings; none: the drawings.
+    pub photo: Option<String>,
+    pub photo_width: Option<i32>,
+    pub photo_height: Option<i32>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, PartialEq)]

@@ -33,6 +33,9 @@ diesel::table! {
         sort_order -> Int4,
         starts_on -> Nullable<Text>,
         ends_on -> Nullable<Text>,
+        photo -> Nullable<Text>,
+        photo_width -> Nullable<Int4>,
+        photo_height -> Nullable<Int4>,
     }
 }
 

@@ -234,8 +234,9 @@ fn photo(
         framework::ApiError::Internal(detail) => detail,
         e => e.to_string(),
     };
+    let subject = api::staff::photos::Subject::Product(sku.to_string());
     let Some(file) = file.filter(|_| !remove) else {
-        let had = api::staff::photos::take_away(conn, None, sku).map_err(said)?;
+        let had = api::staff::photos::take_away(conn, None, &subject).map_err(said)?;
         println!(
             "{sku}: {}",
             if had {
@@ -257,7 +258,7 @@ fn photo(
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let store = media::Store::open(&config.media_dir)
         .map_err(|e| format!("MEDIA_DIR {}: {e}", config.media_dir.display()))?;
-    let photo = api::staff::photos::give(conn, None, &store, sku, &upload)
+    let photo = api::staff::photos::give(conn, None, &store, &subject, &upload)
         .map_err(|e| format!("{}: {}", file.display(), said(e)))?;
     println!(
         "{sku}: photo {} ({} x {} px) from {}; every app server shows it within a second",

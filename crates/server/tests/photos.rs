@@ -12,6 +12,10 @@ use support::{database, get, Backend};
 const KEG: &str = "TBC-KEG-021";
 const KEG_PAGE: &str = "/single-product/tala-pale-pilsen-keg-30l";
 
+fn keg() -> api::staff::photos::Subject {
+    api::staff::photos::Subject::Product(KEG.to_string())
+}
+
 fn photo_records(db: &support::TestDb) -> i64 {
     use db::schema::audit_log;
     audit_log::table
@@ -38,7 +42,8 @@ async fn a_photo_is_shown_at_the_sizes_made_and_served_like_an_asset(b: Backend)
     let folder = media::Store::open(dir.path()).unwrap();
     let upload = media::testing::jpeg(1600, 1200);
     let given =
-        api::staff::photos::give(&mut db.pool.get().unwrap(), None, &folder, KEG, &upload).unwrap();
+        api::staff::photos::give(&mut db.pool.get().unwrap(), None, &folder, &keg(), &upload)
+            .unwrap();
     assert_eq!((given.width, given.height), (1600, 1200));
     assert_eq!(photo_records(&db), 1);
     let hash = given.hash;
@@ -109,8 +114,8 @@ async fn a_photo_is_shown_at_the_sizes_made_and_served_like_an_asset(b: Backend)
 
     // Taken away: the drawing again (a new store: a page is kept under the data version its
     // server reads once a second).
-    assert!(api::staff::photos::take_away(&mut db.pool.get().unwrap(), None, KEG).unwrap());
-    assert!(!api::staff::photos::take_away(&mut db.pool.get().unwrap(), None, KEG).unwrap());
+    assert!(api::staff::photos::take_away(&mut db.pool.get().unwrap(), None, &keg()).unwrap());
+    assert!(!api::staff::photos::take_away(&mut db.pool.get().unwrap(), None, &keg()).unwrap());
     assert_eq!(photo_records(&db), 2);
     let store = store!(db, config_with(&db, dir.path()));
     let page = send!(store, get(KEG_PAGE, "")).text();
@@ -125,9 +130,10 @@ async fn a_crowd_asking_for_a_new_size_gets_one_file(b: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let folder = media::Store::open(dir.path()).unwrap();
     let upload = media::testing::jpeg(1000, 1000);
-    let hash = api::staff::photos::give(&mut db.pool.get().unwrap(), None, &folder, KEG, &upload)
-        .unwrap()
-        .hash;
+    let hash =
+        api::staff::photos::give(&mut db.pool.get().unwrap(), None, &folder, &keg(), &upload)
+            .unwrap()
+            .hash;
     let store = store!(db, config_with(&db, dir.path()));
     let uri = format!("/media/{hash}-640.webp");
     let asks = (0..8).map(|_| support::call(&store, get(&uri, "").to_request()));
@@ -165,8 +171,9 @@ async fn bad_uploads_are_refused_and_leave_nothing_behind(b: Backend) {
         (truncated, "damaged or incomplete"),
         (vec![0xff; 11 << 20], "more than the 10 MB"),
     ] {
-        let e = api::staff::photos::give(&mut db.pool.get().unwrap(), None, &folder, KEG, &upload)
-            .unwrap_err();
+        let e =
+            api::staff::photos::give(&mut db.pool.get().unwrap(), None, &folder, &keg(), &upload)
+                .unwrap_err();
         assert!(e.to_string().contains(says), "{e}");
         assert_eq!(e.status(), StatusCode::UNPROCESSABLE_ENTITY);
     }
@@ -174,7 +181,7 @@ async fn bad_uploads_are_refused_and_leave_nothing_behind(b: Backend) {
         &mut db.pool.get().unwrap(),
         None,
         &folder,
-        "NO-SUCH",
+        &api::staff::photos::Subject::Product("NO-SUCH".into()),
         &whole,
     )
     .unwrap_err();

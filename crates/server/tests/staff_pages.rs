@@ -663,6 +663,155 @@ async fn a_manager_gives_a_product_a_photo_without_javascript(b: Backend) {
 }
 both!(a_manager_gives_a_product_a_photo_without_javascript);
 
+/// A manager gives a home page banner a photo from the banners page and takes it away, without
+/// JavaScript: the home page shows the photo in place of the banner's images; a banner that is
+/// not there, a text file and a dispatcher are refused; each change is in the audit log.
+async fn a_manager_gives_a_banner_a_photo_without_javascript(b: Backend) {
+    let db = database(b);
+    let media = tempfile::tempdir().unwrap();
+    let mut cfg = support::store_config(&db.url, false);
+    cfg.media_dir = media.path().to_path_buf();
+    let store = store!(db, cfg.clone());
+    staff_member(&db, "boss@tala.example", "manager");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let html = send!(store, get("/staff/catalog/banners", &boss)).text();
+    assert!(
+        html.contains("Photo of Draft beer in kegs, delivered across Metro Manila"),
+        "{html}"
+    );
+    assert!(html.contains(r#"action="/staff/catalog/banners" encType="multipart/form-data""#));
+    let csrf = csrf_of(&html);
+    let banner = |db: &TestDb| {
+        db::catalog::banner(&mut db.pool.get().unwrap(), 2)
+            .unwrap()
+            .unwrap()
+    };
+    let photo = media::testing::jpeg(1500, 500);
+    let give = |id: &'static [u8], file: &[u8]| {
+        post_files(
+            "/staff/catalog/banners",
+            &boss,
+            &[
+                ("csrf", None, csrf.as_bytes()),
+                ("bannerId", None, id),
+                ("form", None, b"banner-2-photo"),
+                ("photo", Some("kegs.jpg"), file),
+            ],
+        )
+    };
+    let r = send!(store, give(b"2", &photo));
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/catalog/banners?done=photo#banner-2");
+    let given = banner(&db);
+    assert_eq!(
+        (given.photo_width, given.photo_height),
+        (Some(1500), Some(500))
+    );
+    let hash = given.photo.clone().unwrap();
+    let after = send!(store, get("/staff/catalog/banners?done=photo", &boss)).text();
+    assert!(after.contains("The photo is saved: the home page shows it within a second."));
+    assert!(
+        after.contains("Photo, 1500 x 500 px, on every screen.") && after.contains("Remove Photo")
+    );
+
+    // The shop (a new server: pages are kept under the data version read once a second): the
+    // photo at every width made, its size for the layout, the first slide not lazy.
+    let shop = store!(db, cfg.clone());
+    let home = send!(shop, get("/", &Jar::default())).text();
+    assert!(
+        home.contains(&format!("/media/{hash}-1280.webp 1280w")),
+        "{home}"
+    );
+    assert!(home.contains(r#"width="1500" height="500""#));
+    let answer = send!(shop, get("/api/v1/banners", &Jar::default())).json();
+    let shown = answer["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["id"] == 2)
+        .unwrap()
+        .clone();
+    assert_eq!(shown["photo"]["width"], 1500);
+    assert_eq!(
+        shown["photo"]["src"],
+        format!("/media/{hash}-480.jpg"),
+        "{shown}"
+    );
+    let size = send!(
+        shop,
+        get(&format!("/media/{hash}-320.webp"), &Jar::default())
+    );
+    assert_eq!(size.status, StatusCode::OK);
+
+    // Refused, the message beside the banner's form, nothing changed: a text file, a banner that
+    // is not there, a banner id that is none.
+    let r = send!(store, give(b"2", b"SKU,price\n"));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r
+        .text()
+        .contains("This file is not a photo: upload a JPEG, PNG or WebP image."));
+    for id in [&b"999"[..], b"0", b"-1", b"two", b"2147483648"] {
+        let r = send!(store, give(id, &photo));
+        assert_eq!(
+            r.status,
+            StatusCode::NOT_FOUND,
+            "{:?}",
+            String::from_utf8_lossy(id)
+        );
+        assert!(r.text().contains("No such banner."));
+    }
+    assert_eq!(banner(&db).photo, Some(hash.clone()));
+
+    // A dispatcher cannot post it.
+    staff_member(&db, "dora@tala.example", "dispatcher");
+    let (dora, _) = sign_in!(store, "dora@tala.example", None::<String>);
+    let theirs = csrf_of(&send!(store, get("/staff", &dora)).text());
+    let r = send!(
+        store,
+        post_files(
+            "/staff/catalog/banners",
+            &dora,
+            &[
+                ("csrf", None, theirs.as_bytes()),
+                ("bannerId", None, b"2"),
+                ("remove", None, b"true"),
+            ],
+        )
+    );
+    assert_eq!(r.status, StatusCode::FOUND);
+    assert_eq!(banner(&db).photo, Some(hash));
+
+    // Taken away: the images again.
+    let remove = post_files(
+        "/staff/catalog/banners",
+        &boss,
+        &[
+            ("csrf", None, csrf.as_bytes()),
+            ("bannerId", None, b"2"),
+            ("form", None, b"banner-2-remove"),
+            ("remove", None, b"true"),
+        ],
+    );
+    let r = send!(store, remove);
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/catalog/banners?done=removed#banner-2");
+    assert_eq!(banner(&db).photo, None);
+    let shop = store!(db, cfg);
+    let home = send!(shop, get("/", &Jar::default())).text();
+    assert!(!home.contains("/media/"), "{home}");
+    let records: Vec<(String, String)> = db::schema::audit_log::table
+        .filter(db::schema::audit_log::action.eq("banner.photo"))
+        .select((db::schema::audit_log::actor, db::schema::audit_log::subject))
+        .load(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert!(records
+        .iter()
+        .all(|(by, subject)| by.contains("boss@tala.example")
+            && subject == "banner 2 (Draft beer in kegs, delivered across Metro Manila)"));
+}
+both!(a_manager_gives_a_banner_a_photo_without_javascript);
+
 /// A product's form and the cities of many products, as a browser without JavaScript sends them:
 /// the form filled from the catalog, a refused post typed back with its message by its field
 /// (ticked cities and the description's lines kept), a save back on the product's page; ticked

@@ -1,22 +1,29 @@
-//! The catalog page's photo form (`multipart/form-data` to `/staff/catalog`, a file form of
-//! [`crate::form`]): a manager gives a product a photo or takes it away, with JavaScript or
-//! without. The same rules as every form (the origin rule and the maintenance switch, checked by
-//! `form::post` first; the page's CSRF token; a signed-in manager, asked before the body is
-//! read), then the rules `store catalog photo` follows (`api::staff::photos`): the photo checked
-//! and kept on a blocking thread with no database connection held, then given to the product with
-//! its audit record. Answered as the page forms are: `303` to the product's row on success, or the
-//! page again with the message beside its product's form (JSON for a script).
+//! The photo forms (`multipart/form-data`, file forms of [`crate::form`]): a manager gives a
+//! product a photo or takes it away from the catalog page (`/staff/catalog`, the product by its
+//! `sku`), a home page banner from the banners page (`/staff/catalog/banners`, by `bannerId`),
+//! with JavaScript or without. The same rules as every form (the origin rule and the maintenance
+//! switch, checked by `form::post` first; the page's CSRF token; a signed-in manager, asked before
+//! the body is read), then the rules `store catalog photo` follows (`api::staff::photos`): the
+//! photo checked and kept on a blocking thread with no database connection held, then given to its
+//! owner with its audit record. Answered as the page forms are: `303` to the owner's place on the
+//! page on success, or the page again with the message beside its owner's form (JSON for a
+//! script).
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
+use api::staff::photos::Subject;
 use domain::staff::Role;
 
+use crate::fields::Fields;
 use crate::form::{success, Done, Refused};
 use crate::upload::{receive, refused, Received, Upload};
 use crate::WebState;
 
-/// The catalog page: the form posts to its address, and is answered from it.
+/// The catalog page: its product photo forms post to its address, and are answered from it.
 pub const PAGE: &str = "/staff/catalog";
+
+/// The banners page, whose banner photo forms post to its address.
+pub const BANNERS: &str = "/staff/catalog/banners";
 
 /// The most a whole body may be: the photo, the text, and the parts' headers.
 fn body_limit() -> usize {
@@ -26,12 +33,43 @@ fn body_limit() -> usize {
 /// Said of a body that cannot be read as this form.
 const UNREADABLE: &str = "This form could not be read. Choose the photo and send it again.";
 
-crate::file_form!(PAGE, answer);
+crate::file_form!(PAGE, products);
+crate::file_form!(BANNERS, banners);
 
+async fn products(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &web::Data<WebState>,
+) -> HttpResponse {
+    answer(req, payload, state, PAGE, |fields| {
+        Some(Subject::Product(
+            fields.get("sku").unwrap_or_default().to_string(),
+        ))
+    })
+    .await
+}
+
+async fn banners(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &web::Data<WebState>,
+) -> HttpResponse {
+    answer(req, payload, state, BANNERS, |fields| {
+        fields
+            .id("bannerId", |v| v.parse::<i32>().ok().filter(|&id| id > 0))
+            .map(Subject::Banner)
+    })
+    .await
+}
+
+/// The form posted to `page` for the photo of what `subject_of` reads from its fields (none: no
+/// such thing).
 async fn answer(
     req: &HttpRequest,
     payload: web::Payload,
     state: &web::Data<WebState>,
+    page: &'static str,
+    subject_of: fn(&Fields) -> Option<Subject>,
 ) -> HttpResponse {
     let limit = media::Limits::default().max_bytes >> 20;
     let form = Upload {
@@ -48,7 +86,10 @@ async fn answer(
         Ok(received) => received,
         Err(refused) => return refused,
     };
-    let sku = fields.get("sku").unwrap_or_default().to_string();
+    let Some(subject) = subject_of(&fields) else {
+        let missing = framework::ApiError::NotFound("No such banner.".into());
+        return Refused::of(missing, None).answer(req, state, &fields).await;
+    };
     let remove = fields.get("remove").is_some();
     let photo = file.map(|(_, bytes)| bytes);
     if !remove && photo.is_none() {
@@ -59,47 +100,41 @@ async fn answer(
         );
         return none.answer(req, state, &fields).await;
     }
+    let anchor = subject.anchor();
     let done = if remove {
-        let sku = sku.clone();
         state
             .api
             .run(caller, move |ctx| {
                 let signed = api::staff::staff(ctx, &[Role::Manager])?;
-                api::staff::photos::take_away(ctx.conn, Some(&signed.member), &sku)
+                api::staff::photos::take_away(ctx.conn, Some(&signed.member), &subject)
                     .map(|_| "removed")
             })
             .await
     } else {
-        give(state, caller, sku.clone(), photo.unwrap_or_default()).await
+        give(state, caller, subject, photo.unwrap_or_default()).await
     };
     match done {
-        Ok(done) => success(
-            req,
-            &Done::to(format!(
-                "{PAGE}?done={done}#{}",
-                api::staff::photos::anchor_of(&sku)
-            )),
-        ),
+        Ok(done) => success(req, &Done::to(format!("{page}?done={done}#{anchor}"))),
         Err(e) => Refused::of(e, None).answer(req, state, &fields).await,
     }
 }
 
 /// The photo checked and kept on a blocking thread (no connection held while it is decoded),
-/// then given to the product by the manager, who is asked again (a session may end meanwhile).
+/// then given to its owner by the manager, who is asked again (a session may end meanwhile).
 async fn give(
     state: &web::Data<WebState>,
     caller: framework::Caller,
-    sku: String,
+    subject: Subject,
     photo: Vec<u8>,
 ) -> Result<&'static str, framework::ApiError> {
-    let known = sku.clone();
+    let known = subject.clone();
     state
         .api
         .run(caller.clone(), move |ctx| {
             api::staff::photos::known(ctx.conn, &known)
         })
         .await?;
-    let (store, named) = (state.media.clone(), sku.clone());
+    let (store, named) = (state.media.clone(), subject.clone());
     let kept = web::block(move || api::staff::photos::keep(&store, &named, &photo))
         .await
         .map_err(|_| framework::ApiError::Unavailable)??;
@@ -107,7 +142,7 @@ async fn give(
         .api
         .run(caller, move |ctx| {
             let signed = api::staff::staff(ctx, &[Role::Manager])?;
-            api::staff::photos::give_kept(ctx.conn, Some(&signed.member), &sku, &kept)
+            api::staff::photos::give_kept(ctx.conn, Some(&signed.member), &subject, &kept)
         })
         .await
         .map(|()| "photo")

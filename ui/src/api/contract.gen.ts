@@ -137,14 +137,26 @@ shown_today: boolean,
 /**
  * The version of its fields, which the form sends back (see `BannerForm::version`).
  */
-version: string, };
+version: string, 
+/**
+ * Its photo, shown in place of both images; none: the images.
+ */
+photo: PhotoView | null, 
+/**
+ * The id of its section on the page, which its photo form's answer comes back to.
+ */
+anchor: string, };
 
 /**
  * What a save answers: every banner as it is now, and what changed.
  */
 export type BannerSaved = { banners: Array<BannerEdit>, changes: Array<CatalogChange>, };
 
-export type BannerView = { id: number, title: string, desktop_image: string, mobile_image: string, };
+export type BannerView = { id: number, title: string, desktop_image: string, mobile_image: string, 
+/**
+ * Its photo, shown on every screen in place of both drawings.
+ */
+photo: PhotoView | null, };
 
 /**
  * A barangay: its PSGC code as a number (Bacoor's Bayanan is `402103004`).
@@ -874,8 +886,8 @@ export type PendingAnswer = { data: PendingRegistration, };
 export type PendingRegistration = { email: string, first_name: string, last_name: string, mobile: string, birth_date: string, };
 
 /**
- * A product's photo as the pages show it (uploaded by a manager; none: the product's drawing,
- * `product_image`).
+ * A product's or a banner's photo as the pages show it (uploaded by a manager; none: the
+ * drawing, `product_image` or the banner's images).
  */
 export type PhotoView = { 
 /**

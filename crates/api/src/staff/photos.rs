@@ -1,59 +1,112 @@
-//! A product's photo, given by a manager (today the command line's `store catalog photo`):
-//! checked and kept by `media` (type from the content, size from the header, a damaged or
-//! oversized file refused before anything is written), named by the product in one transaction
-//! with its audit record. A product whose photo is taken away shows its drawing again; the files
-//! stay (other products, or an order's page, may show the same photo).
+//! A product's or a banner's photo, given by a manager (the catalog and banner pages, and the
+//! command line's `store catalog photo`): checked and kept by `media` (type from the content, size
+//! from the header, a damaged or oversized file refused before anything is written), named by its
+//! owner in one transaction with its audit record. An owner whose photo is taken away shows its
+//! drawing again; the files stay (other products, or an order's page, may show the same photo).
 
-use db::catalog::Photo;
+use db::catalog::{Photo, PhotoOwner};
 use db::team::StaffRow;
 use framework::error::ApiError;
 
 use super::record;
 
-/// The product `sku` or a message naming the SKU.
-fn product(conn: &mut db::AnyConnection, sku: &str) -> Result<db::models::Product, ApiError> {
-    db::catalog::product_by_sku(conn, sku)?.ok_or_else(|| ApiError::Invalid {
-        field: "sku",
-        message: format!("No product has the SKU {sku:?}."),
-    })
+/// What a photo is given to: a product by its SKU, or a home page banner by its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    Product(String),
+    Banner(i32),
 }
 
-fn picture(p: &db::models::Product) -> serde_json::Value {
-    serde_json::json!({ "photo": p.photo, "width": p.photo_width, "height": p.photo_height })
+impl Subject {
+    /// The id of its place on its page, which a photo form's answer comes back to.
+    pub fn anchor(&self) -> String {
+        match self {
+            Self::Product(sku) => anchor_of(sku),
+            Self::Banner(id) => format!("banner-{id}"),
+        }
+    }
 }
 
-/// Gives `product` the photo (none: its drawing) with its audit record, in one transaction.
-fn set(
-    conn: &mut db::AnyConnection,
-    by: Option<&StaffRow>,
-    product: &db::models::Product,
-    photo: Option<&Photo>,
-) -> Result<(), ApiError> {
-    let after = serde_json::json!({
+impl std::fmt::Display for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Product(sku) => write!(f, "product {sku}"),
+            Self::Banner(id) => write!(f, "banner {id}"),
+        }
+    }
+}
+
+/// A subject as its row holds it: who it is, what the audit log calls it, its photo now.
+struct Owner {
+    id: PhotoOwner,
+    action: &'static str,
+    named: String,
+    photo: Option<Photo>,
+}
+
+/// The subject's row, or a message naming what was asked for.
+fn owner(conn: &mut db::AnyConnection, subject: &Subject) -> Result<Owner, ApiError> {
+    match subject {
+        Subject::Product(sku) => {
+            let p = db::catalog::product_by_sku(conn, sku)?.ok_or_else(|| ApiError::Invalid {
+                field: "sku",
+                message: format!("No product has the SKU {sku:?}."),
+            })?;
+            Ok(Owner {
+                id: PhotoOwner::Product(p.id.get()),
+                action: "product.photo",
+                named: format!("product {} ({})", p.id.get(), p.sku),
+                photo: p.kept_photo(),
+            })
+        }
+        Subject::Banner(id) => {
+            let b = db::catalog::banner(conn, *id)?
+                .ok_or_else(|| ApiError::NotFound("No such banner.".into()))?;
+            Ok(Owner {
+                id: PhotoOwner::Banner(b.id),
+                action: "banner.photo",
+                named: format!("banner {} ({})", b.id, b.title),
+                photo: b.kept_photo(),
+            })
+        }
+    }
+}
+
+fn picture(photo: Option<&Photo>) -> serde_json::Value {
+    serde_json::json!({
         "photo": photo.map(|p| &p.hash),
         "width": photo.map(|p| p.width),
         "height": photo.map(|p| p.height),
-    });
+    })
+}
+
+/// Gives `owner` the photo (none: its drawing) with its audit record, in one transaction.
+fn set(
+    conn: &mut db::AnyConnection,
+    by: Option<&StaffRow>,
+    owner: &Owner,
+    photo: Option<&Photo>,
+) -> Result<(), ApiError> {
     db::write_transaction(conn, |conn| {
-        db::catalog::set_photo(conn, product.id.get(), photo)?;
+        db::catalog::set_photo(conn, owner.id, photo)?;
         record(
             conn,
             by,
-            "product.photo",
-            &format!("product {} ({})", product.id.get(), product.sku),
-            Some(picture(product)),
-            Some(after),
+            owner.action,
+            &owner.named,
+            Some(picture(owner.photo.as_ref())),
+            Some(picture(photo)),
         )
     })
 }
 
-/// Checks `upload` and keeps it in `store` (nothing is kept when it is refused); `sku` names it
-/// in the log. Blocking work (a photo is decoded, a file written): run it off the request threads,
-/// and without a database connection held.
-pub fn keep(store: &media::Store, sku: &str, upload: &[u8]) -> Result<Photo, ApiError> {
+/// Checks `upload` and keeps it in `store` (nothing is kept when it is refused); `subject` names
+/// it in the log. Blocking work (a photo is decoded, a file written): run it off the request
+/// threads, and without a database connection held.
+pub fn keep(store: &media::Store, subject: &Subject, upload: &[u8]) -> Result<Photo, ApiError> {
     let original = media::inspect(upload, &media::Limits::default()).map_err(|refused| {
         if let media::Refused::Damaged(why) = &refused {
-            log::info!("photo for {sku} refused as damaged: {why}");
+            log::info!("photo for {subject} refused as damaged: {why}");
         }
         ApiError::Invalid {
             field: "photo",
@@ -71,45 +124,45 @@ pub fn keep(store: &media::Store, sku: &str, upload: &[u8]) -> Result<Photo, Api
     })
 }
 
-/// Gives the product `sku` a photo [`keep`] kept, recorded for `by` (none: the command line).
+/// Gives `subject` a photo [`keep`] kept, recorded for `by` (none: the command line).
 pub fn give_kept(
     conn: &mut db::AnyConnection,
     by: Option<&StaffRow>,
-    sku: &str,
+    subject: &Subject,
     photo: &Photo,
 ) -> Result<(), ApiError> {
-    let before = product(conn, sku)?;
+    let before = owner(conn, subject)?;
     set(conn, by, &before, Some(photo))
 }
 
-/// Checks `upload`, keeps it in `store` and gives it to the product `sku` (its SKU checked
-/// first), recorded for `by`: the command line's `store catalog photo`.
+/// Checks `upload`, keeps it in `store` and gives it to `subject` (which is looked up first),
+/// recorded for `by`: the command line's `store catalog photo`.
 pub fn give(
     conn: &mut db::AnyConnection,
     by: Option<&StaffRow>,
     store: &media::Store,
-    sku: &str,
+    subject: &Subject,
     upload: &[u8],
 ) -> Result<Photo, ApiError> {
-    product(conn, sku)?;
-    let photo = keep(store, sku, upload)?;
-    give_kept(conn, by, sku, &photo)?;
+    known(conn, subject)?;
+    let photo = keep(store, subject, upload)?;
+    give_kept(conn, by, subject, &photo)?;
     Ok(photo)
 }
 
-/// Whether the product `sku` exists (a message naming the SKU when not).
-pub fn known(conn: &mut db::AnyConnection, sku: &str) -> Result<(), ApiError> {
-    product(conn, sku).map(|_| ())
+/// Whether `subject` exists (a message naming it when not).
+pub fn known(conn: &mut db::AnyConnection, subject: &Subject) -> Result<(), ApiError> {
+    owner(conn, subject).map(|_| ())
 }
 
-/// Takes the photo away from the product `sku` (its drawing shows again), recorded for `by`;
-/// answers whether it had one.
+/// Takes the photo away from `subject` (its drawing shows again), recorded for `by`; answers
+/// whether it had one.
 pub fn take_away(
     conn: &mut db::AnyConnection,
     by: Option<&StaffRow>,
-    sku: &str,
+    subject: &Subject,
 ) -> Result<bool, ApiError> {
-    let before = product(conn, sku)?;
+    let before = owner(conn, subject)?;
     if before.photo.is_none() {
         return Ok(false);
     }

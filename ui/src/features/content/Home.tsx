@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { BannerView, NoticeAnswer } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
+import { Photo } from '../../components/Photo';
 import { ProductCard } from '../../components/ProductCard';
 import { useHead } from '../../head';
 import { usePage, usePageParam } from '../../page';
@@ -66,13 +67,18 @@ function useStoreHead(origin: string) {
   });
 }
 
-/** The featured banners' carousel, each with Buy Now. */
+/** What a banner's photo takes of the page: a whole slide of the page's column (styles.css `.wrap`, `.banners`). */
+const BANNER_SIZES = '(min-width: 1200px) 1168px, calc(100vw - 32px)';
+
+/** The featured banners' carousel, each with Buy Now; a banner's photo, else its images. */
 function Banners({ banners }: { banners: BannerView[] }) {
   return (
     <Carousel label="Featured" autoplay className="banners">
       {banners.map((b, i) => (
         <li key={b.id} className="banner">
-          {b.mobile_image || b.desktop_image ? (
+          {b.photo ? (
+            <Photo photo={b.photo} alt={b.title} sizes={BANNER_SIZES} eager={i === 0} />
+          ) : b.mobile_image || b.desktop_image ? (
             <picture>
               <source media="(min-width: 1200px)" srcSet={b.desktop_image || b.mobile_image} width={1200} height={400} />
               <img src={b.mobile_image || b.desktop_image} alt={b.title} width={480} height={480} loading={i === 0 ? 'eager' : 'lazy'} />

@@ -1,10 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { calls, type BannerEdit } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, useDone } from '../../components/form';
+import { Photo } from '../../components/Photo';
+import { DoneMessage, Field, useDone, useScopedForm } from '../../components/form';
+import { PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
 import { bannersEditQuery } from './queries';
 import { StaffForm } from './StaffForm';
 import { StaffPage } from './StaffPage';
+
+/** The banners page, where each banner's forms post. */
+const BANNERS = '/staff/catalog/banners';
 
 /** When a banner shows, in words. */
 function span(b: BannerEdit): string {
@@ -14,16 +19,38 @@ function span(b: BannerEdit): string {
   return `${b.starts_on} to ${b.ends_on}`;
 }
 
+/** The banner's photo, shown on every screen in place of its images; taken away, the images show again. */
+function BannerPhoto({ b }: { b: BannerEdit }) {
+  const upload = `${b.anchor}-photo`;
+  const remove = `${b.anchor}-remove`;
+  const [uploadState, uploadSubmit] = useScopedForm(upload);
+  const [removeState, removeSubmit] = useScopedForm(remove, { confirm: removeQuestion(b.title) });
+  const key = { bannerId: String(b.id) };
+  return (
+    <div className="banner-photo-forms">
+      <p>{b.photo ? `Photo, ${b.photo.width} x ${b.photo.height} px, on every screen.` : 'No photo: the images above show. A photo takes their place on every screen (a wide one, about 3 to 1, suits it best).'}</p>
+      <PhotoUpload action={BANNERS} id={`${upload}-file`} name={b.title} hidden={{ ...key, form: upload }} state={uploadState} submit={uploadSubmit} />
+      {b.photo && <PhotoRemove action={BANNERS} name={b.title} hidden={{ ...key, form: remove }} state={removeState} submit={removeSubmit} />}
+    </div>
+  );
+}
+
 function BannerForm({ b }: { b: BannerEdit }) {
-  const id = `banner-${b.id}`;
+  const id = b.anchor;
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className="banner-edit">
       <h2 id={`${id}-heading`}>{b.title}</h2>
       <p>
-        <img src={b.desktop_image} alt="" width={300} height={100} loading="lazy" className="banner-thumb" />
+        {b.photo ? (
+          <Photo photo={b.photo} alt="" sizes="300px" className="banner-thumb" />
+        ) : b.desktop_image ? (
+          <img src={b.desktop_image} alt="" width={300} height={100} loading="lazy" className="banner-thumb" />
+        ) : (
+          'No image'
+        )}
       </p>
       <p>{`${span(b)} · ${b.shown_today ? 'Shown today' : 'Not shown today'}`}</p>
-      <StaffForm id={id} call={calls.staffBannerSave} action="/staff/catalog/banners" fields={['title', 'starts_on', 'ends_on', 'sort_order']}>
+      <StaffForm id={id} call={calls.staffBannerSave} action={BANNERS} fields={['title', 'starts_on', 'ends_on', 'sort_order']}>
         {(state) => (
           <>
             <input type="hidden" name="bannerId" value={String(b.id)} />
@@ -39,6 +66,7 @@ function BannerForm({ b }: { b: BannerEdit }) {
           </>
         )}
       </StaffForm>
+      <BannerPhoto b={b} />
     </section>
   );
 }
@@ -46,7 +74,11 @@ function BannerForm({ b }: { b: BannerEdit }) {
 /** The home page's banners for managers: each one's title, place and the days it shows. */
 export function Banners() {
   const banners = useQuery(bannersEditQuery.options());
-  const done = useDone({ saved: 'Saved: the home page shows it within a second, on its days.' });
+  const done = useDone({
+    saved: 'Saved: the home page shows it within a second, on its days.',
+    photo: 'The photo is saved: the home page shows it within a second.',
+    removed: 'The photo is taken away: the home page shows the images again.',
+  });
   return (
     <StaffPage current="/staff/catalog" id="staff-banners" title="Banners">
       <DoneMessage text={done} />

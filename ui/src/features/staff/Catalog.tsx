@@ -3,8 +3,9 @@ import type { FormEvent } from 'react';
 import { calls, type CatalogProduct, type CityChoice } from '../../api/contract.gen';
 import { Photo } from '../../components/Photo';
 import { QueryState } from '../../components/QueryState';
-import { Csrf, DoneMessage, FormCall, FormMessage, useAccountForm, useDone, useScopedForm, type FormState } from '../../components/form';
+import { DoneMessage, FormCall, FormMessage, useAccountForm, useDone, useScopedForm, type FormState } from '../../components/form';
 import { usePage } from '../../page';
+import { PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
 import { CityBoxes } from './ProductEdit';
 import { catalogQuery, servedCitiesQuery } from './queries';
 import { FieldErrors } from './StaffForm';
@@ -28,57 +29,14 @@ function useOwnForm(sku: string, remove: boolean, first: boolean, confirm?: stri
   return [fromPosted && !mine ? { ...state, message: null, errors: {} } : state, submit];
 }
 
-/**
- * One product's photo form: a file sent as it is (`multipart/form-data`) to the page's address,
- * with JavaScript or without; the server checks it (type from the content, bytes and pixels) and
- * answers its message beside this product.
- */
 function PhotoForm({ product, first }: { product: CatalogProduct; first: boolean }) {
   const [state, submit] = useOwnForm(product.sku, false, first);
-  const input = `photo-${product.anchor}`;
-  const hint = `${input}-hint`;
-  const error = `${input}-error`;
-  const invalid = Boolean(state.errors.photo);
-  return (
-    <form method="post" action="/staff/catalog" encType="multipart/form-data" onSubmit={submit} className="inline-form">
-      <Csrf />
-      <input type="hidden" name="sku" value={product.sku} />
-      <label htmlFor={input}>{`Photo of ${product.product_name}`}</label>
-      <input
-        id={input}
-        type="file"
-        name="photo"
-        accept="image/jpeg,image/png,image/webp"
-        aria-describedby={invalid ? `${hint} ${error}` : hint}
-        aria-invalid={invalid ? true : undefined}
-      />
-      <span id={hint} className="muted">
-        JPEG, PNG or WebP, up to 10 MB.
-      </span>
-      <button type="submit" disabled={state.busy}>
-        {state.busy ? 'Uploading…' : 'Upload Photo'}
-        <span className="visually-hidden">{` of ${product.product_name}`}</span>
-      </button>
-      <div id={error}>
-        <FormMessage state={state} />
-      </div>
-    </form>
-  );
+  return <PhotoUpload action="/staff/catalog" id={`photo-${product.anchor}`} name={product.product_name} hidden={{ sku: product.sku }} state={state} submit={submit} />;
 }
 
 function RemoveForm({ product }: { product: CatalogProduct }) {
-  const [state, submit] = useOwnForm(product.sku, true, false, `Take the photo of ${product.product_name} away? Its drawing shows again.`);
-  return (
-    <form method="post" action="/staff/catalog" encType="multipart/form-data" onSubmit={submit} className="inline-form">
-      <Csrf />
-      <input type="hidden" name="sku" value={product.sku} />
-      <input type="hidden" name="remove" value="true" />
-      <button type="submit" className="secondary" disabled={state.busy}>
-        Remove Photo<span className="visually-hidden">{` of ${product.product_name}`}</span>
-      </button>
-      <FormMessage state={state} />
-    </form>
-  );
+  const [state, submit] = useOwnForm(product.sku, true, false, removeQuestion(product.product_name));
+  return <PhotoRemove action="/staff/catalog" name={product.product_name} hidden={{ sku: product.sku }} state={state} submit={submit} />;
 }
 
 function ProductRow({ product, first, ticked }: { product: CatalogProduct; first: boolean; ticked: boolean }) {

@@ -40,6 +40,10 @@ pub struct BannerEdit {
     pub shown_today: bool,
     /// The version of its fields, which the form sends back (see `BannerForm::version`).
     pub version: String,
+    /// Its photo, shown in place of both images; none: the images.
+    pub photo: Option<crate::catalog::PhotoView>,
+    /// The id of its section on the page, which its photo form's answer comes back to.
+    pub anchor: String,
 }
 
 /// The fields a banner's form shows, as its version hashes them.
@@ -47,11 +51,13 @@ fn shown(b: &BannerRecord) -> impl Serialize + '_ {
     (&b.title, &b.starts_on, &b.ends_on, b.sort_order)
 }
 
-fn view(b: BannerRecord, today: &str) -> BannerEdit {
+fn view(b: BannerRecord, today: &str, photo: Option<&db::catalog::Photo>) -> BannerEdit {
     let shown_today = b.starts_on.as_deref().is_none_or(|s| s <= today)
         && b.ends_on.as_deref().is_none_or(|e| e >= today);
     let version = super::version_of(&shown(&b));
     BannerEdit {
+        photo: photo.and_then(crate::catalog::PhotoView::new),
+        anchor: crate::staff::photos::Subject::Banner(b.id).anchor(),
         id: b.id,
         title: b.title,
         desktop_image: b.desktop_image,
@@ -67,10 +73,14 @@ fn view(b: BannerRecord, today: &str) -> BannerEdit {
 /// Every banner, shown today or not by the store's clock (as the shop's banners call).
 fn all(ctx: &mut Ctx) -> Result<Vec<BannerEdit>, ApiError> {
     let today = domain::calendar::iso_date(ctx.config.now(None).date());
+    let photos = db::catalog::banner_photos(ctx.conn)?;
     Ok(db::catalog_io::export(ctx.conn)?
         .banners
         .into_iter()
-        .map(|b| view(b, &today))
+        .map(|b| {
+            let photo = photos.get(&b.id);
+            view(b, &today, photo)
+        })
         .collect())
 }
 
