@@ -188,6 +188,22 @@ pub fn product_by_sku(conn: &mut AnyConnection, sku: &str) -> QueryResult<Option
         .optional()
 }
 
+/// Holds `owner`'s row for a change of its photo, as the first statement of the transaction: a
+/// write that changes nothing, so that SQLite takes its write lock now and PostgreSQL locks the
+/// row (a catalog import removing it, or another manager's upload, waits or went first). Answers
+/// whether it exists.
+pub fn hold_photo_owner(conn: &mut AnyConnection, owner: PhotoOwner) -> QueryResult<bool> {
+    let held = match owner {
+        PhotoOwner::Product(id) => diesel::update(products::table.find(id))
+            .set(products::photo.eq(products::photo))
+            .execute(conn)?,
+        PhotoOwner::Banner(id) => diesel::update(banners::table.find(id))
+            .set(banners::photo.eq(banners::photo))
+            .execute(conn)?,
+    };
+    Ok(held == 1)
+}
+
 /// Gives `owner` the photo (none: its drawing again); answers whether the owner exists.
 pub fn set_photo(
     conn: &mut AnyConnection,

@@ -223,3 +223,33 @@ async fn a_photo_is_never_set_in_part(b: Backend) {
     }
 }
 both!(a_photo_is_never_set_in_part);
+
+/// A banner removed (a catalog import that leaves it out) after its upload was checked and kept:
+/// the photo goes to no banner and nothing is recorded; taking its photo away says the same.
+async fn a_photo_for_a_banner_removed_meanwhile_is_refused(b: Backend) {
+    use api::staff::photos::{give_kept, keep, known, take_away, Subject};
+    let db = database(b);
+    let dir = tempfile::tempdir().unwrap();
+    let folder = media::Store::open(dir.path()).unwrap();
+    let mut conn = db.pool.get().unwrap();
+    let banner = Subject::Banner(3);
+    known(&mut conn, &banner).unwrap();
+    let kept = keep(&folder, &banner, &media::testing::jpeg(600, 200)).unwrap();
+    diesel::delete(db::schema::banners::table.find(3))
+        .execute(&mut conn)
+        .unwrap();
+    for e in [
+        give_kept(&mut conn, None, &banner, &kept).unwrap_err(),
+        take_away(&mut conn, None, &banner).unwrap_err(),
+    ] {
+        assert_eq!(e.status(), StatusCode::NOT_FOUND);
+        assert_eq!(e.to_string(), "No such banner.");
+    }
+    let records: i64 = db::schema::audit_log::table
+        .filter(db::schema::audit_log::action.eq("banner.photo"))
+        .count()
+        .get_result(&mut conn)
+        .unwrap();
+    assert_eq!(records, 0);
+}
+both!(a_photo_for_a_banner_removed_meanwhile_is_refused);

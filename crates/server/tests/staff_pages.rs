@@ -750,7 +750,15 @@ async fn a_manager_gives_a_banner_a_photo_without_javascript(b: Backend) {
     assert!(r
         .text()
         .contains("This file is not a photo: upload a JPEG, PNG or WebP image."));
-    for id in [&b"999"[..], b"0", b"-1", b"two", b"2147483648"] {
+    for id in [
+        &b"999"[..],
+        b"0",
+        b"-1",
+        b"+2",
+        b" 2",
+        b"two",
+        b"2147483648",
+    ] {
         let r = send!(store, give(id, &photo));
         assert_eq!(
             r.status,
@@ -760,6 +768,16 @@ async fn a_manager_gives_a_banner_a_photo_without_javascript(b: Backend) {
         );
         assert!(r.text().contains("No such banner."));
     }
+    // A body too large to read names no form: said at the top of the page.
+    let huge = vec![0xffu8; 11 << 20];
+    let r = send!(store, give(b"2", &huge));
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(
+        r.text()
+            .contains(r#"role="alert">This photo is larger than the 10 MB a photo may be"#),
+        "shown, not only carried in the page's data: {}",
+        r.text()
+    );
     assert_eq!(banner(&db).photo, Some(hash.clone()));
 
     // A dispatcher cannot post it.

@@ -42,7 +42,7 @@ async fn products(
     state: &web::Data<WebState>,
 ) -> HttpResponse {
     answer(req, payload, state, PAGE, |fields| {
-        Some(Subject::Product(
+        Ok(Subject::Product(
             fields.get("sku").unwrap_or_default().to_string(),
         ))
     })
@@ -55,21 +55,28 @@ async fn banners(
     state: &web::Data<WebState>,
 ) -> HttpResponse {
     answer(req, payload, state, BANNERS, |fields| {
+        // Digits only (no sign): one banner has one id.
+        let id = |v: &str| {
+            let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+            digits.then(|| v.parse::<i32>().ok()).flatten()
+        };
         fields
-            .id("bannerId", |v| v.parse::<i32>().ok().filter(|&id| id > 0))
+            .id("bannerId", id)
+            .filter(|&id| id > 0)
             .map(Subject::Banner)
+            .ok_or_else(|| framework::ApiError::NotFound("No such banner.".into()))
     })
     .await
 }
 
-/// The form posted to `page` for the photo of what `subject_of` reads from its fields (none: no
-/// such thing).
+/// The form posted to `page` for the photo of what `subject_of` reads from its fields (or why
+/// they name nothing).
 async fn answer(
     req: &HttpRequest,
     payload: web::Payload,
     state: &web::Data<WebState>,
     page: &'static str,
-    subject_of: fn(&Fields) -> Option<Subject>,
+    subject_of: fn(&Fields) -> Result<Subject, framework::ApiError>,
 ) -> HttpResponse {
     let limit = media::Limits::default().max_bytes >> 20;
     let form = Upload {
@@ -86,9 +93,9 @@ async fn answer(
         Ok(received) => received,
         Err(refused) => return refused,
     };
-    let Some(subject) = subject_of(&fields) else {
-        let missing = framework::ApiError::NotFound("No such banner.".into());
-        return Refused::of(missing, None).answer(req, state, &fields).await;
+    let subject = match subject_of(&fields) {
+        Ok(subject) => subject,
+        Err(e) => return Refused::of(e, None).answer(req, state, &fields).await,
     };
     let remove = fields.get("remove").is_some();
     let photo = file.map(|(_, bytes)| bytes);

@@ -1,7 +1,7 @@
 import type { PhotoView } from '../api/contract.gen';
 
 /**
- * A product's photo at the size the browser shows it: WebP where the browser takes it, JPEG
+ * A product's or a banner's photo at the size the browser shows it: WebP where the browser takes it, JPEG
  * otherwise, each chosen from every width made by `sizes` (what the layout gives the image) and
  * the screen's density. `width` and `height` are the photo's, so the page keeps its place for it
  * before it arrives. The addresses come from the API (`PhotoView`); nothing here knows the widths.

@@ -1,5 +1,5 @@
-//! A product's or a banner's photo, given by a manager (the catalog and banner pages, and the
-//! command line's `store catalog photo`): checked and kept by `media` (type from the content, size
+//! A product's or a banner's photo, given by a manager (the catalog and banners pages; a
+//! product's also by the command line's `store catalog photo`): checked and kept by `media` (type from the content, size
 //! from the header, a damaged or oversized file refused before anything is written), named by its
 //! owner in one transaction with its audit record. An owner whose photo is taken away shows its
 //! drawing again; the files stay (other products, or an order's page, may show the same photo).
@@ -80,23 +80,38 @@ fn picture(photo: Option<&Photo>) -> serde_json::Value {
     })
 }
 
-/// Gives `owner` the photo (none: its drawing) with its audit record, in one transaction.
+/// Gives `subject` the photo (none: its drawing) with its audit record, in one transaction whose
+/// first write holds the subject's row (its photo before is read once it is held: a concurrent
+/// upload or an import that removed it went first, or waits). Answers whether it had a photo.
 fn set(
     conn: &mut db::AnyConnection,
     by: Option<&StaffRow>,
-    owner: &Owner,
+    subject: &Subject,
     photo: Option<&Photo>,
-) -> Result<(), ApiError> {
+) -> Result<bool, ApiError> {
+    let first = owner(conn, subject)?;
     db::write_transaction(conn, |conn| {
-        db::catalog::set_photo(conn, owner.id, photo)?;
+        db::catalog::hold_photo_owner(conn, first.id)?;
+        // Gone meanwhile: said as the first look would have said it.
+        let held = owner(conn, subject)?;
+        if held.id != first.id {
+            return Err(ApiError::Conflict(format!(
+                "{subject} changed meanwhile: reload the page."
+            )));
+        }
+        if photo.is_none() && held.photo.is_none() {
+            return Ok(false);
+        }
+        db::catalog::set_photo(conn, held.id, photo)?;
         record(
             conn,
             by,
-            owner.action,
-            &owner.named,
-            Some(picture(owner.photo.as_ref())),
+            held.action,
+            &held.named,
+            Some(picture(held.photo.as_ref())),
             Some(picture(photo)),
-        )
+        )?;
+        Ok(held.photo.is_some())
     })
 }
 
@@ -131,8 +146,7 @@ pub fn give_kept(
     subject: &Subject,
     photo: &Photo,
 ) -> Result<(), ApiError> {
-    let before = owner(conn, subject)?;
-    set(conn, by, &before, Some(photo))
+    set(conn, by, subject, Some(photo)).map(|_| ())
 }
 
 /// Checks `upload`, keeps it in `store` and gives it to `subject` (which is looked up first),
@@ -162,12 +176,7 @@ pub fn take_away(
     by: Option<&StaffRow>,
     subject: &Subject,
 ) -> Result<bool, ApiError> {
-    let before = owner(conn, subject)?;
-    if before.photo.is_none() {
-        return Ok(false);
-    }
-    set(conn, by, &before, None)?;
-    Ok(true)
+    set(conn, by, subject, None)
 }
 
 framework::register!(StaffCatalog);

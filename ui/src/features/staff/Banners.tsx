@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { calls, type BannerEdit } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { Photo } from '../../components/Photo';
-import { DoneMessage, Field, useDone, useScopedForm } from '../../components/form';
+import { DoneMessage, Field, FormMessage, useDone, usePageForm, useScopedForm } from '../../components/form';
 import { PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
 import { bannersEditQuery } from './queries';
 import { StaffForm } from './StaffForm';
@@ -24,7 +24,7 @@ function BannerPhoto({ b }: { b: BannerEdit }) {
   const upload = `${b.anchor}-photo`;
   const remove = `${b.anchor}-remove`;
   const [uploadState, uploadSubmit] = useScopedForm(upload);
-  const [removeState, removeSubmit] = useScopedForm(remove, { confirm: removeQuestion(b.title) });
+  const [removeState, removeSubmit] = useScopedForm(remove, { confirm: removeQuestion(b.title, 'Its images show') });
   const key = { bannerId: String(b.id) };
   return (
     <div className="banner-photo-forms">
@@ -74,6 +74,9 @@ function BannerForm({ b }: { b: BannerEdit }) {
 /** The home page's banners for managers: each one's title, place and the days it shows. */
 export function Banners() {
   const banners = useQuery(bannersEditQuery.options());
+  // A photo form's body the server could not read (too large, not a form) comes back naming no
+  // form: said at the top of the page.
+  const unread = usePageForm((v) => v.form === undefined);
   const done = useDone({
     saved: 'Saved: the home page shows it within a second, on its days.',
     photo: 'The photo is saved: the home page shows it within a second.',
@@ -82,6 +85,7 @@ export function Banners() {
   return (
     <StaffPage current="/staff/catalog" id="staff-banners" title="Banners">
       <DoneMessage text={done} />
+      {unread && <FormMessage state={{ ...unread, ok: false }} />}
       <p>
         <a href="/staff/catalog">Back to the catalog</a> · New banners come with the catalog file (<a href="/staff/catalog/import">Export or import the catalog file</a>).
       </p>

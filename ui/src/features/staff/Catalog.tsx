@@ -35,7 +35,7 @@ function PhotoForm({ product, first }: { product: CatalogProduct; first: boolean
 }
 
 function RemoveForm({ product }: { product: CatalogProduct }) {
-  const [state, submit] = useOwnForm(product.sku, true, false, removeQuestion(product.product_name));
+  const [state, submit] = useOwnForm(product.sku, true, false, removeQuestion(product.product_name, 'Its drawing shows'));
   return <PhotoRemove action="/staff/catalog" name={product.product_name} hidden={{ sku: product.sku }} state={state} submit={submit} />;
 }
 

@@ -23,12 +23,13 @@ export function PhotoUpload({ action, id, name, hidden, state, submit }: { actio
   const hint = `${id}-hint`;
   const error = `${id}-error`;
   const invalid = Boolean(state.errors.photo);
+  // The error box is named whatever it holds: a missing banner or a stale page is said there too.
   return (
     <form method="post" action={action} encType="multipart/form-data" onSubmit={submit} className="inline-form">
       <Csrf />
       <HiddenFields hidden={hidden} />
       <label htmlFor={id}>{`Photo of ${name}`}</label>
-      <input id={id} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={invalid ? `${hint} ${error}` : hint} aria-invalid={invalid ? true : undefined} />
+      <input id={id} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={`${hint} ${error}`} aria-invalid={invalid ? true : undefined} />
       <span id={hint} className="muted">
         JPEG, PNG or WebP, up to 10 MB.
       </span>
@@ -58,7 +59,7 @@ export function PhotoRemove({ action, name, hidden, state, submit }: { action: s
   );
 }
 
-/** The question a photo's Remove asks first (with JavaScript). */
-export function removeQuestion(name: string): string {
-  return `Take the photo of ${name} away? Its drawing shows again.`;
+/** The question a photo's Remove asks first (with JavaScript); `instead` is what shows again. */
+export function removeQuestion(name: string, instead: 'Its drawing shows' | 'Its images show'): string {
+  return `Take the photo of ${name} away? ${instead} again.`;
 }
