@@ -14,6 +14,7 @@ pub mod photo_form;
 pub mod plan;
 pub mod respond;
 pub mod routes;
+pub mod same_asked;
 pub mod security;
 pub mod seo;
 pub mod shell;
@@ -60,6 +61,8 @@ pub struct WebState {
     pub config: WebConfig,
     /// Visitors' cart parts of the pages ([`visitor`]), by cart revision and place.
     pub visitors: visitor::PartsCache,
+    /// Guests' pages by the request as it came ([`same_asked`]).
+    pub same_asked: same_asked::SameAsked,
     /// The product photos' folder ([`media_files`]).
     pub media: Arc<media::Store>,
 }
@@ -92,6 +95,7 @@ impl WebState {
             routes,
             config,
             visitors: visitor::parts_cache(),
+            same_asked: same_asked::SameAsked::default(),
             media: Arc::new(media),
         })
     }

@@ -61,6 +61,13 @@ pub async fn serve(
         return res;
     }
     let maintenance = state.api.closed_for(req.path());
+    // A guest asking as one asked before: answered before anything is read of the request.
+    let asked = (!maintenance && posted.is_none())
+        .then(|| crate::same_asked::key(req, state.api.watch.data_version()))
+        .flatten();
+    if let Some(page) = asked.and_then(|k| state.same_asked.get(k)) {
+        return page.respond(req);
+    }
     let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
     let viewer = match who(req, state, maintenance, forms, &guard).await {
         Ok(v) => v,
@@ -85,6 +92,7 @@ pub async fn serve(
         maintenance,
         forms,
         viewer: &viewer,
+        asked,
     };
     match visited(req, state, visit).await {
         Ok(res) => with_session(res, &viewer, state),
@@ -159,6 +167,8 @@ struct Visit<'a> {
     maintenance: bool,
     forms: bool,
     viewer: &'a Viewer,
+    /// The request's key in [`crate::same_asked`] (none: posted, or under maintenance).
+    asked: Option<u128>,
 }
 
 /// The page for a visit: kept, or planned and rendered (and kept when it may be). `Err`: an
@@ -197,7 +207,10 @@ async fn visited(
     // for that render instead of rendering it again.
     let making = match key {
         Some(k) => match state.api.cache.get_or_make::<Page>(k, MAKING_WAIT).await {
-            Ok(hit) => return Ok(answer_shared(req, state, &hit, viewer, &choices, true).await),
+            Ok(hit) => {
+                let shared = Shared { viewer, choices: &choices, kept: true, asked: visit.asked };
+                return Ok(answer_shared(req, state, &hit, shared).await);
+            }
             Err(making) => Some(making),
         },
         None => None,
@@ -235,7 +248,8 @@ async fn visited(
     }
     let status = visit.posted.as_ref().map(|p| p.status);
     let page = rendered(req, state, planned, visit.forms, status, making).await?;
-    Ok(answer_shared(req, state, &page.0, viewer, &choices, page.1).await)
+    let shared = Shared { viewer, choices: &choices, kept: page.1, asked: visit.asked };
+    Ok(answer_shared(req, state, &page.0, shared).await)
 }
 
 /// The page input's visitor parts of a shared page: sentinels, filled in per answer.
@@ -319,6 +333,15 @@ async fn rendered(
     }
 }
 
+/// Who a shared page is answered to: the visitor, their gate choices, whether the page is kept
+/// (shared by its key), and the request's key in [`crate::same_asked`].
+struct Shared<'a> {
+    viewer: &'a Viewer,
+    choices: &'a Choices,
+    kept: bool,
+    asked: Option<u128>,
+}
+
 /// Answers a page with this visitor's parts: a page without slots as it is; a guest with
 /// nothing of their own (no session, no cart) gets the page filled once for everyone (kept,
 /// compressed, answered 304 while the same); anyone else their own filling.
@@ -326,10 +349,14 @@ async fn answer_shared(
     req: &HttpRequest,
     state: &WebState,
     page: &Arc<Page>,
-    viewer: &Viewer,
-    choices: &Choices,
-    kept: bool,
+    shared: Shared<'_>,
 ) -> HttpResponse {
+    let Shared {
+        viewer,
+        choices,
+        kept,
+        asked,
+    } = shared;
     if !page.has_slots() {
         return page.respond(req);
     }
@@ -355,6 +382,9 @@ async fn answer_shared(
                 c
             }
         };
+        if let Some(asked) = asked {
+            state.same_asked.keep(asked, req, &everyone);
+        }
         return everyone.respond(req);
     }
     if member.is_none() && csrf.is_empty() && parts.is_nobodys() {
