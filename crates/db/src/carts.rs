@@ -354,13 +354,21 @@ pub fn listed_in_city(
     city: CityId,
     products: &[ProductId],
 ) -> QueryResult<Vec<ProductId>> {
-    let ids: Vec<i32> = products.iter().map(|p| p.get()).collect();
-    product_areas::table
-        .filter(product_areas::city_id.eq(city.get()))
-        .filter(product_areas::product_id.eq_any(ids))
-        .select(product_areas::product_id)
-        .load::<i32>(conn)
-        .map(|v| v.into_iter().map(ProductId::from_db).collect())
+    // One lookup by the key per product (a cart holds a few): a statement of one shape, prepared
+    // once per connection, where a list of a cart's length (`IN (...)`) is prepared again on every
+    // call, and that preparing cost more than the lookups.
+    let mut listed = Vec::with_capacity(products.len());
+    for &product in products {
+        let found = product_areas::table
+            .find((product.get(), city.get()))
+            .select(product_areas::product_id)
+            .first::<i32>(conn)
+            .optional()?;
+        if found.is_some() {
+            listed.push(product);
+        }
+    }
+    Ok(listed)
 }
 
 /// A product as the catalog has it now.
