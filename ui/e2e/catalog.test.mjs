@@ -125,6 +125,23 @@ for (const b of [
       await page.waitForURL(new RegExp(`/staff/catalog/banners\\?done=removed#banner-${b.id}$`));
       await page.getByText('The photo is taken away: the home page shows the images again.').waitFor();
       await section().getByText(/No photo: the images above show/).waitFor();
+
+      // A new banner, scheduled, with its photo: refused without a title, then added.
+      const add = () => page.locator('#banner-add');
+      const title = `Rainy days, JavaScript ${b.js ? 'on' : 'off'}`;
+      await add().getByLabel('First day shown').fill('2099-06-01');
+      await add().getByLabel('Photo', { exact: true }).setInputFiles(PHOTO);
+      await add().getByRole('button', { name: 'Add Banner' }).click();
+      await add().getByText(/The title/).first().waitFor();
+      assert.equal(await add().getByLabel('First day shown').inputValue(), '2099-06-01', 'what was typed is kept');
+      await ready();
+      await add().getByLabel('Title').fill(title);
+      await add().getByLabel('Photo', { exact: true }).setInputFiles(PHOTO);
+      await add().getByRole('button', { name: 'Add Banner' }).click();
+      await page.waitForURL(/\/staff\/catalog\/banners\?done=added#banner-\d+$/);
+      await page.getByText('Added: the home page shows it within a second, on its days.').waitFor();
+      await page.getByRole('heading', { name: title }).waitFor();
+      await noViolations(page, b.js, 'banners with a new one');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -830,6 +830,158 @@ async fn a_manager_gives_a_banner_a_photo_without_javascript(b: Backend) {
 }
 both!(a_manager_gives_a_banner_a_photo_without_javascript);
 
+/// A manager adds a banner with its photo and days, without JavaScript: refused field by field as
+/// the catalog import refuses it (nothing kept), then added, scheduled, shown on its first day
+/// with its photo, its images in the catalog file the photo's own, each step in the audit log.
+async fn a_manager_adds_a_banner_without_javascript(b: Backend) {
+    let db = database(b);
+    let media = tempfile::tempdir().unwrap();
+    let mut cfg = support::store_config(&db.url, false);
+    cfg.media_dir = media.path().to_path_buf();
+    cfg.testdate = None;
+    let store = store!(db, cfg.clone());
+    staff_member(&db, "boss@tala.example", "manager");
+    let (boss, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let html = send!(store, get("/staff/catalog/banners", &boss)).text();
+    assert!(
+        html.contains("Add a Banner") && html.contains(r#"name="add""#),
+        "{html}"
+    );
+    let csrf = csrf_of(&html);
+    let photo = media::testing::jpeg(1500, 500);
+    let count = |db: &TestDb| -> i64 {
+        db::schema::banners::table
+            .count()
+            .get_result(&mut db.pool.get().unwrap())
+            .unwrap()
+    };
+    let before = count(&db);
+    let add = |fields: &[(&str, &str)], file: Option<&[u8]>| {
+        let mut parts: Vec<(&str, Option<&str>, &[u8])> = vec![
+            ("csrf", None, csrf.as_bytes()),
+            ("add", None, b"true"),
+            ("form", None, b"banner-add"),
+        ];
+        for (k, v) in fields {
+            parts.push((k, None, v.as_bytes()));
+        }
+        if let Some(f) = file {
+            parts.push(("photo", Some("rainy.jpg"), f));
+        }
+        post_files("/staff/catalog/banners", &boss, &parts)
+    };
+    // Refused as the import refuses, each beside its field; what was typed comes back.
+    let r = send!(
+        store,
+        add(
+            &[
+                ("title", ""),
+                ("starts_on", "2099-06-30"),
+                ("ends_on", "2099-06-01"),
+                ("sort_order", "")
+            ],
+            Some(&photo)
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    let text = r.text();
+    assert!(
+        text.contains("The last day 2099-06-01 is before the first day 2099-06-30"),
+        "{text}"
+    );
+    assert!(text.contains("The title"), "{text}");
+    assert!(
+        text.contains(r#"value="2099-06-30""#),
+        "typed days come back: {text}"
+    );
+    let r = send!(
+        store,
+        add(
+            &[("title", "Rainy days"), ("sort_order", "first")],
+            Some(&photo)
+        )
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains("The place must be a whole number."));
+    let r = send!(store, add(&[("title", "Rainy days")], None));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains("Choose a photo to upload."));
+    let r = send!(store, add(&[("title", "Rainy days")], Some(b"not a photo")));
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().contains("This file is not a photo"));
+    assert_eq!(count(&db), before, "nothing added");
+
+    // Added, scheduled from a day ahead.
+    let r = send!(
+        store,
+        add(
+            &[
+                ("title", "Rainy days: kegs to your door"),
+                ("starts_on", "2099-06-01"),
+                ("ends_on", "2099-06-30")
+            ],
+            Some(&photo)
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    let to = location(&r);
+    let id: i32 = to
+        .strip_prefix("/staff/catalog/banners?done=added#banner-")
+        .unwrap_or_else(|| panic!("{to}"))
+        .parse()
+        .unwrap();
+    assert_eq!(count(&db), before + 1);
+    let added = db::catalog::banner(&mut db.pool.get().unwrap(), id)
+        .unwrap()
+        .unwrap();
+    let hash = added.photo.clone().unwrap();
+    assert_eq!(added.title, "Rainy days: kegs to your door");
+    assert_eq!(
+        (added.starts_on.as_deref(), added.ends_on.as_deref()),
+        (Some("2099-06-01"), Some("2099-06-30"))
+    );
+    assert_eq!(added.desktop_image, format!("/media/{hash}-1280.jpg"));
+    assert_eq!(added.mobile_image, format!("/media/{hash}-480.jpg"));
+    let page = send!(store, get("/staff/catalog/banners?done=added", &boss)).text();
+    assert!(page.contains("Added: the home page shows it within a second, on its days."));
+    assert!(
+        page.contains("2099-06-01 to 2099-06-30 · Not shown today"),
+        "{page}"
+    );
+    // The shop: not before its first day, on it with its photo.
+    let shop = store!(db, cfg);
+    let on = |day: &str| get(&format!("/api/v1/banners?testdate={day}"), &Jar::default());
+    let shown = send!(shop, on("2099-05-31")).json();
+    assert!(!shown["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|b| b["id"] == id));
+    let shown = send!(shop, on("2099-06-01")).json();
+    let ours = shown["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["id"] == id)
+        .cloned()
+        .unwrap();
+    assert_eq!(ours["photo"]["width"], 1500);
+    // The catalog file names it, its images the photo's own sizes.
+    let file = db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap();
+    assert!(file
+        .banners
+        .iter()
+        .any(|b| b.id == id && b.desktop_image.contains(&hash)));
+    let actions: Vec<String> = db::schema::audit_log::table
+        .filter(db::schema::audit_log::subject.like(format!("banner {id}%")))
+        .select(db::schema::audit_log::action)
+        .order(db::schema::audit_log::id)
+        .load(&mut db.pool.get().unwrap())
+        .unwrap();
+    assert_eq!(actions, ["banner.add", "banner.photo"]);
+}
+both!(a_manager_adds_a_banner_without_javascript);
+
 /// A product's form and the cities of many products, as a browser without JavaScript sends them:
 /// the form filled from the catalog, a refused post typed back with its message by its field
 /// (ticked cities and the description's lines kept), a save back on the product's page; ticked

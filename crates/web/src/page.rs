@@ -208,7 +208,12 @@ async fn visited(
     let making = match key {
         Some(k) => match state.api.cache.get_or_make::<Page>(k, MAKING_WAIT).await {
             Ok(hit) => {
-                let shared = Shared { viewer, choices: &choices, kept: true, asked: visit.asked };
+                let shared = Shared {
+                    viewer,
+                    choices: &choices,
+                    kept: true,
+                    asked: visit.asked,
+                };
                 return Ok(answer_shared(req, state, &hit, shared).await);
             }
             Err(making) => Some(making),
@@ -248,7 +253,12 @@ async fn visited(
     }
     let status = visit.posted.as_ref().map(|p| p.status);
     let page = rendered(req, state, planned, visit.forms, status, making).await?;
-    let shared = Shared { viewer, choices: &choices, kept: page.1, asked: visit.asked };
+    let shared = Shared {
+        viewer,
+        choices: &choices,
+        kept: page.1,
+        asked: visit.asked,
+    };
     Ok(answer_shared(req, state, &page.0, shared).await)
 }
 

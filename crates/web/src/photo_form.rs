@@ -11,6 +11,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
+use api::staff::catalog::banners::NewBanner;
 use api::staff::photos::Subject;
 use domain::staff::Role;
 
@@ -42,9 +43,8 @@ async fn products(
     state: &web::Data<WebState>,
 ) -> HttpResponse {
     answer(req, payload, state, PAGE, |fields| {
-        Ok(Subject::Product(
-            fields.get("sku").unwrap_or_default().to_string(),
-        ))
+        let sku = fields.get("sku").unwrap_or_default().to_string();
+        Ok(Asked::Photo(Subject::Product(sku)))
     })
     .await
 }
@@ -55,6 +55,15 @@ async fn banners(
     state: &web::Data<WebState>,
 ) -> HttpResponse {
     answer(req, payload, state, BANNERS, |fields| {
+        if fields.get("add").is_some() {
+            let typed = |name: &str| fields.get(name).unwrap_or_default().to_string();
+            return Ok(Asked::NewBanner(NewBanner {
+                title: typed("title"),
+                starts_on: typed("starts_on"),
+                ends_on: typed("ends_on"),
+                sort_order: typed("sort_order"),
+            }));
+        }
         // Digits only (no sign): one banner has one id.
         let id = |v: &str| {
             let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
@@ -63,20 +72,26 @@ async fn banners(
         fields
             .id("bannerId", id)
             .filter(|&id| id > 0)
-            .map(Subject::Banner)
+            .map(|id| Asked::Photo(Subject::Banner(id)))
             .ok_or_else(|| framework::ApiError::NotFound("No such banner.".into()))
     })
     .await
 }
 
-/// The form posted to `page` for the photo of what `subject_of` reads from its fields (or why
-/// they name nothing).
+/// What a photo form asks for: a photo for a product or a banner (or to take it away), or a new
+/// banner with its photo.
+enum Asked {
+    Photo(Subject),
+    NewBanner(NewBanner),
+}
+
+/// The form posted to `page` for what `asked` reads from its fields (or why they name nothing).
 async fn answer(
     req: &HttpRequest,
     payload: web::Payload,
     state: &web::Data<WebState>,
     page: &'static str,
-    subject_of: fn(&Fields) -> Result<Subject, framework::ApiError>,
+    asked: fn(&Fields) -> Result<Asked, framework::ApiError>,
 ) -> HttpResponse {
     let limit = media::Limits::default().max_bytes >> 20;
     let form = Upload {
@@ -93,11 +108,11 @@ async fn answer(
         Ok(received) => received,
         Err(refused) => return refused,
     };
-    let subject = match subject_of(&fields) {
-        Ok(subject) => subject,
+    let asked = match asked(&fields) {
+        Ok(asked) => asked,
         Err(e) => return Refused::of(e, None).answer(req, state, &fields).await,
     };
-    let remove = fields.get("remove").is_some();
+    let remove = fields.get("remove").is_some() && matches!(asked, Asked::Photo(_));
     let photo = file.map(|(_, bytes)| bytes);
     if !remove && photo.is_none() {
         let none = refused(
@@ -107,23 +122,54 @@ async fn answer(
         );
         return none.answer(req, state, &fields).await;
     }
-    let anchor = subject.anchor();
-    let done = if remove {
-        state
-            .api
-            .run(caller, move |ctx| {
-                let signed = api::staff::staff(ctx, &[Role::Manager])?;
-                api::staff::photos::take_away(ctx.conn, Some(&signed.member), &subject)
-                    .map(|_| "removed")
-            })
+    let photo = photo.unwrap_or_default();
+    let done = match asked {
+        Asked::NewBanner(new) => add(state, caller, new, photo)
             .await
-    } else {
-        give(state, caller, subject, photo.unwrap_or_default()).await
+            .map(|id| ("added", Subject::Banner(id).anchor())),
+        Asked::Photo(subject) if remove => {
+            let anchor = subject.anchor();
+            state
+                .api
+                .run(caller, move |ctx| {
+                    let signed = api::staff::staff(ctx, &[Role::Manager])?;
+                    api::staff::photos::take_away(ctx.conn, Some(&signed.member), &subject)
+                })
+                .await
+                .map(|_| ("removed", anchor))
+        }
+        Asked::Photo(subject) => {
+            let anchor = subject.anchor();
+            give(state, caller, subject, photo)
+                .await
+                .map(|()| ("photo", anchor))
+        }
     };
     match done {
-        Ok(done) => success(req, &Done::to(format!("{page}?done={done}#{anchor}"))),
+        Ok((done, anchor)) => success(req, &Done::to(format!("{page}?done={done}#{anchor}"))),
         Err(e) => Refused::of(e, None).answer(req, state, &fields).await,
     }
+}
+
+/// A new banner: its photo checked and kept on a blocking thread (no connection held), then the
+/// banner added with it by the manager, who is asked again. Answers its id.
+async fn add(
+    state: &web::Data<WebState>,
+    caller: framework::Caller,
+    new: NewBanner,
+    photo: Vec<u8>,
+) -> Result<i32, framework::ApiError> {
+    let store = state.media.clone();
+    let kept = web::block(move || api::staff::photos::keep(&store, &"a new banner", &photo))
+        .await
+        .map_err(|_| framework::ApiError::Unavailable)??;
+    state
+        .api
+        .run(caller, move |ctx| {
+            let signed = api::staff::staff(ctx, &[Role::Manager])?;
+            api::staff::catalog::banners::add(ctx.conn, &signed.member, new, &kept)
+        })
+        .await
 }
 
 /// The photo checked and kept on a blocking thread (no connection held while it is decoded),
@@ -133,7 +179,7 @@ async fn give(
     caller: framework::Caller,
     subject: Subject,
     photo: Vec<u8>,
-) -> Result<&'static str, framework::ApiError> {
+) -> Result<(), framework::ApiError> {
     let known = subject.clone();
     state
         .api
@@ -152,5 +198,4 @@ async fn give(
             api::staff::photos::give_kept(ctx.conn, Some(&signed.member), &subject, &kept)
         })
         .await
-        .map(|()| "photo")
 }

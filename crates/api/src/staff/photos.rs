@@ -118,7 +118,11 @@ fn set(
 /// Checks `upload` and keeps it in `store` (nothing is kept when it is refused); `subject` names
 /// it in the log. Blocking work (a photo is decoded, a file written): run it off the request
 /// threads, and without a database connection held.
-pub fn keep(store: &media::Store, subject: &Subject, upload: &[u8]) -> Result<Photo, ApiError> {
+pub fn keep(
+    store: &media::Store,
+    subject: &impl std::fmt::Display,
+    upload: &[u8],
+) -> Result<Photo, ApiError> {
     let original = media::inspect(upload, &media::Limits::default()).map_err(|refused| {
         if let media::Refused::Damaged(why) = &refused {
             log::info!("photo for {subject} refused as damaged: {why}");

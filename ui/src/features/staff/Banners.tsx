@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { calls, type BannerEdit } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { Photo } from '../../components/Photo';
-import { DoneMessage, Field, FormMessage, useDone, usePageForm, useScopedForm } from '../../components/form';
+import { Csrf, DoneMessage, Field, FormMessage, useDone, usePageForm, useScopedForm } from '../../components/form';
 import { PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
 import { bannersEditQuery } from './queries';
-import { StaffForm } from './StaffForm';
+import { FieldErrors, StaffForm } from './StaffForm';
 import { StaffPage } from './StaffPage';
 
 /** The banners page, where each banner's forms post. */
@@ -71,6 +71,40 @@ function BannerForm({ b }: { b: BannerEdit }) {
   );
 }
 
+/** The form that adds a banner: its words, days and place, with its photo (a banner is never without one). */
+function AddBanner() {
+  const id = 'banner-add';
+  const [state, submit] = useScopedForm(id);
+  const photoError = `${id}-photo-error`;
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="banner-edit">
+      <h2 id={`${id}-heading`}>Add a Banner</h2>
+      <p>Give it a first day ahead to schedule it; the home page shows it from that day, with its photo on every screen.</p>
+      <form method="post" action={BANNERS} encType="multipart/form-data" onSubmit={submit} noValidate>
+        <Csrf />
+        <input type="hidden" name="add" value="true" />
+        <input type="hidden" name="form" value={id} />
+        <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue="" />
+        <Field id={`${id}-starts_on`} name="starts_on" label="First day shown" type="date" state={state} defaultValue="" hint="Empty: shown already." />
+        <Field id={`${id}-ends_on`} name="ends_on" label="Last day shown" type="date" state={state} defaultValue="" hint="Empty: shown for good." />
+        <Field id={`${id}-sort_order`} name="sort_order" label="Place in the carousel" type="number" state={state} defaultValue="" hint="Lower comes first. Empty: after the others." />
+        <div className="field">
+          <label htmlFor={`${id}-photo`}>Photo</label>
+          <input id={`${id}-photo`} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={`${id}-photo-hint ${photoError}`} aria-invalid={state.errors.photo ? true : undefined} />
+          <span id={`${id}-photo-hint`} className="muted">
+            JPEG, PNG or WebP, up to 10 MB; a wide one, about 3 to 1, suits the carousel best.
+          </span>
+          <FieldErrors state={state} name="photo" id={photoError} />
+        </div>
+        <FormMessage state={state} fields={['title', 'starts_on', 'ends_on', 'sort_order', 'photo']} />
+        <button type="submit" disabled={state.busy}>
+          {state.busy ? 'Adding…' : 'Add Banner'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
 /** The home page's banners for managers: each one's title, place and the days it shows. */
 export function Banners() {
   const banners = useQuery(bannersEditQuery.options());
@@ -80,6 +114,7 @@ export function Banners() {
   const done = useDone({
     saved: 'Saved: the home page shows it within a second, on its days.',
     photo: 'The photo is saved: the home page shows it within a second.',
+    added: 'Added: the home page shows it within a second, on its days.',
     removed: 'The photo is taken away: the home page shows the images again.',
   });
   return (
@@ -87,11 +122,12 @@ export function Banners() {
       <DoneMessage text={done} />
       {unread && <FormMessage state={{ ...unread, ok: false }} />}
       <p>
-        <a href="/staff/catalog">Back to the catalog</a> · New banners come with the catalog file (<a href="/staff/catalog/import">Export or import the catalog file</a>).
+        <a href="/staff/catalog">Back to the catalog</a> · <a href="#banner-add">Add a banner</a> · Many at once come with the catalog file (<a href="/staff/catalog/import">Export or import the catalog file</a>).
       </p>
       <QueryState query={banners} loading="Loading the banners…" error="We could not load the banners. Please reload the page." retry>
         {(list) => (list.results.length === 0 ? <p>There are no banners.</p> : list.results.map((b) => <BannerForm key={b.id} b={b} />))}
       </QueryState>
+      <AddBanner />
     </StaffPage>
   );
 }

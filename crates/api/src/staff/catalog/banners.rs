@@ -193,3 +193,70 @@ impl Endpoint for StaffBannerSave {
         })
     }
 }
+
+/// A new banner as its form gives it (its photo apart): the fields as typed.
+#[derive(Debug, Clone, Default)]
+pub struct NewBanner {
+    pub title: String,
+    pub starts_on: String,
+    pub ends_on: String,
+    /// Its place in the carousel as typed; empty: after the last.
+    pub sort_order: String,
+}
+
+/// The fields a new banner's form answers problems on.
+const NEW_FIELDS: &[&str] = &["title", "starts_on", "ends_on", "sort_order"];
+
+/// Adds a banner with `photo` (kept by `photos::keep`), checked by the catalog import's rules,
+/// recorded for `by` (`banner.add`, then `banner.photo`); answers its id. In the catalog file its
+/// images are the photo's own JPEG sizes (the widest, and a phone's), so the file stays whole
+/// without the photo; the pages show the photo at every size made.
+pub fn add(
+    conn: &mut db::AnyConnection,
+    by: &db::team::StaffRow,
+    new: NewBanner,
+    photo: &db::catalog::Photo,
+) -> Result<i32, ApiError> {
+    let sort_order = match new.sort_order.trim() {
+        "" => None,
+        typed => Some(typed.parse::<i32>().map_err(|_| ApiError::Invalid {
+            field: "sort_order",
+            message: "The place must be a whole number.".into(),
+        })?),
+    };
+    let day = |d: &str| Some(d.trim().to_string()).filter(|d| !d.is_empty());
+    let width = u32::try_from(photo.width).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let jpeg = |up_to: u32| {
+        media::address(
+            &photo.hash,
+            media::fallback_width(width, up_to),
+            media::Format::Jpeg,
+        )
+    };
+    let next = db::catalog_io::export(conn)?
+        .banners
+        .iter()
+        .map(|b| b.id)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let key = format!("id {next}");
+    let mut added = next;
+    edit(conn, by, true, ("banners", &key, NEW_FIELDS), |file| {
+        added = file.banners.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+        let last = file.banners.iter().map(|b| b.sort_order).max().unwrap_or(0);
+        file.banners.push(BannerRecord {
+            id: added,
+            title: new.title,
+            desktop_image: jpeg(u32::MAX),
+            mobile_image: jpeg(480),
+            sort_order: sort_order.unwrap_or(last.saturating_add(1)),
+            starts_on: day(&new.starts_on),
+            ends_on: day(&new.ends_on),
+        });
+        Ok(())
+    })?;
+    let banner = crate::staff::photos::Subject::Banner(added);
+    crate::staff::photos::give_kept(conn, Some(by), &banner, photo)?;
+    Ok(added)
+}

@@ -194,6 +194,9 @@ fn audit(
         let (action, subject) = match (c.section, ids.get(&c.key)) {
             ("products", Some((id, sku))) => ("product.change", format!("product {id} ({sku})")),
             ("products", None) => ("product.change", format!("product {}", c.key)),
+            ("banners", _) if c.kind == catalog_io::ChangeKind::New => {
+                ("banner.add", format!("banner {}", c.key))
+            }
             ("banners", _) => ("banner.change", format!("banner {}", c.key)),
             ("deposits", _) => ("deposit.change", format!("deposit {}", c.key)),
             ("delivery_fees", _) => ("fee.change", format!("delivery fee {}", c.key)),
