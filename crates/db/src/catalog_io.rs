@@ -21,6 +21,7 @@
 //! transaction, so a form's rules are the file's.
 
 mod read;
+pub use read::SORT_ORDER;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 

@@ -65,7 +65,7 @@ pub async fn serve(
     let asked = (!maintenance && posted.is_none())
         .then(|| crate::same_asked::key(req, state.api.watch.data_version()))
         .flatten();
-    if let Some(page) = asked.and_then(|k| state.same_asked.get(k)) {
+    if let Some(page) = asked.and_then(|k| state.same_asked.get(k, &state.api.cache)) {
         return page.respond(req);
     }
     let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
@@ -393,7 +393,7 @@ async fn answer_shared(
             }
         };
         if let Some(asked) = asked {
-            state.same_asked.keep(asked, req, &everyone);
+            state.same_asked.keep(asked, req, key);
         }
         return everyone.respond(req);
     }

@@ -159,6 +159,8 @@ async fn add(
     new: NewBanner,
     photo: Vec<u8>,
 ) -> Result<i32, framework::ApiError> {
+    // What can be said without the photo is said before it is read.
+    new.place()?;
     let store = state.media.clone();
     let kept = web::block(move || api::staff::photos::keep(&store, &"a new banner", &photo))
         .await

@@ -5,9 +5,9 @@
 //! answered from here before a cookie is parsed or a key of the page is made.
 //!
 //! Only a request without a session, a cart or the member hint is kept: everything else that
-//! shapes the page is in those bytes. Bounded by entries, not bytes (each holds a page the page
-//! cache weighs too): a flood of made-up cookies only churns these few, and a page that is no
-//! longer asked for goes with them.
+//! shapes the page is in those bytes. What is kept is the page's key in the page cache, not the
+//! page: the page cache alone holds pages and weighs them (a page it lets go is made again), and
+//! a flood of made-up cookies only churns these few keys.
 
 use std::sync::Arc;
 
@@ -19,8 +19,8 @@ use crate::slotted::Page;
 /// How many requests' pages are kept: the gates' combinations guests arrive with.
 const ENTRIES: usize = 512;
 
-/// The pages, by [`key`].
-pub struct SameAsked(quick_cache::sync::Cache<u128, Arc<Page>>);
+/// The page cache's keys of the pages, by [`key`].
+pub struct SameAsked(quick_cache::sync::Cache<u128, u128>);
 
 impl Default for SameAsked {
     fn default() -> Self {
@@ -29,18 +29,19 @@ impl Default for SameAsked {
 }
 
 impl SameAsked {
-    /// The page answered to a request of this key, if kept.
-    pub fn get(&self, key: u128) -> Option<Arc<Page>> {
-        self.0.get(&key)
+    /// The page answered to a request of this key, if it is still in `pages`.
+    pub fn get(&self, key: u128, pages: &framework::cache::ResponseCache) -> Option<Arc<Page>> {
+        pages.get::<Page>(self.0.get(&key)?)
     }
 
-    /// Keeps `page` for requests of `key` when `req` carries nothing of a visitor's own.
-    pub fn keep(&self, key: u128, req: &HttpRequest, page: &Arc<Page>) {
+    /// Keeps the page cache's key `page` for requests of `key` when `req` carries nothing of a
+    /// visitor's own.
+    pub fn keep(&self, key: u128, req: &HttpRequest, page: u128) {
         let own = framework::request::cookie_token(req).is_some()
             || api::cart::cookie(req).is_some()
             || req.cookie(framework::session::MEMBER_COOKIE).is_some();
         if !own {
-            self.0.insert(key, page.clone());
+            self.0.insert(key, page);
         }
     }
 }
@@ -89,13 +90,17 @@ mod tests {
         r.to_http_request()
     }
 
-    fn page() -> Arc<Page> {
+    /// A page cache holding one page under the key 42.
+    fn pages() -> (framework::cache::ResponseCache, Arc<Page>) {
         let body = actix_web::web::Bytes::from_static(b"<html>the page</html>");
-        Arc::new(Page::new(framework::cache::Cached::new(
+        let page = Arc::new(Page::new(framework::cache::Cached::new(
             StatusCode::OK,
             vec![],
             body,
-        )))
+        )));
+        let cache = framework::cache::ResponseCache::new(1 << 20);
+        cache.insert(42, page.clone());
+        (cache, page)
     }
 
     #[test]
@@ -121,7 +126,7 @@ mod tests {
     #[test]
     fn nothing_of_a_visitor_of_their_own_is_kept() {
         let kept = SameAsked::default();
-        let page = page();
+        let (cache, page) = pages();
         for own in [
             format!("{GATES}; session={TOKEN}"),
             format!("{GATES}; cart={TOKEN}"),
@@ -129,12 +134,15 @@ mod tests {
         ] {
             let req = asked("/buy-beer", Some(&own));
             let k = key(&req, 1).unwrap();
-            kept.keep(k, &req, &page);
-            assert!(kept.get(k).is_none(), "{own}");
+            kept.keep(k, &req, 42);
+            assert!(kept.get(k, &cache).is_none(), "{own}");
         }
         let guest = asked("/buy-beer", Some(GATES));
         let k = key(&guest, 1).unwrap();
-        kept.keep(k, &guest, &page);
-        assert!(kept.get(k).is_some_and(|p| Arc::ptr_eq(&p, &page)));
+        kept.keep(k, &guest, 42);
+        assert!(kept.get(k, &cache).is_some_and(|p| Arc::ptr_eq(&p, &page)));
+        // A page the page cache let go is not answered from here.
+        kept.keep(k, &guest, 43);
+        assert!(kept.get(k, &cache).is_none());
     }
 }

@@ -65,11 +65,36 @@ fn owner(conn: &mut db::AnyConnection, subject: &Subject) -> Result<Owner, ApiEr
             Ok(Owner {
                 id: PhotoOwner::Banner(b.id),
                 action: "banner.photo",
-                named: format!("banner {} ({})", b.id, b.title),
+                named: banner_named(b.id, &b.title),
                 photo: b.kept_photo(),
             })
         }
     }
+}
+
+/// Names `photo` as the banner `id`'s (titled `title`) in the transaction that added it: a new
+/// row, held by that transaction, with no photo before.
+pub fn of_new_banner(
+    conn: &mut db::AnyConnection,
+    by: &StaffRow,
+    id: i32,
+    title: &str,
+    photo: &Photo,
+) -> db::diesel::QueryResult<()> {
+    db::catalog::set_photo(conn, PhotoOwner::Banner(id), Some(photo))?;
+    super::entry(
+        conn,
+        Some(by),
+        "banner.photo",
+        &banner_named(id, title),
+        Some(picture(None)),
+        Some(picture(Some(photo))),
+    )
+}
+
+/// A banner as the audit log names it.
+fn banner_named(id: i32, title: &str) -> String {
+    format!("banner {id} ({title})")
 }
 
 fn picture(photo: Option<&Photo>) -> serde_json::Value {

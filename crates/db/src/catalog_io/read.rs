@@ -25,7 +25,7 @@ const SHOWN: usize = 100;
 /// The sections of a file, after its `format`.
 const SECTIONS: [&str; 5] = ["products", "deposits", "delivery_fees", "banners", "promos"];
 /// A sort order is a whole number in this range.
-const SORT_ORDER: RangeInclusive<i64> = -1_000_000..=1_000_000;
+pub const SORT_ORDER: RangeInclusive<i64> = -1_000_000..=1_000_000;
 
 /// A field as the file gives it: absent (`null` counts as absent), a value of the type the field
 /// takes, or another value, kept so that its problem can show it.

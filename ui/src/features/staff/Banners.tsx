@@ -80,7 +80,8 @@ function AddBanner() {
     <section id={id} aria-labelledby={`${id}-heading`} className="banner-edit">
       <h2 id={`${id}-heading`}>Add a Banner</h2>
       <p>Give it a first day ahead to schedule it; the home page shows it from that day, with its photo on every screen.</p>
-      <form method="post" action={BANNERS} encType="multipart/form-data" onSubmit={submit} noValidate>
+      {/* Without JavaScript the page comes back at this form when it is refused. */}
+      <form method="post" action={`${BANNERS}#${id}`} encType="multipart/form-data" onSubmit={submit} noValidate>
         <Csrf />
         <input type="hidden" name="add" value="true" />
         <input type="hidden" name="form" value={id} />
@@ -90,7 +91,7 @@ function AddBanner() {
         <Field id={`${id}-sort_order`} name="sort_order" label="Place in the carousel" type="number" state={state} defaultValue="" hint="Lower comes first. Empty: after the others." />
         <div className="field">
           <label htmlFor={`${id}-photo`}>Photo</label>
-          <input id={`${id}-photo`} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={`${id}-photo-hint ${photoError}`} aria-invalid={state.errors.photo ? true : undefined} />
+          <input id={`${id}-photo`} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={state.errors.photo ? `${id}-photo-hint ${photoError}` : `${id}-photo-hint`} aria-invalid={state.errors.photo ? true : undefined} />
           <span id={`${id}-photo-hint`} className="muted">
             JPEG, PNG or WebP, up to 10 MB; a wide one, about 3 to 1, suits the carousel best.
           </span>

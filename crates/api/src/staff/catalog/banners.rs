@@ -124,6 +124,14 @@ pub struct BannerForm {
     pub version: Option<String>,
 }
 
+/// A day as a form sends it: none (left out), or the day, or nothing (typed empty: an open end).
+fn day(typed: Option<String>) -> Option<Option<String>> {
+    typed.map(|d| Some(d.trim().to_string()).filter(|d| !d.is_empty()))
+}
+
+/// The highest place in the carousel the catalog takes.
+const PLACE_MOST: i32 = *db::catalog_io::SORT_ORDER.end() as i32;
+
 /// A Manila day, or nothing (an open end).
 fn day_or_nothing() -> utoipa::openapi::schema::ObjectBuilder {
     utoipa::openapi::schema::ObjectBuilder::new()
@@ -164,8 +172,6 @@ impl Endpoint for StaffBannerSave {
         let id = p.banner_id;
         db::catalog::banner(ctx.conn, id)?
             .ok_or_else(|| ApiError::NotFound("No such banner.".into()))?;
-        let day =
-            |d: Option<String>| d.map(|d| Some(d.trim().to_string()).filter(|d| !d.is_empty()));
         let (starts_on, ends_on) = (day(f.starts_on), day(f.ends_on));
         let key = format!("id {id}");
         let report = edit(ctx.conn, &by, true, ("banners", &key, FIELDS), |file| {
@@ -204,27 +210,34 @@ pub struct NewBanner {
     pub sort_order: String,
 }
 
-/// The fields a new banner's form answers problems on.
-const NEW_FIELDS: &[&str] = &["title", "starts_on", "ends_on", "sort_order"];
+impl NewBanner {
+    /// Its place as typed: none (after the others), or a whole number. Checked before its photo
+    /// is read, and again when it is added.
+    pub fn place(&self) -> Result<Option<i32>, ApiError> {
+        match self.sort_order.trim() {
+            "" => Ok(None),
+            typed => typed
+                .parse::<i32>()
+                .map(Some)
+                .map_err(|_| ApiError::Invalid {
+                    field: "sort_order",
+                    message: "The place must be a whole number.".into(),
+                }),
+        }
+    }
+}
 
 /// Adds a banner with `photo` (kept by `photos::keep`), checked by the catalog import's rules,
-/// recorded for `by` (`banner.add`, then `banner.photo`); answers its id. In the catalog file its
-/// images are the photo's own JPEG sizes (the widest, and a phone's), so the file stays whole
-/// without the photo; the pages show the photo at every size made.
+/// recorded for `by` (`banner.add`, then `banner.photo`), all in one transaction; answers its id.
+/// In the catalog file its images are the photo's own JPEG sizes (the widest, and a phone's), so
+/// the file stays whole without the photo; the pages show the photo at every size made.
 pub fn add(
     conn: &mut db::AnyConnection,
     by: &db::team::StaffRow,
     new: NewBanner,
     photo: &db::catalog::Photo,
 ) -> Result<i32, ApiError> {
-    let sort_order = match new.sort_order.trim() {
-        "" => None,
-        typed => Some(typed.parse::<i32>().map_err(|_| ApiError::Invalid {
-            field: "sort_order",
-            message: "The place must be a whole number.".into(),
-        })?),
-    };
-    let day = |d: &str| Some(d.trim().to_string()).filter(|d| !d.is_empty());
+    let sort_order = new.place()?;
     let width = u32::try_from(photo.width).map_err(|e| ApiError::Internal(e.to_string()))?;
     let jpeg = |up_to: u32| {
         media::address(
@@ -233,30 +246,27 @@ pub fn add(
             media::Format::Jpeg,
         )
     };
-    let next = db::catalog_io::export(conn)?
-        .banners
-        .iter()
-        .map(|b| b.id)
-        .max()
-        .unwrap_or(0)
-        + 1;
-    let key = format!("id {next}");
-    let mut added = next;
-    edit(conn, by, true, ("banners", &key, NEW_FIELDS), |file| {
-        added = file.banners.iter().map(|b| b.id).max().unwrap_or(0) + 1;
+    // Its id is the next one when the catalog is held (two managers adding at once take turns).
+    let added = std::cell::Cell::new(0);
+    let title = new.title.clone();
+    let change = |file: &mut db::catalog_io::CatalogFile| {
+        added.set(file.banners.iter().map(|b| b.id).max().unwrap_or(0) + 1);
         let last = file.banners.iter().map(|b| b.sort_order).max().unwrap_or(0);
         file.banners.push(BannerRecord {
-            id: added,
+            id: added.get(),
             title: new.title,
             desktop_image: jpeg(u32::MAX),
             mobile_image: jpeg(480),
-            sort_order: sort_order.unwrap_or(last.saturating_add(1)),
-            starts_on: day(&new.starts_on),
-            ends_on: day(&new.ends_on),
+            sort_order: sort_order.unwrap_or(last.saturating_add(1).min(PLACE_MOST)),
+            starts_on: day(Some(new.starts_on)).flatten(),
+            ends_on: day(Some(new.ends_on)).flatten(),
         });
         Ok(())
-    })?;
-    let banner = crate::staff::photos::Subject::Banner(added);
-    crate::staff::photos::give_kept(conn, Some(by), &banner, photo)?;
-    Ok(added)
+    };
+    let also = |conn: &mut db::AnyConnection| {
+        crate::staff::photos::of_new_banner(conn, by, added.get(), &title, photo)
+    };
+    super::edit_and(conn, by, true, change, also)
+        .map_err(|e| super::refused(e, ("banners", &format!("id {}", added.get()), FIELDS)))?;
+    Ok(added.get())
 }

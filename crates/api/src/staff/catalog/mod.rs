@@ -224,15 +224,27 @@ pub fn edit(
     mine: (&str, &str, &[&'static str]),
     change: impl FnOnce(&mut catalog_io::CatalogFile) -> Result<(), ImportError>,
 ) -> Result<catalog_io::Report, ApiError> {
+    edit_and(conn, by, apply, change, |_| Ok(())).map_err(|e| refused(e, mine))
+}
+
+/// [`edit`] with `also` written in its transaction after the audit records (when it applies),
+/// its problems as the import names them.
+fn edit_and(
+    conn: &mut db::AnyConnection,
+    by: &StaffRow,
+    apply: bool,
+    change: impl FnOnce(&mut catalog_io::CatalogFile) -> Result<(), ImportError>,
+    also: impl FnOnce(&mut db::AnyConnection) -> db::diesel::QueryResult<()>,
+) -> Result<catalog_io::Report, ImportError> {
     let ids: std::collections::HashMap<String, (i32, String)> =
         db::catalog::products(conn, db::catalog::Area::Anywhere, None)?
             .into_iter()
             .map(|p| (p.slug, (p.id.get(), p.sku)))
             .collect();
     catalog_io::edit_then(conn, apply, change, |conn, report| {
-        audit(conn, by, report, &ids)
+        audit(conn, by, report, &ids)?;
+        also(conn).map_err(ImportError::Db)
     })
-    .map_err(|e| refused(e, mine))
 }
 
 /// An edit's problems as the form shows them.
