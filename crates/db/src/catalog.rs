@@ -83,17 +83,12 @@ pub fn banner(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<Banner>> 
         .optional()
 }
 
-/// Every banner's photo by the banner's id (those that have one).
-pub fn banner_photos(
-    conn: &mut AnyConnection,
-) -> QueryResult<std::collections::HashMap<i32, Photo>> {
-    Ok(banners::table
-        .filter(banners::photo.is_not_null())
+/// Every banner, shown today or not, by id.
+pub fn all_banners(conn: &mut AnyConnection) -> QueryResult<Vec<Banner>> {
+    banners::table
+        .order(banners::id)
         .select(Banner::as_select())
-        .load(conn)?
-        .into_iter()
-        .filter_map(|b| Some((b.id, b.kept_photo()?)))
-        .collect())
+        .load(conn)
 }
 
 /// The banners shown on `date` (`YYYY-MM-DD`): those whose span holds it.
@@ -190,10 +185,9 @@ pub fn product_by_sku(conn: &mut AnyConnection, sku: &str) -> QueryResult<Option
 
 /// Holds `owner`'s row for a change of its photo, as the first statement of the transaction: a
 /// write that changes nothing, so that SQLite takes its write lock now and PostgreSQL locks the
-/// row (a catalog import removing it, or another manager's upload, waits or went first). Answers
-/// whether it exists.
-pub fn hold_photo_owner(conn: &mut AnyConnection, owner: PhotoOwner) -> QueryResult<bool> {
-    let held = match owner {
+/// row (a catalog import removing it, or another manager's upload, waits or went first).
+pub fn hold_photo_owner(conn: &mut AnyConnection, owner: PhotoOwner) -> QueryResult<()> {
+    match owner {
         PhotoOwner::Product(id) => diesel::update(products::table.find(id))
             .set(products::photo.eq(products::photo))
             .execute(conn)?,
@@ -201,18 +195,18 @@ pub fn hold_photo_owner(conn: &mut AnyConnection, owner: PhotoOwner) -> QueryRes
             .set(banners::photo.eq(banners::photo))
             .execute(conn)?,
     };
-    Ok(held == 1)
+    Ok(())
 }
 
-/// Gives `owner` the photo (none: its drawing again); answers whether the owner exists.
+/// Gives `owner` the photo (none: its drawing again).
 pub fn set_photo(
     conn: &mut AnyConnection,
     owner: PhotoOwner,
     photo: Option<&Photo>,
-) -> QueryResult<bool> {
+) -> QueryResult<()> {
     let hash = photo.map(|p| p.hash.as_str());
     let (width, height) = (photo.map(|p| p.width), photo.map(|p| p.height));
-    let changed = match owner {
+    match owner {
         PhotoOwner::Product(id) => diesel::update(products::table.find(id))
             .set((
                 products::photo.eq(hash),
@@ -228,5 +222,5 @@ pub fn set_photo(
             ))
             .execute(conn)?,
     };
-    Ok(changed == 1)
+    Ok(())
 }

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { calls, type BannerEdit } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { Photo } from '../../components/Photo';
-import { Csrf, DoneMessage, Field, FormMessage, useDone, usePageForm, useScopedForm } from '../../components/form';
-import { PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
+import { Csrf, DoneMessage, Field, FormMessage, useDone, usePageForm, useScopedForm, type FormState } from '../../components/form';
+import { PHOTO_ACCEPT, PHOTO_HINT, PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
 import { bannersEditQuery } from './queries';
 import { FieldErrors, StaffForm } from './StaffForm';
 import { StaffPage } from './StaffPage';
@@ -17,6 +17,18 @@ function span(b: BannerEdit): string {
   if (!b.ends_on) return `From ${b.starts_on}`;
   if (!b.starts_on) return `Until ${b.ends_on}`;
   return `${b.starts_on} to ${b.ends_on}`;
+}
+
+/** A banner's words, days and place: its own (`b`), or empty for a new one. */
+function BannerFields({ id, state, b }: { id: string; state: FormState; b?: BannerEdit }) {
+  return (
+    <>
+      <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue={b?.title ?? ''} />
+      <Field id={`${id}-starts_on`} name="starts_on" label="First day shown" type="date" state={state} defaultValue={b?.starts_on ?? ''} hint="Empty: shown already." />
+      <Field id={`${id}-ends_on`} name="ends_on" label="Last day shown" type="date" state={state} defaultValue={b?.ends_on ?? ''} hint="Empty: shown for good." />
+      <Field id={`${id}-sort_order`} name="sort_order" label="Place in the carousel" type="number" state={state} defaultValue={b ? String(b.sort_order) : ''} hint={b ? 'Lower comes first.' : 'Lower comes first. Empty: after the others.'} />
+    </>
+  );
 }
 
 /** The banner's photo, shown on every screen in place of its images; taken away, the images show again. */
@@ -56,10 +68,7 @@ function BannerForm({ b }: { b: BannerEdit }) {
             <input type="hidden" name="bannerId" value={String(b.id)} />
             <input type="hidden" name="whole" value="true" />
             <input type="hidden" name="version" value={state.values.version ?? b.version} />
-            <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue={b.title} />
-            <Field id={`${id}-starts_on`} name="starts_on" label="First day shown" type="date" state={state} defaultValue={b.starts_on ?? ''} hint="Empty: shown already." />
-            <Field id={`${id}-ends_on`} name="ends_on" label="Last day shown" type="date" state={state} defaultValue={b.ends_on ?? ''} hint="Empty: shown for good." />
-            <Field id={`${id}-sort_order`} name="sort_order" label="Place in the carousel" type="number" state={state} defaultValue={String(b.sort_order)} hint="Lower comes first." />
+            <BannerFields id={id} state={state} b={b} />
             <button type="submit" disabled={state.busy}>
               Save Banner<span className="visually-hidden">{` ${b.title}`}</span>
             </button>
@@ -85,15 +94,12 @@ function AddBanner() {
         <Csrf />
         <input type="hidden" name="add" value="true" />
         <input type="hidden" name="form" value={id} />
-        <Field id={`${id}-title`} name="title" label="Title" state={state} defaultValue="" />
-        <Field id={`${id}-starts_on`} name="starts_on" label="First day shown" type="date" state={state} defaultValue="" hint="Empty: shown already." />
-        <Field id={`${id}-ends_on`} name="ends_on" label="Last day shown" type="date" state={state} defaultValue="" hint="Empty: shown for good." />
-        <Field id={`${id}-sort_order`} name="sort_order" label="Place in the carousel" type="number" state={state} defaultValue="" hint="Lower comes first. Empty: after the others." />
+        <BannerFields id={id} state={state} />
         <div className="field">
           <label htmlFor={`${id}-photo`}>Photo</label>
-          <input id={`${id}-photo`} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={state.errors.photo ? `${id}-photo-hint ${photoError}` : `${id}-photo-hint`} aria-invalid={state.errors.photo ? true : undefined} />
+          <input id={`${id}-photo`} type="file" name="photo" accept={PHOTO_ACCEPT} aria-describedby={state.errors.photo ? `${id}-photo-hint ${photoError}` : `${id}-photo-hint`} aria-invalid={state.errors.photo ? true : undefined} />
           <span id={`${id}-photo-hint`} className="muted">
-            JPEG, PNG or WebP, up to 10 MB; a wide one, about 3 to 1, suits the carousel best.
+            {`${PHOTO_HINT} A wide one, about 3 to 1, suits the carousel best.`}
           </span>
           <FieldErrors state={state} name="photo" id={photoError} />
         </div>

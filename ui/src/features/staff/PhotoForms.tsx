@@ -1,6 +1,12 @@
 import type { FormEvent } from 'react';
 import { Csrf, FormMessage, type FormState } from '../../components/form';
 
+/** The photos the store takes (the server reads the type from the content), as a file input offers them. */
+export const PHOTO_ACCEPT = 'image/jpeg,image/png,image/webp';
+
+/** What a photo's file input says of it. */
+export const PHOTO_HINT = 'JPEG, PNG or WebP, up to 10 MB.';
+
 /** What a photo form posts besides the file: the owner's key (`sku`, `bannerId`) and the form's scope. */
 type Hidden = Record<string, string>;
 
@@ -29,9 +35,9 @@ export function PhotoUpload({ action, id, name, hidden, state, submit }: { actio
       <Csrf />
       <HiddenFields hidden={hidden} />
       <label htmlFor={id}>{`Photo of ${name}`}</label>
-      <input id={id} type="file" name="photo" accept="image/jpeg,image/png,image/webp" aria-describedby={`${hint} ${error}`} aria-invalid={invalid ? true : undefined} />
+      <input id={id} type="file" name="photo" accept={PHOTO_ACCEPT} aria-describedby={`${hint} ${error}`} aria-invalid={invalid ? true : undefined} />
       <span id={hint} className="muted">
-        JPEG, PNG or WebP, up to 10 MB.
+        {PHOTO_HINT}
       </span>
       <button type="submit" disabled={state.busy}>
         {state.busy ? 'Uploading…' : 'Upload Photo'}

@@ -47,16 +47,24 @@ pub struct BannerEdit {
 }
 
 /// The fields a banner's form shows, as its version hashes them.
-fn shown(b: &BannerRecord) -> impl Serialize + '_ {
-    (&b.title, &b.starts_on, &b.ends_on, b.sort_order)
+fn shown<'a>(
+    title: &'a str,
+    starts_on: &'a Option<String>,
+    ends_on: &'a Option<String>,
+    sort_order: i32,
+) -> impl Serialize + 'a {
+    (title, starts_on, ends_on, sort_order)
 }
 
-fn view(b: BannerRecord, today: &str, photo: Option<&db::catalog::Photo>) -> BannerEdit {
+fn view(b: db::models::Banner, today: &str) -> BannerEdit {
     let shown_today = b.starts_on.as_deref().is_none_or(|s| s <= today)
         && b.ends_on.as_deref().is_none_or(|e| e >= today);
-    let version = super::version_of(&shown(&b));
+    let version = super::version_of(&shown(&b.title, &b.starts_on, &b.ends_on, b.sort_order));
     BannerEdit {
-        photo: photo.and_then(crate::catalog::PhotoView::new),
+        photo: b
+            .kept_photo()
+            .as_ref()
+            .and_then(crate::catalog::PhotoView::new),
         anchor: crate::staff::photos::Subject::Banner(b.id).anchor(),
         id: b.id,
         title: b.title,
@@ -73,14 +81,9 @@ fn view(b: BannerRecord, today: &str, photo: Option<&db::catalog::Photo>) -> Ban
 /// Every banner, shown today or not by the store's clock (as the shop's banners call).
 fn all(ctx: &mut Ctx) -> Result<Vec<BannerEdit>, ApiError> {
     let today = domain::calendar::iso_date(ctx.config.now(None).date());
-    let photos = db::catalog::banner_photos(ctx.conn)?;
-    Ok(db::catalog_io::export(ctx.conn)?
-        .banners
+    Ok(db::catalog::all_banners(ctx.conn)?
         .into_iter()
-        .map(|b| {
-            let photo = photos.get(&b.id);
-            view(b, &today, photo)
-        })
+        .map(|b| view(b, &today))
         .collect())
 }
 
@@ -124,9 +127,14 @@ pub struct BannerForm {
     pub version: Option<String>,
 }
 
-/// A day as a form sends it: none (left out), or the day, or nothing (typed empty: an open end).
+/// A day as typed: the day, or none (left empty: an open end).
+fn open_day(typed: &str) -> Option<String> {
+    Some(typed.trim().to_string()).filter(|d| !d.is_empty())
+}
+
+/// A day as a form sends it: none (left out), or [`open_day`].
 fn day(typed: Option<String>) -> Option<Option<String>> {
-    typed.map(|d| Some(d.trim().to_string()).filter(|d| !d.is_empty()))
+    typed.map(|d| open_day(&d))
 }
 
 /// The highest place in the carousel the catalog takes.
@@ -180,7 +188,10 @@ impl Endpoint for StaffBannerSave {
                 .iter_mut()
                 .find(|b| b.id == id)
                 .ok_or_else(|| ImportError::Invalid(vec![format!("no banner {id}")]))?;
-            super::unchanged(&shown(b), f.version.as_deref())?;
+            super::unchanged(
+                &shown(&b.title, &b.starts_on, &b.ends_on, b.sort_order),
+                f.version.as_deref(),
+            )?;
             if let Some(title) = f.title {
                 b.title = title;
             }
@@ -258,8 +269,8 @@ pub fn add(
             desktop_image: jpeg(u32::MAX),
             mobile_image: jpeg(480),
             sort_order: sort_order.unwrap_or(last.saturating_add(1).min(PLACE_MOST)),
-            starts_on: day(Some(new.starts_on)).flatten(),
-            ends_on: day(Some(new.ends_on)).flatten(),
+            starts_on: open_day(&new.starts_on),
+            ends_on: open_day(&new.ends_on),
         });
         Ok(())
     };
