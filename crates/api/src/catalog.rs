@@ -328,6 +328,19 @@ impl Endpoint for Packagings {
     }
 }
 
+/// The catalog's data version, read from the database (once per page: a page's calls only read;
+/// a write call reads it each time, so what it reads after its own change is keyed anew).
+pub fn data_version(ctx: &mut Ctx) -> Result<i64, ApiError> {
+    #[derive(Clone, Default)]
+    struct Read(Option<i64>);
+    if let Some(v) = ctx.memo::<Read>().0.filter(|_| ctx.reading()) {
+        return Ok(v);
+    }
+    let v = db::catalog_io::data_version(ctx.conn)?;
+    ctx.memo::<Read>().0 = Some(v);
+    Ok(v)
+}
+
 /// Every packaging, in the category gate's order.
 pub fn packagings(conn: &mut AnyConnection) -> Result<Vec<Packaging>, ApiError> {
     Ok(db::catalog::packagings(conn)?)

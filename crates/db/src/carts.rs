@@ -32,7 +32,7 @@ pub struct CartRow {
     pub updated_at: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, serde::Serialize)]
 #[diesel(table_name = case_types)]
 pub struct CaseType {
     pub packaging_id: i32,
@@ -42,7 +42,7 @@ pub struct CaseType {
     pub minimum_order_qty: i32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, serde::Serialize)]
 #[diesel(table_name = deposits)]
 pub struct Deposit {
     pub id: i32,
@@ -99,13 +99,35 @@ pub fn find_or_create(conn: &mut AnyConnection, owner: Owner, now: i64) -> Query
 /// Takes the cart for a change (first statement of the change's transaction) and counts the
 /// change: its revision goes up by one. Answers the new revision.
 pub fn lock(conn: &mut AnyConnection, cart: i64, now: i64) -> QueryResult<i64> {
-    diesel::update(carts::table.find(cart))
-        .set((
-            carts::revision.eq(carts::revision + 1),
-            carts::updated_at.eq(now),
-        ))
-        .execute(conn)?;
-    carts::table.find(cart).select(carts::revision).first(conn)
+    let q = diesel::update(carts::table.find(cart)).set((
+        carts::revision.eq(carts::revision + 1),
+        carts::updated_at.eq(now),
+    ));
+    match conn {
+        AnyConnection::Postgresql(c) => q.returning(carts::revision).get_result(c),
+        AnyConnection::Sqlite(c) => q.returning(carts::revision).get_result(c),
+    }
+}
+
+/// As [`lock`], and prices the cart for `barangay` (and `street`) from now on, in one statement:
+/// the cart after.
+pub fn lock_placed(
+    conn: &mut AnyConnection,
+    cart: i64,
+    now: i64,
+    barangay: domain::BarangayId,
+    street: Option<domain::StreetId>,
+) -> QueryResult<CartRow> {
+    let q = diesel::update(carts::table.find(cart)).set((
+        carts::revision.eq(carts::revision + 1),
+        carts::updated_at.eq(now),
+        carts::barangay_id.eq(barangay.get()),
+        carts::street_id.eq(street.map(domain::StreetId::get)),
+    ));
+    match conn {
+        AnyConnection::Postgresql(c) => q.returning(CartRow::as_returning()).get_result(c),
+        AnyConnection::Sqlite(c) => q.returning(CartRow::as_returning()).get_result(c),
+    }
 }
 
 /// Records a refill of `source` (`order 42`, `goto case 7`) made against the cart's `revision`,
@@ -202,6 +224,38 @@ pub fn set_quantity(
             .execute(conn)?;
     }
     Ok(())
+}
+
+/// Adds `quantity` units of `product` to the cart (a new item is added `now`) when the units come
+/// to at most `most`, in one statement: whether they were added.
+pub fn add_quantity(
+    conn: &mut AnyConnection,
+    cart: i64,
+    product: ProductId,
+    quantity: i32,
+    most: i32,
+    now: i64,
+) -> QueryResult<bool> {
+    use diesel::upsert::excluded;
+    let row = (
+        cart_items::cart_id.eq(cart),
+        cart_items::product_id.eq(product.get()),
+        cart_items::quantity.eq(quantity),
+        cart_items::added_at.eq(now),
+    );
+    let sum = cart_items::quantity + excluded(cart_items::quantity);
+    let upsert = diesel::insert_into(cart_items::table)
+        .values(row)
+        .on_conflict((cart_items::cart_id, cart_items::product_id))
+        .do_update()
+        .set(cart_items::quantity.eq(sum));
+    // `ON CONFLICT ... DO UPDATE ... WHERE`: the upsert's own filter (not the query builder's).
+    let q = diesel::query_dsl::methods::FilterDsl::filter(upsert, sum.le(most));
+    let added = match conn {
+        AnyConnection::Postgresql(c) => q.execute(c)?,
+        AnyConnection::Sqlite(c) => q.execute(c)?,
+    };
+    Ok(added == 1)
 }
 
 /// Removes products; answers how many were there.

@@ -235,6 +235,24 @@ pub fn answer_end(
     }
 }
 
+/// Whether a transaction is open on the connection: when none is, what a read answers is
+/// committed.
+pub fn in_transaction(conn: &mut AnyConnection) -> bool {
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    let status = match conn {
+        AnyConnection::Postgresql(c) => <AnsiTransactionManager as TransactionManager<
+            diesel::PgConnection,
+        >>::transaction_manager_status_mut(c)
+        .transaction_depth(),
+        AnyConnection::Sqlite(c) => <AnsiTransactionManager as TransactionManager<
+            diesel::SqliteConnection,
+        >>::transaction_manager_status_mut(c)
+        .transaction_depth(),
+    };
+    // A broken transaction manager is treated as a transaction open: nothing read is kept.
+    !matches!(status, Ok(None))
+}
+
 /// Runs `f` in a transaction (a savepoint inside another). On SQLite the outermost one begins
 /// IMMEDIATE: it takes the write lock at once, waiting for it in the busy handler, instead of at
 /// its first write, where a transaction that read before another writer committed fails at once
@@ -308,6 +326,12 @@ pub fn prepare_url(url: &str) -> std::io::Result<String> {
     Ok(path.to_string())
 }
 
+/// SQLite: the write-ahead log's pages past which a commit checkpoints it itself (SQLite's default
+/// is 1,000, about 4 MB: under a crowd of cart changes every few hundred commits, each then
+/// copying the log and syncing the file while holding the write turn). The store's watch thread
+/// checkpoints it each second ([`watch`]), so this is a backstop for tools and a stalled thread.
+pub const WAL_BACKSTOP_PAGES: u32 = 16_384;
+
 #[derive(Debug, Clone, Copy)]
 struct SqlitePragmas;
 
@@ -319,9 +343,10 @@ impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
             journal_mode: String,
         }
         if let AnyConnection::Sqlite(c) = conn {
-            c.batch_execute(
-                "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-            )
+            c.batch_execute(&format!(
+                "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+                 PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES};"
+            ))
             .map_err(diesel::r2d2::Error::QueryError)?;
             // WAL is kept in the file: set once. Setting it on every new connection needs a lock
             // the busy timeout does not wait for, and failed while another connection wrote.

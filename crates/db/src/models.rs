@@ -6,7 +6,7 @@ use domain::{BarangayId, CityId, FulfillmentId, PackagingId, ProductId, Province
 
 use crate::schema::*;
 
-#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq, serde::Serialize)]
 #[diesel(table_name = packagings)]
 pub struct Packaging {
     #[diesel(deserialize_as = i32)]

@@ -2,7 +2,8 @@
 //! write to the catalog or the content) and the maintenance switch (`settings.maintenance`, or
 //! forced by the configuration). Read once when the store starts, then by a thread of its own
 //! once a second, so asking never waits for the database and several app servers converge
-//! within a second. The same thread forgets expired sessions every ten minutes.
+//! within a second. The same thread checkpoints SQLite's write-ahead log each second and
+//! forgets expired sessions every ten minutes.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -38,6 +39,23 @@ fn read(pool: &DbPool) -> Option<(bool, u64)> {
         .first(&mut conn)
         .ok()?;
     Some((maintenance, version as u64))
+}
+
+/// SQLite: copies what the write-ahead log holds into the database file (a passive checkpoint:
+/// writers go on meanwhile), here rather than in the writer whose commit fills the log past
+/// [`crate::WAL_BACKSTOP_PAGES`], which would do it (with the file's fsync) while every other
+/// writer waits its turn. PostgreSQL checkpoints by itself.
+fn checkpoint(pool: &DbPool) {
+    let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) else {
+        return;
+    };
+    if let crate::AnyConnection::Sqlite(c) = &mut *conn {
+        if let Err(e) =
+            diesel::connection::SimpleConnection::batch_execute(c, "PRAGMA wal_checkpoint(PASSIVE)")
+        {
+            log::warn!("checkpointing the write-ahead log: {e}");
+        }
+    }
 }
 
 fn purge(pool: &DbPool) {
@@ -76,6 +94,7 @@ impl Watch {
                             let _ = crate::outages::probe_write(&mut conn);
                         }
                     }
+                    checkpoint(&pool);
                     // Expired sessions are forgotten every ten minutes.
                     if tick % 600 == 0 {
                         purge(&pool);

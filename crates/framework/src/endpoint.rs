@@ -218,14 +218,16 @@ impl<'a> Ctx<'a> {
     /// `key` must name everything that shapes the answer: the call and its arguments, who asks
     /// (as far as the answer depends on it), and the versions of the data it reads, read from
     /// the database before the data (so what is kept under a version is at least that new). Kept
-    /// only while a read runs (a call not declared [`Access::Write`]): a write's transaction may
-    /// still roll back what it read.
+    /// while a read runs (a call not declared [`Access::Write`]), or in a write call outside any
+    /// transaction (what it read is committed): a write's transaction may still roll back what it
+    /// read.
     pub fn kept<T, F>(&mut self, key: u128, make: F) -> Result<T, ApiError>
     where
         T: Clone + Serialize + Send + Sync + 'static,
         F: FnOnce(&mut Self) -> Result<T, ApiError>,
     {
-        let cache = self.cache.clone().filter(|_| self.keeping);
+        let keeping = self.keeping || !db::in_transaction(self.conn);
+        let cache = self.cache.clone().filter(|_| keeping);
         if let Some(hit) = cache.as_ref().and_then(|c| c.get::<Kept<T>>(key)) {
             return Ok(hit.value.clone());
         }
@@ -920,6 +922,8 @@ mod tests {
         (NoParams, NoParams, NoBody) -> u32, "How many times the answer was made.");
     crate::declare!(struct KeptWrite = Post "/api/v1/kept" as "keptWrite", Write, errors [],
         (NoParams, NoParams, NoBody) -> u32, "How many times the answer was made.");
+    crate::declare!(struct KeptInWrite = Put "/api/v1/kept" as "keptInWrite", Write, errors [],
+        (NoParams, NoParams, NoBody) -> u32, "How many times the answer was made.");
     impl Endpoint for KeptRead {
         fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<u32, ApiError> {
             made_once_more(ctx)
@@ -930,9 +934,25 @@ mod tests {
             made_once_more(ctx)
         }
     }
+    /// Reads inside its own transaction (as a change does before it commits).
+    impl Endpoint for KeptInWrite {
+        fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<u32, ApiError> {
+            use db::diesel::connection::{AnsiTransactionManager, TransactionManager};
+            let AnyConnection::Sqlite(c) = &mut *ctx.conn else {
+                unreachable!("the test's connection is SQLite")
+            };
+            AnsiTransactionManager::begin_transaction(c)?;
+            let made = made_once_more(ctx);
+            let AnyConnection::Sqlite(c) = &mut *ctx.conn else {
+                unreachable!("the test's connection is SQLite")
+            };
+            AnsiTransactionManager::rollback_transaction(c)?;
+            made
+        }
+    }
 
     #[test]
-    fn a_read_keeps_what_it_made_and_a_write_never_does() {
+    fn what_a_read_or_a_write_outside_a_transaction_made_is_kept_never_within_one() {
         use db::diesel::Connection;
         let mut conn = AnyConnection::establish(":memory:").unwrap();
         let config = ApiConfig::default();
@@ -944,18 +964,18 @@ mod tests {
         ctx.cache = Some(std::sync::Arc::new(crate::cache::ResponseCache::new(
             1 << 20,
         )));
-        // A write makes it afresh and keeps nothing (its transaction may yet roll back).
-        assert_eq!(run_call::<KeptWrite>(&mut ctx, args()).unwrap(), 3);
-        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 4);
-        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 4, "kept");
+        // Within a write's transaction it is made afresh and not kept (it may yet roll back).
+        assert_eq!(run_call::<KeptInWrite>(&mut ctx, args()).unwrap(), 3);
+        assert_eq!(run_call::<KeptInWrite>(&mut ctx, args()).unwrap(), 4);
+        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 5);
+        assert_eq!(run_call::<KeptRead>(&mut ctx, args()).unwrap(), 5, "kept");
+        // A write outside any transaction reads what is committed: it finds what is kept.
         assert_eq!(run_call::<KeptWrite>(&mut ctx, args()).unwrap(), 5);
         assert_eq!(
-            run_call::<KeptRead>(&mut ctx, args()).unwrap(),
-            4,
-            "still kept"
+            run_call::<KeptInWrite>(&mut ctx, args()).unwrap(),
+            6,
+            "never read from within a transaction either"
         );
-        // Called outside a call (no run_call), nothing says it reads: it is not kept.
-        assert_eq!(made_once_more(&mut ctx).unwrap(), 6);
     }
 
     #[test]

@@ -25,7 +25,11 @@ pub struct AddToCartBody {
 }
 
 /// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
-/// place's checks done by the caller); the cart after.
+/// place's checks done by the caller): the cart after, and its items.
+///
+/// Three statements hold the write lock: the cart taken and placed, the units added (unless they
+/// would pass the most), the items read; the limits are checked on what was read, and a refused
+/// add rolls back.
 pub fn add(
     ctx: &mut Ctx,
     pricing: &Pricing,
@@ -34,17 +38,20 @@ pub fn add(
     quantity: i32,
     place: &Place,
     street: Option<StreetId>,
-) -> Result<CartRow, ApiError> {
+) -> Result<(CartRow, Vec<db::carts::Item>), ApiError> {
     let now = domain::calendar::unix_now();
     let family = pricing.family(product.packaging_id);
     // The cart exists before the change's transaction, whose first statement is a write: SQLite
     // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
     db::write_transaction(ctx.conn, |conn| {
-        db::carts::lock(conn, cart.id, now)?;
+        let cart = db::carts::lock_placed(conn, cart.id, now, place.barangay.id, street)?;
+        let most = cases::MAX_QUANTITY as i32;
+        let added = db::carts::add_quantity(conn, cart.id, product.id, quantity, most, now)?;
         let items = db::carts::items(conn, cart.id)?;
+        let others = items.iter().filter(|i| i.product.id != product.id);
         if resets(
-            items.iter().map(|i| pricing.family(i.product.packaging_id)),
+            others.map(|i| pricing.family(i.product.packaging_id)),
             family,
         ) {
             return Err(ApiError::Refused {
@@ -54,11 +61,17 @@ pub fn add(
                 products: vec![named(product, "Another family than your cart's.")],
             });
         }
-        let have = items
+        let held = items
             .iter()
             .find(|i| i.product.id == product.id)
             .map_or(0, |i| i.quantity);
-        if have == 0 && items.len() >= cases::MAX_PRODUCTS {
+        // Past the most, nothing was added and the cart holds what it held.
+        let (have, total) = if added {
+            (held - quantity, held)
+        } else {
+            (held, held + quantity)
+        };
+        if have == 0 && items.len() > cases::MAX_PRODUCTS {
             return Err(ApiError::Refused {
                 status: 422,
                 field: "product_id",
@@ -69,8 +82,7 @@ pub fn add(
                 products: vec![named(product, "Your cart has no room for another product.")],
             });
         }
-        let total = have + quantity;
-        if total > cases::MAX_QUANTITY as i32 {
+        if total > most {
             return Err(ApiError::Refused {
                 status: 422,
                 field: "quantity",
@@ -85,10 +97,7 @@ pub fn add(
                 )],
             });
         }
-        db::carts::set_quantity(conn, cart.id, product.id, total, now)?;
-        db::carts::set_place(conn, cart.id, place.barangay.id, street)?;
-        db::carts::find(conn, owner.as_owner())?
-            .ok_or_else(|| ApiError::Internal("cart vanished".into()))
+        Ok((cart, items))
     })
 }
 
@@ -133,8 +142,8 @@ impl Endpoint for AddToCart {
         let pricing = Pricing::load(ctx)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let mut a = ctx.with_answer(|ctx| {
-            let cart = add(ctx, &pricing, &owner, &product, quantity, &place, street)?;
-            answer(ctx, &pricing, Some(&cart), &place, fulfillment, None)
+            let (cart, items) = add(ctx, &pricing, &owner, &product, quantity, &place, street)?;
+            answer_with(ctx, &pricing, &cart, items, &place, fulfillment)
         })?;
         a.message = "You successfully added this product to the cart.".into();
         changed(ctx, a.revision);

@@ -217,13 +217,37 @@ pub fn answer(
     fulfillment: FulfillmentId,
     testdate: Option<&str>,
 ) -> Result<CartAnswer, ApiError> {
-    let (items, empties, revision) = match cart {
-        Some(c) => (
-            db::carts::items(ctx.conn, c.id)?,
-            db::carts::empties(ctx.conn, c.id)?,
-            c.revision,
-        ),
-        None => (Vec::new(), Vec::new(), 0),
+    let items = match cart {
+        Some(c) => db::carts::items(ctx.conn, c.id)?,
+        None => Vec::new(),
+    };
+    priced(ctx, pricing, cart, items, place, fulfillment, testdate)
+}
+
+/// As [`answer`], for a change that read the cart's items after it (in its transaction).
+pub fn answer_with(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    cart: &CartRow,
+    items: Vec<db::carts::Item>,
+    place: &Place,
+    fulfillment: FulfillmentId,
+) -> Result<CartAnswer, ApiError> {
+    priced(ctx, pricing, Some(cart), items, place, fulfillment, None)
+}
+
+fn priced(
+    ctx: &mut Ctx,
+    pricing: &Pricing,
+    cart: Option<&CartRow>,
+    items: Vec<db::carts::Item>,
+    place: &Place,
+    fulfillment: FulfillmentId,
+    testdate: Option<&str>,
+) -> Result<CartAnswer, ApiError> {
+    let (empties, revision) = match cart {
+        Some(c) => (db::carts::empties(ctx.conn, c.id)?, c.revision),
+        None => (Vec::new(), 0),
     };
     let now = ctx.config.now(testdate);
     let input = PriceInput {

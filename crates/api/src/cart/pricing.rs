@@ -203,7 +203,8 @@ pub struct CartConflict {
     pub message: String,
 }
 
-/// What a cart is priced with, read once per call.
+/// What a cart is priced with: read once per call, kept per data version.
+#[derive(Debug, Clone, Serialize)]
 pub struct Pricing {
     pub case_types: Vec<db::carts::CaseType>,
     pub deposits: Vec<db::carts::Deposit>,
@@ -211,11 +212,17 @@ pub struct Pricing {
 }
 
 impl Pricing {
+    /// The catalog's case types, deposits and packagings: kept under the data version (their
+    /// tables bump it), so a cart change reads one row for them instead of three tables.
     pub fn load(ctx: &mut Ctx) -> Result<Self, ApiError> {
-        Ok(Self {
-            case_types: db::carts::case_types(ctx.conn)?,
-            deposits: db::carts::deposits(ctx.conn)?,
-            packagings: crate::catalog::packagings(ctx.conn)?,
+        let version = crate::catalog::data_version(ctx)?;
+        let key = framework::cache::key(&[b"pricing", &version.to_le_bytes()]);
+        ctx.kept(key, |ctx| {
+            Ok(Self {
+                case_types: db::carts::case_types(ctx.conn)?,
+                deposits: db::carts::deposits(ctx.conn)?,
+                packagings: crate::catalog::packagings(ctx.conn)?,
+            })
         })
     }
 
