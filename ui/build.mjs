@@ -10,6 +10,8 @@
 //                                    "chunks", per route name, the chunks its page needs besides
 //                                    the entry (the page preloads them: no waterfall)
 //   dist/routes.json                 the route table (src/routes.ts) for the server
+//   dist/root/sw.js                  the service worker (src/features/offline/worker.ts), at /sw.js
+//   dist/root/manifest.webmanifest   the web app manifest (public/manifest.webmanifest)
 //   src/pages.gen.ts                 the list of the features' pages.ts, written before the bundles
 //   ../ssr-bundle/dist/server.js     the server entry for QuickJS
 // With --tests it also bundles src/**/*.test.ts into dist-test/ for node --test.
@@ -17,6 +19,7 @@ import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
@@ -189,6 +192,34 @@ for (const route of [...routes, notFoundRoute]) {
 }
 await rm(tableDir, { recursive: true });
 await writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 1));
+
+// The service worker (src/features/offline/worker.ts) at the site's root, /sw.js, with this
+// build's version and what it fetches when installed: the entry, the stylesheets and the chunks
+// of the pages a shopper opens first and of the offline page. Beside it the web app manifest.
+// Both are served from dist/root, asked again each time (never kept as the hashed files are).
+const FIRST_PAGES = ['home', 'buy-beer', 'product', 'offline'];
+const precache = [
+  ...new Set([manifest['client.js'], manifest['styles.css'], manifest['accounts.css'], ...FIRST_PAGES.flatMap((name) => {
+    if (!manifest.chunks[name]) throw new Error(`the service worker's first pages: no route ${name}`);
+    return manifest.chunks[name];
+  })]),
+];
+for (const url of precache) if (!url) throw new Error('the service worker would fetch a file the build did not make');
+const version = createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12);
+await mkdir(path.join(dist, 'root'), { recursive: true });
+await esbuild.build({
+  absWorkingDir: here,
+  entryPoints: ['src/features/offline/worker.ts'],
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: ['es2020'],
+  define: { ...define, __VERSION__: JSON.stringify(version), __PRECACHE__: JSON.stringify(precache) },
+  outfile: path.join(dist, 'root', 'sw.js'),
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+await writeFile(path.join(dist, 'root', 'manifest.webmanifest'), await readFile(path.join(here, 'public', 'manifest.webmanifest')));
 
 // Compressed once here, served from memory by the store (crates/web/src/assets.rs).
 for (const out of Object.keys(client.metafile.outputs)) {

@@ -4,6 +4,7 @@ import { App } from './App';
 import { makeQueryClient } from './lib/api';
 import type { RenderInput } from './lib/render-input';
 import { loadPage, routeNamed } from './routes';
+import { startOffline } from './features/offline/register';
 
 const stateEl = document.getElementById('__STATE__');
 const input = JSON.parse(stateEl?.textContent ?? '{}') as RenderInput & { ssr: boolean };
@@ -13,6 +14,7 @@ const client = makeQueryClient();
 const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
+startOffline(client, input.visitor?.shared ? null : input.visitor?.cart);
 
 const { state: _state, gate, ssr, ...page } = input;
 const root = document.getElementById('root')!;

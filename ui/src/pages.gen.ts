@@ -8,9 +8,10 @@ import { pages as content } from './features/content/pages';
 import { pages as gates } from './features/gates/pages';
 import { pages as gotoCases } from './features/goto-cases/pages';
 import { pages as newsletter } from './features/newsletter/pages';
+import { pages as offline } from './features/offline/pages';
 import { pages as orders } from './features/orders/pages';
 import { pages as product } from './features/product/pages';
 import { pages as staff } from './features/staff/pages';
 
 /** Every feature's pages, in no particular order (routes.ts orders them). */
-export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...checkout, ...content, ...gates, ...gotoCases, ...newsletter, ...orders, ...product, ...staff];
+export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...checkout, ...content, ...gates, ...gotoCases, ...newsletter, ...offline, ...orders, ...product, ...staff];

@@ -1,5 +1,6 @@
-//! Static files from memory: the hashed build assets (`/assets`, kept a year) and the images
-//! (`/img`, kept a day), read once at start with the brotli and gzip variants the build made
+//! Static files from memory: the hashed build assets (`/assets`, kept a year), the images
+//! (`/img`, kept a day) and the files at the site's root that browsers ask for by a fixed name
+//! (`/sw.js`, the service worker, and `/manifest.webmanifest`: asked again each time), read once at start with the brotli and gzip variants the build made
 //! (`.br`, `.gz` beside a file; made on first request where there are none), answered 304 by
 //! ETag. An unknown file is a 404 in the store's own JSON.
 
@@ -29,6 +30,7 @@ fn content_type(path: &str) -> &'static str {
         "webp" => "image/webp",
         "ico" => "image/x-icon",
         "json" | "map" => "application/json",
+        "webmanifest" => "application/manifest+json",
         "html" => "text/html; charset=utf-8",
         "txt" => "text/plain; charset=utf-8",
         "woff2" => "font/woff2",
@@ -37,7 +39,8 @@ fn content_type(path: &str) -> &'static str {
 }
 
 impl Assets {
-    /// Reads `dist/assets` (as `/assets/...`) and `public/img` (as `/img/...`).
+    /// Reads `dist/assets` (as `/assets/...`), `public/img` (as `/img/...`) and `dist/root` (as
+    /// `/...`).
     pub fn load(dist: &Path, public: &Path) -> Result<Self, WebError> {
         let mut files = HashMap::new();
         let mounts = [
@@ -47,6 +50,9 @@ impl Assets {
                 "public, max-age=31536000, immutable",
             ),
             (public.join("img"), "/img", "public, max-age=86400"),
+            // A service worker is checked for a new build on every visit anyway; no-cache keeps
+            // any cache between from holding an old one.
+            (dist.join("root"), "", "no-cache"),
         ];
         for (dir, prefix, cache_control) in mounts {
             if !dir.is_dir() {
@@ -144,8 +150,24 @@ mod tests {
         let img = dir.path().join("public/img/products");
         std::fs::create_dir_all(&img).unwrap();
         std::fs::write(img.join("a.svg"), "<svg/>").unwrap();
+        let root = dir.path().join("dist/root");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("sw.js"), "self.x=1").unwrap();
+        std::fs::write(root.join("manifest.webmanifest"), "{}").unwrap();
         let a = Assets::load(&dir.path().join("dist"), &dir.path().join("public")).unwrap();
-        assert_eq!(a.len(), 2);
+        assert_eq!(a.len(), 4);
+        let req = actix_web::test::TestRequest::default().to_http_request();
+        let sw = a.get("/sw.js").unwrap().respond(&req);
+        assert_eq!(sw.headers().get("cache-control").unwrap(), "no-cache");
+        assert_eq!(
+            sw.headers().get("content-type").unwrap(),
+            "text/javascript; charset=utf-8"
+        );
+        let manifest = a.get("/manifest.webmanifest").unwrap().respond(&req);
+        assert_eq!(
+            manifest.headers().get("content-type").unwrap(),
+            "application/manifest+json"
+        );
         assert!(a.get("/assets/app-1.js").is_some());
         assert!(a.get("/assets/app-1.js.gz").is_none());
         assert!(a.get("/img/products/a.svg").is_some());

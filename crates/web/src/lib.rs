@@ -163,6 +163,12 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
         Some(import_form::export),
         None::<NoPost>,
     ))
+    .service(resource("/sw.js", Some(assets::serve), None::<NoPost>))
+    .service(resource(
+        "/manifest.webmanifest",
+        Some(assets::serve),
+        None::<NoPost>,
+    ))
     .service(resource("/sitemap.xml", Some(seo::sitemap), None::<NoPost>))
     .service(resource("/robots.txt", Some(seo::robots), None::<NoPost>));
     // Every form's address: the pages with actions (routes.ts) and the forms with a handler of

@@ -585,7 +585,7 @@ fn respond(
         canonical: canonical.as_deref().unwrap_or(""),
         image: output.head.image.as_deref().unwrap_or(""),
         // Pages with account forms are each visitor's own: not for an index.
-        noindex: status != StatusCode::OK || forms,
+        noindex: status != StatusCode::OK || forms || route.noindex,
         body: &output.html,
         json_ld: &json_ld,
         state_json: &input.to_string(),

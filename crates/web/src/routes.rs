@@ -24,6 +24,9 @@ pub struct RouteDef {
     pub policy: bool,
     /// Listed in sitemap.xml.
     pub sitemap: bool,
+    /// Kept out of search indexes though it has no forms (the offline page).
+    #[serde(default)]
+    pub noindex: bool,
     /// Links the account pages' stylesheet though the page has no forms (an order's page).
     #[serde(default, rename = "accountStyles")]
     pub account_styles: bool,

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { OfflineBar } from './OfflineBar';
 import { useCartView } from '../lib/cart-state';
 import { cartLinkLabel } from '../lib/cart';
 import { useGate } from '../lib/gate';
@@ -251,12 +252,14 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
       <a className="skip" href="#main">
         Skip to content
       </a>
+      <OfflineBar />
       <header className="site-header">
         <TopBar />
         <div className="wrap header-row">
           <MenuDrawer drawer={drawers.menu} />
           <a className="brand" href="/">
-            <img src="/img/favicon.svg" alt="" width={24} height={24} /> Tala Brewing Co.
+            {/* Low priority: React would otherwise preload the 300-byte logo ahead of the page, in the first round trip. */}
+            <img src="/img/favicon.svg" alt="" width={24} height={24} fetchPriority="low" /> Tala Brewing Co.
           </a>
           <nav aria-label="Main" className="desktop-only">
             <ul className="main-nav">

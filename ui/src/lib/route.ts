@@ -32,6 +32,8 @@ export interface RouteDef {
   policy: boolean;
   /** Listed in sitemap.xml. */
   sitemap: boolean;
+  /** Kept out of search indexes (`<meta name="robots" content="noindex">`) though it has no forms. */
+  noindex: boolean;
   /** Holds account forms: rendered for each visitor with the session's CSRF token, never shared. */
   forms: boolean;
   /** Links the account pages' stylesheet though the page has no forms (an order's page). */
@@ -116,7 +118,7 @@ export function action(call: Call<unknown>, done: string, more: Omit<Action, 'ca
 
 const SITE = 'Tala Brewing Co.';
 
-type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'guard' | 'forms' | 'accountStyles' | 'canonical' | 'missing' | 'signIn' | 'redirect' | 'actions'>> & {
+type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'noindex' | 'guard' | 'forms' | 'accountStyles' | 'canonical' | 'missing' | 'signIn' | 'redirect' | 'actions'>> & {
   /** Query parameters the page reads besides every page's (and `done` on pages with forms). */
   params?: string[];
 };
@@ -139,6 +141,7 @@ export function route(
     shop: opts.shop ?? false,
     policy: opts.policy ?? true,
     sitemap: opts.sitemap ?? true,
+    noindex: opts.noindex ?? false,
     forms,
     accountStyles: opts.accountStyles ?? false,
     title: `${title} | ${SITE}`,

@@ -1,0 +1,115 @@
+// Working offline with the service worker (src/features/offline): a shopper who browsed and added
+// to the cart loses the connection, opens a page seen before (the copy, saying so), an address
+// never seen (the offline page with the cart as last seen), and comes back; the pages kept are
+// thrown away when the session changes hands; the store is installable.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { chromiumOptions, hydrated, MAKATI_SHOPPER, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
+
+useStoreAndBrowser();
+
+/** Waits until the service worker controls the page (it claims the pages open when it starts). */
+const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 15000 });
+
+/** The names of the Cache Storage caches of the page's origin. */
+const cacheNames = (page) => page.evaluate(() => caches.keys());
+
+test('offline: a page seen before opens as it was, an unseen one shows the offline page with the cart; back online all is fresh', async () => {
+  const context = await newContext(MAKATI_SHOPPER, { bypassCSP: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${store.base}/buy-beer`);
+  await hydrated(page);
+  await controlled(page);
+  // The worker's first install fetched the offline page and the first pages' files.
+  const names = await cacheNames(page);
+  assert.ok(names.some((n) => n.startsWith('tala-shell-')), `caches: ${names}`);
+  // Pages opened with the worker in control are kept.
+  await page.goto(`${store.base}/buy-beer`);
+  await hydrated(page);
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`);
+  await hydrated(page);
+  await page.getByLabel(/Case of 24/).check();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.locator('details.cart-drawer').getByText('You successfully added this product to the cart.').waitFor();
+  const last = JSON.parse(await page.evaluate(() => localStorage.getItem('tala:last-cart')));
+  assert.equal(last.items[0].name, 'Tala Pale Pilsen 320 ml');
+  assert.equal(last.items[0].quantity, 24);
+
+  await context.setOffline(true);
+  // The live page says the connection is gone.
+  await page.locator('.offline-bar', { hasText: 'You are offline.' }).first().waitFor();
+  // A page seen before: the copy, with when it was seen, and it still runs (its files are kept).
+  await page.goto(`${store.base}/buy-beer`);
+  const bar = page.locator('[data-stale-copy]');
+  assert.match(await bar.innerText(), /^You are offline\. This page is as you saw it a moment ago; prices and stock may have changed\. Try again$/);
+  assert.ok((await page.locator('main').innerText()).includes('Tala Pale Pilsen'), 'the list as it was');
+  await hydrated(page);
+  // An address never opened: the offline page, with the cart as last seen and the pages kept.
+  await page.goto(`${store.base}/faqs`);
+  await page.getByRole('heading', { level: 1, name: 'You are offline' }).waitFor();
+  const main = page.locator('main');
+  await main.getByText('Tala Pale Pilsen 320 ml: 24 bottles, P1,188.00').waitFor();
+  await main.getByRole('link', { name: 'Buy Beer' }).waitFor();
+  await hydrated(page);
+  await noViolations(page, true, 'the offline page');
+  // Account, checkout and cart pages are never shown from a copy: the offline page instead.
+  await page.goto(`${store.base}/cart`);
+  await page.getByRole('heading', { level: 1, name: 'You are offline' }).waitFor();
+
+  await context.setOffline(false);
+  await page.goto(`${store.base}/buy-beer`);
+  await hydrated(page);
+  assert.equal(await page.locator('[data-stale-copy]').count(), 0, 'online: the page is fresh');
+  assert.equal(await page.locator('.offline-bar').first().innerText(), '');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('what was kept for a browser is thrown away when the session changes hands', async () => {
+  const context = await newContext(MAKATI_SHOPPER);
+  const page = await context.newPage();
+  await page.goto(`${store.base}/buy-beer`);
+  await hydrated(page);
+  await controlled(page);
+  await page.goto(`${store.base}/promos`);
+  await hydrated(page);
+  await page.evaluate(() => localStorage.setItem('tala:last-cart', JSON.stringify({ savedAt: Date.now(), items: [{ slug: 'x', name: 'X', quantity: 1, unit: 'bottle', total: 100 }], subtotal: 100 })));
+  assert.ok((await cacheNames(page)).includes('tala-pages'));
+  // Signing out (here without a session: the worker acts on the request, whatever its answer).
+  await page.evaluate(() => fetch('/api/v1/logout', { method: 'POST' }));
+  await page.waitForFunction(async () => !(await caches.keys()).includes('tala-pages') && localStorage.getItem('tala:last-cart') === null);
+  await context.close();
+});
+
+test('the store is installable: its manifest, icons and worker pass Chromium\'s checks, and it opens on the shop', async () => {
+  // Chromium never offers to install from an incognito profile (every new context is one).
+  const profile = mkdtempSync(path.join(tmpdir(), 'store-profile-'));
+  const context = await chromium.launchPersistentContext(profile, chromiumOptions);
+  try {
+    const page = await context.newPage();
+    await page.goto(`${store.base}/buy-beer`);
+    await hydrated(page);
+    await controlled(page);
+    const cdp = await context.newCDPSession(page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    assert.deepEqual(manifest.errors, [], JSON.stringify(manifest.errors));
+    assert.equal(new URL(manifest.url).pathname, '/manifest.webmanifest');
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    assert.deepEqual(installabilityErrors, [], JSON.stringify(installabilityErrors));
+    const parsed = JSON.parse(manifest.data);
+    assert.equal(parsed.start_url, '/buy-beer');
+    for (const icon of parsed.icons) {
+      const res = await page.request.get(`${store.base}${icon.src}`);
+      assert.equal(res.status(), 200, icon.src);
+    }
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,27 @@
+// Draws the store's app icons (the web app manifest's and the home screen's) from the favicon's
+// star: PNGs at 192 and 512 px, and a maskable 512 px one whose star keeps to the inner 80 % (the
+// part every launcher's mask shows). Rendered by Debian's chromium; the PNGs are committed.
+// Run: node scripts/gen-icons.mjs   (from ui/)
+import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+
+const out = (name) => fileURLToPath(new URL(`../public/img/icons/${name}`, import.meta.url));
+const STAR = 'M16 5l3.2 7 7.6.8-5.7 5.1 1.6 7.5L16 21.6 9.3 25.4l1.6-7.5L5.2 12.8l7.6-.8z';
+/** The favicon at `size` px; `maskable`: a full square, the star scaled into the safe zone. */
+const svg = (size, maskable) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="${size}" height="${size}">` +
+  `<rect width="32" height="32" rx="${maskable ? 0 : 6}" fill="#5e3305"/>` +
+  `<path d="${STAR}" fill="#f2b705" transform="${maskable ? 'translate(3.2 3.2) scale(0.8)' : ''}"/></svg>`;
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const page = await browser.newPage();
+for (const [name, size, maskable] of [['icon-192.png', 192, false], ['icon-512.png', 512, false], ['maskable-512.png', 512, true]]) {
+  await page.setViewportSize({ width: size, height: size });
+  await page.setContent(`<html><body style="margin:0;background:transparent">${svg(size, maskable)}</body></html>`);
+  await page.locator('svg').screenshot({ path: out(name), omitBackground: true });
+  console.log('wrote', name);
+}
+await browser.close();

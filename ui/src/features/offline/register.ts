@@ -1,0 +1,36 @@
+// The page's side of working offline: registers the service worker (worker.ts, served as /sw.js)
+// once the page has loaded, keeps the cart as last seen for the offline page, and forgets it when
+// the worker says the session changed hands.
+
+import type { QueryClient } from '@tanstack/react-query';
+import type { CartAnswer } from '../../api/contract.gen';
+import { forgetLastCart, saveLastCart } from './last-cart';
+
+function isCart(data: unknown): data is CartAnswer {
+  return typeof data === 'object' && data !== null && Array.isArray((data as CartAnswer).shopping_cart) && typeof (data as CartAnswer).cart_order_summary === 'object';
+}
+
+/**
+ * Starts keeping the cart as last seen (from `cart`, the page's own, then every cart the page's
+ * queries hold: the cart's query, and the latest answer of a change, `cart:latest`) and the worker.
+ */
+export function startOffline(client: QueryClient, cart: CartAnswer | null | undefined): void {
+  if (cart) saveLastCart(cart);
+  client.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.query.state.status !== 'success') return;
+    const key = String(event.query.queryKey[0] ?? '');
+    const data = event.query.state.data as unknown;
+    const answer = key === 'cart:latest' ? (data as { answer?: unknown } | undefined)?.answer : key.startsWith('/api/v1/cart') ? data : null;
+    if (isCart(answer)) saveLastCart(answer);
+  });
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
+    if ((e.data as { type?: string } | null)?.type === 'session-changed') forgetLastCart();
+  });
+  const register = () => {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((error: unknown) => console.warn('the offline worker could not start:', error));
+  };
+  // After the page's own loading: the worker's first fetches never compete with the page's.
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}

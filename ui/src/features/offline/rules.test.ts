@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changesSession, keepable, overLimit, staleNotice, wayOf, withStaleBar } from './rules';
+
+const ORIGIN = 'https://tala.example';
+const way = (path: string, method = 'GET', mode = 'navigate', origin = ORIGIN) => wayOf(new URL(path, origin), ORIGIN, method, mode);
+
+test('shop pages are kept, account, checkout, order and staff pages never', () => {
+  for (const p of ['/', '/buy-beer', '/buy-beer?packaging=2', '/single-product/tala-light-330ml', '/promos', '/faqs']) {
+    assert.equal(way(p), 'page', p);
+  }
+  for (const p of ['/cart', '/checkout', '/active-order/12?key=x', '/my-account', '/my-account/orders', '/login', '/logout', '/registration', '/staff', '/staff/orders/3', '/setup-address', '/offline']) {
+    assert.equal(way(p), 'private-page', p);
+  }
+  // A page's name that merely begins like a private one is a shop page.
+  assert.equal(way('/cartography'), 'page');
+});
+
+test('files by their kind; writes, other sites and the worker itself untouched', () => {
+  assert.equal(way('/assets/client-ABC.js', 'GET', 'no-cors'), 'kept-forever');
+  assert.equal(way('/media/0a1b-480.webp', 'GET', 'no-cors'), 'kept-forever');
+  assert.equal(way('/img/favicon.svg', 'GET', 'no-cors'), 'kept-refreshed');
+  assert.equal(way('/api/v1/products?barangay=1', 'GET', 'cors'), 'read');
+  assert.equal(way('/api/v1/staff/orders', 'GET', 'cors'), 'network');
+  assert.equal(way('/api/v1/cart', 'POST', 'cors'), 'network');
+  assert.equal(way('/buy-beer', 'POST'), 'network');
+  assert.equal(way('/sw.js', 'GET', 'same-origin'), 'network');
+  assert.equal(way('https://elsewhere.example/buy-beer'), 'network');
+  // A script or a fetch of a page's address (not a navigation) is not a page.
+  assert.equal(way('/buy-beer', 'GET', 'cors'), 'network');
+});
+
+test('signing in or out, registering, resetting and deleting the account change the session', () => {
+  const yes: [string, string][] = [
+    ['POST', '/login'], ['POST', '/logout'], ['POST', '/api/v1/login'], ['POST', '/api/v1/logout'],
+    ['POST', '/registration'], ['POST', '/api/v1/registration'], ['POST', '/api/v1/pre-register'],
+    ['POST', '/api/v1/reset/password'], ['POST', '/reset-password'], ['DELETE', '/api/v1/user'],
+    ['POST', '/my-account/delete-account'], ['POST', '/staff/login'], ['POST', '/api/v1/staff/logout'],
+  ];
+  for (const [m, p] of yes) assert.ok(changesSession(new URL(p, ORIGIN), m), `${m} ${p}`);
+  const no: [string, string][] = [
+    ['GET', '/login'], ['GET', '/logout'], ['POST', '/api/v1/cart'], ['DELETE', '/api/v1/cart'],
+    ['PUT', '/api/v1/user'], ['POST', '/api/v1/user/change-password'], ['POST', '/cart'], ['POST', '/blogin'],
+  ];
+  for (const [m, p] of no) assert.ok(!changesSession(new URL(p, ORIGIN), m), `${m} ${p}`);
+});
+
+test('what no header forbids is kept; a private or partial answer never', () => {
+  assert.ok(keepable(200, 'private, no-cache', 'Cookie'));
+  assert.ok(keepable(200, null, null));
+  assert.ok(keepable(200, 'public, max-age=60', null));
+  assert.ok(!keepable(200, 'private, no-store', 'Cookie, Authorization'));
+  assert.ok(!keepable(200, 'NO-STORE', null));
+  assert.ok(!keepable(200, null, 'Cookie, Authorization'));
+  assert.ok(!keepable(206, null, null));
+  assert.ok(!keepable(404, null, null));
+  assert.ok(!keepable(503, null, null));
+});
+
+test('the oldest entries go until the rest fit', () => {
+  const entries = [{ key: 'a', bytes: 400 }, { key: 'b', bytes: 300 }, { key: 'c', bytes: 300 }];
+  assert.deepEqual(overLimit(entries, 1000), []);
+  assert.deepEqual(overLimit(entries, 999), ['a']);
+  assert.deepEqual(overLimit(entries, 300), ['a', 'b']);
+  assert.deepEqual(overLimit(entries, 0), ['a', 'b', 'c']);
+  assert.deepEqual(overLimit([], 0), []);
+});
+
+test('a kept page says it is a copy and how old, outside the hydrated root', () => {
+  const now = Date.UTC(2026, 10, 26, 12, 0);
+  assert.match(staleNotice(now - 10_000, now, true), /^You are offline\. This page is as you saw it a moment ago/);
+  assert.match(staleNotice(now - 5 * 60_000, now, false), /^Your connection is slow\. .* 5 min ago/);
+  assert.match(staleNotice(now - 3 * 3600_000, now, true), /3 h ago/);
+  assert.match(staleNotice(now - 2 * 86400_000, now, true), /2 days ago/);
+  const html = '<!doctype html><html><head></head><body><div id="root">x</div></body></html>';
+  const out = withStaleBar(html, 'You are offline. <b>', '/buy-beer?a=1&b="2"');
+  assert.ok(out.includes('<body><div class="offline-bar" role="status" data-stale-copy>You are offline. &lt;b&gt; <a href="/buy-beer?a=1&amp;b=&quot;2&quot;">Try again</a></div><div id="root">x</div>'));
+  assert.ok(withStaleBar('no body', 'n', '/').startsWith('<div class="offline-bar"'));
+});

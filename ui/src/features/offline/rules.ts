@@ -1,0 +1,94 @@
+// The service worker's rules (worker.ts), pure so that node tests them: what each request is, what
+// may be kept, when the shopper's kept pages are thrown away, and how a kept page says it is old.
+
+/** The cache of the shop pages and API reads kept for this browser (the worker's, read by the offline page). */
+export const PAGES_CACHE = 'tala-pages';
+
+/** How the worker answers a request. */
+export type Way =
+  /** Hashed build files and photos: never change under their name; from the cache, else fetched. */
+  | 'kept-forever'
+  /** The store's drawings (`/img`): from the cache at once, fetched again behind it. */
+  | 'kept-refreshed'
+  /** A page opened: fetched; on a dead or stalled link, the copy kept of it or the offline page. */
+  | 'page'
+  /** An account, cart, checkout, order or staff page: fetched, never kept; on a dead link the offline page. */
+  | 'private-page'
+  /** An API read: fetched; kept when the answer may be (public), answered from it offline. */
+  | 'read'
+  /** Everything else (writes, other sites, the worker itself): the network's, untouched. */
+  | 'network';
+
+/** The pages a shopper may see again offline, by their path; not account, checkout or orders. */
+const PRIVATE_PAGES = /^\/(cart|checkout|active-order|my-account|login|logout|registration|reset-password|change-password|setup-address|newsletter|staff|offline)(\/|$)/;
+
+export function wayOf(url: URL, origin: string, method: string, mode: string): Way {
+  if (url.origin !== origin || (method !== 'GET' && method !== 'HEAD')) return 'network';
+  const path = url.pathname;
+  if (path === '/sw.js') return 'network';
+  if (path.startsWith('/assets/') || path.startsWith('/media/')) return 'kept-forever';
+  if (path.startsWith('/img/')) return 'kept-refreshed';
+  if (path.startsWith('/api/')) return path.startsWith('/api/v1/staff') ? 'network' : 'read';
+  if (mode === 'navigate') return PRIVATE_PAGES.test(path) ? 'private-page' : 'page';
+  return 'network';
+}
+
+/**
+ * Whether a request may change whose the session is (signing in or out, registering, a reset, an
+ * account deleted): the pages and answers kept for this browser are thrown away before it is sent,
+ * so the next person at the phone never sees the last one's.
+ */
+export function changesSession(url: URL, method: string): boolean {
+  if (method === 'GET' || method === 'HEAD') return false;
+  const path = url.pathname;
+  if (method === 'DELETE' && path === '/api/v1/user') return true;
+  return /(^|\/)(login|logout|registration|pre-register|reset-password|password|delete-account|social)(\/|$)/.test(path);
+}
+
+/** Whether an answer may be kept by the worker: a whole 200 that no header forbids keeping. */
+export function keepable(status: number, cacheControl: string | null, vary: string | null): boolean {
+  if (status !== 200) return false;
+  const cc = (cacheControl ?? '').toLowerCase();
+  if (/(^|[\s,])no-store([\s,]|$)/.test(cc)) return false;
+  // An answer that varies with the sign-in it was asked with is the session's, not the browser's.
+  if ((vary ?? '').toLowerCase().includes('authorization')) return false;
+  return true;
+}
+
+/** Which of the kept entries (oldest first, with their bytes) to drop so that at most `limit` bytes stay. */
+export function overLimit<T>(entries: { key: T; bytes: number }[], limit: number): T[] {
+  let total = entries.reduce((sum, e) => sum + e.bytes, 0);
+  const drop: T[] = [];
+  for (const e of entries) {
+    if (total <= limit) break;
+    drop.push(e.key);
+    total -= e.bytes;
+  }
+  return drop;
+}
+
+/** The words on a page answered from the worker's copy, with when the copy was made. */
+export function staleNotice(savedAt: number, now: number, offline: boolean): string {
+  const minutes = Math.max(0, Math.round((now - savedAt) / 60000));
+  const when =
+    minutes < 1 ? 'a moment ago' : minutes < 60 ? `${minutes} min ago` : minutes < 24 * 60 ? `${Math.round(minutes / 60)} h ago` : `${Math.round(minutes / (24 * 60))} days ago`;
+  const why = offline ? 'You are offline.' : 'Your connection is slow.';
+  return `${why} This page is as you saw it ${when}; prices and stock may have changed.`;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+}
+
+/**
+ * A kept page with the bar that says so, placed first in `<body>` (outside `#root`, so the page
+ * still hydrates): the notice, and a link that asks for the page again.
+ */
+export function withStaleBar(html: string, notice: string, path: string): string {
+  const bar =
+    `<div class="offline-bar" role="status" data-stale-copy>${escapeHtml(notice)} ` +
+    `<a href="${escapeHtml(path)}">Try again</a></div>`;
+  const at = html.indexOf('<body>');
+  if (at < 0) return bar + html;
+  return html.slice(0, at + 6) + bar + html.slice(at + 6);
+}

@@ -1,0 +1,213 @@
+// The store's service worker, served as /sw.js (built by build.mjs with this build's version and
+// the files a first visit needs). What it does, by request (rules.ts decides which is which):
+//   - hashed build files and photos (`/assets`, `/media`): from its copy, else fetched and kept;
+//   - the store's drawings (`/img`): from its copy at once, fetched again behind it;
+//   - a shop page opened, or an API read: fetched; on a dead link the copy kept of it (a page says
+//     "You are offline ... as you saw it 5 min ago"), or the offline page; on a stalled link (no
+//     answer in SLOW_MS) the copy while the fetch goes on and refreshes it;
+//   - account, cart, checkout, order and staff pages: fetched, never kept; the offline page on a
+//     dead link;
+//   - writes, other sites: the network's, untouched.
+// The pages and answers kept are this browser's: thrown away when the session changes hands
+// (signing in or out, registering, a password reset, an account deleted). Bounded by bytes.
+
+import { changesSession, keepable, overLimit, PAGES_CACHE, staleNotice, wayOf, withStaleBar } from './rules';
+
+declare const __VERSION__: string;
+declare const __PRECACHE__: string[];
+
+interface ExtendableEvent extends Event {
+  waitUntil(p: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(r: Response | Promise<Response>): void;
+}
+interface WorkerClient {
+  postMessage(message: unknown): void;
+}
+interface WorkerScope {
+  location: Location;
+  clients: { claim(): Promise<void>; matchAll(o?: { includeUncontrolled?: boolean }): Promise<WorkerClient[]> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'install' | 'activate', f: (e: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', f: (e: FetchEvent) => void): void;
+}
+const sw = self as unknown as WorkerScope;
+
+/** This build's offline page, entry, styles and the shop pages' chunks. */
+const SHELL = `tala-shell-${__VERSION__}`;
+/** Files kept by their hashed names and the drawings, across builds (a kept page needs its own). */
+const FILES = 'tala-files';
+/** The shop pages and API reads kept for this browser. */
+const PAGES = PAGES_CACHE;
+const FILES_BYTES = 40 * 1024 * 1024;
+const PAGES_BYTES = 4 * 1024 * 1024;
+/** How long a page or read may take before the kept copy is shown instead. */
+const SLOW_MS = 4000;
+/** The page shown offline for an address never kept. */
+const OFFLINE = '/offline';
+
+sw.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(SHELL);
+      // Fetched as nobody (no cookies): the offline page is the same for every visitor.
+      await Promise.all(
+        [OFFLINE, ...__PRECACHE__].map(async (url) => {
+          const res = await fetch(url, { credentials: 'omit' }).catch(() => null);
+          if (res?.ok) await cache.put(url, res);
+        }),
+      );
+      await sw.skipWaiting();
+    })(),
+  );
+});
+
+sw.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith('tala-shell-') && name !== SHELL) await caches.delete(name);
+      }
+      await sw.clients.claim();
+    })(),
+  );
+});
+
+sw.addEventListener('fetch', (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (url.origin === sw.location.origin && changesSession(url, req.method)) {
+    event.waitUntil(forgetShopper());
+    return;
+  }
+  switch (wayOf(url, sw.location.origin, req.method, req.mode)) {
+    case 'kept-forever':
+      event.respondWith(keptForever(req));
+      return;
+    case 'kept-refreshed':
+      event.respondWith(keptRefreshed(event, req));
+      return;
+    case 'page':
+      event.respondWith(fresh(event, req, true));
+      return;
+    case 'read':
+      event.respondWith(fresh(event, req, false));
+      return;
+    case 'private-page':
+      event.respondWith(fetch(req).catch(offlinePage));
+      return;
+    case 'network':
+      return;
+  }
+});
+
+/** Throws away what was kept for this browser and tells its open pages (they forget the cart). */
+async function forgetShopper(): Promise<void> {
+  await caches.delete(PAGES);
+  for (const client of await sw.clients.matchAll({ includeUncontrolled: true })) {
+    client.postMessage({ type: 'session-changed' });
+  }
+}
+
+/** Keeps a copy of `res` under `key` in `cacheName`, with when and how big, then trims the cache. */
+async function keep(cacheName: string, key: string, res: Response, limit: number): Promise<void> {
+  const body = await res.arrayBuffer();
+  const headers = new Headers(res.headers);
+  // The body kept is the decoded one.
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  headers.set('x-kept-at', String(Date.now()));
+  headers.set('x-kept-bytes', String(body.byteLength));
+  const cache = await caches.open(cacheName);
+  await cache.put(key, new Response(body, { status: res.status, statusText: res.statusText, headers }));
+  const entries = [];
+  for (const k of await cache.keys()) {
+    const kept = await cache.match(k);
+    entries.push({ key: k, bytes: Number(kept?.headers.get('x-kept-bytes') ?? 0) });
+  }
+  for (const k of overLimit(entries, limit)) await cache.delete(k);
+}
+
+async function keptForever(req: Request): Promise<Response> {
+  const kept = await caches.match(req.url, { ignoreVary: true });
+  if (kept) return kept;
+  const res = await fetch(req);
+  if (keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) {
+    await keep(FILES, req.url, res.clone(), FILES_BYTES).catch(() => undefined);
+  }
+  return res;
+}
+
+async function keptRefreshed(event: FetchEvent, req: Request): Promise<Response> {
+  const kept = await caches.match(req.url, { ignoreVary: true });
+  const refresh = fetch(req).then(async (res) => {
+    if (keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) {
+      await keep(FILES, req.url, res.clone(), FILES_BYTES).catch(() => undefined);
+    }
+    return res;
+  });
+  if (kept) {
+    event.waitUntil(refresh.catch(() => undefined));
+    return kept;
+  }
+  return refresh;
+}
+
+/**
+ * A page or read from the network, kept when it may be; the copy when the link is dead, or when it
+ * is stalled past SLOW_MS (the fetch goes on and refreshes the copy).
+ */
+async function fresh(event: FetchEvent, req: Request, page: boolean): Promise<Response> {
+  const key = req.url.split('#')[0];
+  const network = fetch(req).then(async (res) => {
+    if (keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) {
+      await keep(PAGES, key, res.clone(), PAGES_BYTES).catch(() => undefined);
+    }
+    return res;
+  });
+  event.waitUntil(network.catch(() => undefined));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new Promise<'slow'>((resolve) => {
+    timer = setTimeout(() => resolve('slow'), SLOW_MS);
+  });
+  try {
+    const first = await Promise.race([network, slow]);
+    if (first !== 'slow') return first;
+    const copy = await keptCopy(key, page, false);
+    return copy ?? (await network);
+  } catch {
+    const copy = await keptCopy(key, page, true);
+    if (copy) return copy;
+    if (!page) return Response.json({ error: 'You are offline.' }, { status: 503, headers: { 'Retry-After': '10' } });
+    return offlinePage();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The copy kept under `key`: a page with the bar that says it is a copy, a read as it was. */
+async function keptCopy(key: string, page: boolean, offline: boolean): Promise<Response | null> {
+  const cache = await caches.open(PAGES);
+  const kept = await cache.match(key, { ignoreVary: true });
+  if (!kept) return null;
+  if (!page) return kept;
+  const savedAt = Number(kept.headers.get('x-kept-at') ?? Date.now());
+  const path = new URL(key).pathname + new URL(key).search;
+  const html = withStaleBar(await kept.text(), staleNotice(savedAt, Date.now(), offline), path);
+  return new Response(html, { status: 200, headers: kept.headers });
+}
+
+/** The offline page this build keeps. */
+async function offlinePage(): Promise<Response> {
+  return (await caches.match(OFFLINE, { cacheName: SHELL })) ?? offlineText();
+}
+
+/** When even the offline page is not kept (the worker's first install failed): words alone. */
+function offlineText(): Response {
+  return new Response(
+    '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>You are offline</title><h1>You are offline</h1><p>Tala Brewing Co. will open again when your connection is back.</p><p><a href="/buy-beer">Try again</a></p></html>',
+    { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Retry-After': '10' } },
+  );
+}
