@@ -57,6 +57,10 @@ test('offline: a page seen before opens as it was, an unseen one shows the offli
   await main.getByText('Tala Pale Pilsen 320 ml: 24 bottles, P1,188.00').waitFor();
   await main.getByRole('link', { name: 'Buy Beer' }).waitFor();
   await hydrated(page);
+  // Made for nobody when the worker installed, it opens no gate or policy question over itself.
+  assert.equal(await page.getByRole('dialog').count(), 0);
+  // Its Try again asks for the address the shopper wanted.
+  assert.equal(await main.getByRole('link', { name: 'Try again' }).evaluate((a) => a.href), `${store.base}/faqs`);
   await noViolations(page, true, 'the offline page');
   // Account, checkout and cart pages are never shown from a copy: the offline page instead.
   await page.goto(`${store.base}/cart`);

@@ -14,7 +14,7 @@ const client = makeQueryClient();
 const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
-startOffline(client, input.visitor?.shared ? null : input.visitor?.cart);
+startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean(input.member));
 
 const { state: _state, gate, ssr, ...page } = input;
 const root = document.getElementById('root')!;

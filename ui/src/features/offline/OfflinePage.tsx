@@ -11,6 +11,10 @@ interface KeptPage {
   title: string;
 }
 
+function unescapeHtml(s: string): string {
+  return new DOMParser().parseFromString(s, 'text/html').documentElement.textContent ?? s;
+}
+
 /** The shop pages the worker kept for this browser, by their titles. */
 async function keptPages(): Promise<KeptPage[]> {
   if (typeof caches === 'undefined') return [];
@@ -21,7 +25,7 @@ async function keptPages(): Promise<KeptPage[]> {
     if (url.pathname.startsWith('/api/')) continue;
     const res = await cache.match(req);
     const title = /<title>([^<]*)<\/title>/.exec((await res?.text()) ?? '')?.[1] ?? url.pathname;
-    pages.push({ href: url.pathname + url.search, title: title.replace(/ \| Tala Brewing Co\.$/, '').replace(/&amp;/g, '&') });
+    pages.push({ href: url.pathname + url.search, title: unescapeHtml(title).replace(/ \| Tala Brewing Co\.$/, '') });
   }
   return pages.sort((a, b) => a.title.localeCompare(b.title));
 }
@@ -48,7 +52,8 @@ export function OfflinePage() {
         saw them; your cart is kept by the store and waits for you.
       </p>
       <p>
-        <a className="btn" href="/buy-beer">
+        {/* The address asked for (this page stands in for any): opened again. */}
+        <a className="button" href="">
           Try again
         </a>
       </p>

@@ -7,6 +7,8 @@ export const pages: FeaturePage[] = [
     route: route('offline', '/offline', () => import('./OfflinePage').then((m) => m.OfflinePage), 'You are offline', 'What still works without a connection.', [], {
       sitemap: false,
       noindex: true,
+      // Fetched as nobody (no consent cookie): the policy modal must not cover it.
+      policy: false,
     }),
   },
 ];

@@ -1,6 +1,6 @@
 // The page's side of working offline: registers the service worker (worker.ts, served as /sw.js)
-// once the page has loaded, keeps the cart as last seen for the offline page, and forgets it when
-// the worker says the session changed hands.
+// once the page has loaded, keeps a guest's cart as last seen for the offline page, and forgets it
+// when the worker says the session changed hands or a member's page opens.
 
 import type { QueryClient } from '@tanstack/react-query';
 import type { CartAnswer } from '../../api/contract.gen';
@@ -11,18 +11,24 @@ function isCart(data: unknown): data is CartAnswer {
 }
 
 /**
- * Starts keeping the cart as last seen (from `cart`, the page's own, then every cart the page's
- * queries hold: the cart's query, and the latest answer of a change, `cart:latest`) and the worker.
+ * Starts keeping a guest's cart as last seen (from `cart`, the page's own, then every cart the
+ * page's queries hold: the cart's query, and the latest answer of a change, `cart:latest`), and the
+ * worker. A guest's cart is the browser's (its cookie names it): anyone at this browser sees it
+ * online too. A member's is never kept on the device, and what a guest kept is forgotten once a
+ * member's page opens, so a shared phone shows nobody's cart to the next person.
  */
-export function startOffline(client: QueryClient, cart: CartAnswer | null | undefined): void {
-  if (cart) saveLastCart(cart);
+export function startOffline(client: QueryClient, cart: CartAnswer | null | undefined, member: boolean): void {
+  if (member) forgetLastCart();
+  else if (cart) saveLastCart(cart);
   client.getQueryCache().subscribe((event) => {
-    if (event.type !== 'updated' || event.query.state.status !== 'success') return;
+    if (member || event.type !== 'updated' || event.query.state.status !== 'success') return;
     const key = String(event.query.queryKey[0] ?? '');
     const data = event.query.state.data as unknown;
     const answer = key === 'cart:latest' ? (data as { answer?: unknown } | undefined)?.answer : key.startsWith('/api/v1/cart') ? data : null;
     if (isCart(answer)) saveLastCart(answer);
   });
+  // Back online: what the page holds may be a kept copy's; it is asked for again.
+  window.addEventListener('online', () => void client.invalidateQueries());
   if (!('serviceWorker' in navigator)) return;
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
     if ((e.data as { type?: string } | null)?.type === 'session-changed') forgetLastCart();

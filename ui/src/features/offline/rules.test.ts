@@ -24,6 +24,7 @@ test('files by their kind; writes, other sites and the worker itself untouched',
   assert.equal(way('/api/v1/staff/orders', 'GET', 'cors'), 'network');
   assert.equal(way('/api/v1/cart', 'POST', 'cors'), 'network');
   assert.equal(way('/buy-beer', 'POST'), 'network');
+  assert.equal(way('/assets/client-ABC.js', 'HEAD', 'no-cors'), 'network');
   assert.equal(way('/sw.js', 'GET', 'same-origin'), 'network');
   assert.equal(way('https://elsewhere.example/buy-beer'), 'network');
   // A script or a fetch of a page's address (not a navigation) is not a page.
@@ -74,6 +75,6 @@ test('a kept page says it is a copy and how old, outside the hydrated root', () 
   assert.match(staleNotice(now - 2 * 86400_000, now, true), /2 days ago/);
   const html = '<!doctype html><html><head></head><body><div id="root">x</div></body></html>';
   const out = withStaleBar(html, 'You are offline. <b>', '/buy-beer?a=1&b="2"');
-  assert.ok(out.includes('<body><div class="offline-bar" role="status" data-stale-copy>You are offline. &lt;b&gt; <a href="/buy-beer?a=1&amp;b=&quot;2&quot;">Try again</a></div><div id="root">x</div>'));
+  assert.ok(out.includes('<body><div class="offline-bar" data-stale-copy>You are offline. &lt;b&gt; <a href="/buy-beer?a=1&amp;b=&quot;2&quot;">Try again</a></div><div id="root">x</div>'));
   assert.ok(withStaleBar('no body', 'n', '/').startsWith('<div class="offline-bar"'));
 });

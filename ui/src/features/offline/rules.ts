@@ -23,7 +23,8 @@ export type Way =
 const PRIVATE_PAGES = /^\/(cart|checkout|active-order|my-account|login|logout|registration|reset-password|change-password|setup-address|newsletter|staff|offline)(\/|$)/;
 
 export function wayOf(url: URL, origin: string, method: string, mode: string): Way {
-  if (url.origin !== origin || (method !== 'GET' && method !== 'HEAD')) return 'network';
+  // Only GETs: a HEAD's empty body would be kept under the GET's key.
+  if (url.origin !== origin || method !== 'GET') return 'network';
   const path = url.pathname;
   if (path === '/sw.js') return 'network';
   if (path.startsWith('/assets/') || path.startsWith('/media/')) return 'kept-forever';
@@ -86,7 +87,7 @@ function escapeHtml(s: string): string {
  */
 export function withStaleBar(html: string, notice: string, path: string): string {
   const bar =
-    `<div class="offline-bar" role="status" data-stale-copy>${escapeHtml(notice)} ` +
+    `<div class="offline-bar" data-stale-copy>${escapeHtml(notice)} ` +
     `<a href="${escapeHtml(path)}">Try again</a></div>`;
   const at = html.indexOf('<body>');
   if (at < 0) return bar + html;

@@ -35,7 +35,7 @@ interface WorkerScope {
 }
 const sw = self as unknown as WorkerScope;
 
-/** This build's offline page, entry, styles and the shop pages' chunks. */
+/** This build's offline page. */
 const SHELL = `tala-shell-${__VERSION__}`;
 /** Files kept by their hashed names and the drawings, across builds (a kept page needs its own). */
 const FILES = 'tala-files';
@@ -51,12 +51,17 @@ const OFFLINE = '/offline';
 sw.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(SHELL);
-      // Fetched as nobody (no cookies): the offline page is the same for every visitor.
+      // Fetched as nobody (no cookies): the offline page is the same for every visitor. Without
+      // it the worker does not install (the browser tries again on a later visit).
+      const offline = await fetch(OFFLINE, { credentials: 'omit' });
+      if (!offline.ok || offline.redirected) throw new Error(`the offline page answered ${offline.status}`);
+      await (await caches.open(SHELL)).put(OFFLINE, offline);
+      // The first pages' files, by their hashed names, with the files kept across builds: a page
+      // kept under this build still finds its own after the next. One that fails is fetched on use.
       await Promise.all(
-        [OFFLINE, ...__PRECACHE__].map(async (url) => {
+        __PRECACHE__.map(async (url) => {
           const res = await fetch(url, { credentials: 'omit' }).catch(() => null);
-          if (res?.ok) await cache.put(url, res);
+          if (res?.ok && !res.redirected) await keep(FILES, url, res, FILES_BYTES);
         }),
       );
       await sw.skipWaiting();
@@ -84,7 +89,7 @@ sw.addEventListener('fetch', (event) => {
   }
   switch (wayOf(url, sw.location.origin, req.method, req.mode)) {
     case 'kept-forever':
-      event.respondWith(keptForever(req));
+      event.respondWith(keptForever(event, req));
       return;
     case 'kept-refreshed':
       event.respondWith(keptRefreshed(event, req));
@@ -130,22 +135,24 @@ async function keep(cacheName: string, key: string, res: Response, limit: number
   for (const k of overLimit(entries, limit)) await cache.delete(k);
 }
 
-async function keptForever(req: Request): Promise<Response> {
+/** Keeps a copy of a fetched answer beside answering with it, when it may be kept. */
+function keepBeside(event: FetchEvent, cacheName: string, key: string, res: Response, limit: number): void {
+  if (!keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) return;
+  event.waitUntil(keep(cacheName, key, res.clone(), limit).catch(() => undefined));
+}
+
+async function keptForever(event: FetchEvent, req: Request): Promise<Response> {
   const kept = await caches.match(req.url, { ignoreVary: true });
   if (kept) return kept;
   const res = await fetch(req);
-  if (keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) {
-    await keep(FILES, req.url, res.clone(), FILES_BYTES).catch(() => undefined);
-  }
+  keepBeside(event, FILES, req.url, res, FILES_BYTES);
   return res;
 }
 
 async function keptRefreshed(event: FetchEvent, req: Request): Promise<Response> {
   const kept = await caches.match(req.url, { ignoreVary: true });
-  const refresh = fetch(req).then(async (res) => {
-    if (keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) {
-      await keep(FILES, req.url, res.clone(), FILES_BYTES).catch(() => undefined);
-    }
+  const refresh = fetch(req).then((res) => {
+    keepBeside(event, FILES, req.url, res, FILES_BYTES);
     return res;
   });
   if (kept) {
@@ -161,10 +168,9 @@ async function keptRefreshed(event: FetchEvent, req: Request): Promise<Response>
  */
 async function fresh(event: FetchEvent, req: Request, page: boolean): Promise<Response> {
   const key = req.url.split('#')[0];
-  const network = fetch(req).then(async (res) => {
-    if (keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) {
-      await keep(PAGES, key, res.clone(), PAGES_BYTES).catch(() => undefined);
-    }
+  const network = fetch(req).then((res) => {
+    // A page that went elsewhere (a guard's redirect) is kept under the address it ended at.
+    if (!res.redirected) keepBeside(event, PAGES, key, res, PAGES_BYTES);
     return res;
   });
   event.waitUntil(network.catch(() => undefined));
@@ -180,7 +186,12 @@ async function fresh(event: FetchEvent, req: Request, page: boolean): Promise<Re
   } catch {
     const copy = await keptCopy(key, page, true);
     if (copy) return copy;
-    if (!page) return Response.json({ error: 'You are offline.' }, { status: 503, headers: { 'Retry-After': '10' } });
+    if (!page) {
+      return new Response(JSON.stringify({ error: 'You are offline.' }), {
+        status: 503,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '10' },
+      });
+    }
     return offlinePage();
   } finally {
     clearTimeout(timer);
