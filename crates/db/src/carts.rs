@@ -61,12 +61,13 @@ pub struct Item {
 
 /// The owner's cart, if it has one.
 pub fn find(conn: &mut AnyConnection, owner: Owner) -> QueryResult<Option<CartRow>> {
-    let q = carts::table.select(CartRow::as_select()).into_boxed();
-    let q = match owner {
-        Owner::Member(id) => q.filter(carts::user_id.eq(id.get())),
-        Owner::Guest(key) => q.filter(carts::guest_key.eq(key)),
-    };
-    q.first(conn).optional()
+    // Two statements of fixed shape (prepared once per connection), not one boxed query.
+    let q = carts::table.select(CartRow::as_select());
+    match owner {
+        Owner::Member(id) => q.filter(carts::user_id.eq(id.get())).first(conn),
+        Owner::Guest(key) => q.filter(carts::guest_key.eq(key)).first(conn),
+    }
+    .optional()
 }
 
 /// The owner's cart, made empty when it has none (two first adds at once make one cart).

@@ -358,7 +358,7 @@ fn check_available(
     product: &db::models::Product,
     place: &Place,
 ) -> Result<(), ApiError> {
-    let listed = if place.served {
+    let listed = if place.served && !product.sold_in_all_areas {
         db::carts::listed_in_city(ctx.conn, place.city.id, &[product.id])?
     } else {
         Vec::new()

@@ -319,8 +319,13 @@ pub fn price(ctx: &mut Ctx, pricing: &Pricing, input: PriceInput<'_>) -> Result<
         now,
         revision,
     } = input;
-    let ids: Vec<ProductId> = items.iter().map(|i| i.product.id).collect();
-    let listed = if place.served {
+    // Only a product not sold everywhere is listed by city (see `unavailable_reason`).
+    let ids: Vec<ProductId> = items
+        .iter()
+        .filter(|i| !i.product.sold_in_all_areas)
+        .map(|i| i.product.id)
+        .collect();
+    let listed = if place.served && !ids.is_empty() {
         db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
     } else {
         Vec::new()
