@@ -1,9 +1,10 @@
 //! Carts: a member's, or a browser's (guest), with their items in units and the empty
 //! cases the shopper returns; and the catalog data a cart is priced with (case types, deposits,
 //! delivery fees, where products are sold). Each function takes a connection, so several compose
-//! in one `conn.transaction(...)`. Every change to a cart starts with [`lock`], which takes the
-//! cart's row (PostgreSQL) or the database's write lock (SQLite) first, so concurrent changes of
-//! one cart run one after the other and never fail halfway.
+//! in one `conn.transaction(...)`. Every change to a cart starts with [`lock`] (or [`lock_placed`],
+//! which also sets the place priced for), which takes the cart's row (PostgreSQL) or the database's
+//! write lock (SQLite) first, so concurrent changes of one cart run one after the other and never
+//! fail halfway.
 
 use diesel::prelude::*;
 

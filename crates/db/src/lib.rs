@@ -330,7 +330,11 @@ pub fn prepare_url(url: &str) -> std::io::Result<String> {
 /// is 1,000, about 4 MB: under a crowd of cart changes every few hundred commits, each then
 /// copying the log and syncing the file while holding the write turn). The store's watch thread
 /// checkpoints it each second ([`watch`]), so this is a backstop for tools and a stalled thread.
-pub const WAL_BACKSTOP_PAGES: u32 = 16_384;
+pub const WAL_BACKSTOP_PAGES: u32 = 4_096;
+
+/// SQLite: the size the write-ahead log file is cut back to once checkpointed (it otherwise keeps
+/// its largest size).
+pub const WAL_KEPT_BYTES: u64 = 16 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy)]
 struct SqlitePragmas;
@@ -345,7 +349,8 @@ impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
         if let AnyConnection::Sqlite(c) = conn {
             c.batch_execute(&format!(
                 "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-                 PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES};"
+                 PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES}; \
+                 PRAGMA journal_size_limit = {WAL_KEPT_BYTES};"
             ))
             .map_err(diesel::r2d2::Error::QueryError)?;
             // WAL is kept in the file: set once. Setting it on every new connection needs a lock

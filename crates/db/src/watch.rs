@@ -58,6 +58,13 @@ fn checkpoint(pool: &DbPool) {
     }
 }
 
+/// Whether the pool's database is SQLite (asked once: PostgreSQL needs no checkpoint, and no
+/// connection is borrowed for one each second).
+fn is_sqlite(pool: &DbPool) -> bool {
+    pool.get_timeout(Duration::from_secs(1))
+        .is_ok_and(|c| matches!(&*c, crate::AnyConnection::Sqlite(_)))
+}
+
 fn purge(pool: &DbPool) {
     let now = domain::calendar::unix_now();
     if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
@@ -77,6 +84,7 @@ impl Watch {
             data_version: AtomicU64::new(version),
         });
         let weak: Weak<Self> = Arc::downgrade(&watch);
+        let sqlite = is_sqlite(&pool);
         let spawned = std::thread::Builder::new()
             .name("db-watch".into())
             .spawn(move || {
@@ -94,7 +102,9 @@ impl Watch {
                             let _ = crate::outages::probe_write(&mut conn);
                         }
                     }
-                    checkpoint(&pool);
+                    if sqlite {
+                        checkpoint(&pool);
+                    }
                     // Expired sessions are forgotten every ten minutes.
                     if tick % 600 == 0 {
                         purge(&pool);

@@ -218,9 +218,9 @@ impl<'a> Ctx<'a> {
     /// `key` must name everything that shapes the answer: the call and its arguments, who asks
     /// (as far as the answer depends on it), and the versions of the data it reads, read from
     /// the database before the data (so what is kept under a version is at least that new). Kept
-    /// while a read runs (a call not declared [`Access::Write`]), or in a write call outside any
-    /// transaction (what it read is committed): a write's transaction may still roll back what it
-    /// read.
+    /// while a read runs (a call not declared [`Access::Write`]), or anywhere outside a
+    /// transaction (a write call's reads before its change, a tool's: what they read is
+    /// committed); never within a write's transaction, which may still roll back what it read.
     pub fn kept<T, F>(&mut self, key: u128, make: F) -> Result<T, ApiError>
     where
         T: Clone + Serialize + Send + Sync + 'static,
@@ -976,6 +976,8 @@ mod tests {
             6,
             "never read from within a transaction either"
         );
+        // Outside a call and any transaction (a tool's reads): committed, so kept.
+        assert_eq!(made_once_more(&mut ctx).unwrap(), 5);
     }
 
     #[test]

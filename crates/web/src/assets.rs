@@ -1,8 +1,9 @@
 //! Static files from memory: the hashed build assets (`/assets`, kept a year), the images
 //! (`/img`, kept a day) and the files at the site's root that browsers ask for by a fixed name
-//! (`/sw.js`, the service worker, and `/manifest.webmanifest`: asked again each time), read once at start with the brotli and gzip variants the build made
-//! (`.br`, `.gz` beside a file; made on first request where there are none), answered 304 by
-//! ETag. An unknown file is a 404 in the store's own JSON.
+//! (`/sw.js`, the service worker, and `/manifest.webmanifest`: asked again each time), read once
+//! at start with the brotli and gzip variants the build made (`.br`, `.gz` beside a file; made on
+//! first request where there are none), answered 304 by ETag. An unknown file is a 404 in the
+//! store's own JSON.
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -358,11 +358,7 @@ fn check_available(
     product: &db::models::Product,
     place: &Place,
 ) -> Result<(), ApiError> {
-    let listed = if place.served && !product.sold_in_all_areas {
-        db::carts::listed_in_city(ctx.conn, place.city.id, &[product.id])?
-    } else {
-        Vec::new()
-    };
+    let listed = pricing::listed_in(ctx, place, [product])?;
     match unavailable_reason(product, place, &listed) {
         None => Ok(()),
         Some(reason) => Err(ApiError::Refused {

@@ -264,6 +264,24 @@ pub fn resets(held: impl IntoIterator<Item = FilterType>, chosen: FilterType) ->
     held.into_iter().any(|f| is_keg(f) != is_keg(chosen))
 }
 
+/// Of `products`, those listed as sold in `place`'s city, as [`unavailable_reason`] asks: only a
+/// product not sold everywhere is looked up, and nothing where the store does not deliver.
+pub fn listed_in<'p>(
+    ctx: &mut Ctx,
+    place: &Place,
+    products: impl IntoIterator<Item = &'p db::models::Product>,
+) -> Result<Vec<ProductId>, ApiError> {
+    let ids: Vec<ProductId> = products
+        .into_iter()
+        .filter(|p| !p.sold_in_all_areas)
+        .map(|p| p.id)
+        .collect();
+    if !place.served || ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?)
+}
+
 /// Why an item cannot be bought at `place` now, if it cannot.
 pub fn unavailable_reason(
     p: &db::models::Product,
@@ -319,17 +337,7 @@ pub fn price(ctx: &mut Ctx, pricing: &Pricing, input: PriceInput<'_>) -> Result<
         now,
         revision,
     } = input;
-    // Only a product not sold everywhere is listed by city (see `unavailable_reason`).
-    let ids: Vec<ProductId> = items
-        .iter()
-        .filter(|i| !i.product.sold_in_all_areas)
-        .map(|i| i.product.id)
-        .collect();
-    let listed = if place.served && !ids.is_empty() {
-        db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
-    } else {
-        Vec::new()
-    };
+    let listed = listed_in(ctx, place, items.iter().map(|i| &i.product))?;
     let cases = Cases::of(pricing, group(pricing, items, place, &listed))?;
     let (deposits, empties_lines) = deposits(pricing, &cases.deposit_lines, empties);
     let items_in_cart = items_in_cart(&cases.shopping_cart);

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::cart::pricing::{unavailable_reason, CartItem, Pricing};
+use crate::cart::pricing::{listed_in, unavailable_reason, CartItem, Pricing};
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
 
@@ -137,11 +137,8 @@ pub fn views(
         items.entry(case).or_default().push(item);
     }
     let listed = match place {
-        Some(p) if p.served => {
-            let all: Vec<ProductId> = items.values().flatten().map(|i| i.product.id).collect();
-            db::carts::listed_in_city(ctx.conn, p.city.id, &all)?
-        }
-        _ => Vec::new(),
+        Some(p) => listed_in(ctx, p, items.values().flatten().map(|i| &i.product))?,
+        None => Vec::new(),
     };
     Ok(rows
         .iter()

@@ -170,12 +170,7 @@ fn sort_out<'w>(
     wanted: &'w [(Product, i32)],
     place: &Place,
 ) -> Result<Sorted<'w>, ApiError> {
-    let ids: Vec<domain::ProductId> = wanted.iter().map(|(p, _)| p.id).collect();
-    let listed = if place.served {
-        db::carts::listed_in_city(ctx.conn, place.city.id, &ids)?
-    } else {
-        Vec::new()
-    };
+    let listed = crate::cart::pricing::listed_in(ctx, place, wanted.iter().map(|(p, _)| p))?;
     let mut left_out = Vec::new();
     let mut fit = Vec::new();
     for (p, q) in wanted {
