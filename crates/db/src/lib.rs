@@ -265,14 +265,12 @@ where
 {
     use diesel::connection::{AnsiTransactionManager, TransactionManager};
     use diesel::Connection;
+    if in_transaction(conn) {
+        return conn.transaction(f);
+    }
     let AnyConnection::Sqlite(c) = conn else {
         return conn.transaction(f);
     };
-    let depth = <AnsiTransactionManager as TransactionManager<diesel::SqliteConnection>>::transaction_manager_status_mut(c)
-        .transaction_depth()?;
-    if depth.is_some() {
-        return conn.transaction(f);
-    }
     AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
     let result = f(conn);
     let AnyConnection::Sqlite(c) = conn else {

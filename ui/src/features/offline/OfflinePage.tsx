@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { count } from '../../lib/cart';
 import { formatPhp } from '../../lib/money';
 import { loadLastCart, type LastCart } from './last-cart';
 import { PAGES_CACHE } from './rules';
@@ -45,7 +46,7 @@ export function OfflinePage() {
     keptPages().then(found, () => found([]));
   }, []);
   return (
-    <article className="prose offline-page">
+    <article className="prose">
       <h1>You are offline</h1>
       <p>
         Your phone has lost its connection to the store. Pages you have opened before still open, with a note of when you
@@ -64,8 +65,7 @@ export function OfflinePage() {
           <ul>
             {cart.items.map((i) => (
               <li key={i.slug}>
-                {i.name}: {i.quantity} {i.unit}
-                {i.quantity === 1 ? '' : 's'}, {formatPhp(i.total)}
+                {i.name}: {count(i.quantity, i.unit)}, {formatPhp(i.total)}
               </li>
             ))}
           </ul>
