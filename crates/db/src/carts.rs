@@ -132,11 +132,14 @@ pub fn lock_placed(
     }
 }
 
-/// Records a refill of `source` (`order 42`, `goto case 7`) made against the cart's `revision`,
-/// as the first statement of the refill's transaction: false when it was recorded before (a
-/// double click, a retry, a second tab), and then nothing is to be added. A concurrent refill of
-/// the same waits here for the first to end; when that one fails (rolls back) this one goes on.
-pub fn record_refill(
+/// Records a change of the cart made once, as the first statement of its transaction: a refill
+/// of `source` (`order 42`, `goto case 7`) against the cart's `revision`, or a change the client
+/// named by its key (`add <key>`, `goto save <key>`, revision 0). False when it was recorded
+/// before (a double click, a retry, a second tab), and then nothing is to be changed. A
+/// concurrent change of the same waits here for the first to end; when that one fails (rolls
+/// back) this one goes on. The rows (table `cart_refills`, named for the first of them) go with
+/// their cart.
+pub fn record_once(
     conn: &mut AnyConnection,
     cart: i64,
     source: &str,

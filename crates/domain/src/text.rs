@@ -12,6 +12,21 @@
 //!
 //! Lengths count characters (Unicode scalar values) after the ends are trimmed.
 
+/// A client's name for one change it asks for (its idempotency key): the same key sent again
+/// names the same change, which is answered without being made twice (a retry on a dropping link,
+/// a double click). 16 to 64 ASCII letters, digits, `-` or `_`.
+pub fn is_request_key(key: &str) -> bool {
+    (REQUEST_KEY_MIN..=REQUEST_KEY_MAX).contains(&key.len())
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The fewest characters of a request key ([`is_request_key`]).
+pub const REQUEST_KEY_MIN: usize = 16;
+/// The most characters of a request key ([`is_request_key`]).
+pub const REQUEST_KEY_MAX: usize = 64;
+
 /// What is wrong with a typed text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Problem {

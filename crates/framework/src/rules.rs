@@ -80,6 +80,29 @@ pub fn new_password() -> ObjectBuilder {
         .max_length(Some(domain::account::PASSWORD_MAX))
 }
 
+/// A client's key for one change ([`domain::text::is_request_key`]).
+pub const REQUEST_KEY: &str = "^[A-Za-z0-9_-]{16,64}$";
+
+/// A write's idempotency key ([`REQUEST_KEY`]).
+pub fn request_key() -> ObjectBuilder {
+    text(REQUEST_KEY, Some(domain::text::REQUEST_KEY_MAX)).description(Some(
+        "The client's name for this change (16 to 64 letters, digits, `-`, `_`): sent again with \
+         the same key (a retry after a lost answer), the change is not made twice and the \
+         answer is as for the first.",
+    ))
+}
+
+/// The request key of a body, checked (none is fine: the change is then made each time).
+pub fn checked_request_key(key: Option<&str>) -> Result<Option<&str>, crate::error::ApiError> {
+    match key {
+        Some(k) if !domain::text::is_request_key(k) => Err(crate::error::ApiError::Invalid {
+            field: "request_key",
+            message: "A request key is 16 to 64 letters, digits, '-' or '_'.".into(),
+        }),
+        k => Ok(k),
+    }
+}
+
 /// A Philippine mobile number: `09` and 9 digits.
 pub const MOBILE: &str = "^09[0-9]{9}$";
 /// An email address as `domain::email::validate_email` takes it (at most 254 characters).
@@ -184,6 +207,19 @@ mod tests {
                 ok,
                 "{text}"
             );
+        }
+        for (text, ok) in [
+            ("0123456789abcdef", true),
+            ("0123456789abcde", false),
+            ("A-b_c".repeat(12).as_str(), true),
+            ("x".repeat(65).as_str(), false),
+            ("0123456789abcdef ", false),
+            ("0123456789abcdé", false),
+            ("0123456789abcdef\n", false),
+        ] {
+            assert_eq!(matches(REQUEST_KEY, text), ok, "{text}");
+            assert_eq!(domain::text::is_request_key(text), ok, "{text}");
+            assert_eq!(checked_request_key(Some(text)).is_ok(), ok, "{text}");
         }
         assert!(matches(DATE, "1990-01-02") && !matches(DATE, "1990-1-2"));
         assert!(!matches(DATE, "0000-00-00") && !matches(DATE, "1990-13-01"));

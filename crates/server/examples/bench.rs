@@ -473,7 +473,10 @@ fn bench_config(dir: &Path, public: &Path) -> server::Config {
         ui_public: public.to_path_buf(),
         ssr_bundle: bundle(),
         ssr_threads: 2,
-        db_pool_size: 8,
+        db_pool_size: std::env::var("DB_POOL_SIZE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(8),
         workers: 2,
         production: false,
         cache_mb: 128,
@@ -956,7 +959,7 @@ fn shopper(ctx: &mut framework::Ctx, barangay: i64) -> Result<String, framework:
     let product = db::carts::product(ctx.conn, domain::ProductId::from_db(1))?.expect("product 1");
     let place = api::locations::existing_place(ctx, domain::BarangayId::from_db(barangay))?;
     let pricing = api::cart::pricing::Pricing::load(ctx)?;
-    let (row, _) = api::cart::add::add(ctx, &pricing, &owner, &product, 24, &place, None)?;
+    let (row, _) = api::cart::add::add(ctx, &pricing, &owner, &product, 24, &place, (None, None))?;
     Ok(format!(
         "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateFulfillmentId=1; locationGateBarangayId={barangay}; session={session}; cart={cart}; cart_v={}",
         row.revision

@@ -2,7 +2,7 @@
 //! what was wrong before the fix: a browser's cart cookie that opened every guest order placed from
 //! it, refills that ran as often as they were sent, a guest's order page the browser could keep,
 //! invisible and garbled text kept in orders, an address anyone could lock out of guest checkout,
-//! and a selling rule decided by a display name.
+//! a selling rule decided by a display name, and a write sent again after its answer was lost.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -477,3 +477,129 @@ async fn a_cards_quantity_is_the_apis_not_a_names(b: Backend) {
         .any(|p| p["card_quantity"] == 24 && p["types"]["name"] == "Canned beer"));
 }
 both!(a_cards_quantity_is_the_apis_not_a_names);
+
+/// Finding 7: on a dropping link the answer to an add can be lost after the add was made, and the
+/// page's retry added the units again (a Go-to Case save likewise saved twice, or was refused as a
+/// name taken). A write the client names with a request key is made once: the same key again,
+/// even at once, changes nothing and answers as the first did; another key or none adds again;
+/// a refused add records nothing; a malformed key is a 422.
+async fn a_retried_write_is_made_once(b: Backend) {
+    let db = database(b);
+    let ana = support::member(&db, 3).await;
+    let keyed = |key: &str| {
+        let mut body = a_case();
+        body["request_key"] = json!(key);
+        body
+    };
+    let first = send_json(
+        &db,
+        "POST",
+        "/api/v1/cart",
+        ana.as_str(),
+        keyed("add-0123456789abcdef"),
+    )
+    .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let (units_after, revision) = units(&db, &ana).await;
+    assert_eq!(units_after, 24);
+    let again = send_json(
+        &db,
+        "POST",
+        "/api/v1/cart",
+        ana.as_str(),
+        keyed("add-0123456789abcdef"),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text());
+    assert_eq!(again.json()["message"], first.json()["message"]);
+    assert_eq!(
+        again.json()["revision"],
+        json!(revision),
+        "a repeat is no change"
+    );
+    assert_eq!(units(&db, &ana).await, (24, revision));
+    // Five at once with a new key: added once, each answered the cart.
+    let answers = at_once(&db, "/api/v1/cart", &ana, keyed("add-fedcba9876543210"), 5).await;
+    assert!(
+        answers.iter().all(|(s, _)| *s == StatusCode::OK),
+        "{answers:?}"
+    );
+    assert_eq!(units(&db, &ana).await.0, 48);
+    // No key: each add is an add.
+    a_case_for(&db, &ana).await;
+    assert_eq!(units(&db, &ana).await.0, 72);
+    // Refused (past 999 units) with a key: nothing recorded, refused again, and the same key
+    // works once the add fits.
+    let mut big = keyed("add-too-many-0123456789");
+    big["quantity"] = json!(950);
+    for _ in 0..2 {
+        let r = send_json(&db, "POST", "/api/v1/cart", ana.as_str(), big.clone()).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    }
+    big["quantity"] = json!(1);
+    for _ in 0..2 {
+        let r = send_json(&db, "POST", "/api/v1/cart", ana.as_str(), big.clone()).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    }
+    assert_eq!(units(&db, &ana).await.0, 73);
+    for bad in [
+        "short",
+        "has spaces in it here",
+        &"x".repeat(65),
+        "0123456789abcdef\u{0}",
+    ] {
+        let r = send_json(&db, "POST", "/api/v1/cart", ana.as_str(), keyed(bad)).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{bad:?}: {}",
+            r.text()
+        );
+        assert!(r.json()["errors"]["request_key"].is_array(), "{}", r.text());
+    }
+    assert_eq!(units(&db, &ana).await.0, 73);
+
+    // A Go-to Case saved from the cart, twice with one key: one case, both answered as saved.
+    let save = json!({"name": "Friday", "cart_items": [1], "barangay": MAKATI, "request_key": "save-0123456789abcdef"});
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let r = send_json(
+            &db,
+            "POST",
+            "/api/v1/user/goto-case",
+            ana.as_str(),
+            save.clone(),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+        ids.push(r.json()["goto_case"]["id"].as_i64().unwrap());
+    }
+    assert_eq!(ids[0], ids[1]);
+    // Adding the cart case to it, twice with one key: its quantity added once.
+    let add = json!({"case_id": ids[0], "cart_items": [1], "barangay": MAKATI, "request_key": "save-to-0123456789abcdef"});
+    for _ in 0..2 {
+        let r = send_json(
+            &db,
+            "POST",
+            "/api/v1/user/goto-case",
+            ana.as_str(),
+            add.clone(),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    }
+    let cases = api_get(&db, "/api/v1/user/goto-case", ana.as_str())
+        .await
+        .json();
+    let list = cases["data"].as_array().expect("the member's cases");
+    assert_eq!(list.len(), 1, "{cases}");
+    let quantity: i64 = list[0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["id"] == 1)
+        .map(|i| i["quantity"].as_i64().unwrap())
+        .sum();
+    assert_eq!(quantity, 146, "{cases}");
+}
+both!(a_retried_write_is_made_once);

@@ -22,6 +22,11 @@ pub struct AddToCartBody {
     pub street_id: Option<StreetId>,
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
+    /// The client's key for this add: sent again (a retry after a lost answer), the units are
+    /// not added twice and the answer is the cart as it is.
+    #[serde(default)]
+    #[schema(schema_with = framework::rules::request_key)]
+    pub request_key: Option<String>,
 }
 
 /// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
@@ -29,7 +34,8 @@ pub struct AddToCartBody {
 ///
 /// Three statements hold the write lock: the cart taken and placed, the units added (unless they
 /// would pass the most), the items read; the limits are checked on what was read, and a refused
-/// add rolls back.
+/// add rolls back. An add with the client's `key` records it first: one sent before changes
+/// nothing and answers the cart as it is.
 pub fn add(
     ctx: &mut Ctx,
     pricing: &Pricing,
@@ -37,7 +43,7 @@ pub fn add(
     product: &db::models::Product,
     quantity: i32,
     place: &Place,
-    street: Option<StreetId>,
+    (street, key): (Option<StreetId>, Option<&str>),
 ) -> Result<(CartRow, Vec<db::carts::Item>), ApiError> {
     let now = domain::calendar::unix_now();
     let family = pricing.family(product.packaging_id);
@@ -45,6 +51,13 @@ pub fn add(
     // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
     db::write_transaction(ctx.conn, |conn| {
+        if let Some(key) = key {
+            if !db::carts::record_once(conn, cart.id, &format!("add {key}"), 0, now)? {
+                let cart = db::carts::find(conn, owner.as_owner())?.unwrap_or(cart);
+                let items = db::carts::items(conn, cart.id)?;
+                return Ok((cart, items));
+            }
+        }
         let cart = db::carts::lock_placed(conn, cart.id, now, place.barangay.id, street)?;
         let most = cases::MAX_QUANTITY as i32;
         let added = db::carts::add_quantity(conn, cart.id, product.id, quantity, most, now)?;
@@ -110,6 +123,7 @@ framework::declare!(
 impl Endpoint for AddToCart {
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
         let quantity = check_quantity(b.quantity)?;
+        let key = framework::rules::checked_request_key(b.request_key.as_deref())?;
         let product_id = required(b.product_id, "product_id", "Choose a product.")?;
         let barangay = required(
             b.barangay,
@@ -142,7 +156,15 @@ impl Endpoint for AddToCart {
         let pricing = Pricing::load(ctx)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let mut a = ctx.with_answer(|ctx| {
-            let (cart, items) = add(ctx, &pricing, &owner, &product, quantity, &place, street)?;
+            let (cart, items) = add(
+                ctx,
+                &pricing,
+                &owner,
+                &product,
+                quantity,
+                &place,
+                (street, key),
+            )?;
             answer_with(ctx, &pricing, &cart, items, &place, fulfillment)
         })?;
         a.message = "You successfully added this product to the cart.".into();

@@ -23,6 +23,11 @@ pub struct CreateBody {
     /// The barangay to price the answer for.
     #[serde(default)]
     pub barangay: Option<BarangayId>,
+    /// The client's key for this save: sent again (a retry after a lost answer), nothing is
+    /// saved twice and the answer is the Go-to Case as it is.
+    #[serde(default)]
+    #[schema(schema_with = framework::rules::request_key)]
+    pub request_key: Option<String>,
 }
 
 framework::declare!(
@@ -35,6 +40,7 @@ impl Endpoint for GotoCaseCreate {
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<GotoCaseSaved, ApiError> {
         let member = ctx.member()?;
         let name = checked_name(&b)?;
+        framework::rules::checked_request_key(b.request_key.as_deref())?;
         let create = Create {
             body: &b,
             member: member.id,
@@ -80,10 +86,37 @@ struct Create<'a> {
 
 /// The cart case: the cart's items named, once each, all of one case type.
 struct CartCase {
+    /// The cart they are in.
+    cart: i64,
     items: Vec<Item>,
     packaging: i32,
     /// Its case type's name.
     case_type: String,
+}
+
+impl Create<'_> {
+    /// With the client's key, records it (on the member's cart, which the case is saved from):
+    /// the Go-to Case the same key saved before, if this is a repeat and the case is still there.
+    fn saved_before(
+        &self,
+        conn: &mut db::AnyConnection,
+        member: UserId,
+        cart_case: &CartCase,
+        now: i64,
+    ) -> Result<Option<i64>, ApiError> {
+        let Some(key) = self.body.request_key.as_deref() else {
+            return Ok(None);
+        };
+        let source = format!("goto save {key}");
+        if db::carts::record_once(conn, cart_case.cart, &source, 0, now)? {
+            return Ok(None);
+        }
+        Ok(match (self.body.case_id, &self.name) {
+            (Some(id), _) => db::goto_cases::find(conn, member, id)?.map(|r| r.id),
+            (None, Some(name)) => db::goto_cases::find_by_name(conn, member, name)?.map(|r| r.id),
+            (None, None) => None,
+        })
+    }
 }
 
 impl CaseChange for Create<'_> {
@@ -93,9 +126,9 @@ impl CaseChange for Create<'_> {
 
     fn read(&self, ctx: &mut Ctx, pricing: &Pricing) -> Result<CartCase, ApiError> {
         let cart = db::carts::find(ctx.conn, db::carts::Owner::Member(self.member))?;
-        let in_cart = match &cart {
-            Some(c) => db::carts::items(ctx.conn, c.id)?,
-            None => Vec::new(),
+        let (cart, in_cart) = match &cart {
+            Some(c) => (c.id, db::carts::items(ctx.conn, c.id)?),
+            None => (0, Vec::new()),
         };
         let mut items: Vec<Item> = Vec::new();
         for id in &self.body.cart_items {
@@ -126,6 +159,7 @@ impl CaseChange for Create<'_> {
         }
         let (case_type, _, _) = case_type(pricing, packaging);
         Ok(CartCase {
+            cart,
             items,
             packaging,
             case_type,
@@ -140,6 +174,9 @@ impl CaseChange for Create<'_> {
         pricing: &Pricing,
         now: i64,
     ) -> Result<(i64, bool), ApiError> {
+        if let Some(id) = self.saved_before(conn, member, cart_case, now)? {
+            return Ok((id, false));
+        }
         match (self.body.case_id, &self.name) {
             (Some(id), _) => cart_case.add_to(conn, member, id, pricing, now),
             (None, Some(name)) => Ok((cart_case.save_as(conn, member, name, now)?, false)),

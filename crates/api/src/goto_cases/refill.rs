@@ -129,7 +129,7 @@ pub fn refill(
         });
     }
     let clipped = db::write_transaction(ctx.conn, |conn| {
-        if !db::carts::record_refill(conn, cart.id, click.source, click.revision, now)? {
+        if !db::carts::record_once(conn, cart.id, click.source, click.revision, now)? {
             return Ok(None);
         }
         db::carts::lock(conn, cart.id, now)?;
