@@ -1,10 +1,12 @@
 // Unsafe API calls from the browser (forms with JavaScript), with the API's answer handling: a 401
 // that brings a new token (the server sets it as the session cookie and names it in the
 // `access-token` header) is retried once; another 401 means the member is no longer logged in; a
-// 500 ends the page's session state. Field errors of a 422 come back by field.
+// 500 ends the page's session state. Field errors of a 422 come back by field. A write whose
+// repeat is harmless is sent again on a failing link (`retry`, see outbox.ts).
 
 import type { Call, ErrorBody, RefusalData, ValidationErrorBody } from './contract.gen';
 import { fillTemplate, type Vars } from '../lib/keys';
+import { deliver } from './outbox';
 
 export type Sent<A> =
   | { ok: true; status: number; data: A }
@@ -18,12 +20,24 @@ export interface SendOptions {
   headers?: Record<string, string>;
   /** Called when the session turned out to be gone (a second 401): the page shows a guest again. */
   onSignedOut?: () => void;
+  /**
+   * A write whose repeat is harmless (a request key, a revision, a value set): sent again on a
+   * failing link until answered or given up (`outbox.ts`).
+   */
+  retry?: boolean;
+}
+
+/** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */
+interface Answer {
+  status: number;
+  token: string | null;
+  body: unknown;
 }
 
 export async function send<A>(call: Call<A>, opts: SendOptions = {}): Promise<Sent<A>> {
   const url = fillTemplate(call.key, opts.path ?? {});
-  const attempt = () =>
-    fetch(url, {
+  const read = async (signal?: AbortSignal): Promise<Answer> => {
+    const res = await fetch(url, {
       method: call.method,
       credentials: 'same-origin',
       headers: {
@@ -32,20 +46,34 @@ export async function send<A>(call: Call<A>, opts: SendOptions = {}): Promise<Se
         ...opts.headers,
       },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal,
     });
-  let res: Response;
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: a proxy's page */
+    }
+    return { status: res.status, token: res.headers.get('access-token'), body };
+  };
+  const attempt = async (signal?: AbortSignal) => {
+    const first = await read(signal);
+    return first.status === 401 && first.token ? read(signal) : first;
+  };
+  let answer: Answer | null;
   try {
-    res = await attempt();
-    if (res.status === 401 && res.headers.get('access-token')) res = await attempt();
+    answer = opts.retry ? await deliver(attempt) : await attempt();
   } catch {
-    return { ok: false, status: 0, message: NETWORK_FAILED, errors: {} };
+    answer = null;
   }
-  const body = (await res.json().catch(() => null)) as (A & Partial<ErrorBody & ValidationErrorBody>) | null;
-  if (res.ok) return { ok: true, status: res.status, data: body as A };
-  if (res.status === 401) opts.onSignedOut?.();
+  if (!answer) return { ok: false, status: 0, message: NETWORK_FAILED, errors: {} };
+  const body = answer.body as (A & Partial<ErrorBody & ValidationErrorBody>) | null;
+  if (answer.status >= 200 && answer.status < 300) return { ok: true, status: answer.status, data: body as A };
+  if (answer.status === 401) opts.onSignedOut?.();
   return {
     ok: false,
-    status: res.status,
+    status: answer.status,
     message: body?.message ?? body?.error ?? 'Something went wrong on our side. Please try again.',
     errors: body?.errors ?? {},
     // A cart or checkout refusal names the products concerned (`data.products`).

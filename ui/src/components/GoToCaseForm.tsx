@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { calls, type CartCase } from '../api/contract.gen';
 import { send } from '../api/send';
+import { requestKey } from '../api/outbox';
 import { FormCall } from './form';
 import { useHydrated, usePage } from '../page';
 import { gotoCaseOptionsQuery } from '../features/goto-cases/queries';
@@ -48,8 +49,10 @@ function useGoToCaseForm(c: CartCase, barangay: number) {
     inFlight.current = true;
     setBusy(true);
     setNote(null);
-    const body = typeof choice === 'number' ? { case_id: choice, cart_items: c.items.map((i) => i.id), barangay } : { name, cart_items: c.items.map((i) => i.id), barangay };
-    const sent = await send(calls.createGotoCase, { body });
+    const target = typeof choice === 'number' ? { case_id: choice } : { name };
+    // Its own key: sent again on a failing link, the case is saved once.
+    const body = { ...target, cart_items: c.items.map((i) => i.id), barangay, request_key: requestKey() };
+    const sent = await send(calls.createGotoCase, { body, retry: true });
     inFlight.current = false;
     setBusy(false);
     if (sent.ok) {

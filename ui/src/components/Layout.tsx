@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { OfflineBar } from './OfflineBar';
+import { SendingBar } from './SendingBar';
 import { useCartView } from '../lib/cart-state';
 import { cartLinkLabel } from '../lib/cart';
 import { useGate } from '../lib/gate';
@@ -276,6 +277,8 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
         {children}
       </main>
       <Footer newsletter={newsletter} />
+      {/* Fixed at the bottom of the window; after the page, so the first round trip holds <main>. */}
+      <SendingBar />
     </>
   );
 }

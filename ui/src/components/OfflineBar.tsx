@@ -21,7 +21,7 @@ export function OfflineBar() {
   );
   return (
     <div role="status" className="offline-bar">
-      {offline ? 'You are offline. Pages you have opened before still open; to change your cart or order, wait for the connection.' : ''}
+      {offline ? 'You are offline. Pages you have opened before still open; a change to your cart is sent when the connection is back.' : ''}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { calls, type CartAnswer, type DisabledProduct, type Pack } from '../api/contract.gen';
 import { send, type SendOptions, type Sent } from '../api/send';
+import { requestKey } from '../api/outbox';
 import type { Call } from '../api/contract.gen';
 import { fetchJson } from '../api/fetch';
 import { cartQuery } from '../features/cart/queries';
@@ -135,13 +136,15 @@ export function useAddToCart(fallback = ADD_FAILED) {
   const [debounced] = useState(() =>
     debounce<AddRequest>((r) => {
       setBusy(true);
-      const body = { product_id: r.product_id, quantity: r.quantity, ...(r.pack ? { pack: r.pack } : {}), ...placeBody(r.place) };
-      void sendCart(calls.addToCart, { body }).then((sent) => {
+      // Its own key: sent again on a failing link, the units are added once.
+      const body = { product_id: r.product_id, quantity: r.quantity, ...(r.pack ? { pack: r.pack } : {}), ...placeBody(r.place), request_key: requestKey() };
+      void sendCart(calls.addToCart, { body, retry: true }).then((sent) => {
         setBusy(false);
         if (sent.ok) set(sent.data, { message: ADDED, open: true });
         else
           setRefusal({
-            message: sent.status === 422 && sent.message ? sent.message : fallback,
+            // A refusal says why; a lost connection (given up) says so.
+            message: (sent.status === 422 || sent.status === 0) && sent.message ? sent.message : fallback,
             products: sent.refusal?.products ?? [],
           });
       });

@@ -235,9 +235,10 @@ function useCartActions(cart: CartAnswer | undefined, setNote: (n: Note) => void
   };
   return {
     place,
-    update: (product_id, quantity) => void sendCart(calls.updateCart, { body: { product_id, quantity, ...place } }).then(run),
-    remove: async (ids) => run(await sendCart(calls.removeFromCart, { body: { product_id: ids, ...place } })),
-    returnEmpties: (deposit_id, cases) => void sendCart(calls.returnEmpty, { body: { deposit_id, cases, ...place } }).then(run),
+    // Each sets what the cart holds: sent again on a failing link, it changes nothing more.
+    update: (product_id, quantity) => void sendCart(calls.updateCart, { body: { product_id, quantity, ...place }, retry: true }).then(run),
+    remove: async (ids) => run(await sendCart(calls.removeFromCart, { body: { product_id: ids, ...place }, retry: true })),
+    returnEmpties: (deposit_id, cases) => void sendCart(calls.returnEmpty, { body: { deposit_id, cases, ...place }, retry: true }).then(run),
   };
 }
 

@@ -336,9 +336,14 @@ function CartChanged({ cart, state }: { cart: CartAnswer; state: CheckoutForm })
   );
 }
 
-/** Submit Order: disabled while the cart cannot go (the Order Summary says why) or is sent. */
+/**
+ * Submit Order: disabled while the cart cannot go (the Order Summary says why) or is sent. What a
+ * second press does is said beside it: without JavaScript nothing stops the browser sending the
+ * form twice, and the cart's revision in it makes that one order.
+ */
 function SubmitOrder({ cart, ready, busy }: { cart: CartAnswer; ready: boolean; busy: boolean }) {
   return (
+    <>
     <button
       type="submit"
       className="checkout-submit"
@@ -348,6 +353,8 @@ function SubmitOrder({ cart, ready, busy }: { cart: CartAnswer; ready: boolean; 
     >
       {busy ? 'Submitting…' : 'Submit Order'}
     </button>
+    <p className="checkout-once">Pressed twice or sent again after a lost connection, your order is placed once.</p>
+    </>
   );
 }
 

@@ -2,6 +2,7 @@
 // address (as without JavaScript) asking for JSON. Unlike the account forms, the checkout needs
 // the answer's status: a 409 means the cart or its total changed since the page showed it.
 import { NETWORK_FAILED } from '../../api/send';
+import { deliver } from '../../api/outbox';
 
 export type CheckoutAnswer =
   | { status: number; location: string }
@@ -21,18 +22,22 @@ export function readAnswer(status: number, text: string): CheckoutAnswer {
   }
 }
 
+/**
+ * Posts the checkout form; on a failing link the same form is sent again until answered (its cart
+ * revision is the order's key: one order however often it arrives) or the shopper gives up.
+ */
 export async function postCheckout(form: HTMLFormElement): Promise<CheckoutAnswer> {
   const fields = new URLSearchParams();
   for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
-  try {
+  const answer = await deliver(async (signal) => {
     const res = await fetch(form.action, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { Accept: 'application/json' },
       body: fields,
+      signal,
     });
-    return readAnswer(res.status, await res.text());
-  } catch {
-    return { status: 0, message: NETWORK_FAILED, errors: {} };
-  }
+    return { status: res.status, text: await res.text() };
+  });
+  return answer ? readAnswer(answer.status, answer.text) : { status: 0, message: NETWORK_FAILED, errors: {} };
 }

@@ -97,7 +97,7 @@ function ResetQuestion({ chosen, cart, onNo }: { chosen: PackagingView; cart: Ca
     setBusy(true);
     if (ids.length > 0) {
       const body = { product_id: ids, ...(cart ? { barangay: cart.barangay_id } : {}) };
-      const sent = await sendCart(calls.removeFromCart, { body });
+      const sent = await sendCart(calls.removeFromCart, { body, retry: true });
       if (!sent.ok && sent.status !== 404) {
         setBusy(false);
         setFailed(sent.message);
