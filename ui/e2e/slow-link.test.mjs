@@ -136,3 +136,38 @@ test('Give up ends the wait: the change was not made and the page says so', asyn
   assert.deepEqual(await cartUnits(page), {}, 'nothing added');
   await context.close();
 });
+
+test('on the slow link with the worker: browse, add, lose the connection, see the offline page with the cart, come back and order once', async () => {
+  const context = await newContext(MAKATI_SHOPPER);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  const cdp = await slowLink(context, page);
+  await page.goto(`${store.base}/buy-beer`, SLOW_PAGE);
+  await hydrated(page);
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, SLOW_PAGE);
+  await page.getByRole('link', { name: 'Tala Pale Pilsen 320 ml' }).first().click();
+  await page.waitForURL(/\/single-product\/tala-pale-pilsen-320ml/, SLOW_PAGE);
+  await hydrated(page);
+  await page.getByLabel(/Case of 24/).check();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.locator('details.cart-drawer').getByText('You successfully added this product to the cart.').waitFor(SLOW_PAGE);
+
+  // The link drops: an address not seen before is the offline page, with the cart as last seen.
+  await context.setOffline(true);
+  await page.goto(`${store.base}/how-to-order`);
+  await page.getByRole('heading', { level: 1, name: 'You are offline' }).waitFor();
+  await page.locator('main').getByText('Tala Pale Pilsen 320 ml: 24 bottles, P1,188.00').waitFor();
+
+  // Back on the slow link: checkout, Submit Order once, one order.
+  await context.setOffline(false);
+  await cdp.send('Network.emulateNetworkConditions', SLOW);
+  const email = 'slow-link-worker@example.com';
+  await fillCheckout(page, email);
+  await page.getByRole('button', { name: 'Submit Order' }).click();
+  await page.waitForURL(/\/active-order\/\d+/, SLOW_PAGE);
+  await page.getByRole('heading', { level: 1, name: /^Order TB-\d{6}$/ }).waitFor(SLOW_PAGE);
+  assert.equal(ordersOf(email), 1, 'one order');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
