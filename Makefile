@@ -101,7 +101,7 @@ contract:
 
 # 1,000 connections need more open files than the default limit.
 # `BENCH_ONLY=staff make bench` runs only section 8 (the staff at 100,000 orders).
-bench: build wrk
+bench: build wrk chromium
 	ulimit -n $$(ulimit -Hn) && $(CARGO) run --release -q -p server --example bench
 
 clean:

@@ -114,6 +114,8 @@ const client = await esbuild.build({
 const url = (out) => '/assets/' + path.basename(out);
 const manifest = {};
 const outputOf = {};
+// META=file writes esbuild's metafile there: what each chunk holds, byte by byte.
+if (process.env.META) (await import('node:fs')).writeFileSync(process.env.META, JSON.stringify(client.metafile));
 for (const [out, meta] of Object.entries(client.metafile.outputs)) {
   // The pages' chunks are entry points too (of their dynamic imports): outputOf finds them.
   if (meta.entryPoint) outputOf[meta.entryPoint] = out;

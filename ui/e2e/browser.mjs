@@ -65,12 +65,12 @@ export function totp(base32, at = Date.now()) {
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
-/** Sets cookies (`'name=value'`) for the store's address. */
-export async function addCookies(context, cookies) {
+/** Sets cookies (`'name=value'`) for the store's address (or `base`). */
+export async function addCookies(context, cookies, base = store.base) {
   await context.addCookies(
     cookies.map((c) => {
       const at = c.indexOf('=');
-      return { name: c.slice(0, at), value: c.slice(at + 1), url: store.base };
+      return { name: c.slice(0, at), value: c.slice(at + 1), url: base };
     }),
   );
 }

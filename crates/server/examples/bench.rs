@@ -357,12 +357,14 @@ fn main() {
 }
 
 /// The parts of the bench `BENCH_ONLY` names: unset or empty, all; `staff`, section 8 alone;
-/// `carts`, section 7 alone (with the guest's cached page it compares against).
+/// `carts`, section 7 alone (with the guest's cached page it compares against); `slow-link`, the
+/// first load and section 9.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Only {
     All,
     Staff,
     Carts,
+    SlowLink,
 }
 
 fn only() -> Only {
@@ -370,8 +372,9 @@ fn only() -> Only {
         "" => Only::All,
         "staff" => Only::Staff,
         "carts" => Only::Carts,
+        "slow-link" => Only::SlowLink,
         other => {
-            panic!("BENCH_ONLY={other}: the bench knows `staff` and `carts` (or unset: everything)")
+            panic!("BENCH_ONLY={other}: the bench knows `staff`, `carts` and `slow-link` (or unset: everything)")
         }
     }
 }
@@ -422,6 +425,11 @@ fn run() {
 
     let addr = start_store(&config);
     let base = format!("http://{addr}");
+    if only == Only::SlowLink {
+        first_load(&addr);
+        slow_link(&addr);
+        return;
+    }
     if only == Only::Carts {
         let page_headers = [("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)];
         let cached_page = load(&format!("{base}/buy-beer"), 32, 10, &page_headers);
@@ -444,6 +452,7 @@ fn run() {
     )
     .unwrap();
     first_load(&addr);
+    slow_link(&addr);
 
     if Command::new("wrk").arg("--version").output().is_err() {
         println!("Load: wrk is not installed (`make wrk`)");
@@ -651,6 +660,58 @@ fn start_store(config: &server::Config) -> String {
     let addr = config.bind.clone();
     wait_for(&addr);
     addr
+}
+
+/// Section 9, a slow link (`scripts/bench/slow-link.mjs`): Chromium's own network throttling
+/// (800 ms round trips, 250 kbit/s each way) and a 4x slower CPU, a Makati shopper's first visit
+/// of a list and a product page and a repeat visit with the service worker, against the goals
+/// of a shopper on prepaid 2G data.
+fn slow_link(addr: &str) {
+    println!("Slow link (Chromium's network throttling: 800 ms round trips, 250 kbit/s each way; CPU 4x slower; bytes counted on the wire)");
+    let run = Command::new("node")
+        .arg(root().join("scripts/bench/slow-link.mjs"))
+        .arg(addr)
+        .args(["/buy-beer", "/single-product/tala-pale-pilsen-320ml"])
+        .output();
+    let out = match run {
+        Ok(o) if o.status.success() => o.stdout,
+        Ok(o) => {
+            println!(
+                "  not measured: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
+            return;
+        }
+        Err(e) => {
+            println!("  not measured: node: {e}");
+            return;
+        }
+    };
+    for line in String::from_utf8_lossy(&out).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let figure = |visit: &str, name: &str| v[visit][name].as_f64().unwrap_or(f64::NAN);
+        let path = v["path"].as_str().unwrap_or("?");
+        let (fcp, interactive) = (figure("first", "fcp"), figure("first", "interactive"));
+        println!(
+            "  9. {path}, first visit: first paint {fcp:.0} ms (goal < 1,500) {}, interactive {interactive:.0} ms (goal < 4,000) {}, {:.1} KB",
+            met(fcp < 1500.0),
+            met(interactive < 4000.0),
+            figure("first", "bytes") / 1024.0
+        );
+        let (fcp, interactive, bytes) = (
+            figure("repeat", "fcp"),
+            figure("repeat", "interactive"),
+            figure("repeat", "bytes"),
+        );
+        println!(
+            "     {path}, repeat visit (its service worker): first paint {fcp:.0} ms, interactive {interactive:.0} ms (goal < 1,500) {}, {:.1} KB (goal < 10 KB) {}",
+            met(interactive < 1500.0),
+            bytes / 1024.0,
+            met(bytes < 10.0 * 1024.0)
+        );
+    }
 }
 
 /// First load: the JavaScript a first visit of /buy-beer downloads, and where the page's first

@@ -1,0 +1,108 @@
+// The "slow link" figures of `make bench`: Debian's Chromium, its own network throttling through
+// DevTools (800 ms round trips, 250 kbit/s each way) and a 4x slower CPU, visits a page of the
+// store as a new shopper (empty profile) and again (its service worker and HTTP cache warm):
+// first contentful paint, interactive (the page hydrated: `html[data-hydrated]`), and the bytes
+// that crossed the link, counted by a TCP relay between Chromium and the store (so the worker's
+// own fetches count too). Prints one JSON line per visit.
+// Usage: node slow-link.mjs STORE-ADDRESS PATH...
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const ui = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'ui');
+const { chromium } = createRequire(path.join(ui, 'package.json'))('playwright-core');
+const { chromiumOptions, MAKATI_SHOPPER, addCookies } = await import(path.join(ui, 'e2e', 'browser.mjs'));
+
+const [, , storeAddress, ...paths] = process.argv;
+const SLOW = { offline: false, latency: 800, downloadThroughput: 250_000 / 8, uploadThroughput: 250_000 / 8 };
+
+/** A relay on a loopback port to the store, counting the bytes it carries. */
+async function relay() {
+  const [host, port] = storeAddress.split(':');
+  const counted = { bytes: 0 };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), host);
+    client.on('data', (d) => (counted.bytes += d.length));
+    upstream.on('data', (d) => (counted.bytes += d.length));
+    client.pipe(upstream).pipe(client);
+    const end = () => (client.destroy(), upstream.destroy());
+    client.on('error', end);
+    upstream.on('error', end);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${server.address().port}`, counted, close: () => server.close() };
+}
+
+/** One visit of `url` in `context`, throttled: its figures in milliseconds and bytes. */
+async function visit(context, url, counted) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', SLOW);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const before = counted.bytes;
+  await page.goto(url, { timeout: 120_000, waitUntil: 'commit' });
+  // When the page hydrated, in its own clock (from the navigation's start), seen each frame.
+  const interactive = await (
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true' && performance.now(), null, {
+      polling: 'raf',
+      timeout: 120_000,
+    })
+  ).jsonValue();
+  // What the page fetches after it runs (the worker's install, a query) counts too.
+  await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => {});
+  const figures = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    worker: navigator.serviceWorker?.controller != null,
+  }));
+  await page.close();
+  return { ...figures, interactive, bytes: counted.bytes - before };
+}
+
+/**
+ * Throttles the context's service workers as its pages are: DevTools sets a page's network
+ * conditions on the page alone, and the worker's own fetches (its network-first pages) would
+ * otherwise cross an unthrottled link. Through the browser's DevTools session, attached to each.
+ */
+async function throttleWorkers(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  let id = 0;
+  for (const t of targetInfos.filter((t) => t.type === 'service_worker')) {
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: false });
+    for (const [method, params] of [
+      ['Network.enable', {}],
+      ['Network.emulateNetworkConditions', SLOW],
+    ])
+      await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method, params }) });
+  }
+  return targetInfos.filter((t) => t.type === 'service_worker').length;
+}
+
+const link = await relay();
+const browser = await chromium.launch(chromiumOptions);
+try {
+  for (const p of paths) {
+    // A new shopper per page: an empty cache, no worker; the repeat visit in the same context
+    // once the worker took over.
+    const context = await browser.newContext();
+    try {
+      await addCookies(context, MAKATI_SHOPPER, link.base);
+      const first = await visit(context, link.base + p, link.counted);
+      const page = await context.newPage();
+      await page.goto(link.base + p);
+      await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 60_000 });
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await page.close();
+      const workers = await throttleWorkers(browser);
+      const repeat = await visit(context, link.base + p, link.counted);
+      console.log(JSON.stringify({ path: p, first, repeat: { ...repeat, throttledWorkers: workers } }));
+    } finally {
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+  link.close();
+}
+process.exit(0);
