@@ -275,6 +275,31 @@ async fn maintenance_gate(
     next.call(req).await.map(|r| r.map_into_boxed_body())
 }
 
+/// Every answer says how long it may be kept: one that did not say already (a public read, a
+/// refusal before any call ran, a write) is kept for revalidation when it is a successful read (its
+/// ETag answers 304) and nowhere otherwise. A phone on prepaid data then never downloads the same
+/// catalog twice, and never keeps what it should not.
+async fn how_long_kept(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let read = matches!(
+        *req.method(),
+        actix_web::http::Method::GET | actix_web::http::Method::HEAD
+    );
+    let mut res = next.call(req).await?.map_into_boxed_body();
+    if !res.headers().contains_key(header::CACHE_CONTROL) {
+        let status = res.status();
+        let kept =
+            read && (status.is_success() || status == actix_web::http::StatusCode::NOT_MODIFIED);
+        res.headers_mut().insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static(if kept { "no-cache" } else { "no-store" }),
+        );
+    }
+    Ok(res)
+}
+
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound(format!("No API call at {}", req.path())))
 }
@@ -293,6 +318,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
     let mut scope = web::scope("/api")
         .wrap(actix_web::middleware::from_fn(maintenance_gate))
+        .wrap(actix_web::middleware::from_fn(how_long_kept))
         // The one rule for cross-site requests, before anything else (forms apply the
         // same rule, `origin::refused`, in `web::form`).
         .wrap(actix_web::middleware::from_fn(origin::guard))

@@ -2,7 +2,8 @@
 //! cache, loaded by any page) answers a member and a guest alike, byte for byte, and none of them
 //! reads the session (one that did would answer 500: the answer of a shared call must not depend
 //! on who asks). A new public call with a parameter this test cannot fill fails here until it is
-//! given a sample value.
+//! given a sample value. And every answer of the API, refusals included, says how long it may be
+//! kept.
 
 mod support;
 
@@ -104,3 +105,59 @@ async fn session_calls_are_declared(b: Backend) {
     assert_eq!(user.access(), Access::Session);
 }
 both!(session_calls_are_declared);
+
+/// Every answer of the API says how long it may be kept (a phone on prepaid data must neither
+/// download a catalog twice nor keep what it should not): each call sent by a guest as a careless
+/// client would (`{}`, ids of 1), a path with no call, a method the path does not take, the
+/// document. A successful read is kept for revalidation at most; nothing else is kept.
+async fn every_answer_says_how_long_it_may_be_kept(b: Backend) {
+    let db = database(b);
+    let guest = support::guest(&db).await;
+    let mut asked: Vec<(String, String)> = framework::registry::endpoints()
+        .iter()
+        .map(|e| {
+            let template = e.key_template();
+            let uri = template
+                .split('/')
+                .map(
+                    |part| match part.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+                        Some(_) => "1",
+                        None => part,
+                    },
+                )
+                .collect::<Vec<_>>()
+                .join("/");
+            (
+                e.method().as_str().to_string(),
+                uri.split('?').next().unwrap().to_string(),
+            )
+        })
+        .collect();
+    asked.extend([
+        ("GET".to_string(), "/api/v1/no-such-call".to_string()),
+        ("DELETE".to_string(), "/api/v1/products".to_string()),
+        ("GET".to_string(), "/api/openapi.json".to_string()),
+    ]);
+    for (method, uri) in asked {
+        let req = TestRequest::default()
+            .method(method.parse().unwrap())
+            .uri(&uri)
+            .insert_header(("authorization", bearer(&guest)))
+            .insert_header(("content-type", "application/json"))
+            .set_payload("{}");
+        let res = support::send_api(&db.pool, req).await;
+        let kept = res
+            .headers
+            .get("cache-control")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_else(|| panic!("{method} {uri} ({}) says nothing of keeping", res.status));
+        let read =
+            method == "GET" && (res.status.is_success() || res.status == StatusCode::NOT_MODIFIED);
+        assert!(
+            kept.contains("no-store") || (read && kept.contains("no-cache")),
+            "{method} {uri} ({}): cache-control {kept}",
+            res.status
+        );
+    }
+}
+both!(every_answer_says_how_long_it_may_be_kept);
