@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changesSession, keepable, overLimit, staleNotice, wayOf, withStaleBar } from './rules';
+import { changesSession, fetchedAhead, keepable, overLimit, staleNotice, wayOf, withStaleBar } from './rules';
 
 const ORIGIN = 'https://tala.example';
 const way = (path: string, method = 'GET', mode = 'navigate', origin = ORIGIN) => wayOf(new URL(path, origin), ORIGIN, method, mode);
@@ -77,4 +77,10 @@ test('a kept page says it is a copy and how old, outside the hydrated root', () 
   const out = withStaleBar(html, 'You are offline. <b>', '/buy-beer?a=1&b="2"');
   assert.ok(out.includes('<body><div class="offline-bar" data-stale-copy>You are offline. &lt;b&gt; <a href="/buy-beer?a=1&amp;b=&quot;2&quot;">Try again</a></div><div id="root">x</div>'));
   assert.ok(withStaleBar('no body', 'n', '/').startsWith('<div class="offline-bar"'));
+});
+
+test('a shopper saving data gets no file ahead of the page that needs it', () => {
+  const files = ['/assets/client-A.js', '/assets/BuyBeer-B.js'];
+  assert.deepEqual(fetchedAhead(false, files), files);
+  assert.deepEqual(fetchedAhead(true, files), []);
 });

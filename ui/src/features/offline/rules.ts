@@ -93,3 +93,12 @@ export function withStaleBar(html: string, notice: string, path: string): string
   if (at < 0) return bar + html;
   return html.slice(0, at + 6) + bar + html.slice(at + 6);
 }
+
+/**
+ * The files the worker fetches ahead when it installs (the first pages' own): none for a shopper
+ * who asked to save data (Save-Data, the data saver of the browser or phone): each file is then
+ * fetched, and kept, when a page needs it.
+ */
+export function fetchedAhead(savingData: boolean, files: string[]): string[] {
+  return savingData ? [] : files;
+}

@@ -11,7 +11,7 @@
 // The pages and answers kept are this browser's: thrown away when the session changes hands
 // (signing in or out, registering, a password reset, an account deleted). Bounded by bytes.
 
-import { changesSession, keepable, overLimit, PAGES_CACHE, staleNotice, wayOf, withStaleBar } from './rules';
+import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, staleNotice, wayOf, withStaleBar } from './rules';
 
 declare const __VERSION__: string;
 declare const __PRECACHE__: string[];
@@ -59,7 +59,7 @@ sw.addEventListener('install', (event) => {
       // The first pages' files, by their hashed names, with the files kept across builds: a page
       // kept under this build still finds its own after the next. One that fails is fetched on use.
       await Promise.all(
-        __PRECACHE__.map(async (url) => {
+        fetchedAhead(savingData(), __PRECACHE__).map(async (url) => {
           const res = await fetch(url, { credentials: 'omit' }).catch(() => null);
           if (res?.ok && !res.redirected) await keep(FILES, url, res, FILES_BYTES);
         }),
@@ -208,6 +208,11 @@ async function keptCopy(key: string, page: boolean, offline: boolean): Promise<R
   const path = new URL(key).pathname + new URL(key).search;
   const html = withStaleBar(await kept.text(), staleNotice(savedAt, Date.now(), offline), path);
   return new Response(html, { status: 200, headers: kept.headers });
+}
+
+/** Whether the browser says its user saves data (Chromium's NetworkInformation, in workers too). */
+function savingData(): boolean {
+  return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
 }
 
 /** The offline page this build keeps. */
