@@ -478,6 +478,17 @@ async fn a_cards_quantity_is_the_apis_not_a_names(b: Backend) {
 }
 both!(a_cards_quantity_is_the_apis_not_a_names);
 
+/// A Go-to Case save sent twice by the member of `token`: the ids of the cases each answered.
+async fn saved_twice(db: &TestDb, token: &str, body: Value) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let r = send_json(db, "POST", "/api/v1/user/goto-case", token, body.clone()).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+        ids.push(r.json()["goto_case"]["id"].as_i64().unwrap());
+    }
+    ids
+}
+
 /// Finding 7: on a dropping link the answer to an add can be lost after the add was made, and the
 /// page's retry added the units again (a Go-to Case save likewise saved twice, or was refused as a
 /// name taken). A write the client names with a request key is made once: the same key again,
@@ -491,25 +502,12 @@ async fn a_retried_write_is_made_once(b: Backend) {
         body["request_key"] = json!(key);
         body
     };
-    let first = send_json(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        ana.as_str(),
-        keyed("add-0123456789abcdef"),
-    )
-    .await;
+    let add = |body: Value| send_json(&db, "POST", "/api/v1/cart", ana.as_str(), body);
+    let first = add(keyed("add-0123456789abcdef")).await;
     assert_eq!(first.status, StatusCode::OK, "{}", first.text());
     let (units_after, revision) = units(&db, &ana).await;
     assert_eq!(units_after, 24);
-    let again = send_json(
-        &db,
-        "POST",
-        "/api/v1/cart",
-        ana.as_str(),
-        keyed("add-0123456789abcdef"),
-    )
-    .await;
+    let again = add(keyed("add-0123456789abcdef")).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text());
     assert_eq!(again.json()["message"], first.json()["message"]);
     assert_eq!(
@@ -533,12 +531,12 @@ async fn a_retried_write_is_made_once(b: Backend) {
     let mut big = keyed("add-too-many-0123456789");
     big["quantity"] = json!(950);
     for _ in 0..2 {
-        let r = send_json(&db, "POST", "/api/v1/cart", ana.as_str(), big.clone()).await;
+        let r = add(big.clone()).await;
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
     }
     big["quantity"] = json!(1);
     for _ in 0..2 {
-        let r = send_json(&db, "POST", "/api/v1/cart", ana.as_str(), big.clone()).await;
+        let r = add(big.clone()).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     }
     assert_eq!(units(&db, &ana).await.0, 73);
@@ -548,7 +546,7 @@ async fn a_retried_write_is_made_once(b: Backend) {
         &"x".repeat(65),
         "0123456789abcdef\u{0}",
     ] {
-        let r = send_json(&db, "POST", "/api/v1/cart", ana.as_str(), keyed(bad)).await;
+        let r = add(keyed(bad)).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -559,35 +557,13 @@ async fn a_retried_write_is_made_once(b: Backend) {
     }
     assert_eq!(units(&db, &ana).await.0, 73);
 
-    // A Go-to Case saved from the cart, twice with one key: one case, both answered as saved.
+    // A Go-to Case saved from the cart, twice with one key: one case, both answered as saved;
+    // the cart case added to it, twice with one key: its quantity added once.
     let save = json!({"name": "Friday", "cart_items": [1], "barangay": MAKATI, "request_key": "save-0123456789abcdef"});
-    let mut ids = Vec::new();
-    for _ in 0..2 {
-        let r = send_json(
-            &db,
-            "POST",
-            "/api/v1/user/goto-case",
-            ana.as_str(),
-            save.clone(),
-        )
-        .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-        ids.push(r.json()["goto_case"]["id"].as_i64().unwrap());
-    }
+    let ids = saved_twice(&db, &ana, save).await;
     assert_eq!(ids[0], ids[1]);
-    // Adding the cart case to it, twice with one key: its quantity added once.
     let add = json!({"case_id": ids[0], "cart_items": [1], "barangay": MAKATI, "request_key": "save-to-0123456789abcdef"});
-    for _ in 0..2 {
-        let r = send_json(
-            &db,
-            "POST",
-            "/api/v1/user/goto-case",
-            ana.as_str(),
-            add.clone(),
-        )
-        .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-    }
+    assert_eq!(saved_twice(&db, &ana, add).await, ids);
     let cases = api_get(&db, "/api/v1/user/goto-case", ana.as_str())
         .await
         .json();
