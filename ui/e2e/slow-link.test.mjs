@@ -131,7 +131,7 @@ test('Give up ends the wait: the change was not made and the page says so', asyn
   await notSent.waitFor(SLOW_PAGE);
   await page.getByRole('button', { name: 'Give up' }).click();
   // The add answers as a lost connection: the Error modal says what to do.
-  await page.getByRole('dialog').getByText('We could not reach the store. Check your connection and try again.').waitFor();
+  await page.getByRole('dialog').getByText('We could not reach the store, so we cannot tell whether this product was added. Check your cart before you add it again.').waitFor();
   await context.setOffline(false);
   assert.deepEqual(await cartUnits(page), {}, 'nothing added');
   await context.close();

@@ -368,8 +368,29 @@ pub fn merge(
             .unwrap_or(0);
         set_empties(conn, into, deposit, (have + cases).min(max))?;
     }
-    diesel::delete(carts::table.find(from)).execute(conn)?;
+    retire(conn, from, into)?;
     Ok(left_out)
+}
+
+/// Deletes the cart `from` whose shopper now shops with `into` (a guest who logged in): what it
+/// recorded as made once (a keyed add, a refill) is recorded for `into`, so a retry of such a
+/// change that arrives after the login changes nothing there either.
+pub fn retire(conn: &mut AnyConnection, from: i64, into: i64) -> QueryResult<()> {
+    use diesel::sql_types::BigInt;
+    const HAND_OVER: &str = "INSERT INTO cart_refills (cart_id, source, revision, refilled_at) \
+        SELECT $1, source, revision, refilled_at FROM cart_refills WHERE cart_id = $2 \
+        ON CONFLICT DO NOTHING";
+    match conn {
+        AnyConnection::Postgresql(c) => diesel::sql_query(HAND_OVER)
+            .bind::<BigInt, _>(into)
+            .bind::<BigInt, _>(from)
+            .execute(c)?,
+        AnyConnection::Sqlite(c) => diesel::sql_query(HAND_OVER.replace('$', "?"))
+            .bind::<BigInt, _>(into)
+            .bind::<BigInt, _>(from)
+            .execute(c)?,
+    };
+    delete(conn, from)
 }
 
 /// Deletes a cart.

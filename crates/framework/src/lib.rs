@@ -318,10 +318,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
     let mut scope = web::scope("/api")
         .wrap(actix_web::middleware::from_fn(maintenance_gate))
-        .wrap(actix_web::middleware::from_fn(how_long_kept))
         // The one rule for cross-site requests, before anything else (forms apply the
         // same rule, `origin::refused`, in `web::form`).
         .wrap(actix_web::middleware::from_fn(origin::guard))
+        // Outermost (the last wrapped): every answer passes it, a refusal of the origin too.
+        .wrap(actix_web::middleware::from_fn(how_long_kept))
         .service(
             web::resource("/openapi.json")
                 .wrap(observe::Mark("/api/openapi.json"))

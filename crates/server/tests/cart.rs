@@ -358,6 +358,33 @@ async fn carts_merge_at_login(backend: Backend) {
 }
 both!(carts_merge_at_login);
 
+/// A guest's add named by its key, whose answer was lost, is sent again after the guest logged in
+/// on that browser (another tab): the cart it went into was merged into the member's and deleted,
+/// and the member's cart knows the key, so nothing is added twice.
+async fn a_keyed_add_retried_after_the_login_adds_nothing(backend: Backend) {
+    let db = database(backend);
+    member_with_a_cart(&db, 3, 24).await;
+    let browser = guest_browser(&db, 3, 24).await;
+    let (session, jar) = (browser.session.clone(), browser.cart());
+    let there = Auth::Cookie(format!("session={session}; cart={jar}"));
+    let add = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI, "request_key": "lost-answer-0123456789"});
+    let (status, _) = call_api(&db, "POST", "/api/v1/cart", &there, add.clone()).await;
+    assert_eq!(status, StatusCode::OK);
+    let (v, me) = log_in_on(&db, &browser).await;
+    assert_eq!(v["data"]["cart_conflict"], false);
+    let (status, _) = call_api(&db, "POST", "/api/v1/cart", &me, add).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, v) = view_cart(&db, &me, MAKATI, "").await;
+    let mut items = quantities(&v["shopping_cart"][0]);
+    items.sort();
+    assert_eq!(
+        items,
+        vec![(1, 24), (3, 48)],
+        "the retried add added nothing"
+    );
+}
+both!(a_keyed_add_retried_after_the_login_adds_nothing);
+
 async fn a_cart_conflict_is_the_members_choice(backend: Backend) {
     let db = database(backend);
     member_with_a_cart(&db, 1, 24).await;

@@ -556,6 +556,60 @@ async fn a_retried_write_is_made_once(b: Backend) {
         assert!(r.json()["errors"]["request_key"].is_array(), "{}", r.text());
     }
     assert_eq!(units(&db, &ana).await.0, 73);
+    // A quantity set, answered late: the shopper set another since; the set sent again (its
+    // retry, or the late original after the retry) changes nothing.
+    let set = |quantity: i64, key: &str| json!({"product_id": 1, "quantity": quantity, "barangay": MAKATI, "request_key": key});
+    let put = |body: Value| send_json(&db, "PUT", "/api/v1/cart", ana.as_str(), body);
+    assert_eq!(
+        put(set(5, "set-five-0123456789")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        put(set(3, "set-three-0123456789")).await.status,
+        StatusCode::OK
+    );
+    let late = put(set(5, "set-five-0123456789")).await;
+    assert_eq!(late.status, StatusCode::OK, "{}", late.text());
+    assert_eq!(units(&db, &ana).await.0, 3, "the later set stands");
+    // The same for a removal and for returned empties.
+    let gone =
+        json!({"product_id": [1], "barangay": MAKATI, "request_key": "remove-0123456789abc"});
+    let del = |body: Value| send_json(&db, "DELETE", "/api/v1/cart", ana.as_str(), body);
+    assert_eq!(del(gone.clone()).await.status, StatusCode::OK);
+    assert_eq!(
+        put(set(2, "set-two-0123456789ab")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    add(a_case()).await;
+    let again = del(gone).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text());
+    assert_eq!(again.json()["message"], "Removed from your cart.");
+    assert_eq!(
+        units(&db, &ana).await.0,
+        24,
+        "the late removal removed nothing"
+    );
+    let cart = api_get(&db, &format!("/api/v1/cart/{MAKATI}"), ana.as_str())
+        .await
+        .json();
+    let deposit = cart["empties"][0]["deposit_id"].clone();
+    let empties = |cases: i64, key: &str| json!({"deposit_id": deposit, "cases": cases, "barangay": MAKATI, "request_key": key});
+    let post = |body: Value| send_json(&db, "POST", "/api/v3/return-empty", ana.as_str(), body);
+    assert_eq!(
+        post(empties(1, "empties-one-012345678")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        post(empties(0, "empties-none-01234567")).await.status,
+        StatusCode::OK
+    );
+    let late = post(empties(1, "empties-one-012345678")).await.json();
+    assert_eq!(late["empties"][0]["returned"], 0, "{late}");
+    // Back to 73 units for the Go-to Cases below.
+    let mut one = a_case();
+    one["quantity"] = json!(49);
+    assert_eq!(add(one).await.status, StatusCode::OK);
+    assert_eq!(units(&db, &ana).await.0, 73);
 
     // A Go-to Case saved from the cart, twice with one key: one case, both answered as saved;
     // the cart case added to it, twice with one key: its quantity added once.

@@ -161,3 +161,25 @@ async fn every_answer_says_how_long_it_may_be_kept(b: Backend) {
     }
 }
 both!(every_answer_says_how_long_it_may_be_kept);
+
+/// A write another site's page sends with the shopper's cookie is refused before any call runs,
+/// and that refusal says it may be kept nowhere too.
+async fn a_cross_site_refusal_is_kept_nowhere(b: Backend) {
+    let db = database(b);
+    let guest = support::guest(&db).await;
+    let req = TestRequest::post()
+        .uri("/api/v1/cart")
+        .insert_header(("cookie", format!("session={guest}")))
+        .insert_header(("origin", "https://evil.example"))
+        .insert_header(("content-type", "application/json"))
+        .set_payload("{}");
+    let res = support::send_api(&db.pool, req).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.text());
+    assert_eq!(
+        res.headers
+            .get("cache-control")
+            .and_then(|v| v.to_str().ok()),
+        Some("no-store")
+    );
+}
+both!(a_cross_site_refusal_is_kept_nowhere);

@@ -109,3 +109,22 @@ test('writes go in the order they were made: a later one waits for an earlier on
   await Promise.all([first, second]);
   assert.deepEqual(order, ['first', 'first', 'second']);
 });
+
+test('a first try that takes long is shown; Give up cuts it at once', async () => {
+  let cut = false;
+  const stalled = deliver(
+    (signal) =>
+      new Promise<{ status: number }>((_, reject) =>
+        signal.addEventListener('abort', () => {
+          cut = true;
+          reject(new Error('aborted'));
+        }),
+      ),
+    { waits: [0], showAfterMs: 0 },
+  );
+  await until(() => current()?.state === 'sending');
+  current()!.giveUp();
+  assert.equal(await stalled, null);
+  assert.ok(cut, 'the try under way was aborted');
+  assert.equal(current(), null);
+});

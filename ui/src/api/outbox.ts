@@ -23,10 +23,13 @@ export interface DeliverOptions {
   waits?: number[];
   /** How long one try may take before it counts as lost (a stalled link). */
   timeoutMs?: number;
+  /** How long the first try may take before the shopper is told it is being sent. */
+  showAfterMs?: number;
 }
 
 const WAITS = [1000, 2000, 4000];
 const TIMEOUT_MS = 20_000;
+const SHOW_AFTER_MS = 3000;
 
 const waiting: Delivery[] = [];
 /** Ends when the last write handed to `deliver` is answered or given up. */
@@ -71,7 +74,9 @@ function pause(ms: number, wake: { fn: (go: boolean) => void }): Promise<boolean
 /**
  * Sends a write by `attempt` until the store answers (any status but 502-504): the answer, or
  * null when the shopper gave up. Each try gets a signal that aborts it after `timeoutMs`, so
- * `attempt` reads the whole answer (a body can stall too).
+ * `attempt` reads the whole answer (a body can stall too). The shopper sees it once a try has
+ * failed or the first has taken `showAfterMs`; Give up works at any moment (it cuts the try
+ * under way), Retry while it waits.
  */
 export async function deliver<T extends { status: number }>(
   attempt: (signal: AbortSignal) => Promise<T>,
@@ -79,21 +84,38 @@ export async function deliver<T extends { status: number }>(
 ): Promise<T | null> {
   const waits = opts.waits ?? WAITS;
   const wake: { fn: (go: boolean) => void } = { fn: () => {} };
-  const entry: Delivery = { state: 'sending', retry: () => wake.fn(true), giveUp: () => wake.fn(false) };
+  let trying: AbortController | null = null;
+  let gaveUp = false;
+  const entry: Delivery = {
+    state: 'sending',
+    retry: () => wake.fn(true),
+    giveUp: () => {
+      gaveUp = true;
+      trying?.abort();
+      wake.fn(false);
+    },
+  };
+  const show = () => {
+    if (!waiting.includes(entry)) waiting.push(entry);
+    changed();
+  };
   let tries = 0;
   // In the order they were made: a quantity set again late must not undo a later one.
   const before = queue;
   let release = () => {};
   queue = new Promise<void>((r) => (release = r));
   await before;
+  const slow = setTimeout(show, opts.showAfterMs ?? SHOW_AFTER_MS);
   try {
     for (;;) {
-      const res = await once(attempt, opts.timeoutMs ?? TIMEOUT_MS);
+      trying = new AbortController();
+      const res = await once(attempt, trying, opts.timeoutMs ?? TIMEOUT_MS);
+      trying = null;
+      if (gaveUp) return null;
       if (res && !TRY_AGAIN.has(res.status)) return res;
-      if (!waiting.includes(entry)) waiting.push(entry);
       const failed = tries >= waits.length;
       entry.state = failed ? 'failed' : 'sending';
-      changed();
+      show();
       const go = await pause(failed ? Infinity : waits[tries], wake);
       if (!go) return null;
       tries = failed ? 0 : tries + 1;
@@ -103,6 +125,7 @@ export async function deliver<T extends { status: number }>(
       }
     }
   } finally {
+    clearTimeout(slow);
     release();
     const at = waiting.indexOf(entry);
     if (at >= 0) {
@@ -112,9 +135,8 @@ export async function deliver<T extends { status: number }>(
   }
 }
 
-/** One try: the answer, or null when none came in time or the link failed. */
-async function once<T>(attempt: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<T | null> {
-  const ctl = new AbortController();
+/** One try: the answer, or null when none came in time, the link failed or it was cut. */
+async function once<T>(attempt: (signal: AbortSignal) => Promise<T>, ctl: AbortController, timeoutMs: number): Promise<T | null> {
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
   try {
     return await attempt(ctl.signal);

@@ -12,7 +12,7 @@ import type { Call } from '../api/contract.gen';
 import { fetchJson } from '../api/fetch';
 import { cartQuery } from '../features/cart/queries';
 import { fillTemplate, type Vars } from './keys';
-import { ADD_FAILED, ADDED, CART_DEBOUNCE_MS, debounce } from './cart';
+import { ADD_FAILED, ADD_UNSURE, ADDED, CART_DEBOUNCE_MS, debounce } from './cart';
 import { usePage } from '../page';
 
 /** What the store holds: the latest answer, the drawer's message, and how often the drawer was asked to open. */
@@ -143,8 +143,8 @@ export function useAddToCart(fallback = ADD_FAILED) {
         if (sent.ok) set(sent.data, { message: ADDED, open: true });
         else
           setRefusal({
-            // A refusal says why; a lost connection (given up) says so.
-            message: (sent.status === 422 || sent.status === 0) && sent.message ? sent.message : fallback,
+            // A refusal says why; given up on a failing link, the add may have been made.
+            message: sent.status === 0 ? ADD_UNSURE : sent.status === 422 && sent.message ? sent.message : fallback,
             products: sent.refusal?.products ?? [],
           });
       });

@@ -12,6 +12,8 @@ export const CART_DEBOUNCE_MS = 500;
 /** The store's words for adding to the cart and for deposits. */
 export const ADDED = 'You successfully added this product to the cart.';
 export const ADD_FAILED = 'Something went wrong adding this product to the cart.';
+/** Add to Cart given up on a failing link: a try may have reached the store before the link died. */
+export const ADD_UNSURE = 'We could not reach the store, so we cannot tell whether this product was added. Check your cart before you add it again.';
 export const DEPOSITS_NOTE = 'Deposits for bottles and kegs are calculated at checkout.';
 
 /** `n` and the noun, plural unless one: `1 item`, `3 bottles`. */

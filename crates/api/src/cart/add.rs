@@ -51,12 +51,10 @@ pub fn add(
     // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
     db::write_transaction(ctx.conn, |conn| {
-        if let Some(key) = key {
-            if !db::carts::record_once(conn, cart.id, &format!("add {key}"), 0, now)? {
-                let cart = db::carts::find(conn, owner.as_owner())?.unwrap_or(cart);
-                let items = db::carts::items(conn, cart.id)?;
-                return Ok((cart, items));
-            }
+        if !first_time(conn, cart.id, "add", key, now)? {
+            let cart = db::carts::find(conn, owner.as_owner())?.unwrap_or(cart);
+            let items = db::carts::items(conn, cart.id)?;
+            return Ok((cart, items));
         }
         let cart = db::carts::lock_placed(conn, cart.id, now, place.barangay.id, street)?;
         let most = cases::MAX_QUANTITY as i32;

@@ -17,6 +17,11 @@ pub struct UpdateCartBody {
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
+    /// The client's key for this change: sent again (a retry after a lost or late answer), it
+    /// changes nothing and the answer is the cart as it is.
+    #[serde(default)]
+    #[schema(schema_with = framework::rules::request_key)]
+    pub request_key: Option<String>,
 }
 
 framework::declare!(
@@ -36,10 +41,14 @@ impl Endpoint for UpdateCart {
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
         let quantity = check_quantity(b.quantity)?;
         let product = required(b.product_id, "product_id", "Choose a product.")?;
+        let key = framework::rules::checked_request_key(b.request_key.as_deref())?;
         let cart = existing_cart(ctx)?;
         let place = answer_place(ctx, &cart, b.barangay)?;
         let now = domain::calendar::unix_now();
         db::write_transaction(ctx.conn, |conn| {
+            if !first_time(conn, cart.id, "set", key, now)? {
+                return Ok(());
+            }
             db::carts::lock(conn, cart.id, now)?;
             if db::carts::quantity_of(conn, cart.id, product)? == 0 {
                 return Err(ApiError::refused(
@@ -71,6 +80,11 @@ pub struct RemoveFromCartBody {
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
+    /// The client's key for this change: sent again (a retry after a lost or late answer), it
+    /// changes nothing and the answer is the cart as it is.
+    #[serde(default)]
+    #[schema(schema_with = framework::rules::request_key)]
+    pub request_key: Option<String>,
 }
 
 /// 1 to [`cases::MAX_PRODUCTS`] product ids: a list, one id, or a form's `1,5,12`.
@@ -148,22 +162,27 @@ impl Endpoint for RemoveFromCart {
                 message: format!("Name 1 to {} products to remove.", cases::MAX_PRODUCTS),
             });
         }
+        let key = framework::rules::checked_request_key(b.request_key.as_deref())?;
         let cart = existing_cart(ctx)?;
         let place = answer_place(ctx, &cart, b.barangay)?;
         let now = domain::calendar::unix_now();
+        // A repeat (None) removed what it named the first time.
         let removed = db::write_transaction(ctx.conn, |conn| {
+            if !first_time(conn, cart.id, "remove", key, now)? {
+                return Ok(None);
+            }
             db::carts::lock(conn, cart.id, now)?;
             let removed = db::carts::remove(conn, cart.id, &b.product_id)?;
             if db::carts::count_items(conn, cart.id)? == 0 {
                 db::carts::clear(conn, cart.id)?;
             }
-            Ok::<_, ApiError>(removed)
+            Ok::<_, ApiError>(Some(removed))
         })?;
         let cart = find(ctx)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let pricing = Pricing::load(ctx)?;
         let mut a = answer(ctx, &pricing, cart.as_ref(), &place, fulfillment, None)?;
-        a.message = if removed == 0 {
+        a.message = if removed == Some(0) {
             "Those items were not in your cart.".into()
         } else {
             "Removed from your cart.".into()

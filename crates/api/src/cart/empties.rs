@@ -16,6 +16,11 @@ pub struct ReturnEmptyBody {
     pub barangay: Option<BarangayId>,
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
+    /// The client's key for this change: sent again (a retry after a lost or late answer), it
+    /// changes nothing and the answer is the cart as it is.
+    #[serde(default)]
+    #[schema(schema_with = framework::rules::request_key)]
+    pub request_key: Option<String>,
 }
 
 framework::declare!(
@@ -35,6 +40,7 @@ impl Endpoint for ReturnEmpty {
     fn call(ctx: &mut Ctx, (_, _, Json(b), _): Args<Self>) -> Result<CartAnswer, ApiError> {
         let deposit = required(b.deposit_id, "deposit_id", "Choose the empties you return.")?;
         let cases_back = required(b.cases, "cases", "Enter how many empty cases you return.")?;
+        let key = framework::rules::checked_request_key(b.request_key.as_deref())?;
         if !(0..=i64::from(cases::MAX_QUANTITY)).contains(&cases_back) {
             return Err(ApiError::refused(
                 422,
@@ -66,8 +72,16 @@ impl Endpoint for ReturnEmpty {
         }
         let now = domain::calendar::unix_now();
         db::write_transaction(ctx.conn, |conn| {
+            if !first_time(conn, cart.id, "empties", key, now)? {
+                return Ok(());
+            }
             db::carts::lock(conn, cart.id, now)?;
-            db::carts::set_empties(conn, cart.id, deposit, cases_back as i32)
+            Ok::<_, ApiError>(db::carts::set_empties(
+                conn,
+                cart.id,
+                deposit,
+                cases_back as i32,
+            )?)
         })?;
         let cart = find(ctx)?;
         let mut a = answer(ctx, &pricing, cart.as_ref(), &place, fulfillment, None)?;

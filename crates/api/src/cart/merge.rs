@@ -69,7 +69,7 @@ pub fn merge_at_login(
         db::carts::lock(conn, from.id, now)?;
         let theirs = db::carts::items(conn, from.id)?;
         if theirs.is_empty() {
-            db::carts::delete(conn, from.id)?;
+            db::carts::retire(conn, from.id, into.id)?;
             return Ok::<_, ApiError>(Outcome::Nothing);
         }
         let mine = db::carts::items(conn, into.id)?;
@@ -191,7 +191,7 @@ impl Endpoint for KeepCart {
                     now,
                 )?;
             } else {
-                db::carts::delete(conn, guest.id)?;
+                db::carts::retire(conn, guest.id, into.id)?;
             }
             Ok::<_, ApiError>(())
         })?;

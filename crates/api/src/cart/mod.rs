@@ -299,6 +299,28 @@ fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, Ap
     })
 }
 
+/// A change of the cart the client named by its key (`request_key`), recorded once as the first
+/// statement of the change's write transaction: false when the same key came before (a retry
+/// after a lost or late answer), and then nothing is to be changed. Without a key, true.
+fn first_time(
+    conn: &mut db::AnyConnection,
+    cart: i64,
+    what: &str,
+    key: Option<&str>,
+    now: i64,
+) -> Result<bool, ApiError> {
+    match key {
+        None => Ok(true),
+        Some(key) => Ok(db::carts::record_once(
+            conn,
+            cart,
+            &format!("{what} {key}"),
+            0,
+            now,
+        )?),
+    }
+}
+
 fn check_quantity(q: Option<i64>) -> Result<i32, ApiError> {
     let q = required(q, "quantity", "Enter the quantity.")?;
     cases::check_quantity(q)

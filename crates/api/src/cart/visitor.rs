@@ -59,6 +59,7 @@ pub fn reset_for(
         product_id,
         barangay: Some(cart.barangay_id),
         fulfillment: None,
+        request_key: None,
     };
     RemoveFromCart::call(ctx, (NoParams {}, NoParams {}, Json(body), NoParams {}))?;
     Ok(Reset::Emptied)

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } from '../../api/contract.gen';
 import type { Sent } from '../../api/send';
+import { requestKey } from '../../api/outbox';
 import { CartErrorDialog } from '../../components/CartErrorDialog';
 import { SaveGoToCase } from '../../components/GoToCaseForm';
 import { DoneMessage, FormCall, useDone } from '../../components/form';
@@ -235,10 +236,12 @@ function useCartActions(cart: CartAnswer | undefined, setNote: (n: Note) => void
   };
   return {
     place,
-    // Each sets what the cart holds: sent again on a failing link, it changes nothing more.
-    update: (product_id, quantity) => void sendCart(calls.updateCart, { body: { product_id, quantity, ...place }, retry: true }).then(run),
-    remove: async (ids) => run(await sendCart(calls.removeFromCart, { body: { product_id: ids, ...place }, retry: true })),
-    returnEmpties: (deposit_id, cases) => void sendCart(calls.returnEmpty, { body: { deposit_id, cases, ...place }, retry: true }).then(run),
+    // Each its own key: sent again on a failing link, or arriving late after a later change, it
+    // changes nothing more.
+    update: (product_id, quantity) => void sendCart(calls.updateCart, { body: { product_id, quantity, ...place, request_key: requestKey() }, retry: true }).then(run),
+    remove: async (ids) => run(await sendCart(calls.removeFromCart, { body: { product_id: ids, ...place, request_key: requestKey() }, retry: true })),
+    returnEmpties: (deposit_id, cases) =>
+      void sendCart(calls.returnEmpty, { body: { deposit_id, cases, ...place, request_key: requestKey() }, retry: true }).then(run),
   };
 }
 

@@ -2,6 +2,7 @@ import { RadioGroup } from '../../components/RadioGroup';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { calls, DEFAULT_FULFILLMENT, type CartAnswer, type PackagingView } from '../../api/contract.gen';
+import { requestKey } from '../../api/outbox';
 import { searchParam, useHydrated, usePage } from '../../page';
 import { AreaSelects, StreetSelect, useAddressPicker } from '../../components/AddressPicker';
 import { Dialog } from '../../components/Dialog';
@@ -96,7 +97,7 @@ function ResetQuestion({ chosen, cart, onNo }: { chosen: PackagingView; cart: Ca
     if (busy) return;
     setBusy(true);
     if (ids.length > 0) {
-      const body = { product_id: ids, ...(cart ? { barangay: cart.barangay_id } : {}) };
+      const body = { product_id: ids, ...(cart ? { barangay: cart.barangay_id } : {}), request_key: requestKey() };
       const sent = await sendCart(calls.removeFromCart, { body, retry: true });
       if (!sent.ok && sent.status !== 404) {
         setBusy(false);
