@@ -83,13 +83,16 @@ pub fn new_password() -> ObjectBuilder {
 /// A client's key for one change ([`domain::text::is_request_key`]).
 pub const REQUEST_KEY: &str = "^[A-Za-z0-9_-]{16,64}$";
 
-/// A write's idempotency key ([`REQUEST_KEY`]).
+/// A write's idempotency key ([`REQUEST_KEY`]), or null: none (the change is made each time).
 pub fn request_key() -> ObjectBuilder {
-    text(REQUEST_KEY, Some(domain::text::REQUEST_KEY_MAX)).description(Some(
+    use utoipa::openapi::schema::SchemaType;
+    text(REQUEST_KEY, Some(domain::text::REQUEST_KEY_MAX))
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .description(Some(
         "The client's name for this change (16 to 64 letters, digits, `-`, `_`): sent again with \
          the same key (a retry after a lost answer), the change is not made twice and the \
-         answer is as for the first.",
-    ))
+         answer is as for the first; null or absent, none.",
+        ))
 }
 
 /// The request key of a body, checked (none is fine: the change is then made each time).

@@ -1,5 +1,5 @@
-// Writes on a failing link. A write whose repeat is harmless (it carries a request key, names the
-// cart revision it was made against, or sets a value rather than adding to one) is sent again,
+// Writes on a failing link. A write whose repeat is harmless (it carries a request key or names the
+// cart revision it was made against) is sent again,
 // with the same body, when no answer came (the link dropped or stalled) or the store answered that
 // it is busy (502, 503, 504): after 1, 2 and 4 seconds, at once when the browser says it is online
 // again. Writes go one after another, in the order they were made. Meanwhile the page says
