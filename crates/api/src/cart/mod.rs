@@ -302,7 +302,7 @@ fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, Ap
 /// A change of the cart the client named by its key (`request_key`), recorded once as the first
 /// statement of the change's write transaction: false when the same key came before (a retry
 /// after a lost or late answer), and then nothing is to be changed. Without a key, true.
-fn first_time(
+pub(crate) fn first_time(
     conn: &mut db::AnyConnection,
     cart: i64,
     what: &str,

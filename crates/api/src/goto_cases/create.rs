@@ -104,11 +104,8 @@ impl Create<'_> {
         cart_case: &CartCase,
         now: i64,
     ) -> Result<Option<i64>, ApiError> {
-        let Some(key) = self.body.request_key.as_deref() else {
-            return Ok(None);
-        };
-        let source = format!("goto save {key}");
-        if db::carts::record_once(conn, cart_case.cart, &source, 0, now)? {
+        let key = self.body.request_key.as_deref();
+        if crate::cart::first_time(conn, cart_case.cart, "goto save", key, now)? {
             return Ok(None);
         }
         Ok(match (self.body.case_id, &self.name) {
