@@ -21,7 +21,9 @@ use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::process::{free_port, http, read_answer, send, serve_with, try_http};
+use support::process::{
+    free_port, http, listening_socket, read_answer, send, serve_with, try_http,
+};
 use support::{a_case, bearer, checkout, database, orders_placed, Backend, TestDb, MAKATI, OPEN};
 
 fn sigterm(child: &Child) {
@@ -357,20 +359,9 @@ async fn a_journey_leaves_no_personal_data_in_the_log(b: Backend) {
 }
 both!(a_journey_leaves_no_personal_data_in_the_log);
 
-/// Connections waiting in the queue of the socket listening on `port` (Linux: a listening
-/// socket's `rx_queue` in /proc/net/tcp).
+/// Connections waiting in the queue of the socket listening on `port`.
 fn accept_queue(port: u16) -> usize {
-    let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let local_port = u16::from_str_radix(f.get(1)?.rsplit(':').next()?, 16).ok()?;
-            (local_port == port && *f.get(3)? == "0A").then_some(())?;
-            usize::from_str_radix(f.get(4)?.split(':').nth(1)?, 16).ok()
-        })
-        .sum()
+    listening_socket(port).map_or(0, |(_, queue)| queue)
 }
 
 /// How a submit ended: its status and when, or what broke.

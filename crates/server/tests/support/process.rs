@@ -2,10 +2,12 @@
 //! talk HTTP to it over fresh connections, stop it; run a staff command.
 #![allow(dead_code)]
 
+use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -147,12 +149,48 @@ pub fn json_call(port: u16, method: &str, path: &str, token: &str, body: &Value)
     http(port, method, path, &headers, &body)
 }
 
+/// A loopback port nobody listened on when asked, never handed out twice in this test process:
+/// the kernel may give two tests that ask at the same moment the same free port, and then one
+/// store answers both tests (another test's store knows none of this test's sessions).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    static GIVEN: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        if given.insert(port) {
+            return port;
+        }
+    }
+}
+
+/// The socket listening on loopback `port` (Linux: /proc/net/tcp): its inode and the
+/// connections waiting in its accept queue.
+pub fn listening_socket(port: u16) -> Option<(u64, usize)> {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+    table.lines().skip(1).find_map(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let local_port = u16::from_str_radix(f.get(1)?.rsplit(':').next()?, 16).ok()?;
+        (local_port == port && *f.get(3)? == "0A").then_some(())?;
+        let queue = usize::from_str_radix(f.get(4)?.split(':').nth(1)?, 16).ok()?;
+        Some((f.get(9)?.parse().ok()?, queue))
+    })
+}
+
+/// Whether process `pid` holds the socket listening on loopback `port`: the store answering
+/// there is the one this test started.
+fn listens(pid: u32, port: u16) -> bool {
+    let Some((inode, _)) = listening_socket(port) else {
+        return false;
+    };
+    let socket = format!("socket:[{inode}]");
+    std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
+        fds.filter_map(Result::ok)
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == socket.as_str()))
+    })
 }
 
 /// `store serve` over the test database on `port` with its mail written to `outbox`, answering
@@ -195,16 +233,18 @@ pub fn serve_with(
         Some(log) => Stdio::from(std::fs::File::create(log).unwrap()),
         None => Stdio::null(),
     };
-    let child = cmd
+    let mut child = cmd
         .stdout(Stdio::null())
         .stderr(stderr)
         .spawn()
         .expect("store serve");
+    // Up when this child (not another test's store) listens on the port.
     let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+    while !listens(child.id(), port) {
+        let ended = child.try_wait().ok().flatten();
         assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "the store did not start: {}",
+            ended.is_none() && start.elapsed() < Duration::from_secs(30),
+            "the store did not start ({ended:?}): {}",
             log.and_then(|l| std::fs::read_to_string(l).ok())
                 .unwrap_or_default()
         );
