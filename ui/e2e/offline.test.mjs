@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { chromiumOptions, hydrated, MAKATI_SHOPPER, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
+import { addCookies, chromiumOptions, hydrated, MAKATI_SHOPPER, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -71,6 +71,78 @@ test('offline: a page seen before opens as it was, an unseen one shows the offli
   await hydrated(page);
   assert.equal(await page.locator('[data-stale-copy]').count(), 0, 'online: the page is fresh');
   assert.equal(await page.locator('.offline-bar').first().innerText(), '');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** When the worker's copy of the page at `path` was asked for (0: none kept). */
+const keptAt = (page, path) =>
+  page.evaluate(async (url) => Number((await (await caches.open('tala-pages')).match(url))?.headers.get('x-kept-at') ?? 0), `${store.base}${path}`);
+
+test('a shop page opened again is shown at once from its copy and fetched behind it; the new page is offered when it changed', async () => {
+  const context = await newContext(MAKATI_SHOPPER, { bypassCSP: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${store.base}/buy-beer`);
+  await hydrated(page);
+  await controlled(page);
+  // Opened with the worker in control: asked for, and kept with the shopper's place.
+  let res = await page.goto(`${store.base}/promos`);
+  await hydrated(page);
+  assert.equal(res.headers()['x-kept-at'], undefined, 'the first time from the store');
+  await page.waitForFunction(async (url) => (await caches.open('tala-pages')).match(url).then(Boolean), `${store.base}/promos`);
+  const first = await keptAt(page, '/promos');
+
+  // Again: the copy at once, and behind it a fresh copy, the same page: nothing to offer.
+  res = await page.goto(`${store.base}/promos`);
+  assert.ok(res.fromServiceWorker(), 'answered by the worker');
+  assert.equal(Number(res.headers()['x-kept-at']), first, 'the copy');
+  await hydrated(page);
+  await page.waitForFunction(async ([path, before]) => Number((await (await caches.open('tala-pages')).match(path))?.headers.get('x-kept-at') ?? 0) > before, [`${store.base}/promos`, first]);
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('[data-changed-copy]').count(), 0, 'the same page: no bar');
+  assert.equal(await page.locator('[data-stale-copy]').count(), 0);
+
+  // Another place (the gate cookies): asked for first, never another place's copy.
+  await addCookies(context, ['locationGateBarangayId=1380300003']);
+  res = await page.goto(`${store.base}/promos`);
+  assert.equal(res.headers()['x-kept-at'], undefined, 'another place: from the store');
+  await hydrated(page);
+  await addCookies(context, MAKATI_SHOPPER);
+  await page.goto(`${store.base}/promos`);
+  await hydrated(page);
+
+  // The cart changed where the worker did not see it (another device of this guest, here the API
+  // from outside the page): the copy at once, then the bar offering the new page.
+  const before = await keptAt(page, '/promos');
+  if (!(await context.cookies(store.base)).some((c) => c.name === 'session')) {
+    assert.equal((await context.request.post(`${store.base}/api/v1/guest-token`, { headers: { origin: store.base } })).status(), 200);
+  }
+  const added = await context.request.post(`${store.base}/api/v1/cart`, {
+    data: { product_id: 1, quantity: 24, barangay: 1380300002, street_id: 1 },
+    headers: { origin: store.base },
+  });
+  assert.equal(added.status(), 200, await added.text());
+  res = await page.goto(`${store.base}/promos`);
+  assert.equal(Number(res.headers()['x-kept-at']), before, 'the copy at once');
+  await hydrated(page);
+  const bar = page.locator('[data-changed-copy]');
+  await bar.getByRole('link', { name: 'Show the new page' }).waitFor();
+  assert.equal(await bar.innerText(), 'This page has changed since you last saw it. Show the new page');
+  assert.equal(await bar.getAttribute('role'), 'status');
+  await noViolations(page, true, 'the bar offering the new page');
+  // The new page, which the worker now holds: the cart's count in the header.
+  await bar.getByRole('link', { name: 'Show the new page' }).click();
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Cart, 1 item' }).waitFor();
+  assert.equal(await page.locator('[data-changed-copy]').count(), 0);
+
+  // A write through the page (here a cart change): the copies kept before it are asked for first.
+  await page.evaluate(() => fetch('/api/v1/cart', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
+  res = await page.goto(`${store.base}/promos`);
+  assert.equal(res.headers()['x-kept-at'], undefined, 'after a write: from the store');
+  await hydrated(page);
   assert.deepEqual(problems, []);
   await context.close();
 });

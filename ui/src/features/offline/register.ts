@@ -1,10 +1,12 @@
 // The page's side of working offline: registers the service worker (worker.ts, served as /sw.js)
-// once the page has loaded, keeps a guest's cart as last seen for the offline page, and forgets it
-// when the worker says the session changed hands or a member's page opens.
+// once the page has loaded, keeps a guest's cart as last seen for the offline page, forgets it
+// when the worker says the session changed hands or a member's page opens, and offers the new page
+// when the worker says the copy it showed at once has changed.
 
 import type { QueryClient } from '@tanstack/react-query';
 import type { CartAnswer } from '../../api/contract.gen';
 import { forgetLastCart, saveLastCart } from './last-cart';
+import { CHANGED_LINK, CHANGED_NOTICE } from './rules';
 
 function isCart(data: unknown): data is CartAnswer {
   return typeof data === 'object' && data !== null && Array.isArray((data as CartAnswer).shopping_cart) && typeof (data as CartAnswer).cart_order_summary === 'object';
@@ -31,12 +33,35 @@ export function startOffline(client: QueryClient, cart: CartAnswer | null | unde
   window.addEventListener('online', () => void client.invalidateQueries());
   if (!('serviceWorker' in navigator)) return;
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
-    if ((e.data as { type?: string } | null)?.type === 'session-changed') forgetLastCart();
+    const type = (e.data as { type?: string } | null)?.type;
+    if (type === 'session-changed') forgetLastCart();
+    if (type === 'page-changed') offerNewPage();
   });
+  // Messages the worker sent while the page loaded are delivered from here on.
+  navigator.serviceWorker.startMessages();
   const register = () => {
     navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((error: unknown) => console.warn('the offline worker could not start:', error));
   };
   // After the page's own loading: the worker's first fetches never compete with the page's.
   if (document.readyState === 'complete') register();
   else window.addEventListener('load', register, { once: true });
+}
+
+/**
+ * The page was shown at once from the worker's copy and the store's page has changed since: a bar
+ * at the top (outside the hydrated root, as the offline copy's) says so and links to the new page,
+ * which the worker now holds. Never a reload under the shopper's hands.
+ */
+function offerNewPage(): void {
+  if (document.querySelector('[data-changed-copy]')) return;
+  const bar = document.createElement('div');
+  bar.className = 'offline-bar';
+  bar.setAttribute('role', 'status');
+  bar.setAttribute('data-changed-copy', '');
+  document.body.prepend(bar);
+  const link = document.createElement('a');
+  link.href = location.pathname + location.search;
+  link.textContent = CHANGED_LINK;
+  // Filled once the live region is in the page, so that screen readers announce it.
+  setTimeout(() => bar.append(`${CHANGED_NOTICE} `, link), 100);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changesSession, fetchedAhead, keepable, overLimit, staleNotice, wayOf, withStaleBar } from './rules';
+import { AT_ONCE_MS, changesSession, fetchedAhead, keepable, overLimit, placeOf, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
 
 const ORIGIN = 'https://tala.example';
 const way = (path: string, method = 'GET', mode = 'navigate', origin = ORIGIN) => wayOf(new URL(path, origin), ORIGIN, method, mode);
@@ -83,4 +83,28 @@ test('a shopper saving data gets no file ahead of the page that needs it', () =>
   const files = ['/assets/client-A.js', '/assets/BuyBeer-B.js'];
   assert.deepEqual(fetchedAhead(false, files), files);
   assert.deepEqual(fetchedAhead(true, files), []);
+});
+
+test('the place a page was made for is the gate cookies by name, unknown without the Cookie Store API', () => {
+  const names = ['locationGateBarangayId', 'ageVerification'];
+  const a = placeOf([{ name: 'ageVerification', value: '1' }, { name: 'locationGateBarangayId', value: '7' }, { name: 'other', value: 'x' }], names);
+  assert.equal(a, 'ageVerification=1; locationGateBarangayId=7');
+  // Cookies that are not the gate's do not make another place; a missing one does.
+  assert.equal(placeOf([{ name: 'locationGateBarangayId', value: '7' }, { name: 'ageVerification', value: '1' }], names), a);
+  assert.notEqual(placeOf([{ name: 'locationGateBarangayId', value: '7' }], names), a);
+  assert.equal(placeOf(null, names), null);
+});
+
+test('a kept page is shown at once only for the same place, after the last write, within a day', () => {
+  const now = 10 * AT_ONCE_MS;
+  const kept = { askedAt: now - 60_000, place: 'b=7' };
+  assert.equal(shownAtOnce(kept, 'b=7', 0, now), true);
+  assert.equal(shownAtOnce(kept, 'b=8', 0, now), false, 'another place');
+  assert.equal(shownAtOnce(kept, null, 0, now), false, 'the place unknown');
+  assert.equal(shownAtOnce({ ...kept, place: null }, null, 0, now), false, 'kept without a place');
+  assert.equal(shownAtOnce(kept, 'b=7', now - 30_000, now), false, 'a cart change since');
+  assert.equal(shownAtOnce(kept, 'b=7', now - 60_000, now), false, 'a write at the same moment');
+  assert.equal(shownAtOnce({ ...kept, askedAt: now - AT_ONCE_MS }, 'b=7', 0, now), false, 'a day old');
+  assert.equal(shownAtOnce({ ...kept, askedAt: now - AT_ONCE_MS + 1 }, 'b=7', 0, now), true);
+  assert.equal(shownAtOnce({ ...kept, askedAt: now + 1 }, 'b=7', 0, now), false, 'from a clock set back');
 });

@@ -68,6 +68,39 @@ export function overLimit<T>(entries: { key: T; bytes: number }[], limit: number
   return drop;
 }
 
+/**
+ * How long a kept shop page may be shown at once, while it is fetched again behind it: a repeat
+ * visit shows the page before any round trip, and a copy older than a day is asked for first.
+ */
+export const AT_ONCE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The shopper's place as a page was made for it: the gate cookies' values by their names (the
+ * place, age, consent and notice choices the server renders a shop page with). Null when the
+ * worker cannot read cookies (a browser without the Cookie Store API): then no page is shown from
+ * its copy while the link works.
+ */
+export function placeOf(cookies: { name: string; value?: string }[] | null, names: string[]): string | null {
+  if (!cookies) return null;
+  return [...names]
+    .sort()
+    .map((n) => `${n}=${cookies.find((c) => c.name === n)?.value ?? ''}`)
+    .join('; ');
+}
+
+/**
+ * Whether a kept page is shown at once (and fetched again behind it) rather than asked for first:
+ * made for the same place, asked for after this browser's last write (a cart change, an order, a
+ * form: the page's cart and forms would be older than it), and younger than [`AT_ONCE_MS`].
+ */
+export function shownAtOnce(kept: { askedAt: number; place: string | null }, place: string | null, lastWrite: number, now: number): boolean {
+  return place !== null && kept.place === place && kept.askedAt > lastWrite && kept.askedAt <= now && now - kept.askedAt < AT_ONCE_MS;
+}
+
+/** The words of the bar on a page shown from its copy whose fresh copy differs, and its link's. */
+export const CHANGED_NOTICE = 'This page has changed since you last saw it.';
+export const CHANGED_LINK = 'Show the new page';
+
 /** The words on a page answered from the worker's copy, with when the copy was made. */
 export function staleNotice(savedAt: number, now: number, offline: boolean): string {
   const minutes = Math.max(0, Math.round((now - savedAt) / 60000));

@@ -2,16 +2,20 @@
 // the files a first visit needs). What it does, by request (rules.ts decides which is which):
 //   - hashed build files and photos (`/assets`, `/media`): from its copy, else fetched and kept;
 //   - the store's drawings (`/img`): from its copy at once, fetched again behind it;
-//   - a shop page opened, or an API read: fetched; on a dead link the copy kept of it (a page says
-//     "You are offline ... as you saw it 5 min ago"), or the offline page; on a stalled link (no
-//     answer in SLOW_MS) the copy while the fetch goes on and refreshes it;
+//   - a shop page opened again: its copy at once when it was made for the shopper's place (the
+//     gate cookies), after this browser's last write and within a day, fetched again behind it;
+//     the page is told when the fresh copy differs (it offers the new page);
+//   - otherwise a shop page, or an API read: fetched; on a dead link the copy kept of it (a page
+//     says "You are offline ... as you saw it 5 min ago"), or the offline page; on a stalled link
+//     (no answer in SLOW_MS) the copy while the fetch goes on and refreshes it;
 //   - account, cart, checkout, order and staff pages: fetched, never kept; the offline page on a
 //     dead link;
 //   - writes, other sites: the network's, untouched.
 // The pages and answers kept are this browser's: thrown away when the session changes hands
 // (signing in or out, registering, a password reset, an account deleted). Bounded by bytes.
 
-import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, staleNotice, wayOf, withStaleBar } from './rules';
+import { GATE_COOKIES } from '../../api/contract.gen';
+import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
 
 declare const __VERSION__: string;
 declare const __PRECACHE__: string[];
@@ -21,6 +25,8 @@ interface ExtendableEvent extends Event {
 }
 interface FetchEvent extends ExtendableEvent {
   request: Request;
+  /** The page a navigation opens (its client exists once the answer starts). */
+  resultingClientId?: string;
   respondWith(r: Response | Promise<Response>): void;
 }
 interface WorkerClient {
@@ -28,7 +34,13 @@ interface WorkerClient {
 }
 interface WorkerScope {
   location: Location;
-  clients: { claim(): Promise<void>; matchAll(o?: { includeUncontrolled?: boolean }): Promise<WorkerClient[]> };
+  clients: {
+    claim(): Promise<void>;
+    get(id: string): Promise<WorkerClient | undefined>;
+    matchAll(o?: { includeUncontrolled?: boolean }): Promise<WorkerClient[]>;
+  };
+  /** The Cookie Store API (Chromium, Safari): the gate cookies, which are not HttpOnly. */
+  cookieStore?: { getAll(): Promise<{ name: string; value?: string }[]> };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', f: (e: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', f: (e: FetchEvent) => void): void;
@@ -47,6 +59,9 @@ const PAGES_BYTES = 4 * 1024 * 1024;
 const SLOW_MS = 4000;
 /** The page shown offline for an address never kept. */
 const OFFLINE = '/offline';
+/** The worker's own notes: when this browser last wrote (kept across the worker's restarts). */
+const STATE = 'tala-state';
+const LAST_WRITE = '/last-write';
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
@@ -87,6 +102,11 @@ sw.addEventListener('fetch', (event) => {
     event.waitUntil(forgetShopper());
     return;
   }
+  // A write (a cart change, an order, a form): the pages kept before it are no longer shown at once.
+  if (url.origin === sw.location.origin && req.method !== 'GET' && req.method !== 'HEAD') {
+    event.waitUntil(noteWrite());
+    return;
+  }
   switch (wayOf(url, sw.location.origin, req.method, req.mode)) {
     case 'kept-forever':
       event.respondWith(keptForever(event, req));
@@ -95,7 +115,7 @@ sw.addEventListener('fetch', (event) => {
       event.respondWith(keptRefreshed(event, req));
       return;
     case 'page':
-      event.respondWith(fresh(event, req, true));
+      event.respondWith(pageAtOnce(event, req));
       return;
     case 'read':
       event.respondWith(fresh(event, req, false));
@@ -116,14 +136,24 @@ async function forgetShopper(): Promise<void> {
   }
 }
 
-/** Keeps a copy of `res` under `key` in `cacheName`, with when and how big, then trims the cache. */
-async function keep(cacheName: string, key: string, res: Response, limit: number): Promise<void> {
+/** What a kept page was made for: when it was asked for, and the shopper's place then. */
+interface Made {
+  askedAt: number;
+  place: string | null;
+}
+
+/**
+ * Keeps a copy of `res` under `key` in `cacheName`, with when it was asked for, the place it was
+ * made for (pages) and how big, then trims the cache.
+ */
+async function keep(cacheName: string, key: string, res: Response, limit: number, made?: Made): Promise<void> {
   const body = await res.arrayBuffer();
   const headers = new Headers(res.headers);
   // The body kept is the decoded one.
   headers.delete('content-encoding');
   headers.delete('content-length');
-  headers.set('x-kept-at', String(Date.now()));
+  headers.set('x-kept-at', String(made?.askedAt ?? Date.now()));
+  if (made?.place != null) headers.set('x-kept-place', made.place);
   headers.set('x-kept-bytes', String(body.byteLength));
   const cache = await caches.open(cacheName);
   await cache.put(key, new Response(body, { status: res.status, statusText: res.statusText, headers }));
@@ -136,9 +166,81 @@ async function keep(cacheName: string, key: string, res: Response, limit: number
 }
 
 /** Keeps a copy of a fetched answer beside answering with it, when it may be kept. */
-function keepBeside(event: FetchEvent, cacheName: string, key: string, res: Response, limit: number): void {
-  if (!keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'))) return;
-  event.waitUntil(keep(cacheName, key, res.clone(), limit).catch(() => undefined));
+function keepBeside(event: FetchEvent, cacheName: string, key: string, res: Response, limit: number, made?: Made): void {
+  if (!mayKeep(res)) return;
+  event.waitUntil(keep(cacheName, key, res.clone(), limit, made).catch(() => undefined));
+}
+
+function mayKeep(res: Response): boolean {
+  return keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'));
+}
+
+/** The shopper's place now, as the gate cookies say; null where the worker cannot read them. */
+async function currentPlace(): Promise<string | null> {
+  const store = sw.cookieStore;
+  const cookies = store ? await store.getAll().catch(() => null) : null;
+  return placeOf(cookies, Object.values(GATE_COOKIES));
+}
+
+/** When this browser last wrote through the worker, once read (0: never). */
+let lastWrite: number | null = null;
+
+async function noteWrite(): Promise<void> {
+  lastWrite = Date.now();
+  await (await caches.open(STATE)).put(LAST_WRITE, new Response(String(lastWrite)));
+}
+
+async function lastWriteAt(): Promise<number> {
+  if (lastWrite === null) {
+    const kept = await (await caches.open(STATE)).match(LAST_WRITE);
+    const noted = kept ? Number(await kept.text()) || 0 : 0;
+    // A write noted while the note was read wins.
+    lastWrite = Math.max(lastWrite ?? 0, noted);
+  }
+  return lastWrite;
+}
+
+/**
+ * A shop page opened: its copy at once when it may be shown so (rules.ts `shownAtOnce`), fetched
+ * again behind it; otherwise as `fresh` answers it.
+ */
+async function pageAtOnce(event: FetchEvent, req: Request): Promise<Response> {
+  const key = req.url.split('#')[0];
+  const [kept, place, wrote] = await Promise.all([
+    caches.open(PAGES).then((c) => c.match(key, { ignoreVary: true })),
+    currentPlace(),
+    lastWriteAt(),
+  ]);
+  const made = { askedAt: Number(kept?.headers.get('x-kept-at') ?? 0), place: kept?.headers.get('x-kept-place') ?? null };
+  if (!kept || !shownAtOnce(made, place, wrote, Date.now())) return fresh(event, req, true, place);
+  event.waitUntil(revalidate(event, req, key, kept.headers.get('etag')).catch(() => undefined));
+  return kept;
+}
+
+/**
+ * Fetches again a page shown from its copy and keeps the fresh copy; tells the page when it
+ * differs (another tag, or a page that may no longer be kept: its copy is then forgotten).
+ */
+async function revalidate(event: FetchEvent, req: Request, key: string, etag: string | null): Promise<void> {
+  const askedAt = Date.now();
+  const res = await fetch(req);
+  let changed = true;
+  if (res.redirected || !mayKeep(res)) {
+    await (await caches.open(PAGES)).delete(key);
+  } else {
+    changed = etag === null || res.headers.get('etag') !== etag;
+    await keep(PAGES, key, res, PAGES_BYTES, { askedAt, place: await currentPlace() });
+  }
+  if (!changed || !event.resultingClientId) return;
+  // The page exists once its answer started; it may still be loading.
+  for (let tries = 0; tries < 10; tries++) {
+    const page = await sw.clients.get(event.resultingClientId);
+    if (page) {
+      page.postMessage({ type: 'page-changed' });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function keptForever(event: FetchEvent, req: Request): Promise<Response> {
@@ -166,11 +268,12 @@ async function keptRefreshed(event: FetchEvent, req: Request): Promise<Response>
  * A page or read from the network, kept when it may be; the copy when the link is dead, or when it
  * is stalled past SLOW_MS (the fetch goes on and refreshes the copy).
  */
-async function fresh(event: FetchEvent, req: Request, page: boolean): Promise<Response> {
+async function fresh(event: FetchEvent, req: Request, page: boolean, place: string | null = null): Promise<Response> {
   const key = req.url.split('#')[0];
+  const askedAt = Date.now();
   const network = fetch(req).then((res) => {
     // A page that went elsewhere (a guard's redirect) is kept under the address it ended at.
-    if (!res.redirected) keepBeside(event, PAGES, key, res, PAGES_BYTES);
+    if (!res.redirected) keepBeside(event, PAGES, key, res, PAGES_BYTES, page ? { askedAt, place } : undefined);
     return res;
   });
   event.waitUntil(network.catch(() => undefined));
