@@ -59,6 +59,83 @@ await writePagesIndex();
 await rm(dist, { recursive: true, force: true });
 await mkdir(path.join(dist, 'assets'), { recursive: true });
 
+// The route table, evaluated and written as JSON for the server (without the loaders). Built with
+// splitting as the browser's bundle is, so each page module is a file of its own: the module
+// exporting a route's loaded component is its page, whose chunks (with the entry's) the route lists.
+const tableDir = path.join(dist, 'routes-table');
+const tableBuild = await esbuild.build({
+  absWorkingDir: here,
+  entryPoints: { routes: 'src/routes.ts' },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  jsx: 'automatic',
+  define,
+  // The components' packages are CommonJS: give the ES modules a `require` for them.
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  outdir: tableDir,
+  outExtension: { '.js': '.mjs' },
+  metafile: true,
+  logLevel: 'warning',
+});
+const { routes, notFoundRoute, maintenanceRoute, GATE_KEYS } = await import(pathToFileURL(path.join(tableDir, 'routes.mjs')).href);
+const table = { routes, notFound: notFoundRoute, maintenance: maintenanceRoute, gate: GATE_KEYS };
+await writeFile(path.join(dist, 'routes.json'), JSON.stringify(table, (k, v) => (k === 'load' ? undefined : v), 1));
+
+const pageModules = [];
+for (const [out, meta] of Object.entries(tableBuild.metafile.outputs)) {
+  if (!meta.entryPoint || meta.entryPoint === 'src/routes.ts') continue;
+  pageModules.push({ source: meta.entryPoint, exports: Object.entries(await import(pathToFileURL(path.join(here, out)).href)) });
+}
+/** Each route's page: the module (its source) that exports the route's loaded component, and the export's name. */
+const pageOfRoute = new Map();
+for (const route of [...routes, notFoundRoute]) {
+  const page = await route.load();
+  const modules = pageModules.filter((m) => m.exports.some(([, value]) => value === page));
+  if (modules.length !== 1) throw new Error(`route ${route.name}: ${modules.length} page modules export its page`);
+  const [name] = modules[0].exports.find(([, value]) => value === page);
+  pageOfRoute.set(route, { source: modules[0].source, name });
+}
+await rm(tableDir, { recursive: true });
+
+/**
+ * The browser's route table: of each route only what the browser reads (its name, guard and query
+ * parameters, and its page's loader); the titles, descriptions, data and forms' actions are the
+ * server's (routes.json), and with them every feature's pages.ts stays out of the first load. The
+ * client build reads it for `./routes` (App.tsx, client.tsx); the server bundle and the tests read
+ * src/routes.ts itself.
+ */
+const paramLists = [...new Set([...routes, notFoundRoute].map((r) => JSON.stringify(r.params)))];
+const browserRoute = (route) => {
+  const page = pageOfRoute.get(route);
+  const load = `() => import(${JSON.stringify('./' + page.source)}).then((m) => m[${JSON.stringify(page.name)}])`;
+  // The lists of parameters, each written once (most pages read the same).
+  const params = `P${paramLists.indexOf(JSON.stringify(route.params))}`;
+  return `{ name: ${JSON.stringify(route.name)}, guard: ${JSON.stringify(route.guard)}, params: ${params}, load: ${load} }`;
+};
+const browserRoutes = {
+  name: 'browser-routes',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/routes$/ }, (args) =>
+      [appRoot, path.join(here, 'src/client.tsx')].includes(args.importer) ? { path: 'routes', namespace: 'browser-routes' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'browser-routes' }, () => ({
+      contents: [
+        "import { routeIn } from './src/lib/route';",
+        "export { loadPage, pageOf } from './src/lib/route';",
+        ...paramLists.map((list, i) => `const P${i} = ${list};`),
+        `export const notFoundRoute = ${browserRoute(notFoundRoute)};`,
+        `export const maintenanceRoute = ${browserRoute(maintenanceRoute)};`,
+        `export const routes = [${routes.filter((r) => r !== maintenanceRoute).map(browserRoute).join(',\n')}, maintenanceRoute];`,
+        'export const routeNamed = (name) => routeIn(routes, notFoundRoute, name);',
+      ].join('\n'),
+      resolveDir: here,
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * esbuild puts a module in the chunk of the set of entry points that reach it (each page's dynamic
  * import is one), so what the entry shares with only some pages would be split into a chunk per
@@ -109,7 +186,7 @@ const client = await esbuild.build({
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [pageChunks],
+  plugins: [browserRoutes, pageChunks],
 });
 const url = (out) => '/assets/' + path.basename(out);
 const manifest = {};
@@ -142,35 +219,6 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-// The route table, evaluated and written as JSON for the server (without the loaders). Built with
-// splitting as the browser's bundle is, so each page module is a file of its own: the module
-// exporting a route's loaded component is its page, whose chunks (with the entry's) the route lists.
-const tableDir = path.join(dist, 'routes-table');
-const tableBuild = await esbuild.build({
-  absWorkingDir: here,
-  entryPoints: { routes: 'src/routes.ts' },
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  jsx: 'automatic',
-  define,
-  // The components' packages are CommonJS: give the ES modules a `require` for them.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  outdir: tableDir,
-  outExtension: { '.js': '.mjs' },
-  metafile: true,
-  logLevel: 'warning',
-});
-const { routes, notFoundRoute, maintenanceRoute, GATE_KEYS } = await import(pathToFileURL(path.join(tableDir, 'routes.mjs')).href);
-const table = { routes, notFound: notFoundRoute, maintenance: maintenanceRoute, gate: GATE_KEYS };
-await writeFile(path.join(dist, 'routes.json'), JSON.stringify(table, (k, v) => (k === 'load' ? undefined : v), 1));
-
-const pageModules = [];
-for (const [out, meta] of Object.entries(tableBuild.metafile.outputs)) {
-  if (!meta.entryPoint || meta.entryPoint === 'src/routes.ts') continue;
-  pageModules.push({ source: meta.entryPoint, exports: Object.values(await import(pathToFileURL(path.join(here, out)).href)) });
-}
 /** An output of the client build and the chunks it imports, all the way down. */
 function withImports(out, found = new Set()) {
   found.add(out);
@@ -182,17 +230,14 @@ function withImports(out, found = new Set()) {
 const entry = outputOf[entries.client];
 manifest.chunks = {};
 for (const route of [...routes, notFoundRoute]) {
-  const page = await route.load();
-  const modules = pageModules.filter((m) => m.exports.includes(page));
-  if (modules.length !== 1) throw new Error(`route ${route.name}: ${modules.length} page modules export its page`);
-  const out = outputOf['page:' + modules[0].source];
-  if (!out) throw new Error(`route ${route.name}: ${modules[0].source} is no chunk of the client`);
+  const { source } = pageOfRoute.get(route);
+  const out = outputOf['page:' + source];
+  if (!out) throw new Error(`route ${route.name}: ${source} is no chunk of the client`);
   // The entry's own imports first (the page needs them too), then the page's chunks.
   const needs = new Set([...withImports(entry), ...withImports(out)]);
   needs.delete(entry);
   manifest.chunks[route.name] = [...needs].map(url);
 }
-await rm(tableDir, { recursive: true });
 await writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 1));
 
 // The service worker (src/features/offline/worker.ts) at the site's root, /sw.js, with this

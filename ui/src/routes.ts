@@ -10,7 +10,7 @@
 
 import { addressesQuery } from './features/accounts/queries';
 import { gateQueries } from './features/gates/queries';
-import { route, type FeaturePage, type RouteDef } from './lib/route';
+import { route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
 import { featurePages } from './pages.gen';
 
 export { loadPage, pageOf } from './lib/route';
@@ -60,5 +60,5 @@ export const notFoundRoute: RouteDef = route(
 
 /** The route the server rendered a page for (its `route`), the not-found page for another name. */
 export function routeNamed(name: string): RouteDef {
-  return routes.find((r) => r.name === name) ?? notFoundRoute;
+  return routeIn(routes, notFoundRoute, name);
 }

@@ -157,10 +157,15 @@ export function route(
   };
 }
 
-const loaded = new Map<RouteDef, ComponentType>();
+/** The route of `name` in `table` (the one the server rendered a page for), else `notFound`. */
+export function routeIn<R extends { name: string }>(table: R[], notFound: R, name: string): R {
+  return table.find((r) => r.name === name) ?? notFound;
+}
+
+const loaded = new Map<Pick<RouteDef, 'load'>, ComponentType>();
 
 /** Loads a route's page (its chunk, in the browser) once; `pageOf` has it from then on. */
-export async function loadPage(route: RouteDef): Promise<ComponentType> {
+export async function loadPage(route: Pick<RouteDef, 'load'>): Promise<ComponentType> {
   let page = loaded.get(route);
   if (!page) {
     page = await route.load();
@@ -170,7 +175,7 @@ export async function loadPage(route: RouteDef): Promise<ComponentType> {
 }
 
 /** The page of a route whose component is loaded (renders are synchronous: no suspense). */
-export function pageOf(route: RouteDef): ReactElement {
+export function pageOf(route: Pick<RouteDef, 'load' | 'name'>): ReactElement {
   const page = loaded.get(route);
   if (!page) throw new Error(`the page of route ${route.name} is rendered before it was loaded`);
   return createElement(page);
