@@ -2,7 +2,8 @@
 // every page reads, and the loading of a route's page. A feature declares its pages in its own
 // `features/<feature>/pages.ts` (`export const pages: FeaturePage[]`); the build lists those files
 // in `src/pages.gen.ts` and `src/routes.ts` puts them in order into the route table, which the
-// server and the client alike read.
+// server reads (routes.json, the server bundle); the browser gets of it only each route's name,
+// guard, parameters and loader (build.mjs, `browserRoutes`).
 
 import { createElement, type ComponentType, type ReactElement } from 'react';
 import type { Call } from '../api/contract.gen';
