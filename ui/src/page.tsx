@@ -17,6 +17,11 @@ export function usePage(): Page {
   return page;
 }
 
+/** Whether the page was asked for by a browser saving data (false in a part rendered without a page). */
+export function useSavingData(): boolean {
+  return useContext(PageContext)?.saveData === true;
+}
+
 /** `decodeURIComponent` that leaves a malformed escape (`%`, `%zz`, `%C0`) as it is. */
 export function safeDecode(s: string): string {
   try {

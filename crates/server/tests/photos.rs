@@ -125,6 +125,42 @@ async fn a_photo_is_shown_at_the_sizes_made_and_served_like_an_asset(b: Backend)
 }
 both!(a_photo_is_shown_at_the_sizes_made_and_served_like_an_asset);
 
+async fn a_browser_saving_data_is_offered_smaller_photos(b: Backend) {
+    let db = database(b);
+    let dir = tempfile::tempdir().unwrap();
+    let folder = media::Store::open(dir.path()).unwrap();
+    let upload = media::testing::jpeg(1600, 1200);
+    let hash =
+        api::staff::photos::give(&mut db.pool.get().unwrap(), None, &folder, &keg(), &upload)
+            .unwrap()
+            .hash;
+    let store = store!(db, config_with(&db, dir.path()));
+    // Offered the widths up to 480 (its own page, kept apart); the pages say they vary with it.
+    let saving = send!(store, get(KEG_PAGE, "").insert_header(("Save-Data", "on")));
+    assert_eq!(header(&saving, "vary"), "Cookie, Save-Data");
+    let saving = saving.text();
+    // The attributes the browser picks from (the page's state still holds the API's whole answer).
+    let offered: Vec<&str> = saving
+        .split(r#"srcSet=""#)
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    assert_eq!(offered.len(), 2, "WebP and JPEG");
+    for set in offered {
+        assert!(
+            set.ends_with(&format!("{hash}-480.webp 480w"))
+                || set.ends_with(&format!("{hash}-480.jpg 480w")),
+            "{set}"
+        );
+    }
+    assert!(saving.contains(r#""saveData":true"#));
+    // The page kept for everyone else is still the whole one.
+    let again = send!(store, get(KEG_PAGE, "")).text();
+    assert!(again.contains(&format!("/media/{hash}-1280.jpg 1280w")));
+    assert!(!again.contains(r#""saveData":true"#));
+}
+both!(a_browser_saving_data_is_offered_smaller_photos);
+
 async fn a_crowd_asking_for_a_new_size_gets_one_file(b: Backend) {
     let db = database(b);
     let dir = tempfile::tempdir().unwrap();

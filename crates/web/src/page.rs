@@ -193,6 +193,8 @@ async fn visited(
     // The location notice flag shapes the product page (its notice is left out): pages are kept
     // for shoppers with and without it apart.
     let notice_seen = crate::gate::location_notice_seen(req);
+    // A shopper saving data is shown smaller photos: pages are kept for them apart.
+    let save_data = saving_data(req);
     let key = (!visit.maintenance && !visit.forms && visit.posted.is_none()).then(|| {
         page_key(
             req.path(),
@@ -200,7 +202,7 @@ async fn visited(
             &choices,
             state.api.watch.data_version(),
             member.map(|m| m.policy_agreement_accepted),
-            notice_seen,
+            [notice_seen, save_data],
         )
     });
     // A page nobody has yet is made by its first asker; the others asking for it meanwhile wait
@@ -223,7 +225,7 @@ async fn visited(
     // A shared page is rendered with the visitor's parts left open (sentinels); a page rendered
     // for one visitor (forms, a posted form) has them filled in.
     let extra = match key {
-        Some(_) => shared_extra(member, notice_seen),
+        Some(_) => shared_extra(member, notice_seen, save_data),
         None => {
             let parts = crate::visitor::parts(req, state, member, &choices).await;
             json!({
@@ -232,6 +234,7 @@ async fn visited(
                 "form": visit.posted.as_ref().map(|p| &p.form),
                 "visitor": crate::visitor::own_input(&parts),
                 "locationNoticeSeen": notice_seen,
+                "saveData": save_data,
             })
         }
     };
@@ -263,7 +266,11 @@ async fn visited(
 }
 
 /// The page input's visitor parts of a shared page: sentinels, filled in per answer.
-fn shared_extra(member: Option<&api::accounts::user::MemberView>, notice_seen: bool) -> Value {
+fn shared_extra(
+    member: Option<&api::accounts::user::MemberView>,
+    notice_seen: bool,
+    save_data: bool,
+) -> Value {
     json!({
         "member": member.map(|m| json!({
             "firstname": crate::slotted::sentinels().firstname,
@@ -273,6 +280,7 @@ fn shared_extra(member: Option<&api::accounts::user::MemberView>, notice_seen: b
         "visitor": crate::visitor::shared_input(),
         "form": Value::Null,
         "locationNoticeSeen": notice_seen,
+        "saveData": save_data,
     })
 }
 
@@ -429,15 +437,26 @@ async fn viewer(
         .await
 }
 
+/// Whether the browser asks to save data (`Save-Data: on`, the data saver of the browser or the
+/// phone): its pages offer smaller photos (`Photo`).
+fn saving_data(req: &HttpRequest) -> bool {
+    req.headers()
+        .get("save-data")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("on"))
+}
+
 /// Everything that shapes a page: its address, the shopper's gate choices, the data version, the
-/// business day (dated notices and promos), and whether the location notice was put away.
+/// business day (dated notices and promos), whether the location notice was put away and whether
+/// the browser saves data (`flags`).
 fn page_key(
     path: &str,
     query: &str,
     c: &Choices,
     data_version: u64,
     member: Option<bool>,
-    notice_seen: bool,
+    flags: [bool; 2],
 ) -> u128 {
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
     // Members share a page (their name and CSRF token are filled in per answer); whether they
@@ -455,7 +474,12 @@ fn page_key(
         &id(c.street.map(|s| i64::from(s.get()))),
         &data_version.to_le_bytes(),
         today.as_bytes(),
-        &[u8::from(is_member), u8::from(policy), u8::from(notice_seen)],
+        &[
+            u8::from(is_member),
+            u8::from(policy),
+            u8::from(flags[0]),
+            u8::from(flags[1]),
+        ],
     ])
 }
 
@@ -610,7 +634,7 @@ fn respond(
             header::CACHE_CONTROL,
             HeaderValue::from_static("private, no-cache"),
         ));
-        headers.push((header::VARY, HeaderValue::from_static("Cookie")));
+        headers.push((header::VARY, HeaderValue::from_static("Cookie, Save-Data")));
     }
     if posted == Some(StatusCode::SERVICE_UNAVAILABLE) {
         // A form the failing database could not take: what was typed is on the page.

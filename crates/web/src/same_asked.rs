@@ -46,9 +46,9 @@ impl SameAsked {
     }
 }
 
-/// The key of a page's request (GET or HEAD): its path, query and cookies as sent, the data
-/// version read before the page is looked up (a page made later is at least as new), and the
-/// Manila day (dated notices and promos).
+/// The key of a page's request (GET or HEAD): its path, query, cookies and `Save-Data` as sent,
+/// the data version read before the page is looked up (a page made later is at least as new), and
+/// the Manila day (dated notices and promos).
 pub fn key(req: &HttpRequest, data_version: u64) -> Option<u128> {
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return None;
@@ -59,7 +59,11 @@ pub fn key(req: &HttpRequest, data_version: u64) -> Option<u128> {
         .get_all(header::COOKIE)
         .map(|v| v.as_bytes())
         .collect();
-    let mut parts: Vec<&[u8]> = Vec::with_capacity(cookies.len() + 5);
+    let save_data = req
+        .headers()
+        .get("save-data")
+        .map_or(&b""[..], |v| v.as_bytes());
+    let mut parts: Vec<&[u8]> = Vec::with_capacity(cookies.len() + 6);
     let (version, day) = (data_version.to_le_bytes(), day.to_le_bytes());
     parts.extend([
         &b"same asked"[..],
@@ -68,6 +72,7 @@ pub fn key(req: &HttpRequest, data_version: u64) -> Option<u128> {
         &version,
         &day,
     ]);
+    parts.push(save_data);
     parts.extend(cookies);
     Some(framework::cache::key(&parts))
 }

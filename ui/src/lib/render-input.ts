@@ -35,6 +35,8 @@ export interface RenderInput {
    * page's notice of areas, which stays away while the cookie lives. Part of the page's cache key.
    */
   locationNoticeSeen?: boolean;
+  /** The browser asks to save data (`Save-Data: on`): photos are offered smaller (`Photo`). */
+  saveData?: boolean;
 }
 
 export interface Visitor {
