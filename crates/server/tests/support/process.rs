@@ -180,6 +180,28 @@ pub fn listening_socket(port: u16) -> Option<(u64, usize)> {
     })
 }
 
+/// The connections to loopback `port` whose bytes the store has not read yet (Linux: the
+/// established sockets' `rx_queue` in /proc/net/tcp): a request the store has read is its own.
+pub fn unread_connections(port: u16) -> usize {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+    table
+        .lines()
+        .skip(1)
+        .filter(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let local = f
+                .get(1)
+                .and_then(|a| a.rsplit(':').next())
+                .and_then(|p| u16::from_str_radix(p, 16).ok());
+            let unread = f
+                .get(4)
+                .and_then(|q| q.split(':').nth(1))
+                .and_then(|q| usize::from_str_radix(q, 16).ok());
+            local == Some(port) && f.get(3) == Some(&"01") && unread.is_some_and(|n| n > 0)
+        })
+        .count()
+}
+
 /// Whether process `pid` holds the socket listening on loopback `port`: the store answering
 /// there is the one this test started.
 fn listens(pid: u32, port: u16) -> bool {
