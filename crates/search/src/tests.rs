@@ -1,102 +1,103 @@
 use super::*;
 
 /// The seed's products: name, and brewery, packaging, type and size.
+const SEED: [(i64, &str, &str); 26] = [
+    (
+        1,
+        "Tala Pale Pilsen 320 ml",
+        "Tala BOTTLES Full Goods 320 ml",
+    ),
+    (
+        2,
+        "Tala Pale Pilsen Grande 500 ml",
+        "Tala BOTTLES Full Goods 500 ml",
+    ),
+    (3, "Tala Light 330 ml", "Tala BOTTLES Full Goods 330 ml"),
+    (
+        4,
+        "Tala Dark Lager 330 ml",
+        "Tala BOTTLES Full Goods 330 ml",
+    ),
+    (
+        5,
+        "Habagat Strong Lager 330 ml",
+        "Habagat BOTTLES Full Goods 330 ml",
+    ),
+    (
+        6,
+        "Habagat Extra Strong 500 ml",
+        "Habagat BOTTLES Full Goods 500 ml",
+    ),
+    (7, "Amihan Wheat 330 ml", "Amihan BOTTLES Full Goods 330 ml"),
+    (
+        8,
+        "Amihan Mango Ale 330 ml",
+        "Amihan BOTTLES Full Goods 330 ml",
+    ),
+    (9, "Bangkal IPA 330 ml", "Bangkal BOTTLES Full Goods 330 ml"),
+    (
+        10,
+        "Kalamansi Shandy 330 ml",
+        "Tala BOTTLES Full Goods 330 ml",
+    ),
+    (
+        11,
+        "Sampaguita Session Ale 330 ml",
+        "Amihan BOTTLES Full Goods 330 ml",
+    ),
+    (12, "Tala Pale Pilsen Can 330 ml", "Tala CANS Cans 330 ml"),
+    (13, "Tala Light Can 330 ml", "Tala CANS Cans 330 ml"),
+    (
+        14,
+        "Habagat Strong Lager Can 500 ml",
+        "Habagat CANS Cans 500 ml",
+    ),
+    (15, "Amihan Wheat Can 330 ml", "Amihan CANS Cans 330 ml"),
+    (16, "Bangkal IPA Can 330 ml", "Bangkal CANS Cans 330 ml"),
+    (
+        17,
+        "Bangkal Double IPA Can 473 ml",
+        "Bangkal CANS Cans 473 ml",
+    ),
+    (18, "Kalamansi Shandy Can 330 ml", "Tala CANS Cans 330 ml"),
+    (19, "Tala Zero Can 330 ml", "Tala CANS Cans 330 ml"),
+    (20, "Ube Porter Can 330 ml", "Bangkal CANS Cans 330 ml"),
+    (
+        21,
+        "Tala Pale Pilsen Keg 30 L",
+        "Tala DRAFT BEER IN KEG Keg 30 L",
+    ),
+    (
+        22,
+        "Tala Pale Pilsen Keg 20 L",
+        "Tala DRAFT BEER IN KEG Keg 20 L",
+    ),
+    (
+        23,
+        "Habagat Strong Lager Keg 30 L",
+        "Habagat DRAFT BEER IN KEG Keg 30 L",
+    ),
+    (
+        24,
+        "Amihan Wheat Keg 20 L",
+        "Amihan DRAFT BEER IN KEG Keg 20 L",
+    ),
+    (
+        25,
+        "Bangkal IPA Keg 20 L",
+        "Bangkal DRAFT BEER IN KEG Keg 20 L",
+    ),
+    (26, "Tala Light Keg 30 L", "Tala DRAFT BEER IN KEG Keg 30 L"),
+];
+
 fn seed() -> Vec<Item> {
-    [
-        (
-            1,
-            "Tala Pale Pilsen 320 ml",
-            "Tala BOTTLES Full Goods 320 ml",
-        ),
-        (
-            2,
-            "Tala Pale Pilsen Grande 500 ml",
-            "Tala BOTTLES Full Goods 500 ml",
-        ),
-        (3, "Tala Light 330 ml", "Tala BOTTLES Full Goods 330 ml"),
-        (
-            4,
-            "Tala Dark Lager 330 ml",
-            "Tala BOTTLES Full Goods 330 ml",
-        ),
-        (
-            5,
-            "Habagat Strong Lager 330 ml",
-            "Habagat BOTTLES Full Goods 330 ml",
-        ),
-        (
-            6,
-            "Habagat Extra Strong 500 ml",
-            "Habagat BOTTLES Full Goods 500 ml",
-        ),
-        (7, "Amihan Wheat 330 ml", "Amihan BOTTLES Full Goods 330 ml"),
-        (
-            8,
-            "Amihan Mango Ale 330 ml",
-            "Amihan BOTTLES Full Goods 330 ml",
-        ),
-        (9, "Bangkal IPA 330 ml", "Bangkal BOTTLES Full Goods 330 ml"),
-        (
-            10,
-            "Kalamansi Shandy 330 ml",
-            "Tala BOTTLES Full Goods 330 ml",
-        ),
-        (
-            11,
-            "Sampaguita Session Ale 330 ml",
-            "Amihan BOTTLES Full Goods 330 ml",
-        ),
-        (12, "Tala Pale Pilsen Can 330 ml", "Tala CANS Cans 330 ml"),
-        (13, "Tala Light Can 330 ml", "Tala CANS Cans 330 ml"),
-        (
-            14,
-            "Habagat Strong Lager Can 500 ml",
-            "Habagat CANS Cans 500 ml",
-        ),
-        (15, "Amihan Wheat Can 330 ml", "Amihan CANS Cans 330 ml"),
-        (16, "Bangkal IPA Can 330 ml", "Bangkal CANS Cans 330 ml"),
-        (
-            17,
-            "Bangkal Double IPA Can 473 ml",
-            "Bangkal CANS Cans 473 ml",
-        ),
-        (18, "Kalamansi Shandy Can 330 ml", "Tala CANS Cans 330 ml"),
-        (19, "Tala Zero Can 330 ml", "Tala CANS Cans 330 ml"),
-        (20, "Ube Porter Can 330 ml", "Bangkal CANS Cans 330 ml"),
-        (
-            21,
-            "Tala Pale Pilsen Keg 30 L",
-            "Tala DRAFT BEER IN KEG Keg 30 L",
-        ),
-        (
-            22,
-            "Tala Pale Pilsen Keg 20 L",
-            "Tala DRAFT BEER IN KEG Keg 20 L",
-        ),
-        (
-            23,
-            "Habagat Strong Lager Keg 30 L",
-            "Habagat DRAFT BEER IN KEG Keg 30 L",
-        ),
-        (
-            24,
-            "Amihan Wheat Keg 20 L",
-            "Amihan DRAFT BEER IN KEG Keg 20 L",
-        ),
-        (
-            25,
-            "Bangkal IPA Keg 20 L",
-            "Bangkal DRAFT BEER IN KEG Keg 20 L",
-        ),
-        (26, "Tala Light Keg 30 L", "Tala DRAFT BEER IN KEG Keg 30 L"),
-    ]
-    .into_iter()
-    .map(|(id, name, words)| Item {
-        id,
-        name: name.into(),
-        words: words.into(),
-    })
-    .collect()
+    SEED.into_iter()
+        .map(|(id, name, words)| Item {
+            id,
+            name: name.into(),
+            words: words.into(),
+        })
+        .collect()
 }
 
 /// Words a store keeps (the seed's are crates/db/seed/catalog.json's `search_words`).
