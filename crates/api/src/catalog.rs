@@ -236,7 +236,12 @@ pub fn family(p: &Packaging) -> FilterType {
 
 /// Where to look for products: anywhere without a barangay, its city when served, nowhere
 /// (`None`) when the city is not served. An unknown barangay is a 404.
-fn area_of(ctx: &mut Ctx, barangay: Option<BarangayId>) -> Result<Option<Area>, ApiError> {
+/// Where a barangay's shopper is sold to: anywhere without one, its city when served, else
+/// nowhere (`None`).
+pub(crate) fn area_of(
+    ctx: &mut Ctx,
+    barangay: Option<BarangayId>,
+) -> Result<Option<Area>, ApiError> {
     match barangay {
         None => Ok(Some(Area::Anywhere)),
         Some(id) => {

@@ -14,6 +14,7 @@
 //!   parts, the carts at login) and its pricing.
 //! - `orders`: Submit Order and reading orders.
 //! - `goto_cases`: a member's Go-to Cases, and refilling the cart from one or from an order.
+//! - `search`: the catalog found by a shopper's words.
 
 pub mod accounts;
 pub mod addresses;
@@ -26,6 +27,7 @@ pub mod locations;
 pub mod orders;
 
 pub mod profile;
+pub mod search;
 
 pub mod sessions;
 pub mod staff;

@@ -74,6 +74,34 @@ pub fn products(
     query.load(conn)
 }
 
+/// The products of `ids` (those that exist), in no order.
+pub fn products_by_ids(conn: &mut AnyConnection, ids: &[i32]) -> QueryResult<Vec<Product>> {
+    products::table
+        .filter(products::id.eq_any(ids))
+        .select(Product::as_select())
+        .load(conn)
+}
+
+/// Of the products `ids`, those that can be ordered in `area`: orderable, and sold there.
+pub fn orderable_among(conn: &mut AnyConnection, area: Area, ids: &[i32]) -> QueryResult<Vec<i32>> {
+    let mut query = products::table
+        .filter(products::id.eq_any(ids))
+        .filter(products::orderable.eq(true))
+        .select(products::id)
+        .into_boxed();
+    if let Area::City(city_id) = area {
+        let listed = product_areas::table
+            .filter(product_areas::city_id.eq(city_id.get()))
+            .select(product_areas::product_id);
+        query = query.filter(
+            products::sold_in_all_areas
+                .eq(true)
+                .or(products::id.eq_any(listed)),
+        );
+    }
+    query.load(conn)
+}
+
 /// Banner `id`, whatever its days.
 pub fn banner(conn: &mut AnyConnection, id: i32) -> QueryResult<Option<Banner>> {
     banners::table

@@ -430,6 +430,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    search_words (word) {
+        word -> Text,
+        means -> Text,
+    }
+}
+
+diesel::table! {
     served_areas (city_id, fulfillment_type_id) {
         city_id -> Int8,
         fulfillment_type_id -> Int4,
@@ -629,6 +636,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     registrations,
     run_stops,
     runs,
+    search_words,
     served_areas,
     sessions,
     settings,

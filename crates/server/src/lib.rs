@@ -180,6 +180,8 @@ pub fn metrics_app(
 pub fn api_config(config: &Config) -> ApiConfig {
     let mut settings = http::Extensions::new();
     settings.insert(config.social.clone());
+    // The search index this app server holds (built on the first search).
+    settings.insert(std::sync::Arc::new(api::search::Shelf::default()));
     if let Some(to) = config.orders_to.as_deref() {
         settings.insert(api::orders::OrdersTo(std::sync::Arc::from(to)));
     }

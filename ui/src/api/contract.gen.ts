@@ -1204,6 +1204,23 @@ waiting: Array<WaitingOrder>,
  */
 riders: Array<RiderChoice>, };
 
+/**
+ * What a search found.
+ */
+export type SearchAnswer = { 
+/**
+ * The query as the store read it (trimmed).
+ */
+q: string, 
+/**
+ * Found and orderable at the shopper's place (anywhere without one), best match first.
+ */
+products: Array<ProductView>, 
+/**
+ * Found, but not orderable at the shopper's place (not sold there, or not now).
+ */
+elsewhere: Array<ProductView>, };
+
 export type SecondFactorState = { 
 /**
  * The member's second factor is set up (a code is asked); else `enrollment` shows how.
@@ -1463,6 +1480,7 @@ export const calls = {
   resetPassword: { name: 'resetPassword', method: 'POST', key: '/api/v1/reset/password', read: false } as Call<MessageAnswer>,
   resetLink: { name: 'resetLink', method: 'POST', key: '/api/v1/reset/password/get-link', read: false } as Call<MessageAnswer>,
   verifyResetLink: { name: 'verifyResetLink', method: 'POST', key: '/api/v1/reset/password/verify-link', read: false } as Call<MessageAnswer>,
+  search: { name: 'search', method: 'GET', key: '/api/v1/search?q={q}&barangay={barangay}&limit={limit}', read: true } as Call<SearchAnswer>,
   siteText: { name: 'siteText', method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
   staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
   staffCatalog: { name: 'staffCatalog', method: 'GET', key: '/api/v1/staff/catalog', read: true } as Call<Results<CatalogProduct>>,

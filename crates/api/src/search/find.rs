@@ -1,0 +1,143 @@
+//! `GET /api/v1/search?q=&barangay=&limit=`: the products a shopper's words find, best first,
+//! those that can be ordered at their place apart from the others.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use domain::BarangayId;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
+
+use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
+use framework::error::ApiError;
+
+use super::index::{build, Shelf};
+use crate::catalog::ProductView;
+
+/// The longest query read, in characters.
+pub const MAX_QUERY: usize = 100;
+/// How many products a search answers unless asked for fewer or more (up to [`MAX_LIMIT`]).
+pub const PAGE: u32 = 24;
+const MAX_LIMIT: u32 = 48;
+/// How many of the best matches are sorted by the shopper's place before a page is cut.
+const CONSIDERED: usize = 240;
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// What the shopper typed: names, breweries, styles, packagings, sizes, in any order, with
+    /// typos and Filipino words (`habagat lata`, `serbesa keg 30l`); 1 to 100 characters.
+    #[param(min_length = 1, max_length = 100)]
+    pub q: Option<String>,
+    /// The shopper's barangay: what can be ordered there comes first.
+    pub barangay: Option<BarangayId>,
+    /// How many products of each list: 1 to 48 (24 unless given).
+    #[param(minimum = 1, maximum = 48)]
+    pub limit: Option<u32>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct SearchAnswer {
+    /// The query as the store read it (trimmed).
+    pub q: String,
+    /// Found and orderable at the shopper's place (anywhere without one), best match first.
+    pub products: Vec<ProductView>,
+    /// Found, but not orderable at the shopper's place (not sold there, or not now).
+    pub elsewhere: Vec<ProductView>,
+}
+
+framework::declare!(
+    /// `GET /api/v1/search?q=&barangay=&limit=`.
+    pub struct Search = Get "/api/v1/search" as "search", Public, errors [404, 422],
+    (NoParams, SearchQuery, NoBody) -> SearchAnswer, "The products a shopper's words find: those orderable in their barangay, then the others.");
+
+/// The query as read: trimmed, 1 to [`MAX_QUERY`] characters.
+fn query_of(q: Option<&str>) -> Result<String, ApiError> {
+    let text = q.map(str::trim).unwrap_or_default();
+    if text.is_empty() {
+        return Err(ApiError::refused(
+            422,
+            "q",
+            "Enter what you are looking for.",
+        ));
+    }
+    if text.chars().count() > MAX_QUERY {
+        return Err(ApiError::refused(
+            422,
+            "q",
+            format!("Enter at most {MAX_QUERY} characters."),
+        ));
+    }
+    Ok(text.to_string())
+}
+
+impl Endpoint for Search {
+    fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<SearchAnswer, ApiError> {
+        let text = query_of(q.q.as_deref())?;
+        let limit = q.limit.unwrap_or(PAGE);
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(ApiError::refused(
+                422,
+                "limit",
+                format!("Enter a limit from 1 to {MAX_LIMIT}."),
+            ));
+        }
+        let version = crate::catalog::data_version(ctx)?;
+        let shelf = ctx.config.settings.get::<Arc<Shelf>>().cloned();
+        let index = match shelf {
+            Some(shelf) => shelf.index(ctx, version)?,
+            None => Arc::new(build(ctx)?),
+        };
+        let hits = index
+            .search(&text, CONSIDERED)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let ids: Vec<i32> = hits
+            .iter()
+            .filter_map(|h| i32::try_from(h.id).ok())
+            .collect();
+        let orderable: HashSet<i32> = match crate::catalog::area_of(ctx, q.barangay)? {
+            Some(area) => db::catalog::orderable_among(ctx.conn, area, &ids)?
+                .into_iter()
+                .collect(),
+            None => HashSet::new(),
+        };
+        let (here, there): (Vec<i32>, Vec<i32>) = ids.iter().partition(|id| orderable.contains(id));
+        let limit = limit as usize;
+        let wanted: Vec<i32> = here.iter().chain(&there).copied().collect();
+        let rows = db::catalog::products_by_ids(ctx.conn, &wanted)?;
+        let mut views = crate::catalog::views(ctx, rows)?;
+        // Best match first: the order of the hits.
+        let rank = |id: i32| ids.iter().position(|&i| i == id).unwrap_or(usize::MAX);
+        views.sort_by_key(|p| rank(p.id.get()));
+        let (mut products, mut elsewhere): (Vec<ProductView>, Vec<ProductView>) = views
+            .into_iter()
+            .partition(|p| orderable.contains(&p.id.get()));
+        products.truncate(limit);
+        elsewhere.truncate(limit);
+        Ok(SearchAnswer {
+            q: text,
+            products,
+            elsewhere,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_is_trimmed_and_neither_empty_nor_too_long() {
+        assert_eq!(query_of(Some("  habagat lata ")).unwrap(), "habagat lata");
+        for bad in [None, Some(""), Some("   \t ")] {
+            assert!(matches!(
+                query_of(bad),
+                Err(ApiError::Refused { field: "q", .. })
+            ));
+        }
+        assert!(query_of(Some(&"é".repeat(MAX_QUERY))).is_ok());
+        assert!(query_of(Some(&"é".repeat(MAX_QUERY + 1))).is_err());
+    }
+}
