@@ -6,6 +6,7 @@ import { Gates } from './features/gates/Gates';
 import { GateProvider } from './lib/gate';
 import { AccountMenu } from './features/accounts/AccountMenu';
 import { Newsletter } from './features/newsletter/Newsletter';
+import { SearchBox } from './features/search/SearchBox';
 import { maintenanceRoute, pageOf, routeNamed } from './routes';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
@@ -43,7 +44,7 @@ export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>;
               </main>
             ) : (
               <>
-                <Layout account={<AccountMenu />} newsletter={<Newsletter />}>
+                <Layout account={<AccountMenu />} newsletter={<Newsletter />} search={<SearchBox />}>
                   {body}
                 </Layout>
                 <Gates />

@@ -11,7 +11,8 @@ import { pages as newsletter } from './features/newsletter/pages';
 import { pages as offline } from './features/offline/pages';
 import { pages as orders } from './features/orders/pages';
 import { pages as product } from './features/product/pages';
+import { pages as search } from './features/search/pages';
 import { pages as staff } from './features/staff/pages';
 
 /** Every feature's pages, in no particular order (routes.ts orders them). */
-export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...checkout, ...content, ...gates, ...gotoCases, ...newsletter, ...offline, ...orders, ...product, ...staff];
+export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...checkout, ...content, ...gates, ...gotoCases, ...newsletter, ...offline, ...orders, ...product, ...search, ...staff];

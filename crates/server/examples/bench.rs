@@ -756,9 +756,13 @@ fn first_load(addr: &str) {
         "  HTML: inline CSS ends at byte {css_end}, header at {header_end}, <main> starts at {main_start} of {}",
         page.len()
     );
+    // On the wire the page goes compressed (gzip counted, the larger of what browsers take).
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &page.as_bytes()[..main_start.min(page.len())]).unwrap();
+    let wire = gz.finish().unwrap().len();
     println!(
-        "  first 14,600 bytes hold the header, the inline CSS and the start of main   {}",
-        met(css_end <= 14_600 && header_end <= 14_600 && main_start <= 14_600)
+        "  first 14,600 bytes on the wire hold the inline CSS, the header and the start of main ({wire} bytes of gzip up to <main>, before its head)   {}",
+        met(css_end < header_end && header_end < main_start && wire + 1_000 <= 14_600)
     );
 }
 

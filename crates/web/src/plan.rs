@@ -103,6 +103,12 @@ fn vars_for(
     if let Some(t) = query.get("token").filter(|t| !t.is_empty()) {
         vars.insert("token".into(), t.to_string());
     }
+    // What the search box asked (a route that declares no `q` never sees one), as the search
+    // call reads it: trimmed, at most its 100 characters.
+    if let Some(q) = query.get("q").map(str::trim).filter(|q| !q.is_empty()) {
+        let q: String = q.chars().take(api::search::MAX_QUERY).collect();
+        vars.insert("q".into(), q);
+    }
     // An order link's key, and the page of a list.
     if let Some(k) = query.get("key").filter(|k| !k.is_empty()) {
         vars.insert("key".into(), k.to_string());

@@ -301,8 +301,9 @@ impl RouteTable {
 /// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
 /// an emailed link's `token`, and the no-JS location gate's steps. A route's data may use only these
 /// ([`RouteTable::index`] refuses others).
-pub const VARS: [&str; 11] = [
+pub const VARS: [&str; 12] = [
     "barangay",
+    "q",
     "left",
     "token",
     "key",

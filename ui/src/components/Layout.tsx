@@ -243,9 +243,10 @@ function Footer({ newsletter }: { newsletter: ReactNode }) {
 
 /**
  * The page around a route's body: header, drawers and footer. Features' pieces come in from App:
- * `account` (the account drawer's links) and `newsletter` (the footer's form).
+ * `account` (the account drawer's links), `search` (the header's search box) and `newsletter`
+ * (the footer's form).
  */
-export function Layout({ children, account, newsletter }: { children: ReactNode; account: ReactNode; newsletter: ReactNode }) {
+export function Layout({ children, account, search, newsletter }: { children: ReactNode; account: ReactNode; search: ReactNode; newsletter: ReactNode }) {
   const shopping = useCartView();
   const drawers = useDrawers(shopping.opened);
   return (
@@ -272,6 +273,7 @@ export function Layout({ children, account, newsletter }: { children: ReactNode;
             <HeaderCart drawer={drawers.cart} shopping={shopping} />
           </div>
         </div>
+        <div className="wrap">{search}</div>
       </header>
       <main id="main" className="wrap">
         {children}

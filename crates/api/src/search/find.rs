@@ -27,8 +27,9 @@ const CONSIDERED: usize = 240;
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     /// What the shopper typed: names, breweries, styles, packagings, sizes, in any order, with
-    /// typos and Filipino words (`habagat lata`, `serbesa keg 30l`); 1 to 100 characters.
-    #[param(min_length = 1, max_length = 100)]
+    /// typos and Filipino words (`habagat lata`, `serbesa keg 30l`); at most 100 characters.
+    /// Without words, nothing is found.
+    #[param(max_length = 100)]
     pub q: Option<String>,
     /// The shopper's barangay: what can be ordered there comes first.
     pub barangay: Option<BarangayId>,
@@ -53,15 +54,12 @@ framework::declare!(
     pub struct Search = Get "/api/v1/search" as "search", Public, errors [404, 422],
     (NoParams, SearchQuery, NoBody) -> SearchAnswer, "The products a shopper's words find: those orderable in their barangay, then the others.");
 
-/// The query as read: trimmed, 1 to [`MAX_QUERY`] characters.
-fn query_of(q: Option<&str>) -> Result<String, ApiError> {
+/// The query as read: trimmed, at most [`MAX_QUERY`] characters; none when there are no words
+/// (the search page before anything was typed), which finds nothing.
+fn query_of(q: Option<&str>) -> Result<Option<String>, ApiError> {
     let text = q.map(str::trim).unwrap_or_default();
     if text.is_empty() {
-        return Err(ApiError::refused(
-            422,
-            "q",
-            "Enter what you are looking for.",
-        ));
+        return Ok(None);
     }
     if text.chars().count() > MAX_QUERY {
         return Err(ApiError::refused(
@@ -70,7 +68,7 @@ fn query_of(q: Option<&str>) -> Result<String, ApiError> {
             format!("Enter at most {MAX_QUERY} characters."),
         ));
     }
-    Ok(text.to_string())
+    Ok(Some(text.to_string()))
 }
 
 impl Endpoint for Search {
@@ -84,6 +82,13 @@ impl Endpoint for Search {
                 format!("Enter a limit from 1 to {MAX_LIMIT}."),
             ));
         }
+        let Some(text) = text else {
+            return Ok(SearchAnswer {
+                q: String::new(),
+                products: vec![],
+                elsewhere: vec![],
+            });
+        };
         let version = crate::catalog::data_version(ctx)?;
         let shelf = ctx.config.settings.get::<Arc<Shelf>>().cloned();
         let index = match shelf {
@@ -129,15 +134,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_query_is_trimmed_and_neither_empty_nor_too_long() {
-        assert_eq!(query_of(Some("  habagat lata ")).unwrap(), "habagat lata");
-        for bad in [None, Some(""), Some("   \t ")] {
-            assert!(matches!(
-                query_of(bad),
-                Err(ApiError::Refused { field: "q", .. })
-            ));
+    fn a_query_is_trimmed_and_not_too_long() {
+        assert_eq!(
+            query_of(Some("  habagat lata ")).unwrap().as_deref(),
+            Some("habagat lata")
+        );
+        for none in [None, Some(""), Some("   \t ")] {
+            assert_eq!(query_of(none).unwrap(), None);
         }
         assert!(query_of(Some(&"é".repeat(MAX_QUERY))).is_ok());
-        assert!(query_of(Some(&"é".repeat(MAX_QUERY + 1))).is_err());
+        assert!(matches!(
+            query_of(Some(&"é".repeat(MAX_QUERY + 1))),
+            Err(ApiError::Refused { field: "q", .. })
+        ));
     }
 }
