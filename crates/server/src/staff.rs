@@ -64,6 +64,35 @@ pub enum CatalogCommand {
         #[arg(long)]
         remove: bool,
     },
+    /// List the search's words (what the words shoppers type mean in the catalog's), or set or
+    /// remove one; every app server's search hears a change within a second.
+    #[command(after_help = "Examples:\n  store catalog words\n  \
+        store catalog words set lata \"can cans\"\n  store catalog words set serbesa \"\"\n  \
+        store catalog words remove lata\n\n\
+        A word and its meaning are kept as the search reads text: lower case, accents dropped, \
+        a size one word (\"30 L\" is 30l). A word that means nothing (\"\") narrows nothing: \
+        everything the store sells is beer.")]
+    Words {
+        #[command(subcommand)]
+        change: Option<WordsCommand>,
+    },
+}
+
+/// What `store catalog words` does.
+#[derive(Subcommand)]
+pub enum WordsCommand {
+    /// Say that a shopper's word means some of the catalog's words (replacing what it meant)
+    Set {
+        /// The word as shoppers type it (`lata`)
+        word: String,
+        /// The catalog's words it stands for (`"can cans"`); "" for a word that narrows nothing
+        means: String,
+    },
+    /// Forget a word
+    Remove {
+        /// The word
+        word: String,
+    },
 }
 
 /// `on` or `off`.
@@ -218,6 +247,7 @@ pub fn catalog(config: &Config, command: CatalogCommand) -> Result<(), String> {
             Ok(())
         }
         CatalogCommand::Photo { sku, file, remove } => photo(config, &mut conn, &sku, file, remove),
+        CatalogCommand::Words { change } => words(&mut conn, change),
     }
 }
 
@@ -573,4 +603,44 @@ pub fn backup(config: &Config, args: BackupArgs) -> Result<(), String> {
         "backed up to {target}: {bytes} bytes, {orders} orders, {products} products, integrity ok"
     );
     Ok(())
+}
+
+/// `store catalog words`: lists the search words, or sets or removes one.
+fn words(conn: &mut db::AnyConnection, change: Option<WordsCommand>) -> Result<(), String> {
+    match change {
+        None => {
+            for (word, means) in db::search::words(conn).map_err(|e| e.to_string())? {
+                let means = if means.is_empty() {
+                    "(anything)"
+                } else {
+                    &means
+                };
+                println!("{word}\t{means}");
+            }
+            Ok(())
+        }
+        Some(WordsCommand::Set { word, means }) => {
+            let (word, means) = api::search::search_word(&word, &means)?;
+            db::search::set_word(conn, &word, &means).map_err(|e| e.to_string())?;
+            println!(
+                "{word} means {}",
+                if means.is_empty() {
+                    "anything the store sells"
+                } else {
+                    &means
+                }
+            );
+            Ok(())
+        }
+        Some(WordsCommand::Remove { word }) => {
+            let (word, _) = api::search::search_word(&word, "")?;
+            match db::search::remove_word(conn, &word).map_err(|e| e.to_string())? {
+                true => {
+                    println!("{word} removed");
+                    Ok(())
+                }
+                false => Err(format!("{word}: no such search word")),
+            }
+        }
+    }
 }

@@ -171,7 +171,45 @@ async fn a_search_word_set_by_staff_is_heard_at_once(b: Backend) {
     heard(&[]).await;
 }
 
+/// `store catalog words`: staff list, set and remove the search words from the command line.
+async fn staff_keep_the_search_words_from_the_command_line(b: Backend) {
+    use support::process::{store_ok, store_refused};
+    let db = database(b);
+    let listed = store_ok(&db, &["catalog", "words"]);
+    assert!(listed.contains("lata\tcan cans\n"), "{listed}");
+    assert!(listed.contains("serbesa\t(anything)\n"), "{listed}");
+    assert_eq!(
+        store_ok(
+            &db,
+            &["catalog", "words", "set", " Barako ", "STRONG, Lager"]
+        ),
+        "barako means strong lager\n"
+    );
+    assert!(store_ok(&db, &["catalog", "words"]).contains("barako\tstrong lager\n"));
+    // Strong or lager: the Habagat strong lagers first, then the other lagers.
+    let found_now = names(&found(&db, "q=barako").await, "products");
+    assert!(found_now.len() >= 4, "{found_now:?}");
+    assert!(
+        found_now[..4].iter().all(|n| n.starts_with("Habagat")),
+        "{found_now:?}"
+    );
+    assert_eq!(
+        store_ok(&db, &["catalog", "words", "remove", "barako"]),
+        "barako removed\n"
+    );
+    assert!(
+        store_refused(&db, &["catalog", "words", "remove", "barako"])
+            .contains("barako: no such search word")
+    );
+    assert!(
+        store_refused(&db, &["catalog", "words", "set", "isang litro", "1l"])
+            .contains("give one word")
+    );
+    assert!(!store_ok(&db, &["catalog", "words"]).contains("barako"));
+}
+
 both!(a_shopper_finds_the_seed_s_products_as_they_type_them);
+both!(staff_keep_the_search_words_from_the_command_line);
 both!(what_the_shopper_s_place_cannot_order_comes_apart);
 both!(bad_queries_are_refused_in_words);
 both!(a_search_word_set_by_staff_is_heard_at_once);

@@ -5,11 +5,14 @@
 //!
 //! - `index`: the shelf that holds the index, and the catalog as the index reads it.
 //! - `find`: the call.
+//! - `words`: the search words as staff set them.
 
 mod find;
 mod index;
+mod words;
 
 pub use find::{Search, SearchAnswer, SearchQuery, MAX_QUERY, PAGE};
 pub use index::Shelf;
+pub use words::search_word;
 
 framework::register!(Search);
