@@ -61,16 +61,7 @@ pub fn products(
     if let Some(pid) = packaging_id {
         query = query.filter(products::packaging_id.eq(pid.get()));
     }
-    if let Area::City(city_id) = area {
-        let listed = product_areas::table
-            .filter(product_areas::city_id.eq(city_id.get()))
-            .select(product_areas::product_id);
-        query = query.filter(
-            products::sold_in_all_areas
-                .eq(true)
-                .or(products::id.eq_any(listed)),
-        );
-    }
+    query = sold_in(query, area);
     query.load(conn)
 }
 
@@ -89,17 +80,29 @@ pub fn orderable_among(conn: &mut AnyConnection, area: Area, ids: &[i32]) -> Que
         .filter(products::orderable.eq(true))
         .select(products::id)
         .into_boxed();
-    if let Area::City(city_id) = area {
-        let listed = product_areas::table
-            .filter(product_areas::city_id.eq(city_id.get()))
-            .select(product_areas::product_id);
-        query = query.filter(
-            products::sold_in_all_areas
-                .eq(true)
-                .or(products::id.eq_any(listed)),
-        );
-    }
+    query = sold_in(query, area);
     query.load(conn)
+}
+
+/// `query` narrowed to the products sold in `area`: everywhere, or in the city (sold in every
+/// area, or listed for it).
+fn sold_in<'a, ST>(
+    query: products::BoxedQuery<'a, <AnyConnection as diesel::Connection>::Backend, ST>,
+    area: Area,
+) -> products::BoxedQuery<'a, <AnyConnection as diesel::Connection>::Backend, ST> {
+    match area {
+        Area::Anywhere => query,
+        Area::City(city_id) => {
+            let listed = product_areas::table
+                .filter(product_areas::city_id.eq(city_id.get()))
+                .select(product_areas::product_id);
+            query.filter(
+                products::sold_in_all_areas
+                    .eq(true)
+                    .or(products::id.eq_any(listed)),
+            )
+        }
+    }
 }
 
 /// Banner `id`, whatever its days.
