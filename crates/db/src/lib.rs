@@ -12,6 +12,7 @@
 //!   back office's catalog forms, which go through its import.
 //! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied.
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
+//! - `demo_catalog`: a large generated catalog for tests and the bench (`store seed --demo-catalog`).
 //! - `goto_cases`: members' Go-to Cases, named cases kept to refill the cart from.
 //! - `limits`: rate limits, counted in the database so that app servers count together.
 //! - `models`: the rows of the catalog, places and content as Rust types.
@@ -37,6 +38,7 @@ pub mod catalog;
 pub mod catalog_drafts;
 pub mod catalog_io;
 pub mod content;
+pub mod demo_catalog;
 pub mod goto_cases;
 pub mod limits;
 pub mod models;

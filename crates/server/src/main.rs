@@ -19,7 +19,12 @@ enum Command {
     /// Run the pending database migrations.
     Migrate,
     /// Migrate, then load the seed data into an empty database.
-    Seed,
+    Seed {
+        /// Then add N generated products (up to 200,000): a large catalog for tests and the
+        /// bench; the same N make the same products
+        #[arg(long, value_name = "N")]
+        demo_catalog: Option<usize>,
+    },
     /// Export the catalog to a JSON file, or import one (staff).
     #[command(subcommand)]
     Catalog(server::staff::CatalogCommand),
@@ -52,7 +57,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => actix_web::rt::System::new().block_on(server::serve(config)),
         Command::Migrate => server::open_database(&config).map(|_| ()),
-        Command::Seed => {
+        Command::Seed { demo_catalog } => {
             let pool = server::open_database(&config)?;
             let mut conn = pool.get().map_err(|e| e.to_string())?;
             match db::seed::seed(&mut conn).map_err(|e| e.to_string())? {
@@ -61,6 +66,13 @@ fn run(cli: Cli) -> Result<(), String> {
                     r.provinces, r.cities, r.barangays, r.streets, r.products, r.banners
                 ),
                 None => println!("the database already holds a catalog; nothing seeded"),
+            }
+            if let Some(n) = demo_catalog {
+                if n > 200_000 {
+                    return Err(format!("--demo-catalog {n}: at most 200,000"));
+                }
+                let added = db::demo_catalog::generate(&mut conn, n).map_err(|e| e.to_string())?;
+                println!("added {added} generated products");
             }
             Ok(())
         }

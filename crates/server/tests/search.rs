@@ -208,7 +208,40 @@ async fn staff_keep_the_search_words_from_the_command_line(b: Backend) {
     assert!(!store_ok(&db, &["catalog", "words"]).contains("barako"));
 }
 
+/// The same searches among 10,000 generated products (none of the seed's breweries), and a
+/// generated one found by its own words.
+async fn among_ten_thousand_products_the_same_searches_answer(b: Backend) {
+    let db = database(b);
+    let added = db::demo_catalog::generate(&mut db.pool.get().unwrap(), 10_000).unwrap();
+    assert_eq!(added, 10_000);
+    let v = found(&db, "q=tala%20pilsn%20grande").await;
+    assert_eq!(names(&v, "products"), ["Tala Pale Pilsen Grande 500 ml"]);
+    let v = found(&db, &format!("q=habagat+lata&barangay={MAKATI}")).await;
+    assert_eq!(names(&v, "products")[0], "Habagat Strong Lager Can 500 ml");
+    let v = found(&db, &format!("q=serbesa%20keg%2030l&barangay={MAKATI}")).await;
+    let kegs = v["products"].as_array().unwrap();
+    assert_eq!(kegs.len(), 24, "a page of them");
+    for keg in kegs {
+        assert_eq!(keg["size"], "30 L", "{keg}");
+        assert_eq!(keg["packaging"]["id"], 3, "{keg}");
+    }
+    // Generated beers by their brewery, style and a typo, and by Filipino words.
+    let v = found(&db, "q=mayon%20stuot%20grande%20bote").await;
+    let first = &names(&v, "products")[0];
+    assert!(
+        first.starts_with("Mayon Peak") && first.contains("Stout Grande"),
+        "{first}"
+    );
+    let v = found(&db, "q=bicol%20spise%20stout%20lata").await;
+    let first = &names(&v, "products")[0];
+    assert!(
+        first.starts_with("Bicol Spice") && first.contains("Stout Can"),
+        "{first}"
+    );
+}
+
 both!(a_shopper_finds_the_seed_s_products_as_they_type_them);
+both!(among_ten_thousand_products_the_same_searches_answer);
 both!(staff_keep_the_search_words_from_the_command_line);
 both!(what_the_shopper_s_place_cannot_order_comes_apart);
 both!(bad_queries_are_refused_in_words);
