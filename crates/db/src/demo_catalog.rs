@@ -253,7 +253,7 @@ fn product(n: usize, id: i32) -> NewProduct {
         custom_description: String::new(),
         orderable: n % 20 != 7,
         sold_in_all_areas: n % 5 != 3,
-        best_seller: n % 97 == 0,
+        best_seller: n.is_multiple_of(97),
         recommended: false,
         sort_order: 1_000 + id,
         created_on: format!("2026-{:02}-{:02}", 1 + n % 11, 1 + n % 28),
