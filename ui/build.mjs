@@ -117,9 +117,15 @@ const browserRoute = (route) => {
 const browserRoutes = {
   name: 'browser-routes',
   setup(build) {
-    build.onResolve({ filter: /^\.\/routes$/ }, (args) =>
-      [appRoot, path.join(here, 'src/client.tsx')].includes(args.importer) ? { path: 'routes', namespace: 'browser-routes' } : undefined,
-    );
+    build.onResolve({ filter: /^\.\/routes$/ }, (args) => {
+      if (path.dirname(args.importer) !== path.join(here, 'src')) return undefined;
+      // Another module of src/ importing the route table would bring the whole of it (every
+      // pages.ts) back into the first load, and other route objects than the page's own.
+      if (![appRoot, path.join(here, 'src/client.tsx')].includes(args.importer)) {
+        return { errors: [{ text: `${path.relative(here, args.importer)} imports ./routes: in the browser only App.tsx and client.tsx may (the browser's route table)` }] };
+      }
+      return { path: 'routes', namespace: 'browser-routes' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'browser-routes' }, () => ({
       contents: [
         "import { routeIn } from './src/lib/route';",

@@ -103,6 +103,10 @@ test('a shop page opened again is shown at once from its copy and fetched behind
   await page.waitForTimeout(300);
   assert.equal(await page.locator('[data-changed-copy]').count(), 0, 'the same page: no bar');
   assert.equal(await page.locator('[data-stale-copy]').count(), 0);
+  // A reload asks the store: the shopper wants the page as it is now.
+  res = await page.reload();
+  assert.equal(res.headers()['x-kept-at'], undefined, 'a reload: from the store');
+  await hydrated(page);
 
   // Another place (the gate cookies): asked for first, never another place's copy.
   await addCookies(context, ['locationGateBarangayId=1380300003']);

@@ -99,7 +99,8 @@ sw.addEventListener('fetch', (event) => {
   const req = event.request;
   const url = new URL(req.url);
   if (url.origin === sw.location.origin && changesSession(url, req.method)) {
-    event.waitUntil(forgetShopper());
+    // A copy being kept meanwhile was asked for before: never shown at once after this.
+    event.waitUntil(noteWrite().then(forgetShopper));
     return;
   }
   // A write (a cart change, an order, a form): the pages kept before it are no longer shown at once.
@@ -153,6 +154,7 @@ async function keep(cacheName: string, key: string, res: Response, limit: number
   headers.delete('content-encoding');
   headers.delete('content-length');
   headers.set('x-kept-at', String(made?.askedAt ?? Date.now()));
+  headers.set('x-kept-build', __VERSION__);
   if (made?.place != null) headers.set('x-kept-place', made.place);
   headers.set('x-kept-bytes', String(body.byteLength));
   const cache = await caches.open(cacheName);
@@ -206,14 +208,21 @@ async function lastWriteAt(): Promise<number> {
  */
 async function pageAtOnce(event: FetchEvent, req: Request): Promise<Response> {
   const key = req.url.split('#')[0];
-  const [kept, place, wrote] = await Promise.all([
-    caches.open(PAGES).then((c) => c.match(key, { ignoreVary: true })),
-    currentPlace(),
-    lastWriteAt(),
-  ]);
+  // A reload asks the store: the shopper wants the page as it is now.
+  if (req.cache === 'reload' || req.cache === 'no-cache') return fresh(event, req, true, await currentPlace().catch(() => null));
+  let found: [Response | undefined, string | null, number];
+  try {
+    found = await Promise.all([caches.open(PAGES).then((c) => c.match(key, { ignoreVary: true })), currentPlace(), lastWriteAt()]);
+  } catch {
+    // Storage that cannot be read (evicted, damaged): the page as if nothing were kept.
+    return fresh(event, req, true, null);
+  }
+  const [kept, place, wrote] = found;
   const made = { askedAt: Number(kept?.headers.get('x-kept-at') ?? 0), place: kept?.headers.get('x-kept-place') ?? null };
-  if (!kept || !shownAtOnce(made, place, wrote, Date.now())) return fresh(event, req, true, place);
-  event.waitUntil(revalidate(event, req, key, kept.headers.get('etag')).catch(() => undefined));
+  // A copy of another build may name files no longer kept: asked for first.
+  const sameBuild = kept?.headers.get('x-kept-build') === __VERSION__;
+  if (!kept || !sameBuild || !shownAtOnce(made, place, wrote, Date.now())) return fresh(event, req, true, place);
+  event.waitUntil(revalidate(event, req, key, kept.headers.get('etag'), place).catch(() => undefined));
   return kept;
 }
 
@@ -221,7 +230,7 @@ async function pageAtOnce(event: FetchEvent, req: Request): Promise<Response> {
  * Fetches again a page shown from its copy and keeps the fresh copy; tells the page when it
  * differs (another tag, or a page that may no longer be kept: its copy is then forgotten).
  */
-async function revalidate(event: FetchEvent, req: Request, key: string, etag: string | null): Promise<void> {
+async function revalidate(event: FetchEvent, req: Request, key: string, etag: string | null, place: string | null): Promise<void> {
   const askedAt = Date.now();
   const res = await fetch(req);
   let changed = true;
@@ -229,7 +238,8 @@ async function revalidate(event: FetchEvent, req: Request, key: string, etag: st
     await (await caches.open(PAGES)).delete(key);
   } else {
     changed = etag === null || res.headers.get('etag') !== etag;
-    await keep(PAGES, key, res, PAGES_BYTES, { askedAt, place: await currentPlace() });
+    // Made for the place it was asked with: not kept if the shopper moved meanwhile.
+    if ((await currentPlace()) === place) await keep(PAGES, key, res, PAGES_BYTES, { askedAt, place });
   }
   if (!changed || !event.resultingClientId) return;
   // The page exists once its answer started; it may still be loading.
