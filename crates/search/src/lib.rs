@@ -90,8 +90,12 @@ pub struct Index {
     all: Vec<i64>,
 }
 
-/// How many letters a word may be off: none under 4, one up to 6, two from 7.
+/// How many letters a word may be off: none under 4, one up to 6, two from 7; none for a word
+/// with a digit (a size: 330ml is not 320ml, 500ml not 50ml).
 fn distance(word: &str) -> u8 {
+    if word.bytes().any(|b| b.is_ascii_digit()) {
+        return 0;
+    }
     match word.len() {
         0..=3 => 0,
         4..=6 => 1,

@@ -145,6 +145,11 @@ fn filipino_and_taglish_words_reach_the_catalog_s() {
     let first_three: std::collections::BTreeSet<i64> = kegs.iter().take(3).copied().collect();
     assert_eq!(first_three, [21, 23, 26].into(), "{kegs:?}");
     assert_eq!(found(&index, "bariles 20 litro").len(), 3);
+    // A size is never a few letters off another: 320 ml bottles are not 330 ml ones.
+    let small = found(&index, "tala 320ml bote");
+    assert_eq!(small, [1], "{small:?}");
+    // Half typed, the last word's size is its beginning.
+    assert_eq!(found(&index, "bangkal double 473").first(), Some(&17));
 }
 
 #[test]

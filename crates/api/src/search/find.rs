@@ -110,7 +110,13 @@ impl Endpoint for Search {
         };
         let (here, there): (Vec<i32>, Vec<i32>) = ids.iter().partition(|id| orderable.contains(id));
         let limit = limit as usize;
-        let wanted: Vec<i32> = here.iter().chain(&there).copied().collect();
+        // Only what the two lists show is loaded.
+        let wanted: Vec<i32> = here
+            .iter()
+            .take(limit)
+            .chain(there.iter().take(limit))
+            .copied()
+            .collect();
         let rows = db::catalog::products_by_ids(ctx.conn, &wanted)?;
         let mut views = crate::catalog::views(ctx, rows)?;
         // Best match first: the order of the hits.

@@ -3,7 +3,7 @@
 //! call while the others go on with the index before (a moment older); never on the actix worker
 //! (calls run on the database's blocking threads).
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock, TryLockError};
 
 use framework::endpoint::Ctx;
 use framework::error::ApiError;
@@ -33,15 +33,18 @@ impl Shelf {
         }
         let _turn = match self.building.try_lock() {
             Ok(turn) => turn,
-            Err(_) => {
+            // A build that failed by panicking left the turn poisoned: the next call builds.
+            Err(TryLockError::Poisoned(turn)) => turn.into_inner(),
+            Err(TryLockError::WouldBlock) => {
                 if let Some((_, index)) = held() {
                     return Ok(index);
                 }
                 self.building.lock().unwrap_or_else(|e| e.into_inner())
             }
         };
-        // Built meanwhile by the call waited for.
-        if let Some((_, index)) = held().filter(|(v, _)| *v >= version) {
+        // Built meanwhile by the call waited for (a version that moved back, a restored
+        // database, is built again).
+        if let Some((_, index)) = held().filter(|(v, _)| *v == version) {
             return Ok(index);
         }
         let index = Arc::new(build(ctx)?);
