@@ -23,6 +23,8 @@ fn sample(name: &str) -> String {
         "packaging" => "1".into(),
         "key" => "policy_agreement".into(),
         "testdate" => "2026-12-25".into(),
+        "q" => "habagat%20lata".into(),
+        "limit" => "24".into(),
         other => panic!("no sample value for the parameter {other:?} of a public call: add one"),
     }
 }
