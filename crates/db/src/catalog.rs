@@ -65,6 +65,13 @@ pub fn products(
     query.load(conn)
 }
 
+/// Where the products not sold everywhere are sold: (product, city) pairs.
+pub fn product_cities(conn: &mut AnyConnection) -> QueryResult<Vec<(i32, i64)>> {
+    product_areas::table
+        .select((product_areas::product_id, product_areas::city_id))
+        .load(conn)
+}
+
 /// The products of `ids` (those that exist), in no order.
 pub fn products_by_ids(conn: &mut AnyConnection, ids: &[i32]) -> QueryResult<Vec<Product>> {
     products::table

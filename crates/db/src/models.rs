@@ -54,6 +54,8 @@ pub struct Product {
     pub photo: Option<String>,
     pub photo_width: Option<i32>,
     pub photo_height: Option<i32>,
+    /// The beer's style (`Pale Pilsen`, `IPA`); empty when none is given.
+    pub style: String,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, PartialEq)]

@@ -359,6 +359,7 @@ diesel::table! {
         photo -> Nullable<Text>,
         photo_width -> Nullable<Int4>,
         photo_height -> Nullable<Int4>,
+        style -> Text,
     }
 }
 

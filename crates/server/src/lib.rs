@@ -180,8 +180,10 @@ pub fn metrics_app(
 pub fn api_config(config: &Config) -> ApiConfig {
     let mut settings = http::Extensions::new();
     settings.insert(config.social.clone());
-    // The search index this app server holds (built on the first search).
-    settings.insert(std::sync::Arc::new(api::search::Shelf::default()));
+    // What this app server holds in memory for the catalog's data version: the search index and
+    // the catalog as the lists read it (built at start, see `warm`, and when the version moves).
+    settings.insert(std::sync::Arc::new(api::search::Held::default()));
+    settings.insert(std::sync::Arc::new(api::catalog::list::Held::default()));
     if let Some(to) = config.orders_to.as_deref() {
         settings.insert(api::orders::OrdersTo(std::sync::Arc::from(to)));
     }

@@ -33,7 +33,7 @@ fn names(v: &Value, field: &str) -> Vec<String> {
 }
 
 async fn lists_every_product_without_a_barangay(b: Backend) {
-    let (status, v) = json_answer(&database(b), "GET", "/api/v1/products").await;
+    let (status, v) = json_answer(&database(b), "GET", "/api/v1/products?per_page=48").await;
     assert_eq!(status, StatusCode::OK);
     let products = v["products"].as_array().unwrap();
     assert_eq!(products.len(), 26);
@@ -88,10 +88,24 @@ both!(lists_every_product_without_a_barangay);
 
 async fn narrows_products_to_the_barangay(b: Backend) {
     let db = database(b);
-    let (_, makati) = json_answer(&db, "GET", &format!("/api/v1/products?barangay={MAKATI}")).await;
-    let (_, caloocan) =
-        json_answer(&db, "GET", &format!("/api/v1/products?barangay={CALOOCAN}")).await;
-    let (_, bacoor) = json_answer(&db, "GET", &format!("/api/v1/products?barangay={BACOOR}")).await;
+    let (_, makati) = json_answer(
+        &db,
+        "GET",
+        &format!("/api/v1/products?barangay={MAKATI}&per_page=48"),
+    )
+    .await;
+    let (_, caloocan) = json_answer(
+        &db,
+        "GET",
+        &format!("/api/v1/products?barangay={CALOOCAN}&per_page=48"),
+    )
+    .await;
+    let (_, bacoor) = json_answer(
+        &db,
+        "GET",
+        &format!("/api/v1/products?barangay={BACOOR}&per_page=48"),
+    )
+    .await;
     let makati = names(&makati, "products");
     let caloocan = names(&caloocan, "products");
     let bacoor = names(&bacoor, "products");
@@ -190,7 +204,7 @@ async fn malformed_or_unknown_input_is_a_4xx(b: Backend) {
     }
     let (s, v) = json_answer(&db, "GET", "/api/v1/products").await;
     assert_eq!(s, StatusCode::OK);
-    assert_eq!(v["products"].as_array().unwrap().len(), 26);
+    assert_eq!(v["total"], 26);
 }
 both!(malformed_or_unknown_input_is_a_4xx);
 

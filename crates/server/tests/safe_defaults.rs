@@ -24,7 +24,14 @@ fn sample(name: &str) -> String {
         "key" => "policy_agreement".into(),
         "testdate" => "2026-12-25".into(),
         "q" => "habagat%20lata".into(),
-        "limit" => "24".into(),
+        "limit" | "per_page" => "24".into(),
+        "style" => "IPA".into(),
+        "brand" => "Tala".into(),
+        "size" => "330%20ml".into(),
+        "min_pesos" => "40".into(),
+        "max_pesos" => "90".into(),
+        "sort" => "price".into(),
+        "page" => "1".into(),
         other => panic!("no sample value for the parameter {other:?} of a public call: add one"),
     }
 }

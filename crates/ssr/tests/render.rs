@@ -41,7 +41,7 @@ fn product(id: i64, name: &str, kind: &str, price: i64, case: i64) -> serde_json
     json!({
         "created_on": "2026-01-01", "sold_as": sold_as, "pack_options": options,
         "id": id, "slug": format!("p-{id}"), "product_name": name, "sku": format!("SKU-{id}"),
-        "brand": "Tala", "size": "330 ml", "price": price, "price_per_case": case,
+        "brand": "Tala", "size": "330 ml", "style": "Pale Pilsen", "price": price, "price_per_case": case,
         "unit_per_case": if kind == "Keg" { 1 } else { 24 },
         "types": { "id": 1, "name": kind }, "packaging": { "id": 1, "name": "BOTTLES" },
         "product_image": format!("/img/products/p-{id}.svg"), "description": "", "custom_description": "",
@@ -84,7 +84,9 @@ fn buy_beer_input() -> String {
         "gate": gate(),
         "state": { "mutations": [], "queries": [query("/api/v1/products", json!({
             "products": products, "recommended_products": [], "best_sellers": [],
-            "filter_types": [], "brands": ["Tala"]
+            "filter_types": [], "brands": ["Tala"], "total": 3, "page": 1, "pages": 1, "per_page": 24,
+            "facets": {"styles": [{"value": "Pale Pilsen", "count": 3}], "sizes": [], "brands": [{"value": "Tala", "count": 3}],
+                       "min_price": 5200, "max_price": 725000}
         }))] }
     })
     .to_string()

@@ -71,6 +71,45 @@ const GATE_STEPS: [(&str, &str, ParseStep); 4] = [
     }),
 ];
 
+/// A list's sort and filters as the products call reads them (a route that declares none never
+/// sees one): a sort the store knows, a style, brewery or size of at most 100 characters, a price
+/// range in whole pesos (a lowest above the highest: the two swapped). Anything else is left out,
+/// as if not given.
+fn list_vars(vars: &mut Vars, query: &Fields) {
+    use api::catalog::list::{ListSort, MAX_PESOS};
+    if let Some(sort) = query.get("sort").and_then(ListSort::parse) {
+        vars.insert("sort".into(), sort.as_str().into());
+    }
+    for name in ["style", "brand", "size"] {
+        if let Some(v) = query
+            .get(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && v.chars().count() <= 100)
+        {
+            vars.insert(name.into(), v.to_string());
+        }
+    }
+    let pesos = |name: &str| {
+        query
+            .get(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && v.len() <= 9 && v.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|v| v.parse::<i64>().ok())
+            .filter(|p| *p <= MAX_PESOS)
+    };
+    let (mut min, mut max) = (pesos("min"), pesos("max"));
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            (min, max) = (Some(hi), Some(lo));
+        }
+    }
+    for (name, value) in [("min", min), ("max", max)] {
+        if let Some(v) = value {
+            vars.insert(name.into(), v.to_string());
+        }
+    }
+}
+
 fn vars_for(
     ctx: &mut Ctx,
     route_params: Vars,
@@ -109,6 +148,7 @@ fn vars_for(
         let q: String = q.chars().take(api::search::MAX_QUERY).collect();
         vars.insert("q".into(), q);
     }
+    list_vars(&mut vars, query);
     // An order link's key, and the page of a list.
     if let Some(k) = query.get("key").filter(|k| !k.is_empty()) {
         vars.insert("key".into(), k.to_string());

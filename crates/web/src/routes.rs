@@ -299,11 +299,17 @@ impl RouteTable {
 
 /// The variables the planner fills for a page's data (besides its path's own `{name}`s): the
 /// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
-/// an emailed link's `token`, and the no-JS location gate's steps. A route's data may use only these
+/// an emailed link's `token`, a list's sort, filters and page, and the no-JS location gate's steps. A route's data may use only these
 /// ([`RouteTable::index`] refuses others).
-pub const VARS: [&str; 12] = [
+pub const VARS: [&str; 18] = [
     "barangay",
     "q",
+    "sort",
+    "style",
+    "brand",
+    "size",
+    "min",
+    "max",
     "left",
     "token",
     "key",

@@ -28,6 +28,12 @@ export const INCOMPLETE = "For you to proceed to checkout, you need to complete 
 /** The families that are kegs: kegs and bottles/cans go in separate orders. */
 export const KEG_FAMILIES = ["keg"];
 
+/** How many products a list page shows. */
+export const LIST_PER_PAGE = 24;
+
+/** The list pages' sort menu: each sort's value in the address and its label, the default first. */
+export const LIST_SORTS = [{"label":"Best sellers","value":"best"},{"label":"Price: low to high","value":"price"},{"label":"Price: high to low","value":"price-desc"},{"label":"Newest","value":"newest"},{"label":"Name: A to Z","value":"name"}];
+
 /** How long the location notice stays put away, in seconds. */
 export const LOCATION_NOTICE_MAX_AGE = 2629746;
 
@@ -587,6 +593,17 @@ export type ErrorBody = { error: string,
 data?: RefusalData, };
 
 /**
+ * One value of a filter and how many products of the list (before the other filters) have it.
+ */
+export type Facet = { value: string, count: number, };
+
+/**
+ * What a list can be narrowed by, counted among the products sold at the place (of the
+ * packaging asked for); the lowest and highest price in centavos (0 when there are none).
+ */
+export type Facets = { styles: Array<Facet>, sizes: Array<Facet>, brands: Array<Facet>, min_price: number, max_price: number, };
+
+/**
  * A served city's fee for one fulfillment, as its form shows it.
  */
 export type FeeEdit = { city_id: CityId, city_name: string, province: string, fulfillment_id: FulfillmentId, 
@@ -992,7 +1009,23 @@ export type ProductList = { products: Array<ProductView>,
 /**
  * Meant for members and not filled yet; guests get none.
  */
-recommended_products: Array<ProductView>, best_sellers: Array<ProductView>, filter_types: Array<FilterTypeView>, brands: Array<string>, };
+recommended_products: Array<ProductView>, best_sellers: Array<ProductView>, filter_types: Array<FilterTypeView>, 
+/**
+ * The breweries of the list (before its filters), A to Z.
+ */
+brands: Array<string>, 
+/**
+ * How many products match (every page).
+ */
+total: number, 
+/**
+ * This page, from 1, and how many there are (0 when nothing matches).
+ */
+page: number, pages: number, per_page: number, 
+/**
+ * What the list can be narrowed by, among the products of the place and packaging.
+ */
+facets: Facets, };
 
 /**
  * What a save answers: the product as it is now, and what changed.
@@ -1002,7 +1035,11 @@ export type ProductSaved = { product: ProductEdit, changes: Array<CatalogChange>
 /**
  * A product as the catalog calls give it. Money fields are integer centavos.
  */
-export type ProductView = { id: ProductId, slug: string, product_name: string, sku: string, brand: string, size: string, price: number, price_per_case: number, unit_per_case: number, types: TypeRef, packaging: PackagingRef, product_image: string | null, photo: PhotoView | null, description: string, custom_description: string, orderable: boolean, 
+export type ProductView = { id: ProductId, slug: string, product_name: string, sku: string, brand: string, size: string, 
+/**
+ * The beer's style (`Pale Pilsen`, `IPA`); empty when none is given.
+ */
+style: string, price: number, price_per_case: number, unit_per_case: number, types: TypeRef, packaging: PackagingRef, product_image: string | null, photo: PhotoView | null, description: string, custom_description: string, orderable: boolean, 
 /**
  * When the product joined the catalog (`YYYY-MM-DD`): what's new.
  */
@@ -1472,9 +1509,9 @@ export const calls = {
   orderAgain: { name: 'orderAgain', method: 'POST', key: '/api/v1/orders/{orderId}/again', read: false } as Call<Refilled>,
   holiday: { name: 'holiday', method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,
   preRegister: { name: 'preRegister', method: 'POST', key: '/api/v1/pre-register', read: false } as Call<MessageAnswer>,
-  products: { name: 'products', method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
+  products: { name: 'products', method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}&style={style}&brand={brand}&size={size}&min_pesos={min_pesos}&max_pesos={max_pesos}&sort={sort}&page={page}&per_page={per_page}', read: true } as Call<ProductList>,
   promos: { name: 'promos', method: 'GET', key: '/api/v1/products/promos?barangay={barangay}&testdate={testdate}', read: true } as Call<Results<PromoView>>,
-  whatsNew: { name: 'whatsNew', method: 'GET', key: '/api/v1/products/whats-new?barangay={barangay}&packaging={packaging}', read: true } as Call<ProductList>,
+  whatsNew: { name: 'whatsNew', method: 'GET', key: '/api/v1/products/whats-new?barangay={barangay}&packaging={packaging}&style={style}&brand={brand}&size={size}&min_pesos={min_pesos}&max_pesos={max_pesos}&sort={sort}&page={page}&per_page={per_page}', read: true } as Call<ProductList>,
   provinces: { name: 'provinces', method: 'GET', key: '/api/v1/provinces', read: true } as Call<Results<ProvinceView>>,
   registration: { name: 'registration', method: 'POST', key: '/api/v1/registration', read: false } as Call<WelcomeAnswer>,
   resetPassword: { name: 'resetPassword', method: 'POST', key: '/api/v1/reset/password', read: false } as Call<MessageAnswer>,

@@ -2,7 +2,6 @@
 //! those that can be ordered at their place apart from the others.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use domain::BarangayId;
 use serde::{Deserialize, Serialize};
@@ -12,7 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
 use framework::error::ApiError;
 
-use super::index::{build, Shelf};
+use super::index::index;
 use crate::catalog::ProductView;
 
 /// The longest query read, in characters.
@@ -90,11 +89,7 @@ impl Endpoint for Search {
             });
         };
         let version = crate::catalog::data_version(ctx)?;
-        let shelf = ctx.config.settings.get::<Arc<Shelf>>().cloned();
-        let index = match shelf {
-            Some(shelf) => shelf.index(ctx, version)?,
-            None => Arc::new(build(ctx)?),
-        };
+        let index = index(ctx, version)?;
         let hits = index
             .search(&text, CONSIDERED)
             .map_err(|e| ApiError::Internal(e.to_string()))?;

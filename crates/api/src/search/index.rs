@@ -3,57 +3,26 @@
 //! call while the others go on with the index before (a moment older); never on the actix worker
 //! (calls run on the database's blocking threads).
 
-use std::sync::{Arc, Mutex, RwLock, TryLockError};
-
 use framework::endpoint::Ctx;
 use framework::error::ApiError;
+use framework::shelf::Shelf;
 
-/// The index of one data version, shared by the app server's calls (a setting of the API:
-/// `ApiConfig::settings`). Without one (a tool's context) each call builds its own.
-#[derive(Default)]
-pub struct Shelf {
-    held: RwLock<Option<(i64, Arc<search::Index>)>>,
-    /// Taken by the call that builds.
-    building: Mutex<()>,
-}
+/// The index an app server holds (a setting of the API: `ApiConfig::settings`).
+pub type Held = Shelf<search::Index>;
 
-impl Shelf {
-    /// The index of the data version `version`, built now if none of it is held; while another
-    /// call builds it, the index before.
-    pub(crate) fn index(
-        &self,
-        ctx: &mut Ctx,
-        version: i64,
-    ) -> Result<Arc<search::Index>, ApiError> {
-        let held = || self.held.read().unwrap_or_else(|e| e.into_inner()).clone();
-        if let Some((v, index)) = held() {
-            if v == version {
-                return Ok(index);
-            }
-        }
-        let _turn = match self.building.try_lock() {
-            Ok(turn) => turn,
-            // A build that failed by panicking left the turn poisoned: the next call builds.
-            Err(TryLockError::Poisoned(turn)) => turn.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                if let Some((_, index)) = held() {
-                    return Ok(index);
-                }
-                self.building.lock().unwrap_or_else(|e| e.into_inner())
-            }
-        };
-        // Built meanwhile by the call waited for (a version that moved back, a restored
-        // database, is built again).
-        if let Some((_, index)) = held().filter(|(v, _)| *v == version) {
-            return Ok(index);
-        }
-        let index = Arc::new(build(ctx)?);
-        *self.held.write().unwrap_or_else(|e| e.into_inner()) = Some((version, index.clone()));
-        Ok(index)
+/// The index of the catalog at `version`: the one the app server holds, or (a tool's context,
+/// without one) built for this call.
+pub(crate) fn index(
+    ctx: &mut Ctx,
+    version: i64,
+) -> Result<std::sync::Arc<search::Index>, ApiError> {
+    match ctx.config.settings.get::<std::sync::Arc<Held>>().cloned() {
+        Some(shelf) => shelf.get(version, || build(ctx)),
+        None => Ok(std::sync::Arc::new(build(ctx)?)),
     }
 }
 
-/// Builds the index of the catalog as it is: each product's name, and its brewery, packaging,
+/// Builds the index of the catalog as it is: each product's name, and its brewery, style, packaging,
 /// type, size and description; the store's search words.
 pub(crate) fn build(ctx: &mut Ctx) -> Result<search::Index, ApiError> {
     let products = db::catalog::products(ctx.conn, db::catalog::Area::Anywhere, None)?;
@@ -63,8 +32,8 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<search::Index, ApiError> {
         .map(|p| search::Item {
             id: i64::from(p.id.get()),
             words: format!(
-                "{} {} {} {} {}",
-                p.brand, p.packaging.name, p.types.name, p.size, p.description
+                "{} {} {} {} {} {}",
+                p.brand, p.style, p.packaging.name, p.types.name, p.size, p.description
             ),
             name: p.product_name,
         })

@@ -103,6 +103,7 @@ struct RawProduct {
     product_image: Given<String>,
     description: Given<String>,
     custom_description: Given<String>,
+    style: Given<String>,
     best_seller: Given<bool>,
     recommended: Given<bool>,
     sort_order: Given<i64>,
@@ -129,6 +130,7 @@ pub(super) const PRODUCT_FIELDS: &[&str] = &[
     "product_image",
     "description",
     "custom_description",
+    "style",
     "best_seller",
     "recommended",
     "sort_order",
@@ -685,6 +687,7 @@ fn read_product(
     let product_image = r.image("product_image", raw.product_image, false);
     let description = r.text("description", raw.description, 5000, true);
     let custom_description = r.text("custom_description", raw.custom_description, 5000, true);
+    let style = r.text("style", raw.style, 50, false);
     let best_seller = r.flag("best_seller", raw.best_seller, Some(false));
     let recommended = r.flag("recommended", raw.recommended, Some(false));
     let sort_order = r.int("sort_order", raw.sort_order, SORT_ORDER, Some(0));
@@ -707,6 +710,7 @@ fn read_product(
         product_image,
         description: description.unwrap_or_default(),
         custom_description: custom_description.unwrap_or_default(),
+        style: style.unwrap_or_default(),
         best_seller,
         recommended,
         sort_order: i32::try_from(sort_order).unwrap_or(0),

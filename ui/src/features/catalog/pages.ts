@@ -1,6 +1,7 @@
 // The catalog's pages: the shop's product lists.
 import { gateQueries } from '../gates/queries';
 import { route, type FeaturePage } from '../../lib/route';
+import { LIST_PARAMS } from './list';
 import { productsQuery, promosQuery, whatsNewQuery } from './queries';
 
 export const pages: FeaturePage[] = [
@@ -12,7 +13,9 @@ export const pages: FeaturePage[] = [
       'Buy Beer',
       'Order Tala Brewing Co. beer by the case: bottles, cans and draft-beer kegs delivered in Metro Manila, Bulacan, Cavite and Rizal.',
       [gateQueries.packagings.template, productsQuery.template],
-      { shop: true, params: ['filterByType'], canonical: ['filterByType'] },
+      // The list's sort, filters and page are in its address: a crawler and a shared link see the
+      // same page, and each page of a list is its own canonical page.
+      { shop: true, params: [...LIST_PARAMS], canonical: [...LIST_PARAMS] },
     ),
   },
   {

@@ -11,6 +11,7 @@ const sample = (id: number, over: Partial<Product> = {}): Product => ({
   sku: `TBC-BTL-00${id}`,
   brand: 'Tala',
   size: '320 ml',
+  style: 'Pale Pilsen',
   price: 5200,
   price_per_case: 118800,
   unit_per_case: 24,

@@ -1,4 +1,8 @@
 //! Catalog calls: the product list, promos, what's new, one product, packagings and banners.
+//!
+//! - `list`: the lists sorted, filtered and paged from the catalog held in memory.
+
+pub mod list;
 
 use db::catalog::Area;
 use db::models::{Banner, Packaging, Product, ProductType};
@@ -85,6 +89,8 @@ pub struct ProductView {
     pub sku: String,
     pub brand: String,
     pub size: String,
+    /// The beer's style (`Pale Pilsen`, `IPA`); empty when none is given.
+    pub style: String,
     pub price: i64,
     pub price_per_case: i64,
     pub unit_per_case: i32,
@@ -122,7 +128,16 @@ pub struct ProductList {
     pub recommended_products: Vec<ProductView>,
     pub best_sellers: Vec<ProductView>,
     pub filter_types: Vec<FilterTypeView>,
+    /// The breweries of the list (before its filters), A to Z.
     pub brands: Vec<String>,
+    /// How many products match (every page).
+    pub total: i64,
+    /// This page, from 1, and how many there are (0 when nothing matches).
+    pub page: i64,
+    pub pages: i64,
+    pub per_page: i64,
+    /// What the list can be narrowed by, among the products of the place and packaging.
+    pub facets: list::Facets,
 }
 
 /// A packaging as the category gate offers it.
@@ -177,6 +192,7 @@ impl Lookup {
             sku: p.sku,
             brand: p.brand,
             size: p.size,
+            style: p.style,
             price: p.price,
             price_per_case: p.price_per_case,
             unit_per_case: p.unit_per_case,
@@ -258,57 +274,149 @@ pub struct ProductsQuery {
     pub barangay: Option<BarangayId>,
     /// One packaging family only.
     pub packaging: Option<PackagingId>,
+    /// One style only (`IPA`), as the answer's `facets.styles` name them; any case.
+    #[param(max_length = 100)]
+    pub style: Option<String>,
+    /// One brewery only, as `facets.brands` name them; any case.
+    #[param(max_length = 100)]
+    pub brand: Option<String>,
+    /// One size only (`330 ml`), as `facets.sizes` name them; any case.
+    #[param(max_length = 100)]
+    pub size: Option<String>,
+    /// The lowest price of a unit, in whole pesos (0 to 10,000,000).
+    #[param(minimum = 0, maximum = 10_000_000)]
+    pub min_pesos: Option<i64>,
+    /// The highest price of a unit, in whole pesos (0 to 10,000,000; not below `min_pesos`).
+    #[param(minimum = 0, maximum = 10_000_000)]
+    pub max_pesos: Option<i64>,
+    /// The order: best sellers (the default), price either way, newest, or name.
+    #[param(inline)]
+    pub sort: Option<list::ListSort>,
+    /// The page, from 1 (a page past the last is empty).
+    #[param(minimum = 1, maximum = 1_000_000)]
+    pub page: Option<u32>,
+    /// Products a page: 1 to 48 (24 unless given).
+    #[param(minimum = 1, maximum = 48)]
+    pub per_page: Option<u32>,
 }
 
-fn product_list(ctx: &mut Ctx, q: &ProductsQuery) -> Result<ProductList, ApiError> {
+impl ProductsQuery {
+    /// The list asked for, checked: a field out of its range is refused (422).
+    fn wanted(&self, sort: list::ListSort) -> Result<list::Wanted, ApiError> {
+        let text = |field: &'static str, v: &Option<String>| match v.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(t) if t.chars().count() > 100 => Err(ApiError::refused(
+                422,
+                field,
+                "Enter at most 100 characters.".to_string(),
+            )),
+            Some(t) => Ok(Some(t.to_string())),
+        };
+        let pesos = |field: &'static str, v: Option<i64>| match v {
+            Some(p) if !(0..=list::MAX_PESOS).contains(&p) => Err(ApiError::refused(
+                422,
+                field,
+                format!("Enter a price from 0 to {} pesos.", list::MAX_PESOS),
+            )),
+            _ => Ok(v),
+        };
+        let (min_pesos, max_pesos) = (
+            pesos("min_pesos", self.min_pesos)?,
+            pesos("max_pesos", self.max_pesos)?,
+        );
+        if let (Some(lo), Some(hi)) = (min_pesos, max_pesos) {
+            if lo > hi {
+                return Err(ApiError::refused(
+                    422,
+                    "max_pesos",
+                    "Enter a highest price that is not below the lowest.".to_string(),
+                ));
+            }
+        }
+        let page = self.page.unwrap_or(1);
+        if !(1..=list::MAX_PAGE).contains(&page) {
+            return Err(ApiError::refused(
+                422,
+                "page",
+                format!("Enter a page from 1 to {}.", list::MAX_PAGE),
+            ));
+        }
+        let per_page = self.per_page.unwrap_or(list::PER_PAGE);
+        if !(1..=list::MAX_PER_PAGE).contains(&per_page) {
+            return Err(ApiError::refused(
+                422,
+                "per_page",
+                format!(
+                    "Enter a number of products a page from 1 to {}.",
+                    list::MAX_PER_PAGE
+                ),
+            ));
+        }
+        Ok(list::Wanted {
+            style: text("style", &self.style)?,
+            brand: text("brand", &self.brand)?,
+            size: text("size", &self.size)?,
+            min_pesos,
+            max_pesos,
+            sort: self.sort.unwrap_or(sort),
+            page,
+            per_page,
+        })
+    }
+}
+
+fn product_list(
+    ctx: &mut Ctx,
+    q: &ProductsQuery,
+    sort: list::ListSort,
+) -> Result<ProductList, ApiError> {
+    let wanted = q.wanted(sort)?;
     let lookup = Lookup::load(ctx)?;
     let packaging = q.packaging.map(|id| lookup.packaging(id)).transpose()?;
-    let Some(area) = area_of(ctx, q.barangay)? else {
-        return Ok(ProductList {
+    let listed = list::listed(ctx)?;
+    let page = match area_of(ctx, q.barangay)? {
+        Some(area) => listed.page(area, packaging, &wanted),
+        None => list::Page {
             products: vec![],
-            recommended_products: vec![],
             best_sellers: vec![],
-            filter_types: lookup.filter_types(),
-            brands: vec![],
-        });
+            facets: list::Facets::default(),
+            total: 0,
+        },
     };
-    let rows = db::catalog::products(ctx.conn, area, packaging)?;
-    let best_sellers = lookup.views(rows.iter().filter(|p| p.best_seller).cloned().collect());
-    let products = lookup.views(rows);
-    let mut brands: Vec<String> = products.iter().map(|p| p.brand.clone()).collect();
-    brands.sort();
-    brands.dedup();
+    let per_page = i64::from(wanted.per_page);
     Ok(ProductList {
-        products,
+        products: page.products,
         recommended_products: vec![],
-        best_sellers,
+        best_sellers: page.best_sellers,
         filter_types: lookup.filter_types(),
-        brands,
+        brands: page.facets.brands.iter().map(|f| f.value.clone()).collect(),
+        pages: (page.total + per_page - 1) / per_page,
+        total: page.total,
+        page: i64::from(wanted.page),
+        per_page,
+        facets: page.facets,
     })
 }
 
 framework::declare!(
-    /// `GET /api/v1/products?barangay=&packaging=`.
-    pub struct Products = Get "/api/v1/products" as "products", Public, errors [404],
-    (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay (all without one), optionally of one packaging.");
+    /// `GET /api/v1/products?barangay=&packaging=&style=&brand=&size=&min_pesos=&max_pesos=&sort=&page=&per_page=`.
+    pub struct Products = Get "/api/v1/products" as "products", Public, errors [404, 422],
+    (NoParams, ProductsQuery, NoBody) -> ProductList, "A page of the products sold in a barangay (all without one), optionally of one packaging, style, brewery, size and price range, sorted.");
 
 impl Endpoint for Products {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<ProductList, ApiError> {
-        product_list(ctx, &q)
+        product_list(ctx, &q, list::ListSort::BestSellers)
     }
 }
 
 framework::declare!(
     /// `GET /api/v1/products/whats-new`: the catalog, newest first.
-    pub struct WhatsNew = Get "/api/v1/products/whats-new" as "whatsNew", Public, errors [404],
-    (NoParams, ProductsQuery, NoBody) -> ProductList, "The products sold in a barangay, newest first.");
+    pub struct WhatsNew = Get "/api/v1/products/whats-new" as "whatsNew", Public, errors [404, 422],
+    (NoParams, ProductsQuery, NoBody) -> ProductList, "A page of the products sold in a barangay, newest first unless sorted otherwise.");
 
 impl Endpoint for WhatsNew {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<ProductList, ApiError> {
-        let mut list = product_list(ctx, &q)?;
-        list.products
-            .sort_by(|a, b| b.created_on.cmp(&a.created_on).then(a.id.cmp(&b.id)));
-        Ok(list)
+        product_list(ctx, &q, list::ListSort::Newest)
     }
 }
 

@@ -1,0 +1,328 @@
+//! The product lists at size (`/buy-beer`, its packaging lists, what's new): sorted, filtered
+//! and cut into pages from the catalog an app server holds in memory for the data version
+//! ([`Held`]: every product as the answers show it and the cities it is sold in), so a list page
+//! costs no more at 10,000 products than at 26 and reads one row of the database (the data
+//! version) besides the place.
+
+use std::collections::BTreeMap;
+
+use db::catalog::Area;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use framework::endpoint::Ctx;
+use framework::error::ApiError;
+use framework::shelf::Shelf;
+
+use super::{Lookup, ProductView};
+
+/// How many products a list page shows unless asked for fewer or more (up to [`MAX_PER_PAGE`]).
+pub const PER_PAGE: u32 = 24;
+pub const MAX_PER_PAGE: u32 = 48;
+/// The last page a list is asked for (a page past the last is empty).
+pub const MAX_PAGE: u32 = 1_000_000;
+/// The highest price a list's range reads, in whole pesos.
+pub const MAX_PESOS: i64 = 10_000_000;
+/// How many best sellers a list names (the home page's strip).
+pub const BEST_SELLERS: usize = 24;
+
+/// How a list is sorted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema, TS)]
+pub enum ListSort {
+    /// Best sellers first, then the catalog's order.
+    #[default]
+    #[serde(rename = "best")]
+    BestSellers,
+    /// The lowest price first.
+    #[serde(rename = "price")]
+    PriceLow,
+    /// The highest price first.
+    #[serde(rename = "price-desc")]
+    PriceHigh,
+    /// The newest first.
+    #[serde(rename = "newest")]
+    Newest,
+    /// By name, A to Z.
+    #[serde(rename = "name")]
+    Name,
+}
+
+impl ListSort {
+    pub const ALL: [ListSort; 5] = [
+        Self::BestSellers,
+        Self::PriceLow,
+        Self::PriceHigh,
+        Self::Newest,
+        Self::Name,
+    ];
+
+    /// Its value in an address (`?sort=price-desc`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::BestSellers => "best",
+            Self::PriceLow => "price",
+            Self::PriceHigh => "price-desc",
+            Self::Newest => "newest",
+            Self::Name => "name",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+
+    /// What the sort menu calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::BestSellers => "Best sellers",
+            Self::PriceLow => "Price: low to high",
+            Self::PriceHigh => "Price: high to low",
+            Self::Newest => "Newest",
+            Self::Name => "Name: A to Z",
+        }
+    }
+}
+
+framework::export_const!(
+    /// The list pages' sort menu: each sort's value in the address and its label, the default first.
+    LIST_SORTS = ListSort::ALL
+        .iter()
+        .map(|s| serde_json::json!({ "value": s.as_str(), "label": s.label() }))
+        .collect::<Vec<_>>()
+);
+framework::export_const!(
+    /// How many products a list page shows.
+    LIST_PER_PAGE = PER_PAGE
+);
+
+/// One value of a filter and how many products of the list (before the other filters) have it.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct Facet {
+    pub value: String,
+    pub count: i64,
+}
+
+/// What a list can be narrowed by, counted among the products sold at the place (of the
+/// packaging asked for); the lowest and highest price in centavos (0 when there are none).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, ToSchema, TS)]
+pub struct Facets {
+    pub styles: Vec<Facet>,
+    pub sizes: Vec<Facet>,
+    pub brands: Vec<Facet>,
+    pub min_price: i64,
+    pub max_price: i64,
+}
+
+/// A list asked for: the filters besides the place and packaging, the sort and the page.
+#[derive(Debug, Clone, Default)]
+pub struct Wanted {
+    pub style: Option<String>,
+    pub brand: Option<String>,
+    pub size: Option<String>,
+    /// Whole pesos, inclusive.
+    pub min_pesos: Option<i64>,
+    pub max_pesos: Option<i64>,
+    pub sort: ListSort,
+    /// From 1.
+    pub page: u32,
+    pub per_page: u32,
+}
+
+/// A page of a list.
+pub struct Page {
+    pub products: Vec<ProductView>,
+    pub best_sellers: Vec<ProductView>,
+    pub facets: Facets,
+    pub total: i64,
+}
+
+/// Every product, in the catalog's order, with where it is sold.
+pub struct Listed {
+    entries: Vec<Entry>,
+}
+
+struct Entry {
+    view: ProductView,
+    best_seller: bool,
+    all_areas: bool,
+    /// The cities it is listed for (when not sold everywhere), sorted.
+    cities: Vec<i64>,
+    /// Its name as the name sort compares it.
+    name_key: String,
+}
+
+/// The catalog an app server holds for the lists (a setting of the API: `ApiConfig::settings`).
+pub type Held = Shelf<Listed>;
+
+impl Listed {
+    fn build(ctx: &mut Ctx) -> Result<Self, ApiError> {
+        let products = db::catalog::products(ctx.conn, Area::Anywhere, None)?;
+        let mut cities: BTreeMap<i32, Vec<i64>> = BTreeMap::new();
+        for (product, city) in db::catalog::product_cities(ctx.conn)? {
+            cities.entry(product).or_default().push(city);
+        }
+        let lookup = Lookup::load(ctx)?;
+        let entries = products
+            .into_iter()
+            .map(|p| {
+                let mut listed = cities.remove(&p.id.get()).unwrap_or_default();
+                listed.sort_unstable();
+                Entry {
+                    best_seller: p.best_seller,
+                    all_areas: p.sold_in_all_areas,
+                    cities: listed,
+                    name_key: p.product_name.to_lowercase(),
+                    view: lookup.view(p),
+                }
+            })
+            .collect();
+        Ok(Self { entries })
+    }
+
+    /// How many products it holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The page `wanted` of the products sold in `area`, of `packaging` when given.
+    pub fn page(
+        &self,
+        area: Area,
+        packaging: Option<domain::PackagingId>,
+        wanted: &Wanted,
+    ) -> Page {
+        let sold: Vec<&Entry> = self
+            .entries
+            .iter()
+            .filter(|e| packaging.is_none_or(|k| e.view.packaging.id == k))
+            .filter(|e| match area {
+                Area::Anywhere => true,
+                Area::City(city) => e.all_areas || e.cities.binary_search(&city.get()).is_ok(),
+            })
+            .collect();
+        let facets = facets(&sold);
+        let best_sellers = sold
+            .iter()
+            .filter(|e| e.best_seller)
+            .take(BEST_SELLERS)
+            .map(|e| e.view.clone())
+            .collect();
+        let same = |want: &Option<String>, have: &str| {
+            want.as_deref()
+                .is_none_or(|w| w.trim().eq_ignore_ascii_case(have.trim()))
+        };
+        let mut chosen: Vec<&Entry> = sold
+            .into_iter()
+            .filter(|e| same(&wanted.style, &e.view.style))
+            .filter(|e| same(&wanted.brand, &e.view.brand))
+            .filter(|e| same(&wanted.size, &e.view.size))
+            .filter(|e| wanted.min_pesos.is_none_or(|m| e.view.price >= m * 100))
+            .filter(|e| wanted.max_pesos.is_none_or(|m| e.view.price <= m * 100))
+            .collect();
+        // Stable sorts: equal products keep the catalog's order.
+        match wanted.sort {
+            ListSort::BestSellers => chosen.sort_by_key(|e| !e.best_seller),
+            ListSort::PriceLow => chosen.sort_by_key(|e| e.view.price),
+            ListSort::PriceHigh => chosen.sort_by_key(|e| std::cmp::Reverse(e.view.price)),
+            ListSort::Newest => chosen.sort_by(|a, b| b.view.created_on.cmp(&a.view.created_on)),
+            ListSort::Name => chosen.sort_by(|a, b| a.name_key.cmp(&b.name_key)),
+        }
+        let per_page = wanted.per_page.max(1) as usize;
+        let skip = (wanted.page.max(1) as usize - 1).saturating_mul(per_page);
+        Page {
+            total: chosen.len() as i64,
+            products: chosen
+                .iter()
+                .skip(skip)
+                .take(per_page)
+                .map(|e| e.view.clone())
+                .collect(),
+            best_sellers,
+            facets,
+        }
+    }
+}
+
+fn facets(sold: &[&Entry]) -> Facets {
+    let count = |pick: &dyn Fn(&Entry) -> &str| {
+        let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
+        for e in sold {
+            let value = pick(e).trim();
+            if !value.is_empty() {
+                *counts.entry(value).or_default() += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .map(|(value, count)| Facet {
+                value: value.to_string(),
+                count,
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut sizes = count(&|e| &e.view.size);
+    // Sizes by how much they hold (320 ml before 1 L before 20 L), not by their text.
+    sizes.sort_by_key(|f| (millilitres(&f.value).unwrap_or(u64::MAX), f.value.clone()));
+    Facets {
+        styles: count(&|e| &e.view.style),
+        sizes,
+        brands: count(&|e| &e.view.brand),
+        min_price: sold.iter().map(|e| e.view.price).min().unwrap_or(0),
+        max_price: sold.iter().map(|e| e.view.price).max().unwrap_or(0),
+    }
+}
+
+/// `330 ml`, `1 L`, `1.5 L`, `20L` in millilitres.
+fn millilitres(size: &str) -> Option<u64> {
+    let s = size.trim().to_ascii_lowercase();
+    let (number, unit) = s.split_at(s.find(|c: char| !(c.is_ascii_digit() || c == '.'))?);
+    let number: f64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "ml" => 1.0,
+        "cl" => 10.0,
+        "l" => 1000.0,
+        _ => return None,
+    };
+    Some((number * factor).round() as u64)
+}
+
+/// The catalog held for the lists at `version`: the app server's, or (a tool's context, without
+/// one) built for this call.
+pub fn listed(ctx: &mut Ctx) -> Result<std::sync::Arc<Listed>, ApiError> {
+    let version = super::data_version(ctx)?;
+    match ctx.config.settings.get::<std::sync::Arc<Held>>().cloned() {
+        Some(shelf) => shelf.get(version, || Listed::build(ctx)),
+        None => Ok(std::sync::Arc::new(Listed::build(ctx)?)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_as_millilitres() {
+        assert_eq!(millilitres("330 ml"), Some(330));
+        assert_eq!(millilitres("1 L"), Some(1000));
+        assert_eq!(millilitres("1.5 L"), Some(1500));
+        assert_eq!(millilitres("20L"), Some(20_000));
+        assert_eq!(millilitres("a keg"), None);
+        assert_eq!(millilitres(""), None);
+    }
+
+    #[test]
+    fn every_sort_reads_back_from_its_value() {
+        for s in ListSort::ALL {
+            assert_eq!(ListSort::parse(s.as_str()), Some(s));
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(json, format!("\"{}\"", s.as_str()));
+        }
+        assert_eq!(ListSort::parse("cheapest"), None);
+        assert_eq!(ListSort::default(), ListSort::ALL[0]);
+    }
+}
