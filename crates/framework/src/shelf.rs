@@ -52,6 +52,13 @@ impl<T> Shelf<T> {
         Ok(value)
     }
 
+    /// The value held if it is of the data version `version`.
+    pub fn at(&self, version: i64) -> Option<Arc<T>> {
+        self.held()
+            .filter(|(v, _)| *v == version)
+            .map(|(_, value)| value)
+    }
+
     /// The data version held, if any.
     pub fn version(&self) -> Option<i64> {
         self.held().map(|(v, _)| v)

@@ -302,6 +302,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         }
         None => None,
     };
+    actix_web::rt::spawn(keep_the_catalog_held(api.clone()));
     tracing::info!("serving the store on http://{}", config.bind);
     let served = server.await.map_err(|e| e.to_string());
     if let Some(metrics) = metrics {
@@ -313,6 +314,35 @@ pub async fn serve(config: Config) -> Result<(), String> {
     }
     tracing::info!("stopped");
     served
+}
+
+/// Holds the catalog's lists and search index for the data version now: at start, then within a
+/// second of each move of the version (an import, a product changed), off the actix workers (the
+/// build runs on the database's blocking threads), so no shopper's request waits for a build.
+async fn keep_the_catalog_held(api: web::Data<ApiState>) {
+    let mut held = None;
+    loop {
+        let version = api.watch.data_version();
+        if held != Some(version) {
+            let started = std::time::Instant::now();
+            match api
+                .run(framework::Caller::default(), api::search::hold)
+                .await
+            {
+                Ok(products) => {
+                    tracing::info!(
+                        products,
+                        version,
+                        ms = started.elapsed().as_millis() as u64,
+                        "holding the catalog's lists and search index"
+                    );
+                    held = Some(version);
+                }
+                Err(e) => tracing::warn!("holding the catalog: {e} (tried again in a second)"),
+            }
+        }
+        actix_web::rt::time::sleep(db::watch::EVERY).await;
+    }
 }
 
 /// Plans the page at `path` (no query, not in maintenance) for a shopper with these gate

@@ -339,6 +339,63 @@ async fn list_pages_link_their_neighbours_and_keep_their_address(b: Backend) {
     );
 }
 
+/// Past 50,000 addresses the sitemap is an index of files of at most 50,000 each, which together
+/// list every page and product once.
+async fn past_50000_addresses_the_sitemap_is_an_index(b: Backend) {
+    let db = database(b);
+    db::demo_catalog::generate(&mut db.pool.get().unwrap(), 50_000).unwrap();
+    let store = store!(db);
+    let r = send!(store, get("/sitemap.xml", ""));
+    assert_eq!(r.status, StatusCode::OK);
+    let index = r.text();
+    assert!(
+        index.contains("<sitemapindex"),
+        "{}",
+        &index[..index.len().min(500)]
+    );
+    assert_eq!(index.matches("<sitemap>").count(), 2);
+    assert!(index.contains("<loc>https://shop.example/sitemap-1.xml</loc>"));
+    let mut locs = HashSet::new();
+    for n in 1..=2 {
+        let r = send!(store, get(&format!("/sitemap-{n}.xml"), ""));
+        assert_eq!(r.status, StatusCode::OK, "part {n}");
+        assert_eq!(
+            r.headers.get("content-type").unwrap(),
+            "application/xml; charset=utf-8"
+        );
+        let part = r.text();
+        let count = part.matches("<url>").count();
+        assert!(count <= 50_000, "part {n}: {count}");
+        for loc in part.split("<loc>").skip(1) {
+            assert!(
+                locs.insert(loc.split('<').next().unwrap().to_string()),
+                "listed twice: {loc}"
+            );
+        }
+    }
+    assert!(locs.contains("https://shop.example/faqs"));
+    assert!(locs.contains("https://shop.example/single-product/tala-pale-pilsen-320ml"));
+    let products = locs
+        .iter()
+        .filter(|l| l.contains("/single-product/"))
+        .count();
+    assert_eq!(products, 50_026, "every product once");
+    for missing in [
+        "/sitemap-3.xml",
+        "/sitemap-0.xml",
+        "/sitemap-01.xml",
+        "/sitemap-x.xml",
+        "/sitemap-99999999999.xml",
+    ] {
+        assert_eq!(
+            send!(store, get(missing, "")).status,
+            StatusCode::NOT_FOUND,
+            "{missing}"
+        );
+    }
+}
+
+both!(past_50000_addresses_the_sitemap_is_an_index);
 both!(the_seed_s_list_is_cut_into_pages_of_24);
 both!(lists_sort_by_price_name_and_newest);
 both!(lists_filter_by_style_brewery_size_and_price);

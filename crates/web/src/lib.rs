@@ -65,6 +65,8 @@ pub struct WebState {
     pub same_asked: same_asked::SameAsked,
     /// The product photos' folder ([`media_files`]).
     pub media: Arc<media::Store>,
+    /// The sitemap files of the data version ([`seo`]).
+    pub sitemaps: framework::shelf::Shelf<seo::Sitemaps>,
 }
 
 impl WebState {
@@ -97,6 +99,7 @@ impl WebState {
             visitors: visitor::parts_cache(),
             same_asked: same_asked::SameAsked::default(),
             media: Arc::new(media),
+            sitemaps: framework::shelf::Shelf::default(),
         })
     }
 }
@@ -170,6 +173,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
         None::<NoPost>,
     ))
     .service(resource("/sitemap.xml", Some(seo::sitemap), None::<NoPost>))
+    .service(resource(
+        "/sitemap-{n}.xml",
+        Some(seo::sitemap_part),
+        None::<NoPost>,
+    ))
     .service(resource("/robots.txt", Some(seo::robots), None::<NoPost>));
     // Every form's address: the pages with actions (routes.ts) and the forms with a handler of
     // their own. Its page answers GET; an address without a page goes home.

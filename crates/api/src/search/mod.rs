@@ -16,3 +16,14 @@ pub use index::Held;
 pub use words::search_word;
 
 framework::register!(Search);
+
+/// Makes what the app server holds for the catalog's data version now (the catalog as the lists
+/// read it, and its search index) if it does not hold it yet: the server does so when it starts
+/// and each time the version moves, so no shopper's request waits for a build. Answers how many
+/// products are held.
+pub fn hold(ctx: &mut framework::endpoint::Ctx) -> Result<usize, framework::error::ApiError> {
+    let listed = crate::catalog::list::listed(ctx)?;
+    let version = crate::catalog::data_version(ctx)?;
+    index::index(ctx, version)?;
+    Ok(listed.len())
+}

@@ -16,6 +16,13 @@ test('shop pages are kept, account, checkout, order and staff pages never', () =
   assert.equal(way('/cartography'), 'page');
 });
 
+test("a search's results and suggestions are asked each time, never kept (one per query)", () => {
+  assert.equal(way('/search?q=habagat+lata'), 'private-page');
+  assert.equal(way('/api/v1/search?q=habagat&limit=8', 'GET', 'cors'), 'network');
+  assert.equal(way('/searching-for-beer'), 'page');
+  assert.equal(way('/api/v1/searches', 'GET', 'cors'), 'read');
+});
+
 test('files by their kind; writes, other sites and the worker itself untouched', () => {
   assert.equal(way('/assets/client-ABC.js', 'GET', 'no-cors'), 'kept-forever');
   assert.equal(way('/media/0a1b-480.webp', 'GET', 'no-cors'), 'kept-forever');

@@ -12,7 +12,7 @@ export type Way =
   | 'kept-refreshed'
   /** A page opened: fetched; on a dead or stalled link, the copy kept of it or the offline page. */
   | 'page'
-  /** An account, cart, checkout, order or staff page: fetched, never kept; on a dead link the offline page. */
+  /** An account, cart, checkout, order or staff page, or a search's results: fetched, never kept; on a dead link the offline page. */
   | 'private-page'
   /** An API read: fetched; kept when the answer may be (public), answered from it offline. */
   | 'read'
@@ -22,6 +22,13 @@ export type Way =
 /** The pages a shopper may see again offline, by their path; not account, checkout or orders. */
 const PRIVATE_PAGES = /^\/(cart|checkout|active-order|my-account|login|logout|registration|reset-password|change-password|setup-address|newsletter|staff|offline)(\/|$)/;
 
+/**
+ * What is asked once per query and not kept: a search's results and the suggestions as one types
+ * (each query a page or an answer of its own, which would push the catalog's pages out of the
+ * bounded cache).
+ */
+const PER_QUERY = /^\/(search|api\/v1\/search)(\/|$)/;
+
 export function wayOf(url: URL, origin: string, method: string, mode: string): Way {
   // Only GETs: a HEAD's empty body would be kept under the GET's key.
   if (url.origin !== origin || method !== 'GET') return 'network';
@@ -29,8 +36,8 @@ export function wayOf(url: URL, origin: string, method: string, mode: string): W
   if (path === '/sw.js') return 'network';
   if (path.startsWith('/assets/') || path.startsWith('/media/')) return 'kept-forever';
   if (path.startsWith('/img/')) return 'kept-refreshed';
-  if (path.startsWith('/api/')) return path.startsWith('/api/v1/staff') ? 'network' : 'read';
-  if (mode === 'navigate') return PRIVATE_PAGES.test(path) ? 'private-page' : 'page';
+  if (path.startsWith('/api/')) return path.startsWith('/api/v1/staff') || PER_QUERY.test(path) ? 'network' : 'read';
+  if (mode === 'navigate') return PRIVATE_PAGES.test(path) || PER_QUERY.test(path) ? 'private-page' : 'page';
   return 'network';
 }
 
