@@ -28,9 +28,10 @@ export let store;
 /** Chromium, launched with `chromiumOptions`. */
 export let browser;
 
-export function useStoreAndBrowser() {
+/** `options`: the store's (`startStore`), e.g. `{ demoCatalog: 200 }`. */
+export function useStoreAndBrowser(options = {}) {
   before(async () => {
-    store = await startStore();
+    store = await startStore(options);
     browser = await chromium.launch(chromiumOptions);
   });
   after(async () => {

@@ -58,51 +58,6 @@ test('with JavaScript the page hydrates without console errors or hydration warn
   await context.close();
 });
 
-test('without JavaScript the list sorts, filters and pages by its address', async () => {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto(`${store.base}/buy-beer`);
-  const list = page.locator('#browse-cont');
-  await list.getByText('Showing 1–24 of 26 products').waitFor();
-  await list.getByRole('link', { name: 'Next page' }).click();
-  await page.waitForURL(/\/buy-beer\?page=2/);
-  assert.equal(await list.locator('li.card').count(), 2);
-  await list.getByText('Showing 25–26 of 26 products').waitFor();
-  assert.equal(await list.getByRole('link', { name: 'Previous page' }).getAttribute('rel'), 'prev');
-  // The form: a style and a sort, sent as a plain GET; the list starts again at page 1.
-  await list.getByText('Sort and filter').click();
-  await list.getByLabel('Style').selectOption('IPA');
-  await list.getByLabel('Sort by').selectOption('price-desc');
-  await list.getByRole('button', { name: 'Show products' }).click();
-  await page.waitForURL(/style=IPA/);
-  const url = new URL(page.url());
-  assert.equal(url.searchParams.get('sort'), 'price-desc');
-  assert.equal(url.searchParams.get('page'), null);
-  const names = await list.locator('li.card .card-name').allInnerTexts();
-  assert.deepEqual(names.sort(), ['Bangkal IPA 330 ml', 'Bangkal IPA Can 330 ml', 'Bangkal IPA Keg 20 L']);
-  assert.equal(await list.getByLabel('Style').inputValue(), 'IPA', 'the form shows what the list is');
-  await list.getByRole('link', { name: 'Clear all' }).click();
-  await page.waitForURL(/\/buy-beer#browse-cont$/);
-  assert.equal(await list.locator('li.card').count(), 24);
-  await context.close();
-});
-
-test('with JavaScript Load more adds the next page below without leaving', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${store.base}/buy-beer`);
-  await page.waitForSelector('html[data-hydrated="true"]');
-  const list = page.locator('#browse-cont');
-  await list.getByRole('button', { name: 'Load more' }).click();
-  await list.getByText('26 products').waitFor();
-  assert.equal(await list.locator('li.card').count(), 26);
-  assert.ok(page.url().endsWith('/buy-beer'), 'the page stayed');
-  // Everything is shown: no more to load, no next page.
-  assert.equal(await list.getByRole('button', { name: 'Load more' }).count(), 0);
-  assert.equal(await list.getByRole('link', { name: 'Next page' }).count(), 0);
-  await context.close();
-});
-
 test('an unknown path shows the not-found page with status 404', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -21,7 +21,8 @@ function freePort() {
   });
 }
 
-export async function startStore() {
+/** `demoCatalog`: that many generated products besides the seed's (`store seed --demo-catalog`). */
+export async function startStore({ demoCatalog = 0 } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
   const outbox = path.join(dir, 'outbox');
@@ -41,6 +42,10 @@ export async function startStore() {
   };
   const seed = spawnSync(bin, ['seed'], { cwd: root, env, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`store seed failed: ${seed.stderr}`);
+  if (demoCatalog > 0) {
+    const more = spawnSync(bin, ['seed', '--demo-catalog', String(demoCatalog)], { cwd: root, env, encoding: 'utf8' });
+    if (more.status !== 0) throw new Error(`store seed --demo-catalog failed: ${more.stderr}`);
+  }
   const child = spawn(bin, ['serve'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {

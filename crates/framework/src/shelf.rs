@@ -1,14 +1,21 @@
 //! What an app server holds in memory for one data version (the search index, the catalog's
-//! lists): built when first asked for and again once the data version has moved, by one call
-//! while the others go on with what was held before (a moment older, never blocked behind a
-//! build). Calls build on the database's blocking threads, never on an actix worker.
+//! lists, the sitemap): built when first asked for and again once the data version has moved, by
+//! one call while the others asking for the same version wait for it. Never the value of another
+//! version: a page rendered from it is cached under its version's key, and an older value there
+//! would stay until the version moved again. Calls build on the database's blocking threads, never
+//! on an actix worker; the server builds a new version in the background as soon as it sees it,
+//! so shoppers rarely wait.
 
-use std::sync::{Arc, Mutex, RwLock, TryLockError};
+use std::sync::{Arc, Mutex, RwLock};
 
-/// The value of one data version, shared by the app server's calls (put in
+/// How many versions are held: the newest two, so a request that read the version just before it
+/// moved does not make the store build the old one again.
+const KEPT: usize = 2;
+
+/// The values of the latest data versions, shared by the app server's calls (put in
 /// [`crate::ApiConfig::settings`] as an `Arc<Shelf<T>>`).
 pub struct Shelf<T> {
-    held: RwLock<Option<(i64, Arc<T>)>>,
+    held: RwLock<Vec<(i64, Arc<T>)>>,
     /// Taken by the call that builds.
     building: Mutex<()>,
 }
@@ -16,56 +23,50 @@ pub struct Shelf<T> {
 impl<T> Default for Shelf<T> {
     fn default() -> Self {
         Self {
-            held: RwLock::new(None),
+            held: RwLock::new(Vec::new()),
             building: Mutex::new(()),
         }
     }
 }
 
 impl<T> Shelf<T> {
-    /// The value of the data version `version`, built now by `build` if none of it is held; while
-    /// another call builds it, the value before (only the first build waits).
+    /// The value of the data version `version`, built now by `build` if it is not held; while
+    /// another call builds, this one waits for it (one build a version).
     pub fn get<E>(&self, version: i64, build: impl FnOnce() -> Result<T, E>) -> Result<Arc<T>, E> {
-        if let Some((v, value)) = self.held() {
-            if v == version {
-                return Ok(value);
-            }
+        if let Some(value) = self.at(version) {
+            return Ok(value);
         }
-        let _turn = match self.building.try_lock() {
-            Ok(turn) => turn,
-            // A build that failed by panicking left the turn poisoned: the next call builds.
-            Err(TryLockError::Poisoned(turn)) => turn.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                if let Some((_, value)) = self.held() {
-                    return Ok(value);
-                }
-                self.building.lock().unwrap_or_else(|e| e.into_inner())
-            }
-        };
-        // Built meanwhile by the call waited for (a version that moved back, a restored
-        // database, is built again).
-        if let Some((_, value)) = self.held().filter(|(v, _)| *v == version) {
+        // A build that failed by panicking left the turn poisoned: the next call builds.
+        let _turn = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        // Built meanwhile by the call waited for.
+        if let Some(value) = self.at(version) {
             return Ok(value);
         }
         let value = Arc::new(build()?);
-        *self.held.write().unwrap_or_else(|e| e.into_inner()) = Some((version, value.clone()));
+        let mut held = self.held.write().unwrap_or_else(|e| e.into_inner());
+        held.retain(|(v, _)| *v != version);
+        held.insert(0, (version, value.clone()));
+        held.truncate(KEPT);
         Ok(value)
     }
 
     /// The value held if it is of the data version `version`.
     pub fn at(&self, version: i64) -> Option<Arc<T>> {
-        self.held()
-            .filter(|(v, _)| *v == version)
-            .map(|(_, value)| value)
+        self.held
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(v, _)| *v == version)
+            .map(|(_, value)| value.clone())
     }
 
-    /// The data version held, if any.
+    /// The data version built last, if any.
     pub fn version(&self) -> Option<i64> {
-        self.held().map(|(v, _)| v)
-    }
-
-    fn held(&self) -> Option<(i64, Arc<T>)> {
-        self.held.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.held
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .first()
+            .map(|(v, _)| *v)
     }
 }
 
@@ -74,10 +75,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_version_is_built_once_and_again_when_it_moves() {
+    fn a_version_is_built_once_and_the_last_two_are_kept() {
         let shelf = Shelf::<String>::default();
         let mut builds = 0;
-        for (version, want) in [(1, "v1"), (1, "v1"), (2, "v2"), (2, "v2"), (1, "v1")] {
+        for (version, want) in [
+            (1, "v1"),
+            (1, "v1"),
+            (2, "v2"),
+            (2, "v2"),
+            (1, "v1"),
+            (3, "v3"),
+            (1, "v1"),
+        ] {
             let got = shelf
                 .get(version, || -> Result<_, ()> {
                     builds += 1;
@@ -86,8 +95,10 @@ mod tests {
                 .unwrap();
             assert_eq!(*got, want);
         }
-        assert_eq!(builds, 3);
+        // 1, 2, 3, then 1 again: only the newest two (3 and 2) were kept when it was asked.
+        assert_eq!(builds, 4);
         assert_eq!(shelf.version(), Some(1));
+        assert!(shelf.at(3).is_some() && shelf.at(2).is_none());
     }
 
     #[test]
@@ -99,7 +110,19 @@ mod tests {
     }
 
     #[test]
-    fn while_one_call_builds_the_others_get_the_value_before() {
+    fn a_panicked_build_does_not_stop_the_next() {
+        let shelf = Arc::new(Shelf::<u8>::default());
+        let s = shelf.clone();
+        let panicked = std::thread::spawn(move || {
+            let _ = s.get(1, || -> Result<u8, ()> { panic!("the build failed") });
+        })
+        .join();
+        assert!(panicked.is_err());
+        assert_eq!(*shelf.get(1, || Ok::<_, ()>(9)).unwrap(), 9);
+    }
+
+    #[test]
+    fn while_one_call_builds_the_others_wait_for_the_same_version() {
         let shelf = Arc::new(Shelf::<u8>::default());
         shelf.get(1, || Ok::<_, ()>(1)).unwrap();
         let (started, go) = (
@@ -119,20 +142,21 @@ mod tests {
             })
         };
         started.wait();
-        // Version 2 is being built: the value of version 1 at once, and no second build.
-        assert_eq!(
-            *shelf
-                .get(2, || -> Result<u8, ()> { panic!("built twice") })
-                .unwrap(),
-            1
-        );
+        // Version 2 is being built: another call for it waits and gets 2, never the old 1, and
+        // does not build it again; version 1 is still answered at once.
+        let waiter = {
+            let shelf = shelf.clone();
+            std::thread::spawn(move || {
+                *shelf
+                    .get(2, || -> Result<u8, ()> { panic!("built twice") })
+                    .unwrap()
+            })
+        };
+        assert_eq!(*shelf.at(1).unwrap(), 1);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!waiter.is_finished(), "the waiter waits for the build");
         go.wait();
         assert_eq!(builder.join().unwrap(), 2);
-        assert_eq!(
-            *shelf
-                .get(2, || -> Result<u8, ()> { panic!("built twice") })
-                .unwrap(),
-            2
-        );
+        assert_eq!(waiter.join().unwrap(), 2);
     }
 }

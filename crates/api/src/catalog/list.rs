@@ -189,6 +189,39 @@ impl Listed {
         self.entries.is_empty()
     }
 
+    /// The products sold in `area`, of `packaging` when given, in the catalog's order.
+    fn sold(
+        &self,
+        area: Area,
+        packaging: Option<domain::PackagingId>,
+    ) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .filter(move |e| packaging.is_none_or(|k| e.view.packaging.id == k))
+            .filter(move |e| match area {
+                Area::Anywhere => true,
+                Area::City(city) => e.all_areas || e.cities.binary_search(&city.get()).is_ok(),
+            })
+    }
+
+    /// Up to `n` products like `product` (its packaging, sold in `area`): best sellers first,
+    /// then the orderable ones, then the catalog's order.
+    pub fn like(&self, area: Area, product: &ProductView, n: usize) -> Vec<ProductView> {
+        let mut like: Vec<&Entry> = self
+            .sold(area, Some(product.packaging.id))
+            .filter(|e| e.view.id != product.id)
+            .collect();
+        like.sort_by_key(|e| (!e.best_seller, !e.view.orderable));
+        like.into_iter().take(n).map(|e| e.view.clone()).collect()
+    }
+
+    /// The product `id` if it is sold in `area`.
+    pub fn sold_in(&self, area: Area, id: domain::ProductId) -> Option<&ProductView> {
+        self.sold(area, None)
+            .find(|e| e.view.id == id)
+            .map(|e| &e.view)
+    }
+
     /// The page `wanted` of the products sold in `area`, of `packaging` when given.
     pub fn page(
         &self,
@@ -196,15 +229,7 @@ impl Listed {
         packaging: Option<domain::PackagingId>,
         wanted: &Wanted,
     ) -> Page {
-        let sold: Vec<&Entry> = self
-            .entries
-            .iter()
-            .filter(|e| packaging.is_none_or(|k| e.view.packaging.id == k))
-            .filter(|e| match area {
-                Area::Anywhere => true,
-                Area::City(city) => e.all_areas || e.cities.binary_search(&city.get()).is_ok(),
-            })
-            .collect();
+        let sold: Vec<&Entry> = self.sold(area, packaging).collect();
         let facets = facets(&sold);
         let best_sellers = sold
             .iter()

@@ -516,19 +516,18 @@ impl Endpoint for Promos {
         let Some(area) = area_of(ctx, q.barangay)? else {
             return Ok(vec![].into());
         };
-        let sold = db::catalog::products(ctx.conn, area, None)?;
-        let lookup = Lookup::load(ctx)?;
+        let listed = list::listed(ctx)?;
         let results: Vec<PromoView> = db::content::promos_on(ctx.conn, &date)?
             .into_iter()
             .filter_map(|promo| {
-                let product = sold.iter().find(|p| p.id == promo.product_id)?.clone();
+                let product = listed.sold_in(area, promo.product_id)?.clone();
                 Some(PromoView {
                     id: promo.id,
                     title: promo.title,
                     description: promo.description,
                     starts_on: promo.starts_on,
                     ends_on: promo.ends_on,
-                    product: lookup.view(product),
+                    product,
                 })
             })
             .collect();
@@ -604,21 +603,16 @@ impl Endpoint for SingleProductCall {
                 )
             }
         };
-        let lookup = Lookup::load(ctx)?;
-        let mut also: Vec<Product> = match area {
-            Some(area) => db::catalog::products(ctx.conn, area, Some(product.packaging_id))?
-                .into_iter()
-                .filter(|x| x.id != product.id)
-                .collect(),
+        let product = Lookup::load(ctx)?.view(product);
+        // From the catalog held in memory: a product page never loads the catalog.
+        let you_might_also_like = match area {
+            Some(area) => list::listed(ctx)?.like(area, &product, ALSO_LIKE),
             None => vec![],
         };
-        // Best sellers first, then orderable ones, then catalog order (a stable sort keeps it).
-        also.sort_by_key(|x| (!x.best_seller, !x.orderable));
-        also.truncate(ALSO_LIKE);
         Ok(SingleProduct {
-            product_single: lookup.view(product),
+            product_single: product,
             available_in_area: available,
-            you_might_also_like: lookup.views(also),
+            you_might_also_like,
         })
     }
 }

@@ -1,0 +1,71 @@
+// The product lists at size in Debian's Chromium: a store with 200 generated products besides the
+// seed's, a Makati shopper past the gates (bottles). Without JavaScript the list sorts, filters and
+// pages by its address (links and a GET form); with it, Load more adds the next page in place.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAKATI_SHOPPER, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
+
+useStoreAndBrowser({ demoCatalog: 200 });
+
+const count = async (list) => Number(/of (\d+) products/.exec(await list.locator('p.count').innerText())?.[1]);
+
+test('without JavaScript the list sorts, filters and pages by its address', async () => {
+  const context = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${store.base}/buy-beer`);
+  const list = page.locator('#browse-cont');
+  await list.getByText(/Showing 1–24 of \d+ products/).waitFor();
+  const total = await count(list);
+  assert.ok(total > 48, `more than two pages of bottles: ${total}`);
+  await list.getByRole('link', { name: 'Next page' }).click();
+  await page.waitForURL(/\/buy-beer\?page=2/);
+  await list.getByText(`Showing 25–48 of ${total} products`).waitFor();
+  assert.equal(await list.locator('li.card').count(), 24);
+  assert.equal(await list.getByRole('link', { name: 'Previous page' }).getAttribute('rel'), 'prev');
+  assert.equal(await list.getByRole('link', { name: 'Next page' }).getAttribute('rel'), 'next');
+  const canonical = await page.locator('link[rel=canonical]').getAttribute('href');
+  assert.ok(canonical.endsWith('/buy-beer?page=2'), canonical);
+  // The form: a style and a sort, sent as a plain GET; the list starts again at page 1.
+  await list.getByText('Sort and filter').click();
+  await list.getByLabel('Style').selectOption('Stout');
+  await list.getByLabel('Sort by').selectOption('price-desc');
+  await list.getByRole('button', { name: 'Show products' }).click();
+  await page.waitForURL(/style=Stout/);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('sort'), 'price-desc');
+  assert.equal(url.searchParams.get('page'), null);
+  const prices = await list.locator('li.card .card-price').allInnerTexts();
+  const pesos = prices.map((p) => Number(p.replace(/[^\d.]/g, '')));
+  assert.ok(pesos.length > 0 && pesos.every((p, i) => i === 0 || pesos[i - 1] >= p), prices.join(' '));
+  for (const name of await list.locator('li.card .card-name').allInnerTexts()) assert.match(name, /Stout/);
+  assert.equal(await list.getByLabel('Style').inputValue(), 'Stout', 'the form shows what the list is');
+  await noViolations(page, false, 'a filtered list');
+  // Nothing matches: said, with the way back.
+  await page.goto(`${url.origin}/buy-beer?style=Stout&min=999999`);
+  await list.getByText('No products match these filters.').waitFor();
+  await list.getByRole('link', { name: 'show all products' }).click();
+  await page.waitForURL(/\/buy-beer#browse-cont$/);
+  await list.getByText(`Showing 1–24 of ${total} products`).waitFor();
+  await context.close();
+});
+
+test('with JavaScript Load more adds the next page below without leaving', async () => {
+  const context = await newContext(MAKATI_SHOPPER, { bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${store.base}/buy-beer?sort=name`);
+  await page.waitForSelector('html[data-hydrated="true"]');
+  const list = page.locator('#browse-cont');
+  const total = await count(list);
+  await list.getByRole('button', { name: 'Load more' }).click();
+  await list.getByText(`Showing 1–48 of ${total} products`).waitFor();
+  assert.equal(await list.locator('li.card').count(), 48);
+  assert.ok(page.url().endsWith('/buy-beer?sort=name'), 'the page stayed');
+  const names = await list.locator('li.card .card-name').allInnerTexts();
+  const key = (n) => n.toLowerCase();
+  assert.deepEqual([...names].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)), names, 'still by name across the pages');
+  assert.equal(new Set(names).size, 48, 'no product twice');
+  // The next page's link follows what is shown.
+  assert.ok((await list.getByRole('link', { name: 'Next page' }).getAttribute('href')).includes('page=3'));
+  await noViolations(page, true, 'a list with more loaded');
+  await context.close();
+});
