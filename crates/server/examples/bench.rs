@@ -18,9 +18,9 @@
 //!    pages and the API calls behind them, at 32 connections.
 //!
 //! 10. a catalog of 10,000 products (`db::demo_catalog`, written after the sections above): the
-//!    time to hold its lists and search index, the store's memory, a crowd of 256 connections
-//!    typing different searches (the suggestions' call) against the cached page, and filtered,
-//!    sorted list pages across many places.
+//!     time to hold its lists and search index, the store's memory, a crowd of 256 connections
+//!     typing different searches (the suggestions' call) against the cached page, and filtered,
+//!     sorted list pages across many places.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
 //! `BENCH_ONLY=catalog` runs section 10 alone; `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` with either then
