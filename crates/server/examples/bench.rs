@@ -1481,6 +1481,22 @@ fn typing(addr: &str, places: &[i64], cached_page: &Load) {
         "paths = {{{}}}\nrequest = function()\n  return wrk.format(\"GET\", paths[math.random(#paths)], {{[\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
         lua_list(&searches)
     );
+    // Each search asked once, alone: what a query no one asked before costs.
+    let mut alone: Vec<f64> = searches
+        .iter()
+        .step_by(7)
+        .map(|p| http_answer(addr, p, &[]).ms)
+        .collect();
+    alone.sort_by(f64::total_cmp);
+    println!(
+        "  {} of the searches asked once each, one at a time (nothing kept yet): median {:.2} ms, slowest {:.2} ms",
+        alone.len(),
+        percentile(&alone, 0.5),
+        alone.last().copied().unwrap_or(0.0)
+    );
+    let first = wrk_script(&format!("http://{addr}{}", searches[0]), 256, 5, &[], &lua)
+        .expect("wrk gave no figures for the searches");
+    show("first pass, 5 s (each answer made once, then kept)", &first);
     let typing = wrk_script(&format!("http://{addr}{}", searches[0]), 256, 10, &[], &lua)
         .expect("wrk gave no figures for the searches");
     show(
@@ -1527,6 +1543,25 @@ fn listing(addr: &str, places: &[i64]) {
         "paths = {{{}}}\ncookies = {{{}}}\nrequest = function()\n  return wrk.format(\"GET\", paths[math.random(#paths)], {{[\"Cookie\"] = cookies[math.random(#cookies)], [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
         lua_list(&lists),
         lua_list(&cookies)
+    );
+    // A first pass renders each list page of each place once, in turn (what a new catalog
+    // costs), then the crowd browses what is rendered, as it does between imports.
+    let each_once = format!(
+        "paths = {{{}}}\ncookies = {{{}}}\nlocal threads = 0\nfunction setup(thread)\n  thread:set(\"id\", threads)\n  threads = threads + 1\nend\nn = -1\nrequest = function()\n  n = n + 1\n  local k = n * 2 + id\n  return wrk.format(\"GET\", paths[(k % #paths) + 1], {{[\"Cookie\"] = cookies[(math.floor(k / #paths) % #cookies) + 1], [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
+        lua_list(&lists),
+        lua_list(&cookies)
+    );
+    let first = wrk_script(
+        &format!("http://{addr}{}", lists[0]),
+        32,
+        20,
+        &[],
+        &each_once,
+    )
+    .expect("wrk gave no figures for the lists");
+    show(
+        "first pass, 20 s (each page of each place rendered once)",
+        &first,
     );
     let listing = wrk_script(&format!("http://{addr}{}", lists[0]), 32, 10, &[], &lua)
         .expect("wrk gave no figures for the lists");

@@ -51,6 +51,15 @@ async fn the_seed_s_list_is_cut_into_pages_of_24(b: Backend) {
         .chain(field(&second, "id"))
         .collect();
     assert_eq!(ids.len(), 26, "every product once over the two pages");
+    // The best sellers come with the plain first page only (the home page's strip).
+    assert!(!first["best_sellers"].as_array().unwrap().is_empty());
+    for other in [
+        &second,
+        &list(&db, "sort=name").await,
+        &list(&db, "style=IPA").await,
+    ] {
+        assert_eq!(other["best_sellers"], serde_json::json!([]));
+    }
     let past = list(&db, "page=3").await;
     assert!(products(&past).is_empty());
     assert_eq!(past["total"], 26);

@@ -129,6 +129,19 @@ pub struct Wanted {
     pub per_page: u32,
 }
 
+impl Wanted {
+    /// The list's first page, not filtered (but for the place and packaging) nor sorted.
+    fn is_first_plain(&self) -> bool {
+        self.page == 1
+            && self.sort == ListSort::default()
+            && self.style.is_none()
+            && self.brand.is_none()
+            && self.size.is_none()
+            && self.min_pesos.is_none()
+            && self.max_pesos.is_none()
+    }
+}
+
 /// A page of a list.
 pub struct Page {
     pub products: Vec<ProductView>,
@@ -137,9 +150,22 @@ pub struct Page {
     pub total: i64,
 }
 
-/// Every product, in the catalog's order, with where it is sold.
+/// Every product, in the catalog's order, with where it is sold; each sort's order made once;
+/// each place's facets and best sellers made once when first asked.
 pub struct Listed {
     entries: Vec<Entry>,
+    /// For each of [`ListSort::ALL`], the entries' indices in its order.
+    orders: Vec<Vec<u32>>,
+    /// By place (a city or anywhere) and packaging.
+    places: std::sync::Mutex<std::collections::HashMap<PlaceKey, std::sync::Arc<Place>>>,
+}
+
+type PlaceKey = (Option<i64>, Option<i32>);
+
+/// What a list of one place and packaging shows whatever its filters.
+struct Place {
+    facets: Facets,
+    best_sellers: Vec<ProductView>,
 }
 
 struct Entry {
@@ -150,6 +176,19 @@ struct Entry {
     cities: Vec<i64>,
     /// Its name as the name sort compares it.
     name_key: String,
+}
+
+impl Entry {
+    /// Whether it is sold in `area`, and of `packaging` when given.
+    fn sold(&self, area: Area, packaging: Option<domain::PackagingId>) -> bool {
+        packaging.is_none_or(|k| self.view.packaging.id == k)
+            && match area {
+                Area::Anywhere => true,
+                Area::City(city) => {
+                    self.all_areas || self.cities.binary_search(&city.get()).is_ok()
+                }
+            }
+    }
 }
 
 /// The catalog an app server holds for the lists (a setting of the API: `ApiConfig::settings`).
@@ -176,8 +215,59 @@ impl Listed {
                     view: lookup.view(p),
                 }
             })
+            .collect::<Vec<_>>();
+        let orders = ListSort::ALL
+            .iter()
+            .map(|sort| {
+                let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+                let e = |i: &u32| &entries[*i as usize];
+                // Stable sorts: equal products keep the catalog's order.
+                match sort {
+                    ListSort::BestSellers => order.sort_by_key(|i| !e(i).best_seller),
+                    ListSort::PriceLow => order.sort_by_key(|i| e(i).view.price),
+                    ListSort::PriceHigh => {
+                        order.sort_by_key(|i| std::cmp::Reverse(e(i).view.price))
+                    }
+                    ListSort::Newest => {
+                        order.sort_by(|a, b| e(b).view.created_on.cmp(&e(a).view.created_on))
+                    }
+                    ListSort::Name => order.sort_by(|a, b| e(a).name_key.cmp(&e(b).name_key)),
+                }
+                order
+            })
             .collect();
-        Ok(Self { entries })
+        Ok(Self {
+            entries,
+            orders,
+            places: Default::default(),
+        })
+    }
+
+    /// The facets and best sellers of a place and packaging, made once.
+    fn place(&self, area: Area, packaging: Option<domain::PackagingId>) -> std::sync::Arc<Place> {
+        let key = (
+            match area {
+                Area::Anywhere => None,
+                Area::City(c) => Some(c.get()),
+            },
+            packaging.map(|k| k.get()),
+        );
+        let mut places = self.places.lock().unwrap_or_else(|e| e.into_inner());
+        places
+            .entry(key)
+            .or_insert_with(|| {
+                let sold: Vec<&Entry> = self.sold(area, packaging).collect();
+                std::sync::Arc::new(Place {
+                    facets: facets(&sold),
+                    best_sellers: sold
+                        .iter()
+                        .filter(|e| e.best_seller)
+                        .take(BEST_SELLERS)
+                        .map(|e| e.view.clone())
+                        .collect(),
+                })
+            })
+            .clone()
     }
 
     /// How many products it holds.
@@ -195,13 +285,7 @@ impl Listed {
         area: Area,
         packaging: Option<domain::PackagingId>,
     ) -> impl Iterator<Item = &Entry> {
-        self.entries
-            .iter()
-            .filter(move |e| packaging.is_none_or(|k| e.view.packaging.id == k))
-            .filter(move |e| match area {
-                Area::Anywhere => true,
-                Area::City(city) => e.all_areas || e.cities.binary_search(&city.get()).is_ok(),
-            })
+        self.entries.iter().filter(move |e| e.sold(area, packaging))
     }
 
     /// Up to `n` products like `product` (its packaging, sold in `area`): best sellers first,
@@ -229,34 +313,25 @@ impl Listed {
         packaging: Option<domain::PackagingId>,
         wanted: &Wanted,
     ) -> Page {
-        let sold: Vec<&Entry> = self.sold(area, packaging).collect();
-        let facets = facets(&sold);
-        let best_sellers = sold
-            .iter()
-            .filter(|e| e.best_seller)
-            .take(BEST_SELLERS)
-            .map(|e| e.view.clone())
-            .collect();
+        let place = self.place(area, packaging);
         let same = |want: &Option<String>, have: &str| {
             want.as_deref()
                 .is_none_or(|w| w.trim().eq_ignore_ascii_case(have.trim()))
         };
-        let mut chosen: Vec<&Entry> = sold
-            .into_iter()
+        let sort = ListSort::ALL
+            .iter()
+            .position(|s| *s == wanted.sort)
+            .unwrap_or(0);
+        let chosen: Vec<&Entry> = self.orders[sort]
+            .iter()
+            .map(|i| &self.entries[*i as usize])
+            .filter(|e| e.sold(area, packaging))
             .filter(|e| same(&wanted.style, &e.view.style))
             .filter(|e| same(&wanted.brand, &e.view.brand))
             .filter(|e| same(&wanted.size, &e.view.size))
             .filter(|e| wanted.min_pesos.is_none_or(|m| e.view.price >= m * 100))
             .filter(|e| wanted.max_pesos.is_none_or(|m| e.view.price <= m * 100))
             .collect();
-        // Stable sorts: equal products keep the catalog's order.
-        match wanted.sort {
-            ListSort::BestSellers => chosen.sort_by_key(|e| !e.best_seller),
-            ListSort::PriceLow => chosen.sort_by_key(|e| e.view.price),
-            ListSort::PriceHigh => chosen.sort_by_key(|e| std::cmp::Reverse(e.view.price)),
-            ListSort::Newest => chosen.sort_by(|a, b| b.view.created_on.cmp(&a.view.created_on)),
-            ListSort::Name => chosen.sort_by(|a, b| a.name_key.cmp(&b.name_key)),
-        }
         let per_page = wanted.per_page.max(1) as usize;
         let skip = (wanted.page.max(1) as usize - 1).saturating_mul(per_page);
         Page {
@@ -267,8 +342,14 @@ impl Listed {
                 .take(per_page)
                 .map(|e| e.view.clone())
                 .collect(),
-            best_sellers,
-            facets,
+            // The home page's strip reads them with the list's plain first page; every other
+            // page of a list would only carry them unread (half its data, at 24 a page).
+            best_sellers: if wanted.is_first_plain() {
+                place.best_sellers.clone()
+            } else {
+                vec![]
+            },
+            facets: place.facets.clone(),
         }
     }
 }

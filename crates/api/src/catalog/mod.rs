@@ -126,6 +126,8 @@ pub struct ProductList {
     pub products: Vec<ProductView>,
     /// Meant for members and not filled yet; guests get none.
     pub recommended_products: Vec<ProductView>,
+    /// The place's best sellers (of the packaging; at most 24), with the list's first page when
+    /// it is neither filtered nor sorted (the home page's strip); empty with any other page.
     pub best_sellers: Vec<ProductView>,
     pub filter_types: Vec<FilterTypeView>,
     /// The breweries of the list (before its filters), A to Z.
