@@ -1560,7 +1560,10 @@ fn listing(addr: &str, places: &[i64]) {
     )
     .expect("wrk gave no figures for the lists");
     show(
-        "first pass, 20 s (each page of each place rendered once)",
+        &format!(
+            "first pass, 20 s ({} pages x places asked in turn, each rendered once and kept while the cache holds it)",
+            lists.len() * cookies.len()
+        ),
         &first,
     );
     let listing = wrk_script(&format!("http://{addr}{}", lists[0]), 32, 10, &[], &lua)

@@ -1009,7 +1009,12 @@ export type ProductList = { products: Array<ProductView>,
 /**
  * Meant for members and not filled yet; guests get none.
  */
-recommended_products: Array<ProductView>, best_sellers: Array<ProductView>, filter_types: Array<FilterTypeView>, 
+recommended_products: Array<ProductView>, 
+/**
+ * The place's best sellers (of the packaging; at most 24), with the list's first page when
+ * it is neither filtered nor sorted (the home page's strip); empty with any other page.
+ */
+best_sellers: Array<ProductView>, filter_types: Array<FilterTypeView>, 
 /**
  * The breweries of the list (before its filters), A to Z.
  */
