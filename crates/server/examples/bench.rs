@@ -511,7 +511,11 @@ fn bench_config(dir: &Path, public: &Path) -> server::Config {
             .unwrap_or(8),
         workers: 2,
         production: false,
-        cache_mb: 128,
+        // CACHE_MB as the store reads it (128 by default): how much the crowds' pages need.
+        cache_mb: std::env::var("CACHE_MB")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(128),
         mail_outbox: dir.join("outbox"),
         media_dir: dir.join("media"),
         smtp_url: None,
