@@ -72,25 +72,6 @@ pub fn product_cities(conn: &mut AnyConnection) -> QueryResult<Vec<(i32, i64)>> 
         .load(conn)
 }
 
-/// The products of `ids` (those that exist), in no order.
-pub fn products_by_ids(conn: &mut AnyConnection, ids: &[i32]) -> QueryResult<Vec<Product>> {
-    products::table
-        .filter(products::id.eq_any(ids))
-        .select(Product::as_select())
-        .load(conn)
-}
-
-/// Of the products `ids`, those that can be ordered in `area`: orderable, and sold there.
-pub fn orderable_among(conn: &mut AnyConnection, area: Area, ids: &[i32]) -> QueryResult<Vec<i32>> {
-    let mut query = products::table
-        .filter(products::id.eq_any(ids))
-        .filter(products::orderable.eq(true))
-        .select(products::id)
-        .into_boxed();
-    query = sold_in(query, area);
-    query.load(conn)
-}
-
 /// `query` narrowed to the products sold in `area`: everywhere, or in the city (sold in every
 /// area, or listed for it).
 fn sold_in<'a, ST>(

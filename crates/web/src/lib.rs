@@ -66,7 +66,7 @@ pub struct WebState {
     /// The product photos' folder ([`media_files`]).
     pub media: Arc<media::Store>,
     /// The sitemap files of the data version ([`seo`]).
-    pub sitemaps: framework::shelf::Shelf<seo::Sitemaps>,
+    pub sitemaps: Arc<framework::shelf::Shelf<seo::Sitemaps>>,
 }
 
 impl WebState {
@@ -99,7 +99,7 @@ impl WebState {
             visitors: visitor::parts_cache(),
             same_asked: same_asked::SameAsked::default(),
             media: Arc::new(media),
-            sitemaps: framework::shelf::Shelf::default(),
+            sitemaps: Arc::default(),
         })
     }
 }

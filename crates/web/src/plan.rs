@@ -76,7 +76,7 @@ const GATE_STEPS: [(&str, &str, ParseStep); 4] = [
 /// range in whole pesos (a lowest above the highest: the two swapped). Anything else is left out,
 /// as if not given.
 fn list_vars(vars: &mut Vars, query: &Fields) {
-    use api::catalog::list::{ListSort, MAX_PESOS};
+    use api::catalog::list::{ListSort, MAX_FILTER, MAX_PESOS};
     if let Some(sort) = query.get("sort").and_then(ListSort::parse) {
         vars.insert("sort".into(), sort.as_str().into());
     }
@@ -84,7 +84,7 @@ fn list_vars(vars: &mut Vars, query: &Fields) {
         if let Some(v) = query
             .get(name)
             .map(str::trim)
-            .filter(|v| !v.is_empty() && v.chars().count() <= 100)
+            .filter(|v| !v.is_empty() && v.chars().count() <= MAX_FILTER)
         {
             vars.insert(name.into(), v.to_string());
         }

@@ -13,7 +13,8 @@ pub const SITEMAP_MAX: usize = 50_000;
 /// The sitemap files of a data version: one (`/sitemap.xml` itself), or the index first and then
 /// its parts. Made once a version (a setting of the pages: [`WebState::sitemaps`]).
 pub struct Sitemaps {
-    files: Vec<String>,
+    /// Shared by every answer (no copy of a file of megabytes per request).
+    files: Vec<web::Bytes>,
 }
 
 impl Sitemaps {
@@ -34,7 +35,7 @@ impl Sitemaps {
         };
         if locs.len() <= max {
             return Self {
-                files: vec![urlset(locs)],
+                files: vec![urlset(locs).into()],
             };
         }
         let parts: Vec<String> = locs.chunks(max.max(1)).map(urlset).collect();
@@ -48,46 +49,49 @@ impl Sitemaps {
             ));
         }
         index.push_str("</sitemapindex>\n");
-        let mut files = vec![index];
-        files.extend(parts);
+        let mut files = vec![web::Bytes::from(index)];
+        files.extend(parts.into_iter().map(web::Bytes::from));
         Self { files }
     }
 }
 
-/// Every address crawlers are given: the listed pages, then every product.
+/// Every address crawlers are given: the listed pages, then every product. Made on the database's
+/// blocking threads, once a data version (the other callers wait for that one build).
 async fn sitemaps(state: &WebState) -> Result<std::sync::Arc<Sitemaps>, framework::ApiError> {
-    let version = state.api.watch.data_version();
-    if let Some(held) = state.sitemaps.at(version as i64) {
+    let version = state.api.watch.data_version() as i64;
+    if let Some(held) = state.sitemaps.at(version) {
         return Ok(held);
     }
-    let slugs = state
-        .api
-        .run(framework::Caller::default(), |ctx| {
-            api::catalog::slugs(ctx.conn)
-        })
-        .await?;
-    let base = &state.api.config.public_url;
-    let locs: Vec<String> = state
+    let base = state.api.config.public_url.to_string();
+    let pages: Vec<String> = state
         .routes
         .routes
         .iter()
         .filter(|r| r.sitemap)
         .map(|r| format!("{base}{}", r.path))
-        .chain(slugs.iter().map(|slug| {
-            format!(
-                "{base}/single-product/{}",
-                crate::keys::encode_component(slug)
-            )
-        }))
         .collect();
-    let made = Sitemaps::of(base, &locs, SITEMAP_MAX);
+    let shelf = state.sitemaps.clone();
     state
-        .sitemaps
-        .get(version as i64, || Ok::<_, std::convert::Infallible>(made))
-        .map_err(|e| match e {})
+        .api
+        .run(framework::Caller::default(), move |ctx| {
+            shelf.get(version, || {
+                let slugs = api::catalog::slugs(ctx.conn)?;
+                let locs: Vec<String> = pages
+                    .into_iter()
+                    .chain(slugs.iter().map(|slug| {
+                        format!(
+                            "{base}/single-product/{}",
+                            crate::keys::encode_component(slug)
+                        )
+                    }))
+                    .collect();
+                Ok(Sitemaps::of(&base, &locs, SITEMAP_MAX))
+            })
+        })
+        .await
 }
 
-fn xml(body: String) -> HttpResponse {
+fn xml(body: web::Bytes) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "application/xml; charset=utf-8"))
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
@@ -137,27 +141,30 @@ pub async fn robots(_: HttpRequest, state: web::Data<WebState>) -> HttpResponse 
 mod tests {
     use super::*;
 
+    fn text(s: &Sitemaps, i: usize) -> &str {
+        std::str::from_utf8(&s.files[i]).unwrap()
+    }
+
     #[test]
     fn past_the_limit_the_sitemap_is_an_index_of_parts() {
         let locs: Vec<String> = (1..=5).map(|n| format!("https://s.ph/p/{n}?a&b")).collect();
         let one = Sitemaps::of("https://s.ph", &locs, 5);
         assert_eq!(one.files.len(), 1);
-        assert!(one.files[0].contains("<urlset"));
-        assert_eq!(one.files[0].matches("<url>").count(), 5);
-        assert!(one.files[0].contains("<loc>https://s.ph/p/1?a&amp;b</loc>"));
+        assert!(text(&one, 0).contains("<urlset"));
+        assert_eq!(text(&one, 0).matches("<url>").count(), 5);
+        assert!(text(&one, 0).contains("<loc>https://s.ph/p/1?a&amp;b</loc>"));
         let split = Sitemaps::of("https://s.ph", &locs, 2);
         assert_eq!(split.files.len(), 4, "the index and three parts");
-        assert!(split.files[0].starts_with("<?xml") && split.files[0].contains("<sitemapindex"));
+        assert!(text(&split, 0).starts_with("<?xml") && text(&split, 0).contains("<sitemapindex"));
         for n in 1..=3 {
-            assert!(split.files[0].contains(&format!("<loc>https://s.ph/sitemap-{n}.xml</loc>")));
+            assert!(text(&split, 0).contains(&format!("<loc>https://s.ph/sitemap-{n}.xml</loc>")));
         }
-        assert_eq!(split.files[0].matches("<sitemap>").count(), 3);
-        let listed: usize = split.files[1..]
-            .iter()
-            .map(|f| f.matches("<url>").count())
+        assert_eq!(text(&split, 0).matches("<sitemap>").count(), 3);
+        let listed: usize = (1..split.files.len())
+            .map(|i| text(&split, i).matches("<url>").count())
             .sum();
         assert_eq!(listed, 5);
-        assert_eq!(split.files[3].matches("<url>").count(), 1);
-        assert!(Sitemaps::of("https://s.ph", &[], 2).files[0].contains("<urlset"));
+        assert_eq!(text(&split, 3).matches("<url>").count(), 1);
+        assert!(text(&Sitemaps::of("https://s.ph", &[], 2), 0).contains("<urlset"));
     }
 }

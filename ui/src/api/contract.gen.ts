@@ -28,6 +28,9 @@ export const INCOMPLETE = "For you to proceed to checkout, you need to complete 
 /** The families that are kegs: kegs and bottles/cans go in separate orders. */
 export const KEG_FAMILIES = ["keg"];
 
+/** The highest price a list's range reads, in whole pesos. */
+export const LIST_MAX_PESOS = 10000000;
+
 /** How many products a list page shows. */
 export const LIST_PER_PAGE = 24;
 

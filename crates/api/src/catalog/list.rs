@@ -24,6 +24,8 @@ pub const MAX_PER_PAGE: u32 = 48;
 pub const MAX_PAGE: u32 = 1_000_000;
 /// The highest price a list's range reads, in whole pesos.
 pub const MAX_PESOS: i64 = 10_000_000;
+/// The longest style, brewery or size a list is filtered by, in characters.
+pub const MAX_FILTER: usize = 100;
 /// How many best sellers a list names (the home page's strip).
 pub const BEST_SELLERS: usize = 24;
 
@@ -95,6 +97,10 @@ framework::export_const!(
     /// How many products a list page shows.
     LIST_PER_PAGE = PER_PAGE
 );
+framework::export_const!(
+    /// The highest price a list's range reads, in whole pesos.
+    LIST_MAX_PESOS = MAX_PESOS
+);
 
 /// One value of a filter and how many products of the list (before the other filters) have it.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -154,6 +160,8 @@ pub struct Page {
 /// each place's facets and best sellers made once when first asked.
 pub struct Listed {
     entries: Vec<Entry>,
+    /// Each product's place in `entries`, by id.
+    by_id: std::collections::HashMap<domain::ProductId, u32>,
     /// For each of [`ListSort::ALL`], the entries' indices in its order.
     orders: Vec<Vec<u32>>,
     /// By place (a city or anywhere) and packaging.
@@ -237,6 +245,11 @@ impl Listed {
             })
             .collect();
         Ok(Self {
+            by_id: entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.view.id, i as u32))
+                .collect(),
             entries,
             orders,
             places: Default::default(),
@@ -279,6 +292,20 @@ impl Listed {
         self.entries.is_empty()
     }
 
+    /// Every product as the answers show it, in the catalog's order (what the search indexes).
+    pub fn views(&self) -> impl Iterator<Item = &ProductView> {
+        self.entries.iter().map(|e| &e.view)
+    }
+
+    /// Product `id`, wherever it is sold.
+    pub fn get(&self, id: domain::ProductId) -> Option<&ProductView> {
+        self.entry(id).map(|e| &e.view)
+    }
+
+    fn entry(&self, id: domain::ProductId) -> Option<&Entry> {
+        self.by_id.get(&id).map(|i| &self.entries[*i as usize])
+    }
+
     /// The products sold in `area`, of `packaging` when given, in the catalog's order.
     fn sold(
         &self,
@@ -301,8 +328,8 @@ impl Listed {
 
     /// The product `id` if it is sold in `area`.
     pub fn sold_in(&self, area: Area, id: domain::ProductId) -> Option<&ProductView> {
-        self.sold(area, None)
-            .find(|e| e.view.id == id)
+        self.entry(id)
+            .filter(|e| e.sold(area, None))
             .map(|e| &e.view)
     }
 

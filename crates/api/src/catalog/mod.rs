@@ -307,10 +307,10 @@ impl ProductsQuery {
     fn wanted(&self, sort: list::ListSort) -> Result<list::Wanted, ApiError> {
         let text = |field: &'static str, v: &Option<String>| match v.as_deref().map(str::trim) {
             None | Some("") => Ok(None),
-            Some(t) if t.chars().count() > 100 => Err(ApiError::refused(
+            Some(t) if t.chars().count() > list::MAX_FILTER => Err(ApiError::refused(
                 422,
                 field,
-                "Enter at most 100 characters.".to_string(),
+                format!("Enter at most {} characters.", list::MAX_FILTER),
             )),
             Some(t) => Ok(Some(t.to_string())),
         };

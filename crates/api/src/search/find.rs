@@ -1,8 +1,6 @@
 //! `GET /api/v1/search?q=&barangay=&limit=`: the products a shopper's words find, best first,
 //! those that can be ordered at their place apart from the others.
 
-use std::collections::HashSet;
-
 use domain::BarangayId;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -93,35 +91,25 @@ impl Endpoint for Search {
         let hits = index
             .search(&text, CONSIDERED)
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        let ids: Vec<i32> = hits
-            .iter()
-            .filter_map(|h| i32::try_from(h.id).ok())
-            .collect();
-        let orderable: HashSet<i32> = match crate::catalog::area_of(ctx, q.barangay)? {
-            Some(area) => db::catalog::orderable_among(ctx.conn, area, &ids)?
-                .into_iter()
-                .collect(),
-            None => HashSet::new(),
-        };
-        let (here, there): (Vec<i32>, Vec<i32>) = ids.iter().partition(|id| orderable.contains(id));
+        // What the hits are and where they are sold: the catalog the lists hold (no query).
+        let listed = crate::catalog::list::listed(ctx)?;
+        let area = crate::catalog::area_of(ctx, q.barangay)?;
         let limit = limit as usize;
-        // Only what the two lists show is loaded.
-        let wanted: Vec<i32> = here
-            .iter()
-            .take(limit)
-            .chain(there.iter().take(limit))
-            .copied()
-            .collect();
-        let rows = db::catalog::products_by_ids(ctx.conn, &wanted)?;
-        let mut views = crate::catalog::views(ctx, rows)?;
+        let (mut products, mut elsewhere) = (Vec::new(), Vec::new());
         // Best match first: the order of the hits.
-        let rank = |id: i32| ids.iter().position(|&i| i == id).unwrap_or(usize::MAX);
-        views.sort_by_key(|p| rank(p.id.get()));
-        let (mut products, mut elsewhere): (Vec<ProductView>, Vec<ProductView>) = views
-            .into_iter()
-            .partition(|p| orderable.contains(&p.id.get()));
-        products.truncate(limit);
-        elsewhere.truncate(limit);
+        for hit in &hits {
+            let Some(p) = i32::try_from(hit.id)
+                .ok()
+                .and_then(|id| listed.get(domain::ProductId::from_db(id)))
+            else {
+                continue;
+            };
+            let here = p.orderable && area.is_some_and(|a| listed.sold_in(a, p.id).is_some());
+            let list = if here { &mut products } else { &mut elsewhere };
+            if list.len() < limit {
+                list.push(p.clone());
+            }
+        }
         Ok(SearchAnswer {
             q: text,
             products,

@@ -22,20 +22,18 @@ pub(crate) fn index(
     }
 }
 
-/// Builds the index of the catalog as it is: each product's name, and its brewery, style, packaging,
-/// type, size and description; the store's search words.
+/// Builds the index of the catalog as the lists hold it (read once for both): each product's
+/// name, and its brewery, style, packaging, type, size and description; the store's search words.
 pub(crate) fn build(ctx: &mut Ctx) -> Result<search::Index, ApiError> {
-    let products = db::catalog::products(ctx.conn, db::catalog::Area::Anywhere, None)?;
-    let views = crate::catalog::views(ctx, products)?;
-    let items: Vec<search::Item> = views
-        .into_iter()
+    let items: Vec<search::Item> = crate::catalog::list::listed(ctx)?
+        .views()
         .map(|p| search::Item {
             id: i64::from(p.id.get()),
             words: format!(
                 "{} {} {} {} {} {}",
                 p.brand, p.style, p.packaging.name, p.types.name, p.size, p.description
             ),
-            name: p.product_name,
+            name: p.product_name.clone(),
         })
         .collect();
     let synonyms = search::Synonyms::new(db::search::words(ctx.conn)?);

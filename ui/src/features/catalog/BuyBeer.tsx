@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { LIST_SORTS, type Facet, type ProductList, type ProductView } from '../../api/contract.gen';
+import { LIST_MAX_PESOS, LIST_SORTS, type Facet, type ProductList, type ProductView } from '../../api/contract.gen';
 import { ProductGrid } from '../../components/ProductCard';
 import { QueryState } from '../../components/QueryState';
 import { useGate } from '../../lib/gate';
 import { useHydrated, usePage } from '../../page';
-import { activeFilters, listHref, showing } from './list';
+import { activeFilters, DEFAULT_SORT, listHref, showing } from './list';
 import { productsQuery } from './queries';
 
 const PATH = '/buy-beer';
@@ -79,7 +79,7 @@ function ListControls({ list }: { list: ProductList }) {
         {vars.filterByType && <input type="hidden" name="filterByType" value={vars.filterByType} />}
         <label>
           Sort by
-          <select name="sort" defaultValue={vars.sort ?? 'best'}>
+          <select name="sort" defaultValue={vars.sort ?? DEFAULT_SORT}>
             {LIST_SORTS.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -94,11 +94,11 @@ function ListControls({ list }: { list: ProductList }) {
           <legend>Price of one (₱)</legend>
           <label>
             From
-            <input type="number" name="min" inputMode="numeric" min={0} max={10000000} step={1} defaultValue={vars.min ?? ''} placeholder={String(peso(list.facets.min_price, false))} />
+            <input type="number" name="min" inputMode="numeric" min={0} max={LIST_MAX_PESOS} step={1} defaultValue={vars.min ?? ''} placeholder={String(peso(list.facets.min_price, false))} />
           </label>
           <label>
             to
-            <input type="number" name="max" inputMode="numeric" min={0} max={10000000} step={1} defaultValue={vars.max ?? ''} placeholder={String(peso(list.facets.max_price, true))} />
+            <input type="number" name="max" inputMode="numeric" min={0} max={LIST_MAX_PESOS} step={1} defaultValue={vars.max ?? ''} placeholder={String(peso(list.facets.max_price, true))} />
           </label>
         </fieldset>
         <div className="list-actions">

@@ -1,7 +1,11 @@
 // The list pages' addresses: /buy-beer with its packaging family, sort, filters and page, in one
 // order and without what is the default, so a shared link, a crawler and the canonical address
 // name a list the same way (the server reads them in crates/web/src/plan.rs `list_vars`).
+import { LIST_SORTS } from '../../api/contract.gen';
 import type { Vars } from '../../lib/keys';
+
+/** The sort a list has when its address names none (the first of the menu). */
+export const DEFAULT_SORT = LIST_SORTS[0].value;
 
 /** The parameters of a list's address, in the order it writes them. */
 export const LIST_PARAMS = ['filterByType', 'sort', 'style', 'brand', 'size', 'min', 'max', 'page'] as const;
@@ -22,7 +26,7 @@ export function listHref(path: string, vars: Vars, change: Partial<Record<ListPa
     if (v != null && v !== '') next[p] = v;
   }
   if (!('page' in change)) delete next.page;
-  if (next.sort === 'best') delete next.sort;
+  if (next.sort === DEFAULT_SORT) delete next.sort;
   if (next.page === '1') delete next.page;
   const query = LIST_PARAMS.filter((p) => next[p] !== undefined)
     .map((p) => `${p}=${encodeURIComponent(next[p] as string).replace(/%20/g, '+')}`)
