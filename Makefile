@@ -93,7 +93,7 @@ test: test-rust test-ui test-e2e test-contract
 
 # Rewrites crates/db/src/schema.rs from `diesel print-schema` over the migrated PostgreSQL.
 schema: $(DIESEL)
-	UPDATE_SCHEMA=1 $(CARGO) test -q -p server --test migrations schema_rs_is_what_diesel_print_schema_prints
+	UPDATE_SCHEMA=1 $(CARGO) test -q -p server --test it migrations::schema_rs_is_what_diesel_print_schema_prints
 
 # Rewrites the generated API contract: crates/api/openapi.json and ui/src/api/contract.gen.ts.
 contract:

@@ -3,7 +3,7 @@
 //! password), a member's pages kept apart from the guests' shared cache, and a session that ends
 //! showing a guest again.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;

@@ -1,6 +1,6 @@
 //! The shop-front API over HTTP, against SQLite and PostgreSQL.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use serde_json::{json, Value};

@@ -1,9 +1,9 @@
 //! The API's answers as a client reads them: one snapshot per call (and per kind of failure),
 //! the same file for SQLite and PostgreSQL, so both engines must answer alike. Days that depend
 //! on the clock are redacted; the rest is pinned with `testdate`. Review changes with
-//! `cargo insta review` (or `INSTA_UPDATE=always cargo test --test api_snapshots`).
+//! `cargo insta review` (or `INSTA_UPDATE=always cargo test -p server --test it api_snapshots::`).
 
-mod support;
+use crate::support;
 
 use actix_web::test::TestRequest;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! each answer carries its visitor's own CSRF token, first name and cart; no visitor ever sees
 //! another's, and no sentinel reaches a browser.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! call it runs (`_call`), its fields parse into that call's own types, and it is answered with a
 //! 303 or the page again (without JavaScript) or JSON (with it), from the same declaration.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;

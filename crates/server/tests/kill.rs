@@ -6,7 +6,7 @@
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::net::TcpStream;

@@ -3,7 +3,7 @@
 //! shows at once; bad values are refused by the call in words and left out by the page; each page
 //! of a list is its own canonical page with links to its neighbours that work without JavaScript.
 
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 

@@ -3,7 +3,7 @@
 //! a sender that dies holding messages loses none (its claim runs out); two senders never take the
 //! same message.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The two migration folders define the same tables: every table, column, type family and
 //! nullability, read back from a migrated SQLite file and a migrated PostgreSQL database.
 
-mod support;
+use crate::support;
 
 use db::AnyConnection;
 use diesel::prelude::*;

@@ -5,7 +5,7 @@
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use diesel::prelude::*;

@@ -2,7 +2,7 @@
 //! once at the edge) is looked up once per page, however many of the page's calls need it.
 //! Counted with diesel's instrumentation, on SQLite and PostgreSQL.
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Mutex};
 

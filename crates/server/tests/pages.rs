@@ -1,7 +1,7 @@
 //! Server-rendered pages over HTTP, with the real UI build and QuickJS, against SQLite and
 //! PostgreSQL. Needs `make build` (ui/dist and ssr-bundle/dist); fails without it.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use support::{database, get, root as rendered, Backend, BACOOR};

@@ -3,7 +3,7 @@
 //! store's assets; bad uploads refused with the manager's message, nothing kept, nothing logged.
 //! Needs `make build` (the pages are rendered).
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use db::diesel::prelude::*;

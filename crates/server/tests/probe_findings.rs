@@ -2,7 +2,7 @@
 //! it is fixed: what a careless client or an attacker sent, and what the store should have
 //! answered. On SQLite and PostgreSQL.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;

@@ -2,7 +2,7 @@
 //! (0c54c5f) and names the defect it showed. SQLite only, to keep them quick; the defects were not
 //! backend-specific.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@
 //! given a sample value. And every answer of the API, refusals included, says how long it may be
 //! kept.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;

@@ -2,7 +2,7 @@
 //! with typos, in any order and in Filipino; what can be ordered at their place comes first; bad
 //! queries are refused in words; a search word set by staff is heard at once.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Sessions on SQLite and PostgreSQL: guest tokens, stored only as their hash, carried by cookie
 //! or bearer header, extended when half-used, replaced when forged or expired.
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;

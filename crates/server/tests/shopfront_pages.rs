@@ -1,7 +1,7 @@
 //! The shop front's pages and no-JS forms over HTTP, against SQLite and PostgreSQL.
 //! Needs `make build` (ui/dist and ssr-bundle/dist).
 
-mod support;
+use crate::support;
 
 use actix_web::http::StatusCode;
 use actix_web::test;

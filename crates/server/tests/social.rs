@@ -3,7 +3,7 @@
 //! this store's app with a verified email; everything else is refused, a provider that fails is
 //! a 502, and without settings the call is a 422 (`accounts.rs`).
 
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;

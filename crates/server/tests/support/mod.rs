@@ -40,6 +40,30 @@ pub struct TestDb {
     _dir: Option<tempfile::TempDir>,
 }
 
+/// A PostgreSQL test database is dropped with its test (all the server's tests share one cluster:
+/// 350 databases copied from the template would fill gigabytes of CI's disk); its connections,
+/// the test's pool among them, are ended by `FORCE`.
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let Some((_, name)) = self.url.rsplit_once('/') else {
+            return;
+        };
+        if !self.url.starts_with("postgres://") || !name.starts_with("store_test_") {
+            return;
+        }
+        let Some(c) = CLUSTER.get() else { return };
+        if let Ok(admin) = db::connect(
+            &format!("postgres://postgres@127.0.0.1:{}/postgres", c.port),
+            1,
+        ) {
+            use db::diesel::connection::SimpleConnection;
+            if let Ok(mut conn) = admin.get() {
+                let _ = conn.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            }
+        }
+    }
+}
+
 pub fn database(backend: Backend) -> TestDb {
     match backend {
         Backend::Sqlite => sqlite(),
@@ -148,8 +172,9 @@ fn pg(program: &Path, args: &[&str]) {
     );
 }
 
+static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+
 fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
     CLUSTER.get_or_init(|| {
         let bin = pg_bin();
         // Under /tmp so that the postgres user can reach it; removed by the watchdog below.
