@@ -32,6 +32,8 @@ test('without JavaScript the list sorts, filters and pages by its address', asyn
   await list.getByRole('button', { name: 'Show products' }).click();
   await page.waitForURL(/style=Stout/);
   const url = new URL(page.url());
+  // The form sends every field; the server sends it on to the list's one address.
+  assert.equal(url.search, '?sort=price-desc&style=Stout', 'no empty or default field in the address');
   assert.equal(url.searchParams.get('sort'), 'price-desc');
   assert.equal(url.searchParams.get('page'), null);
   const prices = await list.locator('li.card .card-price').allInnerTexts();
@@ -46,6 +48,11 @@ test('without JavaScript the list sorts, filters and pages by its address', asyn
   await list.getByRole('link', { name: 'show all products' }).click();
   await page.waitForURL(/\/buy-beer#browse-cont$/);
   await list.getByText(`Showing 1–24 of ${total} products`).waitFor();
+  // What's New shows the newest few and leads to all of them, newest first.
+  await page.goto(`${url.origin}/whats-new`);
+  await page.getByRole('link', { name: 'See all our beers, newest first' }).click();
+  await page.waitForURL(/\/buy-beer\?sort=newest$/);
+  assert.equal(await list.getByLabel('Sort by').inputValue(), 'newest');
   await context.close();
 });
 
@@ -60,6 +67,12 @@ test('with JavaScript Load more adds the next page below without leaving', async
   await list.getByText(`Showing 1–48 of ${total} products`).waitFor();
   assert.equal(await list.locator('li.card').count(), 48);
   assert.ok(page.url().endsWith('/buy-beer?sort=name'), 'the page stayed');
+  // Focus moved to the first product added, where a keyboard user reads on.
+  assert.equal(
+    await page.evaluate(() => [...document.querySelectorAll('#browse-cont li.card a.card-link')].indexOf(document.activeElement)),
+    24,
+    'focus on the 25th product',
+  );
   const names = await list.locator('li.card .card-name').allInnerTexts();
   const key = (n) => n.toLowerCase();
   assert.deepEqual([...names].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)), names, 'still by name across the pages');

@@ -324,6 +324,7 @@ async fn rendered(
     let rendered_empty = output.html.is_empty();
     // Only pages that exist are kept: a flood of made-up addresses must not evict them.
     let keep = planned.complete
+        && planned.keepable
         && !planned.private
         && !output.html.is_empty()
         && planned.status == StatusCode::OK;

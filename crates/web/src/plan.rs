@@ -37,6 +37,10 @@ pub struct Plan {
     pub complete: bool,
     /// The page holds a member's own data (their addresses in the gate): never kept.
     pub private: bool,
+    /// The page is one of a bounded set a shared cache may keep by its address: not a list of a
+    /// price range (ten million lowest and highest pesos), nor a list or search that found
+    /// nothing (made-up words).
+    pub keepable: bool,
 }
 
 /// The part of a raw query string that shapes a page: the parameters its route declares,
@@ -72,21 +76,30 @@ const GATE_STEPS: [(&str, &str, ParseStep); 4] = [
 ];
 
 /// A list's sort and filters as the products call reads them (a route that declares none never
-/// sees one): a sort the store knows, a style, brewery or size of at most 100 characters, a price
-/// range in whole pesos (a lowest above the highest: the two swapped). Anything else is left out,
-/// as if not given.
-fn list_vars(vars: &mut Vars, query: &Fields) {
-    use api::catalog::list::{ListSort, MAX_FILTER, MAX_PESOS};
-    if let Some(sort) = query.get("sort").and_then(ListSort::parse) {
+/// sees one), in the one spelling its canonical address keeps: a sort the store knows but the
+/// default, a style, brewery or size that some product has, as the catalog spells it (whatever
+/// the case asked), a price range in whole pesos (a lowest above the highest: the two swapped).
+/// Anything else is left out, as if not given, so a made-up value costs no page of its own.
+fn list_vars(ctx: &mut Ctx, vars: &mut Vars, query: &Fields) -> Result<(), ApiError> {
+    use api::catalog::list::{Filter, ListSort, MAX_FILTER, MAX_PESOS};
+    if let Some(sort) = query
+        .get("sort")
+        .and_then(ListSort::parse)
+        .filter(|s| *s != ListSort::default())
+    {
         vars.insert("sort".into(), sort.as_str().into());
     }
-    for name in ["style", "brand", "size"] {
-        if let Some(v) = query
-            .get(name)
-            .map(str::trim)
-            .filter(|v| !v.is_empty() && v.chars().count() <= MAX_FILTER)
-        {
-            vars.insert(name.into(), v.to_string());
+    let asked: Vec<(Filter, &str)> = Filter::ALL
+        .iter()
+        .filter_map(|f| Some((*f, query.get(f.as_str())?.trim())))
+        .filter(|(_, v)| !v.is_empty() && v.chars().count() <= MAX_FILTER)
+        .collect();
+    if !asked.is_empty() {
+        let listed = api::catalog::list::listed(ctx)?;
+        for (filter, value) in asked {
+            if let Some(spelled) = listed.spelled(filter, value) {
+                vars.insert(filter.as_str().into(), spelled.to_string());
+            }
         }
     }
     let pesos = |name: &str| {
@@ -108,6 +121,7 @@ fn list_vars(vars: &mut Vars, query: &Fields) {
             vars.insert(name.into(), v.to_string());
         }
     }
+    Ok(())
 }
 
 fn vars_for(
@@ -148,7 +162,7 @@ fn vars_for(
         let q: String = q.chars().take(api::search::MAX_QUERY).collect();
         vars.insert("q".into(), q);
     }
-    list_vars(&mut vars, query);
+    list_vars(ctx, &mut vars, query)?;
     // An order link's key, and the page of a list.
     if let Some(k) = query.get("key").filter(|k| !k.is_empty()) {
         vars.insert("key".into(), k.to_string());
@@ -169,11 +183,12 @@ fn vars_for(
     }) {
         vars.insert("left".into(), l.to_string());
     }
-    // My Orders' pages are 1 to 1,000,000 (the call refuses others): another is page 1.
+    // A list's or My Orders' pages are 1 to 1,000,000 (the calls refuse others): another is
+    // page 1, which is the default, so no address of its own.
     if let Some(p) = query
         .get("page")
         .and_then(|p| p.parse::<u32>().ok())
-        .filter(|p| (1..=1_000_000).contains(p))
+        .filter(|p| (2..=1_000_000).contains(p))
     {
         vars.insert("page".into(), p.to_string());
     }
@@ -272,6 +287,10 @@ struct Loaded {
     complete: bool,
     /// Some of it is the member's own.
     private: bool,
+    /// A page of a list past its last (`page` above `pages`).
+    past_last: bool,
+    /// A list of a price range, or a list or search that found nothing.
+    unkeepable: bool,
     /// The route's own data needs a session the visitor does not have (a staff page's).
     signed_out: bool,
 }
@@ -312,6 +331,7 @@ fn load(
     let saved =
         (member && gate.open == Some(Step::Location)).then(|| routes.gate.saved_addresses.clone());
     let mut private = false;
+    let (mut past_last, mut unkeepable) = (false, false);
     let templates = route
         .data
         .iter()
@@ -329,6 +349,10 @@ fn load(
         match framework::fetch(ctx, &key) {
             Ok(fetched) => {
                 private |= fetched.private;
+                if i < own {
+                    past_last |= is_past_last(&fetched.data);
+                    unkeepable |= found_nothing(&fetched.data);
+                }
                 queries.push(dehydrated_query(&key, fetched.data));
             }
             // A page's own data that does not exist, or whose address names it by an id that
@@ -352,8 +376,11 @@ fn load(
             }
         }
     }
+    unkeepable |= vars.contains_key("min") || vars.contains_key("max");
     Ok(Loaded {
         private,
+        past_last,
+        unkeepable,
         vars,
         gate,
         queries,
@@ -361,6 +388,21 @@ fn load(
         complete,
         signed_out,
     })
+}
+
+/// A page of a paged answer past its last (`{page, pages}`: page 2 of an empty list is past it
+/// too; page 1 never is).
+fn is_past_last(data: &Value) -> bool {
+    match (data["page"].as_u64(), data["pages"].as_u64()) {
+        (Some(page), Some(pages)) => page > pages.max(1),
+        _ => false,
+    }
+}
+
+/// A list (`total`) or a search (`products` and `elsewhere`) that found nothing.
+fn found_nothing(data: &Value) -> bool {
+    let empty = |k: &str| data[k].as_array().is_some_and(Vec::is_empty);
+    data["total"].as_u64() == Some(0) || (empty("products") && empty("elsewhere"))
 }
 
 /// Plans the page for a request. Without a connection, or when the database fails, the page
@@ -431,6 +473,7 @@ fn shape(
         StatusCode::SERVICE_UNAVAILABLE
     } else if route.name == routes.not_found.name
         || (!loaded.not_found.is_empty() && route.missing.is_none() && route.path.contains('{'))
+        || loaded.past_last
     {
         StatusCode::NOT_FOUND
     } else {
@@ -442,7 +485,8 @@ fn shape(
         .missing
         .clone()
         .filter(|_| !loaded.not_found.is_empty())
-        .or_else(|| route.sign_in.clone().filter(|_| loaded.signed_out));
+        .or_else(|| route.sign_in.clone().filter(|_| loaded.signed_out))
+        .or_else(|| to_canonical(route, req, &loaded.vars).filter(|_| status == StatusCode::OK));
     let url = if req.query.is_empty() {
         req.path.to_string()
     } else {
@@ -487,5 +531,42 @@ fn shape(
         input,
         complete: loaded.complete,
         private: loaded.private,
+        keepable: !loaded.unkeepable,
     }
+}
+
+/// Where a page asked by a non-canonical address is sent: its canonical parameters as the page
+/// understood them, in their one order and spelling (a default or a made-up value left out, a
+/// facet as the catalog spells it), the others as asked. `None` when asked so, and for a form
+/// that comes back to its page.
+fn to_canonical(route: &RouteDef, req: &Request, vars: &Vars) -> Option<String> {
+    if route.canonical.is_empty() || !req.extra["form"].is_null() {
+        return None;
+    }
+    let asked: Vec<(String, String)> = form_urlencoded::parse(req.query.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let is_canonical = |k: &str| route.canonical.iter().any(|p| p == k);
+    let understood: Vec<(&str, &str)> = route
+        .canonical
+        .iter()
+        .filter_map(|p| Some((p.as_str(), vars.get(p)?.as_str())))
+        .collect();
+    let as_asked: Vec<(&str, &str)> = asked
+        .iter()
+        .filter(|(k, _)| is_canonical(k))
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    if as_asked == understood {
+        return None;
+    }
+    let query = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(understood)
+        .extend_pairs(asked.iter().filter(|(k, _)| !is_canonical(k)))
+        .finish();
+    Some(if query.is_empty() {
+        req.path.to_string()
+    } else {
+        format!("{}?{query}", req.path)
+    })
 }

@@ -120,6 +120,36 @@ pub struct Facets {
     pub max_price: i64,
 }
 
+/// What a list filters by besides the place, the packaging and the price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    Style,
+    Brand,
+    Size,
+}
+
+impl Filter {
+    pub const ALL: [Filter; 3] = [Filter::Style, Filter::Brand, Filter::Size];
+
+    /// Its name in a list's address and the products call.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Filter::Style => "style",
+            Filter::Brand => "brand",
+            Filter::Size => "size",
+        }
+    }
+
+    fn of(self, view: &ProductView) -> &str {
+        match self {
+            Filter::Style => &view.style,
+            Filter::Brand => &view.brand,
+            Filter::Size => &view.size,
+        }
+        .trim()
+    }
+}
+
 /// A list asked for: the filters besides the place and packaging, the sort and the page.
 #[derive(Debug, Clone, Default)]
 pub struct Wanted {
@@ -164,6 +194,9 @@ pub struct Listed {
     by_id: std::collections::HashMap<domain::ProductId, u32>,
     /// For each of [`ListSort::ALL`], the entries' indices in its order.
     orders: Vec<Vec<u32>>,
+    /// Each filter's values as the catalog spells them (the first product's spelling), by their
+    /// trimmed lowercase: [`Filter`]'s order.
+    spellings: [std::collections::HashMap<String, String>; 3],
     /// By place (a city or anywhere) and packaging.
     places: std::sync::Mutex<std::collections::HashMap<PlaceKey, std::sync::Arc<Place>>>,
 }
@@ -244,7 +277,20 @@ impl Listed {
                 order
             })
             .collect();
+        let spellings = Filter::ALL.map(|filter| {
+            let mut spelled = std::collections::HashMap::new();
+            for e in &entries {
+                let value = filter.of(&e.view);
+                if !value.is_empty() {
+                    spelled
+                        .entry(value.to_lowercase())
+                        .or_insert_with(|| value.to_string());
+                }
+            }
+            spelled
+        });
         Ok(Self {
+            spellings,
             by_id: entries
                 .iter()
                 .enumerate()
@@ -271,7 +317,7 @@ impl Listed {
             .or_insert_with(|| {
                 let sold: Vec<&Entry> = self.sold(area, packaging).collect();
                 std::sync::Arc::new(Place {
-                    facets: facets(&sold),
+                    facets: self.facets(&sold),
                     best_sellers: sold
                         .iter()
                         .filter(|e| e.best_seller)
@@ -281,6 +327,14 @@ impl Listed {
                 })
             })
             .clone()
+    }
+
+    /// `value` of `filter` as the catalog spells it (whatever its case and the spaces around
+    /// it); `None` when no product has it.
+    pub fn spelled(&self, filter: Filter, value: &str) -> Option<&str> {
+        self.spellings[filter as usize]
+            .get(&value.trim().to_lowercase())
+            .map(String::as_str)
     }
 
     /// How many products it holds.
@@ -341,9 +395,17 @@ impl Listed {
         wanted: &Wanted,
     ) -> Page {
         let place = self.place(area, packaging);
+        // A filter matches whatever the case, as the facets count (Unicode's lowercase, so an
+        // "Ñ" is an "ñ").
+        let lower = |w: &Option<String>| w.as_deref().map(|w| w.trim().to_lowercase());
+        let wants = [&wanted.style, &wanted.brand, &wanted.size].map(lower);
         let same = |want: &Option<String>, have: &str| {
-            want.as_deref()
-                .is_none_or(|w| w.trim().eq_ignore_ascii_case(have.trim()))
+            want.as_deref().is_none_or(|w| {
+                have.trim()
+                    .chars()
+                    .flat_map(char::to_lowercase)
+                    .eq(w.chars())
+            })
         };
         let sort = ListSort::ALL
             .iter()
@@ -353,9 +415,9 @@ impl Listed {
             .iter()
             .map(|i| &self.entries[*i as usize])
             .filter(|e| e.sold(area, packaging))
-            .filter(|e| same(&wanted.style, &e.view.style))
-            .filter(|e| same(&wanted.brand, &e.view.brand))
-            .filter(|e| same(&wanted.size, &e.view.size))
+            .filter(|e| same(&wants[0], &e.view.style))
+            .filter(|e| same(&wants[1], &e.view.brand))
+            .filter(|e| same(&wants[2], &e.view.size))
             .filter(|e| wanted.min_pesos.is_none_or(|m| e.view.price >= m * 100))
             .filter(|e| wanted.max_pesos.is_none_or(|m| e.view.price <= m * 100))
             .collect();
@@ -381,32 +443,35 @@ impl Listed {
     }
 }
 
-fn facets(sold: &[&Entry]) -> Facets {
-    let count = |pick: &dyn Fn(&Entry) -> &str| {
-        let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
-        for e in sold {
-            let value = pick(e).trim();
-            if !value.is_empty() {
-                *counts.entry(value).or_default() += 1;
+impl Listed {
+    /// The filters' values among `sold`, each counted under the catalog's spelling of it (a
+    /// "lager" and a "Lager" are one value, as the filter reads them).
+    fn facets(&self, sold: &[&Entry]) -> Facets {
+        let count = |filter: Filter| {
+            let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
+            for e in sold {
+                if let Some(value) = self.spelled(filter, filter.of(&e.view)) {
+                    *counts.entry(value).or_default() += 1;
+                }
             }
+            counts
+                .into_iter()
+                .map(|(value, count)| Facet {
+                    value: value.to_string(),
+                    count,
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut sizes = count(Filter::Size);
+        // Sizes by how much they hold (320 ml before 1 L before 20 L), not by their text.
+        sizes.sort_by_key(|f| (millilitres(&f.value).unwrap_or(u64::MAX), f.value.clone()));
+        Facets {
+            styles: count(Filter::Style),
+            sizes,
+            brands: count(Filter::Brand),
+            min_price: sold.iter().map(|e| e.view.price).min().unwrap_or(0),
+            max_price: sold.iter().map(|e| e.view.price).max().unwrap_or(0),
         }
-        counts
-            .into_iter()
-            .map(|(value, count)| Facet {
-                value: value.to_string(),
-                count,
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut sizes = count(&|e| &e.view.size);
-    // Sizes by how much they hold (320 ml before 1 L before 20 L), not by their text.
-    sizes.sort_by_key(|f| (millilitres(&f.value).unwrap_or(u64::MAX), f.value.clone()));
-    Facets {
-        styles: count(&|e| &e.view.style),
-        sizes,
-        brands: count(&|e| &e.view.brand),
-        min_price: sold.iter().map(|e| e.view.price).min().unwrap_or(0),
-        max_price: sold.iter().map(|e| e.view.price).max().unwrap_or(0),
     }
 }
 

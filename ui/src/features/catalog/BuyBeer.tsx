@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LIST_MAX_PESOS, LIST_SORTS, type Facet, type ProductList, type ProductView } from '../../api/contract.gen';
 import { ProductGrid } from '../../components/ProductCard';
@@ -131,34 +131,55 @@ function FacetSelect({ name, label, all, facets, value }: { name: string; label:
 }
 
 /**
- * The products of the page, and links to the pages before and after it (`rel="prev"`/`"next"`,
- * followed by crawlers and working without JavaScript). With JavaScript, "Load more" adds the next
- * page below instead of leaving.
+ * "Load more": the pages after `list`'s fetched and added below it (a product already shown, in a
+ * list that changed between pages, not twice), and focus moved to the first product added, where
+ * a keyboard user reads on (the count above announces how many are shown).
  */
-function ListPages({ list }: { list: ProductList }) {
+function useLoadMore(list: ProductList) {
   const page = usePage();
   const client = useQueryClient();
-  const hydrated = useHydrated();
   const [more, setMore] = useState<{ items: ProductView[]; last: number }>({ items: [], last: list.page });
   const [loading, setLoading] = useState<'idle' | 'loading' | 'failed'>('idle');
-  const first = (list.page - 1) * list.per_page + 1;
-  const shown = list.products.length + more.items.length;
-  const prev = list.page > 1 && list.pages > 0 ? listHref(PATH, page.vars, { page: String(Math.min(list.page - 1, list.pages)) }) : null;
-  const next = more.last < list.pages ? listHref(PATH, page.vars, { page: String(more.last + 1) }) : null;
+  const grid = useRef<HTMLDivElement>(null);
+  const focusFrom = useRef<number | null>(null);
+  useEffect(() => {
+    const from = focusFrom.current;
+    if (from === null) return;
+    focusFrom.current = null;
+    grid.current?.querySelectorAll<HTMLElement>('.grid > li a.card-link')[from]?.focus();
+  }, [more.last]);
 
   async function loadMore() {
+    // The button stays focusable while it loads (a disabled one drops focus to the page's top).
+    if (loading === 'loading') return;
     setLoading('loading');
     try {
       const n = more.last + 1;
       const got = await client.fetchQuery(productsQuery.options({ ...page.vars, page: String(n) }));
-      // Products already shown (a list changed between pages) are not shown twice.
       const seen = new Set([...list.products, ...more.items].map((p) => p.id));
+      focusFrom.current = list.products.length + more.items.length;
       setMore({ items: [...more.items, ...got.products.filter((p) => !seen.has(p.id))], last: n });
       setLoading('idle');
     } catch {
       setLoading('failed');
     }
   }
+  return { more, loading, loadMore, grid };
+}
+
+/**
+ * The products of the page, and links to the pages before and after it (`rel="prev"`/`"next"`,
+ * followed by crawlers and working without JavaScript). With JavaScript, "Load more" adds the next
+ * page below instead of leaving.
+ */
+function ListPages({ list }: { list: ProductList }) {
+  const page = usePage();
+  const hydrated = useHydrated();
+  const { more, loading, loadMore, grid } = useLoadMore(list);
+  const first = (list.page - 1) * list.per_page + 1;
+  const shown = list.products.length + more.items.length;
+  const prev = list.page > 1 && list.pages > 0 ? listHref(PATH, page.vars, { page: String(Math.min(list.page - 1, list.pages)) }) : null;
+  const next = more.last < list.pages ? listHref(PATH, page.vars, { page: String(more.last + 1) }) : null;
 
   if (list.total === 0) {
     return (
@@ -179,7 +200,9 @@ function ListPages({ list }: { list: ProductList }) {
       <p className="count" role="status">
         {showing(first, first + shown - 1, list.total)}
       </p>
-      <ProductGrid products={more.items.length ? [...list.products, ...more.items] : list.products} />
+      <div ref={grid}>
+        <ProductGrid products={more.items.length ? [...list.products, ...more.items] : list.products} />
+      </div>
       {list.pages > 1 && (
         <nav className="pager" aria-label="Pages of products">
           {prev && (
@@ -191,7 +214,7 @@ function ListPages({ list }: { list: ProductList }) {
             Page {more.last === list.page ? list.page : `${list.page}–${more.last}`} of {list.pages}
           </span>
           {next && hydrated && (
-            <button type="button" onClick={loadMore} disabled={loading === 'loading'} aria-describedby={loading === 'failed' ? 'load-more-failed' : undefined}>
+            <button type="button" onClick={loadMore} aria-disabled={loading === 'loading' ? true : undefined} aria-describedby={loading === 'failed' ? 'load-more-failed' : undefined}>
               {loading === 'loading' ? 'Loading…' : 'Load more'}
             </button>
           )}

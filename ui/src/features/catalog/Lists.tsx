@@ -3,6 +3,7 @@ import { ProductCard, ProductGrid } from '../../components/ProductCard';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { promosQuery, whatsNewQuery } from './queries';
+import { listHref } from './list';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -60,7 +61,15 @@ export function WhatsNew() {
         isEmpty={(d) => d.products.length === 0}
         empty="No products are available for your location and category yet."
       >
-        {(data) => <ProductGrid products={data.products} />}
+        {(data) => (
+          <>
+            <ProductGrid products={data.products} />
+            {/* The strip shows the newest few; every beer, newest first, is a list of its own. */}
+            <p className="more-link">
+              <a href={listHref('/buy-beer', { sort: 'newest' })}>See all our beers, newest first</a>
+            </p>
+          </>
+        )}
       </QueryState>
     </>
   );
