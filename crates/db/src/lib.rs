@@ -40,6 +40,7 @@ pub mod catalog_io;
 pub mod content;
 pub mod demo_catalog;
 pub mod goto_cases;
+pub mod housekeeping;
 pub mod limits;
 pub mod models;
 pub mod orders;

@@ -20,6 +20,10 @@ pub fn rate_hit(
     Ok((hits > limit).then(|| (ends - now).max(1)))
 }
 
+/// The longest window any limit counts over (the profile's day): a counter whose window began
+/// longer ago than this is over whatever its limit, and housekeeping sweeps it.
+pub const LONGEST_WINDOW: i64 = 86_400;
+
 /// Counts one use of `key` in its window of `window` seconds (one statement, so concurrent uses
 /// each get their own number); answers the uses in the window so far, this one included, and
 /// when the window ends.
@@ -30,6 +34,10 @@ pub fn rate_count(
     window: i64,
 ) -> QueryResult<(i32, i64)> {
     use diesel::sql_types::{BigInt, Integer, Text};
+    assert!(
+        window <= LONGEST_WINDOW,
+        "a limit's window is at most LONGEST_WINDOW, or housekeeping would sweep it early"
+    );
 
     #[derive(QueryableByName)]
     struct Row {

@@ -184,6 +184,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    housekeeping (id) {
+        id -> Int4,
+        lease_until -> Int8,
+        last_run_at -> Int8,
+    }
+}
+
+diesel::table! {
     mail_outbox (id) {
         id -> Int8,
         recipient -> Text,
@@ -617,6 +625,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     goto_case_items,
     goto_cases,
     holidays,
+    housekeeping,
     mail_outbox,
     newsletter_subscriptions,
     notices,

@@ -287,7 +287,25 @@ pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> 
         .execute(conn)?;
         // Orders stay for the store's records, without the member's name, mobile and address
         // (the delete page says so); the cart goes with the account (ON DELETE CASCADE).
-        diesel::update(orders::table.filter(orders::user_id.eq(user.id.get())))
+        let theirs: Vec<i64> = orders::table
+            .filter(orders::user_id.eq(user.id.get()))
+            .select(orders::id)
+            .load(conn)?;
+        blank_order_contacts(conn, &theirs)?;
+        diesel::delete(users::table.find(user.id.get())).execute(conn)?;
+        Ok(())
+    })
+}
+
+/// Blanks the personal fields of orders `ids` (the contact's name, mobile, email, the address and
+/// the shopper's notes): the orders stay for the store's books, no longer anyone's. What a
+/// deleted account, an erased guest and an expired retention period do to orders; answers how
+/// many were blanked.
+pub fn blank_order_contacts(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<usize> {
+    let mut blanked = 0;
+    // In slices: a statement's parameters are bounded (SQLite's 32,766).
+    for slice in ids.chunks(1_000) {
+        blanked += diesel::update(orders::table.filter(orders::id.eq_any(slice)))
             .set((
                 orders::contact_name.eq(""),
                 orders::mobile.eq(""),
@@ -296,9 +314,8 @@ pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> 
                 orders::notes.eq(""),
             ))
             .execute(conn)?;
-        diesel::delete(users::table.find(user.id.get())).execute(conn)?;
-        Ok(())
-    })
+    }
+    Ok(blanked)
 }
 
 /// Makes a reset link in place of every earlier one of the member (only the newest works).

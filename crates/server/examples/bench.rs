@@ -527,6 +527,8 @@ fn bench_config(dir: &Path, public: &Path) -> server::Config {
         metrics_bind: None,
         shutdown_timeout: 30,
         testdate: None,
+        housekeeping_minutes: 0,
+        retention: db::housekeeping::Retention::default(),
     }
 }
 

@@ -136,6 +136,20 @@ pub struct Args {
     /// Seconds a SIGTERM waits for the requests in flight before the store exits
     #[arg(long, env = "SHUTDOWN_TIMEOUT", default_value = "30", value_parser = Number::<u64>::new())]
     pub shutdown_timeout: u64,
+    /// Minutes between housekeeping runs (expired rows swept; one app server at a time); 0: none
+    /// (run `store housekeeping` instead)
+    #[arg(long, env = "HOUSEKEEPING_MINUTES", default_value = "60", value_parser = Number::<u64>::new())]
+    pub housekeeping_minutes: u64,
+    /// Days a guest's cart is kept after its last change
+    #[arg(long, env = "GUEST_CART_DAYS", default_value = "30", value_parser = Number::<i64>::new())]
+    pub guest_cart_days: i64,
+    /// Days a guest's order keeps its contact details after it was completed or cancelled (then
+    /// blanked; the order stays for the books)
+    #[arg(long, env = "GUEST_ORDER_DAYS", default_value = "365", value_parser = Number::<i64>::new())]
+    pub guest_order_days: i64,
+    /// Days mail that could not be delivered is kept for another try
+    #[arg(long, env = "MAIL_KEEP_DAYS", default_value = "7", value_parser = Number::<i64>::new())]
+    pub mail_keep_days: i64,
 }
 
 impl Args {
@@ -180,6 +194,12 @@ impl Args {
             metrics_bind: self.metrics_bind,
             shutdown_timeout: self.shutdown_timeout,
             testdate: self.store_testdate,
+            housekeeping_minutes: self.housekeeping_minutes,
+            retention: db::housekeeping::Retention {
+                guest_cart_days: self.guest_cart_days.max(1),
+                guest_order_days: self.guest_order_days.max(1),
+                mail_days: self.mail_keep_days.max(1),
+            },
         }
     }
 }

@@ -80,6 +80,11 @@ pub struct Config {
     /// STORE_TESTDATE: development and tests only, the Manila time checkout takes when a request
     /// names no `testdate`.
     pub testdate: Option<String>,
+    /// HOUSEKEEPING_MINUTES: minutes between housekeeping runs (default 60; 0: none).
+    pub housekeeping_minutes: u64,
+    /// GUEST_CART_DAYS, GUEST_ORDER_DAYS, MAIL_KEEP_DAYS: how long a shopper's rows are kept
+    /// (the privacy page states them).
+    pub retention: db::housekeeping::Retention,
 }
 
 impl Config {
@@ -180,6 +185,7 @@ pub fn metrics_app(
 pub fn api_config(config: &Config) -> ApiConfig {
     let mut settings = http::Extensions::new();
     settings.insert(config.social.clone());
+    settings.insert(config.retention);
     // What this app server holds in memory for the catalog's data version: the search index and
     // the catalog as the lists read it (built at start, see `warm`, and when the version moves).
     settings.insert(std::sync::Arc::new(api::search::Held::default()));
@@ -303,6 +309,13 @@ pub async fn serve(config: Config) -> Result<(), String> {
         None => None,
     };
     actix_web::rt::spawn(keep_the_catalog_held(api.clone()));
+    if config.housekeeping_minutes > 0 {
+        actix_web::rt::spawn(keep_house(
+            api.clone(),
+            config.retention,
+            std::time::Duration::from_secs(config.housekeeping_minutes * 60),
+        ));
+    }
     tracing::info!("serving the store on http://{}", config.bind);
     let served = server.await.map_err(|e| e.to_string());
     if let Some(metrics) = metrics {
@@ -343,6 +356,63 @@ async fn keep_the_catalog_held(api: web::Data<ApiState>) {
         }
         actix_web::rt::time::sleep(db::watch::EVERY).await;
     }
+}
+
+/// Sweeps what is due a minute after the start, then every `every`, on one app server at a time
+/// (whichever takes the run's lease), on the blocking threads: [`housekeep`].
+async fn keep_house(
+    api: web::Data<ApiState>,
+    retention: db::housekeeping::Retention,
+    every: std::time::Duration,
+) {
+    actix_web::rt::time::sleep(std::time::Duration::from_secs(60).min(every)).await;
+    loop {
+        let pool = api.db.pool().clone();
+        let ran = actix_web::web::block(move || housekeep(&pool, &retention, false)).await;
+        match ran {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::warn!("housekeeping: {e} (tried again at the next run)"),
+            Err(e) => tracing::warn!("housekeeping: {e}"),
+        }
+        actix_web::rt::time::sleep(every).await;
+    }
+}
+
+/// One housekeeping run, if this process takes the lease (`None`: another server holds it):
+/// logged once, with what it swept.
+pub fn housekeep(
+    pool: &DbPool,
+    retention: &db::housekeeping::Retention,
+    dry_run: bool,
+) -> Result<Option<db::housekeeping::Report>, String> {
+    let now = domain::calendar::unix_now();
+    if !dry_run {
+        let mut conn = pool.get().map_err(|e| e.to_string())?;
+        if !db::housekeeping::take_lease(&mut conn, now).map_err(|e| e.to_string())? {
+            tracing::info!("housekeeping: another app server is running it");
+            return Ok(None);
+        }
+    }
+    let report = db::housekeeping::run(pool, now, retention, dry_run).map_err(|e| e.to_string());
+    if !dry_run {
+        let mut conn = pool.get().map_err(|e| e.to_string())?;
+        let ended = domain::calendar::unix_now();
+        db::housekeeping::give_back_lease(&mut conn, ended).map_err(|e| e.to_string())?;
+    }
+    let report = report?;
+    tracing::info!(
+        rows = report.total(),
+        ms = report.took.as_millis() as u64,
+        longest_page_ms = report.longest_page.as_millis() as u64,
+        "housekeeping{}: {}",
+        if dry_run {
+            " (dry run: nothing removed)"
+        } else {
+            ""
+        },
+        report.summary()
+    );
+    Ok(Some(report))
 }
 
 /// Plans the page at `path` (no query, not in maintenance) for a shopper with these gate

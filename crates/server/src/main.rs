@@ -38,6 +38,14 @@ enum Command {
     /// Add, list, disable or change the staff who use the back office (/staff).
     #[command(subcommand)]
     Staff(server::team::StaffCommand),
+    /// Sweep what is past its time now (expired sessions, tokens and rate-limit windows, unconfirmed
+    /// signups, old guest carts, undeliverable mail, guest orders' contacts past their period),
+    /// as the serving app servers do every HOUSEKEEPING_MINUTES.
+    Housekeeping {
+        /// Only count what is due; remove nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 fn main() {
@@ -81,5 +89,26 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Orders(c) => server::staff::orders(&config, c),
         Command::Backup(a) => server::staff::backup(&config, a),
         Command::Staff(c) => server::team::staff(&config, c),
+        Command::Housekeeping { dry_run } => {
+            let pool = server::open_database(&config)?;
+            match server::housekeep(&pool, &config.retention, dry_run)? {
+                Some(report) => {
+                    let verb = if dry_run { "due" } else { "removed" };
+                    for kind in db::housekeeping::Kind::ALL {
+                        println!("{:<24} {:>9} {verb}", kind.as_str(), report.count(kind));
+                    }
+                    println!(
+                        "{} rows in {} ms (longest page {} ms)",
+                        report.total(),
+                        report.took.as_millis(),
+                        report.longest_page.as_millis()
+                    );
+                    Ok(())
+                }
+                None => {
+                    Err("another app server is running housekeeping now; try again later".into())
+                }
+            }
+        }
     }
 }

@@ -333,6 +333,7 @@ pub fn render(api: &framework::ApiState, pages: &::web::WebState) -> String {
         api::orders::place::PLACED.load(Ordering::Relaxed),
     ));
     families.extend(db_failure_families());
+    families.extend(housekeeping_families());
     families.extend(gauge(
         "store_maintenance",
         "1 while the store is under maintenance.",
@@ -461,6 +462,29 @@ fn db_failure_families() -> Vec<MetricFamily> {
         failures.with_label_values(&[kind.as_str()]).inc_by(n);
     }
     failures.collect()
+}
+
+/// What this process's housekeeping runs swept, by kind, and how many runs it made.
+fn housekeeping_families() -> Vec<MetricFamily> {
+    let rows = IntCounterVec::new(
+        Opts::new(
+            "store_housekeeping_rows_total",
+            "Rows this process's housekeeping runs removed (or blanked: guest orders' contacts), by kind.",
+        ),
+        &["kind"],
+    )
+    .expect("a counter");
+    let (by_kind, runs) = db::housekeeping::swept();
+    for (kind, n) in by_kind {
+        rows.with_label_values(&[kind]).inc_by(n);
+    }
+    let mut families = rows.collect();
+    families.extend(counter(
+        "store_housekeeping_runs_total",
+        "Housekeeping runs this process made since it started.",
+        runs,
+    ));
+    families
 }
 
 /// `GET /metrics`.

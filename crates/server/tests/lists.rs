@@ -171,8 +171,13 @@ async fn lists_filter_by_style_brewery_size_and_price(b: Backend) {
         "{sizes:?}"
     );
     assert!(v["facets"]["min_price"].as_i64() <= v["facets"]["max_price"].as_i64());
-    // A style spelled two ways in the catalog is one value, counted as its filter finds it,
-    // named as the catalog first spells it.
+}
+
+/// A style spelled two ways in the catalog is one value, counted as its filter finds it, named
+/// as the catalog first spells it.
+async fn a_value_spelled_two_ways_is_one_facet(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
     let ipa = |v: &Value| {
         v["facets"]["styles"]
             .as_array()
@@ -532,6 +537,7 @@ both!(past_50000_addresses_the_sitemap_is_an_index);
 both!(the_seed_s_list_is_cut_into_pages_of_24);
 both!(lists_sort_by_price_name_and_newest);
 both!(lists_filter_by_style_brewery_size_and_price);
+both!(a_value_spelled_two_ways_is_one_facet);
 both!(bad_list_values_are_refused_in_words);
 both!(ten_thousand_products_page_and_change);
 both!(list_pages_link_their_neighbours_and_keep_their_address);

@@ -20,6 +20,7 @@ mod catalog_forms;
 mod forms;
 mod goto_cases;
 mod hardening;
+mod housekeeping;
 mod kill;
 mod lists;
 mod mail_queue;

@@ -303,6 +303,8 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         metrics_bind: None,
         shutdown_timeout: 30,
         testdate: None,
+        housekeeping_minutes: 0,
+        retention: db::housekeeping::Retention::default(),
     }
 }
 

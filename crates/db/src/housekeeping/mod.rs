@@ -1,0 +1,223 @@
+//! Housekeeping: the rows whose time is over, swept. Expired sessions (a shopper's and staff's),
+//! rate-limit windows long past, registration, reset and staff links that expired, newsletter
+//! signups never confirmed, guest carts untouched for [`Retention::guest_cart_days`], mail that
+//! could not be delivered for [`Retention::mail_days`], and the contact details of a guest's
+//! order [`Retention::guest_order_days`] after it was completed or cancelled (the order stays
+//! for the books, blanked as a deleted member's are).
+//!
+//! A run sweeps in pages of [`BATCH`] rows, each page its own short write transaction (on SQLite
+//! at the writers' turn, so a shopper's write waits for one page at most), with a pause between
+//! pages; one app server runs it at a time when several share a database (a lease row,
+//! [`take_lease`]). Counted for the metrics ([`swept`]) and logged once a run.
+
+pub mod sweeps;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use diesel::prelude::*;
+
+use crate::schema::housekeeping;
+use crate::{AnyConnection, DbPool};
+
+/// How long rows that hold a shopper's data are kept, in days (settings of the store).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    /// A guest's cart untouched this long goes.
+    pub guest_cart_days: i64,
+    /// A guest's order keeps its contact details (name, mobile, email, address, notes) this long
+    /// after it was completed or cancelled.
+    pub guest_order_days: i64,
+    /// Mail not delivered this long after it was written is dropped.
+    pub mail_days: i64,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Self {
+            guest_cart_days: 30,
+            guest_order_days: 365,
+            mail_days: 7,
+        }
+    }
+}
+
+/// What a run sweeps, in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Sessions,
+    StaffSessions,
+    RateLimits,
+    Registrations,
+    PasswordResets,
+    StaffLinks,
+    Newsletter,
+    GuestCarts,
+    Mail,
+    GuestOrderContacts,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 10] = [
+        Kind::Sessions,
+        Kind::StaffSessions,
+        Kind::RateLimits,
+        Kind::Registrations,
+        Kind::PasswordResets,
+        Kind::StaffLinks,
+        Kind::Newsletter,
+        Kind::GuestCarts,
+        Kind::Mail,
+        Kind::GuestOrderContacts,
+    ];
+
+    /// Its name in the log, the metrics and the command's report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Sessions => "sessions",
+            Kind::StaffSessions => "staff_sessions",
+            Kind::RateLimits => "rate_limits",
+            Kind::Registrations => "registrations",
+            Kind::PasswordResets => "password_resets",
+            Kind::StaffLinks => "staff_links",
+            Kind::Newsletter => "newsletter_unconfirmed",
+            Kind::GuestCarts => "guest_carts",
+            Kind::Mail => "mail_undelivered",
+            Kind::GuestOrderContacts => "guest_order_contacts",
+        }
+    }
+
+    fn index(self) -> usize {
+        Kind::ALL.iter().position(|k| *k == self).unwrap_or(0)
+    }
+}
+
+/// Rows in a page: small enough that a page's write is over in milliseconds.
+pub const BATCH: i64 = 500;
+/// The pause between pages, in which shoppers' writes go first.
+pub const PAUSE: Duration = Duration::from_millis(5);
+/// How long a run's lease holds (a server that died mid-run leaves it to the others after it).
+pub const LEASE_SECS: i64 = 15 * 60;
+
+/// What a run swept (or, dry, found due), by kind; how long it took and its longest page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    pub counts: [u64; Kind::ALL.len()],
+    pub took: Duration,
+    pub longest_page: Duration,
+}
+
+impl Report {
+    pub fn count(&self, kind: Kind) -> u64 {
+        self.counts[kind.index()]
+    }
+
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// `sessions=12 rate_limits=3 …` (the kinds with rows).
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = Kind::ALL
+            .iter()
+            .filter(|k| self.count(**k) > 0)
+            .map(|k| format!("{}={}", k.as_str(), self.count(*k)))
+            .collect();
+        if parts.is_empty() {
+            "nothing due".into()
+        } else {
+            parts.join(" ")
+        }
+    }
+}
+
+static SWEPT: [AtomicU64; Kind::ALL.len()] = [const { AtomicU64::new(0) }; Kind::ALL.len()];
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+/// Rows swept by this process's runs since it started, by kind; and how many runs it made.
+pub fn swept() -> (Vec<(&'static str, u64)>, u64) {
+    let by_kind = Kind::ALL
+        .iter()
+        .map(|k| (k.as_str(), SWEPT[k.index()].load(Ordering::Relaxed)))
+        .collect();
+    (by_kind, RUNS.load(Ordering::Relaxed))
+}
+
+/// Sweeps what is due at `now` (dry: only counts it). Each page takes a connection from `pool`
+/// and gives it back, so a run never holds one a shopper waits for.
+pub fn run(
+    pool: &DbPool,
+    now: i64,
+    retention: &Retention,
+    dry_run: bool,
+) -> Result<Report, crate::DbError> {
+    let started = Instant::now();
+    let mut report = Report::default();
+    for kind in Kind::ALL {
+        let mut after = sweeps::After::Start;
+        loop {
+            let page_started = Instant::now();
+            let mut conn = pool
+                .get_timeout(crate::CONNECTION_WAIT)
+                .map_err(crate::DbError::Pool)?;
+            if dry_run {
+                report.counts[kind.index()] = sweeps::count_due(&mut conn, kind, now, retention)?;
+                break;
+            }
+            let page = {
+                crate::write_transaction(&mut conn, |c| {
+                    let page = sweeps::due(c, kind, now, retention, &after, BATCH)?;
+                    sweeps::remove(c, kind, &page.keys)?;
+                    Ok::<_, diesel::result::Error>(page)
+                })?
+            };
+            drop(conn);
+            report.counts[kind.index()] += page.keys.len() as u64;
+            SWEPT[kind.index()].fetch_add(page.keys.len() as u64, Ordering::Relaxed);
+            report.longest_page = report.longest_page.max(page_started.elapsed());
+            match page.next {
+                Some(next) => after = next,
+                None => break,
+            }
+            std::thread::sleep(PAUSE);
+        }
+    }
+    if !dry_run {
+        RUNS.fetch_add(1, Ordering::Relaxed);
+    }
+    report.took = started.elapsed();
+    Ok(report)
+}
+
+/// Takes the run's lease until `now + LEASE_SECS` when nobody holds it; answers whether it
+/// did. One statement decides, so of several app servers asking at once one gets it.
+pub fn take_lease(conn: &mut AnyConnection, now: i64) -> QueryResult<bool> {
+    let taken = diesel::update(
+        housekeeping::table
+            .find(1)
+            .filter(housekeeping::lease_until.le(now)),
+    )
+    .set(housekeeping::lease_until.eq(now + LEASE_SECS))
+    .execute(conn)?;
+    Ok(taken == 1)
+}
+
+/// Gives the lease back at the end of a run, noting when it ended: the next run may be another
+/// server's.
+pub fn give_back_lease(conn: &mut AnyConnection, now: i64) -> QueryResult<()> {
+    diesel::update(housekeeping::table.find(1))
+        .set((
+            housekeeping::lease_until.eq(0),
+            housekeeping::last_run_at.eq(now),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// When the last run ended (unix time; 0: never).
+pub fn last_run(conn: &mut AnyConnection) -> QueryResult<i64> {
+    housekeeping::table
+        .find(1)
+        .select(housekeeping::last_run_at)
+        .first(conn)
+}

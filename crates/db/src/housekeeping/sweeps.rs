@@ -1,0 +1,260 @@
+//! What each sweep finds due and how it goes: a page of keys at a time, in the key's order after
+//! the last page's (so a row kept on purpose is never read twice in one run), then those rows
+//! deleted, or an order's contact blanked.
+
+use diesel::prelude::*;
+
+use super::{Kind, Retention};
+use crate::schema::*;
+use crate::AnyConnection;
+
+/// A page of due rows' keys: a text key (a token's hash, a counter's name) or a number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keys {
+    Text(Vec<String>),
+    Ids(Vec<i64>),
+}
+
+impl Keys {
+    pub fn len(&self) -> usize {
+        match self {
+            Keys::Text(k) => k.len(),
+            Keys::Ids(k) => k.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Where the next page starts.
+    pub fn last(&self) -> Option<After> {
+        match self {
+            Keys::Text(k) => k.last().cloned().map(After::Text),
+            Keys::Ids(k) => k.last().copied().map(After::Id),
+        }
+    }
+}
+
+/// The key a page starts after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum After {
+    Start,
+    Text(String),
+    Id(i64),
+}
+
+impl After {
+    fn id(&self) -> i64 {
+        match self {
+            After::Id(i) => *i,
+            _ => i64::MIN,
+        }
+    }
+}
+
+const DAY: i64 = 86_400;
+
+/// A page of due rows: their keys, and where the next page starts (`None`: this was the last).
+/// Rows that are deleted need no place to start after: the next page is the due rows left, found
+/// by the index of what makes them due, so a page costs the same at the end of a year's rows as
+/// at the start.
+pub struct Page {
+    pub keys: Keys,
+    pub next: Option<After>,
+}
+
+/// Selects a table's due rows' keys (at most `limit`) or, without a limit, counts them:
+/// `due_in!(conn, limit; table.key: Text|Ids; filter)`.
+macro_rules! due_in {
+    ($conn:expr, $limit:expr; $t:ident . $k:ident : Text; $filter:expr) => {
+        due_in!(@ $conn, $limit, $t, $k, String, Keys::Text, $filter)
+    };
+    ($conn:expr, $limit:expr; $t:ident . $k:ident : Ids; $filter:expr) => {
+        due_in!(@ $conn, $limit, $t, $k, i64, Keys::Ids, $filter)
+    };
+    (@ $conn:expr, $limit:expr, $t:ident, $k:ident, $ty:ty, $wrap:path, $filter:expr) => {
+        match $limit {
+            Some(limit) => {
+                let keys: Vec<$ty> = $t::table.filter($filter).select($t::$k).limit(limit).load($conn)?;
+                Found::Keys($wrap(keys))
+            }
+            None => Found::Count($t::table.filter($filter).count().get_result::<i64>($conn)? as u64),
+        }
+    };
+}
+
+enum Found {
+    Keys(Keys),
+    Count(u64),
+}
+
+/// The next page of `kind`'s rows due at `now` (after `after`: only the guest orders, which stay):
+/// at most `limit` keys.
+pub fn due(
+    conn: &mut AnyConnection,
+    kind: Kind,
+    now: i64,
+    r: &Retention,
+    after: &After,
+    limit: i64,
+) -> QueryResult<Page> {
+    if kind == Kind::GuestOrderContacts {
+        let (keys, last) = guest_orders_due(conn, now, r, after.id(), limit)?;
+        return Ok(Page {
+            keys: Keys::Ids(keys),
+            next: last.map(After::Id),
+        });
+    }
+    let Found::Keys(keys) = find(conn, kind, now, r, Some(limit))? else {
+        unreachable!("a limit finds keys")
+    };
+    let next = (keys.len() as i64 >= limit).then_some(After::Start);
+    Ok(Page { keys, next })
+}
+
+/// How many of `kind`'s rows are due at `now` (a dry run's report).
+pub fn count_due(
+    conn: &mut AnyConnection,
+    kind: Kind,
+    now: i64,
+    r: &Retention,
+) -> QueryResult<u64> {
+    if kind == Kind::GuestOrderContacts {
+        let (mut count, mut after) = (0, i64::MIN);
+        loop {
+            let (keys, next) = guest_orders_due(conn, now, r, after, 5_000)?;
+            count += keys.len() as u64;
+            match next {
+                Some(n) => after = n,
+                None => return Ok(count),
+            }
+        }
+    }
+    match find(conn, kind, now, r, None)? {
+        Found::Count(n) => Ok(n),
+        Found::Keys(k) => Ok(k.len() as u64),
+    }
+}
+
+fn find(
+    conn: &mut AnyConnection,
+    kind: Kind,
+    now: i64,
+    r: &Retention,
+    limit: Option<i64>,
+) -> QueryResult<Found> {
+    use domain::staff::{SESSION_IDLE_SECS, SESSION_MAX_SECS};
+    #[rustfmt::skip]
+    let found = match kind {
+        Kind::Sessions => due_in!(conn, limit; sessions.token_hash: Text;
+            sessions::expires_at.le(now)),
+        Kind::StaffSessions => due_in!(conn, limit; staff_sessions.token_hash: Text;
+            staff_sessions::created_at.le(now - SESSION_MAX_SECS)
+                .or(staff_sessions::last_seen_at.le(now - SESSION_IDLE_SECS))),
+        Kind::RateLimits => due_in!(conn, limit; rate_limits.key: Text;
+            rate_limits::window_start.le(now - crate::limits::LONGEST_WINDOW)),
+        Kind::Registrations => due_in!(conn, limit; registrations.token_hash: Text;
+            registrations::expires_at.le(now)),
+        Kind::PasswordResets => due_in!(conn, limit; password_resets.token_hash: Text;
+            password_resets::expires_at.le(now)),
+        Kind::StaffLinks => due_in!(conn, limit; staff_links.token_hash: Text;
+            staff_links::expires_at.le(now)),
+        Kind::Newsletter => due_in!(conn, limit; newsletter_subscriptions.id: Ids;
+            newsletter_subscriptions::confirmed_at.is_null()
+                .and(newsletter_subscriptions::token_expires_at.le(now))),
+        Kind::GuestCarts => due_in!(conn, limit; carts.id: Ids;
+            carts::user_id.is_null().and(carts::updated_at.le(now - r.guest_cart_days * DAY))),
+        Kind::Mail => due_in!(conn, limit; mail_outbox.id: Ids;
+            mail_outbox::created_at.le(now - r.mail_days * DAY)),
+        Kind::GuestOrderContacts => unreachable!("paged by guest_orders_due"),
+    };
+    Ok(found)
+}
+
+/// A guest's orders completed or cancelled more than the period ago whose contact is not yet
+/// blanked. Placed before the period's start is what the index finds; the last status change
+/// (the order's completion) before it is what counts, so a page may hold fewer than `limit`
+/// while more are due after it: the next page starts after the last candidate read while a
+/// page of candidates was full.
+fn guest_orders_due(
+    conn: &mut AnyConnection,
+    now: i64,
+    r: &Retention,
+    after: i64,
+    limit: i64,
+) -> QueryResult<(Vec<i64>, Option<i64>)> {
+    let cutoff = now - r.guest_order_days * DAY;
+    let finished = [
+        domain::ordering::Status::Completed.as_str(),
+        domain::ordering::Status::Cancelled.as_str(),
+    ];
+    let candidates: Vec<i64> = orders::table
+        .filter(orders::user_id.is_null())
+        .filter(orders::status.eq_any(finished))
+        .filter(orders::placed_at.le(cutoff))
+        .filter(orders::email.ne("").or(orders::mobile.ne("")))
+        .filter(orders::id.gt(after))
+        .order(orders::id)
+        .select(orders::id)
+        .limit(limit)
+        .load(conn)?;
+    let changed_since: Vec<i64> = order_status_history::table
+        .filter(order_status_history::order_id.eq_any(&candidates))
+        .filter(order_status_history::at.gt(cutoff))
+        .select(order_status_history::order_id)
+        .distinct()
+        .load(conn)?;
+    let next = (candidates.len() as i64 >= limit)
+        .then(|| candidates.last().copied())
+        .flatten();
+    let due = candidates
+        .into_iter()
+        .filter(|id| !changed_since.contains(id))
+        .collect();
+    Ok((due, next))
+}
+
+/// Deletes (or, for orders, blanks) the rows of `keys`; answers how many.
+pub fn remove(conn: &mut AnyConnection, kind: Kind, keys: &Keys) -> QueryResult<usize> {
+    let (text, ids): (&[String], &[i64]) = match keys {
+        Keys::Text(k) => (k, &[]),
+        Keys::Ids(k) => (&[], k),
+    };
+    match kind {
+        Kind::Sessions => {
+            diesel::delete(sessions::table.filter(sessions::token_hash.eq_any(text))).execute(conn)
+        }
+        Kind::StaffSessions => {
+            diesel::delete(staff_sessions::table.filter(staff_sessions::token_hash.eq_any(text)))
+                .execute(conn)
+        }
+        Kind::RateLimits => {
+            diesel::delete(rate_limits::table.filter(rate_limits::key.eq_any(text))).execute(conn)
+        }
+        Kind::Registrations => {
+            diesel::delete(registrations::table.filter(registrations::token_hash.eq_any(text)))
+                .execute(conn)
+        }
+        Kind::PasswordResets => {
+            diesel::delete(password_resets::table.filter(password_resets::token_hash.eq_any(text)))
+                .execute(conn)
+        }
+        Kind::StaffLinks => {
+            diesel::delete(staff_links::table.filter(staff_links::token_hash.eq_any(text)))
+                .execute(conn)
+        }
+        Kind::Newsletter => diesel::delete(
+            newsletter_subscriptions::table.filter(newsletter_subscriptions::id.eq_any(ids)),
+        )
+        .execute(conn),
+        // A cart's items, empties and refills go with it (ON DELETE CASCADE).
+        Kind::GuestCarts => {
+            diesel::delete(carts::table.filter(carts::id.eq_any(ids))).execute(conn)
+        }
+        Kind::Mail => {
+            diesel::delete(mail_outbox::table.filter(mail_outbox::id.eq_any(ids))).execute(conn)
+        }
+        Kind::GuestOrderContacts => crate::users::blank_order_contacts(conn, ids),
+    }
+}

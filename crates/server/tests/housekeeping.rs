@@ -1,0 +1,282 @@
+//! Housekeeping on SQLite and PostgreSQL: of each kind of row, the one past its time is swept and
+//! the one within it stays (sessions, rate-limit windows, registration and reset links,
+//! unconfirmed newsletter signups, guest carts with their items, undeliverable mail, a guest
+//! order's contact after its period, counted from its completion); a dry run counts the same and
+//! removes nothing; one app server at a time holds the run's lease; `store housekeeping` runs it.
+
+use crate::support;
+
+use db::diesel::connection::SimpleConnection;
+use db::diesel::prelude::*;
+use db::housekeeping::{self, Kind, Retention};
+use support::{guest_order, Backend};
+
+const DAY: i64 = 86_400;
+
+fn count(db: &support::TestDb, sql: &str) -> i64 {
+    #[derive(QueryableByName)]
+    struct N {
+        #[diesel(sql_type = db::diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = db.pool.get().unwrap();
+    let n: N = match &mut *conn {
+        db::AnyConnection::Postgresql(c) => db::diesel::sql_query(sql).get_result(c),
+        db::AnyConnection::Sqlite(c) => db::diesel::sql_query(sql).get_result(c),
+    }
+    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    n.n
+}
+
+fn exec(db: &support::TestDb, sql: &str) {
+    db.pool
+        .get()
+        .unwrap()
+        .batch_execute(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+/// Rows of each kind, one past its time (`old…`) and one within it (`new…`), at `now`.
+async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> (i64, i64, i64) {
+    let (old, new) = (now - 400 * DAY, now - DAY);
+    exec(
+        db,
+        &format!(
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES \
+               ('old-session', NULL, {old}, {}), ('new-session', NULL, {now}, {});
+             INSERT INTO rate_limits (key, window_start, hits) VALUES \
+               ('login:old', {}, 3), ('login:new', {}, 3);
+             INSERT INTO registrations (token_hash, email, mobile, first_name, last_name, \
+               birth_date, password_hash, expires_at) VALUES \
+               ('old-reg', 'old@example.com', '09170000001', 'O', 'L', '1990-01-01', 'x', {}), \
+               ('new-reg', 'new@example.com', '09170000002', 'N', 'W', '1990-01-01', 'x', {});
+             INSERT INTO newsletter_subscriptions (email, created_at, confirmed_at, token_hash, \
+               token_expires_at) VALUES \
+               ('never@example.com', '2025-01-01', NULL, 'old-news', {}), \
+               ('soon@example.com', '2026-11-27', NULL, 'new-news', {}), \
+               ('kept@example.com', '2025-01-01', '2025-01-02', NULL, NULL);
+             INSERT INTO mail_outbox (recipient, subject, text_body, html_body, created_at, \
+               attempts, next_attempt_at) VALUES \
+               ('old@example.com', 's', 't', 'h', {old}, 9, {now}), \
+               ('new@example.com', 's', 't', 'h', {new}, 1, {now});",
+            now - 1,
+            now + 3600,
+            now - db::limits::LONGEST_WINDOW - 1,
+            now - 60,
+            now - 1,
+            now + 3600,
+            now - 1,
+            now + 3600,
+        ),
+    );
+    // Guest carts: one untouched for 31 days (with an item), one touched yesterday.
+    support::guest_with_a_case(db).await;
+    support::guest_with_a_case(db).await;
+    exec(
+        db,
+        &format!(
+            "UPDATE carts SET updated_at = {} WHERE id = (SELECT MIN(id) FROM carts WHERE user_id IS NULL);
+             UPDATE carts SET updated_at = {new} WHERE id = (SELECT MAX(id) FROM carts WHERE user_id IS NULL);",
+            now - 31 * DAY
+        ),
+    );
+    // Guest orders: completed 400 days ago; placed 400 days ago but completed yesterday;
+    // placed 400 days ago and still open.
+    let mut orders = vec![];
+    for email in ["done@example.com", "late@example.com", "open@example.com"] {
+        orders.push(guest_order(db, 1, email).await.0);
+    }
+    let [done, late, open] = [orders[0], orders[1], orders[2]];
+    exec(
+        db,
+        &format!(
+            "UPDATE orders SET placed_at = {old} WHERE id IN ({done}, {late}, {open});
+             UPDATE order_status_history SET at = {old} WHERE order_id IN ({done}, {late}, {open});
+             UPDATE orders SET status = 'completed' WHERE id IN ({done}, {late});
+             INSERT INTO order_status_history (order_id, seq, status, at, note) VALUES \
+               ({done}, 90, 'completed', {}, ''), ({late}, 90, 'completed', {new}, '');",
+            old + DAY
+        ),
+    );
+    (done, late, open)
+}
+
+async fn expired_rows_are_swept_and_the_rest_kept(b: Backend) {
+    let db = support::database(b);
+    let now = domain::calendar::unix_now();
+    let (done, late, open) = rows_of_every_kind(&db, now).await;
+    let carts_before = count(&db, "SELECT COUNT(*) AS n FROM carts");
+    let items_before = count(&db, "SELECT COUNT(*) AS n FROM cart_items");
+    let retention = Retention::default();
+    // A dry run counts what is due, and removes nothing.
+    let dry = housekeeping::run(&db.pool, now, &retention, true).unwrap();
+    let expected = [
+        (Kind::Sessions, 1),
+        (Kind::RateLimits, 1),
+        (Kind::Registrations, 1),
+        (Kind::Newsletter, 1),
+        (Kind::GuestCarts, 1),
+        (Kind::Mail, 1),
+        (Kind::GuestOrderContacts, 1),
+    ];
+    for (kind, n) in expected {
+        assert!(dry.count(kind) >= n, "{kind:?}: {dry:?}");
+    }
+    assert_eq!(count(&db, "SELECT COUNT(*) AS n FROM carts"), carts_before);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT COUNT(*) AS n FROM sessions WHERE token_hash = 'old-session'"
+        ),
+        1
+    );
+    let swept = housekeeping::run(&db.pool, now, &retention, false).unwrap();
+    assert_eq!(
+        swept.counts, dry.counts,
+        "the run removes what the dry run counted"
+    );
+    swept_and_kept(&db, (done, late, open), carts_before, items_before);
+    // A second run finds nothing.
+    let again = housekeeping::run(&db.pool, now, &retention, false).unwrap();
+    assert_eq!(again.total(), 0, "{}", again.summary());
+    // Counted for the metrics.
+    let (by_kind, runs) = housekeeping::swept();
+    assert!(runs >= 2);
+    assert!(by_kind.iter().any(|(k, n)| *k == "guest_carts" && *n >= 1));
+}
+both!(expired_rows_are_swept_and_the_rest_kept);
+
+/// After a run: of each kind, the row past its time is gone and the other kept.
+fn swept_and_kept(
+    db: &support::TestDb,
+    (done, late, open): (i64, i64, i64),
+    carts_before: i64,
+    items_before: i64,
+) {
+    for (table, key, gone, kept) in [
+        ("sessions", "token_hash", "old-session", "new-session"),
+        ("rate_limits", "key", "login:old", "login:new"),
+        ("registrations", "token_hash", "old-reg", "new-reg"),
+        (
+            "newsletter_subscriptions",
+            "token_hash",
+            "old-news",
+            "new-news",
+        ),
+        (
+            "newsletter_subscriptions",
+            "email",
+            "never@example.com",
+            "kept@example.com",
+        ),
+        (
+            "mail_outbox",
+            "recipient",
+            "old@example.com",
+            "new@example.com",
+        ),
+    ] {
+        let n = |v: &str| {
+            count(
+                db,
+                &format!("SELECT COUNT(*) AS n FROM {table} WHERE {key} = '{v}'"),
+            )
+        };
+        assert_eq!(
+            (n(gone), n(kept)),
+            (0, 1),
+            "{table}: {gone} swept, {kept} kept"
+        );
+    }
+    // The old guest cart and its items went; the new one stayed.
+    assert_eq!(
+        count(db, "SELECT COUNT(*) AS n FROM carts"),
+        carts_before - 1
+    );
+    let items = count(db, "SELECT COUNT(*) AS n FROM cart_items");
+    assert!(
+        items < items_before && items > 0,
+        "{items_before} -> {items}"
+    );
+    assert_eq!(
+        count(
+            db,
+            "SELECT COUNT(*) AS n FROM cart_items WHERE cart_id NOT IN (SELECT id FROM carts)"
+        ),
+        0,
+        "no item outlives its cart"
+    );
+    // Only the order completed more than a year ago lost its contact; all three orders stay.
+    let contact = |id: i64| {
+        count(db, &format!("SELECT COUNT(*) AS n FROM orders WHERE id = {id} AND email <> '' AND mobile <> '' AND contact_name <> ''"))
+    };
+    assert_eq!((contact(done), contact(late), contact(open)), (0, 1, 1));
+    assert_eq!(
+        count(
+            db,
+            &format!("SELECT COUNT(*) AS n FROM orders WHERE id IN ({done}, {late}, {open})")
+        ),
+        3
+    );
+}
+
+/// One app server runs housekeeping at a time: the lease is taken once, until given back or
+/// until it runs out (a server that died mid-run).
+async fn one_server_at_a_time_holds_the_lease(b: Backend) {
+    let db = support::database(b);
+    let mut conn = db.pool.get().unwrap();
+    let now = 2_000_000_000;
+    assert!(housekeeping::take_lease(&mut conn, now).unwrap());
+    assert!(
+        !housekeeping::take_lease(&mut conn, now + 1).unwrap(),
+        "held"
+    );
+    assert!(
+        housekeeping::take_lease(&mut conn, now + housekeeping::LEASE_SECS).unwrap(),
+        "run out"
+    );
+    housekeeping::give_back_lease(&mut conn, now + 2_000).unwrap();
+    assert_eq!(housekeeping::last_run(&mut conn).unwrap(), now + 2_000);
+    assert!(
+        housekeeping::take_lease(&mut conn, now + 2_001).unwrap(),
+        "given back"
+    );
+    drop(conn);
+    // While it is held, the command says so and removes nothing.
+    let refused = support::process::store_refused(&db, &["housekeeping"]);
+    assert!(
+        refused.contains("another app server is running housekeeping"),
+        "{refused}"
+    );
+}
+both!(one_server_at_a_time_holds_the_lease);
+
+/// `store housekeeping --dry-run` counts, `store housekeeping` removes.
+async fn the_command_sweeps_and_reports(b: Backend) {
+    let db = support::database(b);
+    let now = domain::calendar::unix_now();
+    exec(
+        &db,
+        &format!(
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES \
+               ('old-1', NULL, 0, {}), ('old-2', NULL, 0, {})",
+            now - 10,
+            now - 5
+        ),
+    );
+    let dry = support::process::store_ok(&db, &["housekeeping", "--dry-run"]);
+    assert!(
+        dry.lines()
+            .any(|l| l.starts_with("sessions") && l.contains(" 2 due")),
+        "{dry}"
+    );
+    assert_eq!(count(&db, "SELECT COUNT(*) AS n FROM sessions"), 2);
+    let ran = support::process::store_ok(&db, &["housekeeping"]);
+    assert!(
+        ran.lines()
+            .any(|l| l.starts_with("sessions") && l.contains(" 2 removed")),
+        "{ran}"
+    );
+    assert_eq!(count(&db, "SELECT COUNT(*) AS n FROM sessions"), 0);
+}
+both!(the_command_sweeps_and_reports);
