@@ -87,7 +87,8 @@ for (const width of WIDTHS) {
       // The icon keeps the words as its name; the menu, the cart and its summary have theirs.
       const account = page.locator('.header-actions details:not(.cart-drawer) > summary');
       assert.equal(await account.getAttribute('aria-label'), 'My Account');
-      assert.equal(await page.getByLabel('Menu').count(), 1);
+      // (The menu's summary; its panel, a dialog, is named Menu too.)
+      assert.equal(await page.locator('summary[aria-label="Menu"]').count(), 1);
       assert.equal(await page.getByLabel('Open cart summary').count(), 1);
       assert.match((await page.locator('a.cart-link').getAttribute('aria-label')) ?? '', /^Cart, \d+ items?$/);
       await context.close();

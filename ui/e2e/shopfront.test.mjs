@@ -140,21 +140,25 @@ for (const js of [true, false]) {
   });
 }
 
-test('drawers: account and menu exclude each other, Escape closes, cart locks scrolling', async () => {
+test('drawers: each is a modal dialog (account and menu never show together), Escape closes, cart locks scrolling', async () => {
   const context = await newContext(['privacyVerification=1'], { viewport: { width: 400, height: 800 } });
   const page = await context.newPage();
+  const closed = () => page.waitForFunction(() => document.querySelectorAll('details.drawer[open]').length === 0);
   await page.goto(`${store.base}/faqs`);
   await hydrated(page);
   await page.locator('summary', { hasText: 'My Account' }).click();
   await page.getByRole('link', { name: 'Create Account' }).waitFor();
-  // The open drawer's backdrop covers the page: reach the menu by keyboard.
-  await page.getByLabel('Menu').focus();
-  await page.keyboard.press('Enter');
+  // The open drawer is modal: the page behind it, the menu's summary with it, takes no focus.
+  await page.locator('summary[aria-label="Menu"]').focus();
+  assert.ok(await page.evaluate(() => !!document.activeElement?.closest('dialog:modal')), 'focus stays in the account drawer');
+  await page.keyboard.press('Escape');
+  await closed();
+  await page.locator('summary[aria-label="Menu"]').click();
   await page.waitForFunction(() => document.querySelectorAll('details.drawer[open]').length === 1);
   assert.ok(await page.locator('details.drawer-left').evaluate((d) => d.open), 'the menu is the open one');
   await page.getByRole('link', { name: 'Buy Beers' }).waitFor();
   await page.keyboard.press('Escape');
-  assert.equal(await page.locator('details.drawer[open]').count(), 0);
+  await closed();
   await page.getByLabel('Open cart summary').click();
   await page.getByRole('link', { name: 'View Shopping Cart' }).waitFor();
   // The toggle event comes after the click: wait for its effect.

@@ -2,17 +2,24 @@ import type { CartAnswer } from '../api/contract.gen';
 import { casesLabel, count, DEPOSITS_NOTE, EMPTY_CART } from '../lib/cart';
 import { formatPhp } from '../lib/money';
 
+/** The ids of the drawer's heading (the dialog's name) and its message (what describes it). */
+export const CART_DRAWER_TITLE = 'cart-drawer-title';
+export const CART_DRAWER_MESSAGE = 'cart-drawer-message';
+
 /**
  * The cart drawer's body: each case with its items, View Shopping Cart and the deposits
- * note. Only props, no context or ids: the server can render it on its own for a visitor and
- * splice it into a shared page.
+ * note. Only props, no context or generated ids (its two are fixed): the server can render it on
+ * its own for a visitor and splice it into a shared page.
  */
 export function CartDrawerBody({ cart, message = null }: { cart: CartAnswer | null; message?: string | null }) {
   const cases = (cart?.shopping_cart ?? []).filter((c) => c.items.length > 0);
   return (
     <>
-      <h2 className="drawer-title">Shopping Cart</h2>
-      <p className="form-message" role="status">
+      {/* Where focus goes when the drawer opens (components/Drawer.tsx). */}
+      <h2 className="drawer-title" id={CART_DRAWER_TITLE} tabIndex={-1} data-autofocus>
+        Shopping Cart
+      </h2>
+      <p className="form-message" id={CART_DRAWER_MESSAGE} role="status">
         {message ?? ''}
       </p>
       {cases.length === 0 ? (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { keepTab } from '../lib/focus';
 
-/** A modal dialog over the page, focused when it opens; `id` names its title (`{id}-title`). */
+/** A modal dialog over the page, focused when it opens, Tab kept inside; `id` names its title (`{id}-title`). */
 export function Dialog({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -8,7 +9,7 @@ export function Dialog({ id, title, children }: { id: string; title: string; chi
   }, []);
   return (
     <div className="overlay">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} tabIndex={-1} ref={ref}>
+      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} tabIndex={-1} ref={ref} onKeyDown={(e) => keepTab(e.currentTarget, e)}>
         <h2 id={`${id}-title`}>{title}</h2>
         {children}
       </div>

@@ -1,11 +1,12 @@
-import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { OfflineBar } from './OfflineBar';
 import { SendingBar } from './SendingBar';
 import { useCartView } from '../lib/cart-state';
 import { cartLinkLabel } from '../lib/cart';
 import { useGate } from '../lib/gate';
 import { usePage } from '../page';
-import { CartDrawerBody } from './CartDrawer';
+import { CART_DRAWER_MESSAGE, CART_DRAWER_TITLE, CartDrawerBody } from './CartDrawer';
+import { Drawer, type DrawerRef } from './Drawer';
 
 /** The header's menus: [address, label]. */
 const TOP_LINKS: [string, string][] = [
@@ -61,12 +62,11 @@ export function Links({ items }: { items: [string, string][] }) {
 }
 
 type DrawerName = 'menu' | 'account' | 'cart';
-type Drawer = RefObject<HTMLDetailsElement | null>;
 
 /**
- * Drawers are `<details>` elements, so they open without JavaScript. With it: opening the account
- * drawer closes the mobile menu and the reverse, Escape closes them, and the body does not scroll
- * behind the open cart drawer.
+ * Drawers are `<details>` elements, so they open without JavaScript (components/Drawer.tsx; with
+ * it each is a modal dialog). Here: opening one closes the others, the body does not scroll behind
+ * the open cart drawer, and the cart drawer opens each time a cart call asks.
  */
 function useDrawers(opened: number) {
   const menu = useRef<HTMLDetailsElement>(null);
@@ -78,7 +78,7 @@ function useDrawers(opened: number) {
   }, [opened]);
   useEffect(() => {
     const refs = { menu, account, cart };
-    const all = Object.entries(refs) as [DrawerName, Drawer][];
+    const all = Object.entries(refs) as [DrawerName, DrawerRef][];
     const onToggle = (name: DrawerName) => () => {
       const el = refs[name].current;
       if (el?.open) {
@@ -91,20 +91,7 @@ function useDrawers(opened: number) {
       r.current?.addEventListener('toggle', h);
       return () => r.current?.removeEventListener('toggle', h);
     });
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      for (const [, r] of all) {
-        if (r.current?.open) {
-          r.current.open = false;
-          r.current.querySelector('summary')?.focus();
-        }
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      handlers.forEach((off) => off());
-      document.removeEventListener('keydown', onKey);
-    };
+    return () => handlers.forEach((off) => off());
   }, []);
   return { menu, account, cart };
 }
@@ -143,44 +130,48 @@ function TopBar() {
 }
 
 /** The mobile menu (a drawer on the left). */
-function MenuDrawer({ drawer }: { drawer: Drawer }) {
+function MenuDrawer({ drawer }: { drawer: DrawerRef }) {
   return (
-    <details className="drawer drawer-left mobile-only" ref={drawer}>
-      <summary aria-label="Menu">☰</summary>
-      <nav className="drawer-panel" aria-label="Mobile">
+    <Drawer drawer={drawer} className="drawer-left mobile-only" label="Menu" summary="☰" titleId="menu-drawer-title">
+      <h2 id="menu-drawer-title" className="visually-hidden">
+        Menu
+      </h2>
+      <nav aria-label="Mobile">
         <ul>
           <Links items={MOBILE_MENU} />
         </ul>
       </nav>
-    </details>
+    </Drawer>
   );
 }
 
 /** My Account's drawer: the member's name, the account links (`children`) and the legal links. */
-function AccountDrawer({ drawer, children }: { drawer: Drawer; children: ReactNode }) {
+function AccountDrawer({ drawer, children }: { drawer: DrawerRef; children: ReactNode }) {
   const { member } = usePage();
+  const icon = (
+    <>
+      <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+        <path d="M8 8a4 4 0 1 0 8 0a4 4 0 1 0-8 0M4 21a8 8 0 0 1 16 0" />
+      </svg>
+      <span className="account-word">{member ? member.firstname : 'My Account'}</span>
+    </>
+  );
   return (
-    <details className="drawer drawer-right" ref={drawer}>
-      {/* Below 1024 px the words give way to the icon; the label keeps the name. */}
-      <summary aria-label={member ? `My Account, ${member.firstname}` : 'My Account'}>
-        <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
-          <path d="M8 8a4 4 0 1 0 8 0a4 4 0 1 0-8 0M4 21a8 8 0 0 1 16 0" />
-        </svg>
-        <span className="account-word">{member ? member.firstname : 'My Account'}</span>
-      </summary>
-      <div className="drawer-panel">
-        <h2 className="drawer-title">{member ? `Hi, ${member.firstname}` : 'My Account'}</h2>
-        {children}
-        <p className="legal-links">
-          <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
-        </p>
-      </div>
-    </details>
+    // Below 1024 px the words give way to the icon; the label keeps the name.
+    <Drawer drawer={drawer} className="drawer-right" label={member ? `My Account, ${member.firstname}` : 'My Account'} summary={icon} titleId="account-drawer-title">
+      <h2 className="drawer-title" id="account-drawer-title" tabIndex={-1} data-autofocus>
+        {member ? `Hi, ${member.firstname}` : 'My Account'}
+      </h2>
+      {children}
+      <p className="legal-links">
+        <a href="/terms-and-conditions">Terms</a> · <a href="/privacy-policy">Privacy</a>
+      </p>
+    </Drawer>
   );
 }
 
 /** The cart link with its count, and the cart drawer. */
-function HeaderCart({ drawer, shopping }: { drawer: Drawer; shopping: ReturnType<typeof useCartView> }) {
+function HeaderCart({ drawer, shopping }: { drawer: DrawerRef; shopping: ReturnType<typeof useCartView> }) {
   const { visitor } = usePage();
   // A page rendered once for everyone leaves the shopper's count and drawer to be filled in.
   const slots = visitor?.shared ? visitor.slots : undefined;
@@ -196,12 +187,17 @@ function HeaderCart({ drawer, shopping }: { drawer: Drawer; shopping: ReturnType
           {slots ? slots.count : shopping.count}
         </span>
       </a>
-      <details className="drawer drawer-right cart-drawer" ref={drawer}>
-        <summary aria-label="Open cart summary">▾</summary>
-        <div className="drawer-panel cart-panel">
-          {slots ? slots.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
-        </div>
-      </details>
+      <Drawer
+        drawer={drawer}
+        className="drawer-right cart-drawer"
+        label="Open cart summary"
+        summary="▾"
+        panelClass="drawer-panel cart-panel"
+        titleId={CART_DRAWER_TITLE}
+        describedBy={CART_DRAWER_MESSAGE}
+      >
+        {slots ? slots.drawer : <CartDrawerBody cart={shopping.cart} message={shopping.message} />}
+      </Drawer>
     </>
   );
 }

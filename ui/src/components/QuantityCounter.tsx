@@ -8,7 +8,8 @@ export function parseQuantity(text: string): number | null {
 
 /**
  * Quantity with − and +: minimum 1; a typed value is parsed to an integer and raised to
- * the minimum on blur; changes reach `onChange` after `debounceMs` (300 ms on the product page).
+ * the minimum on blur; changes reach `onChange` after `debounceMs` (300 ms on the product page),
+ * a value it was last given not again.
  * Without JavaScript it is a plain number field named `name`.
  */
 export function QuantityCounter({
@@ -30,9 +31,18 @@ export function QuantityCounter({
 }) {
   const [text, setText] = useState(String(value));
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // The last value `onChange` was given (at first the one shown): the same again is no change, so
+  // leaving the field after typing sends nothing more (a cart change would bump the cart's revision
+  // under a checkout opened meanwhile).
+  const sent = useRef(value);
   const emit = (n: number) => {
     if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => onChange(n), debounceMs);
+    timer.current = null;
+    if (n === sent.current) return;
+    timer.current = setTimeout(() => {
+      sent.current = n;
+      onChange(n);
+    }, debounceMs);
   };
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);

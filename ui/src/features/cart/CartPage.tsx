@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } from '../../api/contract.gen';
 import type { Sent } from '../../api/send';
 import { requestKey } from '../../api/outbox';
+import { BlockedButton } from '../../components/BlockedButton';
 import { CartErrorDialog } from '../../components/CartErrorDialog';
 import { SaveGoToCase } from '../../components/GoToCaseForm';
 import { DoneMessage, FormCall, useDone } from '../../components/form';
@@ -112,7 +113,8 @@ function TopBar() {
 }
 
 /**
- * Proceed To Checkout: disabled with the reason while the cart cannot go; guests go
+ * Proceed To Checkout: blocked with the reason while the cart cannot go (focusable, pressing it
+ * only says the reason again; without JavaScript it does nothing); guests go
  * straight on (a link); members are verified first (a form to /cart without JavaScript; with it
  * the API: 200 and 410 go to /checkout, another refusal opens the Error modal and the cart is
  * loaded again).
@@ -123,9 +125,9 @@ function Proceed({ cart, reason, onRefused }: { cart: CartAnswer; reason: string
   const [busy, setBusy] = useState(false);
   if (reason)
     return (
-      <button type="button" disabled aria-describedby={blockedNoteId('cart')}>
+      <BlockedButton reason={reason} reasonId={blockedNoteId('cart')}>
         Proceed To Checkout
-      </button>
+      </BlockedButton>
     );
   if (!page.member)
     return (

@@ -6,7 +6,8 @@
 // changed), the barangay, street and fulfillment it was priced for, and the test date.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { calls, EMPTY_CART, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
+import { calls, EMPTY_CART, INCOMPLETE, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
+import { BlockedButton } from '../../components/BlockedButton';
 import { Field, FormCall, FormMessage, type FormState } from '../../components/form';
 import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
 import { QueryState } from '../../components/QueryState';
@@ -337,23 +338,26 @@ function CartChanged({ cart, state }: { cart: CartAnswer; state: CheckoutForm })
 }
 
 /**
- * Submit Order: disabled while the cart cannot go (the Order Summary says why) or is sent. What a
- * second press does is said beside it: without JavaScript nothing stops the browser sending the
- * form twice, and the cart's revision in it makes that one order.
+ * Submit Order: blocked while the cart cannot go (`reason`, which the Order Summary shows under it):
+ * it stays focusable and pressing it only says the reason again; without JavaScript it posts, and
+ * the server refuses the order with the same reason. While the cart is priced again or the order
+ * is sent it says it is unavailable too (the form's submit ignores it). What a second press does
+ * is said beside it: without JavaScript nothing stops the browser sending the form twice, and the
+ * cart's revision in it makes that one order.
  */
-function SubmitOrder({ cart, ready, busy }: { cart: CartAnswer; ready: boolean; busy: boolean }) {
+function SubmitOrder({ reason, ready, busy }: { reason: string | null; ready: boolean; busy: boolean }) {
   return (
     <>
-    <button
-      type="submit"
-      className="checkout-submit"
-      disabled={!ready || busy}
-      aria-busy={busy || undefined}
-      aria-describedby={cart.checkout.ready ? undefined : blockedNoteId('checkout')}
-    >
-      {busy ? 'Submitting…' : 'Submit Order'}
-    </button>
-    <p className="checkout-once">Pressed twice or sent again after a lost connection, your order is placed once.</p>
+      {reason ? (
+        <BlockedButton type="submit" className="checkout-submit" reason={reason} reasonId={blockedNoteId('checkout')}>
+          Submit Order
+        </BlockedButton>
+      ) : (
+        <button type="submit" className="checkout-submit" aria-disabled={!ready || busy || undefined} aria-busy={busy || undefined}>
+          {busy ? 'Submitting…' : 'Submit Order'}
+        </button>
+      )}
+      <p className="checkout-once">Pressed twice or sent again after a lost connection, your order is placed once.</p>
     </>
   );
 }
@@ -376,6 +380,8 @@ function CheckoutForm(props: {
   const requested = choice.fulfillment ?? numberOf(page.vars.gateFulfillment) ?? DELIVERY;
   const saved = choice.saved ?? savedAddressFor(addresses, cart.barangay_id, place.streetId);
   const ready = cart.checkout.ready && !props.updating;
+  // Why the cart cannot go, as the Order Summary says it under Submit Order.
+  const blocked = cart.checkout.ready ? null : (cart.checkout.reason ?? INCOMPLETE);
   const testdate = page.vars.testdate;
   return (
     <>
@@ -420,12 +426,7 @@ function CheckoutForm(props: {
           <FormMessage state={state} fields={FIELDS} />
           <CartChanged cart={cart} state={state} />
         </div>
-        <OrderSummary
-          summary={cart.cart_order_summary}
-          mode="checkout"
-          blocked={cart.checkout.ready ? null : cart.checkout.reason}
-          action={<SubmitOrder cart={cart} ready={ready} busy={state.busy} />}
-        />
+        <OrderSummary summary={cart.cart_order_summary} mode="checkout" blocked={blocked} action={<SubmitOrder reason={blocked} ready={ready} busy={state.busy} />} />
       </form>
     </>
   );
