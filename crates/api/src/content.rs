@@ -121,12 +121,29 @@ impl Endpoint for SiteTextCall {
         };
         let t: SiteText = found
             .ok_or_else(|| ApiError::NotFound(format!("No text {}", p.key.replace('\0', ""))))?;
+        let retention = ctx
+            .config
+            .settings
+            .get::<db::housekeeping::Retention>()
+            .copied()
+            .unwrap_or_default();
         Ok(SiteTextView {
             key: t.key,
             title: t.title,
-            body: t.body,
+            body: with_periods(&t.body, &retention),
         })
     }
+}
+
+/// A text with the store's retention periods filled in (`{guest_cart_days}`, `{guest_order_days}`,
+/// `{mail_days}`): what the privacy page states is what housekeeping keeps.
+pub fn with_periods(body: &str, r: &db::housekeeping::Retention) -> String {
+    if !body.contains('{') {
+        return body.to_string();
+    }
+    body.replace("{guest_cart_days}", &r.guest_cart_days.to_string())
+        .replace("{guest_order_days}", &r.guest_order_days.to_string())
+        .replace("{mail_days}", &r.mail_days.to_string())
 }
 
 /// The policy texts that `GET /api/v1/user` carries, also for guests.

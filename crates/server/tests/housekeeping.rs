@@ -2,7 +2,8 @@
 //! the one within it stays (sessions, rate-limit windows, registration and reset links,
 //! unconfirmed newsletter signups, guest carts with their items, undeliverable mail, a guest
 //! order's contact after its period, counted from its completion); a dry run counts the same and
-//! removes nothing; one app server at a time holds the run's lease; `store housekeeping` runs it.
+//! removes nothing; one app server at a time holds the run's lease; `store housekeeping` runs it;
+//! the privacy page states the periods the store is set to keep.
 
 use crate::support;
 
@@ -280,3 +281,28 @@ async fn the_command_sweeps_and_reports(b: Backend) {
     assert_eq!(count(&db, "SELECT COUNT(*) AS n FROM sessions"), 0);
 }
 both!(the_command_sweeps_and_reports);
+
+/// The privacy page states the periods the store is set to keep (what housekeeping keeps).
+async fn the_privacy_page_states_the_settings_periods(b: Backend) {
+    let db = support::database(b);
+    let mut config = support::store_config(&db.url, false);
+    config.retention = Retention {
+        guest_cart_days: 45,
+        guest_order_days: 200,
+        mail_days: 3,
+    };
+    let store = store!(db, config);
+    let r = send!(store, support::get("/privacy-policy", ""));
+    assert_eq!(r.status, actix_web::http::StatusCode::OK);
+    let main = support::root(&r.text()).to_string();
+    assert!(main.contains("How long we keep your data"), "{main}");
+    for said in [
+        "your cart is kept for 45 days after you last change it",
+        "stay with the order for 200 days after it is completed or cancelled",
+        "an email we could not deliver after 3 days",
+    ] {
+        assert!(main.contains(said), "{said}: {main}");
+    }
+    assert!(!main.contains("{guest"), "no placeholder left: {main}");
+}
+both!(the_privacy_page_states_the_settings_periods);

@@ -8,6 +8,7 @@ import {
   noticeCitiesQuery,
   noticeQuery,
   policyTextQuery,
+  retentionTextQuery,
   termsTextQuery,
 } from './queries';
 
@@ -48,7 +49,7 @@ export const pages: FeaturePage[] = [
       '/privacy-policy', () => import('./TextPages').then((m) => m.PrivacyPolicy),
       'Privacy and Cookie Policy',
       'How Tala Brewing Co. uses cookies and handles your personal data.',
-      [policyTextQuery.template],
+      [policyTextQuery.template, retentionTextQuery.template],
       { policy: false },
     ),
   },

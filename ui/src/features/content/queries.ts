@@ -7,5 +7,7 @@ export const noticeQuery = defineQuery(calls.notice);
 export const noticeCitiesQuery = defineQuery(calls.legacyCities, { filterByProvince: String(DEFAULT_PROVINCE) });
 export const deliveryAreasQuery = defineQuery(calls.deliveryAreas);
 export const policyTextQuery = defineQuery(calls.siteText, { key: 'policy_agreement' });
+/** The privacy page's periods (the store's retention settings filled in by the call). */
+export const retentionTextQuery = defineQuery(calls.siteText, { key: 'data_retention' });
 export const termsTextQuery = defineQuery(calls.siteText, { key: 'terms_and_conditions' });
 export const aboutTextQuery = defineQuery(calls.siteText, { key: 'about_us' });

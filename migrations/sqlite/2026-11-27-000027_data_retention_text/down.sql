@@ -1,0 +1,1 @@
+DELETE FROM site_texts WHERE key = 'data_retention';
