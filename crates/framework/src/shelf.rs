@@ -45,7 +45,10 @@ impl<T> Shelf<T> {
         let value = Arc::new(build()?);
         let mut held = self.held.write().unwrap_or_else(|e| e.into_inner());
         held.retain(|(v, _)| *v != version);
-        held.insert(0, (version, value.clone()));
+        held.push((version, value.clone()));
+        // The newest versions are kept: a late build of an older one (a request that read the
+        // version before it moved) never evicts a newer one.
+        held.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
         held.truncate(KEPT);
         Ok(value)
     }
@@ -60,7 +63,7 @@ impl<T> Shelf<T> {
             .map(|(_, value)| value.clone())
     }
 
-    /// The data version built last, if any.
+    /// The newest data version held, if any.
     pub fn version(&self) -> Option<i64> {
         self.held
             .read()
@@ -73,6 +76,20 @@ impl<T> Shelf<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_late_build_of_an_old_version_evicts_no_newer_one() {
+        let shelf = Shelf::<i64>::default();
+        for v in [11, 12] {
+            shelf.get(v, || Ok::<_, ()>(v * 10)).unwrap();
+        }
+        // Version 10, asked by a request that read it before it moved: built, answered, not kept.
+        assert_eq!(*shelf.get(10, || Ok::<_, ()>(100)).unwrap(), 100);
+        assert_eq!(shelf.at(12).as_deref(), Some(&120));
+        assert_eq!(shelf.at(11).as_deref(), Some(&110));
+        assert_eq!(shelf.at(10), None);
+        assert_eq!(shelf.version(), Some(12));
+    }
 
     #[test]
     fn a_version_is_built_once_and_the_last_two_are_kept() {
@@ -95,10 +112,11 @@ mod tests {
                 .unwrap();
             assert_eq!(*got, want);
         }
-        // 1, 2, 3, then 1 again: only the newest two (3 and 2) were kept when it was asked.
+        // 1, 2, 3, then 1 again: only the newest two (3 and 2) were kept when it was asked, and
+        // are still (an older version's late build evicts neither).
         assert_eq!(builds, 4);
-        assert_eq!(shelf.version(), Some(1));
-        assert!(shelf.at(3).is_some() && shelf.at(2).is_none());
+        assert_eq!(shelf.version(), Some(3));
+        assert!(shelf.at(3).is_some() && shelf.at(2).is_some() && shelf.at(1).is_none());
     }
 
     #[test]
