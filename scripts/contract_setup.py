@@ -59,6 +59,8 @@ _client = [10]
 PASSWORD = "Contract-Pale-Pilsen-2026"
 # The spare member's (scripts/contract_hooks.py), whom password changes and deletions are sent as.
 SPARE_PASSWORD = "Spare-Amihan-Keg-2026"
+# The mobile number of the guest whose data the staff erase (no other order has it).
+ERASE_MOBILE = "09175550001"
 
 # Seeded data (see scripts/schemathesis.toml): Makati sells everything and delivers.
 MAKATI = 1380300002
@@ -446,7 +448,7 @@ def new_staff(role, count=1, second_factor=True):
     ]
 
 
-def place_order(token, *, guest_email=None, product=PILSEN, quantity=24):
+def place_order(token, *, guest_email=None, product=PILSEN, quantity=24, mobile="09170001234"):
     """Puts a product in the session's cart for Makati and places it: (order id, key or None)."""
     cart = expect(
         {200},
@@ -471,7 +473,7 @@ def place_order(token, *, guest_email=None, product=PILSEN, quantity=24):
         "revision": cart["revision"],
         "expected_total": cart["cart_order_summary"]["subtotal"],
         "contact_name": "Fuzz Shopper",
-        "mobile": "09170001234",
+        "mobile": mobile,
         "address": "12 Jupiter Street, Unit 3",
         "notes": "",
     }
@@ -845,6 +847,15 @@ def main():
         order_id, _ = place_order(answer[1].get("access-token"), guest_email=fresh_address("guest"))
         to_move.append(order_id)
 
+    # A guest who asks to be erased (GET /api/v1/staff/guest-data, POST .../erase): two orders
+    # of their own email and mobile, no other order's, so erasing them changes no order another
+    # call's dictionary names; erased once, they are found no more (the erasure still answers).
+    erased_guest = (fresh_address("erase"), ERASE_MOBILE)
+    for _ in range(2):
+        answer = request("POST", "/api/v1/guest-token")
+        expect({200}, "guest token", answer)
+        place_order(answer[1].get("access-token"), guest_email=erased_guest[0], mobile=erased_guest[1])
+
     # Tokens of mailed links nobody used yet. Every mail is asked for before any is awaited:
     # the store's sender delivers its queue in batches.
     pending = [fresh_address("pending") for _ in range(PENDING_REGISTRATIONS + PENDING_REGISTRATIONS_TO_USE)]
@@ -882,6 +893,7 @@ def main():
     write_dict(folder, "reset-suids", suids[:RESET_LINKS])
     write_dict(folder, "reset-suids-to-use", suids[RESET_LINKS:])
     write_dict(folder, "order-revisions", member_revisions)
+    write_dict(folder, "guest-contacts", list(erased_guest))
     # The member's own login (POST /login takes it now and then) and the spare's password, which
     # the calls that need the current password are offered (scripts/contract_hooks.py: the spare
     # member takes those calls, so the member whose ids the dictionaries hold stays).

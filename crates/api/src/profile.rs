@@ -37,8 +37,8 @@ const WRONG_PASSWORD: &str = "The current password is not correct.";
 /// Confirms a member's sensitive change (deleting the account, a new mobile number, a new
 /// password) by the current password, at most 5 wrong ones in 10 minutes a member. A member whose
 /// account a social provider made has no password of their own: they are mailed a link to choose
-/// one (the mailed link is their confirmation), and told so.
-fn confirm_password(
+/// one (the mailed link is their confirmation), and told so. The data download asks it too.
+pub(crate) fn confirm_password(
     ctx: &mut Ctx,
     user: &db::users::UserRow,
     password: &str,

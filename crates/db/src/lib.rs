@@ -39,6 +39,7 @@ pub mod catalog_drafts;
 pub mod catalog_io;
 pub mod content;
 pub mod demo_catalog;
+pub mod erasure;
 pub mod goto_cases;
 pub mod housekeeping;
 pub mod limits;

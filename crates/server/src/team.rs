@@ -45,6 +45,30 @@ pub enum StaffCommand {
     Enable { email: String },
     /// Mail a member of staff a new link to choose a password (earlier links stop working).
     Invite { email: String },
+    /// Erase a guest's personal data on their request: the guest orders of an email address or
+    /// mobile number keep no name, email, mobile, address or note (the orders stay for the
+    /// books), and their newsletter signup goes; recorded in the audit log.
+    #[command(
+        after_help = "Examples:\n  store staff erase-guest --email juan@example.com --dry-run\n  \
+        store staff erase-guest --mobile 09171234567\n\n\
+        Only guests' orders are touched: a member erases their data by deleting their account. \
+        --dry-run lists what would go and changes nothing."
+    )]
+    EraseGuest(EraseGuestArgs),
+}
+
+/// `store staff erase-guest`: whom, and whether only to look.
+#[derive(clap::Args)]
+pub struct EraseGuestArgs {
+    /// The email address the guest ordered with
+    #[arg(long, conflicts_with = "mobile", required_unless_present = "mobile")]
+    email: Option<String>,
+    /// The mobile number the guest ordered with (09 followed by 9 digits)
+    #[arg(long)]
+    mobile: Option<String>,
+    /// List what would be erased; change nothing
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// Runs a `store staff` command.
@@ -62,6 +86,7 @@ pub fn staff(config: &Config, command: StaffCommand) -> Result<(), String> {
     };
     let disable = matches!(command, StaffCommand::Disable { .. });
     match command {
+        StaffCommand::EraseGuest(a) => erase_guest(conn, &a),
         StaffCommand::Add { email, role, name } => {
             let role = parse_role(&role)?;
             let name = name.unwrap_or_default();
@@ -166,5 +191,62 @@ fn list(conn: &mut db::AnyConnection) -> Result<(), String> {
     for line in table_lines(HEADER, &table) {
         println!("{line}");
     }
+    Ok(())
+}
+
+/// `store staff erase-guest`: what was (or with `--dry-run`, would be) erased, order by order.
+fn erase_guest(conn: &mut db::AnyConnection, a: &EraseGuestArgs) -> Result<(), String> {
+    use api::staff::erase_guest::{erase, found_view, guest_of};
+    let (flag, contact) = match (&a.email, &a.mobile) {
+        (Some(e), _) => ("--email", e.as_str()),
+        (None, Some(m)) => ("--mobile", m.as_str()),
+        (None, None) => return Err("give --email or --mobile".into()),
+    };
+    let guest = guest_of(contact).map_err(|e| format!("{flag} {contact:?}: {e}"))?;
+    // An email given to --mobile (or the other way round) is refused, not searched as the other.
+    if (flag == "--email") != guest.email.is_some() {
+        return Err(format!(
+            "{flag} {contact:?}: this is not {}",
+            if flag == "--email" {
+                "an email address"
+            } else {
+                "a mobile number"
+            }
+        ));
+    }
+    let found = if a.dry_run {
+        db::erasure::find_guest(conn, &guest).map_err(|e| e.to_string())?
+    } else {
+        erase(conn, None, &guest).map_err(|e| e.to_string())?
+    };
+    let (orders, newsletter) = found_view(&found);
+    let table: Vec<[String; 6]> = orders
+        .iter()
+        .map(|o| {
+            [
+                o.number.clone(),
+                o.placed_at.clone(),
+                o.status.clone(),
+                domain::money::format_php(o.total),
+                String::new(),
+                String::new(),
+            ]
+        })
+        .collect();
+    if !table.is_empty() {
+        for line in table_lines(["order", "placed", "status", "total", "", ""], &table) {
+            println!("{line}");
+        }
+    }
+    let verb = if a.dry_run { "would be" } else { "were" };
+    println!(
+        "{} guest order(s) {verb} erased (their name, email, mobile, address and note blanked; the orders stay), {newsletter} newsletter signup(s) {verb} removed{}",
+        orders.len(),
+        if a.dry_run {
+            "; nothing was changed (--dry-run)"
+        } else {
+            "; recorded in the audit log"
+        }
+    );
     Ok(())
 }

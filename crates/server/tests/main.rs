@@ -24,6 +24,7 @@ mod housekeeping;
 mod kill;
 mod lists;
 mod mail_queue;
+mod member_data;
 mod migrations;
 mod money_path;
 mod ops_process;

@@ -9,6 +9,7 @@ pub mod gate;
 pub mod import_form;
 pub mod keys;
 pub mod media_files;
+pub mod my_data_form;
 pub mod page;
 pub mod photo_form;
 pub mod plan;

@@ -731,6 +731,63 @@ barangay_id: BarangayId | null, };
 export type GotoCases = { data: Array<GotoCaseView>, };
 
 /**
+ * What erasing a guest would take.
+ */
+export type GuestData = { 
+/**
+ * The contact searched, as the store keeps it (none: nothing searched yet, or a problem).
+ */
+contact: string | null, 
+/**
+ * What is wrong with the contact typed, when it names neither an email nor a mobile number.
+ */
+problem: string | null, 
+/**
+ * The guest orders whose contact has it, oldest first (members' orders are never listed:
+ * a member erases their data by deleting their account).
+ */
+orders: Array<GuestOrderFound>, 
+/**
+ * How many.
+ */
+count: number, 
+/**
+ * Newsletter signups that would be removed: the address searched or an address of these
+ * orders.
+ */
+newsletter: number, };
+
+/**
+ * What an erasure did.
+ */
+export type GuestErased = { 
+/**
+ * Guest orders whose personal fields were blanked.
+ */
+orders: number, 
+/**
+ * Newsletter signups removed.
+ */
+newsletter: number, message: string, };
+
+/**
+ * A guest order found, as the confirmation lists it (nothing personal).
+ */
+export type GuestOrderFound = { id: number, 
+/**
+ * `TB-000123`.
+ */
+number: string, status: string, status_label: string, 
+/**
+ * Manila time, `YYYY-MM-DD HH:MM`.
+ */
+placed_at: string, 
+/**
+ * Centavos.
+ */
+total: number, };
+
+/**
  * The policy texts that `GET /api/v1/user` carries, also for guests.
  */
 export type GuestUser = { policy_agreement_accepted: boolean, policy_agreement_text: string, term_and_condition_text: string, about_us_text: string, };
@@ -781,6 +838,91 @@ export type Member = { id: UserId, firstname: string, lastname: string, email: s
 export type Message = { success: string, };
 
 export type MessageAnswer = { data: Message, };
+
+/**
+ * Everything the store holds about the member.
+ */
+export type MyData = { 
+/**
+ * When this copy was made, Manila time (`YYYY-MM-DD HH:MM`).
+ */
+made_at: string, profile: MyProfile, 
+/**
+ * Saved addresses, newest first.
+ */
+addresses: Array<AddressView>, 
+/**
+ * Every order, newest first, with its items, totals, status history, contact and address.
+ */
+orders: Array<OrderView>, 
+/**
+ * Go-to Cases at today's prices.
+ */
+goto_cases: Array<GotoCaseView>, newsletter: MyNewsletter, 
+/**
+ * The sessions that have not ended, oldest first.
+ */
+sessions: Array<MySession>, };
+
+/**
+ * The newsletter's state for the member's email address.
+ */
+export type MyNewsletter = { 
+/**
+ * `subscribed`, `waiting` (its confirmation link not yet followed) or `not subscribed`.
+ */
+status: string, 
+/**
+ * When the address signed up, as stored; none when it did not.
+ */
+signed_up_at: string | null, 
+/**
+ * When the signup was confirmed, as stored.
+ */
+confirmed_at: string | null, };
+
+/**
+ * The member's profile as stored (the password only as whether one was chosen).
+ */
+export type MyProfile = { first_name: string, last_name: string, email: string, mobile: string, 
+/**
+ * `YYYY-MM-DD`.
+ */
+birth_date: string, 
+/**
+ * Whether they accepted the website policy.
+ */
+policy_agreement_accepted: boolean, 
+/**
+ * Whether they chose a password (an account a social provider made has none of its own).
+ */
+password_set: boolean, 
+/**
+ * When the account was made, Manila time (`YYYY-MM-DD HH:MM`).
+ */
+created_at: string, };
+
+/**
+ * A live session of the member (a device or browser logged in): its times, never its token.
+ */
+export type MySession = { 
+/**
+ * When it began (the login), Manila time (`YYYY-MM-DD HH:MM`).
+ */
+began_at: string, 
+/**
+ * When it was last used, to the half hour: a session is renewed when used with less than
+ * half its hour left, and this is its last renewal. Manila time.
+ */
+last_used_at: string, 
+/**
+ * When it ends unless used again, Manila time.
+ */
+expires_at: string, 
+/**
+ * It is the session that asked for this copy.
+ */
+this_session: boolean, };
 
 /**
  * A line of the order summary.
@@ -1550,6 +1692,8 @@ export const calls = {
   staffPromoSave: { name: 'staffPromoSave', method: 'POST', key: '/api/v1/staff/catalog/promos/{promoId}', read: false } as Call<PromoSaved>,
   staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,
   staffDay: { name: 'staffDay', method: 'GET', key: '/api/v1/staff/day?day={day}', read: true } as Call<DayReport>,
+  staffGuestData: { name: 'staffGuestData', method: 'GET', key: '/api/v1/staff/guest-data?contact={contact}', read: true } as Call<GuestData>,
+  staffEraseGuest: { name: 'staffEraseGuest', method: 'POST', key: '/api/v1/staff/guest-data/erase', read: false } as Call<GuestErased>,
   staffLogin: { name: 'staffLogin', method: 'POST', key: '/api/v1/staff/login', read: false } as Call<StaffStep>,
   staffLogout: { name: 'staffLogout', method: 'POST', key: '/api/v1/staff/logout', read: false } as Call<SignedOut>,
   staffMaintenance: { name: 'staffMaintenance', method: 'GET', key: '/api/v1/staff/maintenance', read: true } as Call<MaintenanceState>,
@@ -1590,6 +1734,7 @@ export const calls = {
   gotoCaseOptions: { name: 'gotoCaseOptions', method: 'GET', key: '/api/v1/user/goto-case/options', read: true } as Call<GotoCaseChoices>,
   deleteGotoCase: { name: 'deleteGotoCase', method: 'DELETE', key: '/api/v1/user/goto-case/{id}', read: false } as Call<GotoCaseDeleted>,
   gotoCase: { name: 'gotoCase', method: 'GET', key: '/api/v1/user/goto-case/{id}?barangay={barangay}', read: true } as Call<GotoCaseView>,
+  myData: { name: 'myData', method: 'POST', key: '/api/v1/user/my-data', read: false } as Call<MyData>,
   myOrders: { name: 'myOrders', method: 'GET', key: '/api/v1/user/orders?page={page}', read: true } as Call<OrderList>,
   websitePolicy: { name: 'websitePolicy', method: 'PUT', key: '/api/v1/user/website-policy', read: false } as Call<UserAnswer>,
   product: { name: 'product', method: 'GET', key: '/api/v2/products/{slug}/barangay/{barangayId}', read: true } as Call<SingleProduct>,

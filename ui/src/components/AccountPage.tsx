@@ -42,7 +42,7 @@ export function FramedPage({ nav, id, title, children }: { nav: ReactNode; id: s
 }
 
 export function AccountNav({ current }: { current: string }) {
-  const links: [string, string][] = [...ACCOUNT_LINKS, ['/change-password', 'Change Password'], ['/my-account/delete-account', 'Delete Account']];
+  const links: [string, string][] = [...ACCOUNT_LINKS, ['/change-password', 'Change Password'], ['/my-account/my-data', 'Download My Data'], ['/my-account/delete-account', 'Delete Account']];
   return <SideNav label="My account" links={links} current={current} />;
 }
 

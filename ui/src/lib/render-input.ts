@@ -61,6 +61,8 @@ export interface PostedForm {
   values: Record<string, string>;
   errors: Record<string, string[]>;
   message: string;
+  /** A form the server answers with its page showing the call's answer (Download My Data). */
+  answer?: unknown;
 }
 
 /** What the server entry answers: the body HTML and the head the page asked for. */

@@ -3,6 +3,7 @@
 //! run database work, never on the async workers. Answers never tell whether an account exists.
 
 pub mod login;
+pub mod my_data;
 pub mod registration;
 pub mod social;
 pub mod user;

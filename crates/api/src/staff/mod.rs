@@ -10,6 +10,7 @@
 pub mod audit;
 pub mod catalog;
 pub mod dashboard;
+pub mod erase_guest;
 pub mod login;
 pub mod maintenance;
 pub mod orders;

@@ -48,6 +48,10 @@ export function MyAccount() {
       <QueryState query={user} loading="Loading your profile…" error="We could not load your profile. Please reload the page." retry>
         {() => (member ? <Profile user={member} /> : null)}
       </QueryState>
+      <h2>Your data</h2>
+      <p>
+        <a href="/my-account/my-data">Download my data</a>: see or download everything we hold about you.
+      </p>
     </AccountPage>
   );
 }

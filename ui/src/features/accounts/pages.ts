@@ -81,6 +81,13 @@ export const pages: FeaturePage[] = [
       actions: [action(calls.updateUser, '/my-account?done=profile')],
     }),
   },
+  // Its form is answered by the server (web::my_data_form): the page with the data, or the file.
+  {
+    order: 265,
+    route: route('my-data', '/my-account/my-data', () => import('./MyData').then((m) => m.MyData), 'Download My Data', 'What Tala Brewing Co. holds about you.', [], {
+      ...MEMBER,
+    }),
+  },
   {
     order: 260,
     route: route('addresses', '/my-account/addresses', () => import('./Addresses').then((m) => m.Addresses), 'My Addresses', 'Your saved addresses.', [addressesQuery.template, ...ADDRESS_STEPS], {

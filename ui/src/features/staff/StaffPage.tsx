@@ -5,14 +5,14 @@ import { FramedPage, SideNav } from '../../components/AccountPage';
 import { FormCall, useAccountForm } from '../../components/form';
 import { staffMeQuery } from './queries';
 
-/** The back office's links: the runs for everyone (a rider's own), the orders and the day report for dispatchers and managers, the staff, the audit log and the maintenance switch for managers. */
+/** The back office's links: the runs for everyone (a rider's own), the orders and the day report for dispatchers and managers, the staff, the audit log, a guest's data and the maintenance switch for managers. */
 function staffLinks(me: StaffSelf | undefined): [string, string][] {
   const links: [string, string][] = [['/staff', 'Back Office']];
   const role = me?.member.role;
   if (role === 'manager' || role === 'dispatcher') links.push(['/staff/orders', 'Orders']);
   if (role) links.push(['/staff/runs', role === 'rider' ? 'My Runs' : 'Runs']);
   if (role === 'manager' || role === 'dispatcher') links.push(['/staff/day', 'Day Report']);
-  if (role === 'manager') links.push(['/staff/catalog', 'Catalog'], ['/staff/team', 'Staff'], ['/staff/audit', 'Audit Log'], ['/staff/maintenance', 'Maintenance']);
+  if (role === 'manager') links.push(['/staff/catalog', 'Catalog'], ['/staff/team', 'Staff'], ['/staff/audit', 'Audit Log'], ['/staff/guest-data', 'Guest Data'], ['/staff/maintenance', 'Maintenance']);
   return links;
 }
 

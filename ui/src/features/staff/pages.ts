@@ -4,7 +4,7 @@
 // nothing of a page's data reaches them.
 import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
-import { auditQuery, bannersEditQuery, boardQuery, calendarQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, maintenanceQuery, productQuery, promosEditQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
+import { auditQuery, bannersEditQuery, boardQuery, calendarQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, guestDataQuery, maintenanceQuery, productQuery, promosEditQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
@@ -172,6 +172,15 @@ export const pages: FeaturePage[] = [
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffMaintenanceSet, '/staff/maintenance?done={on}')],
+    }),
+  },
+  {
+    order: 354.9,
+    route: route('staff-guest-data', '/staff/guest-data', () => import('./GuestData').then((m) => m.GuestData), "Erase a Guest's Data", "Find a guest's orders by email or mobile and erase their personal data.", [staffMeQuery.template, guestDataQuery.template], {
+      ...SIGNED_IN,
+      params: ['contact'],
+      missing: '/staff',
+      actions: [...SIGNED_IN.actions, action(calls.staffEraseGuest, '/staff/guest-data?done=erased')],
     }),
   },
   {

@@ -19,6 +19,8 @@ export const bannersEditQuery = defineQuery(calls.staffBanners);
 export const calendarQuery = defineQuery(calls.staffCalendar);
 /** Where the maintenance switch stands (managers). */
 export const maintenanceQuery = defineQuery(calls.staffMaintenance);
+/** The guest orders and newsletter signup of the page's `contact` (managers). */
+export const guestDataQuery = defineQuery(calls.staffGuestData);
 /** Every promo with its days (managers). */
 export const promosEditQuery = defineQuery(calls.staffPromos);
 /** Every deposit and every served city's delivery fees (managers). */
