@@ -7,7 +7,6 @@
 
 use crate::support;
 
-use db::diesel::connection::SimpleConnection;
 use db::diesel::prelude::*;
 use db::housekeeping::{self, Kind, Retention};
 use support::{guest_order, Backend};
@@ -29,19 +28,11 @@ fn count(db: &support::TestDb, sql: &str) -> i64 {
     n.n
 }
 
-fn exec(db: &support::TestDb, sql: &str) {
-    db.pool
-        .get()
-        .unwrap()
-        .batch_execute(sql)
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-}
-
 /// Rows of each kind, one past its time (`old…`) and one within it (`new…`), at `now`.
 async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> (i64, i64, i64) {
     let (old, new) = (now - 400 * DAY, now - DAY);
-    exec(
-        db,
+    support::exec(
+        &db.pool,
         &format!(
             "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES \
                ('old-session', NULL, {old}, {}), ('new-session', NULL, {now}, {});
@@ -73,8 +64,7 @@ async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> (i64, i64, i64) {
     // Guest carts: one untouched for 31 days (with an item), one touched yesterday.
     support::guest_with_a_case(db).await;
     support::guest_with_a_case(db).await;
-    exec(
-        db,
+    support::exec(&db.pool,
         &format!(
             "UPDATE carts SET updated_at = {} WHERE id = (SELECT MIN(id) FROM carts WHERE user_id IS NULL);
              UPDATE carts SET updated_at = {new} WHERE id = (SELECT MAX(id) FROM carts WHERE user_id IS NULL);",
@@ -88,8 +78,8 @@ async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> (i64, i64, i64) {
         orders.push(guest_order(db, 1, email).await.0);
     }
     let [done, late, open] = [orders[0], orders[1], orders[2]];
-    exec(
-        db,
+    support::exec(
+        &db.pool,
         &format!(
             "UPDATE orders SET placed_at = {old} WHERE id IN ({done}, {late}, {open});
              UPDATE order_status_history SET at = {old} WHERE order_id IN ({done}, {late}, {open});
@@ -256,8 +246,8 @@ both!(one_server_at_a_time_holds_the_lease);
 async fn the_command_sweeps_and_reports(b: Backend) {
     let db = support::database(b);
     let now = domain::calendar::unix_now();
-    exec(
-        &db,
+    support::exec(
+        &db.pool,
         &format!(
             "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES \
                ('old-1', NULL, 0, {}), ('old-2', NULL, 0, {})",

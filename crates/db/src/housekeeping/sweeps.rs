@@ -26,21 +26,13 @@ impl Keys {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Where the next page starts.
-    pub fn last(&self) -> Option<After> {
-        match self {
-            Keys::Text(k) => k.last().cloned().map(After::Text),
-            Keys::Ids(k) => k.last().copied().map(After::Id),
-        }
-    }
 }
 
-/// The key a page starts after.
+/// Where the next page starts: again from the first due row (the rows of the page before are
+/// gone), or after an order's id (guest orders stay, blanked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum After {
     Start,
-    Text(String),
     Id(i64),
 }
 

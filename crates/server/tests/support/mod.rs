@@ -244,7 +244,8 @@ fn cluster() -> &'static Cluster {
     })
 }
 
-fn exec(pool: &DbPool, sql: &str) {
+/// Runs SQL statements on `pool` (a test's own setup), panicking with the statement on error.
+pub fn exec(pool: &DbPool, sql: &str) {
     use db::diesel::connection::SimpleConnection;
     pool.get()
         .expect("connection")
