@@ -17,12 +17,12 @@
 //!   with the orders out for delivery; and one planned run for today of up to 25 confirmed
 //!   orders (the run sheet the bench loads), the rest of the confirmed ones waiting.
 //!
-//! SQLite only (the bench's store): ids are written as the generator counts them.
+//! On either database: ids are written as the generator counts them (on PostgreSQL through
+//! [`crate::with_ids_given`]).
 
 use std::collections::{BTreeMap, HashMap};
 
 use diesel::prelude::*;
-use diesel::SqliteConnection;
 
 use crate::orders::{OrderChargeRow, OrderItemRow};
 use crate::runs::ContainerRow;
@@ -84,16 +84,9 @@ const MINUTE: i64 = 60;
 
 /// Writes `plan.orders` orders (and their runs) into a seeded SQLite store, after what it holds.
 pub fn orders(conn: &mut AnyConnection, plan: &Plan) -> Result<Made, DbError> {
-    let AnyConnection::Sqlite(c) = conn else {
-        return Err(DbError::Seed(
-            "bulk orders are written into SQLite only".into(),
-        ));
-    };
-    let catalog = Catalog::load(c)?;
+    let catalog = Catalog::load(conn)?;
     let riders = riders(conn, plan.now)?;
-    let AnyConnection::Sqlite(c) = conn else {
-        unreachable!("the connection is the SQLite one it was")
-    };
+    let c = &mut *conn;
     let first_order: i64 = orders::table
         .select(diesel::dsl::max(orders::id))
         .first::<Option<i64>>(c)?
@@ -170,10 +163,10 @@ fn manila_day_start(unix: i64) -> i64 {
 }
 
 /// splitmix64: small, quick, and the same numbers from the same seed.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -182,19 +175,19 @@ impl Rng {
     }
 
     /// In `[0, 1)`.
-    fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 
-    fn between(&mut self, low: i64, high: i64) -> i64 {
+    pub(crate) fn between(&mut self, low: i64, high: i64) -> i64 {
         low + (self.next() % (high - low + 1).max(1) as u64) as i64
     }
 
-    fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         self.unit() < p
     }
 
@@ -333,7 +326,7 @@ type ProductColumns = (i32, String, String, i64, i64, i32, i32, bool, bool);
 type DepositColumns = (i32, String, i64, Option<i32>, Option<i32>);
 
 impl Catalog {
-    fn load(c: &mut SqliteConnection) -> Result<Self, DbError> {
+    fn load(c: &mut AnyConnection) -> Result<Self, DbError> {
         let products = Self::products(c)?;
         let served: Vec<(i64, i32)> = served_areas::table
             .select((served_areas::city_id, served_areas::fulfillment_type_id))
@@ -415,7 +408,7 @@ impl Catalog {
     }
 
     /// The orderable products, each with whether it is sold in every served city.
-    fn products(c: &mut SqliteConnection) -> Result<Vec<(Product, bool)>, DbError> {
+    fn products(c: &mut AnyConnection) -> Result<Vec<(Product, bool)>, DbError> {
         let case_names: HashMap<i32, String> = case_types::table
             .select((case_types::packaging_id, case_types::name))
             .load::<(i32, String)>(c)?
@@ -555,27 +548,30 @@ struct Batch {
 
 impl Batch {
     fn write(&self, conn: &mut AnyConnection) -> Result<(), DbError> {
-        let AnyConnection::Sqlite(c) = conn else {
-            unreachable!("bulk orders are SQLite's")
-        };
-        // Each kind of row in statements of at most ROWS_A_STATEMENT rows.
-        macro_rules! insert {
-            ($($rows:ident => $table:ident),* $(,)?) => {$(
-                for rows in self.$rows.chunks(ROWS_A_STATEMENT) {
-                    diesel::insert_into($table::table).values(rows).execute(c)?;
-                }
-            )*};
-        }
-        insert!(
-            orders => orders,
-            items => order_items,
-            charges => order_charges,
-            history => order_status_history,
-            containers => order_containers,
-            runs => runs,
-            stops => run_stops,
-        );
-        Ok(())
+        // Orders and runs are numbered here, so that lines, steps and stops can name them.
+        Ok(crate::with_ids_given(conn, &["orders", "runs"], |conn| {
+            // Each kind of row in statements of at most ROWS_A_STATEMENT rows.
+            macro_rules! insert {
+                ($($rows:ident => $table:ident),* $(,)?) => {$(
+                    for rows in self.$rows.chunks(ROWS_A_STATEMENT) {
+                        match conn {
+                            AnyConnection::Sqlite(c) => diesel::insert_into($table::table).values(rows).execute(c)?,
+                            AnyConnection::Postgresql(c) => diesel::insert_into($table::table).values(rows).execute(c)?,
+                        };
+                    }
+                )*};
+            }
+            insert!(
+                orders => orders,
+                items => order_items,
+                charges => order_charges,
+                history => order_status_history,
+                containers => order_containers,
+                runs => runs,
+                stops => run_stops,
+            );
+            Ok(())
+        })?)
     }
 }
 

@@ -24,6 +24,11 @@ enum Command {
         /// bench; the same N make the same products
         #[arg(long, value_name = "N")]
         demo_catalog: Option<usize>,
+        /// Then write a year of a busy store's leftovers ending now (sessions, guest carts,
+        /// 60,000 guest orders, rate-limit windows, links, signups, undelivered mail), SCALE
+        /// times its size (default 1): what housekeeping sweeps
+        #[arg(long, value_name = "SCALE", num_args = 0..=1, default_missing_value = "1")]
+        year: Option<f64>,
     },
     /// Export the catalog to a JSON file, or import one (staff).
     #[command(subcommand)]
@@ -65,7 +70,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => actix_web::rt::System::new().block_on(server::serve(config)),
         Command::Migrate => server::open_database(&config).map(|_| ()),
-        Command::Seed { demo_catalog } => {
+        Command::Seed { demo_catalog, year } => {
             let pool = server::open_database(&config)?;
             let mut conn = pool.get().map_err(|e| e.to_string())?;
             match db::seed::seed(&mut conn).map_err(|e| e.to_string())? {
@@ -81,6 +86,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 let added = db::demo_catalog::generate(&mut conn, n).map_err(|e| e.to_string())?;
                 println!("added {added} generated products");
+            }
+            if let Some(scale) = year {
+                if !(scale > 0.0 && scale <= 10.0) {
+                    return Err(format!("--year {scale}: a scale above 0, at most 10"));
+                }
+                let year = db::year::Year::ending(domain::calendar::unix_now(), scale);
+                let w = db::year::write(&mut conn, &year).map_err(|e| e.to_string())?;
+                println!(
+                    "wrote a year: {} sessions, {} guest carts ({} lines), {} orders, {} rate-limit windows, {} registrations, {} newsletter signups, {} undelivered mails",
+                    w.sessions, w.carts, w.cart_items, w.orders, w.rate_limits, w.registrations, w.newsletter, w.mail
+                );
             }
             Ok(())
         }

@@ -296,3 +296,107 @@ async fn the_privacy_page_states_the_settings_periods(b: Backend) {
     assert!(!main.contains("{guest"), "no placeholder left: {main}");
 }
 both!(the_privacy_page_states_the_settings_periods);
+
+/// Of each table housekeeping keeps bounded, the rows past their time at `now` and those within
+/// it, as `WHERE` conditions written from the settings (not from the sweeps).
+fn past_and_within(now: i64, r: &Retention) -> Vec<(&'static str, String)> {
+    let cart_cutoff = now - r.guest_cart_days * DAY;
+    let order_cutoff = now - r.guest_order_days * DAY;
+    vec![
+        ("sessions", format!("expires_at <= {now}")),
+        (
+            "rate_limits",
+            format!("window_start <= {}", now - db::limits::LONGEST_WINDOW),
+        ),
+        ("registrations", format!("expires_at <= {now}")),
+        (
+            "newsletter_subscriptions",
+            format!("confirmed_at IS NULL AND token_expires_at <= {now}"),
+        ),
+        (
+            "carts",
+            format!("user_id IS NULL AND updated_at <= {cart_cutoff}"),
+        ),
+        (
+            "cart_items",
+            format!("cart_id IN (SELECT id FROM carts WHERE user_id IS NULL AND updated_at <= {cart_cutoff})"),
+        ),
+        (
+            "mail_outbox",
+            format!("created_at <= {}", now - r.mail_days * DAY),
+        ),
+        (
+            "orders",
+            format!(
+                "user_id IS NULL AND status IN ('completed', 'cancelled') AND (email <> '' OR mobile <> '') \
+                 AND NOT EXISTS (SELECT 1 FROM order_status_history h WHERE h.order_id = orders.id AND h.at > {order_cutoff})"
+            ),
+        ),
+    ]
+}
+
+/// (past, within) of each table of [`past_and_within`].
+fn census(db: &support::TestDb, now: i64, r: &Retention) -> Vec<(&'static str, i64, i64)> {
+    past_and_within(now, r)
+        .into_iter()
+        .map(|(table, past)| {
+            let all = count(db, &format!("SELECT COUNT(*) AS n FROM {table}"));
+            let due = count(
+                db,
+                &format!("SELECT COUNT(*) AS n FROM {table} WHERE {past}"),
+            );
+            (table, due, all - due)
+        })
+        .collect()
+}
+
+/// A year of a busy store (at a two-hundredth of its size) written by `db::year`, then one run:
+/// of each table only the rows within their retention remain, every one of those stays, the
+/// guest orders stay (their contacts blanked), and a second run finds nothing.
+async fn a_simulated_year_is_swept_to_its_retention(b: Backend) {
+    let db = support::database(b);
+    let now = domain::calendar::unix_now();
+    let year = db::year::Year::ending(now, 0.005);
+    let orders_before = count(&db, "SELECT COUNT(*) AS n FROM orders");
+    let written = db::year::write(&mut db.pool.get().unwrap(), &year).unwrap();
+    assert_eq!(written.carts, year.counts().carts);
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) AS n FROM orders"),
+        orders_before + written.orders as i64
+    );
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) AS n FROM sessions"),
+        written.sessions as i64
+    );
+    let retention = Retention::default();
+    let before = census(&db, now, &retention);
+    for (table, past, _) in &before {
+        assert!(*past > 0, "the year left {table} rows past their time");
+    }
+    let report = housekeeping::run(&db.pool, now, &retention, false).unwrap();
+    let after = census(&db, now, &retention);
+    for ((table, past, within), (_, _, kept)) in before.iter().zip(&after) {
+        let gone = after.iter().find(|(t, ..)| t == table).unwrap().1;
+        assert_eq!(
+            gone, 0,
+            "{table}: rows past their time remain ({past} before)"
+        );
+        // A guest order past its period stays for the books, its contact blanked.
+        let stays = if *table == "orders" {
+            within + past
+        } else {
+            *within
+        };
+        assert_eq!(*kept, stays, "{table}: every row within its time stays");
+    }
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) AS n FROM orders"),
+        orders_before + written.orders as i64,
+        "orders stay for the books"
+    );
+    let blanked = before.iter().find(|(t, ..)| *t == "orders").unwrap().1;
+    assert_eq!(report.count(Kind::GuestOrderContacts), blanked as u64);
+    let again = housekeeping::run(&db.pool, now, &retention, false).unwrap();
+    assert_eq!(again.total(), 0, "{}", again.summary());
+}
+both!(a_simulated_year_is_swept_to_its_retention);
