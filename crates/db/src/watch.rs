@@ -45,7 +45,7 @@ fn read(pool: &DbPool) -> Option<(bool, u64)> {
 /// writers go on meanwhile), here rather than in the writer whose commit fills the log past
 /// [`crate::WAL_BACKSTOP_PAGES`], which would do it (with the file's fsync) while every other
 /// writer waits its turn. PostgreSQL checkpoints by itself.
-fn checkpoint(pool: &DbPool) {
+pub(crate) fn checkpoint(pool: &DbPool) {
     let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) else {
         return;
     };

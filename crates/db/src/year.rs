@@ -6,11 +6,13 @@
 //! makes them), 200,000 guest carts of one to three lines, 60,000 guest orders over 400 days
 //! (written by [`crate::bulk`], with their lines, history and runs), 300,000 rate-limit windows,
 //! 20,000 registrations (seven in ten completed), 10,000 newsletter signups (four in ten never
-//! confirmed) and 5,000 mails that could not be delivered. Each row's time is spread evenly over
+//! confirmed) and 5,000 mails that could not be delivered. The rows' times are spread evenly over
 //! the year before `now` (the orders' over 400 days, so that some guest orders are past their
-//! contact's period), so what housekeeping at `now` leaves is what is within its retention: the
-//! last hour's sessions, the last 30 days' carts, and so on. The same year, seed and `now` make
-//! the same rows; keys and addresses carry `now`, so a second year can be written beside one.
+//! contact's period) and written in their order, as a store writes them, with random hashed
+//! keys as the store's tokens are; so what housekeeping at `now` leaves is what is within its
+//! retention: the last hour's sessions, the last 30 days' carts, and so on. The same year, seed
+//! and `now` make the same rows; addresses carry `now`, so a second year can be written beside
+//! one.
 
 use diesel::prelude::*;
 
@@ -195,9 +197,9 @@ pub fn write(conn: &mut AnyConnection, year: &Year) -> Result<Written, DbError> 
     written.sessions = in_transactions(conn, want.sessions, |conn, from, to| {
         let rows: Vec<NewSession> = (from..to)
             .map(|i| {
-                let created_at = year.now - rng.between(0, YEAR);
+                let created_at = at(&mut rng, year.now, i, want.sessions);
                 NewSession {
-                    token_hash: format!("year-{tag}-session-{i:07}"),
+                    token_hash: hashed(&mut rng),
                     user_id: None,
                     created_at,
                     expires_at: created_at + 3600,
@@ -210,8 +212,8 @@ pub fn write(conn: &mut AnyConnection, year: &Year) -> Result<Written, DbError> 
     written.rate_limits = in_transactions(conn, want.rate_limits, |conn, from, to| {
         let rows: Vec<NewWindow> = (from..to)
             .map(|i| NewWindow {
-                key: format!("order mail:guest{i}.{tag}@year.example"),
-                window_start: year.now - rng.between(0, YEAR),
+                key: format!("order mail:{}.{tag}@year.example", &hashed(&mut rng)[..12]),
+                window_start: at(&mut rng, year.now, i, want.rate_limits),
                 hits: rng.between(1, 3) as i32,
             })
             .collect();
@@ -225,6 +227,25 @@ pub fn write(conn: &mut AnyConnection, year: &Year) -> Result<Written, DbError> 
     written.newsletter = signups(conn, year, want.newsletter, &mut rng)?;
     written.mail = mails(conn, year, want.mail, &mut rng)?;
     Ok(written)
+}
+
+/// The time of the `i`th of `n` rows spread over the year before `now`, in the order they were
+/// written (as a store writes them: a table's rows lie in the order of their times), each a
+/// little after its place.
+fn at(rng: &mut Rng, now: i64, i: usize, n: usize) -> i64 {
+    let step = (YEAR / n.max(1) as i64).max(1);
+    now - YEAR + i as i64 * YEAR / n.max(1) as i64 + rng.between(0, step - 1)
+}
+
+/// A key as the store makes one: the hex SHA-256 of a random token (random, not ordered).
+fn hashed(rng: &mut Rng) -> String {
+    format!(
+        "{:016x}{:016x}{:016x}{:016x}",
+        rng.next(),
+        rng.next(),
+        rng.next(),
+        rng.next()
+    )
 }
 
 /// Writes `n` rows by `f(conn, from, to)` in write transactions of [`ROWS_A_TRANSACTION`].
@@ -263,14 +284,13 @@ fn guest_carts(
         .first::<Option<i64>>(conn)?
         .unwrap_or(0)
         + 1;
-    let tag = format!("{:x}", year.now);
     let mut items = 0;
     let carts = in_transactions(conn, n, |conn, from, to| {
         let mut carts = Vec::with_capacity(to - from);
         let mut lines = Vec::new();
         for i in from..to {
             let id = first + i as i64;
-            let updated_at = year.now - rng.between(0, YEAR);
+            let updated_at = at(rng, year.now, i, n);
             let start = rng.below(products.len());
             for k in 0..rng.between(1, 3.min(products.len() as i64)) as usize {
                 let (product_id, per_case) = products[(start + k) % products.len()];
@@ -283,7 +303,7 @@ fn guest_carts(
             }
             carts.push(NewCart {
                 id,
-                guest_key: Some(format!("year-{tag}-cart-{i:07}")),
+                guest_key: Some(hashed(rng)),
                 revision: 1,
                 updated_at,
             });
@@ -310,9 +330,9 @@ fn registrations(
     in_transactions(conn, n, |conn, from, to| {
         let rows: Vec<NewRegistration> = (from..to)
             .map(|i| {
-                let begun = year.now - rng.between(0, YEAR);
+                let begun = at(rng, year.now, i, n);
                 NewRegistration {
-                    token_hash: format!("year-{tag}-registration-{i:07}"),
+                    token_hash: hashed(rng),
                     email: format!("member{i}.{tag}@year.example"),
                     mobile: format!("+63917{:07}", i % 10_000_000),
                     first_name: "Juan".into(),
@@ -340,14 +360,14 @@ fn signups(
     in_transactions(conn, n, |conn, from, to| {
         let rows: Vec<NewSignup> = (from..to)
             .map(|i| {
-                let at = year.now - rng.between(0, YEAR);
+                let t = at(rng, year.now, i, n);
                 let confirmed = rng.chance(0.6);
                 NewSignup {
                     email: format!("reader{i}.{tag}@year.example"),
-                    created_at: domain::calendar::manila_minute(at),
-                    confirmed_at: confirmed.then(|| domain::calendar::manila_minute(at + 3600)),
-                    token_hash: (!confirmed).then(|| format!("year-{tag}-signup-{i:07}")),
-                    token_expires_at: (!confirmed).then_some(at + 7 * DAY),
+                    created_at: domain::calendar::manila_minute(t),
+                    confirmed_at: confirmed.then(|| domain::calendar::manila_minute(t + 3600)),
+                    token_hash: (!confirmed).then(|| hashed(rng)),
+                    token_expires_at: (!confirmed).then_some(t + 7 * DAY),
                 }
             })
             .collect();
@@ -366,7 +386,7 @@ fn mails(conn: &mut AnyConnection, year: &Year, n: usize, rng: &mut Rng) -> Resu
                 subject: "Your order".into(),
                 text_body: "Thank you for your order.".into(),
                 html_body: "<p>Thank you for your order.</p>".into(),
-                created_at: year.now - rng.between(0, YEAR),
+                created_at: at(rng, year.now, i, n),
                 attempts: 12,
                 next_attempt_at: year.now + DAY,
                 last_error: Some("550 5.1.1 mailbox unavailable".into()),

@@ -403,6 +403,7 @@ pub fn housekeep(
     tracing::info!(
         rows = report.total(),
         ms = report.took.as_millis() as u64,
+        pages = report.pages,
         longest_page_ms = report.longest_page.as_millis() as u64,
         "housekeeping{}: {}",
         if dry_run {

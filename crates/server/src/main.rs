@@ -114,9 +114,10 @@ fn run(cli: Cli) -> Result<(), String> {
                         println!("{:<24} {:>9} {verb}", kind.as_str(), report.count(kind));
                     }
                     println!(
-                        "{} rows in {} ms (longest page {} ms)",
+                        "{} rows in {} ms, {} pages (longest page {} ms)",
                         report.total(),
                         report.took.as_millis(),
+                        report.pages,
                         report.longest_page.as_millis()
                     );
                     Ok(())

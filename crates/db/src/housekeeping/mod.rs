@@ -5,9 +5,13 @@
 //! order [`Retention::guest_order_days`] after it was completed or cancelled (the order stays
 //! for the books, blanked as a deleted member's are).
 //!
-//! A run sweeps in pages of [`BATCH`] rows, each page its own short write transaction (on SQLite
-//! at the writers' turn, so a shopper's write waits for one page at most), with a pause between
-//! pages; one app server runs it at a time when several share a database (a lease row,
+//! A run sweeps in pages, each page its own short write transaction (on SQLite at the writers'
+//! turn, so a shopper's write waits for one page at most), sized to take about [`PAGE_TIME`]
+//! (from [`FIRST_PAGE`] rows, halved after a slow page, grown after a quick one, between
+//! [`LEAST_PAGE`] and [`BATCH`]: a table keyed by random tokens costs a page of the index per
+//! row, one in time order far less), with a pause between pages, and on SQLite the write-ahead
+//! log checkpointed every few pages outside the write lock, so no shopper's commit has to do it.
+//! One app server runs it at a time when several share a database (a lease row,
 //! [`take_lease`]). Counted for the metrics ([`swept`]) and logged once a run.
 
 pub mod sweeps;
@@ -92,18 +96,41 @@ impl Kind {
     }
 }
 
-/// Rows in a page: small enough that a page's write is over in milliseconds.
-pub const BATCH: i64 = 500;
+/// The most rows in a page.
+pub const BATCH: i64 = 1_000;
+/// The fewest rows in a page.
+pub const LEAST_PAGE: i64 = 20;
+/// The rows of a kind's first page.
+pub const FIRST_PAGE: i64 = 200;
+/// What a page aims to take at the writers' turn: what a shopper's write may wait for it.
+pub const PAGE_TIME: Duration = Duration::from_millis(20);
 /// The pause between pages, in which shoppers' writes go first.
-pub const PAUSE: Duration = Duration::from_millis(5);
+pub const PAUSE: Duration = Duration::from_millis(2);
+/// SQLite: the write-ahead log is checkpointed after every this many pages, outside the write
+/// lock (each checkpoint costs the files' fsync; the pages between stay under the log's size at
+/// which a commit would checkpoint it at the writers' turn, `crate::WAL_BACKSTOP_PAGES`).
+pub const CHECKPOINT_EVERY: u64 = 4;
+
+/// The next page's rows after a page of `rows` that took `took` at the writers' turn.
+fn next_size(rows: i64, took: Duration) -> i64 {
+    if took > PAGE_TIME {
+        (rows / 2).max(LEAST_PAGE)
+    } else if took < PAGE_TIME / 2 {
+        (rows + rows / 2).min(BATCH)
+    } else {
+        rows
+    }
+}
 /// How long a run's lease holds (a server that died mid-run leaves it to the others after it).
 pub const LEASE_SECS: i64 = 15 * 60;
 
-/// What a run swept (or, dry, found due), by kind; how long it took and its longest page.
+/// What a run swept (or, dry, found due), by kind; how long it took, in how many pages, and its
+/// longest page (its time at the writers' turn).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     pub counts: [u64; Kind::ALL.len()],
     pub took: Duration,
+    pub pages: u64,
     pub longest_page: Duration,
 }
 
@@ -155,8 +182,8 @@ pub fn run(
     let mut report = Report::default();
     for kind in Kind::ALL {
         let mut after = sweeps::After::Start;
+        let mut size = FIRST_PAGE;
         loop {
-            let page_started = Instant::now();
             let mut conn = pool
                 .get_timeout(crate::CONNECTION_WAIT)
                 .map_err(crate::DbError::Pool)?;
@@ -164,20 +191,28 @@ pub fn run(
                 report.counts[kind.index()] = sweeps::count_due(&mut conn, kind, now, retention)?;
                 break;
             }
-            let page = {
-                crate::write_transaction(&mut conn, |c| {
-                    let page = sweeps::due(c, kind, now, retention, &after, BATCH)?;
-                    sweeps::remove(c, kind, &page.keys)?;
-                    Ok::<_, diesel::result::Error>(page)
-                })?
-            };
+            // Timed from the moment the page holds the write lock to its commit: what a
+            // shopper's write may wait for (not the wait for its own turn).
+            let mut held = None;
+            let page = crate::write_transaction(&mut conn, |c| {
+                held = Some(Instant::now());
+                let page = sweeps::due(c, kind, now, retention, &after, size)?;
+                sweeps::remove(c, kind, &page.keys)?;
+                Ok::<_, diesel::result::Error>(page)
+            })?;
+            let took = held.map_or(Duration::ZERO, |t| t.elapsed());
             drop(conn);
             report.counts[kind.index()] += page.keys.len() as u64;
+            report.pages += 1;
             SWEPT[kind.index()].fetch_add(page.keys.len() as u64, Ordering::Relaxed);
-            report.longest_page = report.longest_page.max(page_started.elapsed());
+            report.longest_page = report.longest_page.max(took);
+            size = next_size(size, took);
             match page.next {
                 Some(next) => after = next,
                 None => break,
+            }
+            if report.pages.is_multiple_of(CHECKPOINT_EVERY) {
+                crate::watch::checkpoint(pool);
             }
             std::thread::sleep(PAUSE);
         }
@@ -220,4 +255,18 @@ pub fn last_run(conn: &mut AnyConnection) -> QueryResult<i64> {
         .find(1)
         .select(housekeeping::last_run_at)
         .first(conn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_halves_when_slow_and_grows_when_quick_within_its_bounds() {
+        assert_eq!(next_size(200, PAGE_TIME * 2), 100);
+        assert_eq!(next_size(30, PAGE_TIME * 2), LEAST_PAGE);
+        assert_eq!(next_size(200, PAGE_TIME / 4), 300);
+        assert_eq!(next_size(900, Duration::ZERO), BATCH);
+        assert_eq!(next_size(200, PAGE_TIME * 3 / 4), 200);
+    }
 }

@@ -21,11 +21,17 @@
 //!     time to hold its lists and search index, the store's memory, a crowd of 256 connections
 //!     typing different searches (the suggestions' call) against the cached page, and filtered,
 //!     sorted list pages across many places.
+//! 11. a year later (`db::year`, written after the sections above): a busy year's leftovers,
+//!     housekeeping swept beside shoppers (its time, their slowest request), the tables after
+//!     it, and the cached page, a shopper with a cart and the adds measured before the year
+//!     and after its housekeeping.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
-//! `BENCH_ONLY=catalog` runs section 10 alone; `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` with either then
+//! `BENCH_ONLY=catalog` runs section 10 alone; `BENCH_ONLY=year` section 11; `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` with either then
 //! keeps that store up (its address and the dispatcher's cookies or the adders' tokens printed) to look at it by hand,
 //! with `perf` or `wrk`, until the bench is stopped.
+
+mod year;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -90,13 +96,32 @@ struct Answer {
 
 /// One GET over a new connection: the answer and the time it took.
 fn http_answer(addr: &str, path: &str, headers: &[(&str, &str)]) -> Answer {
+    http_request(addr, "GET", path, headers, "")
+}
+
+/// One request over a new connection (a `body`, when not empty, sent as JSON): the answer and
+/// the time it took.
+fn http_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Answer {
     let t = Instant::now();
     let mut s = TcpStream::connect(addr).expect("connect");
-    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }
+    if !body.is_empty() {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
     req.push_str("\r\n");
+    req.push_str(body);
     s.write_all(req.as_bytes()).unwrap();
     let mut out = Vec::new();
     s.read_to_end(&mut out).unwrap();
@@ -363,7 +388,7 @@ fn main() {
 
 /// The parts of the bench `BENCH_ONLY` names: unset or empty, all; `staff`, section 8 alone;
 /// `carts`, section 7 alone (with the guest's cached page it compares against); `slow-link`, the
-/// first load and section 9.
+/// first load and section 9; `catalog`, section 10; `year`, section 11.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Only {
     All,
@@ -371,6 +396,7 @@ enum Only {
     Carts,
     SlowLink,
     Catalog,
+    Year,
 }
 
 fn only() -> Only {
@@ -380,8 +406,9 @@ fn only() -> Only {
         "carts" => Only::Carts,
         "slow-link" => Only::SlowLink,
         "catalog" => Only::Catalog,
+        "year" => Only::Year,
         other => {
-            panic!("BENCH_ONLY={other}: the bench knows `staff`, `carts`, `slow-link` and `catalog` (or unset: everything)")
+            panic!("BENCH_ONLY={other}: the bench knows `staff`, `carts`, `slow-link`, `catalog` and `year` (or unset: everything)")
         }
     }
 }
@@ -402,18 +429,12 @@ fn run() {
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");
     if only == Only::Staff {
-        let addr = start_store(&config);
-        if Command::new("wrk").arg("--version").output().is_err() {
-            println!("Load: wrk is not installed (`make wrk`)");
-            return;
-        }
-        let cookie = staff(&addr, &pool);
-        if hold() {
-            println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; a dispatcher's cookies: {cookie}", std::process::id());
-            loop {
-                std::thread::sleep(Duration::from_secs(3600));
-            }
-        }
+        staff_alone(&config, &pool);
+        return;
+    }
+    if only == Only::Year {
+        year::page_file(&pool, &config);
+        year::a_year_later(&start_store(&config), &pool, &config);
         return;
     }
 
@@ -479,7 +500,24 @@ fn run() {
     carts(&addr, &base, &shoppers, &cached_page);
     staff(&addr, &pool);
     catalog_against_the_page(&addr, &pool, &config);
+    year::a_year_later(&addr, &pool, &config);
     drop(api);
+}
+
+/// `BENCH_ONLY=staff`: section 8 on a store of its own (held up with `BENCH_HOLD=1`).
+fn staff_alone(config: &server::Config, pool: &db::DbPool) {
+    let addr = start_store(config);
+    if Command::new("wrk").arg("--version").output().is_err() {
+        println!("Load: wrk is not installed (`make wrk`)");
+        return;
+    }
+    let cookie = staff(&addr, pool);
+    if hold() {
+        println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; a dispatcher's cookies: {cookie}", std::process::id());
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
 }
 
 /// Section 10 after the cached page's figures at its crowd's 256 connections.
@@ -1022,18 +1060,23 @@ fn crowd(base: &str, shoppers: &Shoppers, cached_page: &Load) {
 
 /// Section 7c, `POST /api/v1/cart` by 64 guest sessions at once.
 fn adds(base: &str, shoppers: &Shoppers) {
-    let adds_lua = format!(
-        "tokens = {{{}}}\nrequest = function()\n  local t = tokens[math.random(#tokens)]\n  local body = '{{\"product_id\":' .. math.random(1, 10) .. ',\"quantity\":1,\"barangay\":1380300002}}'\n  return wrk.format(\"POST\", \"/api/v1/cart\", {{[\"Authorization\"] = \"Bearer \" .. t, [\"Content-Type\"] = \"application/json\"}}, body)\nend\n",
-        lua_list(&shoppers.adders)
-    );
-    let adds = wrk_script(&format!("{base}/api/v1/cart"), 64, 10, &[], &adds_lua)
-        .expect("wrk figures for adds");
+    let adds = add_load(base, shoppers);
     show("POST /api/v1/cart, 64 sessions at once, SQLite", &adds);
     println!(
         "  7c. adds: {:.0}/s   goal >= 1,000/s, p99 < 50 ms, 0 errors   {}",
         adds.rps,
         met(adds.rps >= 1000.0 && adds.p99 < 50.0 && adds.socket_errors == 0 && adds.non_2xx == 0)
     );
+}
+
+/// wrk's figures for `POST /api/v1/cart` by the 64 adders at once, 10 s.
+fn add_load(base: &str, shoppers: &Shoppers) -> Load {
+    let adds_lua = format!(
+        "tokens = {{{}}}\nrequest = function()\n  local t = tokens[math.random(#tokens)]\n  local body = '{{\"product_id\":' .. math.random(1, 10) .. ',\"quantity\":1,\"barangay\":1380300002}}'\n  return wrk.format(\"POST\", \"/api/v1/cart\", {{[\"Authorization\"] = \"Bearer \" .. t, [\"Content-Type\"] = \"application/json\"}}, body)\nend\n",
+        lua_list(&shoppers.adders)
+    );
+    wrk_script(&format!("{base}/api/v1/cart"), 64, 10, &[], &adds_lua)
+        .expect("wrk figures for adds")
 }
 
 /// The bench's shoppers: one with a cart in Makati, a crowd each in a different barangay of the

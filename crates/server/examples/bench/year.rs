@@ -1,0 +1,306 @@
+//! Section 11, a year later: the store's figures fresh, then a busy year's leftovers written
+//! into it (`db::year` at scale 1), housekeeping run over them as an app server runs it while a
+//! few shoppers browse and add to carts (each request timed), the tables after it, and the same
+//! figures again. Goals: the run under a minute with no shopper's request over 100 ms; nothing
+//! that was past its time left; the cached page against a static file (section 1's ratio), a
+//! shopper with a cart against the cached page (7a) and the adds (7c) within 10% of the fresh
+//! store's.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::{
+    add_load, http_request, load, met, percentile, served_bytes, shoppers, show, thousands, Load,
+    Shoppers, COOKIES, ENCODINGS,
+};
+
+/// Shoppers timed while housekeeping runs: each sends a list page, a product page and an add
+/// one after the other, then pauses.
+const PROBES: usize = 4;
+const PROBE_PAUSE: Duration = Duration::from_millis(20);
+/// The tables housekeeping keeps bounded, counted before and after its run.
+const TABLES: [&str; 8] = [
+    "sessions",
+    "rate_limits",
+    "registrations",
+    "newsletter_subscriptions",
+    "carts",
+    "cart_items",
+    "mail_outbox",
+    "orders",
+];
+
+/// The figures compared before the year and after its housekeeping: section 1's ratio (the
+/// cached page against a static file of its size from the same store, which cancels the
+/// machine's noise), 7a's and 7c's.
+struct Figures {
+    file: Load,
+    page: Load,
+    with_cart: Load,
+    adds: Load,
+}
+
+/// Where the static file of the page's size is served from (written before the store starts,
+/// which finds its static files then: by the full bench's sections 1-4, or by [`page_file`]).
+const PAGE_FILE: &str = "/img/bench/page.html";
+
+/// `BENCH_ONLY=year`: the static file of the guest's page's size, before the store starts.
+pub(crate) fn page_file(pool: &db::DbPool, config: &server::Config) {
+    let (page_bytes, _) = served_bytes(pool, config);
+    let file = config.ui_public.join(PAGE_FILE.trim_start_matches('/'));
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, &page_bytes).unwrap();
+}
+
+impl Figures {
+    fn measure(base: &str, shoppers: &Shoppers) -> Self {
+        let file = load(
+            &format!("{base}{PAGE_FILE}"),
+            32,
+            10,
+            &[("Accept-Encoding", ENCODINGS)],
+        );
+        show("a static file of the page's size, 32 connections", &file);
+        assert_eq!(file.non_2xx, 0, "the store serves {PAGE_FILE}");
+        let page = load(
+            &format!("{base}/buy-beer"),
+            32,
+            10,
+            &[("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)],
+        );
+        show("the guest's cached page, 32 connections", &page);
+        let with_cart = load(
+            &format!("{base}/buy-beer"),
+            32,
+            10,
+            &[("Cookie", &shoppers.one), ("Accept-Encoding", ENCODINGS)],
+        );
+        show(
+            "a shopper with a cart browsing /buy-beer, 32 connections",
+            &with_cart,
+        );
+        let adds = add_load(base, shoppers);
+        show("POST /api/v1/cart, 64 sessions at once", &adds);
+        Self {
+            file,
+            page,
+            with_cart,
+            adds,
+        }
+    }
+
+    /// Section 1's ratio: the cached page against the static file.
+    fn page_ratio(&self) -> f64 {
+        self.page.rps / self.file.rps
+    }
+
+    /// 7a's ratio: the shopper with a cart against the cached page.
+    fn cart_ratio(&self) -> f64 {
+        self.with_cart.rps / self.page.rps
+    }
+}
+
+/// Section 11 on the bench's store at `addr` (its database `pool`).
+pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Config) {
+    let base = format!("http://{addr}");
+    println!("A year later (db::year at scale 1 written into the bench's store, then housekeeping as an app server runs it; store: 2 workers, SQLite)");
+    let shoppers = actix_web::rt::System::new().block_on(shoppers(pool, config));
+    println!(" the store before the year:");
+    let fresh = Figures::measure(&base, &shoppers);
+
+    let t = Instant::now();
+    let year = db::year::Year::ending(domain::calendar::unix_now(), 1.0);
+    let w = db::year::write(&mut pool.get().unwrap(), &year).expect("a simulated year");
+    println!(
+        "  written in {:.1} s: {} sessions, {} guest carts ({} lines), {} guest orders over 400 days, {} rate-limit windows, {} registrations, {} newsletter signups, {} undelivered mails ({} rows)",
+        t.elapsed().as_secs_f64(),
+        thousands(w.sessions),
+        thousands(w.carts),
+        thousands(w.cart_items),
+        thousands(w.orders),
+        thousands(w.rate_limits),
+        thousands(w.registrations),
+        thousands(w.newsletter),
+        thousands(w.mail),
+        thousands(w.total()),
+    );
+    let before = census(pool, config);
+    let quiet = probe(addr, &shoppers, || {
+        std::thread::sleep(Duration::from_secs(5))
+    });
+    let mut report = None;
+    let started = domain::calendar::unix_now();
+    let during = probe(addr, &shoppers, || {
+        report = server::housekeep(pool, &config.retention, false).expect("housekeeping");
+    });
+    let report = report.expect("the bench's store holds no other housekeeping lease");
+    let after = census(pool, config);
+    print_census(&before, &after);
+    // What was due when the run began (the year's rows go on falling due while it runs).
+    let due = db::housekeeping::run(pool, started, &config.retention, true).expect("a dry run");
+    print_probes("shoppers without housekeeping, 5 s", &quiet);
+    print_probes("shoppers while housekeeping ran", &during);
+    let secs = report.took.as_secs_f64();
+    let slowest = during.iter().map(|p| p.0).fold(0.0, f64::max);
+    let failed = during.iter().filter(|p| !p.1).count();
+    println!(
+        "  11a. housekeeping of the year: {} rows in {secs:.1} s, {} pages (longest {} ms at the writers' turn; {}); slowest shopper request while it ran {slowest:.1} ms, {failed} failed   goal run < 60 s, no request over 100 ms   {}",
+        thousands(report.total() as usize),
+        thousands(report.pages as usize),
+        report.longest_page.as_millis(),
+        report.summary(),
+        met(secs < 60.0 && slowest < 100.0 && failed == 0)
+    );
+    println!(
+        "  11b. rows that were past their time when the run began, after it: {} (a dry run's count: {})   goal 0   {}",
+        due.total(),
+        due.summary(),
+        met(due.total() == 0)
+    );
+    println!(" the store after the year and its housekeeping:");
+    let later = Figures::measure(&base, &shoppers);
+    compare_with_fresh(&fresh, &later);
+}
+
+/// (milliseconds, answered 2xx) of each probe request.
+type Probes = Vec<(f64, bool)>;
+
+/// Runs [`PROBES`] shoppers while `work` runs; answers their requests' times.
+fn probe(addr: &str, shoppers: &Shoppers, work: impl FnOnce()) -> Probes {
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads: Vec<_> = (0..PROBES)
+        .map(|i| {
+            let stop = stop.clone();
+            let addr = addr.to_string();
+            let list_cookie = shoppers.one.clone();
+            let product = shoppers.paths[1 % shoppers.paths.len()].clone();
+            let product_cookie = shoppers.crowd[i % shoppers.crowd.len()].clone();
+            let bearer = format!("Bearer {}", shoppers.adders[i % shoppers.adders.len()]);
+            std::thread::spawn(move || {
+                let mut times = Vec::new();
+                let mut n = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    n += 1;
+                    let body = format!(
+                        "{{\"product_id\":{},\"quantity\":1,\"barangay\":1380300002}}",
+                        n % 10 + 1
+                    );
+                    for a in [
+                        http_request(
+                            &addr,
+                            "GET",
+                            "/buy-beer",
+                            &[("Cookie", &list_cookie), ("Accept-Encoding", ENCODINGS)],
+                            "",
+                        ),
+                        http_request(
+                            &addr,
+                            "GET",
+                            &product,
+                            &[("Cookie", &product_cookie), ("Accept-Encoding", ENCODINGS)],
+                            "",
+                        ),
+                        http_request(
+                            &addr,
+                            "POST",
+                            "/api/v1/cart",
+                            &[("Authorization", &bearer)],
+                            &body,
+                        ),
+                    ] {
+                        times.push((a.ms, (200..300).contains(&a.status)));
+                    }
+                    std::thread::sleep(PROBE_PAUSE);
+                }
+                times
+            })
+        })
+        .collect();
+    work();
+    stop.store(true, Ordering::Relaxed);
+    threads
+        .into_iter()
+        .flat_map(|t| t.join().expect("a probe"))
+        .collect()
+}
+
+fn print_probes(label: &str, probes: &Probes) {
+    let mut ms: Vec<f64> = probes.iter().map(|p| p.0).collect();
+    ms.sort_by(f64::total_cmp);
+    if ms.is_empty() {
+        println!("  {label}: no request");
+        return;
+    }
+    println!(
+        "  {label}: {} requests, p50 {:.2} ms, p99 {:.2} ms, slowest {:.2} ms, {} not 2xx",
+        thousands(ms.len()),
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.99),
+        ms[ms.len() - 1],
+        probes.iter().filter(|p| !p.1).count()
+    );
+}
+
+/// Rows of each of [`TABLES`], and the database's size on disk in MB (SQLite's file and its
+/// write-ahead log).
+fn census(pool: &db::DbPool, config: &server::Config) -> (Vec<i64>, f64) {
+    use db::diesel::prelude::*;
+    #[derive(QueryableByName)]
+    struct N {
+        #[diesel(sql_type = db::diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = pool.get().unwrap();
+    let rows = TABLES
+        .iter()
+        .map(|t| {
+            db::diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {t}"))
+                .get_result::<N>(&mut *conn)
+                .expect("a count")
+                .n
+        })
+        .collect();
+    let file = |suffix: &str| {
+        std::fs::metadata(format!("{}{suffix}", config.database_url))
+            .map(|m| m.len())
+            .unwrap_or(0)
+    };
+    (rows, (file("") + file("-wal")) as f64 / 1e6)
+}
+
+fn print_census(before: &(Vec<i64>, f64), after: &(Vec<i64>, f64)) {
+    let tables: Vec<String> = TABLES
+        .iter()
+        .zip(before.0.iter().zip(&after.0))
+        .map(|(t, (b, a))| {
+            format!(
+                "{t} {} → {}",
+                thousands(*b as usize),
+                thousands(*a as usize)
+            )
+        })
+        .collect();
+    println!("  rows before and after the run: {}", tables.join(", "));
+    println!(
+        "  database on disk: {:.0} MB before, {:.0} MB after (freed pages are reused, not returned)",
+        before.1, after.1
+    );
+}
+
+/// 11c: the page's ratio, 7a's ratio and the adds after the year against the fresh store's.
+fn compare_with_fresh(fresh: &Figures, later: &Figures) {
+    let page = later.page_ratio() / fresh.page_ratio();
+    let cart = later.cart_ratio() / fresh.cart_ratio();
+    let adds = later.adds.rps / fresh.adds.rps;
+    println!(
+        "  11c. after / fresh: the page's ratio {page:.2} ({:.2} against {:.2}), 7a's ratio {cart:.2} ({:.2} against {:.2}), adds {adds:.2} ({:.0}/s against {:.0}/s)   goal each >= 0.90   {}",
+        later.page_ratio(),
+        fresh.page_ratio(),
+        later.cart_ratio(),
+        fresh.cart_ratio(),
+        later.adds.rps,
+        fresh.adds.rps,
+        met(page >= 0.9 && cart >= 0.9 && adds >= 0.9)
+    );
+}
