@@ -100,7 +100,8 @@ contract:
 	UPDATE_CONTRACT=1 $(CARGO) test -q -p api contract_files_are_current
 
 # 1,000 connections need more open files than the default limit.
-# `BENCH_ONLY=staff make bench` runs only section 8 (the staff at 100,000 orders).
+# `BENCH_ONLY=staff make bench` runs only section 8 (the staff at 100,000 orders); `carts` section
+# 7, `slow-link` section 9, `catalog` section 10, `year` section 11 (a year later).
 bench: build wrk chromium
 	ulimit -n $$(ulimit -Hn) && $(CARGO) run --release -q -p server --example bench
 

@@ -109,7 +109,7 @@ pub const PAUSE: Duration = Duration::from_millis(2);
 /// SQLite: the write-ahead log is checkpointed after every this many pages, outside the write
 /// lock (each checkpoint costs the files' fsync; the pages between stay under the log's size at
 /// which a commit would checkpoint it at the writers' turn, `crate::WAL_BACKSTOP_PAGES`).
-pub const CHECKPOINT_EVERY: u64 = 4;
+pub const CHECKPOINT_EVERY: u64 = 2;
 
 /// The next page's rows after a page of `rows` that took `took` at the writers' turn.
 fn next_size(rows: i64, took: Duration) -> i64 {
