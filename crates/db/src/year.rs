@@ -176,6 +176,18 @@ macro_rules! insert {
     };
 }
 
+/// Writes `$n` rows of `$table`, the `$i`th made by `$row`, in write transactions of
+/// [`ROWS_A_TRANSACTION`]; answers how many.
+macro_rules! write_rows {
+    ($conn:expr, $n:expr, $table:ident, |$i:ident| $row:expr) => {
+        in_transactions($conn, $n, |conn, from, to| {
+            let rows: Vec<_> = (from..to).map(|$i| $row).collect();
+            insert!(conn, $table, rows);
+            Ok(rows.len())
+        })
+    };
+}
+
 /// Writes `year` into a seeded store (after what it holds); answers what it wrote.
 pub fn write(conn: &mut AnyConnection, year: &Year) -> Result<Written, DbError> {
     let want = year.counts();
@@ -194,31 +206,19 @@ pub fn write(conn: &mut AnyConnection, year: &Year) -> Result<Written, DbError> 
         .orders,
         ..Written::default()
     };
-    written.sessions = in_transactions(conn, want.sessions, |conn, from, to| {
-        let rows: Vec<NewSession> = (from..to)
-            .map(|i| {
-                let created_at = at(&mut rng, year.now, i, want.sessions);
-                NewSession {
-                    token_hash: hashed(&mut rng),
-                    user_id: None,
-                    created_at,
-                    expires_at: created_at + 3600,
-                }
-            })
-            .collect();
-        insert!(conn, sessions, rows);
-        Ok(rows.len())
+    written.sessions = write_rows!(conn, want.sessions, sessions, |i| {
+        let created_at = at(&mut rng, year.now, i, want.sessions);
+        NewSession {
+            token_hash: hashed(&mut rng),
+            user_id: None,
+            created_at,
+            expires_at: created_at + 3600,
+        }
     })?;
-    written.rate_limits = in_transactions(conn, want.rate_limits, |conn, from, to| {
-        let rows: Vec<NewWindow> = (from..to)
-            .map(|i| NewWindow {
-                key: format!("order mail:{}.{tag}@year.example", &hashed(&mut rng)[..12]),
-                window_start: at(&mut rng, year.now, i, want.rate_limits),
-                hits: rng.between(1, 3) as i32,
-            })
-            .collect();
-        insert!(conn, rate_limits, rows);
-        Ok(rows.len())
+    written.rate_limits = write_rows!(conn, want.rate_limits, rate_limits, |i| NewWindow {
+        key: format!("order mail:{}.{tag}@year.example", &hashed(&mut rng)[..12]),
+        window_start: at(&mut rng, year.now, i, want.rate_limits),
+        hits: rng.between(1, 3) as i32,
     })?;
     let (carts, items) = guest_carts(conn, year, want.carts, &mut rng)?;
     written.carts = carts;
@@ -327,25 +327,19 @@ fn registrations(
     rng: &mut Rng,
 ) -> Result<usize, DbError> {
     let tag = format!("{:x}", year.now);
-    in_transactions(conn, n, |conn, from, to| {
-        let rows: Vec<NewRegistration> = (from..to)
-            .map(|i| {
-                let begun = at(rng, year.now, i, n);
-                NewRegistration {
-                    token_hash: hashed(rng),
-                    email: format!("member{i}.{tag}@year.example"),
-                    mobile: format!("+63917{:07}", i % 10_000_000),
-                    first_name: "Juan".into(),
-                    last_name: "Dela Cruz".into(),
-                    birth_date: "1990-06-12".into(),
-                    password_hash: "$argon2id$v=19$m=19456,t=2,p=1$year$year".into(),
-                    expires_at: begun + DAY,
-                    used_at: rng.chance(0.7).then_some(begun + 600),
-                }
-            })
-            .collect();
-        insert!(conn, registrations, rows);
-        Ok(rows.len())
+    write_rows!(conn, n, registrations, |i| {
+        let begun = at(rng, year.now, i, n);
+        NewRegistration {
+            token_hash: hashed(rng),
+            email: format!("member{i}.{tag}@year.example"),
+            mobile: format!("+63917{:07}", i % 10_000_000),
+            first_name: "Juan".into(),
+            last_name: "Dela Cruz".into(),
+            birth_date: "1990-06-12".into(),
+            password_hash: "$argon2id$v=19$m=19456,t=2,p=1$year$year".into(),
+            expires_at: begun + DAY,
+            used_at: rng.chance(0.7).then_some(begun + 600),
+        }
     })
 }
 
@@ -357,42 +351,30 @@ fn signups(
     rng: &mut Rng,
 ) -> Result<usize, DbError> {
     let tag = format!("{:x}", year.now);
-    in_transactions(conn, n, |conn, from, to| {
-        let rows: Vec<NewSignup> = (from..to)
-            .map(|i| {
-                let t = at(rng, year.now, i, n);
-                let confirmed = rng.chance(0.6);
-                NewSignup {
-                    email: format!("reader{i}.{tag}@year.example"),
-                    created_at: domain::calendar::manila_minute(t),
-                    confirmed_at: confirmed.then(|| domain::calendar::manila_minute(t + 3600)),
-                    token_hash: (!confirmed).then(|| hashed(rng)),
-                    token_expires_at: (!confirmed).then_some(t + 7 * DAY),
-                }
-            })
-            .collect();
-        insert!(conn, newsletter_subscriptions, rows);
-        Ok(rows.len())
+    write_rows!(conn, n, newsletter_subscriptions, |i| {
+        let t = at(rng, year.now, i, n);
+        let confirmed = rng.chance(0.6);
+        NewSignup {
+            email: format!("reader{i}.{tag}@year.example"),
+            created_at: domain::calendar::manila_minute(t),
+            confirmed_at: confirmed.then(|| domain::calendar::manila_minute(t + 3600)),
+            token_hash: (!confirmed).then(|| hashed(rng)),
+            token_expires_at: (!confirmed).then_some(t + 7 * DAY),
+        }
     })
 }
 
 /// Mail that could not be delivered, written over the year, waiting for its next attempt.
 fn mails(conn: &mut AnyConnection, year: &Year, n: usize, rng: &mut Rng) -> Result<usize, DbError> {
     let tag = format!("{:x}", year.now);
-    in_transactions(conn, n, |conn, from, to| {
-        let rows: Vec<NewMail> = (from..to)
-            .map(|i| NewMail {
-                recipient: format!("gone{i}.{tag}@year.example"),
-                subject: "Your order".into(),
-                text_body: "Thank you for your order.".into(),
-                html_body: "<p>Thank you for your order.</p>".into(),
-                created_at: at(rng, year.now, i, n),
-                attempts: 12,
-                next_attempt_at: year.now + DAY,
-                last_error: Some("550 5.1.1 mailbox unavailable".into()),
-            })
-            .collect();
-        insert!(conn, mail_outbox, rows);
-        Ok(rows.len())
+    write_rows!(conn, n, mail_outbox, |i| NewMail {
+        recipient: format!("gone{i}.{tag}@year.example"),
+        subject: "Your order".into(),
+        text_body: "Thank you for your order.".into(),
+        html_body: "<p>Thank you for your order.</p>".into(),
+        created_at: at(rng, year.now, i, n),
+        attempts: 12,
+        next_attempt_at: year.now + DAY,
+        last_error: Some("550 5.1.1 mailbox unavailable".into()),
     })
 }

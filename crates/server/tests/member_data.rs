@@ -288,12 +288,7 @@ async fn the_page_form_works_without_javascript(b: Backend) {
     );
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     assert_private(&r, "the file");
-    let disposition = r
-        .headers
-        .get("content-disposition")
-        .unwrap()
-        .to_str()
-        .unwrap();
+    let disposition = support::disposition(&r);
     assert!(
         disposition.starts_with("attachment; filename=\"tala-my-data-")
             && disposition.ends_with(".json\""),

@@ -1198,12 +1198,7 @@ async fn a_manager_imports_the_catalog_file_without_javascript(b: Backend) {
     let r = send!(store, get("/staff/catalog/export", &boss));
     assert_eq!(r.status, StatusCode::OK);
     assert_private(&r, "the catalog file");
-    let disposition = r
-        .headers
-        .get("content-disposition")
-        .unwrap()
-        .to_str()
-        .unwrap();
+    let disposition = support::disposition(&r);
     assert!(
         disposition.starts_with("attachment; filename=\"catalog-20"),
         "{disposition}"

@@ -111,6 +111,9 @@ pub const PAUSE: Duration = Duration::from_millis(2);
 /// which a commit would checkpoint it at the writers' turn, `crate::WAL_BACKSTOP_PAGES`).
 pub const CHECKPOINT_EVERY: u64 = 2;
 
+/// How long a run's lease holds (a server that died mid-run leaves it to the others after it).
+pub const LEASE_SECS: i64 = 15 * 60;
+
 /// The next page's rows after a page of `rows` that took `took` at the writers' turn.
 fn next_size(rows: i64, took: Duration) -> i64 {
     if took > PAGE_TIME {
@@ -121,8 +124,6 @@ fn next_size(rows: i64, took: Duration) -> i64 {
         rows
     }
 }
-/// How long a run's lease holds (a server that died mid-run leaves it to the others after it).
-pub const LEASE_SECS: i64 = 15 * 60;
 
 /// What a run swept (or, dry, found due), by kind; how long it took, in how many pages, and its
 /// longest page (its time at the writers' turn).
@@ -201,6 +202,7 @@ pub fn run(
                 Ok::<_, diesel::result::Error>(page)
             })?;
             let took = held.map_or(Duration::ZERO, |t| t.elapsed());
+            let sqlite = matches!(*conn, AnyConnection::Sqlite(_));
             drop(conn);
             report.counts[kind.index()] += page.keys.len() as u64;
             report.pages += 1;
@@ -211,7 +213,7 @@ pub fn run(
                 Some(next) => after = next,
                 None => break,
             }
-            if report.pages.is_multiple_of(CHECKPOINT_EVERY) {
+            if sqlite && report.pages.is_multiple_of(CHECKPOINT_EVERY) {
                 crate::watch::checkpoint(pool);
             }
             std::thread::sleep(PAUSE);

@@ -471,6 +471,14 @@ pub fn assert_private(r: &Res, what: &str) {
     assert_eq!(h("vary"), "Cookie, Authorization", "{what}");
 }
 
+/// How an answer asks to be saved (its `Content-Disposition`; "" when it has none).
+pub fn disposition(r: &Res) -> &str {
+    r.headers
+        .get("content-disposition")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
 /// Where an answer sends the browser ("" when nowhere).
 pub fn location(r: &Res) -> &str {
     r.headers
