@@ -453,7 +453,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    sessions (token_hash) {
+    sessions (id) {
+        id -> Int8,
         token_hash -> Text,
         user_id -> Nullable<Int8>,
         created_at -> Int8,

@@ -2,8 +2,8 @@
 //! write to the catalog or the content) and the maintenance switch (`settings.maintenance`, or
 //! forced by the configuration). Read once when the store starts, then by a thread of its own
 //! once a second, so asking never waits for the database and several app servers converge
-//! within a second. The same thread checkpoints SQLite's write-ahead log each second and
-//! forgets expired sessions every ten minutes.
+//! within a second. The same thread checkpoints SQLite's write-ahead log each second (expired
+//! sessions are housekeeping's, swept in pages: `crate::housekeeping`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -65,15 +65,6 @@ fn is_sqlite(pool: &DbPool) -> bool {
         .is_ok_and(|c| matches!(&*c, crate::AnyConnection::Sqlite(_)))
 }
 
-fn purge(pool: &DbPool) {
-    let now = domain::calendar::unix_now();
-    if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
-        if let Err(e) = crate::sessions::purge_sessions(&mut conn, now) {
-            log::warn!("purging expired sessions: {e}");
-        }
-    }
-}
-
 impl Watch {
     /// Reads the rows now, then follows them on a thread that ends with the last `Arc`.
     pub fn start(pool: DbPool, forced_maintenance: bool) -> Arc<Self> {
@@ -88,7 +79,7 @@ impl Watch {
         let spawned = std::thread::Builder::new()
             .name("db-watch".into())
             .spawn(move || {
-                for tick in 1u64.. {
+                loop {
                     std::thread::sleep(EVERY);
                     let Some(me) = weak.upgrade() else { break };
                     if let Some((maintenance, version)) = read(&pool) {
@@ -104,10 +95,6 @@ impl Watch {
                     }
                     if sqlite {
                         checkpoint(&pool);
-                    }
-                    // Expired sessions are forgotten every ten minutes.
-                    if tick % 600 == 0 {
-                        purge(&pool);
                     }
                 }
             });

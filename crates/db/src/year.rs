@@ -91,6 +91,7 @@ impl Written {
 #[derive(Insertable)]
 #[diesel(table_name = sessions)]
 struct NewSession {
+    id: i64,
     token_hash: String,
     user_id: Option<i64>,
     created_at: i64,
@@ -208,7 +209,10 @@ pub fn write(conn: &mut AnyConnection, year: &Year) -> Result<Written, DbError> 
     };
     written.sessions = write_rows!(conn, want.sessions, sessions, |i| {
         let created_at = at(&mut rng, year.now, i, want.sessions);
+        // Ids as the store makes them (its start in milliseconds, then bits), unique by `i`.
+        let millis = created_at * 1000 + (i % 1000) as i64;
         NewSession {
+            id: crate::sessions::new_id(millis, (i / 1000) as u32),
             token_hash: hashed(&mut rng),
             user_id: None,
             created_at,

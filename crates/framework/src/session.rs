@@ -1,5 +1,7 @@
-//! Sessions (README.md, "Security"): a token of 256 random bits that the client holds, stored
-//! only as its SHA-256, for a guest or a member, with a 60-minute sliding expiry. Browsers carry
+//! Sessions (README.md, "Security"): a token of 256 bits that the client holds, stored only as
+//! its SHA-256, for a guest or a member, with a 60-minute sliding expiry. The token's first 64
+//! bits are the session's id ([`db::sessions::new_id`]: its start and 20 random bits), by which
+//! it is found; the other 192 are random, and the whole token must hash to what is stored. Browsers carry
 //! it in an HttpOnly cookie, API clients as `Authorization: Bearer`; a new or extended token
 //! comes back in the `access-token` header. Sessions live in the database, so every app server
 //! shares them.
@@ -55,14 +57,59 @@ pub fn hash(token: &str) -> String {
         .collect()
 }
 
+/// A new session's id and token: the id's 8 bytes (big-endian) and 24 random bytes, base64url
+/// without padding (43 characters, the shape of every token).
+fn new_session_token(now_millis: i64) -> (i64, String) {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    let random = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    let id = db::sessions::new_id(now_millis, random);
+    bytes[..8].copy_from_slice(&id.to_be_bytes());
+    (
+        id,
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes),
+    )
+}
+
+/// The session id a token carries: `None` for a token of another shape, which was never ours
+/// (no lookup).
+pub fn token_id(token: &str) -> Option<i64> {
+    if token.len() != 43 {
+        return None;
+    }
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(token)
+        .ok()?;
+    let id = i64::from_be_bytes(bytes.get(..8)?.try_into().ok()?);
+    (id > 0).then_some(id)
+}
+
 use domain::calendar::unix_now as now;
 
 impl Ctx<'_> {
     /// Starts a session (a guest's when `user_id` is `None`); its token goes back with the answer.
     pub fn start_session(&mut self, user_id: Option<i64>) -> Result<String, ApiError> {
-        let token = new_token();
         let now = now();
-        db::sessions::create_session(self.conn, &hash(&token), user_id, now, now + TTL_SECS)?;
+        let token = loop {
+            let millis = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(now * 1000, |d| {
+                    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+                });
+            let (id, token) = new_session_token(millis);
+            // Another session started in the same millisecond with the same random bits: rare
+            // (one in a million such pairs); another id.
+            if db::sessions::create_session(
+                self.conn,
+                id,
+                &hash(&token),
+                user_id,
+                now,
+                now + TTL_SECS,
+            )? {
+                break token;
+            }
+        };
         // From here on, the request's session is this one.
         self.set_token(Some(token.clone()));
         self.issued = Some(Issued {
@@ -70,6 +117,15 @@ impl Ctx<'_> {
             member: user_id.is_some(),
         });
         Ok(token)
+    }
+
+    /// Ends the session the request presented, if its token is one of ours (logging out, or a
+    /// member's session starting in its place).
+    pub fn end_session(&mut self) -> Result<(), ApiError> {
+        if let Some((id, token)) = self.token().and_then(|t| Some((token_id(&t)?, t))) {
+            db::sessions::end_session(self.conn, id, &hash(&token))?;
+        }
+        Ok(())
     }
 
     /// Starts a guest session, within [`STARTS_PER_CLIENT`] a client in ten minutes (429 past it).
@@ -118,23 +174,17 @@ impl Ctx<'_> {
         let Some(token) = self.token() else {
             return Ok(None);
         };
-        // A token of another shape was never ours: no lookup.
-        if token.len() != 43
-            || !token
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        {
+        let Some(id) = token_id(&token) else {
             return Ok(None);
-        }
-        let h = hash(&token);
+        };
         let now = now();
-        let Some(row) = db::sessions::live_session(self.conn, &h, now)? else {
+        let Some(row) = db::sessions::live_session(self.conn, id, &hash(&token), now)? else {
             return Ok(None);
         };
         let mut expires_at = row.expires_at;
         if row.expires_at - now < EXTEND_BELOW {
             expires_at = now + TTL_SECS;
-            db::sessions::extend_session(self.conn, &h, expires_at)?;
+            db::sessions::extend_session(self.conn, id, expires_at)?;
             self.issued = Some(Issued {
                 token,
                 member: row.user_id.is_some(),
@@ -160,5 +210,30 @@ mod tests {
         assert_eq!(hash(&a).len(), 64);
         assert_ne!(hash(&a), a);
         assert_eq!(hash(&a), hash(&a.clone()));
+    }
+
+    #[test]
+    fn a_session_token_carries_its_id_and_nothing_else_does() {
+        let now = 1_795_000_000_000;
+        let (id, token) = new_session_token(now);
+        assert_eq!(token.len(), 43);
+        assert_eq!(token_id(&token), Some(id));
+        assert_eq!(id >> db::sessions::ID_RANDOM_BITS, now);
+        let (other, again) = new_session_token(now);
+        assert_ne!(token, again, "the secret part is random");
+        assert_eq!(other >> db::sessions::ID_RANDOM_BITS, now);
+        // Other shapes: no id, no lookup.
+        for not_ours in [
+            String::new(),
+            "x".repeat(42),
+            "!".repeat(43),
+            format!("{token}="),
+            // The first bit set: a negative id.
+            format!("_{}", &token[1..]),
+            // Eight zero bytes: id 0.
+            format!("AAAAAAAAAAA{}", &token[11..]),
+        ] {
+            assert_eq!(token_id(&not_ours), None, "{not_ours}");
+        }
     }
 }

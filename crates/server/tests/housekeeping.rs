@@ -34,8 +34,8 @@ async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> (i64, i64, i64) {
     support::exec(
         &db.pool,
         &format!(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES \
-               ('old-session', NULL, {old}, {}), ('new-session', NULL, {now}, {});
+            "INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at) VALUES \
+               (1, 'old-session', NULL, {old}, {}), (2, 'new-session', NULL, {now}, {});
              INSERT INTO rate_limits (key, window_start, hits) VALUES \
                ('login:old', {}, 3), ('login:new', {}, 3);
              INSERT INTO registrations (token_hash, email, mobile, first_name, last_name, \
@@ -249,8 +249,8 @@ async fn the_command_sweeps_and_reports(b: Backend) {
     support::exec(
         &db.pool,
         &format!(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES \
-               ('old-1', NULL, 0, {}), ('old-2', NULL, 0, {})",
+            "INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at) VALUES \
+               (1, 'old-1', NULL, 0, {}), (2, 'old-2', NULL, 0, {})",
             now - 10,
             now - 5
         ),

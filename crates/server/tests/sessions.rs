@@ -24,7 +24,7 @@ fn now() -> i64 {
 fn expiry(db: &support::TestDb, token: &str) -> Option<i64> {
     use db::schema::sessions::dsl::*;
     sessions
-        .find(framework::session::hash(token))
+        .filter(token_hash.eq(framework::session::hash(token)))
         .select(expires_at)
         .first(&mut db.pool.get().unwrap())
         .optional()
@@ -83,7 +83,7 @@ async fn user(db: &support::TestDb, auth: (&'static str, String)) -> Res {
 /// Moves a session's end to `at`.
 fn expire_at(db: &support::TestDb, token: &str, at: i64) {
     use db::schema::sessions::dsl::*;
-    diesel::update(sessions.find(framework::session::hash(token)))
+    diesel::update(sessions.filter(token_hash.eq(framework::session::hash(token))))
         .set(expires_at.eq(at))
         .execute(&mut db.pool.get().unwrap())
         .unwrap();
@@ -112,7 +112,7 @@ async fn a_guest_session_slides_when_half_used(b: Backend) {
 both!(a_guest_session_slides_when_half_used);
 
 /// Forged, malformed or expired: a new guest token, never the presented one; expired sessions
-/// are purged.
+/// are swept by housekeeping.
 async fn a_forged_or_expired_token_is_replaced_never_kept(b: Backend) {
     let db = database(b);
     let token = guest_token(&db).await;
@@ -133,9 +133,48 @@ async fn a_forged_or_expired_token_is_replaced_never_kept(b: Backend) {
     let r = user(&db, ("cookie", format!("session={token}"))).await;
     let new = token_of(&r).expect("a new token for an expired one");
     assert_ne!(new, token);
-    assert_eq!(
-        db::sessions::purge_sessions(&mut db.pool.get().unwrap(), now()).unwrap(),
-        1
-    );
+    let swept = db::housekeeping::run(
+        &db.pool,
+        now(),
+        &db::housekeeping::Retention::default(),
+        false,
+    )
+    .unwrap();
+    assert_eq!(swept.count(db::housekeeping::Kind::Sessions), 1);
 }
 both!(a_forged_or_expired_token_is_replaced_never_kept);
+
+/// A token that carries a live session's id with another secret is no session: its presenter
+/// gets a guest token of their own, and logging out with it ends nothing of the real session.
+async fn a_live_sessions_id_with_another_secret_is_no_session(b: Backend) {
+    let db = database(b);
+    let token = guest_token(&db).await;
+    // The first 11 characters hold the id's 64 bits (and 2 of the secret's).
+    let forged = format!("{}{}", &token[..11], &framework::session::new_token()[11..]);
+    assert_ne!(forged, token);
+    assert_eq!(
+        framework::session::token_id(&forged),
+        framework::session::token_id(&token)
+    );
+    let r = user(&db, ("authorization", bearer(&forged))).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    let new = token_of(&r).expect("a new token");
+    assert!(new != forged && new != token, "{new}");
+    let r = support::send_api(
+        &db.pool,
+        TestRequest::post()
+            .uri("/api/v1/logout")
+            .insert_header(("authorization", bearer(&forged))),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(expiry(&db, &token).is_some(), "the real session lives on");
+    expire_at(&db, &token, now() + 100);
+    let r = user(&db, ("authorization", bearer(&token))).await;
+    assert_eq!(
+        token_of(&r).as_deref(),
+        Some(token.as_str()),
+        "and is still the holder's"
+    );
+}
+both!(a_live_sessions_id_with_another_secret_is_no_session);

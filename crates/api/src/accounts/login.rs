@@ -74,9 +74,7 @@ framework::declare!(
 
 impl Endpoint for Logout {
     fn call(ctx: &mut Ctx, (_, _, _, _): Args<Self>) -> Result<MessageAnswer, ApiError> {
-        if let Some(token) = ctx.token() {
-            db::sessions::end_session(ctx.conn, &token_hash(&token))?;
-        }
+        ctx.end_session()?;
         ctx.ended = true;
         Ok(message("You have been logged out."))
     }

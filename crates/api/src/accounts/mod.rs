@@ -110,9 +110,7 @@ pub struct WelcomeAnswer {
 /// families (`cart_conflict`: both are kept until the member chooses) and what did not fit.
 fn log_in(ctx: &mut Ctx, user: domain::UserId) -> Result<crate::cart::merge::Merged, ApiError> {
     let guest = crate::cart::owner(ctx, false)?;
-    if let Some(old) = ctx.token() {
-        db::sessions::end_session(ctx.conn, &token_hash(&old))?;
-    }
+    ctx.end_session()?;
     ctx.start_session(Some(user.get()))?;
     crate::cart::merge::merge_at_login(ctx, guest, user)
 }

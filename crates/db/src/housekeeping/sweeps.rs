@@ -139,7 +139,7 @@ fn find(
     use domain::staff::{SESSION_IDLE_SECS, SESSION_MAX_SECS};
     #[rustfmt::skip]
     let found = match kind {
-        Kind::Sessions => due_in!(conn, limit; sessions.token_hash: Text;
+        Kind::Sessions => due_in!(conn, limit; sessions.id: Ids;
             sessions::expires_at.le(now)),
         Kind::StaffSessions => due_in!(conn, limit; staff_sessions.token_hash: Text;
             staff_sessions::created_at.le(now - SESSION_MAX_SECS)
@@ -215,7 +215,7 @@ pub fn remove(conn: &mut AnyConnection, kind: Kind, keys: &Keys) -> QueryResult<
     };
     match kind {
         Kind::Sessions => {
-            diesel::delete(sessions::table.filter(sessions::token_hash.eq_any(text))).execute(conn)
+            diesel::delete(sessions::table.filter(sessions::id.eq_any(ids))).execute(conn)
         }
         Kind::StaffSessions => {
             diesel::delete(staff_sessions::table.filter(staff_sessions::token_hash.eq_any(text)))

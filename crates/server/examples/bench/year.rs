@@ -163,8 +163,11 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
     compare_with_fresh(&fresh, &later);
 }
 
-/// (milliseconds, answered 2xx) of each probe request.
-type Probes = Vec<(f64, bool)>;
+/// (milliseconds, answered 2xx, which of [`PROBE_KINDS`]) of each probe request.
+type Probes = Vec<(f64, bool, usize)>;
+
+/// What each of a probe's requests asks, in turn (the third element of a probe).
+const PROBE_KINDS: [&str; 3] = ["list page", "product page", "add to cart"];
 
 /// Runs [`PROBES`] shoppers while `work` runs; answers their requests' times.
 fn probe(addr: &str, shoppers: &Shoppers, work: impl FnOnce()) -> Probes {
@@ -186,7 +189,7 @@ fn probe(addr: &str, shoppers: &Shoppers, work: impl FnOnce()) -> Probes {
                         "{{\"product_id\":{},\"quantity\":1,\"barangay\":1380300002}}",
                         n % 10 + 1
                     );
-                    for a in [
+                    for (kind, a) in [
                         http_request(
                             &addr,
                             "GET",
@@ -208,8 +211,11 @@ fn probe(addr: &str, shoppers: &Shoppers, work: impl FnOnce()) -> Probes {
                             &[("Authorization", &bearer)],
                             &body,
                         ),
-                    ] {
-                        times.push((a.ms, (200..300).contains(&a.status)));
+                    ]
+                    .into_iter()
+                    .enumerate()
+                    {
+                        times.push((a.ms, (200..300).contains(&a.status), kind));
                     }
                     std::thread::sleep(PROBE_PAUSE);
                 }
@@ -226,6 +232,14 @@ fn probe(addr: &str, shoppers: &Shoppers, work: impl FnOnce()) -> Probes {
 }
 
 fn print_probes(label: &str, probes: &Probes) {
+    print_times(label, probes);
+    for (k, kind) in PROBE_KINDS.iter().enumerate() {
+        let of_kind: Probes = probes.iter().filter(|p| p.2 == k).copied().collect();
+        print_times(&format!("  of which {kind}"), &of_kind);
+    }
+}
+
+fn print_times(label: &str, probes: &Probes) {
     let mut ms: Vec<f64> = probes.iter().map(|p| p.0).collect();
     ms.sort_by(f64::total_cmp);
     if ms.is_empty() {
