@@ -266,7 +266,7 @@ pub fn void_password_resets(conn: &mut AnyConnection, user: domain::UserId) -> Q
 }
 
 /// Deletes a member and everything personal: sessions, reset links, pending registrations of
-/// the address, rate-limit counters named by it.
+/// the address, its newsletter signup, rate-limit counters named by it.
 pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> {
     crate::transaction(conn, |conn| {
         diesel::delete(sessions::table.filter(sessions::user_id.eq(user.id.get())))
@@ -275,6 +275,12 @@ pub fn delete_user(conn: &mut AnyConnection, user: &UserRow) -> QueryResult<()> 
             .execute(conn)?;
         diesel::delete(registrations::table.filter(registrations::email.eq(&user.email)))
             .execute(conn)?;
+        // Signups are kept lower-cased, as a guest's erasure finds them.
+        diesel::delete(
+            newsletter_subscriptions::table
+                .filter(newsletter_subscriptions::email.eq(user.email.to_lowercase())),
+        )
+        .execute(conn)?;
         diesel::delete(
             rate_limits::table.filter(
                 rate_limits::key

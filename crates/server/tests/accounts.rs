@@ -546,11 +546,18 @@ async fn a_password_reset_link_tells_nothing_and_works_once(b: Backend) {
 }
 both!(a_password_reset_link_tells_nothing_and_works_once);
 
-/// Deleting the account: its data and sessions go; another member is untouched.
+/// Deleting the account: its data, sessions and newsletter signup go; another member is
+/// untouched.
 async fn a_deleted_account_takes_only_its_own_data_and_sessions(b: Backend) {
     let db = database(b);
     let m = Member::new(&db);
     lea_and_ben(&m).await;
+    support::exec(
+        &db.pool,
+        "INSERT INTO newsletter_subscriptions (email, created_at, confirmed_at) VALUES \
+           ('lea@example.com', '2026-11-01', '2026-11-01'), \
+           ('ben@example.com', '2026-11-01', '2026-11-01')",
+    );
     let (s, me) = m.login("lea@example.com", "Pulutan2026").await;
     assert_eq!(s, StatusCode::OK);
     let me = me.unwrap();
@@ -582,6 +589,12 @@ async fn a_deleted_account_takes_only_its_own_data_and_sessions(b: Backend) {
             .load(&mut db.pool.get().unwrap())
             .unwrap();
         assert_eq!(left, vec!["ben@example.com".to_string()]);
+        use db::schema::newsletter_subscriptions::dsl as n;
+        let signed_up: Vec<String> = n::newsletter_subscriptions
+            .select(n::email)
+            .load(&mut db.pool.get().unwrap())
+            .unwrap();
+        assert_eq!(signed_up, vec!["ben@example.com".to_string()]);
     }
     assert_eq!(
         m.login("ben@example.com", "Pulutan2026").await.0,

@@ -62,7 +62,7 @@ export function DeleteAccount() {
   return (
     <AccountPage current="/my-account/delete-account" id="delete" title="Delete Account">
       <p>
-        Deleting your account removes your profile, your saved addresses and your Go-to Cases, and logs you out everywhere. Orders you
+        Deleting your account removes your profile, your saved addresses, your Go-to Cases and your newsletter signup, and logs you out everywhere. Orders you
         placed are kept for our records without your name. This cannot be undone.
       </p>
       <form method="post" action="/my-account/delete-account" onSubmit={submit} noValidate>
