@@ -1,5 +1,5 @@
-//! Sessions, found by the id their token carries and stored with the hash of the token. Each function takes a connection, so several compose in one
-//! `conn.transaction(...)`.
+//! Sessions, found by the id their token carries and stored with the hash of the token. Each
+//! function takes a connection, so several compose in one `conn.transaction(...)`.
 
 use diesel::prelude::*;
 

@@ -1,9 +1,9 @@
 //! Sessions (README.md, "Security"): a token of 256 bits that the client holds, stored only as
 //! its SHA-256, for a guest or a member, with a 60-minute sliding expiry. The token's first 64
 //! bits are the session's id ([`db::sessions::new_id`]: its start and 20 random bits), by which
-//! it is found; the other 192 are random, and the whole token must hash to what is stored. Browsers carry
-//! it in an HttpOnly cookie, API clients as `Authorization: Bearer`; a new or extended token
-//! comes back in the `access-token` header. Sessions live in the database, so every app server
+//! it is found; the other 192 are random, and the whole token must hash to what is stored.
+//! Browsers carry it in an HttpOnly cookie, API clients as `Authorization: Bearer`; a new or
+//! extended token comes back in the `access-token` header. Sessions live in the database, so every app server
 //! shares them.
 
 use base64::Engine as _;
@@ -90,15 +90,16 @@ impl Ctx<'_> {
     /// Starts a session (a guest's when `user_id` is `None`); its token goes back with the answer.
     pub fn start_session(&mut self, user_id: Option<i64>) -> Result<String, ApiError> {
         let now = now();
-        let token = loop {
+        // Another session started in the same millisecond with the same random bits is rare (one
+        // in a million such pairs): another id, a few times at most.
+        let mut made = None;
+        for _ in 0..8 {
             let millis = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(now * 1000, |d| {
                     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
                 });
             let (id, token) = new_session_token(millis);
-            // Another session started in the same millisecond with the same random bits: rare
-            // (one in a million such pairs); another id.
             if db::sessions::create_session(
                 self.conn,
                 id,
@@ -107,9 +108,11 @@ impl Ctx<'_> {
                 now,
                 now + TTL_SECS,
             )? {
-                break token;
+                made = Some(token);
+                break;
             }
-        };
+        }
+        let token = made.ok_or_else(|| ApiError::Internal("no free session id".into()))?;
         // From here on, the request's session is this one.
         self.set_token(Some(token.clone()));
         self.issued = Some(Issued {
