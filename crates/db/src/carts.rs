@@ -132,6 +132,22 @@ pub fn lock_placed(
     }
 }
 
+/// The revisions `source` was recorded with for the cart other than `revision` (a client's key
+/// sent before with another change: [`record_once`]'s revision is then the change's digest).
+pub fn recorded_otherwise(
+    conn: &mut AnyConnection,
+    cart: i64,
+    source: &str,
+    revision: i64,
+) -> QueryResult<Vec<i64>> {
+    cart_refills::table
+        .filter(cart_refills::cart_id.eq(cart))
+        .filter(cart_refills::source.eq(source))
+        .filter(cart_refills::revision.ne(revision))
+        .select(cart_refills::revision)
+        .load(conn)
+}
+
 /// Records a change of the cart made once, as the first statement of its transaction: a refill
 /// of `source` (`order 42`, `goto case 7`) against the cart's `revision`, or a change the client
 /// named by its key (`add <key>`, `goto save <key>`, revision 0). False when it was recorded

@@ -633,3 +633,53 @@ async fn a_retried_write_is_made_once(b: Backend) {
     assert_eq!(quantity, 146, "{cases}");
 }
 both!(a_retried_write_is_made_once);
+
+/// A request key sent again with another change (a careless client reusing its keys) is refused
+/// by name, and nothing is changed: answered as a repeat, the client would believe a change made
+/// that was not. The same key with the same change is still a repeat.
+async fn a_request_key_sent_again_with_another_change_is_refused(b: Backend) {
+    let db = database(b);
+    let ana = support::member(&db, 3).await;
+    let refused = |r: &Res| {
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+        assert_eq!(
+            r.json()["errors"]["request_key"][0],
+            "This request key was sent before with another change. Send a new key for a new change.",
+            "{}",
+            r.text()
+        );
+    };
+    let mut body = a_case();
+    body["request_key"] = json!("reused-0123456789abcdef");
+    let add = |body: Value| send_json(&db, "POST", "/api/v1/cart", ana.as_str(), body);
+    assert_eq!(add(body.clone()).await.status, StatusCode::OK);
+    let (units_before, revision) = units(&db, &ana).await;
+    assert_eq!(units_before, 24);
+    let mut more = body.clone();
+    more["quantity"] = json!(48);
+    refused(&add(more).await);
+    // The same change again is a repeat.
+    assert_eq!(add(body).await.status, StatusCode::OK);
+    assert_eq!(units(&db, &ana).await, (24, revision), "nothing changed");
+    // A quantity set, a removal and a Go-to Case save: the same.
+    let set = |quantity: i64| json!({"product_id": 1, "quantity": quantity, "barangay": MAKATI, "request_key": "set-again-0123456789"});
+    let put = |body: Value| send_json(&db, "PUT", "/api/v1/cart", ana.as_str(), body);
+    assert_eq!(put(set(30)).await.status, StatusCode::OK);
+    refused(&put(set(31)).await);
+    assert_eq!(put(set(30)).await.status, StatusCode::OK);
+    assert_eq!(units(&db, &ana).await.0, 30);
+    let gone = |id: i64| json!({"product_id": [id], "barangay": MAKATI, "request_key": "remove-again-0123456789"});
+    let del = |body: Value| send_json(&db, "DELETE", "/api/v1/cart", ana.as_str(), body);
+    assert_eq!(del(gone(2)).await.status, StatusCode::OK);
+    refused(&del(gone(1)).await);
+    assert_eq!(units(&db, &ana).await.0, 30, "product 1 was not removed");
+    let save = |name: &str| json!({"name": name, "cart_items": [1], "barangay": MAKATI, "request_key": "save-again-0123456789"});
+    let post = |body: Value| send_json(&db, "POST", "/api/v1/user/goto-case", ana.as_str(), body);
+    assert_eq!(post(save("Friday")).await.status, StatusCode::OK);
+    refused(&post(save("Saturday")).await);
+    let cases = api_get(&db, "/api/v1/user/goto-case", ana.as_str())
+        .await
+        .json();
+    assert_eq!(cases["data"].as_array().map(Vec::len), Some(1), "{cases}");
+}
+both!(a_request_key_sent_again_with_another_change_is_refused);

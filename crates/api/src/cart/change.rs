@@ -46,7 +46,8 @@ impl Endpoint for UpdateCart {
         let place = answer_place(ctx, &cart, b.barangay)?;
         let now = domain::calendar::unix_now();
         db::write_transaction(ctx.conn, |conn| {
-            if !first_time(conn, cart.id, "set", key, now)? {
+            let change = format!("{product} {quantity}");
+            if !first_time(conn, cart.id, ("set", &change), key, now)? {
                 return Ok(());
             }
             db::carts::lock(conn, cart.id, now)?;
@@ -168,7 +169,9 @@ impl Endpoint for RemoveFromCart {
         let now = domain::calendar::unix_now();
         // A repeat (None) removed what it named the first time.
         let removed = db::write_transaction(ctx.conn, |conn| {
-            if !first_time(conn, cart.id, "remove", key, now)? {
+            let mut named: Vec<String> = b.product_id.iter().map(|p| p.to_string()).collect();
+            named.sort();
+            if !first_time(conn, cart.id, ("remove", &named.join(" ")), key, now)? {
                 return Ok(None);
             }
             db::carts::lock(conn, cart.id, now)?;

@@ -72,7 +72,8 @@ impl Endpoint for ReturnEmpty {
         }
         let now = domain::calendar::unix_now();
         db::write_transaction(ctx.conn, |conn| {
-            if !first_time(conn, cart.id, "empties", key, now)? {
+            let change = format!("{deposit} {cases_back}");
+            if !first_time(conn, cart.id, ("empties", &change), key, now)? {
                 return Ok(());
             }
             db::carts::lock(conn, cart.id, now)?;

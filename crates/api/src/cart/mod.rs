@@ -300,25 +300,41 @@ fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, Ap
 }
 
 /// A change of the cart the client named by its key (`request_key`), recorded once as the first
-/// statement of the change's write transaction: false when the same key came before (a retry
-/// after a lost or late answer), and then nothing is to be changed. Without a key, true.
+/// statement of the change's write transaction with a digest of the `change` (what it changes,
+/// as the call spells it): false when the same key came before with the same change (a retry
+/// after a lost or late answer), and then nothing is to be changed; refused (422, the key) when
+/// it came before with another change, which a careless client would otherwise believe made.
+/// Without a key, true.
 pub(crate) fn first_time(
     conn: &mut db::AnyConnection,
     cart: i64,
-    what: &str,
+    (what, change): (&str, &str),
     key: Option<&str>,
     now: i64,
 ) -> Result<bool, ApiError> {
-    match key {
-        None => Ok(true),
-        Some(key) => Ok(db::carts::record_once(
-            conn,
-            cart,
-            &format!("{what} {key}"),
-            0,
-            now,
-        )?),
+    let Some(key) = key else {
+        return Ok(true);
+    };
+    let source = format!("{what} {key}");
+    let digest = change_digest(change);
+    let first = db::carts::record_once(conn, cart, &source, digest, now)?;
+    let before = db::carts::recorded_otherwise(conn, cart, &source, digest)?;
+    // Revision 0: recorded before changes had digests; taken as this one.
+    match before.iter().any(|r| *r != 0) {
+        true => Err(ApiError::refused(
+            422,
+            "request_key",
+            "This request key was sent before with another change. Send a new key for a new change.",
+        )),
+        false => Ok(first && before.is_empty()),
     }
+}
+
+/// A change's digest as a positive number (the first 60 bits of its SHA-256; never 0, which
+/// marks a key recorded before digests).
+fn change_digest(change: &str) -> i64 {
+    let hex = framework::session::hash(change);
+    i64::from_str_radix(&hex[..15], 16).map_or(1, |d| d.max(1))
 }
 
 fn check_quantity(q: Option<i64>) -> Result<i32, ApiError> {

@@ -105,7 +105,15 @@ impl Create<'_> {
         now: i64,
     ) -> Result<Option<i64>, ApiError> {
         let key = self.body.request_key.as_deref();
-        if crate::cart::first_time(conn, cart_case.cart, "goto save", key, now)? {
+        let mut items: Vec<String> = self.body.cart_items.iter().map(|p| p.to_string()).collect();
+        items.sort();
+        let change = format!(
+            "{:?} {:?} {}",
+            self.body.case_id,
+            self.name,
+            items.join(" ")
+        );
+        if crate::cart::first_time(conn, cart_case.cart, ("goto save", &change), key, now)? {
             return Ok(None);
         }
         Ok(match (self.body.case_id, &self.name) {
