@@ -150,10 +150,10 @@ pub fn recorded_otherwise(
 
 /// Records a change of the cart made once, as the first statement of its transaction: a refill
 /// of `source` (`order 42`, `goto case 7`) against the cart's `revision`, or a change the client
-/// named by its key (`add <key>`, `goto save <key>`, revision 0). False when it was recorded
-/// before (a double click, a retry, a second tab), and then nothing is to be changed. A
-/// concurrent change of the same waits here for the first to end; when that one fails (rolls
-/// back) this one goes on. The rows (table `cart_refills`, named for the first of them) go with
+/// named by its key (`add <key>`, `goto save <key>`) with the change's digest as its revision
+/// (0: recorded before digests). False when it was recorded before (a double click, a retry, a
+/// second tab), and then nothing is to be changed. A concurrent change of the same waits here
+/// for the first to end; when that one fails (rolls back) this one goes on. The rows (table `cart_refills`, named for the first of them) go with
 /// their cart.
 pub fn record_once(
     conn: &mut AnyConnection,

@@ -3,8 +3,8 @@
 //! bits are the session's id ([`db::sessions::new_id`]: its start and 20 random bits), by which
 //! it is found; the other 192 are random, and the whole token must hash to what is stored.
 //! Browsers carry it in an HttpOnly cookie, API clients as `Authorization: Bearer`; a new or
-//! extended token comes back in the `access-token` header. Sessions live in the database, so every app server
-//! shares them.
+//! extended token comes back in the `access-token` header. Sessions live in the database, so
+//! every app server shares them.
 
 use base64::Engine as _;
 use rand::RngCore;

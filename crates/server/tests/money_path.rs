@@ -13,8 +13,8 @@ use actix_web::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use support::{
-    a_case, at_once, checkout, database, mails_queued_to, orders_placed, send_json, set_cookie,
-    Auth, Backend, Res, TestDb, MAKATI, OPEN, SHOP,
+    a_case, at_once, at_once_each, checkout, database, mails_queued_to, orders_placed, send_json,
+    set_cookie, Auth, Backend, Res, TestDb, MAKATI, MANILA, OPEN, SHOP,
 };
 
 /// Ana's checkout form for `cart`, with a note, her email `email` ("" for a member's).
@@ -658,9 +658,25 @@ async fn a_request_key_sent_again_with_another_change_is_refused(b: Backend) {
     let mut more = body.clone();
     more["quantity"] = json!(48);
     refused(&add(more).await);
+    // An add places the cart: the same add to another place is another change.
+    let mut elsewhere = body.clone();
+    elsewhere["barangay"] = json!(MANILA);
+    elsewhere["street_id"] = Value::Null;
+    refused(&add(elsewhere).await);
     // The same change again is a repeat.
-    assert_eq!(add(body).await.status, StatusCode::OK);
+    assert_eq!(add(body.clone()).await.status, StatusCode::OK);
     assert_eq!(units(&db, &ana).await, (24, revision), "nothing changed");
+    // Two changes under one new key at the same moment: one is made, the other refused.
+    let mut two = [body.clone(), body];
+    two[0]["request_key"] = json!("at-once-0123456789abcdef");
+    two[1]["request_key"] = json!("at-once-0123456789abcdef");
+    two[1]["quantity"] = json!(48);
+    let answers = at_once_each(&db, "/api/v1/cart", &ana, two.to_vec()).await;
+    let mut statuses: Vec<u16> = answers.iter().map(|(s, _)| s.as_u16()).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, vec![200, 422], "{answers:?}");
+    let added = units(&db, &ana).await.0 - 24;
+    assert!(added == 24 || added == 48, "one of the two made: {added}");
     // A quantity set, a removal and a Go-to Case save: the same.
     let set = |quantity: i64| json!({"product_id": 1, "quantity": quantity, "barangay": MAKATI, "request_key": "set-again-0123456789"});
     let put = |body: Value| send_json(&db, "PUT", "/api/v1/cart", ana.as_str(), body);

@@ -51,7 +51,8 @@ pub fn add(
     // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
     db::write_transaction(ctx.conn, |conn| {
-        let change = format!("{} {quantity}", product.id);
+        // Where the cart is placed is part of an add (it moves the cart there).
+        let change = format!("{} {quantity} {} {street:?}", product.id, place.barangay.id);
         if !first_time(conn, cart.id, ("add", &change), key, now)? {
             let cart = db::carts::find(conn, owner.as_owner())?.unwrap_or(cart);
             let items = db::carts::items(conn, cart.id)?;

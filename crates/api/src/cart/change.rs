@@ -171,6 +171,7 @@ impl Endpoint for RemoveFromCart {
         let removed = db::write_transaction(ctx.conn, |conn| {
             let mut named: Vec<String> = b.product_id.iter().map(|p| p.to_string()).collect();
             named.sort();
+            named.dedup();
             if !first_time(conn, cart.id, ("remove", &named.join(" ")), key, now)? {
                 return Ok(None);
             }

@@ -317,6 +317,9 @@ pub(crate) fn first_time(
     };
     let source = format!("{what} {key}");
     let digest = change_digest(change);
+    // The cart taken first (a write: SQLite's lock at once; PostgreSQL's row lock), so that the
+    // same key with another change, sent at the same moment, waits and then sees this record.
+    db::carts::hold(conn, cart)?;
     let first = db::carts::record_once(conn, cart, &source, digest, now)?;
     let before = db::carts::recorded_otherwise(conn, cart, &source, digest)?;
     // Revision 0: recorded before changes had digests; taken as this one.

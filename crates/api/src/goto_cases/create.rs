@@ -107,6 +107,7 @@ impl Create<'_> {
         let key = self.body.request_key.as_deref();
         let mut items: Vec<String> = self.body.cart_items.iter().map(|p| p.to_string()).collect();
         items.sort();
+        items.dedup();
         let change = format!(
             "{:?} {:?} {}",
             self.body.case_id,

@@ -134,6 +134,16 @@ pub async fn at_once(
     body: Value,
     n: usize,
 ) -> Vec<(StatusCode, Value)> {
+    at_once_each(db, uri, token, vec![body; n]).await
+}
+
+/// [`at_once`] with a body of its own for each request.
+pub async fn at_once_each(
+    db: &TestDb,
+    uri: &str,
+    token: &str,
+    bodies: Vec<Value>,
+) -> Vec<(StatusCode, Value)> {
     let cfg = super::store_config(&db.url, false);
     let api = actix_web::web::Data::new(server::api_state(db.pool.clone(), &cfg).expect("api"));
     let app = actix_web::test::init_service(
@@ -142,7 +152,9 @@ pub async fn at_once(
             .configure(framework::configure),
     )
     .await;
-    let reqs = (0..n).map(|_| json_request("POST", uri, token, body.clone()).to_request());
+    let reqs = bodies
+        .into_iter()
+        .map(|body| json_request("POST", uri, token, body).to_request());
     let answers =
         futures_util::future::join_all(reqs.map(|r| actix_web::test::call_service(&app, r))).await;
     let mut out = Vec::new();
