@@ -153,8 +153,8 @@ pub fn recorded_otherwise(
 /// named by its key (`add <key>`, `goto save <key>`) with the change's digest as its revision
 /// (0: recorded before digests). False when it was recorded before (a double click, a retry, a
 /// second tab), and then nothing is to be changed. A concurrent change of the same waits here
-/// for the first to end; when that one fails (rolls back) this one goes on. The rows (table `cart_refills`, named for the first of them) go with
-/// their cart.
+/// for the first to end; when that one fails (rolls back) this one goes on. The rows (table
+/// `cart_refills`, named for the first of them) go with their cart.
 pub fn record_once(
     conn: &mut AnyConnection,
     cart: i64,

@@ -15,6 +15,11 @@ pub fn unix_now() -> i64 {
     OffsetDateTime::now_utc().unix_timestamp()
 }
 
+/// Now as Unix milliseconds (a session's id counts its start in them).
+pub fn unix_millis() -> i64 {
+    i64::try_from(OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
+}
+
 /// Parses a `testdate` override: `YYYY-MM-DD` (midnight) or `YYYY-MM-DDTHH:MM`, in Manila time.
 pub fn parse_testdate(value: &str) -> Option<PrimitiveDateTime> {
     let v = value.trim();

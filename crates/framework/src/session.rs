@@ -89,16 +89,12 @@ use domain::calendar::unix_now as now;
 impl Ctx<'_> {
     /// Starts a session (a guest's when `user_id` is `None`); its token goes back with the answer.
     pub fn start_session(&mut self, user_id: Option<i64>) -> Result<String, ApiError> {
-        let now = now();
+        let millis = domain::calendar::unix_millis();
+        let now = millis / 1000;
         // Another session started in the same millisecond with the same random bits is rare (one
         // in a million such pairs): another id, a few times at most.
         let mut made = None;
         for _ in 0..8 {
-            let millis = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(now * 1000, |d| {
-                    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
-                });
             let (id, token) = new_session_token(millis);
             if db::sessions::create_session(
                 self.conn,

@@ -169,10 +169,8 @@ impl Endpoint for RemoveFromCart {
         let now = domain::calendar::unix_now();
         // A repeat (None) removed what it named the first time.
         let removed = db::write_transaction(ctx.conn, |conn| {
-            let mut named: Vec<String> = b.product_id.iter().map(|p| p.to_string()).collect();
-            named.sort();
-            named.dedup();
-            if !first_time(conn, cart.id, ("remove", &named.join(" ")), key, now)? {
+            let change = named_once(&b.product_id);
+            if !first_time(conn, cart.id, ("remove", &change), key, now)? {
                 return Ok(None);
             }
             db::carts::lock(conn, cart.id, now)?;

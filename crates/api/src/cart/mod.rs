@@ -323,14 +323,22 @@ pub(crate) fn first_time(
     let first = db::carts::record_once(conn, cart, &source, digest, now)?;
     let before = db::carts::recorded_otherwise(conn, cart, &source, digest)?;
     // Revision 0: recorded before changes had digests; taken as this one.
-    match before.iter().any(|r| *r != 0) {
-        true => Err(ApiError::refused(
+    if before.iter().any(|r| *r != 0) {
+        return Err(ApiError::refused(
             422,
             "request_key",
             "This request key was sent before with another change. Send a new key for a new change.",
-        )),
-        false => Ok(first && before.is_empty()),
+        ));
     }
+    Ok(first && before.is_empty())
+}
+
+/// Products a change names, as its digest reads them: in one order, each once.
+pub(crate) fn named_once(ids: &[ProductId]) -> String {
+    let mut named: Vec<String> = ids.iter().map(ToString::to_string).collect();
+    named.sort();
+    named.dedup();
+    named.join(" ")
 }
 
 /// A change's digest as a positive number (the first 60 bits of its SHA-256; never 0, which

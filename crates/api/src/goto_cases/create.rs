@@ -105,14 +105,11 @@ impl Create<'_> {
         now: i64,
     ) -> Result<Option<i64>, ApiError> {
         let key = self.body.request_key.as_deref();
-        let mut items: Vec<String> = self.body.cart_items.iter().map(|p| p.to_string()).collect();
-        items.sort();
-        items.dedup();
         let change = format!(
             "{:?} {:?} {}",
             self.body.case_id,
             self.name,
-            items.join(" ")
+            crate::cart::named_once(&self.body.cart_items)
         );
         if crate::cart::first_time(conn, cart_case.cart, ("goto save", &change), key, now)? {
             return Ok(None);
