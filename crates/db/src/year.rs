@@ -9,10 +9,10 @@
 //! confirmed) and 5,000 mails that could not be delivered. The rows' times are spread evenly over
 //! the year before `now` (the orders' over 400 days, so that some guest orders are past their
 //! contact's period) and written in their order, as a store writes them, keyed as the store
-//! keys them (sessions by ids that grow with time, the others by random hashed strings); so what housekeeping at `now` leaves is what is within its
-//! retention: the last hour's sessions, the last 30 days' carts, and so on. The same year, seed
-//! and `now` make the same rows; addresses carry `now`, so a second year can be written beside
-//! one.
+//! keys them (sessions by ids that grow with time, the others by random hashed strings); so what
+//! housekeeping at `now` leaves is what is within its retention: the last hour's sessions, the
+//! last 30 days' carts, and so on. The same year, seed and `now` make the same rows; addresses
+//! carry `now`, so a second year can be written beside one.
 
 use diesel::prelude::*;
 
