@@ -7,8 +7,8 @@
 //!
 //! A run sweeps in pages, each page its own short write transaction (on SQLite at the writers'
 //! turn, so a shopper's write waits for one page at most), sized to take about [`PAGE_TIME`]
-//! (from [`FIRST_PAGE`] rows, halved after a slow page, grown after a quick one, between
-//! [`LEAST_PAGE`] and [`BATCH`]: a table keyed by random tokens costs a page of the index per
+//! (from [`FIRST_PAGE`] rows, halved after a slow page, grown after a quick one but never back
+//! to a size that was slow, between [`LEAST_PAGE`] and [`BATCH`]: a table keyed by random tokens costs a page of the index per
 //! row, one in time order far less), with a pause between pages, and on SQLite the write-ahead
 //! log checkpointed every few pages outside the write lock, so no shopper's commit has to do it.
 //! One app server runs it at a time when several share a database (a lease row,
@@ -114,14 +114,39 @@ pub const CHECKPOINT_EVERY: u64 = 2;
 /// How long a run's lease holds (a server that died mid-run leaves it to the others after it).
 pub const LEASE_SECS: i64 = 15 * 60;
 
-/// The next page's rows after a page of `rows` that took `took` at the writers' turn.
-fn next_size(rows: i64, took: Duration) -> i64 {
-    if took > PAGE_TIME {
-        (rows / 2).max(LEAST_PAGE)
-    } else if took < PAGE_TIME / 2 {
-        (rows + rows / 2).min(BATCH)
-    } else {
-        rows
+/// A kind's page size through a run: halved after a slow page, grown by half after a quick one,
+/// and never again grown past three quarters of a size that was slow (a table's cost per row is
+/// not linear: without the ceiling the size climbs back into the slow range and every few pages
+/// one makes a shopper wait for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PageSize {
+    rows: i64,
+    ceiling: i64,
+}
+
+impl PageSize {
+    const FIRST: PageSize = PageSize {
+        rows: FIRST_PAGE,
+        ceiling: BATCH,
+    };
+
+    /// The next page's size after a page of `self.rows` that took `took` at the writers' turn.
+    fn next(self, took: Duration) -> PageSize {
+        let PageSize { rows, ceiling } = self;
+        if took > PAGE_TIME {
+            let ceiling = ceiling.min(rows * 3 / 4).max(LEAST_PAGE);
+            PageSize {
+                rows: (rows / 2).max(LEAST_PAGE),
+                ceiling,
+            }
+        } else if took < PAGE_TIME / 2 {
+            PageSize {
+                rows: (rows + rows / 2).min(ceiling),
+                ceiling,
+            }
+        } else {
+            self
+        }
     }
 }
 
@@ -183,7 +208,7 @@ pub fn run(
     let mut report = Report::default();
     for kind in Kind::ALL {
         let mut after = sweeps::After::Start;
-        let mut size = FIRST_PAGE;
+        let mut size = PageSize::FIRST;
         loop {
             let mut conn = pool
                 .get_timeout(crate::CONNECTION_WAIT)
@@ -197,7 +222,7 @@ pub fn run(
             let mut held = None;
             let page = crate::write_transaction(&mut conn, |c| {
                 held = Some(Instant::now());
-                let page = sweeps::due(c, kind, now, retention, &after, size)?;
+                let page = sweeps::due(c, kind, now, retention, &after, size.rows)?;
                 sweeps::remove(c, kind, &page.keys)?;
                 Ok::<_, diesel::result::Error>(page)
             })?;
@@ -208,7 +233,7 @@ pub fn run(
             report.pages += 1;
             SWEPT[kind.index()].fetch_add(page.keys.len() as u64, Ordering::Relaxed);
             report.longest_page = report.longest_page.max(took);
-            size = next_size(size, took);
+            size = size.next(took);
             match page.next {
                 Some(next) => after = next,
                 None => break,
@@ -263,12 +288,34 @@ pub fn last_run(conn: &mut AnyConnection) -> QueryResult<i64> {
 mod tests {
     use super::*;
 
+    fn size(rows: i64, ceiling: i64) -> PageSize {
+        PageSize { rows, ceiling }
+    }
+
     #[test]
     fn a_page_halves_when_slow_and_grows_when_quick_within_its_bounds() {
-        assert_eq!(next_size(200, PAGE_TIME * 2), 100);
-        assert_eq!(next_size(30, PAGE_TIME * 2), LEAST_PAGE);
-        assert_eq!(next_size(200, PAGE_TIME / 4), 300);
-        assert_eq!(next_size(900, Duration::ZERO), BATCH);
-        assert_eq!(next_size(200, PAGE_TIME * 3 / 4), 200);
+        let slow = PAGE_TIME * 2;
+        assert_eq!(PageSize::FIRST.next(slow), size(100, 150));
+        assert_eq!(size(30, BATCH).next(slow), size(LEAST_PAGE, 22));
+        assert_eq!(PageSize::FIRST.next(PAGE_TIME / 4), size(300, BATCH));
+        assert_eq!(size(900, BATCH).next(Duration::ZERO), size(BATCH, BATCH));
+        assert_eq!(PageSize::FIRST.next(PAGE_TIME * 3 / 4), PageSize::FIRST);
+    }
+
+    #[test]
+    fn a_page_never_grows_back_into_a_size_that_was_slow() {
+        let (slow, quick) = (PAGE_TIME * 3, Duration::ZERO);
+        // Slow at 800 rows: halved, and kept under 600 however quick the pages after it.
+        let mut s = size(800, BATCH).next(slow);
+        assert_eq!(s, size(400, 600));
+        for _ in 0..10 {
+            s = s.next(quick);
+            assert!(s.rows <= 600, "{s:?}");
+        }
+        assert_eq!(s, size(600, 600));
+        // Slow again at the ceiling: the ceiling comes down with it.
+        assert_eq!(s.next(slow), size(300, 450));
+        // A ceiling under the rows a page already has does not make it grow.
+        assert_eq!(size(500, 450).next(quick), size(450, 450));
     }
 }
