@@ -17,8 +17,8 @@ use domain::{CityId, FulfillmentId, ProductId, UserId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Owner<'a> {
     Member(UserId),
-    /// A browser's cart: the SHA-256 of its cart cookie (or of the session token of a client
-    /// that keeps no cookies).
+    /// A browser's cart: the id its cart cookie carries and the SHA-256 of the cookie (or of the
+    /// session token of a client that keeps no cookies), `api::cart::keyed`.
     Guest(&'a str),
 }
 
@@ -66,9 +66,22 @@ pub fn find(conn: &mut AnyConnection, owner: Owner) -> QueryResult<Option<CartRo
     let q = carts::table.select(CartRow::as_select());
     match owner {
         Owner::Member(id) => q.filter(carts::user_id.eq(id.get())).first(conn),
-        Owner::Guest(key) => q.filter(carts::guest_key.eq(key)).first(conn),
+        // A key of a token without an id is its hash alone: a cart begun before keys carried
+        // their time is found by the hash after the id (two lookups of one unique index).
+        Owner::Guest(key) => q
+            .filter(carts::guest_key.eq_any([key, hash_of_key(key)]))
+            .first(conn),
     }
     .optional()
+}
+
+/// The hash part of a guest cart's key (`api::cart::keyed`): after the id's 16 hex digits, if
+/// it has them.
+fn hash_of_key(key: &str) -> &str {
+    match key.get(16..) {
+        Some(hash) if key.len() == 80 => hash,
+        _ => key,
+    }
 }
 
 /// The owner's cart, made empty when it has none (two first adds at once make one cart).
@@ -474,4 +487,18 @@ pub fn product(conn: &mut AnyConnection, id: ProductId) -> QueryResult<Option<Pr
         .select(Product::as_select())
         .first(conn)
         .optional()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hash_of_key;
+
+    #[test]
+    fn a_guest_key_is_found_by_its_hash_after_the_id() {
+        let hash = "ab".repeat(32);
+        let key = format!("{:016x}{hash}", 42);
+        assert_eq!(hash_of_key(&key), hash);
+        assert_eq!(hash_of_key(&hash), hash, "a key without an id is its hash");
+        assert_eq!(hash_of_key("short"), "short");
+    }
 }

@@ -9,9 +9,9 @@
 //! confirmed) and 5,000 mails that could not be delivered. The rows' times are spread evenly over
 //! the year before `now` (the orders' over 400 days, so that some guest orders are past their
 //! contact's period) and written in their order, as a store writes them, keyed as the store
-//! keys them (sessions by ids that grow with time, the others by random hashed strings); so what
-//! housekeeping at `now` leaves is what is within its retention: the last hour's sessions, the
-//! last 30 days' carts, and so on. The same year, seed and `now` make the same rows; addresses
+//! keys them (sessions by ids that grow with time, guest carts by keys that begin with one, the
+//! others by random hashed strings); so what housekeeping at `now` leaves is what is within its
+//! retention: the last hour's sessions, the last 30 days' carts, and so on. The same year, seed and `now` make the same rows; addresses
 //! carry `now`, so a second year can be written beside one.
 
 use diesel::prelude::*;
@@ -241,6 +241,13 @@ fn at(rng: &mut Rng, now: i64, i: usize, n: usize) -> i64 {
     now - YEAR + i as i64 * YEAR / n.max(1) as i64 + rng.between(0, step - 1)
 }
 
+/// A guest cart's key as the store makes one (`api::cart::keyed`): the id of its token (begun at
+/// `at`, seconds) in 16 hex digits, then the hash of the token.
+fn cart_key(rng: &mut Rng, at: i64) -> String {
+    let id = crate::sessions::new_id(at * 1000 + rng.between(0, 999), rng.next() as u32);
+    format!("{id:016x}{}", hashed(rng))
+}
+
 /// A key as the store makes one: the hex SHA-256 of a random token (random, not ordered).
 fn hashed(rng: &mut Rng) -> String {
     format!(
@@ -307,7 +314,7 @@ fn guest_carts(
             }
             carts.push(NewCart {
                 id,
-                guest_key: Some(hashed(rng)),
+                guest_key: Some(cart_key(rng, updated_at)),
                 revision: 1,
                 updated_at,
             });

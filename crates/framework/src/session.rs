@@ -71,6 +71,12 @@ fn new_session_token(now_millis: i64) -> (i64, String) {
     )
 }
 
+/// A new token that carries an id as a session's does (its time and random bits, then 24 random
+/// bytes): for tokens whose rows are kept in the order they were made (a guest's cart).
+pub fn new_keyed_token() -> String {
+    new_session_token(domain::calendar::unix_millis()).1
+}
+
 /// The session id a token carries: `None` for a token of another shape, which was never ours
 /// (no lookup).
 pub fn token_id(token: &str) -> Option<i64> {

@@ -336,6 +336,42 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
 }
 both!(the_cart_outlives_the_guest_session);
 
+/// A guest cart's key begins with the id its cookie carries (so carts begun together sit
+/// together in the index housekeeping sweeps); a cart keyed before, by the cookie's hash alone,
+/// is still found by its cookie, and changed, and its changes reach the same row.
+async fn a_cart_keyed_by_its_hash_alone_is_still_found(backend: Backend) {
+    let db = database(backend);
+    let browser = guest_browser(&db, 1, 24).await;
+    let cookie = browser.cart();
+    let id = framework::session::token_id(&cookie).expect("a cart cookie carries an id");
+    let key = api::cart::guest_key(&cookie);
+    assert_eq!(key.len(), 80);
+    assert!(key.starts_with(&format!("{id:016x}")), "{key}");
+    // Keyed as before: by the hash alone.
+    support::exec(
+        &db.pool,
+        &format!("UPDATE carts SET guest_key = '{}' WHERE guest_key = '{key}'", &key[16..]),
+    );
+    let second = support::guest(&db).await;
+    let auth = Auth::Cookie(format!("session={second}; cart={cookie}"));
+    let (_, v) = view_cart(&db, &auth, MAKATI, "").await;
+    assert_eq!(v["item_count"], 1, "{v}");
+    let (s, v) = add_to_cart(&db, &auth, 2, 24, MAKATI).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["item_count"], 2, "{v}");
+    let mut conn = db.pool.get().unwrap();
+    let carts: i64 = {
+        use db::diesel::prelude::*;
+        db::schema::carts::table
+            .filter(db::schema::carts::user_id.is_null())
+            .count()
+            .get_result(&mut conn)
+            .unwrap()
+    };
+    assert_eq!(carts, 1, "the change reached the cart it found, no second cart");
+}
+both!(a_cart_keyed_by_its_hash_alone_is_still_found);
+
 async fn carts_merge_at_login(backend: Backend) {
     let db = database(backend);
     // The member's own cart: a case of Tala Light.

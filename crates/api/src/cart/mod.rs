@@ -146,14 +146,15 @@ pub fn owner(ctx: &mut Ctx, create: bool) -> Result<Option<CartOwner>, ApiError>
     }
     if bearer {
         let token = ctx.token().unwrap_or_default();
-        return Ok(Some(CartOwner::Guest(framework::session::hash(&format!(
-            "session cart:{token}"
-        )))));
+        return Ok(Some(CartOwner::Guest(keyed(
+            &token,
+            framework::session::hash(&format!("session cart:{token}")),
+        ))));
     }
     if !create {
         return Ok(None);
     }
-    let token = framework::session::new_token();
+    let token = framework::session::new_keyed_token();
     let key = guest_key(&token);
     issue(ctx, token);
     Ok(Some(CartOwner::Guest(key)))
@@ -167,9 +168,22 @@ pub fn find(ctx: &mut Ctx) -> Result<Option<CartRow>, ApiError> {
     }
 }
 
-/// What is stored of a browser's cart token.
+/// What is stored of a browser's cart token: see [`keyed`].
 pub fn guest_key(token: &str) -> String {
-    framework::session::hash(&format!("cart:{token}"))
+    keyed(token, framework::session::hash(&format!("cart:{token}")))
+}
+
+/// A guest cart's key: the id its token carries (the time it was made and random bits, as a
+/// session's; [`framework::session::new_keyed_token`]) in 16 hex digits, then the token's hash.
+/// So the carts begun together sit together in the keys' index, and housekeeping, which sweeps
+/// old carts in the order they were last changed, frees neighbouring pages of it instead of one
+/// page per cart. A token without an id (of another shape) is keyed by its hash alone, as every
+/// cart was before; [`db::carts::find`] finds those by the hash after the id.
+fn keyed(token: &str, hash: String) -> String {
+    match framework::session::token_id(token) {
+        Some(id) => format!("{id:016x}{hash}"),
+        None => hash,
+    }
 }
 
 /// The barangay a cart call prices for: known (404 otherwise, with `data.error`).
@@ -446,4 +460,28 @@ fn existing_cart(ctx: &mut Ctx) -> Result<CartRow, ApiError> {
     let owner = live_owner(ctx, false)?;
     db::carts::find(ctx.conn, owner.as_owner())?
         .ok_or_else(|| ApiError::refused(404, "product_id", EMPTY))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cart_key_begins_with_the_id_its_token_carries() {
+        let token = framework::session::new_keyed_token();
+        let id = framework::session::token_id(&token).unwrap();
+        let key = guest_key(&token);
+        let hash = framework::session::hash(&format!("cart:{token}"));
+        assert_eq!(key, format!("{id:016x}{hash}"));
+        // Keys of tokens made later sort later (the id begins with the time).
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(guest_key(&framework::session::new_keyed_token()) > key);
+        // A token without an id (its first bit set: a negative id) is keyed by its hash alone.
+        let unkeyed = format!("_{}", &token[1..]);
+        assert_eq!(framework::session::token_id(&unkeyed), None);
+        assert_eq!(
+            guest_key(&unkeyed),
+            framework::session::hash(&format!("cart:{unkeyed}"))
+        );
+    }
 }

@@ -585,7 +585,7 @@ fn end_browser_cart(ctx: &mut Ctx, owner: &crate::cart::CartOwner) {
     if matches!(owner, crate::cart::CartOwner::Guest(_))
         && crate::cart::browser_cookie(ctx).0.is_some()
     {
-        crate::cart::issue(ctx, framework::session::new_token());
+        crate::cart::issue(ctx, framework::session::new_keyed_token());
     }
 }
 
