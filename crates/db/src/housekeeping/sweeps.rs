@@ -29,11 +29,13 @@ impl Keys {
 }
 
 /// Where the next page starts: again from the first due row (the rows of the page before are
-/// gone), or after an order's id (guest orders stay, blanked).
+/// gone), after an order's id (guest orders stay, blanked), or after a rate-limit window's key
+/// (walked in the keys' order, live windows among them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum After {
     Start,
     Id(i64),
+    Key(String),
 }
 
 impl After {
@@ -43,14 +45,22 @@ impl After {
             _ => i64::MIN,
         }
     }
+
+    /// After the start every key is greater than "" (a window's key begins with its action).
+    fn key(&self) -> &str {
+        match self {
+            After::Key(k) => k,
+            _ => "",
+        }
+    }
 }
 
 const DAY: i64 = 86_400;
 
 /// A page of due rows: their keys, and where the next page starts (`None`: this was the last).
-/// Rows that are deleted need no place to start after: the next page is the due rows left, found
-/// by the index of what makes them due, so a page costs the same at the end of a year's rows as
-/// at the start.
+/// Most rows that are deleted need no place to start after: the next page is the due rows left,
+/// found by the index of what makes them due, so a page costs the same at the end of a year's
+/// rows as at the start. Rate-limit windows are walked in their keys' order instead.
 pub struct Page {
     pub keys: Keys,
     pub next: Option<After>,
@@ -96,6 +106,16 @@ pub fn due(
         return Ok(Page {
             keys: Keys::Ids(keys),
             next: last.map(After::Id),
+        });
+    }
+    if kind == Kind::RateLimits {
+        let keys = windows_past(conn, now, after.key(), limit)?;
+        let next = (keys.len() as i64 >= limit)
+            .then(|| keys.last().cloned().map(After::Key))
+            .flatten();
+        return Ok(Page {
+            keys: Keys::Text(keys),
+            next,
         });
     }
     let Found::Keys(keys) = find(conn, kind, now, r, Some(limit))? else {
@@ -144,7 +164,7 @@ fn find(
         Kind::StaffSessions => due_in!(conn, limit; staff_sessions.token_hash: Text;
             staff_sessions::created_at.le(now - SESSION_MAX_SECS)
                 .or(staff_sessions::last_seen_at.le(now - SESSION_IDLE_SECS))),
-        Kind::RateLimits => due_in!(conn, limit; rate_limits.key: Text;
+        Kind::RateLimits => due_in!(conn, limit; rate_limits.key: Text; // counted (`windows_past`)
             rate_limits::window_start.le(now - crate::limits::LONGEST_WINDOW)),
         Kind::Registrations => due_in!(conn, limit; registrations.token_hash: Text;
             registrations::expires_at.le(now)),
@@ -162,6 +182,24 @@ fn find(
         Kind::GuestOrderContacts => unreachable!("paged by guest_orders_due"),
     };
     Ok(found)
+}
+
+/// The rate-limit windows begun longer than the longest window ago, in the order of their keys
+/// after `after`: the table is kept as one tree of keys, so a page's deletes free neighbouring
+/// pages of it (the windows' starts, in no order of the keys, have no index).
+fn windows_past(
+    conn: &mut AnyConnection,
+    now: i64,
+    after: &str,
+    limit: i64,
+) -> QueryResult<Vec<String>> {
+    rate_limits::table
+        .filter(rate_limits::key.gt(after))
+        .filter(rate_limits::window_start.le(now - crate::limits::LONGEST_WINDOW))
+        .order(rate_limits::key)
+        .select(rate_limits::key)
+        .limit(limit)
+        .load(conn)
 }
 
 /// A guest's orders completed or cancelled more than the period ago whose contact is not yet

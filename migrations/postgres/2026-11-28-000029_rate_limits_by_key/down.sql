@@ -1,0 +1,1 @@
+CREATE INDEX rate_limits_by_window ON rate_limits (window_start);
