@@ -350,7 +350,10 @@ async fn a_cart_keyed_by_its_hash_alone_is_still_found(backend: Backend) {
     // Keyed as before: by the hash alone.
     support::exec(
         &db.pool,
-        &format!("UPDATE carts SET guest_key = '{}' WHERE guest_key = '{key}'", &key[16..]),
+        &format!(
+            "UPDATE carts SET guest_key = '{}' WHERE guest_key = '{key}'",
+            &key[16..]
+        ),
     );
     let second = support::guest(&db).await;
     let auth = Auth::Cookie(format!("session={second}; cart={cookie}"));
@@ -368,7 +371,10 @@ async fn a_cart_keyed_by_its_hash_alone_is_still_found(backend: Backend) {
             .get_result(&mut conn)
             .unwrap()
     };
-    assert_eq!(carts, 1, "the change reached the cart it found, no second cart");
+    assert_eq!(
+        carts, 1,
+        "the change reached the cart it found, no second cart"
+    );
 }
 both!(a_cart_keyed_by_its_hash_alone_is_still_found);
 
