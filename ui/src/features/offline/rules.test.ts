@@ -94,12 +94,17 @@ test('a shopper saving data gets no file ahead of the page that needs it', () =>
 
 test('the place a page was made for is the gate cookies by name, unknown without the Cookie Store API', () => {
   const names = ['locationGateBarangayId', 'ageVerification'];
-  const a = placeOf([{ name: 'ageVerification', value: '1' }, { name: 'locationGateBarangayId', value: '7' }, { name: 'other', value: 'x' }], names);
+  const a = placeOf([{ name: 'ageVerification', value: '1' }, { name: 'locationGateBarangayId', value: '7' }, { name: 'other', value: 'x' }], names, false);
   assert.equal(a, 'ageVerification=1; locationGateBarangayId=7');
   // Cookies that are not the gate's do not make another place; a missing one does.
-  assert.equal(placeOf([{ name: 'locationGateBarangayId', value: '7' }, { name: 'ageVerification', value: '1' }], names), a);
-  assert.notEqual(placeOf([{ name: 'locationGateBarangayId', value: '7' }], names), a);
-  assert.equal(placeOf(null, names), null);
+  assert.equal(placeOf([{ name: 'locationGateBarangayId', value: '7' }, { name: 'ageVerification', value: '1' }], names, false), a);
+  assert.notEqual(placeOf([{ name: 'locationGateBarangayId', value: '7' }], names, false), a);
+  assert.equal(placeOf(null, names, false), null);
+  // A page made while the browser saved data (smaller photos) is another page.
+  const saving = placeOf([{ name: 'ageVerification', value: '1' }, { name: 'locationGateBarangayId', value: '7' }], names, true);
+  assert.notEqual(saving, a);
+  assert.equal(saving, `${a}; Save-Data=on`);
+  assert.equal(placeOf(null, names, true), null);
 });
 
 test('a kept page is shown at once only for the same place, after the last write, within a day', () => {

@@ -83,16 +83,18 @@ export const AT_ONCE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The shopper's place as a page was made for it: the gate cookies' values by their names (the
- * place, age, consent and notice choices the server renders a shop page with). Null when the
- * worker cannot read cookies (a browser without the Cookie Store API): then no page is shown from
- * its copy while the link works.
+ * place, age, consent and notice choices the server renders a shop page with), and whether the
+ * browser saves data (the server makes those pages with smaller photos: `Vary: Save-Data`). Null
+ * when the worker cannot read cookies (a browser without the Cookie Store API): then no page is
+ * shown from its copy while the link works.
  */
-export function placeOf(cookies: { name: string; value?: string }[] | null, names: string[]): string | null {
+export function placeOf(cookies: { name: string; value?: string }[] | null, names: string[], savingData: boolean): string | null {
   if (!cookies) return null;
-  return [...names]
+  const place = [...names]
     .sort()
     .map((n) => `${n}=${cookies.find((c) => c.name === n)?.value ?? ''}`)
     .join('; ');
+  return savingData ? `${place}; Save-Data=on` : place;
 }
 
 /**

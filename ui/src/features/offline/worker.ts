@@ -177,11 +177,14 @@ function mayKeep(res: Response): boolean {
   return keepable(res.status, res.headers.get('cache-control'), res.headers.get('vary'));
 }
 
-/** The shopper's place now, as the gate cookies say; null where the worker cannot read them. */
+/**
+ * The shopper's place now, as the gate cookies and the data saver say; null where the worker
+ * cannot read the cookies.
+ */
 async function currentPlace(): Promise<string | null> {
   const store = sw.cookieStore;
   const cookies = store ? await store.getAll().catch(() => null) : null;
-  return placeOf(cookies, Object.values(GATE_COOKIES));
+  return placeOf(cookies, Object.values(GATE_COOKIES), savingData());
 }
 
 /** When this browser last wrote through the worker, once read (0: never). */
