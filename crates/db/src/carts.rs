@@ -67,9 +67,17 @@ pub fn find(conn: &mut AnyConnection, owner: Owner) -> QueryResult<Option<CartRo
     match owner {
         Owner::Member(id) => q.filter(carts::user_id.eq(id.get())).first(conn),
         // A key of a token without an id is its hash alone: a cart begun before keys carried
-        // their time is found by the hash after the id (two lookups of one unique index).
+        // their time is found by the hash after the id (two lookups of one unique index; an
+        // `OR`, not `IN (…)`, which SQLite's statements would not keep prepared). Were both
+        // there (a server of the version before beside one of this, each making the cart it
+        // could not find), the first made is the cart, always the same.
         Owner::Guest(key) => q
-            .filter(carts::guest_key.eq_any([key, hash_of_key(key)]))
+            .filter(
+                carts::guest_key
+                    .eq(key)
+                    .or(carts::guest_key.eq(hash_of_key(key))),
+            )
+            .order(carts::id)
             .first(conn),
     }
     .optional()

@@ -11,8 +11,10 @@
 //! contact's period) and written in their order, as a store writes them, keyed as the store
 //! keys them (sessions by ids that grow with time, guest carts by keys that begin with one, the
 //! others by random hashed strings); so what housekeeping at `now` leaves is what is within its
-//! retention: the last hour's sessions, the last 30 days' carts, and so on. The same year, seed and `now` make the same rows; addresses
-//! carry `now`, so a second year can be written beside one.
+//! retention: the last hour's sessions, the last 30 days' carts, and so on. A cart's key is made
+//! at its last change (a real cart begins before it: the year is the best case of the keys'
+//! order). The same year, seed and `now` make the same rows; addresses carry `now`, so a second
+//! year can be written beside one.
 
 use diesel::prelude::*;
 

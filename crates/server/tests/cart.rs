@@ -336,25 +336,47 @@ async fn the_cart_outlives_the_guest_session(backend: Backend) {
 }
 both!(the_cart_outlives_the_guest_session);
 
+/// The keys of the guests' carts, in their order.
+fn guest_keys(db: &TestDb) -> Vec<String> {
+    use db::diesel::prelude::*;
+    use db::schema::carts;
+    carts::table
+        .filter(carts::user_id.is_null())
+        .order(carts::id)
+        .select(carts::guest_key.assume_not_null())
+        .load(&mut db.pool.get().unwrap())
+        .unwrap()
+}
+
+/// Keys the cart of `key` as carts were keyed before: by the hash alone (after the id's 16 hex
+/// digits); answers that hash.
+fn keyed_as_before(db: &TestDb, key: &str) -> String {
+    assert_eq!(key.len(), 80, "{key}");
+    let hash = key[16..].to_string();
+    support::exec(
+        &db.pool,
+        &format!("UPDATE carts SET guest_key = '{hash}' WHERE guest_key = '{key}'"),
+    );
+    assert!(
+        guest_keys(db).contains(&hash),
+        "the cart is keyed by its hash alone"
+    );
+    hash
+}
+
 /// A guest cart's key begins with the id its cookie carries (so carts begun together sit
 /// together in the index housekeeping sweeps); a cart keyed before, by the cookie's hash alone,
-/// is still found by its cookie, and changed, and its changes reach the same row.
+/// is still found by its cookie, and changed, and its changes reach the same row. So is the cart
+/// of a client without cookies, keyed by its session token.
 async fn a_cart_keyed_by_its_hash_alone_is_still_found(backend: Backend) {
     let db = database(backend);
     let browser = guest_browser(&db, 1, 24).await;
     let cookie = browser.cart();
     let id = framework::session::token_id(&cookie).expect("a cart cookie carries an id");
     let key = api::cart::guest_key(&cookie);
-    assert_eq!(key.len(), 80);
     assert!(key.starts_with(&format!("{id:016x}")), "{key}");
-    // Keyed as before: by the hash alone.
-    support::exec(
-        &db.pool,
-        &format!(
-            "UPDATE carts SET guest_key = '{}' WHERE guest_key = '{key}'",
-            &key[16..]
-        ),
-    );
+    assert_eq!(guest_keys(&db), vec![key.clone()]);
+    let hash = keyed_as_before(&db, &key);
     let second = support::guest(&db).await;
     let auth = Auth::Cookie(format!("session={second}; cart={cookie}"));
     let (_, v) = view_cart(&db, &auth, MAKATI, "").await;
@@ -362,19 +384,27 @@ async fn a_cart_keyed_by_its_hash_alone_is_still_found(backend: Backend) {
     let (s, v) = add_to_cart(&db, &auth, 2, 24, MAKATI).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["item_count"], 2, "{v}");
-    let mut conn = db.pool.get().unwrap();
-    let carts: i64 = {
-        use db::diesel::prelude::*;
-        db::schema::carts::table
-            .filter(db::schema::carts::user_id.is_null())
-            .count()
-            .get_result(&mut conn)
-            .unwrap()
-    };
     assert_eq!(
-        carts, 1,
+        guest_keys(&db),
+        vec![hash.clone()],
         "the change reached the cart it found, no second cart"
     );
+    // A client without cookies: its cart is its session's, keyed by the session's id.
+    let token = support::guest(&db).await;
+    let app = Auth::Bearer(token.clone());
+    let (s, v) = add_to_cart(&db, &app, 1, 24, MAKATI).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let session_id = framework::session::token_id(&token).expect("a session token carries an id");
+    let keys = guest_keys(&db);
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert!(
+        keys[1].starts_with(&format!("{session_id:016x}")),
+        "{keys:?}"
+    );
+    let app_hash = keyed_as_before(&db, &keys[1]);
+    let (_, v) = view_cart(&db, &app, MAKATI, "").await;
+    assert_eq!(v["item_count"], 1, "{v}");
+    assert_eq!(guest_keys(&db), vec![hash, app_hash]);
 }
 both!(a_cart_keyed_by_its_hash_alone_is_still_found);
 

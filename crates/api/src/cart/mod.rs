@@ -115,7 +115,8 @@ pub fn changed(ctx: &mut Ctx, revision: i64) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CartOwner {
     Member(domain::UserId),
-    /// The SHA-256 of the browser's cart token (or of the session token of a cookie-less client).
+    /// The key of the browser's cart token (or of the session token of a cookie-less client):
+    /// the id it carries and its SHA-256, [`keyed`].
     Guest(String),
 }
 

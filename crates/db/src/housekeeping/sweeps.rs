@@ -91,8 +91,8 @@ enum Found {
     Count(u64),
 }
 
-/// The next page of `kind`'s rows due at `now` (after `after`: only the guest orders, which stay):
-/// at most `limit` keys.
+/// The next page of `kind`'s rows due at `now` (after `after`: the guest orders, which stay, and
+/// the rate-limit windows, walked in their keys' order): at most `limit` keys.
 pub fn due(
     conn: &mut AnyConnection,
     kind: Kind,

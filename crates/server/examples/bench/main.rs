@@ -1091,7 +1091,7 @@ struct Shoppers {
 /// The cookies of a guest with a case of Tala Pale Pilsen in `barangay`'s cart.
 fn shopper(ctx: &mut framework::Ctx, barangay: i64) -> Result<String, framework::ApiError> {
     let session = ctx.start_session(None)?;
-    let cart = framework::session::new_token();
+    let cart = framework::session::new_keyed_token();
     let owner = api::cart::CartOwner::Guest(api::cart::guest_key(&cart));
     let product = db::carts::product(ctx.conn, domain::ProductId::from_db(1))?.expect("product 1");
     let place = api::locations::existing_place(ctx, domain::BarangayId::from_db(barangay))?;
