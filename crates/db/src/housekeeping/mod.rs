@@ -10,8 +10,8 @@
 //! (from [`FIRST_PAGE`] rows, halved after a slow page, grown after a quick one but never back
 //! to a size that was slow, between [`LEAST_PAGE`] and [`BATCH`]: a table keyed by random
 //! tokens costs a page of the index per row, one in time order far less), with a pause between
-//! pages, and on SQLite the write-ahead
-//! log checkpointed every few pages outside the write lock, so no shopper's commit has to do it.
+//! pages, and on SQLite the write-ahead log checkpointed every few pages outside the write lock,
+//! so no shopper's commit has to do it.
 //! One app server runs it at a time when several share a database (a lease row,
 //! [`take_lease`]). Counted for the metrics ([`swept`]) and logged once a run.
 

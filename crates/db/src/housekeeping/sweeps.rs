@@ -164,7 +164,8 @@ fn find(
         Kind::StaffSessions => due_in!(conn, limit; staff_sessions.token_hash: Text;
             staff_sessions::created_at.le(now - SESSION_MAX_SECS)
                 .or(staff_sessions::last_seen_at.le(now - SESSION_IDLE_SECS))),
-        Kind::RateLimits => due_in!(conn, limit; rate_limits.key: Text; // counted (`windows_past`)
+        // Only counted here (a dry run): a run's pages of them are `windows_past`.
+        Kind::RateLimits => due_in!(conn, limit; rate_limits.key: Text;
             rate_limits::window_start.le(now - crate::limits::LONGEST_WINDOW)),
         Kind::Registrations => due_in!(conn, limit; registrations.token_hash: Text;
             registrations::expires_at.le(now)),
