@@ -83,8 +83,17 @@ pub fn find(conn: &mut AnyConnection, owner: Owner) -> QueryResult<Option<CartRo
     .optional()
 }
 
-/// The hash part of a guest cart's key (`api::cart::keyed`): after the id's 16 hex digits, if
-/// it has them.
+/// A guest cart's key: the id its token carries (when it carries one) in 16 hex digits, then the
+/// token's hash; keys of carts begun together sort together.
+pub fn guest_key(id: Option<i64>, hash: String) -> String {
+    match id {
+        Some(id) => format!("{id:016x}{hash}"),
+        None => hash,
+    }
+}
+
+/// The hash part of a guest cart's key ([`guest_key`]): after the id's 16 hex digits, if it has
+/// them.
 fn hash_of_key(key: &str) -> &str {
     match key.get(16..) {
         Some(hash) if key.len() == 80 => hash,
@@ -499,12 +508,13 @@ pub fn product(conn: &mut AnyConnection, id: ProductId) -> QueryResult<Option<Pr
 
 #[cfg(test)]
 mod tests {
-    use super::hash_of_key;
+    use super::{guest_key, hash_of_key};
 
     #[test]
     fn a_guest_key_is_found_by_its_hash_after_the_id() {
         let hash = "ab".repeat(32);
-        let key = format!("{:016x}{hash}", 42);
+        let key = guest_key(Some(42), hash.clone());
+        assert_eq!(key, format!("{:016x}{hash}", 42));
         assert_eq!(hash_of_key(&key), hash);
         assert_eq!(hash_of_key(&hash), hash, "a key without an id is its hash");
         assert_eq!(hash_of_key("short"), "short");

@@ -247,7 +247,7 @@ fn at(rng: &mut Rng, now: i64, i: usize, n: usize) -> i64 {
 /// `at`, seconds) in 16 hex digits, then the hash of the token.
 fn cart_key(rng: &mut Rng, at: i64) -> String {
     let id = crate::sessions::new_id(at * 1000 + rng.between(0, 999), rng.next() as u32);
-    format!("{id:016x}{}", hashed(rng))
+    crate::carts::guest_key(Some(id), hashed(rng))
 }
 
 /// A key as the store makes one: the hex SHA-256 of a random token (random, not ordered).

@@ -181,10 +181,7 @@ pub fn guest_key(token: &str) -> String {
 /// page per cart. A token without an id (of another shape) is keyed by its hash alone, as every
 /// cart was before; [`db::carts::find`] finds those by the hash after the id.
 fn keyed(token: &str, hash: String) -> String {
-    match framework::session::token_id(token) {
-        Some(id) => format!("{id:016x}{hash}"),
-        None => hash,
-    }
+    db::carts::guest_key(framework::session::token_id(token), hash)
 }
 
 /// The barangay a cart call prices for: known (404 otherwise, with `data.error`).

@@ -94,6 +94,16 @@ struct Answer {
     ms: f64,
 }
 
+impl Answer {
+    /// The values of the header `name` (any case), trimmed.
+    fn headers<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
+        self.head.lines().filter_map(move |l| {
+            let (n, value) = l.split_once(':')?;
+            n.eq_ignore_ascii_case(name).then_some(value.trim())
+        })
+    }
+}
+
 /// One GET over a new connection: the answer and the time it took.
 fn http_answer(addr: &str, path: &str, headers: &[(&str, &str)]) -> Answer {
     http_request(addr, "GET", path, headers, "")
@@ -1239,14 +1249,8 @@ fn dispatcher_cookies(addr: &str, pool: &db::DbPool) -> String {
     let first = http_answer(addr, "/staff", &[("Cookie", &staff)]);
     assert_eq!(first.status, 200, "GET /staff: {}", first.head);
     let session = first
-        .head
-        .lines()
-        .filter_map(|l| {
-            let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("set-cookie")
-                .then(|| value.trim().split(';').next())
-                .flatten()
-        })
+        .headers("set-cookie")
+        .filter_map(|v| v.split(';').next())
         .find(|c| c.starts_with("session="))
         .expect("the store gives the browser a session");
     format!("{staff}; {session}")
@@ -1571,13 +1575,9 @@ fn answered_at(addr: &str, path: &str, cookie: &str) -> String {
     let first = http_answer(addr, path, &headers);
     let at = if (300..400).contains(&first.status) {
         let location = first
-            .head
-            .lines()
-            .find_map(|l| {
-                l.split_once(':')
-                    .filter(|(name, _)| name.eq_ignore_ascii_case("location"))
-                    .map(|(_, v)| v.trim().to_string())
-            })
+            .headers("location")
+            .next()
+            .map(str::to_string)
             .unwrap_or_else(|| panic!("{path}: a {} without a Location", first.status));
         // An absolute address: its path and query.
         match location.split_once("://") {

@@ -101,7 +101,7 @@ impl Figures {
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    percentile(&v, 0.5)
 }
 
 /// Section 11 on the bench's store at `addr` (its database `pool`).
