@@ -68,6 +68,9 @@ pub struct Cached {
     status: StatusCode,
     headers: Vec<(HeaderName, HeaderValue)>,
     body: Bytes,
+    /// The identity body's length, also when only its compressed forms are kept
+    /// ([`Cached::compressed_only`]).
+    len: usize,
     /// The strong validator of the identity body, without quotes or encoding suffix.
     tag: String,
     gzip: OnceLock<Bytes>,
@@ -92,6 +95,7 @@ impl Cached {
         Self {
             status,
             headers,
+            len: body.len(),
             body,
             tag,
             gzip: OnceLock::new(),
@@ -104,6 +108,37 @@ impl Cached {
     pub fn answered_once(mut self) -> Self {
         self.once = true;
         self
+    }
+
+    /// The same answer's status, headers and validator without its body: for an owner that keeps
+    /// the body in another form (a page split at its slots) and answers from that.
+    pub fn without_body(self) -> Self {
+        Self {
+            body: Bytes::new(),
+            len: 0,
+            gzip: OnceLock::new(),
+            brotli: OnceLock::new(),
+            ..self
+        }
+    }
+
+    /// The same answer kept in its compressed forms alone, both made now: for an answer kept
+    /// while clients ask for it many times over, at a third of the weight. A client that takes
+    /// neither encoding is answered the gzip form inflated (a body under [`COMPRESS_FROM`] is
+    /// kept as it is).
+    pub fn compressed_only(mut self) -> Self {
+        if self.len < COMPRESS_FROM {
+            return self;
+        }
+        self.encoded(Encoding::Gzip);
+        self.encoded(Encoding::Brotli);
+        self.body = Bytes::new();
+        self
+    }
+
+    /// Whether the answer is to be answered once and dropped ([`Cached::answered_once`]).
+    pub fn is_answered_once(&self) -> bool {
+        self.once
     }
 
     /// The strong validator of the body.
@@ -137,17 +172,33 @@ impl Cached {
         self.status
     }
 
+    /// The identity body; empty when only the compressed forms are kept
+    /// ([`Cached::compressed_only`], [`Cached::without_body`]).
     pub fn body(&self) -> &Bytes {
         &self.body
     }
 
-    /// What the entry costs the cache: the body and room for its compressed forms.
+    /// What the entry costs the cache: the body and room for its compressed forms, or the
+    /// compressed forms alone when only they are kept.
     pub fn weight(&self) -> u64 {
+        if self.body.is_empty() {
+            let made = |b: &OnceLock<Bytes>| b.get().map_or(0, Bytes::len);
+            return (made(&self.gzip) + made(&self.brotli) + 512) as u64;
+        }
         (self.body.len() + self.body.len() / 2 + 512) as u64
     }
 
     fn encoded(&self, encoding: Encoding) -> Bytes {
         match encoding {
+            Encoding::Identity if self.body.len() < self.len => {
+                let mut out = Vec::with_capacity(self.len);
+                let gzip = self.gzip.get().cloned().unwrap_or_default();
+                let _ = std::io::Read::read_to_end(
+                    &mut flate2::read::GzDecoder::new(&gzip[..]),
+                    &mut out,
+                );
+                Bytes::from(out)
+            }
             Encoding::Identity => self.body.clone(),
             Encoding::Gzip => self
                 .gzip
@@ -178,7 +229,7 @@ impl Cached {
     /// The answer for this request: 304 when its `If-None-Match` names this body, else the body
     /// in the best encoding the client takes.
     pub fn respond(&self, req: &HttpRequest) -> HttpResponse {
-        let encoding = if self.body.len() < COMPRESS_FROM {
+        let encoding = if self.len < COMPRESS_FROM {
             Encoding::Identity
         } else {
             Encoding::negotiate(req)
@@ -400,6 +451,12 @@ impl ResponseCache {
         made
     }
 
+    /// The duty to make again an answer found kept under `key` but not whole (a part of it the
+    /// cache let go): what is made takes its place.
+    pub fn replacing(&self, key: u128) -> Making<'_> {
+        Making(Duty::Replace(self, key))
+    }
+
     /// Bytes held.
     pub fn weight(&self) -> u64 {
         self.entries.weight()
@@ -554,6 +611,57 @@ mod tests {
             assert_eq!(out, &c.body()[..]);
             assert!(br.len() < c.body().len() / 10);
         }
+    }
+
+    #[test]
+    fn an_answer_kept_compressed_only_answers_every_client_the_same_page() {
+        use std::io::Read;
+        let whole = page();
+        let body = whole.body().clone();
+        let tag = whole.tag().to_string();
+        let kept = page().compressed_only();
+        assert!(kept.body().is_empty());
+        assert_eq!(kept.tag(), tag, "the same validator");
+        assert!(kept.weight() < whole.weight() / 5, "{}", kept.weight());
+        let ask = |accept: Option<&str>| {
+            let mut r = TestRequest::default();
+            if let Some(a) = accept {
+                r = r.insert_header(("accept-encoding", a));
+            }
+            kept.respond(&r.to_http_request())
+        };
+        for (accept, coding) in [(Some("br"), "br"), (Some("gzip"), "gzip"), (None, "")] {
+            let res = ask(accept);
+            assert_eq!(res.status(), StatusCode::OK);
+            let got = res
+                .headers()
+                .get("content-encoding")
+                .map_or("", |v| v.to_str().unwrap())
+                .to_string();
+            assert_eq!(got, coding);
+            let bytes = actix_web::rt::System::new()
+                .block_on(actix_web::body::to_bytes(res.into_body()))
+                .unwrap();
+            let mut out = Vec::new();
+            match coding {
+                "br" => {
+                    brotli::Decompressor::new(&bytes[..], 4096)
+                        .read_to_end(&mut out)
+                        .unwrap();
+                }
+                "gzip" => {
+                    flate2::read::GzDecoder::new(&bytes[..])
+                        .read_to_end(&mut out)
+                        .unwrap();
+                }
+                _ => out = bytes.to_vec(),
+            }
+            assert_eq!(out, &body[..], "{accept:?}");
+        }
+        // A body too small to compress is kept as it is.
+        let small = Cached::new(StatusCode::OK, vec![], Bytes::from_static(b"<p>beer</p>"));
+        let small = small.compressed_only();
+        assert_eq!(&small.body()[..], b"<p>beer</p>");
     }
 
     #[test]

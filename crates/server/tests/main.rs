@@ -32,6 +32,7 @@ mod orders;
 mod page_plan;
 mod pages;
 mod photos;
+mod placed_pages;
 mod probe_findings;
 mod review_findings;
 mod safe_defaults;

@@ -12,6 +12,7 @@ pub mod media_files;
 pub mod my_data_form;
 pub mod page;
 pub mod photo_form;
+pub mod placed;
 pub mod plan;
 pub mod respond;
 pub mod routes;
@@ -68,6 +69,9 @@ pub struct WebState {
     pub media: Arc<media::Store>,
     /// The sitemap files of the data version ([`seo`]).
     pub sitemaps: Arc<framework::shelf::Shelf<seo::Sitemaps>>,
+    /// Whether the barangays of a city share their pages ([`placed`]); on, but for a test
+    /// that renders each place's page on its own to compare.
+    pub share_by_city: bool,
 }
 
 impl WebState {
@@ -101,6 +105,7 @@ impl WebState {
             same_asked: same_asked::SameAsked::default(),
             media: Arc::new(media),
             sitemaps: Arc::default(),
+            share_by_city: true,
         })
     }
 }

@@ -10,6 +10,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use api::accounts::user::Viewer;
 use framework::cache::Cached;
 
+use crate::placed::{Kept, Place};
 use crate::slotted::Page;
 use api::gate::Choices;
 use serde::Deserialize;
@@ -196,28 +197,28 @@ async fn visited(
     // A shopper saving data is shown smaller photos: pages are kept for them apart.
     let save_data = saving_data(req);
     let key = (!visit.maintenance && !visit.forms && visit.posted.is_none()).then(|| {
-        page_key(
-            req.path(),
-            &query,
-            &choices,
-            state.api.watch.data_version(),
-            member.map(|m| m.policy_agreement_accepted),
-            [notice_seen, save_data],
-        )
+        let policy = member.map(|m| m.policy_agreement_accepted);
+        let flags = [notice_seen, save_data];
+        page_key(req.path(), &query, &choices, state, policy, flags)
     });
     // A page nobody has yet is made by its first asker; the others asking for it meanwhile wait
     // for that render instead of rendering it again.
     let making = match key {
-        Some(k) => match state.api.cache.get_or_make::<Page>(k, MAKING_WAIT).await {
-            Ok(hit) => {
-                let shared = Shared {
-                    viewer,
-                    choices: &choices,
-                    kept: true,
-                    asked: visit.asked,
-                };
-                return Ok(answer_shared(req, state, &hit, shared).await);
-            }
+        Some(k) => match state.api.cache.get_or_make::<Kept>(k, MAKING_WAIT).await {
+            Ok(hit) => match hit.page(&state.api.cache) {
+                Some((page, place)) => {
+                    let shared = Shared {
+                        viewer,
+                        choices: &choices,
+                        kept: true,
+                        asked: visit.asked,
+                        place,
+                    };
+                    return Ok(answer_shared(req, state, &page, shared).await);
+                }
+                // The page the city's places share was let go: made again.
+                None => Some(state.api.cache.replacing(k)),
+            },
             Err(making) => Some(making),
         },
         None => None,
@@ -259,10 +260,11 @@ async fn visited(
     let shared = Shared {
         viewer,
         choices: &choices,
-        kept: page.1,
+        kept: page.kept,
         asked: visit.asked,
+        place: page.place.as_ref(),
     };
-    Ok(answer_shared(req, state, &page.0, shared).await)
+    Ok(answer_shared(req, state, &page.page, shared).await)
 }
 
 /// The page input's visitor parts of a shared page: sentinels, filled in per answer.
@@ -284,8 +286,18 @@ fn shared_extra(
     })
 }
 
+/// A rendered page: the page, the place it is to be filled with when the places of its city
+/// share it ([`crate::placed`]), and whether it is kept.
+struct Rendered {
+    page: Arc<Page>,
+    place: Option<Place>,
+    kept: bool,
+}
+
 /// Renders a planned page and keeps it when it may be kept and was asked `making` (a shared page);
-/// answers it and whether it was kept. `Err`: the shell failed (a 500 in the store's words).
+/// a shared page that names the shopper's barangay is rendered with the place abstracted, once
+/// for the barangays of a city whose pages abstract alike. `Err`: the shell failed (a 500 in the
+/// store's words).
 async fn rendered(
     req: &HttpRequest,
     state: &web::Data<WebState>,
@@ -293,8 +305,24 @@ async fn rendered(
     forms: bool,
     status: Option<StatusCode>,
     making: Option<framework::cache::Making<'_>>,
-) -> Result<(Arc<Page>, bool), HttpResponse> {
-    let input = planned.input.to_string();
+) -> Result<Rendered, HttpResponse> {
+    // Only pages that exist are kept: a flood of made-up addresses must not evict them.
+    let may_keep = planned.complete
+        && planned.keepable
+        && !planned.private
+        && planned.status == StatusCode::OK;
+    let placed = (making.is_some() && may_keep && state.share_by_city)
+        .then(|| abstracted(&planned))
+        .flatten();
+    if let Some((_, place, key)) = &placed {
+        if let Some(page) = state.api.cache.get::<Page>(*key) {
+            return Ok(placed_hit(page, place, *key, making));
+        }
+    }
+    let input = match &placed {
+        Some((input, ..)) => input.clone(),
+        None => planned.input.to_string(),
+    };
     // A staff page is its staff member's own, so it is not kept by its address; but its render
     // is a function of its input alone: the same input (a board reloaded while nothing changed)
     // is answered as rendered the last time. Only a page that exists: made-up addresses must not
@@ -314,34 +342,42 @@ async fn rendered(
         ])
     });
     if let Some(hit) = same.and_then(|k| state.api.cache.get::<Page>(k)) {
-        return Ok((hit, false));
+        return Ok(Rendered {
+            page: hit,
+            place: None,
+            kept: false,
+        });
     }
     let output = render(state, &planned, input).await;
+    if let Some((input, ..)) = &placed {
+        // The page state names the place as the render was given it: its slots.
+        planned.input = serde_json::from_str(input).unwrap_or(Value::Null);
+    }
     if making.is_some() {
         // The page state carries the visitor's own part, filled in per answer.
         planned.input["visitor"] = Value::from(crate::slotted::sentinels().visitor.as_str());
     }
     let rendered_empty = output.html.is_empty();
-    // Only pages that exist are kept: a flood of made-up addresses must not evict them.
-    let keep = planned.complete
-        && planned.keepable
-        && !planned.private
-        && !output.html.is_empty()
-        && planned.status == StatusCode::OK;
+    let keep = may_keep && !rendered_empty;
     match respond(state, planned, output, forms, status) {
         Ok(page) => {
             let kept = keep && making.is_some();
             // A page answered once (a staff page, a member's own) is compressed for speed.
             let page = Arc::new(Page::new(if kept { page } else { page.answered_once() }));
-            match making {
-                Some(making) if kept => making.keep(page.clone()),
-                Some(making) => making.give_up(),
-                None => {}
+            let place = placed.as_ref().map(|(_, place, _)| place.clone());
+            match (making, placed) {
+                (Some(making), Some((_, place, shared))) if kept => {
+                    state.api.cache.insert(shared, page.clone());
+                    making.keep(Arc::new(Kept::Placed { shared, place }));
+                }
+                (Some(making), None) if kept => making.keep(Arc::new(Kept::Page(page.clone()))),
+                (Some(making), _) => making.give_up(),
+                (None, _) => {}
             }
             if let (Some(k), false) = (same, rendered_empty) {
                 state.api.cache.insert(k, page.clone());
             }
-            Ok((page, kept))
+            Ok(Rendered { page, place, kept })
         }
         Err(e) => {
             log::error!("shell {}: {e}", req.path());
@@ -352,6 +388,37 @@ async fn rendered(
     }
 }
 
+/// A page the places of a city share, found made: kept under this place's key too.
+fn placed_hit(
+    page: Arc<Page>,
+    place: &Place,
+    shared: u128,
+    making: Option<framework::cache::Making<'_>>,
+) -> Rendered {
+    if let Some(making) = making {
+        let place = place.clone();
+        making.keep(Arc::new(Kept::Placed { shared, place }));
+    }
+    Rendered {
+        page,
+        place: Some(place.clone()),
+        kept: true,
+    }
+}
+
+/// A shared page's input with its place abstracted ([`crate::placed`]), the place, and the key
+/// of the page its city's places share.
+fn abstracted(planned: &Plan) -> Option<(String, Place, u128)> {
+    let (input, place) = crate::placed::abstracted(&planned.input)?;
+    let key = crate::placed::shared_key(
+        &planned.route.name,
+        &input,
+        planned.canonical.as_deref(),
+        planned.status.as_u16(),
+    );
+    Some((input, place, key))
+}
+
 /// Who a shared page is answered to: the visitor, their gate choices, whether the page is kept
 /// (shared by its key), and the request's key in [`crate::same_asked`].
 struct Shared<'a> {
@@ -359,6 +426,8 @@ struct Shared<'a> {
     choices: &'a Choices,
     kept: bool,
     asked: Option<u128>,
+    /// The place to fill in, in a page the places of a city share.
+    place: Option<&'a Place>,
 }
 
 /// Answers a page with this visitor's parts: a page without slots as it is; a guest with
@@ -375,6 +444,7 @@ async fn answer_shared(
         choices,
         kept,
         asked,
+        place,
     } = shared;
     if !page.has_slots() {
         return page.respond(req);
@@ -388,15 +458,24 @@ async fn answer_shared(
         .or_else(|| framework::request::cookie_token(req))
         .map(|t| framework::session::csrf_token(&t))
         .unwrap_or_default();
-    let fill = crate::visitor::fill(&parts, &csrf, member);
+    let fill = crate::slotted::Fill {
+        place,
+        ..crate::visitor::fill(&parts, &csrf, member)
+    };
     if member.is_none() && csrf.is_empty() && parts.is_nobodys() && kept {
-        let key = framework::cache::key(&[b"filled for everyone", page.tag().as_bytes()]);
+        let key = framework::cache::key(&[
+            b"filled for everyone",
+            page.tag().as_bytes(),
+            &place.map_or(0, |p| p.id).to_le_bytes(),
+        ]);
         let everyone = match state.api.cache.get::<Page>(key) {
             Some(c) => c,
             None => {
                 let body = page.filled_identity(&fill);
+                // Kept compressed only: a page for each place of each city at a third of the
+                // weight (a client that takes no encoding is answered it inflated).
                 let c = Cached::new(page.status(), page.headers().to_vec(), body);
-                let c = Arc::new(Page::new(c));
+                let c = Arc::new(Page::new(c.compressed_only()));
                 state.api.cache.insert(key, c.clone());
                 c
             }
@@ -455,10 +534,11 @@ fn page_key(
     path: &str,
     query: &str,
     c: &Choices,
-    data_version: u64,
+    state: &WebState,
     member: Option<bool>,
     flags: [bool; 2],
 ) -> u128 {
+    let data_version = state.api.watch.data_version();
     let id = |v: Option<i64>| v.unwrap_or(0).to_le_bytes();
     // Members share a page (their name and CSRF token are filled in per answer); whether they
     // accepted the policy shapes it.

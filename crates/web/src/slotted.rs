@@ -33,6 +33,12 @@ pub struct Sentinels {
     pub visitor: String,
     /// The cart's revision a refill form sends (one refill per click).
     pub revision: String,
+    /// The shopper's barangay id in a page shared by the places of a city (`crate::placed`): a
+    /// number of 15 digits, so that it stays a number where the page state holds one and the
+    /// bundle reads it as exactly as a barangay's id.
+    pub place_id: String,
+    /// The shopper's barangay's name in such a page.
+    pub place_name: String,
 }
 
 /// This process's sentinels.
@@ -49,6 +55,10 @@ pub fn sentinels() -> &'static Sentinels {
             drawer: s("drawer"),
             visitor: s("visitor"),
             revision: s("revision"),
+            place_id: (100_000_000_000_000
+                + u64::from_str_radix(&nonce[32..44], 16).unwrap_or(1) % 900_000_000_000_000)
+                .to_string(),
+            place_name: s("place"),
         }
     })
 }
@@ -64,6 +74,10 @@ pub enum Slot {
     /// In the page state's JSON: the whole quoted sentinel is replaced by a JSON value.
     Visitor,
     Revision,
+    /// A barangay's id (`crate::placed`): digits, the same in the HTML and the state.
+    PlaceId,
+    /// A barangay's name (`crate::placed`).
+    PlaceName,
 }
 
 /// Where a slot sits: in the HTML (React's text escaping) or inside a JSON string of the state
@@ -84,12 +98,15 @@ pub struct Fill<'a> {
     pub visitor: &'a str,
     /// The cart's revision (0 without a cart).
     pub revision: i64,
+    /// The shopper's barangay, in a page shared by the places of its city (`crate::placed`).
+    pub place: Option<&'a crate::placed::Place>,
 }
 
 struct Stretch {
     raw: Bytes,
-    deflated: Bytes,
-    crc: crc32fast::Hasher,
+    /// The stretch deflated and its CRC-32: made when a kept page is split, or for a page
+    /// answered once when its first filling is spliced (a page filled as it is never needs it).
+    packed: std::sync::OnceLock<(Bytes, crc32fast::Hasher)>,
 }
 
 /// A page with its slots: static stretches (each compressed once) and the slots between them.
@@ -99,7 +116,7 @@ pub struct Slotted {
     slots: Vec<(Slot, Context)>,
 }
 
-fn each() -> [(&'static str, Slot); 7] {
+fn each() -> [(&'static str, Slot); 9] {
     let s = sentinels();
     [
         (s.csrf.as_str(), Slot::Csrf),
@@ -109,6 +126,8 @@ fn each() -> [(&'static str, Slot); 7] {
         (s.drawer.as_str(), Slot::Drawer),
         (s.visitor.as_str(), Slot::Visitor),
         (s.revision.as_str(), Slot::Revision),
+        (s.place_id.as_str(), Slot::PlaceId),
+        (s.place_name.as_str(), Slot::PlaceName),
     ]
 }
 
@@ -122,22 +141,35 @@ impl Slotted {
             .find(STATE_OPEN)
             .map(|s| (s, page[s..].find("</script>").map_or(page.len(), |e| s + e)));
         let mut found: Vec<(usize, usize, Slot, Context)> = Vec::new();
-        for (sentinel, slot) in each() {
-            for (at, _) in page.match_indices(sentinel) {
-                let json = state.is_some_and(|(s, e)| at > s && at < e);
-                let (start, end) = if json && slot == Slot::Visitor {
-                    // The quotes go too: a JSON value takes their place.
-                    (at - 1, at + sentinel.len() + 1)
-                } else {
-                    (at, at + sentinel.len())
-                };
-                found.push((
-                    start,
-                    end,
-                    slot,
-                    if json { Context::Json } else { Context::Html },
-                ));
+        let each = each();
+        // One pass for the sentinels that begin with the private-use character, one for the
+        // place's id (digits).
+        let mut at_marks = Vec::new();
+        let mut from = 0;
+        while let Some(i) = page[from..].find('\u{E000}') {
+            let at = from + i;
+            match each.iter().find(|(s, _)| page[at..].starts_with(s)) {
+                Some((s, slot)) => {
+                    at_marks.push((at, *s, *slot));
+                    from = at + s.len();
+                }
+                None => from = at + '\u{E000}'.len_utf8(),
             }
+        }
+        let place_id = sentinels().place_id.as_str();
+        let ids = page
+            .match_indices(place_id)
+            .map(|(at, _)| (at, place_id, Slot::PlaceId));
+        for (at, sentinel, slot) in at_marks.into_iter().chain(ids) {
+            let json = state.is_some_and(|(s, e)| at > s && at < e);
+            let (start, end) = if json && slot == Slot::Visitor {
+                // The quotes go too: a JSON value takes their place.
+                (at - 1, at + sentinel.len() + 1)
+            } else {
+                (at, at + sentinel.len())
+            };
+            let context = if json { Context::Json } else { Context::Html };
+            found.push((start, end, slot, context));
         }
         if found.is_empty() {
             return None;
@@ -159,7 +191,7 @@ impl Slotted {
     pub fn weight(&self) -> u64 {
         self.stretches
             .iter()
-            .map(|s| (s.raw.len() + s.deflated.len()) as u64)
+            .map(|s| (s.raw.len() + s.packed.get().map_or(0, |p| p.0.len())) as u64)
             .sum::<u64>()
             + 64 * self.slots.len() as u64
     }
@@ -176,6 +208,8 @@ impl Slotted {
             Slot::Label => cart_label(fill.count),
             Slot::Drawer => fill.drawer.to_string(),
             Slot::Revision => fill.revision.to_string(),
+            Slot::PlaceId => fill.place.map_or_else(String::new, |p| p.id.to_string()),
+            Slot::PlaceName => fill.place.map_or_else(String::new, |p| text(&p.name)),
             Slot::Visitor => match context {
                 Context::Json => fill.visitor.replace('<', "\\u003c"),
                 Context::Html => String::new(),
@@ -202,7 +236,7 @@ impl Slotted {
         let mut out = Vec::with_capacity(
             self.stretches
                 .iter()
-                .map(|s| s.deflated.len())
+                .map(|s| s.packed().0.len())
                 .sum::<usize>()
                 + 1024,
         );
@@ -210,8 +244,9 @@ impl Slotted {
         out.extend_from_slice(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
         let mut crc = crc32fast::Hasher::new();
         for (i, s) in self.stretches.iter().enumerate() {
-            out.extend_from_slice(&s.deflated);
-            crc.combine(&s.crc);
+            let (deflated, stretch_crc) = s.packed();
+            out.extend_from_slice(deflated);
+            crc.combine(stretch_crc);
             if let Some((slot, context)) = self.slots.get(i) {
                 let value = self.value(*slot, *context, fill);
                 stored_blocks(&mut out, value.as_bytes());
@@ -231,21 +266,26 @@ impl Slotted {
 
 impl Stretch {
     fn new(raw: &[u8]) -> Self {
-        // Each stretch is its own encoder, flushed (a sync flush ends it byte-aligned with an
-        // empty stored block) and never finished: no final block, and nothing after it refers
-        // back into it. What the dropped encoder writes on drop goes nowhere.
-        let mut c = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(6));
-        let _ = c.write_all(raw);
-        let _ = c.flush();
-        let deflated = std::mem::take(c.get_mut());
-        drop(c);
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(raw);
         Self {
             raw: Bytes::copy_from_slice(raw),
-            deflated: Bytes::from(deflated),
-            crc,
+            packed: std::sync::OnceLock::new(),
         }
+    }
+
+    fn packed(&self) -> &(Bytes, crc32fast::Hasher) {
+        self.packed.get_or_init(|| {
+            // Each stretch is its own encoder, flushed (a sync flush ends it byte-aligned with an
+            // empty stored block) and never finished: no final block, and nothing after it
+            // refers back into it. What the dropped encoder writes on drop goes nowhere.
+            let mut c = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(6));
+            let _ = c.write_all(&self.raw);
+            let _ = c.flush();
+            let deflated = std::mem::take(c.get_mut());
+            drop(c);
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(&self.raw);
+            (Bytes::from(deflated), crc)
+        })
     }
 }
 
@@ -299,11 +339,23 @@ pub struct Page {
 }
 
 impl Page {
-    /// A page whose body may hold the sentinels: its slots are found once, here.
+    /// A page whose body may hold the sentinels: its slots are found once, here. A page with
+    /// slots is kept as its stretches alone (every answer is filled from them), compressed now
+    /// when it is kept (a page answered once is compressed only if it is spliced).
     pub fn new(answer: Cached) -> Self {
         let slots = std::str::from_utf8(answer.body())
             .ok()
             .and_then(Slotted::new);
+        if let (Some(slots), false) = (&slots, answer.is_answered_once()) {
+            for s in &slots.stretches {
+                s.packed();
+            }
+        }
+        let answer = if slots.is_some() {
+            answer.without_body()
+        } else {
+            answer
+        };
         Self { answer, slots }
     }
 
@@ -384,6 +436,7 @@ mod tests {
             drawer: "<ul><li>Tala x 24</li></ul>",
             visitor: r#"{"cart_count":3,"cart":{"x":"</script>"}}"#,
             revision: 7,
+            place: None,
         }
     }
 
@@ -413,6 +466,38 @@ mod tests {
             assert_eq!(out.as_bytes(), &s.identity(&f)[..]);
             assert!(gz.len() < out.len() / 3, "the stretches stay compressed");
         }
+    }
+
+    #[test]
+    fn a_place_is_filled_where_the_page_names_it() {
+        let s = sentinels();
+        let page = format!(
+            "<p>{name}, Makati City</p><a href=\"/x?barangay={id}\">{}</a><script type=\"application/json\" id=\"__STATE__\">{{\"gate\":{{\"barangayId\":{id},\"barangayName\":\"{name}\"}},\"q\":[\"/api/v1/products?barangay={id}&page=2\"]}}</script>",
+            "beer ".repeat(300),
+            id = s.place_id,
+            name = s.place_name,
+        );
+        let slotted = Slotted::new(&page).expect("slots");
+        let place = crate::placed::Place {
+            id: 1_380_300_006,
+            name: "Dasmariñas & \"Village\" <O'Hara>".into(),
+        };
+        let f = Fill {
+            place: Some(&place),
+            ..Fill::default()
+        };
+        let body = String::from_utf8(slotted.identity(&f).to_vec()).unwrap();
+        assert!(body.starts_with(
+            "<p>Dasmariñas &amp; &quot;Village&quot; &lt;O&#x27;Hara&gt;, Makati City</p><a href=\"/x?barangay=1380300006\">"
+        ));
+        assert!(body.ends_with(r#"{"gate":{"barangayId":1380300006,"barangayName":"Dasmariñas & \"Village\" \u003cO'Hara>"},"q":["/api/v1/products?barangay=1380300006&page=2"]}</script>"#), "{body}");
+        let mut out = String::new();
+        flate2::read::GzDecoder::new(&slotted.gzip(&f)[..])
+            .read_to_string(&mut out)
+            .unwrap();
+        assert_eq!(out, body);
+        assert_eq!(s.place_id.len(), 15, "a number the bundle reads exactly");
+        assert!(s.place_id.bytes().all(|b| b.is_ascii_digit()));
     }
 
     #[test]

@@ -235,5 +235,6 @@ pub fn fill<'a>(parts: &'a Parts, csrf: &'a str, member: Option<&'a MemberView>)
         drawer: &parts.drawer,
         visitor: &parts.json,
         revision: parts.revision,
+        place: None,
     }
 }
