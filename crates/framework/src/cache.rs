@@ -452,9 +452,16 @@ impl ResponseCache {
     }
 
     /// The duty to make again an answer found kept under `key` but not whole (a part of it the
-    /// cache let go): what is made takes its place.
+    /// cache let go), when making it through [`ResponseCache::get_or_make`] again found it so
+    /// again: what is made takes its place.
     pub fn replacing(&self, key: u128) -> Making<'_> {
         Making(Duty::Replace(self, key))
+    }
+
+    /// Lets go of what is kept under `key` (an answer found not whole): the next
+    /// [`ResponseCache::get_or_make`] makes it, the others asking meanwhile waiting for it.
+    pub fn remove(&self, key: u128) {
+        self.entries.remove(&key);
     }
 
     /// Bytes held.

@@ -204,21 +204,17 @@ async fn visited(
     // A page nobody has yet is made by its first asker; the others asking for it meanwhile wait
     // for that render instead of rendering it again.
     let making = match key {
-        Some(k) => match state.api.cache.get_or_make::<Kept>(k, MAKING_WAIT).await {
-            Ok(hit) => match hit.page(&state.api.cache) {
-                Some((page, place)) => {
-                    let shared = Shared {
-                        viewer,
-                        choices: &choices,
-                        kept: true,
-                        asked: visit.asked,
-                        place,
-                    };
-                    return Ok(answer_shared(req, state, &page, shared).await);
-                }
-                // The page the city's places share was let go: made again.
-                None => Some(state.api.cache.replacing(k)),
-            },
+        Some(k) => match crate::placed::kept_or_making(&state.api.cache, k, MAKING_WAIT).await {
+            Ok((page, place)) => {
+                let shared = Shared {
+                    viewer,
+                    choices: &choices,
+                    kept: true,
+                    asked: visit.asked,
+                    place: place.as_ref(),
+                };
+                return Ok(answer_shared(req, state, &page, shared).await);
+            }
             Err(making) => Some(making),
         },
         None => None,
@@ -311,10 +307,12 @@ async fn rendered(
         && planned.keepable
         && !planned.private
         && planned.status == StatusCode::OK;
-    let placed = (making.is_some() && may_keep && state.share_by_city)
+    // A shared page not kept (a price range, a page past the last) is rendered from the abstract
+    // input too: the renderer's memo then holds it once for the city.
+    let placed = (making.is_some() && !planned.private && state.share_by_city)
         .then(|| abstracted(&planned))
         .flatten();
-    if let Some((_, place, key)) = &placed {
+    if let (Some((_, place, key)), true) = (&placed, may_keep) {
         if let Some(page) = state.api.cache.get::<Page>(*key) {
             return Ok(placed_hit(page, place, *key, making));
         }
@@ -348,7 +346,7 @@ async fn rendered(
             kept: false,
         });
     }
-    let output = render(state, &planned, input).await;
+    let (output, placed) = render_placed(state, &planned, input, placed).await;
     if let Some((input, ..)) = &placed {
         // The page state names the place as the render was given it: its slots.
         planned.input = serde_json::from_str(input).unwrap_or(Value::Null);
@@ -386,6 +384,32 @@ async fn rendered(
                 .body("Something went wrong on our side. Please try again."))
         }
     }
+}
+
+/// Renders a page from its input, abstracted when `placed`; a page whose head (title,
+/// description, picture, JSON-LD: written by the shell, escaped its own way) would name the
+/// place is rendered again for its place alone.
+async fn render_placed(
+    state: &WebState,
+    planned: &Plan,
+    input: String,
+    placed: Option<(String, Place, u128)>,
+) -> (RenderOutput, Option<(String, Place, u128)>) {
+    let output = render(state, planned, input).await;
+    let s = crate::slotted::sentinels();
+    let head = &output.head;
+    let names = |t: &str| t.contains(&s.place_name) || t.contains(&s.place_id);
+    let in_head = [&head.title, &head.description, &head.image]
+        .iter()
+        .any(|t| t.as_deref().is_some_and(names))
+        || head.json_ld.iter().any(|v| names(&v.to_string()));
+    if placed.is_some() && in_head {
+        return (
+            render(state, planned, planned.input.to_string()).await,
+            None,
+        );
+    }
+    (output, placed)
 }
 
 /// A page the places of a city share, found made: kept under this place's key too.
@@ -467,6 +491,7 @@ async fn answer_shared(
             b"filled for everyone",
             page.tag().as_bytes(),
             &place.map_or(0, |p| p.id).to_le_bytes(),
+            place.map_or("", |p| p.name.as_str()).as_bytes(),
         ]);
         let everyone = match state.api.cache.get::<Page>(key) {
             Some(c) => c,

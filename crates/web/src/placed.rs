@@ -13,7 +13,7 @@
 //! Nothing is assumed about which data depends on the barangay: the page of each barangay is
 //! still planned (its data read), and a barangay whose data differs abstracts to another input
 //! and gets a page of its own. What is assumed is that the bundle only copies the place into
-//! the page (text, attributes, addresses), which `tests/pages.rs` checks by rendering every
+//! the page (text, attributes, addresses), which `tests/placed_pages.rs` checks by rendering every
 //! shop page of two barangays of one city both ways and comparing the bytes.
 
 use std::sync::Arc;
@@ -36,12 +36,34 @@ impl Kept {
     pub fn page(
         &self,
         cache: &framework::cache::ResponseCache,
-    ) -> Option<(Arc<Page>, Option<&Place>)> {
+    ) -> Option<(Arc<Page>, Option<Place>)> {
         match self {
             Self::Page(page) => Some((page.clone(), None)),
-            Self::Placed { shared, place } => cache.get::<Page>(*shared).map(|p| (p, Some(place))),
+            Self::Placed { shared, place } => {
+                cache.get::<Page>(*shared).map(|p| (p, Some(place.clone())))
+            }
         }
     }
+}
+
+/// The page kept under a page's key `key` and its place, or the duty to make it: a key whose
+/// shared page the cache let go is let go too and asked again, so that one asker makes it while
+/// the others wait (as for a page nobody has).
+pub async fn kept_or_making(
+    cache: &framework::cache::ResponseCache,
+    key: u128,
+    wait: std::time::Duration,
+) -> Result<(Arc<Page>, Option<Place>), framework::cache::Making<'_>> {
+    for _ in 0..2 {
+        match cache.get_or_make::<Kept>(key, wait).await {
+            Ok(kept) => match kept.page(cache) {
+                Some(found) => return Ok(found),
+                None => cache.remove(key),
+            },
+            Err(making) => return Err(making),
+        }
+    }
+    Err(cache.replacing(key))
 }
 
 impl framework::cache::Weigh for Kept {
@@ -94,7 +116,8 @@ pub fn abstracted(input: &Value) -> Option<(String, Place)> {
     }
     let id = gate.get("barangayId")?.as_i64()?;
     let name = gate.get("barangayName")?.as_str()?.to_string();
-    if id < SMALLEST_ID {
+    // An empty name reads as no place to the header (the sentinel would read as one).
+    if id < SMALLEST_ID || name.is_empty() {
         return None;
     }
     let sentinels = crate::slotted::sentinels();
@@ -187,6 +210,11 @@ mod tests {
             abstracted(&input(42, "Small")),
             None,
             "an id a count could be"
+        );
+        assert_eq!(
+            abstracted(&input(1_380_300_002, "")),
+            None,
+            "no name to show"
         );
         assert_eq!(abstracted(&json!({"gate": {"barangayId": null}})), None);
         assert_eq!(abstracted(&json!({"route": "faqs"})), None);
