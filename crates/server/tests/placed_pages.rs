@@ -57,13 +57,12 @@ fn decoded(r: &support::Res) -> String {
     match coding {
         "br" => brotli::Decompressor::new(&r.body[..], 4096)
             .read_to_string(&mut out)
-            .map(|_| ()),
+            .expect("a brotli page"),
         "gzip" => flate2::read::GzDecoder::new(&r.body[..])
             .read_to_string(&mut out)
-            .map(|_| ()),
-        _ => Ok(out.push_str(&r.text())),
-    }
-    .expect("a page decoded");
+            .expect("a gzip page"),
+        _ => return r.text(),
+    };
     out
 }
 
