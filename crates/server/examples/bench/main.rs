@@ -1634,8 +1634,9 @@ fn listing(addr: &str, places: &[i64]) {
         lua_list(&lists),
         lua_list(&cookies)
     );
-    // A first pass renders each list page of each place once, in turn (what a new catalog
-    // costs), then the crowd browses what is rendered, as it does between imports.
+    // A first pass asks for each list page of each place once, in turn (what a new catalog
+    // costs: a render per list and city, the places of a city sharing it), then the crowd browses
+    // what is kept, as it does between imports.
     let each_once = format!(
         "paths = {{{}}}\ncookies = {{{}}}\nlocal threads = 0\nfunction setup(thread)\n  thread:set(\"id\", threads)\n  threads = threads + 1\nend\nn = -1\nrequest = function()\n  n = n + 1\n  local k = n * 2 + id\n  return wrk.format(\"GET\", paths[(k % #paths) + 1], {{[\"Cookie\"] = cookies[(math.floor(k / #paths) % #cookies) + 1], [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
         lua_list(&lists),
@@ -1651,7 +1652,7 @@ fn listing(addr: &str, places: &[i64]) {
     .expect("wrk gave no figures for the lists");
     show(
         &format!(
-            "first pass, 20 s ({} pages x places asked in turn, each rendered once and kept while the cache holds it)",
+            "first pass, 20 s ({} pages x places asked in turn: each list rendered once per city, each place's page kept while the cache holds it)",
             lists.len() * cookies.len()
         ),
         &first,
