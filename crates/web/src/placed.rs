@@ -21,6 +21,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::slotted::Page;
+pub use crate::slotted::Place;
 
 /// What the page cache keeps under a page's key (`page::page_key`): the page, or, for a page
 /// shared by the places of a city, the key its shared page is kept under and the place to fill
@@ -84,13 +85,6 @@ pub fn shared_key(route: &str, input: &str, canonical: Option<&str>, status: u16
         canonical.unwrap_or("").as_bytes(),
         &status.to_le_bytes(),
     ])
-}
-
-/// A shopper's barangay as a shared page names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Place {
-    pub id: i64,
-    pub name: String,
 }
 
 /// The smallest barangay id abstracted: ids are the places' official codes (nine digits and

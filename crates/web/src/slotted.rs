@@ -99,7 +99,14 @@ pub struct Fill<'a> {
     /// The cart's revision (0 without a cart).
     pub revision: i64,
     /// The shopper's barangay, in a page shared by the places of its city (`crate::placed`).
-    pub place: Option<&'a crate::placed::Place>,
+    pub place: Option<&'a Place>,
+}
+
+/// A shopper's barangay as a page shared by the places of its city names it (`crate::placed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub id: i64,
+    pub name: String,
 }
 
 struct Stretch {
@@ -478,7 +485,7 @@ mod tests {
             name = s.place_name,
         );
         let slotted = Slotted::new(&page).expect("slots");
-        let place = crate::placed::Place {
+        let place = Place {
             id: 1_380_300_006,
             name: "Dasmariñas & \"Village\" <O'Hara>".into(),
         };
