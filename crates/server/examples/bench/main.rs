@@ -890,7 +890,26 @@ impl Peers {
 
 /// wrk's figures for `url`; the bench cannot go on without them.
 fn load(url: &str, conns: usize, secs: u64, headers: &[(&str, &str)]) -> Load {
-    wrk(url, conns, secs, headers).unwrap_or_else(|| panic!("wrk gave no figures for {url}"))
+    let l =
+        wrk(url, conns, secs, headers).unwrap_or_else(|| panic!("wrk gave no figures for {url}"));
+    let (addr, path) = url
+        .strip_prefix("http://")
+        .and_then(|u| u.find('/').map(|i| (&u[..i], &u[i..])))
+        .unwrap_or_else(|| panic!("{url}: not an http:// address"));
+    answered(addr, path, headers);
+    l
+}
+
+/// Asserts `path` is answered with a page (2xx), after its load: wrk counts a redirect as an
+/// answer, so a load of 302s would have read as pages (10d did, until 2026-11-28).
+fn answered(addr: &str, path: &str, headers: &[(&str, &str)]) {
+    let a = http_answer(addr, path, headers);
+    assert!(
+        (200..300).contains(&a.status),
+        "GET {path} answers {}, not a page: the load measured something else\n{}",
+        a.status,
+        a.head
+    );
 }
 
 /// Sections 1 to 4: the cached page, static files, the Node peers and the API, loaded one after
@@ -1062,6 +1081,11 @@ fn crowd(base: &str, shoppers: &Shoppers, cached_page: &Load) {
         .expect("wrk figures for the crowd");
     show("the same crowd, the next 30 s", &crowd);
     let ratio = crowd.rps / cached_page.rps;
+    let addr = base.strip_prefix("http://").unwrap_or(base);
+    for path in &shoppers.paths {
+        let cookie = shoppers.crowd.first().map_or("", String::as_str);
+        answered(addr, path, &[("Cookie", cookie)]);
+    }
     println!(
         "  7b. crowd / the guest's cached page = {ratio:.2}   goal >= 0.1, p99 < 100 ms, no errors   {}",
         met(ratio >= 0.1 && crowd.p99 < 100.0 && crowd.socket_errors == 0 && crowd.non_2xx == 0)
@@ -1538,7 +1562,11 @@ fn typing(addr: &str, places: &[i64], cached_page: &Load) {
     let mut alone: Vec<f64> = searches
         .iter()
         .step_by(7)
-        .map(|p| http_answer(addr, p, &[]).ms)
+        .map(|p| {
+            let a = http_answer(addr, p, &[]);
+            assert_eq!(a.status, 200, "GET {p}: {}", a.head);
+            a.ms
+        })
         .collect();
     alone.sort_by(f64::total_cmp);
     println!(
