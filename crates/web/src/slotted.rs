@@ -123,7 +123,9 @@ pub struct Slotted {
     slots: Vec<(Slot, Context)>,
 }
 
-fn each() -> [(&'static str, Slot); 9] {
+/// The sentinels that begin with the private-use character (the place's id, digits, is found
+/// by a pass of its own in [`Slotted::new`]).
+fn each() -> [(&'static str, Slot); 8] {
     let s = sentinels();
     [
         (s.csrf.as_str(), Slot::Csrf),
@@ -133,7 +135,6 @@ fn each() -> [(&'static str, Slot); 9] {
         (s.drawer.as_str(), Slot::Drawer),
         (s.visitor.as_str(), Slot::Visitor),
         (s.revision.as_str(), Slot::Revision),
-        (s.place_id.as_str(), Slot::PlaceId),
         (s.place_name.as_str(), Slot::PlaceName),
     ]
 }
