@@ -3,8 +3,8 @@
 // `{html, head}`, the body HTML and what the page asked for in <head> (title, JSON-LD...).
 // Every page is in this bundle (the routes' dynamic imports are inlined) and loaded at evaluation
 // (a few promise jobs: crates/ssr runs them before the first render), so a render is synchronous.
-import './polyfills';
 import { hydrate } from '@tanstack/react-query';
+// preact-render-to-string (ui/build.mjs resolves react-dom to preact/compat).
 import { renderToString } from 'react-dom/server';
 import { App } from '../../ui/src/App';
 import { HeadContext } from '../../ui/src/head';

@@ -1,5 +1,6 @@
 import { hydrate } from '@tanstack/react-query';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import type { ReactElement } from 'react';
 import { App } from './App';
 import { makeQueryClient } from './lib/api';
 import type { RenderInput } from './lib/render-input';
@@ -16,6 +17,28 @@ for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
 startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean(input.member));
 
+/**
+ * Hydrates `root`, saying on the console where the first render differs from the server's page.
+ * Preact (build.mjs: `react-dom` is preact/compat) reports no mismatch: where its render and the
+ * server's nodes differ it makes elements of its own, drops the server's and moves what follows.
+ * Hydration runs at once and its effects' renders only after it, so an element added or removed
+ * while it runs is such a difference (a text split in two is not: the server writes adjacent
+ * texts as one). The browser tests fail on the message, as they did on React's.
+ */
+function hydrateWatched(root: HTMLElement, app: ReactElement) {
+  const watch = new MutationObserver(() => {});
+  watch.observe(root, { childList: true, subtree: true });
+  hydrateRoot(root, app);
+  const changed: string[] = [];
+  for (const r of watch.takeRecords()) {
+    const where = r.target instanceof Element ? `${r.target.localName}${r.target.id ? `#${r.target.id}` : ''}` : '#text';
+    for (const n of r.removedNodes) if (n instanceof Element) changed.push(`-${n.localName} in ${where}`);
+    for (const n of r.addedNodes) if (n instanceof Element) changed.push(`+${n.localName} in ${where}`);
+  }
+  watch.disconnect();
+  if (changed.length > 0) console.error('hydration mismatch: the first render changed the server\'s elements:', changed.join(', '));
+}
+
 const { state: _state, gate, ssr, ...page } = input;
 const root = document.getElementById('root')!;
 // The page's own chunk first (the server's HTML preloads it), so the first render is the
@@ -25,9 +48,7 @@ loadPage(routeNamed(page.route)).then(
   () => {
     const app = <App page={page} gate={gate} client={client} />;
     if (ssr) {
-      hydrateRoot(root, app, {
-        onRecoverableError: (error) => console.error('hydration mismatch:', error),
-      });
+      hydrateWatched(root, app);
     } else {
       createRoot(root).render(app);
     }

@@ -94,7 +94,7 @@ impl Engine {
                 .call((input,))
                 .catch(&ctx)
                 .map_err(|e| e.to_string())?;
-            // Settle promise jobs the render scheduled (React's MessageChannel work).
+            // Settle promise jobs the render scheduled, if any.
             while ctx.execute_pending_job() {}
             Ok(html)
         });

@@ -2,7 +2,7 @@
 //! orders": shared pages, the shopper's own parts): the page is rendered once for everyone with
 //! the same data, with sentinels where a visitor's parts go (the CSRF token of their session,
 //! their first name, the cart count, the cart drawer's body, the visitor's part of the page
-//! state). Each answer fills them in: escaped as React escapes text in the HTML, as JSON in the
+//! state). Each answer fills them in: escaped as the renderer escapes text in the HTML, as JSON in the
 //! page state.
 //!
 //! Filling must not cost a compression per answer: the static stretches between the slots are
@@ -80,7 +80,7 @@ pub enum Slot {
     PlaceName,
 }
 
-/// Where a slot sits: in the HTML (React's text escaping) or inside a JSON string of the state
+/// Where a slot sits: in the HTML (the renderer's text escaping) or inside a JSON string of the state
 /// script (JSON escaping, `<` as `\u003c`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Context {
@@ -88,7 +88,7 @@ enum Context {
     Json,
 }
 
-/// A visitor's parts. `drawer` is HTML already rendered by React; `visitor` is JSON.
+/// A visitor's parts. `drawer` is HTML already rendered by the renderer; `visitor` is JSON.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fill<'a> {
     pub csrf: &'a str,
@@ -206,7 +206,7 @@ impl Slotted {
 
     fn value(&self, slot: Slot, context: Context, fill: &Fill) -> String {
         let text = |s: &str| match context {
-            Context::Html => react_escape(s),
+            Context::Html => html_escape(s),
             Context::Json => json_escape(s),
         };
         match slot {
@@ -317,16 +317,15 @@ fn stored_blocks(out: &mut Vec<u8>, data: &[u8]) {
     }
 }
 
-/// Text as React 19 escapes it in HTML (text and attribute values alike).
-pub fn react_escape(s: &str) -> String {
+/// Text as the renderer (preact-render-to-string) escapes it in HTML, text and attribute values
+/// alike: `"`, `&` and `<`, nothing else.
+pub fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '"' => out.push_str("&quot;"),
             '&' => out.push_str("&amp;"),
-            '\'' => out.push_str("&#x27;"),
             '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
             c => out.push(c),
         }
     }
@@ -453,9 +452,7 @@ mod tests {
         let s = Slotted::new(&page()).expect("slots");
         let body = String::from_utf8(s.identity(&fill()).to_vec()).unwrap();
         assert!(body.contains(r#"value="tok-EN_1""#));
-        assert!(
-            body.contains("<summary>Ana &lt;&quot;Bea&quot;&gt; &amp; &#x27;Cy&#x27;</summary>")
-        );
+        assert!(body.contains("<summary>Ana &lt;&quot;Bea&quot;> &amp; 'Cy'</summary>"));
         assert!(body.contains("<span>3</span><div><ul><li>Tala x 24</li></ul></div>"));
         let state = &body[body.find("__STATE__").unwrap() + 11..];
         assert!(state.starts_with(r#"{"csrf":"tok-EN_1","member":{"firstname":"Ana \u003c\"Bea\"> & 'Cy'"},"visitor":{"cart_count":3,"cart":{"x":"\u003c/script>"}}}"#), "{state}");
@@ -496,7 +493,7 @@ mod tests {
         };
         let body = String::from_utf8(slotted.identity(&f).to_vec()).unwrap();
         assert!(body.starts_with(
-            "<p>Dasmariñas &amp; &quot;Village&quot; &lt;O&#x27;Hara&gt;, Makati City</p><a href=\"/x?barangay=1380300006\">"
+            "<p>Dasmariñas &amp; &quot;Village&quot; &lt;O'Hara>, Makati City</p><a href=\"/x?barangay=1380300006\">"
         ));
         assert!(body.ends_with(r#"{"gate":{"barangayId":1380300006,"barangayName":"Dasmariñas & \"Village\" \u003cO'Hara>"},"q":["/api/v1/products?barangay=1380300006&page=2"]}</script>"#), "{body}");
         let mut out = String::new();

@@ -21,7 +21,7 @@ pub struct Parts {
     pub count: u32,
     /// The cart's revision (0 without a cart).
     pub revision: i64,
-    /// The drawer's body as React renders it.
+    /// The drawer's body as the renderer renders it.
     pub drawer: String,
     /// `{"cart_count", "cart", "cart_revision"}`: the visitor's part of the page state.
     pub json: String,

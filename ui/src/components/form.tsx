@@ -112,10 +112,14 @@ export function FormCall({ call }: { call: Call<unknown> }) {
   );
 }
 
-/** The hidden CSRF field of the page's session. */
+/**
+ * The hidden CSRF field of the page's session. Empty for a visitor without one when the page was
+ * made for everyone (its token a slot the server fills with nothing): the server's HTML has the
+ * field, so the browser's render has it too.
+ */
 export function Csrf() {
   const { csrf } = usePage();
-  return csrf ? <input type="hidden" name="csrf" value={csrf} /> : null;
+  return csrf != null ? <input type="hidden" name="csrf" value={csrf} /> : null;
 }
 
 export const CHECK_FIELDS = 'Please correct the fields marked below.';
