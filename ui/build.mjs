@@ -110,18 +110,12 @@ for (const route of [...routes, notFoundRoute]) {
 await rm(tableDir, { recursive: true });
 
 /**
- * The browser's route table: of each route only what the browser reads (its name, guard and query
- * parameters, and its page's loader); the titles, descriptions, data and forms' actions are the
- * server's (routes.json), and with them every feature's pages.ts stays out of the first load. The
- * client build reads it for `./routes` (App.tsx, client.tsx); the server bundle and the tests read
- * src/routes.ts itself.
- */
-/**
- * The pages a shopper opens first (the worker fetches their chunks when it installs, below). Their
- * modules are imported by the browser's route table itself, so they land in the chunk every page
- * shares: on a link of 800 ms round trips each file is a round trip, and a first visit of these
- * pages fetches the entry, that chunk and the page's own (a re-export) instead of a score of small
- * chunks. The other pages load them too (a few KB, kept by the worker from then on).
+ * The pages a shopper opens first (the worker fetches their chunks when it installs, below). What
+ * their modules import (but not the pages themselves) is imported by the browser's route table,
+ * so it lands in the chunk every page shares: on a link of 800 ms round trips each file is a round
+ * trip, and a first visit of these pages fetches three files (the entry, that chunk and the page's
+ * own) instead of a score of small chunks, without the other first pages' code. The other pages
+ * load those shared parts too (a few KB, kept by the worker from then on).
  */
 const FIRST_PAGES = ['home', 'buy-beer', 'product', 'offline'];
 const firstSources = FIRST_PAGES.map((name) => {
@@ -129,6 +123,27 @@ const firstSources = FIRST_PAGES.map((name) => {
   if (!route) throw new Error(`the first pages: no route ${name}`);
   return pageOfRoute.get(route).source;
 });
+/** The source files `source` imports, all the way down (esbuild's metafile of the route table). */
+function importsOf(source, found = new Set()) {
+  for (const i of tableBuild.metafile.inputs[source]?.imports ?? []) {
+    if (i.kind === 'import-statement' && !i.external && !found.has(i.path)) {
+      found.add(i.path);
+      importsOf(i.path, found);
+    }
+  }
+  return found;
+}
+const firstShared = [...new Set(firstSources.flatMap((source) => [...importsOf(source)]))]
+  .filter((source) => !firstSources.includes(source) && !source.startsWith('node_modules/'))
+  .sort();
+
+/**
+ * The browser's route table: of each route only what the browser reads (its name, guard and query
+ * parameters, and its page's loader); the titles, descriptions, data and forms' actions are the
+ * server's (routes.json), and with them every feature's pages.ts stays out of the first load. The
+ * client build reads it for `./routes` (App.tsx, client.tsx); the server bundle and the tests read
+ * src/routes.ts itself.
+ */
 const paramLists = [...new Set([...routes, notFoundRoute].map((r) => JSON.stringify(r.params)))];
 const browserRoute = (route) => {
   const page = pageOfRoute.get(route);
@@ -153,7 +168,7 @@ const browserRoutes = {
       contents: [
         "import { routeIn } from './src/lib/route';",
         "export { loadPage, pageOf } from './src/lib/route';",
-        ...[...new Set(firstSources)].map((source) => `import ${JSON.stringify('./' + source)};`),
+        ...firstShared.map((source) => `import ${JSON.stringify('./' + source)};`),
         ...paramLists.map((list, i) => `const P${i} = ${list};`),
         `export const notFoundRoute = ${browserRoute(notFoundRoute)};`,
         `export const maintenanceRoute = ${browserRoute(maintenanceRoute)};`,

@@ -3,7 +3,8 @@
 // store as a new shopper (empty profile) and again (its service worker and HTTP cache warm):
 // first contentful paint, interactive (the page hydrated: `html[data-hydrated]`), and the bytes
 // that crossed the link, counted by a TCP relay between Chromium and the store (so the worker's
-// own fetches count too). Prints one JSON line per visit.
+// own fetches count too). Each page is visited by SLOW_LINK_ROUNDS new shoppers (3 unless said),
+// and each figure is their median. Prints one JSON line per page: the medians and every round.
 // Usage: node slow-link.mjs STORE-ADDRESS PATH...
 import net from 'node:net';
 import path from 'node:path';
@@ -79,27 +80,47 @@ async function throttleWorkers(browser) {
   return targetInfos.filter((t) => t.type === 'service_worker').length;
 }
 
+/** The median of each figure over `visits` (the link's emulation varies by a few hundred ms a run). */
+function median(visits) {
+  const mid = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const out = {};
+  for (const key of Object.keys(visits[0])) {
+    out[key] = typeof visits[0][key] === 'number' ? mid(visits.map((v) => v[key])) : visits.every((v) => v[key]);
+  }
+  return out;
+}
+
+/** One new shopper's first visit of `p` and, once its worker took over, its repeat visit. */
+async function shopper(browser, p) {
+  // A new shopper per round: an empty cache, no worker; the repeat visit in the same context once
+  // the worker took over.
+  const context = await browser.newContext();
+  try {
+    await addCookies(context, MAKATI_SHOPPER, link.base);
+    const first = await visit(context, link.base + p, link.counted);
+    const page = await context.newPage();
+    await page.goto(link.base + p);
+    await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 60_000 });
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page.close();
+    const workers = await throttleWorkers(browser);
+    const repeat = await visit(context, link.base + p, link.counted);
+    return { first, repeat: { ...repeat, throttledWorkers: workers } };
+  } finally {
+    await context.close();
+  }
+}
+
+const ROUNDS = Number(process.env.SLOW_LINK_ROUNDS ?? 3);
 const link = await relay();
 const browser = await chromium.launch(chromiumOptions);
 try {
   for (const p of paths) {
-    // A new shopper per page: an empty cache, no worker; the repeat visit in the same context
-    // once the worker took over.
-    const context = await browser.newContext();
-    try {
-      await addCookies(context, MAKATI_SHOPPER, link.base);
-      const first = await visit(context, link.base + p, link.counted);
-      const page = await context.newPage();
-      await page.goto(link.base + p);
-      await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 60_000 });
-      await page.waitForLoadState('networkidle').catch(() => {});
-      await page.close();
-      const workers = await throttleWorkers(browser);
-      const repeat = await visit(context, link.base + p, link.counted);
-      console.log(JSON.stringify({ path: p, first, repeat: { ...repeat, throttledWorkers: workers } }));
-    } finally {
-      await context.close();
-    }
+    const rounds = [];
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await shopper(browser, p));
+    const first = median(rounds.map((r) => r.first));
+    const repeat = median(rounds.map((r) => r.repeat));
+    console.log(JSON.stringify({ path: p, rounds: ROUNDS, first, repeat, each: rounds }));
   }
 } finally {
   await browser.close();
