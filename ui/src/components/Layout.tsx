@@ -106,7 +106,7 @@ function TopBar() {
         <span className="location">
           {location ? (
             <>
-              {gate.packagingName && <span>{gate.packagingName} · </span>}
+              {gate.packagingName && <span>{`${gate.packagingName} · `}</span>}
               <span>{location}</span>{' '}
             </>
           ) : null}

@@ -67,11 +67,11 @@ export function ProductCard({ product, eager = false, add = false }: { product: 
         )}
         <span className="card-name">{product.product_name}</span>
       </a>
-      <span className="card-meta">
-        {product.types.name} · {product.size}
-      </span>
+      {/* Each text one string: the server writes adjacent texts as one, which hydration would split. */}
+      <span className="card-meta">{`${product.types.name} · ${product.size}`}</span>
       <span className="card-price">
-        {price.amount} <span className="per">/ {price.per}</span>
+        {`${price.amount} `}
+        <span className="per">{`/ ${price.per}`}</span>
       </span>
       {!product.orderable && <span className="badge">Out Of Stock</span>}
       {add && <CardAdd product={product} />}

@@ -76,7 +76,8 @@ function AddToCartForm({ p, options, chosen, onPack }: { p: ProductView; options
           />
         )}
         <p className="product-size">
-          <span className="label">Size</span> {p.size}
+          <span className="label">Size</span>
+          {` ${p.size}`}
         </p>
         {/* The form reads the quantity when it is sent. */}
         <QuantityCounter id="quantity" name="quantity" label="Quantity" value={1} onChange={() => {}} />
@@ -205,12 +206,10 @@ export function Product() {
           <h1 id="product-title" tabIndex={-1}>
             {p.product_name}
           </h1>
-          <p className="product-meta">
-            SKU {p.sku} · {p.types.name}
-          </p>
+          <p className="product-meta">{`SKU ${p.sku} · ${p.types.name}`}</p>
           <p className="product-price" aria-live="polite">
             {formatPhp(price)}
-            {chosen && <span className="per"> / {chosen.label.toLowerCase()}</span>}
+            {chosen && <span className="per">{` / ${chosen.label.toLowerCase()}`}</span>}
             {!chosen && <span className="per"> / keg</span>}
           </p>
           <AddToCartForm p={p} options={options} chosen={chosen} onPack={setPack} />
