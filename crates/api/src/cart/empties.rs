@@ -1,4 +1,4 @@
-//! Returned empties: `POST /api/v1/cart/empties`.
+//! Returned empties: `POST /api/v3/return-empty`.
 
 use super::*;
 

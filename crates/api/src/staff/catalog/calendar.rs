@@ -242,38 +242,18 @@ impl Endpoint for StaffHolidaySave {
         if !errors.is_empty() {
             return Err(ApiError::Fields(errors));
         }
-        let id = db::write_transaction(ctx.conn, |conn| -> Result<i32, ApiError> {
-            let before = match f.id {
-                Some(id) => {
-                    let h = db::calendar::holiday(conn, id)?
-                        .ok_or_else(|| ApiError::NotFound("No such holiday.".into()))?;
-                    stale(&holiday_version(&h), f.version.as_deref())?;
-                    Some(holiday_fields(&h))
-                }
-                None => None,
-            };
-            let id = db::calendar::put_holiday(conn, f.id, &name, &starts_on, &ends_on)?;
-            let after =
-                serde_json::json!({"name": name, "starts_on": starts_on, "ends_on": ends_on});
-            let action = if before.is_some() {
-                "holiday.change"
-            } else {
-                "holiday.add"
-            };
-            entry(
-                conn,
-                Some(&by),
-                action,
-                &format!("holiday {id}"),
-                before,
-                Some(after),
-            )?;
-            Ok(id)
-        })?;
-        Ok(CalendarSaved {
-            calendar: calendar(ctx)?,
-            id: Some(id),
-        })
+        let after = serde_json::json!({"name": name, "starts_on": starts_on, "ends_on": ends_on});
+        let put = |conn: &mut db::AnyConnection| {
+            db::calendar::put_holiday(conn, f.id, &name, &starts_on, &ends_on)
+        };
+        save(
+            ctx,
+            &by,
+            &HOLIDAYS,
+            (f.id, f.version.as_deref()),
+            put,
+            after,
+        )
     }
 }
 
@@ -334,37 +314,11 @@ impl Endpoint for StaffNoticeSave {
         if !errors.is_empty() {
             return Err(ApiError::Fields(errors));
         }
-        let id = db::write_transaction(ctx.conn, |conn| -> Result<i32, ApiError> {
-            let before = match f.id {
-                Some(id) => {
-                    let n = db::calendar::notice(conn, id)?
-                        .ok_or_else(|| ApiError::NotFound("No such notice.".into()))?;
-                    stale(&notice_version(&n), f.version.as_deref())?;
-                    Some(notice_fields(&n))
-                }
-                None => None,
-            };
-            let id = db::calendar::put_notice(conn, f.id, &title, &body, &starts_on, &ends_on)?;
-            let after = serde_json::json!({"title": title, "body": body, "starts_on": starts_on, "ends_on": ends_on});
-            let action = if before.is_some() {
-                "notice.change"
-            } else {
-                "notice.add"
-            };
-            entry(
-                conn,
-                Some(&by),
-                action,
-                &format!("notice {id}"),
-                before,
-                Some(after),
-            )?;
-            Ok(id)
-        })?;
-        Ok(CalendarSaved {
-            calendar: calendar(ctx)?,
-            id: Some(id),
-        })
+        let after = serde_json::json!({"title": title, "body": body, "starts_on": starts_on, "ends_on": ends_on});
+        let put = |conn: &mut db::AnyConnection| {
+            db::calendar::put_notice(conn, f.id, &title, &body, &starts_on, &ends_on)
+        };
+        save(ctx, &by, &NOTICES, (f.id, f.version.as_deref()), put, after)
     }
 }
 
@@ -394,14 +348,7 @@ impl Endpoint for StaffHolidayRemove {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
-        let kept = Kept {
-            kind: "holiday",
-            read: db::calendar::holiday,
-            version: holiday_version,
-            fields: holiday_fields,
-            remove: db::calendar::remove_holiday,
-        };
-        remove(ctx, f, &kept)
+        remove(ctx, f, &HOLIDAYS)
     }
 }
 
@@ -415,14 +362,7 @@ impl Endpoint for StaffNoticeRemove {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
-        let kept = Kept {
-            kind: "notice",
-            read: db::calendar::notice,
-            version: notice_version,
-            fields: notice_fields,
-            remove: db::calendar::remove_notice,
-        };
-        remove(ctx, f, &kept)
+        remove(ctx, f, &NOTICES)
     }
 }
 
@@ -433,6 +373,62 @@ struct Kept<R> {
     version: fn(&R) -> String,
     fields: fn(&R) -> serde_json::Value,
     remove: fn(&mut db::AnyConnection, i32) -> db::diesel::QueryResult<bool>,
+}
+
+const HOLIDAYS: Kept<Holiday> = Kept {
+    kind: "holiday",
+    read: db::calendar::holiday,
+    version: holiday_version,
+    fields: holiday_fields,
+    remove: db::calendar::remove_holiday,
+};
+
+const NOTICES: Kept<Notice> = Kept {
+    kind: "notice",
+    read: db::calendar::notice,
+    version: notice_version,
+    fields: notice_fields,
+    remove: db::calendar::remove_notice,
+};
+
+/// Adds the record (`id` none) or changes the one `id` names, unless its page is stale (`version`
+/// as the form saw it): `put` writes it and answers its id; recorded as `{kind}.add` or
+/// `{kind}.change` with the fields before and `after`.
+fn save<R>(
+    ctx: &mut Ctx,
+    by: &db::team::StaffRow,
+    kept: &Kept<R>,
+    (id, version): (Option<i32>, Option<&str>),
+    put: impl FnOnce(&mut db::AnyConnection) -> db::diesel::QueryResult<i32>,
+    after: serde_json::Value,
+) -> Result<CalendarSaved, ApiError> {
+    let kind = kept.kind;
+    let id = db::write_transaction(ctx.conn, |conn| -> Result<i32, ApiError> {
+        let before = match id {
+            Some(id) => {
+                let record = (kept.read)(conn, id)?
+                    .ok_or_else(|| ApiError::NotFound(format!("No such {kind}.")))?;
+                stale(&(kept.version)(&record), version)?;
+                Some((kept.fields)(&record))
+            }
+            None => None,
+        };
+        let id = put(conn)?;
+        let action = format!("{kind}.{}", if before.is_some() { "change" } else { "add" });
+        entry(
+            conn,
+            Some(by),
+            &action,
+            &format!("{kind} {id}"),
+            before,
+            Some(after),
+        )?;
+        Ok(id)
+    })?;
+    Ok(CalendarSaved {
+        calendar: calendar(ctx)?,
+        id: Some(id),
+    })
 }
 
 /// Removes the record the form names, unless its page is stale; recorded as `{kind}.remove`.
