@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use diesel::prelude::*;
 use serde::{Serialize, Serializer};
 
-use crate::models::Product;
+use crate::models::{Product, ProductValues};
 use crate::schema::*;
 use crate::AnyConnection;
 
@@ -834,31 +834,6 @@ fn plan(file: &CatalogFile, current: &CatalogFile, known: &Known) -> Plan {
 }
 
 #[derive(Insertable, AsChangeset)]
-#[diesel(table_name = products, treat_none_as_null = true)]
-struct ProductValues<'a> {
-    slug: &'a str,
-    product_name: &'a str,
-    sku: &'a str,
-    brand: &'a str,
-    size: &'a str,
-    price: i64,
-    price_per_case: i64,
-    unit_per_case: i32,
-    product_type_id: i32,
-    packaging_id: i32,
-    product_image: Option<&'a str>,
-    description: &'a str,
-    custom_description: &'a str,
-    style: &'a str,
-    orderable: bool,
-    sold_in_all_areas: bool,
-    best_seller: bool,
-    recommended: bool,
-    sort_order: i32,
-    created_on: &'a str,
-}
-
-#[derive(Insertable, AsChangeset)]
 #[diesel(table_name = deposits, treat_none_as_null = true)]
 struct DepositValues<'a> {
     name: &'a str,
@@ -969,6 +944,7 @@ fn write_product(
     known: &Known,
 ) -> QueryResult<()> {
     let values = ProductValues {
+        id,
         slug: &p.slug,
         product_name: &p.product_name,
         sku: &p.sku,
@@ -992,7 +968,7 @@ fn write_product(
     };
     if new {
         diesel::insert_into(products::table)
-            .values((products::id.eq(id), &values))
+            .values(&values)
             .execute(conn)?;
     } else {
         diesel::update(products::table.find(id))

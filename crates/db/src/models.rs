@@ -161,3 +161,31 @@ pub struct Promo {
     pub starts_on: String,
     pub ends_on: String,
 }
+
+/// A product as it is written: added with its id by the seed (`seed`) and the catalog file
+/// (`catalog_io`), or changed by the catalog file (`AsChangeset` never changes the id).
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = products, treat_none_as_null = true)]
+pub(crate) struct ProductValues<'a> {
+    pub id: i32,
+    pub slug: &'a str,
+    pub product_name: &'a str,
+    pub sku: &'a str,
+    pub brand: &'a str,
+    pub size: &'a str,
+    pub style: &'a str,
+    pub price: i64,
+    pub price_per_case: i64,
+    pub unit_per_case: i32,
+    pub product_type_id: i32,
+    pub packaging_id: i32,
+    pub product_image: Option<&'a str>,
+    pub description: &'a str,
+    pub custom_description: &'a str,
+    pub orderable: bool,
+    pub sold_in_all_areas: bool,
+    pub best_seller: bool,
+    pub recommended: bool,
+    pub sort_order: i32,
+    pub created_on: &'a str,
+}

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use serde::Deserialize;
 
+use crate::models::ProductValues;
 use crate::schema::*;
 use crate::{AnyConnection, DbError};
 
@@ -81,32 +82,6 @@ struct SeedProduct {
     sort_order: i32,
     created_on: String,
     areas: Option<SeedAreas>,
-}
-
-#[derive(Insertable)]
-#[diesel(table_name = products)]
-struct NewProduct<'a> {
-    id: i32,
-    slug: &'a str,
-    product_name: &'a str,
-    sku: &'a str,
-    brand: &'a str,
-    size: &'a str,
-    style: &'a str,
-    price: i64,
-    price_per_case: i64,
-    unit_per_case: i32,
-    product_type_id: i32,
-    packaging_id: i32,
-    product_image: Option<&'a str>,
-    description: &'a str,
-    custom_description: &'a str,
-    orderable: bool,
-    sold_in_all_areas: bool,
-    best_seller: bool,
-    recommended: bool,
-    sort_order: i32,
-    created_on: &'a str,
 }
 
 #[derive(Insertable, Deserialize)]
@@ -488,7 +463,7 @@ fn load_products(
     metro_manila: &[i64],
 ) -> Result<usize, DbError> {
     let mut areas = Vec::new();
-    let rows: Vec<NewProduct> = catalog
+    let rows: Vec<ProductValues> = catalog
         .products
         .iter()
         .map(|p| {
@@ -501,7 +476,7 @@ fn load_products(
                 product_id: p.id,
                 city_id,
             }));
-            Ok(NewProduct {
+            Ok(ProductValues {
                 id: p.id,
                 slug: &p.slug,
                 product_name: &p.product_name,
