@@ -7,6 +7,7 @@
 
 use diesel::prelude::*;
 
+use crate::models::ProductValues;
 use crate::schema::{data_version, product_areas, products, served_areas};
 use crate::AnyConnection;
 
@@ -166,30 +167,54 @@ const PACKS: [Pack; 11] = [
     },
 ];
 
-#[derive(Insertable)]
-#[diesel(table_name = products)]
-struct NewProduct {
+/// Product number `n` of the demo catalog: its own words (owned) and the rest of its row;
+/// `values` lends them to the row the store writes.
+struct Made {
     id: i32,
+    n: usize,
+    name: String,
     slug: String,
-    product_name: String,
     sku: String,
-    brand: String,
-    size: String,
-    style: String,
+    image: String,
+    description: String,
+    created_on: String,
+    brewery: &'static str,
+    style: &'static str,
+    pack: &'static Pack,
     price: i64,
     price_per_case: i64,
-    unit_per_case: i32,
-    product_type_id: i32,
-    packaging_id: i32,
-    product_image: Option<String>,
-    description: String,
-    custom_description: String,
-    orderable: bool,
-    sold_in_all_areas: bool,
-    best_seller: bool,
-    recommended: bool,
-    sort_order: i32,
-    created_on: String,
+}
+
+impl Made {
+    fn sold_in_all_areas(&self) -> bool {
+        self.n % 5 != 3
+    }
+
+    fn values(&self) -> ProductValues<'_> {
+        ProductValues {
+            id: self.id,
+            slug: &self.slug,
+            product_name: &self.name,
+            sku: &self.sku,
+            brand: self.brewery,
+            size: self.pack.size,
+            style: self.style,
+            price: self.price,
+            price_per_case: self.price_per_case,
+            unit_per_case: self.pack.unit_per_case,
+            product_type_id: self.pack.product_type,
+            packaging_id: self.pack.packaging,
+            product_image: Some(&self.image),
+            description: &self.description,
+            custom_description: "",
+            orderable: self.n % 20 != 7,
+            sold_in_all_areas: self.sold_in_all_areas(),
+            best_seller: self.n.is_multiple_of(97),
+            recommended: false,
+            sort_order: 1_000 + self.id,
+            created_on: &self.created_on,
+        }
+    }
 }
 
 fn slug(text: &str) -> String {
@@ -205,7 +230,7 @@ fn slug(text: &str) -> String {
 }
 
 /// Product number `n` of the demo catalog (every combination once, then again as a later batch).
-fn product(n: usize, id: i32) -> NewProduct {
+fn product(n: usize, id: i32) -> Made {
     let combos = BREWERIES.len() * STYLES.len() * EDITIONS.len() * PACKS.len();
     // A stride coprime with every count walks the combinations in a mixed order.
     let k = (n * 7_919) % combos;
@@ -230,19 +255,12 @@ fn product(n: usize, id: i32) -> NewProduct {
         2 => "can",
         _ => "keg",
     };
-    NewProduct {
+    Made {
         id,
+        n,
         slug: format!("{}-{}", slug(&name), id),
         sku: format!("DEMO-{id:06}"),
-        brand: brewery.to_string(),
-        size: pack.size.to_string(),
-        style: style.to_string(),
-        price,
-        price_per_case,
-        unit_per_case: pack.unit_per_case,
-        product_type_id: pack.product_type,
-        packaging_id: pack.packaging,
-        product_image: Some(format!("/img/packagings/{family}.svg")),
+        image: format!("/img/packagings/{family}.svg"),
         description: format!(
             "{brewery}'s {style}{}, by the {family} ({}).",
             if edition.is_empty() {
@@ -252,14 +270,13 @@ fn product(n: usize, id: i32) -> NewProduct {
             },
             pack.size
         ),
-        custom_description: String::new(),
-        orderable: n % 20 != 7,
-        sold_in_all_areas: n % 5 != 3,
-        best_seller: n.is_multiple_of(97),
-        recommended: false,
-        sort_order: 1_000 + id,
         created_on: format!("2026-{:02}-{:02}", 1 + n % 11, 1 + n % 28),
-        product_name: name,
+        name,
+        brewery,
+        style,
+        pack,
+        price,
+        price_per_case,
     }
 }
 
@@ -276,11 +293,11 @@ pub fn generate(conn: &mut AnyConnection, count: usize) -> QueryResult<usize> {
             .distinct()
             .load(conn)?;
         cities.sort_unstable();
-        let made: Vec<NewProduct> = (0..count).map(|n| product(n, first + n as i32)).collect();
+        let made: Vec<Made> = (0..count).map(|n| product(n, first + n as i32)).collect();
         let areas: Vec<(i32, i64)> = made
             .iter()
             .enumerate()
-            .filter(|(_, p)| !p.sold_in_all_areas && !cities.is_empty())
+            .filter(|(_, p)| !p.sold_in_all_areas() && !cities.is_empty())
             .flat_map(|(n, p)| {
                 let a = cities[n % cities.len()];
                 let b = cities[(n * 3 + 1) % cities.len()];
@@ -292,6 +309,8 @@ pub fn generate(conn: &mut AnyConnection, count: usize) -> QueryResult<usize> {
             })
             .collect();
         for chunk in made.chunks(500) {
+            let chunk: Vec<ProductValues> = chunk.iter().map(Made::values).collect();
+            let chunk = &chunk;
             match conn {
                 AnyConnection::Sqlite(c) => diesel::insert_into(products::table)
                     .values(chunk)
