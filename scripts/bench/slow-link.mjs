@@ -80,12 +80,20 @@ async function throttleWorkers(browser) {
   return targetInfos.filter((t) => t.type === 'service_worker').length;
 }
 
-/** The median of each figure over `visits` (the link's emulation varies by a few hundred ms a run). */
+/**
+ * The median of each figure over `visits` (the link's emulation varies by a few hundred ms a run),
+ * of the visits that have it (a visit without a first paint has `fcp` null): null when none has.
+ * A yes-or-no figure (`worker`) is yes when every visit says yes.
+ */
 function median(visits) {
-  const mid = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const out = {};
   for (const key of Object.keys(visits[0])) {
-    out[key] = typeof visits[0][key] === 'number' ? mid(visits.map((v) => v[key])) : visits.every((v) => v[key]);
+    const given = visits.map((v) => v[key]).filter((v) => v !== null && v !== undefined);
+    if (given.every((v) => typeof v === 'boolean')) out[key] = given.length === visits.length && given.every(Boolean);
+    else {
+      const numbers = given.filter((v) => typeof v === 'number').sort((a, b) => a - b);
+      out[key] = numbers.length ? numbers[Math.floor(numbers.length / 2)] : null;
+    }
   }
   return out;
 }

@@ -21,14 +21,24 @@ startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean
  * Hydrates `root`, saying on the console where the first render differs from the server's page.
  * Preact (build.mjs: `react-dom` is preact/compat) reports no mismatch: where its render and the
  * server's nodes differ it makes elements of its own, drops the server's and moves what follows.
- * Hydration runs at once and its effects' renders only after it, so an element added or removed
- * while it runs is such a difference (a text split in two is not: the server writes adjacent
- * texts as one). The browser tests fail on the message, as they did on React's.
+ * Hydration runs at once and its effects' renders only after it, so an element added or removed,
+ * or a text changed, while it runs is such a difference (a text split in two is not: the server
+ * writes adjacent texts as one). The browser tests fail on the message, as they did on React's.
  */
 function hydrateWatched(root: HTMLElement, app: ReactElement) {
   const watch = new MutationObserver(() => {});
   watch.observe(root, { childList: true, subtree: true });
+  const text = root.textContent ?? '';
   hydrateRoot(root, app);
+  // A text that differs Preact quietly rewrites: the page's whole text tells (a text split in two
+  // reads the same).
+  const now = root.textContent ?? '';
+  if (now !== text) {
+    let at = 0;
+    while (at < text.length && text[at] === now[at]) at += 1;
+    const near = (s: string) => JSON.stringify(s.slice(Math.max(0, at - 30), at + 30));
+    console.error(`hydration mismatch: the first render changed the page's text: ${near(text)} became ${near(now)}`);
+  }
   const changed: string[] = [];
   for (const r of watch.takeRecords()) {
     const where = r.target instanceof Element ? `${r.target.localName}${r.target.id ? `#${r.target.id}` : ''}` : '#text';

@@ -318,7 +318,8 @@ fn stored_blocks(out: &mut Vec<u8>, data: &[u8]) {
 }
 
 /// Text as the renderer (preact-render-to-string) escapes it in HTML, text and attribute values
-/// alike: `"`, `&` and `<`, nothing else.
+/// alike: `"`, `&` and `<`, nothing else. (An attribute the renderer finds empty it writes bare,
+/// `value`; a slot filled with nothing is `value=""`: the same to a browser.)
 pub fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

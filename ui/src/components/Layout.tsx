@@ -256,7 +256,7 @@ export function Layout({ children, account, search, newsletter }: { children: Re
         <div className="wrap header-row">
           <MenuDrawer drawer={drawers.menu} />
           <a className="brand" href="/">
-            {/* Low priority: React would otherwise preload the 300-byte logo ahead of the page, in the first round trip. */}
+            {/* Low priority: on a slow link the 300-byte logo waits behind the page's scripts and pictures. */}
             <img src="/img/favicon.svg" alt="" width={24} height={24} fetchPriority="low" /> Tala Brewing Co.
           </a>
           <nav aria-label="Main" className="desktop-only">
