@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import type { DisabledProduct } from '../api/contract.gen';
 import { Dialog } from './Dialog';
 
@@ -9,7 +9,9 @@ import { Dialog } from './Dialog';
 export function CartErrorDialog({ message, products, onClose }: { message: string; products: DisabledProduct[]; onClose: () => void }) {
   // What had focus before the dialog took it (read before the dialog's own effect focuses it).
   const [before] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
-  useEffect(
+  // Given back as the dialog goes, in the same commit (a passive effect's cleanup may run a frame
+  // after the dialog left, and focus sits on the page's body in between).
+  useLayoutEffect(
     () => () => {
       if (before instanceof HTMLElement && before.isConnected) before.focus();
     },
