@@ -162,8 +162,9 @@ pub struct Promo {
     pub ends_on: String,
 }
 
-/// A product as it is written: added with its id by the seed (`seed`) and the catalog file
-/// (`catalog_io`), or changed by the catalog file (`AsChangeset` never changes the id).
+/// A product as it is written: added with its id by the seed (`seed`), the demo catalog
+/// (`demo_catalog`) and the catalog file (`catalog_io`), or changed by the catalog file
+/// (`AsChangeset` never changes the id).
 #[derive(Insertable, AsChangeset)]
 #[diesel(table_name = products, treat_none_as_null = true)]
 pub(crate) struct ProductValues<'a> {
