@@ -212,9 +212,9 @@ impl Endpoint for Subscribe {
     }
 }
 
-/// Newsletter signups a client may try in ten minutes, and one address may receive in an hour.
+/// Newsletter signups a client may try in ten minutes (one address receives at most
+/// [`framework::limits::MAILS_PER_ADDRESS`] an hour).
 pub const SIGNUPS_PER_CLIENT: i32 = framework::limits::NEWSLETTER;
-pub const SIGNUPS_PER_ADDRESS: i32 = 3;
 
 /// A newsletter signup, for the JSON call and the form post alike: the success text, a 422
 /// naming the field, or a 429 past the rate limits (kept in the database, so every app server
@@ -229,7 +229,7 @@ pub fn subscribe(
         field: "email",
         message: msg.into(),
     })?;
-    ctx.limit("newsletter address", &email, SIGNUPS_PER_ADDRESS, 3600)?;
+    ctx.limit_mails("newsletter address", &email)?;
     let stamp = stamp(now);
     let token = framework::session::new_token();
     let expires = domain::calendar::unix_now() + CONFIRM_DAYS * 86_400;

@@ -49,7 +49,7 @@ pub(crate) fn confirm_password(
         return Err(ApiError::TooMany(wait));
     }
     if !user.password_set {
-        ctx.limit("reset link address", &user.email, 3, 3600)?;
+        ctx.limit_mails("reset link address", &user.email)?;
         mail_reset_link(ctx, user)?;
         return Err(ApiError::Invalid {
             field: "current_password",
@@ -280,7 +280,7 @@ impl Endpoint for ResetLink {
             field: "email",
             message: m.into(),
         })?;
-        ctx.limit("reset link address", &email, 3, 3600)?;
+        ctx.limit_mails("reset link address", &email)?;
         // Either way one message is queued (and mailing happens off the request): the answer and
         // its time are the same whether or not the address has an account.
         // The note to an address without an account goes at most once a day (the store must

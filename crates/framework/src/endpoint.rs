@@ -247,6 +247,13 @@ impl<'a> Ctx<'a> {
         Ok(value)
     }
 
+    /// Counts one mail of kind `action` to `address` against
+    /// [`limits::MAILS_PER_ADDRESS`](crate::limits::MAILS_PER_ADDRESS) an hour.
+    pub fn limit_mails(&mut self, action: &str, address: &str) -> Result<(), ApiError> {
+        use crate::limits::{MAILS_PER_ADDRESS, MAIL_WINDOW};
+        self.limit(action, address, MAILS_PER_ADDRESS, MAIL_WINDOW)
+    }
+
     /// Counts one use of `action` by this client (or of a subject, such as an address) against a
     /// limit of `limit` uses in `window` seconds; past it, a 429 with Retry-After.
     pub fn limit(

@@ -27,3 +27,9 @@ pub const GUEST_SESSIONS: i32 = 1000;
 pub const PROFILE: i32 = 300;
 /// The window of the per-client limits above but the profile's: ten minutes.
 pub const WINDOW: i64 = 600;
+/// Mails one email address may be sent by one kind of request in [`MAIL_WINDOW`] (a link to
+/// register, to reset a password, to confirm a newsletter signup): the store must not become a
+/// way to flood a stranger's mailbox.
+pub const MAILS_PER_ADDRESS: i32 = 3;
+/// The window of [`MAILS_PER_ADDRESS`]: an hour.
+pub const MAIL_WINDOW: i64 = 3600;

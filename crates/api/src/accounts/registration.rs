@@ -86,7 +86,7 @@ impl Endpoint for PreRegister {
             framework::limits::WINDOW,
         )?;
         let mut row = check_form(&form)?;
-        ctx.limit("pre-register address", &row.email, 3, 3600)
+        ctx.limit_mails("pre-register address", &row.email)
             .map_err(|e| match e {
                 ApiError::TooMany(wait) => ApiError::LinkSent(wait),
                 other => other,

@@ -245,19 +245,8 @@ pub fn actor(member: &StaffRow) -> String {
     format!("{} ({})", member.name, member.email)
 }
 
-/// Records a staff write of `by` (none: the command line).
-pub fn record(
-    conn: &mut db::AnyConnection,
-    by: Option<&StaffRow>,
-    action: &str,
-    subject: &str,
-    before: Option<serde_json::Value>,
-    after: Option<serde_json::Value>,
-) -> Result<(), ApiError> {
-    Ok(entry(conn, by, action, subject, before, after)?)
-}
-
-/// [`record`], answering the database's error as it is (inside a transaction of `db`'s own).
+/// Records a staff write of `by` (none: the command line) in the audit log, in the caller's
+/// transaction.
 pub fn entry(
     conn: &mut db::AnyConnection,
     by: Option<&StaffRow>,

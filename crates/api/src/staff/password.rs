@@ -83,7 +83,7 @@ impl Endpoint for StaffPassword {
         crate::accounts::new_password(&f.password, &[&member.email, &member.name])?;
         let password_hash = crate::accounts::hash_password(&f.password)?;
         db::team::use_link(ctx.conn, &hash, &password_hash, now())?.ok_or_else(gone)?;
-        record(
+        entry(
             ctx.conn,
             Some(&member),
             "staff.password",

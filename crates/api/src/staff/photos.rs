@@ -8,7 +8,7 @@ use db::catalog::{Photo, PhotoOwner};
 use db::team::StaffRow;
 use framework::error::ApiError;
 
-use super::record;
+use super::entry;
 
 /// What a photo is given to: a product by its SKU, or a home page banner by its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,7 +128,7 @@ fn set(
             return Ok(false);
         }
         db::catalog::set_photo(conn, held.id, photo)?;
-        record(
+        entry(
             conn,
             by,
             held.action,

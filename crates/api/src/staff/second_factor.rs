@@ -203,7 +203,7 @@ impl Endpoint for StaffSecondFactor {
                 }
                 let hashes: Vec<String> = p.codes.iter().map(|c| code_hash(c)).collect();
                 db::team::confirm_second_factor(ctx.conn, member.id, &p.secret, &hashes)?;
-                record(
+                entry(
                     ctx.conn,
                     Some(&member),
                     "staff.second_factor",

@@ -64,7 +64,7 @@ pub fn add_member(
     let member = db::team::by_id(conn, id)?
         .ok_or_else(|| ApiError::Internal("the new member of staff vanished".into()))?;
     password::invite(conn, base, &member)?;
-    record(
+    entry(
         conn,
         by,
         "staff.add",
@@ -122,7 +122,7 @@ pub fn change_member(
             (None, Some(true)) => "staff.disable",
             _ => "staff.enable",
         };
-        record(
+        entry(
             conn,
             by,
             action,
@@ -133,7 +133,7 @@ pub fn change_member(
     }
     if change.invite {
         password::invite(conn, base, &after)?;
-        record(
+        entry(
             conn,
             by,
             "staff.invite",

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::super::{record, staff};
+use super::super::{entry, staff};
 use super::{StatusChoice, WORKERS};
 use crate::orders::read::OrderPath;
 use crate::orders::OrderView;
@@ -129,14 +129,14 @@ impl Endpoint for StaffOrderNote {
         let member = signed.member;
         db::transaction(ctx.conn, |conn| {
             db::staff::add_note(conn, id, member.id, body, domain::calendar::unix_now())?;
-            record(
+            Ok::<_, ApiError>(entry(
                 conn,
                 Some(&member),
                 "order.note",
                 &format!("order {id}"),
                 None,
                 Some(serde_json::json!({ "note": body })),
-            )
+            )?)
         })?;
         view(ctx, id)
     }

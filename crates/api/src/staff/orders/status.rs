@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::super::{record, staff};
+use super::super::{entry, staff};
 use super::WORKERS;
 use crate::orders::OrderView;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
@@ -89,7 +89,7 @@ pub fn change_status(
         let link = member.then(|| format!("{base}/active-order/{id}"));
         Some(queue_status_mail(conn, &view, pickup, link, reason)?)
     };
-    record(
+    entry(
         conn,
         by,
         "order.status",

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use super::plan::{add_orders, chosen, stop_ids, takeable, RunChanged};
 use super::run::{view, RunView};
 use super::{dispatcher, invalid, RunPath};
-use crate::staff::record;
+use crate::staff::entry;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody};
 use framework::error::ApiError;
 
@@ -71,14 +71,14 @@ impl Endpoint for StaffRunStops {
             }
             let last = stops.iter().map(|s| s.seq).max().unwrap_or(0);
             let numbers = add_orders(conn, id, orders, last)?;
-            record(
+            Ok::<_, ApiError>(entry(
                 conn,
                 Some(&member),
                 "run.add",
                 &format!("run {id}"),
                 None,
                 Some(serde_json::json!({ "orders": numbers })),
-            )
+            )?)
         })?;
         view(ctx, id)
     }
@@ -159,7 +159,7 @@ impl Endpoint for StaffRunArrange {
             if !deleted {
                 db::runs::renumber(conn, id, &order_ids)?;
             }
-            record(
+            entry(
                 conn,
                 Some(&member),
                 "run.arrange",
@@ -230,7 +230,7 @@ impl Endpoint for StaffRunSend {
                 )?;
             }
             db::runs::send(conn, id, now)?;
-            record(
+            entry(
                 conn,
                 Some(&member),
                 "run.send",

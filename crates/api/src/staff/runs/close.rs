@@ -12,7 +12,7 @@ use super::run::{view, RunView};
 use super::{
     dispatcher, invalid, load_stops, pesos, ContainerCount, RunLine, RunPath, RunState, RunTotals,
 };
-use crate::staff::record;
+use crate::staff::entry;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
 
@@ -75,7 +75,7 @@ impl Endpoint for StaffRunClose {
                 )));
             }
             db::runs::close(conn, id, cash, now)?;
-            record(
+            Ok::<_, ApiError>(entry(
                 conn,
                 Some(&member),
                 "run.close",
@@ -86,7 +86,7 @@ impl Endpoint for StaffRunClose {
                     "cash_reported": totals.cash_reported,
                     "difference": cash - totals.cash_reported,
                 })),
-            )
+            )?)
         })?;
         view(ctx, id)
     }

@@ -7,7 +7,7 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{dispatcher, invalid, lines, RunLine, EVERYONE};
-use crate::staff::{record, staff};
+use crate::staff::{entry, staff};
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
 
@@ -366,7 +366,7 @@ impl Endpoint for StaffRunCreate {
             }
             let run = db::runs::create(conn, &day, rider, now)?;
             let numbers = add_orders(conn, run, orders, 0)?;
-            record(
+            entry(
                 conn,
                 Some(&member),
                 "run.create",

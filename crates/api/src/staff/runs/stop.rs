@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::run::{view, RunView};
 use super::{invalid, pesos, visible, RunState};
-use crate::staff::record;
+use crate::staff::entry;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
 use framework::error::ApiError;
 
@@ -216,7 +216,7 @@ fn end(
         )));
     }
     move_order(conn, member, order, &ended, (base, now))?;
-    record(
+    entry(
         conn,
         Some(member),
         "run.stop",
