@@ -177,9 +177,10 @@ async fn serves_hashed_assets_and_images(b: Backend) {
         .to_str()
         .unwrap()
         .contains("immutable"));
-    let img = send!(store, get("/img/products/tala-pale-pilsen-320ml.svg", ""));
+    let img = send!(store, get("/img/products/tala-pale-pilsen-320ml.webp", ""));
     assert_eq!(img.status, StatusCode::OK);
-    assert!(img.text().starts_with("<svg"));
+    assert_eq!(img.headers.get("content-type").unwrap(), "image/webp");
+    assert!(img.body.starts_with(b"RIFF") && img.body[8..12] == *b"WEBP");
 }
 both!(serves_hashed_assets_and_images);
 

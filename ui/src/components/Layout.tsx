@@ -256,8 +256,13 @@ export function Layout({ children, account, search, newsletter }: { children: Re
         <div className="wrap header-row">
           <MenuDrawer drawer={drawers.menu} />
           <a className="brand" href="/">
-            {/* Low priority: on a slow link the 300-byte logo waits behind the page's scripts and pictures. */}
-            <img src="/img/favicon.svg" alt="" width={24} height={24} fetchPriority="low" /> Tala Brewing Co.
+            {/* The logo (public/img/favicon.svg) drawn in the page: as a picture it cost a request
+                and a document of its own on the page's thread before the first paint. */}
+            <svg aria-hidden="true" width="24" height="24" viewBox="0 0 32 32">
+              <rect width="32" height="32" rx="6" fill="#5e3305" />
+              <path d="M16 5l3.2 7 7.6.8-5.7 5.1 1.6 7.5L16 21.6 9.3 25.4l1.6-7.5L5.2 12.8l7.6-.8z" fill="#f2b705" />
+            </svg>
+            {' Tala Brewing Co.'}
           </a>
           <nav aria-label="Main" className="desktop-only">
             <ul className="main-nav">

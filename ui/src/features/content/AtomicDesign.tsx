@@ -17,7 +17,7 @@ const sample = (id: number, over: Partial<Product> = {}): Product => ({
   unit_per_case: 24,
   types: { id: 2, name: 'Full Goods' },
   packaging: { id: 1, name: 'BOTTLES' },
-  product_image: '/img/products/tala-pale-pilsen-320ml.svg',
+  product_image: '/img/products/tala-pale-pilsen-320ml.webp',
   photo: null,
   description: '',
   custom_description: '',
@@ -100,7 +100,7 @@ function Cards() {
             product_name: 'Tala Pale Pilsen Can 330 ml',
             types: { id: 1, name: 'Cans' },
             price_per_case: 139200,
-            product_image: '/img/products/tala-pale-pilsen-can-330ml.svg',
+            product_image: '/img/products/tala-pale-pilsen-can-330ml.webp',
           })}
         />
       </ul>
