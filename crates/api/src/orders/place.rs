@@ -121,8 +121,9 @@ fn check_form(
     c.finish(value).map_err(ApiError::Fields)
 }
 
-/// Order confirmations a guest's address is mailed in an hour; later orders' are held.
-pub const MAILS_PER_ADDRESS: i32 = 3;
+// Order confirmations a guest's address is mailed in an hour (later orders' are held): the
+// store's one rule for mails to an address.
+use framework::limits::{MAILS_PER_ADDRESS, MAIL_WINDOW};
 
 /// Orders placed by this process since it started (the metrics' `store_orders_placed_total`);
 /// a submit answered with an order placed before does not count.
@@ -382,7 +383,7 @@ impl<'a> NewOrder<'a> {
             return Ok(true);
         }
         let key = format!("order mail:{}", self.checked.email.to_lowercase());
-        let (sent, _) = db::limits::rate_count(conn, &key, self.unix, 3600)?;
+        let (sent, _) = db::limits::rate_count(conn, &key, self.unix, MAIL_WINDOW)?;
         Ok(sent <= MAILS_PER_ADDRESS)
     }
 
