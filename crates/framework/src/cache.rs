@@ -77,6 +77,8 @@ pub struct Cached {
     brotli: OnceLock<Bytes>,
     /// Answered once and dropped (a staff page, a private answer): compressed fast, not hard.
     once: bool,
+    /// Compressed already (a picture, a font): answered as it is ([`Cached::as_it_is`]).
+    packed: bool,
 }
 
 /// Brotli's quality and window for an answer kept and served many times (compressed once, so
@@ -101,7 +103,15 @@ impl Cached {
             gzip: OnceLock::new(),
             brotli: OnceLock::new(),
             once: false,
+            packed: false,
         }
+    }
+
+    /// The same answer, whose body is compressed in its own format (WebP, PNG, JPEG, WOFF2):
+    /// always answered as it is, as gzip or brotli would only spend time to gain nothing.
+    pub fn as_it_is(mut self) -> Self {
+        self.packed = true;
+        self
     }
 
     /// The same answer, to be answered once and dropped: compressed for speed rather than size.
@@ -229,7 +239,7 @@ impl Cached {
     /// The answer for this request: 304 when its `If-None-Match` names this body, else the body
     /// in the best encoding the client takes.
     pub fn respond(&self, req: &HttpRequest) -> HttpResponse {
-        let encoding = if self.len < COMPRESS_FROM {
+        let encoding = if self.len < COMPRESS_FROM || self.packed {
             Encoding::Identity
         } else {
             Encoding::negotiate(req)

@@ -122,7 +122,11 @@ fn read_dir(
             sibling("gz"),
             sibling("br"),
         );
-        files.insert(url, Arc::new(file));
+        let packed = matches!(
+            url.rsplit('.').next(),
+            Some("png" | "jpg" | "jpeg" | "webp" | "woff2")
+        );
+        files.insert(url, Arc::new(if packed { file.as_it_is() } else { file }));
     }
     Ok(())
 }
@@ -151,12 +155,13 @@ mod tests {
         let img = dir.path().join("public/img/products");
         std::fs::create_dir_all(&img).unwrap();
         std::fs::write(img.join("a.svg"), "<svg/>").unwrap();
+        std::fs::write(img.join("b.webp"), [7u8; 2048]).unwrap();
         let root = dir.path().join("dist/root");
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(root.join("sw.js"), "self.x=1").unwrap();
         std::fs::write(root.join("manifest.webmanifest"), "{}").unwrap();
         let a = Assets::load(&dir.path().join("dist"), &dir.path().join("public")).unwrap();
-        assert_eq!(a.len(), 4);
+        assert_eq!(a.len(), 5);
         let req = actix_web::test::TestRequest::default().to_http_request();
         let sw = a.get("/sw.js").unwrap().respond(&req);
         assert_eq!(sw.headers().get("cache-control").unwrap(), "no-cache");
@@ -178,6 +183,10 @@ mod tests {
             .to_http_request();
         let res = a.get("/assets/app-1.js").unwrap().respond(&req);
         assert_eq!(res.headers().get("content-encoding").unwrap(), "gzip");
+        // A picture is compressed in its own format: never again.
+        let picture = a.get("/img/products/b.webp").unwrap().respond(&req);
+        assert!(picture.headers().get("content-encoding").is_none());
+        assert_eq!(picture.headers().get("content-type").unwrap(), "image/webp");
         assert_eq!(
             res.headers().get("cache-control").unwrap(),
             "public, max-age=31536000, immutable"
