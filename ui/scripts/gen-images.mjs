@@ -83,58 +83,61 @@ const draw = (id, c, label, size) => product(c, SHAPES[id].art(c), label, size, 
  * most used colours (the flat colours and the text's smoothest edges), written as lossless WebP
  * by the media crate's libwebp (`crates/media/examples/lossless.rs`; about 700 bytes, against 320
  * of gzipped SVG). Why pictures: a browser makes each SVG picture a document
- * of its own, on the page's thread (20-40 ms each at a quarter of a phone's CPU: 360 ms for a list
- * of twelve), where a WebP decodes off it.
+ * of its own, on the page's thread (20-40 ms each at a quarter of a phone's CPU: 357 ms for
+ * /buy-beer's twelve and the logo), where a WebP decodes off it.
  */
 async function pictures(drawings) {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage();
   const dir = mkdtempSync(join(tmpdir(), 'drawings-'));
-  const pairs = [];
-  for (const [path, svg] of drawings) {
-    const url = await page.evaluate(async (svg) => {
-      const img = new Image();
-      img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.naturalWidth;
-      canvas.height = img.naturalHeight;
-      const g = canvas.getContext('2d');
-      g.drawImage(img, 0, 0);
-      const d = g.getImageData(0, 0, canvas.width, canvas.height);
-      const counts = new Map();
-      for (let i = 0; i < d.data.length; i += 4) {
-        const k = (d.data[i] << 16) | (d.data[i + 1] << 8) | d.data[i + 2];
-        counts.set(k, (counts.get(k) ?? 0) + 1);
-      }
-      const palette = [...counts]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 16)
-        .map(([k]) => [k >> 16, (k >> 8) & 255, k & 255]);
-      for (let i = 0; i < d.data.length; i += 4) {
-        let best = palette[0];
-        let far = Infinity;
-        for (const c of palette) {
-          const f = (c[0] - d.data[i]) ** 2 + (c[1] - d.data[i + 1]) ** 2 + (c[2] - d.data[i + 2]) ** 2;
-          if (f < far) [best, far] = [c, f];
+  try {
+    const page = await browser.newPage();
+    const pairs = [];
+    for (const [path, svg] of drawings) {
+      const url = await page.evaluate(async (svg) => {
+        const img = new Image();
+        img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const g = canvas.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, canvas.width, canvas.height);
+        const counts = new Map();
+        for (let i = 0; i < d.data.length; i += 4) {
+          const k = (d.data[i] << 16) | (d.data[i + 1] << 8) | d.data[i + 2];
+          counts.set(k, (counts.get(k) ?? 0) + 1);
         }
-        [d.data[i], d.data[i + 1], d.data[i + 2], d.data[i + 3]] = [...best, 255];
-      }
-      g.putImageData(d, 0, 0);
-      return canvas.toDataURL('image/png');
-    }, svg);
-    const png = join(dir, `${pairs.length / 2}.png`);
-    writeFileSync(png, Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
-    mkdirSync(out(path.slice(0, path.lastIndexOf('/'))), { recursive: true });
-    pairs.push(png, out(path));
+        const palette = [...counts]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 16)
+          .map(([k]) => [k >> 16, (k >> 8) & 255, k & 255]);
+        for (let i = 0; i < d.data.length; i += 4) {
+          let best = palette[0];
+          let far = Infinity;
+          for (const c of palette) {
+            const f = (c[0] - d.data[i]) ** 2 + (c[1] - d.data[i + 1]) ** 2 + (c[2] - d.data[i + 2]) ** 2;
+            if (f < far) [best, far] = [c, f];
+          }
+          [d.data[i], d.data[i + 1], d.data[i + 2], d.data[i + 3]] = [...best, 255];
+        }
+        g.putImageData(d, 0, 0);
+        return canvas.toDataURL('image/png');
+      }, svg);
+      const png = join(dir, `${pairs.length / 2}.png`);
+      writeFileSync(png, Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+      mkdirSync(out(path.slice(0, path.lastIndexOf('/'))), { recursive: true });
+      pairs.push(png, out(path));
+    }
+    const workspace = fileURLToPath(new URL('../..', import.meta.url));
+    execFileSync('cargo', ['run', '-q', '-p', 'media', '--example', 'lossless', '--', ...pairs], { cwd: workspace, stdio: 'inherit' });
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  await browser.close();
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  execFileSync('cargo', ['run', '-q', '-p', 'media', '--example', 'lossless', '--', ...pairs], { cwd: root, stdio: 'inherit' });
-  rmSync(dir, { recursive: true });
 }
 
 await pictures(
