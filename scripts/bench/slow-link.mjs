@@ -62,20 +62,25 @@ async function visit(context, url, counted) {
  */
 async function hydratedAt(cdp) {
   const expression = "performance.getEntriesByName('hydrated')[0]?.startTime ?? null";
-  const until = Date.now() + 120_000;
-  for (;;) {
-    // Between the commit and the new document's first script the page has no context to ask; a
-    // closed or crashed page is an error at once, a renderer that does not answer one at the limit.
-    const left = new Promise((_, fail) => setTimeout(() => fail(new Error('the page did not hydrate within 2 minutes')), until - Date.now()));
-    const at = await Promise.race([cdp.send('Runtime.evaluate', { expression, returnByValue: true }), left])
-      .then((r) => r.result.value)
-      .catch((e) => {
-        if (/closed|crashed|did not hydrate/i.test(String(e))) throw e;
-        return null;
-      });
-    if (typeof at === 'number') return at;
-    if (Date.now() > until) throw new Error('the page did not hydrate within 2 minutes');
-    await new Promise((r) => setTimeout(r, 50));
+  let timer;
+  const late = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error('the page did not hydrate within 2 minutes')), 120_000);
+  });
+  try {
+    for (;;) {
+      // Between the commit and the new document's first script the page has no context to ask; a
+      // closed or crashed page is an error at once, a renderer that does not answer one at the limit.
+      const at = await Promise.race([cdp.send('Runtime.evaluate', { expression, returnByValue: true }), late])
+        .then((r) => r.result.value)
+        .catch((e) => {
+          if (/closed|crashed|did not hydrate/i.test(String(e))) throw e;
+          return null;
+        });
+      if (typeof at === 'number') return at;
+      await Promise.race([new Promise((r) => setTimeout(r, 50)), late]);
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 
