@@ -3,15 +3,17 @@
 // part every launcher's mask shows). Rendered by Debian's chromium; the PNGs are committed.
 // Run: node scripts/gen-icons.mjs   (from ui/)
 import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const out = (name) => fileURLToPath(new URL(`../public/img/icons/${name}`, import.meta.url));
-const STAR = 'M16 5l3.2 7 7.6.8-5.7 5.1 1.6 7.5L16 21.6 9.3 25.4l1.6-7.5L5.2 12.8l7.6-.8z';
+/** The store's logo (the header draws it too). */
+const LOGO = JSON.parse(readFileSync(new URL('../src/components/logo.json', import.meta.url), 'utf8'));
 /** The favicon at `size` px; `maskable`: a full square, the star scaled into the safe zone. */
 const svg = (size, maskable) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="${size}" height="${size}">` +
-  `<rect width="32" height="32" rx="${maskable ? 0 : 6}" fill="#5e3305"/>` +
-  `<path d="${STAR}" fill="#f2b705" transform="${maskable ? 'translate(3.2 3.2) scale(0.8)' : ''}"/></svg>`;
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${LOGO.viewBox}" width="${size}" height="${size}">` +
+  `<rect width="32" height="32" rx="${maskable ? 0 : LOGO.corner}" fill="${LOGO.ground}"/>` +
+  `<path d="${LOGO.star}" fill="${LOGO.starColour}" transform="${maskable ? 'translate(3.2 3.2) scale(0.8)' : ''}"/></svg>`;
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',

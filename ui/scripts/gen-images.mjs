@@ -166,5 +166,10 @@ catalog.banners.forEach((b, i) => {
   write(b.mobile_image, banner(480, 480, titles[i].length > 18 ? titles[i].slice(0, 18) + '…' : titles[i], ''));
 });
 
-write('/img/favicon.svg', `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#5e3305"/><path d="M16 5l3.2 7 7.6.8-5.7 5.1 1.6 7.5L16 21.6 9.3 25.4l1.6-7.5L5.2 12.8l7.6-.8z" fill="#f2b705"/></svg>`);
+// The store's logo (the header draws it too).
+const logo = JSON.parse(readFileSync(new URL('src/components/logo.json', root), 'utf8'));
+write(
+  '/img/favicon.svg',
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${logo.viewBox}"><rect width="32" height="32" rx="${logo.corner}" fill="${logo.ground}"/><path d="${logo.star}" fill="${logo.starColour}"/></svg>`,
+);
 console.log(`wrote ${catalog.products.length} product images, ${catalog.packagings.length} packagings, ${catalog.banners.length} banners`);

@@ -7,6 +7,7 @@ import { useGate } from '../lib/gate';
 import { usePage } from '../page';
 import { CART_DRAWER_MESSAGE, CART_DRAWER_TITLE, CartDrawerBody } from './CartDrawer';
 import { Drawer, type DrawerRef } from './Drawer';
+import LOGO from './logo.json';
 
 /** The header's menus: [address, label]. */
 const TOP_LINKS: [string, string][] = [
@@ -256,11 +257,11 @@ export function Layout({ children, account, search, newsletter }: { children: Re
         <div className="wrap header-row">
           <MenuDrawer drawer={drawers.menu} />
           <a className="brand" href="/">
-            {/* The logo (public/img/favicon.svg) drawn in the page: as a picture it cost a request
-                and a document of its own on the page's thread before the first paint. */}
-            <svg aria-hidden="true" width="24" height="24" viewBox="0 0 32 32">
-              <rect width="32" height="32" rx="6" fill="#5e3305" />
-              <path d="M16 5l3.2 7 7.6.8-5.7 5.1 1.6 7.5L16 21.6 9.3 25.4l1.6-7.5L5.2 12.8l7.6-.8z" fill="#f2b705" />
+            {/* The logo drawn in the page: as a picture (/img/favicon.svg) it cost a request and a
+                document of its own on the page's thread before the first paint. */}
+            <svg aria-hidden="true" width="24" height="24" viewBox={LOGO.viewBox}>
+              <rect width="32" height="32" rx={LOGO.corner} fill={LOGO.ground} />
+              <path d={LOGO.star} fill={LOGO.starColour} />
             </svg>
             {' Tala Brewing Co.'}
           </a>
