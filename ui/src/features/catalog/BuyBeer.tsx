@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LIST_MAX_PESOS, LIST_SORTS, type Facet, type ProductList, type ProductView } from '../../api/contract.gen';
 import { ProductGrid } from '../../components/ProductCard';
@@ -142,7 +142,8 @@ function useLoadMore(list: ProductList) {
   const [loading, setLoading] = useState<'idle' | 'loading' | 'failed'>('idle');
   const grid = useRef<HTMLDivElement>(null);
   const focusFrom = useRef<number | null>(null);
-  useEffect(() => {
+  // In the commit that adds them (a layout effect), so the count and the focus change together.
+  useLayoutEffect(() => {
     const from = focusFrom.current;
     if (from === null) return;
     focusFrom.current = null;

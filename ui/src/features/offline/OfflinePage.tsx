@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { count } from '../../lib/cart';
+import { useHydrated } from '../../page';
 import { formatPhp } from '../../lib/money';
 import { loadLastCart, type LastCart } from './last-cart';
 import { PAGES_CACHE } from './rules';
@@ -36,6 +37,7 @@ function time(at: number): string {
 }
 
 export function OfflinePage() {
+  const hydrated = useHydrated();
   const [pages, setPages] = useState<KeptPage[] | null>(null);
   const [cart, setCart] = useState<LastCart | null>(null);
   useEffect(() => {
@@ -53,8 +55,9 @@ export function OfflinePage() {
         saw them; your cart is kept by the store and waits for you.
       </p>
       <p>
-        {/* The address asked for (this page stands in for any): opened again. */}
-        <a className="button" href="">
+        {/* The address asked for (this page stands in for any) opened again; before the script runs,
+            the shop, as the worker's own last-resort page does. */}
+        <a className="button" href={hydrated ? location.pathname + location.search : '/buy-beer'}>
           Try again
         </a>
       </p>
