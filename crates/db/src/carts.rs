@@ -131,13 +131,10 @@ pub fn find_or_create(conn: &mut AnyConnection, owner: Owner, now: i64) -> Query
 /// Takes the cart for a change (first statement of the change's transaction) and counts the
 /// change: its revision goes up by one. Answers the new revision.
 pub fn lock(conn: &mut AnyConnection, cart: i64, now: i64) -> QueryResult<i64> {
-    let q = diesel::update(carts::table.find(cart)).set((
-        carts::revision.eq(carts::revision + 1),
-        carts::updated_at.eq(now),
-    ));
+    let q = crate::fixed::Lock { cart, now };
     match conn {
-        AnyConnection::Postgresql(c) => q.returning(carts::revision).get_result(c),
-        AnyConnection::Sqlite(c) => q.returning(carts::revision).get_result(c),
+        AnyConnection::Postgresql(c) => q.get_result(c),
+        AnyConnection::Sqlite(c) => q.get_result(c),
     }
 }
 
@@ -150,15 +147,15 @@ pub fn lock_placed(
     barangay: domain::BarangayId,
     street: Option<domain::StreetId>,
 ) -> QueryResult<CartRow> {
-    let q = diesel::update(carts::table.find(cart)).set((
-        carts::revision.eq(carts::revision + 1),
-        carts::updated_at.eq(now),
-        carts::barangay_id.eq(barangay.get()),
-        carts::street_id.eq(street.map(domain::StreetId::get)),
-    ));
+    let q = crate::fixed::LockPlaced {
+        cart,
+        now,
+        barangay: barangay.get(),
+        street: street.map(domain::StreetId::get),
+    };
     match conn {
-        AnyConnection::Postgresql(c) => q.returning(CartRow::as_returning()).get_result(c),
-        AnyConnection::Sqlite(c) => q.returning(CartRow::as_returning()).get_result(c),
+        AnyConnection::Postgresql(c) => q.get_result(c),
+        AnyConnection::Sqlite(c) => q.get_result(c),
     }
 }
 
@@ -192,22 +189,15 @@ pub fn record_once(
     revision: i64,
     now: i64,
 ) -> QueryResult<bool> {
-    use diesel::sql_types::{BigInt, Text};
-    const INSERT: &str = "INSERT INTO cart_refills (cart_id, source, revision, refilled_at) \
-        VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
+    let q = crate::fixed::RecordOnce {
+        cart,
+        source,
+        revision,
+        now,
+    };
     let inserted = match conn {
-        AnyConnection::Postgresql(c) => diesel::sql_query(INSERT)
-            .bind::<BigInt, _>(cart)
-            .bind::<Text, _>(source)
-            .bind::<BigInt, _>(revision)
-            .bind::<BigInt, _>(now)
-            .execute(c)?,
-        AnyConnection::Sqlite(c) => diesel::sql_query(INSERT.replace('$', "?"))
-            .bind::<BigInt, _>(cart)
-            .bind::<Text, _>(source)
-            .bind::<BigInt, _>(revision)
-            .bind::<BigInt, _>(now)
-            .execute(c)?,
+        AnyConnection::Postgresql(c) => q.execute(c)?,
+        AnyConnection::Sqlite(c) => q.execute(c)?,
     };
     Ok(inserted == 1)
 }
@@ -287,21 +277,13 @@ pub fn add_quantity(
     most: i32,
     now: i64,
 ) -> QueryResult<bool> {
-    use diesel::upsert::excluded;
-    let row = (
-        cart_items::cart_id.eq(cart),
-        cart_items::product_id.eq(product.get()),
-        cart_items::quantity.eq(quantity),
-        cart_items::added_at.eq(now),
-    );
-    let sum = cart_items::quantity + excluded(cart_items::quantity);
-    let upsert = diesel::insert_into(cart_items::table)
-        .values(row)
-        .on_conflict((cart_items::cart_id, cart_items::product_id))
-        .do_update()
-        .set(cart_items::quantity.eq(sum));
-    // `ON CONFLICT ... DO UPDATE ... WHERE`: the upsert's own filter (not the query builder's).
-    let q = diesel::query_dsl::methods::FilterDsl::filter(upsert, sum.le(most));
+    let q = crate::fixed::AddUnits {
+        cart,
+        product: product.get(),
+        quantity,
+        most,
+        now,
+    };
     let added = match conn {
         AnyConnection::Postgresql(c) => q.execute(c)?,
         AnyConnection::Sqlite(c) => q.execute(c)?,

@@ -15,6 +15,7 @@
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
 //! - `demo_catalog`: a large generated catalog for tests and the bench (`store seed --demo-catalog`).
 //! - `erasure`: a guest's personal data found by email or mobile and erased, on request.
+//! - `fixed`: statements of fixed text that diesel's statement cache keeps (the cart's writes).
 //! - `goto_cases`: members' Go-to Cases, named cases kept to refill the cart from.
 //! - `housekeeping`: the rows whose time is over swept, in short pages, one app server at a time.
 //! - `limits`: rate limits, counted in the database so that app servers count together.
@@ -45,6 +46,7 @@ pub mod catalog_io;
 pub mod content;
 pub mod demo_catalog;
 pub mod erasure;
+mod fixed;
 pub mod goto_cases;
 pub mod housekeeping;
 pub mod limits;

@@ -519,3 +519,85 @@ async fn a_mixed_crate_is_one_deposit(backend: Backend) {
     );
 }
 both!(a_mixed_crate_is_one_deposit);
+
+/// The writes of every add (the cart taken and placed, the units added, a client's key recorded)
+/// and the cart taken by other changes are prepared once per connection and kept in diesel's
+/// statement cache: diesel prepares its own `UPDATE`s, upserts and `sql_query`s anew each time,
+/// and on SQLite that happened while every other writer waited. Their results stay as before.
+async fn the_carts_writes_are_prepared_once(backend: Backend) {
+    use db::diesel::connection::{Connection, InstrumentationEvent};
+    use std::sync::{Arc, Mutex};
+    let db = database(backend);
+    let guest = support::guest(&db).await;
+    assert_eq!(
+        add_to_cart(&db, &Auth::Bearer(guest.clone()), 1, 1, MAKATI)
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let cart: i64 = {
+        use db::diesel::prelude::*;
+        use db::schema::carts;
+        let mut conn = db.pool.get().expect("connection");
+        carts::table
+            .select(carts::id)
+            .order(carts::id.desc())
+            .first(&mut conn)
+            .expect("the guest's cart")
+    };
+    // A connection of its own, which has prepared nothing yet.
+    let mut conn = db::connect(&db.url, 1)
+        .expect("pool")
+        .get()
+        .expect("connection");
+    let cached = Arc::new(Mutex::new(Vec::<String>::new()));
+    let log = cached.clone();
+    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::CacheQuery { sql, .. } = event {
+            log.lock().unwrap().push(sql.to_string());
+        }
+    });
+    let product = domain::ProductId::from_db(1);
+    let barangay = domain::BarangayId::from_db(MAKATI);
+    let mut revisions = Vec::new();
+    let mut added = Vec::new();
+    let mut recorded = Vec::new();
+    for round in 0..2 {
+        db::write_transaction(&mut conn, |c| {
+            revisions.push(db::carts::lock(c, cart, round)?);
+            let row = db::carts::lock_placed(c, cart, round, barangay, None)?;
+            assert_eq!(
+                (row.id, row.barangay_id, row.street_id),
+                (cart, Some(MAKATI), None)
+            );
+            revisions.push(row.revision);
+            // 1 unit held: 997 more come to 998, at most 999; then 997 more would pass it.
+            added.push(db::carts::add_quantity(c, cart, product, 997, 999, round)?);
+            recorded.push(db::carts::record_once(c, cart, "add test-key", 7, round)?);
+            Ok::<_, db::diesel::result::Error>(())
+        })
+        .expect("the writes");
+    }
+    assert_eq!(
+        revisions.windows(2).filter(|w| w[1] == w[0] + 1).count(),
+        3,
+        "{revisions:?}"
+    );
+    assert_eq!(added, [true, false], "the most is kept");
+    assert_eq!(recorded, [true, false], "a key is recorded once");
+    assert_eq!(
+        db::carts::quantity_of(&mut conn, cart, product).unwrap(),
+        998
+    );
+    let cached = cached.lock().unwrap().clone();
+    for table in [
+        "UPDATE carts SET revision",
+        "INSERT INTO cart_items",
+        "INSERT INTO cart_refills",
+    ] {
+        let n = cached.iter().filter(|sql| sql.starts_with(table)).count();
+        let want = if table.starts_with("UPDATE") { 2 } else { 1 };
+        assert_eq!(n, want, "{table}: prepared once each, kept: {cached:#?}");
+    }
+}
+both!(the_carts_writes_are_prepared_once);

@@ -1,0 +1,167 @@
+//! Statements of fixed text that diesel's statement cache keeps. Diesel prepares every `UPDATE`,
+//! every upsert with `DO UPDATE` and every `sql_query` anew each time it runs them (their text may
+//! change with their values, so its cache leaves them out). A write that runs on every add to a
+//! cart is written here instead: a type per statement whose text is always the same, its values
+//! bound, so each pooled connection prepares it once. On SQLite that preparing was done while
+//! holding the writers' turn (`crate::write_transaction`), which every other writer waits for.
+//!
+//! A statement is a struct of its values with a [`QueryFragment`] that writes its text; [`fixed!`]
+//! gives it the static query id (the cache's key) and diesel's `RunQueryDsl`. The placeholders
+//! are the backend's own (`$1` on PostgreSQL, `?` on SQLite), written by `push_bind_param`.
+
+use diesel::backend::Backend;
+use diesel::query_builder::{AstPass, QueryFragment};
+use diesel::serialize::ToSql;
+use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+use diesel::QueryResult;
+
+/// The query id of a statement of fixed text (the type itself) and `RunQueryDsl` for it.
+macro_rules! fixed {
+    ($name:ident) => {
+        impl diesel::query_builder::QueryId for $name {
+            type QueryId = $name;
+            const HAS_STATIC_QUERY_ID: bool = true;
+        }
+        impl<Conn> diesel::RunQueryDsl<Conn> for $name {}
+    };
+    ($name:ident<'_>) => {
+        impl diesel::query_builder::QueryId for $name<'_> {
+            type QueryId = $name<'static>;
+            const HAS_STATIC_QUERY_ID: bool = true;
+        }
+        impl<Conn> diesel::RunQueryDsl<Conn> for $name<'_> {}
+    };
+}
+
+/// `lock`: the cart taken for a change, its revision counted; answers the new revision.
+#[derive(Debug, Clone, Copy)]
+pub struct Lock {
+    pub cart: i64,
+    pub now: i64,
+}
+fixed!(Lock);
+
+impl diesel::query_builder::Query for Lock {
+    type SqlType = BigInt;
+}
+
+impl<DB: Backend> QueryFragment<DB> for Lock
+where
+    i64: ToSql<BigInt, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("UPDATE carts SET revision = revision + 1, updated_at = ");
+        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&self.cart)?;
+        out.push_sql(" RETURNING revision");
+        Ok(())
+    }
+}
+
+/// `lock_placed`: as [`Lock`], and the place the cart is priced for set; answers the cart's row
+/// (`CartRow`'s columns, in its order).
+#[derive(Debug, Clone, Copy)]
+pub struct LockPlaced {
+    pub cart: i64,
+    pub now: i64,
+    pub barangay: i64,
+    pub street: Option<i32>,
+}
+fixed!(LockPlaced);
+
+impl diesel::query_builder::Query for LockPlaced {
+    type SqlType = (
+        BigInt,
+        Nullable<BigInt>,
+        Nullable<BigInt>,
+        Nullable<Integer>,
+        BigInt,
+        BigInt,
+    );
+}
+
+impl<DB: Backend> QueryFragment<DB> for LockPlaced
+where
+    i64: ToSql<BigInt, DB>,
+    Option<i32>: ToSql<Nullable<Integer>, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("UPDATE carts SET revision = revision + 1, updated_at = ");
+        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_sql(", barangay_id = ");
+        out.push_bind_param::<BigInt, _>(&self.barangay)?;
+        out.push_sql(", street_id = ");
+        out.push_bind_param::<Nullable<Integer>, _>(&self.street)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&self.cart)?;
+        out.push_sql(" RETURNING id, user_id, barangay_id, street_id, revision, updated_at");
+        Ok(())
+    }
+}
+
+/// `add_quantity`: the units added to the cart's item (a new item added `now`) when they come to
+/// at most `most`; one row changed when they were.
+#[derive(Debug, Clone, Copy)]
+pub struct AddUnits {
+    pub cart: i64,
+    pub product: i32,
+    pub quantity: i32,
+    pub most: i32,
+    pub now: i64,
+}
+fixed!(AddUnits);
+
+impl<DB: Backend> QueryFragment<DB> for AddUnits
+where
+    i64: ToSql<BigInt, DB>,
+    i32: ToSql<Integer, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("INSERT INTO cart_items (cart_id, product_id, quantity, added_at) VALUES (");
+        out.push_bind_param::<BigInt, _>(&self.cart)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Integer, _>(&self.product)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Integer, _>(&self.quantity)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&self.now)?;
+        // `ON CONFLICT ... DO UPDATE ... WHERE`: past the most, the row stays as it is.
+        out.push_sql(
+            ") ON CONFLICT (cart_id, product_id) DO UPDATE \
+             SET quantity = cart_items.quantity + excluded.quantity \
+             WHERE cart_items.quantity + excluded.quantity <= ",
+        );
+        out.push_bind_param::<Integer, _>(&self.most)?;
+        Ok(())
+    }
+}
+
+/// `record_once`: a change of the cart made once, recorded unless it was before (no row then).
+#[derive(Debug, Clone, Copy)]
+pub struct RecordOnce<'a> {
+    pub cart: i64,
+    pub source: &'a str,
+    pub revision: i64,
+    pub now: i64,
+}
+fixed!(RecordOnce<'_>);
+
+impl<DB: Backend> QueryFragment<DB> for RecordOnce<'_>
+where
+    i64: ToSql<BigInt, DB>,
+    str: ToSql<Text, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("INSERT INTO cart_refills (cart_id, source, revision, refilled_at) VALUES (");
+        out.push_bind_param::<BigInt, _>(&self.cart)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(self.source)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&self.revision)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, _>(&self.now)?;
+        out.push_sql(") ON CONFLICT DO NOTHING");
+        Ok(())
+    }
+}
