@@ -1,4 +1,4 @@
-//! A member's data (issue 31): "Download my data" behind the current password (the API call, and
+//! A member's data: "Download my data" behind the current password (the API call, and
 //! the page's form without JavaScript, as the page or as a file), never kept by a cache; and a
 //! manager erasing a guest's personal data by email or mobile, through the API and the command
 //! line, recorded in the audit log. On SQLite and PostgreSQL.
