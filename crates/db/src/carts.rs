@@ -205,10 +205,11 @@ pub fn record_once(
 /// Takes the cart for a transaction that reads it before deciding (placing an order) without
 /// counting a change.
 pub fn hold(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
-    diesel::update(carts::table.find(cart))
-        .set(carts::updated_at.eq(carts::updated_at))
-        .execute(conn)
-        .map(|_| ())
+    let q = crate::fixed::Hold { cart };
+    match conn {
+        AnyConnection::Postgresql(c) => q.execute(c).map(|_| ()),
+        AnyConnection::Sqlite(c) => q.execute(c).map(|_| ()),
+    }
 }
 
 /// The cart's items with their products, oldest first.

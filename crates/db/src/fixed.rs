@@ -59,6 +59,23 @@ where
     }
 }
 
+/// `hold`: the cart taken for a transaction that reads it before deciding, no change counted.
+#[derive(Debug, Clone, Copy)]
+pub struct Hold {
+    pub cart: i64,
+}
+fixed!(Hold);
+
+impl<DB: Backend> QueryFragment<DB> for Hold
+where
+    i64: ToSql<BigInt, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("UPDATE carts SET updated_at = updated_at WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&self.cart)
+    }
+}
+
 /// `lock_placed`: as [`Lock`], and the place the cart is priced for set; answers the cart's row
 /// (`CartRow`'s columns, in its order).
 #[derive(Debug, Clone, Copy)]

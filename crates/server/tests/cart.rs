@@ -11,7 +11,7 @@ use actix_web::http::StatusCode;
 use serde_json::{json, Value};
 use support::{
     add_to_cart, call_api, change_cart, database, guest_browser, member_with_a_cart, quantities,
-    view_cart, Auth, Backend, Browser, TestDb, ANGAT, MAKATI, MANILA, MEYCAUAYAN,
+    view_cart, Auth, Backend, Browser, TestDb, ANGAT, JUPITER_STREET, MAKATI, MANILA, MEYCAUAYAN,
 };
 
 fn summary(v: &Value) -> (i64, i64, i64, i64) {
@@ -520,8 +520,9 @@ async fn a_mixed_crate_is_one_deposit(backend: Backend) {
 }
 both!(a_mixed_crate_is_one_deposit);
 
-/// The writes of every add (the cart taken and placed, the units added, a client's key recorded)
-/// and the cart taken by other changes are prepared once per connection and kept in diesel's
+/// The writes of every add (the cart taken and placed, the units added; with the client's key the
+/// cart held and the key recorded) and the cart taken by other changes are prepared once per
+/// connection and kept in diesel's
 /// statement cache: diesel prepares its own `UPDATE`s, upserts and `sql_query`s anew each time,
 /// and on SQLite that happened while every other writer waited. Their results stay as before.
 async fn the_carts_writes_are_prepared_once(backend: Backend) {
@@ -564,11 +565,14 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
     let mut recorded = Vec::new();
     for round in 0..2 {
         db::write_transaction(&mut conn, |c| {
+            db::carts::hold(c, cart)?;
             revisions.push(db::carts::lock(c, cart, round)?);
-            let row = db::carts::lock_placed(c, cart, round, barangay, None)?;
+            // Jupiter Street the second time: a street bound, and read back in its column.
+            let street = (round == 1).then(|| domain::StreetId::from_db(JUPITER_STREET as i32));
+            let row = db::carts::lock_placed(c, cart, round, barangay, street)?;
             assert_eq!(
-                (row.id, row.barangay_id, row.street_id),
-                (cart, Some(MAKATI), None)
+                (row.id, row.barangay_id, row.street_id, row.updated_at),
+                (cart, Some(MAKATI), street.map(domain::StreetId::get), round)
             );
             revisions.push(row.revision);
             // 1 unit held: 997 more come to 998, at most 999; then 997 more would pass it.
@@ -590,14 +594,21 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
         998
     );
     let cached = cached.lock().unwrap().clone();
-    for table in [
-        "UPDATE carts SET revision",
-        "INSERT INTO cart_items",
-        "INSERT INTO cart_refills",
+    // Diesel's own statements quote their names (`UPDATE "carts"`): these are the fixed ones.
+    for (statement, want) in [
+        ("UPDATE carts SET updated_at", 1),
+        ("UPDATE carts SET revision", 2),
+        ("INSERT INTO cart_items", 1),
+        ("INSERT INTO cart_refills", 1),
     ] {
-        let n = cached.iter().filter(|sql| sql.starts_with(table)).count();
-        let want = if table.starts_with("UPDATE") { 2 } else { 1 };
-        assert_eq!(n, want, "{table}: prepared once each, kept: {cached:#?}");
+        let n = cached
+            .iter()
+            .filter(|sql| sql.starts_with(statement))
+            .count();
+        assert_eq!(
+            n, want,
+            "{statement}: prepared once each, kept: {cached:#?}"
+        );
     }
 }
 both!(the_carts_writes_are_prepared_once);
