@@ -1,10 +1,11 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { keepTab } from '../lib/focus';
 
 /** A modal dialog over the page, focused when it opens, Tab kept inside; `id` names its title (`{id}-title`). */
 export function Dialog({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // In the commit that shows it (a layout effect): a key pressed at once already goes to the dialog.
+  useLayoutEffect(() => {
     ref.current?.focus();
   }, []);
   return (
