@@ -218,6 +218,8 @@ async function fillTheCase(s, js) {
   await page.keyboard.type('24');
   if (js) {
     await page.getByRole('status').filter({ hasText: UPDATED }).waitFor();
+    // The message is said a task before the new cart is drawn: focus is asked for after it.
+    await page.getByText('24 of 24 bottles').waitFor();
     await focusIs(s, 'spinbutton', 'Quantity of Tala Pale Pilsen 320 ml', 'focus stays in the field while the cart changes');
   } else {
     // Without JavaScript Enter sends the item's form.

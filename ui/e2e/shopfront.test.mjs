@@ -148,6 +148,8 @@ test('drawers: each is a modal dialog (account and menu never show together), Es
   await hydrated(page);
   await page.locator('summary', { hasText: 'My Account' }).click();
   await page.getByRole('link', { name: 'Create Account' }).waitFor();
+  // Shown as a modal on the toggle event, which comes after the click.
+  await page.locator('details.drawer[open] dialog:modal').waitFor();
   // The open drawer is modal: the page behind it, the menu's summary with it, takes no focus.
   await page.locator('summary[aria-label="Menu"]').focus();
   assert.ok(await page.evaluate(() => !!document.activeElement?.closest('dialog:modal')), 'focus stays in the account drawer');
@@ -157,6 +159,7 @@ test('drawers: each is a modal dialog (account and menu never show together), Es
   await page.waitForFunction(() => document.querySelectorAll('details.drawer[open]').length === 1);
   assert.ok(await page.locator('details.drawer-left').evaluate((d) => d.open), 'the menu is the open one');
   await page.getByRole('link', { name: 'Buy Beers' }).waitFor();
+  await page.locator('details.drawer-left dialog:modal').waitFor();
   await page.keyboard.press('Escape');
   await closed();
   await page.getByLabel('Open cart summary').click();
