@@ -202,8 +202,8 @@ pub fn record_once(
     Ok(inserted == 1)
 }
 
-/// Takes the cart for a transaction that reads it before deciding (placing an order) without
-/// counting a change.
+/// Takes the cart for a transaction that reads it before deciding (placing an order, a change
+/// the client keyed) without counting a change.
 pub fn hold(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
     let q = crate::fixed::Hold { cart };
     match conn {
