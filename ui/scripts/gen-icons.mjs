@@ -3,17 +3,10 @@
 // part every launcher's mask shows). Rendered by Debian's chromium; the PNGs are committed.
 // Run: node scripts/gen-icons.mjs   (from ui/)
 import { chromium } from 'playwright-core';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { logoSvg } from './logo.mjs';
 
 const out = (name) => fileURLToPath(new URL(`../public/img/icons/${name}`, import.meta.url));
-/** The store's logo (the header draws it too). */
-const LOGO = JSON.parse(readFileSync(new URL('../src/components/logo.json', import.meta.url), 'utf8'));
-/** The favicon at `size` px; `maskable`: a full square, the star scaled into the safe zone. */
-const svg = (size, maskable) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${LOGO.viewBox}" width="${size}" height="${size}">` +
-  `<rect width="32" height="32" rx="${maskable ? 0 : LOGO.corner}" fill="${LOGO.ground}"/>` +
-  `<path d="${LOGO.star}" fill="${LOGO.starColour}" transform="${maskable ? 'translate(3.2 3.2) scale(0.8)' : ''}"/></svg>`;
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -22,7 +15,7 @@ const browser = await chromium.launch({
 const page = await browser.newPage();
 for (const [name, size, maskable] of [['icon-192.png', 192, false], ['icon-512.png', 512, false], ['maskable-512.png', 512, true]]) {
   await page.setViewportSize({ width: size, height: size });
-  await page.setContent(`<html><body style="margin:0;background:transparent">${svg(size, maskable)}</body></html>`);
+  await page.setContent(`<html><body style="margin:0;background:transparent">${logoSvg({ size, maskable })}</body></html>`);
   await page.locator('svg').screenshot({ path: out(name), omitBackground: true });
   console.log('wrote', name);
 }

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { logoSvg } from './logo.mjs';
 
 const root = new URL('../', import.meta.url);
 const catalog = JSON.parse(readFileSync(new URL('../crates/db/seed/catalog.json', root), 'utf8'));
@@ -166,10 +167,5 @@ catalog.banners.forEach((b, i) => {
   write(b.mobile_image, banner(480, 480, titles[i].length > 18 ? titles[i].slice(0, 18) + '…' : titles[i], ''));
 });
 
-// The store's logo (the header draws it too).
-const logo = JSON.parse(readFileSync(new URL('src/components/logo.json', root), 'utf8'));
-write(
-  '/img/favicon.svg',
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${logo.viewBox}"><rect width="32" height="32" rx="${logo.corner}" fill="${logo.ground}"/><path d="${logo.star}" fill="${logo.starColour}"/></svg>`,
-);
+write('/img/favicon.svg', logoSvg());
 console.log(`wrote ${catalog.products.length} product images, ${catalog.packagings.length} packagings, ${catalog.banners.length} banners`);

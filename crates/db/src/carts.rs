@@ -131,11 +131,7 @@ pub fn find_or_create(conn: &mut AnyConnection, owner: Owner, now: i64) -> Query
 /// Takes the cart for a change (first statement of the change's transaction) and counts the
 /// change: its revision goes up by one. Answers the new revision.
 pub fn lock(conn: &mut AnyConnection, cart: i64, now: i64) -> QueryResult<i64> {
-    let q = crate::fixed::Lock { cart, now };
-    match conn {
-        AnyConnection::Postgresql(c) => q.get_result(c),
-        AnyConnection::Sqlite(c) => q.get_result(c),
-    }
+    crate::fixed::Lock { cart, now }.get_result(conn)
 }
 
 /// As [`lock`], and prices the cart for `barangay` (and `street`) from now on, in one statement:
@@ -147,16 +143,13 @@ pub fn lock_placed(
     barangay: domain::BarangayId,
     street: Option<domain::StreetId>,
 ) -> QueryResult<CartRow> {
-    let q = crate::fixed::LockPlaced {
+    crate::fixed::LockPlaced {
         cart,
         now,
         barangay: barangay.get(),
         street: street.map(domain::StreetId::get),
-    };
-    match conn {
-        AnyConnection::Postgresql(c) => q.get_result(c),
-        AnyConnection::Sqlite(c) => q.get_result(c),
     }
+    .get_result(conn)
 }
 
 /// The revisions `source` was recorded with for the cart other than `revision` (a client's key
@@ -195,21 +188,13 @@ pub fn record_once(
         revision,
         now,
     };
-    let inserted = match conn {
-        AnyConnection::Postgresql(c) => q.execute(c)?,
-        AnyConnection::Sqlite(c) => q.execute(c)?,
-    };
-    Ok(inserted == 1)
+    Ok(q.execute(conn)? == 1)
 }
 
 /// Takes the cart for a transaction that reads it before deciding (placing an order, a change
 /// the client keyed) without counting a change.
 pub fn hold(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
-    let q = crate::fixed::Hold { cart };
-    match conn {
-        AnyConnection::Postgresql(c) => q.execute(c).map(|_| ()),
-        AnyConnection::Sqlite(c) => q.execute(c).map(|_| ()),
-    }
+    crate::fixed::Hold { cart }.execute(conn).map(|_| ())
 }
 
 /// The cart's items with their products, oldest first.
@@ -285,11 +270,7 @@ pub fn add_quantity(
         most,
         now,
     };
-    let added = match conn {
-        AnyConnection::Postgresql(c) => q.execute(c)?,
-        AnyConnection::Sqlite(c) => q.execute(c)?,
-    };
-    Ok(added == 1)
+    Ok(q.execute(conn)? == 1)
 }
 
 /// Removes products; answers how many were there.

@@ -8,6 +8,7 @@
 //! A statement is a struct of its values with a [`QueryFragment`] that writes its text; [`fixed!`]
 //! gives it the static query id (the cache's key) and diesel's `RunQueryDsl`. The placeholders
 //! are the backend's own (`$1` on PostgreSQL, `?` on SQLite), written by `push_bind_param`.
+//! They run on `AnyConnection` as diesel's own statements do: no match on the backend.
 
 use diesel::backend::Backend;
 use diesel::query_builder::{AstPass, QueryFragment};

@@ -77,7 +77,8 @@ pub struct Cached {
     brotli: OnceLock<Bytes>,
     /// Answered once and dropped (a staff page, a private answer): compressed fast, not hard.
     once: bool,
-    /// Compressed already (a picture, a font): answered as it is ([`Cached::as_it_is`]).
+    /// Compressed in its own format already (its `Content-Type` is one of [`PACKED`]): answered
+    /// as it is, as gzip or brotli would only spend time to gain nothing.
     packed: bool,
 }
 
@@ -91,9 +92,15 @@ const BROTLI_ONCE: (u32, u32) = (2, 18);
 /// Bodies smaller than this are not worth compressing.
 const COMPRESS_FROM: usize = 512;
 
+/// The content types whose bodies are compressed in their own format (pictures, fonts).
+const PACKED: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "font/woff2"];
+
 impl Cached {
     pub fn new(status: StatusCode, headers: Vec<(HeaderName, HeaderValue)>, body: Bytes) -> Self {
         let tag = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&body));
+        let packed = headers.iter().any(|(name, value)| {
+            name == header::CONTENT_TYPE && PACKED.contains(&value.to_str().unwrap_or(""))
+        });
         Self {
             status,
             headers,
@@ -103,15 +110,8 @@ impl Cached {
             gzip: OnceLock::new(),
             brotli: OnceLock::new(),
             once: false,
-            packed: false,
+            packed,
         }
-    }
-
-    /// The same answer, whose body is compressed in its own format (WebP, PNG, JPEG, WOFF2):
-    /// always answered as it is, as gzip or brotli would only spend time to gain nothing.
-    pub fn as_it_is(mut self) -> Self {
-        self.packed = true;
-        self
     }
 
     /// The same answer, to be answered once and dropped: compressed for speed rather than size.

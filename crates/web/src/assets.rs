@@ -105,9 +105,11 @@ fn read_dir(
                 .ok()
                 .map(Bytes::from)
         };
-        let kind = content_type(&url);
         let headers: Vec<(HeaderName, HeaderValue)> = vec![
-            (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(content_type(&url)),
+            ),
             (
                 header::CACHE_CONTROL,
                 HeaderValue::from_static(cache_control),
@@ -120,12 +122,7 @@ fn read_dir(
             sibling("gz"),
             sibling("br"),
         );
-        // Compressed in its own format already.
-        let packed = matches!(
-            kind,
-            "image/png" | "image/jpeg" | "image/webp" | "font/woff2"
-        );
-        files.insert(url, Arc::new(if packed { file.as_it_is() } else { file }));
+        files.insert(url, Arc::new(file));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use db::places::Place;
+use framework::limits::{MAILS_PER_ADDRESS, MAIL_WINDOW};
 
 framework::register!(PlaceOrder);
 
@@ -120,10 +121,6 @@ fn check_form(
     })();
     c.finish(value).map_err(ApiError::Fields)
 }
-
-// Order confirmations a guest's address is mailed in an hour (later orders' are held): the
-// store's one rule for mails to an address.
-use framework::limits::{MAILS_PER_ADDRESS, MAIL_WINDOW};
 
 /// Orders placed by this process since it started (the metrics' `store_orders_placed_total`);
 /// a submit answered with an order placed before does not count.
