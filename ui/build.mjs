@@ -17,6 +17,7 @@
 // With --tests it also bundles src/**/*.test.ts into dist-test/ for node --test.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -28,17 +29,21 @@ const dist = path.join(here, 'dist');
 const ssrOut = path.join(here, '..', 'ssr-bundle', 'dist', 'server.js');
 const define = { 'process.env.NODE_ENV': '"production"' };
 /**
- * The app is written against React's API (its types, hooks and JSX) and runs on Preact through
- * preact/compat, in the browser, on the server (preact-render-to-string in QuickJS) and in the
- * tests alike: the browser's first load is 45 KB of gzip instead of 105 (react-dom alone was 57),
- * which on a 250 kbit/s link is two seconds sooner interactive. Every bundle below resolves
- * `react` and `react-dom` (and their subpaths: `react/jsx-runtime`, `react-dom/client`,
- * `react-dom/server`) so, @tanstack/react-query's imports included. The unit tests' build leaves
- * packages outside (`packages: 'external'`): the app's own imports go to Preact, but
- * @tanstack/react-query loaded by Node imports `react` itself (installed as its peer); no unit test
- * renders a component through it.
+ * The server's renderer: React's synchronous `renderToString` (react-dom/server's legacy build for
+ * browsers), on its own. `react-dom/server` for browsers bundles the streaming renderer beside it
+ * (286 KB more to parse in every QuickJS runtime), and that one needs MessageChannel and
+ * TextEncoder, which QuickJS lacks; this one needs no global QuickJS lacks (crates/ssr's test
+ * `the_bundle_loads_without_polyfills`). The package's `exports` do not name the file, so it is
+ * resolved by its path.
  */
-const alias = { react: 'preact/compat', 'react-dom': 'preact/compat' };
+const reactDomServer = {
+  name: 'react-dom-server',
+  setup(build) {
+    build.onResolve({ filter: /^react-dom\/server$/ }, () => ({
+      path: path.join(here, 'node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js'),
+    }));
+  },
+};
 
 /**
  * The features' pages: each feature that has pages declares them in src/features/<feature>/pages.ts
@@ -88,7 +93,6 @@ const tableBuild = await esbuild.build({
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   outdir: tableDir,
   outExtension: { '.js': '.mjs' },
-  alias,
   metafile: true,
   logLevel: 'warning',
 });
@@ -114,8 +118,8 @@ await rm(tableDir, { recursive: true });
 
 /**
  * The pages a shopper opens first (the worker fetches their chunks when it installs, below). What
- * their modules import (but not the pages themselves) is imported by the browser's route table,
- * so it lands in the chunk every page shares: on a link of 800 ms round trips each file is a round
+ * their modules import (but not the pages themselves) is imported by the entry and by every page
+ * (a module `first-shared`, below), so it lands in the chunk every page shares: on a link of 800 ms round trips each file is a round
  * trip, and a first visit of these pages fetches three files (the entry, that chunk and the page's
  * own) instead of a score of small chunks, without the other first pages' code. The other pages
  * load those shared parts too (a few KB, kept by the worker from then on).
@@ -161,9 +165,11 @@ const browserRoutes = {
     build.onResolve({ filter: /^\.\/routes$/ }, (args) => {
       if (path.dirname(args.importer) !== path.join(here, 'src')) return undefined;
       // Another module of src/ importing the route table would bring the whole of it (every
-      // pages.ts) back into the first load, and other route objects than the page's own.
-      if (![appRoot, path.join(here, 'src/client.tsx')].includes(args.importer)) {
-        return { errors: [{ text: `${path.relative(here, args.importer)} imports ./routes: in the browser only App.tsx and client.tsx may (the browser's route table)` }] };
+      // pages.ts) back into the first load, and other route objects than the page's own; and the
+      // table names every page's chunk, so in the chunk every page shares it would change that
+      // chunk's name with any page's (App.tsx is handed its route instead).
+      if (args.importer !== path.join(here, 'src/client.tsx')) {
+        return { errors: [{ text: `${path.relative(here, args.importer)} imports ./routes: in the browser only client.tsx may (the browser's route table)` }] };
       }
       return { path: 'routes', namespace: 'browser-routes' };
     });
@@ -171,7 +177,7 @@ const browserRoutes = {
       contents: [
         "import { routeIn } from './src/lib/route';",
         "export { loadPage, pageOf } from './src/lib/route';",
-        ...firstShared.map((source) => `import ${JSON.stringify('./' + source)};`),
+        "import 'first-shared';",
         ...paramLists.map((list, i) => `const P${i} = ${list};`),
         `export const notFoundRoute = ${browserRoute(notFoundRoute)};`,
         `export const maintenanceRoute = ${browserRoute(maintenanceRoute)};`,
@@ -203,11 +209,90 @@ const pageChunks = {
       if (found.errors.length > 0) return { errors: found.errors };
       return { path: path.relative(here, found.path), namespace: 'page' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'page' }, (args) => ({
-      contents: `import ${JSON.stringify(appRoot)};\nexport * from ${JSON.stringify(path.join(here, args.path))};\n`,
+    build.onResolve({ filter: /^first-shared$/ }, () => ({ path: 'first-shared', namespace: 'first-shared' }));
+    build.onLoad({ filter: /.*/, namespace: 'first-shared' }, () => ({
+      contents: firstShared.map((source) => `import ${JSON.stringify('./' + source)};`).join('\n'),
       resolveDir: here,
       loader: 'js',
     }));
+    build.onLoad({ filter: /.*/, namespace: 'page' }, (args) => ({
+      contents: `import ${JSON.stringify(appRoot)};\nimport 'first-shared';\nexport * from ${JSON.stringify(path.join(here, args.path))};\n`,
+      resolveDir: here,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * React, react-dom's client and TanStack Query: a file of their own, `vendor-[hash].js`, built
+ * alone so that its name changes only when its bytes do (a new React or Query, not a change of
+ * the app). The app's files import it by its URL: a release that changes one page makes a
+ * returning shopper fetch that page's chunk and the entry, never React again (the worker keeps the
+ * file across builds). Each package the app imports is a stand-in module that hands out the
+ * vendor's exports by name: React's CommonJS exports read off the package itself, Query's those
+ * the app imports (a name the vendor lacks fails the build: "No matching export").
+ */
+const require = createRequire(import.meta.url);
+const VENDOR = {
+  react: { as: 'React', names: Object.keys(require('react')) },
+  'react/jsx-runtime': { as: 'JsxRuntime', names: Object.keys(require('react/jsx-runtime')) },
+  'react-dom/client': { as: 'ReactDomClient', names: Object.keys(require('react-dom/client')) },
+  '@tanstack/react-query': { as: 'Query', names: await queryNamesUsed() },
+};
+/** The values the app's sources import from @tanstack/react-query (types aside). */
+async function queryNamesUsed() {
+  const names = new Set();
+  for (const file of await readdir(path.join(here, 'src'), { recursive: true })) {
+    if (!/\.tsx?$/.test(file) || /\.test\.tsx?$/.test(file)) continue;
+    const text = await readFile(path.join(here, 'src', file), 'utf8');
+    for (const [, list] of text.matchAll(/import\s+\{([^}]*)\}\s+from\s+'@tanstack\/react-query'/g)) {
+      for (const item of list.split(',').map((n) => n.trim()).filter(Boolean)) {
+        if (!item.startsWith('type ')) names.add(item.split(/\s+as\s+/)[0]);
+      }
+    }
+  }
+  return [...names].sort();
+}
+const identifier = (name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default';
+const vendorBuild = await esbuild.build({
+  absWorkingDir: here,
+  stdin: {
+    contents: Object.entries(VENDOR)
+      .map(([pkg, { as, names }]) => (pkg === '@tanstack/react-query'
+        ? `import { ${names.join(', ')} } from ${JSON.stringify(pkg)};\nexport const ${as} = { ${names.join(', ')} };`
+        : `import * as ${as} from ${JSON.stringify(pkg)};\nexport { ${as} };`))
+      .join('\n'),
+    resolveDir: here,
+    sourcefile: 'vendor.js',
+  },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2020'],
+  define,
+  outdir: path.join(dist, 'assets'),
+  entryNames: 'vendor-[hash]',
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+const vendorUrl = '/assets/' + path.basename(Object.keys(vendorBuild.metafile.outputs)[0]);
+const vendorImports = {
+  name: 'vendor',
+  setup(build) {
+    build.onResolve({ filter: /^(react|react-dom|@tanstack\/react-query)(\/.*)?$/ }, (args) => {
+      if (!VENDOR[args.path]) return { errors: [{ text: `${args.path} is not in the vendor file (build.mjs, VENDOR)` }] };
+      return { path: args.path, namespace: 'vendor' };
+    });
+    build.onResolve({ filter: /^\/assets\/vendor-/ }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+      const { as, names } = VENDOR[args.path];
+      const own = names.filter(identifier);
+      return {
+        contents: `import { ${as} as M } from ${JSON.stringify(vendorUrl)};\nexport const { ${own.join(', ')} } = M;\n`,
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -234,8 +319,7 @@ const client = await esbuild.build({
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [browserRoutes, pageChunks],
-  alias,
+  plugins: [browserRoutes, pageChunks, vendorImports],
 });
 const url = (out) => '/assets/' + path.basename(out);
 const manifest = {};
@@ -263,7 +347,7 @@ await esbuild.build({
   jsx: 'automatic',
   define,
   outfile: ssrOut,
-  alias,
+  plugins: [reactDomServer],
   nodePaths: [path.join(here, 'node_modules')],
   legalComments: 'none',
   logLevel: 'warning',
@@ -273,10 +357,11 @@ await esbuild.build({
 function withImports(out, found = new Set()) {
   found.add(out);
   for (const i of client.metafile.outputs[out].imports) {
-    if (i.kind === 'import-statement' && !found.has(i.path)) withImports(i.path, found);
+    if (i.kind === 'import-statement' && !i.external && !found.has(i.path)) withImports(i.path, found);
   }
   return found;
 }
+manifest['vendor.js'] = vendorUrl;
 const entry = outputOf[entries.client];
 manifest.chunks = {};
 for (const route of [...routes, notFoundRoute]) {
@@ -286,7 +371,8 @@ for (const route of [...routes, notFoundRoute]) {
   // The entry's own imports first (the page needs them too), then the page's chunks.
   const needs = new Set([...withImports(entry), ...withImports(out)]);
   needs.delete(entry);
-  manifest.chunks[route.name] = [...needs].map(url);
+  // React's file first: the entry imports it, and every page.
+  manifest.chunks[route.name] = [vendorUrl, ...[...needs].map(url)];
 }
 await writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 1));
 
@@ -318,7 +404,7 @@ await esbuild.build({
 await writeFile(path.join(dist, 'root', 'manifest.webmanifest'), await readFile(path.join(here, 'public', 'manifest.webmanifest')));
 
 // Compressed once here, served from memory by the store (crates/web/src/assets.rs).
-for (const out of Object.keys(client.metafile.outputs)) {
+for (const out of [...Object.keys(vendorBuild.metafile.outputs), ...Object.keys(client.metafile.outputs)]) {
   const file = path.join(here, out);
   const bytes = await readFile(file);
   await writeFile(file + '.gz', gzipSync(bytes, { level: 9 }));
@@ -343,7 +429,6 @@ if (process.argv.includes('--tests')) {
     outdir,
     outbase: path.join(here, 'src'),
     outExtension: { '.js': '.mjs' },
-    alias,
     logLevel: 'warning',
   });
 }

@@ -9,8 +9,7 @@
 //     zones below resolve `import '../cart/cart.css'` as they resolve a module); the stylesheets'
 //     own `@import`s follow the same rule, checked by src/styles.test.ts;
 //   - no import cycles;
-// no function of src/ over 80 lines; and none of React's APIs that Preact lacks (`useId`, form
-// actions: the app runs on Preact, build.mjs).
+// and no function of src/ over 80 lines.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
@@ -59,18 +58,6 @@ export default tseslint.config(
     rules: {
       // `const { omitted, ...rest } = x` leaves `omitted` out on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
-      // The app runs on Preact (build.mjs): what it cannot do as React does is out of reach.
-      'no-restricted-imports': ['error', {
-        paths: [{
-          name: 'react',
-          importNames: ['useId', 'useActionState', 'useOptimistic', 'useFormStatus'],
-          message: 'The app runs on Preact (README, "React\'s API, Preact\'s code"): its ids would differ from the server\'s, and it has no form actions.',
-        }, {
-          name: 'react-dom',
-          importNames: ['useFormStatus', 'useFormState'],
-          message: 'The app runs on Preact (README, "React\'s API, Preact\'s code"): it has no form actions.',
-        }],
-      }],
       'import-x/no-restricted-paths': ['error', { zones }],
       'import-x/no-cycle': 'error',
     },

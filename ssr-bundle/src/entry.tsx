@@ -4,14 +4,14 @@
 // Every page is in this bundle (the routes' dynamic imports are inlined) and loaded at evaluation
 // (a few promise jobs: crates/ssr runs them before the first render), so a render is synchronous.
 import { hydrate } from '@tanstack/react-query';
-// preact-render-to-string (ui/build.mjs resolves react-dom to preact/compat).
+// React's synchronous renderer (ui/build.mjs resolves this to react-dom's legacy server build).
 import { renderToString } from 'react-dom/server';
 import { App } from '../../ui/src/App';
 import { HeadContext } from '../../ui/src/head';
 import { makeQueryClient } from '../../ui/src/lib/api';
 import type { Head, RenderInput, RenderOutput } from '../../ui/src/lib/render-input';
 import { parts, type PartInput } from '../../ui/src/parts';
-import { loadPage, notFoundRoute, routes } from '../../ui/src/routes';
+import { loadPage, notFoundRoute, routeNamed, routes } from '../../ui/src/routes';
 
 /** Why a render cannot run yet: the pages are loading, or one failed to load. */
 let notReady: unknown = new Error('render before the pages were loaded: run the pending jobs after evaluating the bundle');
@@ -39,7 +39,7 @@ function render(json: string): string {
   try {
     const html = renderToString(
       <HeadContext.Provider value={head}>
-        <App page={page} gate={gate} client={client} />
+        <App page={page} route={routeNamed(page.route)} gate={gate} client={client} />
       </HeadContext.Provider>,
     );
     const out: RenderOutput = { html, head };

@@ -1,5 +1,5 @@
-// Route-based code splitting in Debian's Chromium: a first visit fetches the entry, the chunk every
-// page shares and its own page's chunks, each once, all listed in the server's HTML (the entry's
+// Route-based code splitting in Debian's Chromium: a first visit fetches the entry, React's file
+// (the same on every page), the chunk every page shares and its own page's chunks, each once, all listed in the server's HTML (the entry's
 // script and `<link rel="modulepreload">`), and no other page's; the page then hydrates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +20,8 @@ const PAGES = [
 ];
 const ALL = PAGES.map(([, name]) => name);
 
-test('a first visit fetches the entry, the shared chunk and its own page, each once, all preloaded', async () => {
+test('a first visit fetches the entry, React\'s file, the shared chunk and its own page, each once, all preloaded', async () => {
+  const vendors = new Set();
   for (const [path, name] of PAGES) {
     const context = await newContext(SHOPPER);
     const page = await context.newPage();
@@ -45,7 +46,13 @@ test('a first visit fetches the entry, the shared chunk and its own page, each o
     assert.deepEqual([...fetched].sort(), [...listed].sort(), `${path}: fetched what the HTML lists`);
     const pages = ALL.filter((other) => listed.some((u) => u.startsWith(`/assets/${other}-`)));
     assert.deepEqual(pages, [name], `${path}: its own page's chunk only`);
+    const vendor = listed.filter((u) => u.startsWith('/assets/vendor-'));
+    assert.equal(vendor.length, 1, `${path}: React's file: ${listed}`);
+    vendors.add(vendor[0]);
+    // React runs in the browser: react-dom's client, not a look-alike.
+    assert.ok(await page.evaluate(() => Object.keys(document.getElementById('root')).some((k) => k.startsWith('__reactContainer$'))), `${path}: a React root`);
     assert.deepEqual(problems, [], path);
     await context.close();
   }
+  assert.equal(vendors.size, 1, 'one React file for every page');
 });

@@ -1,10 +1,8 @@
-// Hydration keeps the server's page. The browser hydrates with Preact (build.mjs), which reports no
-// mismatch itself: where its first render differs from the server's HTML it quietly makes its own
-// elements, drops the server's and moves what follows. The client watches the root while it
-// hydrates and writes "hydration mismatch" on the console when an element was added or removed
-// (src/client.tsx); every browser test that fails on console errors fails on it, and this one
-// visits the store's kinds of page: a new visitor's, a visitor's with a session and a cart, and
-// the back office's.
+// Hydration keeps the server's page. Where React's first render in the browser differs from the
+// server's HTML (an element or a text), it renders that part afresh and calls the root's
+// onRecoverableError, which writes "hydration mismatch" on the console (src/client.tsx); every
+// browser test that fails on console errors fails on it, and this one visits the store's kinds of
+// page: a new visitor's, a visitor's with a session and a cart, and the back office's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hydrated, MAKATI_SHOPPER, newContext, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';

@@ -7,7 +7,7 @@ import { GateProvider } from './lib/gate';
 import { AccountMenu } from './features/accounts/AccountMenu';
 import { Newsletter } from './features/newsletter/Newsletter';
 import { SearchBox } from './features/search/SearchBox';
-import { maintenanceRoute, pageOf, routeNamed } from './routes';
+import { MAINTENANCE, pageOf, type RouteDef } from './lib/route';
 import type { Gate } from './lib/render-input';
 import { PageProvider, type Page } from './page';
 
@@ -22,8 +22,15 @@ function useGuard(member: boolean, guard: string) {
   }, [member, guard]);
 }
 
-export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>; gate: Gate; client: QueryClient }) {
-  const route = routeNamed(input.route);
+/** The page's route (client.tsx and the server bundle find it in their route tables). */
+type PageRoute = Pick<RouteDef, 'name' | 'guard' | 'params' | 'load'>;
+
+/**
+ * The app around the page of `route`. It is handed the route rather than importing the route
+ * table: in the browser the table, which names every page's chunk, is the entry's alone, so the
+ * chunk every page shares keeps its name when one page changes (ui/build.mjs).
+ */
+export function App({ page: input, route, gate, client }: { page: Omit<Page, 'params'>; route: PageRoute; gate: Gate; client: QueryClient }) {
   // Loaded before the first render: by client.tsx for this page, by the server bundle for all.
   const body = pageOf(route);
   // The page reads only the query parameters its route declares (usePageParam).
@@ -40,7 +47,7 @@ export function App({ page: input, gate, client }: { page: Omit<Page, 'params'>;
       <ErrorBoundary>
         <PageProvider value={page}>
           <GateProvider initial={gate}>
-            {page.route === maintenanceRoute.name && page.status === 503 ? (
+            {route.name === MAINTENANCE && page.status === 503 ? (
               <main id="main" className="wrap">
                 {body}
               </main>

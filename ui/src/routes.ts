@@ -10,7 +10,7 @@
 
 import { addressesQuery } from './features/accounts/queries';
 import { gateQueries } from './features/gates/queries';
-import { route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
+import { MAINTENANCE, route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
 import { featurePages } from './pages.gen';
 
 export { loadPage, pageOf } from './lib/route';
@@ -40,7 +40,7 @@ export const routes: RouteDef[] = inOrder(featurePages);
 
 /** What every page shows while the store is under maintenance (and at /maintenance). */
 export const maintenanceRoute: RouteDef = route(
-  'maintenance',
+  MAINTENANCE,
   '/maintenance', () => import('./features/content/Maintenance').then((m) => m.Maintenance),
   "We're Brewing Something For You",
   'The store is being updated and will be back shortly.',

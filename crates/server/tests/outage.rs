@@ -112,7 +112,8 @@ async fn sqlite_on_a_full_disk_answers_503_and_recovers() {
         Some("30")
     );
     assert!(
-        r.text().contains("The store can't take changes right now")
+        r.text()
+            .contains("The store can&#x27;t take changes right now")
             || r.text().contains("The store can't take changes right now"),
         "{}",
         r.text()

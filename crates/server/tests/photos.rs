@@ -141,7 +141,7 @@ async fn a_browser_saving_data_is_offered_smaller_photos(b: Backend) {
     let saving = saving.text();
     // The attributes the browser picks from (the page's state still holds the API's whole answer).
     let offered: Vec<&str> = saving
-        .split(r#"srcset=""#)
+        .split(r#"srcSet=""#)
         .skip(1)
         .map(|s| &s[..s.find('"').unwrap()])
         .collect();

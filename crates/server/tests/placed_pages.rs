@@ -155,7 +155,7 @@ async fn a_city_s_places_share_a_page_byte_for_byte_as_rendered_alone(b: Backend
                 if barangay == DASMARINAS {
                     assert!(
                         made.text().contains(
-                            "Dasmariñas &amp; &quot;Village&quot; &lt;O'Hara>, Makati City"
+                            "Dasmariñas &amp; &quot;Village&quot; &lt;O&#x27;Hara&gt;, Makati City"
                         ),
                         "{address}: the place in the header"
                     );

@@ -237,8 +237,9 @@ fn a_bundle_without_render_does_not_start() {
 
 #[test]
 fn the_bundle_loads_without_polyfills() {
-    // The bundle adds nothing to QuickJS's globals (Preact's renderer needs no MessageChannel or
-    // TextEncoder, as React's did) and assumes no browser: it loads and renders as it is.
+    // The bundle adds nothing to QuickJS's globals and assumes no browser: it loads and renders as
+    // it is. React's synchronous renderer (react-dom's legacy server build, ui/build.mjs) needs no
+    // MessageChannel or TextEncoder; its streaming one, which would, is left out of the bundle.
     let src = bundle();
     let r = Renderer::new(
         format!("{src}\nglobalThis.render = (function (inner) {{ return function (s) {{ if (s === 'globals') {{ return [typeof MessageChannel, typeof TextEncoder, typeof setTimeout, typeof window, typeof Intl].join(','); }} return inner(s); }}; }})(globalThis.render);"),

@@ -1,4 +1,4 @@
-//! Pages: server-rendered (the React-API app on Preact) through `ssr`, wrapped in the Tera shell, with the data each page
+//! Pages: server-rendered React through `ssr`, wrapped in the Tera shell, with the data each page
 //! needs fetched in process from the same functions that serve the API. Also the static assets.
 
 pub mod assets;

@@ -317,16 +317,17 @@ fn stored_blocks(out: &mut Vec<u8>, data: &[u8]) {
     }
 }
 
-/// Text as the renderer (preact-render-to-string) escapes it in HTML, text and attribute values
-/// alike: `"`, `&` and `<`, nothing else. (An attribute the renderer finds empty it writes bare,
-/// `value`; a slot filled with nothing is `value=""`: the same to a browser.)
+/// Text as React's server renderer escapes it in HTML, text and attribute values alike: `"`, `&`,
+/// `'`, `<` and `>` (react-dom's `escapeTextForBrowser`), nothing else.
 pub fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '"' => out.push_str("&quot;"),
             '&' => out.push_str("&amp;"),
+            '\'' => out.push_str("&#x27;"),
             '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
             c => out.push(c),
         }
     }
@@ -453,7 +454,9 @@ mod tests {
         let s = Slotted::new(&page()).expect("slots");
         let body = String::from_utf8(s.identity(&fill()).to_vec()).unwrap();
         assert!(body.contains(r#"value="tok-EN_1""#));
-        assert!(body.contains("<summary>Ana &lt;&quot;Bea&quot;> &amp; 'Cy'</summary>"));
+        assert!(
+            body.contains("<summary>Ana &lt;&quot;Bea&quot;&gt; &amp; &#x27;Cy&#x27;</summary>")
+        );
         assert!(body.contains("<span>3</span><div><ul><li>Tala x 24</li></ul></div>"));
         let state = &body[body.find("__STATE__").unwrap() + 11..];
         assert!(state.starts_with(r#"{"csrf":"tok-EN_1","member":{"firstname":"Ana \u003c\"Bea\"> & 'Cy'"},"visitor":{"cart_count":3,"cart":{"x":"\u003c/script>"}}}"#), "{state}");
@@ -494,7 +497,7 @@ mod tests {
         };
         let body = String::from_utf8(slotted.identity(&f).to_vec()).unwrap();
         assert!(body.starts_with(
-            "<p>Dasmariñas &amp; &quot;Village&quot; &lt;O'Hara>, Makati City</p><a href=\"/x?barangay=1380300006\">"
+            "<p>Dasmariñas &amp; &quot;Village&quot; &lt;O&#x27;Hara&gt;, Makati City</p><a href=\"/x?barangay=1380300006\">"
         ));
         assert!(body.ends_with(r#"{"gate":{"barangayId":1380300006,"barangayName":"Dasmariñas & \"Village\" \u003cO'Hara>"},"q":["/api/v1/products?barangay=1380300006&page=2"]}</script>"#), "{body}");
         let mut out = String::new();

@@ -6,7 +6,7 @@ export function AccountDeleted() {
   const [open, setOpen] = useState(true);
   if (!open) return null;
   return (
-    <Dialog id="deleted" title="ACCOUNT DELETED">
+    <Dialog title="ACCOUNT DELETED">
       <p>Your account and its personal data have been deleted. You can keep shopping as a guest.</p>
       <div className="dialog-actions">
         <a

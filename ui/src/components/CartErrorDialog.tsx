@@ -23,7 +23,7 @@ export function CartErrorDialog({ message, products, onClose }: { message: strin
         if (e.key === 'Escape') onClose();
       }}
     >
-      <Dialog id="cart-error" title="Error">
+      <Dialog title="Error">
         <p>{message}</p>
         {products.length > 0 && (
           <ul className="refused">

@@ -67,7 +67,7 @@ export function ProductCard({ product, eager = false, add = false }: { product: 
         )}
         <span className="card-name">{product.product_name}</span>
       </a>
-      {/* Each text one string: the server writes adjacent texts as one, which hydration would split. */}
+      {/* Each text one string: React would write adjacent texts with a comment between them, more nodes to hydrate. */}
       <span className="card-meta">{`${product.types.name} · ${product.size}`}</span>
       <span className="card-price">
         {`${price.amount} `}

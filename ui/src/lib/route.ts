@@ -158,6 +158,9 @@ export function route(
   };
 }
 
+/** The maintenance page's route: every page while the store is under maintenance (routes.ts). */
+export const MAINTENANCE = 'maintenance';
+
 /** The route of `name` in `table` (the one the server rendered a page for), else `notFound`. */
 export function routeIn<R extends { name: string }>(table: R[], notFound: R, name: string): R {
   return table.find((r) => r.name === name) ?? notFound;

@@ -82,7 +82,7 @@ export function RemoveButton({ label, name, ids, actions }: { label: string; nam
             if (e.key === 'Escape') close();
           }}
         >
-          <Dialog id={`remove-${ids.join('-')}`} title={question}>
+          <Dialog title={question}>
             <div className="dialog-actions">
               <button
                 type="button"

@@ -60,7 +60,7 @@ function PolicyModal() {
   const page = usePage();
   const { agree } = useGate();
   return (
-    <Dialog id="policy" title="PRIVACY / COOKIE POLICY">
+    <Dialog title="PRIVACY / COOKIE POLICY">
       <Consent
         returnTo={pathOf(page.url)}
         onAgree={agree}
@@ -109,7 +109,7 @@ function ResetQuestion({ chosen, cart, onNo }: { chosen: PackagingView; cart: Ca
     chooseCategory(chosen);
   };
   return (
-    <Dialog id="reset" title={RESET_QUESTION}>
+    <Dialog title={RESET_QUESTION}>
       {failed && <p role="alert">{failed}</p>}
       <div className="dialog-actions">
         <form method="post" action="/gate/category" onSubmit={yes}>
@@ -170,7 +170,7 @@ function CategoryGate() {
       />
     );
   return (
-    <Dialog id="category" title="Cheers! What are you ordering?">
+    <Dialog title="Cheers! What are you ordering?">
       {isPending ? (
         <p role="status">Loading…</p>
       ) : isError ? (
@@ -273,7 +273,7 @@ function LocationGate() {
   };
   const types = fulfillments.data?.results ?? [];
   return (
-    <Dialog id="location" title="Where should we bring your beer?">
+    <Dialog title="Where should we bring your beer?">
       <SavedAddresses returnTo={pathOf(page.url)} />
       <form method="post" action="/gate/location" onSubmit={submit} className="location-form">
         <input type="hidden" name="return_to" value={pathOf(page.url)} />

@@ -88,8 +88,14 @@ test('a kept page says it is a copy and how old, outside the hydrated root', () 
 
 test('a shopper saving data gets no file ahead of the page that needs it', () => {
   const files = ['/assets/client-A.js', '/assets/BuyBeer-B.js'];
-  assert.deepEqual(fetchedAhead(false, files), files);
-  assert.deepEqual(fetchedAhead(true, files), []);
+  assert.deepEqual(fetchedAhead(false, files, new Set()), files);
+  assert.deepEqual(fetchedAhead(true, files, new Set()), []);
+});
+
+test('a new build fetches ahead only the files it does not keep from the last one (React\'s file stays)', () => {
+  const files = ['/assets/client-B.js', '/assets/vendor-R.js', '/assets/Product-B.js'];
+  const kept = new Set(['/assets/client-A.js', '/assets/vendor-R.js', '/assets/Product-A.js']);
+  assert.deepEqual(fetchedAhead(false, files, kept), ['/assets/client-B.js', '/assets/Product-B.js']);
 });
 
 test('the place a page was made for is the gate cookies by name, unknown without the Cookie Store API', () => {

@@ -139,8 +139,10 @@ export function withStaleBar(html: string, notice: string, path: string): string
 /**
  * The files the worker fetches ahead when it installs (the first pages' own): none for a shopper
  * who asked to save data (Save-Data, the data saver of the browser or phone): each file is then
- * fetched, and kept, when a page needs it.
+ * fetched, and kept, when a page needs it. None it keeps already from an earlier build (`kept`,
+ * their addresses): a file's name changes with its bytes, so React's file (`vendor-[hash].js`)
+ * is fetched once, not again with each release.
  */
-export function fetchedAhead(savingData: boolean, files: string[]): string[] {
-  return savingData ? [] : files;
+export function fetchedAhead(savingData: boolean, files: string[], kept: ReadonlySet<string>): string[] {
+  return savingData ? [] : files.filter((url) => !kept.has(url));
 }
