@@ -188,12 +188,13 @@ test('on the slow link, Add to Cart tapped before the page hydrated adds the cas
     await tap;
     await route.fallback();
   });
-  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { ...SLOW_PAGE, waitUntil: 'domcontentloaded' });
+  // Not to DOMContentLoaded: that waits for the module scripts, which wait for React's file.
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { ...SLOW_PAGE, waitUntil: 'commit' });
   assert.equal(await page.locator('html[data-hydrated="true"]').count(), 0, 'not hydrated yet');
   await page.getByLabel(/Case of 24/).check();
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   // The form went as it goes without JavaScript: the store added the case and shows the cart.
-  await page.waitForURL('**/cart?done=added', { ...SLOW_PAGE, waitUntil: 'domcontentloaded' });
+  await page.waitForURL('**/cart?done=added', { ...SLOW_PAGE, waitUntil: 'commit' });
   await page.getByText('You successfully added this product to the cart.').first().waitFor(SLOW_PAGE);
   tapped();
   assert.deepEqual(await cartUnits(page), { 'Tala Pale Pilsen 320 ml': 24 }, 'added once');
