@@ -10,7 +10,7 @@ NODE_MODULES := $(UI)/node_modules/.package-lock.json
 DIESEL := target/tools/bin/diesel
 APT_GET := $(if $(filter 0,$(shell id -u)),apt-get,sudo apt-get)
 
-.PHONY: run build build-ui test test-rust test-ui test-e2e test-contract fuzz contract schema tools lint fmt bench chromium wrk clean screenshots
+.PHONY: run build build-ui test test-docs test-rust test-ui test-e2e test-contract fuzz contract schema tools lint fmt bench chromium wrk clean screenshots
 
 $(NODE_MODULES): $(UI)/package.json $(UI)/package-lock.json
 	cd $(UI) && npm ci --no-audit --no-fund
@@ -61,7 +61,7 @@ test-e2e: build-ui chromium
 	$(CARGO) build -p server
 	cd $(UI) && node --test --test-concurrency=1 e2e/
 
-# The README's pictures of the back office (docs/screenshots: the board, a run sheet, the
+# The pictures of the back office in docs/back-office.md (docs/screenshots: the board, a run sheet, the
 # dashboard), taken by the runs' browser test as it goes.
 screenshots: build-ui chromium
 	$(CARGO) build -p server
@@ -89,7 +89,11 @@ fuzz: build-ui
 	    MIN_REQUESTS=10000 MAX_EXAMPLES=$(FUZZ_EXAMPLES) ./scripts/contract-test.sh || status=1; \
 	done; exit $$status
 
-test: test-rust test-ui test-e2e test-contract
+test: test-docs test-rust test-ui test-e2e test-contract
+
+# The documentation's links and anchors (README.md and docs/), README's length and the lines' width.
+test-docs:
+	node --test scripts/docs-links.test.mjs
 
 # Rewrites crates/db/src/schema.rs from `diesel print-schema` over the migrated PostgreSQL.
 schema: $(DIESEL)

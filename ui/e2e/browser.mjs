@@ -111,7 +111,7 @@ export async function noViolations(page, js, where) {
 
 /**
  * With SCREENSHOTS=folder (`make screenshots`), the whole page's picture saved there as
- * NAME.png: the README's pictures of the back office. Without it, nothing.
+ * NAME.png: the pictures of the back office in docs/back-office.md. Without it, nothing.
  */
 export async function screenshot(page, name) {
   const folder = process.env.SCREENSHOTS;

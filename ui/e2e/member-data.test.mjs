@@ -1,4 +1,4 @@
-// Download My Data in Debian's Chromium (README, "Data kept and for how long"): a member with an order and a Go-to Case opens
+// Download My Data in Debian's Chromium (docs/data-and-privacy.md): a member with an order and a Go-to Case opens
 // the page from My Account, is refused a wrong password in words, sees what the store holds about
 // them and downloads the same as a JSON file; with JavaScript on (the API's call, the file made in
 // the browser) and off (the form answered by the server: the page, or the file as an

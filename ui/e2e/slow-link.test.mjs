@@ -9,7 +9,7 @@ import { hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from 
 useStoreAndBrowser();
 
 const MAKATI = 1380300002;
-/** 2G as the README's "On a slow or dropping link" measures it: 800 ms round trips, 250 kbit/s down and up. */
+/** 2G as docs/shopping.md's "On a slow or dropping link" measures it: 800 ms round trips, 250 kbit/s down and up. */
 const SLOW = { offline: false, latency: 800, downloadThroughput: 250_000 / 8, uploadThroughput: 250_000 / 8 };
 const SLOW_PAGE = { timeout: 60_000 };
 

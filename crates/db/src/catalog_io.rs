@@ -1,6 +1,6 @@
 //! The catalog file of `store catalog export` and `store catalog import`: products with their
 //! prices and where they are sold, deposits, delivery fees, banners and promos, as one JSON
-//! document of its own format (`"format": "store-catalog/1"`, described in the README). The
+//! document of its own format (`"format": "store-catalog/1"`, described in docs/operations.md). The
 //! export writes exactly what the import reads, so exporting, importing that file and exporting
 //! again gives the same bytes.
 //!

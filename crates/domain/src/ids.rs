@@ -1,6 +1,6 @@
 //! Ids as types. Each id is parsed once, where it enters (cookie, path, query, form), and then
 //! travels as its own type: a barangay id cannot be passed where a city id is wanted, and nothing
-//! downstream converts or re-checks it. The vocabulary (README, "Words"): the category the
+//! downstream converts or re-checks it. The vocabulary (docs/glossary.md): the category the
 //! category gate asks for is a *packaging* (a category is a packaging type), so its id is a
 //! [`PackagingId`] everywhere, whatever the cookie (`categoryGateId`) or the query (`packaging`)
 //! calls it.

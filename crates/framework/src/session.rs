@@ -1,4 +1,4 @@
-//! Sessions (README.md, "Security"): a token of 256 bits that the client holds, stored only as
+//! Sessions (docs/security.md): a token of 256 bits that the client holds, stored only as
 //! its SHA-256, for a guest or a member, with a 60-minute sliding expiry. The token's first 64
 //! bits are the session's id ([`db::sessions::new_id`]: its start and 20 random bits), by which
 //! it is found; the other 192 are random, and the whole token must hash to what is stored.

@@ -25,7 +25,7 @@ pub mod observe;
 pub mod staff;
 pub mod team;
 
-/// Configuration, each from an environment variable (see README).
+/// Configuration, each from an environment variable (docs/operations.md, "Configuration").
 #[derive(Debug, Clone)]
 pub struct Config {
     /// DATABASE_URL: a SQLite file (default `data/store.db`) or `postgres://...`.

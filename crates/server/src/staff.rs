@@ -1,4 +1,4 @@
-//! The staff commands of the `store` binary (README.md, "Running the store (staff)"): the
+//! The staff commands of the `store` binary (docs/operations.md, "The staff's commands"): the
 //! catalog file out and in, the maintenance switch, the orders and their status, a backup of a
 //! SQLite store. Each works on the database `DATABASE_URL` names, while the store serves: what
 //! they change reaches every app server within a second (the data version and the maintenance
@@ -20,7 +20,7 @@ pub enum CatalogCommand {
     /// Write the catalog (products with prices and where they are sold, deposits, delivery fees,
     /// banners, promos) as JSON, to standard output or --out FILE.
     #[command(after_help = "Example:\n  store catalog export --out catalog.json\n\n\
-        The file's format (\"format\": \"store-catalog/1\") is described in the README; `store \
+        The file's format (\"format\": \"store-catalog/1\") is described in docs/operations.md, \"The catalog file\"; `store \
         catalog import` reads it back.")]
     Export {
         /// Write to FILE instead of standard output (replaced whole once written)
@@ -570,7 +570,7 @@ pub fn backup(config: &Config, args: BackupArgs) -> Result<(), String> {
         return Err(
             "store backup copies a SQLite store; this one is PostgreSQL: use pg_dump, e.g.\n  \
              pg_dump --format=custom --file=store.dump \"$DATABASE_URL\"\n\
-             (restore with pg_restore; see the README, \"Running the store (staff)\")"
+             (restore with pg_restore; see docs/operations.md, \"Backups\")"
                 .into(),
         );
     }

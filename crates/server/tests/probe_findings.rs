@@ -130,7 +130,7 @@ both!(a_login_merge_says_what_did_not_fit);
 
 // --- Finding 3 (low): refusals that do not name their products ---------------------------------
 
-/// README: each limit's refusal "is a 422 whose `message`, `error` and `data.error` say why and
+/// docs/api.md: each limit's refusal "is a 422 whose `message`, `error` and `data.error` say why and
 /// whose `data.products` names the products concerned". Adding a keg (21) to a bottles cart and
 /// going past 999 of product 1 both answered `data.products: []`.
 async fn limit_refusals_name_their_products(backend: Backend) {
@@ -153,7 +153,7 @@ both!(limit_refusals_name_their_products);
 
 /// `{"product_id":1,"quantity":1000,"barangay":1380300002}` answered 422
 /// `{"errors":{"quantity":[...]},"message":"..."}`: no `error` and no `data.error`, unlike every
-/// other refusal of the cart (README: limits say why in `message`, `error` and `data.error`).
+/// other refusal of the cart (docs/api.md: limits say why in `message`, `error` and `data.error`).
 async fn quantity_refusals_carry_error_and_data(backend: Backend) {
     let db = database(backend);
     let (auth, _) = guest_with_a_case(&db).await;
@@ -243,7 +243,7 @@ both!(control_characters_are_named_as_such);
 
 /// `testdate=garbage` (and `2026-02-30T10:00`) answered as if none had been given: the real clock
 /// decides, so a test meant for the blackout places a real order. Malformed input answers 400
-/// naming the parameter (README "API notes").
+/// naming the parameter (docs/api.md).
 async fn a_malformed_testdate_is_refused(backend: Backend) {
     let db = database(backend);
     let (auth, cart) = guest_with_a_case(&db).await;
@@ -285,7 +285,7 @@ both!(the_drawer_agrees_with_the_count);
 /// your prize"` and `notes: "Click https://evil.example/login"`: 15 x 201, and 15 mails "Your
 /// order TB-0000nn is placed" went to the stranger opening "Hello Visit evil.example to claim your
 /// prize," (plus 15 notices of cash-on-delivery orders to the staff). Everywhere else the store
-/// refuses to be a way to mail a stranger (README "Security": 3 mails an address an hour, limits
+/// refuses to be a way to mail a stranger (docs/security.md: 3 mails an address an hour, limits
 /// per client); Submit Order has no limit at all.
 async fn guest_orders_cannot_mail_a_stranger_without_limit(backend: Backend) {
     let db = database(backend);
@@ -317,7 +317,7 @@ both!(guest_orders_cannot_mail_a_stranger_without_limit);
 /// `GET /active-order/abc` (also `/active-order/1.5`, `/active-order/99999999999999999999999`,
 /// `/active-order/%FF%FE`) answered 200 with "Loading your order…" and nothing else: without
 /// JavaScript it never loads, and the status says the page exists. An unknown number
-/// (`/active-order/12345`, `/active-order/-1`) gets the 404 "Order not found"; README: anyone
+/// (`/active-order/12345`, `/active-order/-1`) gets the 404 "Order not found"; docs/shopping.md: anyone
 /// else gets the 404 of an unknown order.
 async fn an_order_address_that_is_no_number_is_not_found(backend: Backend) {
     let db = database(backend);

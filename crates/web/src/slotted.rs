@@ -1,4 +1,4 @@
-//! A shared page with the shopper's own small parts left open (README.md, "Carts, checkout and
+//! A shared page with the shopper's own small parts left open (docs/shopping.md, "Carts, checkout and
 //! orders": shared pages, the shopper's own parts): the page is rendered once for everyone with
 //! the same data, with sentinels where a visitor's parts go (the CSRF token of their session,
 //! their first name, the cart count, the cart drawer's body, the visitor's part of the page

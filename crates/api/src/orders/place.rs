@@ -372,7 +372,7 @@ impl<'a> NewOrder<'a> {
     /// Whether the order's confirmation is mailed now.
     ///
     /// The store mails whoever a guest names: at most 3 confirmations an address an hour,
-    /// counted only for orders placed, so it is no way to mail strangers (README.md, "Security":
+    /// counted only for orders placed, so it is no way to mail strangers (docs/security.md:
     /// rate limits). Past that the order is still placed and its confirmation held: refusing the
     /// order would let anyone lock an address out of guest checkout.
     fn may_mail(&self, conn: &mut db::AnyConnection) -> Result<bool, ApiError> {

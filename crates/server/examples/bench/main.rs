@@ -1,4 +1,4 @@
-//! `make bench`: figures against the store's performance budgets (README.md's "Performance"
+//! `make bench`: figures against the store's performance budgets (docs/performance.md
 //! section), each printed with "met" or "NOT MET".
 //! Serves a freshly seeded SQLite store on a loopback port (2 workers, in this process), starts its
 //! peers itself (a minimal Node static server, a Node SSR cluster of the same bundle and input),
