@@ -1,12 +1,15 @@
 // Builds the front end:
-//   dist/assets/client-[hash].js     the browser bundle's entry (hydrates the server's HTML)
+//   dist/assets/client-[hash].js     the browser bundle's entry (hydrates the server's HTML; the
+//                                    browser's route table)
+//   dist/assets/vendor-[hash].js     React, react-dom's client and TanStack Query, built alone
 //   dist/assets/<Page>-[hash].js     each page's chunk, loaded by its route (its feature's pages.ts `load`)
 //   dist/assets/chunk-[hash].js      code shared by the entry and pages, or by several pages
 //   dist/assets/styles-[hash].css    the stylesheet (the server inlines it as critical CSS)
 //   dist/assets/accounts-[hash].css  the second stylesheet (src/forms.css: pages with forms and
 //                                    members' pages; linked where needed)
 //   dist/assets/*.br, *.gz          their brotli and gzip forms, served as they are
-//   dist/manifest.json               logical name -> hashed URL, read by the server; under
+//   dist/manifest.json               logical name -> hashed URL (`client.js`, `vendor.js`, the
+//                                    stylesheets), read by the server; under
 //                                    "chunks", per route name, the chunks its page needs besides
 //                                    the entry (the page preloads them: no waterfall)
 //   dist/routes.json                 the route table (src/routes.ts) for the server
@@ -119,8 +122,8 @@ await rm(tableDir, { recursive: true });
 /**
  * The pages a shopper opens first (the worker fetches their chunks when it installs, below). What
  * their modules import (but not the pages themselves) is imported by the entry and by every page
- * (a module `first-shared`, below), so it lands in the chunk every page shares: on a link of 800 ms round trips each file is a round
- * trip, and a first visit of these pages fetches three files (the entry, that chunk and the page's
+ * (a module `first-shared`, below), so it lands in the chunk every page shares: on a link of 800
+ * ms round trips each file is a round trip, and a first visit of these pages fetches three files (the entry, that chunk and the page's
  * own) instead of a score of small chunks, without the other first pages' code. The other pages
  * load those shared parts too (a few KB, kept by the worker from then on).
  */
@@ -148,7 +151,7 @@ const firstShared = [...new Set(firstSources.flatMap((source) => [...importsOf(s
  * The browser's route table: of each route only what the browser reads (its name, guard and query
  * parameters, and its page's loader); the titles, descriptions, data and forms' actions are the
  * server's (routes.json), and with them every feature's pages.ts stays out of the first load. The
- * client build reads it for `./routes` (App.tsx, client.tsx); the server bundle and the tests read
+ * client build reads it for `./routes` (client.tsx alone); the server bundle and the tests read
  * src/routes.ts itself.
  */
 const paramLists = [...new Set([...routes, notFoundRoute].map((r) => JSON.stringify(r.params)))];
@@ -194,9 +197,10 @@ const browserRoutes = {
  * esbuild puts a module in the chunk of the set of entry points that reach it (each page's dynamic
  * import is one), so what the entry shares with only some pages would be split into a chunk per
  * set of pages: a score of small files on every first load. A page is only ever loaded after the
- * entry, so each page's chunk starts from a stand-in that imports the app's root (App.tsx) besides
- * re-exporting the page: everything the entry shares with any page is then reached by every page,
- * and lands in one chunk. The stand-in is named `page:<source of the page>` in the metafile.
+ * entry, so each page's chunk starts from a stand-in that imports the app's root (App.tsx) and
+ * `first-shared` (the first pages' shared modules) besides re-exporting the page: everything the
+ * entry shares with any page is then reached by every page, and lands in one chunk. The stand-in
+ * is named `page:<source of the page>` in the metafile.
  */
 const appRoot = path.join(here, 'src/App.tsx');
 const pageChunks = {
@@ -225,18 +229,21 @@ const pageChunks = {
 
 /**
  * React, react-dom's client and TanStack Query: a file of their own, `vendor-[hash].js`, built
- * alone so that its name changes only when its bytes do (a new React or Query, not a change of
- * the app). The app's files import it by its URL: a release that changes one page makes a
+ * alone so that its name changes only when its bytes do: a new React or Query, or the app using a
+ * function of Query it did not use before (the file holds only those it uses), not another change
+ * of the app. The app's files import it by its URL: a release that changes one page makes a
  * returning shopper fetch that page's chunk and the entry, never React again (the worker keeps the
  * file across builds). Each package the app imports is a stand-in module that hands out the
  * vendor's exports by name: React's CommonJS exports read off the package itself, Query's those
  * the app imports (a name the vendor lacks fails the build: "No matching export").
  */
 const require = createRequire(import.meta.url);
+/** The names a package's production build exports (what the bundle holds; not the development one's). */
+const exportsOf = (file) => Object.keys(require(path.join(here, 'node_modules', file)));
 const VENDOR = {
-  react: { as: 'React', names: Object.keys(require('react')) },
-  'react/jsx-runtime': { as: 'JsxRuntime', names: Object.keys(require('react/jsx-runtime')) },
-  'react-dom/client': { as: 'ReactDomClient', names: Object.keys(require('react-dom/client')) },
+  react: { as: 'React', names: exportsOf('react/cjs/react.production.js') },
+  'react/jsx-runtime': { as: 'JsxRuntime', names: exportsOf('react/cjs/react-jsx-runtime.production.js') },
+  'react-dom/client': { as: 'ReactDomClient', names: exportsOf('react-dom/cjs/react-dom-client.production.js') },
   '@tanstack/react-query': { as: 'Query', names: await queryNamesUsed() },
 };
 /** The values the app's sources import from @tanstack/react-query (types aside). */

@@ -9,8 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, appendFileSync, rmSync, statSync, symlinkSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const ui = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'ui');
+const ui = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'ui');
 const work = mkdtempSync(path.join(tmpdir(), 'release-'));
 try {
   const copy = path.join(work, 'ui');

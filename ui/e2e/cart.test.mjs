@@ -347,6 +347,10 @@ test('JS off: the category form asks to reset a cart of the other family on the 
   await page.goto(`${store.base}/buy-beer?gate=category`);
   await page.getByRole('button', { name: /DRAFT BEER IN KEG/ }).click();
   await page.waitForURL(/\/cart\?gate=category&reset=3/);
+  // The address's fragment names the element where reading and Tab go on.
+  const fragment = new URL(page.url()).hash;
+  assert.equal(fragment, '#reset-title');
+  assert.equal(await page.locator(fragment).count(), 1, `the page holds ${fragment}`);
   const question =
     'Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?';
   const ask = page.getByRole('dialog', { name: question });

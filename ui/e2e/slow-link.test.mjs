@@ -174,31 +174,37 @@ test('on the slow link with the worker: browse, add, lose the connection, see th
 
 test('on the slow link, Add to Cart tapped before the page hydrated adds the case: no dead tap', async () => {
   const context = await newContext(MAKATI_SHOPPER, { serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  const cdp = await slowLink(context, page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   // React's file is held back until the tap has landed: the page is only the server's HTML.
   let tapped;
   const tap = new Promise((resolve) => {
     tapped = resolve;
   });
-  await page.route('**/assets/vendor-*.js', async (route) => {
-    await tap;
-    await route.fallback();
-  });
-  // Not to DOMContentLoaded: that waits for the module scripts, which wait for React's file.
-  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { ...SLOW_PAGE, waitUntil: 'commit' });
-  assert.equal(await page.locator('html[data-hydrated="true"]').count(), 0, 'not hydrated yet');
-  await page.getByLabel(/Case of 24/).check();
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
-  // The form went as it goes without JavaScript: the store added the case and shows the cart.
-  await page.waitForURL('**/cart?done=added', { ...SLOW_PAGE, waitUntil: 'commit' });
-  await page.getByText('You successfully added this product to the cart.').first().waitFor(SLOW_PAGE);
-  tapped();
-  assert.deepEqual(await cartUnits(page), { 'Tala Pale Pilsen 320 ml': 24 }, 'added once');
-  await hydrated(page);
-  assert.deepEqual(problems, []);
-  await context.close();
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const cdp = await slowLink(context, page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const held = async (route) => {
+      await tap;
+      await route.fallback().catch(() => {});
+    };
+    await page.route('**/assets/vendor-*.js', held);
+    // Not to DOMContentLoaded: that waits for the module scripts, which wait for React's file.
+    await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { ...SLOW_PAGE, waitUntil: 'commit' });
+    assert.equal(await page.locator('html[data-hydrated="true"]').count(), 0, 'not hydrated yet');
+    await page.getByLabel(/Case of 24/).check();
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    // The form went as it goes without JavaScript: the store added the case and shows the cart.
+    await page.waitForURL('**/cart?done=added', { ...SLOW_PAGE, waitUntil: 'commit' });
+    await page.getByText('You successfully added this product to the cart.').first().waitFor(SLOW_PAGE);
+    await page.unroute('**/assets/vendor-*.js', held);
+    tapped();
+    assert.deepEqual(await cartUnits(page), { 'Tala Pale Pilsen 320 ml': 24 }, 'added once');
+    await hydrated(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    tapped();
+    await context.close();
+  }
 });

@@ -196,6 +196,12 @@ async fn the_location_form_goes_step_by_step_to_the_list(b: Backend) {
         assert!(goes_on(&next), "{why}: {next}");
         let page = send!(s, get(&next, &kegs));
         assert!(root(&page.text()).contains(shows), "{next}: {shows}");
+        // The address's fragment names the dialog's title, where reading and Tab go on.
+        let (_, fragment) = next.split_once('#').expect("a fragment");
+        assert!(
+            root(&page.text()).contains(&format!(r#"id="{fragment}""#)),
+            "{next}: no element #{fragment}"
+        );
     }
     // No keg city in Cavite.
     let page = send!(

@@ -117,7 +117,7 @@ pub async fn reset_cart_first(
         Ok((Reset::Emptied, cookies)) => Err(cookies),
         Ok((Reset::Ask, _)) => {
             let mut res = see_other(&format!(
-                "/cart?gate=category&{RESET_FIELD}={chosen}#category-title"
+                "/cart?gate=category&{RESET_FIELD}={chosen}#reset-title"
             ));
             if let (Some(id), Some(name)) = (req.cookie(CATEGORY), req.cookie(CATEGORY_NAME)) {
                 let name = percent_encoding::percent_decode_str(name.value())

@@ -10,8 +10,9 @@ use tera::{Context, Tera};
 
 use crate::WebError;
 
-/// `dist/manifest.json`: logical name -> hashed URL (the client entry, the stylesheets), and under
-/// `chunks`, per route name, the chunks its page needs besides the entry (ui/build.mjs).
+/// `dist/manifest.json`: logical name -> hashed URL (the client entry, React's file, the
+/// stylesheets), and under `chunks`, per route name, the chunks its page needs besides the entry,
+/// React's file first (ui/build.mjs).
 #[derive(Debug, Deserialize)]
 struct Manifest {
     chunks: HashMap<String, Vec<String>>,

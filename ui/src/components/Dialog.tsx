@@ -1,9 +1,14 @@
 import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { keepTab } from '../lib/focus';
 
-/** A modal dialog over the page, focused when it opens, Tab kept inside, named by its title. */
-export function Dialog({ title, children }: { title: string; children: ReactNode }) {
-  const titleId = useId();
+/**
+ * A modal dialog over the page, focused when it opens, Tab kept inside, named by its title. Its
+ * title's id is React's own unless `id` is given: then `{id}-title`, an address's fragment that
+ * the store's redirects name (the gates' `#location-title`, `#reset-title`).
+ */
+export function Dialog({ id, title, children }: { id?: string; title: string; children: ReactNode }) {
+  const own = useId();
+  const titleId = id ? `${id}-title` : own;
   const ref = useRef<HTMLDivElement>(null);
   // In the commit that shows it (a layout effect): a key pressed at once already goes to the dialog.
   useLayoutEffect(() => {

@@ -109,7 +109,7 @@ function ResetQuestion({ chosen, cart, onNo }: { chosen: PackagingView; cart: Ca
     chooseCategory(chosen);
   };
   return (
-    <Dialog title={RESET_QUESTION}>
+    <Dialog id="reset" title={RESET_QUESTION}>
       {failed && <p role="alert">{failed}</p>}
       <div className="dialog-actions">
         <form method="post" action="/gate/category" onSubmit={yes}>
@@ -170,7 +170,7 @@ function CategoryGate() {
       />
     );
   return (
-    <Dialog title="Cheers! What are you ordering?">
+    <Dialog id="category" title="Cheers! What are you ordering?">
       {isPending ? (
         <p role="status">Loading…</p>
       ) : isError ? (
@@ -273,7 +273,7 @@ function LocationGate() {
   };
   const types = fulfillments.data?.results ?? [];
   return (
-    <Dialog title="Where should we bring your beer?">
+    <Dialog id="location" title="Where should we bring your beer?">
       <SavedAddresses returnTo={pathOf(page.url)} />
       <form method="post" action="/gate/location" onSubmit={submit} className="location-form">
         <input type="hidden" name="return_to" value={pathOf(page.url)} />

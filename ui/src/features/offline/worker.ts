@@ -73,10 +73,17 @@ sw.addEventListener('install', (event) => {
       await (await caches.open(SHELL)).put(OFFLINE, offline);
       // The first pages' files, by their hashed names, with the files kept across builds: a page
       // kept under this build still finds its own after the next. One that fails is fetched on use.
-      // Not those kept from an earlier build (React's file stays from one release to the next).
-      const kept = new Set((await (await caches.open(FILES)).keys()).map((r) => new URL(r.url).pathname));
+      // Not those kept from an earlier build (React's file stays from one release to the next);
+      // those are kept again, as the newest, so the oldest-first trim does not drop them first.
+      const files = await caches.open(FILES);
+      const href = (url: string) => new URL(url, sw.location.href).href;
+      const kept = new Set((await files.keys()).map((r) => r.url));
+      for (const url of __PRECACHE__.filter((u) => kept.has(href(u)))) {
+        const copy = await files.match(href(url));
+        if (copy) await files.put(href(url), copy);
+      }
       await Promise.all(
-        fetchedAhead(savingData(), __PRECACHE__, kept).map(async (url) => {
+        fetchedAhead(savingData(), __PRECACHE__.map(href), kept).map(async (url) => {
           const res = await fetch(url, { credentials: 'omit' }).catch(() => null);
           if (res?.ok && !res.redirected) await keep(FILES, url, res, FILES_BYTES);
         }),
