@@ -34,7 +34,6 @@ try {
   console.log(JSON.stringify({
     files: after.length,
     fetched: fetched.map((url) => ({ url, br: brotli(url) })),
-    vendor: after.find((url) => url.startsWith('/assets/vendor-')),
     vendorKept: before.some((url) => url.startsWith('/assets/vendor-') && after.includes(url)),
   }));
 } finally {

@@ -76,14 +76,14 @@ sw.addEventListener('install', (event) => {
       // Not those kept from an earlier build (React's file stays from one release to the next);
       // those are kept again, as the newest, so the oldest-first trim does not drop them first.
       const files = await caches.open(FILES);
-      const href = (url: string) => new URL(url, sw.location.href).href;
+      const precache = __PRECACHE__.map((url) => new URL(url, sw.location.href).href);
       const kept = new Set((await files.keys()).map((r) => r.url));
-      for (const url of __PRECACHE__.filter((u) => kept.has(href(u)))) {
-        const copy = await files.match(href(url));
-        if (copy) await files.put(href(url), copy);
+      for (const url of precache.filter((u) => kept.has(u))) {
+        const copy = await files.match(url);
+        if (copy) await files.put(url, copy);
       }
       await Promise.all(
-        fetchedAhead(savingData(), __PRECACHE__.map(href), kept).map(async (url) => {
+        fetchedAhead(savingData(), precache, kept).map(async (url) => {
           const res = await fetch(url, { credentials: 'omit' }).catch(() => null);
           if (res?.ok && !res.redirected) await keep(FILES, url, res, FILES_BYTES);
         }),
