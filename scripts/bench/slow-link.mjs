@@ -143,9 +143,28 @@ async function shopper(browser, p) {
   }
 }
 
+/**
+ * `options` with the features of the desktop browser's own UI turned off: each new window loads
+ * the address bar's popup (a web page of its own, in a renderer of its own) and its preloaded
+ * companions, about 600 ms of a core in the middle of the visit on a 2-core machine, which no
+ * phone's browser does. Chromium reads only the last `--disable-features`, so Playwright's own list
+ * (read off the command line it builds) is merged into ours, and its switch left out.
+ */
+async function withoutBrowserUi(options) {
+  const server = await chromium.launchServer(options);
+  const theirs = server.process().spawnargs.find((a) => a.startsWith('--disable-features='));
+  await server.close();
+  const features = [theirs?.slice('--disable-features='.length), 'PreloadTopChromeWebUI', 'WebUIOmniboxPopup'];
+  return {
+    ...options,
+    ignoreDefaultArgs: theirs ? [theirs] : [],
+    args: [...options.args, `--disable-features=${features.filter(Boolean).join(',')}`],
+  };
+}
+
 const ROUNDS = Number(process.env.SLOW_LINK_ROUNDS ?? 3);
 const link = await relay();
-const browser = await chromium.launch(chromiumOptions);
+const browser = await chromium.launch(await withoutBrowserUi(chromiumOptions));
 try {
   for (const p of paths) {
     const rounds = [];
