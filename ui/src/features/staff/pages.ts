@@ -12,14 +12,14 @@ const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.sta
 export const pages: FeaturePage[] = [
   {
     order: 310,
-    route: route('staff-login', '/staff/login', () => import('./SignIn').then((m) => m.SignIn), 'Staff Sign In', 'Sign in to the back office.', [], {
+    route: route('staff-login', '/staff/login', () => import('./Login').then((m) => m.SignIn), 'Staff Sign In', 'Sign in to the back office.', [], {
       ...STAFF,
       actions: [action(calls.staffLogin, '/staff/second-factor')],
     }),
   },
   {
     order: 320,
-    route: route('staff-password', '/staff/password', () => import('./SignIn').then((m) => m.ChoosePassword), 'Choose Your Password', 'Choose the password of your staff account.', [], {
+    route: route('staff-password', '/staff/password', () => import('./Login').then((m) => m.ChoosePassword), 'Choose Your Password', 'Choose the password of your staff account.', [], {
       ...STAFF,
       params: ['token'],
       actions: [action(calls.staffPassword, '/staff/login?done=password')],
@@ -39,7 +39,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 343,
-    route: route('staff-orders', '/staff/orders', () => import('./Orders').then((m) => m.Orders), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
+    route: route('staff-orders', '/staff/orders', () => import('./orders/Board').then((m) => m.Orders), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
       ...SIGNED_IN,
       // city and barangay are every page's (the location gate's steps): the board reads them too.
       params: ['status', 'from', 'to', 'how', 'q', 'before'],
@@ -49,14 +49,14 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 346,
-    route: route('staff-order', '/staff/orders/{orderId}', () => import('./Order').then((m) => m.Order), 'Order', 'One order.', [staffMeQuery.template, staffOrderQuery.template], {
+    route: route('staff-order', '/staff/orders/{orderId}', () => import('./orders/Order').then((m) => m.Order), 'Order', 'One order.', [staffMeQuery.template, staffOrderQuery.template], {
       ...SIGNED_IN,
       actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders/{orderId}?done=moved'), action(calls.staffOrderNote, '/staff/orders/{orderId}?done=noted')],
     }),
   },
   {
     order: 347,
-    route: route('staff-runs', '/staff/runs', () => import('./Runs').then((m) => m.Runs), 'Runs', 'The day’s delivery runs.', [staffMeQuery.template, runsQuery.template], {
+    route: route('staff-runs', '/staff/runs', () => import('./runs/Runs').then((m) => m.Runs), 'Runs', 'The day’s delivery runs.', [staffMeQuery.template, runsQuery.template], {
       ...SIGNED_IN,
       params: ['day'],
       missing: '/staff',
@@ -65,7 +65,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 348,
-    route: route('staff-run', '/staff/runs/{runId}', () => import('./Run').then((m) => m.Run), 'Run', 'One delivery run.', [staffMeQuery.template, runQuery.template], {
+    route: route('staff-run', '/staff/runs/{runId}', () => import('./runs/Run').then((m) => m.Run), 'Run', 'One delivery run.', [staffMeQuery.template, runQuery.template], {
       ...SIGNED_IN,
       actions: [
         ...SIGNED_IN.actions,
@@ -79,14 +79,14 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 349,
-    route: route('staff-pick-list', '/staff/runs/{runId}/pick-list', () => import('./Print').then((m) => m.PickList), 'Pick List', 'What to load for a run.', [staffMeQuery.template, runQuery.template], {
+    route: route('staff-pick-list', '/staff/runs/{runId}/pick-list', () => import('./runs/Print').then((m) => m.PickList), 'Pick List', 'What to load for a run.', [staffMeQuery.template, runQuery.template], {
       ...SIGNED_IN,
       params: ['paper'],
     }),
   },
   {
     order: 349.5,
-    route: route('staff-run-sheet', '/staff/runs/{runId}/sheet', () => import('./Print').then((m) => m.RunSheet), 'Run Sheet', 'A run’s stops, to print.', [staffMeQuery.template, runQuery.template], {
+    route: route('staff-run-sheet', '/staff/runs/{runId}/sheet', () => import('./runs/Print').then((m) => m.RunSheet), 'Run Sheet', 'A run’s stops, to print.', [staffMeQuery.template, runQuery.template], {
       ...SIGNED_IN,
       params: ['paper'],
     }),
@@ -102,7 +102,7 @@ export const pages: FeaturePage[] = [
   {
     order: 352,
     // The photo form posts files to this address (web::photo_form); Sign Out posts here too.
-    route: route('staff-catalog', '/staff/catalog', () => import('./Catalog').then((m) => m.Catalog), 'Catalog', 'The products and their photos.', [staffMeQuery.template, catalogQuery.template, servedCitiesQuery.template], {
+    route: route('staff-catalog', '/staff/catalog', () => import('./catalog/Catalog').then((m) => m.Catalog), 'Catalog', 'The products and their photos.', [staffMeQuery.template, catalogQuery.template, servedCitiesQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffCitiesSave, '/staff/catalog', { answerLink: 'link', lists: ['products', 'cities'] })],
@@ -110,14 +110,14 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 353,
-    route: route('staff-product', '/staff/catalog/products/{productId}', () => import('./ProductEdit').then((m) => m.ProductEdit), 'Product', 'One product of the catalog.', [staffMeQuery.template, productQuery.template], {
+    route: route('staff-product', '/staff/catalog/products/{productId}', () => import('./catalog/Product').then((m) => m.ProductEdit), 'Product', 'One product of the catalog.', [staffMeQuery.template, productQuery.template], {
       ...SIGNED_IN,
       actions: [...SIGNED_IN.actions, action(calls.staffProductSave, '/staff/catalog/products/{productId}?done=saved', { lists: ['cities'] })],
     }),
   },
   {
     order: 354,
-    route: route('staff-cities', '/staff/catalog/cities', () => import('./CitiesPlan').then((m) => m.CitiesPlan), 'Cities of Products', 'What a change of cities does, before it is saved.', [staffMeQuery.template, citiesPlanQuery.template], {
+    route: route('staff-cities', '/staff/catalog/cities', () => import('./catalog/Cities').then((m) => m.CitiesPlan), 'Cities of Products', 'What a change of cities does, before it is saved.', [staffMeQuery.template, citiesPlanQuery.template], {
       ...SIGNED_IN,
       params: ['products', 'cities', 'how'],
       missing: '/staff/catalog',
@@ -126,7 +126,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354.2,
-    route: route('staff-banners', '/staff/catalog/banners', () => import('./Banners').then((m) => m.Banners), 'Banners', 'The home page’s banners and their days.', [staffMeQuery.template, bannersEditQuery.template], {
+    route: route('staff-banners', '/staff/catalog/banners', () => import('./catalog/Banners').then((m) => m.Banners), 'Banners', 'The home page’s banners and their days.', [staffMeQuery.template, bannersEditQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffBannerSave, '/staff/catalog/banners?done=saved#banner-{bannerId}')],
@@ -134,7 +134,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354.25,
-    route: route('staff-promos', '/staff/catalog/promos', () => import('./Promos').then((m) => m.Promos), 'Promos', 'The promos and their days.', [staffMeQuery.template, promosEditQuery.template], {
+    route: route('staff-promos', '/staff/catalog/promos', () => import('./catalog/Promos').then((m) => m.Promos), 'Promos', 'The promos and their days.', [staffMeQuery.template, promosEditQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffPromoSave, '/staff/catalog/promos?done=saved#promo-{promoId}')],
@@ -142,7 +142,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354.28,
-    route: route('staff-calendar', '/staff/catalog/calendar', () => import('./Calendar').then((m) => m.Calendar), 'Holidays and Notices', 'The holidays and the shop’s notices.', [staffMeQuery.template, calendarQuery.template], {
+    route: route('staff-calendar', '/staff/catalog/calendar', () => import('./catalog/Calendar').then((m) => m.Calendar), 'Holidays and Notices', 'The holidays and the shop’s notices.', [staffMeQuery.template, calendarQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
       actions: [
@@ -156,7 +156,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354.3,
-    route: route('staff-charges', '/staff/catalog/charges', () => import('./Charges').then((m) => m.Charges), 'Deposits and Delivery Fees', 'The deposits and each city’s delivery fees.', [staffMeQuery.template, chargesQuery.template], {
+    route: route('staff-charges', '/staff/catalog/charges', () => import('./catalog/Charges').then((m) => m.Charges), 'Deposits and Delivery Fees', 'The deposits and each city’s delivery fees.', [staffMeQuery.template, chargesQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
       actions: [
@@ -176,7 +176,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354.9,
-    route: route('staff-guest-data', '/staff/guest-data', () => import('./GuestData').then((m) => m.GuestData), "Erase a Guest's Data", "Find a guest's orders by email or mobile and erase their personal data.", [staffMeQuery.template, guestDataQuery.template], {
+    route: route('staff-guest-data', '/staff/guest-data', () => import('./EraseGuest').then((m) => m.GuestData), "Erase a Guest's Data", "Find a guest's orders by email or mobile and erase their personal data.", [staffMeQuery.template, guestDataQuery.template], {
       ...SIGNED_IN,
       params: ['contact'],
       missing: '/staff',
@@ -186,14 +186,14 @@ export const pages: FeaturePage[] = [
   {
     order: 354.5,
     // The upload form posts the file to this address (web::import_form).
-    route: route('staff-catalog-file', '/staff/catalog/import', () => import('./CatalogFile').then((m) => m.CatalogFile), 'Catalog File', 'Export and import the catalog file.', [staffMeQuery.template], {
+    route: route('staff-catalog-file', '/staff/catalog/import', () => import('./catalog/Import').then((m) => m.CatalogFile), 'Catalog File', 'Export and import the catalog file.', [staffMeQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
     }),
   },
   {
     order: 354.6,
-    route: route('staff-catalog-draft', '/staff/catalog/import/{draftId}', () => import('./CatalogFile').then((m) => m.CatalogDraft), 'Check the Catalog File', 'Every change an uploaded catalog file makes.', [staffMeQuery.template, draftQuery.template], {
+    route: route('staff-catalog-draft', '/staff/catalog/import/{draftId}', () => import('./catalog/Import').then((m) => m.CatalogDraft), 'Check the Catalog File', 'Every change an uploaded catalog file makes.', [staffMeQuery.template, draftQuery.template], {
       ...SIGNED_IN,
       missing: '/staff/catalog/import',
       actions: [...SIGNED_IN.actions, action(calls.staffDraftApply, '/staff/catalog?done=imported')],
@@ -201,7 +201,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 355,
-    route: route('staff-day', '/staff/day', () => import('./DayReport').then((m) => m.DayReport), 'Day Report', 'A day of the depot.', [staffMeQuery.template, dayQuery.template], {
+    route: route('staff-day', '/staff/day', () => import('./runs/DayReport').then((m) => m.DayReport), 'Day Report', 'A day of the depot.', [staffMeQuery.template, dayQuery.template], {
       ...SIGNED_IN,
       params: ['day'],
       missing: '/staff',

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { RunView } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { formatPhp } from '../../lib/money';
-import { useHydrated, usePage, usePageParam } from '../../page';
-import { runQuery } from './queries';
+import type { RunView } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { formatPhp } from '../../../lib/money';
+import { useHydrated, usePage, usePageParam } from '../../../page';
+import { runQuery } from '../queries';
 import { StopDetails } from './Run';
-import { StaffPage } from './StaffPage';
+import { StaffPage } from '../StaffPage';
 
 /**
  * A printable page of run `{runId}`: on A4, or on an 80 mm receipt printer (`?paper=receipt`);

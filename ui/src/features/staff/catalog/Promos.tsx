@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type PromoEdit } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, useDone } from '../../components/form';
-import { promosEditQuery } from './queries';
-import { StaffForm, TextArea } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { calls, type PromoEdit } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, Field, useDone } from '../../../components/form';
+import { promosEditQuery } from '../queries';
+import { StaffForm, TextArea } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 function PromoForm({ p }: { p: PromoEdit }) {
   const id = `promo-${p.id}`;

@@ -1,8 +1,8 @@
 // The day report as CSV (RFC 4180): a field with a comma, a quote or a line break is quoted, its
 // quotes doubled; a field a spreadsheet would read as a formula (=, +, -, @ first) is led by a
 // quote mark, so a shopper's name cannot run in the manager's spreadsheet.
-import type { DayReport } from '../../api/contract.gen';
-import { formatPhp } from '../../lib/money';
+import type { DayReport } from '../../../api/contract.gen';
+import { formatPhp } from '../../../lib/money';
 
 export function csvField(value: string | number): string {
   let text = String(value);

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { calls, DELIVERY, PICKUP, type BoardPage, type StatusCount } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
-import { fillTemplate } from '../../lib/keys';
-import { formatPhp } from '../../lib/money';
-import { usePage, usePageParam } from '../../page';
-import { boardQuery } from './queries';
-import { StaffPage } from './StaffPage';
+import { calls, DELIVERY, PICKUP, type BoardPage, type StatusCount } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../../components/form';
+import { fillTemplate } from '../../../lib/keys';
+import { formatPhp } from '../../../lib/money';
+import { usePage, usePageParam } from '../../../page';
+import { boardQuery } from '../queries';
+import { StaffPage } from '../StaffPage';
 
 /** How often the board's first page looks for new orders. */
 const POLL_MS = 15_000;

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type BannerEdit } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { Photo } from '../../components/Photo';
-import { Csrf, DoneMessage, Field, FormMessage, useDone, usePageForm, useScopedForm, type FormState } from '../../components/form';
-import { PHOTO_ACCEPT, PHOTO_HINT, PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
-import { bannersEditQuery } from './queries';
-import { FieldErrors, StaffForm } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { calls, type BannerEdit } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { Photo } from '../../../components/Photo';
+import { Csrf, DoneMessage, Field, FormMessage, useDone, usePageForm, useScopedForm, type FormState } from '../../../components/form';
+import { PHOTO_ACCEPT, PHOTO_HINT, PhotoRemove, PhotoUpload, removeQuestion } from '../Photos';
+import { bannersEditQuery } from '../queries';
+import { FieldErrors, StaffForm } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 /** The banners page, where each banner's forms post. */
 const BANNERS = '/staff/catalog/banners';

@@ -1,4 +1,4 @@
-import type { CatalogChange, ChangeKind } from '../../api/contract.gen';
+import type { CatalogChange, ChangeKind } from '../../../api/contract.gen';
 
 const KIND: Record<ChangeKind, string> = { new: 'New', changed: 'Changed', removed: 'Removed', left_out: 'Left out of the file: kept, not orderable' };
 

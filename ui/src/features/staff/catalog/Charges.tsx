@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type DepositEdit, type FeeEdit } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, useDone } from '../../components/form';
-import { formatPhp } from '../../lib/money';
-import { chargesQuery } from './queries';
-import { StaffForm } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { calls, type DepositEdit, type FeeEdit } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, Field, useDone } from '../../../components/form';
+import { formatPhp } from '../../../lib/money';
+import { chargesQuery } from '../queries';
+import { StaffForm } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 function DepositForm({ d }: { d: DepositEdit }) {
   const id = `deposit-${d.id}`;

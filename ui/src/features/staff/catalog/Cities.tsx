@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type CitiesPlan as Plan } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { FormCall, FormMessage, useAccountForm } from '../../components/form';
-import { usePage } from '../../page';
+import { calls, type CitiesPlan as Plan } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { FormCall, FormMessage, useAccountForm } from '../../../components/form';
+import { usePage } from '../../../page';
 import { CatalogChanges } from './CatalogChanges';
-import { citiesPlanQuery } from './queries';
-import { StaffPage } from './StaffPage';
+import { citiesPlanQuery } from '../queries';
+import { StaffPage } from '../StaffPage';
 
 function SaveForm({ plan }: { plan: Plan }) {
   const [state, submit] = useAccountForm();

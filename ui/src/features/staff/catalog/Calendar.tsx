@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type HolidayEdit, type NoticeEdit } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, type FormState, useDone } from '../../components/form';
-import { calendarQuery } from './queries';
-import { StaffForm, TextArea } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { calls, type HolidayEdit, type NoticeEdit } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, Field, type FormState, useDone } from '../../../components/form';
+import { calendarQuery } from '../queries';
+import { StaffForm, TextArea } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 /** The first and last day of a holiday or notice. */
 function Days({ id, state, starts, ends }: { id: string; state: FormState; starts?: string; ends?: string }) {

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type DraftView } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { Csrf, FormCall, FormMessage, useAccountForm } from '../../components/form';
-import { usePage } from '../../page';
+import { calls, type DraftView } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { Csrf, FormCall, FormMessage, useAccountForm } from '../../../components/form';
+import { usePage } from '../../../page';
 import { CatalogChanges } from './CatalogChanges';
-import { draftQuery } from './queries';
-import { StaffPage } from './StaffPage';
+import { draftQuery } from '../queries';
+import { StaffPage } from '../StaffPage';
 
 /** Export, and the upload of a catalog file: checked at once, every problem listed by its record and field. */
 export function CatalogFile() {

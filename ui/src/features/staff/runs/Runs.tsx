@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type RunsPage, type WaitingOrder } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, useDone, type FormState } from '../../components/form';
-import { formatPhp } from '../../lib/money';
-import { usePage } from '../../page';
-import { runsQuery, staffMeQuery } from './queries';
-import { FieldErrors, StaffForm } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { calls, type RunsPage, type WaitingOrder } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, useDone, type FormState } from '../../../components/form';
+import { formatPhp } from '../../../lib/money';
+import { usePage } from '../../../page';
+import { runsQuery, staffMeQuery } from '../queries';
+import { FieldErrors, StaffForm } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 /** Orders to tick for a run (`order_ids`), by barangay as they wait. */
 /** What the staff read when no order waits for a run. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { csvField, csvRows, dayCsv } from './csv';
-import type { DayReport } from '../../api/contract.gen';
+import type { DayReport } from '../../../api/contract.gen';
 
 test('a CSV field is quoted when it must be, and never read as a formula', () => {
   assert.equal(csvField('Bel-Air, Makati'), '"Bel-Air, Makati"');

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, MAX_STOPS, type RunView, type StopView } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, useDone } from '../../components/form';
-import { formatPhp } from '../../lib/money';
-import { usePage } from '../../page';
-import { runQuery } from './queries';
+import { calls, MAX_STOPS, type RunView, type StopView } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, Field, useDone } from '../../../components/form';
+import { formatPhp } from '../../../lib/money';
+import { usePage } from '../../../page';
+import { runQuery } from '../queries';
 import { NONE_WAITING, WaitingOrders } from './Runs';
-import { FieldErrors, StaffForm } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { FieldErrors, StaffForm } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 /** What a stop hands over and takes back: items, cash, empties. */
 export function StopDetails({ s }: { s: StopView }) {

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type CityChoice, type ProductEdit as Product } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone, type FormState } from '../../components/form';
-import { formatPhp } from '../../lib/money';
-import { usePage } from '../../page';
-import { productQuery } from './queries';
-import { FieldErrors, TextArea } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { calls, type CityChoice, type ProductEdit as Product } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone, type FormState } from '../../../components/form';
+import { formatPhp } from '../../../lib/money';
+import { usePage } from '../../../page';
+import { productQuery } from '../queries';
+import { FieldErrors, TextArea } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 /** The served cities by province, each a box (`cities`), ticked where the product is sold. */
 export function CityBoxes({ choices, chosen, state, form, legend }: { choices: CityChoice[]; chosen: number[]; state: FormState; form?: string; legend: string }) {

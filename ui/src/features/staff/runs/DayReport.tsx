@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DayReport as Report, ReasonLine } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { formatPhp } from '../../lib/money';
-import { usePage } from '../../page';
+import type { DayReport as Report, ReasonLine } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { formatPhp } from '../../../lib/money';
+import { usePage } from '../../../page';
 import { csvHref, dayCsv } from './csv';
-import { dayQuery } from './queries';
-import { StaffPage } from './StaffPage';
+import { dayQuery } from '../queries';
+import { StaffPage } from '../StaffPage';
 
 function Reasons({ title, lines, empty }: { title: string; lines: ReasonLine[]; empty: string }) {
   return (

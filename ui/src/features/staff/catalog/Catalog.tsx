@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { calls, type CatalogProduct, type CityChoice } from '../../api/contract.gen';
-import { Photo } from '../../components/Photo';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, FormCall, FormMessage, useAccountForm, useDone, useScopedForm, type FormState } from '../../components/form';
-import { usePage } from '../../page';
-import { PhotoRemove, PhotoUpload, removeQuestion } from './PhotoForms';
-import { CityBoxes } from './ProductEdit';
-import { catalogQuery, servedCitiesQuery } from './queries';
-import { FieldErrors } from './StaffForm';
-import { StaffPage } from './StaffPage';
+import { calls, type CatalogProduct, type CityChoice } from '../../../api/contract.gen';
+import { Photo } from '../../../components/Photo';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, FormCall, FormMessage, useAccountForm, useDone, useScopedForm, type FormState } from '../../../components/form';
+import { usePage } from '../../../page';
+import { PhotoRemove, PhotoUpload, removeQuestion } from '../Photos';
+import { CityBoxes } from './Product';
+import { catalogQuery, servedCitiesQuery } from '../queries';
+import { FieldErrors } from '../StaffForm';
+import { StaffPage } from '../StaffPage';
 
 /** The form that sells the ticked products in more cities, or fewer (its boxes sit in the rows). */
 const CITIES_FORM = 'cities';

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type StaffOrderView, type StatusChoice } from '../../api/contract.gen';
-import { QueryState } from '../../components/QueryState';
-import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
-import { formatPhp } from '../../lib/money';
-import { usePage } from '../../page';
-import { staffOrderQuery } from './queries';
-import { StaffPage } from './StaffPage';
+import { calls, type StaffOrderView, type StatusChoice } from '../../../api/contract.gen';
+import { QueryState } from '../../../components/QueryState';
+import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../../components/form';
+import { formatPhp } from '../../../lib/money';
+import { usePage } from '../../../page';
+import { staffOrderQuery } from '../queries';
+import { StaffPage } from '../StaffPage';
 
 /** A button that moves the order to `next` (a cancellation asks why). */
 function Move({ id, here, next }: { id: number; here: string; next: StatusChoice }) {
