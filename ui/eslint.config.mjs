@@ -1,14 +1,23 @@
 // ESLint for the UI (`make lint`, `make test`): typescript-eslint, the React hooks rules, and the
-// import rule of the UI's organisation:
-//   - a feature (src/features/<name>/) may use another feature's queries (`queries.ts`), never its
-//     components, form helpers or state; what two features share lives in src/components/ or src/lib/;
-//   - src/components/, src/lib/, src/api/ and src/page.tsx use no feature but its queries;
-//   - a feature's queries.ts defines queries and nothing else (no functions, so no hooks): what
-//     other features share of it, such as the cart's hooks, lives in src/lib/ or src/components/;
+// import rule of the UI's organisation. Imports point one way:
+//
+//   App.tsx, client.tsx, parts.tsx, routes.ts  ->  features/<name>/  ->  components/  ->  lib/, api/
+//
+//   - a feature (src/features/<name>/) has a public face, its `index.ts`: what other features and
+//     the app may use of it. Another feature, components/ and the app's files may import a
+//     feature's `index.ts` and its `queries.ts` (query definitions, for the pages' data), never
+//     another file of it (its components, state, rules or stylesheets);
+//   - the app's files (App.tsx, client.tsx, parts.tsx, routes.ts, pages.gen.ts) may also import a
+//     feature's `pages.ts` (its routes);
+//   - components/ holds what is truly shared: pieces that belong to no feature. Of the features it
+//     uses only their faces (components/Layout.tsx shows the cart's, the gates' and the offline
+//     feature's pieces; the others are handed in by App.tsx);
+//   - lib/, api/, page.tsx and head.tsx are shared and feature-free: they import no feature at all;
+//   - a feature's queries.ts defines queries and nothing else (no functions, so no hooks);
 //   - stylesheets count as any import: a feature's TS may import no other feature's CSS (the
 //     zones below resolve `import '../cart/cart.css'` as they resolve a module); the stylesheets'
 //     own `@import`s follow the same rule, checked by src/styles.test.ts;
-//   - no import cycles;
+//   - no import cycles (a face re-exports its own files only, so the faces make none);
 // and no function of src/ over 80 lines.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
@@ -20,22 +29,38 @@ import tseslint from 'typescript-eslint';
 const features = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
-const queries = features.map((f) => `./${f}/queries.ts`);
+/** What anyone may import of a feature: its face and its queries (paths relative to src/features). */
+const faces = features.flatMap((f) => [`./${f}/index.ts`, `./${f}/queries.ts`]);
+/** What the app's files may import besides: each feature's routes. */
+const routeFiles = features.map((f) => `./${f}/pages.ts`);
 
 const zones = [
-  // Each feature: everything of the other features but their queries is out of reach.
+  // Each feature: of the other features, their faces and queries only.
   ...features.map((f) => ({
     target: `./src/features/${f}`,
     from: './src/features',
-    except: [`./${f}`, ...queries],
-    message: 'A feature may use another feature\'s queries only; move what they share to src/components/ or src/lib/.',
+    except: [`./${f}`, ...faces],
+    message: "A feature may use another feature's index.ts (its public face) and queries.ts only; export what it needs there.",
   })),
-  // The shared pieces under features: queries only.
-  ...['./src/components', './src/lib', './src/api', './src/page.tsx', './src/head.tsx'].map((target) => ({
+  // The shared components: the features' faces and queries only.
+  {
+    target: './src/components',
+    from: './src/features',
+    except: faces,
+    message: "Shared components may use a feature's index.ts (its public face) and queries.ts only.",
+  },
+  // The shared, feature-free layers: no feature at all.
+  ...['./src/lib', './src/api', './src/page.tsx', './src/head.tsx'].map((target) => ({
     target,
     from: './src/features',
-    except: queries,
-    message: 'Shared code may use a feature\'s queries only; App.tsx passes feature pieces in.',
+    message: 'lib/, api/, page.tsx and head.tsx know no feature: move the piece into its feature, or hand it in.',
+  })),
+  // The app's files: the features' faces, queries and routes.
+  ...['./src/App.tsx', './src/client.tsx', './src/parts.tsx', './src/routes.ts', './src/pages.gen.ts'].map((target) => ({
+    target,
+    from: './src/features',
+    except: [...faces, ...routeFiles],
+    message: "The app may use a feature's index.ts, queries.ts and pages.ts only.",
   })),
 ];
 
@@ -79,7 +104,7 @@ export default tseslint.config(
         'error',
         {
           selector: 'FunctionDeclaration, FunctionExpression, ArrowFunctionExpression, ClassDeclaration',
-          message: "A feature's queries.ts holds its queries only (other features import it); put shared hooks and helpers in src/lib/ or src/components/.",
+          message: "A feature's queries.ts holds its queries only (other features import it); export hooks and helpers others use from the feature's index.ts.",
         },
       ],
     },

@@ -4,7 +4,7 @@ import { App } from './App';
 import { makeQueryClient } from './lib/api';
 import type { RenderInput } from './lib/render-input';
 import { loadPage, routeNamed } from './routes';
-import { startOffline } from './features/offline/register';
+import { startOffline } from './features/offline';
 
 const stateEl = document.getElementById('__STATE__');
 const input = JSON.parse(stateEl?.textContent ?? '{}') as RenderInput & { ssr: boolean };

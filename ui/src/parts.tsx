@@ -2,7 +2,7 @@
 // each must render exactly what it renders in place (no useId, no context), so hydration matches.
 import type { ReactElement } from 'react';
 import type { CartAnswer } from './api/contract.gen';
-import { CartDrawerBody } from './components/CartDrawer';
+import { CartDrawerBody } from './features/cart';
 
 export interface PartInput {
   part: string;

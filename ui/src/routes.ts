@@ -9,8 +9,9 @@
 // server and client never disagree on a route.
 
 import { addressesQuery } from './features/accounts/queries';
+import { maintenanceRoute } from './features/content/pages';
 import { gateQueries } from './features/gates/queries';
-import { MAINTENANCE, route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
+import { route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
 import { featurePages } from './pages.gen';
 
 export { loadPage, pageOf } from './lib/route';
@@ -38,16 +39,10 @@ function inOrder(pages: FeaturePage[]): RouteDef[] {
 
 export const routes: RouteDef[] = inOrder(featurePages);
 
-/** What every page shows while the store is under maintenance (and at /maintenance). */
-export const maintenanceRoute: RouteDef = route(
-  MAINTENANCE,
-  '/maintenance', () => import('./features/content/Maintenance').then((m) => m.Maintenance),
-  "We're Brewing Something For You",
-  'The store is being updated and will be back shortly.',
-  [],
-  { sitemap: false, policy: false },
-);
+// What every page shows while the store is under maintenance (and at /maintenance): the content
+// feature declares it, and it comes last.
 routes.push(maintenanceRoute);
+export { maintenanceRoute };
 
 export const notFoundRoute: RouteDef = route(
   'not-found',

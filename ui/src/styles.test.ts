@@ -1,7 +1,7 @@
 // Styles belong to their feature: a feature's stylesheet imports no other feature's
-// (what two features share lives in src/components/ or src/lib/, and the stylesheets a page links
-// gather them: src/styles.css, src/forms.css), and shared stylesheets import no feature's, as
-// ESLint's zones rule the modules. Those zones also cover a stylesheet imported from TS.
+// (what belongs to no feature lives in src/components/, and the stylesheets a page links gather
+// them: src/styles.css, src/forms.css), and shared stylesheets import no feature's, as ESLint's
+// zones rule the modules. Those zones also cover a stylesheet imported from TS.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ test("a feature's stylesheet imports no other feature's; shared ones import no f
     const shared = /^(components|lib)\//.test(file);
     for (const i of imports) {
       const theirs = featureOf(i);
-      if (own) assert.ok(theirs === null || theirs === own, `${file} imports ${i}: move what the features share to src/components/ or src/lib/`);
+      if (own) assert.ok(theirs === null || theirs === own, `${file} imports ${i}: a feature's stylesheet is its own; src/forms.css gathers them`);
       if (shared) assert.equal(theirs, null, `${file} is shared and imports ${i}, a feature's`);
     }
   }

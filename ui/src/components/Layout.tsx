@@ -1,12 +1,14 @@
+// The page's frame: header, drawers and footer. The cart's and the gates' pieces come through their
+// public faces (features/<feature>/index.ts); the account menu, the search box and the newsletter's
+// form are handed in by App.tsx.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { OfflineBar } from './OfflineBar';
 import { SendingBar } from './SendingBar';
-import { useCartView } from '../lib/cart-state';
-import { cartLinkLabel } from '../lib/cart';
-import { useGate } from '../lib/gate';
+import { CART_DRAWER_MESSAGE, CART_DRAWER_TITLE, CartDrawerBody, cartLinkLabel, useCartView } from '../features/cart';
+import { useGate } from '../features/gates';
 import { usePage } from '../page';
-import { CART_DRAWER_MESSAGE, CART_DRAWER_TITLE, CartDrawerBody } from './CartDrawer';
 import { Drawer, type DrawerRef } from './Drawer';
+import { Links } from './Links';
 import LOGO from './logo.json';
 
 /** The header's menus: [address, label]. */
@@ -49,18 +51,6 @@ const FOOTER_NAVS = [
   ['footer-shop', 'Shop', FOOTER_SHOP],
   ['footer-help', 'Help', FOOTER_HELP],
 ] as const;
-
-export function Links({ items }: { items: [string, string][] }) {
-  return (
-    <>
-      {items.map(([href, label]) => (
-        <li key={href}>
-          <a href={href}>{label}</a>
-        </li>
-      ))}
-    </>
-  );
-}
 
 type DrawerName = 'menu' | 'account' | 'cart';
 

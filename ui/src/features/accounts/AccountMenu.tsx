@@ -1,8 +1,8 @@
 import { calls } from '../../api/contract.gen';
 import { FormCall, useAccountForm } from '../../components/form';
-import { Links } from '../../components/Layout';
+import { Links } from '../../components/Links';
 import { usePage } from '../../page';
-import { ACCOUNT_LINKS } from '../../components/AccountPage';
+import { ACCOUNT_LINKS } from './AccountPage';
 
 /**
  * The member's Log Out: a form like every other (then /login); it sends once on a double

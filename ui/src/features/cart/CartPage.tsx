@@ -8,17 +8,17 @@ import { calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } from '../../api/co
 import type { Sent } from '../../api/send';
 import { requestKey } from '../../api/outbox';
 import { BlockedButton } from '../../components/BlockedButton';
-import { CartErrorDialog } from '../../components/CartErrorDialog';
-import { SaveGoToCase } from '../../components/GoToCaseForm';
+import { CartErrorDialog } from './CartErrorDialog';
+import { SaveGoToCase } from '../goto-cases';
 import { DoneMessage, FormCall, useDone } from '../../components/form';
 import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
-import { ProductCard } from '../../components/ProductCard';
-import { DEPOSITS_NOTE, EMPTY_CART, INCOMPLETE } from '../../lib/cart';
-import { useGate } from '../../lib/gate';
+import { ProductCard } from '../catalog';
+import { DEPOSITS_NOTE, EMPTY_CART, INCOMPLETE } from './rules';
+import { useGate } from '../gates';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { CasePanel, EmptiesForm, RemoveButton, type CartActions } from './CartParts';
-import { placeBody, sendCart, useCartView, useRefetchCart, useSetCart, type CartRefusal } from '../../lib/cart-state';
+import { placeBody, sendCart, useCartView, useRefetchCart, useSetCart, type CartRefusal } from './state';
 import { cartQuery } from './queries';
 
 /** What the page says after a form without JavaScript (`done`). */

@@ -7,7 +7,7 @@ import { Dialog } from '../../components/Dialog';
 import { FormCall } from '../../components/form';
 import { Photo } from '../../components/Photo';
 import { QuantityCounter } from '../../components/QuantityCounter';
-import { CART_DEBOUNCE_MS, casesLabel, count, usedLabel } from '../../lib/cart';
+import { CART_DEBOUNCE_MS, casesLabel, count, usedLabel } from './rules';
 import { formatPhp } from '../../lib/money';
 import { useHydrated } from '../../page';
 

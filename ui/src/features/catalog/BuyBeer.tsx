@@ -1,9 +1,9 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LIST_MAX_PESOS, LIST_SORTS, type Facet, type ProductList, type ProductView } from '../../api/contract.gen';
-import { ProductGrid } from '../../components/ProductCard';
+import { ProductGrid } from './ProductCard';
 import { QueryState } from '../../components/QueryState';
-import { useGate } from '../../lib/gate';
+import { useGate } from '../gates';
 import { useHydrated, usePage } from '../../page';
 import { activeFilters, DEFAULT_SORT, listHref, showing } from './list';
 import { productsQuery } from './queries';

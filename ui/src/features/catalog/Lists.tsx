@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ProductCard, ProductGrid } from '../../components/ProductCard';
+import { ProductCard, ProductGrid } from './ProductCard';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { promosQuery, whatsNewQuery } from './queries';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProductView as Product } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
-import { ProductCard } from '../../components/ProductCard';
+import { ProductCard } from '../catalog';
 import { QuantityCounter } from '../../components/QuantityCounter';
 
 const sample = (id: number, over: Partial<Product> = {}): Product => ({

@@ -3,10 +3,10 @@ import type { ReactNode } from 'react';
 import type { BannerView, NoticeAnswer } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
 import { Photo } from '../../components/Photo';
-import { ProductCard } from '../../components/ProductCard';
+import { ProductCard } from '../catalog';
 import { useHead } from '../../head';
 import { usePage, usePageParam } from '../../page';
-import { AccountDeleted } from '../../components/AccountDeleted';
+import { AccountDeleted } from '../accounts';
 import { productsQuery } from '../catalog/queries';
 import { bannersQuery, noticeCitiesQuery, noticeQuery } from './queries';
 

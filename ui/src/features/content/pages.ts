@@ -1,6 +1,7 @@
-// The content's pages: home, the store's information and text pages, and the design system's.
+// The content's pages: home, the store's information and text pages, and the design system's; and
+// the maintenance page, which routes.ts puts last in the route table.
 import { productsQuery } from '../catalog/queries';
-import { route, type FeaturePage } from '../../lib/route';
+import { MAINTENANCE, route, type FeaturePage, type RouteDef } from '../../lib/route';
 import {
   aboutTextQuery,
   bannersQuery,
@@ -80,3 +81,13 @@ export const pages: FeaturePage[] = [
     }),
   },
 ];
+
+/** What every page shows while the store is under maintenance (and at /maintenance). */
+export const maintenanceRoute: RouteDef = route(
+  MAINTENANCE,
+  '/maintenance', () => import('./Maintenance').then((m) => m.Maintenance),
+  "We're Brewing Something For You",
+  'The store is being updated and will be back shortly.',
+  [],
+  { sitemap: false, policy: false },
+);

@@ -4,17 +4,16 @@ import { useState, type FormEvent } from 'react';
 import { calls, DEFAULT_FULFILLMENT, type CartAnswer, type PackagingView } from '../../api/contract.gen';
 import { requestKey } from '../../api/outbox';
 import { searchParam, useHydrated, usePage } from '../../page';
-import { AreaSelects, StreetSelect, useAddressPicker } from '../../components/AddressPicker';
+import { AreaSelects, StreetSelect, useAddressPicker } from './AddressPicker';
 import { Dialog } from '../../components/Dialog';
 import { num } from '../../components/Select';
 import { gateQueries } from './queries';
 import { addressesQuery } from '../accounts/queries';
-import { addressLine, choiceOf } from '../../lib/address';
+import { addressLine } from '../accounts';
 import { Csrf } from '../../components/form';
-import { useGate } from '../../lib/gate';
-import { isKeg, needsReset, productIds, RESET_QUESTION } from '../../lib/cart';
+import { choiceOf, useGate } from './state';
 import { cartQuery } from '../cart/queries';
-import { sendCart, useCartView, useSetCart } from '../../lib/cart-state';
+import { isKeg, needsReset, productIds, RESET_QUESTION, sendCart, useCartView, useSetCart } from '../cart';
 
 function pathOf(url: string): string {
   const q = url.search(/[?#]/);

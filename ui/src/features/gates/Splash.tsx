@@ -1,5 +1,5 @@
 import { Consent } from './Gates';
-import { useGate } from '../../lib/gate';
+import { useGate } from './state';
 
 /** /splash: the entry gate as a page of its own: the policy, the age statement, and on to home. */
 export function Splash() {

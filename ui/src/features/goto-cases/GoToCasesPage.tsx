@@ -5,16 +5,16 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { calls, MAX_QUANTITY, type Call, type GotoCaseView } from '../../api/contract.gen';
-import { AccountPage } from '../../components/AccountPage';
+import { AccountPage } from '../accounts';
 import { DoneMessage, FormCall, usePageForm, useScopedForm } from '../../components/form';
 import { QueryState } from '../../components/QueryState';
 import { RefillForm } from '../../components/RefillForm';
-import { count } from '../../lib/cart';
-import { useGate } from '../../lib/gate';
+import { count } from '../cart';
+import { useGate } from '../gates';
 import { formatPhp } from '../../lib/money';
 import { usePage, usePageParam } from '../../page';
 import { gotoCasesQuery } from './queries';
-import { added, created, deleteQuestion } from '../../lib/goto-cases';
+import { added, created, deleteQuestion } from './rules';
 
 export const GOTO_PATH = '/my-account/go-to-cases';
 

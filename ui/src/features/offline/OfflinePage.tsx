@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { count } from '../../lib/cart';
+import { count } from '../cart';
 import { useHydrated } from '../../page';
 import { formatPhp } from '../../lib/money';
 import { loadLastCart, type LastCart } from './last-cart';

@@ -3,18 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { calls, type Pack, type PackOption, type ProductView } from '../../api/contract.gen';
 import { Carousel } from '../../components/Carousel';
-import { ProductCard } from '../../components/ProductCard';
+import { ProductCard } from '../catalog';
 import { useHead } from '../../head';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { productQuery } from './queries';
 import { QuantityCounter, parseQuantity } from '../../components/QuantityCounter';
-import { CartErrorDialog } from '../../components/CartErrorDialog';
 import { Photo } from '../../components/Photo';
 import { FormCall } from '../../components/form';
-import { useGate } from '../../lib/gate';
-import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie } from '../../lib/cookies';
-import { useAddToCart } from '../../lib/cart-state';
+import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie, useGate } from '../gates';
+import { CartErrorDialog, useAddToCart } from '../cart';
 
 /**
  * How a product is sold, as the server decides it (`sold_as`, `pack_options`): cans offer only

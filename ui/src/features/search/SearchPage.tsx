@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ProductGrid } from '../../components/ProductCard';
+import { ProductGrid } from '../catalog';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
 import { searchQuery } from './queries';

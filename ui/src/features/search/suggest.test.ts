@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProductView, SearchAnswer } from '../../api/contract.gen';
-import { listPrice } from '../../lib/price';
+import { listPrice } from '../catalog';
 import { SUGGESTIONS } from './queries';
 import {
   countText,
@@ -97,7 +97,7 @@ test('suggestions: the orderable ones first, then the others marked, at most SUG
   assert.equal(suggestionsOf(answer('x', ['a b/c']))[0].href, '/single-product/a%20b%2Fc');
 });
 
-test("an orderable suggestion's price is the one its card lists (lib/price.ts)", () => {
+test("an orderable suggestion's price is the one its card lists (the catalog's listPrice)", () => {
   for (const p of [product('a', 5800, 'Bottle'), product('b', 198000, 'Box of 24'), product('c', 780000, '')]) {
     const listed = listPrice(p);
     const [s] = suggestionsOf({ q: 'x', products: [p], elsewhere: [] });

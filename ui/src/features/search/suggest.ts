@@ -64,9 +64,10 @@ export function queryOf(text: string): string {
 /** The suggestions of an answer: the orderable ones first, at most SUGGESTIONS, each product once. */
 export function suggestionsOf(answer: SearchAnswer): Suggestion[] {
   const one = (p: ProductView, here: boolean): Suggestion => {
-    // The price the product is listed with, as lib/price.ts's listPrice has it (its first pack
-    // option's; the test holds the two together). Not imported: this chunk sharing lib/price.ts
-    // with the product cards would make it a chunk of its own on every product list's first load.
+    // The price the product is listed with, as the catalog's listPrice has it (its first pack
+    // option's; the test holds the two together). Not imported: this chunk sharing
+    // features/catalog/price.ts with the product cards would make it a chunk of its own on every
+    // product list's first load.
     const first = p.pack_options[0];
     const per = (first?.label ?? '').toLowerCase();
     return {

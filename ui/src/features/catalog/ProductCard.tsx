@@ -1,13 +1,11 @@
 import type { FormEvent } from 'react';
-import { calls, type ProductView as Product } from '../api/contract.gen';
-import { useAddToCart } from '../lib/cart-state';
-import { useGate } from '../lib/gate';
-import { listPrice } from '../lib/price';
-import { usePage } from '../page';
-import { CartErrorDialog } from './CartErrorDialog';
-import { CARD_SIZES, Photo } from './Photo';
-import { FormCall } from './form';
-
+import { calls, type ProductView as Product } from '../../api/contract.gen';
+import { CartErrorDialog, useAddToCart } from '../cart';
+import { useGate } from '../gates';
+import { listPrice } from './price';
+import { usePage } from '../../page';
+import { CARD_SIZES, Photo } from '../../components/Photo';
+import { FormCall } from '../../components/form';
 
 /** A card's Add to Cart: a form to /cart without JavaScript, the debounced API call with it. */
 function CardAdd({ product }: { product: Product }) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { added, canSubmit, compatible, created, createFailed, failure } from './goto-cases';
+import { added, canSubmit, compatible, created, createFailed, failure } from './rules';
 
 test('the Go-to Case form can be sent only with a case chosen or a name', () => {
   assert.equal(canSubmit(null, ''), false, 'nothing chosen, no name');

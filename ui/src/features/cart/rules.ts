@@ -1,10 +1,10 @@
 // The cart's small pure rules, shared by the header, the drawer, the gates and the cart page:
 // words for counts, the packaging family rule (kegs and bottles/cans go in separate orders), and
 // the 500 ms debounce of cart changes. No Intl here (QuickJS renders these pages).
-import { KEG_FAMILIES, type CartAnswer, type CartCase, type FilterType } from '../api/contract.gen';
+import { KEG_FAMILIES, type CartAnswer, type CartCase, type FilterType } from '../../api/contract.gen';
 
 /** The server's words for the reset question, an incomplete case and an empty cart. */
-export { EMPTY_CART, INCOMPLETE, RESET_QUESTION } from '../api/contract.gen';
+export { EMPTY_CART, INCOMPLETE, RESET_QUESTION } from '../../api/contract.gen';
 
 /** Cart quantity edits and add to cart wait 500 ms. */
 export const CART_DEBOUNCE_MS = 500;

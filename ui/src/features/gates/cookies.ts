@@ -2,7 +2,7 @@
 // SameSite=Lax), named once by the gate feature (crates/api/src/gate.rs) and exported into the
 // generated contract; the server writes the same cookies for the no-JS forms.
 
-import { CONSENT_MAX_AGE, GATE_COOKIES, GATE_MAX_AGE, LOCATION_NOTICE_MAX_AGE } from '../api/contract.gen';
+import { CONSENT_MAX_AGE, GATE_COOKIES, GATE_MAX_AGE, LOCATION_NOTICE_MAX_AGE } from '../../api/contract.gen';
 
 /** The gate cookies' names, and how long consent, the gate choices and the notice flag last. */
 export const COOKIE = GATE_COOKIES;

@@ -1,6 +1,6 @@
 // The Go-to Case form's rules and the store's words for it, shared by the cart's Go-to Case form
-// and the Go-to Cases page. Pure: tested in goto-cases.test.ts.
-import type { GotoCaseOption } from '../api/contract.gen';
+// and the Go-to Cases page. Pure: tested in rules.test.ts.
+import type { GotoCaseOption } from '../../api/contract.gen';
 
 /** The form's choice: nothing yet, an existing Go-to Case (its id), or Create A New Case. */
 export type Choice = null | 'new' | number;

@@ -2,18 +2,18 @@
 // latest answer of a cart call is the cart: it is kept in one small client store (an entry of the
 // page's react-query cache, so each server render has its own and nothing leaks between shoppers),
 // read by the header, the drawer, the gates and the cart page. Add to Cart and the other cart
-// calls go through here too. The cart's query itself is the cart feature's (features/cart/queries.ts).
+// calls go through here too. The cart's query itself is beside it (queries.ts).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { calls, type CartAnswer, type DisabledProduct, type Pack } from '../api/contract.gen';
-import { send, type SendOptions, type Sent } from '../api/send';
-import { requestKey } from '../api/outbox';
-import type { Call } from '../api/contract.gen';
-import { fetchJson } from '../api/fetch';
-import { cartQuery } from '../features/cart/queries';
-import { fillTemplate, type Vars } from './keys';
-import { ADD_FAILED, ADD_UNSURE, ADDED, CART_DEBOUNCE_MS, debounce } from './cart';
-import { usePage } from '../page';
+import { calls, type CartAnswer, type DisabledProduct, type Pack } from '../../api/contract.gen';
+import { send, type SendOptions, type Sent } from '../../api/send';
+import { requestKey } from '../../api/outbox';
+import type { Call } from '../../api/contract.gen';
+import { fetchJson } from '../../api/fetch';
+import { cartQuery } from './queries';
+import { fillTemplate, type Vars } from '../../lib/keys';
+import { ADD_FAILED, ADD_UNSURE, ADDED, CART_DEBOUNCE_MS, debounce } from './rules';
+import { usePage } from '../../page';
 
 /** What the store holds: the latest answer, the drawer's message, and how often the drawer was asked to open. */
 export interface LatestCart {

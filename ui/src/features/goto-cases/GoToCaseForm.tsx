@@ -5,13 +5,13 @@
 // it the call is sent from here and the form says what happened.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
-import { calls, type CartCase } from '../api/contract.gen';
-import { send } from '../api/send';
-import { requestKey } from '../api/outbox';
-import { FormCall } from './form';
-import { useHydrated, usePage } from '../page';
-import { gotoCaseOptionsQuery } from '../features/goto-cases/queries';
-import { canSubmit, compatible, failure, type Choice } from '../lib/goto-cases';
+import { calls, type CartCase } from '../../api/contract.gen';
+import { send } from '../../api/send';
+import { requestKey } from '../../api/outbox';
+import { FormCall } from '../../components/form';
+import { useHydrated, usePage } from '../../page';
+import { gotoCaseOptionsQuery } from './queries';
+import { canSubmit, compatible, failure, type Choice } from './rules';
 
 export function SaveGoToCase({ c, barangay }: { c: CartCase; barangay: number }) {
   const page = usePage();

@@ -1,10 +1,10 @@
-// The gate state (the gate cookies), read by the gates, the header and the account pages.
+// The gate state (the gate cookies), read by the gates, the header and the shop's pages.
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { calls, type PackagingView } from '../api/contract.gen';
-import { send } from '../api/send';
-import { usePage } from '../page';
+import { calls, DEFAULT_FULFILLMENT, type AddressView, type PackagingView } from '../../api/contract.gen';
+import { send } from '../../api/send';
+import { usePage } from '../../page';
 import { clearCookie, COOKIE, CONSENT_MAX_AGE, GATE_MAX_AGE, LOCATION_COOKIES, setCookie } from './cookies';
-import type { Gate, GateStep } from './render-input';
+import type { Gate, GateStep } from '../../lib/render-input';
 
 export interface LocationChoice {
   fulfillmentId: number;
@@ -13,6 +13,18 @@ export interface LocationChoice {
   barangayId: number;
   barangayName: string;
   streetId: number | null;
+}
+
+/** A member's saved address as the location gate's choice (delivery there). */
+export function choiceOf(a: AddressView): LocationChoice {
+  return {
+    fulfillmentId: DEFAULT_FULFILLMENT,
+    cityId: a.city_id,
+    cityName: a.city_name,
+    barangayId: a.barangay_id,
+    barangayName: a.barangay_name,
+    streetId: a.street_id,
+  };
 }
 
 /** The category before a change, and the one a cart's reset question reverts to. */

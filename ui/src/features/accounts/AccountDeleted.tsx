@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../components/Dialog';
 
 /** Home after deleting the account (`accountSuccessDelete=yes`). Without JS the button is a link home. */
 export function AccountDeleted() {

@@ -1,6 +1,6 @@
-import type { CartAnswer } from '../api/contract.gen';
-import { casesLabel, count, DEPOSITS_NOTE, EMPTY_CART } from '../lib/cart';
-import { formatPhp } from '../lib/money';
+import type { CartAnswer } from '../../api/contract.gen';
+import { casesLabel, count, DEPOSITS_NOTE, EMPTY_CART } from './rules';
+import { formatPhp } from '../../lib/money';
 
 /** The ids of the drawer's heading (the dialog's name) and its message (what describes it). */
 export const CART_DRAWER_TITLE = 'cart-drawer-title';

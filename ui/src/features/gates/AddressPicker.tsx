@@ -4,11 +4,11 @@
 // them, the page coming back with the next list) and load from the gates' queries.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DEFAULT_PROVINCE } from '../api/contract.gen';
-import { gateQueries } from '../features/gates/queries';
-import type { Vars } from '../lib/keys';
-import { usePage } from '../page';
-import { num, Select } from './Select';
+import { DEFAULT_PROVINCE } from '../../api/contract.gen';
+import { gateQueries } from './queries';
+import type { Vars } from '../../lib/keys';
+import { usePage } from '../../page';
+import { num, Select } from '../../components/Select';
 
 export function useAddressPicker({ fulfillment, keg = false, street: firstStreet = null }: {
   fulfillment: number;

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useState } from 'react';
-import type { DisabledProduct } from '../api/contract.gen';
-import { Dialog } from './Dialog';
+import type { DisabledProduct } from '../../api/contract.gen';
+import { Dialog } from '../../components/Dialog';
 
 /**
  * The cart's Error modal: the server's message and the products it names, until the

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CartAnswer, CartCase, FilterType } from '../api/contract.gen';
-import { cartLinkLabel, casesLabel, count, debounce, needsReset, productIds, usedLabel } from './cart';
-import labels from './cart-label.cases.json';
+import type { CartAnswer, CartCase, FilterType } from '../../api/contract.gen';
+import { cartLinkLabel, casesLabel, count, debounce, needsReset, productIds, usedLabel } from './rules';
+import labels from '../../lib/cart-label.cases.json';
 
 const caseOf = (family: FilterType, ids: number[]): CartCase =>
   ({ family, items: ids.map((id) => ({ id })) }) as unknown as CartCase;

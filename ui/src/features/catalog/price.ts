@@ -1,5 +1,5 @@
-import type { ProductView } from '../api/contract.gen';
-import { formatPhp } from './money';
+import type { ProductView } from '../../api/contract.gen';
+import { formatPhp } from '../../lib/money';
 
 /**
  * The price a product is listed with: its first pack option's, which
