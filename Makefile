@@ -58,7 +58,7 @@ test-ui: $(NODE_MODULES)
 	cd $(UI) && node build.mjs --tests && node --test dist-test/
 
 test-e2e: build-ui chromium
-	$(CARGO) build -p server
+	$(CARGO) build -p server -p fixtures
 	cd $(UI) && node --test --test-concurrency=1 e2e/
 
 # The pictures of the back office in docs/back-office.md (docs/screenshots: the board, a run sheet, the

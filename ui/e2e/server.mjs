@@ -1,5 +1,6 @@
 // Starts the store for browser tests: a fresh seeded SQLite database in a temporary folder and a
-// free loopback port. STORE_BIN names the binary (default: the debug build, under CARGO_TARGET_DIR when set).
+// free loopback port. STORE_BIN names the binary (default: the debug build, under CARGO_TARGET_DIR when set);
+// the `fixtures` binary beside it writes a large catalog.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = process.env.STORE_BIN ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/store');
+const fixtures = path.join(path.dirname(bin), 'fixtures');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -21,7 +23,7 @@ function freePort() {
   });
 }
 
-/** `demoCatalog`: that many generated products besides the seed's (`store seed --demo-catalog`). */
+/** `demoCatalog`: that many generated products besides the seed's (`fixtures catalog N`). */
 export async function startStore({ demoCatalog = 0 } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
@@ -43,8 +45,8 @@ export async function startStore({ demoCatalog = 0 } = {}) {
   const seed = spawnSync(bin, ['seed'], { cwd: root, env, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`store seed failed: ${seed.stderr}`);
   if (demoCatalog > 0) {
-    const more = spawnSync(bin, ['seed', '--demo-catalog', String(demoCatalog)], { cwd: root, env, encoding: 'utf8' });
-    if (more.status !== 0) throw new Error(`store seed --demo-catalog failed: ${more.stderr}`);
+    const more = spawnSync(fixtures, ['catalog', String(demoCatalog)], { cwd: root, env, encoding: 'utf8' });
+    if (more.status !== 0) throw new Error(`fixtures catalog failed: ${more.stderr ?? more.error}`);
   }
   const child = spawn(bin, ['serve'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;

@@ -4,8 +4,6 @@
 //! [`Outage`], which tells a failure of the database from the call's own error. The modules:
 //!
 //! - `addresses`: members' saved addresses.
-//! - `bulk`: orders in bulk (with their lines, history, containers and runs), for `make bench`
-//!   and the simulated year.
 //! - `calendar`: the holidays and notices as the staff add, change and remove them.
 //! - `carts`: a member's or a guest's cart, its items and returned empties, and its pricing data.
 //! - `catalog`: packagings, product types, products and where they are sold, banners.
@@ -13,7 +11,6 @@
 //!   back office's catalog forms, which go through its import.
 //! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied.
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
-//! - `demo_catalog`: a large generated catalog for tests and the bench (`store seed --demo-catalog`).
 //! - `erasure`: a guest's personal data found by email or mobile and erased, on request.
 //! - `fixed`: statements of fixed text that diesel's statement cache keeps (the cart's writes).
 //! - `goto_cases`: members' Go-to Cases, named cases kept to refill the cart from.
@@ -34,17 +31,17 @@
 //! - `team`: the staff's accounts, password links, sessions, second factors and the audit log.
 //! - `users`: members' accounts, registrations, profiles, passwords and reset links.
 //! - `watch`: what each app server follows each second: the data version and maintenance.
-//! - `year`: a year of a busy store's leftovers, simulated, for housekeeping's tests and the bench.
+//!
+//! The data the tests and the bench write in bulk (orders, a year, a large catalog) is made by the
+//! `fixtures` crate, outside the store's binary.
 
 pub mod addresses;
-pub mod bulk;
 pub mod calendar;
 pub mod carts;
 pub mod catalog;
 pub mod catalog_drafts;
 pub mod catalog_io;
 pub mod content;
-pub mod demo_catalog;
 pub mod erasure;
 mod fixed;
 pub mod goto_cases;
@@ -65,7 +62,6 @@ pub mod staff;
 pub mod team;
 pub mod users;
 pub mod watch;
-pub mod year;
 
 pub use diesel;
 pub use run::{Db, TurnStats};
@@ -309,7 +305,8 @@ where
 /// Runs `f` (within the caller's transaction) with the `id` of each of `tables` given by the
 /// writer: PostgreSQL's identity columns are `GENERATED ALWAYS`, so they are made `BY DEFAULT`
 /// for the transaction, then `ALWAYS` again and their sequences moved past the highest id.
-/// Nothing changes on SQLite. For the bulk writers of the bench and the tests, which number
+/// Nothing changes on SQLite. For the bulk writers of the bench and the tests (the `fixtures`
+/// crate), which number
 /// rows so that others can name them before they are written.
 pub fn with_ids_given<T>(
     conn: &mut AnyConnection,

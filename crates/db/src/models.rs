@@ -162,12 +162,12 @@ pub struct Promo {
     pub ends_on: String,
 }
 
-/// A product as it is written: added with its id by the seed (`seed`), the demo catalog
-/// (`demo_catalog`) and the catalog file (`catalog_io`), or changed by the catalog file
+/// A product as it is written: added with its id by the seed (`seed`), the generated catalog (the
+/// `fixtures` crate) and the catalog file (`catalog_io`), or changed by the catalog file
 /// (`AsChangeset` never changes the id).
 #[derive(Insertable, AsChangeset)]
 #[diesel(table_name = products, treat_none_as_null = true)]
-pub(crate) struct ProductValues<'a> {
+pub struct ProductValues<'a> {
     pub id: i32,
     pub slug: &'a str,
     pub product_name: &'a str,

@@ -18,18 +18,9 @@ enum Command {
     Serve,
     /// Run the pending database migrations.
     Migrate,
-    /// Migrate, then load the seed data into an empty database.
-    Seed {
-        /// Then add N generated products (up to 200,000): a large catalog for tests and the
-        /// bench; the same N make the same products
-        #[arg(long, value_name = "N")]
-        demo_catalog: Option<usize>,
-        /// Then write a year of a busy store's leftovers ending now (sessions, guest carts,
-        /// 60,000 guest orders, rate-limit windows, links, signups, undelivered mail), SCALE
-        /// times its size (default 1): what housekeeping sweeps
-        #[arg(long, value_name = "SCALE", num_args = 0..=1, default_missing_value = "1")]
-        year: Option<f64>,
-    },
+    /// Migrate, then load the seed data into an empty database (the `fixtures` binary adds data
+    /// in bulk: a large catalog, a busy year).
+    Seed,
     /// Export the catalog to a JSON file, or import one (staff).
     #[command(subcommand)]
     Catalog(server::staff::CatalogCommand),
@@ -70,7 +61,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => actix_web::rt::System::new().block_on(server::serve(config)),
         Command::Migrate => server::open_database(&config).map(|_| ()),
-        Command::Seed { demo_catalog, year } => {
+        Command::Seed => {
             let pool = server::open_database(&config)?;
             let mut conn = pool.get().map_err(|e| e.to_string())?;
             match db::seed::seed(&mut conn).map_err(|e| e.to_string())? {
@@ -79,24 +70,6 @@ fn run(cli: Cli) -> Result<(), String> {
                     r.provinces, r.cities, r.barangays, r.streets, r.products, r.banners
                 ),
                 None => println!("the database already holds a catalog; nothing seeded"),
-            }
-            if let Some(n) = demo_catalog {
-                if n > 200_000 {
-                    return Err(format!("--demo-catalog {n}: at most 200,000"));
-                }
-                let added = db::demo_catalog::generate(&mut conn, n).map_err(|e| e.to_string())?;
-                println!("added {added} generated products");
-            }
-            if let Some(scale) = year {
-                if !(scale > 0.0 && scale <= 10.0) {
-                    return Err(format!("--year {scale}: a scale above 0, at most 10"));
-                }
-                let year = db::year::Year::ending(domain::calendar::unix_now(), scale);
-                let w = db::year::write(&mut conn, &year).map_err(|e| e.to_string())?;
-                println!(
-                    "wrote a year: {} sessions, {} guest carts ({} lines), {} orders, {} rate-limit windows, {} registrations, {} newsletter signups, {} undelivered mails",
-                    w.sessions, w.carts, w.cart_items, w.orders, w.rate_limits, w.registrations, w.newsletter, w.mail
-                );
             }
             Ok(())
         }

@@ -350,15 +350,15 @@ fn census(db: &support::TestDb, now: i64, r: &Retention) -> Vec<(&'static str, i
         .collect()
 }
 
-/// A year of a busy store (at a two-hundredth of its size) written by `db::year`, then one run:
+/// A year of a busy store (at a two-hundredth of its size) written by `fixtures::year`, then one run:
 /// of each table only the rows within their retention remain, every one of those stays, the
 /// guest orders stay (their contacts blanked), and a second run finds nothing.
 async fn a_simulated_year_is_swept_to_its_retention(b: Backend) {
     let db = support::database(b);
     let now = domain::calendar::unix_now();
-    let year = db::year::Year::ending(now, 0.005);
+    let year = fixtures::year::Year::ending(now, 0.005);
     let orders_before = count(&db, "SELECT COUNT(*) AS n FROM orders");
-    let written = db::year::write(&mut db.pool.get().unwrap(), &year).unwrap();
+    let written = fixtures::year::write(&mut db.pool.get().unwrap(), &year).unwrap();
     assert_eq!(written.carts, year.counts().carts);
     assert_eq!(
         count(&db, "SELECT COUNT(*) AS n FROM orders"),

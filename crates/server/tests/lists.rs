@@ -290,7 +290,7 @@ async fn bad_list_values_are_refused_in_words(b: Backend) {
 /// shows each product once and in order; a product changed shows at once.
 async fn ten_thousand_products_page_and_change(b: Backend) {
     let db = database(b);
-    db::demo_catalog::generate(&mut db.pool.get().unwrap(), 10_000).unwrap();
+    fixtures::catalog::generate(&mut db.pool.get().unwrap(), 10_000).unwrap();
     let store = store!(db);
     let all = list!(store, &format!("barangay={MAKATI}"));
     assert!(all["total"].as_i64().unwrap() > 8_000, "{}", all["total"]);
@@ -481,7 +481,7 @@ async fn made_up_lists_are_not_kept(b: Backend) {
 /// list every page and product once.
 async fn past_50000_addresses_the_sitemap_is_an_index(b: Backend) {
     let db = database(b);
-    db::demo_catalog::generate(&mut db.pool.get().unwrap(), 50_000).unwrap();
+    fixtures::catalog::generate(&mut db.pool.get().unwrap(), 50_000).unwrap();
     let store = store!(db);
     let r = send!(store, get("/sitemap.xml", ""));
     assert_eq!(r.status, StatusCode::OK);

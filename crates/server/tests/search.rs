@@ -212,7 +212,7 @@ async fn staff_keep_the_search_words_from_the_command_line(b: Backend) {
 /// generated one found by its own words.
 async fn among_ten_thousand_products_the_same_searches_answer(b: Backend) {
     let db = database(b);
-    let added = db::demo_catalog::generate(&mut db.pool.get().unwrap(), 10_000).unwrap();
+    let added = fixtures::catalog::generate(&mut db.pool.get().unwrap(), 10_000).unwrap();
     assert_eq!(added, 10_000);
     let v = found(&db, "q=tala%20pilsn%20grande").await;
     assert_eq!(names(&v, "products"), ["Tala Pale Pilsen Grande 500 ml"]);

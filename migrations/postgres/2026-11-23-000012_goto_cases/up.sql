@@ -1,4 +1,4 @@
--- Issue 16: Go-to Cases, a member's named cases kept to refill the cart from later (SPEC 1, 3).
+-- Go-to Cases: a member's named cases, kept to refill the cart from later.
 -- A Go-to Case holds items of one case type (its packaging); its name is unique per member
 -- regardless of case (name_key is the name lowercased by the store). It goes with its member.
 CREATE TABLE goto_cases (

@@ -1,4 +1,4 @@
--- Issue 14. Mail leaves through a queue: a call writes its messages here with its other work,
+-- Mail leaves through a queue: a call writes its messages here with its other work,
 -- and a sender task delivers them off the request path, retrying until they are sent (a crash
 -- loses nothing: a claimed message is claimed only for a while).
 CREATE TABLE mail_outbox (

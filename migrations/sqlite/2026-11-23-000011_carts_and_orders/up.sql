@@ -1,7 +1,7 @@
--- Issue 15: carts, checkout and orders. Money is integer centavos; times are Unix seconds.
+-- Carts, checkout and orders. Money is integer centavos; times are Unix seconds.
 
--- How items group into cases (SPEC 3: keg, bottles, cans), one row per packaging: the case's
--- name and unit noun, its size and the units each case must hold (domain::cases).
+-- How items group into cases (a keg, a case of bottles, a box of cans), one row per packaging: the
+-- case's name and unit noun, its size and the units each case must hold (domain::cases).
 CREATE TABLE case_types (
     packaging_id INTEGER PRIMARY KEY NOT NULL REFERENCES packagings (id),
     name TEXT NOT NULL,

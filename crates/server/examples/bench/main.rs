@@ -13,15 +13,15 @@
 //! 7. carts: a shopper with a cart browsing /buy-beer, and a crowd of shoppers each in
 //!    a different barangay of the served cities with carts browsing list and product pages,
 //!    against the guest's cached page; `POST /api/v1/cart` by 64 concurrent sessions;
-//! 8. the staff at 100,000 orders (written by `db::bulk` after the sections above): a
+//! 8. the staff at 100,000 orders (written by `fixtures::orders` after the sections above): a
 //!    dispatcher's filtered first pages of the orders board and a run sheet of 25 stops, the
 //!    pages and the API calls behind them, at 32 connections.
 //!
-//! 10. a catalog of 10,000 products (`db::demo_catalog`, written after the sections above): the
+//! 10. a catalog of 10,000 products (`fixtures::catalog`, written after the sections above): the
 //!     time to hold its lists and search index, the store's memory, a crowd of 256 connections
 //!     typing different searches (the suggestions' call) against the cached page, and filtered,
 //!     sorted list pages across many places.
-//! 11. a year later (`db::year`, written after the sections above): a busy year's leftovers,
+//! 11. a year later (`fixtures::year`, written after the sections above): a busy year's leftovers,
 //!     housekeeping swept beside shoppers (its time, their slowest request), the tables after
 //!     it, and the cached page, a shopper with a cart and the adds measured before the year
 //!     and after its housekeeping.
@@ -1339,9 +1339,9 @@ fn dispatcher_cookies(addr: &str, pool: &db::DbPool) -> String {
 /// then the board's filtered first pages and a run sheet of 25 stops (today's planned run), as
 /// pages and as API calls, 32 connections, 10 s each.
 fn staff(addr: &str, pool: &db::DbPool) -> String {
-    let plan = db::bulk::Plan::default();
+    let plan = fixtures::orders::Plan::default();
     let t = Instant::now();
-    let made = db::bulk::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
+    let made = fixtures::orders::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
     let secs = t.elapsed().as_secs_f64();
     let cookie = dispatcher_cookies(addr, pool);
     println!(
@@ -1354,7 +1354,7 @@ fn staff(addr: &str, pool: &db::DbPool) -> String {
         .map(|(s, n)| format!("{s} {}", thousands(*n)))
         .collect();
     println!(
-        "  written in {secs:.1} s (db::bulk, over {} days): {} orders ({}), {} lines, {} charges, {} status steps, {} containers, {} runs with {} stops",
+        "  written in {secs:.1} s (fixtures::orders, over {} days): {} orders ({}), {} lines, {} charges, {} status steps, {} containers, {} runs with {} stops",
         plan.days,
         thousands(made.orders),
         statuses.join(", "),
@@ -1396,7 +1396,12 @@ fn staff_load(addr: &str, paths: &[String], cookie: &str) -> Load {
 }
 
 /// The board's filtered first pages, as pages and as API calls: their figures.
-fn board_loads(addr: &str, pool: &db::DbPool, made: &db::bulk::Made, cookie: &str) -> (Load, Load) {
+fn board_loads(
+    addr: &str,
+    pool: &db::DbPool,
+    made: &fixtures::orders::Made,
+    cookie: &str,
+) -> (Load, Load) {
     // Quezon City and its barangay with the most orders: the API's city and barangay filters.
     const CITY: i64 = 1_381_300_000;
     let barangay = {
@@ -1448,7 +1453,12 @@ fn board_loads(addr: &str, pool: &db::DbPool, made: &db::bulk::Made, cookie: &st
 }
 
 /// Today's planned run, as its page and its API call: their figures.
-fn run_loads(addr: &str, pool: &db::DbPool, made: &db::bulk::Made, cookie: &str) -> (Load, Load) {
+fn run_loads(
+    addr: &str,
+    pool: &db::DbPool,
+    made: &fixtures::orders::Made,
+    cookie: &str,
+) -> (Load, Load) {
     let run = made.planned_run.expect("a planned run");
     let first_stop = db::runs::stops(&mut pool.get().unwrap(), &[run]).expect("stops")[0].order_id;
     let number = api::orders::number(first_stop);
@@ -1471,7 +1481,7 @@ fn run_loads(addr: &str, pool: &db::DbPool, made: &db::bulk::Made, cookie: &str)
 
 /// Not a goal: a search by text reads every order (a name or mobile number anywhere in them).
 /// Twenty different searches, so none is answered from what an earlier one kept.
-fn search(addr: &str, made: &db::bulk::Made, cookie: &str) {
+fn search(addr: &str, made: &fixtures::orders::Made, cookie: &str) {
     let at = |i: i64| {
         format!(
             "/staff/orders?q={}",
@@ -1535,7 +1545,8 @@ const TYPED: [&str; 24] = [
 /// Section 10: a catalog of 10,000 generated products in the running store.
 fn catalog(addr: &str, pool: &db::DbPool, config: &server::Config, cached_page: &Load) {
     let t = Instant::now();
-    let added = db::demo_catalog::generate(&mut pool.get().unwrap(), 10_000).expect("demo catalog");
+    let added =
+        fixtures::catalog::generate(&mut pool.get().unwrap(), 10_000).expect("demo catalog");
     let written = t.elapsed().as_secs_f64();
     // The build the store makes when the data version moves, made here on a state of its own
     // (the same code, the store idle meanwhile), then the store's own, waited for.
@@ -1574,7 +1585,7 @@ fn catalog(addr: &str, pool: &db::DbPool, config: &server::Config, cached_page: 
         .copied()
         .collect();
     println!(
-        "Catalog of {} products ({} generated by db::demo_catalog in {written:.1} s; SQLite; store: 2 workers)",
+        "Catalog of {} products ({} generated by fixtures::catalog in {written:.1} s; SQLite; store: 2 workers)",
         thousands(held),
         thousands(added)
     );

@@ -1,5 +1,5 @@
 //! Section 11, a year later: the store's figures fresh, then a busy year's leftovers written
-//! into it (`db::year` at scale 1), housekeeping run over them as an app server runs it while a
+//! into it (`fixtures::year` at scale 1), housekeeping run over them as an app server runs it while a
 //! few shoppers browse and add to carts (each request timed), the tables after it, and the same
 //! figures again. Goals: the run under a minute with no shopper's request over 100 ms; nothing
 //! that was past its time left; the cached page against a static file (section 1's ratio), a
@@ -107,14 +107,14 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Section 11 on the bench's store at `addr` (its database `pool`).
 pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Config) {
     let base = format!("http://{addr}");
-    println!("A year later (db::year at scale 1 written into the bench's store, then housekeeping as an app server runs it; store: 2 workers, SQLite)");
+    println!("A year later (fixtures::year at scale 1 written into the bench's store, then housekeeping as an app server runs it; store: 2 workers, SQLite)");
     let shoppers = actix_web::rt::System::new().block_on(shoppers(pool, config));
     println!(" the store before the year:");
     let fresh = Figures::measure(&base, &shoppers);
 
     let t = Instant::now();
-    let year = db::year::Year::ending(domain::calendar::unix_now(), 1.0);
-    let w = db::year::write(&mut pool.get().unwrap(), &year).expect("a simulated year");
+    let year = fixtures::year::Year::ending(domain::calendar::unix_now(), 1.0);
+    let w = fixtures::year::write(&mut pool.get().unwrap(), &year).expect("a simulated year");
     println!(
         "  written in {:.1} s: {} sessions, {} guest carts ({} lines), {} guest orders over 400 days, {} rate-limit windows, {} registrations, {} newsletter signups, {} undelivered mails ({} rows)",
         t.elapsed().as_secs_f64(),
