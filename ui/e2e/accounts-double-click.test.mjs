@@ -1,12 +1,12 @@
-// A double click sends a form once (its own store: the registration rate limit of one client
-// must not depend on what other tests sent before).
+// Accounts: a double click on Create Account sends the registration once (its own store: the
+// registration rate limit of one client must not depend on what other tests sent before).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newContext, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
-test('a double click on a form sends it once', async () => {
+test('a double click on Create Account sends the registration once', async () => {
   const context = await newContext(['privacyVerification=1']);
   const page = await context.newPage();
   const problems = [];
