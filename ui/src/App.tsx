@@ -2,7 +2,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Layout } from './components/Layout';
-import { GateProvider, Gates } from './features/gates';
+import { GateProvider, Gates } from './features/gate';
 import { AccountMenu } from './features/accounts';
 import { Newsletter } from './features/newsletter';
 import { SearchBox } from './features/search';

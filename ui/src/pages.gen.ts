@@ -3,9 +3,8 @@ import type { FeaturePage } from './lib/route';
 import { pages as accounts } from './features/accounts/pages';
 import { pages as cart } from './features/cart/pages';
 import { pages as catalog } from './features/catalog/pages';
-import { pages as checkout } from './features/checkout/pages';
 import { pages as content } from './features/content/pages';
-import { pages as gates } from './features/gates/pages';
+import { pages as gate } from './features/gate/pages';
 import { pages as gotoCases } from './features/goto-cases/pages';
 import { pages as newsletter } from './features/newsletter/pages';
 import { pages as offline } from './features/offline/pages';
@@ -15,4 +14,4 @@ import { pages as search } from './features/search/pages';
 import { pages as staff } from './features/staff/pages';
 
 /** Every feature's pages, in no particular order (routes.ts orders them). */
-export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...checkout, ...content, ...gates, ...gotoCases, ...newsletter, ...offline, ...orders, ...product, ...search, ...staff];
+export const featurePages: FeaturePage[] = [...accounts, ...cart, ...catalog, ...content, ...gate, ...gotoCases, ...newsletter, ...offline, ...orders, ...product, ...search, ...staff];

@@ -10,7 +10,7 @@
 
 import { addressesQuery } from './features/accounts/queries';
 import { maintenanceRoute } from './features/content/pages';
-import { gateQueries } from './features/gates/queries';
+import { gateQueries } from './features/gate/queries';
 import { route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
 import { featurePages } from './pages.gen';
 

@@ -1,11 +1,11 @@
-// The page's frame: header, drawers and footer. The cart's and the gates' pieces come through their
+// The page's frame: header, drawers and footer. The cart's and the gate's pieces come through their
 // public faces (features/<feature>/index.ts); the account menu, the search box and the newsletter's
 // form are handed in by App.tsx.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { OfflineBar } from './OfflineBar';
 import { SendingBar } from './SendingBar';
 import { CART_DRAWER_MESSAGE, CART_DRAWER_TITLE, CartDrawerBody, cartLinkLabel, useCartView } from '../features/cart';
-import { useGate } from '../features/gates';
+import { useGate } from '../features/gate';
 import { usePage } from '../page';
 import { Drawer, type DrawerRef } from './Drawer';
 import { Links } from './Links';

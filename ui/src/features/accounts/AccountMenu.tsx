@@ -2,7 +2,7 @@ import { calls } from '../../api/contract.gen';
 import { FormCall, useAccountForm } from '../../components/form';
 import { Links } from '../../components/Links';
 import { usePage } from '../../page';
-import { ACCOUNT_LINKS } from './AccountPage';
+import { ACCOUNT_LINKS } from '../../components/AccountPage';
 
 /**
  * The member's Log Out: a form like every other (then /login); it sends once on a double

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { calls, DEFAULT_FULFILLMENT, type AddressView } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
-import { AreaSelects, StreetSelect, useAddressPicker } from '../gates';
+import { AreaSelects, StreetSelect, useAddressPicker } from '../gate';
 import { num } from '../../components/Select';
 import { useHydrated, usePage } from '../../page';
 import { addressLine } from './address';
-import { AccountPage } from './AccountPage';
+import { AccountPage } from '../../components/AccountPage';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { addressesQuery } from './queries';
 

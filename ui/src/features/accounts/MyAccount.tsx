@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { calls, type Member } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { usePage } from '../../page';
-import { AccountPage } from './AccountPage';
+import { AccountPage } from '../../components/AccountPage';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { MEMBER_FIELDS, MemberFields } from './MemberFields';
 import { userQuery } from './queries';

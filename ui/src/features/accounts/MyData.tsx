@@ -5,7 +5,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { calls, type MyData as Data, type OrderView } from '../../api/contract.gen';
 import { send } from '../../api/send';
-import { AccountPage } from './AccountPage';
+import { AccountPage } from '../../components/AccountPage';
 import { Csrf, Field, FormMessage, type FormState } from '../../components/form';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';

@@ -1,6 +1,6 @@
 import { calls, PASSWORD_RULE } from '../../api/contract.gen';
 import { usePageParam } from '../../page';
-import { AccountPage } from './AccountPage';
+import { AccountPage } from '../../components/AccountPage';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** /reset-password: asks for the address to mail a link to; the link's page (`suid`) sets the new password. */

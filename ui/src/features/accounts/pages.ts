@@ -1,6 +1,6 @@
 // The account pages: a guest's (log in, registration, password reset) and a member's.
 import { calls } from '../../api/contract.gen';
-import { gateQueries } from '../gates/queries';
+import { gateQueries } from '../gate/queries';
 import { action, GUEST, MEMBER, route, type FeaturePage } from '../../lib/route';
 import { addressesQuery, pendingRegistrationQuery, userQuery } from './queries';
 

@@ -14,7 +14,7 @@ import { DoneMessage, FormCall, useDone } from '../../components/form';
 import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
 import { ProductCard } from '../catalog';
 import { DEPOSITS_NOTE, EMPTY_CART, INCOMPLETE } from './rules';
-import { useGate } from '../gates';
+import { useGate } from '../gate';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { CasePanel, EmptiesForm, RemoveButton, type CartActions } from './CartParts';

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LIST_MAX_PESOS, LIST_SORTS, type Facet, type ProductList, type ProductView } from '../../api/contract.gen';
 import { ProductGrid } from './ProductCard';
 import { QueryState } from '../../components/QueryState';
-import { useGate } from '../gates';
+import { useGate } from '../gate';
 import { useHydrated, usePage } from '../../page';
 import { activeFilters, DEFAULT_SORT, listHref, showing } from './list';
 import { productsQuery } from './queries';

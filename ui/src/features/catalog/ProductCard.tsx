@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { calls, type ProductView as Product } from '../../api/contract.gen';
 import { CartErrorDialog, useAddToCart } from '../cart';
-import { useGate } from '../gates';
+import { useGate } from '../gate';
 import { listPrice } from './price';
 import { usePage } from '../../page';
 import { CARD_SIZES, Photo } from '../../components/Photo';

@@ -1,5 +1,5 @@
 // The catalog's pages: the shop's product lists.
-import { gateQueries } from '../gates/queries';
+import { gateQueries } from '../gate/queries';
 import { route, type FeaturePage } from '../../lib/route';
 import { LIST_PARAMS } from './list';
 import { productsQuery, promosQuery, whatsNewQuery } from './queries';

@@ -1,4 +1,4 @@
-// The content feature's public face: nothing yet. Its pages reach the route table through pages.ts and
-// other features may read its queries (queries.ts); anything else of this folder another feature
-// would use is exported here first (ESLint refuses it otherwise).
+// The public face of features/content: what other features and the app may use of it (ESLint refuses
+// any other file of this folder from outside it). Nothing yet: its pages reach the route table
+// through pages.ts, and other features read its queries from queries.ts.
 export {};

@@ -5,12 +5,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { calls, MAX_QUANTITY, type Call, type GotoCaseView } from '../../api/contract.gen';
-import { AccountPage } from '../accounts';
+import { AccountPage } from '../../components/AccountPage';
 import { DoneMessage, FormCall, usePageForm, useScopedForm } from '../../components/form';
 import { QueryState } from '../../components/QueryState';
 import { RefillForm } from '../../components/RefillForm';
 import { count } from '../cart';
-import { useGate } from '../gates';
+import { useGate } from '../gate';
 import { formatPhp } from '../../lib/money';
 import { usePage, usePageParam } from '../../page';
 import { gotoCasesQuery } from './queries';

@@ -2,7 +2,7 @@
 // with its number, date, status and total and a link to its page.
 import { useQuery } from '@tanstack/react-query';
 import type { OrderList } from '../../api/contract.gen';
-import { AccountPage } from '../accounts';
+import { AccountPage } from '../../components/AccountPage';
 import { QueryState } from '../../components/QueryState';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';

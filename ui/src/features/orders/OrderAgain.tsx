@@ -2,7 +2,7 @@
 // gate's place (else the order's own barangay); the cart page names what could not be added.
 import { calls, type OrderView } from '../../api/contract.gen';
 import { RefillForm } from '../../components/RefillForm';
-import { useGate } from '../gates';
+import { useGate } from '../gate';
 import { usePage } from '../../page';
 
 export function OrderAgain({ order }: { order: Pick<OrderView, 'id' | 'number'> }) {

@@ -1,8 +1,22 @@
-// The orders' pages: one order, and a member's list.
-import { MEMBER, route, type FeaturePage } from '../../lib/route';
+// The orders' pages: placing one (the checkout, place/), one order, and a member's list.
+import { calls } from '../../api/contract.gen';
+import { addressesQuery, userQuery } from '../accounts/queries';
+import { cartQuery } from '../cart/queries';
+import { action, MEMBER, route, type FeaturePage } from '../../lib/route';
 import { myOrdersQuery, orderQuery } from './queries';
+import { placeStreetsQuery } from './place/queries';
 
 export const pages: FeaturePage[] = [
+  // The checkout: the order's details and its placing (the API's orders/place).
+  {
+    order: 70,
+    route: route('checkout', '/checkout', () => import('./place/Checkout').then((m) => m.Checkout), 'Checkout', 'Check out your order.', [cartQuery.template, addressesQuery.template, userQuery.template, placeStreetsQuery.template], {
+      shop: true,
+      sitemap: false,
+      params: ['from'],
+      actions: [action(calls.placeOrder, '/my-account/orders', { answerLink: 'link' })],
+    }),
+  },
   // A guest reaches an order by the key of its link; anyone else gets the page of an unknown order.
   {
     order: 80,

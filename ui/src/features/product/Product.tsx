@@ -11,7 +11,7 @@ import { productQuery } from './queries';
 import { QuantityCounter, parseQuantity } from '../../components/QuantityCounter';
 import { Photo } from '../../components/Photo';
 import { FormCall } from '../../components/form';
-import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie, useGate } from '../gates';
+import { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie, useGate } from '../gate';
 import { CartErrorDialog, useAddToCart } from '../cart';
 
 /**

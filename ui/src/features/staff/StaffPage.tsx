@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { calls, type StaffSelf } from '../../api/contract.gen';
-import { FramedPage, SideNav } from '../../components/FramedPage';
+import { FramedPage, SideNav } from '../../components/AccountPage';
 import { FormCall, useAccountForm } from '../../components/form';
 import { staffMeQuery } from './queries';
 

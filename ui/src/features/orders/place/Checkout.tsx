@@ -6,16 +6,16 @@
 // changed), the barangay, street and fulfillment it was priced for, and the test date.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { calls, EMPTY_CART, INCOMPLETE, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
-import { BlockedButton } from '../../components/BlockedButton';
-import { Field, FormCall, FormMessage, type FormState } from '../../components/form';
-import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
-import { QueryState } from '../../components/QueryState';
-import { addressLine } from '../accounts';
-import { useGate } from '../gates';
-import { useHydrated, usePage } from '../../page';
-import { addressesQuery, userQuery } from '../accounts/queries';
-import { cartQuery } from '../cart/queries';
+import { calls, EMPTY_CART, INCOMPLETE, type AddressView, type CartAnswer, type Member } from '../../../api/contract.gen';
+import { BlockedButton } from '../../../components/BlockedButton';
+import { Field, FormCall, FormMessage, type FormState } from '../../../components/form';
+import { OrderSummary, blockedNoteId } from '../../../components/OrderSummary';
+import { QueryState } from '../../../components/QueryState';
+import { addressLine } from '../../accounts';
+import { useGate } from '../../gate';
+import { useHydrated, usePage } from '../../../page';
+import { addressesQuery, userQuery } from '../../accounts/queries';
+import { cartQuery } from '../../cart/queries';
 import { contactOf, DELIVERY, fulfillmentNote, isEmptyCart, numberOf, paymentOf, PICKUP, savedAddressFor } from './rules';
 import { placeStreetsQuery } from './queries';
 import { postCheckout } from './submit';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressView, Member } from '../../api/contract.gen';
+import type { AddressView, Member } from '../../../api/contract.gen';
 import { contactOf, fulfillmentNote, numberOf, paymentOf, savedAddressFor } from './rules';
 import { readAnswer } from './submit';
 

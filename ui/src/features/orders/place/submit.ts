@@ -1,8 +1,8 @@
 // Submit Order with JavaScript: the checkout form's fields, posted as they are to the page's own
 // address (as without JavaScript) asking for JSON. Unlike the account forms, the checkout needs
 // the answer's status: a 409 means the cart or its total changed since the page showed it.
-import { NETWORK_FAILED } from '../../api/send';
-import { deliver } from '../../api/outbox';
+import { NETWORK_FAILED } from '../../../api/send';
+import { deliver } from '../../../api/outbox';
 
 export type CheckoutAnswer =
   | { status: number; location: string }

@@ -1,9 +1,9 @@
 // The checkout's rules that are not the server's: what the form starts with and what it says of
 // the fulfillment the cart was priced for. Pure functions, tested in rules.test.ts.
-import { PAYMENT_BY_FULFILLMENT, PICKUP, type AddressView, type CartAnswer, type Member } from '../../api/contract.gen';
+import { PAYMENT_BY_FULFILLMENT, PICKUP, type AddressView, type CartAnswer, type Member } from '../../../api/contract.gen';
 
 /** The fulfillment ids, as the server numbers them. */
-export { DELIVERY, PICKUP } from '../../api/contract.gen';
+export { DELIVERY, PICKUP } from '../../../api/contract.gen';
 
 /** How the shopper pays, by the fulfillment (the server writes the same words on the order). */
 export function paymentOf(fulfillment: number): string {

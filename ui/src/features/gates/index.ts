@@ -1,8 +1,0 @@
-// The gates' public face: what other features, components/Layout.tsx and App.tsx may use (ESLint
-// refuses any other file of this folder from outside it; its queries are queries.ts). The gate
-// state and its provider (state.tsx), the gates' dialogs, the location's selects a member's
-// address book shares, and the gate cookies a page writes itself (the product's location notice).
-export { GateProvider, useGate } from './state';
-export { Gates } from './Gates';
-export { AreaSelects, StreetSelect, useAddressPicker } from './AddressPicker';
-export { COOKIE, LOCATION_NOTICE_MAX_AGE, setCookie } from './cookies';
