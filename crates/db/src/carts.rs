@@ -131,7 +131,7 @@ pub fn find_or_create(conn: &mut AnyConnection, owner: Owner, now: i64) -> Query
 /// Takes the cart for a change (first statement of the change's transaction) and counts the
 /// change: its revision goes up by one. Answers the new revision.
 pub fn lock(conn: &mut AnyConnection, cart: i64, now: i64) -> QueryResult<i64> {
-    crate::fixed::Lock { cart, now }.get_result(conn)
+    crate::cart_statements::Lock { cart, now }.get_result(conn)
 }
 
 /// As [`lock`], and prices the cart for `barangay` (and `street`) from now on, in one statement:
@@ -143,7 +143,7 @@ pub fn lock_placed(
     barangay: domain::BarangayId,
     street: Option<domain::StreetId>,
 ) -> QueryResult<CartRow> {
-    crate::fixed::LockPlaced {
+    crate::cart_statements::LockPlaced {
         cart,
         now,
         barangay: barangay.get(),
@@ -182,7 +182,7 @@ pub fn record_once(
     revision: i64,
     now: i64,
 ) -> QueryResult<bool> {
-    let q = crate::fixed::RecordOnce {
+    let q = crate::cart_statements::RecordOnce {
         cart,
         source,
         revision,
@@ -194,7 +194,9 @@ pub fn record_once(
 /// Takes the cart for a transaction that reads it before deciding (placing an order, a change
 /// the client keyed) without counting a change.
 pub fn hold(conn: &mut AnyConnection, cart: i64) -> QueryResult<()> {
-    crate::fixed::Hold { cart }.execute(conn).map(|_| ())
+    crate::cart_statements::Hold { cart }
+        .execute(conn)
+        .map(|_| ())
 }
 
 /// The cart's items with their products, oldest first.
@@ -263,7 +265,7 @@ pub fn add_quantity(
     most: i32,
     now: i64,
 ) -> QueryResult<bool> {
-    let q = crate::fixed::AddUnits {
+    let q = crate::cart_statements::AddUnits {
         cart,
         product: product.get(),
         quantity,

@@ -12,7 +12,7 @@
 //! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied.
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
 //! - `erasure`: a guest's personal data found by email or mobile and erased, on request.
-//! - `fixed`: statements of fixed text that diesel's statement cache keeps (the cart's writes).
+//! - `cart_statements`: statements of fixed text that diesel's statement cache keeps (the cart's writes).
 //! - `goto_cases`: members' Go-to Cases, named cases kept to refill the cart from.
 //! - `housekeeping`: the rows whose time is over swept, in short pages, one app server at a time.
 //! - `limits`: rate limits, counted in the database so that app servers count together.
@@ -37,13 +37,13 @@
 
 pub mod addresses;
 pub mod calendar;
+mod cart_statements;
 pub mod carts;
 pub mod catalog;
 pub mod catalog_drafts;
 pub mod catalog_io;
 pub mod content;
 pub mod erasure;
-mod fixed;
 pub mod goto_cases;
 pub mod housekeeping;
 pub mod limits;

@@ -313,7 +313,7 @@ impl Entry {
 struct ByBytes;
 
 /// The duty to make a missing answer others may be waiting for ([`ResponseCache::get_or_make`]).
-pub struct Making<'a>(Duty<'a>);
+pub struct DutyToMake<'a>(Duty<'a>);
 
 enum Duty<'a> {
     Guard(
@@ -341,7 +341,7 @@ impl Weigh for NotKept {
     }
 }
 
-impl Making<'_> {
+impl DutyToMake<'_> {
     /// Says the answer made is not to be kept: those waiting make their own at once. The mark
     /// they are handed is taken out of the cache again, so addresses nobody keeps (a flood of
     /// made-up ones) leave nothing behind, and the next asker is the maker again.
@@ -431,26 +431,26 @@ impl ResponseCache {
 
     /// The answer of type `V` kept under `key`, or the duty to make it: while one asker makes a
     /// missing answer, the others asking for the same key wait for it instead of making it again
-    /// (a crowd asking for a page nobody has yet costs one render). The maker [`Making::keep`]s
-    /// what it made, or gives it up ([`Making::give_up`]) and the others make their own at once;
-    /// a duty dropped unsaid passes to the next waiter. A waiter waits at most
+    /// (a crowd asking for a page nobody has yet costs one render). The maker [`DutyToMake::keep`]s
+    /// what it made, or gives it up ([`DutyToMake::give_up`]) and the others make their own at
+    /// once; a duty dropped unsaid passes to the next waiter. A waiter waits at most
     /// `wait`, then makes its own too (answers that keep failing to be made, a render that times
     /// out, are not made one after the other for a queue of waiters).
     pub async fn get_or_make<V: std::any::Any + Send + Sync>(
         &self,
         key: u128,
         wait: std::time::Duration,
-    ) -> Result<Arc<V>, Making<'_>> {
+    ) -> Result<Arc<V>, DutyToMake<'_>> {
         let asked = tokio::time::timeout(wait, self.entries.get_value_or_guard_async(&key)).await;
         let made = match asked {
-            Err(_waited_long) => Err(Making(Duty::Replace(self, key))),
+            Err(_waited_long) => Err(DutyToMake(Duty::Replace(self, key))),
             Ok(Ok(entry)) => match entry.value.downcast::<V>() {
                 Ok(found) => Ok(found),
-                // A key whose answer is not kept ([`Making::give_up`]), or another type under it
-                // (a 128-bit collision of two owners' keys): made again and put in its place.
-                Err(_) => Err(Making(Duty::Replace(self, key))),
+                // A key whose answer is not kept ([`DutyToMake::give_up`]), or another type under
+                // it (a 128-bit collision of two owners' keys): made again and put in its place.
+                Err(_) => Err(DutyToMake(Duty::Replace(self, key))),
             },
-            Ok(Err(guard)) => Err(Making(Duty::Guard(guard, self, key))),
+            Ok(Err(guard)) => Err(DutyToMake(Duty::Guard(guard, self, key))),
         };
         let count = if made.is_ok() {
             &self.hits
@@ -464,8 +464,8 @@ impl ResponseCache {
     /// The duty to make again an answer found kept under `key` but not whole (a part of it the
     /// cache let go), when making it through [`ResponseCache::get_or_make`] again found it so
     /// again: what is made takes its place.
-    pub fn replacing(&self, key: u128) -> Making<'_> {
-        Making(Duty::Replace(self, key))
+    pub fn replacing(&self, key: u128) -> DutyToMake<'_> {
+        DutyToMake(Duty::Replace(self, key))
     }
 
     /// Lets go of what is kept under `key` (an answer found not whole): the next
@@ -566,12 +566,12 @@ mod tests {
         let (_, duties) = futures_util::future::join(gives_up, waiters).await;
         assert!(duties
             .iter()
-            .all(|d| matches!(d, Err(Making(Duty::Replace(..))))));
+            .all(|d| matches!(d, Err(DutyToMake(Duty::Replace(..))))));
         drop(duties);
         // Nothing is left under the key: the next asker is its maker again.
         assert!(matches!(
             cache.get_or_make::<Cached>(10, wait).await,
-            Err(Making(Duty::Guard(..)))
+            Err(DutyToMake(Duty::Guard(..)))
         ));
 
         // A make that takes longer than a waiter waits: the waiter makes its own.

@@ -13,7 +13,8 @@
 //! - `endpoint`: what a call is ([`declare!`], [`Endpoint`], its typed arguments) and the
 //!   context it runs with ([`Ctx`]).
 //! - `session`: tokens, their sliding expiry and the CSRF token of a session.
-//! - `shelf`: what an app server holds in memory for one data version, built by one call.
+//! - `per_data_version`: what an app server holds in memory for one data version, built by one
+//!   call.
 //! - `origin`: the one rule for requests from other sites, and the client's address.
 //! - `request`: a request read once into a call's arguments, run and answered.
 //! - `ts`, `operation`: a type's TypeScript declaration and a call's OpenAPI operation.
@@ -34,11 +35,11 @@ pub mod observe;
 pub mod openapi;
 pub mod operation;
 pub mod origin;
+pub mod per_data_version;
 pub mod registry;
 pub mod request;
 pub mod rules;
 pub mod session;
-pub mod shelf;
 pub mod ts;
 
 use std::collections::BTreeMap;

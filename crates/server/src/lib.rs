@@ -188,8 +188,10 @@ pub fn api_config(config: &Config) -> ApiConfig {
     settings.insert(config.retention);
     // What this app server holds in memory for the catalog's data version: the search index and
     // the catalog as the lists read it (built at start, see `warm`, and when the version moves).
-    settings.insert(std::sync::Arc::new(api::search::Held::default()));
-    settings.insert(std::sync::Arc::new(api::catalog::list::Held::default()));
+    settings.insert(std::sync::Arc::new(api::search::IndexPerVersion::default()));
+    settings.insert(std::sync::Arc::new(
+        api::catalog::list::ListedPerVersion::default(),
+    ));
     if let Some(to) = config.orders_to.as_deref() {
         settings.insert(api::orders::OrdersTo(std::sync::Arc::from(to)));
     }

@@ -5,7 +5,7 @@
 use clap::Subcommand;
 use domain::staff::Role;
 
-use api::staff::team::{add_member, change_member, Change};
+use api::staff::team::{add_member, change_member, Change, NewMember};
 
 use crate::staff::{open, table_lines};
 use crate::Config;
@@ -91,7 +91,12 @@ pub fn staff(config: &Config, command: StaffCommand) -> Result<(), String> {
             let role = parse_role(&role)?;
             let name = name.unwrap_or_default();
             let added = db::transaction(conn, |conn| {
-                add_member(conn, None, base, (&email, &name, role))
+                let new = NewMember {
+                    email: &email,
+                    name: &name,
+                    role,
+                };
+                add_member(conn, None, base, new)
             })
             .map_err(|e: framework::ApiError| e.to_string())?;
             invited(&added);

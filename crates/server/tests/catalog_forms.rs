@@ -404,7 +404,12 @@ async fn two_managers_saving_at_once_lose_nothing(b: Backend) {
                     .slug;
                 for price in 1..=8_i64 {
                     let s = slug.clone();
-                    api::staff::catalog::edit(&mut conn, &boss, true, ("products", "", &[]), |f| {
+                    let record = api::staff::catalog::FormRecord {
+                        section: "products",
+                        key: "",
+                        fields: &[],
+                    };
+                    api::staff::catalog::edit(&mut conn, &boss, true, record, |f| {
                         let r = f.products.iter_mut().find(|r| r.slug == s).unwrap();
                         r.price = price * 100;
                         Ok(())

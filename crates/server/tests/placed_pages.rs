@@ -1,5 +1,5 @@
-//! Pages shared by the barangays of a city (`web::placed`): a barangay's page made from the page
-//! its city's places share is, byte for byte, the page rendered for it alone.
+//! Pages shared by the barangays of a city (`web::shared_by_city`): a barangay's page made from
+//! the page its city's places share is, byte for byte, the page rendered for it alone.
 
 use crate::support;
 

@@ -32,7 +32,7 @@ async fn order_with(db: &TestDb, fields: &[(&str, Value)]) -> (StatusCode, Value
 /// contact name, the cart drawer's HTML as the address, and a page state that is no longer JSON
 /// (the drawer's quotes land unescaped inside a JSON string), so the page cannot hydrate. The
 /// private-use characters the sentinels are made of must be refused where a shopper types them
-/// (as `api::slotted` says names and texts do).
+/// (as `web::page_with_slots` says names and texts do).
 async fn checkout_fields_refuse_the_sentinel_characters(backend: Backend) {
     let db = database(backend);
     let (s, v) = order_with(

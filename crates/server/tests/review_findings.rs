@@ -97,8 +97,8 @@ async fn the_reset_question_is_asked_without_a_location_too() {
     );
 }
 
-/// crates/api/src/slotted.rs `Slotted::new`: every sentinel anywhere in the rendered page becomes
-/// a slot, including text a visitor typed. The order form (crates/api/src/orders.rs
+/// crates/web/src/page_with_slots.rs `SlottedBody::new`: every sentinel anywhere in the rendered
+/// page becomes a slot, including text a visitor typed. The order form (crates/api/src/orders.rs
 /// `check_form`) refuses control characters only, not the private-use ones the sentinels are
 /// made of (the module comment says they are refused), so an order's notes holding the visitor
 /// sentinel make its /active-order page's state script invalid JSON (the slot takes the two
@@ -153,7 +153,7 @@ async fn typed_text_never_becomes_a_slot() {
     );
 }
 
-/// crates/api/src/slotted.rs: a query parameter a page puts in its state (here the location
+/// crates/web/src/page_with_slots.rs: a query parameter a page puts in its state (here the location
 /// gate's steps and the order key are ids; `testdate`, `token`, `key`, `from` are text) can carry
 /// a sentinel; the page must still carry valid JSON and no visitor's parts in its place.
 #[actix_web::test]

@@ -64,7 +64,7 @@ async fn answer(
     let kept = state
         .api
         .run(caller, move |ctx| {
-            let signed = api::staff::staff(ctx, &[Role::Manager])?;
+            let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
             api::staff::catalog::import::upload(ctx.conn, &signed.member, &name, &text)
         })
         .await;

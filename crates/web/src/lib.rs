@@ -11,16 +11,16 @@ pub mod keys;
 pub mod media_files;
 pub mod my_data_form;
 pub mod page;
+pub mod page_with_slots;
+pub mod pages_by_request;
 pub mod photo_form;
-pub mod placed;
 pub mod plan;
 pub mod respond;
 pub mod routes;
-pub mod same_asked;
 pub mod security;
 pub mod seo;
+pub mod shared_by_city;
 pub mod shell;
-pub mod slotted;
 pub mod upload;
 pub mod visitor;
 
@@ -63,13 +63,13 @@ pub struct WebState {
     pub config: WebConfig,
     /// Visitors' cart parts of the pages ([`visitor`]), by cart revision and place.
     pub visitors: visitor::PartsCache,
-    /// Guests' pages by the request as it came ([`same_asked`]).
-    pub same_asked: same_asked::SameAsked,
+    /// Guests' pages by the request as it came ([`pages_by_request`]).
+    pub pages_by_request: pages_by_request::PagesByRequest,
     /// The product photos' folder ([`media_files`]).
     pub media: Arc<media::Store>,
     /// The sitemap files of the data version ([`seo`]).
-    pub sitemaps: Arc<framework::shelf::Shelf<seo::Sitemaps>>,
-    /// Whether the barangays of a city share their pages ([`placed`]); on, but for a test
+    pub sitemaps: Arc<framework::per_data_version::PerDataVersion<seo::Sitemaps>>,
+    /// Whether the barangays of a city share their pages ([`shared_by_city`]); on, but for a test
     /// that renders each place's page on its own to compare.
     pub share_by_city: bool,
 }
@@ -102,7 +102,7 @@ impl WebState {
             routes,
             config,
             visitors: visitor::parts_cache(),
-            same_asked: same_asked::SameAsked::default(),
+            pages_by_request: pages_by_request::PagesByRequest::default(),
             media: Arc::new(media),
             sitemaps: Arc::default(),
             share_by_city: true,

@@ -10,8 +10,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use api::accounts::user::Viewer;
 use framework::cache::Cached;
 
-use crate::placed::{Kept, Place};
-use crate::slotted::Page;
+use crate::page_with_slots::Page;
+use crate::shared_by_city::{PageCacheEntry, Place};
 use api::gate::Choices;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -64,9 +64,9 @@ pub async fn serve(
     let maintenance = state.api.closed_for(req.path());
     // A guest asking as one asked before: answered before anything is read of the request.
     let asked = (!maintenance && posted.is_none())
-        .then(|| crate::same_asked::key(req, state.api.watch.data_version()))
+        .then(|| crate::pages_by_request::key(req, state.api.watch.data_version()))
         .flatten();
-    if let Some(page) = asked.and_then(|k| state.same_asked.get(k, &state.api.cache)) {
+    if let Some(page) = asked.and_then(|k| state.pages_by_request.get(k, &state.api.cache)) {
         return page.respond(req);
     }
     let (forms, guard) = fixed.map_or((false, Guard::None), |r| (r.forms, r.guard.clone()));
@@ -168,7 +168,7 @@ struct Visit<'a> {
     maintenance: bool,
     forms: bool,
     viewer: &'a Viewer,
-    /// The request's key in [`crate::same_asked`] (none: posted, or under maintenance).
+    /// The request's key in [`crate::pages_by_request`] (none: posted, or under maintenance).
     asked: Option<u128>,
 }
 
@@ -204,19 +204,21 @@ async fn visited(
     // A page nobody has yet is made by its first asker; the others asking for it meanwhile wait
     // for that render instead of rendering it again.
     let making = match key {
-        Some(k) => match crate::placed::kept_or_making(&state.api.cache, k, MAKING_WAIT).await {
-            Ok((page, place)) => {
-                let shared = Shared {
-                    viewer,
-                    choices: &choices,
-                    kept: true,
-                    asked: visit.asked,
-                    place: place.as_ref(),
-                };
-                return Ok(answer_shared(req, state, &page, shared).await);
+        Some(k) => {
+            match crate::shared_by_city::kept_or_making(&state.api.cache, k, MAKING_WAIT).await {
+                Ok((page, place)) => {
+                    let shared = Shared {
+                        viewer,
+                        choices: &choices,
+                        kept: true,
+                        asked: visit.asked,
+                        place: place.as_ref(),
+                    };
+                    return Ok(answer_shared(req, state, &page, shared).await);
+                }
+                Err(making) => Some(making),
             }
-            Err(making) => Some(making),
-        },
+        }
         None => None,
     };
     // A shared page is rendered with the visitor's parts left open (sentinels); a page rendered
@@ -271,10 +273,10 @@ fn shared_extra(
 ) -> Value {
     json!({
         "member": member.map(|m| json!({
-            "firstname": crate::slotted::sentinels().firstname,
+            "firstname": crate::page_with_slots::sentinels().firstname,
             "policy_agreement_accepted": m.policy_agreement_accepted,
         })),
-        "csrf": crate::slotted::sentinels().csrf,
+        "csrf": crate::page_with_slots::sentinels().csrf,
         "visitor": crate::visitor::shared_input(),
         "form": Value::Null,
         "locationNoticeSeen": notice_seen,
@@ -283,7 +285,7 @@ fn shared_extra(
 }
 
 /// A rendered page: the page, the place it is to be filled with when the places of its city
-/// share it ([`crate::placed`]), and whether it is kept.
+/// share it ([`crate::shared_by_city`]), and whether it is kept.
 struct Rendered {
     page: Arc<Page>,
     place: Option<Place>,
@@ -300,7 +302,7 @@ async fn rendered(
     mut planned: Plan,
     forms: bool,
     status: Option<StatusCode>,
-    making: Option<framework::cache::Making<'_>>,
+    making: Option<framework::cache::DutyToMake<'_>>,
 ) -> Result<Rendered, HttpResponse> {
     // Only pages that exist are kept: a flood of made-up addresses must not evict them.
     let may_keep = planned.complete
@@ -353,7 +355,8 @@ async fn rendered(
     }
     if making.is_some() {
         // The page state carries the visitor's own part, filled in per answer.
-        planned.input["visitor"] = Value::from(crate::slotted::sentinels().visitor.as_str());
+        planned.input["visitor"] =
+            Value::from(crate::page_with_slots::sentinels().visitor.as_str());
     }
     let rendered_empty = output.html.is_empty();
     let keep = may_keep && !rendered_empty;
@@ -366,9 +369,11 @@ async fn rendered(
             match (making, placed) {
                 (Some(making), Some((_, place, shared))) if kept => {
                     state.api.cache.insert(shared, page.clone());
-                    making.keep(Arc::new(Kept::Placed { shared, place }));
+                    making.keep(Arc::new(PageCacheEntry::CityShared { shared, place }));
                 }
-                (Some(making), None) if kept => making.keep(Arc::new(Kept::Page(page.clone()))),
+                (Some(making), None) if kept => {
+                    making.keep(Arc::new(PageCacheEntry::Page(page.clone())))
+                }
                 (Some(making), _) => making.give_up(),
                 (None, _) => {}
             }
@@ -386,7 +391,7 @@ async fn rendered(
     }
 }
 
-/// Renders a page from its input, abstracted when `placed`; a page whose head (title,
+/// Renders a page from its input, abstracted when `shared_by_city`; a page whose head (title,
 /// description, picture, JSON-LD: written by the shell, escaped its own way) would name the
 /// place is rendered again for its place alone.
 async fn render_placed(
@@ -396,7 +401,7 @@ async fn render_placed(
     placed: Option<(String, Place, u128)>,
 ) -> (RenderOutput, Option<(String, Place, u128)>) {
     let output = render(state, planned, input).await;
-    let s = crate::slotted::sentinels();
+    let s = crate::page_with_slots::sentinels();
     let head = &output.head;
     let names = |t: &str| t.contains(&s.place_name) || t.contains(&s.place_id);
     let in_head = [&head.title, &head.description, &head.image]
@@ -417,11 +422,11 @@ fn placed_hit(
     page: Arc<Page>,
     place: &Place,
     shared: u128,
-    making: Option<framework::cache::Making<'_>>,
+    making: Option<framework::cache::DutyToMake<'_>>,
 ) -> Rendered {
     if let Some(making) = making {
         let place = place.clone();
-        making.keep(Arc::new(Kept::Placed { shared, place }));
+        making.keep(Arc::new(PageCacheEntry::CityShared { shared, place }));
     }
     Rendered {
         page,
@@ -430,11 +435,11 @@ fn placed_hit(
     }
 }
 
-/// A shared page's input with its place abstracted ([`crate::placed`]), the place, and the key
-/// of the page its city's places share.
+/// A shared page's input with its place abstracted ([`crate::shared_by_city`]), the place, and the
+/// key of the page its city's places share.
 fn abstracted(planned: &Plan) -> Option<(String, Place, u128)> {
-    let (input, place) = crate::placed::abstracted(&planned.input)?;
-    let key = crate::placed::shared_key(
+    let (input, place) = crate::shared_by_city::abstracted(&planned.input)?;
+    let key = crate::shared_by_city::shared_key(
         &planned.route.name,
         &input,
         planned.canonical.as_deref(),
@@ -444,7 +449,7 @@ fn abstracted(planned: &Plan) -> Option<(String, Place, u128)> {
 }
 
 /// Who a shared page is answered to: the visitor, their gate choices, whether the page is kept
-/// (shared by its key), and the request's key in [`crate::same_asked`].
+/// (shared by its key), and the request's key in [`crate::pages_by_request`].
 struct Shared<'a> {
     viewer: &'a Viewer,
     choices: &'a Choices,
@@ -482,7 +487,7 @@ async fn answer_shared(
         .or_else(|| framework::request::cookie_token(req))
         .map(|t| framework::session::csrf_token(&t))
         .unwrap_or_default();
-    let fill = crate::slotted::Fill {
+    let fill = crate::page_with_slots::Fill {
         place,
         ..crate::visitor::fill(&parts, &csrf, member)
     };
@@ -496,7 +501,7 @@ async fn answer_shared(
         let everyone = match state.api.cache.get::<Page>(key) {
             Some(c) => c,
             None => {
-                let body = page.filled_identity(&fill);
+                let body = page.filled_uncompressed(&fill);
                 // Kept compressed only: a page for each place of each city at a third of the
                 // weight (a client that takes no encoding is answered it inflated).
                 let c = Cached::new(page.status(), page.headers().to_vec(), body);
@@ -506,13 +511,13 @@ async fn answer_shared(
             }
         };
         if let Some(asked) = asked {
-            state.same_asked.keep(asked, req, key);
+            state.pages_by_request.keep(asked, req, key);
         }
         return everyone.respond(req);
     }
     if member.is_none() && csrf.is_empty() && parts.is_nobodys() {
         // A page kept for nobody (a 404): filled and answered as it is.
-        let body = page.filled_identity(&fill);
+        let body = page.filled_uncompressed(&fill);
         return Cached::new(page.status(), page.headers().to_vec(), body)
             .answered_once()
             .respond(req);

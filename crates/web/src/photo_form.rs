@@ -132,7 +132,7 @@ async fn answer(
             state
                 .api
                 .run(caller, move |ctx| {
-                    let signed = api::staff::staff(ctx, &[Role::Manager])?;
+                    let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
                     api::staff::photos::take_away(ctx.conn, Some(&signed.member), &subject)
                 })
                 .await
@@ -168,7 +168,7 @@ async fn add(
     state
         .api
         .run(caller, move |ctx| {
-            let signed = api::staff::staff(ctx, &[Role::Manager])?;
+            let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
             api::staff::catalog::banners::add(ctx.conn, &signed.member, new, &kept)
         })
         .await
@@ -196,7 +196,7 @@ async fn give(
     state
         .api
         .run(caller, move |ctx| {
-            let signed = api::staff::staff(ctx, &[Role::Manager])?;
+            let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
             api::staff::photos::give_kept(ctx.conn, Some(&signed.member), &subject, &kept)
         })
         .await

@@ -70,11 +70,11 @@ async fn sitemaps(state: &WebState) -> Result<std::sync::Arc<Sitemaps>, framewor
         .filter(|r| r.sitemap)
         .map(|r| format!("{base}{}", r.path))
         .collect();
-    let shelf = state.sitemaps.clone();
+    let built = state.sitemaps.clone();
     state
         .api
         .run(framework::Caller::default(), move |ctx| {
-            shelf.get(version, || {
+            built.get(version, || {
                 let slugs = api::catalog::slugs(ctx.conn)?;
                 let locs: Vec<String> = pages
                     .into_iter()

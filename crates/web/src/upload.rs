@@ -60,7 +60,7 @@ pub async fn receive(
     let manager = state
         .api
         .run(caller.clone(), |ctx| {
-            api::staff::staff(ctx, &[Role::Manager]).map(|_| ())
+            api::staff::signed_in_as(ctx, &[Role::Manager]).map(|_| ())
         })
         .await;
     if let Err(e) = manager {

@@ -1,13 +1,14 @@
 //! The visitor's own small parts of a page: the CSRF token of their session, their
 //! first name, the cart's count and the cart drawer's body, and the visitor's part of the page
-//! state. Shared pages are rendered once with sentinels there ([`crate::slotted`]) and filled per
-//! answer; the parts of a visitor with a cart are made once per cart revision and place (the
+//! state. Shared pages are rendered once with sentinels there ([`crate::page_with_slots`]) and
+//! filled per answer; the parts of a visitor with a cart are made once per cart revision and place
+//! (the
 //! `cart_v` cookie every cart change sends), kept in memory, so browsing costs neither SQL nor
 //! QuickJS while nothing changed.
 
 use std::sync::Arc;
 
-use crate::slotted::Fill;
+use crate::page_with_slots::Fill;
 use actix_web::HttpRequest;
 use api::accounts::user::MemberView;
 use api::gate::Choices;
@@ -217,7 +218,7 @@ pub fn own_input(parts: &Parts) -> Value {
 /// The render input's visitor part of a shared page: the sentinels the client never sees (the
 /// page state carries the visitor's own part instead).
 pub fn shared_input() -> Value {
-    let s = crate::slotted::sentinels();
+    let s = crate::page_with_slots::sentinels();
     json!({
         "cart_count": 0,
         "cart": null,

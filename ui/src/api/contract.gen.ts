@@ -62,6 +62,11 @@ export const PICKUP = 2;
 export const RESET_QUESTION = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
 
 /**
+ * Add the cities, or take them away.
+ */
+export type AddOrRemove = "add" | "remove";
+
+/**
  * A member's saved address.
  */
 export type AddressId = number;
@@ -397,7 +402,7 @@ export type CheckoutState = { ready: boolean, reason: string | null, };
 /**
  * What a change of cities does (or did, when `applied`).
  */
-export type CitiesPlan = { products: Array<NamedProduct>, cities: Array<CityChoice>, how: How, changes: Array<CatalogChange>, applied: boolean, 
+export type CitiesPlan = { products: Array<NamedProduct>, cities: Array<CityChoice>, how: AddOrRemove, changes: Array<CatalogChange>, applied: boolean, 
 /**
  * Where the form goes next: the page listing the changes, or the catalog once saved.
  */
@@ -802,11 +807,6 @@ export type HolidayEdit = { id: number, name: string, starts_on: string, ends_on
  * Over (its last day is before today, Manila).
  */
 past: boolean, version: string, };
-
-/**
- * Add the cities, or take them away.
- */
-export type How = "add" | "remove";
 
 /**
  * What an import did.

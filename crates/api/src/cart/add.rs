@@ -53,7 +53,12 @@ pub fn add(
     db::write_transaction(ctx.conn, |conn| {
         // Where the cart is placed is part of an add (it moves the cart there).
         let change = format!("{} {quantity} {} {street:?}", product.id, place.barangay.id);
-        if !first_time(conn, cart.id, ("add", &change), key, now)? {
+        let keyed = KeyedChange {
+            what: "add",
+            change: &change,
+            key,
+        };
+        if !first_time(conn, cart.id, keyed, now)? {
             let cart = db::carts::find(conn, owner.as_owner())?.unwrap_or(cart);
             let items = db::carts::items(conn, cart.id)?;
             return Ok((cart, items));

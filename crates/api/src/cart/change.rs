@@ -47,7 +47,16 @@ impl Endpoint for UpdateCart {
         let now = domain::calendar::unix_now();
         db::write_transaction(ctx.conn, |conn| {
             let change = format!("{product} {quantity}");
-            if !first_time(conn, cart.id, ("set", &change), key, now)? {
+            if !first_time(
+                conn,
+                cart.id,
+                KeyedChange {
+                    what: "set",
+                    change: &change,
+                    key,
+                },
+                now,
+            )? {
                 return Ok(());
             }
             db::carts::lock(conn, cart.id, now)?;
@@ -170,7 +179,16 @@ impl Endpoint for RemoveFromCart {
         // A repeat (None) removed what it named the first time.
         let removed = db::write_transaction(ctx.conn, |conn| {
             let change = named_once(&b.product_id);
-            if !first_time(conn, cart.id, ("remove", &change), key, now)? {
+            if !first_time(
+                conn,
+                cart.id,
+                KeyedChange {
+                    what: "remove",
+                    change: &change,
+                    key,
+                },
+                now,
+            )? {
                 return Ok(None);
             }
             db::carts::lock(conn, cart.id, now)?;

@@ -73,7 +73,16 @@ impl Endpoint for ReturnEmpty {
         let now = domain::calendar::unix_now();
         db::write_transaction(ctx.conn, |conn| {
             let change = format!("{deposit} {cases_back}");
-            if !first_time(conn, cart.id, ("empties", &change), key, now)? {
+            if !first_time(
+                conn,
+                cart.id,
+                KeyedChange {
+                    what: "empties",
+                    change: &change,
+                    key,
+                },
+                now,
+            )? {
                 return Ok(());
             }
             db::carts::lock(conn, cart.id, now)?;

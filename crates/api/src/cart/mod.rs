@@ -311,6 +311,14 @@ fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, Ap
     })
 }
 
+/// A change of the cart as [`first_time`] records it: `what` the call does (`add`, `set`), the
+/// `change` as the call spells it, and the client's `key` for it (`request_key`), if it sent one.
+pub(crate) struct KeyedChange<'a> {
+    pub what: &'a str,
+    pub change: &'a str,
+    pub key: Option<&'a str>,
+}
+
 /// A change of the cart the client named by its key (`request_key`), recorded once as the first
 /// statement of the change's write transaction with a digest of the `change` (what it changes,
 /// as the call spells it): false when the same key came before with the same change (a retry
@@ -320,10 +328,10 @@ fn required<T>(v: Option<T>, field: &'static str, message: &str) -> Result<T, Ap
 pub(crate) fn first_time(
     conn: &mut db::AnyConnection,
     cart: i64,
-    (what, change): (&str, &str),
-    key: Option<&str>,
+    keyed: KeyedChange<'_>,
     now: i64,
 ) -> Result<bool, ApiError> {
+    let KeyedChange { what, change, key } = keyed;
     let Some(key) = key else {
         return Ok(true);
     };

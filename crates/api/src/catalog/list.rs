@@ -1,8 +1,8 @@
 //! The product lists at size (`/buy-beer`, its packaging lists, what's new): sorted, filtered
 //! and cut into pages from the catalog an app server holds in memory for the data version
-//! ([`Held`]: every product as the answers show it and the cities it is sold in), so a list page
-//! costs no more at 10,000 products than at 26 and reads one row of the database (the data
-//! version) besides the place.
+//! ([`ListedPerVersion`]: every product as the answers show it and the cities it is sold in), so a
+//! list page costs no more at 10,000 products than at 26 and reads one row of the database (the
+//! data version) besides the place.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use framework::endpoint::Ctx;
 use framework::error::ApiError;
-use framework::shelf::Shelf;
+use framework::per_data_version::PerDataVersion;
 
 use super::{Lookup, ProductView};
 
@@ -87,7 +87,8 @@ impl ListSort {
 }
 
 framework::export_const!(
-    /// The list pages' sort menu: each sort's value in the address and its label, the default first.
+    /// The list pages' sort menu: each sort's value in the address and its label, the default
+    /// first.
     LIST_SORTS = ListSort::ALL
         .iter()
         .map(|s| serde_json::json!({ "value": s.as_str(), "label": s.label() }))
@@ -152,7 +153,7 @@ impl Filter {
 
 /// A list asked for: the filters besides the place and packaging, the sort and the page.
 #[derive(Debug, Clone, Default)]
-pub struct Wanted {
+pub struct ListRequest {
     pub style: Option<String>,
     pub brand: Option<String>,
     pub size: Option<String>,
@@ -165,7 +166,7 @@ pub struct Wanted {
     pub per_page: u32,
 }
 
-impl Wanted {
+impl ListRequest {
     /// The list's first page, not filtered (but for the place and packaging) nor sorted.
     fn is_first_plain(&self) -> bool {
         self.page == 1
@@ -233,7 +234,7 @@ impl Entry {
 }
 
 /// The catalog an app server holds for the lists (a setting of the API: `ApiConfig::settings`).
-pub type Held = Shelf<Listed>;
+pub type ListedPerVersion = PerDataVersion<Listed>;
 
 impl Listed {
     fn build(ctx: &mut Ctx) -> Result<Self, ApiError> {
@@ -371,13 +372,17 @@ impl Listed {
 
     /// Up to `n` products like `product` (its packaging, sold in `area`): best sellers first,
     /// then the orderable ones, then the catalog's order.
-    pub fn like(&self, area: Area, product: &ProductView, n: usize) -> Vec<ProductView> {
-        let mut like: Vec<&Entry> = self
+    pub fn similar_to(&self, area: Area, product: &ProductView, n: usize) -> Vec<ProductView> {
+        let mut similar: Vec<&Entry> = self
             .sold(area, Some(product.packaging.id))
             .filter(|e| e.view.id != product.id)
             .collect();
-        like.sort_by_key(|e| (!e.best_seller, !e.view.orderable));
-        like.into_iter().take(n).map(|e| e.view.clone()).collect()
+        similar.sort_by_key(|e| (!e.best_seller, !e.view.orderable));
+        similar
+            .into_iter()
+            .take(n)
+            .map(|e| e.view.clone())
+            .collect()
     }
 
     /// The product `id` if it is sold in `area`.
@@ -392,7 +397,7 @@ impl Listed {
         &self,
         area: Area,
         packaging: Option<domain::PackagingId>,
-        wanted: &Wanted,
+        wanted: &ListRequest,
     ) -> Page {
         let place = self.place(area, packaging);
         // A filter matches whatever the case, as the facets count (Unicode's lowercase, so an
@@ -493,8 +498,13 @@ fn millilitres(size: &str) -> Option<u64> {
 /// one) built for this call.
 pub fn listed(ctx: &mut Ctx) -> Result<std::sync::Arc<Listed>, ApiError> {
     let version = super::data_version(ctx)?;
-    match ctx.config.settings.get::<std::sync::Arc<Held>>().cloned() {
-        Some(shelf) => shelf.get(version, || Listed::build(ctx)),
+    match ctx
+        .config
+        .settings
+        .get::<std::sync::Arc<ListedPerVersion>>()
+        .cloned()
+    {
+        Some(built) => built.get(version, || Listed::build(ctx)),
         None => Ok(std::sync::Arc::new(Listed::build(ctx)?)),
     }
 }

@@ -304,7 +304,7 @@ pub struct ProductsQuery {
 
 impl ProductsQuery {
     /// The list asked for, checked: a field out of its range is refused (422).
-    fn wanted(&self, sort: list::ListSort) -> Result<list::Wanted, ApiError> {
+    fn list_request(&self, sort: list::ListSort) -> Result<list::ListRequest, ApiError> {
         let text = |field: &'static str, v: &Option<String>| match v.as_deref().map(str::trim) {
             None | Some("") => Ok(None),
             Some(t) if t.chars().count() > list::MAX_FILTER => Err(ApiError::refused(
@@ -354,7 +354,7 @@ impl ProductsQuery {
                 ),
             ));
         }
-        Ok(list::Wanted {
+        Ok(list::ListRequest {
             style: text("style", &self.style)?,
             brand: text("brand", &self.brand)?,
             size: text("size", &self.size)?,
@@ -372,7 +372,7 @@ fn product_list(
     q: &ProductsQuery,
     sort: list::ListSort,
 ) -> Result<ProductList, ApiError> {
-    let wanted = q.wanted(sort)?;
+    let wanted = q.list_request(sort)?;
     let lookup = Lookup::load(ctx)?;
     let packaging = q.packaging.map(|id| lookup.packaging(id)).transpose()?;
     let listed = list::listed(ctx)?;
@@ -608,7 +608,7 @@ impl Endpoint for SingleProductCall {
         let product = Lookup::load(ctx)?.view(product);
         // From the catalog held in memory: a product page never loads the catalog.
         let you_might_also_like = match area {
-            Some(area) => list::listed(ctx)?.like(area, &product, ALSO_LIKE),
+            Some(area) => list::listed(ctx)?.similar_to(area, &product, ALSO_LIKE),
             None => vec![],
         };
         Ok(SingleProduct {

@@ -111,7 +111,16 @@ impl Create<'_> {
             self.name,
             crate::cart::named_once(&self.body.cart_items)
         );
-        if crate::cart::first_time(conn, cart_case.cart, ("goto save", &change), key, now)? {
+        if crate::cart::first_time(
+            conn,
+            cart_case.cart,
+            crate::cart::KeyedChange {
+                what: "goto save",
+                change: &change,
+                key,
+            },
+            now,
+        )? {
             return Ok(None);
         }
         Ok(match (self.body.case_id, &self.name) {

@@ -5,10 +5,10 @@
 
 use framework::endpoint::Ctx;
 use framework::error::ApiError;
-use framework::shelf::Shelf;
+use framework::per_data_version::PerDataVersion;
 
 /// The index an app server holds (a setting of the API: `ApiConfig::settings`).
-pub type Held = Shelf<search::Index>;
+pub type IndexPerVersion = PerDataVersion<search::Index>;
 
 /// The index of the catalog at `version`: the one the app server holds, or (a tool's context,
 /// without one) built for this call.
@@ -16,8 +16,13 @@ pub(crate) fn index(
     ctx: &mut Ctx,
     version: i64,
 ) -> Result<std::sync::Arc<search::Index>, ApiError> {
-    match ctx.config.settings.get::<std::sync::Arc<Held>>().cloned() {
-        Some(shelf) => shelf.get(version, || build(ctx)),
+    match ctx
+        .config
+        .settings
+        .get::<std::sync::Arc<IndexPerVersion>>()
+        .cloned()
+    {
+        Some(built) => built.get(version, || build(ctx)),
         None => Ok(std::sync::Arc::new(build(ctx)?)),
     }
 }

@@ -1,9 +1,9 @@
 //! Search: the catalog found by a shopper's words (`GET /api/v1/search`, the `/search` page and
 //! the header's search box). The index is crates/search's, built from the catalog and the
-//! store's search words and held by each app server ([`Held`]) until the catalog's data version
-//! moves; what is sold at the shopper's place comes first.
+//! store's search words and held by each app server ([`IndexPerVersion`]) until the catalog's data
+//! version moves; what is sold at the shopper's place comes first.
 //!
-//! - `index`: the shelf that holds the index, and the catalog as the index reads it.
+//! - `index`: the index held per data version, and the catalog as the index reads it.
 //! - `find`: the call.
 //! - `words`: the search words as staff set them.
 
@@ -12,7 +12,7 @@ mod index;
 mod words;
 
 pub use find::{Search, SearchAnswer, SearchQuery, MAX_QUERY, PAGE};
-pub use index::Held;
+pub use index::IndexPerVersion;
 pub use words::search_word;
 
 framework::register!(Search);

@@ -63,7 +63,7 @@ impl Endpoint for StaffAudit {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<AuditPage, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         let filter = db::team::AuditFilter {
             before_id: positive("before", q.before)?,
             staff_id: positive("staff", q.staff)?,

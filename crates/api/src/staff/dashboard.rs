@@ -127,7 +127,7 @@ impl Endpoint for StaffDashboard {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Dashboard, ApiError> {
-        let signed = staff(ctx, &WORKERS)?;
+        let signed = signed_in_as(ctx, &WORKERS)?;
         crate::staff::kept(ctx, &signed, "staffDashboard", "", dashboard)
     }
 }

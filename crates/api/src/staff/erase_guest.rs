@@ -128,7 +128,7 @@ impl Endpoint for StaffGuestData {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<GuestData, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         let mut data = GuestData {
             contact: None,
             problem: None,
@@ -210,7 +210,7 @@ impl Endpoint for StaffEraseGuest {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<GuestErased, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let contact = contact_text(Some(f.contact))?.unwrap_or_default();
         let guest = guest_of(&contact).map_err(|message| ApiError::Invalid {
             field: "contact",

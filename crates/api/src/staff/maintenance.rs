@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use crate::staff::{entry, staff};
+use crate::staff::{entry, signed_in_as};
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
@@ -38,7 +38,7 @@ impl Endpoint for StaffMaintenance {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<MaintenanceState, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         state(ctx)
     }
 }
@@ -64,7 +64,7 @@ impl Endpoint for StaffMaintenanceSet {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<MaintenanceState, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let on = f.on.ok_or_else(|| ApiError::Invalid {
             field: "on",
             message: "Say whether the store closes for maintenance (true) or opens (false).".into(),

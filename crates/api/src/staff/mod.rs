@@ -146,7 +146,7 @@ fn look_up(ctx: &mut Ctx) -> Result<Option<Signed>, ApiError> {
 /// The signed-in member of staff (both factors given) whose role is one of `roles`: a visitor
 /// without a whole staff session is a 401; a role that may not is answered as a thing that does
 /// not exist (404), so nobody learns what lies beyond their role.
-pub fn staff(ctx: &mut Ctx, roles: &[Role]) -> Result<Signed, ApiError> {
+pub fn signed_in_as(ctx: &mut Ctx, roles: &[Role]) -> Result<Signed, ApiError> {
     let signed = session(ctx)?
         .filter(|s| s.whole)
         .ok_or(ApiError::Unauthenticated)?;

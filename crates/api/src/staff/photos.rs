@@ -255,7 +255,7 @@ impl framework::endpoint::Endpoint for StaffCatalog {
         ctx: &mut framework::endpoint::Ctx,
         _: framework::endpoint::Args<Self>,
     ) -> Result<framework::endpoint::Results<CatalogProduct>, ApiError> {
-        super::staff(ctx, &[domain::staff::Role::Manager])?;
+        super::signed_in_as(ctx, &[domain::staff::Role::Manager])?;
         let all = db::catalog::products(ctx.conn, db::catalog::Area::Anywhere, None)?;
         Ok(all
             .iter()

@@ -267,7 +267,7 @@ impl Endpoint for StaffMe {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<StaffSelf, ApiError> {
-        let signed = staff(ctx, &domain::staff::Role::ALL)?;
+        let signed = signed_in_as(ctx, &domain::staff::Role::ALL)?;
         self_answer(ctx, &signed.member)
     }
 }

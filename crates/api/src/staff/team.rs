@@ -20,7 +20,7 @@ impl Endpoint for StaffTeam {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Results<StaffMember>, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         let all = db::team::list(ctx.conn)?;
         Ok(all.iter().map(StaffMember::from).collect::<Vec<_>>().into())
     }
@@ -33,14 +33,24 @@ fn picture(m: &db::team::StaffRow) -> serde_json::Value {
     })
 }
 
+/// A member of staff to add: their `email`, their `name` (may be empty: the email's name then)
+/// and their `role`.
+#[derive(Debug, Clone, Copy)]
+pub struct NewMember<'a> {
+    pub email: &'a str,
+    pub name: &'a str,
+    pub role: Role,
+}
+
 /// Adds a member of staff and mails them a link to choose a password, recorded for `by` (none:
 /// the command line), in `conn`'s transaction. `name` may be empty (the email's name then).
 pub fn add_member(
     conn: &mut db::AnyConnection,
     by: Option<&db::team::StaffRow>,
     base: &str,
-    (email, name, role): (&str, &str, Role),
+    new: NewMember<'_>,
 ) -> Result<db::team::StaffRow, ApiError> {
+    let NewMember { email, name, role } = new;
     let email = domain::email::validate_email(email).map_err(|m| ApiError::Invalid {
         field: "email",
         message: m.into(),
@@ -180,7 +190,7 @@ impl Endpoint for StaffAdd {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<StaffMember, ApiError> {
-        let signed = staff(ctx, &[Role::Manager])?;
+        let signed = signed_in_as(ctx, &[Role::Manager])?;
         let role = f.role.ok_or_else(|| ApiError::Invalid {
             field: "role",
             message: "Choose a role.".into(),
@@ -188,7 +198,12 @@ impl Endpoint for StaffAdd {
         let base = ctx.config.public_url.to_string();
         let by = signed.member;
         let added = db::transaction(ctx.conn, |conn| {
-            add_member(conn, Some(&by), &base, (&f.email, &f.name, role))
+            let new = NewMember {
+                email: &f.email,
+                name: &f.name,
+                role,
+            };
+            add_member(conn, Some(&by), &base, new)
         })?;
         ctx.mailed = true;
         Ok((&added).into())
@@ -228,7 +243,7 @@ impl Endpoint for StaffChange {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<StaffMember, ApiError> {
-        let signed = staff(ctx, &[Role::Manager])?;
+        let signed = signed_in_as(ctx, &[Role::Manager])?;
         let change = Change {
             role: f.role,
             disabled: f.disabled,

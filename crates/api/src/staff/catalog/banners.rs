@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{changes_of, edit, CatalogChange};
-use crate::staff::staff;
+use super::{changes_of, edit, CatalogChange, FormRecord};
+use crate::staff::signed_in_as;
 use db::catalog_io::{BannerRecord, ImportError};
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams, Results};
@@ -97,7 +97,7 @@ impl Endpoint for StaffBanners {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Results<BannerEdit>, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         Ok(all(ctx)?.into())
     }
 }
@@ -176,13 +176,18 @@ impl Endpoint for StaffBannerSave {
             }
             f.sort_order.get_or_insert(0);
         }
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let id = p.banner_id;
         db::catalog::banner(ctx.conn, id)?
             .ok_or_else(|| ApiError::NotFound("No such banner.".into()))?;
         let (starts_on, ends_on) = (day(f.starts_on), day(f.ends_on));
         let key = format!("id {id}");
-        let report = edit(ctx.conn, &by, true, ("banners", &key, FIELDS), |file| {
+        let record = FormRecord {
+            section: "banners",
+            key: &key,
+            fields: FIELDS,
+        };
+        let report = edit(ctx.conn, &by, true, record, |file| {
             let b = file
                 .banners
                 .iter_mut()
@@ -277,7 +282,15 @@ pub fn add(
     let also = |conn: &mut db::AnyConnection| {
         crate::staff::photos::of_new_banner(conn, by, added.get(), &title, photo)
     };
-    super::edit_and(conn, by, true, change, also)
-        .map_err(|e| super::refused(e, ("banners", &format!("id {}", added.get()), FIELDS)))?;
+    super::edit_and(conn, by, true, change, also).map_err(|e| {
+        // The banner's id, known once the edit ran.
+        let key = format!("id {}", added.get());
+        let record = FormRecord {
+            section: "banners",
+            key: &key,
+            fields: FIELDS,
+        };
+        super::refused(e, record)
+    })?;
     Ok(added.get())
 }

@@ -9,7 +9,7 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use super::{as_lines, is_stale, version_of, STALE_MESSAGE};
-use crate::staff::{entry, staff};
+use crate::staff::{entry, signed_in_as};
 use db::models::{Holiday, Notice};
 use domain::account::FieldErrors;
 use domain::staff::Role;
@@ -117,20 +117,29 @@ impl Endpoint for StaffCalendar {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Calendar, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         calendar(ctx)
     }
 }
 
-/// A text of 1 to `most` characters (`lines`: line breaks allowed), trimmed, by the store's rule
-/// for typed text (`domain::text::check`), or a message on `field`.
-fn text(
-    errors: &mut FieldErrors,
-    (field, what): (&'static str, &str),
-    given: Option<String>,
+/// A typed text's rule: its `field`, `what` the messages call it, at most `most` characters, and
+/// whether line breaks are allowed (`lines`).
+struct TextRule<'a> {
+    field: &'static str,
+    what: &'a str,
     most: usize,
     lines: bool,
-) -> String {
+}
+
+/// A text of 1 to `most` characters (`lines`: line breaks allowed), trimmed, by the store's rule
+/// for typed text (`domain::text::check`), or a message on `field`.
+fn text(errors: &mut FieldErrors, rule: TextRule<'_>, given: Option<String>) -> String {
+    let TextRule {
+        field,
+        what,
+        most,
+        lines,
+    } = rule;
     let given = given.unwrap_or_default();
     match domain::text::check(&given, 1, most, lines) {
         Ok(t) => return t.to_string(),
@@ -235,9 +244,15 @@ impl Endpoint for StaffHolidaySave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let mut errors = FieldErrors::new();
-        let name = text(&mut errors, ("name", "holiday's name"), f.name, 200, false);
+        let rule = TextRule {
+            field: "name",
+            what: "holiday's name",
+            most: 200,
+            lines: false,
+        };
+        let name = text(&mut errors, rule, f.name);
         let (starts_on, ends_on) = days(&mut errors, f.starts_on, f.ends_on);
         if !errors.is_empty() {
             return Err(ApiError::Fields(errors));
@@ -246,14 +261,11 @@ impl Endpoint for StaffHolidaySave {
         let put = |conn: &mut db::AnyConnection| {
             db::calendar::put_holiday(conn, f.id, &name, &starts_on, &ends_on)
         };
-        save(
-            ctx,
-            &by,
-            &HOLIDAYS,
-            (f.id, f.version.as_deref()),
-            put,
-            after,
-        )
+        let edited = Edited {
+            id: f.id,
+            version: f.version.as_deref(),
+        };
+        save(ctx, &by, &HOLIDAYS, edited, put, after)
     }
 }
 
@@ -292,24 +304,24 @@ impl Endpoint for StaffNoticeSave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CalendarSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let mut errors = FieldErrors::new();
-        let title = text(
-            &mut errors,
-            ("title", "notice's title"),
-            f.title,
-            200,
-            false,
-        );
+        let rule = TextRule {
+            field: "title",
+            what: "notice's title",
+            most: 200,
+            lines: false,
+        };
+        let title = text(&mut errors, rule, f.title);
         // A browser sends a text area's lines ended by CR LF; the store keeps LF.
         let body = f.body.map(as_lines);
-        let body = text(
-            &mut errors,
-            ("body", "notice's words"),
-            body,
-            MAX_BODY,
-            true,
-        );
+        let rule = TextRule {
+            field: "body",
+            what: "notice's words",
+            most: MAX_BODY,
+            lines: true,
+        };
+        let body = text(&mut errors, rule, body);
         let (starts_on, ends_on) = days(&mut errors, f.starts_on, f.ends_on);
         if !errors.is_empty() {
             return Err(ApiError::Fields(errors));
@@ -318,7 +330,11 @@ impl Endpoint for StaffNoticeSave {
         let put = |conn: &mut db::AnyConnection| {
             db::calendar::put_notice(conn, f.id, &title, &body, &starts_on, &ends_on)
         };
-        save(ctx, &by, &NOTICES, (f.id, f.version.as_deref()), put, after)
+        let edited = Edited {
+            id: f.id,
+            version: f.version.as_deref(),
+        };
+        save(ctx, &by, &NOTICES, edited, put, after)
     }
 }
 
@@ -391,6 +407,13 @@ const NOTICES: Kept<Notice> = Kept {
     remove: db::calendar::remove_notice,
 };
 
+/// The record a form saves: the one `id` names (none: a new one), and its `version` as the form
+/// saw it.
+struct Edited<'a> {
+    id: Option<i32>,
+    version: Option<&'a str>,
+}
+
 /// Adds the record (`id` none) or changes the one `id` names, unless its page is stale (`version`
 /// as the form saw it): `put` writes it and answers its id; recorded as `{kind}.add` or
 /// `{kind}.change` with the fields before and `after`.
@@ -398,10 +421,11 @@ fn save<R>(
     ctx: &mut Ctx,
     by: &db::team::StaffRow,
     kept: &Kept<R>,
-    (id, version): (Option<i32>, Option<&str>),
+    edited: Edited<'_>,
     put: impl FnOnce(&mut db::AnyConnection) -> db::diesel::QueryResult<i32>,
     after: serde_json::Value,
 ) -> Result<CalendarSaved, ApiError> {
+    let Edited { id, version } = edited;
     let kind = kept.kind;
     let id = db::write_transaction(ctx.conn, |conn| -> Result<i32, ApiError> {
         let before = match id {
@@ -433,7 +457,7 @@ fn save<R>(
 
 /// Removes the record the form names, unless its page is stale; recorded as `{kind}.remove`.
 fn remove<R>(ctx: &mut Ctx, f: RemoveForm, kept: &Kept<R>) -> Result<CalendarSaved, ApiError> {
-    let by = staff(ctx, &[Role::Manager])?.member;
+    let by = signed_in_as(ctx, &[Role::Manager])?.member;
     let kind = kept.kind;
     let id = f.id.ok_or_else(|| ApiError::Invalid {
         field: "id",

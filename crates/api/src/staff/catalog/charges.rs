@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{changes_of, city_choices, edit, unchanged, version_of, CatalogChange};
+use super::{changes_of, city_choices, edit, unchanged, version_of, CatalogChange, FormRecord};
 use crate::staff::runs::pesos;
-use crate::staff::staff;
+use crate::staff::signed_in_as;
 use db::catalog_io::{CatalogFile, DepositRecord, FeeRecord, ImportError};
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
@@ -117,7 +117,7 @@ impl Endpoint for StaffCharges {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Charges, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         charges(ctx.conn)
     }
 }
@@ -164,7 +164,7 @@ impl Endpoint for StaffDepositSave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<ChargesSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let id = p.deposit_id;
         // A missing deposit is a 404 whatever the form says.
         if !db::carts::deposits(ctx.conn)?.iter().any(|d| d.id == id) {
@@ -180,7 +180,11 @@ impl Endpoint for StaffDepositSave {
             ctx.conn,
             &by,
             true,
-            ("deposits", &key, &["name", "amount"]),
+            FormRecord {
+                section: "deposits",
+                key: &key,
+                fields: &["name", "amount"],
+            },
             |file| {
                 let Some(d) = file.deposits.iter_mut().find(|d| d.id == id) else {
                     found = false;
@@ -242,7 +246,7 @@ impl Endpoint for StaffFeeSave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<ChargesSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let city = city_choices(ctx.conn)?
             .into_iter()
             .find(|c| c.id == p.city_id)
@@ -257,7 +261,11 @@ impl Endpoint for StaffFeeSave {
             ctx.conn,
             &by,
             true,
-            ("delivery_fees", &key, &["amount"]),
+            FormRecord {
+                section: "delivery_fees",
+                key: &key,
+                fields: &["amount"],
+            },
             |file| {
                 unchanged(
                     &shown_fee(fee_of(file, code, &fulfillment)),

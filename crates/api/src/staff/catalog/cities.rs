@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{city_choices, edit, CatalogChange, CityChoice};
+use super::{city_choices, edit, CatalogChange, CityChoice, FormRecord};
 use crate::staff::runs::invalid;
-use crate::staff::staff;
+use crate::staff::signed_in_as;
 use db::catalog_io::Cities;
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
@@ -62,12 +62,12 @@ pub(crate) fn codes_schema() -> utoipa::openapi::schema::ArrayBuilder {
 /// Add the cities, or take them away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
-pub enum How {
+pub enum AddOrRemove {
     Add,
     Remove,
 }
 
-impl How {
+impl AddOrRemove {
     fn word(self) -> &'static str {
         match self {
             Self::Add => "add",
@@ -86,7 +86,7 @@ pub struct PlanQuery {
     #[param(required = true, schema_with = ids_text)]
     pub cities: Option<String>,
     #[param(required = true, inline)]
-    pub how: Option<How>,
+    pub how: Option<AddOrRemove>,
 }
 
 fn ids_text() -> utoipa::openapi::schema::ObjectBuilder {
@@ -108,7 +108,7 @@ pub struct CitiesForm {
     pub cities: Option<Vec<i64>>,
     #[serde(default)]
     #[schema(required = true, nullable = false, inline)]
-    pub how: Option<How>,
+    pub how: Option<AddOrRemove>,
     /// Save it (else only say what it would change, and the page that shows it).
     #[serde(default)]
     pub confirm: Option<bool>,
@@ -127,7 +127,7 @@ pub struct NamedProduct {
 pub struct CitiesPlan {
     pub products: Vec<NamedProduct>,
     pub cities: Vec<CityChoice>,
-    pub how: How,
+    pub how: AddOrRemove,
     pub changes: Vec<CatalogChange>,
     pub applied: bool,
     /// Where the form goes next: the page listing the changes, or the catalog once saved.
@@ -147,7 +147,7 @@ impl Endpoint for StaffServedCities {
         ctx: &mut Ctx,
         _: Args<Self>,
     ) -> Result<framework::endpoint::Results<CityChoice>, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         Ok(city_choices(ctx.conn)?.into())
     }
 }
@@ -163,14 +163,19 @@ impl Endpoint for StaffCitiesPlan {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, q, ..): Args<Self>) -> Result<CitiesPlan, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let listed = |field: &'static str, t: Option<String>| {
             parse(t.as_deref().unwrap_or_default())
                 .ok_or_else(|| invalid(field, domain::ids::NOT_AN_ID))
         };
         let products = listed("products", q.products)?;
         let cities = listed("cities", q.cities)?;
-        plan(ctx.conn, &by, (products, cities, q.how), false)
+        let change = CitiesChange {
+            products,
+            cities,
+            how: q.how,
+        };
+        plan(ctx.conn, &by, change, false)
     }
 }
 
@@ -186,21 +191,33 @@ impl Endpoint for StaffCitiesSave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<CitiesPlan, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
-        let wanted = (
-            f.products.unwrap_or_default(),
-            f.cities.unwrap_or_default(),
-            f.how,
-        );
-        plan(ctx.conn, &by, wanted, f.confirm == Some(true))
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
+        let change = CitiesChange {
+            products: f.products.unwrap_or_default(),
+            cities: f.cities.unwrap_or_default(),
+            how: f.how,
+        };
+        plan(ctx.conn, &by, change, f.confirm == Some(true))
     }
+}
+
+/// A change a manager asks for: the `products` (ids) sold in the `cities` (PSGC codes) added to
+/// or taken from their cities (`how`, none when the form left it out).
+struct CitiesChange {
+    products: Vec<i64>,
+    cities: Vec<i64>,
+    how: Option<AddOrRemove>,
 }
 
 /// What selling `products` in `cities` more or less does, saved when `apply`.
 fn plan(
     conn: &mut db::AnyConnection,
     by: &db::team::StaffRow,
-    (products, cities, how): (Vec<i64>, Vec<i64>, Option<How>),
+    CitiesChange {
+        products,
+        cities,
+        how,
+    }: CitiesChange,
     apply: bool,
 ) -> Result<CitiesPlan, ApiError> {
     let how = how.ok_or_else(|| invalid("how", "Choose to add the cities or take them away."))?;
@@ -246,7 +263,12 @@ fn plan(
         .filter_map(|n| all.iter().find(|p| p.id == n.id).map(|p| p.slug.clone()))
         .collect();
     let served: Vec<i64> = choices.iter().map(|c| c.id.get()).collect();
-    let report = edit(conn, by, apply, ("products", "", &[]), |file| {
+    let record = FormRecord {
+        section: "products",
+        key: "",
+        fields: &[],
+    };
+    let report = edit(conn, by, apply, record, |file| {
         for r in file.products.iter_mut().filter(|r| slugs.contains(&r.slug)) {
             r.cities = moved(&r.cities, &cities, how, &served);
         }
@@ -280,23 +302,23 @@ fn plan(
 
 /// Where a product sold in `now` is sold once `cities` are added or taken away; a product sold in
 /// every city loses one by being sold in every other served city.
-fn moved(now: &Cities, cities: &[i64], how: How, served: &[i64]) -> Cities {
+fn moved(now: &Cities, cities: &[i64], how: AddOrRemove, served: &[i64]) -> Cities {
     match (now, how) {
-        (Cities::All, How::Add) => Cities::All,
-        (Cities::All, How::Remove) => Cities::Only(
+        (Cities::All, AddOrRemove::Add) => Cities::All,
+        (Cities::All, AddOrRemove::Remove) => Cities::Only(
             served
                 .iter()
                 .copied()
                 .filter(|c| !cities.contains(c))
                 .collect(),
         ),
-        (Cities::Only(ids), How::Add) => {
+        (Cities::Only(ids), AddOrRemove::Add) => {
             let mut ids: Vec<i64> = ids.iter().chain(cities).copied().collect();
             ids.sort_unstable();
             ids.dedup();
             Cities::Only(ids)
         }
-        (Cities::Only(ids), How::Remove) => Cities::Only(
+        (Cities::Only(ids), AddOrRemove::Remove) => Cities::Only(
             ids.iter()
                 .copied()
                 .filter(|c| !cities.contains(c))
@@ -314,16 +336,19 @@ mod tests {
         let served = [1, 2, 3];
         let only = Cities::Only(vec![2]);
         assert_eq!(
-            moved(&only, &[3, 1, 2], How::Add, &served),
+            moved(&only, &[3, 1, 2], AddOrRemove::Add, &served),
             Cities::Only(vec![1, 2, 3])
         );
         assert_eq!(
-            moved(&only, &[2], How::Remove, &served),
+            moved(&only, &[2], AddOrRemove::Remove, &served),
             Cities::Only(vec![])
         );
-        assert_eq!(moved(&Cities::All, &[2], How::Add, &served), Cities::All);
         assert_eq!(
-            moved(&Cities::All, &[2], How::Remove, &served),
+            moved(&Cities::All, &[2], AddOrRemove::Add, &served),
+            Cities::All
+        );
+        assert_eq!(
+            moved(&Cities::All, &[2], AddOrRemove::Remove, &served),
             Cities::Only(vec![1, 3])
         );
     }

@@ -9,7 +9,7 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{changes_of, CatalogChange};
-use crate::staff::staff;
+use crate::staff::signed_in_as;
 use db::catalog_io::{self, ImportError, Report};
 use db::team::StaffRow;
 use domain::staff::Role;
@@ -142,7 +142,7 @@ pub fn upload(
 
 /// The catalog file as `store catalog export` writes it, for a signed-in manager.
 pub fn export(ctx: &mut Ctx) -> Result<String, ApiError> {
-    staff(ctx, &[Role::Manager])?;
+    signed_in_as(ctx, &[Role::Manager])?;
     Ok(catalog_io::to_json(&catalog_io::export(ctx.conn)?))
 }
 
@@ -170,7 +170,7 @@ impl Endpoint for StaffDraft {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, ..): Args<Self>) -> Result<DraftView, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let d = draft(ctx.conn, &by, &p.draft_id)?;
         let (summary, changes, problems) = match catalog_io::import(ctx.conn, &d.body, false) {
             Ok(r) => (summary(&r), changes_of(&r), vec![]),
@@ -203,7 +203,7 @@ impl Endpoint for StaffDraftApply {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, ..): Args<Self>) -> Result<ImportDone, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let d = draft(ctx.conn, &by, &p.draft_id)?;
         let subject = format!("catalog file {}", d.file_name);
         let report = catalog_io::import_then(ctx.conn, &d.body, true, |conn, report| {

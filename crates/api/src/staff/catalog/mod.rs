@@ -214,6 +214,14 @@ fn audit(
     Ok(())
 }
 
+/// The record of the catalog file a form edits: its `section` (`products`), its `key` there
+/// (`slug x`, `id 2`), and the `fields` the form shows, on which its problems are answered.
+pub struct FormRecord<'a> {
+    pub section: &'a str,
+    pub key: &'a str,
+    pub fields: &'a [&'static str],
+}
+
 /// Runs `edit` on the catalog through the import's rules (see the module's words), recorded for
 /// `by`; a problem of the record of `section` named `key` (`slug x`, `id 2`) is answered on its
 /// field, as `fields` names them (another field's, or another record's, as a conflict naming it).
@@ -221,7 +229,7 @@ pub fn edit(
     conn: &mut db::AnyConnection,
     by: &StaffRow,
     apply: bool,
-    mine: (&str, &str, &[&'static str]),
+    mine: FormRecord<'_>,
     change: impl FnOnce(&mut catalog_io::CatalogFile) -> Result<(), ImportError>,
 ) -> Result<catalog_io::Report, ApiError> {
     edit_and(conn, by, apply, change, |_| Ok(())).map_err(|e| refused(e, mine))
@@ -248,7 +256,12 @@ fn edit_and(
 }
 
 /// An edit's problems as the form shows them.
-fn refused(e: ImportError, (section, key, fields): (&str, &str, &[&'static str])) -> ApiError {
+fn refused(e: ImportError, record: FormRecord<'_>) -> ApiError {
+    let FormRecord {
+        section,
+        key,
+        fields,
+    } = record;
     let problems = match e {
         ImportError::Db(e) => return e.into(),
         ImportError::Invalid(problems) => problems,

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{city_choices, edit, CatalogChange, CityChoice};
+use super::{city_choices, edit, CatalogChange, CityChoice, FormRecord};
 use crate::staff::runs::pesos;
-use crate::staff::staff;
+use crate::staff::signed_in_as;
 use db::catalog_io::{Cities, ImportError, ProductRecord};
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
@@ -133,7 +133,7 @@ impl Endpoint for StaffProduct {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, ..): Args<Self>) -> Result<ProductEdit, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         view(ctx.conn, p.product_id)
     }
 }
@@ -269,11 +269,16 @@ impl Endpoint for StaffProductSave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<ProductSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let slug = product(ctx.conn, p.product_id)?.slug;
         let w = wanted(f)?;
         let key = format!("slug {slug}");
-        let report = edit(ctx.conn, &by, true, ("products", &key, FIELDS), |file| {
+        let record = FormRecord {
+            section: "products",
+            key: &key,
+            fields: FIELDS,
+        };
+        let report = edit(ctx.conn, &by, true, record, |file| {
             let r = file
                 .products
                 .iter_mut()

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{changes_of, edit, unchanged, version_of, CatalogChange};
-use crate::staff::staff;
+use super::{changes_of, edit, unchanged, version_of, CatalogChange, FormRecord};
+use crate::staff::signed_in_as;
 use db::catalog_io::{ImportError, PromoRecord};
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams, Results};
@@ -73,7 +73,7 @@ impl Endpoint for StaffPromos {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, _: Args<Self>) -> Result<Results<PromoEdit>, ApiError> {
-        staff(ctx, &[Role::Manager])?;
+        signed_in_as(ctx, &[Role::Manager])?;
         Ok(all(ctx)?.into())
     }
 }
@@ -134,11 +134,16 @@ impl Endpoint for StaffPromoSave {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<PromoSaved, ApiError> {
-        let by = staff(ctx, &[Role::Manager])?.member;
+        let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let id = p.promo_id;
         let key = format!("id {id}");
         let mut found = true;
-        let report = edit(ctx.conn, &by, true, ("promos", &key, FIELDS), |file| {
+        let record = FormRecord {
+            section: "promos",
+            key: &key,
+            fields: FIELDS,
+        };
+        let report = edit(ctx.conn, &by, true, record, |file| {
             let Some(r) = file.promos.iter_mut().find(|r| r.id == id) else {
                 found = false;
                 return Err(ImportError::Invalid(vec![format!("no promo {id}")]));

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::super::staff;
+use super::super::signed_in_as;
 use super::{StatusChoice, WORKERS};
 use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
 use framework::error::ApiError;
@@ -142,7 +142,7 @@ impl Endpoint for StaffOrders {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<BoardPage, ApiError> {
-        let signed = staff(ctx, &WORKERS)?;
+        let signed = signed_in_as(ctx, &WORKERS)?;
         let args = format!("{q:?}");
         crate::staff::kept(ctx, &signed, "staffOrders", &args, |ctx| board(ctx, q))
     }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::super::{entry, staff};
+use super::super::{entry, signed_in_as};
 use super::{StatusChoice, WORKERS};
 use crate::orders::read::OrderPath;
 use crate::orders::OrderView;
@@ -81,7 +81,7 @@ impl Endpoint for StaffOrder {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, _, _): Args<Self>) -> Result<StaffOrderView, ApiError> {
-        let signed = staff(ctx, &WORKERS)?;
+        let signed = signed_in_as(ctx, &WORKERS)?;
         let id = p.order_id;
         crate::staff::kept(ctx, &signed, "staffOrder", &id.to_string(), |ctx| {
             view(ctx, id)
@@ -108,7 +108,7 @@ impl Endpoint for StaffOrderNote {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<StaffOrderView, ApiError> {
-        let signed = staff(ctx, &WORKERS)?;
+        let signed = signed_in_as(ctx, &WORKERS)?;
         let body = f.body.trim();
         // Line breaks are the note's own; other control characters are not text.
         if body.is_empty()

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::super::{entry, staff};
+use super::super::{entry, signed_in_as};
 use super::WORKERS;
 use crate::orders::OrderView;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
@@ -279,7 +279,7 @@ impl Endpoint for StaffOrderStatus {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, _, Json(f), _): Args<Self>) -> Result<StatusMoved, ApiError> {
-        let signed = staff(ctx, &WORKERS)?;
+        let signed = signed_in_as(ctx, &WORKERS)?;
         let mut ids = f.order_ids;
         ids.sort_unstable();
         ids.dedup();

@@ -21,7 +21,7 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use super::orders::WORKERS;
-use super::{staff, Signed};
+use super::{signed_in_as, Signed};
 use framework::endpoint::Ctx;
 use framework::error::ApiError;
 
@@ -334,7 +334,7 @@ pub(crate) fn outcomes(figures: &[StopFigures]) -> Vec<Outcome> {
 /// The signed-in member who works runs, and run `id` when they may see it: a rider only their
 /// own (another's, or none, is not found).
 pub(crate) fn visible(ctx: &mut Ctx, id: i64) -> Result<(Signed, db::runs::RunRow), ApiError> {
-    let signed = staff(ctx, &EVERYONE)?;
+    let signed = signed_in_as(ctx, &EVERYONE)?;
     let run = db::runs::run(ctx.conn, id)?
         .filter(|r| signed.role != Role::Rider || r.rider_id == signed.member.id)
         .ok_or_else(|| ApiError::NotFound("No such run.".into()))?;
@@ -343,7 +343,7 @@ pub(crate) fn visible(ctx: &mut Ctx, id: i64) -> Result<(Signed, db::runs::RunRo
 
 /// The signed-in dispatcher or manager.
 pub(crate) fn dispatcher(ctx: &mut Ctx) -> Result<Signed, ApiError> {
-    staff(ctx, &WORKERS)
+    signed_in_as(ctx, &WORKERS)
 }
 
 /// Refused as the staff are told it, on `field`.

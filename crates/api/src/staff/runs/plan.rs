@@ -7,7 +7,7 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{dispatcher, invalid, lines, RunLine, EVERYONE};
-use crate::staff::{entry, staff};
+use crate::staff::{entry, signed_in_as};
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
 
@@ -159,7 +159,7 @@ impl Endpoint for StaffRuns {
     const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
 
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<RunsPage, ApiError> {
-        let signed = staff(ctx, &EVERYONE)?;
+        let signed = signed_in_as(ctx, &EVERYONE)?;
         let args = format!("{q:?}");
         crate::staff::kept(ctx, &signed, "staffRuns", &args, |ctx| {
             runs_page(ctx, &signed, q)

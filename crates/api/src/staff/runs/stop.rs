@@ -152,11 +152,22 @@ impl Endpoint for StaffRunStop {
         let base = ctx.config.public_url.to_string();
         let member = signed.member;
         let ended = db::write_transaction(ctx.conn, |conn| {
-            end(conn, &member, (p.run_id, p.order_id), &f, &base)
+            let stop = StopOf {
+                run: p.run_id,
+                order: p.order_id,
+            };
+            end(conn, &member, stop, &f, &base)
         })?;
         ctx.mailed = ended == Some(Outcome::Delivered);
         view(ctx, p.run_id)
     }
+}
+
+/// A stop: order `order` on run `run`.
+#[derive(Debug, Clone, Copy)]
+struct StopOf {
+    run: i64,
+    order: i64,
 }
 
 /// In a write transaction: the stop of order `order` on run `id` ended as the form `f` says
@@ -166,10 +177,11 @@ impl Endpoint for StaffRunStop {
 fn end(
     conn: &mut db::AnyConnection,
     member: &db::team::StaffRow,
-    (id, order): (i64, i64),
+    stop: StopOf,
     f: &StopForm,
     base: &str,
 ) -> Result<Option<Outcome>, ApiError> {
+    let StopOf { run: id, order } = stop;
     let number = crate::orders::number(order);
     let now = domain::calendar::unix_now();
     db::runs::hold(conn, id)?;
@@ -215,7 +227,7 @@ fn end(
             "Order {number} was already marked."
         )));
     }
-    move_order(conn, member, order, &ended, (base, now))?;
+    move_order(conn, member, order, &ended, MovedAt { now, base })?;
     entry(
         conn,
         Some(member),
@@ -233,6 +245,14 @@ fn end(
     Ok(Some(ended.outcome))
 }
 
+/// When an order moves as its stop ended (`now`), and the store's public address (`base`), which
+/// the shopper's mail links to.
+#[derive(Debug, Clone, Copy)]
+struct MovedAt<'a> {
+    now: i64,
+    base: &'a str,
+}
+
 /// In the stop's transaction: order `order` moved as its stop `ended`: completed when delivered,
 /// back to confirmed when failed (at `now`; `base` is the store's public address, for the
 /// shopper's mail).
@@ -241,8 +261,9 @@ fn move_order(
     member: &db::team::StaffRow,
     order: i64,
     ended: &Ended,
-    (base, now): (&str, i64),
+    at: MovedAt<'_>,
 ) -> Result<(), ApiError> {
+    let MovedAt { now, base } = at;
     let number = crate::orders::number(order);
     if ended.outcome == Outcome::Delivered {
         // The orders board may have moved the order while it was out: completed there, it was

@@ -13,14 +13,14 @@ use std::sync::{Arc, Mutex, RwLock};
 const KEPT: usize = 2;
 
 /// The values of the latest data versions, shared by the app server's calls (put in
-/// [`crate::ApiConfig::settings`] as an `Arc<Shelf<T>>`).
-pub struct Shelf<T> {
+/// [`crate::ApiConfig::settings`] as an `Arc<PerDataVersion<T>>`).
+pub struct PerDataVersion<T> {
     held: RwLock<Vec<(i64, Arc<T>)>>,
     /// Taken by the call that builds.
     building: Mutex<()>,
 }
 
-impl<T> Default for Shelf<T> {
+impl<T> Default for PerDataVersion<T> {
     fn default() -> Self {
         Self {
             held: RwLock::new(Vec::new()),
@@ -29,7 +29,7 @@ impl<T> Default for Shelf<T> {
     }
 }
 
-impl<T> Shelf<T> {
+impl<T> PerDataVersion<T> {
     /// The value of the data version `version`, built now by `build` if it is not held; while
     /// another call builds, this one waits for it (one build a version).
     pub fn get<E>(&self, version: i64, build: impl FnOnce() -> Result<T, E>) -> Result<Arc<T>, E> {
@@ -79,21 +79,21 @@ mod tests {
 
     #[test]
     fn a_late_build_of_an_old_version_evicts_no_newer_one() {
-        let shelf = Shelf::<i64>::default();
+        let built = PerDataVersion::<i64>::default();
         for v in [11, 12] {
-            shelf.get(v, || Ok::<_, ()>(v * 10)).unwrap();
+            built.get(v, || Ok::<_, ()>(v * 10)).unwrap();
         }
         // Version 10, asked by a request that read it before it moved: built, answered, not kept.
-        assert_eq!(*shelf.get(10, || Ok::<_, ()>(100)).unwrap(), 100);
-        assert_eq!(shelf.at(12).as_deref(), Some(&120));
-        assert_eq!(shelf.at(11).as_deref(), Some(&110));
-        assert_eq!(shelf.at(10), None);
-        assert_eq!(shelf.version(), Some(12));
+        assert_eq!(*built.get(10, || Ok::<_, ()>(100)).unwrap(), 100);
+        assert_eq!(built.at(12).as_deref(), Some(&120));
+        assert_eq!(built.at(11).as_deref(), Some(&110));
+        assert_eq!(built.at(10), None);
+        assert_eq!(built.version(), Some(12));
     }
 
     #[test]
     fn a_version_is_built_once_and_the_last_two_are_kept() {
-        let shelf = Shelf::<String>::default();
+        let built = PerDataVersion::<String>::default();
         let mut builds = 0;
         for (version, want) in [
             (1, "v1"),
@@ -104,7 +104,7 @@ mod tests {
             (3, "v3"),
             (1, "v1"),
         ] {
-            let got = shelf
+            let got = built
                 .get(version, || -> Result<_, ()> {
                     builds += 1;
                     Ok(format!("v{version}"))
@@ -115,42 +115,42 @@ mod tests {
         // 1, 2, 3, then 1 again: only the newest two (3 and 2) were kept when it was asked, and
         // are still (an older version's late build evicts neither).
         assert_eq!(builds, 4);
-        assert_eq!(shelf.version(), Some(3));
-        assert!(shelf.at(3).is_some() && shelf.at(2).is_some() && shelf.at(1).is_none());
+        assert_eq!(built.version(), Some(3));
+        assert!(built.at(3).is_some() && built.at(2).is_some() && built.at(1).is_none());
     }
 
     #[test]
     fn a_failed_build_holds_nothing_and_the_next_call_builds() {
-        let shelf = Shelf::<u8>::default();
-        assert_eq!(shelf.get(1, || Err("down")).unwrap_err(), "down");
-        assert_eq!(shelf.version(), None);
-        assert_eq!(*shelf.get(1, || Ok::<_, ()>(7)).unwrap(), 7);
+        let built = PerDataVersion::<u8>::default();
+        assert_eq!(built.get(1, || Err("down")).unwrap_err(), "down");
+        assert_eq!(built.version(), None);
+        assert_eq!(*built.get(1, || Ok::<_, ()>(7)).unwrap(), 7);
     }
 
     #[test]
     fn a_panicked_build_does_not_stop_the_next() {
-        let shelf = Arc::new(Shelf::<u8>::default());
-        let s = shelf.clone();
+        let built = Arc::new(PerDataVersion::<u8>::default());
+        let s = built.clone();
         let panicked = std::thread::spawn(move || {
             let _ = s.get(1, || -> Result<u8, ()> { panic!("the build failed") });
         })
         .join();
         assert!(panicked.is_err());
-        assert_eq!(*shelf.get(1, || Ok::<_, ()>(9)).unwrap(), 9);
+        assert_eq!(*built.get(1, || Ok::<_, ()>(9)).unwrap(), 9);
     }
 
     #[test]
     fn while_one_call_builds_the_others_wait_for_the_same_version() {
-        let shelf = Arc::new(Shelf::<u8>::default());
-        shelf.get(1, || Ok::<_, ()>(1)).unwrap();
+        let built = Arc::new(PerDataVersion::<u8>::default());
+        built.get(1, || Ok::<_, ()>(1)).unwrap();
         let (started, go) = (
             Arc::new(std::sync::Barrier::new(2)),
             Arc::new(std::sync::Barrier::new(2)),
         );
         let builder = {
-            let (shelf, started, go) = (shelf.clone(), started.clone(), go.clone());
+            let (built, started, go) = (built.clone(), started.clone(), go.clone());
             std::thread::spawn(move || {
-                *shelf
+                *built
                     .get(2, || {
                         started.wait();
                         go.wait();
@@ -163,14 +163,14 @@ mod tests {
         // Version 2 is being built: another call for it waits and gets 2, never the old 1, and
         // does not build it again; version 1 is still answered at once.
         let waiter = {
-            let shelf = shelf.clone();
+            let built = built.clone();
             std::thread::spawn(move || {
-                *shelf
+                *built
                     .get(2, || -> Result<u8, ()> { panic!("built twice") })
                     .unwrap()
             })
         };
-        assert_eq!(*shelf.at(1).unwrap(), 1);
+        assert_eq!(*built.at(1).unwrap(), 1);
         std::thread::sleep(std::time::Duration::from_millis(50));
         assert!(!waiter.is_finished(), "the waiter waits for the build");
         go.wait();

@@ -14,21 +14,21 @@ use std::sync::Arc;
 use actix_web::http::{header, Method};
 use actix_web::HttpRequest;
 
-use crate::slotted::Page;
+use crate::page_with_slots::Page;
 
 /// How many requests' pages are kept: the gates' combinations guests arrive with.
 const ENTRIES: usize = 512;
 
 /// The page cache's keys of the pages, by [`key`].
-pub struct SameAsked(quick_cache::sync::Cache<u128, u128>);
+pub struct PagesByRequest(quick_cache::sync::Cache<u128, u128>);
 
-impl Default for SameAsked {
+impl Default for PagesByRequest {
     fn default() -> Self {
         Self(quick_cache::sync::Cache::new(ENTRIES))
     }
 }
 
-impl SameAsked {
+impl PagesByRequest {
     /// The page answered to a request of this key, if it is still in `pages`.
     pub fn get(&self, key: u128, pages: &framework::cache::ResponseCache) -> Option<Arc<Page>> {
         pages.get::<Page>(self.0.get(&key)?)
@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn nothing_of_a_visitor_of_their_own_is_kept() {
-        let kept = SameAsked::default();
+        let kept = PagesByRequest::default();
         let (cache, page) = pages();
         for own in [
             format!("{GATES}; session={TOKEN}"),

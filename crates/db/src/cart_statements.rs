@@ -5,10 +5,11 @@
 //! bound, so each pooled connection prepares it once. On SQLite that preparing was done while
 //! holding the writers' turn (`crate::write_transaction`), which every other writer waits for.
 //!
-//! A statement is a struct of its values with a [`QueryFragment`] that writes its text; [`fixed!`]
-//! gives it the static query id (the cache's key) and diesel's `RunQueryDsl`. The placeholders
-//! are the backend's own (`$1` on PostgreSQL, `?` on SQLite), written by `push_bind_param`.
-//! They run on `AnyConnection` as diesel's own statements do: no match on the backend.
+//! A statement is a struct of its values with a [`QueryFragment`] that writes its text;
+//! [`prepared_once!`] gives it the static query id (the cache's key) and diesel's `RunQueryDsl`.
+//! The placeholders are the backend's own (`$1` on PostgreSQL, `?` on SQLite), written by
+//! `push_bind_param`. They run on `AnyConnection` as diesel's own statements do: no match on the
+//! backend.
 
 use diesel::backend::Backend;
 use diesel::query_builder::{AstPass, QueryFragment};
@@ -17,7 +18,7 @@ use diesel::sql_types::{BigInt, Integer, Nullable, Text};
 use diesel::QueryResult;
 
 /// The query id of a statement of fixed text (the type itself) and `RunQueryDsl` for it.
-macro_rules! fixed {
+macro_rules! prepared_once {
     ($name:ident) => {
         impl diesel::query_builder::QueryId for $name {
             type QueryId = $name;
@@ -40,7 +41,7 @@ pub struct Lock {
     pub cart: i64,
     pub now: i64,
 }
-fixed!(Lock);
+prepared_once!(Lock);
 
 impl diesel::query_builder::Query for Lock {
     type SqlType = BigInt;
@@ -65,7 +66,7 @@ where
 pub struct Hold {
     pub cart: i64,
 }
-fixed!(Hold);
+prepared_once!(Hold);
 
 impl<DB: Backend> QueryFragment<DB> for Hold
 where
@@ -86,7 +87,7 @@ pub struct LockPlaced {
     pub barangay: i64,
     pub street: Option<i32>,
 }
-fixed!(LockPlaced);
+prepared_once!(LockPlaced);
 
 impl diesel::query_builder::Query for LockPlaced {
     type SqlType = (
@@ -128,7 +129,7 @@ pub struct AddUnits {
     pub most: i32,
     pub now: i64,
 }
-fixed!(AddUnits);
+prepared_once!(AddUnits);
 
 impl<DB: Backend> QueryFragment<DB> for AddUnits
 where
@@ -163,7 +164,7 @@ pub struct RecordOnce<'a> {
     pub revision: i64,
     pub now: i64,
 }
-fixed!(RecordOnce<'_>);
+prepared_once!(RecordOnce<'_>);
 
 impl<DB: Backend> QueryFragment<DB> for RecordOnce<'_>
 where

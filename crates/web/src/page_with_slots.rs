@@ -1,15 +1,15 @@
-//! A shared page with the shopper's own small parts left open (docs/shopping.md, "Carts, checkout and
-//! orders": shared pages, the shopper's own parts): the page is rendered once for everyone with
+//! A shared page with the shopper's own small parts left open (docs/shopping.md, "Carts, checkout
+//! and orders": shared pages, the shopper's own parts): the page is rendered once for everyone with
 //! the same data, with sentinels where a visitor's parts go (the CSRF token of their session,
 //! their first name, the cart count, the cart drawer's body, the visitor's part of the page
-//! state). Each answer fills them in: escaped as the renderer escapes text in the HTML, as JSON in the
-//! page state.
+//! state). Each answer fills them in: escaped as the renderer escapes text in the HTML, as JSON in
+//! the page state.
 //!
 //! Filling must not cost a compression per answer: the static stretches between the slots are
 //! compressed once, each as raw DEFLATE ending on a full flush (byte-aligned, no shared window),
 //! so an answer is the gzip header, the stretches with the filled slots between them as stored
 //! blocks, an empty final block, and the CRC-32 combined from the stretches' (crc32fast's
-//! `combine`). Brotli streams cannot be spliced so; a filled page goes as gzip (or identity).
+//! `combine`). Brotli streams cannot be spliced so; a filled page goes as gzip (or uncompressed).
 
 use std::io::Write;
 
@@ -33,9 +33,9 @@ pub struct Sentinels {
     pub visitor: String,
     /// The cart's revision a refill form sends (one refill per click).
     pub revision: String,
-    /// The shopper's barangay id in a page shared by the places of a city (`crate::placed`): a
-    /// number of 15 digits, so that it stays a number where the page state holds one and the
-    /// bundle reads it as exactly as a barangay's id.
+    /// The shopper's barangay id in a page shared by the places of a city
+    /// (`crate::shared_by_city`): a number of 15 digits, so that it stays a number where the page
+    /// state holds one and the bundle reads it as exactly as a barangay's id.
     pub place_id: String,
     /// The shopper's barangay's name in such a page.
     pub place_name: String,
@@ -74,14 +74,14 @@ pub enum Slot {
     /// In the page state's JSON: the whole quoted sentinel is replaced by a JSON value.
     Visitor,
     Revision,
-    /// A barangay's id (`crate::placed`): digits, the same in the HTML and the state.
+    /// A barangay's id (`crate::shared_by_city`): digits, the same in the HTML and the state.
     PlaceId,
-    /// A barangay's name (`crate::placed`).
+    /// A barangay's name (`crate::shared_by_city`).
     PlaceName,
 }
 
-/// Where a slot sits: in the HTML (the renderer's text escaping) or inside a JSON string of the state
-/// script (JSON escaping, `<` as `\u003c`).
+/// Where a slot sits: in the HTML (the renderer's text escaping) or inside a JSON string of the
+/// state script (JSON escaping, `<` as `\u003c`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Context {
     Html,
@@ -98,11 +98,13 @@ pub struct Fill<'a> {
     pub visitor: &'a str,
     /// The cart's revision (0 without a cart).
     pub revision: i64,
-    /// The shopper's barangay, in a page shared by the places of its city (`crate::placed`).
+    /// The shopper's barangay, in a page shared by the places of its city
+    /// (`crate::shared_by_city`).
     pub place: Option<&'a Place>,
 }
 
-/// A shopper's barangay as a page shared by the places of its city names it (`crate::placed`).
+/// A shopper's barangay as a page shared by the places of its city names it
+/// (`crate::shared_by_city`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Place {
     pub id: i64,
@@ -117,14 +119,14 @@ struct Stretch {
 }
 
 /// A page with its slots: static stretches (each compressed once) and the slots between them.
-pub struct Slotted {
+pub struct SlottedBody {
     stretches: Vec<Stretch>,
     /// `slots[i]` sits after `stretches[i]`.
     slots: Vec<(Slot, Context)>,
 }
 
 /// The sentinels that begin with the private-use character (the place's id, digits, is found
-/// by a pass of its own in [`Slotted::new`]).
+/// by a pass of its own in [`SlottedBody::new`]).
 fn each() -> [(&'static str, Slot); 8] {
     let s = sentinels();
     [
@@ -142,7 +144,7 @@ fn each() -> [(&'static str, Slot); 8] {
 /// The state script's opening tag (the shell's).
 const STATE_OPEN: &str = r#"<script type="application/json" id="__STATE__">"#;
 
-impl Slotted {
+impl SlottedBody {
     /// Splits a page at its sentinels; `None` when it has none.
     pub fn new(page: &str) -> Option<Self> {
         let state = page
@@ -226,7 +228,7 @@ impl Slotted {
     }
 
     /// The page with `fill`'s parts, uncompressed.
-    pub fn identity(&self, fill: &Fill) -> Bytes {
+    pub fn uncompressed(&self, fill: &Fill) -> Bytes {
         let mut out =
             Vec::with_capacity(self.stretches.iter().map(|s| s.raw.len()).sum::<usize>() + 1024);
         for (i, s) in self.stretches.iter().enumerate() {
@@ -344,7 +346,7 @@ fn json_escape(s: &str) -> String {
 /// cache keeps.
 pub struct Page {
     answer: Cached,
-    slots: Option<Slotted>,
+    slots: Option<SlottedBody>,
 }
 
 impl Page {
@@ -354,7 +356,7 @@ impl Page {
     pub fn new(answer: Cached) -> Self {
         let slots = std::str::from_utf8(answer.body())
             .ok()
-            .and_then(Slotted::new);
+            .and_then(SlottedBody::new);
         if let (Some(slots), false) = (&slots, answer.is_answered_once()) {
             for s in &slots.stretches {
                 s.packed();
@@ -374,10 +376,10 @@ impl Page {
     }
 
     /// The body with `fill`'s parts (the body itself without slots).
-    pub fn filled_identity(&self, fill: &Fill) -> Bytes {
+    pub fn filled_uncompressed(&self, fill: &Fill) -> Bytes {
         self.slots
             .as_ref()
-            .map_or_else(|| self.answer.body().clone(), |s| s.identity(fill))
+            .map_or_else(|| self.answer.body().clone(), |s| s.uncompressed(fill))
     }
 
     /// The page with a visitor's parts filled in, gzip-spliced when the client takes gzip; it is
@@ -400,7 +402,7 @@ impl Page {
             res.insert_header((header::CONTENT_ENCODING, "gzip"));
             res.body(slots.gzip(fill))
         } else {
-            res.body(slots.identity(fill))
+            res.body(slots.uncompressed(fill))
         }
     }
 }
@@ -415,7 +417,7 @@ impl std::ops::Deref for Page {
 
 impl Weigh for Page {
     fn weight(&self) -> u64 {
-        self.answer.weight() + self.slots.as_ref().map_or(0, Slotted::weight)
+        self.answer.weight() + self.slots.as_ref().map_or(0, SlottedBody::weight)
     }
 }
 
@@ -451,8 +453,8 @@ mod tests {
 
     #[test]
     fn slots_are_filled_in_their_context() {
-        let s = Slotted::new(&page()).expect("slots");
-        let body = String::from_utf8(s.identity(&fill()).to_vec()).unwrap();
+        let s = SlottedBody::new(&page()).expect("slots");
+        let body = String::from_utf8(s.uncompressed(&fill()).to_vec()).unwrap();
         assert!(body.contains(r#"value="tok-EN_1""#));
         assert!(
             body.contains("<summary>Ana &lt;&quot;Bea&quot;&gt; &amp; &#x27;Cy&#x27;</summary>")
@@ -465,14 +467,14 @@ mod tests {
 
     #[test]
     fn the_spliced_gzip_is_the_filled_page() {
-        let s = Slotted::new(&page()).expect("slots");
+        let s = SlottedBody::new(&page()).expect("slots");
         for f in [fill(), Fill::default()] {
             let gz = s.gzip(&f);
             let mut out = String::new();
             flate2::read::GzDecoder::new(&gz[..])
                 .read_to_string(&mut out)
                 .expect("a valid gzip stream");
-            assert_eq!(out.as_bytes(), &s.identity(&f)[..]);
+            assert_eq!(out.as_bytes(), &s.uncompressed(&f)[..]);
             assert!(gz.len() < out.len() / 3, "the stretches stay compressed");
         }
     }
@@ -486,7 +488,7 @@ mod tests {
             id = s.place_id,
             name = s.place_name,
         );
-        let slotted = Slotted::new(&page).expect("slots");
+        let slotted = SlottedBody::new(&page).expect("slots");
         let place = Place {
             id: 1_380_300_006,
             name: "Dasmariñas & \"Village\" <O'Hara>".into(),
@@ -495,7 +497,7 @@ mod tests {
             place: Some(&place),
             ..Fill::default()
         };
-        let body = String::from_utf8(slotted.identity(&f).to_vec()).unwrap();
+        let body = String::from_utf8(slotted.uncompressed(&f).to_vec()).unwrap();
         assert!(body.starts_with(
             "<p>Dasmariñas &amp; &quot;Village&quot; &lt;O&#x27;Hara&gt;, Makati City</p><a href=\"/x?barangay=1380300006\">"
         ));
@@ -513,7 +515,7 @@ mod tests {
     fn typed_sentinel_lookalikes_are_text() {
         let page = "<p>\u{E000}csrf\u{E000} \u{E000}visitor\u{E000}</p>";
         assert!(
-            Slotted::new(page).is_none(),
+            SlottedBody::new(page).is_none(),
             "without the nonce nothing is a slot"
         );
     }
@@ -532,6 +534,6 @@ mod tests {
 
     #[test]
     fn a_page_without_sentinels_has_no_slots() {
-        assert!(Slotted::new("<p>beer</p>").is_none());
+        assert!(SlottedBody::new("<p>beer</p>").is_none());
     }
 }

@@ -7,9 +7,9 @@
 //! So a shared page's input is abstracted before it is rendered: the barangay's id where the
 //! page names the shopper's barangay (`"barangayId":`, `"barangay":"…"`, `barangay=` and
 //! `/barangay/` in the query keys) becomes the place-id sentinel, and the gate's barangay name
-//! the place-name sentinel (`crate::slotted`). The page is rendered from that input and kept by
-//! it, with the place as two more slots; every barangay whose page abstracts to the same input
-//! (its data the same, the place apart) is answered that page with its own place filled in.
+//! the place-name sentinel (`crate::page_with_slots`). The page is rendered from that input and
+//! kept by it, with the place as two more slots; every barangay whose page abstracts to the same
+//! input (its data the same, the place apart) is answered that page with its own place filled in.
 //! Nothing is assumed about which data depends on the barangay: the page of each barangay is
 //! still planned (its data read), and a barangay whose data differs abstracts to another input
 //! and gets a page of its own. What is assumed is that the bundle only copies the place into
@@ -20,18 +20,18 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::slotted::Page;
-pub use crate::slotted::Place;
+use crate::page_with_slots::Page;
+pub use crate::page_with_slots::Place;
 
 /// What the page cache keeps under a page's key (`page::page_key`): the page, or, for a page
 /// shared by the places of a city, the key its shared page is kept under and the place to fill
 /// in (a few bytes each, however many barangays ask).
-pub enum Kept {
+pub enum PageCacheEntry {
     Page(Arc<Page>),
-    Placed { shared: u128, place: Place },
+    CityShared { shared: u128, place: Place },
 }
 
-impl Kept {
+impl PageCacheEntry {
     /// The page, with the place to fill in; `None` when the page the city's places share was
     /// let go by the cache (made again then).
     pub fn page(
@@ -40,7 +40,7 @@ impl Kept {
     ) -> Option<(Arc<Page>, Option<Place>)> {
         match self {
             Self::Page(page) => Some((page.clone(), None)),
-            Self::Placed { shared, place } => {
+            Self::CityShared { shared, place } => {
                 cache.get::<Page>(*shared).map(|p| (p, Some(place.clone())))
             }
         }
@@ -54,9 +54,9 @@ pub async fn kept_or_making(
     cache: &framework::cache::ResponseCache,
     key: u128,
     wait: std::time::Duration,
-) -> Result<(Arc<Page>, Option<Place>), framework::cache::Making<'_>> {
+) -> Result<(Arc<Page>, Option<Place>), framework::cache::DutyToMake<'_>> {
     for _ in 0..2 {
-        match cache.get_or_make::<Kept>(key, wait).await {
+        match cache.get_or_make::<PageCacheEntry>(key, wait).await {
             Ok(kept) => match kept.page(cache) {
                 Some(found) => return Ok(found),
                 None => cache.remove(key),
@@ -67,11 +67,11 @@ pub async fn kept_or_making(
     Err(cache.replacing(key))
 }
 
-impl framework::cache::Weigh for Kept {
+impl framework::cache::Weigh for PageCacheEntry {
     fn weight(&self) -> u64 {
         match self {
             Self::Page(page) => framework::cache::Weigh::weight(page.as_ref()),
-            Self::Placed { place, .. } => 128 + place.name.len() as u64,
+            Self::CityShared { place, .. } => 128 + place.name.len() as u64,
         }
     }
 }
@@ -114,7 +114,7 @@ pub fn abstracted(input: &Value) -> Option<(String, Place)> {
     if id < SMALLEST_ID || name.is_empty() {
         return None;
     }
-    let sentinels = crate::slotted::sentinels();
+    let sentinels = crate::page_with_slots::sentinels();
     let mut named = input.clone();
     named["gate"]["barangayName"] = Value::from(sentinels.place_name.as_str());
     let text = named.to_string();
@@ -172,7 +172,7 @@ mod tests {
                 name: "Bel-Air".into()
             }
         );
-        let s = crate::slotted::sentinels();
+        let s = crate::page_with_slots::sentinels();
         assert!(!one.contains("\"barangayId\":1380300002"), "{one}");
         assert!(one.contains(&format!("\"barangayId\":{}", s.place_id)));
         assert!(one.contains(&format!("\"barangay\":\"{}\"", s.place_id)));
@@ -212,7 +212,7 @@ mod tests {
         );
         assert_eq!(abstracted(&json!({"gate": {"barangayId": null}})), None);
         assert_eq!(abstracted(&json!({"route": "faqs"})), None);
-        let s = crate::slotted::sentinels();
+        let s = crate::page_with_slots::sentinels();
         let mut forged = input(1_380_300_002, "Bel-Air");
         forged["vars"]["q"] = json!(s.place_id.clone());
         assert_eq!(abstracted(&forged), None, "a sentinel typed in stays text");
