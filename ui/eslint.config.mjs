@@ -10,8 +10,12 @@
 //   - the app's files (App.tsx, client.tsx, parts.tsx, routes.ts, pages.gen.ts) may also import a
 //     feature's `pages.ts` (its routes);
 //   - components/ holds what is truly shared: pieces that belong to no feature. Of the features it
-//     uses only their faces (components/Layout.tsx shows the cart's, the gates' and the offline
-//     feature's pieces; the others are handed in by App.tsx);
+//     uses only their faces (components/Layout.tsx shows the cart's and the gate's pieces; the
+//     others are handed in by App.tsx);
+//   - a face exports what its importers' pages load anyway: esbuild puts a file in the chunk of the
+//     pages that reach it, and a face makes each of its files reachable from each importer. A
+//     piece only some pages load, shared by two features and knowing neither (the Order Summary,
+//     the refill form), stays in components/;
 //   - lib/, api/, page.tsx and head.tsx are shared and feature-free: they import no feature at all;
 //   - a feature's queries.ts defines queries and nothing else (no functions, so no hooks);
 //   - stylesheets count as any import: a feature's TS may import no other feature's CSS (the
