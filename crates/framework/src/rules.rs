@@ -4,7 +4,7 @@
 //! expressions, and a test holds them to the checks. A body's field takes its rule with
 //! `#[schema(schema_with = framework::rules::mobile)]`.
 
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 
 /// A text field of a pattern and a greatest length.
 fn text(pattern: &str, max: Option<usize>) -> ObjectBuilder {
@@ -41,6 +41,32 @@ pub fn address_line() -> ObjectBuilder {
 
 /// Text on one line: no control characters (PostgreSQL cannot even compare a NUL).
 pub const LINE: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
+
+/// Text of at most `max` characters, of any characters (the call checks the rest). A field takes
+/// a limit that is a constant so (utoipa's `max_length = ...` takes only a number written out).
+pub fn up_to(max: usize) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .max_length(Some(max))
+}
+
+/// A whole number of 64 bits (`i64`) from `min` to `max`: a field's bounds that are constants
+/// (utoipa's `maximum = ...` takes only a number written out).
+pub fn int64(min: i64, max: i64) -> ObjectBuilder {
+    whole(min, max).format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+}
+
+/// A whole number of 32 bits (`i32`) from `min` to `max` (as [`int64`]).
+pub fn int32(min: i32, max: i32) -> ObjectBuilder {
+    whole(min.into(), max.into()).format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+}
+
+fn whole(min: i64, max: i64) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(min))
+        .maximum(Some(max))
+}
 
 /// A line of text of at most `max` characters ([`LINE`]).
 pub fn line(max: usize) -> ObjectBuilder {

@@ -1,6 +1,9 @@
 // Generated from the Rust API by `make contract` (crates/framework/src/contract.rs): do not edit.
 // The answer types of every call, and the calls of the registry with their key templates.
 
+/** What Add to Cart says when the units went in. */
+export const ADDED_TO_CART = "You successfully added this product to the cart.";
+
 /** How long consent lasts, in seconds (a year). */
 export const CONSENT_MAX_AGE = 31536000;
 
@@ -21,6 +24,15 @@ export const GATE_COOKIES = {"accepted":"cookieAccepted","age":"ageVerification"
 
 /** How long the gate's choices last, in seconds (a month). */
 export const GATE_MAX_AGE = 2629746;
+
+/** What a member who keeps the most Go-to Cases is told. */
+export const GOTO_CASES_FULL = "You have 50 Go-to Cases, the most you can keep: add to one of them, or delete one first.";
+
+/** What an add to a Go-to Case that passed the most of a product says after its success. */
+export const GOTO_CASE_CLIPPED = "A Go-to Case holds at most 999 of a product: the rest was left out.";
+
+/** The longest name of a Go-to Case, in characters. */
+export const GOTO_CASE_MAX_NAME = 60;
 
 /** The message for cases not yet filled. */
 export const INCOMPLETE = "For you to proceed to checkout, you need to complete filling up your cases.";
@@ -49,6 +61,9 @@ export const MAX_QUANTITY = 999;
 /** The most stops a run takes. */
 export const MAX_STOPS = 60;
 
+/** The longest notes an order takes, in characters. */
+export const ORDER_MAX_NOTES = 500;
+
 /** The password rule the server checks, as the forms state it. */
 export const PASSWORD_RULE = "At least 10 characters, and not a common password or one that is easy to guess.";
 
@@ -58,8 +73,17 @@ export const PAYMENT_BY_FULFILLMENT = {"1":"Cash on delivery","2":"Pay at pickup
 /** The fulfillment id of pickup. */
 export const PICKUP = 2;
 
+/** By the family a shopper chooses, the families a cart may not hold then: a cart holding one of them is emptied first, after the reset question (the rule of `resets`). */
+export const RESET_FAMILIES = {"bottle":["keg"],"can":["keg"],"keg":["bottle","can"]};
+
 /** What choosing a category of the other family than the cart holds asks first. */
 export const RESET_QUESTION = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
+
+/** The longest query the search reads, in characters (longer is refused). */
+export const SEARCH_MAX_QUERY = 100;
+
+/** How many products of each list a page of search results shows. */
+export const SEARCH_PER_PAGE = 24;
 
 /**
  * Add the cities, or take them away.

@@ -4,14 +4,21 @@ use super::*;
 
 framework::register!(AddToCart);
 
+/// What Add to Cart says when the units went in.
+pub const ADDED: &str = "You successfully added this product to the cart.";
+
+framework::export_const!(
+    /// What Add to Cart says when the units went in.
+    ADDED_TO_CART = ADDED
+);
+
 /// The add-to-cart payload.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AddToCartBody {
     #[schema(required = true, nullable = false)]
     pub product_id: Option<ProductId>,
-    /// Units to add (1-999; a recommended card sends a box of cans, 24), or with `pack` = case,
-    /// cases of the product's `unit_per_case` (the product page's type selector).
-    #[schema(minimum = 1, maximum = 999, required = true, nullable = false)]
+    /// Units to add, or cases ([`units_to_add`] says it in the document).
+    #[schema(required = true, schema_with = units_to_add)]
     pub quantity: Option<i64>,
     /// What `quantity` counts: units (the default) or cases.
     #[serde(default)]
@@ -27,6 +34,15 @@ pub struct AddToCartBody {
     #[serde(default)]
     #[schema(schema_with = framework::rules::request_key)]
     pub request_key: Option<String>,
+}
+
+/// [`AddToCartBody::quantity`]: 1 to the most a cart holds of a product.
+fn units_to_add() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::int64(1, cases::MAX_QUANTITY.into()).description(Some(format!(
+        "Units to add (1-{}; a recommended card sends a box of cans, 24), or with `pack` = case,\n\
+         cases of the product's `unit_per_case` (the product page's type selector).",
+        cases::MAX_QUANTITY
+    )))
 }
 
 /// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
@@ -172,7 +188,7 @@ impl Endpoint for AddToCart {
             )?;
             answer_with(ctx, &pricing, &cart, items, &place, fulfillment)
         })?;
-        a.message = "You successfully added this product to the cart.".into();
+        a.message = ADDED.into();
         changed(ctx, a.revision);
         Ok(a)
     }

@@ -4,13 +4,21 @@ use super::*;
 
 framework::register!(UpdateCart, RemoveFromCart);
 
+/// [`UpdateCartBody::quantity`]: 1 to the most a cart holds of a product.
+fn new_units() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::int64(1, cases::MAX_QUANTITY.into()).description(Some(format!(
+        "The item's new units (1-{}).",
+        cases::MAX_QUANTITY
+    )))
+}
+
 /// A change of one item's units.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct UpdateCartBody {
     #[schema(required = true, nullable = false)]
     pub product_id: Option<ProductId>,
-    /// The item's new units (1-999).
-    #[schema(minimum = 1, maximum = 999, required = true, nullable = false)]
+    /// The item's new units ([`new_units`]).
+    #[schema(required = true, schema_with = new_units)]
     pub quantity: Option<i64>,
     /// The barangay to price the answer for (else the one the cart was last added for).
     #[serde(default)]

@@ -4,13 +4,20 @@ use super::*;
 
 framework::register!(ReturnEmpty);
 
+/// [`ReturnEmptyBody::cases`]: 0 to the most a cart holds of a product.
+fn cases_returned() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::int64(0, cases::MAX_QUANTITY.into()).description(Some(
+        "Empty cases returned (0 returns none; at most the cart's cases of that deposit).",
+    ))
+}
+
 /// Empty cases the shopper returns against one deposit row.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ReturnEmptyBody {
     #[schema(required = true, nullable = false)]
     pub deposit_id: Option<i32>,
-    /// Empty cases returned (0 returns none; at most the cart's cases of that deposit).
-    #[schema(minimum = 0, maximum = 999, required = true, nullable = false)]
+    /// Empty cases returned ([`cases_returned`]).
+    #[schema(required = true, schema_with = cases_returned)]
     pub cases: Option<i64>,
     #[serde(default)]
     pub barangay: Option<BarangayId>,

@@ -38,13 +38,31 @@ framework::export_const!(
     /// What choosing a category of the other family than the cart holds asks first.
     RESET_QUESTION = RESET_QUESTION
 );
+/// Every family, as the contract's tables list them.
+const FAMILIES: [FilterType; 3] = [FilterType::Keg, FilterType::Bottle, FilterType::Can];
+
 framework::export_const!(
     /// The families that are kegs: kegs and bottles/cans go in separate orders.
-    KEG_FAMILIES = [FilterType::Keg, FilterType::Bottle, FilterType::Can]
+    KEG_FAMILIES = FAMILIES
         .into_iter()
         .filter(|f| is_keg(*f))
         .map(FilterType::as_str)
         .collect::<Vec<_>>()
+);
+framework::export_const!(
+    /// By the family a shopper chooses, the families a cart may not hold then: a cart holding
+    /// one of them is emptied first, after the reset question (the rule of `resets`).
+    RESET_FAMILIES = FAMILIES
+        .into_iter()
+        .map(|chosen| {
+            let held: Vec<&str> = FAMILIES
+                .into_iter()
+                .filter(|f| resets([*f], chosen))
+                .map(FilterType::as_str)
+                .collect();
+            (chosen.as_str().to_string(), serde_json::json!(held))
+        })
+        .collect::<serde_json::Map<_, _>>()
 );
 
 /// One item of a case (a cart item). Money is integer centavos.

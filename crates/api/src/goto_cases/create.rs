@@ -4,13 +4,47 @@ use super::*;
 
 framework::register!(GotoCaseCreate);
 
+/// What a member who keeps the most Go-to Cases is told: the form's note, and a save refused.
+pub fn cases_full() -> String {
+    format!(
+        "You have {MAX_CASES} Go-to Cases, the most you can keep: add to one of them, or delete one first."
+    )
+}
+
+/// What an add to a Go-to Case that passed the most of a product says after its success.
+pub fn clipped_note() -> String {
+    format!(
+        "A Go-to Case holds at most {} of a product: the rest was left out.",
+        cases::MAX_QUANTITY
+    )
+}
+
+framework::export_const!(
+    /// What a member who keeps the most Go-to Cases is told.
+    GOTO_CASES_FULL = cases_full()
+);
+framework::export_const!(
+    /// What an add to a Go-to Case that passed the most of a product says after its success.
+    GOTO_CASE_CLIPPED = clipped_note()
+);
+
+/// [`CreateBody::name`]: at most [`MAX_NAME`] characters, or none.
+fn new_name() -> utoipa::openapi::schema::ObjectBuilder {
+    use utoipa::openapi::schema::{SchemaType, Type};
+    framework::rules::up_to(MAX_NAME)
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .description(Some(
+            "The new Go-to Case's name (ignored when `case_id` is given).",
+        ))
+}
+
 /// The creation payload: a cart case saved as a new Go-to Case (`name`) or added to one the
 /// member has (`case_id`).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct CreateBody {
-    /// The new Go-to Case's name (ignored when `case_id` is given).
+    /// The new Go-to Case's name ([`new_name`]).
     #[serde(default)]
-    #[schema(max_length = 60)]
+    #[schema(schema_with = new_name)]
     pub name: Option<String>,
     /// An existing Go-to Case to add the cart case to.
     #[serde(default)]
@@ -215,10 +249,8 @@ impl CaseChange for Create<'_> {
             )
         };
         if clipped {
-            message.push_str(&format!(
-                ". A Go-to Case holds at most {} of a product: the rest was left out.",
-                cases::MAX_QUANTITY
-            ));
+            message.push_str(". ");
+            message.push_str(&clipped_note());
         }
         GotoCaseSaved {
             message,
@@ -303,13 +335,7 @@ impl CartCase {
             return Err(taken(name));
         }
         if db::goto_cases::count(conn, member)? >= MAX_CASES {
-            return Err(ApiError::refused(
-                422,
-                "name",
-                format!(
-                    "You have {MAX_CASES} Go-to Cases, the most you can keep. Delete one first, or add to one you have."
-                ),
-            ));
+            return Err(ApiError::refused(422, "name", cases_full()));
         }
         let id = db::goto_cases::create(conn, member, name, self.packaging, now)?;
         for item in &self.items {

@@ -33,6 +33,11 @@ pub const MAX_ITEMS: usize = 50;
 /// The longest name.
 pub const MAX_NAME: usize = 60;
 
+framework::export_const!(
+    /// The longest name of a Go-to Case, in characters.
+    GOTO_CASE_MAX_NAME = MAX_NAME
+);
+
 /// A Go-to Case as the member sees it, priced for a barangay when one is given.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct GotoCaseView {

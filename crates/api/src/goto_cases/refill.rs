@@ -14,15 +14,12 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::cart::pricing::{is_keg, unavailable_reason, CartAnswer, Pricing};
+use crate::cart::pricing::{is_keg, unavailable_reason, CartAnswer, Pricing, RESET_QUESTION};
 use crate::cart::CartOwner;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
 use framework::error::{ApiError, DisabledProduct};
 
 framework::register!(GotoCaseToCart, OrderAgain);
-
-/// The reset question, asked before a cart takes items of the other family.
-pub const RESET_QUESTION: &str = "Your current cart will be reset. Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Continue to reset your cart?";
 
 /// The cart after a refill, and what could not be added.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]

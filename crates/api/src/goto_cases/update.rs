@@ -4,12 +4,29 @@ use super::*;
 
 framework::register!(GotoCaseUpdate);
 
+/// [`ItemQuantity::quantity`]: 1 to the most a Go-to Case holds of a product.
+fn units() -> utoipa::openapi::schema::ObjectBuilder {
+    one_quantity().description(Some(format!("Units, 1-{}.", cases::MAX_QUANTITY)))
+}
+
+/// [`UpdateBody::quantity`]: as [`units`], never `null`.
+fn one_quantity() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::int64(1, cases::MAX_QUANTITY.into())
+}
+
+/// [`UpdateBody::name`]: 1 to [`MAX_NAME`] characters, never `null`.
+fn new_name() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::up_to(MAX_NAME)
+        .min_length(Some(1))
+        .description(Some("Left out to keep the name; never `null`."))
+}
+
 /// An item's new quantity.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct ItemQuantity {
     pub product_id: ProductId,
-    /// Units, 1-999.
-    #[schema(minimum = 1, maximum = 999)]
+    /// Units ([`units`]).
+    #[schema(schema_with = units)]
     pub quantity: i64,
 }
 
@@ -19,9 +36,9 @@ pub struct ItemQuantity {
 pub struct UpdateBody {
     #[schema(required = true, nullable = false)]
     pub case_id: Option<i64>,
-    /// Left out to keep the name; never `null`.
+    /// Left out to keep the name ([`new_name`]).
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(max_length = 60, nullable = false, min_length = 1)]
+    #[schema(schema_with = new_name)]
     pub name: Option<String>,
     #[serde(default)]
     #[schema(max_items = 50)]
@@ -30,7 +47,7 @@ pub struct UpdateBody {
     #[schema(nullable = false)]
     pub product_id: Option<ProductId>,
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(minimum = 1, maximum = 999, nullable = false)]
+    #[schema(schema_with = one_quantity)]
     pub quantity: Option<i64>,
     /// The barangay to price the answer for.
     #[serde(default)]

@@ -55,6 +55,14 @@ framework::export_const!(
 #[derive(Debug, Clone)]
 pub struct OrdersTo(pub std::sync::Arc<str>);
 
+/// The longest notes an order takes (landmarks, gate codes, when to call), in characters.
+pub const MAX_NOTES: usize = 500;
+
+framework::export_const!(
+    /// The longest notes an order takes, in characters.
+    ORDER_MAX_NOTES = MAX_NOTES
+);
+
 /// Orders a page of /my-account/orders shows.
 pub const PAGE_SIZE: i64 = 10;
 

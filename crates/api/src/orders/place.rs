@@ -6,6 +6,11 @@ use framework::limits::{MAILS_PER_ADDRESS, MAIL_WINDOW};
 
 framework::register!(PlaceOrder);
 
+/// [`OrderForm::notes`]: at most [`MAX_NOTES`] characters.
+fn notes_rule() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::up_to(MAX_NOTES)
+}
+
 /// The checkout form.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct OrderForm {
@@ -31,7 +36,7 @@ pub struct OrderForm {
     #[serde(default)]
     pub fulfillment: Option<FulfillmentId>,
     #[serde(default)]
-    #[schema(max_length = 500)]
+    #[schema(schema_with = notes_rule)]
     pub notes: String,
     /// The cart revision the checkout showed (the order's idempotency key).
     #[schema(required = true, nullable = false)]
@@ -99,13 +104,16 @@ fn check_form(
         }
         Ok(line) => Some(line.to_string()),
     };
-    let notes = match domain::text::check(&f.notes, 0, 500, true) {
+    let notes = match domain::text::check(&f.notes, 0, MAX_NOTES, true) {
         Err(Problem::Characters) => {
             c.add("notes", CHARACTERS);
             None
         }
         Err(Problem::Length) => {
-            c.add("notes", "Notes can be up to 500 characters.");
+            c.add(
+                "notes",
+                format!("Notes can be up to {MAX_NOTES} characters."),
+            );
             None
         }
         Ok(notes) => Some(notes),

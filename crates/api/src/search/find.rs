@@ -17,6 +17,14 @@ pub const MAX_QUERY: usize = 100;
 /// How many products a search answers unless asked for fewer or more (up to [`MAX_LIMIT`]).
 pub const PAGE: u32 = 24;
 const MAX_LIMIT: u32 = 48;
+framework::export_const!(
+    /// The longest query the search reads, in characters (longer is refused).
+    SEARCH_MAX_QUERY = MAX_QUERY
+);
+framework::export_const!(
+    /// How many products of each list a page of search results shows.
+    SEARCH_PER_PAGE = PAGE
+);
 /// How many of the best matches are sorted by the shopper's place before a page is cut.
 const CONSIDERED: usize = 240;
 
@@ -136,5 +144,16 @@ mod tests {
             query_of(Some(&"é".repeat(MAX_QUERY + 1))),
             Err(ApiError::Refused { field: "q", .. })
         ));
+    }
+
+    /// The document's limit of the query is the one the call reads: `#[param(max_length = ...)]`
+    /// takes only a number written out.
+    #[test]
+    fn the_documented_query_limit_is_the_one_read() {
+        use utoipa::IntoParams;
+        let params = SearchQuery::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query));
+        let q = params.iter().find(|p| p.name == "q").expect("q");
+        let schema = serde_json::to_value(&q.schema).unwrap();
+        assert_eq!(schema["maxLength"], MAX_QUERY, "{schema}");
     }
 }

@@ -27,6 +27,16 @@ pub struct StopPath {
     pub order_id: i64,
 }
 
+/// [`StopForm::empties_returned`]: 0 to the most a stop may report, or none.
+fn empties_returned() -> utoipa::openapi::schema::ObjectBuilder {
+    use utoipa::openapi::schema::{SchemaType, Type};
+    framework::rules::int32(0, MAX_EMPTIES)
+        .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+        .description(Some(
+            "The empty cases taken back (delivered; none when left out).",
+        ))
+}
+
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct StopForm {
     /// Delivered or failed.
@@ -37,9 +47,9 @@ pub struct StopForm {
     #[serde(default)]
     #[schema(schema_with = framework::rules::pesos)]
     pub cash_received: String,
-    /// The empty cases taken back (delivered; none when left out).
+    /// The empty cases taken back ([`empties_returned`]).
     #[serde(default)]
-    #[schema(minimum = 0, maximum = 999)]
+    #[schema(schema_with = empties_returned)]
     pub empties_returned: Option<i32>,
     /// Why it failed: one of the run's `failure_reasons` (failed).
     #[serde(default)]
