@@ -8,10 +8,12 @@
 use crate::support;
 
 use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use support::{
-    add_to_cart, call_api, change_cart, database, guest_browser, member_with_a_cart, quantities,
-    view_cart, Auth, Backend, Browser, TestDb, ANGAT, JUPITER_STREET, MAKATI, MANILA, MEYCAUAYAN,
+    add_to_cart, bearer, call_api, change_cart, database, guest_browser, guest_with_a_case,
+    member_with_a_cart, quantities, send_json, view_cart, Auth, Backend, Browser, TestDb, ANGAT,
+    EVIL, JUPITER_STREET, MAKATI, MANILA, MEYCAUAYAN,
 };
 
 fn summary(v: &Value) -> (i64, i64, i64, i64) {
@@ -612,3 +614,116 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
     }
 }
 both!(the_carts_writes_are_prepared_once);
+
+/// docs/api.md: each limit's refusal "is a 422 whose `message`, `error` and `data.error` say why and
+/// whose `data.products` names the products concerned". Adding a keg (21) to a bottles cart and
+/// going past 999 of product 1 both answered `data.products: []`.
+async fn limit_refusals_name_their_products(backend: Backend) {
+    let db = database(backend);
+    let (auth, _) = guest_with_a_case(&db).await;
+    let (s, v) = add_to_cart(&db, &auth, 21, 1, MAKATI).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let ids = |v: &Value| -> Vec<i64> {
+        v["data"]["products"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|p| p["id"].as_i64()).collect())
+            .unwrap_or_default()
+    };
+    assert!(ids(&v).contains(&21), "the keg refused is named: {v}");
+    let (s, v) = add_to_cart(&db, &auth, 1, 990, MAKATI).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(ids(&v).contains(&1), "the product over 999 is named: {v}");
+}
+both!(limit_refusals_name_their_products);
+
+/// `{"product_id":1,"quantity":1000,"barangay":1380300002}` answered 422
+/// `{"errors":{"quantity":[...]},"message":"..."}`: no `error` and no `data.error`, unlike every
+/// other refusal of the cart (docs/api.md: limits say why in `message`, `error` and `data.error`).
+async fn quantity_refusals_carry_error_and_data(backend: Backend) {
+    let db = database(backend);
+    let (auth, _) = guest_with_a_case(&db).await;
+    for q in [0, 1000, -1] {
+        let (s, v) = add_to_cart(&db, &auth, 1, q, MAKATI).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(v["error"].is_string(), "quantity {q}: {v}");
+        assert!(v["data"]["error"].is_string(), "quantity {q}: {v}");
+    }
+}
+both!(quantity_refusals_carry_error_and_data);
+
+/// Adding to a cart for Angat answered "Tala Pale Pilsen 320 ml cannot be added to your cart: we
+/// do not deliver to banaban yet." — the reason is lowercased whole, the barangay's name too.
+async fn a_refusal_keeps_the_place_name(backend: Backend) {
+    let db = database(backend);
+    let auth = support::guest(&db).await;
+    let (s, v) = add_to_cart(&db, &auth, 1, 1, ANGAT).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["error"].as_str().unwrap().contains("Banaban"), "{v}");
+}
+both!(a_refusal_keeps_the_place_name);
+
+/// `{"product_id":1,"quantity":42,"pack":"case",...}` (42 cases of 24 = 1,008 bottles) answered
+/// "The quantity must be from 1 to 999." though 42 is from 1 to 999: the shopper is not told that
+/// the cases come to more than 999 bottles.
+async fn too_many_cases_says_cases(backend: Backend) {
+    let db = database(backend);
+    let auth = support::guest(&db).await;
+    let cases = json!({"product_id": 1, "quantity": 42, "pack": "case", "barangay": MAKATI});
+    let (s, v) = call_api(&db, "POST", "/api/v1/cart", &auth, cases).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let m = v["message"].as_str().unwrap();
+    assert!(m.contains("case"), "42 cases refused as: {m}");
+}
+both!(too_many_cases_says_cases);
+
+/// `POST /api/v1/cart` with `Origin: https://evil.example`, `Authorization: Bearer <the
+/// sender's own guest token>` and `Cookie: cart=<another browser's cart token>` answered 200 and
+/// changed that other browser's cart (`[(1, 5), (2, 1)]` revision 6 became `[(1, 6), (2, 1)]`
+/// revision 7); the same request with a session cookie is 403. The exemption rests on "a browser
+/// never adds that to another site's request" and on no cookie riding along, but the cart cookie
+/// is a credential too (it names the cart and wins over the bearer's own). Not reachable from a
+/// browser today (no CORS, and the cookie is SameSite=Lax), so defence in depth.
+async fn a_cart_cookie_does_not_ride_the_bearer_exemption(backend: Backend) {
+    let db = database(backend);
+    let store = store!(db);
+    // The victim's browser: a cart cookie.
+    let cart = guest_browser(&db, 1, 5).await.cart();
+    // Another site's request: its own bearer token, the victim's cart cookie.
+    let attacker = support::guest(&db).await;
+    let r = send!(
+        store,
+        TestRequest::post()
+            .uri("/api/v1/cart")
+            .insert_header(("origin", EVIL))
+            .insert_header(("authorization", bearer(&attacker)))
+            .insert_header(("cookie", format!("cart={cart}")))
+            .set_json(json!({"product_id": 1, "quantity": 1, "barangay": MAKATI}))
+    );
+    assert_eq!(
+        r.status,
+        StatusCode::FORBIDDEN,
+        "another site changed a browser's cart: {}",
+        r.text()
+    );
+}
+both!(a_cart_cookie_does_not_ride_the_bearer_exemption);
+
+/// crates/api/src/cart.rs `COOKIE_DAYS` says the cart cookie is "renewed by every change", but
+/// `send_cookies` sends `cart` only when a new token is issued: a shopper who keeps changing
+/// their cart loses it 30 days after the first add (the cart is to last on the browser).
+#[actix_web::test]
+async fn every_cart_change_renews_the_cart_cookie() {
+    let db = database(Backend::Sqlite);
+    let mine = guest_browser(&db, 1, 24).await.cookie();
+    let body = json!({"product_id": 1, "quantity": 24, "barangay": MAKATI});
+    let again = send_json(&db, "POST", "/api/v1/cart", Auth::Cookie(mine), body).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text());
+    let sent: Vec<String> = support::set_cookies(&again)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    assert!(
+        sent.iter().any(|k| k == "cart"),
+        "a change sends only {sent:?}: the cart cookie keeps its first expiry"
+    );
+}

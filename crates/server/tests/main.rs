@@ -33,8 +33,6 @@ mod page_plan;
 mod pages;
 mod photos;
 mod placed_pages;
-mod probe_findings;
-mod review_findings;
 mod safe_defaults;
 mod search;
 mod sessions;

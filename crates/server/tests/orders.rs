@@ -11,8 +11,9 @@ use actix_web::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use support::{
-    at_once, call_api, checkout, database, guest_with_a_case, orders_placed, view_cart, Backend,
-    MAKATI, OPEN,
+    a_case, at_once, call_api, checkout, database, get, guest_browser, guest_with_a_case,
+    mails_queued_to, orders_placed, page_state, view_cart, Backend, TestDb, ANGAT, MAKATI, OPEN,
+    SHOP,
 };
 
 /// Ana's checkout form for `cart`, with a note, submitted at `testdate`.
@@ -325,3 +326,198 @@ async fn who_sees_an_order(backend: Backend) {
     );
 }
 both!(who_sees_an_order);
+
+/// A guest's case of bottles ([`guest_with_a_case`]) ordered with Ana's checkout form, `fields`
+/// set in it: the answer's status and JSON.
+async fn order_with(db: &TestDb, fields: &[(&str, Value)]) -> (StatusCode, Value) {
+    let (auth, cart) = guest_with_a_case(db).await;
+    let mut form = checkout(&cart);
+    for (field, value) in fields {
+        form[*field] = value.clone();
+    }
+    call_api(db, "POST", "/api/v1/orders", &auth, form).await
+}
+
+/// POST /api/v1/orders with `contact_name: "\uE000csrf\uE000"`, `address: "\uE000drawer\uE000 Unit
+/// 5"`, `notes: "\uE000visitor\uE000"` answered 201 and stored them. The order page then fills
+/// them as slots: whoever opens `/active-order/{id}?key=...` sees their own CSRF token as the
+/// contact name, the cart drawer's HTML as the address, and a page state that is no longer JSON
+/// (the drawer's quotes land unescaped inside a JSON string), so the page cannot hydrate. The
+/// private-use characters the sentinels are made of must be refused where a shopper types them
+/// (as `web::page_with_slots` says names and texts do).
+async fn checkout_fields_refuse_the_sentinel_characters(backend: Backend) {
+    let db = database(backend);
+    let (s, v) = order_with(
+        &db,
+        &[
+            ("contact_name", json!("\u{E000}csrf\u{E000}")),
+            ("address", json!("\u{E000}drawer\u{E000} Unit 5")),
+            ("notes", json!("\u{E000}visitor\u{E000}")),
+        ],
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    for field in ["contact_name", "address", "notes"] {
+        assert!(v["errors"][field].is_array(), "{field} is refused: {v}");
+    }
+}
+both!(checkout_fields_refuse_the_sentinel_characters);
+
+/// The no-JS checkout form refused (a bad mobile) with `contact_name` = the CSRF sentinel and
+/// `address` = the drawer sentinel: the page typed back the visitor's own CSRF token as the
+/// contact name and the drawer's raw HTML inside the state's JSON string, which no longer parses.
+async fn a_refused_checkout_form_types_back_what_was_typed(backend: Backend) {
+    let db = database(backend);
+    let store = store!(db);
+    let browser = guest_browser(&db, 1, 24).await;
+    let (token, cart) = (&browser.session, browser.cart());
+    let csrf = framework::session::csrf_token(token);
+    let body = support::form_body(&[
+        ("_call", "placeOrder"),
+        ("csrf", &csrf),
+        ("contact_name", "\u{E000}csrf\u{E000}"),
+        ("address", "\u{E000}drawer\u{E000}"),
+        ("notes", "\u{E000}visitor\u{E000}"),
+        ("mobile", "bad"),
+        ("email", "x"),
+    ]);
+    let r = send!(
+        store,
+        support::post_form("/checkout", &format!("session={token}; cart={cart}"), &body)
+            .insert_header(("origin", SHOP))
+    );
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let html = r.text();
+    let s = page_state(&html).expect("the page state is JSON");
+    // The page carries its session's CSRF token where it belongs (`csrf`); what was typed must not
+    // turn into it, nor into the drawer.
+    let typed = serde_json::to_string(&s["form"]).unwrap();
+    assert!(
+        !typed.contains(&csrf),
+        "the visitor's CSRF token is typed back as a field: {typed}"
+    );
+    assert!(
+        !typed.contains("drawer-title"),
+        "the drawer's HTML is typed back"
+    );
+}
+both!(a_refused_checkout_form_types_back_what_was_typed);
+
+/// Placing an order for Angat (not served) without a fulfillment answered 422 "This choice of
+/// delivery or pickup is not offered in Angat." — the shopper chose nothing; the store does not
+/// deliver to Banaban at all, which the cart itself says ("We do not deliver to Banaban yet.").
+async fn an_order_for_an_unserved_place_says_so(backend: Backend) {
+    let db = database(backend);
+    let (s, v) = order_with(
+        &db,
+        &[
+            ("barangay", json!(ANGAT)),
+            ("street_id", Value::Null),
+            ("fulfillment", Value::Null),
+        ],
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v.to_string().contains("do not deliver"),
+        "an unserved barangay is named as such: {v}"
+    );
+}
+both!(an_order_for_an_unserved_place_says_so);
+
+/// `contact_name: "Di\u0000Lim"` was refused as "Enter the name of the person we contact (2 to 100
+/// characters)." and `notes: "a\u0007b"` as "Notes can be up to 500 characters.": both are short;
+/// what is wrong is a character, which the messages do not say.
+async fn control_characters_are_named_as_such(backend: Backend) {
+    let db = database(backend);
+    let fields = [
+        ("contact_name", json!("Di\u{0}Lim")),
+        ("notes", json!("a\u{7}b")),
+    ];
+    let (s, v) = order_with(&db, &fields).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let notes = v["errors"]["notes"][0].as_str().unwrap_or_default();
+    let name = v["errors"]["contact_name"][0].as_str().unwrap_or_default();
+    assert!(
+        !notes.contains("up to 500 characters"),
+        "a 3-character note refused for its length: {notes}"
+    );
+    assert!(
+        !name.contains("2 to 100 characters"),
+        "a 6-character name refused for its length: {name}"
+    );
+}
+both!(control_characters_are_named_as_such);
+
+/// `testdate=garbage` (and `2026-02-30T10:00`) answered as if none had been given: the real clock
+/// decides, so a test meant for the blackout places a real order. Malformed input answers 400
+/// naming the parameter (docs/api.md).
+async fn a_malformed_testdate_is_refused(backend: Backend) {
+    let db = database(backend);
+    let (auth, cart) = guest_with_a_case(&db).await;
+    for bad in ["garbage", "2026-02-30T10:00"] {
+        let (s, v) = view_cart(&db, &auth, MAKATI, &format!("?testdate={bad}")).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "cart, testdate {bad}: {v}");
+        let mut form = checkout(&cart);
+        form["testdate"] = json!(bad);
+        let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "order, testdate {bad}: {v}");
+    }
+}
+both!(a_malformed_testdate_is_refused);
+
+/// One guest client (bearer token 0M5MC47W...) placed 15 orders in about a second, each a case
+/// of bottles with `email: "victim@example.org"`, `contact_name: "Visit evil.example to claim
+/// your prize"` and `notes: "Click https://evil.example/login"`: 15 x 201, and 15 mails "Your
+/// order TB-0000nn is placed" went to the stranger opening "Hello Visit evil.example to claim your
+/// prize," (plus 15 notices of cash-on-delivery orders to the staff). Everywhere else the store
+/// refuses to be a way to mail a stranger (docs/security.md: 3 mails an address an hour, limits
+/// per client); Submit Order has no limit at all.
+async fn guest_orders_cannot_mail_a_stranger_without_limit(backend: Backend) {
+    let db = database(backend);
+    let auth = support::guest(&db).await;
+    let mut limited = false;
+    for _ in 0..6 {
+        let (s, cart) = call_api(&db, "POST", "/api/v1/cart", &auth, a_case()).await;
+        assert_eq!(s, StatusCode::OK, "{cart}");
+        let mut form = checkout(&cart);
+        form["email"] = json!("victim@example.org");
+        form["contact_name"] = json!("Visit evil.example to claim your prize");
+        let (s, v) = call_api(&db, "POST", "/api/v1/orders", &auth, form).await;
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            limited = true;
+            break;
+        }
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+    }
+    let mailed = mails_queued_to(&db, "victim@example.org");
+    assert!(
+        limited || mailed <= 3,
+        "6 orders from one client in a row, {mailed} mails to the same stranger, no limit"
+    );
+}
+both!(guest_orders_cannot_mail_a_stranger_without_limit);
+
+/// `GET /active-order/abc` (also `/active-order/1.5`, `/active-order/99999999999999999999999`,
+/// `/active-order/%FF%FE`) answered 200 with "Loading your order…" and nothing else: without
+/// JavaScript it never loads, and the status says the page exists. An unknown number
+/// (`/active-order/12345`, `/active-order/-1`) gets the 404 "Order not found"; docs/shopping.md: anyone
+/// else gets the 404 of an unknown order.
+async fn an_order_address_that_is_no_number_is_not_found(backend: Backend) {
+    let db = database(backend);
+    let store = store!(db);
+    for path in [
+        "/active-order/abc",
+        "/active-order/1.5",
+        "/active-order/99999999999999999999999",
+    ] {
+        let r = send!(store, get(path, "cookieAccepted=1; privacyVerification=1"));
+        let html = r.text();
+        assert!(
+            !html.contains("Loading your order"),
+            "{path}: a page that never loads"
+        );
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+both!(an_order_address_that_is_no_number_is_not_found);

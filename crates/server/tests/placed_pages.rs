@@ -4,7 +4,10 @@
 use crate::support;
 
 use actix_web::http::StatusCode;
-use support::{database, exec, get, Backend, MAKATI};
+use serde_json::{json, Value};
+use support::{
+    database, exec, get, guest_browser, page_state, send_json, Auth, Backend, MAKATI, PAST_GATES,
+};
 
 /// Two barangays of Makati City (Carmona, Dasmariñas) without streets of their own.
 const CARMONA: i64 = 1380300005;
@@ -198,3 +201,113 @@ async fn a_city_s_places_share_a_page_byte_for_byte_as_rendered_alone(b: Backend
     }
 }
 both!(a_city_s_places_share_a_page_byte_for_byte_as_rendered_alone);
+
+/// crates/api/src/cache.rs `respond_filled`: every encoding but identity is answered as a spliced
+/// gzip stream, so a client that accepts only Brotli (or refuses gzip with `q=0`) gets
+/// `Content-Encoding: gzip`, which it said it cannot decode. `respond` negotiates properly.
+#[actix_web::test]
+async fn a_filled_page_is_never_gzip_for_a_client_that_refuses_gzip() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let mine = guest_browser(&db, 1, 24).await.cookie();
+    for accept in ["br", "br, gzip;q=0"] {
+        let r = send!(
+            store,
+            get("/buy-beer", &format!("{PAST_GATES}; {mine}"))
+                .insert_header(("accept-encoding", accept))
+        );
+        assert_eq!(r.status, StatusCode::OK);
+        let encoding = r
+            .headers
+            .get("content-encoding")
+            .map(|v| v.to_str().unwrap().to_string());
+        assert_ne!(
+            encoding.as_deref(),
+            Some("gzip"),
+            "Accept-Encoding: {accept} was answered with gzip"
+        );
+    }
+}
+
+/// crates/web/src/page_with_slots.rs `SlottedBody::new`: every sentinel anywhere in the rendered
+/// page becomes a slot, including text a visitor typed. The order form (crates/api/src/orders.rs
+/// `check_form`) refuses control characters only, not the private-use ones the sentinels are
+/// made of (the module comment says they are refused), so an order's notes holding the visitor
+/// sentinel make its /active-order page's state script invalid JSON (the slot takes the two
+/// characters around it for quotes) and the page cannot hydrate.
+#[actix_web::test]
+async fn typed_text_never_becomes_a_slot() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let mine = guest_browser(&db, 1, 24).await.cookie();
+    let uri = format!("/api/v1/cart/{MAKATI}");
+    let cart = send_json(&db, "GET", &uri, Auth::Cookie(mine.clone()), Value::Null)
+        .await
+        .json();
+    let order = send_json(
+        &db,
+        "POST",
+        "/api/v1/orders",
+        Auth::Cookie(mine.clone()),
+        json!({
+                "contact_name": "Ana Santos",
+                "mobile": "09171234567",
+                "email": "ana@example.com",
+                "address": "12 Rizal St., Unit 3",
+                "barangay": MAKATI,
+                "fulfillment": 1,
+                "notes": "x\u{E000}visitor\u{E000}y \u{E000}csrf\u{E000}",
+                "revision": cart["revision"],
+                "expected_total": cart["cart_order_summary"]["subtotal"],
+                "testdate": "2026-11-23T10:00",
+        }),
+    )
+    .await;
+    if order.status == StatusCode::UNPROCESSABLE_ENTITY {
+        // The form refuses the characters: nothing typed can become a slot.
+        assert!(
+            order.json()["errors"]["notes"].is_array(),
+            "{}",
+            order.text()
+        );
+        return;
+    }
+    assert_eq!(order.status, StatusCode::CREATED, "{}", order.text());
+    let link = order.json()["link"].as_str().unwrap().to_string();
+    let r = send!(store, get(&link, &format!("{PAST_GATES}; {mine}")));
+    assert_eq!(r.status, StatusCode::OK, "{link}");
+    let html = r.text();
+    let s = page_state(&html).expect("the order page's state script is valid JSON");
+    let shown = serde_json::to_string(&s).unwrap();
+    assert!(
+        shown.contains("\u{E000}visitor\u{E000}") || shown.contains("\\ue000visitor\\ue000"),
+        "the notes are shown as typed"
+    );
+}
+
+/// crates/web/src/page_with_slots.rs: a query parameter a page puts in its state (here the location
+/// gate's steps and the order key are ids; `testdate`, `token`, `key`, `from` are text) can carry
+/// a sentinel; the page must still carry valid JSON and no visitor's parts in its place.
+#[actix_web::test]
+async fn a_query_parameter_never_becomes_a_slot() {
+    let db = database(Backend::Sqlite);
+    let store = store!(db);
+    let mine = guest_browser(&db, 1, 24).await.cookie();
+    let sentinel = "x%EE%80%80visitor%EE%80%80y";
+    let mut broken = Vec::new();
+    for uri in [
+        format!("/active-order/1?key={sentinel}"),
+        format!("/buy-beer?testdate={sentinel}"),
+        format!("/reset-password?token={sentinel}"),
+        format!("/login?from={sentinel}"),
+    ] {
+        let r = send!(store, get(&uri, &format!("{PAST_GATES}; {mine}")));
+        if page_state(&r.text()).is_none() {
+            broken.push(uri);
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "pages whose state script is not valid JSON: {broken:?}"
+    );
+}
