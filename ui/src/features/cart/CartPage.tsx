@@ -4,7 +4,7 @@
 // /cart answered with 303 and a message (`done`), or the page again with the refusal.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } from '../../api/contract.gen';
+import { ADDED_TO_CART, calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } from '../../api/contract.gen';
 import type { Sent } from '../../api/send';
 import { requestKey } from '../../api/outbox';
 import { BlockedButton } from '../../components/BlockedButton';
@@ -23,7 +23,7 @@ import { cartQuery } from './queries';
 
 /** What the page says after a form without JavaScript (`done`). */
 const DONE: Record<string, string> = {
-  added: 'You successfully added this product to the cart.',
+  added: ADDED_TO_CART,
   updated: 'Your cart has been updated.',
   removed: 'Removed from your cart.',
   empties: 'Your returned empties have been saved.',

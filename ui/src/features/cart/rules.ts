@@ -1,7 +1,7 @@
 // The cart's small pure rules, shared by the header, the drawer, the gates and the cart page:
 // words for counts, the packaging family rule (kegs and bottles/cans go in separate orders), and
 // the 500 ms debounce of cart changes. No Intl here (QuickJS renders these pages).
-import { KEG_FAMILIES, type CartAnswer, type CartCase, type FilterType } from '../../api/contract.gen';
+import { KEG_FAMILIES, RESET_FAMILIES, type CartAnswer, type CartCase, type FilterType } from '../../api/contract.gen';
 
 /** The server's words for the reset question, an incomplete case and an empty cart. */
 export { EMPTY_CART, INCOMPLETE, RESET_QUESTION } from '../../api/contract.gen';
@@ -9,8 +9,7 @@ export { EMPTY_CART, INCOMPLETE, RESET_QUESTION } from '../../api/contract.gen';
 /** Cart quantity edits and add to cart wait 500 ms. */
 export const CART_DEBOUNCE_MS = 500;
 
-/** The store's words for adding to the cart and for deposits. */
-export const ADDED = 'You successfully added this product to the cart.';
+/** The store's words for a failed add and for deposits (a success's are the server's: ADDED_TO_CART). */
 export const ADD_FAILED = 'Something went wrong adding this product to the cart.';
 /** Add to Cart given up on a failing link: a try may have reached the store before the link died. */
 export const ADD_UNSURE = 'We could not reach the store, so we cannot tell whether this product was added. Check your cart before you add it again.';
@@ -42,9 +41,13 @@ export function isKeg(f: FilterType | null | undefined): boolean {
   return f != null && (KEG_FAMILIES as readonly string[]).includes(f);
 }
 
-/** Whether choosing a packaging of `family` asks to reset a cart holding `cart` (the other family). */
+/**
+ * Whether choosing a packaging of `family` asks to reset a cart holding `cart`: one of the families
+ * the server's RESET_FAMILIES says a cart may not hold then (the other family).
+ */
 export function needsReset(cart: Pick<CartAnswer, 'shopping_cart'> | null | undefined, family: FilterType): boolean {
-  return (cart?.shopping_cart ?? []).some((c) => c.items.length > 0 && isKeg(c.family) !== isKeg(family));
+  const refused: readonly string[] = RESET_FAMILIES[family];
+  return (cart?.shopping_cart ?? []).some((c) => c.items.length > 0 && refused.includes(c.family));
 }
 
 /** Every product id in the cart (what DELETE /cart takes to empty it). */

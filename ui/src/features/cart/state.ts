@@ -5,14 +5,14 @@
 // calls go through here too. The cart's query itself is beside it (queries.ts).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { calls, type CartAnswer, type DisabledProduct, type Pack } from '../../api/contract.gen';
+import { ADDED_TO_CART, calls, type CartAnswer, type DisabledProduct, type Pack } from '../../api/contract.gen';
 import { send, type SendOptions, type Sent } from '../../api/send';
 import { requestKey } from '../../api/outbox';
 import type { Call } from '../../api/contract.gen';
 import { fetchJson } from '../../api/fetch';
 import { cartQuery } from './queries';
 import { fillTemplate, type Vars } from '../../lib/keys';
-import { ADD_FAILED, ADD_UNSURE, ADDED, CART_DEBOUNCE_MS, debounce } from './rules';
+import { ADD_FAILED, ADD_UNSURE, CART_DEBOUNCE_MS, debounce } from './rules';
 import { usePage } from '../../page';
 
 /** What the store holds: the latest answer, the drawer's message, and how often the drawer was asked to open. */
@@ -126,7 +126,7 @@ export interface AddRequest {
 
 /**
  * Add to Cart with JavaScript: waits 500 ms for more clicks, then posts; on success the cart is
- * the answer and the drawer opens with the `ADDED` message, on failure `refusal` holds what
+ * the answer and the drawer opens with the `ADDED_TO_CART` message, on failure `refusal` holds what
  * the Error modal shows until `dismiss`.
  */
 export function useAddToCart(fallback = ADD_FAILED) {
@@ -140,7 +140,7 @@ export function useAddToCart(fallback = ADD_FAILED) {
       const body = { product_id: r.product_id, quantity: r.quantity, ...(r.pack ? { pack: r.pack } : {}), ...placeBody(r.place), request_key: requestKey() };
       void sendCart(calls.addToCart, { body, retry: true }).then((sent) => {
         setBusy(false);
-        if (sent.ok) set(sent.data, { message: ADDED, open: true });
+        if (sent.ok) set(sent.data, { message: ADDED_TO_CART, open: true });
         else
           setRefusal({
             // A refusal says why; given up on a failing link, the add may have been made.

@@ -5,7 +5,7 @@
 // it the call is sent from here and the form says what happened.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
-import { calls, type CartCase } from '../../api/contract.gen';
+import { calls, GOTO_CASE_MAX_NAME, GOTO_CASES_FULL, type CartCase } from '../../api/contract.gen';
 import { send } from '../../api/send';
 import { requestKey } from '../../api/outbox';
 import { FormCall } from '../../components/form';
@@ -75,7 +75,6 @@ function useGoToCaseForm(c: CartCase, barangay: number) {
     busy,
     choices,
     canCreate: options.data?.can_create ?? true,
-    maxCases: options.data?.max_cases,
     nameError: posted?.errors.name?.join(' '),
     submit,
   };
@@ -103,7 +102,7 @@ function GoToCaseChoices({ c, id, form }: { c: CartCase; id: string; form: GoToC
         <input
           id={`${id}-name`}
           name="name"
-          maxLength={60}
+          maxLength={GOTO_CASE_MAX_NAME}
           value={name}
           disabled={!canCreate}
           onChange={(e) => setName(e.target.value)}
@@ -119,7 +118,7 @@ function GoToCaseChoices({ c, id, form }: { c: CartCase; id: string; form: GoToC
           </p>
         )}
       </div>
-      {!canCreate && <p className="muted">You have {form.maxCases} Go-to Cases, the most you can keep: add to one of them, or delete one first.</p>}
+      {!canCreate && <p className="muted">{GOTO_CASES_FULL}</p>}
     </fieldset>
   );
 }

@@ -4,7 +4,7 @@
 // route's actions) that works without JavaScript; Add to Cart posts to /cart.
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { calls, MAX_QUANTITY, type Call, type GotoCaseView } from '../../api/contract.gen';
+import { calls, GOTO_CASE_CLIPPED, GOTO_CASE_MAX_NAME, MAX_QUANTITY, type Call, type GotoCaseView } from '../../api/contract.gen';
 import { AccountPage } from '../../components/AccountPage';
 import { DoneMessage, FormCall, usePageForm, useScopedForm } from '../../components/form';
 import { QueryState } from '../../components/QueryState';
@@ -26,7 +26,7 @@ function doneText(done: string | null, c: GotoCaseView | undefined): string | nu
     case 'added':
       return c ? added(c.case_name, c.case_type) : null;
     case 'added-capped':
-      return c ? `${added(c.case_name, c.case_type)}. A Go-to Case holds at most ${MAX_QUANTITY} of a product: the rest was left out.` : null;
+      return c ? `${added(c.case_name, c.case_type)}. ${GOTO_CASE_CLIPPED}` : null;
     case 'saved':
       return c ? `Your Go-to Case "${c.case_name}" is saved.` : 'Your Go-to Case is saved.';
     case 'removed':
@@ -245,7 +245,7 @@ function RenameCase({ c }: { c: GotoCaseView }) {
         <input
           id={`goto-${c.id}-name`}
           name="name"
-          maxLength={60}
+          maxLength={GOTO_CASE_MAX_NAME}
           required
           defaultValue={renaming?.values.name ?? c.case_name}
           aria-invalid={renaming?.errors.name ? true : undefined}

@@ -1,9 +1,7 @@
 import { lazy, Suspense, useRef, useState, type ComponentType } from 'react';
+import { SEARCH_MAX_QUERY } from '../../api/contract.gen';
 import { useHydrated, usePage } from '../../page';
 import type { ComboAria, SuggestionsProps } from './Suggestions';
-
-/** The longest query the store reads (the search call's). */
-const MAX_QUERY = 100;
 
 /** The suggestions' listbox (the box's `aria-controls`). */
 const LIST_ID = 'site-search-suggestions';
@@ -52,7 +50,7 @@ export function SearchBox() {
         type="search"
         name="q"
         defaultValue={page.vars.q ?? ''}
-        maxLength={MAX_QUERY}
+        maxLength={SEARCH_MAX_QUERY}
         placeholder="Search: habagat lata, keg 30l…"
         autoComplete="off"
         enterKeyHint="search"

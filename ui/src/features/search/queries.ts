@@ -1,11 +1,8 @@
 import { defineQuery } from '../../api/query';
-import { calls } from '../../api/contract.gen';
+import { calls, SEARCH_PER_PAGE } from '../../api/contract.gen';
 
-/** How many beers of each list a page of results shows. */
-export const PAGE_SIZE = 24;
-
-/** What the shopper's words find at their place (/search), a page's worth. */
-export const searchQuery = defineQuery(calls.search, { limit: String(PAGE_SIZE) });
+/** What the shopper's words find at their place (/search), a page's worth (`SEARCH_PER_PAGE`). */
+export const searchQuery = defineQuery(calls.search, { limit: String(SEARCH_PER_PAGE) });
 
 /** How many suggestions the search box shows as the shopper types (of both lists together). */
 export const SUGGESTIONS = 8;

@@ -15,7 +15,7 @@
 //   around at both ends; Enter on a highlighted option goes to its product page, Enter without one
 //   sends the form; Escape closes the list, a second Escape clears the text; Home, End,
 //   ArrowLeft and ArrowRight stay in the text and take the highlight off; Tab leaves as always.
-import type { ProductView, SearchAnswer } from '../../api/contract.gen';
+import { SEARCH_MAX_QUERY, type ProductView, type SearchAnswer } from '../../api/contract.gen';
 import { formatPhp } from '../../lib/money';
 import { SUGGESTIONS } from './queries';
 
@@ -23,8 +23,6 @@ import { SUGGESTIONS } from './queries';
 export const MIN_CHARS = 2;
 /** How long the box waits after a keystroke before asking (ms). */
 export const DEBOUNCE_MS = 200;
-/** The longest query the store reads (longer is refused). */
-const MAX_QUERY = 100;
 /** How many answers are kept, by query (backspacing over a text asks nothing again). */
 const KEPT = 30;
 
@@ -58,7 +56,7 @@ export const INITIAL: ComboState = { query: '', items: [], shownFor: '', open: f
 
 /** The query the store is asked for `text`: trimmed, spaces as one, at most the store's length. */
 export function queryOf(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').slice(0, MAX_QUERY).trim();
+  return text.trim().replace(/\s+/g, ' ').slice(0, SEARCH_MAX_QUERY).trim();
 }
 
 /** The suggestions of an answer: the orderable ones first, at most SUGGESTIONS, each product once. */

@@ -6,7 +6,7 @@
 // changed), the barangay, street and fulfillment it was priced for, and the test date.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { calls, EMPTY_CART, INCOMPLETE, type AddressView, type CartAnswer, type Member } from '../../../api/contract.gen';
+import { calls, EMPTY_CART, INCOMPLETE, ORDER_MAX_NOTES, type AddressView, type CartAnswer, type Member } from '../../../api/contract.gen';
 import { BlockedButton } from '../../../components/BlockedButton';
 import { Field, FormCall, FormMessage, type FormState } from '../../../components/form';
 import { OrderSummary, blockedNoteId } from '../../../components/OrderSummary';
@@ -281,13 +281,13 @@ function NotesField({ state }: { state: CheckoutForm }) {
     <div className="field checkout-section">
       <label htmlFor="field-notes">Notes (optional)</label>
       <p className="field-hint" id="field-notes-hint">
-        Landmarks, gate codes or when to call: up to 500 characters.
+        {`Landmarks, gate codes or when to call: up to ${ORDER_MAX_NOTES} characters.`}
       </p>
       <textarea
         id="field-notes"
         name="notes"
         rows={3}
-        maxLength={500}
+        maxLength={ORDER_MAX_NOTES}
         defaultValue={state.values.notes}
         aria-invalid={state.errors.notes ? true : undefined}
         aria-describedby={['field-notes-hint', state.errors.notes ? 'field-notes-error' : null].filter(Boolean).join(' ')}
