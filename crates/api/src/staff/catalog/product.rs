@@ -179,7 +179,7 @@ fn view(conn: &mut db::AnyConnection, id: i32) -> Result<ProductEdit, ApiError> 
 
 /// The form's fields, read: what the catalog's rules do not check (pesos as typed, a choice of
 /// cities that names one).
-struct Wanted {
+struct ProductChange {
     product_name: Option<String>,
     description: Option<String>,
     price: Option<i64>,
@@ -189,7 +189,7 @@ struct Wanted {
     version: Option<String>,
 }
 
-fn wanted(mut f: ProductForm) -> Result<Wanted, ApiError> {
+fn read_change(mut f: ProductForm) -> Result<ProductChange, ApiError> {
     if f.whole == Some(true) {
         for field in [
             &mut f.product_name,
@@ -235,7 +235,7 @@ fn wanted(mut f: ProductForm) -> Result<Wanted, ApiError> {
     if !errors.is_empty() {
         return Err(ApiError::Fields(errors));
     }
-    Ok(Wanted {
+    Ok(ProductChange {
         product_name: f.product_name,
         // A browser sends a text area's lines ended by CR LF; the catalog keeps LF.
         description: f.description.map(super::as_lines),
@@ -271,7 +271,7 @@ impl Endpoint for StaffProductSave {
     fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<ProductSaved, ApiError> {
         let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let slug = product(ctx.conn, p.product_id)?.slug;
-        let w = wanted(f)?;
+        let w = read_change(f)?;
         let key = format!("slug {slug}");
         let record = FormRecord {
             section: "products",
@@ -319,16 +319,16 @@ mod tests {
             cities: Some(vec![137401000]),
             ..ProductForm::default()
         };
-        let w = wanted(f).unwrap();
+        let w = read_change(f).unwrap();
         assert_eq!(w.price, Some(125_050));
         assert_eq!(w.cities, Some(Cities::All));
-        let only = wanted(ProductForm {
+        let only = read_change(ProductForm {
             cities: Some(vec![137401000]),
             ..ProductForm::default()
         })
         .unwrap();
         assert_eq!(only.cities, Some(Cities::Only(vec![137401000])));
-        let Err(ApiError::Fields(errors)) = wanted(ProductForm {
+        let Err(ApiError::Fields(errors)) = read_change(ProductForm {
             price: Some("-5".into()),
             price_per_case: Some("abc".into()),
             sold: Some(Sold::TheseCities),
@@ -341,7 +341,7 @@ mod tests {
             ["cities", "price", "price_per_case"]
         );
         assert!(errors["price"][0].contains("in pesos"), "{errors:?}");
-        assert!(wanted(ProductForm {
+        assert!(read_change(ProductForm {
             cities: Some(vec![]),
             ..ProductForm::default()
         })
