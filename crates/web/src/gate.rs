@@ -1,6 +1,6 @@
-//! The gate cookies (the contract between server and client; the client writes the
-//! same names in `ui/src/lib/cookies.ts`), read leniently: a missing or malformed value counts as
-//! unset and never breaks a page (`api::gate` then drops unknown ids). Also the cookies the no-JS
+//! The gate cookies (the contract between server and client; the client writes the same names in
+//! `ui/src/features/gate/cookies.ts`), read leniently: a missing or malformed value counts as unset
+//! and never breaks a page (`api::gate` then drops unknown ids). Also the cookies the no-JS
 //! gate forms write.
 
 use actix_web::cookie::{time::Duration, Cookie, SameSite};

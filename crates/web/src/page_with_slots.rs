@@ -26,7 +26,8 @@ pub struct Sentinels {
     pub csrf: String,
     pub firstname: String,
     pub count: String,
-    /// The cart link's accessible name: `Cart, 1 item`, `Cart, 3 items` (ui/src/lib/cart.ts).
+    /// The cart link's accessible name: `Cart, 1 item`, `Cart, 3 items`
+    /// (ui/src/features/cart/rules.ts).
     pub label: String,
     pub drawer: String,
     /// The visitor's part of the page state (`"visitor":"<sentinel>"` in the state's JSON).
@@ -299,8 +300,8 @@ impl Stretch {
     }
 }
 
-/// The header cart link's name, as `cartLinkLabel` of ui/src/lib/cart.ts says it (both are
-/// tested against ui/src/lib/cart-label.cases.json).
+/// The header cart link's name, as `cartLinkLabel` of ui/src/features/cart/rules.ts says it (both
+/// are tested against ui/src/lib/cart-label.cases.json).
 pub fn cart_label(items: u32) -> String {
     format!(
         "Cart, {items} {}",
