@@ -202,8 +202,8 @@ async fn a_city_s_places_share_a_page_byte_for_byte_as_rendered_alone(b: Backend
 }
 both!(a_city_s_places_share_a_page_byte_for_byte_as_rendered_alone);
 
-/// crates/api/src/cache.rs `respond_filled`: every encoding but identity is answered as a spliced
-/// gzip stream, so a client that accepts only Brotli (or refuses gzip with `q=0`) gets
+/// `web::page_with_slots::Page::respond_filled`: every encoding but identity is answered as a
+/// spliced gzip stream, so a client that accepts only Brotli (or refuses gzip with `q=0`) gets
 /// `Content-Encoding: gzip`, which it said it cannot decode. `respond` negotiates properly.
 #[actix_web::test]
 async fn a_filled_page_is_never_gzip_for_a_client_that_refuses_gzip() {
