@@ -45,6 +45,16 @@ fn units_to_add() -> utoipa::openapi::schema::ObjectBuilder {
     )))
 }
 
+/// What an add puts in a cart: `quantity` units of `product`, for `place` (its `street` when
+/// given), with the client's `key` for the add when it sent one.
+pub struct Addition<'a> {
+    pub product: &'a db::models::Product,
+    pub quantity: i32,
+    pub place: &'a Place,
+    pub street: Option<StreetId>,
+    pub key: Option<&'a str>,
+}
+
 /// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
 /// place's checks done by the caller): the cart after, and its items.
 ///
@@ -56,11 +66,15 @@ pub fn add(
     ctx: &mut Ctx,
     pricing: &Pricing,
     owner: &CartOwner,
-    product: &db::models::Product,
-    quantity: i32,
-    place: &Place,
-    (street, key): (Option<StreetId>, Option<&str>),
+    addition: Addition<'_>,
 ) -> Result<(CartRow, Vec<db::carts::Item>), ApiError> {
+    let Addition {
+        product,
+        quantity,
+        place,
+        street,
+        key,
+    } = addition;
     let now = domain::calendar::unix_now();
     let family = pricing.family(product.packaging_id);
     // The cart exists before the change's transaction, whose first statement is a write: SQLite
@@ -177,15 +191,14 @@ impl Endpoint for AddToCart {
         let pricing = Pricing::load(ctx)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let mut a = ctx.with_answer(|ctx| {
-            let (cart, items) = add(
-                ctx,
-                &pricing,
-                &owner,
-                &product,
+            let addition = Addition {
+                product: &product,
                 quantity,
-                &place,
-                (street, key),
-            )?;
+                place: &place,
+                street,
+                key,
+            };
+            let (cart, items) = add(ctx, &pricing, &owner, addition)?;
             answer_with(ctx, &pricing, &cart, items, &place, fulfillment)
         })?;
         a.message = ADDED.into();

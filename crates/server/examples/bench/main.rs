@@ -1185,7 +1185,14 @@ fn shopper(ctx: &mut framework::Ctx, barangay: i64) -> Result<String, framework:
     let product = db::carts::product(ctx.conn, domain::ProductId::from_db(1))?.expect("product 1");
     let place = api::locations::existing_place(ctx, domain::BarangayId::from_db(barangay))?;
     let pricing = api::cart::pricing::Pricing::load(ctx)?;
-    let (row, _) = api::cart::add::add(ctx, &pricing, &owner, &product, 24, &place, (None, None))?;
+    let addition = api::cart::add::Addition {
+        product: &product,
+        quantity: 24,
+        place: &place,
+        street: None,
+        key: None,
+    };
+    let (row, _) = api::cart::add::add(ctx, &pricing, &owner, addition)?;
     Ok(format!(
         "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateFulfillmentId=1; locationGateBarangayId={barangay}; session={session}; cart={cart}; cart_v={}",
         row.revision
