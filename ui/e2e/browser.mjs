@@ -28,7 +28,7 @@ export let store;
 /** Chromium, launched with `chromiumOptions`. */
 export let browser;
 
-/** `options`: the store's (`startStore`), e.g. `{ demoCatalog: 200 }`. */
+/** `options`: the store's (`startStore`), e.g. `{ generatedProducts: 200 }`. */
 export function useStoreAndBrowser(options = {}) {
   before(async () => {
     store = await startStore(options);

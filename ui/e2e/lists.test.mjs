@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAKATI_SHOPPER, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
 
-useStoreAndBrowser({ demoCatalog: 200 });
+useStoreAndBrowser({ generatedProducts: 200 });
 
 const count = async (list) => Number(/of (\d+) products/.exec(await list.locator('p.count').innerText())?.[1]);
 

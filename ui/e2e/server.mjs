@@ -1,6 +1,6 @@
 // Starts the store for browser tests: a fresh seeded SQLite database in a temporary folder and a
 // free loopback port. STORE_BIN names the binary (default: the debug build, under CARGO_TARGET_DIR when set);
-// the `fixtures` binary beside it writes a large catalog.
+// FIXTURES_BIN the `fixtures` binary that writes a large catalog (default: beside the store's).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = process.env.STORE_BIN ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/store');
-const fixtures = path.join(path.dirname(bin), 'fixtures');
+const fixtures = process.env.FIXTURES_BIN ?? path.join(path.dirname(bin), 'fixtures');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -23,8 +23,8 @@ function freePort() {
   });
 }
 
-/** `demoCatalog`: that many generated products besides the seed's (`fixtures catalog N`). */
-export async function startStore({ demoCatalog = 0 } = {}) {
+/** `generatedProducts`: that many generated products besides the seed's (`fixtures catalog N`). */
+export async function startStore({ generatedProducts = 0 } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
   const outbox = path.join(dir, 'outbox');
@@ -44,8 +44,8 @@ export async function startStore({ demoCatalog = 0 } = {}) {
   };
   const seed = spawnSync(bin, ['seed'], { cwd: root, env, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`store seed failed: ${seed.stderr}`);
-  if (demoCatalog > 0) {
-    const more = spawnSync(fixtures, ['catalog', String(demoCatalog)], { cwd: root, env, encoding: 'utf8' });
+  if (generatedProducts > 0) {
+    const more = spawnSync(fixtures, ['catalog', String(generatedProducts)], { cwd: root, env, encoding: 'utf8' });
     if (more.status !== 0) throw new Error(`fixtures catalog failed: ${more.stderr ?? more.error}`);
   }
   const child = spawn(bin, ['serve'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -5,6 +5,8 @@
 //!
 //! - `addresses`: members' saved addresses.
 //! - `calendar`: the holidays and notices as the staff add, change and remove them.
+//! - `cart_statements`: statements of fixed text that diesel's statement cache keeps (the
+//!   cart's writes).
 //! - `carts`: a member's or a guest's cart, its items and returned empties, and its pricing data.
 //! - `catalog`: packagings, product types, products and where they are sold, banners.
 //! - `catalog_io`: the catalog file of `store catalog export` and `store catalog import`, and the
@@ -12,7 +14,6 @@
 //! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied.
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
 //! - `erasure`: a guest's personal data found by email or mobile and erased, on request.
-//! - `cart_statements`: statements of fixed text that diesel's statement cache keeps (the cart's writes).
 //! - `goto_cases`: members' Go-to Cases, named cases kept to refill the cart from.
 //! - `housekeeping`: the rows whose time is over swept, in short pages, one app server at a time.
 //! - `limits`: rate limits, counted in the database so that app servers count together.
@@ -306,8 +307,7 @@ where
 /// writer: PostgreSQL's identity columns are `GENERATED ALWAYS`, so they are made `BY DEFAULT`
 /// for the transaction, then `ALWAYS` again and their sequences moved past the highest id.
 /// Nothing changes on SQLite. For the bulk writers of the bench and the tests (the `fixtures`
-/// crate), which number
-/// rows so that others can name them before they are written.
+/// crate), which number rows so that others can name them before they are written.
 pub fn with_ids_given<T>(
     conn: &mut AnyConnection,
     tables: &[&str],

@@ -708,9 +708,9 @@ async fn a_cart_cookie_does_not_ride_the_bearer_exemption(backend: Backend) {
 }
 both!(a_cart_cookie_does_not_ride_the_bearer_exemption);
 
-/// crates/api/src/cart.rs `COOKIE_DAYS` says the cart cookie is "renewed by every change", but
-/// `send_cookies` sends `cart` only when a new token is issued: a shopper who keeps changing
-/// their cart loses it 30 days after the first add (the cart is to last on the browser).
+/// The cart cookie is renewed by every change (`api::cart::COOKIE_DAYS`), not only when a new
+/// token is issued: a shopper who keeps changing their cart keeps it 30 days after the last
+/// change, not the first add (the cart is to last on the browser).
 #[actix_web::test]
 async fn every_cart_change_renews_the_cart_cookie() {
     let db = database(Backend::Sqlite);

@@ -189,9 +189,9 @@ both!(the_drawer_agrees_with_the_count);
 /// Consent given, bottles chosen, no location yet (as right after the category form).
 const NO_PLACE: &str = "cookieAccepted=1; privacyVerification=1; categoryGateId=1";
 
-/// crates/web/src/visitor.rs `parts` + crates/api/src/cart.rs `visitor`: with a cart but no
-/// location chosen (right after the category form, which clears the location), the header says
-/// "1" but the drawer, rendered with `cart: null`, says "There are no items in your cart.".
+/// With a cart but no location chosen (right after the category form, which clears the
+/// location), the drawer shows the cart the header counts (`web::visitor::parts`,
+/// `api::cart::visitor::visitor`), never "There are no items in your cart." beside a count of 1.
 #[actix_web::test]
 async fn the_drawer_agrees_with_the_count_before_a_location_is_chosen() {
     let db = database(Backend::Sqlite);

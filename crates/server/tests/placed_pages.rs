@@ -229,12 +229,12 @@ async fn a_filled_page_is_never_gzip_for_a_client_that_refuses_gzip() {
     }
 }
 
-/// crates/web/src/page_with_slots.rs `SlottedBody::new`: every sentinel anywhere in the rendered
-/// page becomes a slot, including text a visitor typed. The order form (crates/api/src/orders.rs
-/// `check_form`) refuses control characters only, not the private-use ones the sentinels are
-/// made of (the module comment says they are refused), so an order's notes holding the visitor
-/// sentinel make its /active-order page's state script invalid JSON (the slot takes the two
-/// characters around it for quotes) and the page cannot hydrate.
+/// Text a visitor typed never becomes a slot: `web::page_with_slots::SlottedBody::new` makes every
+/// sentinel of the rendered page a slot, so the order form (`api::orders::place`'s `check_form`)
+/// refuses the private-use characters the sentinels are made of, beside control characters. An
+/// order's notes holding the visitor sentinel would make its /active-order page's state script
+/// invalid JSON (the slot takes the two characters around it for quotes), and the page could not
+/// hydrate.
 #[actix_web::test]
 async fn typed_text_never_becomes_a_slot() {
     let db = database(Backend::Sqlite);

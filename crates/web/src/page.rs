@@ -391,9 +391,9 @@ async fn rendered(
     }
 }
 
-/// Renders a page from its input, abstracted when `shared_by_city`; a page whose head (title,
-/// description, picture, JSON-LD: written by the shell, escaped its own way) would name the
-/// place is rendered again for its place alone.
+/// Renders a page from its input, abstracted when `placed` (shared by a city's places); a page
+/// whose head (title, description, picture, JSON-LD: written by the shell, escaped its own way)
+/// would name the place is rendered again for its place alone.
 async fn render_placed(
     state: &WebState,
     planned: &Plan,

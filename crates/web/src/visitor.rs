@@ -2,9 +2,8 @@
 //! first name, the cart's count and the cart drawer's body, and the visitor's part of the page
 //! state. Shared pages are rendered once with sentinels there ([`crate::page_with_slots`]) and
 //! filled per answer; the parts of a visitor with a cart are made once per cart revision and place
-//! (the
-//! `cart_v` cookie every cart change sends), kept in memory, so browsing costs neither SQL nor
-//! QuickJS while nothing changed.
+//! (the `cart_v` cookie every cart change sends), kept in memory, so browsing costs neither SQL
+//! nor QuickJS while nothing changed.
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
--- Double opt-in for the newsletter: an address counts once its owner opens the emailed link. The link's
--- token is stored only as its SHA-256. Addresses that signed up before this were told they were
--- added, so they count as confirmed.
+-- Double opt-in for the newsletter: an address counts once its owner opens the emailed link. The
+-- link's token is stored only as its SHA-256. Addresses that signed up before this were told they
+-- were added, so they count as confirmed.
 ALTER TABLE newsletter_subscriptions ADD COLUMN confirmed_at TEXT;
 ALTER TABLE newsletter_subscriptions ADD COLUMN token_hash TEXT;
 ALTER TABLE newsletter_subscriptions ADD COLUMN token_expires_at BIGINT;

@@ -392,18 +392,18 @@ impl Listed {
             .map(|e| &e.view)
     }
 
-    /// The page `wanted` of the products sold in `area`, of `packaging` when given.
+    /// The page `request` of the products sold in `area`, of `packaging` when given.
     pub fn page(
         &self,
         area: Area,
         packaging: Option<domain::PackagingId>,
-        wanted: &ListRequest,
+        request: &ListRequest,
     ) -> Page {
         let place = self.place(area, packaging);
         // A filter matches whatever the case, as the facets count (Unicode's lowercase, so an
         // "Ñ" is an "ñ").
         let lower = |w: &Option<String>| w.as_deref().map(|w| w.trim().to_lowercase());
-        let wants = [&wanted.style, &wanted.brand, &wanted.size].map(lower);
+        let wants = [&request.style, &request.brand, &request.size].map(lower);
         let same = |want: &Option<String>, have: &str| {
             want.as_deref().is_none_or(|w| {
                 have.trim()
@@ -414,7 +414,7 @@ impl Listed {
         };
         let sort = ListSort::ALL
             .iter()
-            .position(|s| *s == wanted.sort)
+            .position(|s| *s == request.sort)
             .unwrap_or(0);
         let chosen: Vec<&Entry> = self.orders[sort]
             .iter()
@@ -423,11 +423,11 @@ impl Listed {
             .filter(|e| same(&wants[0], &e.view.style))
             .filter(|e| same(&wants[1], &e.view.brand))
             .filter(|e| same(&wants[2], &e.view.size))
-            .filter(|e| wanted.min_pesos.is_none_or(|m| e.view.price >= m * 100))
-            .filter(|e| wanted.max_pesos.is_none_or(|m| e.view.price <= m * 100))
+            .filter(|e| request.min_pesos.is_none_or(|m| e.view.price >= m * 100))
+            .filter(|e| request.max_pesos.is_none_or(|m| e.view.price <= m * 100))
             .collect();
-        let per_page = wanted.per_page.max(1) as usize;
-        let skip = (wanted.page.max(1) as usize - 1).saturating_mul(per_page);
+        let per_page = request.per_page.max(1) as usize;
+        let skip = (request.page.max(1) as usize - 1).saturating_mul(per_page);
         Page {
             total: chosen.len() as i64,
             products: chosen
@@ -438,7 +438,7 @@ impl Listed {
                 .collect(),
             // The home page's strip reads them with the list's plain first page; every other
             // page of a list would only carry them unread (half its data, at 24 a page).
-            best_sellers: if wanted.is_first_plain() {
+            best_sellers: if request.is_first_plain() {
                 place.best_sellers.clone()
             } else {
                 vec![]

@@ -372,12 +372,12 @@ fn product_list(
     q: &ProductsQuery,
     sort: list::ListSort,
 ) -> Result<ProductList, ApiError> {
-    let wanted = q.list_request(sort)?;
+    let request = q.list_request(sort)?;
     let lookup = Lookup::load(ctx)?;
     let packaging = q.packaging.map(|id| lookup.packaging(id)).transpose()?;
     let listed = list::listed(ctx)?;
     let page = match area_of(ctx, q.barangay)? {
-        Some(area) => listed.page(area, packaging, &wanted),
+        Some(area) => listed.page(area, packaging, &request),
         None => list::Page {
             products: vec![],
             best_sellers: vec![],
@@ -385,7 +385,7 @@ fn product_list(
             total: 0,
         },
     };
-    let per_page = i64::from(wanted.per_page);
+    let per_page = i64::from(request.per_page);
     Ok(ProductList {
         products: page.products,
         recommended_products: vec![],
@@ -394,7 +394,7 @@ fn product_list(
         brands: page.facets.brands.iter().map(|f| f.value.clone()).collect(),
         pages: (page.total + per_page - 1) / per_page,
         total: page.total,
-        page: i64::from(wanted.page),
+        page: i64::from(request.page),
         per_page,
         facets: page.facets,
     })

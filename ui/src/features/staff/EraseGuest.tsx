@@ -64,7 +64,7 @@ function Confirm({ found }: { found: Found & { contact: string } }) {
 }
 
 /** A manager finds a guest's orders by email or mobile and erases their personal data on request. */
-export function GuestData() {
+export function EraseGuest() {
   const contact = usePageParam('contact') ?? '';
   const found = useQuery(guestDataQuery.options(usePage().vars));
   const done = useDone({ erased: "Erased: the guest's orders no longer hold their personal data, and their newsletter signup is gone. The audit log records it." });

@@ -3,7 +3,7 @@ import { usePageParam } from '../../page';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 
 /** The staff's sign-in: email and password; the second factor comes next. */
-export function SignIn() {
+export function Login() {
   const done = useDone({
     password: 'Your password is set. Sign in with your email address and it.',
     'signed-out': 'You have signed out.',

@@ -12,7 +12,7 @@ const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.sta
 export const pages: FeaturePage[] = [
   {
     order: 310,
-    route: route('staff-login', '/staff/login', () => import('./Login').then((m) => m.SignIn), 'Staff Sign In', 'Sign in to the back office.', [], {
+    route: route('staff-login', '/staff/login', () => import('./Login').then((m) => m.Login), 'Staff Sign In', 'Sign in to the back office.', [], {
       ...STAFF,
       actions: [action(calls.staffLogin, '/staff/second-factor')],
     }),
@@ -39,7 +39,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 343,
-    route: route('staff-orders', '/staff/orders', () => import('./orders/Board').then((m) => m.Orders), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
+    route: route('staff-orders', '/staff/orders', () => import('./orders/Board').then((m) => m.Board), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
       ...SIGNED_IN,
       // city and barangay are every page's (the location gate's steps): the board reads them too.
       params: ['status', 'from', 'to', 'how', 'q', 'before'],
@@ -117,7 +117,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354,
-    route: route('staff-cities', '/staff/catalog/cities', () => import('./catalog/Cities').then((m) => m.CitiesPlan), 'Cities of Products', 'What a change of cities does, before it is saved.', [staffMeQuery.template, citiesPlanQuery.template], {
+    route: route('staff-cities', '/staff/catalog/cities', () => import('./catalog/Cities').then((m) => m.Cities), 'Cities of Products', 'What a change of cities does, before it is saved.', [staffMeQuery.template, citiesPlanQuery.template], {
       ...SIGNED_IN,
       params: ['products', 'cities', 'how'],
       missing: '/staff/catalog',
@@ -176,7 +176,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354.9,
-    route: route('staff-guest-data', '/staff/guest-data', () => import('./EraseGuest').then((m) => m.GuestData), "Erase a Guest's Data", "Find a guest's orders by email or mobile and erase their personal data.", [staffMeQuery.template, guestDataQuery.template], {
+    route: route('staff-guest-data', '/staff/guest-data', () => import('./EraseGuest').then((m) => m.EraseGuest), "Erase a Guest's Data", "Find a guest's orders by email or mobile and erase their personal data.", [staffMeQuery.template, guestDataQuery.template], {
       ...SIGNED_IN,
       params: ['contact'],
       missing: '/staff',
@@ -186,7 +186,7 @@ export const pages: FeaturePage[] = [
   {
     order: 354.5,
     // The upload form posts the file to this address (web::import_form).
-    route: route('staff-catalog-file', '/staff/catalog/import', () => import('./catalog/Import').then((m) => m.CatalogFile), 'Catalog File', 'Export and import the catalog file.', [staffMeQuery.template], {
+    route: route('staff-catalog-file', '/staff/catalog/import', () => import('./catalog/Import').then((m) => m.Import), 'Catalog File', 'Export and import the catalog file.', [staffMeQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
     }),

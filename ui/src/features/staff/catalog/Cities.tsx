@@ -25,7 +25,7 @@ function SaveForm({ plan }: { plan: Plan }) {
 }
 
 /** What selling products in more cities, or fewer, changes, before it is saved. */
-export function CitiesPlan() {
+export function Cities() {
   const plan = useQuery(citiesPlanQuery.options(usePage().vars));
   return (
     <StaffPage current="/staff/catalog" id="staff-cities" title="Cities of Products">

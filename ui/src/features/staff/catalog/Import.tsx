@@ -8,7 +8,7 @@ import { draftQuery } from '../queries';
 import { StaffPage } from '../StaffPage';
 
 /** Export, and the upload of a catalog file: checked at once, every problem listed by its record and field. */
-export function CatalogFile() {
+export function Import() {
   const [state, submit] = useAccountForm();
   const problems = state.errors.file ?? [];
   return (

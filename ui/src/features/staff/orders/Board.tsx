@@ -143,7 +143,7 @@ function Table({ board }: { board: BoardPage }) {
 }
 
 /** The orders board: counts per status, filters, and the selected orders moved together. */
-export function Orders() {
+export function Board() {
   const vars = useFilters();
   const page = usePage();
   // Keyed as the server loaded it (the page's own variables). The first page looks again every
