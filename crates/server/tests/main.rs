@@ -10,10 +10,10 @@ mod support;
 
 mod account_pages;
 mod accounts;
+mod accounts_attacks;
 mod api;
 mod api_shopfront;
 mod api_snapshots;
-mod attacker;
 mod cart;
 mod cart_pages;
 mod catalog_forms;

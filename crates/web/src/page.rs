@@ -48,7 +48,7 @@ pub struct Posted {
 }
 
 /// How long a visit waits for the page another visit is rendering before it renders its own.
-const MAKING_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+const MAKER_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Answers a page: from the cache when a guest's page is kept, else planned and rendered; a form
 /// that needs correcting comes back through here with what was entered.
@@ -205,7 +205,7 @@ async fn visited(
     // for that render instead of rendering it again.
     let making = match key {
         Some(k) => {
-            match crate::shared_by_city::kept_or_making(&state.api.cache, k, MAKING_WAIT).await {
+            match crate::shared_by_city::kept_or_duty(&state.api.cache, k, MAKER_WAIT).await {
                 Ok((page, place)) => {
                     let shared = Shared {
                         viewer,

@@ -50,7 +50,7 @@ impl PageCacheEntry {
 /// The page kept under a page's key `key` and its place, or the duty to make it: a key whose
 /// shared page the cache let go is let go too and asked again, so that one asker makes it while
 /// the others wait (as for a page nobody has).
-pub async fn kept_or_making(
+pub async fn kept_or_duty(
     cache: &framework::cache::ResponseCache,
     key: u128,
     wait: std::time::Duration,
@@ -61,7 +61,7 @@ pub async fn kept_or_making(
                 Some(found) => return Ok(found),
                 None => cache.remove(key),
             },
-            Err(making) => return Err(making),
+            Err(duty) => return Err(duty),
         }
     }
     Err(cache.replacing(key))
