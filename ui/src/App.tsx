@@ -22,7 +22,7 @@ function useGuard(member: boolean, guard: string) {
 }
 
 /** The page's route (client.tsx and the server bundle find it in their route tables). */
-type PageRoute = Pick<RouteDef, 'name' | 'guard' | 'params' | 'load'>;
+type PageRoute = Pick<RouteDef, 'name' | 'guard' | 'shell' | 'params' | 'load'>;
 
 /**
  * The app around the page of `route`. It is handed the route rather than importing the route
@@ -54,6 +54,9 @@ export function App({ page: input, route, gate, client }: { page: Omit<Page, 'pa
               <main id="main" className="wrap">
                 {body}
               </main>
+            ) : route.shell === 'own' ? (
+              // The back office draws its own frame (features/staff/StaffShell.tsx): none of the shop's.
+              body
             ) : (
               <>
                 <Layout account={<AccountMenu />} newsletter={<Newsletter />} search={<SearchBox />}>

@@ -39,6 +39,11 @@ export interface RouteDef {
   forms: boolean;
   /** Links the account pages' stylesheet though the page has no forms (an order's page). */
   accountStyles: boolean;
+  /**
+   * The frame around the page: the shop's (header with location, cart and search, footer with the
+   * newsletter) or none, for pages that draw their own (the back office's, features/staff).
+   */
+  shell: 'shop' | 'own';
   title: string;
   description: string;
   data: string[];
@@ -119,7 +124,7 @@ export function action(call: Call<unknown>, done: string, more: Omit<Action, 'ca
 
 const SITE = 'Tala Brewing Co.';
 
-type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'noindex' | 'guard' | 'forms' | 'accountStyles' | 'canonical' | 'missing' | 'signIn' | 'redirect' | 'actions'>> & {
+type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'noindex' | 'guard' | 'forms' | 'accountStyles' | 'shell' | 'canonical' | 'missing' | 'signIn' | 'redirect' | 'actions'>> & {
   /** Query parameters the page reads besides every page's (and `done` on pages with forms). */
   params?: string[];
 };
@@ -145,6 +150,7 @@ export function route(
     noindex: opts.noindex ?? false,
     forms,
     accountStyles: opts.accountStyles ?? false,
+    shell: opts.shell ?? 'shop',
     title: `${title} | ${SITE}`,
     description,
     data,

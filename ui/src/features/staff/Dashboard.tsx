@@ -4,51 +4,95 @@ import { QueryState } from '../../components/QueryState';
 import { formatPhp } from '../../lib/money';
 import { dashboardQuery } from './queries';
 
-const WIDTH = 600;
-const HEIGHT = 160;
+const WIDTH = 640;
+const HEIGHT = 180;
+/** Room for the peso axis on the left and the days below. */
+const LEFT = 72;
+const BOTTOM = 22;
 
-/** The last 30 days' revenue as bars, drawn in the page (on the server too); the table says the same in words. */
+/** The peso axis's top: the least 1, 2, 2.5 or 5 times a power of ten pesos at or above `most` centavos. */
+export function axisTop(most: number): number {
+  const pesos = Math.max(1, most / 100);
+  const power = 10 ** Math.floor(Math.log10(pesos));
+  const step = [1, 2, 2.5, 5, 10].find((m) => m * power >= pesos) ?? 10;
+  return step * power * 100;
+}
+
+/** A peso amount on the axis, whole pesos with thousands as "k" (P12.5k). */
+export function axisLabel(centavos: number): string {
+  const pesos = centavos / 100;
+  if (pesos >= 1000) return `P${Math.round(pesos / 100) / 10}k`;
+  return `P${Math.round(pesos)}`;
+}
+
+/**
+ * The last 30 days' revenue as bars, drawn in the page (on the server too): pesos up the left with
+ * lines across, the days along the bottom (every seventh, and the last); the table below gives
+ * each day's figures in words.
+ */
 function Chart({ days }: { days: DayFigures[] }) {
-  const most = Math.max(1, ...days.map((d) => d.revenue));
-  const bar = WIDTH / days.length;
+  const top = axisTop(Math.max(0, ...days.map((d) => d.revenue)));
+  const plot = WIDTH - LEFT;
+  const bar = plot / Math.max(1, days.length);
+  const y = (centavos: number) => HEIGHT - Math.round((centavos / top) * HEIGHT);
+  const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1].map((f) => f * top);
+  const labelled = days.map((d, i) => ({ d, i })).filter(({ i }) => (days.length - 1 - i) % 7 === 0);
   return (
-    <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 20}`} width="100%" role="img" aria-label={`Revenue a day over the last ${days.length} days; the table below gives each day's figures`}>
+    <svg className="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT + BOTTOM + 8}`} width="100%" role="img" aria-label={`Revenue a day over the last ${days.length} days, up to ${axisLabel(top)} a day; the table below gives each day's figures`}>
+      {ticks.map((t) => (
+        <g key={t}>
+          <line x1={LEFT} y1={y(t) + 4} x2={WIDTH} y2={y(t) + 4} stroke={t === 0 ? '#5f574c' : '#e4d9c6'} />
+          <text x={LEFT - 6} y={y(t) + 8} fontSize={12} fill="#5f574c" textAnchor="end">
+            {axisLabel(t)}
+          </text>
+        </g>
+      ))}
       {days.map((d, i) => {
-        const h = Math.round((d.revenue / most) * HEIGHT);
-        return <rect key={d.day} x={i * bar + 1} y={HEIGHT - h} width={bar - 2} height={h} fill="#8a4b08" />;
+        const h = HEIGHT - y(d.revenue);
+        return (
+          <rect key={d.day} x={LEFT + i * bar + 1} y={y(d.revenue) + 4} width={Math.max(1, bar - 2)} height={h} fill="#8a4b08">
+            <title>{`${d.day}: ${d.orders} orders, ${formatPhp(d.revenue)}`}</title>
+          </rect>
+        );
       })}
-      <line x1={0} y1={HEIGHT} x2={WIDTH} y2={HEIGHT} stroke="#5f574c" />
-      <text x={0} y={HEIGHT + 16} fontSize={12} fill="#5f574c">
-        {days[0]?.day}
-      </text>
-      <text x={WIDTH} y={HEIGHT + 16} fontSize={12} fill="#5f574c" textAnchor="end">
-        {days[days.length - 1]?.day}
-      </text>
+      {labelled.map(({ d, i }) => (
+        <text key={d.day} x={LEFT + i * bar + bar / 2} y={HEIGHT + BOTTOM} fontSize={12} fill="#5f574c" textAnchor={i === days.length - 1 ? 'end' : 'middle'}>
+          {d.day.slice(5)}
+        </text>
+      ))}
     </svg>
   );
 }
 
+/** Each day's figures, folded away under the chart: the chart says the month at a glance. */
 function DaysTable({ days }: { days: DayFigures[] }) {
   return (
-    <table>
-      <caption>Orders and revenue a day (Manila), newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Day</th>
-          <th scope="col">Orders</th>
-          <th scope="col">Revenue</th>
-        </tr>
-      </thead>
-      <tbody>
-        {[...days].reverse().map((d) => (
-          <tr key={d.day}>
-            <td>{d.day}</td>
-            <td>{d.orders}</td>
-            <td>{formatPhp(d.revenue)}</td>
+    <details className="days-table">
+      <summary>{`Each day's orders and revenue (${days.length} days)`}</summary>
+      <table className="staff-table">
+        <caption>Orders and revenue a day (Manila), newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col" className="num">
+              Orders
+            </th>
+            <th scope="col" className="num">
+              Revenue
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {[...days].reverse().map((d) => (
+            <tr key={d.day}>
+              <td className="nowrap">{d.day}</td>
+              <td className="num">{d.orders}</td>
+              <td className="num">{formatPhp(d.revenue)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }
 
@@ -59,29 +103,37 @@ export function Dashboard() {
     <QueryState query={dashboard} loading="Loading today's figures…" error="We could not load the figures. Please reload the page." retry>
       {(d) => (
         <>
-          <h2>Today</h2>
-          <p>{`${d.today.orders} orders, ${formatPhp(d.today.revenue)} (${d.today.day})`}</p>
-          <h2>Waiting</h2>
-          <ul>
-            {d.waiting.map((w) => (
-              <li key={w.status.status}>
-                <a href={`/staff/orders?status=${w.status.status}`}>{`${w.status.label}: ${w.count}`}</a>
-              </li>
-            ))}
-          </ul>
-          <h2>Runs out</h2>
-          {d.runs_out.length === 0 ? (
-            <p className="empty">No run is out.</p>
-          ) : (
-            <ul>
-              {d.runs_out.map((r) => (
-                <li key={r.id}>
-                  <a href={`/staff/runs/${r.id}`}>{`Run ${r.id}, ${r.rider} (${r.day})`}</a>
-                  {`: ${r.delivered + r.failed} of ${r.stops} stops ended (${r.delivered} delivered, ${r.failed} failed)`}
-                </li>
-              ))}
-            </ul>
-          )}
+          <div className="dash-cards">
+            <section aria-labelledby="dash-today">
+              <h2 id="dash-today">Today</h2>
+              <p>{`${d.today.orders} orders, ${formatPhp(d.today.revenue)} (${d.today.day})`}</p>
+            </section>
+            <section aria-labelledby="dash-waiting">
+              <h2 id="dash-waiting">Waiting</h2>
+              <ul>
+                {d.waiting.map((w) => (
+                  <li key={w.status.status}>
+                    <a href={`/staff/orders?status=${w.status.status}`}>{`${w.status.label}: ${w.count}`}</a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <section aria-labelledby="dash-runs">
+              <h2 id="dash-runs">Runs out</h2>
+              {d.runs_out.length === 0 ? (
+                <p className="empty">No run is out.</p>
+              ) : (
+                <ul>
+                  {d.runs_out.map((r) => (
+                    <li key={r.id}>
+                      <a href={`/staff/runs/${r.id}`}>{`Run ${r.id}, ${r.rider} (${r.day})`}</a>
+                      {`: ${r.delivered + r.failed} of ${r.stops} stops ended (${r.delivered} delivered, ${r.failed} failed)`}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          </div>
           <h2>The last 30 days</h2>
           <Chart days={d.days} />
           <h3>Top products</h3>

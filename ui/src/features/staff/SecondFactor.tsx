@@ -3,6 +3,7 @@ import { calls, type Enrollment, type QrCode } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { Field, FormCall, FormMessage, useAccountForm } from '../../components/form';
 import { enrollmentQuery } from './queries';
+import { StaffShell } from './StaffShell';
 
 /** The QR code of the authenticator app's key, drawn from the server's squares (a quiet zone of 4). */
 function Qr({ qr }: { qr: QrCode }) {
@@ -48,26 +49,28 @@ export function SecondFactor() {
   const state = useQuery(enrollmentQuery.options());
   const [form, submit] = useAccountForm();
   return (
-    <section className="account-page" aria-labelledby="second-factor-title">
-      <h1 id="second-factor-title">Second Factor</h1>
-      <QueryState query={state} loading="Loading…" error="We could not load this step. Please reload the page." retry>
-        {(s) => (
-          <>
-            {s.enrollment ? <SetUp enrollment={s.enrollment} /> : <p>Enter the 6-digit code your authenticator app shows, or one of your recovery codes.</p>}
-            <form method="post" action="/staff/second-factor" onSubmit={submit} noValidate>
-              <FormCall call={calls.staffSecondFactor} />
-              <Field name="code" label="Code from your app (or a recovery code)" autoComplete="one-time-code" inputMode="numeric" state={form} required />
-              <FormMessage state={form} fields={['code']} />
-              <button type="submit" disabled={form.busy}>
-                {form.busy ? 'Checking…' : 'Continue'}
-              </button>
-            </form>
-          </>
-        )}
-      </QueryState>
-      <p>
-        <a href="/staff/login">Sign in again</a>
-      </p>
-    </section>
+    <StaffShell section="/staff/second-factor" here="/staff/second-factor">
+      <section className="account-page" aria-labelledby="second-factor-title">
+        <h1 id="second-factor-title">Second Factor</h1>
+        <QueryState query={state} loading="Loading…" error="We could not load this step. Please reload the page." retry>
+          {(s) => (
+            <>
+              {s.enrollment ? <SetUp enrollment={s.enrollment} /> : <p>Enter the 6-digit code your authenticator app shows, or one of your recovery codes.</p>}
+              <form method="post" action="/staff/second-factor" onSubmit={submit} noValidate>
+                <FormCall call={calls.staffSecondFactor} />
+                <Field name="code" label="Code from your app (or a recovery code)" autoComplete="one-time-code" inputMode="numeric" state={form} required />
+                <FormMessage state={form} fields={['code']} />
+                <button type="submit" disabled={form.busy}>
+                  {form.busy ? 'Checking…' : 'Continue'}
+                </button>
+              </form>
+            </>
+          )}
+        </QueryState>
+        <p>
+          <a href="/staff/login">Sign in again</a>
+        </p>
+      </section>
+    </StaffShell>
   );
 }

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AuditEntry, StaffMember } from '../../api/contract.gen';
+import type { AuditEntry } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { DoneMessage, useDone } from '../../components/form';
 import { fillTemplate } from '../../lib/keys';
 import { usePage, usePageParam } from '../../page';
 import { auditQuery, staffMeQuery } from './queries';
 import { Dashboard } from './Dashboard';
+import { Filter, StaffFilters } from './StaffFilters';
 import { StaffPage } from './StaffPage';
-
-export const ROLE_NAMES: Record<StaffMember['role'], string> = { manager: 'Manager', dispatcher: 'Dispatcher', rider: 'Rider' };
+import { ROLE_NAMES } from './StaffShell';
 
 export function StaffHome() {
   const me = useQuery(staffMeQuery.options());
@@ -51,18 +51,18 @@ export function AuditLog() {
   const older = (before: number) => fillTemplate('/staff/audit?before={before}&staff={staff}&action={action}', { ...vars, before: String(before) });
   return (
     <StaffPage current="/staff/audit" id="staff-audit" title="Audit Log">
-      <form method="get" action="/staff/audit" className="inline-form">
-        <label htmlFor="audit-action">Kind of write</label>
-        <input id="audit-action" name="action" defaultValue={vars.action} placeholder="staff.role" />
-        <label htmlFor="audit-staff">Staff id</label>
-        <input id="audit-staff" name="staff" inputMode="numeric" defaultValue={vars.staff} />
-        <button type="submit">Filter</button>
-        {(vars.action || vars.staff) && <a href="/staff/audit">Show all</a>}
-      </form>
+      <StaffFilters action="/staff/audit" label="Filter the log" clear={Boolean(vars.action || vars.staff)}>
+        <Filter id="audit-action" label="Kind of write">
+          <input id="audit-action" name="action" defaultValue={vars.action} placeholder="staff.role" />
+        </Filter>
+        <Filter id="audit-staff" label="Staff id">
+          <input id="audit-staff" name="staff" inputMode="numeric" defaultValue={vars.staff} />
+        </Filter>
+      </StaffFilters>
       <QueryState query={log} loading="Loading the log…" error="We could not load the log. Please reload the page." retry isEmpty={(l) => l.entries.length === 0} empty="Nothing recorded here.">
         {(l) => (
           <>
-            <table>
+            <table className="staff-table cards">
               <caption>Staff writes, newest first (Manila time)</caption>
               <thead>
                 <tr>
@@ -76,11 +76,11 @@ export function AuditLog() {
               <tbody>
                 {l.entries.map((e) => (
                   <tr key={e.id}>
-                    <td>{e.at_manila}</td>
-                    <td>{e.actor}</td>
-                    <td>{e.action}</td>
-                    <td>{e.subject}</td>
-                    <td>
+                    <td className="nowrap">{e.at_manila}</td>
+                    <td data-label="Who">{e.actor}</td>
+                    <td data-label="What">{e.action}</td>
+                    <td data-label="Subject">{e.subject}</td>
+                    <td data-label="Change">
                       <Change entry={e} />
                     </td>
                   </tr>

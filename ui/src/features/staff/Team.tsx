@@ -4,7 +4,7 @@ import { calls, type StaffMember } from '../../api/contract.gen';
 import { QueryState } from '../../components/QueryState';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../components/form';
 import { staffMeQuery, teamQuery } from './queries';
-import { ROLE_NAMES } from './StaffHome';
+import { ROLE_NAMES } from './StaffShell';
 import { StaffPage } from './StaffPage';
 
 const ROLES = Object.keys(ROLE_NAMES) as StaffMember['role'][];

@@ -6,7 +6,7 @@ import { calls } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
 import { auditQuery, bannersEditQuery, boardQuery, calendarQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, guestDataQuery, maintenanceQuery, productQuery, promosEditQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
-const STAFF = { forms: true, sitemap: false, policy: false } as const;
+const STAFF = { forms: true, sitemap: false, policy: false, shell: 'own' } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
 
 export const pages: FeaturePage[] = [

@@ -7,6 +7,7 @@ import { fillTemplate } from '../../../lib/keys';
 import { formatPhp } from '../../../lib/money';
 import { usePage, usePageParam } from '../../../page';
 import { boardQuery } from '../queries';
+import { Filter, StaffFilters } from '../StaffFilters';
 import { StaffPage } from '../StaffPage';
 
 /** How often the board's first page looks for new orders. */
@@ -34,8 +35,8 @@ function boardLink(vars: Record<string, string | undefined>, changes: Record<str
 
 function Counts({ counts, vars }: { counts: StatusCount[]; vars: Record<string, string | undefined> }) {
   return (
-    <nav aria-label="Orders by status">
-      <ul className="inline-form">
+    <nav aria-label="Orders by status" className="status-tabs">
+      <ul>
         <li>
           <a href={boardLink(vars, { status: undefined })} aria-current={vars.status ? undefined : 'page'}>
             All
@@ -44,7 +45,7 @@ function Counts({ counts, vars }: { counts: StatusCount[]; vars: Record<string, 
         {counts.map((c) => (
           <li key={c.status.status}>
             <a href={boardLink(vars, { status: c.status.status })} aria-current={vars.status === c.status.status ? 'page' : undefined}>
-              {`${c.status.label} (${c.count})`}
+              {c.status.label} <span className="count">{`(${c.count})`}</span>
             </a>
           </li>
         ))}
@@ -59,33 +60,38 @@ function Counts({ counts, vars }: { counts: StatusCount[]; vars: Record<string, 
  */
 function Filters({ vars, board }: { vars: Record<string, string | undefined>; board: BoardPage }) {
   const barangays = board.barangays;
+  const filtered = Boolean(vars.q || vars.from || vars.to || vars.how || vars.city);
   return (
-    <form method="get" action="/staff/orders" className="inline-form" aria-label="Filter the orders">
+    <StaffFilters action="/staff/orders" label="Filter the orders" clear={filtered}>
       {vars.status && <input type="hidden" name="status" value={vars.status} />}
-      <label htmlFor="board-q">Order number, name or mobile</label>
-      <input id="board-q" name="q" defaultValue={vars.q} />
-      <label htmlFor="board-from">Placed from</label>
-      <input id="board-from" name="from" type="date" defaultValue={vars.from} />
-      <label htmlFor="board-to">to</label>
-      <input id="board-to" name="to" type="date" defaultValue={vars.to} />
-      <label htmlFor="board-how">Delivery or pickup</label>
-      <select id="board-how" name="how" defaultValue={vars.how ?? ''}>
-        <option value="">Both</option>
-        <option value={String(DELIVERY)}>Delivery</option>
-        <option value={String(PICKUP)}>Pickup</option>
-      </select>
-      <label htmlFor="board-city">City</label>
-      <select id="board-city" name="city" defaultValue={vars.city ?? ''}>
-        <option value="">All cities</option>
-        {board.cities.map((c) => (
-          <option key={c.id} value={String(c.id)}>
-            {c.name}
-          </option>
-        ))}
-      </select>
+      <Filter id="board-q" label="Order number, name or mobile">
+        <input id="board-q" name="q" defaultValue={vars.q} />
+      </Filter>
+      <Filter id="board-from" label="Placed from">
+        <input id="board-from" name="from" type="date" defaultValue={vars.from} />
+      </Filter>
+      <Filter id="board-to" label="to">
+        <input id="board-to" name="to" type="date" defaultValue={vars.to} />
+      </Filter>
+      <Filter id="board-how" label="Delivery or pickup">
+        <select id="board-how" name="how" defaultValue={vars.how ?? ''}>
+          <option value="">Both</option>
+          <option value={String(DELIVERY)}>Delivery</option>
+          <option value={String(PICKUP)}>Pickup</option>
+        </select>
+      </Filter>
+      <Filter id="board-city" label="City">
+        <select id="board-city" name="city" defaultValue={vars.city ?? ''}>
+          <option value="">All cities</option>
+          {board.cities.map((c) => (
+            <option key={c.id} value={String(c.id)}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </Filter>
       {vars.city && barangays.length > 0 && (
-        <>
-          <label htmlFor="board-barangay">Barangay</label>
+        <Filter id="board-barangay" label="Barangay">
           <select id="board-barangay" name="barangay" defaultValue={vars.barangay ?? ''}>
             <option value="">All barangays of the city</option>
             {barangays.map((b) => (
@@ -94,17 +100,16 @@ function Filters({ vars, board }: { vars: Record<string, string | undefined>; bo
               </option>
             ))}
           </select>
-        </>
+        </Filter>
       )}
-      <button type="submit">Filter</button>
-      <a href="/staff/orders">Clear</a>
-    </form>
+    </StaffFilters>
   );
 }
 
+/** The orders, one line each on a desk (the address cut short, whole on hover), a card each on a phone. */
 function Table({ board }: { board: BoardPage }) {
   return (
-    <table>
+    <table className="staff-table cards">
       <caption>Orders, newest first (Manila time)</caption>
       <thead>
         <tr>
@@ -115,26 +120,38 @@ function Table({ board }: { board: BoardPage }) {
           <th scope="col">How</th>
           <th scope="col">Contact</th>
           <th scope="col">Where</th>
-          <th scope="col">Total</th>
+          <th scope="col" className="num">
+            Total
+          </th>
         </tr>
       </thead>
       <tbody>
         {board.orders.map((o) => (
           <tr key={o.id}>
-            <td>
+            <td className="select">
               <input type="checkbox" name="order_ids" value={String(o.id)} aria-label={`Select ${o.number}`} />
             </td>
-            <td>
+            <td className="nowrap">
               <a href={`/staff/orders/${o.id}`}>{o.number}</a>
             </td>
-            <td>{o.placed_at}</td>
-            <td>{o.status.label}</td>
-            <td>{o.fulfillment}</td>
-            <td>
+            <td className="nowrap" data-label="Placed">
+              {o.placed_at}
+            </td>
+            <td className="nowrap" data-label="Status">
+              {o.status.label}
+            </td>
+            <td className="nowrap" data-label="How">
+              {o.fulfillment}
+            </td>
+            <td className="nowrap" data-label="Contact">
               {o.contact_name} <a href={`tel:${o.mobile}`}>{o.mobile}</a>
             </td>
-            <td>{o.place}</td>
-            <td>{formatPhp(o.total)}</td>
+            <td className="clip" title={o.place} data-label="Where">
+              {o.place}
+            </td>
+            <td className="num" data-label="Total">
+              {formatPhp(o.total)}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -164,7 +181,7 @@ export function Board() {
         {(b) => (
           <>
             <Counts counts={b.counts} vars={vars} />
-            <p>
+            <p className="board-refresh">
               <a href={boardLink(vars, {})}>Refresh</a>
             </p>
             <Filters vars={vars} board={b} />
