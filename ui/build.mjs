@@ -160,7 +160,7 @@ const browserRoute = (route) => {
   const load = `() => import(${JSON.stringify('./' + page.source)}).then((m) => m[${JSON.stringify(page.name)}])`;
   // The lists of parameters, each written once (most pages read the same).
   const params = `P${paramLists.indexOf(JSON.stringify(route.params))}`;
-  return `{ name: ${JSON.stringify(route.name)}, guard: ${JSON.stringify(route.guard)}, shell: ${JSON.stringify(route.shell)}, params: ${params}, load: ${load} }`;
+  return `{ name: ${JSON.stringify(route.name)}, guard: ${JSON.stringify(route.guard)},${route.shell === 'shop' ? '' : ` shell: ${JSON.stringify(route.shell)},`} params: ${params}, load: ${load} }`;
 };
 const browserRoutes = {
   name: 'browser-routes',

@@ -56,6 +56,15 @@ for (const js of [true, false]) {
       await page.getByText('Signed in as').waitFor();
       await ready();
       await noViolations(page, js, 'back office');
+      // The back office's own frame: who is signed in and as what, the manager's links, and
+      // nothing of the shop's (location, cart, search, newsletter, footer).
+      const banner = page.getByRole('banner');
+      assert.match(await banner.textContent(), /Back Office.*Dora Reyes, Manager.*Sign Out/s);
+      const links = await page.getByRole('navigation', { name: 'Back office' }).getByRole('link').allTextContents();
+      assert.deepEqual(links, ['Dashboard', 'Orders', 'Runs', 'Day Report', 'Catalog', 'Staff', 'Audit Log', 'Guest Data', 'Maintenance']);
+      for (const shop of ['.site-header', '.site-footer', 'form[role="search"]', 'a.cart-link', '.newsletter', '.topbar']) {
+        assert.equal(await page.locator(shop).count(), 0, `no ${shop} in the back office`);
+      }
       await page.getByRole('link', { name: 'Audit Log' }).click();
       await page.getByRole('cell', { name: 'staff.second_factor' }).first().waitFor();
       await ready();
@@ -81,6 +90,14 @@ test('a dispatcher sees a new order appear on the board and the tab count it, Ja
     await page.getByRole('link', { name: first }).waitFor();
     assert.match(await page.title(), /^\(\d+\) Orders/);
     await noViolations(page, true, 'orders board');
+    // On a desk an order is one line; on a phone a card, and the page is no wider than the phone.
+    const row = page.getByRole('row', { name: new RegExp(first) });
+    const line = await row.boundingBox();
+    assert.ok(line.height < 60, `an order's row is one line on a desk (${line.height} px high)`);
+    await page.setViewportSize({ width: 360, height: 740 });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'the board fits a 360 px phone');
+    await noViolations(page, true, 'orders board on a phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
     // A new order shows up on its own (the board looks again every 15 seconds).
     const second = await guestOrder('ben-board@example.com');
     await page.getByRole('link', { name: second }).waitFor({ timeout: 25_000 });
@@ -91,6 +108,23 @@ test('a dispatcher sees a new order appear on the board and the tab count it, Ja
     await page.getByRole('button', { name: 'Move Selected' }).click();
     await page.waitForURL(/done=moved/);
     await page.getByText('The orders were moved.').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test('a rider’s back office offers only their runs, and fits a 360 px phone', async () => {
+  const { context, page } = await staffSignedIn('rita@tala.example', 'rider', 'Rita Santos', 'rita-rides-the-route-9', true);
+  try {
+    await page.setViewportSize({ width: 360, height: 740 });
+    const nav = page.getByRole('navigation', { name: 'Back office' });
+    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Home', 'My Runs']);
+    assert.match(await page.getByRole('banner').textContent(), /Rita Santos, Rider/);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'the page fits a 360 px phone');
+    // The page starts near the top of the screen: the frame takes at most a fifth of it.
+    const main = await page.locator('main').boundingBox();
+    assert.ok(main.y < 150, `the page starts ${main.y} px down`);
+    await noViolations(page, true, 'a rider’s back office on a phone');
   } finally {
     await context.close();
   }

@@ -21,8 +21,8 @@ function useGuard(member: boolean, guard: string) {
   }, [member, guard]);
 }
 
-/** The page's route (client.tsx and the server bundle find it in their route tables). */
-type PageRoute = Pick<RouteDef, 'name' | 'guard' | 'shell' | 'params' | 'load'>;
+/** The page's route (client.tsx and the server bundle find it in their route tables; the browser's says `shell` only where it is not the shop's). */
+type PageRoute = Pick<RouteDef, 'name' | 'guard' | 'params' | 'load'> & Partial<Pick<RouteDef, 'shell'>>;
 
 /**
  * The app around the page of `route`. It is handed the route rather than importing the route
