@@ -86,3 +86,24 @@ test("every route loads its page, which renders from then on", async () => {
     assert.equal(await loadPage(r), page, `${r.name}: loaded once`);
   }
 });
+
+test("every form's next address names only what the server can fill: the page's own path, or the call's", () => {
+  // The server fills a `{name}` of an action's `done` from the form's field of that name, else from
+  // the page's own path (web::form::filled). A form sends its call's path parameters (the call
+  // needs them), so those and the page's own are the names that are always there; any other would
+  // reach the browser as `{name}` (an order's Mark buttons once landed on /staff/orders/%7BorderId%7D).
+  const names = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  let checked = 0;
+  for (const r of [...routes, notFoundRoute, maintenanceRoute]) {
+    for (const a of r.actions) {
+      const call = calls[a.call as keyof typeof calls];
+      assert.ok(call, `${r.name}: ${a.call} is no call of the contract`);
+      const known = new Set([...names(r.path), ...names(call.key)]);
+      for (const to of [a.done, ...Object.values(a.doneBy?.to ?? {}), ...(a.answerTo ?? []).map((t) => t.to)]) {
+        for (const n of names(to)) assert.ok(known.has(n), `${r.name}: after ${a.call}, ${to} names {${n}}, which neither ${r.path} nor the call's ${call.key} has`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 40, `${checked} addresses checked`);
+});

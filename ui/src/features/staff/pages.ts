@@ -171,7 +171,7 @@ export const pages: FeaturePage[] = [
     route: route('staff-maintenance', '/staff/maintenance', () => import('./Maintenance').then((m) => m.Maintenance), 'Maintenance', 'Close the store for maintenance, or open it again.', [staffMeQuery.template, maintenanceQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
-      actions: [...SIGNED_IN.actions, action(calls.staffMaintenanceSet, '/staff/maintenance?done={on}')],
+      actions: [...SIGNED_IN.actions, action(calls.staffMaintenanceSet, '/staff/maintenance', { doneBy: { field: 'on', to: { true: '/staff/maintenance?done=true', false: '/staff/maintenance?done=false' } } })],
     }),
   },
   {
