@@ -61,8 +61,8 @@ test-e2e: build-ui chromium
 	$(CARGO) build -p server -p fixtures
 	cd $(UI) && node --test --test-concurrency=1 e2e/
 
-# The pictures of the back office in docs/back-office.md (docs/screenshots: the board, a run sheet, the
-# dashboard), taken by the runs' browser test as it goes.
+# The pictures of the back office in docs/back-office.md (docs/screenshots: the board, a run sheet, a
+# rider's stop, the dashboard), taken by the runs' browser test as it goes.
 screenshots: build-ui chromium
 	$(CARGO) build -p server
 	mkdir -p docs/screenshots

@@ -98,10 +98,6 @@ export async function axeViolations(page) {
   });
 }
 
-/**
- * A member of staff added from the command line (`role`), who chooses `password` by the mailed
- * link and signs in with both factors in a new context (JavaScript `js`): the signed-in page.
- */
 /** Asserts axe finds nothing on the page (with JavaScript on: axe runs in the page); `where` names it. */
 export async function noViolations(page, js, where) {
   if (!js) return;
@@ -120,10 +116,15 @@ export async function screenshot(page, name) {
   return true;
 }
 
-export async function staffSignedIn(email, role, name, password, js) {
+/**
+ * A member of staff added from the command line (`role`), who chooses `password` by the mailed
+ * link and signs in with both factors in a new context (JavaScript `js`, and `contextOptions` such
+ * as a phone's viewport): the signed-in page.
+ */
+export async function staffSignedIn(email, role, name, password, js, contextOptions = {}) {
   store.command(['staff', 'add', email, '--role', role, '--name', name]);
   const link = await store.mailedLink(email, '/staff/password\\?token=');
-  const context = await newContext([], { javaScriptEnabled: js, bypassCSP: true });
+  const context = await newContext([], { javaScriptEnabled: js, bypassCSP: true, ...contextOptions });
   const page = await context.newPage();
   const ready = async () => {
     if (js) await hydrated(page);

@@ -2,12 +2,47 @@
 // delivery orders, plans a run for a rider, orders its stops, opens the pick list and the run
 // sheet, and sends it out; the rider, on their own session, delivers one stop and fails the other;
 // the dispatcher closes the run on the cash handed in and reads the day report (with its CSV).
-// axe finds nothing on the runs' pages (with JavaScript on, where it can run).
+// The rider's phone (360 px) shows one stop at a time, whose cash and empties they type, and lands
+// on the next stop after each. axe finds nothing on the runs' pages (with JavaScript on, where it
+// can run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guestOrder, noViolations, screenshot, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
+
+/** The rider's phone. */
+const PHONE = { width: 360, height: 740 };
+
+/**
+ * The rider's run as it is out, at 360 px: one stop in full (`title`), with a call and a map
+ * link, and one form; the `coming` stops folded under it; every tap target at least 44 px high;
+ * nothing wider than the screen; the current stop in view (where ending a stop lands).
+ */
+async function riderStop(page, title, coming) {
+  const stop = page.locator('#current-stop');
+  await stop.getByRole('heading', { name: title }).waitFor();
+  assert.equal(await page.locator('form.end-stop:visible').count(), 1, 'one stop’s form at a time');
+  assert.equal(await stop.locator('form.end-stop').count(), 1, 'the current stop’s form');
+  assert.equal(await stop.getByRole('link', { name: 'Call 09171234567' }).getAttribute('href'), 'tel:09171234567');
+  const map = await stop.getByRole('link', { name: /^Map of Unit 5B, 12 Jupiter St\./ }).getAttribute('href');
+  assert.match(map, /^https:\/\/www\.google\.com\/maps\/search\/\?api=1&query=Unit%205B%2C%2012%20Jupiter%20St\.%2C%20/);
+  const folded = page.getByRole('region', { name: /^Coming next/ }).locator('summary');
+  assert.deepEqual((await folded.allTextContents()).map((t) => t.replace(/^.*, /, '')), coming);
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll('#current-stop :is(a, button, input, select), .rider-list summary')]
+      .filter((e) => e.getClientRects().length > 0)
+      .map((e) => ({ name: e.textContent.trim() || e.id, height: e.getBoundingClientRect().height }))
+      .filter((b) => b.height < 44),
+  );
+  assert.deepEqual(small, [], 'every tap target is 44 px high or more');
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= PHONE.width, `nothing spills sideways (${wide} px)`);
+  if (page.url().includes('#current-stop')) {
+    const top = await stop.evaluate((e) => e.getBoundingClientRect().top);
+    assert.ok(top >= -1 && top < PHONE.height / 2, `the page lands on the current stop (${top} px from the top)`);
+  }
+}
 
 for (const js of [true, false]) {
   const on = js ? 'js' : 'nojs';
@@ -15,7 +50,7 @@ for (const js of [true, false]) {
     const first = await guestOrder(`ana-run-${on}@example.com`, 'Ana Santos', '192.0.2.78');
     const second = await guestOrder(`ben-run-${on}@example.com`, 'Ben Cruz', '192.0.2.78');
     const desk = await staffSignedIn(`desk-${on}@tala.example`, 'dispatcher', 'Dina Desk', 'dina-dispatches-kegs-9', js);
-    const rider = await staffSignedIn(`rider-${on}@tala.example`, 'rider', `Rico Rider ${on}`, 'rico-rides-the-route-9', js);
+    const rider = await staffSignedIn(`rider-${on}@tala.example`, 'rider', `Rico Rider ${on}`, 'rico-rides-the-route-9', js, { viewport: PHONE });
     const problems = [];
     for (const p of [desk.page, rider.page]) p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     try {
@@ -74,6 +109,10 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Send Out' }).click();
       await page.waitForURL(/done=sent/);
       await page.getByText('The run is out').waitFor();
+      // The dispatcher sees every stop, each with one form whose cash is typed.
+      await desk.ready();
+      assert.equal(await page.locator('form.end-stop').count(), 2, 'a form for each open stop');
+      for (const field of await page.getByLabel('Cash received (pesos)').all()) assert.equal(await field.inputValue(), '');
       if (js && process.env.SCREENSHOTS) {
         await page.goto(`${store.base}/staff`);
         await desk.ready();
@@ -89,24 +128,42 @@ for (const js of [true, false]) {
       assert.equal(await rp.getByRole('button', { name: 'Plan Run' }).count(), 0, 'a rider plans nothing');
       await rp.getByRole('link', { name: /^Run \d+$/ }).click();
       await rider.ready();
-      await noViolations(rp, js, 'the rider’s run');
-      const delivered = rp.getByRole('group', { name: `Delivered ${second}` });
-      await delivered.getByLabel('Cash received (pesos)').fill('abc');
-      await delivered.getByRole('button', { name: 'Mark Delivered' }).click();
+      await riderStop(rp, `Stop 1 of 2: ${second}`, [first]);
+      await noViolations(rp, js, 'the rider’s run at 360 px');
+      if (js) await screenshot(rp, 'rider-stop');
+      // Cash and empties are typed, never filled in: a stop refuses no cash, and cash not in pesos.
+      const stop = rp.locator('#current-stop');
+      const cash = stop.getByLabel('Cash received (pesos)');
+      assert.equal(await cash.inputValue(), '', 'the cash received comes empty');
+      assert.equal(await stop.getByLabel('Empty cases taken back').inputValue(), '', 'the empties come empty');
+      const collect = (await stop.getByText(/^Collect P[\d,.]+$/).textContent()).replace(/^Collect /, '');
+      await stop.getByRole('button', { name: `Mark Delivered ${second}` }).click();
+      await rp.getByText('Give the cash received, in pesos (0 if none).').waitFor();
+      await rider.ready();
+      await cash.fill('abc');
+      await stop.getByRole('button', { name: `Mark Delivered ${second}` }).click();
       await rp.getByText('Give the cash received in pesos').first().waitFor();
       await rider.ready();
-      const again = rp.getByRole('group', { name: `Delivered ${second}` });
-      const total = await rp.locator(`#stop-${second.replace(/\D/g, '').replace(/^0+/, '')} strong`).textContent();
-      await again.getByLabel('Cash received (pesos)').fill(total.replace(/^Collect (P[\d,.]+) cash$/, '$1'));
-      await again.getByRole('button', { name: 'Mark Delivered' }).click();
-      await rp.waitForURL(/done=ended/);
+      await cash.fill(collect);
+      await stop.getByLabel('Empty cases taken back').fill('0');
+      await stop.getByRole('button', { name: `Mark Delivered ${second}` }).click();
+      // It lands on the next stop, saying which one ended and how.
+      await rp.waitForURL(/done=ended&stop=\d+#current-stop$/);
       await rider.ready();
-      const failed = rp.getByRole('group', { name: `Failed ${first}` });
-      await failed.getByLabel('Why').selectOption('Nobody at the address');
-      await failed.getByLabel('Note (optional)').fill('Guard says they moved');
-      await failed.getByRole('button', { name: 'Mark Failed' }).click();
-      await rp.waitForURL(/done=ended/);
-      await rp.getByText('Failed: Nobody at the address (Guard says they moved)').waitFor();
+      await rp.getByText(`Stop 1, ${second}, was marked delivered.`).waitFor();
+      await riderStop(rp, `Stop 2 of 2: ${first}`, []);
+      const ended = rp.getByRole('region', { name: 'Ended (1)' });
+      await ended.getByText(`Delivered: ${collect} received, 0 empty case(s) back.`).waitFor();
+      // Failed: the same form, its other button; the cash left empty.
+      await stop.getByLabel('Why').selectOption('Nobody at the address');
+      await stop.getByLabel('Note (optional)').fill('Guard says they moved');
+      await stop.getByRole('button', { name: `Mark Failed ${first}` }).click();
+      await rp.waitForURL(/done=ended&stop=\d+#current-stop$/);
+      await rider.ready();
+      await rp.getByText(`Stop 2, ${first}, was marked failed: it waits for another run.`).waitFor();
+      await rp.getByText(/^Every stop has ended\. Hand in P[\d,.]+ cash and 0 empty case\(s\) at the depot\.$/).waitFor();
+      await rp.getByRole('region', { name: 'Ended (2)' }).getByText('Failed: Nobody at the address (Guard says they moved)').waitFor();
+      await noViolations(rp, js, 'the rider’s ended run at 360 px');
 
       // The dispatcher closes the run on the cash handed in, and reads the day.
       await page.goto(runUrl);

@@ -178,8 +178,8 @@ async function member(who) {
  * A manager signed in through the API as the back office's pages do it: the mailed link's
  * password, then the second factor set up with a code of its key.
  */
-async function staffMember(email) {
-  store.command(['staff', 'add', email, '--role', 'manager', '--name', 'Vera Cruz']);
+async function staffMember(email, role = 'manager', name = 'Vera Cruz') {
+  store.command(['staff', 'add', email, '--role', role, '--name', name]);
   const token = new URL(await store.mailedLink(email, '/staff/password\\?token=')).searchParams.get('token');
   const ctx = await visitor();
   const chosen = await ctx.post('/api/v1/staff/password', { data: { token, password: 'valid-staff-html-26' } });
@@ -349,12 +349,12 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   const vera = await staffMember('vera.validity@example.com');
   const orderId = /^\/active-order\/(\d+)/.exec(guestOrder)?.[1];
   // A run of the guest's order (confirmed) for a rider: its page, pick list and run sheet.
-  store.command(['staff', 'add', 'val.rider@example.com', '--role', 'rider', '--name', 'Val Rider']);
+  const val = await staffMember('val.rider@example.com', 'rider', 'Val Rider');
   const plan = await (await vera.get('/api/v1/staff/runs')).json();
   const confirmed = await vera.post('/api/v1/staff/orders/status', { data: { order_ids: [Number(orderId)], status: 'confirmed' } });
   assert.equal(confirmed.status(), 200, await confirmed.text());
   await post(vera, 'staff, a run without a rider', '/staff/runs', 'staffRunCreate', { day: plan.today }, 422);
-  const made = await vera.post('/api/v1/staff/runs', { data: { rider_id: plan.riders[0].id, day: plan.today, order_ids: [Number(orderId)] } });
+  const made = await vera.post('/api/v1/staff/runs', { data: { rider_id: plan.riders.find((r) => r.name === 'Val Rider').id, day: plan.today, order_ids: [Number(orderId)] } });
   assert.equal(made.status(), 200, await made.text());
   const runId = (await made.json()).run_id;
   const runPages = { 'staff-run': [`/staff/runs/${runId}`], 'staff-pick-list': [`/staff/runs/${runId}/pick-list`], 'staff-run-sheet': [`/staff/runs/${runId}/sheet?paper=receipt`] };
@@ -374,7 +374,10 @@ test('every route, as a guest and a member, with gates, form errors, a cart, che
   const sent = await vera.post(`/api/v1/staff/runs/${runId}/send`);
   assert.equal(sent.status(), 200, await sent.text());
   await page(vera, 'staff, a run out (its stops to end)', `/staff/runs/${runId}`);
-  await post(vera, 'staff, a stop with cash that is no amount', `/staff/runs/${runId}`, 'staffRunStop', { runId: String(runId), orderId, form: `delivered-${orderId}`, outcome: 'delivered', cash_received: 'lots' }, 422);
+  await post(vera, 'staff, a stop with cash that is no amount', `/staff/runs/${runId}`, 'staffRunStop', { runId: String(runId), orderId, form: `end-${orderId}`, outcome: 'delivered', cash_received: 'lots' }, 422);
+  // Its rider's screen: one stop at a time, and its form refused without the cash.
+  await page(val, 'staff, a rider’s run out (one stop at a time)', `/staff/runs/${runId}`);
+  await post(val, 'staff, a rider’s stop without the cash', `/staff/runs/${runId}`, 'staffRunStop', { runId: String(runId), orderId, form: `end-${orderId}`, outcome: 'delivered', cash_received: '' }, 422);
   await page(vera, 'staff, the board filtered', '/staff/orders?status=placed&how=1&q=Lia');
   await post(vera, 'staff, a move without a reason', `/staff/orders/${orderId}`, 'staffOrderStatus', { status: 'cancelled' }, 422);
   await post(vera, 'staff, a member without an email', '/staff/team', 'staffAdd', { email: '' }, 422);

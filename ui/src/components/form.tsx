@@ -22,10 +22,15 @@ export interface FormState {
 /** What the server answers a form posted with JavaScript. */
 type FormAnswer = { location: string } | { message: string; errors: Record<string, string[]> };
 
-/** Posts a form's fields as they are to its address and reads the answer (a form that sends files as `multipart/form-data`). */
-export async function postForm(form: HTMLFormElement): Promise<FormAnswer> {
+/**
+ * Posts a form's fields as they are to its address and reads the answer (a form that sends files
+ * as `multipart/form-data`); with the name and value of the button that sent it, as a browser
+ * sends them without JavaScript (a form whose buttons say what to do).
+ */
+export async function postForm(form: HTMLFormElement, submitter?: HTMLElement | null): Promise<FormAnswer> {
   const fields = form.enctype === 'multipart/form-data' ? new FormData(form) : new URLSearchParams();
   if (fields instanceof URLSearchParams) for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
+  if (submitter instanceof HTMLButtonElement && submitter.name) fields.append(submitter.name, submitter.value);
   let res: Response;
   try {
     res = await fetch(form.action, {
@@ -70,11 +75,12 @@ export function useAccountForm(
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
+    const submitter = (e.nativeEvent as SubmitEvent).submitter;
     if (inFlight.current) return;
     if (opts.confirm && !window.confirm(opts.confirm)) return;
     inFlight.current = true;
     update({ busy: true, message: null, errors: {} });
-    const answer = await postForm(form);
+    const answer = await postForm(form, submitter);
     if ('location' in answer) {
       // Every form leaves the page on success: the flag stays, so a late click sends nothing.
       update({ busy: false });

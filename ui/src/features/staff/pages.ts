@@ -67,12 +67,14 @@ export const pages: FeaturePage[] = [
     order: 348,
     route: route('staff-run', '/staff/runs/{runId}', () => import('./runs/Run').then((m) => m.Run), 'Run', 'One delivery run.', [staffMeQuery.template, runQuery.template], {
       ...SIGNED_IN,
+      // A stop just ended (its order id), named by the message the page lands with.
+      params: ['stop'],
       actions: [
         ...SIGNED_IN.actions,
         action(calls.staffRunStops, '/staff/runs/{runId}?done=added', { lists: ['order_ids'] }),
         action(calls.staffRunArrange, '/staff/runs/{runId}?done=arranged', { answerLink: 'link' }),
         action(calls.staffRunSend, '/staff/runs/{runId}?done=sent'),
-        action(calls.staffRunStop, '/staff/runs/{runId}?done=ended#stop-{orderId}'),
+        action(calls.staffRunStop, '/staff/runs/{runId}?done=ended&stop={orderId}#current-stop'),
         action(calls.staffRunClose, '/staff/runs/{runId}?done=closed'),
       ],
     }),

@@ -3,10 +3,11 @@ import { calls, MAX_STOPS, type RunView, type StopView } from '../../../api/cont
 import { QueryState } from '../../../components/QueryState';
 import { DoneMessage, Field, useDone } from '../../../components/form';
 import { formatPhp } from '../../../lib/money';
-import { usePage } from '../../../page';
-import { runQuery } from '../queries';
+import { usePage, usePageParam } from '../../../page';
+import { runQuery, staffMeQuery } from '../queries';
 import { NONE_WAITING, WaitingOrders } from './Runs';
-import { FieldErrors, StaffForm } from '../StaffForm';
+import { RiderStops, StopForm, StopOutcome } from './RiderStop';
+import { StaffForm } from '../StaffForm';
 import { StaffPage } from '../StaffPage';
 
 /** What a stop hands over and takes back: items, cash, empties. */
@@ -27,18 +28,6 @@ export function StopDetails({ s }: { s: StopView }) {
         <strong>{`Collect ${formatPhp(s.total)} cash`}</strong>
         {s.empties.length > 0 ? `; empties: ${s.empties.map((e) => `${e.cases} × ${e.name}`).join(', ')}` : '; no empties'}
       </p>
-    </>
-  );
-}
-
-/** How a stop ended, or that it has not. */
-function Outcome({ s }: { s: StopView }) {
-  if (s.outcome === 'pending') return <p>Not delivered yet.</p>;
-  if (s.outcome === 'failed') return <p>{`Failed: ${s.reason}${s.note ? ` (${s.note})` : ''}`}</p>;
-  return (
-    <>
-      <p>{`Delivered: ${formatPhp(s.cash_received ?? 0)} received, ${s.empties_returned ?? 0} empty case(s) back${s.note ? ` (${s.note})` : ''}.`}</p>
-      {s.differences.length > 0 && <p className="differences">{s.differences.join('; ')}</p>}
     </>
   );
 }
@@ -70,60 +59,6 @@ function Arrange({ run, s, first, last, here }: { run: RunView; s: StopView; fir
           </StaffForm>
         ))}
     </div>
-  );
-}
-
-/** The rider's (or dispatcher's) forms that end a stop: delivered, or failed. */
-function EndStop({ run, s, here }: { run: RunView; s: StopView; here: string }) {
-  const hidden = (
-    <>
-      <input type="hidden" name="runId" value={String(run.run.id)} />
-      <input type="hidden" name="orderId" value={String(s.order_id)} />
-    </>
-  );
-  return (
-    <>
-      <StaffForm id={`delivered-${s.order_id}`} call={calls.staffRunStop} action={here} fields={['cash_received', 'empties_returned', 'note']}>
-        {(state) => (
-          <fieldset>
-            <legend>{`Delivered ${s.number}`}</legend>
-            {hidden}
-            <input type="hidden" name="outcome" value="delivered" />
-            <Field id={`cash-${s.order_id}`} name="cash_received" label="Cash received (pesos)" state={state} defaultValue={formatPhp(s.total)} inputMode="numeric" required />
-            <Field id={`empties-${s.order_id}`} name="empties_returned" label="Empty cases taken back" state={state} defaultValue={String(s.empties_expected)} inputMode="numeric" />
-            <Field id={`dnote-${s.order_id}`} name="note" label="Note (optional)" state={state} />
-            <button type="submit" disabled={state.busy}>
-              Mark Delivered
-            </button>
-          </fieldset>
-        )}
-      </StaffForm>
-      <StaffForm id={`failed-${s.order_id}`} call={calls.staffRunStop} action={here} fields={['reason', 'note']}>
-        {(state) => (
-          <fieldset>
-            <legend>{`Failed ${s.number}`}</legend>
-            {hidden}
-            <input type="hidden" name="outcome" value="failed" />
-            <div className="field">
-              <label htmlFor={`reason-${s.order_id}`}>Why</label>
-              <select id={`reason-${s.order_id}`} name="reason" defaultValue={state.values.reason ?? ''} aria-describedby={state.errors.reason ? `reason-${s.order_id}-error` : undefined}>
-                <option value="">Choose why</option>
-                {run.failure_reasons.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-              <FieldErrors state={state} name="reason" id={`reason-${s.order_id}-error`} />
-            </div>
-            <Field id={`fnote-${s.order_id}`} name="note" label="Note (optional)" state={state} />
-            <button type="submit" className="secondary" disabled={state.busy}>
-              Mark Failed
-            </button>
-          </fieldset>
-        )}
-      </StaffForm>
-    </>
   );
 }
 
@@ -233,11 +168,49 @@ function PrintLinks({ id }: { id: number }) {
   );
 }
 
-/** One run: its stops (the run sheet, with the forms that end them), its actions, its reconciliation. */
+/** The done message after a stop ended (`?done=ended&stop={orderId}`): which stop, and how it ended. */
+function endedText(r: RunView, stop: string | null): string | null {
+  const s = r.stops.find((x) => String(x.order_id) === stop);
+  if (!s || s.outcome === 'pending') return null;
+  return `Stop ${s.seq}, ${s.number}, was marked ${s.outcome === 'delivered' ? 'delivered' : 'failed: it waits for another run'}.`;
+}
+
+/**
+ * Every stop of the run with what it hands over and how it ended, and what the member may do to
+ * it: arrange it (planned), end it with its form (out). The first open stop is `#current-stop`,
+ * where ending a stop lands.
+ */
+function AllStops({ r, here }: { r: RunView; here: string }) {
+  if (r.stops.length === 0) return <p className="empty">No stops.</p>;
+  const current = r.can_end_stops ? r.stops.find((s) => s.outcome === 'pending') : undefined;
+  return (
+    <ol className="run-stops">
+      {r.stops.map((s: StopView, n) => (
+        <li key={s.order_id} id={`stop-${s.order_id}`} className="run-stop">
+          <h3 id={s === current ? 'current-stop' : undefined}>{`${s.seq}. ${s.number}`}</h3>
+          <StopDetails s={s} />
+          <StopOutcome s={s} />
+          {r.can_arrange && <Arrange run={r} s={s} first={n === 0} last={n === r.stops.length - 1} here={here} />}
+          {r.can_end_stops && s.outcome === 'pending' && <StopForm run={r} s={s} here={here} />}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * One run: its stops (the run sheet, with the form that ends each), its actions, its
+ * reconciliation. Its rider, while it is out, sees one stop at a time ([`RiderStops`]) with the
+ * reconciliation under them; dispatchers and managers see every stop, on a desk or a phone alike
+ * (they arrange, end a stop for a rider who calls, and close the run).
+ */
 export function Run() {
   const { vars } = usePage();
   const here = `/staff/runs/${vars.runId ?? ''}`;
   const view = useQuery(runQuery.options(vars));
+  const me = useQuery(staffMeQuery.options());
+  const stop = usePageParam('stop');
+  const doneParam = usePageParam('done');
   const done = useDone({
     created: 'The run is planned: order its stops, then send it out.',
     added: 'The orders were added.',
@@ -246,34 +219,35 @@ export function Run() {
     ended: 'The stop was marked.',
     closed: 'The run is closed.',
   });
+  const ended = view.data && doneParam === 'ended' ? endedText(view.data, stop) : null;
   return (
     <StaffPage current="/staff/runs" action={here} id="staff-run" title={view.data ? `Run ${view.data.run.id}` : 'Run'}>
-      <DoneMessage text={done} />
+      <DoneMessage text={ended ?? done} />
       <QueryState query={view} loading="Loading the run…" error="We could not load the run. Please reload the page." retry>
-        {(r) => (
-          <>
-            <p>{`${r.run.state_label} · ${r.run.rider} · ${r.run.day} · ${r.run.stops} stop(s)`}</p>
-            <PrintLinks id={r.run.id} />
-            <Reconciliation run={r} />
-            <h2>Stops</h2>
-            {r.stops.length === 0 ? (
-              <p className="empty">No stops.</p>
-            ) : (
-              <ol className="run-stops">
-                {r.stops.map((s, n) => (
-                  <li key={s.order_id} id={`stop-${s.order_id}`} className="run-stop">
-                    <h3>{`${s.seq}. ${s.number}`}</h3>
-                    <StopDetails s={s} />
-                    <Outcome s={s} />
-                    {r.can_arrange && <Arrange run={r} s={s} first={n === 0} last={n === r.stops.length - 1} here={here} />}
-                    {r.can_end_stops && s.outcome === 'pending' && <EndStop run={r} s={s} here={here} />}
-                  </li>
-                ))}
-              </ol>
-            )}
-            <RunActions run={r} here={here} />
-          </>
-        )}
+        {(r) => {
+          const line = <p>{`${r.run.state_label} · ${r.run.rider} · ${r.run.day} · ${r.run.stops} stop(s)`}</p>;
+          if (me.data?.member.role === 'rider' && r.run.state === 'out') {
+            return (
+              <>
+                {line}
+                <RiderStops run={r} here={here} />
+                <h2>The run</h2>
+                <Reconciliation run={r} />
+                <PrintLinks id={r.run.id} />
+              </>
+            );
+          }
+          return (
+            <>
+              {line}
+              <PrintLinks id={r.run.id} />
+              <Reconciliation run={r} />
+              <h2>Stops</h2>
+              <AllStops r={r} here={here} />
+              <RunActions run={r} here={here} />
+            </>
+          );
+        }}
       </QueryState>
     </StaffPage>
   );
