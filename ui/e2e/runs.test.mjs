@@ -168,7 +168,11 @@ for (const js of [true, false]) {
       // The dispatcher closes the run on the cash handed in, and reads the day.
       await page.goto(runUrl);
       await desk.ready();
-      await page.getByLabel('Cash the rider handed in (pesos)').fill('100');
+      // Counted, never filled in: the field comes empty, the sums to count against beside it.
+      const handedIn = page.getByLabel('Cash the rider handed in (pesos)');
+      assert.equal(await handedIn.inputValue(), '');
+      await page.getByText(/^Count it\. The rider reported P[\d,.]+; the run expects P[\d,.]+\.$/).waitFor();
+      await handedIn.fill('100');
       await page.getByRole('button', { name: 'Close Run' }).click();
       await page.waitForURL(/done=closed/);
       await page.getByText('The run is closed.').waitFor();

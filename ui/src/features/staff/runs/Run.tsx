@@ -142,7 +142,8 @@ function RunActions({ run, here }: { run: RunView; here: string }) {
           {(state) => (
             <>
               <input type="hidden" name="runId" value={id} />
-              <Field name="cash_handed_in" label="Cash the rider handed in (pesos)" state={state} defaultValue={formatPhp(run.totals.cash_reported)} inputMode="numeric" required />
+              {/* Counted, never filled in: the sum the rider reported is a hint to count against. */}
+              <Field name="cash_handed_in" label="Cash the rider handed in (pesos)" state={state} hint={`Count it. The rider reported ${formatPhp(run.totals.cash_reported)}; the run expects ${formatPhp(run.totals.cash_expected)}.`} inputMode="numeric" autoComplete="off" required />
               <button type="submit" disabled={state.busy}>
                 Close Run
               </button>
