@@ -350,7 +350,20 @@ def _serve_staff_code(case, label):
         case.body = {**case.body, "code": code}
 
 
-def _after_staff_call(case, label, status):
+def _new_staff_session(response):
+    """The staff session a response's Set-Cookie begins, or None."""
+    headers = getattr(response, "headers", None) or {}
+    for name, values in headers.items():
+        if name.lower() != "set-cookie":
+            continue
+        for line in values if isinstance(values, (list, tuple)) else [values]:
+            m = re.match(rf"\s*{re.escape(setup.STAFF_COOKIE)}=([^;]+)", str(line))
+            if m:
+                return m.group(1)
+    return None
+
+
+def _after_staff_call(case, label, status, response=None):
     token = _staff_session_of(case)
     if status == 401:
         for seat in SEATS:
@@ -362,6 +375,14 @@ def _after_staff_call(case, label, status):
         if status == 200:
             DISPATCHER.wrong = 0
             _code_taken.add(_phase(case))
+            # Both factors make a new session (the password's one ended): the dispatcher's now.
+            fresh = _new_staff_session(response)
+            if fresh:
+                with DISPATCHER.lock:
+                    if DISPATCHER.owns(token):
+                        DISPATCHER.member.session = fresh
+            else:
+                DISPATCHER.ended(token, surely=True)
         elif status == 422:
             DISPATCHER.wrong += 1
         elif status == 429:
@@ -614,7 +635,7 @@ def after_call(context, case, response):
     if label in SPARE_CALLS and response.status_code in ((401, 429) if label == MY_DATA else (200, 401, 429)):
         SPARE.retire()
     if case.operation.path.startswith("/api/v1/staff/"):
-        _after_staff_call(case, label, response.status_code)
+        _after_staff_call(case, label, response.status_code, response)
 
 
 def _positive_id(value):

@@ -234,9 +234,9 @@ STAFF_PASSWORD = "Staff-Tala-Brewhouse-2026"
 # the dispatcher when the fuzzer locked them out (scripts/contract_hooks.py).
 STAFF_LINKS = 20
 SPARE_DISPATCHERS = 3
-# The store takes an app's code once per member in 90 seconds (given again, it is refused and
-# counts as a wrong try); a little more here, for the clock's second boundaries.
-CODE_REUSE_SECS = 95
+# The store takes an app's code only when its 30-second step is later than the last step it took
+# of the member (an earlier or the same step is refused and counts as a wrong try), and one step
+# of clock drift either way: the setup gives the current step's code, else the next one's.
 
 
 def totp(secret, step):
@@ -292,7 +292,7 @@ class Staff:
         role=None,
         secret=None,
         recovery_codes=(),
-        given=None,
+        last_step=None,
         session=None,
         whole=False,
     ):
@@ -302,7 +302,7 @@ class Staff:
         self.role = role
         self.secret = secret
         self.recovery_codes = list(recovery_codes)
-        self.given = {str(k): float(v) for k, v in (given or {}).items()}
+        self.last_step = last_step
         self.session = session
         self.whole = whole
 
@@ -314,7 +314,7 @@ class Staff:
                 "role": self.role,
                 "secret": self.secret,
                 "recovery_codes": self.recovery_codes,
-                "given": self.given,
+                "last_step": self.last_step,
                 "session": self.session,
                 "whole": self.whole,
             }
@@ -324,25 +324,21 @@ class Staff:
         return cls(
             **{k: d.get(k) for k in ("email", "password", "role", "secret", "session")},
             recovery_codes=d.get("recovery_codes") or (),
-            given=d.get("given"),
+            last_step=d.get("last_step"),
             whole=bool(d.get("whole")),
         )
 
     def fresh_code(self):
-        """An app code not given in the last 90 seconds: the current step's, else the next step's,
-        else the last step's (the store takes one step of drift either way); None when all three
-        were given."""
+        """An app code of a step later than the last one the store took: the current step's, else
+        the next step's (the store takes one step of drift); None when both were given."""
         with self.lock:
             if not self.secret:
                 return None
-            now = time.time()
-            self.given = {c: t for c, t in self.given.items() if now - t <= CODE_REUSE_SECS}
-            step = int(now) // 30
-            for s in (step, step + 1, step - 1):
-                code = totp(self.secret, s)
-                if code not in self.given:
-                    self.given[code] = now
-                    return code
+            step = int(time.time()) // 30
+            for s in (step, step + 1):
+                if self.last_step is None or s > self.last_step:
+                    self.last_step = s
+                    return totp(self.secret, s)
             return None
 
     def recovery_code(self):
@@ -356,21 +352,25 @@ class Staff:
 
     def give_code(self, session, recovery=True):
         """Gives the second factor on `session`: a fresh app code, else (`recovery`) a recovery
-        code, else the next step's code when it comes. True when the store took one; False when
-        the session ended. Raises when the member is locked out (429)."""
+        code, else the next step's code when it comes. The token of the whole session the store
+        answers with (a new one: the password's session ends) when it took one; None when the
+        session ended. Raises when the member is locked out (429)."""
         for _ in range(8):
             code = self.fresh_code() or (self.recovery_code() if recovery else None)
             if code is None:
                 self.wait_for_code()
                 continue
-            status, _, body = staff_request("POST", "/api/v1/staff/second-factor", {"code": code}, session)
+            status, headers, body = staff_request("POST", "/api/v1/staff/second-factor", {"code": code}, session)
             if status == 200:
-                return True
+                token = set_cookie(headers, STAFF_COOKIE)
+                if not token:
+                    raise RuntimeError(f"the second factor of {self.email} answered no new session")
+                return token
             if status == 401:
-                return False
+                return None
             if status != 422:
                 raise RuntimeError(f"second factor of {self.email} answered {status}: {str(body)[:300]}")
-            # 422: the code was given already in its 90 seconds (or the step moved on): the next.
+            # 422: the step was taken already (the clock moved on meanwhile): the next.
         raise RuntimeError(f"no code of {self.email}'s second factor was taken")
 
     def sign_in(self, whole=True):
@@ -382,9 +382,10 @@ class Staff:
                 return None
             if whole:
                 try:
-                    if not self.give_code(token):
-                        return None
+                    token = self.give_code(token)
                 except RuntimeError:
+                    return None
+                if not token:
                     return None
             self.session, self.whole = token, whole
             return token
@@ -433,9 +434,10 @@ def enroll_staff(address, link, role=None, password=STAFF_PASSWORD, second_facto
         return member
     member.secret = enrollment["secret"].replace(" ", "")
     member.recovery_codes = list(enrollment.get("recovery_codes") or [])
-    if not member.give_code(token, recovery=False):
+    token = member.give_code(token, recovery=False)
+    if not token:
         raise RuntimeError(f"the second factor of {address} was not confirmed")
-    member.whole = True
+    member.session, member.whole = token, True
     return member
 
 

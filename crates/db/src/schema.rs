@@ -489,6 +489,7 @@ diesel::table! {
         disabled_at -> Nullable<Int8>,
         created_at -> Int8,
         changed_at -> Int8,
+        totp_last_step -> Nullable<Int8>,
     }
 }
 

@@ -232,6 +232,18 @@ pub fn second_factor_given(
         .map(|_| ())
 }
 
+/// Takes step `step` of the member's app codes: true when it is later than every step taken
+/// before, in one statement that every app server shares (two sign-ins with one code: one wins).
+pub fn take_code_step(conn: &mut AnyConnection, id: i64, step: i64) -> QueryResult<bool> {
+    let later = staff::totp_last_step
+        .is_null()
+        .or(staff::totp_last_step.lt(step));
+    diesel::update(staff::table.find(id).filter(later))
+        .set(staff::totp_last_step.eq(step))
+        .execute(conn)
+        .map(|n| n == 1)
+}
+
 /// Ends one session.
 pub fn end_session(conn: &mut AnyConnection, token_hash: &str) -> QueryResult<()> {
     diesel::delete(staff_sessions::table.find(token_hash))

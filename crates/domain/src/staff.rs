@@ -85,14 +85,34 @@ pub fn otpauth_url(secret_base32: &str, account: &str) -> Option<String> {
 /// Whether `code` is the secret's code at `unix` (or one step before or after). Spaces in the
 /// code are ignored (apps show `123 456`).
 pub fn code_matches(secret_base32: &str, code: &str, unix: i64) -> bool {
+    code_step(secret_base32, code, unix).is_some()
+}
+
+/// The 30-second step whose code `code` is, of the step of `unix` and the one before and after
+/// it (a phone's clock a little off); none when it is none of theirs. A code is taken only when
+/// its step is later than the last step taken (`db::team::take_code_step`), so neither the code
+/// nor one of an earlier step is taken again. Spaces in the code are ignored.
+pub fn code_step(secret_base32: &str, code: &str, unix: i64) -> Option<i64> {
     let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
+        return None;
     }
-    let Ok(unix) = u64::try_from(unix) else {
-        return false;
-    };
-    totp(secret_base32, "x").is_some_and(|t| t.check(&code, unix))
+    let t = totp(secret_base32, "x")?;
+    let now = u64::try_from(unix).ok()? / 30;
+    // The three compared whatever matched, each byte by byte in full: the time taken says
+    // nothing of which step, or how much of a code, was right.
+    let mut found = None;
+    for step in [now.saturating_sub(1), now, now + 1] {
+        let expected = t.generate(step * 30);
+        let differs = expected
+            .bytes()
+            .zip(code.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+        if differs == 0 && expected.len() == code.len() && found.is_none() {
+            found = Some(step);
+        }
+    }
+    found.and_then(|s| i64::try_from(s).ok())
 }
 
 /// The code of the secret at `unix` (tests, and the contract test's staff session).
@@ -144,6 +164,17 @@ mod tests {
     fn codes_are_rfc_6238s() {
         let secret = new_secret(*b"12345678901234567890");
         assert_eq!(code_at(&secret, 59).as_deref(), Some("287082"));
+        // Its step, and the steps either side of the clock's, not further.
+        let at = 1_111_111_109;
+        assert_eq!(code_step(&secret, "081804", at), Some(at / 30));
+        let next = code_at(&secret, at + 30).unwrap();
+        assert_eq!(code_step(&secret, &next, at), Some(at / 30 + 1));
+        let before = code_at(&secret, at - 30).unwrap();
+        assert_eq!(code_step(&secret, &before, at), Some(at / 30 - 1));
+        let far = code_at(&secret, at + 60).unwrap();
+        assert_eq!(code_step(&secret, &far, at), None);
+        assert_eq!(code_step(&secret, "08 18 04", at), Some(at / 30));
+        assert_eq!(code_step(&secret, "08180", at), None);
         assert_eq!(code_at(&secret, 1_111_111_109).as_deref(), Some("081804"));
         assert!(code_matches(&secret, "081 804", 1_111_111_109));
         assert!(

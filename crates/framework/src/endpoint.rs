@@ -378,6 +378,9 @@ pub trait Declared: 'static {
     /// Path template; `{name}` is one path segment, named as the `Path` type's field.
     const PATH: &'static str;
     const SUMMARY: &'static str;
+    /// The file that declares the call (`file!()` where `declare!` is written): its feature's
+    /// folder names the call's tag in the OpenAPI document ([`crate::operation::tag_of`]).
+    const FILE: &'static str = "";
     /// The status of a successful answer.
     const STATUS: u16 = 200;
     /// Who the answer is for (no default: a call that forgets cannot be kept or shared). Some
@@ -479,6 +482,7 @@ macro_rules! declare {
             const METHOD: $crate::endpoint::Method = $crate::endpoint::Method::$method;
             const PATH: &'static str = $path;
             const SUMMARY: &'static str = $summary;
+            const FILE: &'static str = file!();
             const ACCESS: $crate::endpoint::Access = $crate::endpoint::Access::$access;
             const ERRORS: &'static [u16] = &[$($err),*];
             $(const STATUS: u16 = $status;)?

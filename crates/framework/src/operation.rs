@@ -85,6 +85,21 @@ fn failures<E: Endpoint>() -> Vec<u16> {
     statuses
 }
 
+/// The feature a call belongs to, from the file that declares it: the folders under the crate's
+/// `src/`, joined by spaces (`staff/orders/status.rs` is "staff orders", `cart/add.rs` "cart"), or
+/// the file's own name at the top (`content.rs` is "content"). The OpenAPI document's tags, so a
+/// reader or a generated client sees the calls by feature, as the code is laid out.
+pub fn tag_of(file: &str) -> String {
+    let file = file.replace('\\', "/");
+    let inside = file.rsplit_once("/src/").map_or(file.as_str(), |(_, rest)| rest);
+    let mut parts: Vec<&str> = inside.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    if parts.is_empty() {
+        return name.trim_end_matches(".rs").replace('_', " ");
+    }
+    parts.join(" ").replace('_', " ")
+}
+
 /// One call's operation; the schemas it refers to land in `components`.
 pub fn operation<E: Endpoint>(
     components: &mut Vec<(String, RefOr<Schema>)>,
@@ -99,6 +114,7 @@ pub fn operation<E: Endpoint>(
     let mut op = OperationBuilder::new()
         .operation_id(Some(E::NAME))
         .summary(Some(E::SUMMARY))
+        .tags((!E::FILE.is_empty()).then(|| vec![tag_of(E::FILE)]))
         .parameters(Some(params))
         .response(E::STATUS.to_string(), answer);
     for also in E::ALSO {
@@ -151,4 +167,19 @@ pub fn operation<E: Endpoint>(
         );
     }
     op.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tag_of;
+
+    #[test]
+    fn a_call_s_tag_is_its_feature_s_folder() {
+        assert_eq!(tag_of("crates/api/src/staff/orders/status.rs"), "staff orders");
+        assert_eq!(tag_of("crates/api/src/cart/add.rs"), "cart");
+        assert_eq!(tag_of("crates/api/src/goto_cases/mod.rs"), "goto cases");
+        assert_eq!(tag_of("crates/api/src/staff/mod.rs"), "staff");
+        assert_eq!(tag_of("crates/api/src/content.rs"), "content");
+        assert_eq!(tag_of("crates\\api\\src\\gate\\mod.rs"), "gate");
+    }
 }

@@ -157,6 +157,58 @@ async fn a_member_of_staff_signs_in_with_two_factors(b: Backend) {
 }
 both!(a_member_of_staff_signs_in_with_two_factors);
 
+/// An app's code is taken only when its step is later than the last step taken: after a code of
+/// the next step (a phone's clock a little ahead), neither the step's own code nor the one before
+/// opens a session; and the session the password began is not the one both factors make (its
+/// token ends, the browser gets a new one).
+async fn codes_go_forward_and_a_whole_session_is_a_new_one(b: Backend) {
+    let db = database(b);
+    let mut ana = Staff::added(&db, "ana@tala.example", "manager");
+    ana.choose_password("keg-run-at-dawn-42").await;
+    let secret = ana.sign_in_whole("keg-run-at-dawn-42").await;
+    // Clear of a step's end, so that "now" stays one step through the test.
+    let mut now = domain::calendar::unix_now();
+    if now % 30 > 20 {
+        actix_web::rt::time::sleep(std::time::Duration::from_secs(31 - (now % 30) as u64)).await;
+        now = domain::calendar::unix_now();
+    }
+    let code = |at: i64| domain::staff::code_at(&secret, at).unwrap();
+
+    ana.sign_in("keg-run-at-dawn-42").await;
+    let half = ana.cookie.clone().unwrap();
+    let r = ana.code(&code(now + 30)).await;
+    assert_eq!(r.status, StatusCode::OK, "the next step's code: {}", r.text());
+    let whole = ana.cookie.clone().unwrap();
+    assert_ne!(half, whole, "both factors make a new session");
+    let me = ana.send("GET", "/api/v1/staff/me", None).await;
+    assert_eq!(me.status, StatusCode::OK, "{}", me.text());
+    // No staff answer is indexed, JSON and pages alike; the shop's are.
+    assert_eq!(me.headers.get("x-robots-tag").unwrap(), "noindex");
+    for page in ["/staff", "/staff/login", "/staff/orders"] {
+        let r = ana.send("GET", page, None).await;
+        assert_eq!(r.headers.get("x-robots-tag").unwrap(), "noindex", "{page}");
+    }
+    let shop = ana.send("GET", "/api/v1/products", None).await;
+    assert!(shop.headers.get("x-robots-tag").is_none());
+    // The token the password alone opened is no session at all now.
+    ana.cookie = Some(half);
+    let me = ana.send("GET", "/api/v1/staff/me", None).await;
+    assert_eq!(me.status, StatusCode::UNAUTHORIZED);
+    let e = ana.send("GET", "/api/v1/staff/second-factor", None).await;
+    assert_eq!(e.status, StatusCode::UNAUTHORIZED, "nor half a one");
+
+    for (at, which) in [(now, "this step's"), (now - 30, "the last step's")] {
+        ana.sign_in("keg-run-at-dawn-42").await;
+        let r = ana.code(&code(at)).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{which} code after the next step's was taken"
+        );
+    }
+}
+both!(codes_go_forward_and_a_whole_session_is_a_new_one);
+
 /// A shopper's session opens nothing of the staff's, and a staff session nothing of a
 /// shopper's; a session ends 30 minutes after its last use, 12 hours after it began, and when
 /// its member's role changes or they are disabled; codes and passwords are limited per account.

@@ -412,6 +412,8 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
         )
     );
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    // The button sends the call's fields only (no orderId): it lands on its order's page.
+    assert_eq!(location(&r), format!("{here}?done=moved"));
     let html = send!(store, get(&format!("{here}?done=moved"), &dora)).text();
     assert!(
         html.contains("Cancelled: Out of kegs") && html.contains("dora: Called: she picks up at 5"),

@@ -21,6 +21,7 @@ use framework::{ApiError, Caller};
 use serde_json::{json, Map, Value};
 
 use crate::fields::Fields;
+use crate::keys::Vars;
 use crate::page::{serve, Posted};
 use crate::respond::{csrf_holds, error_page, see_other};
 use crate::routes::Action;
@@ -193,7 +194,10 @@ async fn act(
         .await;
     match called {
         Ok((answer, issued, ended, cookies)) => {
-            let mut res = success(req, &done(action, &fields, &answer));
+            // The page's own `{name}`s (an order's page's `orderId`) fill its next address too.
+            let page = crate::routes::normal(req.path());
+            let (_, page_vars) = state.routes.find(&page);
+            let mut res = success(req, &done(action, &fields, &page_vars, &answer));
             if let Some(issued) = &issued {
                 framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
             } else if ended {
@@ -213,10 +217,11 @@ async fn act(
     }
 }
 
-/// `done` with each `{name}` replaced by the form's field of that name, encoded as a path
-/// segment (`/staff/orders/{orderId}` after a form on an order's page); one the form does not
-/// send stays as it is.
-fn filled(done: &str, fields: &Fields) -> String {
+/// `done` with each `{name}` replaced by the form's field of that name, else by the page's own
+/// path segment of that name (the form posts to its page: `/staff/orders/{orderId}` after a form
+/// on an order's page that sends only the call's fields), encoded as a path segment; a name that
+/// is neither stays as it is (the route table's test refuses such an address).
+fn filled(done: &str, fields: &Fields, page: &Vars) -> String {
     const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
         .remove(b'-')
         .remove(b'_')
@@ -229,7 +234,7 @@ fn filled(done: &str, fields: &Fields) -> String {
         };
         let name = &rest[open + 1..close];
         out.push_str(&rest[..open]);
-        match fields.get(name) {
+        match fields.get(name).or_else(|| page.get(name).map(String::as_str)) {
             Some(v) => out.extend(percent_encoding::utf8_percent_encode(v.trim(), SEGMENT)),
             None => out.push_str(&rest[open..=close]),
         }
@@ -261,7 +266,7 @@ fn joined(fields: &Fields, lists: &[String]) -> Vec<(String, String)> {
 }
 
 /// Where an action that succeeded sends the browser, with the cookies it sets.
-fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
+fn done(action: &Action, fields: &Fields, page: &Vars, answer: &Value) -> Done {
     let to = action
         .done_by
         .as_ref()
@@ -288,7 +293,7 @@ fn done(action: &Action, fields: &Fields, answer: &Value) -> Done {
             _ => false,
         })
         .map(|a| a.to.as_str());
-    let to = filled(to, fields);
+    let to = filled(to, fields, page);
     let mut done = Done::to(said.or(linked).unwrap_or(to.as_str()));
     if action.location {
         // The first address becomes the location the shop is shown for, as the client's USE THIS
@@ -605,12 +610,27 @@ mod tests {
     #[test]
     fn a_page_goes_back_to_the_address_its_fields_name() {
         let f = Fields::parse(b"orderId=42&evil=..%2F..%2Flogin%3Fx");
+        let none = Vars::new();
         assert_eq!(
-            filled("/staff/orders/{orderId}?done=moved", &f),
+            filled("/staff/orders/{orderId}?done=moved", &f, &none),
             "/staff/orders/42?done=moved"
         );
-        assert_eq!(filled("/a/{evil}", &f), "/a/..%2F..%2Flogin%3Fx");
-        assert_eq!(filled("/a/{missing}", &f), "/a/{missing}");
-        assert_eq!(filled("/a/{open", &f), "/a/{open");
+        assert_eq!(filled("/a/{evil}", &f, &none), "/a/..%2F..%2Flogin%3Fx");
+        assert_eq!(filled("/a/{missing}", &f, &none), "/a/{missing}");
+        assert_eq!(filled("/a/{open", &f, &none), "/a/{open");
+    }
+
+    #[test]
+    fn else_to_its_own_page_by_the_page_s_path() {
+        // An order's page's Mark buttons send the call's fields (order_ids, status), not orderId.
+        let f = Fields::parse(b"order_ids=7&status=confirmed");
+        let page: Vars = [("orderId".to_string(), "7".to_string())].into();
+        assert_eq!(
+            filled("/staff/orders/{orderId}?done=moved", &f, &page),
+            "/staff/orders/7?done=moved"
+        );
+        // A field of the form wins over the page's own.
+        let f = Fields::parse(b"orderId=8");
+        assert_eq!(filled("/staff/orders/{orderId}", &f, &page), "/staff/orders/8");
     }
 }

@@ -196,9 +196,11 @@ impl Endpoint for StaffSecondFactor {
             }
             None => {
                 let p = pending(ctx, &member)?;
-                if !domain::staff::code_matches(&p.secret, &f.code, at)
-                    || !first_use(ctx, member.id, &f.code)?
-                {
+                let taken = match domain::staff::code_step(&p.secret, &f.code, at) {
+                    Some(step) => step_taken(ctx, member.id, step)?,
+                    None => false,
+                };
+                if !taken {
                     return Err(wrong());
                 }
                 let hashes: Vec<String> = p.codes.iter().map(|c| code_hash(c)).collect();
@@ -214,18 +216,25 @@ impl Endpoint for StaffSecondFactor {
             }
         }
         db::limits::rate_reset(ctx.conn, &key)?;
-        db::team::second_factor_given(ctx.conn, &signed.token_hash, at)?;
+        // A session of both factors is a new one: the token that the password alone opened (which
+        // another may have learnt or planted) ends here, and the browser gets a new one.
+        db::team::end_session(ctx.conn, &signed.token_hash)?;
+        let token = framework::session::new_token();
+        let hash = token_hash(&token);
+        db::team::start_session(ctx.conn, &hash, member.id, at)?;
+        db::team::second_factor_given(ctx.conn, &hash, at)?;
+        let cookie = super::session_cookie(ctx, Some(token));
+        ctx.send_cookie(cookie);
         let member = db::team::by_id(ctx.conn, member.id)?.ok_or(ApiError::Unauthenticated)?;
         self_answer(ctx, &member)
     }
 }
 
-/// Whether this is the first use of an app's code by the member in the 90 seconds it can be
-/// taken (counted in the rate-limit table, which every app server shares).
-fn first_use(ctx: &mut Ctx, id: i64, code: &str) -> Result<bool, ApiError> {
-    let digits: String = code.chars().filter(char::is_ascii_digit).collect();
-    let (uses, _) = ctx.count_try(&format!("staff code used:{id}:{digits}"), 90)?;
-    Ok(uses == 1)
+/// Takes step `step` of the member's app codes: true when it is later than the last one taken
+/// (`db::team::take_code_step`): a code seen over a shoulder or in a log, or one of a step before
+/// it, is never taken again.
+fn step_taken(ctx: &mut Ctx, id: i64, step: i64) -> Result<bool, ApiError> {
+    Ok(db::team::take_code_step(ctx.conn, id, step)?)
 }
 
 /// What is stored of a recovery code.
@@ -233,8 +242,8 @@ fn code_hash(code: &str) -> String {
     token_hash(&domain::staff::normalize_recovery_code(code))
 }
 
-/// Whether `code` is the app's code now (each used once: a code seen over a shoulder or in a
-/// log cannot be given again in its 90 seconds) or an unused recovery code (then used up).
+/// Whether `code` is the app's code now, of a step later than the last taken ([`step_taken`]),
+/// or an unused recovery code (then used up).
 fn code_accepted(
     ctx: &mut Ctx,
     id: i64,
@@ -242,8 +251,8 @@ fn code_accepted(
     code: &str,
     at: i64,
 ) -> Result<bool, ApiError> {
-    if domain::staff::code_matches(secret, code, at) {
-        return first_use(ctx, id, code);
+    if let Some(step) = domain::staff::code_step(secret, code, at) {
+        return step_taken(ctx, id, step);
     }
     let normalized = domain::staff::normalize_recovery_code(code);
     if normalized.len() != 8 {

@@ -16,8 +16,8 @@ pub struct Staff<'a> {
     pub outbox: std::path::PathBuf,
     pub email: String,
     pub cookie: Option<String>,
-    /// Recovery codes not used yet (each later sign-in takes one: an app's code is taken once,
-    /// and a test signs in faster than codes change).
+    /// Recovery codes not used yet (each later sign-in takes one: an app's code is taken only
+    /// of a step later than the last taken, and a test signs in faster than codes change).
     pub codes: Vec<String>,
 }
 
@@ -102,13 +102,19 @@ impl<'a> Staff<'a> {
         r
     }
 
-    pub async fn code(&self, code: &str) -> Res {
-        self.send(
-            "POST",
-            "/api/v1/staff/second-factor",
-            Some(json!({ "code": code })),
-        )
-        .await
+    /// Gives a code of the second factor; keeps the new session's cookie it answers with.
+    pub async fn code(&mut self, code: &str) -> Res {
+        let r = self
+            .send(
+                "POST",
+                "/api/v1/staff/second-factor",
+                Some(json!({ "code": code })),
+            )
+            .await;
+        if let Some(c) = set_cookie(&r, api::staff::COOKIE) {
+            self.cookie = Some(c);
+        }
+        r
     }
 
     /// Signs in with both factors: at the first sign-in the second factor is set up with a

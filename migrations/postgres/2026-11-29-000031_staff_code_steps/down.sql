@@ -1,0 +1,1 @@
+ALTER TABLE staff DROP COLUMN totp_last_step;
