@@ -1,5 +1,5 @@
 //! The catalog file in the browser: a manager uploads a file (the catalog page's upload form,
-//! `web::import_form`), sees every change it would make on a page of its own, then applies it,
+//! [`super::import_form`]), sees every change it would make on a page of its own, then applies it,
 //! as `store catalog import` would (the same rules, one transaction, the data version bumped);
 //! the import is one audit record with every change before and after. The file waits for its
 //! import in `catalog_drafts`, seen only by its uploader, for a day.

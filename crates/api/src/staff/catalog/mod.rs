@@ -7,12 +7,16 @@
 //! import (`db::catalog_io::edit_then`): the command line's rules, one transaction that starts
 //! from what the last writer left, the data version bumped so every app server shows the change
 //! within a second, and an audit record of each record's changed fields before and after.
+//! The forms that send files, the photos (`photo_form`) and the catalog file (`import_form`), are
+//! answered beside the calls they run.
 
 pub mod banners;
 pub mod calendar;
 pub mod charges;
 pub mod cities;
 pub mod import;
+pub mod import_form;
+pub mod photo_form;
 pub mod product;
 pub mod promos;
 
@@ -76,6 +80,12 @@ impl From<&catalog_io::Change> for CatalogChange {
                 .collect(),
         }
     }
+}
+
+/// Whether the caller may send a catalog form with a file (a photo, the catalog file): a
+/// signed-in manager, asked before the body is read.
+pub fn a_manager(ctx: &mut framework::Ctx) -> Result<(), ApiError> {
+    crate::staff::signed_in_as(ctx, &[domain::staff::Role::Manager]).map(|_| ())
 }
 
 /// The changes of a report, as the pages list them.
