@@ -2,10 +2,12 @@
 //! (typed [`framework::Endpoint`]s, registered where they are declared), its views and its rules.
 //! Features use the framework, `db` and `domain`; the framework knows none of them.
 //!
-//! - `gate`: the gates' choices (cookies) checked against the database, and which gate opens.
+//! - `gate`: the gates' choices (cookies) checked against the database, which gate opens, and the
+//!   gate forms without JavaScript.
 //! - `locations`: provinces, cities, barangays and streets, and where the store sells.
 //! - `catalog`: packagings, products, banners, promos.
 //! - `content`: the store's texts, the location notice, the newsletter.
+//! - `newsletter`: the footer's signup form without JavaScript.
 //! - `sessions`: a guest's session.
 //! - `accounts`: registration (by a mailed link or a social provider), login, the member.
 //! - `profile`: the member's own details, policy, password and its reset, deletion.
@@ -24,6 +26,7 @@ pub mod content;
 pub mod gate;
 pub mod goto_cases;
 pub mod locations;
+pub mod newsletter;
 pub mod orders;
 
 pub mod profile;

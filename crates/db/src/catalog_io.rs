@@ -4,11 +4,12 @@
 //! export writes exactly what the import reads, so exporting, importing that file and exporting
 //! again gives the same bytes.
 //!
-//! An import checks the whole file first (`read`: serde types of the file's records and a
-//! validator per rule), against itself and against what the database knows (packagings, product
-//! types, fulfillment types, cities, served areas), and names every problem by its record and
-//! field (`products[2] (slug tala-light-330ml): price must be ...`); a file with any problem
-//! changes nothing. A good file is applied in one transaction: records are matched by
+//! An import checks the whole file first, against itself and against what the database knows
+//! ([`Known`]: packagings, product types, fulfillment types, cities, served areas), and names every
+//! problem by its record and field (`products[2] (slug tala-light-330ml): price must be ...`): the
+//! reading and its rules are the import call's (`api::staff::catalog::import`), which hands
+//! [`import_with`] the file it read; a file with any problem changes nothing. This module reads
+//! and writes the tables. A good file is applied in one transaction: records are matched by
 //! their natural keys (a product by its slug; a deposit, banner or promo by its id; a delivery fee
 //! by its city and fulfillment), new ones are added, changed ones rewritten, and what the file
 //! leaves out is removed, except products: orders, carts and Go-to Cases refer to them, so a
@@ -17,11 +18,8 @@
 //!
 //! The report lists every change, record by record and field by field ([`Change`]): what a dry
 //! run shows. The back office's forms change the catalog through the same reader and writer
-//! ([`edit_then`]): a few fields of the catalog as it stands, checked and written in the import's
-//! transaction, so a form's rules are the file's.
-
-mod read;
-pub use read::SORT_ORDER;
+//! (`api::staff::catalog::import::edit_then`): a few fields of the catalog as it stands, checked
+//! and written in the import's transaction, so a form's rules are the file's.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -34,9 +32,56 @@ use crate::AnyConnection;
 
 /// The name and version of the file's format.
 pub const FORMAT: &str = "store-catalog/1";
-/// The most a price, deposit or fee may be: P1,000,000.00 (a typo of a few zeros stays out, and
-/// no total of 999 units of 50 products overflows).
-pub const MAX_CENTAVOS: i64 = 100_000_000;
+/// A product's fields, as a problem lists them.
+pub const PRODUCT_FIELDS: &[&str] = &[
+    "slug",
+    "product_name",
+    "sku",
+    "brand",
+    "size",
+    "product_type",
+    "packaging",
+    "price",
+    "price_per_case",
+    "unit_per_case",
+    "orderable",
+    "cities",
+    "product_image",
+    "description",
+    "custom_description",
+    "style",
+    "best_seller",
+    "recommended",
+    "sort_order",
+    "created_on",
+];
+
+/// A deposit's fields.
+pub const DEPOSIT_FIELDS: &[&str] = &["id", "name", "amount", "product", "packaging"];
+
+/// A delivery fee's fields.
+pub const FEE_FIELDS: &[&str] = &["city_id", "city_name", "fulfillment", "amount"];
+
+/// A banner's fields.
+pub const BANNER_FIELDS: &[&str] = &[
+    "id",
+    "title",
+    "desktop_image",
+    "mobile_image",
+    "sort_order",
+    "starts_on",
+    "ends_on",
+];
+
+/// A promo's fields.
+pub const PROMO_FIELDS: &[&str] = &[
+    "id",
+    "product",
+    "title",
+    "description",
+    "starts_on",
+    "ends_on",
+];
 
 /// The whole file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -149,17 +194,17 @@ pub struct PromoRecord {
 }
 
 /// What the database knows that the file refers to, and its products.
-struct Known {
-    product_types: Vec<(i32, String)>,
-    packagings: Vec<(i32, String)>,
-    fulfillments: Vec<(i32, String)>,
-    cities: HashMap<i64, String>,
-    served: HashSet<(i64, i32)>,
-    products: Vec<Product>,
+pub struct Known {
+    pub product_types: Vec<(i32, String)>,
+    pub packagings: Vec<(i32, String)>,
+    pub fulfillments: Vec<(i32, String)>,
+    pub cities: HashMap<i64, String>,
+    pub served: HashSet<(i64, i32)>,
+    pub products: Vec<Product>,
 }
 
 impl Known {
-    fn load(conn: &mut AnyConnection) -> QueryResult<Self> {
+    pub fn load(conn: &mut AnyConnection) -> QueryResult<Self> {
         Ok(Self {
             product_types: product_types::table
                 .order(product_types::id)
@@ -190,27 +235,27 @@ impl Known {
         })
     }
 
-    fn name_of(list: &[(i32, String)], id: i32) -> String {
+    pub fn name_of(list: &[(i32, String)], id: i32) -> String {
         list.iter()
             .find(|(i, _)| *i == id)
             .map_or_else(|| id.to_string(), |(_, n)| n.clone())
     }
 
     /// The id of a name, its case ignored.
-    fn id_of(list: &[(i32, String)], name: &str) -> Option<i32> {
+    pub fn id_of(list: &[(i32, String)], name: &str) -> Option<i32> {
         list.iter()
             .find(|(_, n)| n.eq_ignore_ascii_case(name))
             .map(|(i, _)| *i)
     }
 
-    fn names(list: &[(i32, String)]) -> String {
+    pub fn names(list: &[(i32, String)]) -> String {
         list.iter()
             .map(|(_, n)| n.as_str())
             .collect::<Vec<_>>()
             .join(", ")
     }
 
-    fn canonical(list: &[(i32, String)], name: &str) -> String {
+    pub fn canonical(list: &[(i32, String)], name: &str) -> String {
         Self::id_of(list, name).map_or_else(|| name.to_string(), |id| Self::name_of(list, id))
     }
 }
@@ -222,7 +267,7 @@ pub fn export(conn: &mut AnyConnection) -> QueryResult<CatalogFile> {
     export_with(conn, &known)
 }
 
-fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFile> {
+pub fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFile> {
     let slug_of: HashMap<i32, &str> = known
         .products
         .iter()
@@ -499,11 +544,11 @@ fn shown_value(field: &str, v: Option<&serde_json::Value>) -> String {
 /// The fields of `section`'s records, in their order.
 fn section_fields(section: &str) -> &'static [&'static str] {
     match section {
-        "products" => read::PRODUCT_FIELDS,
-        "deposits" => read::DEPOSIT_FIELDS,
-        "delivery_fees" => read::FEE_FIELDS,
-        "banners" => read::BANNER_FIELDS,
-        _ => read::PROMO_FIELDS,
+        "products" => PRODUCT_FIELDS,
+        "deposits" => DEPOSIT_FIELDS,
+        "delivery_fees" => FEE_FIELDS,
+        "banners" => BANNER_FIELDS,
+        _ => PROMO_FIELDS,
     }
 }
 
@@ -637,67 +682,12 @@ pub enum ImportError {
     Db(#[from] diesel::result::Error),
 }
 
-/// Checks `text` and, when `apply`, writes it in one transaction (see the module's words).
-/// Checked only, nothing is written and the report says what would change.
-pub fn import(conn: &mut AnyConnection, text: &str, apply: bool) -> Result<Report, ImportError> {
-    import_then(conn, text, apply, |_, _| Ok(()))
-}
-
-/// [`import`], and `then` in the same transaction when the file changed the store (its audit
-/// record).
-pub fn import_then(
-    conn: &mut AnyConnection,
-    text: &str,
-    apply: bool,
-    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
-) -> Result<Report, ImportError> {
-    run(
-        conn,
-        apply,
-        |known, _| read::parse(text, known).map_err(ImportError::Invalid),
-        then,
-    )
-}
-
-/// The catalog as it stands, changed by `edit` (a form's few fields) and then checked by the
-/// import's rules and, when `apply`, written, all in one transaction: the edit starts from what
-/// the last writer left (two managers saving two products at once lose neither). `then` runs in
-/// the transaction when the store changed.
-pub fn edit_then(
-    conn: &mut AnyConnection,
-    apply: bool,
-    edit: impl FnOnce(&mut CatalogFile) -> Result<(), ImportError>,
-    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
-) -> Result<Report, ImportError> {
-    run(
-        conn,
-        apply,
-        |known, current| {
-            let mut file = current.clone();
-            edit(&mut file)?;
-            read::parse(&to_json(&file), known).map_err(ImportError::Invalid)
-        },
-        then,
-    )
-}
-
-/// The problems `import` names for the record of `section` named `key` (`slug x`, `id 2`: as
-/// in `products[2] (slug x): price must be ...`), each as its field and what is wrong with it
-/// (`must be ...`).
-pub fn problems_of(problems: &[String], section: &str, key: &str) -> Vec<(String, String)> {
-    let named = format!("] ({key}): ");
-    problems
-        .iter()
-        .filter_map(|p| {
-            let index = p.strip_prefix(section)?.strip_prefix('[')?;
-            let rest = index.trim_start_matches(|c: char| c.is_ascii_digit());
-            let (field, what) = rest.strip_prefix(named.as_str())?.split_once(' ')?;
-            Some((field.to_string(), what.to_string()))
-        })
-        .collect()
-}
-
-fn run(
+/// Imports the file `read` makes of what the database knows and the catalog as it stands (the
+/// import's reading and checks, `api::staff::catalog::import`): planned against the catalog and,
+/// when `apply`, written in one transaction that starts from what the last writer left (see the
+/// module's words); `then` runs in the transaction when the file changed the store (its audit
+/// record). Not applied, nothing is written and the report says what would change.
+pub fn import_with(
     conn: &mut AnyConnection,
     apply: bool,
     make: impl FnOnce(&Known, &CatalogFile) -> Result<CatalogFile, ImportError>,

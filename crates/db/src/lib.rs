@@ -9,8 +9,9 @@
 //!   cart's writes).
 //! - `carts`: a member's or a guest's cart, its items and returned empties, and its pricing data.
 //! - `catalog`: packagings, product types, products and where they are sold, banners.
-//! - `catalog_io`: the catalog file of `store catalog export` and `store catalog import`, and the
-//!   back office's catalog forms, which go through its import.
+//! - `catalog_io`: the catalog file's records as the tables hold them: the export, and an import's
+//!   plan and writes (the file's reading and checks are `api::staff::catalog::import`'s), which the
+//!   back office's catalog forms go through too.
 //! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied.
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
 //! - `erasure`: a guest's personal data found by email or mobile and erased, on request.

@@ -17,6 +17,8 @@
 //!   call.
 //! - `origin`: the one rule for requests from other sites, and the client's address.
 //! - `request`: a request read once into a call's arguments, run and answered.
+//! - `form`: what a feature's page form needs (its fields, a file form's body, the CSRF token)
+//!   and answers, and the forms with a handler of their own ([`custom_form!`], [`file_form!`]).
 //! - `ts`, `operation`: a type's TypeScript declaration and a call's OpenAPI operation.
 //! - `registry`: the calls ([`register!`]), their routes and the pages' in-process loader.
 //! - `openapi`, `contract`: the OpenAPI document and the UI's contract, with what features
@@ -29,6 +31,7 @@ pub mod cache;
 pub mod contract;
 pub mod endpoint;
 pub mod error;
+pub mod form;
 pub mod limits;
 pub mod mail;
 pub mod observe;

@@ -227,8 +227,8 @@ pub fn catalog(config: &Config, command: CatalogCommand) -> Result<(), String> {
         CatalogCommand::Import { file, dry_run } => {
             let text =
                 std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let report =
-                db::catalog_io::import(&mut conn, &text, !dry_run).map_err(|e| match e {
+            let report = api::staff::catalog::import::import(&mut conn, &text, !dry_run).map_err(
+                |e| match e {
                     db::catalog_io::ImportError::Invalid(problems) => format!(
                         "{}: nothing was changed; {} problem(s):\n{}",
                         file.display(),
@@ -242,7 +242,8 @@ pub fn catalog(config: &Config, command: CatalogCommand) -> Result<(), String> {
                     db::catalog_io::ImportError::Db(e) => {
                         format!("{}: nothing was changed: database: {e}", file.display())
                     }
-                })?;
+                },
+            )?;
             println!("{}", import_summary(&report, dry_run));
             Ok(())
         }

@@ -212,7 +212,7 @@ async fn the_drawer_agrees_with_the_count_before_a_location_is_chosen() {
     );
 }
 
-/// crates/web/src/gate.rs `reset_cart_first` (and ui needsReset, which reads the visitor's cart,
+/// crates/api/src/gate/forms.rs `reset_cart_first` (and ui needsReset, which reads the visitor's cart,
 /// null without a place): without a location cookie the reset question is never asked, so a
 /// cart of kegs stays while the shopper switches to bottles; the question is to be asked whenever
 /// the cart holds the other family.

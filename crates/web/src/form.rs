@@ -2,28 +2,30 @@
 //! an API call is declared with its page in `ui/src/routes.ts` (`action(calls.login, '/buy-beer')`)
 //! and names the call in a hidden `_call` field; its fields parse into that call's own path and
 //! body types ([`framework::endpoint::Body::from_fields`]), so the rules, the field errors and the answer
-//! are the JSON API's. Forms that only write cookies (the gates, the newsletter's message) have a
-//! handler of their own ([`custom_form!`](crate::custom_form)). Every form passes the same origin
-//! rule; a page's API form also carries its session's CSRF token.
+//! are the JSON API's. Forms that only write cookies (the gates, the newsletter's message) and
+//! forms that send files have a handler of their own in their feature
+//! ([`framework::custom_form!`], [`framework::file_form!`]), found here by their address; their
+//! [`Answer`] is made an HTTP answer here ([`answer`]). Every form passes the same origin rule; a
+//! page's API form also carries its session's CSRF token.
 //!
 //! Without JavaScript the answer is `303 See Other` on success, or the page rendered again with
 //! each field's messages and what was typed (never a password). With JavaScript the page posts
 //! the same fields with `Accept: application/json` and gets `{"location"}` on success, or the
 //! form's state (`{"values", "errors", "message"}`) with the failure's status.
 
-use std::future::Future;
-use std::pin::Pin;
-
-use actix_web::cookie::Cookie;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
+use framework::form::{
+    csrf_holds, file_forms, forms, wants_json, Answer, Done, Fields, Refused, EXPIRED,
+};
 use framework::{ApiError, Caller};
 use serde_json::{json, Map, Value};
 
-use crate::fields::Fields;
+use api::gate::cookies;
+
 use crate::keys::Vars;
-use crate::page::{serve, Posted};
-use crate::respond::{csrf_holds, error_page, see_other};
+use crate::page::{redirect, serve, Posted};
+use crate::respond::{error_page, see_other};
 use crate::routes::Action;
 use crate::WebState;
 
@@ -31,77 +33,8 @@ use crate::WebState;
 /// bytes percent-encoded, of 4-byte letters) and the catalog's ticked boxes fit.
 pub const FORM_LIMIT: usize = 64 * 1024;
 
-/// What a form with a stale or missing CSRF token is told.
-pub const EXPIRED: &str = "This form has expired. Please try again.";
-
 /// The hidden field that names a form's API call (its contract name).
 pub const CALL_FIELD: &str = "_call";
-
-/// Where a form sends the browser on success, with the cookies it sets.
-pub struct Done {
-    pub to: String,
-    pub cookies: Vec<Cookie<'static>>,
-}
-
-impl Done {
-    pub fn to(to: impl Into<String>) -> Self {
-        Self {
-            to: to.into(),
-            cookies: Vec::new(),
-        }
-    }
-}
-
-/// A boxed answer of a form handler.
-pub type Answer<'a> = Pin<Box<dyn Future<Output = HttpResponse> + 'a>>;
-
-/// A form with a handler of its own (no single API call): the address it posts to, and how it is
-/// answered. Declared with [`custom_form!`](crate::custom_form) beside the handler.
-pub struct CustomForm {
-    pub path: &'static str,
-    pub handler: for<'a> fn(&'a HttpRequest, Fields, &'a web::Data<WebState>) -> Answer<'a>,
-}
-
-inventory::collect!(CustomForm);
-
-/// Every form with a handler of its own.
-pub fn forms() -> impl Iterator<Item = &'static CustomForm> {
-    inventory::iter::<CustomForm>.into_iter()
-}
-
-/// A form that sends files (`multipart/form-data`) to its page's address, with a handler that
-/// reads the body within its own limits once the origin rule and the maintenance switch passed.
-/// Declared with [`file_form!`](crate::file_form) beside the handler.
-pub struct FileForm {
-    pub path: &'static str,
-    pub handler: for<'a> fn(&'a HttpRequest, web::Payload, &'a web::Data<WebState>) -> Answer<'a>,
-}
-
-inventory::collect!(FileForm);
-
-/// Every form that sends files.
-pub fn file_forms() -> impl Iterator<Item = &'static FileForm> {
-    inventory::iter::<FileForm>.into_iter()
-}
-
-/// Declares a file form with its own async handler `fn(&HttpRequest, web::Payload, &web::Data<WebState>)`.
-#[macro_export]
-macro_rules! file_form {
-    ($path:expr, $handler:path) => {
-        const _: () = {
-            fn handler<'a>(
-                req: &'a actix_web::HttpRequest,
-                payload: actix_web::web::Payload,
-                state: &'a actix_web::web::Data<$crate::WebState>,
-            ) -> $crate::form::Answer<'a> {
-                Box::pin($handler(req, payload, state))
-            }
-            inventory::submit! {
-                $crate::form::FileForm { path: $path, handler }
-            }
-        };
-    };
-}
 
 /// Whether the body is `multipart/form-data` (a form that sends files).
 fn is_multipart(req: &HttpRequest) -> bool {
@@ -113,25 +46,6 @@ fn is_multipart(req: &HttpRequest) -> bool {
                 .next()
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("multipart/form-data"))
         })
-}
-
-/// Declares a form with its own async handler `fn(&HttpRequest, Fields, &web::Data<WebState>)`.
-#[macro_export]
-macro_rules! custom_form {
-    ($path:literal, $handler:path) => {
-        const _: () = {
-            fn handler<'a>(
-                req: &'a actix_web::HttpRequest,
-                fields: $crate::fields::Fields,
-                state: &'a actix_web::web::Data<$crate::WebState>,
-            ) -> $crate::form::Answer<'a> {
-                Box::pin($handler(req, fields, state))
-            }
-            inventory::submit! {
-                $crate::form::CustomForm { path: $path, handler }
-            }
-        };
-    };
 }
 
 /// Runs a page's action: the CSRF token, the required fields, the call with the fields as its
@@ -152,7 +66,7 @@ async fn act(
             message: EXPIRED.into(),
             errors: Map::new(),
         };
-        return refused.answer(req, state, &fields).await;
+        return refused_page(req, state, refused, &fields).await;
     }
     if let Some((field, message)) = action
         .required
@@ -166,7 +80,7 @@ async fn act(
             message: message.clone(),
             errors,
         };
-        return refused.answer(req, state, &fields).await;
+        return refused_page(req, state, refused, &fields).await;
     }
     let Some(endpoint) = framework::registry::by_name(&action.call) else {
         // RouteTable::index checked every action's call at start.
@@ -210,9 +124,8 @@ async fn act(
         }
         Err(ApiError::Unauthenticated) => success(req, &Done::to("/login")),
         Err(e) => {
-            Refused::of(e, action.fallback.as_deref())
-                .answer(req, state, &fields)
-                .await
+            let refused = Refused::of(e, action.fallback.as_deref());
+            refused_page(req, state, refused, &fields).await
         }
     }
 }
@@ -304,7 +217,7 @@ fn done(action: &Action, fields: &Fields, page: &Vars, answer: &Value) -> Done {
         match serde_json::from_value::<Option<Place>>(place.clone()) {
             Ok(None) => {}
             Ok(Some(p)) => {
-                done.cookies = crate::gate::location_cookies(&crate::gate::Location {
+                done.cookies = cookies::location_cookies(&cookies::Location {
                     fulfillment: domain::DEFAULT_FULFILLMENT,
                     city: p.city_id,
                     city_name: &p.city_name,
@@ -330,14 +243,6 @@ struct Place {
     street_id: Option<domain::StreetId>,
 }
 
-/// Whether the page posted with JavaScript and reads the answer as JSON.
-fn wants_json(req: &HttpRequest) -> bool {
-    req.headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"))
-}
-
 /// `303 See Other` to `done.to` (without JavaScript) or `{"location"}` (with it), with the
 /// form's cookies.
 pub fn success(req: &HttpRequest, done: &Done) -> HttpResponse {
@@ -358,82 +263,61 @@ pub fn success(req: &HttpRequest, done: &Done) -> HttpResponse {
     }
 }
 
-/// A form that needs correcting: its status, one message, each field's messages.
-pub struct Refused {
-    pub status: StatusCode,
-    pub message: String,
-    pub errors: Map<String, Value>,
+/// The page again with the messages and what was typed (JSON for a page with JavaScript).
+async fn refused_page(
+    req: &HttpRequest,
+    state: &web::Data<WebState>,
+    refused: Refused,
+    fields: &Fields,
+) -> HttpResponse {
+    let form = json!({
+        "values": typed_back(fields),
+        "errors": refused.errors,
+        "message": refused.message,
+    });
+    if wants_json(req) {
+        let mut res = HttpResponse::build(refused.status);
+        res.insert_header((header::CACHE_CONTROL, "no-store"));
+        if refused.status == StatusCode::SERVICE_UNAVAILABLE {
+            res.insert_header((header::RETRY_AFTER, framework::error::DATABASE_RETRY_AFTER));
+        }
+        return res.json(form);
+    }
+    serve(
+        req,
+        state,
+        Some(Posted {
+            status: refused.status,
+            form,
+        }),
+    )
+    .await
 }
 
-impl Refused {
-    /// A call's failure in the form's words.
-    pub fn of(e: ApiError, fallback: Option<&str>) -> Self {
-        if matches!(e, ApiError::Internal(_)) {
-            log::error!("form: {e:?}");
-        }
-        let mut errors = Map::new();
-        match &e {
-            ApiError::Invalid { field, message } => {
-                errors.insert((*field).to_string(), json!([message]));
+/// A feature form's [`Answer`] as the browser gets it.
+pub async fn answer(
+    req: &HttpRequest,
+    state: &web::Data<WebState>,
+    answer: Answer,
+) -> HttpResponse {
+    match answer {
+        Answer::Done(done) => success(req, &done),
+        Answer::SeeOther(done) => {
+            let mut res = see_other(&done.to);
+            for c in done.cookies {
+                res.cookie(c);
             }
-            ApiError::Fields(map) => {
-                for (field, messages) in map {
-                    errors.insert((*field).to_string(), json!(messages));
-                }
-            }
-            _ => {}
+            res.finish()
         }
-        let own = matches!(
-            e,
-            ApiError::Invalid { .. }
-                | ApiError::Fields(_)
-                | ApiError::TooMany(_)
-                | ApiError::LinkSent(_)
-                // A link that expired or was used says so (a second click: the account is ready).
-                | ApiError::NotFound(_)
-                // Where a thing stands forbids the request (a run already out): said as it is.
-                | ApiError::Conflict(_)
-        );
-        let message = match fallback {
-            Some(text) if !own => text.to_string(),
-            _ => e.to_string(),
-        };
-        Self {
-            status: e.status(),
-            message,
-            errors,
+        Answer::Refused(refused, fields) => refused_page(req, state, refused, &fields).await,
+        Answer::Page { status, form } => serve(req, state, Some(Posted { status, form })).await,
+        Answer::Failed(e) => error_page(e),
+        Answer::Response(res) => res,
+        Answer::Renewed(answer, issued) => {
+            let mut res = Box::pin(self::answer(req, state, *answer)).await;
+            framework::request::send_token(&mut res, &issued, state.api.config.secure_cookies);
+            res
         }
-    }
-
-    /// The page again with the messages and what was typed (JSON for a page with JavaScript).
-    pub async fn answer(
-        self,
-        req: &HttpRequest,
-        state: &web::Data<WebState>,
-        fields: &Fields,
-    ) -> HttpResponse {
-        let form = json!({
-            "values": typed_back(fields),
-            "errors": self.errors,
-            "message": self.message,
-        });
-        if wants_json(req) {
-            let mut res = HttpResponse::build(self.status);
-            res.insert_header((header::CACHE_CONTROL, "no-store"));
-            if self.status == StatusCode::SERVICE_UNAVAILABLE {
-                res.insert_header((header::RETRY_AFTER, framework::error::DATABASE_RETRY_AFTER));
-            }
-            return res.json(form);
-        }
-        serve(
-            req,
-            state,
-            Some(Posted {
-                status: self.status,
-                form,
-            }),
-        )
-        .await
     }
 }
 
@@ -475,6 +359,22 @@ fn forbidden() -> HttpResponse {
         .body(framework::origin::REFUSED_FORM)
 }
 
+/// GET on a form address: its page where it has one, else (a bookmarked or reloaded form
+/// result) home.
+pub async fn form_get(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
+    if state.routes.find(req.path()).0.name == state.routes.not_found.name {
+        return redirect("/", StatusCode::SEE_OTHER);
+    }
+    crate::page::page(req, state).await
+}
+
+/// `GET /staff/catalog/export`: the catalog file to download
+/// (`api::staff::catalog::import_form::export`).
+pub async fn catalog_export(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
+    let answered = api::staff::catalog::import_form::export(&req, &state.api).await;
+    answer(&req, &state, answered).await
+}
+
 /// `POST` on a form address: another site's post, or a body too slow or too large, is answered
 /// at once; then the form its `_call` names (or the address's only form) answers. Every answer
 /// depends on the session: caches keep none ([`framework::request::PRIVATE`]).
@@ -506,11 +406,14 @@ async fn answer_post(
             message: framework::MAINTENANCE_MESSAGE.into(),
             errors: Map::new(),
         };
-        return closed.answer(&req, &state, &Fields::parse(b"")).await;
+        return refused_page(&req, &state, closed, &Fields::parse(b"")).await;
     }
     if is_multipart(&req) {
         return match file_forms().find(|f| f.path == req.path()) {
-            Some(form) => (form.handler)(&req, payload, &state).await,
+            Some(form) => {
+                let answered = (form.handler)(&req, payload, &state.api).await;
+                answer(&req, &state, answered).await
+            }
             None => error_page(ApiError::UnsupportedMediaType),
         };
     }
@@ -527,7 +430,7 @@ async fn answer_post(
             message: fault.in_form().into(),
             errors: Map::new(),
         };
-        return refused.answer(&req, &state, &fields).await;
+        return refused_page(&req, &state, refused, &fields).await;
     }
     let path = crate::routes::normal(req.path());
     // The action its `_call` names (an address with one needs no name), else the address's own
@@ -545,14 +448,17 @@ async fn answer_post(
         return act(&req, action, fields, &state).await;
     }
     match forms().find(|f| crate::routes::normal(f.path) == path) {
-        Some(form) => (form.handler)(&req, fields, &state).await,
+        Some(form) => {
+            let answered = (form.handler)(&req, fields, &state.api).await;
+            answer(&req, &state, answered).await
+        }
         None => {
             let refused = Refused {
                 status: StatusCode::BAD_REQUEST,
                 message: "This form cannot be sent here.".into(),
                 errors: Map::new(),
             };
-            refused.answer(&req, &state, &fields).await
+            refused_page(&req, &state, refused, &fields).await
         }
     }
 }

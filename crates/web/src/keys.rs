@@ -6,26 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-
-/// What JavaScript's `encodeURIComponent` leaves alone.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'!')
-    .remove(b'~')
-    .remove(b'*')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')');
-
 pub type Vars = BTreeMap<String, String>;
 
-/// Percent-encodes like JavaScript's `encodeURIComponent`.
-pub fn encode_component(s: &str) -> String {
-    utf8_percent_encode(s, COMPONENT).to_string()
-}
+pub use framework::form::encode_component;
 
 fn encode(s: &str) -> String {
     encode_component(s)

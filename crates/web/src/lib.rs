@@ -2,18 +2,12 @@
 //! needs fetched in process from the same functions that serve the API. Also the static assets.
 
 pub mod assets;
-pub mod fields;
 pub mod form;
-pub mod forms;
-pub mod gate;
-pub mod import_form;
 pub mod keys;
 pub mod media_files;
-pub mod my_data_form;
 pub mod page;
 pub mod page_with_slots;
 pub mod pages_by_request;
-pub mod photo_form;
 pub mod plan;
 pub mod respond;
 pub mod routes;
@@ -21,7 +15,6 @@ pub mod security;
 pub mod seo;
 pub mod shared_by_city;
 pub mod shell;
-pub mod upload;
 pub mod visitor;
 
 use std::path::{Path, PathBuf};
@@ -54,7 +47,8 @@ pub enum WebError {
 
 /// What the page handlers share.
 pub struct WebState {
-    /// The API's state: how pages run its calls in process, and the maintenance switch.
+    /// The API's state: how pages and forms run its calls in process, and the maintenance switch
+    /// (its settings also hold the photos' folder, for the photo forms).
     pub api: framework::ApiState,
     pub renderer: Arc<Renderer>,
     pub shell: Shell,
@@ -76,7 +70,7 @@ pub struct WebState {
 
 impl WebState {
     pub fn load(
-        api: framework::ApiState,
+        mut api: framework::ApiState,
         renderer: Arc<Renderer>,
         config: WebConfig,
     ) -> Result<Self, WebError> {
@@ -92,8 +86,12 @@ impl WebState {
             .map_err(|e| WebError::Build(routes_path.display().to_string(), e))?;
         let shell = Shell::load(&config.dist_dir)?;
         let assets = assets::Assets::load(&config.dist_dir, &config.public_dir)?;
-        let media = media::Store::open(&config.media_dir)
-            .map_err(|e| WebError::Media(config.media_dir.display().to_string(), e.to_string()))?;
+        let media =
+            Arc::new(media::Store::open(&config.media_dir).map_err(|e| {
+                WebError::Media(config.media_dir.display().to_string(), e.to_string())
+            })?);
+        // The photo forms (`api::staff::catalog::photo_form`) keep photos in the same folder.
+        api.config.settings.insert(media.clone());
         Ok(Self {
             api,
             renderer,
@@ -103,7 +101,7 @@ impl WebState {
             config,
             visitors: visitor::parts_cache(),
             pages_by_request: pages_by_request::PagesByRequest::default(),
-            media: Arc::new(media),
+            media,
             sitemaps: Arc::default(),
             share_by_city: true,
         })
@@ -169,7 +167,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
     ))
     .service(resource(
         "/staff/catalog/export",
-        Some(import_form::export),
+        Some(form::catalog_export),
         None::<NoPost>,
     ))
     .service(resource("/sw.js", Some(assets::serve), None::<NoPost>))
@@ -190,13 +188,13 @@ pub fn configure(cfg: &mut web::ServiceConfig, routes: &routes::RouteTable) {
     let pages = routes.routes.iter().filter(|r| !r.actions.is_empty());
     let mut paths: Vec<&str> = pages
         .map(|r| r.path.as_str())
-        .chain(form::forms().map(|f| f.path))
-        .chain(form::file_forms().map(|f| f.path))
+        .chain(framework::form::forms().map(|f| f.path))
+        .chain(framework::form::file_forms().map(|f| f.path))
         .collect();
     paths.sort_unstable();
     paths.dedup();
     for path in paths {
-        cfg.service(resource(path, Some(forms::form_get), Some(form::post)));
+        cfg.service(resource(path, Some(form::form_get), Some(form::post)));
     }
     cfg.default_service(web::to(page::page));
 }

@@ -180,7 +180,7 @@ async fn visited(
     visit: Visit<'_>,
 ) -> Result<HttpResponse, HttpResponse> {
     let viewer = visit.viewer;
-    let mut choices = crate::gate::choices(req);
+    let mut choices = api::gate::cookies::choices(req);
     // A member who accepted the policy never sees its modal again, on any device.
     if viewer
         .member
@@ -193,7 +193,7 @@ async fn visited(
     let member = viewer.member.as_ref();
     // The location notice flag shapes the product page (its notice is left out): pages are kept
     // for shoppers with and without it apart.
-    let notice_seen = crate::gate::location_notice_seen(req);
+    let notice_seen = api::gate::cookies::location_notice_seen(req);
     // A shopper saving data is shown smaller photos: pages are kept for them apart.
     let save_data = saving_data(req);
     let key = (!visit.maintenance && !visit.forms && visit.posted.is_none()).then(|| {

@@ -216,7 +216,7 @@ impl SlottedBody {
             Slot::Csrf => text(fill.csrf),
             Slot::FirstName => text(fill.firstname),
             Slot::Count => fill.count.to_string(),
-            Slot::Label => cart_label(fill.count),
+            Slot::Label => api::cart::visitor::cart_label(fill.count),
             Slot::Drawer => fill.drawer.to_string(),
             Slot::Revision => fill.revision.to_string(),
             Slot::PlaceId => fill.place.map_or_else(String::new, |p| p.id.to_string()),
@@ -298,15 +298,6 @@ impl Stretch {
             (Bytes::from(deflated), crc)
         })
     }
-}
-
-/// The header cart link's name, as `cartLinkLabel` of ui/src/features/cart/rules.ts says it (both
-/// are tested against ui/src/lib/cart-label.cases.json).
-pub fn cart_label(items: u32) -> String {
-    format!(
-        "Cart, {items} {}",
-        if items == 1 { "item" } else { "items" }
-    )
 }
 
 /// Appends `data` as non-final stored DEFLATE blocks (at a byte boundary).
@@ -519,18 +510,6 @@ mod tests {
             SlottedBody::new(page).is_none(),
             "without the nonce nothing is a slot"
         );
-    }
-
-    /// The label is the UI's `cartLinkLabel`: both test suites read one fixture.
-    #[test]
-    fn the_cart_label_is_the_uis() {
-        let cases: Vec<(u32, String)> =
-            serde_json::from_str(include_str!("../../../ui/src/lib/cart-label.cases.json"))
-                .unwrap();
-        assert!(!cases.is_empty());
-        for (items, label) in cases {
-            assert_eq!(cart_label(items), label);
-        }
     }
 
     #[test]

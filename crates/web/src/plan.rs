@@ -7,9 +7,9 @@ use domain::{BarangayId, CityId, FilterType, FulfillmentId, ProvinceId};
 use framework::{ApiError, Ctx};
 use serde_json::{json, Value};
 
-use crate::fields::Fields;
 use crate::keys::{fill_template, is_complete, Vars};
 use crate::routes::{RouteDef, RouteTable, VARS};
+use framework::form::Fields;
 
 /// The request as the planner needs it.
 pub struct Request<'a> {

@@ -1,23 +1,9 @@
-//! Answers every form and page path shares: the redirect after a post, a plain failure, and
-//! the CSRF check of a no-JS form.
+//! Answers every form and page path shares: the redirect after a post and a plain failure (the
+//! CSRF check of a no-JS form is `framework::form::csrf_holds`).
 
 use actix_web::http::{header, StatusCode};
 use actix_web::HttpResponse;
-use framework::{ApiError, Caller};
-
-use crate::fields::Fields;
-
-/// Whether a form carries the CSRF token of the session it was sent with (the caller's, read
-/// once from the request).
-pub fn csrf_holds(caller: &Caller, fields: &Fields) -> bool {
-    let expected = caller.token.as_deref().map(framework::session::csrf_token);
-    matches!((fields.get("csrf"), expected), (Some(sent), Some(expected)) if same(sent, &expected))
-}
-
-/// Compares in time that does not depend on where the strings differ.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
-}
+use framework::ApiError;
 
 /// A `303 See Other` to `to`, never kept.
 pub fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
@@ -37,17 +23,4 @@ pub fn error_page(e: ApiError) -> HttpResponse {
     HttpResponse::build(e.status())
         .content_type("text/plain; charset=utf-8")
         .body(e.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_compare_whole() {
-        assert!(same("abc", "abc"));
-        assert!(!same("abc", "abd"));
-        assert!(!same("abc", "ab"));
-        assert!(!same("", "a"));
-    }
 }

@@ -4,6 +4,7 @@
 
 pub mod login;
 pub mod my_data;
+pub mod my_data_form;
 pub mod registration;
 pub mod social;
 pub mod user;

@@ -5,7 +5,7 @@
 //! sensitive change checks it (`profile::confirm_password`: 5 tries in 10 minutes a member, the
 //! hash verified on the blocking thread that runs the call). The answer is the member's own:
 //! `private, no-store`, like every call that is not public. The page `/my-account/my-data`
-//! shows it (`web::my_data_form` answers its form without JavaScript, as the page or as a file).
+//! shows it ([`super::my_data_form`] answers its form without JavaScript, as the page or as a file).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

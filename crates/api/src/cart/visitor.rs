@@ -14,6 +14,15 @@ pub struct Visitor {
     pub cart_revision: i64,
 }
 
+/// The header cart link's name, as `cartLinkLabel` of ui/src/features/cart/rules.ts says it (both
+/// are tested against `cart_label_cases.json` beside this file).
+pub fn cart_label(items: u32) -> String {
+    format!(
+        "Cart, {items} {}",
+        if items == 1 { "item" } else { "items" }
+    )
+}
+
 /// The revision of the member's cart (0 without one): what their page parts are kept by.
 pub fn member_revision(ctx: &mut Ctx, member: domain::UserId) -> Result<i64, ApiError> {
     Ok(db::carts::find(ctx.conn, Owner::Member(member))?.map_or(0, |c| c.revision))
@@ -100,4 +109,20 @@ pub fn visitor(
         cart_revision: cart.revision,
         cart: (a.item_count > 0).then_some(a),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cart_label;
+
+    /// The label is the UI's `cartLinkLabel`: both test suites read one fixture.
+    #[test]
+    fn the_cart_label_is_the_uis() {
+        let cases: Vec<(u32, String)> =
+            serde_json::from_str(include_str!("cart_label_cases.json")).unwrap();
+        assert!(!cases.is_empty());
+        for (items, label) in cases {
+            assert_eq!(cart_label(items), label);
+        }
+    }
 }

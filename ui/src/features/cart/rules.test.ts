@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CartAnswer, CartCase, FilterType } from '../../api/contract.gen';
 import { cartLinkLabel, casesLabel, count, debounce, needsReset, productIds, usedLabel } from './rules';
-import labels from '../../lib/cart-label.cases.json';
+import labels from '../../../../crates/api/src/cart/cart_label_cases.json';
 
 const caseOf = (family: FilterType, ids: number[]): CartCase =>
   ({ family, items: ids.map((id) => ({ id })) }) as unknown as CartCase;
 const cart = (...cases: CartCase[]) => ({ shopping_cart: cases }) as Pick<CartAnswer, 'shopping_cart'>;
 
-test('the cart link is named as the server names it (cart-label.cases.json, read by both)', () => {
+test('the cart link is named as the server names it (cart_label_cases.json, read by both)', () => {
   for (const [items, label] of labels as [number, string][]) assert.equal(cartLinkLabel(items), label);
 });
 

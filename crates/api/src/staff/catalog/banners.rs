@@ -138,7 +138,7 @@ fn day(typed: Option<String>) -> Option<Option<String>> {
 }
 
 /// The highest place in the carousel the catalog takes.
-const PLACE_MOST: i32 = *db::catalog_io::SORT_ORDER.end() as i32;
+const PLACE_MOST: i32 = *super::import::SORT_ORDER.end() as i32;
 
 /// A Manila day, or nothing (an open end).
 fn day_or_nothing() -> utoipa::openapi::schema::ObjectBuilder {

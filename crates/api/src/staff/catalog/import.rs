@@ -1,8 +1,25 @@
 //! The catalog file in the browser: a manager uploads a file (the catalog page's upload form,
-//! `web::import_form`), sees every change it would make on a page of its own, then applies it,
+//! [`super::import_form`]), sees every change it would make on a page of its own, then applies it,
 //! as `store catalog import` would (the same rules, one transaction, the data version bumped);
 //! the import is one audit record with every change before and after. The file waits for its
 //! import in `catalog_drafts`, seen only by its uploader, for a day.
+//!
+//! What a catalog file means and what it refuses are here too, one file a concern: its shape
+//! (`file`), the rules of a record (`checks`), reading it (`read`), and each section's records
+//! (`products`, `deposits`, `fees`, `banners`, `promos`). [`import`] reads a file by them and
+//! hands it to `db::catalog_io::import_with`, which reads and writes the tables; the command
+//! line's `store catalog import` and the back office's forms ([`edit_then`]) go the same way.
+
+mod banners;
+mod checks;
+mod deposits;
+mod fees;
+mod file;
+mod products;
+mod promos;
+mod read;
+
+pub use checks::{MAX_CENTAVOS, SORT_ORDER};
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -10,8 +27,9 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{changes_of, CatalogChange};
 use crate::staff::signed_in_as;
-use db::catalog_io::{self, ImportError, Report};
+use db::catalog_io::{self, CatalogFile, ImportError, Report};
 use db::team::StaffRow;
+use db::AnyConnection;
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
@@ -53,6 +71,66 @@ pub struct ImportDone {
     pub changes: Vec<CatalogChange>,
     /// The data version after it: every app server shows it within a second.
     pub data_version: i64,
+}
+
+/// Checks `text` and, when `apply`, writes it in one transaction (see the module's words).
+/// Checked only, nothing is written and the report says what would change.
+pub fn import(conn: &mut AnyConnection, text: &str, apply: bool) -> Result<Report, ImportError> {
+    import_then(conn, text, apply, |_, _| Ok(()))
+}
+
+/// [`import`], and `then` in the same transaction when the file changed the store (its audit
+/// record).
+pub fn import_then(
+    conn: &mut AnyConnection,
+    text: &str,
+    apply: bool,
+    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
+) -> Result<Report, ImportError> {
+    catalog_io::import_with(
+        conn,
+        apply,
+        |known, _| read::parse(text, known).map_err(ImportError::Invalid),
+        then,
+    )
+}
+
+/// The catalog as it stands, changed by `edit` (a form's few fields) and then checked by the
+/// import's rules and, when `apply`, written, all in one transaction: the edit starts from what
+/// the last writer left (two managers saving two products at once lose neither). `then` runs in
+/// the transaction when the store changed.
+pub fn edit_then(
+    conn: &mut AnyConnection,
+    apply: bool,
+    edit: impl FnOnce(&mut CatalogFile) -> Result<(), ImportError>,
+    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
+) -> Result<Report, ImportError> {
+    catalog_io::import_with(
+        conn,
+        apply,
+        |known, current| {
+            let mut file = current.clone();
+            edit(&mut file)?;
+            read::parse(&catalog_io::to_json(&file), known).map_err(ImportError::Invalid)
+        },
+        then,
+    )
+}
+
+/// The problems `import` names for the record of `section` named `key` (`slug x`, `id 2`: as
+/// in `products[2] (slug x): price must be ...`), each as its field and what is wrong with it
+/// (`must be ...`).
+pub fn problems_of(problems: &[String], section: &str, key: &str) -> Vec<(String, String)> {
+    let named = format!("] ({key}): ");
+    problems
+        .iter()
+        .filter_map(|p| {
+            let index = p.strip_prefix(section)?.strip_prefix('[')?;
+            let rest = index.trim_start_matches(|c: char| c.is_ascii_digit());
+            let (field, what) = rest.strip_prefix(named.as_str())?.split_once(' ')?;
+            Some((field.to_string(), what.to_string()))
+        })
+        .collect()
 }
 
 /// One kind of record's tally in words.
@@ -119,7 +197,7 @@ pub fn upload(
             ),
         });
     }
-    catalog_io::import(conn, text, false).map_err(refused)?;
+    import(conn, text, false).map_err(refused)?;
     let name: String = file_name
         .chars()
         .filter(|c| !c.is_control())
@@ -172,7 +250,7 @@ impl Endpoint for StaffDraft {
     fn call(ctx: &mut Ctx, (p, ..): Args<Self>) -> Result<DraftView, ApiError> {
         let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let d = draft(ctx.conn, &by, &p.draft_id)?;
-        let (summary, changes, problems) = match catalog_io::import(ctx.conn, &d.body, false) {
+        let (summary, changes, problems) = match import(ctx.conn, &d.body, false) {
             Ok(r) => (summary(&r), changes_of(&r), vec![]),
             Err(ImportError::Invalid(problems)) => (vec![], vec![], problems),
             Err(ImportError::Db(e)) => return Err(e.into()),
@@ -206,7 +284,7 @@ impl Endpoint for StaffDraftApply {
         let by = signed_in_as(ctx, &[Role::Manager])?.member;
         let d = draft(ctx.conn, &by, &p.draft_id)?;
         let subject = format!("catalog file {}", d.file_name);
-        let report = catalog_io::import_then(ctx.conn, &d.body, true, |conn, report| {
+        let report = import_then(ctx.conn, &d.body, true, |conn, report| {
             let side = |after: bool| {
                 let all: serde_json::Map<String, serde_json::Value> = report
                     .changes

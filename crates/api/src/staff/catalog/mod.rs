@@ -4,15 +4,19 @@
 //! delivery fees (`charges`), the promos' titles, words and days (`promos`), and the catalog file
 //! uploaded, checked and applied in the browser (`import`); the holidays and notices, which are
 //! not in the catalog file, have their own forms (`calendar`). Every other form goes through the catalog file's
-//! import (`db::catalog_io::edit_then`): the command line's rules, one transaction that starts
+//! import (`import::edit_then`): the command line's rules, one transaction that starts
 //! from what the last writer left, the data version bumped so every app server shows the change
 //! within a second, and an audit record of each record's changed fields before and after.
+//! The forms that send files, the photos (`photo_form`) and the catalog file (`import_form`), are
+//! answered beside the calls they run.
 
 pub mod banners;
 pub mod calendar;
 pub mod charges;
 pub mod cities;
 pub mod import;
+pub mod import_form;
+pub mod photo_form;
 pub mod product;
 pub mod promos;
 
@@ -76,6 +80,12 @@ impl From<&catalog_io::Change> for CatalogChange {
                 .collect(),
         }
     }
+}
+
+/// Whether the caller may send a catalog form with a file (a photo, the catalog file): a
+/// signed-in manager, asked before the body is read.
+pub fn a_manager(ctx: &mut framework::Ctx) -> Result<(), ApiError> {
+    crate::staff::signed_in_as(ctx, &[domain::staff::Role::Manager]).map(|_| ())
 }
 
 /// The changes of a report, as the pages list them.
@@ -249,7 +259,7 @@ fn edit_and(
             .into_iter()
             .map(|p| (p.slug, (p.id.get(), p.sku)))
             .collect();
-    catalog_io::edit_then(conn, apply, change, |conn, report| {
+    import::edit_then(conn, apply, change, |conn, report| {
         audit(conn, by, report, &ids)?;
         also(conn).map_err(ImportError::Db)
     })
@@ -270,7 +280,7 @@ fn refused(e: ImportError, record: FormRecord<'_>) -> ApiError {
         return ApiError::Conflict(STALE_MESSAGE.into());
     }
     let mut errors = domain::account::FieldErrors::new();
-    for (field, what) in catalog_io::problems_of(&problems, section, key) {
+    for (field, what) in import::problems_of(&problems, section, key) {
         match fields.iter().find(|f| **f == field) {
             Some(f) => errors.entry(f).or_default().push(format!(
                 "{} {}",

@@ -1,25 +1,17 @@
 //! The gate cookies (the contract between server and client; the client writes the same names in
 //! `ui/src/features/gate/cookies.ts`), read leniently: a missing or malformed value counts as unset
-//! and never breaks a page (`api::gate` then drops unknown ids). Also the cookies the no-JS
-//! gate forms write.
+//! and never breaks a page ([`super`] then drops unknown ids). Also the cookies the no-JS gate
+//! forms ([`super::forms`]) and a member's first address write.
 
 use actix_web::cookie::{time::Duration, Cookie, SameSite};
-use actix_web::{web, HttpRequest, HttpResponse};
-use api::cart::visitor::Reset;
-use api::gate::Choices;
-use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};
+use actix_web::HttpRequest;
+use domain::{BarangayId, CityId, FulfillmentId, PackagingId, StreetId};
 
-use api::gate::{
-    BARANGAY, BARANGAY_NAME, CATEGORY, CATEGORY_NAME, CITY, CITY_NAME, FULFILLMENT, GATE_MAX_AGE,
-    LOCATION_NOTICE, ORIGINAL_ID, ORIGINAL_NAME, PREVIOUS_ID, PREVIOUS_NAME, PRIVACY, STREET,
+use super::Choices;
+use super::{
+    BARANGAY, BARANGAY_NAME, CATEGORY, CITY, CITY_NAME, FULFILLMENT, GATE_MAX_AGE, LOCATION_NOTICE,
+    PRIVACY, STREET,
 };
-
-use crate::fields::Fields;
-use crate::respond::{csrf_holds, error_page, see_other};
-use crate::WebState;
-
-/// The category form's answer to the cart's reset question (`yes`).
-pub const RESET_FIELD: &str = "reset";
 
 /// Reads the gate cookies into the choices they carry, each id parsed once here.
 pub fn choices(req: &HttpRequest) -> Choices {
@@ -48,7 +40,7 @@ pub fn location_notice_seen(req: &HttpRequest) -> bool {
 /// A gate cookie as the client writes it: readable by JS, `Path=/`, `SameSite=Lax`, value
 /// encoded like `encodeURIComponent`.
 pub fn cookie(name: &'static str, value: &str, max_age: i64) -> Cookie<'static> {
-    let encoded = crate::keys::encode_component(value);
+    let encoded = framework::form::encode_component(value);
     let mut c = Cookie::new(name, encoded);
     c.set_path("/");
     c.set_same_site(SameSite::Lax);
@@ -87,58 +79,10 @@ pub fn location_cookies(l: &Location) -> [Cookie<'static>; 6] {
     ]
 }
 
-/// A cart holds one family (kegs apart from bottles and cans), also without JavaScript: before
-/// the category form stores a category of the other family than the cart holds, the shopper is
-/// asked "Your current cart will be reset. ...": the answer
-/// is the cart page with the question over it (`?gate=category&reset={id}`, a page with the
-/// session's CSRF token), whose Yes posts the category again with `reset=yes`; then every item is
-/// removed and the category stored as usual (`None`: go on). No is a link back that keeps the
-/// category the cart was made for. The previous and original category cookies say which.
-/// `Err(cookies)`: the cart was emptied (go on, and send the cookies of its new revision).
-pub async fn reset_cart_first(
-    req: &HttpRequest,
-    fields: &Fields,
-    state: &web::Data<WebState>,
-    chosen: PackagingId,
-    family: FilterType,
-) -> Result<Option<HttpResponse>, Vec<Cookie<'static>>> {
-    let barangay = choices(req).barangay;
-    let caller = framework::Caller::of_page(req);
-    let confirmed = fields.get(RESET_FIELD) == Some("yes") && csrf_holds(&caller, fields);
-    let outcome = state
-        .api
-        .run(caller, move |ctx| {
-            let reset = api::cart::visitor::reset_for(ctx, barangay, family, confirmed)?;
-            Ok((reset, ctx.take_cookies()))
-        })
-        .await;
-    match outcome {
-        Ok((Reset::Kept, _)) => Ok(None),
-        Ok((Reset::Emptied, cookies)) => Err(cookies),
-        Ok((Reset::Ask, _)) => {
-            let mut res = see_other(&format!(
-                "/cart?gate=category&{RESET_FIELD}={chosen}#reset-title"
-            ));
-            if let (Some(id), Some(name)) = (req.cookie(CATEGORY), req.cookie(CATEGORY_NAME)) {
-                let name = percent_encoding::percent_decode_str(name.value())
-                    .decode_utf8_lossy()
-                    .into_owned();
-                for (id_cookie, name_cookie) in
-                    [(PREVIOUS_ID, PREVIOUS_NAME), (ORIGINAL_ID, ORIGINAL_NAME)]
-                {
-                    res.cookie(cookie(id_cookie, id.value(), GATE_MAX_AGE))
-                        .cookie(cookie(name_cookie, &name, GATE_MAX_AGE));
-                }
-            }
-            Ok(Some(res.finish()))
-        }
-        Err(e) => Ok(Some(error_page(e))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::CATEGORY_NAME;
 
     #[test]
     fn cookies_are_written_like_the_client_writes_them() {

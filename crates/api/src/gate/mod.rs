@@ -1,6 +1,10 @@
 //! The entry gates as a page sees them: the shopper's choices, read from the gate
-//! cookies by `web` and checked here against the database (an unknown id counts as unset), and
-//! which gate overlays the page.
+//! cookies ([`cookies`]) and checked here against the database (an unknown id counts as unset),
+//! and which gate overlays the page; the no-JS gate forms ([`forms`]) write the same cookies as
+//! the client.
+
+pub mod cookies;
+pub mod forms;
 
 use db::AnyConnection;
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};

@@ -1,37 +1,34 @@
-//! What the file forms share (`photo_form`, `import_form`): who may send one (a signed-in
-//! manager, asked before a byte of the body is read), a `multipart/form-data` body read within
-//! its limits (the whole body counted as it arrives, part headers included; the text parts and
-//! their names together; the number of parts; one file; a deadline), the page's CSRF token, and
-//! their refusals in the page forms' words.
+//! What the file forms share (the staff catalog's photo and import forms): who may send one
+//! (asked before a byte of the body is read), a `multipart/form-data` body read within its limits
+//! (the whole body counted as it arrives, part headers included; the text parts and their names
+//! together; the number of parts; one file; a deadline), the page's CSRF token, and their
+//! refusals in the page forms' words.
 
 use std::time::Duration;
 
 use actix_web::error::PayloadError;
 use actix_web::http::{header, StatusCode};
-use actix_web::{web, HttpRequest, HttpResponse};
-use domain::staff::Role;
-use framework::Caller;
+use actix_web::{web, HttpRequest};
 use futures_util::{StreamExt, TryStreamExt};
-use serde_json::{json, Map};
 
-use crate::fields::Fields;
-use crate::form::{Refused, EXPIRED};
-use crate::respond::csrf_holds;
-use crate::WebState;
+use super::{csrf_holds, Answer, Fields, Refused, EXPIRED};
+use crate::{ApiError, ApiState, Caller, Ctx};
 
 /// How long a body may take to arrive (10 MB over a slow link).
 const UPLOAD_DEADLINE: Duration = Duration::from_secs(120);
 
-/// A file form: its file's field, the most its body may be (the file, the text, the parts'
-/// headers), and what it says of a body too large or unreadable.
+/// A file form: who may send it, its file's field, the most its body may be (the file, the text,
+/// the parts' headers), and what it says of a body too large or unreadable.
 pub struct Upload {
+    /// Whether the caller may send this form (a signed-in manager), asked before the body is read.
+    pub may: fn(&mut Ctx) -> Result<(), ApiError>,
     pub file: &'static str,
     pub most: usize,
     pub too_large: String,
     pub unreadable: &'static str,
 }
 
-/// What a file form received from a signed-in manager: who sent it, its text fields, and its
+/// What a file form received from a caller who may send it: who sent it, its text fields, and its
 /// file's name and bytes (none when no file was chosen).
 pub struct Received {
     pub caller: Caller,
@@ -39,49 +36,44 @@ pub struct Received {
     pub file: Option<(String, Vec<u8>)>,
 }
 
-/// Receives a file form's body as every file form takes it, or answers its refusal: a
-/// signed-in manager first, a body announced or found larger than `most` refused at once, the
+/// Receives a file form's body as every file form takes it, or answers its refusal: whether the
+/// caller may send it first, a body announced or found larger than `most` refused at once, the
 /// rest read within the deadline, then the page's CSRF token.
 pub async fn receive(
     req: &HttpRequest,
     payload: web::Payload,
-    state: &web::Data<WebState>,
+    state: &ApiState,
     form: Upload,
-) -> Result<Received, HttpResponse> {
-    let none = Fields::from_pairs(Vec::new());
+) -> Result<Received, Answer> {
+    let none = || Fields::from_pairs(Vec::new());
     let too_large = || {
-        refused(
+        let refused = Refused::with(
             StatusCode::PAYLOAD_TOO_LARGE,
             &form.too_large,
             Some(form.file),
-        )
+        );
+        Answer::Refused(refused, none())
     };
     let caller = Caller::of_page(req);
-    let manager = state
-        .api
-        .run(caller.clone(), |ctx| {
-            api::staff::signed_in_as(ctx, &[Role::Manager]).map(|_| ())
-        })
-        .await;
-    if let Err(e) = manager {
-        return Err(Refused::of(e, None).answer(req, state, &none).await);
+    if let Err(e) = state.run(caller.clone(), form.may).await {
+        return Err(Answer::Refused(Refused::of(e, None), none()));
     }
     if announced_too_large(req, form.most) {
-        return Err(too_large().answer(req, state, &none).await);
+        return Err(too_large());
     }
     let reading = read(req, payload, form.file, form.most);
     let sent = match tokio::time::timeout(UPLOAD_DEADLINE, reading).await {
         Ok(Ok(sent)) => sent,
-        Ok(Err(Unread::TooLarge)) => return Err(too_large().answer(req, state, &none).await),
+        Ok(Err(Unread::TooLarge)) => return Err(too_large()),
         Ok(Err(Unread::Malformed)) | Err(_) => {
-            let bad = refused(StatusCode::BAD_REQUEST, form.unreadable, None);
-            return Err(bad.answer(req, state, &none).await);
+            let bad = Refused::with(StatusCode::BAD_REQUEST, form.unreadable, None);
+            return Err(Answer::Refused(bad, none()));
         }
     };
     let fields = Fields::from_pairs(sent.fields);
     if !csrf_holds(&caller, &fields) {
-        let expired = refused(StatusCode::FORBIDDEN, EXPIRED, None);
-        return Err(expired.answer(req, state, &fields).await);
+        let expired = Refused::with(StatusCode::FORBIDDEN, EXPIRED, None);
+        return Err(Answer::Refused(expired, fields));
     }
     Ok(Received {
         caller,
@@ -161,20 +153,6 @@ async fn read(
         }
     }
     Ok(Sent { fields, file: sent })
-}
-
-/// Refused with `message`, beside `field` when one is named.
-pub fn refused(status: StatusCode, message: impl Into<String>, field: Option<&str>) -> Refused {
-    let message = message.into();
-    let mut errors = Map::new();
-    if let Some(field) = field {
-        errors.insert(field.into(), json!([message.clone()]));
-    }
-    Refused {
-        status,
-        message,
-        errors,
-    }
 }
 
 /// Whether the body says it is larger than `most` bytes.

@@ -1,19 +1,19 @@
 //! The catalog file in the browser: `GET /staff/catalog/export` downloads it (as `store catalog
 //! export` writes it), and the import page's upload form (`multipart/form-data` to
-//! `/staff/catalog/import`, a file form of [`crate::form`]) checks an uploaded file and keeps it
+//! `/staff/catalog/import`, a file form of [`framework::form`]) checks an uploaded file and keeps it
 //! for its dry run, which its own page shows (`/staff/catalog/import/{draftId}`) before the
 //! manager applies it. The same rules as every file form (see `photo_form`): a signed-in
 //! manager, asked before the body is read; the body's limits; the page's CSRF token; then the
-//! import's rules (`api::staff::catalog::import`), every problem listed beside the file field.
+//! import's rules ([`super::import`]), every problem listed beside the file field.
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use api::staff::catalog::import::MAX_FILE;
 use domain::staff::Role;
+use framework::form::upload::{receive, Received, Upload};
+use framework::form::{Answer, Done, Refused};
+use framework::{ApiError, ApiState};
 
-use crate::form::{success, Done, Refused};
-use crate::upload::{receive, refused, Received, Upload};
-use crate::WebState;
+use super::import::MAX_FILE;
 
 /// The import page: the upload form posts to its address, and is answered from it.
 pub const PAGE: &str = "/staff/catalog/import";
@@ -21,14 +21,11 @@ pub const PAGE: &str = "/staff/catalog/import";
 /// The most a whole body may be: the file, the text, and the parts' headers.
 const BODY_LIMIT: usize = MAX_FILE + 64 * 1024;
 
-crate::file_form!(PAGE, answer);
+framework::file_form!(PAGE, answer);
 
-async fn answer(
-    req: &HttpRequest,
-    payload: web::Payload,
-    state: &web::Data<WebState>,
-) -> HttpResponse {
+async fn answer(req: &HttpRequest, payload: web::Payload, state: &ApiState) -> Answer {
     let form = Upload {
+        may: super::a_manager,
         file: "file",
         most: BODY_LIMIT,
         too_large: format!(
@@ -46,42 +43,38 @@ async fn answer(
         Err(refused) => return refused,
     };
     let Some((name, bytes)) = file else {
-        let none = refused(
+        let none = Refused::with(
             StatusCode::UNPROCESSABLE_ENTITY,
             "Choose a catalog file to upload.",
             Some("file"),
         );
-        return none.answer(req, state, &fields).await;
+        return Answer::Refused(none, fields);
     };
     let Ok(text) = String::from_utf8(bytes) else {
-        let binary = refused(
+        let binary = Refused::with(
             StatusCode::UNPROCESSABLE_ENTITY,
             "This is not a catalog file: a catalog file is JSON text (UTF-8), as Export writes it.",
             Some("file"),
         );
-        return binary.answer(req, state, &fields).await;
+        return Answer::Refused(binary, fields);
     };
     let kept = state
-        .api
         .run(caller, move |ctx| {
-            let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
-            api::staff::catalog::import::upload(ctx.conn, &signed.member, &name, &text)
+            let signed = crate::staff::signed_in_as(ctx, &[Role::Manager])?;
+            super::import::upload(ctx.conn, &signed.member, &name, &text)
         })
         .await;
     match kept {
-        Ok(id) => success(req, &Done::to(format!("{PAGE}/{id}"))),
-        Err(e) => Refused::of(e, None).answer(req, state, &fields).await,
+        Ok(id) => Answer::Done(Done::to(format!("{PAGE}/{id}"))),
+        Err(e) => Answer::Refused(Refused::of(e, None), fields),
     }
 }
 
 /// `GET /staff/catalog/export`: the catalog file, to download (managers; others are sent to sign
 /// in, or told there is no such page).
-pub async fn export(req: HttpRequest, state: web::Data<WebState>) -> HttpResponse {
-    let caller = framework::Caller::of_page(&req);
-    let file = state
-        .api
-        .run(caller, api::staff::catalog::import::export)
-        .await;
+pub async fn export(req: &HttpRequest, state: &ApiState) -> Answer {
+    let caller = framework::Caller::of_page(req);
+    let file = state.run(caller, super::import::export).await;
     match file {
         Ok(json) => {
             let today = domain::calendar::iso_date(domain::calendar::manila_now().date());
@@ -93,15 +86,15 @@ pub async fn export(req: HttpRequest, state: web::Data<WebState>) -> HttpRespons
                 ))
                 .body(json);
             framework::request::mark_private(res.headers_mut());
-            res
+            Answer::Response(res)
         }
-        Err(framework::ApiError::Unauthenticated) => {
+        Err(ApiError::Unauthenticated) => {
             let mut res = HttpResponse::Found()
                 .insert_header((header::LOCATION, "/staff/login"))
                 .finish();
             framework::request::mark_private(res.headers_mut());
-            res
+            Answer::Response(res)
         }
-        Err(e) => crate::respond::error_page(e),
+        Err(e) => Answer::Failed(e),
     }
 }

@@ -1,21 +1,16 @@
 //! "Download my data" without JavaScript: the page's form (`/my-account/my-data`, the current
 //! password and the session's CSRF token) runs the API's own call (`myData`,
-//! `api::accounts::my_data`) and is answered with the page showing the data (a readable page), or,
+//! [`super::my_data`]) and is answered with the page showing the data (a readable page), or,
 //! from its "Download" button (`format=json`), with the same answer as a JSON file
 //! (`Content-Disposition: attachment`). A wrong password comes back as the page with the field's
 //! message, as every form's failure does (and counts against the same limit). Every answer is
-//! `private, no-store` (`form::post`). With JavaScript the page calls the API itself.
+//! `private, no-store` (`web::form::post`). With JavaScript the page calls the API itself.
 
 use actix_web::http::{header, StatusCode};
-use actix_web::{web, HttpRequest, HttpResponse};
-use framework::{ApiError, Caller};
+use actix_web::{HttpRequest, HttpResponse};
+use framework::form::{csrf_holds, wants_json, Answer, Done, Fields, Refused, EXPIRED};
+use framework::{ApiError, ApiState, Caller};
 use serde_json::{json, Map, Value};
-
-use crate::fields::Fields;
-use crate::form::{success, Done, Refused, EXPIRED};
-use crate::page::{serve, Posted};
-use crate::respond::{csrf_holds, error_page};
-use crate::WebState;
 
 /// The page and its form's address.
 pub const PAGE: &str = "/my-account/my-data";
@@ -23,9 +18,9 @@ pub const PAGE: &str = "/my-account/my-data";
 /// The call the form runs (its contract name).
 const CALL: &str = "myData";
 
-crate::custom_form!("/my-account/my-data", answer);
+framework::custom_form!(PAGE, answer);
 
-async fn answer(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) -> HttpResponse {
+async fn answer(req: &HttpRequest, fields: Fields, state: &ApiState) -> Answer {
     let caller = Caller::of_page(req);
     if !csrf_holds(&caller, &fields) {
         let refused = Refused {
@@ -33,10 +28,10 @@ async fn answer(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) 
             message: EXPIRED.into(),
             errors: Map::new(),
         };
-        return refused.answer(req, state, &fields).await;
+        return Answer::Refused(refused, fields);
     }
     let Some(endpoint) = framework::registry::by_name(CALL) else {
-        return error_page(ApiError::Internal(format!("no call {CALL}")));
+        return Answer::Failed(ApiError::Internal(format!("no call {CALL}")));
     };
     // Only the password reaches the call.
     let pairs: Vec<(String, String)> = fields
@@ -45,7 +40,6 @@ async fn answer(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) 
         .into_iter()
         .collect();
     let called = state
-        .api
         .run(caller, move |ctx| {
             let answer = endpoint.run_form(ctx, &pairs, &[])?;
             Ok((answer, ctx.issued.take()))
@@ -53,25 +47,24 @@ async fn answer(req: &HttpRequest, fields: Fields, state: &web::Data<WebState>) 
         .await;
     let (data, issued) = match called {
         Ok(done) => done,
-        Err(ApiError::Unauthenticated) => return success(req, &Done::to("/login")),
-        Err(e) => return Refused::of(e, None).answer(req, state, &fields).await,
+        Err(ApiError::Unauthenticated) => return Answer::Done(Done::to("/login")),
+        Err(e) => return Answer::Refused(Refused::of(e, None), fields),
     };
-    let mut res = if fields.get("format") == Some("json") {
-        file(&data)
+    let answer = if fields.get("format") == Some("json") {
+        Answer::Response(file(&data))
     } else if wants_json(req) {
-        HttpResponse::Ok().json(json!({ "data": data }))
+        Answer::Response(HttpResponse::Ok().json(json!({ "data": data })))
     } else {
         let form = json!({ "values": {}, "errors": {}, "message": "", "answer": data });
-        let posted = Posted {
+        Answer::Page {
             status: StatusCode::OK,
             form,
-        };
-        serve(req, state, Some(posted)).await
+        }
     };
-    if let Some(issued) = &issued {
-        framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
+    match issued {
+        Some(issued) => Answer::Renewed(Box::new(answer), issued),
+        None => answer,
     }
-    res
 }
 
 /// The data as a file to keep: the API's answer, indented, named by the day.
@@ -85,12 +78,4 @@ fn file(data: &Value) -> HttpResponse {
             format!("attachment; filename=\"tala-my-data-{today}.json\""),
         ))
         .body(body)
-}
-
-/// Whether the page posted with JavaScript and reads the answer as JSON.
-fn wants_json(req: &HttpRequest) -> bool {
-    req.headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"))
 }

@@ -1,24 +1,25 @@
-//! The photo forms (`multipart/form-data`, file forms of [`crate::form`]): a manager gives a
+//! The photo forms (`multipart/form-data`, file forms of [`framework::form`]): a manager gives a
 //! product a photo or takes it away from the catalog page (`/staff/catalog`, the product by its
 //! `sku`), a home page banner from the banners page (`/staff/catalog/banners`, by `bannerId`),
 //! with JavaScript or without. The same rules as every form (the origin rule and the maintenance
-//! switch, checked by `form::post` first; the page's CSRF token; a signed-in manager, asked before
-//! the body is read), then the rules `store catalog photo` follows (`api::staff::photos`): the
+//! switch, checked by `web::form::post` first; the page's CSRF token; a signed-in manager, asked
+//! before the body is read), then the rules `store catalog photo` follows ([`crate::staff::photos`]): the
 //! photo checked and kept on a blocking thread with no database connection held, then given to its
 //! owner with its audit record. Answered as the page forms are: `303` to the owner's place on the
 //! page on success, or the page again with the message beside its owner's form (JSON for a
 //! script).
 
-use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
-use api::staff::catalog::banners::NewBanner;
-use api::staff::photos::Subject;
-use domain::staff::Role;
+use std::sync::Arc;
 
-use crate::fields::Fields;
-use crate::form::{success, Done, Refused};
-use crate::upload::{receive, refused, Received, Upload};
-use crate::WebState;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest};
+use domain::staff::Role;
+use framework::form::upload::{receive, Received, Upload};
+use framework::form::{Answer, Done, Fields, Refused};
+use framework::{ApiError, ApiState};
+
+use crate::staff::catalog::banners::NewBanner;
+use crate::staff::photos::Subject;
 
 /// The catalog page: its product photo forms post to its address, and are answered from it.
 pub const PAGE: &str = "/staff/catalog";
@@ -34,14 +35,10 @@ fn body_limit() -> usize {
 /// Said of a body that cannot be read as this form.
 const UNREADABLE: &str = "This form could not be read. Choose the photo and send it again.";
 
-crate::file_form!(PAGE, products);
-crate::file_form!(BANNERS, banners);
+framework::file_form!(PAGE, products);
+framework::file_form!(BANNERS, banners);
 
-async fn products(
-    req: &HttpRequest,
-    payload: web::Payload,
-    state: &web::Data<WebState>,
-) -> HttpResponse {
+async fn products(req: &HttpRequest, payload: web::Payload, state: &ApiState) -> Answer {
     answer(req, payload, state, PAGE, |fields| {
         let sku = fields.get("sku").unwrap_or_default().to_string();
         Ok(Asked::Photo(Subject::Product(sku)))
@@ -49,11 +46,7 @@ async fn products(
     .await
 }
 
-async fn banners(
-    req: &HttpRequest,
-    payload: web::Payload,
-    state: &web::Data<WebState>,
-) -> HttpResponse {
+async fn banners(req: &HttpRequest, payload: web::Payload, state: &ApiState) -> Answer {
     answer(req, payload, state, BANNERS, |fields| {
         if fields.get("add").is_some() {
             let typed = |name: &str| fields.get(name).unwrap_or_default().to_string();
@@ -73,7 +66,7 @@ async fn banners(
             .id("bannerId", id)
             .filter(|&id| id > 0)
             .map(|id| Asked::Photo(Subject::Banner(id)))
-            .ok_or_else(|| framework::ApiError::NotFound("No such banner.".into()))
+            .ok_or_else(|| ApiError::NotFound("No such banner.".into()))
     })
     .await
 }
@@ -89,12 +82,13 @@ enum Asked {
 async fn answer(
     req: &HttpRequest,
     payload: web::Payload,
-    state: &web::Data<WebState>,
+    state: &ApiState,
     page: &'static str,
-    asked: fn(&Fields) -> Result<Asked, framework::ApiError>,
-) -> HttpResponse {
+    asked: fn(&Fields) -> Result<Asked, ApiError>,
+) -> Answer {
     let limit = media::Limits::default().max_bytes >> 20;
     let form = Upload {
+        may: super::a_manager,
         file: "photo",
         most: body_limit(),
         too_large: format!("This photo is larger than the {limit} MB a photo may be: save it smaller and upload it again."),
@@ -110,17 +104,17 @@ async fn answer(
     };
     let asked = match asked(&fields) {
         Ok(asked) => asked,
-        Err(e) => return Refused::of(e, None).answer(req, state, &fields).await,
+        Err(e) => return Answer::Refused(Refused::of(e, None), fields),
     };
     let remove = fields.get("remove").is_some() && matches!(asked, Asked::Photo(_));
     let photo = file.map(|(_, bytes)| bytes);
     if !remove && photo.is_none() {
-        let none = refused(
+        let none = Refused::with(
             StatusCode::UNPROCESSABLE_ENTITY,
             "Choose a photo to upload.",
             Some("photo"),
         );
-        return none.answer(req, state, &fields).await;
+        return Answer::Refused(none, fields);
     }
     let photo = photo.unwrap_or_default();
     let done = match asked {
@@ -130,10 +124,9 @@ async fn answer(
         Asked::Photo(subject) if remove => {
             let anchor = subject.anchor();
             state
-                .api
                 .run(caller, move |ctx| {
-                    let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
-                    api::staff::photos::take_away(ctx.conn, Some(&signed.member), &subject)
+                    let signed = crate::staff::signed_in_as(ctx, &[Role::Manager])?;
+                    crate::staff::photos::take_away(ctx.conn, Some(&signed.member), &subject)
                 })
                 .await
                 .map(|_| ("removed", anchor))
@@ -146,30 +139,29 @@ async fn answer(
         }
     };
     match done {
-        Ok((done, anchor)) => success(req, &Done::to(format!("{page}?done={done}#{anchor}"))),
-        Err(e) => Refused::of(e, None).answer(req, state, &fields).await,
+        Ok((done, anchor)) => Answer::Done(Done::to(format!("{page}?done={done}#{anchor}"))),
+        Err(e) => Answer::Refused(Refused::of(e, None), fields),
     }
 }
 
 /// A new banner: its photo checked and kept on a blocking thread (no connection held), then the
 /// banner added with it by the manager, who is asked again. Answers its id.
 async fn add(
-    state: &web::Data<WebState>,
+    state: &ApiState,
     caller: framework::Caller,
     new: NewBanner,
     photo: Vec<u8>,
-) -> Result<i32, framework::ApiError> {
+) -> Result<i32, ApiError> {
     // What can be said without the photo is said before it is read.
     new.place()?;
-    let store = state.media.clone();
-    let kept = web::block(move || api::staff::photos::keep(&store, &"a new banner", &photo))
+    let store = photos_folder(state)?;
+    let kept = web::block(move || crate::staff::photos::keep(&store, &"a new banner", &photo))
         .await
-        .map_err(|_| framework::ApiError::Unavailable)??;
+        .map_err(|_| ApiError::Unavailable)??;
     state
-        .api
         .run(caller, move |ctx| {
-            let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
-            api::staff::catalog::banners::add(ctx.conn, &signed.member, new, &kept)
+            let signed = crate::staff::signed_in_as(ctx, &[Role::Manager])?;
+            crate::staff::catalog::banners::add(ctx.conn, &signed.member, new, &kept)
         })
         .await
 }
@@ -177,27 +169,36 @@ async fn add(
 /// The photo checked and kept on a blocking thread (no connection held while it is decoded),
 /// then given to its owner by the manager, who is asked again (a session may end meanwhile).
 async fn give(
-    state: &web::Data<WebState>,
+    state: &ApiState,
     caller: framework::Caller,
     subject: Subject,
     photo: Vec<u8>,
-) -> Result<(), framework::ApiError> {
+) -> Result<(), ApiError> {
     let known = subject.clone();
     state
-        .api
         .run(caller.clone(), move |ctx| {
-            api::staff::photos::known(ctx.conn, &known)
+            crate::staff::photos::known(ctx.conn, &known)
         })
         .await?;
-    let (store, named) = (state.media.clone(), subject.clone());
-    let kept = web::block(move || api::staff::photos::keep(&store, &named, &photo))
+    let (store, named) = (photos_folder(state)?, subject.clone());
+    let kept = web::block(move || crate::staff::photos::keep(&store, &named, &photo))
         .await
-        .map_err(|_| framework::ApiError::Unavailable)??;
+        .map_err(|_| ApiError::Unavailable)??;
     state
-        .api
         .run(caller, move |ctx| {
-            let signed = api::staff::signed_in_as(ctx, &[Role::Manager])?;
-            api::staff::photos::give_kept(ctx.conn, Some(&signed.member), &subject, &kept)
+            let signed = crate::staff::signed_in_as(ctx, &[Role::Manager])?;
+            crate::staff::photos::give_kept(ctx.conn, Some(&signed.member), &subject, &kept)
         })
         .await
+}
+
+/// The product photos' folder (`MEDIA_DIR`), which the pages' server puts in the API's settings
+/// (`web::WebState::load`).
+fn photos_folder(state: &ApiState) -> Result<Arc<media::Store>, ApiError> {
+    state
+        .config
+        .settings
+        .get::<Arc<media::Store>>()
+        .cloned()
+        .ok_or_else(|| ApiError::Internal("no photos' folder (MEDIA_DIR) in the settings".into()))
 }
