@@ -45,7 +45,7 @@ function Counts({ counts, vars }: { counts: StatusCount[]; vars: Record<string, 
         {counts.map((c) => (
           <li key={c.status.status}>
             <a href={boardLink(vars, { status: c.status.status })} aria-current={vars.status === c.status.status ? 'page' : undefined}>
-              {c.status.label} <span className="count">{`(${c.count})`}</span>
+              {`${c.status.label} (${c.count})`}
             </a>
           </li>
         ))}
