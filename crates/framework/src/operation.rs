@@ -91,7 +91,9 @@ fn failures<E: Endpoint>() -> Vec<u16> {
 /// reader or a generated client sees the calls by feature, as the code is laid out.
 pub fn tag_of(file: &str) -> String {
     let file = file.replace('\\', "/");
-    let inside = file.rsplit_once("/src/").map_or(file.as_str(), |(_, rest)| rest);
+    let inside = file
+        .rsplit_once("/src/")
+        .map_or(file.as_str(), |(_, rest)| rest);
     let mut parts: Vec<&str> = inside.split('/').collect();
     let name = parts.pop().unwrap_or_default();
     if parts.is_empty() {
@@ -175,7 +177,10 @@ mod tests {
 
     #[test]
     fn a_call_s_tag_is_its_feature_s_folder() {
-        assert_eq!(tag_of("crates/api/src/staff/orders/status.rs"), "staff orders");
+        assert_eq!(
+            tag_of("crates/api/src/staff/orders/status.rs"),
+            "staff orders"
+        );
         assert_eq!(tag_of("crates/api/src/cart/add.rs"), "cart");
         assert_eq!(tag_of("crates/api/src/goto_cases/mod.rs"), "goto cases");
         assert_eq!(tag_of("crates/api/src/staff/mod.rs"), "staff");

@@ -297,12 +297,25 @@ async fn the_openapi_document_is_served_and_kept() {
     let mut tags = std::collections::BTreeSet::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
-            let tag = op["tags"][0].as_str().unwrap_or_else(|| panic!("{method} {path} has no tag"));
-            assert_eq!(path.starts_with("/api/v1/staff"), tag.starts_with("staff"), "{method} {path}: {tag}");
+            let tag = op["tags"][0]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path} has no tag"));
+            assert_eq!(
+                path.starts_with("/api/v1/staff"),
+                tag.starts_with("staff"),
+                "{method} {path}: {tag}"
+            );
             tags.insert(tag.to_string());
         }
     }
-    for feature in ["cart", "orders", "staff orders", "staff runs", "staff catalog", "accounts"] {
+    for feature in [
+        "cart",
+        "orders",
+        "staff orders",
+        "staff runs",
+        "staff catalog",
+        "accounts",
+    ] {
         assert!(tags.contains(feature), "no {feature} among {tags:?}");
     }
 }

@@ -177,7 +177,12 @@ async fn codes_go_forward_and_a_whole_session_is_a_new_one(b: Backend) {
     ana.sign_in("keg-run-at-dawn-42").await;
     let half = ana.cookie.clone().unwrap();
     let r = ana.code(&code(now + 30)).await;
-    assert_eq!(r.status, StatusCode::OK, "the next step's code: {}", r.text());
+    assert_eq!(
+        r.status,
+        StatusCode::OK,
+        "the next step's code: {}",
+        r.text()
+    );
     let whole = ana.cookie.clone().unwrap();
     assert_ne!(half, whole, "both factors make a new session");
     let me = ana.send("GET", "/api/v1/staff/me", None).await;

@@ -276,9 +276,18 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
     assert_eq!(board.status, StatusCode::OK, "{}", board.text());
     assert_private(&board, "the orders board");
     // No answer of the back office is indexed, pages, calls and sign-in alike; the shop's are.
-    for uri in ["/staff/orders", "/staff", "/staff/login", "/api/v1/staff/me"] {
+    for uri in [
+        "/staff/orders",
+        "/staff",
+        "/staff/login",
+        "/api/v1/staff/me",
+    ] {
         let r = send!(store, get(uri, &dora));
-        assert_eq!(r.headers.get("x-robots-tag").map(|v| v.to_str().unwrap()), Some("noindex"), "{uri}");
+        assert_eq!(
+            r.headers.get("x-robots-tag").map(|v| v.to_str().unwrap()),
+            Some("noindex"),
+            "{uri}"
+        );
     }
     for uri in ["/buy-beer", "/api/v1/products"] {
         let r = send!(store, get(uri, &dora));

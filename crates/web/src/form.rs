@@ -147,7 +147,10 @@ fn filled(done: &str, fields: &Fields, page: &Vars) -> String {
         };
         let name = &rest[open + 1..close];
         out.push_str(&rest[..open]);
-        match fields.get(name).or_else(|| page.get(name).map(String::as_str)) {
+        match fields
+            .get(name)
+            .or_else(|| page.get(name).map(String::as_str))
+        {
             Some(v) => out.extend(percent_encoding::utf8_percent_encode(v.trim(), SEGMENT)),
             None => out.push_str(&rest[open..=close]),
         }
@@ -537,6 +540,9 @@ mod tests {
         );
         // A field of the form wins over the page's own.
         let f = Fields::parse(b"orderId=8");
-        assert_eq!(filled("/staff/orders/{orderId}", &f, &page), "/staff/orders/8");
+        assert_eq!(
+            filled("/staff/orders/{orderId}", &f, &page),
+            "/staff/orders/8"
+        );
     }
 }
