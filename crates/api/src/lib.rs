@@ -6,8 +6,8 @@
 //!   gate forms without JavaScript.
 //! - `locations`: provinces, cities, barangays and streets, and where the store sells.
 //! - `catalog`: packagings, products, banners, promos.
-//! - `content`: the store's texts, the location notice, the newsletter.
-//! - `newsletter`: the footer's signup form without JavaScript.
+//! - `content`: the store's texts, the location notice.
+//! - `newsletter`: signing up by a confirmation link, and the footer's form without JavaScript.
 //! - `sessions`: a guest's session.
 //! - `accounts`: registration (by a mailed link or a social provider), login, the member.
 //! - `profile`: the member's own details, policy, password and its reset, deletion.

@@ -352,7 +352,7 @@ async fn newsletter_signups_are_rate_limited_for_every_app_server(b: Backend) {
                 .set_json(serde_json::json!({ "email": email })),
         )
     };
-    for i in 0..api::content::SIGNUPS_PER_CLIENT {
+    for i in 0..api::newsletter::SIGNUPS_PER_CLIENT {
         let r = subscribe("203.0.113.7", format!("fan{i}@example.com")).await;
         assert_eq!(r.status, StatusCode::OK, "signup {i}");
     }

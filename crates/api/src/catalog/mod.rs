@@ -623,3 +623,28 @@ impl Endpoint for SingleProductCall {
 pub fn slugs(conn: &mut AnyConnection) -> Result<Vec<String>, ApiError> {
     Ok(db::catalog::product_slugs(conn)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list's query states the limits its call checks. utoipa's attributes of a query's
+    /// parameter take only numbers written out (and `schema_with` would drop the parameter's
+    /// description), so the numbers are held to the constants here.
+    #[test]
+    fn the_lists_query_states_the_constants() {
+        let params = <ProductsQuery as utoipa::IntoParams>::into_params(|| None);
+        let schema = |name: &str| {
+            let p = params.iter().find(|p| p.name == name).expect(name);
+            serde_json::to_value(&p.schema).unwrap()
+        };
+        for filter in ["style", "brand", "size"] {
+            assert_eq!(schema(filter)["maxLength"], list::MAX_FILTER, "{filter}");
+        }
+        for price in ["min_pesos", "max_pesos"] {
+            assert_eq!(schema(price)["maximum"], list::MAX_PESOS, "{price}");
+        }
+        assert_eq!(schema("page")["maximum"], list::MAX_PAGE);
+        assert_eq!(schema("per_page")["maximum"], list::MAX_PER_PAGE);
+    }
+}

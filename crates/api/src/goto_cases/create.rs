@@ -28,6 +28,13 @@ framework::export_const!(
     GOTO_CASE_CLIPPED = clipped_note()
 );
 
+/// [`CreateBody::cart_items`]: 1 to [`MAX_ITEMS`] products.
+fn cart_items() -> utoipa::openapi::schema::ArrayBuilder {
+    super::product_ids(MAX_ITEMS).description(Some(
+        "The products of the cart case (its items, with the cart's quantities): a list, or a\nform's `1,5,12`.",
+    ))
+}
+
 /// [`CreateBody::name`]: at most [`MAX_NAME`] characters, or none.
 fn new_name() -> utoipa::openapi::schema::ObjectBuilder {
     use utoipa::openapi::schema::{SchemaType, Type};
@@ -52,7 +59,7 @@ pub struct CreateBody {
     /// The products of the cart case (its items, with the cart's quantities): a list, or a
     /// form's `1,5,12`.
     #[serde(default, deserialize_with = "crate::cart::change::one_or_many")]
-    #[schema(min_items = 1, max_items = 50, required = true)]
+    #[schema(schema_with = cart_items, required = true)]
     pub cart_items: Vec<ProductId>,
     /// The barangay to price the answer for.
     #[serde(default)]

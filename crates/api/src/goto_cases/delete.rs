@@ -36,14 +36,21 @@ impl Endpoint for GotoCaseDelete {
     }
 }
 
+/// [`RemoveItemsBody::items`]: 1 to [`MAX_ITEMS`] products.
+fn items() -> utoipa::openapi::schema::ArrayBuilder {
+    super::product_ids(MAX_ITEMS).description(Some(format!(
+        "1 to {MAX_ITEMS} product ids: a list, or a form's `1,5,12`."
+    )))
+}
+
 /// Items to take out of a Go-to Case.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct RemoveItemsBody {
     #[schema(required = true, nullable = false)]
     pub case_id: Option<i64>,
-    /// 1 to 50 product ids: a list, or a form's `1,5,12`.
+    /// 1 to [`MAX_ITEMS`] product ids: a list, or a form's `1,5,12`.
     #[serde(default, deserialize_with = "crate::cart::change::one_or_many")]
-    #[schema(min_items = 1, max_items = 50, required = true)]
+    #[schema(schema_with = items, required = true)]
     pub items: Vec<ProductId>,
     /// The barangay to price the answer for.
     #[serde(default)]

@@ -30,6 +30,14 @@ use framework::error::ApiError;
 pub const MAX_CASES: i64 = 50;
 /// The most items (different products) a Go-to Case holds.
 pub const MAX_ITEMS: usize = 50;
+
+/// A list of 1 to `most` products, by id (a Go-to Case's items).
+fn product_ids(most: usize) -> utoipa::openapi::schema::ArrayBuilder {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::Ref::from_schema_name("ProductId"))
+        .min_items(Some(1))
+        .max_items(Some(most))
+}
 /// The longest name.
 pub const MAX_NAME: usize = 60;
 

@@ -14,7 +14,7 @@ async fn newsletter(req: &HttpRequest, fields: Fields, state: &ApiState) -> Answ
     let now = domain::calendar::manila_now();
     let code = match state
         .run(framework::Caller::of_page(req), move |ctx| {
-            crate::content::subscribe(ctx, &email, now)
+            super::subscribe(ctx, &email, now)
         })
         .await
     {

@@ -69,6 +69,10 @@ pub(crate) fn visible(ctx: &mut Ctx, id: i64, key: Option<&str>) -> Result<FullO
     }
 }
 
+/// The last page of My Orders asked for (the query states it too:
+/// `tests::the_page_query_states_the_constant`).
+pub const MAX_PAGE: i64 = 1_000_000;
+
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
@@ -87,10 +91,10 @@ impl Endpoint for MyOrders {
     fn call(ctx: &mut Ctx, (_, q, _, _): Args<Self>) -> Result<OrderList, ApiError> {
         let member = ctx.member()?;
         let page = q.page.unwrap_or(1);
-        if !(1..=1_000_000).contains(&page) {
-            return Err(ApiError::BadRequest(
-                "page must be a whole number from 1 to 1000000.".into(),
-            ));
+        if !(1..=MAX_PAGE).contains(&page) {
+            return Err(ApiError::BadRequest(format!(
+                "page must be a whole number from 1 to {MAX_PAGE}."
+            )));
         }
         let (rows, total) =
             db::orders::of_member(ctx.conn, member.id, (page - 1) * PAGE_SIZE, PAGE_SIZE)?;
@@ -106,5 +110,22 @@ impl Endpoint for MyOrders {
             pages: (total + PAGE_SIZE - 1) / PAGE_SIZE,
             total,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's parameter states the limit the call checks (see
+    /// `catalog::tests::the_lists_query_states_the_constants`).
+    #[test]
+    fn the_page_query_states_the_constant() {
+        let params = <PageQuery as IntoParams>::into_params(|| None);
+        let page = params.iter().find(|p| p.name == "page").unwrap();
+        assert_eq!(
+            serde_json::to_value(&page.schema).unwrap()["maximum"],
+            MAX_PAGE
+        );
     }
 }

@@ -128,6 +128,19 @@ impl Endpoint for Search {
 
 #[cfg(test)]
 mod tests {
+
+    /// The search's query states the limits its call checks (as the lists' query does:
+    /// `catalog::tests::the_lists_query_states_the_constants`).
+    #[test]
+    fn the_search_query_states_the_constants() {
+        let params = <SearchQuery as utoipa::IntoParams>::into_params(|| None);
+        let schema = |name: &str| {
+            let p = params.iter().find(|p| p.name == name).expect(name);
+            serde_json::to_value(&p.schema).unwrap()
+        };
+        assert_eq!(schema("q")["maxLength"], MAX_QUERY);
+        assert_eq!(schema("limit")["maximum"], MAX_LIMIT);
+    }
     use super::*;
 
     #[test]

@@ -116,7 +116,7 @@ pub struct BannerForm {
     pub ends_on: Option<String>,
     /// Its place in the carousel (lower first).
     #[serde(default, deserialize_with = "framework::endpoint::not_null")]
-    #[schema(nullable = false, minimum = -1_000_000, maximum = 1_000_000)]
+    #[schema(schema_with = place)]
     pub sort_order: Option<i32>,
     /// Every field is sent (a page's form, which leaves a field it empties out): a day left out
     /// is an open end, a title left out is blank (refused), a place left out is 0.
@@ -139,6 +139,15 @@ fn day(typed: Option<String>) -> Option<Option<String>> {
 
 /// The highest place in the carousel the catalog takes.
 const PLACE_MOST: i32 = *super::import::SORT_ORDER.end() as i32;
+/// The lowest place in the carousel the catalog takes.
+const PLACE_LEAST: i32 = *super::import::SORT_ORDER.start() as i32;
+
+/// A banner's place in the carousel: from [`PLACE_LEAST`] to [`PLACE_MOST`] (the catalog file's
+/// sort order).
+fn place() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::int32(PLACE_LEAST, PLACE_MOST)
+        .description(Some("Its place in the carousel (lower first)."))
+}
 
 /// A Manila day, or nothing (an open end).
 fn day_or_nothing() -> utoipa::openapi::schema::ObjectBuilder {
