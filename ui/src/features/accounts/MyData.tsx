@@ -1,5 +1,5 @@
 // "Download My Data": what the store holds about the member, behind the current password. The form
-// posts to the page's address without JavaScript (web::my_data_form answers this page showing the
+// posts to the page's address without JavaScript (api::accounts::my_data_form answers this page showing the
 // data, or the JSON file from the Download button); with JavaScript it calls the API (`myData`)
 // itself, shows the same and makes the same file in the browser.
 import { useRef, useState, type FormEvent } from 'react';

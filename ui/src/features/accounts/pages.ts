@@ -81,7 +81,7 @@ export const pages: FeaturePage[] = [
       actions: [action(calls.updateUser, '/my-account?done=profile')],
     }),
   },
-  // Its form is answered by the server (web::my_data_form): the page with the data, or the file.
+  // Its form is answered by the server (api::accounts::my_data_form): the page with the data, or the file.
   {
     order: 265,
     route: route('my-data', '/my-account/my-data', () => import('./MyData').then((m) => m.MyData), 'Download My Data', 'What Tala Brewing Co. holds about you.', [], {

@@ -103,7 +103,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 352,
-    // The photo form posts files to this address (web::photo_form); Sign Out posts here too.
+    // The photo form posts files to this address (api::staff::catalog::photo_form); Sign Out posts here too.
     route: route('staff-catalog', '/staff/catalog', () => import('./catalog/Catalog').then((m) => m.Catalog), 'Catalog', 'The products and their photos.', [staffMeQuery.template, catalogQuery.template, servedCitiesQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
@@ -187,7 +187,7 @@ export const pages: FeaturePage[] = [
   },
   {
     order: 354.5,
-    // The upload form posts the file to this address (web::import_form).
+    // The upload form posts the file to this address (api::staff::catalog::import_form).
     route: route('staff-catalog-file', '/staff/catalog/import', () => import('./catalog/Import').then((m) => m.Import), 'Catalog File', 'Export and import the catalog file.', [staffMeQuery.template], {
       ...SIGNED_IN,
       missing: '/staff',
