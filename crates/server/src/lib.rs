@@ -21,6 +21,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 pub mod config;
 pub mod health;
 pub mod logging;
+pub mod noindex;
 pub mod observe;
 pub mod staff;
 pub mod team;
@@ -141,7 +142,7 @@ pub fn app_with(
     let (api, pages) = (api.clone(), pages.clone());
     App::new()
         .wrap(::web::security::headers(pages.shell.csp()))
-        .wrap(actix_web::middleware::from_fn(noindex_back_office))
+        .wrap(noindex::BackOffice)
         // Outermost: the request id, the metrics and the access line (the path without its
         // query: links carry one-time tokens that must not end up in logs).
         .wrap(observe::Observe)
@@ -155,27 +156,6 @@ pub fn app_with(
             framework::configure(cfg);
             ::web::configure(cfg, &pages.routes);
         })
-}
-
-/// The back office's answers (its pages, calls and files) are never indexed: `X-Robots-Tag:
-/// noindex` on each, JSON and redirects too, beside the pages' own `<meta name="robots">`.
-async fn noindex_back_office(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    let path = req.path();
-    let staff = path == "/staff"
-        || api::staff::OPEN_UNDER_MAINTENANCE
-            .iter()
-            .any(|prefix| path.starts_with(prefix));
-    let mut res = next.call(req).await?;
-    if staff {
-        res.headers_mut().insert(
-            actix_web::http::header::HeaderName::from_static("x-robots-tag"),
-            actix_web::http::header::HeaderValue::from_static("noindex"),
-        );
-    }
-    Ok(res)
 }
 
 /// A probe's resource: GET and HEAD, counted under its path.
