@@ -381,6 +381,7 @@ def _after_staff_call(case, label, status, response=None):
                 with DISPATCHER.lock:
                     if DISPATCHER.owns(token):
                         DISPATCHER.member.session = fresh
+                _save_staff()
             else:
                 DISPATCHER.ended(token, surely=True)
         elif status == 422:

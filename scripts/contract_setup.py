@@ -9,9 +9,9 @@ copy of the schemathesis configuration (see `write_config`). It writes, in FUZZ_
 - member.json: the fuzz member's email and password (scripts/contract_hooks.py logs them in);
 - staff.json: the staff contract-test.sh added (a manager, a dispatcher; FUZZ_MANAGER and
   FUZZ_DISPATCHER), and more made here (spare dispatchers, a member of staff who has not set up
-  the second factor): each one's email, password, TOTP secret, recovery codes, the codes already
-  given (the store takes each code once in 90 s) and a session (scripts/contract_hooks.py signs
-  them in);
+  the second factor): each one's email, password, TOTP secret, recovery codes, the last step of
+  the app's codes given (the store takes a code only of a later step) and a session
+  (scripts/contract_hooks.py signs them in);
 - libfuzzer dictionaries (one `"value"` a line) that scripts/schemathesis.toml reads:
   addresses.dict and goto-cases.dict (the member's), orders.dict (the member's and guests'),
   order-keys.dict (guest orders' link keys), orders-to-move.dict (guests' orders the staff's bulk
@@ -281,9 +281,9 @@ def staff_login(address, password=STAFF_PASSWORD):
 
 class Staff:
     """A member of staff as the setup and the hooks know them: their email and password, their
-    second factor (the TOTP secret and the recovery codes not used yet), the app's codes given and
-    when (the store takes each once in 90 seconds), and their session (`whole` once the second
-    factor was given)."""
+    second factor (the TOTP secret and the recovery codes not used yet), the last 30-second step of
+    the app's codes given (the store takes a code only of a later step), and their session (`whole`
+    once the second factor was given: a new token, the password's one ended)."""
 
     def __init__(
         self,

@@ -16,8 +16,9 @@ const PHONE = { width: 360, height: 740 };
 
 /**
  * The rider's run as it is out, at 360 px: one stop in full (`title`), with a call and a map
- * link, and one form; the `coming` stops folded under it; every tap target at least 44 px high;
- * nothing wider than the screen; the current stop in view (where ending a stop lands).
+ * link, and one form; the `coming` stops folded under it; every tap target (the frame's too) at
+ * least 44 px high; nothing wider than the screen; the current stop in view (where ending a stop
+ * lands).
  */
 async function riderStop(page, title, coming) {
   const stop = page.locator('#current-stop');
@@ -30,7 +31,7 @@ async function riderStop(page, title, coming) {
   const folded = page.getByRole('region', { name: /^Coming next/ }).locator('summary');
   assert.deepEqual((await folded.allTextContents()).map((t) => t.replace(/^.*, /, '')), coming);
   const small = await page.evaluate(() =>
-    [...document.querySelectorAll('#current-stop :is(a, button, input, select), .rider-list summary')]
+    [...document.querySelectorAll('#current-stop :is(a, button, input, select), .rider-list summary, .staff-header :is(a, button)')]
       .filter((e) => e.getClientRects().length > 0)
       .map((e) => ({ name: e.textContent.trim() || e.id, height: e.getBoundingClientRect().height }))
       .filter((b) => b.height < 44),

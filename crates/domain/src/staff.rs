@@ -83,7 +83,8 @@ pub fn otpauth_url(secret_base32: &str, account: &str) -> Option<String> {
 }
 
 /// Whether `code` is the secret's code at `unix` (or one step before or after). Spaces in the
-/// code are ignored (apps show `123 456`).
+/// code are ignored (apps show `123 456`). The store itself takes a code by its step
+/// ([`code_step`]); this reads as the tests ask.
 pub fn code_matches(secret_base32: &str, code: &str, unix: i64) -> bool {
     code_step(secret_base32, code, unix).is_some()
 }

@@ -93,7 +93,9 @@ pub fn tag_of(file: &str) -> String {
     let file = file.replace('\\', "/");
     let inside = file
         .rsplit_once("/src/")
-        .map_or(file.as_str(), |(_, rest)| rest);
+        .map(|(_, rest)| rest)
+        .or_else(|| file.strip_prefix("src/"))
+        .unwrap_or(&file);
     let mut parts: Vec<&str> = inside.split('/').collect();
     let name = parts.pop().unwrap_or_default();
     if parts.is_empty() {
@@ -186,5 +188,7 @@ mod tests {
         assert_eq!(tag_of("crates/api/src/staff/mod.rs"), "staff");
         assert_eq!(tag_of("crates/api/src/content.rs"), "content");
         assert_eq!(tag_of("crates\\api\\src\\gate\\mod.rs"), "gate");
+        // As file!() names it when the crate is built from its own folder.
+        assert_eq!(tag_of("src/cart/add.rs"), "cart");
     }
 }

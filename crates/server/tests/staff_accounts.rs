@@ -202,6 +202,11 @@ async fn codes_go_forward_and_a_whole_session_is_a_new_one(b: Backend) {
             StatusCode::UNPROCESSABLE_ENTITY,
             "{which} code after the next step's was taken"
         );
+        // Said as what it is: the right code, given again.
+        assert_eq!(
+            r.json()["errors"]["code"][0],
+            api::staff::second_factor::CODE_USED
+        );
     }
 }
 both!(codes_go_forward_and_a_whole_session_is_a_new_one);

@@ -239,6 +239,22 @@ async fn the_back_office_works_without_javascript(b: Backend) {
     out.keep(&r);
     let r = send!(store, get("/staff", &out));
     assert_eq!(location(&r), "/staff/login");
+    // A staff form sent on the ended session (a second tab, a session gone idle) goes to the
+    // staff's sign-in, not the shopper's.
+    let r = send!(
+        store,
+        post(
+            "/staff/maintenance",
+            &out,
+            &[
+                ("_call", "staffMaintenanceSet"),
+                ("csrf", &csrf),
+                ("on", "false")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert_eq!(location(&r), "/staff/login");
     // The other session of the manager still holds.
     assert_eq!(send!(store, get("/staff", &boss)).status, StatusCode::OK);
 }

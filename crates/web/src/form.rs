@@ -106,11 +106,12 @@ async fn act(
             Ok((answer, ctx.issued.take(), ctx.ended, ctx.take_cookies()))
         })
         .await;
+    // The page the form posts to: its own `{name}`s (an order's page's `orderId`) fill its next
+    // address too, and a session that has ended is sent to its sign-in (the staff's, on theirs).
+    let page = crate::routes::normal(req.path());
+    let (route, page_vars) = state.routes.find(&page);
     match called {
         Ok((answer, issued, ended, cookies)) => {
-            // The page's own `{name}`s (an order's page's `orderId`) fill its next address too.
-            let page = crate::routes::normal(req.path());
-            let (_, page_vars) = state.routes.find(&page);
             let mut res = success(req, &done(action, &fields, &page_vars, &answer));
             if let Some(issued) = &issued {
                 framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
@@ -122,7 +123,9 @@ async fn act(
             }
             res
         }
-        Err(ApiError::Unauthenticated) => success(req, &Done::to("/login")),
+        Err(ApiError::Unauthenticated) => {
+            success(req, &Done::to(route.sign_in.as_deref().unwrap_or("/login")))
+        }
         Err(e) => {
             let refused = Refused::of(e, action.fallback.as_deref());
             refused_page(req, state, refused, &fields).await

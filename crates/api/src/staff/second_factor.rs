@@ -11,6 +11,10 @@ use framework::endpoint::{Args, Endpoint, Json, NoBody, NoParams};
 
 framework::register!(StaffEnrollment, StaffSecondFactor, StaffMe);
 
+/// Said of an app's code of a step no later than the last taken: the right code, given again (a
+/// second device, a sign-in again within its 30 seconds, a phone's clock ahead); the next code opens.
+pub const CODE_USED: &str = "That code was used already. Wait for the next code your app shows.";
+
 /// What a wrong code says.
 pub const WRONG_CODE: &str =
     "That code is not right. Enter the 6-digit code your app shows now, or a recovery code.";
@@ -196,12 +200,10 @@ impl Endpoint for StaffSecondFactor {
             }
             None => {
                 let p = pending(ctx, &member)?;
-                let taken = match domain::staff::code_step(&p.secret, &f.code, at) {
-                    Some(step) => step_taken(ctx, member.id, step)?,
-                    None => false,
-                };
-                if !taken {
-                    return Err(wrong());
+                match domain::staff::code_step(&p.secret, &f.code, at) {
+                    Some(step) if step_taken(ctx, member.id, step)? => {}
+                    Some(_) => return Err(used()),
+                    None => return Err(wrong()),
                 }
                 let hashes: Vec<String> = p.codes.iter().map(|c| code_hash(c)).collect();
                 db::team::confirm_second_factor(ctx.conn, member.id, &p.secret, &hashes)?;
@@ -237,13 +239,21 @@ fn step_taken(ctx: &mut Ctx, id: i64, step: i64) -> Result<bool, ApiError> {
     Ok(db::team::take_code_step(ctx.conn, id, step)?)
 }
 
+/// The answer to an app's code given again ([`CODE_USED`]).
+fn used() -> ApiError {
+    ApiError::Invalid {
+        field: "code",
+        message: CODE_USED.into(),
+    }
+}
+
 /// What is stored of a recovery code.
 fn code_hash(code: &str) -> String {
     token_hash(&domain::staff::normalize_recovery_code(code))
 }
 
-/// Whether `code` is the app's code now, of a step later than the last taken ([`step_taken`]),
-/// or an unused recovery code (then used up).
+/// Whether `code` is the app's code now, of a step later than the last taken ([`step_taken`];
+/// one given again is refused as used, [`CODE_USED`]), or an unused recovery code (then used up).
 fn code_accepted(
     ctx: &mut Ctx,
     id: i64,
@@ -252,7 +262,11 @@ fn code_accepted(
     at: i64,
 ) -> Result<bool, ApiError> {
     if let Some(step) = domain::staff::code_step(secret, code, at) {
-        return step_taken(ctx, id, step);
+        return if step_taken(ctx, id, step)? {
+            Ok(true)
+        } else {
+            Err(used())
+        };
     }
     let normalized = domain::staff::normalize_recovery_code(code);
     if normalized.len() != 8 {

@@ -9,10 +9,15 @@ const HEIGHT = 180;
 /** Room for the peso axis on the left and the days below. */
 const LEFT = 72;
 const BOTTOM = 22;
+/** Room above the top line for its label. */
+const TOP = 10;
 
-/** The peso axis's top: the least 1, 2, 2.5 or 5 times a power of ten pesos at or above `most` centavos. */
+/**
+ * The peso axis's top: the least 1, 2, 2.5 or 5 times a power of ten pesos at or above `most`
+ * centavos, and at least P5 (its five steps are then whole pesos).
+ */
 export function axisTop(most: number): number {
-  const pesos = Math.max(1, most / 100);
+  const pesos = Math.max(5, most / 100);
   const power = 10 ** Math.floor(Math.log10(pesos));
   const step = [1, 2, 2.5, 5, 10].find((m) => m * power >= pesos) ?? 10;
   return step * power * 100;
@@ -34,11 +39,11 @@ function Chart({ days }: { days: DayFigures[] }) {
   const top = axisTop(Math.max(0, ...days.map((d) => d.revenue)));
   const plot = WIDTH - LEFT;
   const bar = plot / Math.max(1, days.length);
-  const y = (centavos: number) => HEIGHT - Math.round((centavos / top) * HEIGHT);
+  const y = (centavos: number) => TOP + HEIGHT - Math.round((centavos / top) * HEIGHT);
   const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1].map((f) => f * top);
   const labelled = days.map((d, i) => ({ d, i })).filter(({ i }) => (days.length - 1 - i) % 7 === 0);
   return (
-    <svg className="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT + BOTTOM + 8}`} width="100%" role="img" aria-label={`Revenue a day over the last ${days.length} days, up to ${axisLabel(top)} a day; the table below gives each day's figures`}>
+    <svg className="chart" viewBox={`0 0 ${WIDTH} ${TOP + HEIGHT + BOTTOM + 8}`} width="100%" role="img" aria-label={`Revenue a day over the last ${days.length} days, up to ${axisLabel(top)} a day; the table below gives each day's figures`}>
       {ticks.map((t) => (
         <g key={t}>
           <line x1={LEFT} y1={y(t) + 4} x2={WIDTH} y2={y(t) + 4} stroke={t === 0 ? '#5f574c' : '#e4d9c6'} />
@@ -48,7 +53,7 @@ function Chart({ days }: { days: DayFigures[] }) {
         </g>
       ))}
       {days.map((d, i) => {
-        const h = HEIGHT - y(d.revenue);
+        const h = TOP + HEIGHT - y(d.revenue);
         return (
           <rect key={d.day} x={LEFT + i * bar + 1} y={y(d.revenue) + 4} width={Math.max(1, bar - 2)} height={h} fill="#8a4b08">
             <title>{`${d.day}: ${d.orders} orders, ${formatPhp(d.revenue)}`}</title>
@@ -56,7 +61,8 @@ function Chart({ days }: { days: DayFigures[] }) {
         );
       })}
       {labelled.map(({ d, i }) => (
-        <text key={d.day} x={LEFT + i * bar + bar / 2} y={HEIGHT + BOTTOM} fontSize={12} fill="#5f574c" textAnchor={i === days.length - 1 ? 'end' : 'middle'}>
+        // The last day's label ends at the plot's right edge, under its own bar.
+        <text key={d.day} x={i === days.length - 1 ? LEFT + (i + 1) * bar : LEFT + i * bar + bar / 2} y={TOP + HEIGHT + BOTTOM} fontSize={12} fill="#5f574c" textAnchor={i === days.length - 1 ? 'end' : 'middle'}>
           {d.day.slice(5)}
         </text>
       ))}

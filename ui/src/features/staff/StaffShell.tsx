@@ -22,9 +22,10 @@ export function staffLinks(role: StaffMember['role']): [string, string][] {
 /**
  * The frame of a back office page. `me`: the signed-in member of staff (none on the sign-in
  * pages); `section`: the link the page is under (an order's page is under Orders); `here`: the
- * page's own address, which Sign Out posts to (its route runs the sign-out call).
+ * page's own path (its link, if it has one, is the page); `signOutTo`: where Sign Out posts (a page
+ * whose route runs the sign-out call; `here` unless said).
  */
-export function StaffShell({ me, section, here, children }: { me?: StaffSelf; section: string; here: string; children: ReactNode }) {
+export function StaffShell({ me, section, here, signOutTo, children }: { me?: StaffSelf; section: string; here: string; signOutTo?: string; children: ReactNode }) {
   const [state, submit] = useAccountForm();
   return (
     <>
@@ -47,7 +48,7 @@ export function StaffShell({ me, section, here, children }: { me?: StaffSelf; se
                 <strong>{me.member.name}</strong>
                 {`, ${ROLE_NAMES[me.member.role]}`}
               </span>
-              <form method="post" action={here} onSubmit={submit}>
+              <form method="post" action={signOutTo ?? here} onSubmit={submit}>
                 <FormCall call={calls.staffLogout} />
                 <button type="submit" disabled={state.busy}>
                   Sign Out
