@@ -9,7 +9,7 @@ import { useGate } from '../features/gate';
 import { usePage } from '../page';
 import { Drawer, type DrawerRef } from './Drawer';
 import { Links } from './Links';
-import LOGO from './logo.json';
+import { LogoMark } from './LogoMark';
 
 /** The header's menus: [address, label]. */
 const TOP_LINKS: [string, string][] = [
@@ -247,12 +247,7 @@ export function Layout({ children, account, search, newsletter }: { children: Re
         <div className="wrap header-row">
           <MenuDrawer drawer={drawers.menu} />
           <a className="brand" href="/">
-            {/* The logo drawn in the page: as a picture (/img/favicon.svg) it cost a request and a
-                document of its own on the page's thread before the first paint. */}
-            <svg aria-hidden="true" width="24" height="24" viewBox={LOGO.viewBox}>
-              <rect width="32" height="32" rx={LOGO.corner} fill={LOGO.ground} />
-              <path d={LOGO.star} fill={LOGO.starColour} />
-            </svg>
+            <LogoMark />
             {' Tala Brewing Co.'}
           </a>
           <nav aria-label="Main" className="desktop-only">

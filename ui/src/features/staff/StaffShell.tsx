@@ -4,7 +4,7 @@
 // sideways in one row, so a rider's stops start near the top of the screen.
 import type { ReactNode } from 'react';
 import { calls, type StaffMember, type StaffSelf } from '../../api/contract.gen';
-import LOGO from '../../components/logo.json';
+import { LogoMark } from '../../components/LogoMark';
 import { FormCall, useAccountForm } from '../../components/form';
 
 export const ROLE_NAMES: Record<StaffMember['role'], string> = { manager: 'Manager', dispatcher: 'Dispatcher', rider: 'Rider' };
@@ -35,10 +35,7 @@ export function StaffShell({ me, section, here, signOutTo, children }: { me?: St
       <header className="staff-header">
         <div className="staff-bar">
           <a className="brand" href={me ? '/staff' : '/staff/login'}>
-            <svg aria-hidden="true" width="24" height="24" viewBox={LOGO.viewBox}>
-              <rect width="32" height="32" rx={LOGO.corner} fill={LOGO.ground} />
-              <path d={LOGO.star} fill={LOGO.starColour} />
-            </svg>
+            <LogoMark />
             {' Tala Brewing Co. '}
             <span className="staff-brand-word">Back Office</span>
           </a>
