@@ -1,7 +1,9 @@
 // The back office's frame (its routes say `shell: 'own'`, so App.tsx draws none of the shop's):
 // the store's name, who is signed in and as what, Sign Out, and the links the role may use; no
-// location, cart, search, newsletter or footer. Full width on a desk; on a phone the links scroll
-// sideways in one row, so a rider's stops start near the top of the screen.
+// location, cart, search, newsletter or footer. Full width on a desk; on a phone the mark, the
+// name and Sign Out share one row (the store's name is kept for screen readers only) and the links
+// scroll sideways in a second, so a rider's stops start near the top of the screen whatever the
+// phone's font.
 import type { ReactNode } from 'react';
 import { calls, type StaffMember, type StaffSelf } from '../../api/contract.gen';
 import { LogoMark } from '../../components/LogoMark';
@@ -36,7 +38,7 @@ export function StaffShell({ me, section, here, signOutTo, children }: { me?: St
         <div className="staff-bar">
           <a className="brand" href={me ? '/staff' : '/staff/login'}>
             <LogoMark />
-            {' Tala Brewing Co. '}
+            <span className="staff-brand-name">{' Tala Brewing Co. '}</span>
             <span className="staff-brand-word">Back Office</span>
           </a>
           {me && (
