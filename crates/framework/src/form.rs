@@ -196,10 +196,22 @@ macro_rules! custom_form {
     };
 }
 
-/// Whether a form carries the CSRF token of the session it was sent with (the caller's, read
-/// once from the request).
+/// Whether a form carries the CSRF token of the shopper's session it was sent with (the
+/// caller's, read once from the request).
 pub fn csrf_holds(caller: &Caller, fields: &Fields) -> bool {
-    let expected = caller.token.as_deref().map(crate::session::csrf_token);
+    csrf_holds_in(caller, None, fields)
+}
+
+/// Whether a form carries the CSRF token of the session its call rides: the feature's own
+/// session cookie (`credential`, the staff's) when the request brings it, else the shopper's.
+/// A staff form is bound to the staff session: a planted or known shopper cookie posts none.
+pub fn csrf_holds_in(caller: &Caller, credential: Option<&str>, fields: &Fields) -> bool {
+    let token = credential
+        .and_then(|cookie| caller.cookies.iter().find(|(n, _)| n == cookie))
+        .map(|(_, t)| t.as_str())
+        .filter(|t| !t.is_empty())
+        .or(caller.token.as_deref());
+    let expected = token.map(crate::session::csrf_token);
     matches!((fields.get("csrf"), expected), (Some(sent), Some(expected)) if same(sent, &expected))
 }
 

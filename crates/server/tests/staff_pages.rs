@@ -1723,3 +1723,71 @@ async fn a_manager_closes_and_opens_the_store(b: Backend) {
 }
 
 both!(a_manager_closes_and_opens_the_store);
+
+/// A staff form is bound to the staff session, not the shopper's: a shopper cookie planted beside
+/// the staff session (a token the forger knows) posts nothing, even from the store's own origin;
+/// the token the staff page gives does.
+async fn a_staff_form_is_bound_to_the_staff_session(b: Backend) {
+    let db = database(b);
+    staff_member(&db, "boss@tala.example", "manager");
+    let store = store!(db, support::store_config(&db.url, false));
+    let (jar, _) = sign_in!(store, "boss@tala.example", None::<String>);
+    let staff_token = jar
+        .get("staff_session")
+        .expect("a staff session")
+        .to_string();
+    let html = send!(store, get("/staff/maintenance", &jar)).text();
+    let csrf = csrf_of(&html);
+    assert_eq!(csrf, framework::session::csrf_token(&staff_token));
+
+    let known = framework::session::new_token();
+    let mut planted = jar.clone();
+    planted.0.retain(|(n, _)| n != "session");
+    planted.0.push(("session".into(), known.clone()));
+    let mut forged = vec![framework::session::csrf_token(&known)];
+    // The shopper session the browser holds beside the staff one is no key either.
+    forged.extend(jar.get("session").map(framework::session::csrf_token));
+    for token in &forged {
+        for cookies in [&planted, &jar] {
+            let r = send!(
+                store,
+                post(
+                    "/staff/maintenance",
+                    cookies,
+                    &[
+                        ("_call", "staffMaintenanceSet"),
+                        ("csrf", token),
+                        ("on", "true")
+                    ]
+                )
+            );
+            assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.text());
+            assert!(r.text().contains("This form has expired."), "{}", r.text());
+        }
+    }
+    assert_eq!(
+        send!(store, get("/buy-beer", &Jar::default())).status,
+        StatusCode::OK
+    );
+
+    let r = send!(
+        store,
+        post(
+            "/staff/maintenance",
+            &jar,
+            &[
+                ("_call", "staffMaintenanceSet"),
+                ("csrf", &csrf),
+                ("on", "false")
+            ]
+        )
+    );
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
+    assert!(
+        location(&r).starts_with("/staff/maintenance?done="),
+        "{}",
+        location(&r)
+    );
+}
+
+both!(a_staff_form_is_bound_to_the_staff_session);

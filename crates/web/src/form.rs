@@ -16,7 +16,7 @@
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use framework::form::{
-    csrf_holds, file_forms, forms, wants_json, Answer, Done, Fields, Refused, EXPIRED,
+    csrf_holds_in, file_forms, forms, wants_json, Answer, Done, Fields, Refused, EXPIRED,
 };
 use framework::{ApiError, Caller};
 use serde_json::{json, Map, Value};
@@ -58,9 +58,25 @@ async fn act(
 ) -> HttpResponse {
     // A cart form of a visitor who has no session yet (a shared page's first form) needs no
     // token: there is no session to ride, and the origin rule has already been applied.
+    let Some(endpoint) = framework::registry::by_name(&action.call) else {
+        // RouteTable::index checked every action's call at start.
+        return error_page(ApiError::Internal(format!("no call {}", action.call)));
+    };
     let caller = Caller::of_page(req);
     let fresh = action.starts_session && caller.token.is_none();
-    if !fresh && !csrf_holds(&caller, &fields) {
+    // The token of the session the call rides (a staff call's, the staff session's).
+    let credential = endpoint.credential().map(|(cookie, _)| cookie);
+    // The page the form posts to: its own `{name}`s (an order's page's `orderId`) fill its next
+    // address too, and a session that has ended is sent to its sign-in (the staff's, on theirs).
+    let page = crate::routes::normal(req.path());
+    let (route, page_vars) = state.routes.find(&page);
+    if !fresh && !csrf_holds_in(&caller, credential, &fields) {
+        // A form of a session that has ended (its cookie gone: signed out in another tab) goes
+        // to sign in again; nothing ran, so there is nothing to forge.
+        let ended = credential.is_some_and(|c| req.cookie(c).is_none_or(|c| c.value().is_empty()));
+        if let (true, Some(sign_in)) = (ended, route.sign_in.as_deref()) {
+            return success(req, &Done::to(sign_in));
+        }
         let refused = Refused {
             status: StatusCode::FORBIDDEN,
             message: EXPIRED.into(),
@@ -82,10 +98,6 @@ async fn act(
         };
         return refused_page(req, state, refused, &fields).await;
     }
-    let Some(endpoint) = framework::registry::by_name(&action.call) else {
-        // RouteTable::index checked every action's call at start.
-        return error_page(ApiError::Internal(format!("no call {}", action.call)));
-    };
     // The link's token, from its field, as the header the call reads.
     let headers: Vec<(String, String)> = action
         .link_token
@@ -106,10 +118,6 @@ async fn act(
             Ok((answer, ctx.issued.take(), ctx.ended, ctx.take_cookies()))
         })
         .await;
-    // The page the form posts to: its own `{name}`s (an order's page's `orderId`) fill its next
-    // address too, and a session that has ended is sent to its sign-in (the staff's, on theirs).
-    let page = crate::routes::normal(req.path());
-    let (route, page_vars) = state.routes.find(&page);
     match called {
         Ok((answer, issued, ended, cookies)) => {
             let mut res = success(req, &done(action, &fields, &page_vars, &answer));

@@ -229,7 +229,7 @@ async fn visited(
             let parts = crate::visitor::parts(req, state, member, &choices).await;
             json!({
                 "member": viewer.member,
-                "csrf": viewer.token.as_deref().map(framework::session::csrf_token),
+                "csrf": form_token(req, &state.routes, viewer).map(|t| framework::session::csrf_token(&t)),
                 "form": visit.posted.as_ref().map(|p| &p.form),
                 "visitor": crate::visitor::own_input(&parts),
                 "locationNoticeSeen": notice_seen,
@@ -263,6 +263,22 @@ async fn visited(
         place: page.place.as_ref(),
     };
     Ok(answer_shared(req, state, &page.page, shared).await)
+}
+
+/// The session token a page's forms are bound to: the staff session's on a page whose forms run
+/// staff calls (when the request brings one), else the shopper's.
+fn form_token(
+    req: &HttpRequest,
+    routes: &crate::routes::RouteTable,
+    viewer: &Viewer,
+) -> Option<String> {
+    routes
+        .fixed(req.path())
+        .and_then(|r| r.session_cookie)
+        .and_then(|cookie| req.cookie(cookie))
+        .map(|c| c.value().to_string())
+        .filter(|t| !t.is_empty())
+        .or_else(|| viewer.token.clone())
 }
 
 /// The page input's visitor parts of a shared page: sentinels, filled in per answer.

@@ -55,6 +55,11 @@ pub struct RouteDef {
     /// The API calls the page's forms run when posted to its address.
     #[serde(default)]
     pub actions: Vec<Action>,
+    /// The session cookie of the feature whose calls the page's forms run (the staff's), when
+    /// not the shopper's: the page's CSRF token is derived from it ([`RouteTable::index`] fills
+    /// it from the actions' calls, and refuses a page whose forms ride two sessions).
+    #[serde(skip)]
+    pub session_cookie: Option<&'static str>,
 }
 
 /// A destination an answer names ([`Action::answer_to`]).
@@ -213,6 +218,16 @@ impl RouteTable {
             .iter()
             .map(|r| framework::observe::intern(&r.path))
             .collect();
+        for r in &mut self.routes {
+            let mut cookies = r.actions.iter().filter_map(|a| {
+                framework::registry::by_name(&a.call).map(|e| e.credential().map(|(c, _)| c))
+            });
+            let first = cookies.next().flatten();
+            if cookies.any(|c| c != first) {
+                return Err(format!("route {}: its forms ride two sessions", r.name));
+            }
+            r.session_cookie = first;
+        }
         for (i, r) in self.routes.iter().enumerate() {
             let own: Vec<&str> = r
                 .path
