@@ -293,6 +293,8 @@ struct Loaded {
     unkeepable: bool,
     /// The route's own data needs a session the visitor does not have (a staff page's).
     signed_out: bool,
+    /// The page is not for this visitor (its route's `only`: a rider on a manager's page).
+    refused: bool,
 }
 
 fn load(
@@ -325,6 +327,7 @@ fn load(
     let mut not_found = Vec::new();
     let mut complete = true;
     let mut signed_out = false;
+    let mut refused = false;
     let own = route.data.len();
     // A member's location gate offers their saved addresses.
     let member = !req.extra["member"].is_null();
@@ -349,6 +352,15 @@ fn load(
         match framework::fetch(ctx, &key) {
             Ok(fetched) => {
                 private |= fetched.private;
+                // Someone the page is not for: sent on, and nothing more of it read.
+                if route
+                    .only
+                    .as_ref()
+                    .is_some_and(|o| i == 0 && !o.admits(&fetched.data))
+                {
+                    refused = true;
+                    break;
+                }
                 if i < own {
                     past_last |= is_past_last(&fetched.data);
                     unkeepable |= found_nothing(&fetched.data);
@@ -387,6 +399,7 @@ fn load(
         not_found,
         complete,
         signed_out,
+        refused,
     })
 }
 
@@ -482,9 +495,16 @@ fn shape(
     // A page whose own data does not exist goes where its route says (an unknown product to the
     // product list).
     let redirect = route
-        .missing
-        .clone()
-        .filter(|_| !loaded.not_found.is_empty())
+        .only
+        .as_ref()
+        .filter(|_| loaded.refused)
+        .map(|o| o.to.clone())
+        .or_else(|| {
+            route
+                .missing
+                .clone()
+                .filter(|_| !loaded.not_found.is_empty())
+        })
         .or_else(|| route.sign_in.clone().filter(|_| loaded.signed_out))
         .or_else(|| to_canonical(route, req, &loaded.vars).filter(|_| status == StatusCode::OK));
     let url = if req.query.is_empty() {

@@ -52,6 +52,10 @@ pub struct RouteDef {
     /// sign-in of the session it needs. Nothing of the page is rendered for them.
     #[serde(default, rename = "signIn")]
     pub sign_in: Option<String>,
+    /// Who may see the page, by a field of its own data (a staff member's role): anyone else is
+    /// sent on (302) before anything else of it is read.
+    #[serde(default)]
+    pub only: Option<Only>,
     /// The API calls the page's forms run when posted to its address.
     #[serde(default)]
     pub actions: Vec<Action>,
@@ -60,6 +64,26 @@ pub struct RouteDef {
     /// it from the actions' calls, and refuses a page whose forms ride two sessions).
     #[serde(skip)]
     pub session_cookie: Option<&'static str>,
+}
+
+/// A page's audience (routes.ts `only`): the answer of `data` (the page's first data template)
+/// must hold one of `values` at `field` (a JSON pointer); anyone else is sent to `to`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Only {
+    pub data: String,
+    pub field: String,
+    pub values: Vec<String>,
+    pub to: String,
+}
+
+impl Only {
+    /// Whether an answer of its data lets the visitor see the page.
+    pub fn admits(&self, answer: &serde_json::Value) -> bool {
+        answer
+            .pointer(&self.field)
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|v| self.values.iter().any(|allowed| allowed == v))
+    }
 }
 
 /// A destination an answer names ([`Action::answer_to`]).
@@ -241,6 +265,17 @@ impl RouteTable {
                 .chain(r.params.iter().map(String::as_str))
                 .collect();
             check_variables(&r.name, &r.data, &named)?;
+            if let Some(only) = &r.only {
+                // Read first, so nothing else of the page is read for someone who may not see it.
+                // Rendered for each visitor (a page with forms), never shared between them.
+                if r.data.first() != Some(&only.data) || only.values.is_empty() || !r.forms {
+                    return Err(format!(
+                        "route {}: `only` must name the page's first data and some values, on a \
+                         page with forms",
+                        r.name
+                    ));
+                }
+            }
             for a in &r.actions {
                 match framework::registry::by_name(&a.call) {
                     Some(e) if e.access() == framework::Access::Write => {}

@@ -58,6 +58,12 @@ export interface RouteDef {
    * the session it needs (the staff's). Nothing of the page is rendered for them.
    */
   signIn: string | null;
+  /**
+   * Who may see the page, by a field of its own data (the staff member's role in
+   * `/api/v1/staff/me`): the server reads that data first, and sends anyone else on to `to`
+   * before anything else is read. Pages of one role answer every other role alike.
+   */
+  only: Only | null;
   /** The address is only ever sent on (302) to this one. */
   redirect: string | null;
   /** The API calls the page's forms run when posted to its address (`<FormCall call={...}>`). */
@@ -72,6 +78,14 @@ export interface RouteDef {
 }
 
 export type PageLoader = () => Promise<ComponentType>;
+
+/** A page's audience (`RouteDef.only`): `data` is the page's first data template, `field` a JSON pointer into its answer, `values` those allowed; anyone else goes to `to`. */
+export interface Only {
+  data: string;
+  field: string;
+  values: string[];
+  to: string;
+}
 
 /**
  * One page of a feature, as its `pages.ts` declares it: the route, and where it stands in the
@@ -124,7 +138,7 @@ export function action(call: Call<unknown>, done: string, more: Omit<Action, 'ca
 
 const SITE = 'Tala Brewing Co.';
 
-type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'noindex' | 'guard' | 'forms' | 'accountStyles' | 'shell' | 'canonical' | 'missing' | 'signIn' | 'redirect' | 'actions'>> & {
+type Options = Partial<Pick<RouteDef, 'shop' | 'policy' | 'sitemap' | 'noindex' | 'guard' | 'forms' | 'accountStyles' | 'shell' | 'canonical' | 'missing' | 'signIn' | 'only' | 'redirect' | 'actions'>> & {
   /** Query parameters the page reads besides every page's (and `done` on pages with forms). */
   params?: string[];
 };
@@ -158,6 +172,7 @@ export function route(
     canonical: opts.canonical ?? [],
     missing: opts.missing ?? null,
     signIn: opts.signIn ?? null,
+    only: opts.only ?? null,
     redirect: opts.redirect ?? null,
     actions,
     load,

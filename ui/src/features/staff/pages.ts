@@ -2,12 +2,16 @@
 // choose a password, and a signed-in member's pages. Never in the sitemap or a search index,
 // never kept by a cache; a visitor without a staff session is sent to sign in (`signIn`), and
 // nothing of a page's data reaches them.
-import { calls } from '../../api/contract.gen';
+import { calls, type StaffMember } from '../../api/contract.gen';
 import { action, route, type FeaturePage } from '../../lib/route';
 import { auditQuery, bannersEditQuery, boardQuery, calendarQuery, catalogQuery, chargesQuery, citiesPlanQuery, dashboardQuery, dayQuery, draftQuery, enrollmentQuery, guestDataQuery, maintenanceQuery, productQuery, promosEditQuery, runQuery, runsQuery, servedCitiesQuery, staffMeQuery, staffOrderQuery, teamQuery } from './queries';
 
 const STAFF = { forms: true, sitemap: false, policy: false, shell: 'own' } as const;
 const SIGNED_IN = { ...STAFF, signIn: '/staff/login', actions: [action(calls.staffLogout, '/staff/login?done=signed-out')] };
+/** Pages of some roles: every other role is sent to the back office's home, alike on each (the server reads the member's role first). */
+const only = (...values: StaffMember['role'][]) => ({ only: { data: staffMeQuery.template, field: '/member/role', values, to: '/staff' } });
+const MANAGERS = { ...SIGNED_IN, ...only('manager') };
+const DISPATCHERS = { ...SIGNED_IN, ...only('manager', 'dispatcher') };
 
 export const pages: FeaturePage[] = [
   {
@@ -40,7 +44,7 @@ export const pages: FeaturePage[] = [
   {
     order: 343,
     route: route('staff-orders', '/staff/orders', () => import('./orders/Board').then((m) => m.Board), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
-      ...SIGNED_IN,
+      ...DISPATCHERS,
       // city and barangay are every page's (the location gate's steps): the board reads them too.
       params: ['status', 'from', 'to', 'how', 'q', 'before'],
       missing: '/staff',
@@ -50,7 +54,7 @@ export const pages: FeaturePage[] = [
   {
     order: 346,
     route: route('staff-order', '/staff/orders/{orderId}', () => import('./orders/Order').then((m) => m.Order), 'Order', 'One order.', [staffMeQuery.template, staffOrderQuery.template], {
-      ...SIGNED_IN,
+      ...DISPATCHERS,
       actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders/{orderId}?done=moved'), action(calls.staffOrderNote, '/staff/orders/{orderId}?done=noted')],
     }),
   },
@@ -96,7 +100,7 @@ export const pages: FeaturePage[] = [
   {
     order: 350,
     route: route('staff-team', '/staff/team', () => import('./Team').then((m) => m.Team), 'Staff', 'The store’s staff.', [staffMeQuery.template, teamQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffAdd, '/staff/team?done=added'), action(calls.staffChange, '/staff/team?done=changed')],
     }),
@@ -105,7 +109,7 @@ export const pages: FeaturePage[] = [
     order: 352,
     // The photo form posts files to this address (api::staff::catalog::photo_form); Sign Out posts here too.
     route: route('staff-catalog', '/staff/catalog', () => import('./catalog/Catalog').then((m) => m.Catalog), 'Catalog', 'The products and their photos.', [staffMeQuery.template, catalogQuery.template, servedCitiesQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffCitiesSave, '/staff/catalog', { answerLink: 'link', lists: ['products', 'cities'] })],
     }),
@@ -113,14 +117,14 @@ export const pages: FeaturePage[] = [
   {
     order: 353,
     route: route('staff-product', '/staff/catalog/products/{productId}', () => import('./catalog/Product').then((m) => m.ProductEdit), 'Product', 'One product of the catalog.', [staffMeQuery.template, productQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       actions: [...SIGNED_IN.actions, action(calls.staffProductSave, '/staff/catalog/products/{productId}?done=saved', { lists: ['cities'] })],
     }),
   },
   {
     order: 354,
     route: route('staff-cities', '/staff/catalog/cities', () => import('./catalog/Cities').then((m) => m.Cities), 'Cities of Products', 'What a change of cities does, before it is saved.', [staffMeQuery.template, citiesPlanQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       params: ['products', 'cities', 'how'],
       missing: '/staff/catalog',
       actions: [...SIGNED_IN.actions, action(calls.staffCitiesSave, '/staff/catalog?done=cities', { answerLink: 'link' })],
@@ -129,7 +133,7 @@ export const pages: FeaturePage[] = [
   {
     order: 354.2,
     route: route('staff-banners', '/staff/catalog/banners', () => import('./catalog/Banners').then((m) => m.Banners), 'Banners', 'The home page’s banners and their days.', [staffMeQuery.template, bannersEditQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffBannerSave, '/staff/catalog/banners?done=saved#banner-{bannerId}')],
     }),
@@ -137,7 +141,7 @@ export const pages: FeaturePage[] = [
   {
     order: 354.25,
     route: route('staff-promos', '/staff/catalog/promos', () => import('./catalog/Promos').then((m) => m.Promos), 'Promos', 'The promos and their days.', [staffMeQuery.template, promosEditQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffPromoSave, '/staff/catalog/promos?done=saved#promo-{promoId}')],
     }),
@@ -145,7 +149,7 @@ export const pages: FeaturePage[] = [
   {
     order: 354.28,
     route: route('staff-calendar', '/staff/catalog/calendar', () => import('./catalog/Calendar').then((m) => m.Calendar), 'Holidays and Notices', 'The holidays and the shop’s notices.', [staffMeQuery.template, calendarQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
       actions: [
         ...SIGNED_IN.actions,
@@ -159,7 +163,7 @@ export const pages: FeaturePage[] = [
   {
     order: 354.3,
     route: route('staff-charges', '/staff/catalog/charges', () => import('./catalog/Charges').then((m) => m.Charges), 'Deposits and Delivery Fees', 'The deposits and each city’s delivery fees.', [staffMeQuery.template, chargesQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
       actions: [
         ...SIGNED_IN.actions,
@@ -171,7 +175,7 @@ export const pages: FeaturePage[] = [
   {
     order: 354.8,
     route: route('staff-maintenance', '/staff/maintenance', () => import('./Maintenance').then((m) => m.Maintenance), 'Maintenance', 'Close the store for maintenance, or open it again.', [staffMeQuery.template, maintenanceQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffMaintenanceSet, '/staff/maintenance', { doneBy: { field: 'on', to: { true: '/staff/maintenance?done=true', false: '/staff/maintenance?done=false' } } })],
     }),
@@ -179,7 +183,7 @@ export const pages: FeaturePage[] = [
   {
     order: 354.9,
     route: route('staff-guest-data', '/staff/guest-data', () => import('./EraseGuest').then((m) => m.EraseGuest), "Erase a Guest's Data", "Find a guest's orders by email or mobile and erase their personal data.", [staffMeQuery.template, guestDataQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       params: ['contact'],
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffEraseGuest, '/staff/guest-data?done=erased')],
@@ -189,14 +193,14 @@ export const pages: FeaturePage[] = [
     order: 354.5,
     // The upload form posts the file to this address (api::staff::catalog::import_form).
     route: route('staff-catalog-file', '/staff/catalog/import', () => import('./catalog/Import').then((m) => m.Import), 'Catalog File', 'Export and import the catalog file.', [staffMeQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff',
     }),
   },
   {
     order: 354.6,
     route: route('staff-catalog-draft', '/staff/catalog/import/{draftId}', () => import('./catalog/Import').then((m) => m.CatalogDraft), 'Check the Catalog File', 'Every change an uploaded catalog file makes.', [staffMeQuery.template, draftQuery.template], {
-      ...SIGNED_IN,
+      ...MANAGERS,
       missing: '/staff/catalog/import',
       actions: [...SIGNED_IN.actions, action(calls.staffDraftApply, '/staff/catalog?done=imported')],
     }),
@@ -204,7 +208,7 @@ export const pages: FeaturePage[] = [
   {
     order: 355,
     route: route('staff-day', '/staff/day', () => import('./runs/DayReport').then((m) => m.DayReport), 'Day Report', 'A day of the depot.', [staffMeQuery.template, dayQuery.template], {
-      ...SIGNED_IN,
+      ...DISPATCHERS,
       params: ['day'],
       missing: '/staff',
     }),
@@ -212,8 +216,8 @@ export const pages: FeaturePage[] = [
   {
     order: 360,
     route: route('staff-audit', '/staff/audit', () => import('./StaffHome').then((m) => m.AuditLog), 'Audit Log', 'Every staff write.', [staffMeQuery.template, auditQuery.template], {
-      ...SIGNED_IN,
-      params: ['before', 'staff', 'action'],
+      ...MANAGERS,
+      params: ['before', 'staff', 'who', 'action'],
       missing: '/staff',
     }),
   },
