@@ -440,7 +440,29 @@ pub trait Endpoint: Declared {
     /// the shopper's: its name and what the document says of it. The document then names that
     /// cookie, and not the shopper's token, as the call's credential.
     const CREDENTIAL: Option<(&'static str, &'static str)> = None;
+
+    /// A file call's ([`File`] body) check of who calls and what its path names, with one
+    /// connection, before a byte of its body is read (a photo may be 10 MB): a visitor who may
+    /// not send it, or a path naming nothing, is answered at once. Anyone, by default.
+    fn admit(_ctx: &mut Ctx, _path: &Self::Path) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    /// How the call is answered when its work is more than one connection's (a file call's photo
+    /// checked and kept on a blocking thread with no connection held, between its reads and its
+    /// write): given the state, who calls and the arguments, it runs its own steps
+    /// ([`crate::ApiState::run`] for each database step). None: [`Endpoint::call`] answers.
+    const RECEIVE: Option<Receive<Self>> = None;
 }
+
+/// A call's own way to be answered ([`Endpoint::RECEIVE`]).
+pub type Receive<E> = for<'a> fn(
+    &'a crate::ApiState,
+    Caller,
+    Args<E>,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<<E as Declared>::Answer, ApiError>> + 'a>,
+>;
 
 /// An OpenAPI link to a call from the answer of another ([`Endpoint::LINKS`]).
 pub struct Link {
@@ -514,6 +536,104 @@ pub trait Body: Sized + Send + 'static {
     fn doc(components: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)>;
     /// The name of the body's schema among the components.
     fn name() -> Option<Cow<'static, str>>;
+    /// A file call's body ([`File`]): its part and limits, read as `multipart/form-data`
+    /// instead of JSON ([`crate::form::upload::read_file`]). None: a JSON body.
+    fn file() -> Option<FileRules> {
+        None
+    }
+    /// The body of a file call from the file it was sent.
+    fn of_file(_file: Sent) -> Result<Self, ApiError> {
+        Err(ApiError::UnsupportedMediaType)
+    }
+}
+
+/// What a file call takes ([`FilePart`]): its part's name, the most the whole body may be (the
+/// file and the parts' headers), and what its document says of the part, of a body too large
+/// (413) and of a file of a type it does not take (415).
+#[derive(Debug, Clone, Copy)]
+pub struct FileRules {
+    pub part: &'static str,
+    pub most: usize,
+    pub said: &'static str,
+    pub too_large: &'static str,
+    pub wrong_type: &'static str,
+}
+
+/// The one file of a file call's body: its name as sent (may be empty) and its bytes (never
+/// empty).
+#[derive(Debug, Clone, Default)]
+pub struct Sent {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The part a file call takes ([`File`]), as a feature declares it.
+pub trait FilePart: Send + 'static {
+    /// Its rules (see [`FileRules`]).
+    fn rules() -> FileRules;
+}
+
+/// A file call's body: one file, sent as the part `P` names of a `multipart/form-data` body,
+/// and nothing else. Read within the part's limits before the call runs, after
+/// [`Endpoint::admit`] let the caller send it; never from JSON or a page form's fields.
+pub struct File<P: FilePart> {
+    pub file: Sent,
+    part: std::marker::PhantomData<fn() -> P>,
+}
+
+impl<P: FilePart> Body for File<P> {
+    fn parse(_: &[u8]) -> Result<Self, ApiError> {
+        Err(not_multipart(&P::rules()))
+    }
+
+    fn from_fields<'a>(
+        _: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+    ) -> Result<Self, ApiError> {
+        Err(not_multipart(&P::rules()))
+    }
+
+    fn doc(_: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, SchemaFormat, Type};
+        let rules = P::rules();
+        let part = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Binary,
+            )))
+            .description(Some(rules.said));
+        let body = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property(rules.part, part)
+            .required(rules.part)
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+        Some((RefOr::T(Schema::Object(body.build())), true))
+    }
+
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+
+    fn file() -> Option<FileRules> {
+        Some(P::rules())
+    }
+
+    fn of_file(file: Sent) -> Result<Self, ApiError> {
+        Ok(Self {
+            file,
+            part: std::marker::PhantomData,
+        })
+    }
+}
+
+/// What a file call answers a body that is not `multipart/form-data`.
+pub fn not_multipart(rules: &FileRules) -> ApiError {
+    ApiError::Unacceptable {
+        status: 415,
+        message: format!(
+            "Send the file as multipart/form-data, in one part named {}.",
+            rules.part
+        ),
+    }
 }
 
 /// The call takes no body; whatever is sent is ignored.

@@ -50,6 +50,10 @@ pub enum ApiError {
     UnsupportedMediaType,
     #[error("The address is too long.")]
     UriTooLong,
+    /// A body the call read but does not take, with the status that says why (a file call's
+    /// file of a type it does not take, 415; larger than it takes, 413), in the call's words.
+    #[error("{message}")]
+    Unacceptable { status: u16, message: String },
     #[error("The store is busy, please try again in a moment.")]
     Unavailable,
     /// The database failed the call (out of reach, the connection lost, the disk full, not
@@ -157,7 +161,7 @@ impl ApiError {
             Self::Unavailable | Self::DatabaseDown(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            Self::Refused { status, .. } => {
+            Self::Refused { status, .. } | Self::Unacceptable { status, .. } => {
                 StatusCode::from_u16(*status).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY)
             }
         }

@@ -127,13 +127,17 @@ pub fn operation<E: Endpoint>(
             json_response("The answer.", E::Answer::schema()),
         );
     }
+    let file = E::Body::file();
     if let Some((schema, required)) = E::Body::doc(components) {
+        // A file call's body is its file, as a browser's form data sends it.
+        let kind = if file.is_some() {
+            "multipart/form-data"
+        } else {
+            "application/json"
+        };
         op = op.request_body(Some(
             RequestBodyBuilder::new()
-                .content(
-                    "application/json",
-                    ContentBuilder::new().schema(Some(schema)).build(),
-                )
+                .content(kind, ContentBuilder::new().schema(Some(schema)).build())
                 .required(Some(if required {
                     utoipa::openapi::Required::True
                 } else {
@@ -162,12 +166,14 @@ pub fn operation<E: Endpoint>(
         } else {
             ErrorBody::name()
         };
+        let said = match (status, &file) {
+            (413, Some(rules)) => rules.too_large,
+            (415, Some(rules)) => rules.wrong_type,
+            _ => error_description(*status),
+        };
         op = op.response(
             status.to_string(),
-            json_response(
-                error_description(*status),
-                RefOr::Ref(Ref::from_schema_name(schema)),
-            ),
+            json_response(said, RefOr::Ref(Ref::from_schema_name(schema))),
         );
     }
     op.build()

@@ -129,6 +129,9 @@ async fn handle<E: Endpoint>(
     payload: web::Payload,
     state: web::Data<ApiState>,
 ) -> Result<HttpResponse, ApiError> {
+    if let Some(rules) = E::Body::file() {
+        return handle_file::<E>(req, payload, &state, rules).await;
+    }
     let body = read_body(payload, BODY_LIMIT).await?;
     if E::METHOD != Method::Get {
         json_only(&req, &body)?;
@@ -192,6 +195,60 @@ async fn handle<E: Endpoint>(
     } else if ended {
         end_token(&mut res);
     }
+    for cookie in cookies {
+        let _ = res.add_cookie(&cookie);
+    }
+    Ok(res)
+}
+
+/// A file call ([`crate::endpoint::File`]): its path, query and headers read first, then
+/// whether the caller may send it and what its path names ([`Endpoint::admit`]), before a byte
+/// of its body is read; then its file, within the part's limits ([`crate::form::upload::read_file`]);
+/// then the call ([`Endpoint::RECEIVE`], else [`Endpoint::call`]). Never kept: a file call
+/// changes something.
+async fn handle_file<E: Endpoint>(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: &ApiState,
+    rules: crate::endpoint::FileRules,
+) -> Result<HttpResponse, ApiError> {
+    let path: E::Path = from_pairs(
+        req.match_info()
+            .iter()
+            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))),
+    )?;
+    if let Some(fault) = query_fault(req.query_string()) {
+        return Err(ApiError::BadRequest(fault));
+    }
+    let query: E::Query = from_query_strict(req.query_string())?;
+    let headers: E::Headers = from_pairs(header_pairs(&req))?;
+    let caller = Caller::of_api(&req);
+    let path = state
+        .run(caller.clone(), move |ctx| {
+            E::admit(ctx, &path).map(|()| path)
+        })
+        .await?;
+    let file = crate::form::upload::read_file(&req, payload, &rules).await?;
+    let args = (path, query, E::Body::of_file(file)?, headers);
+    let (answer, cookies) = match E::RECEIVE {
+        Some(receive) => (receive(state, caller, args).await?, Vec::new()),
+        None => {
+            let (answer, _, _, cookies) = answer_call::<E>(state, caller, args).await?;
+            (answer, cookies)
+        }
+    };
+    let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let status = StatusCode::from_u16(E::status(&answer)).unwrap_or(StatusCode::OK);
+    let answer = crate::cache::Cached::new(
+        status,
+        vec![(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("application/json"),
+        )],
+        json.into(),
+    )
+    .answered_once();
+    let mut res = answer.respond(&req);
     for cookie in cookies {
         let _ = res.add_cookie(&cookie);
     }

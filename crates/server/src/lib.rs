@@ -222,12 +222,13 @@ pub fn api_state(pool: DbPool, config: &Config) -> Result<ApiState, String> {
         config.smtp_url.as_deref(),
         &config.mail_from,
     )?;
-    Ok(ApiState::new(
-        pool,
-        api_config(config),
-        config.maintenance,
-        Arc::new(post),
-    ))
+    let mut api = api_config(config);
+    // The photos' folder, for the API's photo calls (`api::staff::catalog::photo`); the pages'
+    // server puts its own in its copy for the photo forms (`web::WebState::load`).
+    let photos = media::Store::open(&config.media_dir)
+        .map_err(|e| format!("MEDIA_DIR {}: {e}", config.media_dir.display()))?;
+    api.settings.insert(Arc::new(photos));
+    Ok(ApiState::new(pool, api, config.maintenance, Arc::new(post)))
 }
 
 pub fn web_state(api: &ApiState, config: &Config) -> Result<WebState, String> {

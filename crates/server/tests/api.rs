@@ -318,6 +318,38 @@ async fn the_openapi_document_is_served_and_kept() {
     ] {
         assert!(tags.contains(feature), "no {feature} among {tags:?}");
     }
+    // The photo calls take their file as a browser's form data sends it: one part, `photo`, of
+    // binary content, and nothing else; given by PUT, taken away by DELETE, by managers.
+    for path in [
+        "/api/v1/staff/catalog/products/{sku}/photo",
+        "/api/v1/staff/catalog/banners/{bannerId}/photo",
+    ] {
+        let item = &doc["paths"][path];
+        let methods: Vec<&String> = item.as_object().unwrap().keys().collect();
+        assert_eq!(methods, ["delete", "put"], "{path}");
+        let put = &item["put"];
+        assert_eq!(put["tags"][0], "staff catalog", "{path}");
+        assert_eq!(put["security"][0]["staff_session"], serde_json::json!([]));
+        let body = &put["requestBody"];
+        assert_eq!(body["required"], true, "{path}");
+        let content = body["content"].as_object().unwrap();
+        assert_eq!(content.keys().collect::<Vec<_>>(), ["multipart/form-data"]);
+        let schema = &content["multipart/form-data"]["schema"];
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["required"], serde_json::json!(["photo"]));
+        assert_eq!(schema["additionalProperties"], false);
+        assert_eq!(schema["properties"]["photo"]["type"], "string");
+        assert_eq!(schema["properties"]["photo"]["format"], "binary");
+        for status in ["200", "401", "403", "404", "413", "415", "422"] {
+            assert!(put["responses"].get(status).is_some(), "{path}: {status}");
+        }
+        assert!(put["responses"]["413"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("10 MB"));
+        assert_eq!(item["delete"]["tags"][0], "staff catalog");
+        assert!(item["delete"].get("requestBody").is_none());
+    }
 }
 
 /// The document's examples are the seeded store's (a client, and the fuzzer, start from them):

@@ -1029,6 +1029,12 @@ confirmation_mailed: boolean, };
 export type Outcome = "pending" | "delivered" | "failed";
 
 /**
+ * An owner's photo after a photo call, as the catalog's answers show it: none, its drawing
+ * shows.
+ */
+export type OwnerPhoto = { photo: PhotoView | null, };
+
+/**
  * What one option buys: a single unit or a case (box) of `unit_per_case`.
  */
 export type Pack = "unit" | "case";
@@ -1698,6 +1704,8 @@ export const calls = {
   staffServedCities: { name: 'staffServedCities', method: 'GET', key: '/api/v1/staff/catalog/areas', read: true } as Call<Results<CityChoice>>,
   staffBanners: { name: 'staffBanners', method: 'GET', key: '/api/v1/staff/catalog/banners', read: true } as Call<Results<BannerEdit>>,
   staffBannerSave: { name: 'staffBannerSave', method: 'POST', key: '/api/v1/staff/catalog/banners/{bannerId}', read: false } as Call<BannerSaved>,
+  staffBannerPhotoRemove: { name: 'staffBannerPhotoRemove', method: 'DELETE', key: '/api/v1/staff/catalog/banners/{bannerId}/photo', read: false } as Call<OwnerPhoto>,
+  staffBannerPhoto: { name: 'staffBannerPhoto', method: 'PUT', key: '/api/v1/staff/catalog/banners/{bannerId}/photo', read: false } as Call<OwnerPhoto>,
   staffCalendar: { name: 'staffCalendar', method: 'GET', key: '/api/v1/staff/catalog/calendar', read: true } as Call<Calendar>,
   staffCharges: { name: 'staffCharges', method: 'GET', key: '/api/v1/staff/catalog/charges', read: true } as Call<Charges>,
   staffCitiesPlan: { name: 'staffCitiesPlan', method: 'GET', key: '/api/v1/staff/catalog/cities?products={products}&cities={cities}&how={how}', read: true } as Call<CitiesPlan>,
@@ -1712,6 +1720,8 @@ export const calls = {
   staffNoticeRemove: { name: 'staffNoticeRemove', method: 'POST', key: '/api/v1/staff/catalog/notices/remove', read: false } as Call<CalendarSaved>,
   staffProduct: { name: 'staffProduct', method: 'GET', key: '/api/v1/staff/catalog/products/{productId}', read: true } as Call<ProductEdit>,
   staffProductSave: { name: 'staffProductSave', method: 'POST', key: '/api/v1/staff/catalog/products/{productId}', read: false } as Call<ProductSaved>,
+  staffProductPhotoRemove: { name: 'staffProductPhotoRemove', method: 'DELETE', key: '/api/v1/staff/catalog/products/{sku}/photo', read: false } as Call<OwnerPhoto>,
+  staffProductPhoto: { name: 'staffProductPhoto', method: 'PUT', key: '/api/v1/staff/catalog/products/{sku}/photo', read: false } as Call<OwnerPhoto>,
   staffPromos: { name: 'staffPromos', method: 'GET', key: '/api/v1/staff/catalog/promos', read: true } as Call<Results<PromoEdit>>,
   staffPromoSave: { name: 'staffPromoSave', method: 'POST', key: '/api/v1/staff/catalog/promos/{promoId}', read: false } as Call<PromoSaved>,
   staffDashboard: { name: 'staffDashboard', method: 'GET', key: '/api/v1/staff/dashboard', read: true } as Call<Dashboard>,

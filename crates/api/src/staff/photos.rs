@@ -1,12 +1,17 @@
-//! A product's or a banner's photo, given by a manager (the catalog and banners pages; a
-//! product's also by the command line's `store catalog photo`): checked and kept by `media` (type from the content, size
-//! from the header, a damaged or oversized file refused before anything is written), named by its
+//! A product's or a banner's photo, given by a manager (the catalog and banners pages' photo
+//! forms and the API's photo calls, both through [`receive`]; a product's also by the command
+//! line's `store catalog photo`): checked and kept by `media` (type from the content, size from
+//! the header, a damaged or oversized file refused before anything is written), named by its
 //! owner in one transaction with its audit record. An owner whose photo is taken away shows its
 //! drawing again; the files stay (other products, or an order's page, may show the same photo).
 
+use std::sync::Arc;
+
 use db::catalog::{Photo, PhotoOwner};
 use db::team::StaffRow;
+use domain::staff::Role;
 use framework::error::ApiError;
+use framework::{ApiState, Caller};
 
 use super::entry;
 
@@ -152,10 +157,7 @@ pub fn keep(
         if let media::Refused::Damaged(why) = &refused {
             log::info!("photo for {subject} refused as damaged: {why}");
         }
-        ApiError::Invalid {
-            field: "photo",
-            message: refused.to_string(),
-        }
+        refusal(&refused)
     })?;
     let saved = store
         .save(&original)
@@ -166,6 +168,83 @@ pub fn keep(
         width: side(saved.width)?,
         height: side(saved.height)?,
     })
+}
+
+/// A refused upload in the API's words: a file of a type not taken is a 415, one larger than a
+/// photo may be a 413, a picture that cannot be taken (damaged, too many pixels) a 422 on
+/// `photo`. A page's form says each beside its photo field ([`in_form`]).
+fn refusal(refused: &media::Refused) -> ApiError {
+    let message = refused.to_string();
+    match refused {
+        media::Refused::NotAnImage | media::Refused::OtherType(_) => ApiError::Unacceptable {
+            status: 415,
+            message,
+        },
+        media::Refused::TooManyBytes { .. } => ApiError::Unacceptable {
+            status: 413,
+            message,
+        },
+        media::Refused::TooManyPixels { .. } | media::Refused::Damaged(_) => ApiError::Invalid {
+            field: "photo",
+            message,
+        },
+    }
+}
+
+/// A refused photo as a page's form shows it: beside its photo field, to correct (422).
+pub fn in_form(e: ApiError) -> ApiError {
+    match e {
+        ApiError::Unacceptable { message, .. } => ApiError::Invalid {
+            field: "photo",
+            message,
+        },
+        other => other,
+    }
+}
+
+/// The photos' folder (`MEDIA_DIR`), which the server puts in the API's settings.
+pub fn folder(state: &ApiState) -> Result<Arc<media::Store>, ApiError> {
+    state
+        .config
+        .settings
+        .get::<Arc<media::Store>>()
+        .cloned()
+        .ok_or_else(|| ApiError::Internal("no photos' folder (MEDIA_DIR) in the settings".into()))
+}
+
+/// [`keep`] on a blocking thread, holding no database connection (a photo is decoded, a file
+/// written): never on the request's own thread.
+pub async fn kept(state: &ApiState, named: String, upload: Vec<u8>) -> Result<Photo, ApiError> {
+    let store = folder(state)?;
+    actix_web::web::block(move || keep(&store, &named, &upload))
+        .await
+        .map_err(|_| ApiError::Unavailable)?
+}
+
+/// Gives `subject` the photo `upload` that `caller`, a manager, sent: the one way the photo forms
+/// and the API's photo calls give a photo. The subject is looked up (a message naming it when it
+/// is not there), the photo checked and kept on a blocking thread with no connection held, then
+/// given with its audit record by the manager, asked again (a session may end meanwhile).
+/// Answers the photo given.
+pub async fn receive(
+    state: &ApiState,
+    caller: Caller,
+    subject: Subject,
+    upload: Vec<u8>,
+) -> Result<Photo, ApiError> {
+    let known_one = subject.clone();
+    state
+        .run(caller.clone(), move |ctx| known(ctx.conn, &known_one))
+        .await?;
+    let photo = kept(state, subject.to_string(), upload).await?;
+    let given = photo.clone();
+    state
+        .run(caller, move |ctx| {
+            let signed = super::signed_in_as(ctx, &[Role::Manager])?;
+            give_kept(ctx.conn, Some(&signed.member), &subject, &given)
+        })
+        .await?;
+    Ok(photo)
 }
 
 /// Gives `subject` a photo [`keep`] kept, recorded for `by` (none: the command line).

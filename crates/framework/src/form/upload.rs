@@ -2,7 +2,8 @@
 //! (asked before a byte of the body is read), a `multipart/form-data` body read within its limits
 //! (the whole body counted as it arrives, part headers included; the text parts and their names
 //! together; the number of parts; one file; a deadline), the page's CSRF token, and their
-//! refusals in the page forms' words.
+//! refusals in the page forms' words. The API's file calls ([`crate::endpoint::File`]) read
+//! their body with the same reader and limits ([`read_file`]), refused in the API's words.
 
 use std::time::Duration;
 
@@ -11,17 +12,21 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest};
 use futures_util::{StreamExt, TryStreamExt};
 
-use super::{csrf_holds, Answer, Fields, Refused, EXPIRED};
+use super::{csrf_holds_in, Answer, Fields, Refused, EXPIRED};
 use crate::{ApiError, ApiState, Caller, Ctx};
 
 /// How long a body may take to arrive (10 MB over a slow link).
 const UPLOAD_DEADLINE: Duration = Duration::from_secs(120);
 
-/// A file form: who may send it, its file's field, the most its body may be (the file, the text,
-/// the parts' headers), and what it says of a body too large or unreadable.
+/// A file form: who may send it, the session it rides, its file's field, the most its body may
+/// be (the file, the text, the parts' headers), and what it says of a body too large or
+/// unreadable.
 pub struct Upload {
     /// Whether the caller may send this form (a signed-in manager), asked before the body is read.
     pub may: fn(&mut Ctx) -> Result<(), ApiError>,
+    /// The feature's own session cookie the form rides (the staff's), whose CSRF token its page
+    /// gave it ([`super::csrf_holds_in`]); none: the shopper's session.
+    pub credential: Option<&'static str>,
     pub file: &'static str,
     pub most: usize,
     pub too_large: String,
@@ -71,7 +76,7 @@ pub async fn receive(
         }
     };
     let fields = Fields::from_pairs(sent.fields);
-    if !csrf_holds(&caller, &fields) {
+    if !csrf_holds_in(&caller, form.credential, &fields) {
         let expired = Refused::with(StatusCode::FORBIDDEN, EXPIRED, None);
         return Err(Answer::Refused(expired, fields));
     }
@@ -80,6 +85,57 @@ pub async fn receive(
         fields,
         file: sent.file,
     })
+}
+
+/// Reads a file call's body ([`crate::endpoint::File`]) as the file forms read theirs (the
+/// same reader, deadline and limits): `multipart/form-data` (else 415) of at most `rules.most`
+/// bytes, announced or counted (else 413), holding the one part `rules.part` and nothing else
+/// (else 400); a part left out or empty is a file to choose (422).
+pub async fn read_file(
+    req: &HttpRequest,
+    payload: web::Payload,
+    rules: &crate::endpoint::FileRules,
+) -> Result<crate::endpoint::Sent, ApiError> {
+    use actix_web::HttpMessage;
+    let multipart = req
+        .mime_type()
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.type_() == "multipart" && m.subtype() == "form-data");
+    if !multipart {
+        return Err(crate::endpoint::not_multipart(rules));
+    }
+    let too_large = || ApiError::Unacceptable {
+        status: 413,
+        message: rules.too_large.to_string(),
+    };
+    if announced_too_large(req, rules.most) {
+        return Err(too_large());
+    }
+    let unreadable = || {
+        ApiError::BadRequest(format!(
+            "The body could not be read as multipart/form-data with one part named {}.",
+            rules.part
+        ))
+    };
+    let reading = read(req, payload, rules.part, rules.most);
+    let sent = match tokio::time::timeout(UPLOAD_DEADLINE, reading).await {
+        Ok(Ok(sent)) => sent,
+        Ok(Err(Unread::TooLarge)) => return Err(too_large()),
+        Ok(Err(Unread::Malformed)) | Err(_) => return Err(unreadable()),
+    };
+    if let Some((name, _)) = sent.fields.first() {
+        let name: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
+        return Err(ApiError::BadRequest(format!(
+            "The part {name:?} is not taken: send only the part named {}.",
+            rules.part
+        )));
+    }
+    let (name, bytes) = sent.file.ok_or_else(|| ApiError::Invalid {
+        field: rules.part,
+        message: format!("Choose a file to send as {}.", rules.part),
+    })?;
+    Ok(crate::endpoint::Sent { name, bytes })
 }
 
 /// The most the text parts and every part's name may hold together.

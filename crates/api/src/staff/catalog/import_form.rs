@@ -26,6 +26,7 @@ framework::file_form!(PAGE, answer);
 async fn answer(req: &HttpRequest, payload: web::Payload, state: &ApiState) -> Answer {
     let form = Upload {
         may: super::a_manager,
+        credential: Some(crate::staff::COOKIE),
         file: "file",
         most: BODY_LIMIT,
         too_large: format!(

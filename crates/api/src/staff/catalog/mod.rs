@@ -8,7 +8,8 @@
 //! from what the last writer left, the data version bumped so every app server shows the change
 //! within a second, and an audit record of each record's changed fields before and after.
 //! The forms that send files, the photos (`photo_form`) and the catalog file (`import_form`), are
-//! answered beside the calls they run.
+//! answered beside the calls they run; a photo is also given by the API's photo calls (`photo`),
+//! through the same function as its form.
 
 pub mod banners;
 pub mod calendar;
@@ -16,6 +17,7 @@ pub mod charges;
 pub mod cities;
 pub mod import;
 pub mod import_form;
+pub mod photo;
 pub mod photo_form;
 pub mod product;
 pub mod promos;

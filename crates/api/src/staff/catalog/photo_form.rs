@@ -3,13 +3,11 @@
 //! `sku`), a home page banner from the banners page (`/staff/catalog/banners`, by `bannerId`),
 //! with JavaScript or without. The same rules as every form (the origin rule and the maintenance
 //! switch, checked by `web::form::post` first; the page's CSRF token; a signed-in manager, asked
-//! before the body is read), then the rules `store catalog photo` follows ([`crate::staff::photos`]): the
-//! photo checked and kept on a blocking thread with no database connection held, then given to its
-//! owner with its audit record. Answered as the page forms are: `303` to the owner's place on the
-//! page on success, or the page again with the message beside its owner's form (JSON for a
-//! script).
-
-use std::sync::Arc;
+//! before the body is read), then the rules `store catalog photo` follows, in the one function
+//! the API's photo calls (`photo`) share ([`photos::receive`]): the photo checked and kept on a
+//! blocking thread with no database connection held, then given to its owner with its audit
+//! record. Answered as the page forms are: `303` to the owner's place on the page on success, or
+//! the page again with the message beside its owner's form (JSON for a script).
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest};
@@ -19,7 +17,7 @@ use framework::form::{Answer, Done, Fields, Refused};
 use framework::{ApiError, ApiState};
 
 use crate::staff::catalog::banners::NewBanner;
-use crate::staff::photos::Subject;
+use crate::staff::photos::{self, Subject};
 
 /// The catalog page: its product photo forms post to its address, and are answered from it.
 pub const PAGE: &str = "/staff/catalog";
@@ -27,8 +25,9 @@ pub const PAGE: &str = "/staff/catalog";
 /// The banners page, whose banner photo forms post to its address.
 pub const BANNERS: &str = "/staff/catalog/banners";
 
-/// The most a whole body may be: the photo, the text, and the parts' headers.
-fn body_limit() -> usize {
+/// The most a whole body may be: the photo, the text, and the parts' headers (the API's photo
+/// calls take as much).
+pub fn body_limit() -> usize {
     media::Limits::default().max_bytes + 64 * 1024
 }
 
@@ -86,12 +85,12 @@ async fn answer(
     page: &'static str,
     asked: fn(&Fields) -> Result<Asked, ApiError>,
 ) -> Answer {
-    let limit = media::Limits::default().max_bytes >> 20;
     let form = Upload {
         may: super::a_manager,
+        credential: Some(crate::staff::COOKIE),
         file: "photo",
         most: body_limit(),
-        too_large: format!("This photo is larger than the {limit} MB a photo may be: save it smaller and upload it again."),
+        too_large: super::photo::too_large().to_string(),
         unreadable: UNREADABLE,
     };
     let Received {
@@ -133,14 +132,14 @@ async fn answer(
         }
         Asked::Photo(subject) => {
             let anchor = subject.anchor();
-            give(state, caller, subject, photo)
+            photos::receive(state, caller, subject, photo)
                 .await
-                .map(|()| ("photo", anchor))
+                .map(|_| ("photo", anchor))
         }
     };
     match done {
         Ok((done, anchor)) => Answer::Done(Done::to(format!("{page}?done={done}#{anchor}"))),
-        Err(e) => Answer::Refused(Refused::of(e, None), fields),
+        Err(e) => Answer::Refused(Refused::of(photos::in_form(e), None), fields),
     }
 }
 
@@ -154,51 +153,11 @@ async fn add(
 ) -> Result<i32, ApiError> {
     // What can be said without the photo is said before it is read.
     new.place()?;
-    let store = photos_folder(state)?;
-    let kept = web::block(move || crate::staff::photos::keep(&store, &"a new banner", &photo))
-        .await
-        .map_err(|_| ApiError::Unavailable)??;
+    let kept = photos::kept(state, "a new banner".into(), photo).await?;
     state
         .run(caller, move |ctx| {
             let signed = crate::staff::signed_in_as(ctx, &[Role::Manager])?;
             crate::staff::catalog::banners::add(ctx.conn, &signed.member, new, &kept)
         })
         .await
-}
-
-/// The photo checked and kept on a blocking thread (no connection held while it is decoded),
-/// then given to its owner by the manager, who is asked again (a session may end meanwhile).
-async fn give(
-    state: &ApiState,
-    caller: framework::Caller,
-    subject: Subject,
-    photo: Vec<u8>,
-) -> Result<(), ApiError> {
-    let known = subject.clone();
-    state
-        .run(caller.clone(), move |ctx| {
-            crate::staff::photos::known(ctx.conn, &known)
-        })
-        .await?;
-    let (store, named) = (photos_folder(state)?, subject.clone());
-    let kept = web::block(move || crate::staff::photos::keep(&store, &named, &photo))
-        .await
-        .map_err(|_| ApiError::Unavailable)??;
-    state
-        .run(caller, move |ctx| {
-            let signed = crate::staff::signed_in_as(ctx, &[Role::Manager])?;
-            crate::staff::photos::give_kept(ctx.conn, Some(&signed.member), &subject, &kept)
-        })
-        .await
-}
-
-/// The product photos' folder (`MEDIA_DIR`), which the pages' server puts in the API's settings
-/// (`web::WebState::load`).
-fn photos_folder(state: &ApiState) -> Result<Arc<media::Store>, ApiError> {
-    state
-        .config
-        .settings
-        .get::<Arc<media::Store>>()
-        .cloned()
-        .ok_or_else(|| ApiError::Internal("no photos' folder (MEDIA_DIR) in the settings".into()))
 }
