@@ -362,13 +362,30 @@ pub fn audit(conn: &mut AnyConnection, a: &Audit<'_>, now: i64) -> QueryResult<(
 }
 
 /// Which writes of the audit log to read: newest first, before an id (the page before), by one
-/// member of staff, of one action.
+/// member of staff, by a person named (`who`: part of the name or email shown as who wrote it, or
+/// of their member's name or email now, any case), of one action.
 #[derive(Debug, Clone, Default)]
 pub struct AuditFilter {
     pub before_id: Option<i64>,
     pub staff_id: Option<i64>,
+    pub who: Option<String>,
     pub action: Option<String>,
     pub limit: i64,
+}
+
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+
+/// `text` as a LIKE pattern (escaped by `\`) that matches it anywhere in lower case, its
+/// wildcards taken literally (as the board's text, `staff::contains_pattern`).
+fn contains_pattern(text: &str) -> String {
+    let escaped: String = text
+        .chars()
+        .flat_map(|c| match c {
+            '\\' | '%' | '_' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect();
+    format!("%{}%", escaped.to_lowercase())
 }
 
 /// A page of the audit log.
@@ -384,8 +401,47 @@ pub fn audit_page(conn: &mut AnyConnection, f: &AuditFilter) -> QueryResult<Vec<
     if let Some(staff) = f.staff_id {
         q = q.filter(audit_log::staff_id.eq(staff));
     }
+    if let Some(who) = &f.who {
+        let pattern = contains_pattern(who);
+        // Who wrote it as recorded (a name and email then, an email typed at a failed sign-in),
+        // or a member whose name or email matches now: in one statement, on both engines.
+        let members = staff::table
+            .filter(
+                lower(staff::name)
+                    .like(pattern.clone())
+                    .escape('\\')
+                    .or(lower(staff::email).like(pattern.clone()).escape('\\')),
+            )
+            .select(staff::id.nullable());
+        q = q.filter(
+            lower(audit_log::actor)
+                .like(pattern)
+                .escape('\\')
+                .or(audit_log::staff_id.eq_any(members)),
+        );
+    }
     if let Some(action) = &f.action {
         q = q.filter(audit_log::action.eq(action));
     }
     q.load(conn)
+}
+
+/// The kinds of write the log holds, in order (`audit_log_by_action` reads them).
+pub fn audit_actions(conn: &mut AnyConnection) -> QueryResult<Vec<String>> {
+    audit_log::table
+        .select(audit_log::action)
+        .distinct()
+        .order(audit_log::action.asc())
+        .load(conn)
+}
+
+/// The names of the members of staff of `ids` (those that are), in one statement.
+pub fn names(conn: &mut AnyConnection, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    staff::table
+        .filter(staff::id.eq_any(ids))
+        .select((staff::id, staff::name))
+        .load(conn)
 }

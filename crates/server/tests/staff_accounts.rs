@@ -27,10 +27,50 @@ fn audit_actions(db: &TestDb) -> Vec<(Option<i64>, String, String)> {
         .unwrap()
 }
 
+/// One entry of the audit log as stored.
+#[derive(Debug, Queryable)]
+#[allow(dead_code)]
+struct Logged {
+    id: i64,
+    at: i64,
+    staff_id: Option<i64>,
+    actor: String,
+    action: String,
+    subject: String,
+    before: Option<String>,
+    after: Option<String>,
+}
+
+/// The audit log, oldest first.
+fn audit_log(db: &TestDb) -> Vec<Logged> {
+    use db::schema::audit_log::dsl::*;
+    let mut conn = db.pool.get().unwrap();
+    audit_log
+        .order(id.asc())
+        .select((
+            id,
+            at,
+            staff_id,
+            actor,
+            action,
+            subject,
+            before_state,
+            after_state,
+        ))
+        .load(&mut conn)
+        .unwrap()
+}
+
+/// The entries of `kind`.
+fn logged<'a>(log: &'a [Logged], kind: &str) -> Vec<&'a Logged> {
+    log.iter().filter(|e| e.action == kind).collect()
+}
+
 /// From the mailed link to a whole session: the password is chosen once, the first sign-in
 /// shows the second factor to set up (a QR code, the secret, ten recovery codes), a wrong code
 /// is refused, the right one makes the session whole; the next sign-in asks a code, which is
-/// taken once; a recovery code works once instead; signing out ends the session.
+/// taken once; a recovery code works once instead; signing out ends the session. Every step is
+/// in the audit log: a sign-in, a failed one, a wrong code, the enrolment, a recovery code used.
 async fn a_member_of_staff_signs_in_with_two_factors(b: Backend) {
     let db = database(b);
     let mut ana = Staff::added(&db, "ana@tala.example", "dispatcher");
@@ -152,8 +192,62 @@ async fn a_member_of_staff_signs_in_with_two_factors(b: Backend) {
     let r = ana.send("GET", "/api/v1/staff/me", None).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
 
-    let actions: Vec<String> = audit_actions(&db).into_iter().map(|a| a.2).collect();
-    assert_eq!(actions, ["staff.password", "staff.second_factor"]);
+    // Each step of it in the audit log, under her account, how it went in its words; never a
+    // password.
+    let log = audit_log(&db);
+    let actions: Vec<&str> = log.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(
+        actions,
+        [
+            "staff.password",
+            "staff.sign_in.failed",
+            "staff.sign_in.password",
+            "staff.code.wrong",
+            "staff.second_factor",
+            "staff.sign_in",
+            "staff.sign_in.password",
+            "staff.code.wrong",
+            "staff.recovery_code",
+            "staff.sign_in",
+            "staff.sign_in.password",
+            "staff.code.wrong",
+            "staff.sign_in.password",
+            "staff.recovery_code",
+            "staff.sign_in",
+            "staff.sign_out",
+        ]
+    );
+    for e in &log {
+        assert_eq!(e.staff_id, Some(ana.id), "{e:?}");
+        assert_eq!(e.actor, "ana (ana@tala.example)", "{e:?}");
+        assert_eq!(e.subject, format!("staff {}", ana.id), "{e:?}");
+    }
+    let after = |i: usize| -> serde_json::Value {
+        serde_json::from_str(log[i].after.as_deref().unwrap()).unwrap()
+    };
+    assert_eq!(
+        after(1),
+        json!({"email": "ana@tala.example", "why": "wrong password"})
+    );
+    assert_eq!(after(2), json!({"next": "enroll"}));
+    assert_eq!(after(3), json!({"why": "wrong code"}));
+    assert_eq!(after(5), json!({"with": "new second factor"}));
+    assert_eq!(after(6), json!({"next": "code"}));
+    assert_eq!(after(7), json!({"why": "code used already"}));
+    assert_eq!(after(8), json!({"recovery_codes_left": 9}));
+    assert_eq!(after(9), json!({"with": "recovery code"}));
+    assert_eq!(after(11), json!({"why": "wrong code"}));
+    assert_eq!(after(15), json!({"whole": true}));
+    let all = format!("{log:?}");
+    let hidden = [
+        "keg-run-at-noon-42",
+        "keg-run-at-dawn-42",
+        secret.as_str(),
+        codes[3].as_str().unwrap(),
+    ];
+    for h in hidden {
+        assert!(!all.contains(h), "{h} in {all}");
+    }
 }
 both!(a_member_of_staff_signs_in_with_two_factors);
 
@@ -328,22 +422,47 @@ async fn staff_sessions_stand_apart_and_end(b: Backend) {
     let r = ana.sign_in("keg-run-at-dawn-42").await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text());
     assert!(r.headers.get("retry-after").is_some());
+    // In the audit log: the try while disabled, the wrong passwords, the lockout.
+    let log = audit_log(&db);
+    let whys: Vec<&str> = logged(&log, "staff.sign_in.failed")
+        .iter()
+        .map(|e| e.after.as_deref().unwrap())
+        .collect();
+    assert_eq!(whys.len(), 5, "{log:?}");
+    assert!(whys[0].contains(r#""why":"disabled""#), "{whys:?}");
+    assert!(
+        whys[1..].iter().all(|w| w.contains("wrong password")),
+        "{whys:?}"
+    );
+    assert_eq!(logged(&log, "staff.sign_in.locked").len(), 1, "{log:?}");
 }
 both!(staff_sessions_stand_apart_and_end);
 
 /// Managers read the staff and the audit log; a dispatcher or a rider asking is answered as if
-/// there were nothing there.
+/// there were nothing there. The log speaks the staff's words: an order by its number, a member
+/// by their name, each with its page; it is filtered by a name or email typed, any case.
 async fn roles_hide_what_they_may_not_reach(b: Backend) {
     let db = database(b);
+    let (order, _) = support::guest_order(&db, 1, "juan@example.com").await;
     let mut boss = Staff::added(&db, "boss@tala.example", "manager");
     boss.choose_password("keg-run-at-dawn-42").await;
     boss.sign_in_whole("keg-run-at-dawn-42").await;
     let mut ben = Staff::added(&db, "ben@tala.example", "rider");
     ben.choose_password("ben-rides-the-kegs-7").await;
     ben.sign_in_whole("ben-rides-the-kegs-7").await;
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
 
     for uri in ["/api/v1/staff/team", "/api/v1/staff/audit"] {
-        let r = ben.send("GET", uri, None).await;
+        for (who, s) in [("rider", &ben), ("dispatcher", &dora)] {
+            let r = s.send("GET", uri, None).await;
+            assert_eq!(
+                r.status,
+                StatusCode::NOT_FOUND,
+                "{uri} as {who}: {}",
+                r.text()
+            );
+        }
+        let r = ben.send("GET", &format!("{uri}?who=boss"), None).await;
         assert_eq!(r.status, StatusCode::NOT_FOUND, "{uri}: {}", r.text());
         let r = boss.send("GET", uri, None).await;
         assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.text());
@@ -355,21 +474,124 @@ async fn roles_hide_what_they_may_not_reach(b: Backend) {
         .iter()
         .map(|m| m["email"].as_str().unwrap())
         .collect();
-    assert_eq!(emails, ["ben@tala.example", "boss@tala.example"]);
+    assert_eq!(
+        emails,
+        ["ben@tala.example", "boss@tala.example", "dora@tala.example"]
+    );
     assert!(!team.to_string().contains("hash") && !team.to_string().contains("secret"));
+
+    // Dora moves the order; the entry names it by its number, linked to its page.
+    let r = dora
+        .send(
+            "POST",
+            "/api/v1/staff/orders/status",
+            Some(json!({"order_ids": [order], "status": "confirmed"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
 
     let log = boss.send("GET", "/api/v1/staff/audit", None).await.json();
     let entries = log["entries"].as_array().unwrap();
-    assert_eq!(entries.len(), 4, "{log}");
+    // Each sign-up: the password chosen, its sign-in, the second factor set up, the whole
+    // sign-in; then the order moved.
+    assert_eq!(entries.len(), 13, "{log}");
+    let moved = &entries[0];
+    assert_eq!(moved["action"], "order.status", "newest first");
+    assert_eq!(moved["subject"], format!("order {order}"), "as recorded");
+    let number = format!("Order TB-{order:06}");
+    assert_eq!(moved["subject_label"], number.as_str());
     assert_eq!(
-        entries[0]["actor"], "ben (ben@tala.example)",
-        "newest first"
+        moved["subjects"],
+        json!([{"label": number, "href": format!("/staff/orders/{order}")}])
     );
-    let ben_id = entries[0]["staff_id"].as_i64().unwrap();
+    assert_eq!(moved["actor"], "dora (dora@tala.example)");
+    assert_eq!(moved["actor_name"], "dora");
+    assert_eq!(moved["actor_href"], "/staff/team");
+    // A member of staff as a subject is named, linked to the staff's page.
+    let chosen = entries
+        .iter()
+        .find(|e| e["action"] == "staff.password" && e["staff_id"] == ben.id)
+        .unwrap();
+    assert_eq!(chosen["subject"], format!("staff {}", ben.id));
+    assert_eq!(chosen["subject_label"], "ben");
+    assert_eq!(chosen["subjects"][0]["href"], "/staff/team");
+    let kinds = log["actions"].as_array().unwrap();
+    for kind in [
+        "order.status",
+        "staff.password",
+        "staff.second_factor",
+        "staff.sign_in",
+        "staff.sign_in.password",
+    ] {
+        assert!(kinds.contains(&json!(kind)), "{kind}: {log}");
+    }
+
+    // By name or email, any case; with a kind; a wildcard typed is a character.
+    let who = |q: &str| {
+        let boss = &boss;
+        let q = q.to_string();
+        async move {
+            let r = boss
+                .send("GET", &format!("/api/v1/staff/audit?{q}"), None)
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{q}: {}", r.text());
+            r.json()["entries"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["actor"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    let bens = who("who=BEN").await;
+    assert_eq!(bens.len(), 4, "{bens:?}");
+    assert!(
+        bens.iter().all(|a| a == "ben (ben@tala.example)"),
+        "{bens:?}"
+    );
+    assert_eq!(who("who=dora%40TALA&action=order.status").await.len(), 1);
+    assert_eq!(who("who=%20dora%20").await.len(), 5, "trimmed");
+    assert!(who("who=%25").await.is_empty());
+    assert!(who("who=b_n").await.is_empty());
+    assert!(who("who=nobody").await.is_empty());
+    // The page, as a browser without JavaScript gets it: the order's number and the member's
+    // name, linked; the form asks who by a name or email and offers the log's kinds.
+    let store = store!(db);
+    let cookie = format!("{}={}", api::staff::COOKIE, boss.cookie.clone().unwrap());
+    let page = send!(store, support::get("/staff/audit?who=Dora", &cookie));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let html = page.text();
+    assert!(
+        html.contains(&format!(
+            r#"<a href="/staff/orders/{order}">Order TB-{order:06}</a>"#
+        )),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<a href="/staff/team">dora (dora@tala.example)</a>"#),
+        "{html}"
+    );
+    assert!(
+        !html.contains("boss (boss@tala.example)"),
+        "filtered by who"
+    );
+    assert!(html.contains("Who (part of a name or email)"), "{html}");
+    assert!(html.contains(r#"<option value="order.status">"#), "{html}");
+    let page = send!(
+        store,
+        support::get("/staff/audit?action=staff.password", &cookie)
+    );
+    let html = page.text();
+    assert!(
+        html.contains(r#"<a href="/staff/team">ben</a>"#),
+        "a member as the subject, by name: {html}"
+    );
+
+    // The staff id of a link still filters.
     let only_ben = boss
         .send(
             "GET",
-            &format!("/api/v1/staff/audit?staff={ben_id}&action=staff.password"),
+            &format!("/api/v1/staff/audit?staff={}&action=staff.password", ben.id),
             None,
         )
         .await
@@ -380,13 +602,16 @@ async fn roles_hide_what_they_may_not_reach(b: Backend) {
         "{only_ben}"
     );
     let long = format!("?action={}", "x".repeat(61));
+    let long_who = format!("?who={}", "x".repeat(61));
     for bad in [
         "?staff=-1",
         "?before=abc",
         "?staff=1&staff=2",
         "?action=a%00b",
         "?action=%0A",
+        "?who=a%00b",
         &long,
+        &long_who,
     ] {
         let r = boss
             .send("GET", &format!("/api/v1/staff/audit{bad}"), None)
@@ -394,6 +619,99 @@ async fn roles_hide_what_they_may_not_reach(b: Backend) {
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}");
     }
 }
+
+/// A failed sign-in is in the audit log, and stays though the call fails: the email as typed
+/// (cut when long; that of no account under no member), why, never the password; a lockout is
+/// recorded at its first refused try only, of the password as of the codes.
+async fn failed_sign_ins_and_lockouts_are_recorded(b: Backend) {
+    let db = database(b);
+    let mut ben = Staff::added(&db, "ben@tala.example", "rider");
+    ben.choose_password("ben-rides-the-kegs-7").await;
+    let mut cora = Staff::added(&db, "cora@tala.example", "dispatcher");
+    cora.choose_password("cora-counts-cases-9").await;
+
+    // An email of no account, typed long.
+    let typed = format!("{}@tala.example", "x".repeat(150));
+    let r = ben
+        .send(
+            "POST",
+            "/api/v1/staff/login",
+            Some(json!({"email": typed, "password": "guessed-Secret-1"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    let log = audit_log(&db);
+    let failed = logged(&log, "staff.sign_in.failed");
+    assert_eq!(failed.len(), 1, "{log:?}");
+    let kept = format!("{}…", &typed[..api::staff::audit::EMAIL_RECORDED]);
+    assert_eq!(
+        (failed[0].staff_id, failed[0].actor.as_str()),
+        (None, kept.as_str())
+    );
+    let after: serde_json::Value =
+        serde_json::from_str(failed[0].after.as_deref().unwrap()).unwrap();
+    assert_eq!(after, json!({"email": kept, "why": "no such account"}));
+    assert!(!format!("{log:?}").contains("guessed-Secret-1"));
+
+    // Five wrong passwords on Ben's account, then the right one is refused: a lockout, recorded
+    // once however many tries are refused.
+    for _ in 0..5 {
+        let r = ben.sign_in("not-his-password-1").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    for _ in 0..3 {
+        let r = ben.sign_in("ben-rides-the-kegs-7").await;
+        assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text());
+    }
+    let log = audit_log(&db);
+    let failed = logged(&log, "staff.sign_in.failed");
+    assert_eq!(failed.len(), 6, "{log:?}");
+    assert!(failed[1..]
+        .iter()
+        .all(|e| e.staff_id == Some(ben.id)
+            && e.after.as_deref().unwrap().contains("wrong password")));
+    let locked = logged(&log, "staff.sign_in.locked");
+    assert_eq!(locked.len(), 1, "{log:?}");
+    assert_eq!(locked[0].staff_id, Some(ben.id));
+    assert_eq!(locked[0].subject, format!("staff {}", ben.id));
+    assert!(locked[0]
+        .after
+        .as_deref()
+        .unwrap()
+        .contains("too many failed sign-ins"));
+    assert!(logged(&log, "staff.sign_in.password").is_empty());
+
+    // Cora's password, then five wrong codes and two refused: each wrong code and one lockout.
+    let r = cora.sign_in("cora-counts-cases-9").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    for _ in 0..5 {
+        let r = cora.code("123456").await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    }
+    for _ in 0..2 {
+        let r = cora.code("123456").await;
+        assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text());
+    }
+    let log = audit_log(&db);
+    let wrong = logged(&log, "staff.code.wrong");
+    assert_eq!(wrong.len(), 5, "{log:?}");
+    assert!(wrong.iter().all(|e| e.staff_id == Some(cora.id)));
+    let locked: Vec<_> = logged(&log, "staff.sign_in.locked")
+        .into_iter()
+        .filter(|e| e.staff_id == Some(cora.id))
+        .collect();
+    assert_eq!(locked.len(), 1, "{log:?}");
+    assert!(locked[0]
+        .after
+        .as_deref()
+        .unwrap()
+        .contains("too many codes"));
+    let signed: Vec<_> = logged(&log, "staff.sign_in.password");
+    assert_eq!(signed.len(), 1);
+    assert_eq!(signed[0].actor, "cora (cora@tala.example)");
+}
+both!(failed_sign_ins_and_lockouts_are_recorded);
+
 both!(roles_hide_what_they_may_not_reach);
 
 /// `store staff` adds (mailing the link), lists, refuses what it cannot do with a reason, and

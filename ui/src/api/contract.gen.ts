@@ -138,9 +138,25 @@ staff_id: number | null,
  */
 actor: string, action: string, 
 /**
- * What was written to (`staff 4`, `order 1042`).
+ * Their name now, when they are a member of staff.
+ */
+actor_name: string | null, 
+/**
+ * Their page (the staff's), when they are a member of staff.
+ */
+actor_href: string | null, 
+/**
+ * What was written to, as recorded (`staff 4`, `order 1042`, `run 3, order 1042`).
  */
 subject: string, 
+/**
+ * The subject as the staff say it: `Order TB-001042`, a member's name, `Run 3`.
+ */
+subject_label: string, 
+/**
+ * The subject's parts, each with its page when it has one (`subject_label` is their labels).
+ */
+subjects: Array<AuditSubject>, 
 /**
  * The subject before and after, as JSON text.
  */
@@ -148,9 +164,26 @@ before: string | null, after: string | null, };
 
 export type AuditPage = { entries: Array<AuditEntry>, 
 /**
+ * The kinds of write the log holds, in order (what `action` may be).
+ */
+actions: Array<string>, 
+/**
  * Where the next (older) page starts, when there is one.
  */
 next_before: number | null, };
+
+/**
+ * One thing an entry's subject names.
+ */
+export type AuditSubject = { 
+/**
+ * As the staff say it: `Order TB-001042`, `Run 3`, a member's name.
+ */
+label: string, 
+/**
+ * Its page in the back office (`/staff/orders/1042`, `/staff/runs/3`, `/staff/team`).
+ */
+href: string | null, };
 
 /**
  * A banner as its form shows it.
@@ -1699,7 +1732,7 @@ export const calls = {
   verifyResetLink: { name: 'verifyResetLink', method: 'POST', key: '/api/v1/reset/password/verify-link', read: false } as Call<MessageAnswer>,
   search: { name: 'search', method: 'GET', key: '/api/v1/search?q={q}&barangay={barangay}&limit={limit}', read: true } as Call<SearchAnswer>,
   siteText: { name: 'siteText', method: 'GET', key: '/api/v1/site-texts/{key}', read: true } as Call<SiteTextView>,
-  staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&action={action}', read: true } as Call<AuditPage>,
+  staffAudit: { name: 'staffAudit', method: 'GET', key: '/api/v1/staff/audit?before={before}&staff={staff}&who={who}&action={action}', read: true } as Call<AuditPage>,
   staffCatalog: { name: 'staffCatalog', method: 'GET', key: '/api/v1/staff/catalog', read: true } as Call<Results<CatalogProduct>>,
   staffServedCities: { name: 'staffServedCities', method: 'GET', key: '/api/v1/staff/catalog/areas', read: true } as Call<Results<CityChoice>>,
   staffBanners: { name: 'staffBanners', method: 'GET', key: '/api/v1/staff/catalog/banners', read: true } as Call<Results<BannerEdit>>,

@@ -1,11 +1,14 @@
 //! The second factor: set up at the first sign-in (a QR code the server draws, the secret as
 //! text for an app that cannot scan, and one-time recovery codes), then a code at every sign-in.
+//! The audit log records the enrolment, each whole sign-in and how, a recovery code used up, a
+//! wrong code and the lockout after five (`audit::sign_in`).
 
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
+use super::audit::{sign_in, sign_in_event};
 use super::*;
 use framework::endpoint::{Args, Endpoint, Json, NoBody, NoParams};
 
@@ -185,37 +188,41 @@ impl Endpoint for StaffSecondFactor {
         let key = format!("staff code tries:{}", member.id);
         let (tries, wait) = ctx.count_try(&key, 600)?;
         if tries > 5 {
+            // Recorded at the first refused try only: the tries go on counting, the log does not.
+            if tries == 6 {
+                let after = serde_json::json!({"why": "too many codes", "retry_after": wait});
+                sign_in_event(ctx, Some(&member), "", sign_in::LOCKED, after)?;
+            }
             return Err(ApiError::TooMany(wait));
         }
-        let wrong = || ApiError::Invalid {
-            field: "code",
-            message: WRONG_CODE.into(),
-        };
         let at = now();
-        match member.totp_secret.as_deref() {
-            Some(secret) => {
-                if !code_accepted(ctx, member.id, secret, &f.code, at)? {
-                    return Err(wrong());
+        let how = match given(ctx, &member, &f.code, at) {
+            Ok(how) => how,
+            Err(e) => {
+                // A wrong code or one given again, recorded within the five tries; written at
+                // once, so it stays although the call fails.
+                if let ApiError::Invalid { message, .. } = &e {
+                    let why = if message == CODE_USED {
+                        "code used already"
+                    } else {
+                        "wrong code"
+                    };
+                    let after = serde_json::json!({"why": why});
+                    sign_in_event(ctx, Some(&member), "", sign_in::WRONG_CODE, after)?;
                 }
+                return Err(e);
             }
-            None => {
-                let p = pending(ctx, &member)?;
-                match domain::staff::code_step(&p.secret, &f.code, at) {
-                    Some(step) if step_taken(ctx, member.id, step)? => {}
-                    Some(_) => return Err(used()),
-                    None => return Err(wrong()),
-                }
-                let hashes: Vec<String> = p.codes.iter().map(|c| code_hash(c)).collect();
-                db::team::confirm_second_factor(ctx.conn, member.id, &p.secret, &hashes)?;
-                entry(
-                    ctx.conn,
-                    Some(&member),
-                    "staff.second_factor",
-                    &format!("staff {}", member.id),
-                    Some(serde_json::json!({"second_factor": false})),
-                    Some(serde_json::json!({"second_factor": true})),
-                )?;
-            }
+        };
+        if how == Given::Recovery {
+            let left = db::team::recovery_codes_left(ctx.conn, member.id)?;
+            entry(
+                ctx.conn,
+                Some(&member),
+                sign_in::RECOVERY_CODE,
+                &format!("staff {}", member.id),
+                Some(serde_json::json!({"recovery_codes_left": left + 1})),
+                Some(serde_json::json!({"recovery_codes_left": left})),
+            )?;
         }
         db::limits::rate_reset(ctx.conn, &key)?;
         // A session of both factors is a new one: the token that the password alone opened (which
@@ -228,8 +235,66 @@ impl Endpoint for StaffSecondFactor {
         let cookie = super::session_cookie(ctx, Some(token));
         ctx.send_cookie(cookie);
         let member = db::team::by_id(ctx.conn, member.id)?.ok_or(ApiError::Unauthenticated)?;
+        let after = serde_json::json!({"with": how.as_str()});
+        sign_in_event(ctx, Some(&member), "", sign_in::WHOLE, after)?;
         self_answer(ctx, &member)
     }
+}
+
+/// How the second factor was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Given {
+    /// An app's code.
+    App,
+    /// A recovery code, now used up.
+    Recovery,
+    /// The first code of a second factor just set up (which it confirms).
+    Enrolled,
+}
+
+impl Given {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::App => "app code",
+            Self::Recovery => "recovery code",
+            Self::Enrolled => "new second factor",
+        }
+    }
+}
+
+/// Checks `code` for `member`: an app's code or a recovery code of a second factor set up, or the
+/// first code of one being set up (then confirmed, and in the audit log). A code refused is an
+/// [`ApiError::Invalid`] of the field `code` ([`WRONG_CODE`], [`CODE_USED`]).
+fn given(
+    ctx: &mut Ctx,
+    member: &db::team::StaffRow,
+    code: &str,
+    at: i64,
+) -> Result<Given, ApiError> {
+    let wrong = || ApiError::Invalid {
+        field: "code",
+        message: WRONG_CODE.into(),
+    };
+    if let Some(secret) = member.totp_secret.as_deref() {
+        return code_accepted(ctx, member.id, secret, code, at)?.ok_or_else(wrong);
+    }
+    let p = pending(ctx, member)?;
+    match domain::staff::code_step(&p.secret, code, at) {
+        Some(step) if step_taken(ctx, member.id, step)? => {}
+        Some(_) => return Err(used()),
+        None => return Err(wrong()),
+    }
+    let hashes: Vec<String> = p.codes.iter().map(|c| code_hash(c)).collect();
+    db::team::confirm_second_factor(ctx.conn, member.id, &p.secret, &hashes)?;
+    entry(
+        ctx.conn,
+        Some(member),
+        "staff.second_factor",
+        &format!("staff {}", member.id),
+        Some(serde_json::json!({"second_factor": false})),
+        Some(serde_json::json!({"second_factor": true})),
+    )?;
+    Ok(Given::Enrolled)
 }
 
 /// Takes step `step` of the member's app codes: true when it is later than the last one taken
@@ -253,31 +318,28 @@ fn code_hash(code: &str) -> String {
 }
 
 /// Whether `code` is the app's code now, of a step later than the last taken ([`step_taken`];
-/// one given again is refused as used, [`CODE_USED`]), or an unused recovery code (then used up).
+/// one given again is refused as used, [`CODE_USED`]), or an unused recovery code (then used up):
+/// which, or `None`.
 fn code_accepted(
     ctx: &mut Ctx,
     id: i64,
     secret: &str,
     code: &str,
     at: i64,
-) -> Result<bool, ApiError> {
+) -> Result<Option<Given>, ApiError> {
     if let Some(step) = domain::staff::code_step(secret, code, at) {
         return if step_taken(ctx, id, step)? {
-            Ok(true)
+            Ok(Some(Given::App))
         } else {
             Err(used())
         };
     }
     let normalized = domain::staff::normalize_recovery_code(code);
     if normalized.len() != 8 {
-        return Ok(false);
+        return Ok(None);
     }
-    Ok(db::team::use_recovery_code(
-        ctx.conn,
-        id,
-        &code_hash(&normalized),
-        at,
-    )?)
+    let used_up = db::team::use_recovery_code(ctx.conn, id, &code_hash(&normalized), at)?;
+    Ok(used_up.then_some(Given::Recovery))
 }
 
 framework::declare!(

@@ -42,28 +42,59 @@ function Change({ entry }: { entry: AuditEntry }) {
   );
 }
 
-/** The audit log, newest first, for managers; filtered by a member of staff or a kind of write. */
+/** Who wrote an entry: linked to the staff's page when a member of staff wrote it. */
+function Actor({ entry }: { entry: AuditEntry }) {
+  return entry.actor_href ? <a href={entry.actor_href}>{entry.actor}</a> : <>{entry.actor}</>;
+}
+
+/** What an entry wrote to, in the staff's words (an order's number, a member's name), each part linked to its page. */
+function Subject({ entry }: { entry: AuditEntry }) {
+  return (
+    <>
+      {entry.subjects.map((s, i) => (
+        <span key={i}>
+          {i > 0 && ', '}
+          {s.href ? <a href={s.href}>{s.label}</a> : s.label}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/** The audit log, newest first, for managers; filtered by who (a name or email typed) and a kind of write (one of the log's). */
 export function AuditLog() {
-  const vars = { before: usePageParam('before') ?? undefined, staff: usePageParam('staff') ?? undefined, action: usePageParam('action') ?? undefined };
+  const vars = { before: usePageParam('before') ?? undefined, staff: usePageParam('staff') ?? undefined, who: usePageParam('who') ?? undefined, action: usePageParam('action') ?? undefined };
   // Keyed as the server loaded it (the page's own variables).
   const log = useQuery(auditQuery.options(usePage().vars));
   // No URLSearchParams: QuickJS, which renders on the server, has none.
-  const older = (before: number) => fillTemplate('/staff/audit?before={before}&staff={staff}&action={action}', { ...vars, before: String(before) });
+  const older = (before: number) => fillTemplate('/staff/audit?before={before}&staff={staff}&who={who}&action={action}', { ...vars, before: String(before) });
+  // The kinds the log holds, and the one asked for even when it holds none of it.
+  const kinds = log.data?.actions ?? [];
+  const options = vars.action && !kinds.includes(vars.action) ? [vars.action, ...kinds] : kinds;
   return (
     <StaffPage current="/staff/audit" id="staff-audit" title="Audit Log">
-      <StaffFilters action="/staff/audit" label="Filter the log" clear={Boolean(vars.action || vars.staff)}>
+      <StaffFilters action="/staff/audit" label="Filter the log" clear={Boolean(vars.action || vars.staff || vars.who)}>
+        <Filter id="audit-who" label="Who (part of a name or email)">
+          <input id="audit-who" name="who" type="search" defaultValue={vars.who} placeholder="Ana or ana@" />
+        </Filter>
         <Filter id="audit-action" label="Kind of write">
-          <input id="audit-action" name="action" defaultValue={vars.action} placeholder="staff.role" />
+          <select id="audit-action" name="action" defaultValue={vars.action ?? ''}>
+            <option value="">Every kind</option>
+            {options.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
         </Filter>
-        <Filter id="audit-staff" label="Staff id">
-          <input id="audit-staff" name="staff" inputMode="numeric" defaultValue={vars.staff} />
-        </Filter>
+        {/* A link's filter by one member (their id) holds until the form asks for another. */}
+        {vars.staff && <input type="hidden" name="staff" value={vars.staff} />}
       </StaffFilters>
       <QueryState query={log} loading="Loading the log…" error="We could not load the log. Please reload the page." retry isEmpty={(l) => l.entries.length === 0} empty="Nothing recorded here.">
         {(l) => (
           <>
             <table className="staff-table cards">
-              <caption>Staff writes, newest first (Manila time)</caption>
+              <caption>Staff writes and sign-ins, newest first (Manila time)</caption>
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -77,9 +108,13 @@ export function AuditLog() {
                 {l.entries.map((e) => (
                   <tr key={e.id}>
                     <td className="nowrap">{e.at_manila}</td>
-                    <td data-label="Who">{e.actor}</td>
+                    <td data-label="Who">
+                      <Actor entry={e} />
+                    </td>
                     <td data-label="What">{e.action}</td>
-                    <td data-label="Subject">{e.subject}</td>
+                    <td data-label="Subject">
+                      <Subject entry={e} />
+                    </td>
                     <td data-label="Change">
                       <Change entry={e} />
                     </td>
