@@ -126,6 +126,8 @@ for (const js of [true, false]) {
       await rp.getByRole('link', { name: 'My Runs' }).click();
       await rp.waitForURL(/\/staff\/runs$/);
       await rider.ready();
+      // Their runs of today and the next 7 days, a table a day.
+      await rp.getByRole('table', { name: /^Today, \d{4}-\d{2}-\d{2}$/ }).waitFor();
       assert.equal(await rp.getByRole('button', { name: 'Plan Run' }).count(), 0, 'a rider plans nothing');
       await rp.getByRole('link', { name: /^Run \d+$/ }).click();
       await rider.ready();
@@ -174,14 +176,30 @@ for (const js of [true, false]) {
       assert.equal(await handedIn.inputValue(), '');
       await page.getByText(/^Count it\. The rider reported P[\d,.]+; the run expects P[\d,.]+\.$/).waitFor();
       await handedIn.fill('100');
+      // The difference from what the run expects, told as it is typed (with JavaScript) ...
+      const live = /^P100\.00 is short by P[\d,.]+ of what the run expects \(P[\d,.]+\): say why in the note to close the run\.$/;
+      if (js) await page.getByText(live).waitFor();
+      await page.getByRole('button', { name: 'Close Run' }).click();
+      // ... and a close without a note refused, saying it on the note's field, the cash kept.
+      await page.getByText(/^The cash is short by P[\d,.]+ of what the run expects \(P[\d,.]+\): say why in a note to close the run\.$/).waitFor();
+      await desk.ready();
+      await page.getByText(live).waitFor();
+      assert.equal(await handedIn.inputValue(), '100');
+      const why = `Counted twice (${on}): the rest is with the shopper`;
+      await page.getByLabel('Why the cash differs (needed when it does)').fill(why);
       await page.getByRole('button', { name: 'Close Run' }).click();
       await page.waitForURL(/done=closed/);
       await page.getByText('The run is closed.').waitFor();
       await page.getByText(/Cash handed in/).waitFor();
-      await page.getByText(/short by/).waitFor();
+      await page.getByRole('row', { name: /^Against what the run expects short by P[\d,.]+$/ }).waitFor();
+      await page.getByRole('row', { name: `Why it differs ${why}` }).waitFor();
       await page.getByRole('link', { name: 'Day Report' }).click();
       await page.waitForURL(/\/staff\/day$/);
       await desk.ready();
+      // The day by rider: their cash and empties, the difference and the note.
+      const byRider = page.getByRole('region', { name: 'By rider' });
+      await byRider.getByRole('row', { name: new RegExp(`^Rico Rider ${on} 1 \\(1\\) P[\\d,.]+ P[\\d,.]+ P100\\.00 short by P[\\d,.]+ 0 / 0$`) }).waitFor();
+      await byRider.getByRole('listitem').filter({ hasText: why }).waitFor();
       await page.getByRole('region', { name: 'Failed deliveries' }).getByRole('link', { name: first }).waitFor();
       const csv = await page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href');
       assert.match(decodeURIComponent(csv), new RegExp(`Failed,${first},,Nobody at the address`));

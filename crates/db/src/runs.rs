@@ -27,6 +27,8 @@ pub struct RunRow {
     pub sent_at: Option<i64>,
     pub closed_at: Option<i64>,
     pub cash_handed_in: Option<i64>,
+    /// Why the cash handed in differs from what the run expects (empty: it does not).
+    pub close_note: String,
     pub rider_name: String,
 }
 
@@ -38,6 +40,7 @@ type RunColumns = (
     runs::sent_at,
     runs::closed_at,
     runs::cash_handed_in,
+    runs::close_note,
     staff::name,
 );
 
@@ -49,6 +52,7 @@ const RUN: RunColumns = (
     runs::sent_at,
     runs::closed_at,
     runs::cash_handed_in,
+    runs::close_note,
     staff::name,
 );
 
@@ -141,6 +145,27 @@ pub fn of_day(conn: &mut AnyConnection, day: &str, rider: Option<i64>) -> QueryR
         .filter(runs::day.eq(day))
         .select(RUN)
         .order(runs::id.asc())
+        .into_boxed();
+    if let Some(rider) = rider {
+        q = q.filter(runs::rider_id.eq(rider));
+    }
+    q.load(conn)
+}
+
+/// The runs of the days `from` to `until` (`YYYY-MM-DD`, both shown; of one rider, when given),
+/// by day, oldest first in one.
+pub fn of_days(
+    conn: &mut AnyConnection,
+    from: &str,
+    until: &str,
+    rider: Option<i64>,
+) -> QueryResult<Vec<RunRow>> {
+    let mut q = runs::table
+        .inner_join(staff::table)
+        .filter(runs::day.ge(from))
+        .filter(runs::day.le(until))
+        .select(RUN)
+        .order((runs::day.asc(), runs::id.asc()))
         .into_boxed();
     if let Some(rider) = rider {
         q = q.filter(runs::rider_id.eq(rider));
@@ -438,10 +463,21 @@ pub fn send(conn: &mut AnyConnection, run: i64, at: i64) -> QueryResult<bool> {
     Ok(sent == 1)
 }
 
-/// Closes a run with the cash handed in (false: it was already closed).
-pub fn close(conn: &mut AnyConnection, run: i64, cash: i64, at: i64) -> QueryResult<bool> {
+/// Closes a run with the cash handed in and the note on its difference, if any (false: it was
+/// already closed).
+pub fn close(
+    conn: &mut AnyConnection,
+    run: i64,
+    cash: i64,
+    note: &str,
+    at: i64,
+) -> QueryResult<bool> {
     let closed = diesel::update(runs::table.find(run).filter(runs::closed_at.is_null()))
-        .set((runs::closed_at.eq(at), runs::cash_handed_in.eq(cash)))
+        .set((
+            runs::closed_at.eq(at),
+            runs::cash_handed_in.eq(cash),
+            runs::close_note.eq(note),
+        ))
         .execute(conn)?;
     Ok(closed == 1)
 }

@@ -435,6 +435,7 @@ diesel::table! {
         sent_at -> Nullable<Int8>,
         closed_at -> Nullable<Int8>,
         cash_handed_in -> Nullable<Int8>,
+        close_note -> Text,
     }
 }
 

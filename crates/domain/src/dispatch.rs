@@ -8,6 +8,12 @@
 //! moves only forward otherwise: this is the one step back, taken only by a failed stop). A
 //! stop's outcome, once given, is final; a mistake shows as a difference in the reconciliation,
 //! where the dispatcher sees it and writes a note on the order.
+//!
+//! A run closes on the cash its rider hands in, counted by the dispatcher, measured against the
+//! cash the run expects (its delivered orders' totals), not against what the rider reported: the
+//! store is owed the orders' totals, and the rider's report is a count of the same kind as the one
+//! it would check (a stop reported short is cash the store is short of all the same). When the two
+//! differ, the run closes only with a note saying why ([`close_refusal`]).
 
 /// How a stop ended (`pending` until the rider says).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -52,6 +58,30 @@ pub const MAX_STOP_NOTE: usize = 300;
 pub const MAX_EMPTIES: i32 = 999;
 /// The most orders one run takes.
 pub const MAX_STOPS: usize = 60;
+/// The longest note a dispatcher gives when a run closes on cash that differs.
+pub const MAX_CLOSE_NOTE: usize = 500;
+
+/// A difference of cash told as the staff read it (`short by P20.00`, `over by P5.00`), or none.
+pub fn short_or_over(difference: i64) -> Option<String> {
+    let by = crate::money::format_php(difference.abs());
+    match difference {
+        0 => None,
+        d if d < 0 => Some(format!("short by {by}")),
+        _ => Some(format!("over by {by}")),
+    }
+}
+
+/// Why a run may not close on `handed_in` (centavos) with `note`: the cash differs from what the
+/// run `expects` and no note says why. None when it may.
+pub fn close_refusal(handed_in: i64, expects: i64, note: &str) -> Option<String> {
+    let off = short_or_over(handed_in - expects)?;
+    note.trim().is_empty().then(|| {
+        format!(
+            "The cash is {off} of what the run expects ({}): say why in a note to close the run.",
+            crate::money::format_php(expects)
+        )
+    })
+}
 
 /// One stop's figures, as the reconciliation reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +224,26 @@ mod tests {
         assert!(stop(Outcome::Pending, 125_000, 2, None, None)
             .differences()
             .is_empty());
+    }
+
+    #[test]
+    fn a_run_closes_on_cash_that_differs_only_with_a_note() {
+        assert_eq!(close_refusal(150_000, 150_000, ""), None);
+        assert_eq!(
+            close_refusal(148_000, 150_000, " "),
+            Some(
+                "The cash is short by P20.00 of what the run expects (P1,500.00): say why in a \
+                 note to close the run."
+                    .into()
+            )
+        );
+        assert_eq!(
+            close_refusal(150_500, 150_000, "").as_deref(),
+            Some("The cash is over by P5.00 of what the run expects (P1,500.00): say why in a note to close the run.")
+        );
+        assert_eq!(close_refusal(148_000, 150_000, "Counted twice"), None);
+        assert_eq!(short_or_over(0), None);
+        assert_eq!(short_or_over(-2_000).as_deref(), Some("short by P20.00"));
     }
 
     #[test]

@@ -564,8 +564,21 @@ async fn a_day_of_dispatch(b: Backend) {
         mails_with(&db, &format!("Your order {} is completed", number(a))),
         1
     );
-    // Delivered P100 short, one of the two empty cases missing: both named.
+    // Delivered P100 short, one of the two empty cases missing: both named. The shopper returns
+    // two, so the empties are typed: left out, they are asked for, and nothing changes.
     let short = format!("{}", (b_total - 10_000) / 100);
+    let r = ben
+        .end(
+            run,
+            bb,
+            json!({"outcome": "delivered", "cash_received": short, "note": "Will pay the rest tomorrow"}),
+        )
+        .await;
+    assert_eq!(
+        refused(&r, "empties_returned"),
+        "Give the empty cases taken back: the shopper returns 2 (0 if none came back)."
+    );
+    assert_eq!(stop_of(&ben.run(run).await, bb)["outcome"], "pending");
     let r = ben
         .end(
             run,
@@ -679,21 +692,73 @@ async fn a_day_of_dispatch(b: Backend) {
     assert_eq!(view["can_end_stops"], false);
     assert_eq!(ben.run(run).await["can_close"], false, "dispatchers close");
 
-    // Closed on the cash handed in, P20 short of what was reported; closed once.
+    // Closed on the cash handed in, P20 short of what was reported and so P120 short of what
+    // the run expects: refused without a note saying why (the form shows by how much), and
+    // nothing changes; closed with one; closed once.
     let handed = reported - 2_000;
+    let expected = a_total + b_total + e_total;
     let r = dora.close(run, &domain::money::format_php(handed)).await;
+    assert_eq!(
+        refused(&r, "note"),
+        format!(
+            "The cash is short by P120.00 of what the run expects ({}): say why in a note to close the run.",
+            domain::money::format_php(expected)
+        )
+    );
+    let r = dora
+        .post(
+            &format!("/api/v1/staff/runs/{run}/close"),
+            json!({"cash_handed_in": domain::money::format_php(handed), "note": "   "}),
+        )
+        .await;
+    assert!(refused(&r, "note").contains("say why in a note"));
+    let r = dora
+        .post(
+            &format!("/api/v1/staff/runs/{run}/close"),
+            json!({"cash_handed_in": domain::money::format_php(handed), "note": "two\nlines"}),
+        )
+        .await;
+    assert_eq!(
+        refused(&r, "note"),
+        "Keep the note to 500 characters, on one line."
+    );
+    let view = dora.run(run).await;
+    assert_eq!(
+        (
+            &view["run"]["state"],
+            &view["cash_handed_in"],
+            &view["close_note"]
+        ),
+        (&json!("out"), &Value::Null, &json!(""))
+    );
+    let why = "B pays P100 tomorrow; P20 missing from the bag, rider told";
+    let r = dora
+        .post(
+            &format!("/api/v1/staff/runs/{run}/close"),
+            json!({"cash_handed_in": domain::money::format_php(handed), "note": format!(" {why} ")}),
+        )
+        .await;
     let closed = ok(&r);
     assert_eq!(closed["run"]["state"], "closed");
     assert_eq!(closed["cash_handed_in"], handed);
     assert_eq!(closed["cash_difference"], -2_000);
+    assert_eq!(closed["expected_difference"], -12_000);
+    assert_eq!(closed["close_note"], why);
     assert_eq!(closed["can_close"], false);
+    assert_eq!(
+        ben.run(run).await["close_note"],
+        why,
+        "the rider reads it too"
+    );
     assert_eq!(
         dora.get("/api/v1/staff/dashboard").await["runs_out"],
         json!([])
     );
-    // Closed again on the same cash (a double click): as it is; on other cash, refused.
+    // Closed again on the same cash (a double click, the note sent or not): as it is; on other
+    // cash, refused.
     let again = ok(&dora.close(run, &domain::money::format_php(handed)).await);
     assert_eq!(again["cash_handed_in"], handed);
+    assert_eq!(again["close_note"], why);
     let r = dora.close(run, "1.00").await;
     assert!(conflict(&r).contains("closed already"));
     assert_eq!(dora.run(run).await["cash_handed_in"], handed);
@@ -718,7 +783,7 @@ async fn a_day_of_dispatch(b: Backend) {
     assert_eq!(report["day"], today);
     assert_eq!(report["orders"], 5);
     assert_eq!(report["revenue"], a_total + b_total + c_total + e_total);
-    let lines: Vec<(i64, Value, Value)> = report["runs"]
+    let lines: Vec<(i64, Value, Value, Value, Value)> = report["runs"]
         .as_array()
         .unwrap()
         .iter()
@@ -727,15 +792,46 @@ async fn a_day_of_dispatch(b: Backend) {
                 r["run"]["id"].as_i64().unwrap(),
                 r["cash_handed_in"].clone(),
                 r["cash_difference"].clone(),
+                r["expected_difference"].clone(),
+                r["close_note"].clone(),
             )
         })
         .collect();
     assert_eq!(
         lines,
         [
-            (run, json!(handed), json!(-2_000)),
-            (second, Value::Null, Value::Null)
+            (
+                run,
+                json!(handed),
+                json!(-2_000),
+                json!(-12_000),
+                json!(why)
+            ),
+            (second, Value::Null, Value::Null, Value::Null, json!(""))
         ]
+    );
+    // By rider: the cash expected, reported and handed in, the difference (over their closed
+    // runs), the empties, and the notes on what differs (a stop's, the run's close).
+    assert_eq!(
+        report["riders"],
+        json!([
+            {
+                "rider_id": ben.id, "rider": "ben", "runs": 1, "closed": 1,
+                "cash_expected": expected, "cash_reported": reported, "cash_handed_in": handed,
+                "cash_difference": -12_000, "empties_expected": 3, "empties_returned": 2,
+                "notes": [
+                    {"run_id": run, "order_id": bb, "about": number(bb), "note": "Will pay the rest tomorrow"},
+                    {"run_id": run, "order_id": null, "about": format!("Run {run}"), "note": why},
+                ],
+            },
+            {
+                "rider_id": cai.id, "rider": "cai", "runs": 1, "closed": 0,
+                "cash_expected": c_total, "cash_reported": 0, "cash_handed_in": 0,
+                "cash_difference": null, "empties_expected": 0, "empties_returned": 0,
+                "notes": [],
+            },
+        ]),
+        "{report}"
     );
     let t = &report["totals"];
     assert_eq!(
@@ -817,6 +913,8 @@ async fn a_day_of_dispatch(b: Backend) {
     assert_eq!(entries[6].2["move"], "remove");
     assert_eq!(entries[10].2["reason"], "Nobody at the address");
     assert_eq!(entries[13].2["difference"], -2_000);
+    assert_eq!(entries[13].2["expected_difference"], -12_000);
+    assert_eq!(entries[13].2["note"], why);
 }
 both!(a_day_of_dispatch);
 
@@ -1589,12 +1687,12 @@ async fn two_dispatchers_at_once(b: Backend) {
             (
                 &dora,
                 close.clone(),
-                Some(json!({"cash_handed_in": "1,578.00"})),
+                Some(json!({"cash_handed_in": "1,578.00", "note": "Counted"})),
             ),
             (
                 &eve,
                 close.clone(),
-                Some(json!({"cash_handed_in": "1,000.00"})),
+                Some(json!({"cash_handed_in": "1,000.00", "note": "Counted"})),
             ),
         ],
     )
@@ -1739,3 +1837,56 @@ async fn the_board_and_the_runs_agree(b: Backend) {
     assert_eq!(r.status, StatusCode::NOT_FOUND);
 }
 both!(the_board_and_the_runs_agree);
+
+/// "My Runs": a rider's page shows their runs of today and the next 7 days, by day (any still
+/// open from an earlier day first), a run further on once its days are shown; from a day chosen,
+/// the 8 days from it. Dispatchers keep the day's view.
+async fn my_runs_show_the_coming_days(b: Backend) {
+    let db = database(b);
+    let dora = Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    let ben = Staff::signed_in(&db, "ben@tala.example", "rider").await;
+    let cai = Staff::signed_in(&db, "cai@tala.example", "rider").await;
+    let mut orders = Vec::new();
+    for n in 0..4 {
+        orders.push(a_delivery(&db, &format!("m{n}@example.com")).await);
+    }
+    dora.set_status(&orders, "confirmed").await;
+    let today = dora.get("/api/v1/staff/runs").await["today"].clone();
+    let tomorrow = day_after(&today);
+    // Today and the next 7: the last day shown; the day after it is not.
+    let mut week = today.clone();
+    for _ in 0..7 {
+        week = day_after(&week);
+    }
+    let later = day_after(&week);
+    let now = dora.plan(ben.id, &today, &[orders[0]]).await;
+    let next = dora.plan(ben.id, &tomorrow, &[orders[1]]).await;
+    let last = dora.plan(ben.id, &week, &[orders[2]]).await;
+    let far = dora.plan(ben.id, &later, &[orders[3]]).await;
+
+    let mine = ben.get("/api/v1/staff/runs").await;
+    assert_eq!((&mine["day"], &mine["until"]), (&today, &week), "{mine}");
+    assert_eq!(ids(&mine["runs"]), [now, next, last], "{mine}");
+    let days: Vec<&Value> = mine["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["day"])
+        .collect();
+    assert_eq!(days, [&today, &tomorrow, &week]);
+    assert_eq!(cai.get("/api/v1/staff/runs").await["runs"], json!([]));
+    // From tomorrow: today's run, still open, first; then the 8 days from tomorrow.
+    let from = format!("/api/v1/staff/runs?day={}", tomorrow.as_str().unwrap());
+    let page = ben.get(&from).await;
+    assert_eq!(page["until"], later);
+    assert_eq!(ids(&page["runs"]), [now, next, last, far]);
+    // A dispatcher's page is the day's, as it was, whichever day.
+    let desk = dora.get("/api/v1/staff/runs").await;
+    assert_eq!((ids(&desk["runs"]), &desk["until"]), (vec![now], &today));
+    let desk = dora.get(&from).await;
+    assert_eq!(
+        (ids(&desk["runs"]), &desk["until"]),
+        (vec![next], &tomorrow)
+    );
+}
+both!(my_runs_show_the_coming_days);

@@ -521,6 +521,20 @@ day: string, orders: number,
 revenue: number, };
 
 /**
+ * A note of the day that explains a difference: a run's close note, or a delivered stop's note
+ * when its cash or empties differ.
+ */
+export type DayNote = { run_id: number, 
+/**
+ * The stop's order, for a stop's note; none for the run's.
+ */
+order_id: number | null, 
+/**
+ * `Run 12` or the order's number.
+ */
+about: string, note: string, };
+
+/**
  * The day's report (centavos, cases).
  */
 export type DayReport = { 
@@ -532,6 +546,10 @@ day: string,
  * Orders placed that day, and what those not cancelled come to.
  */
 orders: number, revenue: number, runs: Array<DayRun>, 
+/**
+ * The day's runs by rider, by name: cash and empties, and the notes on what differs.
+ */
+riders: Array<RiderDay>, 
 /**
  * Over the day's runs.
  */
@@ -564,7 +582,15 @@ export type DayRun = { run: RunLine, totals: RunTotals, cash_handed_in: number |
 /**
  * Handed in less reported (negative: short), once closed.
  */
-cash_difference: number | null, };
+cash_difference: number | null, 
+/**
+ * Handed in less expected (negative: short), once closed: what the close note explains.
+ */
+expected_difference: number | null, 
+/**
+ * Why the cash handed in differs from what the run expects (empty: it does not).
+ */
+close_note: string, };
 
 /**
  * A deposit as its form shows it.
@@ -1367,6 +1393,27 @@ export type Results<T> = { results: Array<T>, };
 export type RiderChoice = { id: number, name: string, };
 
 /**
+ * A rider's day: their runs' cash and empties added up, and the notes on what differs.
+ */
+export type RiderDay = { rider_id: number, rider: string, runs: number, 
+/**
+ * How many of them are closed (the cash handed in is theirs).
+ */
+closed: number, 
+/**
+ * Over every run of theirs that day (centavos).
+ */
+cash_expected: number, cash_reported: number, 
+/**
+ * Over their closed runs.
+ */
+cash_handed_in: number, 
+/**
+ * Handed in less expected over their closed runs (negative: short); none until one closes.
+ */
+cash_difference: number | null, empties_expected: number, empties_returned: number, notes: Array<DayNote>, };
+
+/**
  * What a member of staff may do.
  */
 export type Role = "manager" | "dispatcher" | "rider";
@@ -1421,6 +1468,15 @@ containers_out: Array<ContainerCount>, totals: RunTotals,
  */
 cash_handed_in: number | null, cash_difference: number | null, 
 /**
+ * The cash handed in less what the run expects (negative: short; once closed): what a close
+ * note explains, as a run closes on cash that differs only with one.
+ */
+expected_difference: number | null, 
+/**
+ * Why the cash handed in differs from what the run expects (empty: it does not).
+ */
+close_note: string, 
+/**
  * What the signed-in member may do now: order, add and take off stops (a planned run,
  * dispatchers and managers), send it out, end its stops, close it.
  */
@@ -1438,11 +1494,17 @@ waiting: Array<WaitingOrder>, };
 
 export type RunsPage = { 
 /**
- * The day shown (`YYYY-MM-DD`) and today (Manila).
+ * The first day shown (`YYYY-MM-DD`) and today (Manila).
  */
 day: string, today: string, 
 /**
- * The day's runs; for a rider, their own (and any of theirs still open from another day).
+ * The last day shown: `day` itself unless more days are shown (a rider's page shows the
+ * next 7 too).
+ */
+until: string, 
+/**
+ * The runs of the days shown, by day, oldest first in one; for a rider, their own (and any
+ * of theirs still open from an earlier day, first).
  */
 runs: Array<RunLine>, 
 /**

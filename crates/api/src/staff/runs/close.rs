@@ -3,6 +3,7 @@
 //! containers out and the empties back, the cancelled orders and the failed stops with their
 //! reasons, and every stop whose cash or empties differ.
 
+use domain::dispatch::{close_refusal, MAX_CLOSE_NOTE};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
@@ -24,12 +25,23 @@ pub struct CloseForm {
     #[serde(default)]
     #[schema(required = true, schema_with = framework::rules::pesos)]
     pub cash_handed_in: String,
+    /// Why the cash differs from what the run expects: required when it does.
+    #[serde(default)]
+    #[schema(schema_with = close_note)]
+    pub note: String,
+}
+
+fn close_note() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(MAX_CLOSE_NOTE).description(Some(
+        "Why the cash handed in differs from what the run expects (required when it does).",
+    ))
 }
 
 framework::declare!(
     /// `POST /api/v1/staff/runs/{runId}/close`: closes a run whose stops have all ended, on the
-    /// cash its rider handed in (dispatchers and managers); closed again on the same cash, it
-    /// stays as it is; answers the run.
+    /// cash its rider handed in (dispatchers and managers), with a note when that differs from
+    /// what the run expects (422 without one); closed again on the same cash, it stays as it
+    /// is; answers the run.
     pub struct StaffRunClose = Post "/api/v1/staff/runs/{runId}/close" as "staffRunClose", Write, errors [401, 404, 409, 422],
     (RunPath, NoParams, Json<CloseForm, true>) -> RunView,
     "Closes a run on the cash handed in.");
@@ -46,6 +58,13 @@ impl Endpoint for StaffRunClose {
             ));
         }
         let cash = pesos("cash_handed_in", &f.cash_handed_in, "cash handed in")?;
+        let note = f.note.trim().to_string();
+        if note.chars().count() > MAX_CLOSE_NOTE || note.chars().any(char::is_control) {
+            return Err(invalid(
+                "note",
+                format!("Keep the note to {MAX_CLOSE_NOTE} characters, on one line."),
+            ));
+        }
         let id = p.run_id;
         let now = domain::calendar::unix_now();
         db::write_transaction(ctx.conn, |conn| {
@@ -74,7 +93,11 @@ impl Endpoint for StaffRunClose {
                     totals.pending
                 )));
             }
-            db::runs::close(conn, id, cash, now)?;
+            // Measured against what the run expects (`domain::dispatch`): the note says why.
+            if let Some(why) = close_refusal(cash, totals.cash_expected, &note) {
+                return Err(invalid("note", why));
+            }
+            db::runs::close(conn, id, cash, &note, now)?;
             Ok::<_, ApiError>(entry(
                 conn,
                 Some(&member),
@@ -83,8 +106,11 @@ impl Endpoint for StaffRunClose {
                 None,
                 Some(serde_json::json!({
                     "cash_handed_in": cash,
+                    "cash_expected": totals.cash_expected,
                     "cash_reported": totals.cash_reported,
                     "difference": cash - totals.cash_reported,
+                    "expected_difference": cash - totals.cash_expected,
+                    "note": note,
                 })),
             )?)
         })?;
@@ -108,6 +134,42 @@ pub struct DayRun {
     pub cash_handed_in: Option<i64>,
     /// Handed in less reported (negative: short), once closed.
     pub cash_difference: Option<i64>,
+    /// Handed in less expected (negative: short), once closed: what the close note explains.
+    pub expected_difference: Option<i64>,
+    /// Why the cash handed in differs from what the run expects (empty: it does not).
+    pub close_note: String,
+}
+
+/// A note of the day that explains a difference: a run's close note, or a delivered stop's note
+/// when its cash or empties differ.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct DayNote {
+    pub run_id: i64,
+    /// The stop's order, for a stop's note; none for the run's.
+    pub order_id: Option<i64>,
+    /// `Run 12` or the order's number.
+    pub about: String,
+    pub note: String,
+}
+
+/// A rider's day: their runs' cash and empties added up, and the notes on what differs.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct RiderDay {
+    pub rider_id: i64,
+    pub rider: String,
+    pub runs: i64,
+    /// How many of them are closed (the cash handed in is theirs).
+    pub closed: i64,
+    /// Over every run of theirs that day (centavos).
+    pub cash_expected: i64,
+    pub cash_reported: i64,
+    /// Over their closed runs.
+    pub cash_handed_in: i64,
+    /// Handed in less expected over their closed runs (negative: short); none until one closes.
+    pub cash_difference: Option<i64>,
+    pub empties_expected: i64,
+    pub empties_returned: i64,
+    pub notes: Vec<DayNote>,
 }
 
 /// The day's report (centavos, cases).
@@ -119,6 +181,8 @@ pub struct DayReport {
     pub orders: i64,
     pub revenue: i64,
     pub runs: Vec<DayRun>,
+    /// The day's runs by rider, by name: cash and empties, and the notes on what differs.
+    pub riders: Vec<RiderDay>,
     /// Over the day's runs.
     pub totals: RunTotals,
     /// The cash handed in on the day's closed runs.
@@ -131,6 +195,71 @@ pub struct DayReport {
     pub failed: Vec<ReasonLine>,
     /// The day's delivered stops whose cash or empties differ from what was expected.
     pub flagged: Vec<ReasonLine>,
+}
+
+/// The line of `run`'s rider among `riders`, added when it is their first run.
+fn rider_day<'a>(riders: &'a mut Vec<RiderDay>, run: &db::runs::RunRow) -> &'a mut RiderDay {
+    let at = match riders.iter().position(|r| r.rider_id == run.rider_id) {
+        Some(at) => at,
+        None => {
+            riders.push(RiderDay {
+                rider_id: run.rider_id,
+                rider: run.rider_name.clone(),
+                runs: 0,
+                closed: 0,
+                cash_expected: 0,
+                cash_reported: 0,
+                cash_handed_in: 0,
+                cash_difference: None,
+                empties_expected: 0,
+                empties_returned: 0,
+                notes: Vec::new(),
+            });
+            riders.len() - 1
+        }
+    };
+    &mut riders[at]
+}
+
+/// Run `run` (its `totals` and `stops`) added to its rider's day.
+fn add_run(
+    rider: &mut RiderDay,
+    run: &db::runs::RunRow,
+    totals: &domain::dispatch::Totals,
+    stops: &[super::StopView],
+) {
+    rider.runs += 1;
+    rider.cash_expected += totals.cash_expected;
+    rider.cash_reported += totals.cash_reported;
+    rider.empties_expected += totals.empties_expected;
+    rider.empties_returned += totals.empties_returned;
+    if let Some(cash) = run.cash_handed_in {
+        rider.closed += 1;
+        rider.cash_handed_in += cash;
+        let off = cash - totals.cash_expected;
+        rider.cash_difference = Some(rider.cash_difference.unwrap_or(0) + off);
+    }
+    for s in stops {
+        if s.outcome == domain::dispatch::Outcome::Delivered
+            && !s.differences.is_empty()
+            && !s.note.is_empty()
+        {
+            rider.notes.push(DayNote {
+                run_id: run.id,
+                order_id: Some(s.order_id),
+                about: s.number.clone(),
+                note: s.note.clone(),
+            });
+        }
+    }
+    if !run.close_note.is_empty() {
+        rider.notes.push(DayNote {
+            run_id: run.id,
+            order_id: None,
+            about: format!("Run {}", run.id),
+            note: run.close_note.clone(),
+        });
+    }
 }
 
 /// The report of Manila day `day`.
@@ -158,9 +287,12 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
     let runs = db::runs::of_day(ctx.conn, day, None)?;
     let (mut day_runs, mut all, mut delivered_containers) = (Vec::new(), Vec::new(), Vec::new());
     let (mut failed, mut flagged) = (Vec::new(), Vec::new());
+    let mut riders: Vec<RiderDay> = Vec::new();
     for run in &runs {
         let loaded = load_stops(ctx.conn, run.id)?;
         let totals = domain::dispatch::totals(&loaded.figures);
+        let rider = rider_day(&mut riders, run);
+        add_run(rider, run, &totals, &loaded.stops);
         for s in &loaded.stops {
             let line = |reason: String| ReasonLine {
                 order_id: s.order_id,
@@ -189,7 +321,9 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
         day_runs.push(DayRun {
             run: super::line(run, &super::outcomes(&loaded.figures)),
             cash_difference: run.cash_handed_in.map(|c| c - totals.cash_reported),
+            expected_difference: run.cash_handed_in.map(|c| c - totals.cash_expected),
             cash_handed_in: run.cash_handed_in,
+            close_note: run.close_note.clone(),
             totals: totals.into(),
         });
         all.extend(loaded.figures);
@@ -200,6 +334,10 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
         revenue,
         cash_handed_in: runs.iter().filter_map(|r| r.cash_handed_in).sum(),
         runs: day_runs,
+        riders: {
+            riders.sort_by(|a, b| a.rider.cmp(&b.rider).then(a.rider_id.cmp(&b.rider_id)));
+            riders
+        },
         totals: domain::dispatch::totals(&all).into(),
         containers_out: super::count_containers(&delivered_containers, |c| c.cases_out),
         cancelled,

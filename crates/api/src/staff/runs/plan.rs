@@ -1,5 +1,6 @@
-//! The runs of a day and a new run: a rider, a day and the confirmed delivery orders they take,
-//! grouped by barangay (`domain::dispatch::by_barangay`); the dispatcher orders them after.
+//! The runs of a day (a rider: of today and the coming days) and a new run: a rider, a day and
+//! the confirmed delivery orders they take, grouped by barangay (`domain::dispatch::by_barangay`);
+//! the dispatcher orders them after.
 
 use domain::staff::Role;
 use serde::{Deserialize, Serialize};
@@ -15,11 +16,14 @@ framework::register!(StaffRuns, StaffRunCreate);
 
 /// The most orders the waiting list shows.
 pub const WAITING: i64 = 200;
+/// The days a rider's runs page shows: the day and the next 7 (a dispatcher's, the day).
+pub const RIDER_DAYS: i64 = 8;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DayQuery {
-    /// A Manila day (`YYYY-MM-DD`); today when left out.
+    /// A Manila day (`YYYY-MM-DD`), today when left out: the day shown (a rider's page shows
+    /// the next 7 too).
     #[param(schema_with = framework::rules::day)]
     pub day: Option<String>,
 }
@@ -45,10 +49,14 @@ pub struct RiderChoice {
 
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct RunsPage {
-    /// The day shown (`YYYY-MM-DD`) and today (Manila).
+    /// The first day shown (`YYYY-MM-DD`) and today (Manila).
     pub day: String,
     pub today: String,
-    /// The day's runs; for a rider, their own (and any of theirs still open from another day).
+    /// The last day shown: `day` itself unless more days are shown (a rider's page shows the
+    /// next 7 too).
+    pub until: String,
+    /// The runs of the days shown, by day, oldest first in one; for a rider, their own (and any
+    /// of theirs still open from an earlier day, first).
     pub runs: Vec<RunLine>,
     /// Confirmed delivery orders on no run (dispatchers and managers; a rider gets none).
     pub waiting: Vec<WaitingOrder>,
@@ -62,6 +70,17 @@ pub(crate) fn day_of(field: &'static str, text: &str) -> Result<String, ApiError
     domain::calendar::parse_iso_date(t)
         .map(domain::calendar::iso_date)
         .ok_or_else(|| invalid(field, "Give the day as YYYY-MM-DD."))
+}
+
+/// The day `n` days after `day` (`YYYY-MM-DD`, a day checked by [`day_of`]).
+fn day_plus(day: &str, n: i64) -> String {
+    let Some(mut d) = domain::calendar::parse_iso_date(day) else {
+        return day.to_string();
+    };
+    for _ in 0..n {
+        d = d.next_day().unwrap_or(d);
+    }
+    domain::calendar::iso_date(d)
 }
 
 /// Today in Manila, `YYYY-MM-DD`.
@@ -180,13 +199,17 @@ fn runs_page(
         None => today.clone(),
     };
     let rider = signed.role == Role::Rider;
-    let mut runs = db::runs::of_day(ctx.conn, &day, rider.then_some(signed.member.id))?;
+    // A rider's page is "My Runs": today's and the coming days' (a run planned for tomorrow
+    // shows without the day chosen); a dispatcher's, the day's (and the orders waiting).
+    let until = day_plus(&day, if rider { RIDER_DAYS - 1 } else { 0 });
+    let mut runs = db::runs::of_days(ctx.conn, &day, &until, rider.then_some(signed.member.id))?;
     if rider {
-        for open in db::runs::open_of_rider(ctx.conn, signed.member.id)? {
-            if !runs.iter().any(|r| r.id == open.id) {
-                runs.push(open);
-            }
-        }
+        // Still open from an earlier day (out yesterday, not closed): first, as older.
+        let earlier: Vec<db::runs::RunRow> = db::runs::open_of_rider(ctx.conn, signed.member.id)?
+            .into_iter()
+            .filter(|r| r.day < day)
+            .collect();
+        runs.splice(0..0, earlier);
     }
     let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
     let stops = db::runs::stops(ctx.conn, &ids)?;
@@ -203,6 +226,7 @@ fn runs_page(
         runs: lines(&runs, &stops),
         day,
         today,
+        until,
         waiting,
         riders,
     })

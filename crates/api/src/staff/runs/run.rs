@@ -29,6 +29,11 @@ pub struct RunView {
     /// reported (negative: short).
     pub cash_handed_in: Option<i64>,
     pub cash_difference: Option<i64>,
+    /// The cash handed in less what the run expects (negative: short; once closed): what a close
+    /// note explains, as a run closes on cash that differs only with one.
+    pub expected_difference: Option<i64>,
+    /// Why the cash handed in differs from what the run expects (empty: it does not).
+    pub close_note: String,
     /// What the signed-in member may do now: order, add and take off stops (a planned run,
     /// dispatchers and managers), send it out, end its stops, close it.
     pub can_arrange: bool,
@@ -58,7 +63,9 @@ pub(crate) fn view(ctx: &mut Ctx, id: i64) -> Result<RunView, ApiError> {
         can_end_stops: state == RunState::Out && totals.pending > 0,
         can_close: works && state == RunState::Out && totals.pending == 0,
         cash_difference: run.cash_handed_in.map(|c| c - totals.cash_reported),
+        expected_difference: run.cash_handed_in.map(|c| c - totals.cash_expected),
         cash_handed_in: run.cash_handed_in,
+        close_note: run.close_note.clone(),
         waiting: if can_arrange {
             waiting_near(ctx, id, loaded.stops.len())?
         } else {

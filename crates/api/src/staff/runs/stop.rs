@@ -1,6 +1,7 @@
 //! A stop ended by its rider (or a dispatcher for them): delivered, with the cash received and
-//! the empty cases taken back (the order is completed and its shopper mailed), or failed, with a
-//! reason from the list and a note (the order goes back to confirmed, for another run or a
+//! the empty cases taken back (typed when its shopper returns empties, 0 an answer and none not;
+//! none means 0 when none are due), the order completed and its shopper mailed; or failed, with
+//! a reason from the list and a note (the order goes back to confirmed, for another run or a
 //! cancellation). Once given, an outcome stays.
 
 use domain::dispatch::{Outcome, FAILURE_REASONS, MAX_EMPTIES, MAX_STOP_NOTE};
@@ -33,7 +34,8 @@ fn empties_returned() -> utoipa::openapi::schema::ObjectBuilder {
     framework::rules::int32(0, MAX_EMPTIES)
         .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
         .description(Some(
-            "The empty cases taken back (delivered; none when left out).",
+            "The empty cases taken back (delivered): required when the shopper returns empties, \
+             else none when left out means 0.",
         ))
 }
 
@@ -102,8 +104,10 @@ struct Ended {
     note: String,
 }
 
-/// The stop's end as the form gives it, checked.
-fn checked(f: &StopForm) -> Result<Ended, ApiError> {
+/// The stop's end as the form gives it, checked; `empties_due` is the empty cases its shopper said
+/// they return: then a delivery needs the empties taken back typed (0 is an answer, none is not),
+/// and when there are none due, none typed means 0.
+fn checked(f: &StopForm, empties_due: i32) -> Result<Ended, ApiError> {
     let outcome = f
         .outcome
         .filter(|o| *o != Outcome::Pending)
@@ -138,7 +142,18 @@ fn checked(f: &StopForm) -> Result<Ended, ApiError> {
         ));
     }
     let cash = pesos("cash_received", &f.cash_received, "cash received")?;
-    let empties = f.empties_returned.unwrap_or(0);
+    let empties = match f.empties_returned {
+        Some(typed) => typed,
+        None if empties_due > 0 => {
+            return Err(invalid(
+                "empties_returned",
+                format!(
+                    "Give the empty cases taken back: the shopper returns {empties_due} (0 if none came back)."
+                ),
+            ))
+        }
+        None => 0,
+    };
     if !(0..=MAX_EMPTIES).contains(&empties) {
         return Err(invalid(
             "empties_returned",
@@ -209,7 +224,11 @@ fn end(
             "Run {id} is not out: its stops end while it is."
         )));
     }
-    let ended = checked(f)?;
+    let empties_due = db::runs::containers(conn, &[order])?
+        .iter()
+        .map(|c| c.cases_back)
+        .sum();
+    let ended = checked(f, empties_due)?;
     if was.outcome != Outcome::Pending.as_str() {
         let same = was.outcome == ended.outcome.as_str()
             && was.cash_received == ended.cash

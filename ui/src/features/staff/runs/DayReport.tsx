@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DayReport as Report, ReasonLine } from '../../../api/contract.gen';
+import type { DayReport as Report, ReasonLine, RiderDay } from '../../../api/contract.gen';
 import { QueryState } from '../../../components/QueryState';
 import { formatPhp } from '../../../lib/money';
 import { usePage } from '../../../page';
+import { shortOrOver } from './cash';
 import { csvHref, dayCsv } from './csv';
 import { dayQuery } from '../queries';
 import { StaffPage } from '../StaffPage';
@@ -54,6 +55,68 @@ function Figures({ d }: { d: Report }) {
   );
 }
 
+/** A rider's difference over their closed runs, in words. */
+function riderDifference(r: RiderDay): string {
+  if (r.cash_difference === null) return 'No run closed';
+  return shortOrOver(r.cash_difference) ?? 'As expected';
+}
+
+/**
+ * The day by rider: the cash their runs expect, they reported and handed in, the difference
+ * (handed in against expected, over their closed runs), the empties, and the notes on what
+ * differs (a stop's, a run's close).
+ */
+function ByRider({ d }: { d: Report }) {
+  if (d.riders.length === 0) return null;
+  return (
+    <section aria-label="By rider">
+      <h2>By rider</h2>
+      <table>
+        <caption className="visually-hidden">Cash and empties by rider</caption>
+        <thead>
+          <tr>
+            <th scope="col">Rider</th>
+            <th scope="col">Runs (closed)</th>
+            <th scope="col">Cash expected</th>
+            <th scope="col">Reported</th>
+            <th scope="col">Handed in</th>
+            <th scope="col">Difference</th>
+            <th scope="col">Empties expected / back</th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.riders.map((r) => (
+            <tr key={r.rider_id}>
+              <th scope="row">{r.rider}</th>
+              <td>{`${r.runs} (${r.closed})`}</td>
+              <td>{formatPhp(r.cash_expected)}</td>
+              <td>{formatPhp(r.cash_reported)}</td>
+              <td>{r.closed > 0 ? formatPhp(r.cash_handed_in) : 'Not yet'}</td>
+              <td>{riderDifference(r)}</td>
+              <td>{`${r.empties_expected} / ${r.empties_returned}`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {d.riders
+        .filter((r) => r.notes.length > 0)
+        .map((r) => (
+          <div key={r.rider_id}>
+            <h3>{`Notes: ${r.rider}`}</h3>
+            <ul>
+              {r.notes.map((n) => (
+                <li key={`${n.run_id}-${n.order_id ?? 'run'}`}>
+                  <a href={n.order_id === null ? `/staff/runs/${n.run_id}` : `/staff/orders/${n.order_id}`}>{n.about}</a>
+                  {`: ${n.note}`}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+    </section>
+  );
+}
+
 /** A day of the depot for the manager: orders, revenue, runs, cash and empties, what went wrong; printable and as CSV. */
 export function DayReport() {
   const page = usePage();
@@ -101,12 +164,13 @@ export function DayReport() {
                       <td>{r.totals.delivered}</td>
                       <td>{r.totals.failed}</td>
                       <td>{formatPhp(r.totals.cash_reported)}</td>
-                      <td>{r.cash_handed_in === null ? 'Not yet' : `${formatPhp(r.cash_handed_in)}${r.cash_difference ? ` (${r.cash_difference < 0 ? 'short' : 'over'} by ${formatPhp(Math.abs(r.cash_difference))})` : ''}`}</td>
+                      <td>{r.cash_handed_in === null ? 'Not yet' : `${formatPhp(r.cash_handed_in)}${r.expected_difference ? ` (${shortOrOver(r.expected_difference) ?? ''} of expected)` : ''}${r.close_note ? `: ${r.close_note}` : ''}`}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             )}
+            <ByRider d={d} />
             <Reasons title="Differences" lines={d.flagged} empty="Every delivered stop brought what it should." />
             <Reasons title="Failed deliveries" lines={d.failed} empty="No delivery failed." />
             <Reasons title="Cancelled orders" lines={d.cancelled} empty="No order placed this day was cancelled." />

@@ -1,8 +1,9 @@
 // A stop as the person who ends it sees it: one form with its outcome (the button pressed says
 // delivered or failed), the cash and the empties typed by whoever counted them, never filled in
-// from the order. A rider on a run that is out sees one stop at a time, in run order: the current
-// stop in full (call and map links, what to hand over and collect, its form), the coming stops
-// folded under it, the ended ones with their outcome.
+// from the order (the empties must be typed when the shopper returns some). A rider on a run
+// that is out sees one stop at a time, in run order: the current stop in full (call and map
+// links, what to hand over and collect, its form), the coming stops folded under it, the ended
+// ones with their outcome.
 import { calls, type RunView, type StopView } from '../../../api/contract.gen';
 import { Field, usePageForm } from '../../../components/form';
 import { formatPhp } from '../../../lib/money';
@@ -35,9 +36,13 @@ export function StopOutcome({ s }: { s: StopView }) {
   );
 }
 
-/** The empty cases a stop should give back, as the empties field's hint. */
+/**
+ * The empty cases a stop should give back, as the empties field's hint. When the shopper returns
+ * some, the count is typed to mark it delivered (0 when none came back: empty is no answer);
+ * when none are due, empty means 0.
+ */
 function emptiesHint(s: StopView): string {
-  return s.empties.length > 0 ? `Take back ${s.empties.map((e) => `${e.cases} × ${e.name}`).join(', ')}` : 'None to take back: leave it empty';
+  return s.empties.length > 0 ? `Take back ${s.empties.map((e) => `${e.cases} × ${e.name}`).join(', ')}. Type how many came back (0 if none).` : 'None to take back: leave it empty';
 }
 
 /**

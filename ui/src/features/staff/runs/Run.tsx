@@ -1,11 +1,13 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { calls, MAX_STOPS, type RunView, type StopView } from '../../../api/contract.gen';
 import { QueryState } from '../../../components/QueryState';
-import { DoneMessage, Field, useDone } from '../../../components/form';
+import { DoneMessage, Field, useDone, type FormState } from '../../../components/form';
 import { formatPhp } from '../../../lib/money';
 import { usePage, usePageParam } from '../../../page';
 import { runQuery, staffMeQuery } from '../queries';
 import { NONE_WAITING, WaitingOrders } from './Runs';
+import { closeHint, shortOrOver } from './cash';
 import { RiderStops, StopForm, StopOutcome } from './RiderStop';
 import { StaffForm } from '../StaffForm';
 import { StaffPage } from '../StaffPage';
@@ -78,10 +80,26 @@ export function Reconciliation({ run }: { run: RunView }) {
           <td>{formatPhp(t.cash_reported)}</td>
         </tr>
         {run.cash_handed_in !== null && (
-          <tr>
-            <th scope="row">Cash handed in</th>
-            <td>{`${formatPhp(run.cash_handed_in)}${run.cash_difference ? ` (${run.cash_difference < 0 ? 'short' : 'over'} by ${formatPhp(Math.abs(run.cash_difference))})` : ''}`}</td>
-          </tr>
+          <>
+            <tr>
+              <th scope="row">Cash handed in</th>
+              <td>{formatPhp(run.cash_handed_in)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Against what the run expects</th>
+              <td>{shortOrOver(run.expected_difference ?? 0) ?? 'As expected'}</td>
+            </tr>
+            <tr>
+              <th scope="row">Against what the rider reported</th>
+              <td>{shortOrOver(run.cash_difference ?? 0) ?? 'As reported'}</td>
+            </tr>
+            {run.close_note && (
+              <tr>
+                <th scope="row">Why it differs</th>
+                <td>{run.close_note}</td>
+              </tr>
+            )}
+          </>
         )}
         <tr>
           <th scope="row">Empty cases expected</th>
@@ -138,12 +156,12 @@ function RunActions({ run, here }: { run: RunView; here: string }) {
         </StaffForm>
       )}
       {run.can_close && (
-        <StaffForm id="close" call={calls.staffRunClose} action={here} fields={['cash_handed_in']}>
+        <StaffForm id="close" call={calls.staffRunClose} action={here} fields={['cash_handed_in', 'note']}>
           {(state) => (
             <>
               <input type="hidden" name="runId" value={id} />
-              {/* Counted, never filled in: the sum the rider reported is a hint to count against. */}
-              <Field name="cash_handed_in" label="Cash the rider handed in (pesos)" state={state} hint={`Count it. The rider reported ${formatPhp(run.totals.cash_reported)}; the run expects ${formatPhp(run.totals.cash_expected)}.`} inputMode="numeric" autoComplete="off" required />
+              <CloseCash run={run} state={state} />
+              <Field name="note" label="Why the cash differs (needed when it does)" state={state} hint="Goes with the run, its audit entry and the day report." autoComplete="off" />
               <button type="submit" disabled={state.busy}>
                 Close Run
               </button>
@@ -152,6 +170,33 @@ function RunActions({ run, here }: { run: RunView; here: string }) {
         </StaffForm>
       )}
     </>
+  );
+}
+
+/**
+ * The cash handed in, counted, never filled in: the sums the rider reported and the run expects
+ * are a hint to count against, and how the cash typed stands against what the run expects is
+ * told beside it as it is typed (with JavaScript; without, after a refusal, from what was sent).
+ */
+function CloseCash({ run, state }: { run: RunView; state: FormState }) {
+  const [typed, setTyped] = useState(state.values.cash_handed_in ?? '');
+  const errors = state.errors.cash_handed_in ?? [];
+  const live = closeHint(typed, run.totals.cash_expected);
+  const described = ['close-cash-hint', 'close-cash-live', errors.length ? 'close-cash-error' : null].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor="field-cash_handed_in">Cash the rider handed in (pesos)</label>
+      <p className="field-hint" id="close-cash-hint">{`Count it. The rider reported ${formatPhp(run.totals.cash_reported)}; the run expects ${formatPhp(run.totals.cash_expected)}.`}</p>
+      <input id="field-cash_handed_in" name="cash_handed_in" type="text" inputMode="numeric" autoComplete="off" required defaultValue={state.values.cash_handed_in} onInput={(e) => setTyped(e.currentTarget.value)} aria-invalid={errors.length > 0 || undefined} aria-describedby={described} />
+      <p className="field-hint close-live" id="close-cash-live" aria-live="polite">
+        {live ?? ''}
+      </p>
+      {errors.length > 0 && (
+        <p className="hint" id="close-cash-error">
+          {errors.join(' ')}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type RunsPage, type WaitingOrder } from '../../../api/contract.gen';
+import { calls, type RunLine, type RunsPage, type WaitingOrder } from '../../../api/contract.gen';
 import { QueryState } from '../../../components/QueryState';
 import { DoneMessage, useDone, type FormState } from '../../../components/form';
 import { formatPhp } from '../../../lib/money';
@@ -82,7 +82,82 @@ function Plan({ page }: { page: RunsPage }) {
   );
 }
 
-/** A day's runs; dispatchers and managers plan new ones from the orders waiting. A rider sees their own. */
+/** Runs by their day, in the order given (by day). */
+function byDay(runs: RunLine[]): [string, RunLine[]][] {
+  const days: [string, RunLine[]][] = [];
+  for (const r of runs) {
+    const last = days[days.length - 1];
+    if (last && last[0] === r.day) last[1].push(r);
+    else days.push([r.day, [r]]);
+  }
+  return days;
+}
+
+/** A day's name in a caption: today and tomorrow by name, with the date. */
+function dayName(day: string, p: RunsPage): string {
+  if (day === p.today) return `Today, ${day}`;
+  const [y, m, d] = p.today.split('-').map(Number);
+  const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  if (day === next) return `Tomorrow, ${day}`;
+  return day < p.today ? `${day} (still open)` : day;
+}
+
+/** Runs in a table, one a row. */
+function RunTable({ caption, runs }: { caption: string; runs: RunLine[] }) {
+  return (
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Run</th>
+          <th scope="col">Day</th>
+          <th scope="col">Rider</th>
+          <th scope="col">State</th>
+          <th scope="col">Stops</th>
+          <th scope="col">Delivered</th>
+          <th scope="col">Failed</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((r) => (
+          <tr key={r.id}>
+            <td>
+              <a href={`/staff/runs/${r.id}`}>{`Run ${r.id}`}</a>
+            </td>
+            <td>{r.day}</td>
+            <td>{r.rider}</td>
+            <td>{r.state_label}</td>
+            <td>{r.stops}</td>
+            <td>{r.delivered}</td>
+            <td>{r.failed}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The runs of the days shown: a day's, in one table (dispatchers and managers, or a day asked);
+ * several days' (a rider's: today and the next 7, any run still open from earlier first), a table
+ * a day with runs.
+ */
+function RunList({ p }: { p: RunsPage }) {
+  if (p.day === p.until) {
+    return p.runs.length === 0 ? <p className="empty">{`No runs on ${p.day}.`}</p> : <RunTable caption={`Runs of ${p.day}`} runs={p.runs} />;
+  }
+  if (p.runs.length === 0) return <p className="empty">{`No runs from ${p.day} to ${p.until}.`}</p>;
+  return (
+    <>
+      <p>{`Runs from ${p.day} to ${p.until}, by day.`}</p>
+      {byDay(p.runs).map(([day, runs]) => (
+        <RunTable key={day} caption={dayName(day, p)} runs={runs} />
+      ))}
+    </>
+  );
+}
+
+/** A day's runs; dispatchers and managers plan new ones from the orders waiting. A rider sees their own, of today and the coming days. */
 export function Runs() {
   const page = usePage();
   const runs = useQuery(runsQuery.options(page.vars));
@@ -101,39 +176,7 @@ export function Runs() {
               <button type="submit">Show</button>
               {p.day !== p.today && <a href="/staff/runs">Today</a>}
             </form>
-            {p.runs.length === 0 ? (
-              <p className="empty">{`No runs on ${p.day}.`}</p>
-            ) : (
-              <table>
-                <caption>{`Runs of ${p.day}`}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Run</th>
-                    <th scope="col">Day</th>
-                    <th scope="col">Rider</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Stops</th>
-                    <th scope="col">Delivered</th>
-                    <th scope="col">Failed</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {p.runs.map((r) => (
-                    <tr key={r.id}>
-                      <td>
-                        <a href={`/staff/runs/${r.id}`}>{`Run ${r.id}`}</a>
-                      </td>
-                      <td>{r.day}</td>
-                      <td>{r.rider}</td>
-                      <td>{r.state_label}</td>
-                      <td>{r.stops}</td>
-                      <td>{r.delivered}</td>
-                      <td>{r.failed}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <RunList p={p} />
             {works && (
               <section aria-labelledby="plan-title">
                 <h2 id="plan-title">Plan a run</h2>

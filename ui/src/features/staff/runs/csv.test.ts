@@ -21,7 +21,22 @@ test('the day report names each run, cancellation, failure and difference', () =
     day: '2026-11-25',
     orders: 3,
     revenue: 175000,
-    runs: [{ run, totals, cash_handed_in: 120000, cash_difference: 0 }],
+    runs: [{ run, totals, cash_handed_in: 120000, cash_difference: 0, expected_difference: -5000, close_note: 'Shopper pays P50 tomorrow' }],
+    riders: [
+      {
+        rider_id: 3,
+        rider: 'Ben, the rider',
+        runs: 1,
+        closed: 1,
+        cash_expected: 125000,
+        cash_reported: 120000,
+        cash_handed_in: 120000,
+        cash_difference: -5000,
+        empties_expected: 2,
+        empties_returned: 1,
+        notes: [{ run_id: 7, order_id: null, about: 'Run 7', note: 'Shopper pays P50 tomorrow' }],
+      },
+    ],
     totals,
     cash_handed_in: 120000,
     containers_out: [{ name: 'Crate (24 bottles)', cases: 2 }],
@@ -33,7 +48,9 @@ test('the day report names each run, cancellation, failure and difference', () =
   assert.equal(lines[0], 'Section,Name,Value,Detail');
   assert.ok(lines.includes('Orders,Revenue,"P1,750.00",'), lines.join('\n'));
   assert.ok(lines.includes('Containers out,Crate (24 bottles),2,'));
-  assert.ok(lines.includes('Run,"Run 7 (Ben, the rider)",Closed,"1 delivered, 1 failed; cash P1,200.00 reported, P1,200.00 handed in"'), lines.join('\n'));
+  assert.ok(lines.includes('Run,"Run 7 (Ben, the rider)",Closed,"1 delivered, 1 failed; cash P1,250.00 expected, P1,200.00 reported, P1,200.00 handed in (Shopper pays P50 tomorrow)"'), lines.join('\n'));
+  assert.ok(lines.includes('Rider,"Ben, the rider",short by P50.00,"1 run(s), 1 closed; cash P1,250.00 expected, P1,200.00 reported, P1,200.00 handed in; empties 2 expected, 1 back"'), lines.join('\n'));
+  assert.ok(lines.includes('Note,"Run 7 (Ben, the rider)",,Shopper pays P50 tomorrow'), lines.join('\n'));
   assert.ok(lines.includes('Cancelled,TB-000009,,Out of stock'));
   assert.ok(lines.includes('Failed,TB-000008,,Nobody at the address'));
   assert.ok(lines.includes('Difference,TB-000006,,Cash short by P50.00'));

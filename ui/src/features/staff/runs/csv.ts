@@ -3,6 +3,7 @@
 // quote mark, so a shopper's name cannot run in the manager's spreadsheet.
 import type { DayReport } from '../../../api/contract.gen';
 import { formatPhp } from '../../../lib/money';
+import { shortOrOver } from './cash';
 
 export function csvField(value: string | number): string {
   let text = String(value);
@@ -14,7 +15,7 @@ export function csvRows(rows: (string | number)[][]): string {
   return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
-/** The day report's lines: its figures, each run, each cancelled order, failed stop and difference. */
+/** The day report's lines: its figures, each run, each rider and their notes, each cancelled order, failed stop and difference. */
 export function dayCsv(d: DayReport): string {
   const t = d.totals;
   const rows: (string | number)[][] = [
@@ -28,7 +29,9 @@ export function dayCsv(d: DayReport): string {
     ['Empties', 'Expected back', t.empties_expected, ''],
     ['Empties', 'Returned', t.empties_returned, ''],
     ...d.containers_out.map((c) => ['Containers out', c.name, c.cases, '']),
-    ...d.runs.map((r) => ['Run', `Run ${r.run.id} (${r.run.rider})`, r.run.state_label, `${r.totals.delivered} delivered, ${r.totals.failed} failed; cash ${formatPhp(r.totals.cash_reported)} reported${r.cash_handed_in === null ? '' : `, ${formatPhp(r.cash_handed_in)} handed in`}`]),
+    ...d.runs.map((r) => ['Run', `Run ${r.run.id} (${r.run.rider})`, r.run.state_label, `${r.totals.delivered} delivered, ${r.totals.failed} failed; cash ${formatPhp(r.totals.cash_expected)} expected, ${formatPhp(r.totals.cash_reported)} reported${r.cash_handed_in === null ? '' : `, ${formatPhp(r.cash_handed_in)} handed in`}${r.close_note ? ` (${r.close_note})` : ''}`]),
+    ...d.riders.map((r) => ['Rider', r.rider, r.cash_difference === null ? 'No run closed' : (shortOrOver(r.cash_difference) ?? 'As expected'), `${r.runs} run(s), ${r.closed} closed; cash ${formatPhp(r.cash_expected)} expected, ${formatPhp(r.cash_reported)} reported, ${formatPhp(r.cash_handed_in)} handed in; empties ${r.empties_expected} expected, ${r.empties_returned} back`]),
+    ...d.riders.flatMap((r) => r.notes.map((n) => ['Note', `${n.about} (${r.rider})`, '', n.note])),
     ...d.cancelled.map((c) => ['Cancelled', c.number, '', c.reason]),
     ...d.failed.map((c) => ['Failed', c.number, '', c.reason]),
     ...d.flagged.map((c) => ['Difference', c.number, '', c.reason]),

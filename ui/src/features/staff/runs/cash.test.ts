@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeHint, parsePesos, shortOrOver } from './cash';
+
+test('cash is read as the server reads it', () => {
+  assert.equal(parsePesos('1,250.00'), 125_000);
+  assert.equal(parsePesos(' P 75 '), 7_500);
+  assert.equal(parsePesos('₱1,578.5'), 157_850);
+  assert.equal(parsePesos('p0'), 0);
+  for (const bad of ['', 'abc', '-5', '1e3', '12,34', '1.234', '9999999999', '1,2345.00', '.50']) assert.equal(parsePesos(bad), null, bad);
+});
+
+test('the close form tells the difference from what the run expects', () => {
+  assert.equal(shortOrOver(0), null);
+  assert.equal(shortOrOver(-2_000), 'short by P20.00');
+  assert.equal(shortOrOver(500), 'over by P5.00');
+  assert.equal(closeHint('', 150_000), null);
+  assert.equal(closeHint('1,500', 150_000), 'P1,500.00 is what the run expects.');
+  assert.equal(closeHint('1,480', 150_000), 'P1,480.00 is short by P20.00 of what the run expects (P1,500.00): say why in the note to close the run.');
+  assert.equal(closeHint('x', 150_000), 'Give the cash in pesos, like 1,250.00.');
+});
