@@ -577,6 +577,10 @@ async fn roles_hide_what_they_may_not_reach(b: Backend) {
     );
     assert!(html.contains("Who (part of a name or email)"), "{html}");
     assert!(html.contains(r#"<option value="order.status">"#), "{html}");
+    // The form sent empty filters nothing.
+    let page = send!(store, support::get("/staff/audit?who=&action=", &cookie));
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    assert!(page.text().contains("boss (boss@tala.example)"));
     let page = send!(
         store,
         support::get("/staff/audit?action=staff.password", &cookie)
