@@ -38,6 +38,8 @@ import pathlib
 import threading
 
 import schemathesis
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.transport.serialization import Binary
 
 import contract_setup as setup
 
@@ -544,6 +546,10 @@ def _real_values(label, turn):
     if label == "POST /api/v3/return-empty":
         # The case of bottles in the member's cart (see _tidy_cart) carries deposit 1.
         return {"body": {"deposit_id": 1, "cases": 1, "barangay": setup.MAKATI}}
+    if label in _PHOTO_CALLS and "{sku}" in label:
+        # The products the photo calls are given (skus.dict, contract_setup.py setup_photos).
+        skus = _dict("skus")
+        return {"path": {"sku": skus[turn % len(skus)]}} if skus else None
     return None
 
 
@@ -743,10 +749,51 @@ def _serve_version(case, path, row=None):
         case.body = {**case.body, "version": answer["version"]}
 
 
+# The photo calls (PUT gives a photo, DELETE takes it away). A photo's bytes are read for what
+# they are (a JPEG, PNG or WebP image, else 415), which no schema can state and the fuzzer's
+# binary never is: every well-formed PUT, in every phase, carries a small PNG the store takes
+# (contract_setup.photo_png), so its success and its answer's schema are checked; a malformed
+# case keeps what it drew (its body is what such a case tests).
+_PHOTO_CALLS = {
+    "PUT /api/v1/staff/catalog/products/{sku}/photo",
+    "DELETE /api/v1/staff/catalog/products/{sku}/photo",
+    "PUT /api/v1/staff/catalog/banners/{bannerId}/photo",
+    "DELETE /api/v1/staff/catalog/banners/{bannerId}/photo",
+}
+_PHOTO = setup.photo_png()
+
+
+def _serve_photo(case, label):
+    meta = getattr(case, "meta", None)
+    if label not in _PHOTO_CALLS or not label.startswith("PUT ") or meta is None:
+        return
+    if not isinstance(case.body, dict):
+        return
+    if meta.generation.mode.is_positive:
+        case.body["photo"] = Binary(_PHOTO)
+        # Schemathesis 4.32.5 checks again a body a hook changed, and reads any that holds a
+        # file's bytes as malformed (`contains_binary`): the well-formed case would be judged a
+        # malformed one. The photo is what the case was generated to be (a file), so the body as
+        # it is now is taken as generated (its hash recorded, as for what auth writes).
+        hashed = getattr(case, "_hash_container", None)
+        if hashed is not None and hasattr(case._meta, "update_validated_hash"):
+            case._meta.update_validated_hash(ParameterLocation.BODY, hashed(case.body))
+        return
+    # A malformed case whose only fault was its path, which a dictionary (skus, banners) then
+    # replaced with a real one, is well formed again: it keeps a fault of its own, its photo
+    # left out (a 422), rather than being sent as the well-formed case it became.
+    params = case.path_parameters or {}
+    sku, banner = params.get("sku"), params.get("bannerId")
+    real_path = (isinstance(sku, str) and 1 <= len(sku) <= 100) or _positive_id(banner)
+    if real_path and set(case.body) == {"photo"} and isinstance(case.body["photo"], Binary):
+        case.body.pop("photo")
+
+
 @schemathesis.hook
 def before_call(context, case, **kwargs):
     label = f"{case.method.upper()} {case.operation.path}"
     _serve_real_values(case, label)
+    _serve_photo(case, label)
     _pin_catalog(case, label)
     _serve_staff_code(case, label)
     if label in _CART_CALLS and MEMBER.token:

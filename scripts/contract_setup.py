@@ -20,14 +20,16 @@ copy of the schemathesis configuration (see `write_config`). It writes, in FUZZ_
   links of other members: never the fuzz member's, whose password the hooks need), and
   staff-link-tokens.dict (links to choose a staff password, one member of staff each: a new
   link voids the older); and addresses-to-delete, goto-cases-to-delete,
-  registration-tokens-to-use and reset-suids-to-use for the calls that use them up.
+  registration-tokens-to-use and reset-suids-to-use for the calls that use them up; skus.dict
+  (the SKUs the photo calls give photos to, bound by `write_config`).
 
 Several of each token, since a token used once is gone. Setup and hooks speak as a client of
 their own (`X-Forwarded-For`, the store trusting 127.0.0.1 as its proxy) so the per-client rate
 limits the fuzzer runs into never refuse them; per-address limits (3 mails an address an hour)
 are met by giving each mail a new address.
 
-scripts/contract_hooks.py imports this module for `register_member`, `login` and `Staff`.
+scripts/contract_hooks.py imports this module for `register_member`, `login`, `Staff` and
+`photo_png`.
 """
 
 import base64
@@ -254,6 +256,47 @@ def staff_request(method, path, body=None, session=None):
     """A call with a staff session: its token in the `staff_session` cookie, the only place the
     store reads it. No Origin header (the cross-site rule lets a request naming no origin by)."""
     return request(method, path, body, {"Cookie": f"{STAFF_COOKIE}={session}"} if session else None)
+
+
+def photo_png(width=16, height=12):
+    """A small photo the store takes (a PNG, made here without an image library): the fuzzer's
+    binary is never one, so the photo calls' well-formed cases carry this (contract_hooks.py)."""
+    rows = b"".join(
+        b"\x00" + bytes(v for x in range(width) for v in ((x * 16) % 256, (y * 20) % 256, 128)) for y in range(height)
+    )
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def staff_upload(method, path, part, data, session):
+    """A file call with a staff session: `data` as the one part `part` of a multipart/form-data
+    body (as a browser's FormData sends it)."""
+    boundary = "contract-setup-" + os.urandom(8).hex()
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{part}"; filename="{part}.png"\r\n'
+        f"Content-Type: image/png\r\n\r\n"
+    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    h = {
+        "X-Forwarded-For": f"192.0.2.{_client[0]}",
+        "Cookie": f"{STAFF_COOKIE}={session}",
+        "Content-Type": f"multipart/form-data; boundary={boundary}",
+    }
+    req = urllib.request.Request(BASE + path, data=body, headers=h, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as res:
+            status, raw = res.status, res.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    try:
+        parsed = json.loads(raw) if raw else None
+    except ValueError:
+        parsed = raw
+    return status, None, parsed
 
 
 def set_cookie(headers, name):
@@ -519,6 +562,19 @@ def write_config(source, target, folder):
             else:
                 line = f'from-file = "{path}"'
         out.append(line)
+    skus = folder / "skus.dict"
+    if skus.exists():
+        # The photo calls' products by SKU (setup_photos), bound per call: scripts/schemathesis.toml's
+        # [parameters] table is closed above, and operations may be added anywhere.
+        values = ", ".join(json.dumps(json.loads(e)) for e in skus.read_text().split("\n") if e.strip())
+        out += ["", "# The photo calls' products, by SKU (contract_setup.py setup_photos).", "[dictionaries.skus]", f"values = [{values}]"]
+        for method in ("PUT", "DELETE"):
+            out += [
+                "",
+                "[[operations]]",
+                f'include-name = "{method} /api/v1/staff/catalog/products/{{sku}}/photo"',
+                'parameters = { "path.sku" = { dictionary = "skus", probability = 0.9 } }',
+            ]
     pathlib.Path(target).write_text("\n".join(out) + "\n")
 
 
@@ -636,7 +692,28 @@ def setup_catalog(folder, manager):
             expect({200}, f"a {kind[:-1]} to remove", answer)
             ids.append(answer[2]["id"])
         write_dict(folder, f"{kind}-to-remove", ids)
-    return f"{len(drafts)} catalog files uploaded, {CALENDAR_TO_REMOVE} holidays and notices to remove"
+    photos = setup_photos(folder, manager)
+    return f"{len(drafts)} catalog files uploaded, {CALENDAR_TO_REMOVE} holidays and notices to remove, {photos}"
+
+
+# The products the photo calls are given by SKU: those the catalog's forms change
+# (scripts/schemathesis.toml's catalog-products), which no shopper's call buys.
+PHOTO_PRODUCTS = [23, 24, 25, 26]
+
+
+def setup_photos(folder, manager):
+    """The photo calls' part: skus.dict (the SKUs of PHOTO_PRODUCTS, as the catalog lists them),
+    which `write_config` binds to their `sku`; and one photo given through the API and taken
+    away, so a run whose photo calls could not take a photo fails here, not as a warning."""
+    catalog = expect({200}, "the staff's catalog", staff_request("GET", "/api/v1/staff/catalog", session=manager.session))
+    skus = [p["sku"] for p in catalog["results"] if p["id"] in PHOTO_PRODUCTS]
+    write_dict(folder, "skus", skus)
+    path = f"/api/v1/staff/catalog/products/{skus[0]}/photo"
+    given = expect({200}, "a photo given", staff_upload("PUT", path, "photo", photo_png(), manager.session))
+    if not (given.get("photo") or {}).get("width"):
+        raise RuntimeError(f"a photo given answered {given}")
+    expect({200}, "a photo taken away", staff_request("DELETE", path, session=manager.session))
+    return f"photos by SKU {', '.join(skus)}"
 
 
 # Dispatch runs for the staff's runs calls, each kind with its own ids (bound per call in
