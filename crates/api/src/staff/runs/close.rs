@@ -25,15 +25,17 @@ pub struct CloseForm {
     #[serde(default)]
     #[schema(required = true, schema_with = framework::rules::pesos)]
     pub cash_handed_in: String,
-    /// Why the cash differs from what the run expects: required when it does.
+    /// Why the cash differs from what the run expects: given when it does (else refused, 422),
+    /// empty when it does not. Sent always, as the close form sends it; left out, it is empty.
     #[serde(default)]
-    #[schema(schema_with = close_note)]
+    #[schema(required = true, schema_with = close_note)]
     pub note: String,
 }
 
 fn close_note() -> utoipa::openapi::schema::ObjectBuilder {
     framework::rules::line(MAX_CLOSE_NOTE).description(Some(
-        "Why the cash handed in differs from what the run expects (required when it does).",
+        "Why the cash handed in differs from what the run expects: required to close on cash that \
+         differs (else 422), empty when it does not.",
     ))
 }
 
