@@ -40,6 +40,7 @@ mod shopfront_pages;
 mod social;
 mod staff;
 mod staff_accounts;
+mod staff_forms;
 mod staff_pages;
 mod staff_runs;
 mod two_servers;
