@@ -297,19 +297,9 @@ struct Loaded {
     refused: bool,
 }
 
-fn load(
-    ctx: &mut Ctx,
-    routes: &RouteTable,
-    route: &RouteDef,
-    route_params: Vars,
-    req: &Request,
-) -> Result<Loaded, ApiError> {
-    let query = Fields::parse(req.query.as_bytes());
-    let mut gate = Gate::resolve(ctx, &req.choices)?;
-    gate.decide(route.shop, route.policy, query.get("gate"));
-    let mut vars = vars_for(ctx, route_params, &gate, &query)?;
-    // A query parameter the route declares and its own data names as a variable (the audit
-    // log's `before`) passes as it is: the call checks it, as it checks any client's.
+/// A query parameter the route declares and its own data names as a variable (the audit log's
+/// `before`) passes as it is: the call checks it, as it checks any client's.
+fn own_params(route: &RouteDef, query: &Fields, vars: &mut Vars) {
     for param in &route.params {
         let named = route
             .data
@@ -323,6 +313,20 @@ fn load(
             vars.entry(param.clone()).or_insert_with(|| v.to_string());
         }
     }
+}
+
+fn load(
+    ctx: &mut Ctx,
+    routes: &RouteTable,
+    route: &RouteDef,
+    route_params: Vars,
+    req: &Request,
+) -> Result<Loaded, ApiError> {
+    let query = Fields::parse(req.query.as_bytes());
+    let mut gate = Gate::resolve(ctx, &req.choices)?;
+    gate.decide(route.shop, route.policy, query.get("gate"));
+    let mut vars = vars_for(ctx, route_params, &gate, &query)?;
+    own_params(route, &query, &mut vars);
     let mut queries: Vec<Value> = Vec::new();
     let mut not_found = Vec::new();
     let mut complete = true;
