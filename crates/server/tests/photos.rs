@@ -3,6 +3,9 @@
 //! sizes made, served like the store's assets; bad uploads refused with the manager's message and
 //! the API's status, nothing kept, nothing logged. Needs `make build` (the pages are rendered).
 
+// A test tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 use crate::support;
 
 use actix_web::http::StatusCode;
