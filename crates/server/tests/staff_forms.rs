@@ -8,6 +8,9 @@
 //! File forms (a photo, the catalog file) have tests of their own (`staff_pages`, `photos`).
 //! `FORMS_TELL=1` prints each form that came back, and why.
 
+// The walk tells one story from start to end: it may run past a screen.
+#![allow(clippy::too_many_lines)]
+
 use std::collections::{BTreeSet, VecDeque};
 
 use actix_web::http::StatusCode;
@@ -101,88 +104,98 @@ fn plausible(kind: &str, name: &str) -> String {
     }
 }
 
-/// The forms of a page.
+/// The inputs of a form (its own, and those elsewhere on the page that name it: `form="cities"`)
+/// as sent: what the page put in them, a required empty one filled, the first box of a list with
+/// none ticked ticked (the board's orders), a radio group's first choice when none is.
+fn inputs(html: &str, body: &str, id: Option<&str>) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = Vec::new();
+    let mut ticked: BTreeSet<String> = BTreeSet::new();
+    let mut boxes: Vec<(String, String)> = Vec::new();
+    let elsewhere = tags(html, "input")
+        .into_iter()
+        .filter(|(t, _)| id.is_some() && attr(&attrs(t), "form") == id);
+    for (input, _) in tags(body, "input").into_iter().chain(elsewhere) {
+        let i = attrs(input);
+        let (Some(name), kind) = (attr(&i, "name"), attr(&i, "type").unwrap_or("text")) else {
+            continue;
+        };
+        let value = attr(&i, "value").unwrap_or("").to_string();
+        match kind {
+            "checkbox" | "radio" if attr(&i, "checked").is_some() => {
+                ticked.insert(name.to_string());
+                fields.push((name.into(), value_or_on(&value)));
+            }
+            "checkbox" | "radio" => boxes.push((name.into(), value_or_on(&value))),
+            "file" | "submit" | "button" | "image" | "reset" => {}
+            _ if value.is_empty() && attr(&i, "required").is_some() => {
+                fields.push((name.into(), plausible(kind, name)));
+            }
+            _ => fields.push((name.into(), value)),
+        }
+    }
+    for (name, value) in boxes {
+        if ticked.insert(name.clone()) {
+            fields.push((name, value));
+        }
+    }
+    fields
+}
+
+/// The selects of a form: the chosen option, or the first real one when that is a placeholder
+/// ("Choose the rider").
+fn selects(body: &str) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    for (select, rest) in tags(body, "select") {
+        let s = attrs(select);
+        let Some(name) = attr(&s, "name") else {
+            continue;
+        };
+        let options = &rest[..rest.find("</select>").unwrap_or(rest.len())];
+        let all: Vec<Vec<(String, String)>> = tags(options, "option")
+            .into_iter()
+            .map(|(o, _)| attrs(o))
+            .collect();
+        let real = |o: &&Vec<(String, String)>| !attr(o, "value").unwrap_or("").is_empty();
+        let chosen = all
+            .iter()
+            .find(|o| attr(o, "selected").is_some() && real(o))
+            .or_else(|| all.iter().find(real))
+            .or(all.first());
+        let value = chosen.and_then(|o| attr(o, "value")).unwrap_or("");
+        fields.push((name.into(), value.into()));
+    }
+    fields
+}
+
+/// The text areas of a form, a required empty one filled.
+fn text_areas(body: &str) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    for (area, rest) in tags(body, "textarea") {
+        let t = attrs(area);
+        let Some(name) = attr(&t, "name") else {
+            continue;
+        };
+        let text = decode(&rest[..rest.find("</textarea>").unwrap_or(0)]);
+        let text = if text.is_empty() && attr(&t, "required").is_some() {
+            plausible("textarea", name)
+        } else {
+            text
+        };
+        fields.push((name.into(), text));
+    }
+    fields
+}
+
+/// The forms of a page, each as pressed by its first submit button (with the button's name and
+/// value when it has them: Mark Delivered).
 fn forms(html: &str, page: &str) -> Vec<Form> {
     let mut out = Vec::new();
     for (tag, after) in tags(html, "form") {
         let a = attrs(tag);
         let body = &after[..after.find("</form>").unwrap_or(after.len())];
-        let mut fields: Vec<(String, String)> = Vec::new();
-        let mut ticked: BTreeSet<String> = BTreeSet::new();
-        let mut boxes: Vec<(String, String)> = Vec::new();
-        // Its own inputs, and those elsewhere on the page that name it (`form="cities"`).
-        let id = attr(&a, "id");
-        let elsewhere = tags(html, "input").into_iter().filter(|(t, _)| {
-            let named = attrs(t);
-            id.is_some() && attr(&named, "form") == id
-        });
-        for (input, _) in tags(body, "input").into_iter().chain(elsewhere) {
-            let i = attrs(input);
-            let (Some(name), kind) = (attr(&i, "name"), attr(&i, "type").unwrap_or("text")) else {
-                continue;
-            };
-            let value = attr(&i, "value").unwrap_or("").to_string();
-            match kind {
-                "checkbox" | "radio" => {
-                    if attr(&i, "checked").is_some() {
-                        ticked.insert(name.to_string());
-                        fields.push((name.into(), value_or_on(&value)));
-                    } else {
-                        boxes.push((name.into(), value_or_on(&value)));
-                    }
-                }
-                "file" | "submit" | "button" | "image" | "reset" => {}
-                _ if value.is_empty() && attr(&i, "required").is_some() => {
-                    fields.push((name.into(), plausible(kind, name)));
-                }
-                _ => fields.push((name.into(), value)),
-            }
-        }
-        // A list with nothing ticked gets its first box ticked (the board's orders); a radio
-        // group its first choice.
-        for (name, value) in boxes {
-            if ticked.insert(name.clone()) {
-                fields.push((name, value));
-            }
-        }
-        for (select, rest) in tags(body, "select") {
-            let s = attrs(select);
-            let Some(name) = attr(&s, "name") else {
-                continue;
-            };
-            let options = &rest[..rest.find("</select>").unwrap_or(rest.len())];
-            let all: Vec<Vec<(String, String)>> = tags(options, "option")
-                .into_iter()
-                .map(|(o, _)| attrs(o))
-                .collect();
-            // The chosen option, or the first real one when that is a placeholder ("Choose …").
-            let chosen = all
-                .iter()
-                .find(|o| {
-                    attr(o, "selected").is_some() && !attr(o, "value").unwrap_or("").is_empty()
-                })
-                .or_else(|| {
-                    all.iter()
-                        .find(|o| !attr(o, "value").unwrap_or("").is_empty())
-                })
-                .or(all.first());
-            let value = chosen.and_then(|o| attr(o, "value")).unwrap_or("");
-            fields.push((name.into(), value.into()));
-        }
-        for (area, rest) in tags(body, "textarea") {
-            let t = attrs(area);
-            let Some(name) = attr(&t, "name") else {
-                continue;
-            };
-            let text = decode(&rest[..rest.find("</textarea>").unwrap_or(0)]);
-            let text = if text.is_empty() && attr(&t, "required").is_some() {
-                plausible("textarea", name)
-            } else {
-                text
-            };
-            fields.push((name.into(), text));
-        }
-        // The first submit button, with its name and value when it has them (Mark Delivered).
+        let mut fields = inputs(html, body, attr(&a, "id"));
+        fields.extend(selects(body));
+        fields.extend(text_areas(body));
         if let Some(b) = tags(body, "button")
             .into_iter()
             .map(|(b, _)| attrs(b))
