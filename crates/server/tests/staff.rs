@@ -385,7 +385,7 @@ async fn order_status_moves_step_by_step(backend: Backend) {
     );
     let o = set(&number.to_lowercase(), "ready_for_pickup");
     assert!(
-        stderr(&o).contains("can become out_for_delivery or cancelled, not ready_for_pickup"),
+        stderr(&o).contains("can become out for delivery or cancelled, not ready for pickup"),
         "{}",
         stderr(&o)
     );
@@ -421,7 +421,7 @@ async fn order_status_moves_step_by_step(backend: Backend) {
     assert!(set(&pickup.to_string(), "confirmed").status.success());
     let o = set(&pickup_number, "out_for_delivery");
     assert!(
-        stderr(&o).contains("(Pickup) is confirmed: it can become ready_for_pickup or cancelled"),
+        stderr(&o).contains("(Pickup) is confirmed: it can become ready for pickup or cancelled"),
         "{}",
         stderr(&o)
     );

@@ -635,7 +635,7 @@ async fn failed_sign_ins_and_lockouts_are_recorded(b: Backend) {
     cora.choose_password("cora-counts-cases-9").await;
 
     // An email of no account, typed long.
-    let typed = format!("{}@tala.example", "x".repeat(150));
+    let typed = format!("{}@{}.example", "x".repeat(60), "y".repeat(60));
     let r = ben
         .send(
             "POST",
@@ -657,6 +657,26 @@ async fn failed_sign_ins_and_lockouts_are_recorded(b: Backend) {
     assert_eq!(after, json!({"email": kept, "why": "no such account"}));
     assert!(!format!("{log:?}").contains("guessed-Secret-1"));
 
+    // A password typed into the email field is not kept: the entry says no address was typed.
+    let r = ben
+        .send(
+            "POST",
+            "/api/v1/staff/login",
+            Some(json!({"email": "Kegs-At-Dawn-42", "password": "x"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    let log = audit_log(&db);
+    let failed = logged(&log, "staff.sign_in.failed");
+    assert_eq!(failed.len(), 2, "{log:?}");
+    assert_eq!(failed[1].actor, api::staff::audit::NOT_AN_EMAIL);
+    assert!(
+        !format!("{log:?}")
+            .to_lowercase()
+            .contains("kegs-at-dawn-42"),
+        "{log:?}"
+    );
+
     // Five wrong passwords on Ben's account, then the right one is refused: a lockout, recorded
     // once however many tries are refused.
     for _ in 0..5 {
@@ -669,8 +689,8 @@ async fn failed_sign_ins_and_lockouts_are_recorded(b: Backend) {
     }
     let log = audit_log(&db);
     let failed = logged(&log, "staff.sign_in.failed");
-    assert_eq!(failed.len(), 6, "{log:?}");
-    assert!(failed[1..]
+    assert_eq!(failed.len(), 7, "{log:?}");
+    assert!(failed[2..]
         .iter()
         .all(|e| e.staff_id == Some(ben.id)
             && e.after.as_deref().unwrap().contains("wrong password")));

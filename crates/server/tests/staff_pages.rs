@@ -380,7 +380,7 @@ async fn a_dispatcher_works_the_board_without_javascript(b: Backend) {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
     assert!(
         r.text().contains(
-            "(Pickup) is placed: it can become confirmed or cancelled, not out_for_delivery"
+            "(Pickup) is placed: it can become confirmed or cancelled, not out for delivery"
         ),
         "{}",
         r.text()
@@ -1745,8 +1745,12 @@ async fn a_staff_form_is_bound_to_the_staff_session(b: Backend) {
     planted.0.retain(|(n, _)| n != "session");
     planted.0.push(("session".into(), known.clone()));
     let mut forged = vec![framework::session::csrf_token(&known)];
-    // The shopper session the browser holds beside the staff one is no key either.
-    forged.extend(jar.get("session").map(framework::session::csrf_token));
+    // The shopper session the browser holds beside the staff one (begun by the sign-in page) is
+    // no key either.
+    let shopper = jar
+        .get("session")
+        .expect("a shopper's session beside the staff one");
+    forged.push(framework::session::csrf_token(shopper));
     for token in &forged {
         for cookies in [&planted, &jar] {
             let r = send!(

@@ -817,8 +817,10 @@ async fn a_day_of_dispatch(b: Backend) {
         json!([
             {
                 "rider_id": ben.id, "rider": "ben", "runs": 1, "closed": 1,
-                "cash_expected": expected, "cash_reported": reported, "cash_handed_in": handed,
-                "cash_difference": -12_000, "empties_expected": 3, "empties_returned": 2,
+                "cash_expected": expected, "cash_reported": reported,
+                "cash_expected_closed": expected, "cash_handed_in": handed,
+                "cash_difference": -12_000, "closed_off": 1,
+                "empties_expected": 3, "empties_returned": 2,
                 "notes": [
                     {"run_id": run, "order_id": bb, "about": number(bb), "note": "Will pay the rest tomorrow"},
                     {"run_id": run, "order_id": null, "about": format!("Run {run}"), "note": why},
@@ -826,8 +828,10 @@ async fn a_day_of_dispatch(b: Backend) {
             },
             {
                 "rider_id": cai.id, "rider": "cai", "runs": 1, "closed": 0,
-                "cash_expected": c_total, "cash_reported": 0, "cash_handed_in": 0,
-                "cash_difference": null, "empties_expected": 0, "empties_returned": 0,
+                "cash_expected": c_total, "cash_reported": 0,
+                "cash_expected_closed": 0, "cash_handed_in": 0,
+                "cash_difference": null, "closed_off": 0,
+                "empties_expected": 0, "empties_returned": 0,
                 "notes": [],
             },
         ]),
@@ -1113,7 +1117,15 @@ async fn every_refusal_names_its_field_and_changes_nothing(b: Backend) {
     dora.set_status(&[z], "cancelled").await;
     let r = dora.send_out(r1).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
-    assert!(r.text().contains(&number(z)), "{}", r.text());
+    // Said in the staff's words, not the status's code.
+    assert!(
+        r.text().contains(&format!(
+            "Order {} is cancelled, which is final: it cannot become out for delivery.",
+            number(z)
+        )),
+        "{}",
+        r.text()
+    );
     assert_eq!(dora.order(y).await["status"], "confirmed");
     assert_eq!(dora.run(r1).await["run"]["state"], "planned");
     let out = |id: i64| format!("Your order {} is out for delivery", number(id));

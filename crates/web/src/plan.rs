@@ -371,6 +371,16 @@ fn load(
                 }
                 queries.push(dehydrated_query(&key, fetched.data));
             }
+            // The data that says who may see the page, unread (not a lost session, not the
+            // database down): nobody is shown the page, and nothing more of it is read.
+            Err(e)
+                if i == 0
+                    && route.only.is_some()
+                    && !matches!(e, ApiError::Unauthenticated | ApiError::DatabaseDown(_)) =>
+            {
+                refused = true;
+                break;
+            }
             // A page's own data that does not exist, or whose address names it by an id that
             // cannot be one (`/active-order/abc`): the page of something unknown.
             Err(ApiError::NotFound(_) | ApiError::BadRequest(_)) if i < own => not_found.push(key),

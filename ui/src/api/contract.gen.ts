@@ -1405,13 +1405,18 @@ closed: number,
  */
 cash_expected: number, cash_reported: number, 
 /**
- * Over their closed runs.
+ * Over their closed runs: what those runs expected, and what was handed in on them.
  */
-cash_handed_in: number, 
+cash_expected_closed: number, cash_handed_in: number, 
 /**
  * Handed in less expected over their closed runs (negative: short); none until one closes.
  */
-cash_difference: number | null, empties_expected: number, empties_returned: number, notes: Array<DayNote>, };
+cash_difference: number | null, 
+/**
+ * Of their closed runs, those whose cash handed in differs from what the run expects
+ * (differences of two runs can even out in `cash_difference`; this says they were there).
+ */
+closed_off: number, empties_expected: number, empties_returned: number, notes: Array<DayNote>, };
 
 /**
  * What a member of staff may do.

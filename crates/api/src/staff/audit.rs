@@ -255,8 +255,13 @@ pub const FAILURES_RECORDED: i32 = 30;
 pub const EMAIL_RECORDED: usize = 80;
 
 /// An email as typed at a failed sign-in, fit to record: at most [`EMAIL_RECORDED`]
-/// characters, control characters as `?` (never the password: it is not recorded at all).
+/// characters, control characters as `?`; what is no email address at all (a password typed in
+/// the wrong field) is recorded as [`NOT_AN_EMAIL`], never as typed.
 pub fn typed(email: &str) -> String {
+    // A password typed into the email field is no email address: it is never kept.
+    if domain::email::validate_email(email).is_err() {
+        return NOT_AN_EMAIL.into();
+    }
     let mut out: String = email
         .chars()
         .take(EMAIL_RECORDED)
@@ -267,6 +272,10 @@ pub fn typed(email: &str) -> String {
     }
     out
 }
+
+/// What a failed sign-in records of a typed email that is no email address (a password typed in
+/// the wrong field, as likely as not).
+pub const NOT_AN_EMAIL: &str = "(not an email address)";
 
 /// Whether this client may record one more failed or refused sign-in now
 /// ([`FAILURES_RECORDED`]); `once`, when given, is a key recorded once in ten minutes (a
@@ -358,8 +367,11 @@ mod tests {
     #[test]
     fn an_email_typed_is_recorded_cut_and_plain() {
         assert_eq!(typed("ana@tala.example"), "ana@tala.example");
-        let long = "a".repeat(200);
+        let long = format!("{}@{}.example", "a".repeat(60), "b".repeat(60));
         assert_eq!(typed(&long).chars().count(), EMAIL_RECORDED + 1);
-        assert_eq!(typed("a\nb"), "a?b");
+        // A password typed into the email field, or anything else that is no address.
+        for not in ["guessed-Secret-1", "a\nb@tala.example", &"a".repeat(200)] {
+            assert_eq!(typed(not), NOT_AN_EMAIL, "{not}");
+        }
     }
 }

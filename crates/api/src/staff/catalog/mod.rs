@@ -205,7 +205,8 @@ fn audit(
     for c in &report.changes {
         let (action, subject) = match (c.section, ids.get(&c.key)) {
             ("products", Some((id, sku))) => ("product.change", format!("product {id} ({sku})")),
-            ("products", None) => ("product.change", format!("product {}", c.key)),
+            // A product known only by its slug (a new one): named so, never read as an id.
+            ("products", None) => ("product.change", format!("product ({})", c.key)),
             ("banners", _) if c.kind == catalog_io::ChangeKind::New => {
                 ("banner.add", format!("banner {}", c.key))
             }

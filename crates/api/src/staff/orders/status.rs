@@ -117,29 +117,31 @@ fn check_move(
     if from == to {
         return Err(refused(format!(
             "Order {number} is already {}.",
-            to.as_str()
+            super::StatusChoice::from(to).label.to_lowercase()
         )));
     }
     if from.can_become(to, fulfillment) {
         return Ok(());
     }
-    let next: Vec<&str> = Status::ALL
+    // In the staff's words (out for delivery), as the board's tabs say them.
+    let words = |s: Status| super::StatusChoice::from(s).label.to_lowercase();
+    let next: Vec<String> = Status::ALL
         .into_iter()
         .filter(|s| from.can_become(*s, fulfillment))
-        .map(Status::as_str)
+        .map(words)
         .collect();
     Err(refused(if next.is_empty() {
         format!(
             "Order {number} is {}, which is final: it cannot become {}.",
-            from.as_str(),
-            to.as_str()
+            words(from),
+            words(to)
         )
     } else {
         format!(
             "Order {number} ({fulfillment_name}) is {}: it can become {}, not {}.",
-            from.as_str(),
+            words(from),
             next.join(" or "),
-            to.as_str()
+            words(to)
         )
     }))
 }

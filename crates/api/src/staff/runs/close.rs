@@ -165,10 +165,14 @@ pub struct RiderDay {
     /// Over every run of theirs that day (centavos).
     pub cash_expected: i64,
     pub cash_reported: i64,
-    /// Over their closed runs.
+    /// Over their closed runs: what those runs expected, and what was handed in on them.
+    pub cash_expected_closed: i64,
     pub cash_handed_in: i64,
     /// Handed in less expected over their closed runs (negative: short); none until one closes.
     pub cash_difference: Option<i64>,
+    /// Of their closed runs, those whose cash handed in differs from what the run expects
+    /// (differences of two runs can even out in `cash_difference`; this says they were there).
+    pub closed_off: i64,
     pub empties_expected: i64,
     pub empties_returned: i64,
     pub notes: Vec<DayNote>,
@@ -211,8 +215,10 @@ fn rider_day<'a>(riders: &'a mut Vec<RiderDay>, run: &db::runs::RunRow) -> &'a m
                 closed: 0,
                 cash_expected: 0,
                 cash_reported: 0,
+                cash_expected_closed: 0,
                 cash_handed_in: 0,
                 cash_difference: None,
+                closed_off: 0,
                 empties_expected: 0,
                 empties_returned: 0,
                 notes: Vec::new(),
@@ -237,9 +243,11 @@ fn add_run(
     rider.empties_returned += totals.empties_returned;
     if let Some(cash) = run.cash_handed_in {
         rider.closed += 1;
+        rider.cash_expected_closed += totals.cash_expected;
         rider.cash_handed_in += cash;
         let off = cash - totals.cash_expected;
         rider.cash_difference = Some(rider.cash_difference.unwrap_or(0) + off);
+        rider.closed_off += i64::from(off != 0);
     }
     for s in stops {
         if s.outcome == domain::dispatch::Outcome::Delivered

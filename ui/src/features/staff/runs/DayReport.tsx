@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DayReport as Report, ReasonLine, RiderDay } from '../../../api/contract.gen';
+import type { DayReport as Report, ReasonLine } from '../../../api/contract.gen';
 import { QueryState } from '../../../components/QueryState';
 import { formatPhp } from '../../../lib/money';
 import { usePage } from '../../../page';
-import { shortOrOver } from './cash';
+import { riderDifference, shortOrOver } from './cash';
 import { csvHref, dayCsv } from './csv';
 import { dayQuery } from '../queries';
 import { StaffPage } from '../StaffPage';
@@ -55,12 +55,6 @@ function Figures({ d }: { d: Report }) {
   );
 }
 
-/** A rider's difference over their closed runs, in words. */
-function riderDifference(r: RiderDay): string {
-  if (r.cash_difference === null) return 'No run closed';
-  return shortOrOver(r.cash_difference) ?? 'As expected';
-}
-
 /**
  * The day by rider: the cash their runs expect, they reported and handed in, the difference
  * (handed in against expected, over their closed runs), the empties, and the notes on what
@@ -91,7 +85,7 @@ function ByRider({ d }: { d: Report }) {
               <td>{`${r.runs} (${r.closed})`}</td>
               <td>{formatPhp(r.cash_expected)}</td>
               <td>{formatPhp(r.cash_reported)}</td>
-              <td>{r.closed > 0 ? formatPhp(r.cash_handed_in) : 'Not yet'}</td>
+              <td>{r.closed > 0 ? `${formatPhp(r.cash_handed_in)} of ${formatPhp(r.cash_expected_closed)} expected by the closed runs` : 'Not yet'}</td>
               <td>{riderDifference(r)}</td>
               <td>{`${r.empties_expected} / ${r.empties_returned}`}</td>
             </tr>

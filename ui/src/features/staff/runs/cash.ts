@@ -39,3 +39,14 @@ export function closeHint(typed: string, expects: number): string | null {
   const off = shortOrOver(cash - expects);
   return off === null ? `${formatPhp(cash)} is what the run expects.` : `${formatPhp(cash)} is ${off} of what the run expects (${formatPhp(expects)}): say why in the note to close the run.`;
 }
+
+/**
+ * A rider's difference over their closed runs, in words: short or over, and how many runs
+ * differed when differences of two runs even out.
+ */
+export function riderDifference(r: { cash_difference: number | null; closed_off: number }): string {
+  if (r.cash_difference === null) return 'No run closed';
+  const off = shortOrOver(r.cash_difference);
+  if (off) return r.closed_off > 1 ? `${off} (${r.closed_off} runs differ)` : off;
+  return r.closed_off > 0 ? `Evens out: ${r.closed_off} runs differ` : 'As expected';
+}

@@ -30,8 +30,10 @@ test('the day report names each run, cancellation, failure and difference', () =
         closed: 1,
         cash_expected: 125000,
         cash_reported: 120000,
+        cash_expected_closed: 125000,
         cash_handed_in: 120000,
         cash_difference: -5000,
+        closed_off: 1,
         empties_expected: 2,
         empties_returned: 1,
         notes: [{ run_id: 7, order_id: null, about: 'Run 7', note: 'Shopper pays P50 tomorrow' }],
@@ -49,7 +51,7 @@ test('the day report names each run, cancellation, failure and difference', () =
   assert.ok(lines.includes('Orders,Revenue,"P1,750.00",'), lines.join('\n'));
   assert.ok(lines.includes('Containers out,Crate (24 bottles),2,'));
   assert.ok(lines.includes('Run,"Run 7 (Ben, the rider)",Closed,"1 delivered, 1 failed; cash P1,250.00 expected, P1,200.00 reported, P1,200.00 handed in (Shopper pays P50 tomorrow)"'), lines.join('\n'));
-  assert.ok(lines.includes('Rider,"Ben, the rider",short by P50.00,"1 run(s), 1 closed; cash P1,250.00 expected, P1,200.00 reported, P1,200.00 handed in; empties 2 expected, 1 back"'), lines.join('\n'));
+  assert.ok(lines.includes('Rider,"Ben, the rider",short by P50.00,"1 run(s), 1 closed; cash P1,250.00 expected, P1,200.00 reported, P1,200.00 handed in of P1,250.00 expected by the closed runs; empties 2 expected, 1 back"'), lines.join('\n'));
   assert.ok(lines.includes('Note,"Run 7 (Ben, the rider)",,Shopper pays P50 tomorrow'), lines.join('\n'));
   assert.ok(lines.includes('Cancelled,TB-000009,,Out of stock'));
   assert.ok(lines.includes('Failed,TB-000008,,Nobody at the address'));

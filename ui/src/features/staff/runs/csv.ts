@@ -3,7 +3,7 @@
 // quote mark, so a shopper's name cannot run in the manager's spreadsheet.
 import type { DayReport } from '../../../api/contract.gen';
 import { formatPhp } from '../../../lib/money';
-import { shortOrOver } from './cash';
+import { riderDifference } from './cash';
 
 export function csvField(value: string | number): string {
   let text = String(value);
@@ -30,7 +30,7 @@ export function dayCsv(d: DayReport): string {
     ['Empties', 'Returned', t.empties_returned, ''],
     ...d.containers_out.map((c) => ['Containers out', c.name, c.cases, '']),
     ...d.runs.map((r) => ['Run', `Run ${r.run.id} (${r.run.rider})`, r.run.state_label, `${r.totals.delivered} delivered, ${r.totals.failed} failed; cash ${formatPhp(r.totals.cash_expected)} expected, ${formatPhp(r.totals.cash_reported)} reported${r.cash_handed_in === null ? '' : `, ${formatPhp(r.cash_handed_in)} handed in`}${r.close_note ? ` (${r.close_note})` : ''}`]),
-    ...d.riders.map((r) => ['Rider', r.rider, r.cash_difference === null ? 'No run closed' : (shortOrOver(r.cash_difference) ?? 'As expected'), `${r.runs} run(s), ${r.closed} closed; cash ${formatPhp(r.cash_expected)} expected, ${formatPhp(r.cash_reported)} reported, ${formatPhp(r.cash_handed_in)} handed in; empties ${r.empties_expected} expected, ${r.empties_returned} back`]),
+    ...d.riders.map((r) => ['Rider', r.rider, riderDifference(r), `${r.runs} run(s), ${r.closed} closed; cash ${formatPhp(r.cash_expected)} expected, ${formatPhp(r.cash_reported)} reported, ${formatPhp(r.cash_handed_in)} handed in of ${formatPhp(r.cash_expected_closed)} expected by the closed runs; empties ${r.empties_expected} expected, ${r.empties_returned} back`]),
     ...d.riders.flatMap((r) => r.notes.map((n) => ['Note', `${n.about} (${r.rider})`, '', n.note])),
     ...d.cancelled.map((c) => ['Cancelled', c.number, '', c.reason]),
     ...d.failed.map((c) => ['Failed', c.number, '', c.reason]),
