@@ -198,7 +198,7 @@ for (const js of [true, false]) {
       await desk.ready();
       // The day by rider: their cash and empties, the difference and the note.
       const byRider = page.getByRole('region', { name: 'By rider' });
-      await byRider.getByRole('row', { name: new RegExp(`^Rico Rider ${on} 1 \\(1\\) P[\\d,.]+ P[\\d,.]+ P100\\.00 short by P[\\d,.]+ 0 / 0$`) }).waitFor();
+      await byRider.getByRole('row', { name: new RegExp(`^Rico Rider ${on} 1 \\(1\\) P[\\d,.]+ P[\\d,.]+ P100\\.00 of P[\\d,.]+ expected by the closed runs short by P[\\d,.]+ 0 / 0$`) }).waitFor();
       await byRider.getByRole('listitem').filter({ hasText: why }).waitFor();
       await page.getByRole('region', { name: 'Failed deliveries' }).getByRole('link', { name: first }).waitFor();
       const csv = await page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href');
