@@ -207,8 +207,9 @@ pub struct BoardFilter {
     pub limit: i64,
 }
 
-/// `text` as a LIKE pattern that matches it anywhere, its wildcards taken literally.
-fn contains_pattern(text: &str) -> String {
+/// `text` as a LIKE pattern (escaped by `\`) that matches it anywhere in lower case, its
+/// wildcards taken literally: the board's text and the audit log's `who`.
+pub(crate) fn contains_pattern(text: &str) -> String {
     let escaped: String = text
         .chars()
         .flat_map(|c| match c {

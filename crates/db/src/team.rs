@@ -6,6 +6,7 @@
 use diesel::prelude::*;
 
 use crate::schema::*;
+use crate::staff::contains_pattern;
 use crate::AnyConnection;
 
 /// A member of staff as stored.
@@ -374,19 +375,6 @@ pub struct AuditFilter {
 }
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
-
-/// `text` as a LIKE pattern (escaped by `\`) that matches it anywhere in lower case, its
-/// wildcards taken literally (as the board's text, `staff::contains_pattern`).
-fn contains_pattern(text: &str) -> String {
-    let escaped: String = text
-        .chars()
-        .flat_map(|c| match c {
-            '\\' | '%' | '_' => vec!['\\', c],
-            c => vec![c],
-        })
-        .collect();
-    format!("%{}%", escaped.to_lowercase())
-}
 
 /// A page of the audit log.
 pub fn audit_page(conn: &mut AnyConnection, f: &AuditFilter) -> QueryResult<Vec<AuditRow>> {

@@ -212,15 +212,7 @@ async fn handle_file<E: Endpoint>(
     state: &ApiState,
     rules: crate::endpoint::FileRules,
 ) -> Result<HttpResponse, ApiError> {
-    let path: E::Path = from_pairs(
-        req.match_info()
-            .iter()
-            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))),
-    )?;
-    if let Some(fault) = query_fault(req.query_string()) {
-        return Err(ApiError::BadRequest(fault));
-    }
-    let query: E::Query = from_query_strict(req.query_string())?;
+    let (path, query) = path_and_query::<E>(&req)?;
     let headers: E::Headers = from_pairs(header_pairs(&req))?;
     let caller = Caller::of_api(&req);
     let path = state
@@ -255,8 +247,9 @@ async fn handle_file<E: Endpoint>(
     Ok(res)
 }
 
-/// A call's arguments, read from its request and body.
-fn arguments<E: Endpoint>(req: &HttpRequest, body: &[u8]) -> Result<Args<E>, ApiError> {
+/// A call's path and query, read from its request (a query that names a parameter twice or
+/// gives it empty refused: [`query_fault`]).
+fn path_and_query<E: Endpoint>(req: &HttpRequest) -> Result<(E::Path, E::Query), ApiError> {
     let path: E::Path = from_pairs(
         req.match_info()
             .iter()
@@ -266,6 +259,12 @@ fn arguments<E: Endpoint>(req: &HttpRequest, body: &[u8]) -> Result<Args<E>, Api
         return Err(ApiError::BadRequest(fault));
     }
     let query: E::Query = from_query_strict(req.query_string())?;
+    Ok((path, query))
+}
+
+/// A call's arguments, read from its request and body.
+fn arguments<E: Endpoint>(req: &HttpRequest, body: &[u8]) -> Result<Args<E>, ApiError> {
+    let (path, query) = path_and_query::<E>(req)?;
     let body = E::Body::parse(body)?;
     let headers: E::Headers = from_pairs(header_pairs(req))?;
     Ok((path, query, body, headers))

@@ -191,6 +191,24 @@ fn refusal(refused: &media::Refused) -> ApiError {
     }
 }
 
+/// The most a whole photo body may be, form or API call: the photo, the text, and the parts'
+/// headers.
+pub fn body_limit() -> usize {
+    media::Limits::default().max_bytes + 64 * 1024
+}
+
+/// What a body larger than a photo may be is told, by the form and the API call alike.
+pub fn too_large() -> &'static str {
+    static SAID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SAID.get_or_init(|| {
+        let limit = media::Limits::default().max_bytes >> 20;
+        format!(
+            "This photo is larger than the {limit} MB a photo may be: save it smaller and upload \
+             it again."
+        )
+    })
+}
+
 /// A refused photo as a page's form shows it: beside its photo field, to correct (422).
 pub fn in_form(e: ApiError) -> ApiError {
     match e {

@@ -10,8 +10,6 @@
 //! same file twice is the same photo); and the address is the photo's own, which `DELETE` takes
 //! away.
 
-use std::sync::OnceLock;
-
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
@@ -56,26 +54,14 @@ impl FilePart for PhotoPart {
     fn rules() -> FileRules {
         FileRules {
             part: "photo",
-            most: super::photo_form::body_limit(),
+            most: photos::body_limit(),
             said: "The photo: a JPEG, PNG or WebP file (its type read from its content) of at \
                    most 10 MB, 40 megapixels and 10,000 pixels a side.",
-            too_large: too_large(),
+            too_large: photos::too_large(),
             wrong_type: "The body is not multipart/form-data, or its photo is not a JPEG, PNG or \
                          WebP image.",
         }
     }
-}
-
-/// What a body larger than a photo's form takes is told (the form says the same).
-pub fn too_large() -> &'static str {
-    static SAID: OnceLock<String> = OnceLock::new();
-    SAID.get_or_init(|| {
-        let limit = media::Limits::default().max_bytes >> 20;
-        format!(
-            "This photo is larger than the {limit} MB a photo may be: save it smaller and upload \
-             it again."
-        )
-    })
 }
 
 /// The photo body.

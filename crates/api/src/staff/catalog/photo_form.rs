@@ -25,12 +25,6 @@ pub const PAGE: &str = "/staff/catalog";
 /// The banners page, whose banner photo forms post to its address.
 pub const BANNERS: &str = "/staff/catalog/banners";
 
-/// The most a whole body may be: the photo, the text, and the parts' headers (the API's photo
-/// calls take as much).
-pub fn body_limit() -> usize {
-    media::Limits::default().max_bytes + 64 * 1024
-}
-
 /// Said of a body that cannot be read as this form.
 const UNREADABLE: &str = "This form could not be read. Choose the photo and send it again.";
 
@@ -89,8 +83,8 @@ async fn answer(
         may: super::a_manager,
         credential: Some(crate::staff::COOKIE),
         file: "photo",
-        most: body_limit(),
-        too_large: super::photo::too_large().to_string(),
+        most: photos::body_limit(),
+        too_large: photos::too_large().to_string(),
         unreadable: UNREADABLE,
     };
     let Received {
