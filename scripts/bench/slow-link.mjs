@@ -3,7 +3,7 @@
 // store as a new shopper (empty profile) and again (its service worker and HTTP cache warm):
 // first contentful paint, interactive (the page hydrated: its `hydrated` performance mark), and the bytes
 // that crossed the link, counted by a TCP relay between Chromium and the store (so the worker's
-// own fetches count too). Each page is visited by SLOW_LINK_ROUNDS new shoppers (3 unless said),
+// own fetches count too). Each page is visited by SLOW_LINK_ROUNDS new shoppers (5 unless said),
 // and each figure is their median. Prints one JSON line per page: the medians and every round.
 // Usage: node slow-link.mjs STORE-ADDRESS PATH...
 import net from 'node:net';
@@ -162,7 +162,7 @@ async function withoutBrowserUi(options) {
   };
 }
 
-const ROUNDS = Number(process.env.SLOW_LINK_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.SLOW_LINK_ROUNDS ?? 5);
 const link = await relay();
 const browser = await chromium.launch(await withoutBrowserUi(chromiumOptions));
 try {
