@@ -167,6 +167,60 @@ test('what was kept for a browser is thrown away when the session changes hands'
   await context.close();
 });
 
+test('a shopper with a cart: the pages opened after the first add open offline as themselves, until the session is another', async () => {
+  const context = await newContext(MAKATI_SHOPPER);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${store.base}/buy-beer`);
+  await hydrated(page);
+  await controlled(page);
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`);
+  await hydrated(page);
+  await page.getByLabel(/Case of 24/).check();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.locator('details.cart-drawer').getByText('You successfully added this product to the cart.').waitFor();
+  // Three more product pages, opened with a cart: the shopper's own, kept for them.
+  const slugs = ['tala-light-330ml', 'bangkal-ipa-330ml', 'amihan-wheat-330ml'];
+  for (const slug of slugs) {
+    await page.goto(`${store.base}/single-product/${slug}`);
+    await hydrated(page);
+    assert.equal(await page.locator('.cart-count').innerText(), '1', slug);
+  }
+  const kept = () => page.evaluate(async () => (await (await caches.open('tala-pages')).keys()).map((r) => new URL(r.url).pathname));
+  await page.waitForFunction(async (n) => (await (await caches.open('tala-pages')).keys()).filter((r) => r.url.includes('/single-product/')).length >= n, 3);
+
+  await context.setOffline(true);
+  const names = { 'tala-light-330ml': /^Tala Light/, 'bangkal-ipa-330ml': /^Bangkal IPA/, 'amihan-wheat-330ml': /^Amihan Wheat/ };
+  for (const slug of slugs) {
+    await page.goto(`${store.base}/single-product/${slug}`);
+    // The product itself, as the shopper saw it (shown at once: kept after their last change),
+    // with its Add to Cart and the cart's count; the page says the connection is gone.
+    assert.match(await page.getByRole('heading', { level: 1 }).innerText(), names[slug], slug);
+    await page.getByRole('button', { name: 'Add to Cart' }).waitFor();
+    await hydrated(page);
+    assert.equal(await page.locator('.cart-count').innerText(), '1', slug);
+    await page.locator('.offline-bar', { hasText: 'You are offline.' }).first().waitFor();
+  }
+  // An address never opened: the offline page counts the cart it shows in the header too.
+  await page.goto(`${store.base}/faqs`);
+  await page.getByRole('heading', { level: 1, name: 'You are offline' }).waitFor();
+  await page.locator('main').getByText('Tala Pale Pilsen 320 ml: 24 bottles, P1,188.00').waitFor();
+  await hydrated(page);
+  await page.waitForFunction(() => document.querySelector('.cart-count')?.textContent === '1');
+  await context.setOffline(false);
+
+  // The session ends without a sign-out through the worker (its cookie gone): the next page comes
+  // filled for nobody's session, and what was kept for the shopper is thrown away.
+  assert.ok((await kept()).includes('/single-product/tala-light-330ml'));
+  await context.clearCookies({ name: 'session' });
+  await page.goto(`${store.base}/single-product/tala-light-330ml`);
+  await hydrated(page);
+  await page.waitForFunction(async () => !(await (await caches.open('tala-pages')).keys()).some((r) => r.url.includes('bangkal-ipa')));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the store is installable: its manifest, icons and worker pass Chromium\'s checks, and it opens on the shop', async () => {
   // Chromium never offers to install from an incognito profile (every new context is one).
   const profile = mkdtempSync(path.join(tmpdir(), 'store-profile-'));

@@ -245,16 +245,7 @@ impl Cached {
             Encoding::negotiate(req)
         };
         let etag = format!("\"{}{}\"", self.tag, encoding.suffix());
-        let matches = req
-            .headers()
-            .get(header::IF_NONE_MATCH)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| {
-                v.split(',').any(|t| {
-                    let t = t.trim().trim_start_matches("W/");
-                    t == "*" || t == etag
-                })
-            });
+        let matches = if_none_match(req, &etag);
         let mut res = HttpResponse::build(if matches {
             StatusCode::NOT_MODIFIED
         } else {
@@ -478,6 +469,21 @@ impl ResponseCache {
     pub fn weight(&self) -> u64 {
         self.entries.weight()
     }
+}
+
+/// Whether the request's `If-None-Match` names `etag` (weakly: `W/` on either side is ignored) or
+/// any version (`*`).
+pub fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
+    let etag = etag.trim_start_matches("W/");
+    req.headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',').any(|t| {
+                let t = t.trim().trim_start_matches("W/");
+                t == "*" || t == etag
+            })
+        })
 }
 
 /// A key from the parts that shape an answer (each part length-prefixed, so parts cannot run

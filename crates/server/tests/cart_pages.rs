@@ -45,7 +45,8 @@ async fn visitors_see_their_own_parts(b: Backend) {
         get("/buy-beer", &mine).insert_header(("accept-encoding", "gzip"))
     );
     assert_eq!(r.headers.get("content-encoding").unwrap(), "gzip");
-    assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-store");
+    // The shopper's own page: kept by their browser and its worker, asked again each time.
+    assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-cache");
     let html = gunzip(&r.body);
     assert!(!html.contains('\u{E000}'));
     let s = page_state(&html).expect("state JSON");
@@ -56,8 +57,9 @@ async fn visitors_see_their_own_parts(b: Backend) {
     );
     assert_eq!(s["csrf"], framework::session::csrf_token(token));
 
-    // Everyone else still gets the page for everyone.
+    // Everyone else still gets the page for everyone, filled for no session.
     let r = send!(store, get("/buy-beer", PAST_GATES));
+    assert_eq!(r.headers.get("x-session").unwrap(), "");
     assert_eq!(
         page_state(&r.text()).expect("state JSON")["visitor"]["cart_count"],
         0
@@ -85,6 +87,71 @@ async fn visitors_see_their_own_parts(b: Backend) {
     }
 }
 both!(visitors_see_their_own_parts);
+
+/// A shopper's own shop page (their cart's count and drawer in it) may be kept by their browser and
+/// its worker: validated by the page and the parts filled in, and naming the session it was filled
+/// for, so that the worker throws it away when a page comes for another.
+async fn a_shoppers_page_is_kept_by_their_browser_alone(b: Backend) {
+    let db = database(b);
+    let store = store!(db);
+    let browser = guest_browser(&db, 1, 24).await;
+    let mine = format!("{PAST_GATES}; {}", browser.cookie());
+    let r = send!(
+        store,
+        get("/buy-beer", &mine).insert_header(("accept-encoding", "gzip"))
+    );
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-cache");
+    let vary = r.headers.get("vary").unwrap().to_str().unwrap();
+    assert!(
+        vary.contains("Cookie") && !vary.contains("Authorization"),
+        "{vary}"
+    );
+    let etag = r.headers.get("etag").expect("a validator").clone();
+    let tag = r
+        .headers
+        .get("x-session")
+        .expect("the session's tag")
+        .clone();
+    assert_eq!(tag.len(), 20, "{tag:?}");
+
+    // Asked again unchanged: 304, with nothing of the page.
+    let again = |cookie: &str, etag: &actix_web::http::header::HeaderValue| {
+        get("/buy-beer", cookie)
+            .insert_header(("accept-encoding", "gzip"))
+            .insert_header(("if-none-match", etag.clone()))
+    };
+    let r = send!(store, again(&mine, &etag));
+    assert_eq!(r.status, StatusCode::NOT_MODIFIED);
+    assert!(r.body.is_empty());
+    assert_eq!(r.headers.get("x-session").unwrap(), &tag);
+    // Another shopper's browser with the same cart is another session: another tag, and the
+    // first one's validator does not answer 304 to it.
+    let other = guest_browser(&db, 1, 24).await;
+    let theirs = format!("{PAST_GATES}; {}", other.cookie());
+    let r = send!(store, again(&theirs, &etag));
+    assert_eq!(r.status, StatusCode::OK);
+    assert_ne!(r.headers.get("x-session").unwrap(), &tag);
+    assert_ne!(r.headers.get("etag").unwrap(), &etag);
+    // The cart changed: the page is sent again.
+    let req = actix_web::test::TestRequest::post()
+        .uri("/api/v1/cart")
+        .insert_header(("cookie", browser.cookie()))
+        .insert_header(("content-type", "application/json"))
+        .set_payload(json!({"product_id": 1, "quantity": 24, "barangay": MAKATI}).to_string());
+    let added = support::send_api(&db.pool, req).await;
+    assert_eq!(added.status, StatusCode::OK, "{}", added.text());
+    let version = support::set_cookie(&added, "cart_v").expect("the cart's new version");
+    let mine = format!(
+        "{PAST_GATES}; session={}; cart={}; cart_v={version}",
+        browser.session,
+        browser.cart()
+    );
+    let r = send!(store, again(&mine, &etag));
+    assert_eq!(r.status, StatusCode::OK);
+    assert_ne!(r.headers.get("etag").unwrap(), &etag);
+}
+both!(a_shoppers_page_is_kept_by_their_browser_alone);
 
 /// Member 1 (who logs in) with bottles in their cart, and a guest's browser with a keg in its
 /// cart: the guest's cart cannot join the member's.

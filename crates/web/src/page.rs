@@ -518,9 +518,16 @@ async fn answer_shared(
             Some(c) => c,
             None => {
                 let body = page.filled_uncompressed(&fill);
+                // Filled for no session: the worker forgets what it kept for one
+                // (`page_with_slots::SESSION_HEADER`).
+                let mut headers = page.headers().to_vec();
+                headers.push((
+                    header::HeaderName::from_static(crate::page_with_slots::SESSION_HEADER),
+                    HeaderValue::from_static(""),
+                ));
                 // Kept compressed only: a page for each place of each city at a third of the
                 // weight (a client that takes no encoding is answered it inflated).
-                let c = Cached::new(page.status(), page.headers().to_vec(), body);
+                let c = Cached::new(page.status(), headers, body);
                 let c = Arc::new(Page::new(c.compressed_only()));
                 state.api.cache.insert(key, c.clone());
                 c

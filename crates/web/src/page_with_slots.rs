@@ -104,6 +104,27 @@ pub struct Fill<'a> {
     pub place: Option<&'a Place>,
 }
 
+/// The header that names, on a shop page filled for a shopper, whose session it was filled for:
+/// a hash of the session's CSRF token (itself a hash of the session's token, and in the page's
+/// forms already), empty for a visitor without a session. The service worker throws away the pages
+/// it kept for one session when a page comes filled for another (`ui/src/features/offline`).
+pub const SESSION_HEADER: &str = "x-session";
+
+/// What [`SESSION_HEADER`] says for a session whose CSRF token is `csrf` (empty: no session),
+/// filled for the member named `firstname` (empty: a guest). A member's session that ended while
+/// the browser kept its cookie is then a guest's, with another tag.
+pub fn session_tag(csrf: &str, firstname: &str) -> String {
+    if csrf.is_empty() {
+        return String::new();
+    }
+    let key = framework::cache::key(&[
+        b"the session the worker keeps pages for",
+        csrf.as_bytes(),
+        firstname.as_bytes(),
+    ]);
+    format!("{key:032x}")[..20].to_string()
+}
+
 /// A shopper's barangay as a page shared by the places of its city names it
 /// (`crate::shared_by_city`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +145,9 @@ pub struct SlottedBody {
     stretches: Vec<Stretch>,
     /// `slots[i]` sits after `stretches[i]`.
     slots: Vec<(Slot, Context)>,
+    /// A hash of the stretches and the slots between them: the same for the same page from one
+    /// start of the store to the next (the sentinels' nonce is not in it).
+    static_tag: u128,
 }
 
 /// The sentinels that begin with the private-use character (the place's id, digits, is found
@@ -195,7 +219,18 @@ impl SlottedBody {
             from = end;
         }
         stretches.push(Stretch::new(&page.as_bytes()[from..]));
-        Some(Self { stretches, slots })
+        let kinds: Vec<u8> = slots
+            .iter()
+            .map(|(s, c)| (*s as u8) << 1 | *c as u8)
+            .collect();
+        let mut parts: Vec<&[u8]> = stretches.iter().map(|s| s.raw.as_ref()).collect();
+        parts.push(&kinds);
+        let static_tag = framework::cache::key(&parts);
+        Some(Self {
+            stretches,
+            slots,
+            static_tag,
+        })
     }
 
     /// What the page and its compressed stretches weigh.
@@ -226,6 +261,24 @@ impl SlottedBody {
                 Context::Html => String::new(),
             },
         }
+    }
+
+    /// A validator of the page with `fill`'s parts: the page's static stretches and every part
+    /// filled in, and the encoding.
+    fn etag(&self, fill: &Fill, gzip: bool) -> String {
+        let place_id = fill.place.map_or(0, |p| p.id).to_le_bytes();
+        let filled = framework::cache::key(&[
+            fill.csrf.as_bytes(),
+            fill.firstname.as_bytes(),
+            &fill.count.to_le_bytes(),
+            fill.drawer.as_bytes(),
+            fill.visitor.as_bytes(),
+            &fill.revision.to_le_bytes(),
+            &place_id,
+            fill.place.map_or("", |p| p.name.as_str()).as_bytes(),
+        ]);
+        let encoding = if gzip { "gz" } else { "id" };
+        format!("W/\"{:032x}-{:032x}-{encoding}\"", self.static_tag, filled)
     }
 
     /// The page with `fill`'s parts, uncompressed.
@@ -374,23 +427,52 @@ impl Page {
             .map_or_else(|| self.answer.body().clone(), |s| s.uncompressed(fill))
     }
 
-    /// The page with a visitor's parts filled in, gzip-spliced when the client takes gzip; it is
-    /// that visitor's own (private, no-store), so it carries no validator.
+    /// The page with a visitor's parts filled in, gzip-spliced when the client takes gzip. It is
+    /// that visitor's own. A page with account forms or one shopper's data is kept nowhere
+    /// (private, no-store: `crate::page` says so in its headers). A shop page may be kept by that
+    /// shopper's browser and its service worker (private, no-cache), with a validator made of the
+    /// page and the parts filled in (answered 304 while both are the same), and names the session
+    /// it was filled for ([`SESSION_HEADER`]), so that the worker keeps a shopper's pages only
+    /// while that shopper is the one at the browser (docs/shopping.md, "A slow or dropping link").
     pub fn respond_filled(&self, req: &HttpRequest, fill: &Fill) -> HttpResponse {
         let Some(slots) = &self.slots else {
             return self.answer.respond(req);
         };
-        let mut res = HttpResponse::build(self.answer.status());
+        let kept_nowhere = self.answer.headers().iter().any(|(name, value)| {
+            name == header::CACHE_CONTROL && value.to_str().is_ok_and(|v| v.contains("no-store"))
+        });
+        // A filled page is spliced as gzip only (Brotli streams cannot be spliced): a client that
+        // does not take gzip gets it as it is.
+        let gzip = Encoding::allows(req, "gzip");
+        let etag = (!kept_nowhere).then(|| slots.etag(fill, gzip));
+        let unchanged = etag
+            .as_deref()
+            .is_some_and(|etag| framework::cache::if_none_match(req, etag));
+        let mut res = HttpResponse::build(if unchanged {
+            actix_web::http::StatusCode::NOT_MODIFIED
+        } else {
+            self.answer.status()
+        });
         for (name, value) in self.answer.headers() {
             res.insert_header((name.clone(), value.clone()));
         }
-        for (name, value) in framework::request::PRIVATE {
-            res.insert_header((name, value));
+        match &etag {
+            None => {
+                for (name, value) in framework::request::PRIVATE {
+                    res.insert_header((name, value));
+                }
+            }
+            Some(etag) => {
+                res.insert_header((header::CACHE_CONTROL, "private, no-cache"));
+                res.insert_header((header::ETAG, etag.as_str()));
+                res.insert_header((SESSION_HEADER, session_tag(fill.csrf, fill.firstname)));
+            }
         }
         res.append_header((header::VARY, "Accept-Encoding"));
-        // A filled page is spliced as gzip only (Brotli streams cannot be spliced): a client that
-        // does not take gzip gets it as it is.
-        if Encoding::allows(req, "gzip") {
+        if unchanged {
+            return res.finish();
+        }
+        if gzip {
             res.insert_header((header::CONTENT_ENCODING, "gzip"));
             res.body(slots.gzip(fill))
         } else {

@@ -20,6 +20,8 @@ export interface LatestCart {
   answer: CartAnswer | null;
   message: string | null;
   opened: number;
+  /** A count the header shows without an answer: the cart as last seen, on the offline page. */
+  lastSeen?: number;
 }
 
 const LATEST_KEY: [string] = ['cart:latest'];
@@ -49,7 +51,7 @@ export function useCartView(): { cart: CartAnswer | null; latest: CartAnswer | n
   return {
     latest: latest.answer,
     cart: cart ?? visitor?.cart ?? null,
-    count: cart ? cart.item_count : (visitor?.cart_count ?? 0),
+    count: cart ? cart.item_count : (latest.lastSeen ?? visitor?.cart_count ?? 0),
     message: latest.message,
     opened: latest.opened,
   };
@@ -65,6 +67,17 @@ export function useSetCart(): (answer: CartAnswer, opts?: { message?: string | n
         message: opts.message ?? null,
         opened: opts.open ? old.opened + 1 : old.opened,
       }));
+    },
+    [client],
+  );
+}
+
+/** Makes the header count the cart as last seen (the offline page's), until an answer comes. */
+export function useShowLastSeen(): (count: number) => void {
+  const client = useQueryClient();
+  return useCallback(
+    (count) => {
+      client.setQueryData<LatestCart>(LATEST_KEY, (old = NONE) => ({ ...old, lastSeen: count }));
     },
     [client],
   );

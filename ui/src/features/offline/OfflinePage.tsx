@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
-import { count } from '../cart';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { count, useShowLastSeen } from '../cart';
 import { useHydrated } from '../../page';
 import { formatPhp } from '../../lib/money';
-import { loadLastCart, type LastCart } from './last-cart';
+import { lastCartNow, watchLastCart, type LastCart } from './last-cart';
 import { PAGES_CACHE } from './rules';
 
 // The page the service worker shows for an address it has no copy of while the link is down: what
@@ -39,13 +39,15 @@ function time(at: number): string {
 export function OfflinePage() {
   const hydrated = useHydrated();
   const [pages, setPages] = useState<KeptPage[] | null>(null);
-  const [cart, setCart] = useState<LastCart | null>(null);
+  // Undefined until read (the server's page, and hydration): the cart is read at once from the one
+  // place the app keeps it, not after the kept pages are looked through; the header counts it.
+  const cart = useSyncExternalStore<LastCart | null | undefined>(watchLastCart, lastCartNow, () => undefined);
+  const showLastSeen = useShowLastSeen();
   useEffect(() => {
-    const found = (kept: KeptPage[]) => {
-      setCart(loadLastCart());
-      setPages(kept);
-    };
-    keptPages().then(found, () => found([]));
+    if (cart) showLastSeen(cart.count ?? cart.items.length);
+  }, [cart, showLastSeen]);
+  useEffect(() => {
+    keptPages().then(setPages, () => setPages([]));
   }, []);
   return (
     <article className="prose">
@@ -62,7 +64,9 @@ export function OfflinePage() {
         </a>
       </p>
       <h2>Your cart as you last saw it</h2>
-      {cart ? (
+      {cart === undefined ? (
+        <p>Looking for your cart…</p>
+      ) : cart ? (
         <>
           <p>As of {time(cart.savedAt)}: prices and stock may have changed since.</p>
           <ul>

@@ -8,6 +8,8 @@ const KEY = 'tala:last-cart';
 
 export interface LastCart {
   savedAt: number;
+  /** The header's count: how many different products. */
+  count: number;
   items: { slug: string; name: string; quantity: number; unit: string; total: number }[];
   subtotal: number;
 }
@@ -16,6 +18,7 @@ export interface LastCart {
 export function lastCartOf(cart: CartAnswer, now: number): LastCart {
   return {
     savedAt: now,
+    count: cart.item_count,
     items: cart.shopping_cart.flatMap((c) =>
       c.items.map((i) => ({ slug: i.slug, name: i.product_name, quantity: i.quantity, unit: c.unit_noun, total: i.total_price })),
     ),
@@ -44,8 +47,7 @@ export function saveLastCart(cart: CartAnswer): void {
   }
 }
 
-export function loadLastCart(): LastCart | null {
-  const raw = storage()?.getItem(KEY);
+function parse(raw: string | null): LastCart | null {
   if (!raw) return null;
   try {
     const last = JSON.parse(raw) as LastCart;
@@ -53,6 +55,21 @@ export function loadLastCart(): LastCart | null {
   } catch {
     return null;
   }
+}
+
+let read: { raw: string | null; cart: LastCart | null } | null = null;
+
+/** The cart as last seen, the same object while it is the same (for `useSyncExternalStore`). */
+export function lastCartNow(): LastCart | null {
+  const raw = storage()?.getItem(KEY) ?? null;
+  if (!read || read.raw !== raw) read = { raw, cart: parse(raw) };
+  return read.cart;
+}
+
+/** Calls `changed` when another page of this browser keeps another cart. */
+export function watchLastCart(changed: () => void): () => void {
+  window.addEventListener('storage', changed);
+  return () => window.removeEventListener('storage', changed);
 }
 
 export function forgetLastCart(): void {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AT_ONCE_MS, changesSession, fetchedAhead, keepable, overLimit, placeOf, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
+import { AT_ONCE_MS, changesSession, fetchedAhead, keepable, overLimit, placeOf, sessionMove, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
 
 const ORIGIN = 'https://tala.example';
 const way = (path: string, method = 'GET', mode = 'navigate', origin = ORIGIN) => wayOf(new URL(path, origin), ORIGIN, method, mode);
@@ -125,4 +125,18 @@ test('a kept page is shown at once only for the same place, after the last write
   assert.equal(shownAtOnce({ ...kept, askedAt: now - AT_ONCE_MS }, 'b=7', 0, now), false, 'a day old');
   assert.equal(shownAtOnce({ ...kept, askedAt: now - AT_ONCE_MS + 1 }, 'b=7', 0, now), true);
   assert.equal(shownAtOnce({ ...kept, askedAt: now + 1 }, 'b=7', 0, now), false, 'from a clock set back');
+});
+
+test('the pages kept for one session are thrown away when a page comes for another', () => {
+  assert.equal(sessionMove(null, null), 'unknown');
+  assert.equal(sessionMove('abc', null), 'unknown');
+  assert.equal(sessionMove(null, ''), 'began');
+  assert.equal(sessionMove(null, 'abc'), 'began');
+  // A guest's first add: the pages kept before hold nobody's parts.
+  assert.equal(sessionMove('', 'abc'), 'began');
+  assert.equal(sessionMove('abc', 'abc'), 'same');
+  assert.equal(sessionMove('', ''), 'same');
+  // Another person's session, or the session ended (a member's became a guest's, or none).
+  assert.equal(sessionMove('abc', 'def'), 'changed');
+  assert.equal(sessionMove('abc', ''), 'changed');
 });

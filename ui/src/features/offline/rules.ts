@@ -53,6 +53,26 @@ export function changesSession(url: URL, method: string): boolean {
   return /(^|\/)(login|logout|registration|pre-register|reset-password|password|delete-account|social)(\/|$)/.test(path);
 }
 
+/**
+ * The header a shop page filled for a shopper names their session by (a hash the server makes;
+ * empty on a page filled for nobody's session; absent on a page with nothing of anyone's).
+ */
+export const SESSION_HEADER = 'x-session';
+
+/**
+ * What a page's session header (`answered`: null when absent) says of the session the kept pages
+ * were filled for (`kept`: null before any was seen, '' for nobody's): the same, none known, one
+ * begun on this browser (a guest's first add: the pages kept before hold nobody's parts and may
+ * stay), or another person's or an ended one (a session gone or replaced without a sign-out
+ * through this worker: the pages kept for the last one are thrown away).
+ */
+export function sessionMove(kept: string | null, answered: string | null): 'same' | 'unknown' | 'began' | 'changed' {
+  if (answered === null) return 'unknown';
+  if (kept === answered) return 'same';
+  if (kept === null || kept === '') return 'began';
+  return 'changed';
+}
+
 /** Whether an answer may be kept by the worker: a whole 200 that no header forbids keeping. */
 export function keepable(status: number, cacheControl: string | null, vary: string | null): boolean {
   if (status !== 200) return false;

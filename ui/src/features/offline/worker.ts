@@ -11,11 +11,14 @@
 //   - account, cart, checkout, order and staff pages: fetched, never kept; the offline page on a
 //     dead link;
 //   - writes, other sites: the network's, untouched.
-// The pages and answers kept are this browser's: thrown away when the session changes hands
-// (signing in or out, registering, a password reset, an account deleted). Bounded by bytes.
+// The pages and answers kept are this browser's, and a shopper's own pages (their cart's count and
+// drawer, their name) theirs: thrown away when the session changes hands (signing in or out,
+// registering, a password reset, an account deleted) and when a page comes filled for another
+// session than the one they were kept for (one that ended or was replaced elsewhere: the page's
+// `x-session`, rules.ts `sessionMove`). Bounded by bytes.
 
 import { GATE_COOKIES } from '../../api/contract.gen';
-import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
+import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, SESSION_HEADER, sessionMove, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
 
 declare const __VERSION__: string;
 declare const __PRECACHE__: string[];
@@ -62,6 +65,8 @@ const OFFLINE = '/offline';
 /** The worker's own notes: when this browser last wrote (kept across the worker's restarts). */
 const STATE = 'tala-state';
 const LAST_WRITE = '/last-write';
+/** The session the shop pages kept were filled for (`x-session`). */
+const SESSION = '/session';
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
@@ -141,6 +146,7 @@ sw.addEventListener('fetch', (event) => {
 /** Throws away what was kept for this browser and tells its open pages (they forget the cart). */
 async function forgetShopper(): Promise<void> {
   await caches.delete(PAGES);
+  await noteSession(null);
   for (const client of await sw.clients.matchAll({ includeUncontrolled: true })) {
     client.postMessage({ type: 'session-changed' });
   }
@@ -214,6 +220,37 @@ async function lastWriteAt(): Promise<number> {
   return lastWrite;
 }
 
+/** The session the kept pages were filled for, once read (null: none seen since they were last thrown away). */
+let keptSession: string | null | undefined;
+
+async function sessionKept(): Promise<string | null> {
+  if (keptSession === undefined) {
+    const kept = await (await caches.open(STATE)).match(SESSION);
+    const noted = kept ? await kept.text() : null;
+    // One noted while the note was read wins.
+    if (keptSession === undefined) keptSession = noted;
+  }
+  return keptSession;
+}
+
+async function noteSession(tag: string | null): Promise<void> {
+  keptSession = tag;
+  const state = await caches.open(STATE);
+  if (tag === null) await state.delete(SESSION);
+  else await state.put(SESSION, new Response(tag));
+}
+
+/**
+ * Follows the session a page came filled for: the pages kept for another session (ended, or
+ * replaced in another way than through this worker) are thrown away before this one is kept.
+ */
+async function followSession(res: Response): Promise<void> {
+  const answered = res.headers.get(SESSION_HEADER);
+  const move = sessionMove(await sessionKept(), answered);
+  if (move === 'changed') await forgetShopper();
+  if (move === 'changed' || move === 'began') await noteSession(answered);
+}
+
 /**
  * A shop page opened: its copy at once when it may be shown so (rules.ts `shownAtOnce`), fetched
  * again behind it; otherwise as `fresh` answers it.
@@ -246,6 +283,7 @@ async function revalidate(event: FetchEvent, req: Request, key: string, etag: st
   const askedAt = Date.now();
   const res = await fetch(req);
   let changed = true;
+  if (!res.redirected) await followSession(res);
   if (res.redirected || !mayKeep(res)) {
     await (await caches.open(PAGES)).delete(key);
   } else {
@@ -295,7 +333,18 @@ async function fresh(event: FetchEvent, req: Request, page: boolean, place: stri
   const askedAt = Date.now();
   const network = fetch(req).then((res) => {
     // A page that went elsewhere (a guard's redirect) is kept under the address it ended at.
-    if (!res.redirected) keepBeside(event, PAGES, key, res, PAGES_BYTES, page ? { askedAt, place } : undefined);
+    if (res.redirected) return res;
+    if (!page) {
+      keepBeside(event, PAGES, key, res, PAGES_BYTES);
+      return res;
+    }
+    // Whose the page is, before it is kept with the others.
+    const copy = mayKeep(res) ? res.clone() : null;
+    event.waitUntil(
+      followSession(res)
+        .then(() => (copy ? keep(PAGES, key, copy, PAGES_BYTES, { askedAt, place }) : undefined))
+        .catch(() => undefined),
+    );
     return res;
   });
   event.waitUntil(network.catch(() => undefined));
