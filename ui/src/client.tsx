@@ -5,6 +5,8 @@ import { makeQueryClient } from './lib/api';
 import type { RenderInput } from './lib/render-input';
 import { loadPage, routeNamed } from './routes';
 import { startOffline } from './features/offline';
+import { cartAnswered } from './features/cart';
+import { startWaiting } from './api/waiting';
 
 const stateEl = document.getElementById('__STATE__');
 const input = JSON.parse(stateEl?.textContent ?? '{}') as RenderInput & { ssr: boolean };
@@ -14,6 +16,8 @@ const client = makeQueryClient();
 const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
+// Writes a page before left waiting are sent from here; their answers go to their feature.
+startWaiting(client, { cart: cartAnswered });
 startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean(input.member));
 
 const { state: _state, gate, ssr, ...page } = input;

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { current, deliver, requestKey, subscribe } from './outbox';
-import { send } from './send';
-import type { Call } from './contract.gen';
+import { current, deliver, subscribe } from './outbox';
 
 const answer = (status: number) => ({ status });
 const lost = () => Promise.reject(new TypeError('Failed to fetch'));
@@ -62,27 +60,6 @@ test('a stalled try is cut off and sent again', async () => {
   );
   assert.deepEqual(res, { status: 200 });
   assert.equal(n, 2);
-});
-
-test('send with retry sends the same body until answered', async () => {
-  const bodies: unknown[] = [];
-  let n = 0;
-  globalThis.fetch = (async (_url: string, init: RequestInit) => {
-    bodies.push(init.body);
-    if (n++ === 0) throw new TypeError('Failed to fetch');
-    return new Response(JSON.stringify({ ok: 1 }), { status: 200, headers: { 'content-type': 'application/json' } });
-  }) as typeof fetch;
-  const call = { method: 'POST', key: '/api/v1/cart', read: false } as Call<{ ok: number }>;
-  const key = requestKey();
-  assert.match(key, /^[0-9a-f]{32}$/);
-  assert.notEqual(key, requestKey());
-  const sending = send(call, { body: { product_id: 1, request_key: key }, retry: true });
-  // The first try failed: the shopper is told, then the retry (after 1 s) is answered.
-  await until(() => current()?.state === 'sending');
-  current()!.retry();
-  assert.deepEqual(await sending, { ok: true, status: 200, data: { ok: 1 } });
-  assert.equal(bodies.length, 2);
-  assert.equal(bodies[0], bodies[1]);
 });
 
 /** Lets timers and promises run until `ok` holds; fails after 1,000 turns of the event loop. */

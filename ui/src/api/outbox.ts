@@ -1,10 +1,10 @@
-// Writes on a failing link. A write whose repeat is harmless (it carries a request key or names the
-// cart revision it was made against) is sent again,
-// with the same body, when no answer came (the link dropped or stalled) or the store answered that
-// it is busy (502, 503, 504): after 1, 2 and 4 seconds, at once when the browser says it is online
-// again. Writes go one after another, in the order they were made. Meanwhile the page says
-// "Sending…"; when those tries fail it says "Not sent" and offers Retry (the same write, the same
-// key) or Give up (components/SendingBar.tsx).
+// Submit Order on a failing link (features/orders/place/submit.ts): the checkout form names the
+// cart revision it showed, so its repeat is harmless; it is sent again, with the same body, when no
+// answer came (the link dropped or stalled) or the store answered that it is busy (502, 503, 504):
+// after 1, 2 and 4 seconds, at once when the browser says it is online again. It is sent only while
+// the shopper can see it waiting, on the page that made it: "Sending…", then "Not sent" with Retry
+// (the same form) or Give up (components/SendingBar.tsx). The cart's changes outlive their page
+// instead (waiting.ts). `requestKey` makes the writes' keys.
 
 /** What the shopper sees of the writes still waiting: the oldest one. */
 export interface Delivery {

@@ -2,11 +2,13 @@
 // that brings a new token (the server sets it as the session cookie and names it in the
 // `access-token` header) is retried once; another 401 means the member is no longer logged in; a
 // 500 ends the page's session state. Field errors of a 422 come back by field. A write whose
-// repeat is harmless is sent again on a failing link (`retry`, see outbox.ts).
+// repeat is harmless is sent again on a failing link, and kept until it is answered, past the page
+// (`retry`, see waiting.ts).
 
 import type { Call, ErrorBody, RefusalData, ValidationErrorBody } from './contract.gen';
 import { fillTemplate, type Vars } from '../lib/keys';
-import { deliver } from './outbox';
+import { requestKey } from './outbox';
+import { sendWrite } from './waiting';
 
 export type Sent<A> =
   | { ok: true; status: number; data: A }
@@ -22,9 +24,10 @@ export interface SendOptions {
   onSignedOut?: () => void;
   /**
    * A write whose repeat is harmless (a request key, a revision, a value set): sent again on a
-   * failing link until answered or given up (`outbox.ts`).
+   * failing link until answered or given up, past the page (`waiting.ts`): what the shopper sees
+   * waiting, and the feature its answer goes to when a later page gets it.
    */
-  retry?: boolean;
+  retry?: { label: string; kind: string };
 }
 
 /** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */
@@ -63,7 +66,13 @@ export async function send<A>(call: Call<A>, opts: SendOptions = {}): Promise<Se
   };
   let answer: Answer | null;
   try {
-    answer = opts.retry ? await deliver(attempt) : await attempt();
+    if (opts.retry) {
+      const key = (opts.body as { request_key?: unknown } | undefined)?.request_key;
+      const id = typeof key === 'string' ? key : requestKey();
+      answer = await sendWrite({ id, url, method: call.method, body: opts.body, madeAt: Date.now(), ...opts.retry });
+    } else {
+      answer = await attempt();
+    }
   } catch {
     answer = null;
   }

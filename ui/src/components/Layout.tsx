@@ -6,7 +6,8 @@ import { OfflineBar } from './OfflineBar';
 import { SendingBar } from './SendingBar';
 import { CART_DRAWER_MESSAGE, CART_DRAWER_TITLE, CartDrawerBody, cartLinkLabel, useCartView } from '../features/cart';
 import { useGate } from '../features/gate';
-import { usePage } from '../page';
+import { useHydrated, usePage } from '../page';
+import { useWaiting } from '../api/waiting';
 import { Drawer, type DrawerRef } from './Drawer';
 import { Links } from './Links';
 import { LogoMark } from './LogoMark';
@@ -161,14 +162,24 @@ function AccountDrawer({ drawer, children }: { drawer: DrawerRef; children: Reac
   );
 }
 
+/** What the cart link says of cart changes waiting to be sent. */
+function waitingLabel(n: number): string {
+  return n === 1 ? '1 change waiting to be sent' : `${n} changes waiting to be sent`;
+}
+
 /** The cart link with its count, and the cart drawer. */
 function HeaderCart({ drawer, shopping }: { drawer: DrawerRef; shopping: ReturnType<typeof useCartView> }) {
   const { visitor } = usePage();
   // A page rendered once for everyone leaves the shopper's count and drawer to be filled in.
   const slots = visitor?.shared ? visitor.slots : undefined;
+  // Cart changes waiting to be sent (api/waiting.ts), after hydration: "2+1".
+  const hydrated = useHydrated();
+  const allWaiting = useWaiting();
+  const waiting = hydrated ? allWaiting.filter((w) => w.kind === 'cart').length : 0;
+  const label = slots ? slots.label : cartLinkLabel(shopping.count);
   return (
     <>
-      <a className="cart-link" href="/cart" aria-label={slots ? slots.label : cartLinkLabel(shopping.count)}>
+      <a className="cart-link" href="/cart" aria-label={waiting > 0 ? `${label}, ${waitingLabel(waiting)}` : label}>
         <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M3 4h2l2.4 10.2a1 1 0 0 0 1 .8h8.9a1 1 0 0 0 1-.8L20 8H6.2" />
           <circle cx="9" cy="19" r="1.5" />
@@ -176,6 +187,7 @@ function HeaderCart({ drawer, shopping }: { drawer: DrawerRef; shopping: ReturnT
         </svg>
         <span className="cart-count" aria-hidden="true">
           {slots ? slots.count : shopping.count}
+          {waiting > 0 && `+${waiting}`}
         </span>
       </a>
       <Drawer

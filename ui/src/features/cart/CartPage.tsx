@@ -240,10 +240,12 @@ function useCartActions(cart: CartAnswer | undefined, setNote: (n: Note) => void
     place,
     // Each its own key: sent again on a failing link, or arriving late after a later change, it
     // changes nothing more.
-    update: (product_id, quantity) => void sendCart(calls.updateCart, { body: { product_id, quantity, ...place, request_key: requestKey() }, retry: true }).then(run),
-    remove: async (ids) => run(await sendCart(calls.removeFromCart, { body: { product_id: ids, ...place, request_key: requestKey() }, retry: true })),
+    update: (product_id, quantity) =>
+      void sendCart(calls.updateCart, { body: { product_id, quantity, ...place, request_key: requestKey() }, retry: { label: 'Change a quantity in your cart', kind: 'cart' } }).then(run),
+    remove: async (ids) =>
+      run(await sendCart(calls.removeFromCart, { body: { product_id: ids, ...place, request_key: requestKey() }, retry: { label: 'Remove from your cart', kind: 'cart' } })),
     returnEmpties: (deposit_id, cases) =>
-      void sendCart(calls.returnEmpty, { body: { deposit_id, cases, ...place, request_key: requestKey() }, retry: true }).then(run),
+      void sendCart(calls.returnEmpty, { body: { deposit_id, cases, ...place, request_key: requestKey() }, retry: { label: 'Change the empties you return', kind: 'cart' } }).then(run),
   };
 }
 

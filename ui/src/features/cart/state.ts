@@ -3,7 +3,8 @@
 // page's react-query cache, so each server render has its own and nothing leaks between shoppers),
 // read by the header, the drawer, the gates and the cart page. Add to Cart and the other cart
 // calls go through here too. The cart's query itself is beside it (queries.ts).
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Answer, Write } from '../../api/waiting';
 import { useCallback, useEffect, useState } from 'react';
 import { ADDED_TO_CART, calls, type CartAnswer, type DisabledProduct, type Pack } from '../../api/contract.gen';
 import { send, type SendOptions, type Sent } from '../../api/send';
@@ -72,6 +73,16 @@ export function useSetCart(): (answer: CartAnswer, opts?: { message?: string | n
   );
 }
 
+/**
+ * The answer of a cart change a page before this one made and this page sent (api/waiting.ts):
+ * it is the cart now.
+ */
+export function cartAnswered(client: QueryClient, _write: Write, answer: Answer): void {
+  const body = answer.body as CartAnswer | null;
+  if (!body || !Array.isArray(body.shopping_cart)) return;
+  client.setQueryData<LatestCart>(LATEST_KEY, (old = NONE) => ({ ...old, answer: body, message: null }));
+}
+
 /** Makes the header count the cart as last seen (the offline page's), until an answer comes. */
 export function useShowLastSeen(): (count: number) => void {
   const client = useQueryClient();
@@ -132,6 +143,8 @@ export interface CartRefusal {
 
 export interface AddRequest {
   product_id: number;
+  /** The product's name, for the add while it waits to be sent. */
+  name: string;
   quantity: number;
   pack?: Pack;
   place: CartPlace;
@@ -151,7 +164,7 @@ export function useAddToCart(fallback = ADD_FAILED) {
       setBusy(true);
       // Its own key: sent again on a failing link, the units are added once.
       const body = { product_id: r.product_id, quantity: r.quantity, ...(r.pack ? { pack: r.pack } : {}), ...placeBody(r.place), request_key: requestKey() };
-      void sendCart(calls.addToCart, { body, retry: true }).then((sent) => {
+      void sendCart(calls.addToCart, { body, retry: { label: `Add to cart: ${r.name}`, kind: 'cart' } }).then((sent) => {
         setBusy(false);
         if (sent.ok) set(sent.data, { message: ADDED_TO_CART, open: true });
         else

@@ -18,7 +18,7 @@ function CardAdd({ product }: { product: Product }) {
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (barangay === null) open('location');
-    else cart.add({ product_id: product.id, quantity, place: { barangay, fulfillment: gate.fulfillmentId, street_id: gate.streetId } });
+    else cart.add({ product_id: product.id, name: product.product_name, quantity, place: { barangay, fulfillment: gate.fulfillmentId, street_id: gate.streetId } });
   };
   if (!product.orderable || barangay === null) return null;
   return (

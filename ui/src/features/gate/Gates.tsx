@@ -97,7 +97,7 @@ function ResetQuestion({ chosen, cart, onNo }: { chosen: PackagingView; cart: Ca
     setBusy(true);
     if (ids.length > 0) {
       const body = { product_id: ids, ...(cart ? { barangay: cart.barangay_id } : {}), request_key: requestKey() };
-      const sent = await sendCart(calls.removeFromCart, { body, retry: true });
+      const sent = await sendCart(calls.removeFromCart, { body, retry: { label: 'Empty your cart for another category', kind: 'cart' } });
       if (!sent.ok && sent.status !== 404) {
         setBusy(false);
         setFailed(sent.message);

@@ -52,7 +52,7 @@ function useGoToCaseForm(c: CartCase, barangay: number) {
     const target = typeof choice === 'number' ? { case_id: choice } : { name };
     // Its own key: sent again on a failing link, the case is saved once.
     const body = { ...target, cart_items: c.items.map((i) => i.id), barangay, request_key: requestKey() };
-    const sent = await send(calls.createGotoCase, { body, retry: true });
+    const sent = await send(calls.createGotoCase, { body, retry: { label: 'Save a Go-to Case', kind: 'goto-cases' } });
     inFlight.current = false;
     setBusy(false);
     if (sent.ok) {

@@ -43,6 +43,7 @@ function AddToCartForm({ p, options, chosen, onPack }: { p: ProductView; options
     const pack = fields.get('pack');
     cart.add({
       product_id: p.id,
+      name: p.product_name,
       quantity: Math.max(1, parseQuantity(String(fields.get('quantity') ?? '1')) ?? 1),
       pack: pack === 'case' || pack === 'unit' ? pack : undefined,
       place: { barangay, fulfillment: gate.fulfillmentId, street_id: gate.streetId },

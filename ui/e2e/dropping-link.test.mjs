@@ -1,0 +1,172 @@
+// A shopper with a cart on a dropping link (docs/shopping.md, "On a slow or dropping link"), in
+// Debian's Chromium on the emulated 2G link (800 ms round trips, 250 kbit/s, the CPU 4x slower),
+// with JavaScript, as a guest and as a member: they add a case online, open three more product
+// pages, lose the link; each of those pages opens as itself; they add a product offline, open the
+// cart's address (the offline page) and another product and see the add waiting on each; the link
+// returns while they are on another page, and the cart holds both products exactly once. Then the
+// same with the tab closed before the link returns and a new one opened.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from './browser.mjs';
+
+useStoreAndBrowser();
+
+const MAKATI_BARANGAY = 1380300002;
+const PASSWORD = 'Pale-Pilsen-Friday-88';
+const SLOW = { offline: false, latency: 800, downloadThroughput: 250_000 / 8, uploadThroughput: 250_000 / 8 };
+const PRODUCTS = ['tala-light-330ml', 'bangkal-ipa-330ml', 'amihan-wheat-330ml'];
+
+/** The DevTools sessions of the pages on the emulated link, and whether the link is down. */
+const link = { sessions: [], offline: false };
+
+/** A new page of `context` on the emulated 2G link, its errors collected in `problems`. */
+async function slowPage(context, problems) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => (globalThis.logs ??= []).push(`${m.type()}: ${m.text()}`));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { ...SLOW, offline: link.offline });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  link.sessions.push(cdp);
+  return page;
+}
+
+/**
+ * Drops or brings back the link: Playwright's own (the service worker's fetches too) and each
+ * page's emulated link (a page's DevTools conditions are its own session's: both say so).
+ */
+async function setOffline(context, offline) {
+  link.offline = offline;
+  await context.setOffline(offline);
+  for (const cdp of link.sessions) await cdp.send('Network.emulateNetworkConditions', { ...SLOW, offline }).catch(() => {});
+}
+
+const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 60_000 });
+
+/** The cart as the store holds it now: each product's slug and quantity. */
+async function cartOf(context) {
+  const res = await context.request.get(`${store.base}/api/v1/cart/${MAKATI_BARANGAY}`);
+  assert.equal(res.status(), 200, await res.text());
+  const cart = await res.json();
+  return Object.fromEntries(cart.shopping_cart.flatMap((c) => c.items.map((i) => [i.slug, i.quantity])));
+}
+
+/** A member made through the API and the mailed link, logged in in `context`. */
+async function member(context, n) {
+  const who = { first_name: 'Lito', last_name: `Signal${n}`, email: `signal${n}@example.ph`, mobile: `0917123090${n}`, birth_date: '1985-02-03', password: PASSWORD, accept_terms: true };
+  const json = (body, extra = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
+  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(who));
+  assert.equal(pre.status, 200, await pre.text());
+  const token = new URL(await store.mailedLink(who.email, '/registration\\?token=')).searchParams.get('token');
+  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: PASSWORD }, { 'registration-token': token }));
+  assert.equal(reg.status, 200, await reg.text());
+  const login = await context.request.post(`${store.base}/api/v1/login`, { headers: { Origin: store.base }, data: { login: who.email, password: PASSWORD } });
+  assert.equal(login.status(), 200, await login.text());
+}
+
+/** Adds the product of the page open to the cart (its first pack, quantity 1). */
+async function addHere(page) {
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+}
+
+/**
+ * The journey up to the add made offline: a case added online, three product pages opened, the
+ * link lost; each page opens as itself; Tala Light added offline and shown waiting.
+ */
+async function addOffline(context, page) {
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { timeout: 60_000 });
+  await hydrated(page);
+  await controlled(page);
+  await page.getByLabel(/Case of 24/).check();
+  await addHere(page);
+  await page.locator('details.cart-drawer').getByText('You successfully added this product to the cart.').waitFor({ timeout: 30_000 });
+  for (const slug of PRODUCTS) {
+    await page.goto(`${store.base}/single-product/${slug}`, { timeout: 60_000 });
+    await hydrated(page);
+  }
+  await page.waitForFunction(
+    async (slugs) => {
+      const kept = (await (await caches.open('tala-pages')).keys()).map((r) => r.url);
+      return slugs.every((s) => kept.some((u) => u.endsWith(`/single-product/${s}`)));
+    },
+    PRODUCTS,
+    { timeout: 30_000 },
+  );
+
+  await setOffline(context, true);
+  for (const slug of PRODUCTS) {
+    await page.goto(`${store.base}/single-product/${slug}`);
+    await page.getByRole('button', { name: 'Add to Cart' }).waitFor();
+    assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0, `${slug} opens as itself`);
+    await hydrated(page);
+  }
+  await page.goto(`${store.base}/single-product/tala-light-330ml`);
+  await hydrated(page);
+  await addHere(page);
+  await waitingShown(page);
+}
+
+/** The page shows the add waiting: in the bar, and in the header's count ("1+1"). */
+async function waitingShown(page) {
+  const bar = page.locator('[popover][data-waiting]');
+  await bar.getByText('Add to cart: Tala Light 330 ml').waitFor({ timeout: 30_000 }).catch(async (e) => {
+    if (process.env.TELL) console.error(await page.evaluate(() => [...document.querySelectorAll('[popover], .cart-count, [role=status]')].map((e) => e.outerHTML).join('\n')), (globalThis.logs ?? []).join('\n'));
+    throw e;
+  });
+  assert.match(await bar.innerText(), /Waiting to be sent:/);
+  await page.waitForFunction(() => document.querySelector('.cart-count')?.textContent?.endsWith('+1'), null, { timeout: 30_000 });
+  assert.match(await page.locator('.cart-link').getAttribute('aria-label'), /1 change waiting to be sent/);
+}
+
+async function journey(who) {
+  link.sessions = [];
+  link.offline = false;
+  const context = await newContext(MAKATI_SHOPPER);
+  if (who === 'member') await member(context, 1);
+  const problems = [];
+  const page = await slowPage(context, problems);
+  await addOffline(context, page);
+  // The cart's address while offline: the offline page, with the add waiting.
+  await page.goto(`${store.base}/cart`);
+  await page.getByRole('heading', { level: 1, name: 'You are offline' }).waitFor();
+  await hydrated(page);
+  await waitingShown(page);
+  // Another product page: the add still waiting there; the link returns while the shopper is on it.
+  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
+  await hydrated(page);
+  await waitingShown(page);
+  await setOffline(context, false);
+  await page.waitForFunction(() => document.querySelector('.cart-count')?.textContent === '2', null, { timeout: 60_000 });
+  assert.equal(await page.locator('[popover][data-waiting]').count(), 0, 'nothing waits any more');
+  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 1 });
+  // A later page sends nothing again.
+  await page.goto(`${store.base}/single-product/amihan-wheat-330ml`);
+  await hydrated(page);
+  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 1 });
+  assert.deepEqual(problems, []);
+  await context.close();
+}
+
+test('a guest on a dropping link: the pages opened still open, and the add made offline is sent once from another page', () => journey('guest'));
+
+test('a member on a dropping link: the same', () => journey('member'));
+
+test('the add made offline outlives its tab: a tab opened before the link returns sends it once', async () => {
+  link.sessions = [];
+  link.offline = false;
+  const context = await newContext(MAKATI_SHOPPER);
+  const problems = [];
+  const page = await slowPage(context, problems);
+  await addOffline(context, page);
+  await page.close();
+  const again = await slowPage(context, problems);
+  await again.goto(`${store.base}/single-product/amihan-wheat-330ml`);
+  await hydrated(again);
+  await waitingShown(again);
+  await setOffline(context, false);
+  await again.waitForFunction(() => document.querySelector('.cart-count')?.textContent === '2', null, { timeout: 60_000 });
+  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 1 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
