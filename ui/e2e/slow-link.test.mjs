@@ -1,6 +1,6 @@
 // Shopping on a slow link that drops (Chromium's own network throttling through DevTools: 800 ms
 // round trips, 250 kbit/s each way). Writes whose answers are lost are sent again with the same
-// key (api/outbox.ts) and made once; a shopper who loses the connection mid-journey sees the
+// key (api/waiting.ts for the cart, api/outbox.ts for Submit Order) and made once; a shopper who loses the connection mid-journey sees the
 // offline page with the cart, comes back and places exactly one order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -81,11 +81,11 @@ test('on a slow link, an add and Submit Order whose answers were lost are sent a
   });
   await page.getByLabel(/Case of 24/).check();
   await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await page.getByRole('status').filter({ hasText: /^Sending… / }).waitFor();
+  await page.getByRole('status').filter({ hasText: /^Waiting to be sent: Add to cart: Tala Pale Pilsen 320 ml\. / }).waitFor();
   await page.locator('details.cart-drawer').getByText('You successfully added this product to the cart.').waitFor(SLOW_PAGE);
   assert.equal(lost, 1);
   assert.deepEqual(await cartUnits(page), { 'Tala Pale Pilsen 320 ml': 24 }, 'added once');
-  assert.equal(await page.getByRole('status').filter({ hasText: 'Sending' }).count(), 0, 'the bar is gone');
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Waiting to be sent' }).count(), 0, 'the bar is gone');
 
   // Submit Order into a dead link: sent again, then "Not sent" with Retry; back online, the
   // first order that reaches the store loses its answer too; the shopper lands on one order.
@@ -127,9 +127,10 @@ test('Give up ends the wait: the change was not made and the page says so', asyn
   await hydrated(page);
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Add to Cart' }).click();
-  const notSent = page.getByRole('status').filter({ hasText: /^Not sent — / });
-  await notSent.waitFor(SLOW_PAGE);
-  await page.getByRole('button', { name: 'Give up' }).click();
+  // Offline: it waits, kept, to be sent when the link is back; the shopper gives it up.
+  const waiting = page.getByRole('status').filter({ hasText: /^Waiting to be sent: Add to cart: Tala Pale Pilsen 320 ml\. / });
+  await waiting.waitFor(SLOW_PAGE);
+  await page.getByRole('button', { name: 'Give up: Add to cart: Tala Pale Pilsen 320 ml' }).click();
   // The add answers as a lost connection: the Error modal says what to do.
   await page.getByRole('dialog').getByText('We could not reach the store, so we cannot tell whether this product was added. Check your cart before you add it again.').waitFor();
   await context.setOffline(false);
