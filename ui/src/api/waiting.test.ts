@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { QueryClient } from '@tanstack/react-query';
-import { giveUp, retryDelay, sendWrite, startWaiting, WRITE_KEY, type Answer, type Write } from './waiting';
+import { dismissRefused, giveUp, refusals, retryDelay, sendWrite, startWaiting, WRITE_KEY, type Answer, type Write } from './waiting';
 import { send } from './send';
 import { requestKey } from './outbox';
 import type { Call } from './contract.gen';
@@ -86,6 +86,27 @@ test('a write a page before left waiting is sent by this page, its answer handed
   assert.equal(answered.length, 1);
   assert.equal(answered[0].write.id, 'k1');
   assert.deepEqual(answered[0].answer.body, { item_count: 2 });
+});
+
+test('a write a page before left that the store refuses when it arrives is shown in the store\'s words', async () => {
+  answered.length = 0;
+  answers = [json(422, { message: 'Tala Light 330 ml is sold out.' })];
+  client.getMutationCache().build(client, { mutationKey: WRITE_KEY }, {
+    context: undefined,
+    data: undefined,
+    error: null,
+    failureCount: 0,
+    failureReason: null,
+    isPaused: true,
+    status: 'pending',
+    variables: write('late', 'Add to cart: Tala Light 330 ml'),
+    submittedAt: Date.now(),
+  });
+  await client.resumePausedMutations();
+  assert.deepEqual(answered, [], 'not the cart');
+  assert.deepEqual(refusals(), [{ id: 'late', label: 'Add to cart: Tala Light 330 ml', message: 'Tala Light 330 ml is sold out.' }]);
+  dismissRefused('late');
+  assert.deepEqual(refusals(), []);
 });
 
 test('send with retry sends the same body, keyed by its request key, until answered', async () => {

@@ -235,9 +235,14 @@ export function useRefused(): Refused[] {
       refusedListeners.add(l);
       return () => refusedListeners.delete(l);
     },
-    () => refused,
+    refusals,
     () => NONE,
   );
+}
+
+/** The refusals shown now (the same array while they are the same). */
+export function refusals(): Refused[] {
+  return refused;
 }
 const NONE: Refused[] = [];
 
