@@ -3,8 +3,9 @@
 // with JavaScript, as a guest and as a member: they add a case online, open three more product
 // pages, lose the link; each of those pages opens as itself; they add a product offline, open the
 // cart's address (the offline page) and another product and see the add waiting on each; the link
-// returns while they are on another page, and the cart holds both products exactly once. Then the
-// same with the tab closed before the link returns and a new one opened.
+// returns while they are on another page, and the cart holds both products exactly once; the guest's
+// Submit Order places one order. Then the same with the tab closed before the link returns and a
+// new one opened.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from './browser.mjs';
@@ -65,14 +66,14 @@ async function member(context, n) {
   assert.equal(login.status(), 200, await login.text());
 }
 
-/** Adds the product of the page open to the cart (its first pack, quantity 1). */
+/** Presses the Add to Cart of the product page open. */
 async function addHere(page) {
   await page.getByRole('button', { name: 'Add to Cart' }).click();
 }
 
 /**
  * The journey up to the add made offline: a case added online, three product pages opened, the
- * link lost; each page opens as itself; Tala Light added offline and shown waiting.
+ * link lost; each page opens as itself; a case of Tala Light added offline and shown waiting.
  */
 async function addOffline(context, page) {
   await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { timeout: 60_000 });
@@ -103,6 +104,7 @@ async function addOffline(context, page) {
   }
   await page.goto(`${store.base}/single-product/tala-light-330ml`);
   await hydrated(page);
+  await page.getByLabel(/Case of 24/).check();
   await addHere(page);
   await waitingShown(page);
 }
@@ -139,11 +141,30 @@ async function journey(who) {
   await setOffline(context, false);
   await page.waitForFunction(() => document.querySelector('.cart-count')?.textContent === '2', null, { timeout: 60_000 });
   assert.equal(await page.locator('[popover][data-waiting]').count(), 0, 'nothing waits any more');
-  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 1 });
+  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 24 });
   // A later page sends nothing again.
   await page.goto(`${store.base}/single-product/amihan-wheat-330ml`);
   await hydrated(page);
-  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 1 });
+  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 24 });
+  if (who === 'guest') {
+    // Submit Order places one order, of both.
+    const email = 'dropping-link@example.com';
+    await page.goto(`${store.base}/checkout`, { timeout: 60_000 });
+    await hydrated(page);
+    await page.getByLabel('Contact name').fill('Ana Santos');
+    await page.getByLabel('Mobile number').fill('09171234567');
+    await page.getByLabel('Email address').fill(email);
+    const house = page.getByLabel('House or unit number, building and street');
+    if (!(await house.inputValue())) await house.fill('Unit 5B, 12 Jupiter St.');
+    await page.getByRole('button', { name: 'Submit Order' }).click({ timeout: 20_000 }).catch(async (e) => {
+      if (process.env.TELL) console.error(await page.locator('main').innerText());
+      throw e;
+    });
+    await page.waitForURL(/\/active-order\/\d+/, { timeout: 60_000 });
+    await page.getByRole('heading', { level: 1, name: /^Order TB-\d{6}$/ }).waitFor({ timeout: 60_000 });
+    const orders = store.command(['orders', 'list']).split('\n').filter((line) => line.includes(email));
+    assert.equal(orders.length, 1, 'one order');
+  }
   assert.deepEqual(problems, []);
   await context.close();
 }
@@ -166,7 +187,7 @@ test('the add made offline outlives its tab: a tab opened before the link return
   await waitingShown(again);
   await setOffline(context, false);
   await again.waitForFunction(() => document.querySelector('.cart-count')?.textContent === '2', null, { timeout: 60_000 });
-  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 1 });
+  assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 24 });
   assert.deepEqual(problems, []);
   await context.close();
 });
