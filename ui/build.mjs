@@ -385,17 +385,20 @@ await writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null,
 
 // The service worker (src/features/offline/worker.ts) at the site's root, /sw.js, with this
 // build's version and what it fetches when installed: the entry, the stylesheets and the chunks
-// of the pages a shopper opens first and of the offline page, and the store of the writes waiting
-// (src/api/waiting-store.ts: a page opened offline must find it to send what a page before left).
+// of the pages a shopper opens first and of the offline page, and the machinery and store of the
+// writes waiting (src/api/waiting-run.ts, waiting-store.ts: a page opened offline must find them
+// to send what a page before left).
 // Beside it the web app manifest. Both are served from dist/root, asked again each time (never
 // kept as the hashed files are).
-const waitingStore = outputOf['page:src/api/waiting-store.ts'];
-if (!waitingStore) throw new Error('the store of the waiting writes is no chunk of the client');
+const waiting = ['page:src/api/waiting-run.ts', 'page:src/api/waiting-store.ts'].map((source) => {
+  if (!outputOf[source]) throw new Error(`${source} is no chunk of the client`);
+  return outputOf[source];
+});
 const precache = [
   ...new Set([manifest['client.js'], manifest['styles.css'], manifest['accounts.css'], ...FIRST_PAGES.flatMap((name) => {
     if (!manifest.chunks[name]) throw new Error(`the service worker's first pages: no route ${name}`);
     return manifest.chunks[name];
-  }), ...[...withImports(waitingStore)].map(url)]),
+  }), ...waiting.flatMap((out) => [...withImports(out)].map(url))]),
 ];
 for (const url of precache) if (!url) throw new Error('the service worker would fetch a file the build did not make');
 const version = createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12);

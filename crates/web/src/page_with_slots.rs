@@ -433,7 +433,8 @@ impl Page {
     /// shopper's browser and its service worker (private, no-cache), with a validator made of the
     /// page and the parts filled in (answered 304 while both are the same), and names the session
     /// it was filled for ([`SESSION_HEADER`]), so that the worker keeps a shopper's pages only
-    /// while that shopper is the one at the browser (docs/shopping.md, "A slow or dropping link").
+    /// while that shopper is the one at the browser (docs/shopping.md, "On a slow or dropping
+    /// link").
     pub fn respond_filled(&self, req: &HttpRequest, fill: &Fill) -> HttpResponse {
         let Some(slots) = &self.slots else {
             return self.answer.respond(req);

@@ -1,6 +1,49 @@
-// The names the waiting writes are kept by (waiting.ts and the store it loads, waiting-store.ts).
+// The names and shapes of the writes that outlive their page (waiting.ts, and the files it loads
+// when it needs them: waiting-run.ts, waiting-store.ts).
+
+import type { QueryClient } from '@tanstack/react-query';
 
 /** The mutations' key of a write that outlives its page. */
 export const WRITE_KEY = ['write'];
 /** Set in localStorage while writes are kept in IndexedDB, so that a page loads the store only when it must. */
 export const WAITING_FLAG = 'tala:waiting';
+
+/** A write as it is kept: what is sent, and what the shopper sees of it while it waits. */
+export interface Write {
+  /** Its own id (the request key when it has one). */
+  id: string;
+  url: string;
+  method: string;
+  body?: unknown;
+  /** What the shopper sees waiting: "Add Tala Light 330 ml". */
+  label: string;
+  /** The feature whose answer it is (`startWaiting`'s `answered`). */
+  kind: string;
+  /** When it was made (milliseconds since the epoch). */
+  madeAt: number;
+}
+
+/** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */
+export interface Answer {
+  status: number;
+  token: string | null;
+  body: unknown;
+}
+
+/** A write waiting, as the page shows it. */
+export interface Waiting extends Write {
+  /** Tries that found no answer. */
+  failures: number;
+  /** Waiting for the browser to be online. */
+  paused: boolean;
+}
+
+/** A write that arrived after its page had gone and was refused: what it was and why. */
+export interface Refused {
+  id: string;
+  label: string;
+  message: string;
+}
+
+/** What hands the answer of a write its own page no longer waits for to the feature that made it. */
+export type Answered = Record<string, (client: QueryClient, write: Write, answer: Answer) => void>;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { QueryClient } from '@tanstack/react-query';
-import { dismissRefused, giveUp, refusals, retryDelay, sendWrite, startWaiting, WRITE_KEY, type Answer, type Write } from './waiting';
+import { dismissRefused, giveUp, refusals, sendWrite, startWaiting, WRITE_KEY, type Answer, type Write } from './waiting';
+import { retryDelay } from './waiting-run';
 import { send } from './send';
 import { requestKey } from './outbox';
 import type { Call } from './contract.gen';

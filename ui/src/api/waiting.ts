@@ -11,35 +11,16 @@
 // made them (`startWaiting`'s `answered`: a cart's answer becomes the page's cart); a refusal (the
 // product sold out, the cart changed) is shown with the store's own message (`useRefused`), never
 // dropped in silence. The page that made a write gets its answer itself (`sendWrite`).
+//
+// This file is what every page holds (the hooks the header and the bar read); the machinery
+// (waiting-run.ts) is loaded once the page has loaded, before if a page before left writes waiting.
 
-import { onlineManager, useMutationState, type Mutation, type QueryClient } from '@tanstack/react-query';
+import { useMutationState, type QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { calls } from './contract.gen';
-import { WAITING_FLAG, WRITE_KEY } from './waiting-names';
+import { WAITING_FLAG, WRITE_KEY, type Answer, type Answered, type Refused, type Write } from './waiting-names';
 
 export { WRITE_KEY };
-
-/** A write as it is kept: what is sent, and what the shopper sees of it while it waits. */
-export interface Write {
-  /** Its own id (the request key when it has one). */
-  id: string;
-  url: string;
-  method: string;
-  body?: unknown;
-  /** What the shopper sees waiting: "Add Tala Light 330 ml". */
-  label: string;
-  /** The feature whose answer it is (`startWaiting`'s `answered`). */
-  kind: string;
-  /** When it was made (milliseconds since the epoch). */
-  madeAt: number;
-}
-
-/** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */
-export interface Answer {
-  status: number;
-  token: string | null;
-  body: unknown;
-}
+export type { Answer, Answered, Refused, Write };
 
 /** A write waiting, as the page shows it. */
 export interface Waiting extends Write {
@@ -49,175 +30,57 @@ export interface Waiting extends Write {
   paused: boolean;
 }
 
-/** A write that arrived after its page had gone and was refused: what it was and why. */
-export interface Refused {
-  id: string;
-  label: string;
-  message: string;
-}
+let started: { client: QueryClient; answered: Answered; delay?: (tries: number) => number } | null = null;
+let running: Promise<typeof import('./waiting-run')> | null = null;
 
-/** The answers that mean "not done, try again": a busy or unreachable store behind a proxy. */
-const TRY_AGAIN = new Set([502, 503, 504]);
-const TIMEOUT_MS = 20_000;
-/** The waits between tries: 1, 2, 4, then 8 seconds. */
-export const retryDelay = (tries: number) => Math.min(1000 * 2 ** tries, 8000);
-
-/** No answer, or "try again": sent again. */
-export class NoAnswer extends Error {}
-/** The shopper gave the write up. */
-class GivenUp extends Error {}
-
-let client: QueryClient | null = null;
-const trying = new Map<string, AbortController>();
-const givenUp = new Set<string>();
-/** The writes this page made and waits for (their answers are its own). */
-const awaited = new Map<string, (answer: Answer | null) => void>();
-let answeredBy: Record<string, (client: QueryClient, write: Write, answer: Answer) => void> = {};
-
-async function read(write: Write, signal: AbortSignal): Promise<Answer> {
-  const res = await fetch(write.url, {
-    method: write.method,
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json', ...(write.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: write.body === undefined ? undefined : JSON.stringify(write.body),
-    signal,
+/** The machinery, loaded and started once. */
+function run(): Promise<typeof import('./waiting-run')> {
+  const s = started;
+  if (!s) return import('./waiting-run');
+  running ??= import('./waiting-run').then((m) => {
+    m.start(s.client, s.answered, refuse, s.delay);
+    return m;
   });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON: a proxy's page */
-  }
-  return { status: res.status, token: res.headers.get('access-token'), body };
-}
-
-/** One try: the answer; `NoAnswer` when none came in time or the store said to try again. */
-export async function attempt(write: Write): Promise<Answer> {
-  if (givenUp.has(write.id)) throw new GivenUp();
-  const ctl = new AbortController();
-  trying.set(write.id, ctl);
-  const timer = setTimeout(() => ctl.abort(), TIMEOUT_MS);
-  try {
-    let answer = await read(write, ctl.signal);
-    // A 401 that brings a new token (the server set it as the session cookie): once more. A cart
-    // change made before the browser had a session (a guest's first add, offline): a guest's
-    // session first, as the page does (`sendCart`).
-    if (answer.status === 401 && answer.token) answer = await read(write, ctl.signal);
-    else if (answer.status === 401 && write.kind === 'cart') {
-      const token = await read({ ...write, url: calls.guestToken.key, method: calls.guestToken.method, body: {} }, ctl.signal);
-      if (token.status >= 200 && token.status < 300) answer = await read(write, ctl.signal);
-    }
-    if (TRY_AGAIN.has(answer.status)) throw new NoAnswer();
-    return answer;
-  } catch (e) {
-    if (givenUp.has(write.id)) throw new GivenUp();
-    throw e instanceof NoAnswer ? e : new NoAnswer();
-  } finally {
-    clearTimeout(timer);
-    trying.delete(write.id);
-  }
-}
-
-let kept: Promise<void> | null = null;
-
-/** Keeps the waiting writes in IndexedDB from now on, and sends those a page before left. */
-function keep(): Promise<void> {
-  const c = client;
-  if (!c) return Promise.resolve();
-  kept ??= import('./waiting-store').then((m) => m.keepWaiting(c)).catch((error: unknown) => console.warn('waiting writes are kept on this page only:', error));
-  return kept;
-}
-
-const refusedListeners = new Set<() => void>();
-let refused: Refused[] = [];
-
-function refuse(r: Refused): void {
-  refused = [...refused, r];
-  for (const l of refusedListeners) l();
+  return running;
 }
 
 /**
- * Starts the writes' machinery in the browser: the mutations' defaults, the browser's own word on
- * being online, the answers of writes made by a page before this one (`answered`, by their kind),
- * and the writes such a page left waiting.
+ * Starts the writes' machinery in the browser: at once when a page before left writes waiting,
+ * else once the page has loaded and the browser is idle (a write made before loads it then).
+ * `delay`: the waits between tries (tests make them 0).
  */
-export function startWaiting(c: QueryClient, answered: typeof answeredBy, delay: (tries: number) => number = retryDelay): void {
-  client = c;
-  answeredBy = answered;
-  if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
-  c.setMutationDefaults(WRITE_KEY, {
-    mutationFn: (write: Write) => attempt(write),
-    retry: (_tries, error) => error instanceof NoAnswer,
-    retryDelay: delay,
-    networkMode: 'online',
-    scope: { id: 'writes' },
-  });
-  c.getMutationCache().subscribe((event) => {
-    if (event.type !== 'updated' || event.action.type !== 'success') return;
-    const write = event.mutation.state.variables as Write;
-    // A page's own write is answered to that page.
-    if (awaited.has(write.id)) return;
-    const answer = event.action.data as Answer;
-    if (answer.status >= 200 && answer.status < 300) answeredBy[write.kind]?.(c, write, answer);
-    else refuse({ id: write.id, label: write.label, message: messageOf(answer) });
-  });
+export function startWaiting(client: QueryClient, answered: Answered, delay?: (tries: number) => number): void {
+  started = { client, answered, delay };
+  const load = () => void run().catch((error: unknown) => console.warn('writes are not kept past this page:', error));
   let flagged = false;
   try {
     flagged = localStorage.getItem(WAITING_FLAG) !== null;
   } catch {
     /* storage refused: nothing was kept */
   }
-  if (flagged) void keep();
-}
-
-function messageOf(answer: Answer): string {
-  const body = answer.body as { message?: string; error?: string } | null;
-  return body?.message || body?.error || 'The store could not take this change.';
+  if (flagged || typeof window === 'undefined') return load();
+  const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(load) : setTimeout(load, 500));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
 }
 
 /**
  * Sends a write and waits for its answer: tried again on a failing link as above, kept in
- * IndexedDB meanwhile; null when the shopper gave it up. Without the machinery (a test in node)
- * it is tried once.
+ * IndexedDB meanwhile; null when the shopper gave it up. Without the machinery started (a test
+ * in node) it is tried once.
  */
 export async function sendWrite(write: Write): Promise<Answer | null> {
-  const c = client;
-  if (!c) return attempt(write).catch(() => null);
-  const given = new Promise<null>((resolve) => awaited.set(write.id, () => resolve(null)));
-  void keep();
-  try {
-    const mutation = c.getMutationCache().build(c, { mutationKey: WRITE_KEY });
-    return await Promise.race([(mutation.execute(write) as Promise<Answer>).catch(() => null), given]);
-  } finally {
-    awaited.delete(write.id);
-  }
-}
-
-function mutationOf(id: string): Mutation | undefined {
-  return client
-    ?.getMutationCache()
-    .findAll({ mutationKey: WRITE_KEY })
-    .find((m) => (m.state.variables as Write | undefined)?.id === id);
+  return (await run()).sendWrite(write);
 }
 
 /** Stops sending a write: the page that made it is told it was not sent. */
 export function giveUp(id: string): void {
-  givenUp.add(id);
-  trying.get(id)?.abort();
-  awaited.get(id)?.(null);
-  const mutation = mutationOf(id);
-  if (mutation && client) {
-    client.getMutationCache().remove(mutation);
-    // The next in line goes (it waited behind this one).
-    void client.getMutationCache().resumePausedMutations();
-  }
+  void run().then((m) => m.giveUp(id));
 }
 
-/** Sends the waiting writes now (Retry): each waits no longer. */
+/** Sends the waiting writes now (Send now): each waits no longer. */
 export function sendNow(): void {
-  onlineManager.setOnline(true);
-  void client?.getMutationCache().resumePausedMutations();
+  void run().then((m) => m.sendNow());
 }
 
 /** The writes waiting, oldest first: those that failed a try, wait to be online, or came from a page before. */
@@ -226,6 +89,20 @@ export function useWaiting(): Waiting[] {
     filters: { mutationKey: WRITE_KEY, status: 'pending' },
     select: (m) => ({ ...(m.state.variables as Write), failures: m.state.failureCount, paused: m.state.isPaused }),
   }).filter((w) => w.failures > 0 || w.paused);
+}
+
+const refusedListeners = new Set<() => void>();
+let refused: Refused[] = [];
+const NONE: Refused[] = [];
+
+function refuse(r: Refused): void {
+  refused = [...refused, r];
+  for (const l of refusedListeners) l();
+}
+
+/** The refusals shown now (the same array while they are the same). */
+export function refusals(): Refused[] {
+  return refused;
 }
 
 /** The refusals of writes that arrived after their page had gone, until dismissed. */
@@ -239,12 +116,6 @@ export function useRefused(): Refused[] {
     () => NONE,
   );
 }
-
-/** The refusals shown now (the same array while they are the same). */
-export function refusals(): Refused[] {
-  return refused;
-}
-const NONE: Refused[] = [];
 
 export function dismissRefused(id: string): void {
   refused = refused.filter((r) => r.id !== id);
