@@ -17,7 +17,7 @@ const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
 // Writes a page before left waiting are sent from here; their answers go to their feature.
-startWaiting(client, { cart: cartAnswered });
+startWaiting(client, { cart: cartAnswered }, input.csrf ?? '');
 startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean(input.member));
 
 const { state: _state, gate, ssr, ...page } = input;

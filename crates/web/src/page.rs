@@ -754,14 +754,14 @@ fn respond(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     )];
-    // A page with forms carries its session's CSRF token, a page with data of one shopper (an
-    // account page, a guest's order by its link's key) that shopper's name and address: caches
-    // keep none of them, the browser's own included. Browsers keep other pages but ask again each
-    // time (304 while the same); a member's shop page, filled with their name and cart, is theirs
-    // alone (`Vary: Cookie`) and names the session it was filled for
-    // (`page_with_slots::Page::respond_filled`), so their browser's worker keeps it only while
-    // they are signed in.
-    if forms || private {
+    // A page with forms carries its session's CSRF token, a member's page their details, a page
+    // with data of one shopper (a guest's order by its link's key) that shopper's name and
+    // address: caches keep none of them, the browser's own included. A member's session ends by
+    // itself (an hour idle) without the browser's worker hearing of it, so a kept copy could show
+    // their name to the next person at the phone before the store is asked. Browsers keep other
+    // pages but ask again each time (304 while the same), a guest's shop page too
+    // (`page_with_slots::Page::respond_filled`).
+    if forms || private || !input["member"].is_null() {
         headers.extend(
             framework::request::PRIVATE
                 .map(|(name, value)| (name, HeaderValue::from_static(value))),

@@ -21,6 +21,11 @@ export interface Write {
   kind: string;
   /** When it was made (milliseconds since the epoch). */
   madeAt: number;
+  /**
+   * The session it was made in: its page's CSRF token ('' without a session). A page of another
+   * session never sends it (the next person at the phone), and never shows it.
+   */
+  session?: string;
 }
 
 /** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */

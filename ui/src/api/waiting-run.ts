@@ -45,6 +45,9 @@ async function read(write: Write, signal: AbortSignal): Promise<Answer> {
 /** One try: the answer; `NoAnswer` when none came in time or the store said to try again. */
 export async function attempt(write: Write): Promise<Answer> {
   if (givenUp.has(write.id)) throw new GivenUp();
+  // A page that knows no session (the offline page, made for nobody) holds a session's writes and
+  // shows them; a page of their session sends them.
+  if (write.session && !pageSession) throw new NoAnswer();
   const ctl = new AbortController();
   trying.set(write.id, ctl);
   const timer = setTimeout(() => ctl.abort(), TIMEOUT_MS);
@@ -70,12 +73,19 @@ export async function attempt(write: Write): Promise<Answer> {
 }
 
 let kept: Promise<void> | null = null;
+/** The session of this page (its CSRF token): only its own writes are sent from it. */
+let pageSession = '';
 
 /** Keeps the waiting writes in IndexedDB from now on, and sends those a page before left. */
 function keep(): Promise<void> {
   const c = client;
   if (!c) return Promise.resolve();
-  kept ??= import('./waiting-store').then((m) => m.keepWaiting(c)).catch((error: unknown) => console.warn('waiting writes are kept on this page only:', error));
+  kept ??= import('./waiting-store')
+    .then((m) => m.keepWaiting(c, pageSession))
+    .catch((error: unknown) => {
+      kept = null;
+      console.warn('waiting writes are kept on this page only:', error);
+    });
   return kept;
 }
 
@@ -89,8 +99,9 @@ function messageOf(answer: Answer): string {
  * answers of writes made by a page before this one (`answered`, by their kind; a refusal to
  * `refuse`), and the writes such a page left waiting.
  */
-export function start(c: QueryClient, answered: Answered, refuse: (r: Refused) => void, delay: (tries: number) => number = retryDelay): void {
+export function start(c: QueryClient, answered: Answered, refuse: (r: Refused) => void, session: string, delay: (tries: number) => number = retryDelay): void {
   client = c;
+  pageSession = session;
   if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
   c.setMutationDefaults(WRITE_KEY, {
     mutationFn: (write: Write) => attempt(write),
@@ -134,7 +145,7 @@ export async function sendWrite(write: Write): Promise<Answer | null> {
 function mutationOf(id: string): Mutation | undefined {
   return client
     ?.getMutationCache()
-    .findAll({ mutationKey: WRITE_KEY })
+    .findAll({ mutationKey: WRITE_KEY, status: 'pending' })
     .find((m) => (m.state.variables as Write | undefined)?.id === id);
 }
 

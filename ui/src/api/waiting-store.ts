@@ -7,7 +7,7 @@ import type { Mutation, QueryClient } from '@tanstack/react-query';
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
 import { persistQueryClientRestore, persistQueryClientSave, persistQueryClientSubscribe } from '@tanstack/query-persist-client-core';
 import { createStore, del, get, set } from 'idb-keyval';
-import { WAITING_FLAG, WRITE_KEY } from './waiting-names';
+import { WAITING_FLAG, WRITE_KEY, type Write } from './waiting-names';
 
 const store = createStore('tala-writes', 'waiting');
 
@@ -40,10 +40,21 @@ const persister = createAsyncStoragePersister({
 
 const isWrite = (m: Mutation) => m.state.status === 'pending' && m.options.mutationKey?.[0] === WRITE_KEY[0];
 
-/** Brings back the writes kept, sends them, and keeps those waiting from now on. */
-export async function keepWaiting(client: QueryClient): Promise<void> {
+/**
+ * Brings back the writes kept, sends them, and keeps those waiting from now on. Writes made in
+ * another session than this page's (`session`, its CSRF token) are thrown away unsent and unshown:
+ * they were another person's at this phone, or of a session that has ended. A write made before
+ * the browser had a session goes with the one it has now. A page that knows no session (the
+ * offline page) keeps them all, and holds a session's (waiting-run.ts `attempt`).
+ */
+export async function keepWaiting(client: QueryClient, session: string): Promise<void> {
   // A day-old change is not sent: the cart it was made against has moved on.
   await persistQueryClientRestore({ queryClient: client, persister, maxAge: 24 * 60 * 60 * 1000 }).catch(() => undefined);
+  const cache = client.getMutationCache();
+  for (const m of cache.findAll({ mutationKey: WRITE_KEY, status: 'pending' })) {
+    const made = (m.state.variables as Write | undefined)?.session ?? '';
+    if (session !== '' && made !== '' && made !== session) cache.remove(m);
+  }
   const options = {
     queryClient: client,
     persister,

@@ -23,7 +23,7 @@ const lost = () => {
 
 const answered: { write: Write; answer: Answer }[] = [];
 const client = new QueryClient();
-startWaiting(client, { cart: (_c, write, answer) => answered.push({ write, answer }) }, () => 0);
+startWaiting(client, { cart: (_c, write, answer) => answered.push({ write, answer }) }, '', () => 0);
 
 const write = (id: string, label = 'Add to cart: Tala Light'): Write => ({ id, url: '/api/v1/cart', method: 'POST', body: { request_key: id }, label, kind: 'cart', madeAt: Date.now() });
 

@@ -30,27 +30,35 @@ export interface Waiting extends Write {
   paused: boolean;
 }
 
-let started: { client: QueryClient; answered: Answered; delay?: (tries: number) => number } | null = null;
+let started: { client: QueryClient; answered: Answered; session: string; delay?: (tries: number) => number } | null = null;
 let running: Promise<typeof import('./waiting-run')> | null = null;
 
 /** The machinery, loaded and started once. */
 function run(): Promise<typeof import('./waiting-run')> {
   const s = started;
   if (!s) return import('./waiting-run');
-  running ??= import('./waiting-run').then((m) => {
-    m.start(s.client, s.answered, refuse, s.delay);
-    return m;
-  });
+  running ??= import('./waiting-run').then(
+    (m) => {
+      m.start(s.client, s.answered, refuse, s.session, s.delay);
+      return m;
+    },
+    (error: unknown) => {
+      // Fetched on a dropping link: asked for again by the next write.
+      running = null;
+      throw error;
+    },
+  );
   return running;
 }
 
 /**
  * Starts the writes' machinery in the browser: at once when a page before left writes waiting,
  * else once the page has loaded and the browser is idle (a write made before loads it then).
- * `delay`: the waits between tries (tests make them 0).
+ * `session`: the page's CSRF token, the session its writes are made in ('' without one). `delay`:
+ * the waits between tries (tests make them 0).
  */
-export function startWaiting(client: QueryClient, answered: Answered, delay?: (tries: number) => number): void {
-  started = { client, answered, delay };
+export function startWaiting(client: QueryClient, answered: Answered, session: string, delay?: (tries: number) => number): void {
+  started = { client, answered, session, delay };
   const load = () => void run().catch((error: unknown) => console.warn('writes are not kept past this page:', error));
   let flagged = false;
   try {
@@ -70,17 +78,17 @@ export function startWaiting(client: QueryClient, answered: Answered, delay?: (t
  * in node) it is tried once.
  */
 export async function sendWrite(write: Write): Promise<Answer | null> {
-  return (await run()).sendWrite(write);
+  return (await run()).sendWrite({ ...write, session: started?.session ?? '' });
 }
 
 /** Stops sending a write: the page that made it is told it was not sent. */
 export function giveUp(id: string): void {
-  void run().then((m) => m.giveUp(id));
+  void run().then((m) => m.giveUp(id), () => undefined);
 }
 
 /** Sends the waiting writes now (Send now): each waits no longer. */
 export function sendNow(): void {
-  void run().then((m) => m.sendNow());
+  void run().then((m) => m.sendNow(), () => undefined);
 }
 
 /** The writes waiting, oldest first: those that failed a try, wait to be online, or came from a page before. */
