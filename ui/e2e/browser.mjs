@@ -170,3 +170,13 @@ export async function guestOrder(email, name = 'Ana Santos', ip = '192.0.2.77') 
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()).order.number;
 }
+
+/** A member registered through the API and the link mailed to them (`who`: the registration's fields, its password among them). */
+export async function registeredMember(who) {
+  const json = (body, extra = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
+  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(who));
+  assert.equal(pre.status, 200, await pre.text());
+  const token = new URL(await store.mailedLink(who.email, '/registration\\?token=')).searchParams.get('token');
+  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: who.password }, { 'registration-token': token }));
+  assert.equal(reg.status, 200, await reg.text());
+}

@@ -8,7 +8,7 @@
 // new one opened.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from './browser.mjs';
+import { hydrated, MAKATI_SHOPPER, newContext, registeredMember, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -56,12 +56,7 @@ async function cartOf(context) {
 /** A member made through the API and the mailed link, logged in in `context`. */
 async function member(context, n) {
   const who = { first_name: 'Lito', last_name: `Signal${n}`, email: `signal${n}@example.ph`, mobile: `0917123090${n}`, birth_date: '1985-02-03', password: PASSWORD, accept_terms: true };
-  const json = (body, extra = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
-  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(who));
-  assert.equal(pre.status, 200, await pre.text());
-  const token = new URL(await store.mailedLink(who.email, '/registration\\?token=')).searchParams.get('token');
-  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: PASSWORD }, { 'registration-token': token }));
-  assert.equal(reg.status, 200, await reg.text());
+  await registeredMember(who);
   const login = await context.request.post(`${store.base}/api/v1/login`, { headers: { Origin: store.base }, data: { login: who.email, password: PASSWORD } });
   assert.equal(login.status(), 200, await login.text());
 }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { hydrated, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
+import { hydrated, newContext, noViolations, registeredMember, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -38,12 +38,7 @@ async function member(context, n) {
     password: PASSWORD,
     accept_terms: true,
   };
-  const json = (body, extra = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
-  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(who));
-  assert.equal(pre.status, 200, await pre.text());
-  const token = new URL(await store.mailedLink(who.email, '/registration\\?token=')).searchParams.get('token');
-  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: PASSWORD }, { 'registration-token': token }));
-  assert.equal(reg.status, 200, await reg.text());
+  await registeredMember(who);
   const post = async (path, data, status = 200) => {
     const res = await context.request.post(`${store.base}${path}`, { headers: headers(), data });
     assert.equal(res.status(), status, await res.text());

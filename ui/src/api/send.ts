@@ -7,6 +7,7 @@
 
 import type { Call, ErrorBody, RefusalData, ValidationErrorBody } from './contract.gen';
 import { fillTemplate, type Vars } from '../lib/keys';
+import { readAnswer, type Answer } from './fetch';
 import { requestKey } from './outbox';
 import { sendWrite } from './waiting';
 
@@ -30,36 +31,10 @@ export interface SendOptions {
   retry?: { label: string; kind: string };
 }
 
-/** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */
-interface Answer {
-  status: number;
-  token: string | null;
-  body: unknown;
-}
 
 export async function send<A>(call: Call<A>, opts: SendOptions = {}): Promise<Sent<A>> {
   const url = fillTemplate(call.key, opts.path ?? {});
-  const read = async (signal?: AbortSignal): Promise<Answer> => {
-    const res = await fetch(url, {
-      method: call.method,
-      credentials: 'same-origin',
-      headers: {
-        Accept: 'application/json',
-        ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...opts.headers,
-      },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal,
-    });
-    const text = await res.text();
-    let body: unknown = null;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON: a proxy's page */
-    }
-    return { status: res.status, token: res.headers.get('access-token'), body };
-  };
+  const read = (signal?: AbortSignal) => readAnswer(url, call.method, opts.body, signal, opts.headers);
   const attempt = async (signal?: AbortSignal) => {
     const first = await read(signal);
     return first.status === 401 && first.token ? read(signal) : first;

@@ -2,6 +2,9 @@
 // when it needs them: waiting-run.ts, waiting-store.ts).
 
 import type { QueryClient } from '@tanstack/react-query';
+import type { Answer } from './fetch';
+
+export type { Answer };
 
 /** The mutations' key of a write that outlives its page. */
 export const WRITE_KEY = ['write'];
@@ -28,12 +31,6 @@ export interface Write {
   session?: string;
 }
 
-/** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */
-export interface Answer {
-  status: number;
-  token: string | null;
-  body: unknown;
-}
 
 /** A write waiting, as the page shows it. */
 export interface Waiting extends Write {

@@ -5,6 +5,7 @@
 
 import { onlineManager, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { calls } from './contract.gen';
+import { readAnswer } from './fetch';
 import { WAITING_FLAG, WRITE_KEY, type Answer, type Answered, type Refused, type Write } from './waiting-names';
 
 /** The answers that mean "not done, try again": a busy or unreachable store behind a proxy. */
@@ -24,23 +25,7 @@ const givenUp = new Set<string>();
 /** The writes this page made and waits for (their answers are its own). */
 const awaited = new Map<string, (answer: Answer | null) => void>();
 
-async function read(write: Write, signal: AbortSignal): Promise<Answer> {
-  const res = await fetch(write.url, {
-    method: write.method,
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json', ...(write.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: write.body === undefined ? undefined : JSON.stringify(write.body),
-    signal,
-  });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON: a proxy's page */
-  }
-  return { status: res.status, token: res.headers.get('access-token'), body };
-}
+const read = (write: Write, signal: AbortSignal) => readAnswer(write.url, write.method, write.body, signal);
 
 /** One try: the answer; `NoAnswer` when none came in time or the store said to try again. */
 export async function attempt(write: Write): Promise<Answer> {

@@ -780,30 +780,26 @@ fn slow_link(addr: &str) {
             met(interactive < 6000.0),
             figure("first", "bytes") / 1024.0
         );
-        let (fcp, interactive, bytes) = (
-            figure("repeat", "fcp"),
-            figure("repeat", "interactive"),
-            figure("repeat", "bytes"),
-        );
-        println!(
-            "     {path}, repeat visit (its service worker): first paint {fcp:.0} ms, hydrated {interactive:.0} ms ({}; goal < 1,500) {}, {:.1} KB, only the HTML (goal < 10 KB) {}",
-            spread(&v, "repeat"),
-            met(interactive < 1500.0),
-            bytes / 1024.0,
-            met(bytes < 10.0 * 1024.0)
-        );
-        let (fcp, interactive, bytes) = (
-            figure("cart", "fcp"),
-            figure("cart", "interactive"),
-            figure("cart", "bytes"),
-        );
-        println!(
-            "     {path}, repeat visit with a case in the cart (shown from the device): first paint {fcp:.0} ms, hydrated {interactive:.0} ms ({}; goal < 1,500) {}, {:.1} KB, only the HTML (goal < 10 KB) {}",
-            spread(&v, "cart"),
-            met(interactive < 1500.0),
-            bytes / 1024.0,
-            met(bytes < 10.0 * 1024.0)
-        );
+        for (visit, what) in [
+            ("repeat", "repeat visit (its service worker)"),
+            (
+                "cart",
+                "repeat visit with a case in the cart (shown from the device)",
+            ),
+        ] {
+            let (fcp, interactive, bytes) = (
+                figure(visit, "fcp"),
+                figure(visit, "interactive"),
+                figure(visit, "bytes"),
+            );
+            println!(
+                "     {path}, {what}: first paint {fcp:.0} ms, hydrated {interactive:.0} ms ({}; goal < 1,500) {}, {:.1} KB, only the HTML (goal < 10 KB) {}",
+                spread(&v, visit),
+                met(interactive < 1500.0),
+                bytes / 1024.0,
+                met(bytes < 10.0 * 1024.0)
+            );
+        }
     }
 }
 
