@@ -68,11 +68,9 @@ async function addHere(page) {
 
 /**
  * The journey up to the add made offline: a case added online, three product pages opened, the
- * link lost; each page opens as itself (a guest's; a member's pages are kept nowhere, their session
- * may end without the browser knowing: the member loses the link on the last one); a case of Tala
- * Light added offline and shown waiting.
+ * link lost; each page opens as itself; a case of Tala Light added offline and shown waiting.
  */
-async function addOffline(context, page, kept = true) {
+async function addOffline(context, page) {
   await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { timeout: 60_000 });
   await hydrated(page);
   await controlled(page);
@@ -82,15 +80,6 @@ async function addOffline(context, page, kept = true) {
   for (const slug of PRODUCTS) {
     await page.goto(`${store.base}/single-product/${slug}`, { timeout: 60_000 });
     await hydrated(page);
-  }
-  if (!kept) {
-    await page.goto(`${store.base}/single-product/tala-light-330ml`, { timeout: 60_000 });
-    await hydrated(page);
-    await setOffline(context, true);
-    await page.getByLabel(/Case of 24/).check();
-    await addHere(page);
-    await waitingShown(page);
-    return;
   }
   await page.waitForFunction(
     async (slugs) => {
@@ -134,25 +123,19 @@ async function journey(who) {
   if (who === 'member') await member(context, 1);
   const problems = [];
   const page = await slowPage(context, problems);
-  const kept = who === 'guest';
-  await addOffline(context, page, kept);
+  await addOffline(context, page);
   // The cart's address while offline: the offline page, with the add waiting.
   await page.goto(`${store.base}/cart`);
   await page.getByRole('heading', { level: 1, name: 'You are offline' }).waitFor();
   await hydrated(page);
   await waitingShown(page);
-  // Another product page (a member's: the offline page): the add still waiting there; the link
-  // returns while the shopper is on it.
+  // Another product page: the add still waiting there; the link returns while the shopper is on
+  // it.
   await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
   await hydrated(page);
+  assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0, 'the product page opens as itself');
   await waitingShown(page);
   await setOffline(context, false);
-  if (!kept) {
-    // The offline page is made for nobody: it holds the member's add; their page sends it.
-    await page.getByRole('link', { name: 'Try again' }).click();
-    await page.waitForURL(/bangkal-ipa/);
-    await hydrated(page);
-  }
   await page.waitForFunction(() => document.querySelector('.cart-count')?.textContent === '2', null, { timeout: 60_000 });
   assert.equal(await page.locator('[popover][data-waiting]').count(), 0, 'nothing waits any more');
   assert.deepEqual(await cartOf(context), { 'tala-pale-pilsen-320ml': 24, 'tala-light-330ml': 24 });
@@ -187,7 +170,48 @@ async function journey(who) {
 
 test('a guest on a dropping link: the pages opened still open, and the add made offline is sent once from another page', () => journey('guest'));
 
-test('a member on a dropping link: the add made offline is kept and sent once by their next page', () => journey('member'));
+test('a member on a dropping link: the pages opened still open, and the add made offline is sent once from another page', () => journey('member'));
+
+test("a member's pages kept on the device are thrown away, never shown, once their session has ended by itself", async () => {
+  link.sessions = [];
+  link.offline = false;
+  const context = await newContext(MAKATI_SHOPPER);
+  await member(context, 2);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  const product = `${store.base}/single-product/bangkal-ipa-330ml`;
+  await page.goto(`${store.base}/single-product/tala-light-330ml`);
+  await hydrated(page);
+  await controlled(page);
+  await page.goto(product);
+  await hydrated(page);
+  await page.waitForFunction(async (url) => (await (await caches.open('tala-pages')).match(url)) !== undefined, product, { timeout: 30_000 });
+  // The store says when the session ends unless used again: an hour from its last use, at most.
+  const ends = Number((await context.request.get(product)).headers()['x-session-ends-in']);
+  assert.ok(ends > 1800 && ends <= 3600, `the session ends in ${ends} s`);
+  // Offline while the session lives: the member's page opens as itself, with their name.
+  await context.setOffline(true);
+  await page.goto(product);
+  await hydrated(page);
+  assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0);
+  assert.match(await page.locator('header').innerText(), /Lito/);
+  // An hour and a minute later on the worker's clock, nobody having used the session: the offline
+  // page, with nobody's name, and nothing of the member's kept.
+  const [worker] = context.serviceWorkers();
+  assert.ok(worker, 'the service worker runs');
+  await worker.evaluate(() => {
+    const now = Date.now;
+    Date.now = () => now() + 61 * 60 * 1000;
+  });
+  await page.goto(product);
+  await page.getByRole('heading', { level: 1, name: 'You are offline' }).waitFor();
+  await hydrated(page);
+  assert.doesNotMatch(await page.locator('body').innerText(), /Lito/);
+  assert.deepEqual(await page.evaluate(async () => (await (await caches.open('tala-pages')).keys()).length), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
 
 test('the add made offline outlives its tab: a tab opened before the link returns sends it once', async () => {
   link.sessions = [];

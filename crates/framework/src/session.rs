@@ -25,6 +25,25 @@ pub const HEADER: &str = "access-token";
 /// guest's page request (without it) is answered from the shared page cache without a session
 /// lookup. Pages always check the session itself before showing anything of a member.
 pub const MEMBER_COOKIE: &str = "member";
+/// The header that names, on a shop page filled for a shopper, whose session it was filled for:
+/// a hash of the session's CSRF token (and the member's name), empty for a visitor without a
+/// session. The service worker throws away the pages it kept for one session when a page comes
+/// filled for another (`ui/src/features/offline`).
+pub const PAGE_SESSION_HEADER: &str = "x-session";
+/// The header that says, on a shop page filled for a member, in how many seconds their session
+/// ends unless it is used again: their worker shows none of their kept pages after that, since the
+/// next person at the phone would see the member's name and cart.
+pub const PAGE_SESSION_ENDS_HEADER: &str = "x-session-ends-in";
+
+crate::export_const!(
+    /// The headers a shop page filled for a shopper names their session by, and says when a
+    /// member's ends (seconds from the answer).
+    PAGE_SESSION_HEADERS = serde_json::json!({
+        "session": PAGE_SESSION_HEADER,
+        "endsIn": PAGE_SESSION_ENDS_HEADER,
+    })
+);
+
 /// Guest sessions one client may start in ten minutes.
 pub const STARTS_PER_CLIENT: i32 = crate::limits::GUEST_SESSIONS;
 

@@ -72,9 +72,28 @@ async fn visitors_see_their_own_parts(b: Backend) {
             store,
             get("/buy-beer", &format!("{PAST_GATES}; session={t}; member=1"))
         );
-        // A member's page is kept nowhere: their session may end without the browser knowing.
-        assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-store");
-        assert!(r.headers.get("x-session").is_none());
+        // A member's shop page is theirs to keep (their worker, while they are signed in), and
+        // says when their session ends unless used again: at most an hour, at least half.
+        assert_eq!(r.headers.get("cache-control").unwrap(), "private, no-cache");
+        assert_eq!(r.headers.get("x-session").unwrap().len(), 20);
+        let ends: i64 = r
+            .headers
+            .get("x-session-ends-in")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1800..=3600).contains(&ends), "{ends}");
+        // Asked again unchanged: 304, saying the end again (the browser's copy takes it).
+        let etag = r.headers.get("etag").expect("a validator").clone();
+        let again = send!(
+            store,
+            get("/buy-beer", &format!("{PAST_GATES}; session={t}; member=1"))
+                .insert_header(("if-none-match", etag))
+        );
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+        assert!(again.headers.get("x-session-ends-in").is_some());
         let html = r.text();
         assert!(!html.contains('\u{E000}'));
         assert!(html.contains(&format!(">Member{n}<")), "member {n}");
@@ -117,6 +136,8 @@ async fn a_shoppers_page_is_kept_by_their_browser_alone(b: Backend) {
         .expect("the session's tag")
         .clone();
     assert_eq!(tag.len(), 20, "{tag:?}");
+    // A guest's page names no end: their pages hold no name and stay until another session's page.
+    assert!(r.headers.get("x-session-ends-in").is_none());
 
     // Asked again unchanged: 304, with nothing of the page.
     let again = |cookie: &str, etag: &actix_web::http::header::HeaderValue| {

@@ -545,7 +545,12 @@ async fn answer_shared(
             .answered_once()
             .respond(req);
     }
-    page.respond_filled(req, &fill)
+    // A member's session ends by itself (an hour unused): their worker is told when, so that it
+    // never shows their kept pages to whoever holds the phone after that.
+    let ends_in = member
+        .and(viewer.ends_at)
+        .map(|at| (at - domain::calendar::unix_now()).max(0));
+    page.respond_filled(req, &fill, ends_in)
 }
 
 /// Who asks. A guest without the member hint is answered without a session lookup (the shared
@@ -754,14 +759,14 @@ fn respond(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     )];
-    // A page with forms carries its session's CSRF token, a member's page their details, a page
-    // with data of one shopper (a guest's order by its link's key) that shopper's name and
-    // address: caches keep none of them, the browser's own included. A member's session ends by
-    // itself (an hour idle) without the browser's worker hearing of it, so a kept copy could show
-    // their name to the next person at the phone before the store is asked. Browsers keep other
-    // pages but ask again each time (304 while the same), a guest's shop page too
-    // (`page_with_slots::Page::respond_filled`).
-    if forms || private || !input["member"].is_null() {
+    // A page with forms carries its session's CSRF token, a page with data of one shopper (an
+    // account page, a guest's order by its link's key) that shopper's name and address: caches
+    // keep none of them, the browser's own included. Browsers keep other pages but ask again each
+    // time (304 while the same); a shop page filled for a guest or a member is theirs alone
+    // (`Vary: Cookie`) and names the session it was filled for and, a member's, when that session
+    // ends (`page_with_slots::Page::respond_filled`): their browser's worker keeps it only while
+    // that session lives.
+    if forms || private {
         headers.extend(
             framework::request::PRIVATE
                 .map(|(name, value)| (name, HeaderValue::from_static(value))),

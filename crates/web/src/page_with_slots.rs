@@ -104,11 +104,11 @@ pub struct Fill<'a> {
     pub place: Option<&'a Place>,
 }
 
-/// The header that names, on a shop page filled for a shopper, whose session it was filled for:
-/// a hash of the session's CSRF token (itself a hash of the session's token, and in the page's
-/// forms already), empty for a visitor without a session. The service worker throws away the pages
-/// it kept for one session when a page comes filled for another (`ui/src/features/offline`).
-pub const SESSION_HEADER: &str = "x-session";
+/// The header that names the session a shop page was filled for, and the one that says when a
+/// member's ends (`framework::session`).
+pub use framework::session::{
+    PAGE_SESSION_ENDS_HEADER as SESSION_ENDS_HEADER, PAGE_SESSION_HEADER as SESSION_HEADER,
+};
 
 /// What [`SESSION_HEADER`] says for a session whose CSRF token is `csrf` (empty: no session),
 /// filled for the member named `firstname` (empty: a guest). A member's session that ended while
@@ -432,10 +432,16 @@ impl Page {
     /// (private, no-store: `crate::page` says so in its headers). A shop page may be kept by that
     /// shopper's browser and its service worker (private, no-cache), with a validator made of the
     /// page and the parts filled in (answered 304 while both are the same), and names the session
-    /// it was filled for ([`SESSION_HEADER`]), so that the worker keeps a shopper's pages only
-    /// while that shopper is the one at the browser (docs/shopping.md, "On a slow or dropping
-    /// link").
-    pub fn respond_filled(&self, req: &HttpRequest, fill: &Fill) -> HttpResponse {
+    /// it was filled for ([`SESSION_HEADER`]) and, a member's, in how many seconds (`ends_in`)
+    /// that session ends ([`SESSION_ENDS_HEADER`]), so that the worker keeps a shopper's pages
+    /// only while that shopper is the one at the browser (docs/shopping.md, "On a slow or
+    /// dropping link").
+    pub fn respond_filled(
+        &self,
+        req: &HttpRequest,
+        fill: &Fill,
+        ends_in: Option<i64>,
+    ) -> HttpResponse {
         let Some(slots) = &self.slots else {
             return self.answer.respond(req);
         };
@@ -467,6 +473,9 @@ impl Page {
                 res.insert_header((header::CACHE_CONTROL, "private, no-cache"));
                 res.insert_header((header::ETAG, etag.as_str()));
                 res.insert_header((SESSION_HEADER, session_tag(fill.csrf, fill.firstname)));
+                if let Some(seconds) = ends_in {
+                    res.insert_header((SESSION_ENDS_HEADER, seconds.to_string()));
+                }
             }
         }
         res.append_header((header::VARY, "Accept-Encoding"));

@@ -64,6 +64,9 @@ export const MAX_STOPS = 60;
 /** The longest notes an order takes, in characters. */
 export const ORDER_MAX_NOTES = 500;
 
+/** The headers a shop page filled for a shopper names their session by, and says when a member's ends (seconds from the answer). */
+export const PAGE_SESSION_HEADERS = {"endsIn":"x-session-ends-in","session":"x-session"};
+
 /** The password rule the server checks, as the forms state it. */
 export const PASSWORD_RULE = "At least 10 characters, and not a common password or one that is easy to guess.";
 

@@ -59,6 +59,8 @@ pub struct Viewer {
     pub issued: Option<framework::endpoint::Issued>,
     /// A token was presented that is no longer live: its cookies are cleared.
     pub stale: bool,
+    /// When the presented session ends unless it is used again (unix seconds).
+    pub ends_at: Option<i64>,
 }
 
 /// The viewer of the presented session; with `start`, a visitor without a live session gets a
@@ -83,5 +85,6 @@ pub fn viewer(ctx: &mut Ctx, start: bool) -> Result<Viewer, ApiError> {
         token,
         stale: stale && issued.is_none(),
         issued,
+        ends_at: session.map(|s| s.expires_at),
     })
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AT_ONCE_MS, changesSession, fetchedAhead, keepable, overLimit, placeOf, sessionMove, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
+import { AT_ONCE_MS, changesSession, fetchedAhead, keepable, overLimit, placeOf, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
 
 const ORIGIN = 'https://tala.example';
 const way = (path: string, method = 'GET', mode = 'navigate', origin = ORIGIN) => wayOf(new URL(path, origin), ORIGIN, method, mode);
@@ -139,4 +139,18 @@ test('the pages kept for one session are thrown away when a page comes for anoth
   // Another person's session, or the session ended (a member's became a guest's, or none).
   assert.equal(sessionMove('abc', 'def'), 'changed');
   assert.equal(sessionMove('abc', ''), 'changed');
+});
+
+test("a member's kept pages are shown only until their session ends", () => {
+  const at = 1_000_000;
+  assert.equal(sessionEndsAt('3600', at), at + 3_600_000);
+  assert.equal(sessionEndsAt(' 0 ', at), at);
+  // A guest's page says nothing: their pages stay until another session's page comes.
+  assert.equal(sessionEndsAt(null, at), null);
+  // A header the worker cannot read is not taken as a time (the pages then follow the tag alone).
+  for (const bad of ['', '-5', '1e9', '12.5', 'soon', '99999999999']) assert.equal(sessionEndsAt(bad, at), null, bad);
+  assert.equal(sessionOver(null, at), false);
+  assert.equal(sessionOver(at + 1, at), false);
+  assert.equal(sessionOver(at, at), true);
+  assert.equal(sessionOver(at - 1, at), true);
 });

@@ -1,8 +1,15 @@
 // The service worker's rules (worker.ts), pure so that node tests them: what each request is, what
 // may be kept, when the shopper's kept pages are thrown away, and how a kept page says it is old.
 
+import { PAGE_SESSION_HEADERS } from '../../api/contract.gen';
+
 /** The cache of the shop pages and API reads kept for this browser (the worker's, read by the offline page). */
 export const PAGES_CACHE = 'tala-pages';
+
+/** The worker's own notes (when this browser last wrote, whose session its pages are), by key. */
+export const STATE_CACHE = 'tala-state';
+/** The note of when a member's session the pages were kept for ends (ms on this device's clock). */
+export const SESSION_ENDS_NOTE = '/session-ends';
 
 /** How the worker answers a request. */
 export type Way =
@@ -57,7 +64,30 @@ export function changesSession(url: URL, method: string): boolean {
  * The header a shop page filled for a shopper names their session by (a hash the server makes;
  * empty on a page filled for nobody's session; absent on a page with nothing of anyone's).
  */
-export const SESSION_HEADER = 'x-session';
+export const SESSION_HEADER = PAGE_SESSION_HEADERS.session;
+
+/** The header a member's shop page says in how many seconds their session ends by. */
+export const SESSION_ENDS_HEADER = PAGE_SESSION_HEADERS.endsIn;
+
+/**
+ * When, on this device's clock, the session a page was filled for ends unless it is used again:
+ * `endsIn` seconds (the page's header) after the answer came (`answeredAt`). Null when the page
+ * does not say (a guest's: their pages hold no name, and stay until another session's page comes).
+ */
+export function sessionEndsAt(endsIn: string | null, answeredAt: number): number | null {
+  if (endsIn === null || !/^\d{1,9}$/.test(endsIn.trim())) return null;
+  return answeredAt + Number(endsIn.trim()) * 1000;
+}
+
+/**
+ * Whether the session the kept pages were filled for has ended by `now` (`endsAt`: null when none
+ * was said): its pages are then thrown away, never shown, since the next person at the phone would
+ * see the member's name and cart. A page of the session seen since moves `endsAt` on; one the
+ * store extended unseen by the worker (an API call) only makes this err on the side of asking.
+ */
+export function sessionOver(endsAt: number | null, now: number): boolean {
+  return endsAt !== null && now >= endsAt;
+}
 
 /**
  * What a page's session header (`answered`: null when absent) says of the session the kept pages

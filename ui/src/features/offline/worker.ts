@@ -15,10 +15,12 @@
 // drawer, their name) theirs: thrown away when the session changes hands (signing in or out,
 // registering, a password reset, an account deleted) and when a page comes filled for another
 // session than the one they were kept for (one that ended or was replaced elsewhere: the page's
-// `x-session`, rules.ts `sessionMove`). Bounded by bytes.
+// `x-session`, rules.ts `sessionMove`), and once a member's session has ended by itself (unused
+// for its life, which their pages say: `x-session-ends-in`, rules.ts `sessionOver`), before any of
+// them is shown. Bounded by bytes.
 
 import { GATE_COOKIES } from '../../api/contract.gen';
-import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, SESSION_HEADER, sessionMove, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
+import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, SESSION_ENDS_HEADER, SESSION_ENDS_NOTE, SESSION_HEADER, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, STATE_CACHE, staleNotice, wayOf, withStaleBar } from './rules';
 
 declare const __VERSION__: string;
 declare const __PRECACHE__: string[];
@@ -63,10 +65,12 @@ const SLOW_MS = 4000;
 /** The page shown offline for an address never kept. */
 const OFFLINE = '/offline';
 /** The worker's own notes: when this browser last wrote (kept across the worker's restarts). */
-const STATE = 'tala-state';
+const STATE = STATE_CACHE;
 const LAST_WRITE = '/last-write';
 /** The session the shop pages kept were filled for (`x-session`). */
 const SESSION = '/session';
+/** When a member's session the pages were kept for ends unless used again (ms, this clock). */
+const SESSION_ENDS = SESSION_ENDS_NOTE;
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
@@ -146,7 +150,7 @@ sw.addEventListener('fetch', (event) => {
 /** Throws away what was kept for this browser and tells its open pages (they forget the cart). */
 async function forgetShopper(): Promise<void> {
   await caches.delete(PAGES);
-  await noteSession(null);
+  await noteSession(null, null);
   for (const client of await sw.clients.matchAll({ includeUncontrolled: true })) {
     client.postMessage({ type: 'session-changed' });
   }
@@ -233,22 +237,46 @@ async function sessionKept(): Promise<string | null> {
   return keptSession;
 }
 
-async function noteSession(tag: string | null): Promise<void> {
+async function noteSession(tag: string | null, endsAt: number | null): Promise<void> {
   keptSession = tag;
+  keptSessionEnds = endsAt;
   const state = await caches.open(STATE);
   if (tag === null) await state.delete(SESSION);
   else await state.put(SESSION, new Response(tag));
+  if (endsAt === null) await state.delete(SESSION_ENDS);
+  else await state.put(SESSION_ENDS, new Response(String(endsAt)));
+}
+
+/** When the kept pages' session ends, once read (null: not said, a guest's or none). */
+let keptSessionEnds: number | null | undefined;
+
+async function sessionEnds(): Promise<number | null> {
+  if (keptSessionEnds === undefined) {
+    const kept = await (await caches.open(STATE)).match(SESSION_ENDS);
+    const noted = kept ? Number(await kept.text()) || null : null;
+    if (keptSessionEnds === undefined) keptSessionEnds = noted;
+  }
+  return keptSessionEnds;
+}
+
+/**
+ * Throws the kept pages away when the member's session they were kept for has ended by itself
+ * (rules.ts `sessionOver`): called before any kept page is shown.
+ */
+async function forgetEndedSession(): Promise<void> {
+  if (sessionOver(await sessionEnds(), Date.now())) await forgetShopper();
 }
 
 /**
  * Follows the session a page came filled for: the pages kept for another session (ended, or
  * replaced in another way than through this worker) are thrown away before this one is kept.
  */
-async function followSession(res: Response): Promise<void> {
+async function followSession(res: Response, answeredAt: number): Promise<void> {
   const answered = res.headers.get(SESSION_HEADER);
   const move = sessionMove(await sessionKept(), answered);
   if (move === 'changed') await forgetShopper();
-  if (move === 'changed' || move === 'began') await noteSession(answered);
+  // A page of the session says again when it ends (it was used: later than before).
+  if (move !== 'unknown') await noteSession(answered, sessionEndsAt(res.headers.get(SESSION_ENDS_HEADER), answeredAt));
 }
 
 /**
@@ -261,6 +289,7 @@ async function pageAtOnce(event: FetchEvent, req: Request): Promise<Response> {
   if (req.cache === 'reload' || req.cache === 'no-cache') return fresh(event, req, true, await currentPlace().catch(() => null));
   let found: [Response | undefined, string | null, number];
   try {
+    await forgetEndedSession();
     found = await Promise.all([caches.open(PAGES).then((c) => c.match(key, { ignoreVary: true })), currentPlace(), lastWriteAt()]);
   } catch {
     // Storage that cannot be read (evicted, damaged): the page as if nothing were kept.
@@ -283,7 +312,7 @@ async function revalidate(event: FetchEvent, req: Request, key: string, etag: st
   const askedAt = Date.now();
   const res = await fetch(req);
   let changed = true;
-  if (!res.redirected) await followSession(res);
+  if (!res.redirected) await followSession(res, Date.now());
   if (res.redirected || !mayKeep(res)) {
     await (await caches.open(PAGES)).delete(key);
   } else {
@@ -341,7 +370,7 @@ async function fresh(event: FetchEvent, req: Request, page: boolean, place: stri
     // Whose the page is, before it is kept with the others.
     const copy = mayKeep(res) ? res.clone() : null;
     event.waitUntil(
-      followSession(res)
+      followSession(res, Date.now())
         .then(() => (copy ? keep(PAGES, key, copy, PAGES_BYTES, { askedAt, place }) : undefined))
         .catch(() => undefined),
     );
@@ -374,6 +403,7 @@ async function fresh(event: FetchEvent, req: Request, page: boolean, place: stri
 
 /** The copy kept under `key`: a page with the bar that says it is a copy, a read as it was. */
 async function keptCopy(key: string, page: boolean, offline: boolean): Promise<Response | null> {
+  await forgetEndedSession();
   const cache = await caches.open(PAGES);
   const kept = await cache.match(key, { ignoreVary: true });
   if (!kept) return null;
