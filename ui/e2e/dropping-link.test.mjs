@@ -172,6 +172,56 @@ test('a guest on a dropping link: the pages opened still open, and the add made 
 
 test('a member on a dropping link: the pages opened still open, and the add made offline is sent once from another page', () => journey('member'));
 
+test('Submit Order made offline outlives its page: the next page sends it once and links to the order', async () => {
+  link.sessions = [];
+  link.offline = false;
+  const context = await newContext(MAKATI_SHOPPER);
+  const problems = [];
+  const page = await slowPage(context, problems);
+  await page.goto(`${store.base}/single-product/tala-pale-pilsen-320ml`, { timeout: 60_000 });
+  await hydrated(page);
+  await controlled(page);
+  await page.getByLabel(/Case of 24/).check();
+  await addHere(page);
+  await page.locator('details.cart-drawer').getByText('You successfully added this product to the cart.').waitFor({ timeout: 30_000 });
+  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`, { timeout: 60_000 });
+  await hydrated(page);
+  await page.goto(`${store.base}/checkout`, { timeout: 60_000 });
+  await hydrated(page);
+  const email = 'submitted-offline@example.com';
+  await page.getByLabel('Contact name').fill('Ana Santos');
+  await page.getByLabel('Mobile number').fill('09171234567');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('House or unit number, building and street').fill('Unit 5B, 12 Jupiter St.');
+  // The link drops as the shopper presses Submit Order: it waits, kept on the device.
+  await setOffline(context, true);
+  await page.getByRole('button', { name: 'Submit Order' }).click();
+  const bar = page.locator('[popover][data-waiting]');
+  await bar.getByText('Submit Order').waitFor({ timeout: 30_000 }).catch(async (e) => {
+    if (process.env.TELL) console.error(await page.evaluate(() => [...document.querySelectorAll('[popover], [role=status], button[type=submit], .form-message')].map((e) => e.outerHTML).join('\n')), (globalThis.logs ?? []).join('\n'));
+    throw e;
+  });
+  // Kept on the device (a moment after it is shown: the write to IndexedDB).
+  await page.waitForFunction(() => localStorage.getItem('tala:waiting') !== null, null, { timeout: 30_000 });
+  // They go on to a product page (kept), where it waits still.
+  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
+  await hydrated(page);
+  await bar.getByText('Submit Order').waitFor({ timeout: 30_000 });
+  assert.equal(store.command(['orders', 'list']).split('\n').filter((line) => line.includes(email)).length, 0);
+  // The link returns: that page sends it, once, and says where the order is.
+  await setOffline(context, false);
+  const done = page.locator('[popover]').getByText('Done: Submit Order. Your order is placed.');
+  await done.waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('[popover][data-waiting]').count(), 0, 'nothing waits any more');
+  assert.equal(store.command(['orders', 'list']).split('\n').filter((line) => line.includes(email)).length, 1, 'one order');
+  await page.locator('[popover]').getByRole('link', { name: 'See it' }).click();
+  await page.waitForURL(/\/active-order\/\d+/, { timeout: 60_000 });
+  await page.getByRole('heading', { level: 1, name: /^Order TB-\d{6}$/ }).waitFor({ timeout: 60_000 });
+  assert.deepEqual(await cartOf(context), {}, 'the cart is empty');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("a member's pages kept on the device are thrown away, never shown, once their session has ended by itself", async () => {
   link.sessions = [];
   link.offline = false;

@@ -6,6 +6,7 @@ import type { RenderInput } from './lib/render-input';
 import { loadPage, routeNamed } from './routes';
 import { startOffline } from './features/offline';
 import { cartAnswered } from './features/cart';
+import { orderAnswered } from './features/orders';
 import { startWaiting } from './api/waiting';
 
 const stateEl = document.getElementById('__STATE__');
@@ -17,7 +18,7 @@ const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
 // Writes a page before left waiting are sent from here; their answers go to their feature.
-startWaiting(client, { cart: cartAnswered }, input.csrf ?? '');
+startWaiting(client, { cart: cartAnswered, order: orderAnswered }, input.csrf ?? '');
 startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean(input.member));
 
 const { state: _state, gate, ssr, ...page } = input;

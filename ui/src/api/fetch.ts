@@ -9,20 +9,25 @@ export class ApiError extends Error {
   }
 }
 
-/** An answer read whole: its status, the token a 401 may bring, and its JSON (or null). */
+/** An answer read whole: its status, the token a 401 may bring, its JSON (or null) and its text. */
 export interface Answer {
   status: number;
   token: string | null;
   body: unknown;
+  text: string;
 }
 
-/** Sends a write with a JSON body (or none) and reads its answer whole (send.ts, waiting-run.ts). */
-export async function readAnswer(url: string, method: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<Answer> {
+/**
+ * Sends a write with a JSON body (or none; with `form`, a form's urlencoded fields) and reads its
+ * answer whole (send.ts, waiting-run.ts).
+ */
+export async function readAnswer(url: string, method: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}, form = false): Promise<Answer> {
+  const type = body === undefined ? null : form ? 'application/x-www-form-urlencoded' : 'application/json';
   const res = await fetch(url, {
     method,
     credentials: 'same-origin',
-    headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { Accept: 'application/json', ...(type ? { 'Content-Type': type } : {}), ...headers },
+    body: body === undefined ? undefined : form ? String(body) : JSON.stringify(body),
     signal,
   });
   const text = await res.text();
@@ -32,7 +37,7 @@ export async function readAnswer(url: string, method: string, body: unknown, sig
   } catch {
     /* not JSON: a proxy's page */
   }
-  return { status: res.status, token: res.headers.get('access-token'), body: json };
+  return { status: res.status, token: res.headers.get('access-token'), body: json, text };
 }
 
 /** Fetches the JSON behind a query key (an API path with its query string). */

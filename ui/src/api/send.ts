@@ -8,7 +8,7 @@
 import type { Call, ErrorBody, RefusalData, ValidationErrorBody } from './contract.gen';
 import { fillTemplate, type Vars } from '../lib/keys';
 import { readAnswer, type Answer } from './fetch';
-import { requestKey } from './outbox';
+import { requestKey } from './request-key';
 import { sendWrite } from './waiting';
 
 export type Sent<A> =

@@ -25,6 +25,11 @@ export interface Write {
   /** When it was made (milliseconds since the epoch). */
   madeAt: number;
   /**
+   * The body is a form's fields, urlencoded, posted as the page's own form posts them without
+   * JavaScript (Submit Order); otherwise it is sent as JSON.
+   */
+  form?: boolean;
+  /**
    * The session it was made in: its page's CSRF token ('' without a session). A page of another
    * session never sends it (the next person at the phone), and never shows it.
    */
@@ -40,11 +45,16 @@ export interface Waiting extends Write {
   paused: boolean;
 }
 
-/** A write that arrived after its page had gone and was refused: what it was and why. */
-export interface Refused {
+/**
+ * What the shopper is told of a write that arrived after its page had gone: refused, in the store's
+ * words; or done, with the page that shows what it made (`href`: an order placed).
+ */
+export interface Told {
   id: string;
   label: string;
   message: string;
+  /** Done: where to see it. */
+  href?: string;
 }
 
 /** What hands the answer of a write its own page no longer waits for to the feature that made it. */

@@ -6,7 +6,7 @@
 import { onlineManager, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { calls } from './contract.gen';
 import { readAnswer } from './fetch';
-import { WAITING_FLAG, WRITE_KEY, type Answer, type Answered, type Refused, type Write } from './waiting-names';
+import { WAITING_FLAG, WRITE_KEY, type Answer, type Answered, type Told, type Write } from './waiting-names';
 
 /** The answers that mean "not done, try again": a busy or unreachable store behind a proxy. */
 const TRY_AGAIN = new Set([502, 503, 504]);
@@ -25,7 +25,7 @@ const givenUp = new Set<string>();
 /** The writes this page made and waits for (their answers are its own). */
 const awaited = new Map<string, (answer: Answer | null) => void>();
 
-const read = (write: Write, signal: AbortSignal) => readAnswer(write.url, write.method, write.body, signal);
+const read = (write: Write, signal: AbortSignal) => readAnswer(write.url, write.method, write.body, signal, {}, write.form);
 
 /** One try: the answer; `NoAnswer` when none came in time or the store said to try again. */
 export async function attempt(write: Write): Promise<Answer> {
@@ -82,9 +82,9 @@ function messageOf(answer: Answer): string {
 /**
  * Starts the machinery: the mutations' defaults, the browser's own word on being online, the
  * answers of writes made by a page before this one (`answered`, by their kind; a refusal to
- * `refuse`), and the writes such a page left waiting.
+ * `tell`), and the writes such a page left waiting.
  */
-export function start(c: QueryClient, answered: Answered, refuse: (r: Refused) => void, session: string, delay: (tries: number) => number = retryDelay): void {
+export function start(c: QueryClient, answered: Answered, tell: (r: Told) => void, session: string, delay: (tries: number) => number = retryDelay): void {
   client = c;
   pageSession = session;
   if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
@@ -102,7 +102,7 @@ export function start(c: QueryClient, answered: Answered, refuse: (r: Refused) =
     if (awaited.has(write.id)) return;
     const answer = event.action.data as Answer;
     if (answer.status >= 200 && answer.status < 300) answered[write.kind]?.(c, write, answer);
-    else refuse({ id: write.id, label: write.label, message: messageOf(answer) });
+    else tell({ id: write.id, label: write.label, message: messageOf(answer) });
   });
   let flagged = false;
   try {
@@ -111,6 +111,9 @@ export function start(c: QueryClient, answered: Answered, refuse: (r: Refused) =
     /* storage refused: nothing was kept */
   }
   if (flagged) void keep();
+  // Otherwise the store's file is made ready (the worker holds it already): a write made later is
+  // kept a moment sooner, so a shopper who leaves its page at once does not leave it behind.
+  else void import('./waiting-store').catch(() => undefined);
 }
 
 /** Sends a write and waits for its answer (waiting.ts `sendWrite`). */

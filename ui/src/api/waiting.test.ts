@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { QueryClient } from '@tanstack/react-query';
-import { dismissRefused, giveUp, refusals, sendWrite, startWaiting, WRITE_KEY, type Answer, type Write } from './waiting';
+import { dismissTold, giveUp, toldNow, sendWrite, startWaiting, WRITE_KEY, type Answer, type Write } from './waiting';
 import { retryDelay } from './waiting-run';
 import { send } from './send';
-import { requestKey } from './outbox';
+import { requestKey } from './request-key';
 import type { Call } from './contract.gen';
 
 /** The store as this test answers it: each request's answer in turn (a function that throws is a lost link). */
-const seen: { url: string; body: unknown }[] = [];
+const seen: { url: string; body: unknown; type?: string }[] = [];
 let answers: Array<() => Response> = [];
 globalThis.fetch = (async (url: string, init: RequestInit) => {
-  seen.push({ url, body: init.body });
+  seen.push({ url, body: init.body, type: (init.headers as Record<string, string> | undefined)?.['Content-Type'] });
   const next = answers.shift();
   if (!next) throw new TypeError('Failed to fetch');
   return next();
@@ -41,6 +41,17 @@ test('a write with no answer is sent again, with the same body, until the store 
   assert.ok(seen.every((s) => s.body === '{"request_key":"a1"}'));
   // The page's own write: answered to the page, not to the feature's handler.
   assert.deepEqual(answered, []);
+});
+
+test("a form's write (Submit Order) is sent as the form's fields, the same each time", async () => {
+  seen.length = 0;
+  answers = [lost, json(200, { location: '/active-order/7?key=k' })];
+  const fields = 'csrf=t&contact_name=Ana+Santos&notes=Gate+%232';
+  const answer = await sendWrite({ ...write('f1', 'Submit Order'), url: '/checkout', body: fields, form: true, kind: 'order' });
+  assert.equal(answer?.status, 200);
+  assert.deepEqual(answer?.body, { location: '/active-order/7?key=k' });
+  assert.equal(seen.length, 2);
+  for (const s of seen) assert.deepEqual(s, { url: '/checkout', body: fields, type: 'application/x-www-form-urlencoded' });
 });
 
 test('a refusal ends it at once', async () => {
@@ -105,9 +116,9 @@ test('a write a page before left that the store refuses when it arrives is shown
   });
   await client.resumePausedMutations();
   assert.deepEqual(answered, [], 'not the cart');
-  assert.deepEqual(refusals(), [{ id: 'late', label: 'Add to cart: Tala Light 330 ml', message: 'Tala Light 330 ml is sold out.' }]);
-  dismissRefused('late');
-  assert.deepEqual(refusals(), []);
+  assert.deepEqual(toldNow(), [{ id: 'late', label: 'Add to cart: Tala Light 330 ml', message: 'Tala Light 330 ml is sold out.' }]);
+  dismissTold('late');
+  assert.deepEqual(toldNow(), []);
 });
 
 test('send with retry sends the same body, keyed by its request key, until answered', async () => {

@@ -8,19 +8,19 @@
 // The writes still waiting are kept in IndexedDB (waiting-store.ts, loaded once this page makes a
 // write, or when a page before it left writes waiting) and the next page this browser opens sends
 // them, whether or not the page that made them is still open. Their answers go to the feature that
-// made them (`startWaiting`'s `answered`: a cart's answer becomes the page's cart); a refusal (the
-// product sold out, the cart changed) is shown with the store's own message (`useRefused`), never
-// dropped in silence. The page that made a write gets its answer itself (`sendWrite`).
+// made them (`startWaiting`'s `answered`: a cart's answer becomes the page's cart, an order placed
+// is told with a link to it, `tell`); a refusal (the product sold out, the cart changed) is shown
+// with the store's own message (`useTold`), never dropped in silence. The page that made a write gets its answer itself (`sendWrite`).
 //
 // This file is what every page holds (the hooks the header and the bar read); the machinery
 // (waiting-run.ts) is loaded once the page has loaded, before if a page before left writes waiting.
 
 import { useMutationState, type QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { WAITING_FLAG, WRITE_KEY, type Answer, type Answered, type Refused, type Write } from './waiting-names';
+import { WAITING_FLAG, WRITE_KEY, type Answer, type Answered, type Told, type Write } from './waiting-names';
 
 export { WRITE_KEY };
-export type { Answer, Answered, Refused, Write };
+export type { Answer, Answered, Told, Write };
 
 /** A write waiting, as the page shows it. */
 export interface Waiting extends Write {
@@ -39,7 +39,7 @@ function run(): Promise<typeof import('./waiting-run')> {
   if (!s) return import('./waiting-run');
   running ??= import('./waiting-run').then(
     (m) => {
-      m.start(s.client, s.answered, refuse, s.session, s.delay);
+      m.start(s.client, s.answered, tell, s.session, s.delay);
       return m;
     },
     (error: unknown) => {
@@ -99,33 +99,35 @@ export function useWaiting(): Waiting[] {
   }).filter((w) => w.failures > 0 || w.paused);
 }
 
-const refusedListeners = new Set<() => void>();
-let refused: Refused[] = [];
-const NONE: Refused[] = [];
+const toldListeners = new Set<() => void>();
+let told: Told[] = [];
+const NONE: Told[] = [];
 
-function refuse(r: Refused): void {
-  refused = [...refused, r];
-  for (const l of refusedListeners) l();
+/** Tells the shopper what became of a write whose page had gone (once for each write). */
+export function tell(t: Told): void {
+  if (told.some((o) => o.id === t.id)) return;
+  told = [...told, t];
+  for (const l of toldListeners) l();
 }
 
-/** The refusals shown now (the same array while they are the same). */
-export function refusals(): Refused[] {
-  return refused;
+/** What is told now (the same array while it is the same). */
+export function toldNow(): Told[] {
+  return told;
 }
 
-/** The refusals of writes that arrived after their page had gone, until dismissed. */
-export function useRefused(): Refused[] {
+/** What became of writes that arrived after their page had gone (refused, or done), until closed. */
+export function useTold(): Told[] {
   return useSyncExternalStore(
     (l) => {
-      refusedListeners.add(l);
-      return () => refusedListeners.delete(l);
+      toldListeners.add(l);
+      return () => toldListeners.delete(l);
     },
-    refusals,
+    toldNow,
     () => NONE,
   );
 }
 
-export function dismissRefused(id: string): void {
-  refused = refused.filter((r) => r.id !== id);
-  for (const l of refusedListeners) l();
+export function dismissTold(id: string): void {
+  told = told.filter((r) => r.id !== id);
+  for (const l of toldListeners) l();
 }

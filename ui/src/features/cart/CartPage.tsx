@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ADDED_TO_CART, calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } from '../../api/contract.gen';
 import type { Sent } from '../../api/send';
-import { requestKey } from '../../api/outbox';
+import { requestKey } from '../../api/request-key';
 import { BlockedButton } from '../../components/BlockedButton';
 import { CartErrorDialog } from './CartErrorDialog';
 import { SaveGoToCase } from '../goto-cases';

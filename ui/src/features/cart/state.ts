@@ -8,7 +8,7 @@ import type { Answer, Write } from '../../api/waiting';
 import { useCallback, useEffect, useState } from 'react';
 import { ADDED_TO_CART, calls, type CartAnswer, type DisabledProduct, type Pack } from '../../api/contract.gen';
 import { send, type SendOptions, type Sent } from '../../api/send';
-import { requestKey } from '../../api/outbox';
+import { requestKey } from '../../api/request-key';
 import type { Call } from '../../api/contract.gen';
 import { fetchJson } from '../../api/fetch';
 import { cartQuery } from './queries';

@@ -2,7 +2,7 @@ import { RadioGroup } from '../../components/RadioGroup';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { calls, DEFAULT_FULFILLMENT, type CartAnswer, type PackagingView } from '../../api/contract.gen';
-import { requestKey } from '../../api/outbox';
+import { requestKey } from '../../api/request-key';
 import { searchParam, useHydrated, usePage } from '../../page';
 import { AreaSelects, StreetSelect, useAddressPicker } from './AddressPicker';
 import { Dialog } from '../../components/Dialog';

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { calls, GOTO_CASE_MAX_NAME, GOTO_CASES_FULL, type CartCase } from '../../api/contract.gen';
 import { send } from '../../api/send';
-import { requestKey } from '../../api/outbox';
+import { requestKey } from '../../api/request-key';
 import { FormCall } from '../../components/form';
 import { useHydrated, usePage } from '../../page';
 import { gotoCaseOptionsQuery } from './queries';

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressView, Member } from '../../../api/contract.gen';
 import { contactOf, fulfillmentNote, numberOf, paymentOf, savedAddressFor } from './rules';
-import { readAnswer } from './submit';
+import { QueryClient } from '@tanstack/react-query';
+import { dismissTold, toldNow, type Write } from '../../../api/waiting';
+import { orderAnswered, PLACED_LATE, readAnswer, SUBMIT_LABEL } from './submit';
 
 const address = (id: number, barangay: number, street: number | null, line: string): AddressView => ({
   id,
@@ -60,4 +62,17 @@ test("the form's answer: where to go, or its messages with the status", () => {
   });
   assert.deepEqual(readAnswer(422, '{"errors":{"mobile":["bad"]},"message":""}').status, 422);
   assert.equal((readAnswer(403, 'This request must come from the store\'s own pages.') as { message: string }).message, "This request must come from the store's own pages.");
+});
+
+test('a Submit Order that arrived after its page had gone: the order placed is told once, with its page', () => {
+  const write: Write = { id: 'o1', url: '/checkout', method: 'POST', body: 'a=1', form: true, label: SUBMIT_LABEL, kind: 'order', madeAt: 0 };
+  const placed = { status: 200, token: null, body: null, text: '{"location":"/active-order/12?key=k"}' };
+  const client = new QueryClient();
+  orderAnswered(client, write, placed);
+  orderAnswered(client, write, placed);
+  assert.deepEqual(toldNow(), [{ id: 'o1', label: 'Submit Order', message: PLACED_LATE, href: '/active-order/12?key=k' }]);
+  dismissTold('o1');
+  // A refusal is the writes' machinery's to tell (in the store's words): nothing here.
+  orderAnswered(client, { ...write, id: 'o2' }, { status: 409, token: null, body: null, text: '{"message":"Your cart changed"}' });
+  assert.deepEqual(toldNow(), []);
 });

@@ -1,8 +1,13 @@
 // Submit Order with JavaScript: the checkout form's fields, posted as they are to the page's own
 // address (as without JavaScript) asking for JSON. Unlike the account forms, the checkout needs
-// the answer's status: a 409 means the cart or its total changed since the page showed it.
+// the answer's status: a 409 means the cart or its total changed since the page showed it. On a
+// failing link it is a write that outlives the page (api/waiting.ts): kept on the device, sent
+// again until the store answers, from whichever page is open, and an order placed after its page
+// had gone is told with a link to it (`orderAnswered`).
+import type { QueryClient } from '@tanstack/react-query';
+import { requestKey } from '../../../api/request-key';
 import { NETWORK_FAILED } from '../../../api/send';
-import { deliver } from '../../../api/outbox';
+import { sendWrite, tell, type Answer, type Write } from '../../../api/waiting';
 
 export type CheckoutAnswer =
   | { status: number; location: string }
@@ -22,6 +27,11 @@ export function readAnswer(status: number, text: string): CheckoutAnswer {
   }
 }
 
+/** What the shopper sees of Submit Order while it waits to be sent. */
+export const SUBMIT_LABEL = 'Submit Order';
+/** What they are told of an order placed after its page had gone. */
+export const PLACED_LATE = 'Your order is placed.';
+
 /**
  * Posts the checkout form; on a failing link the same form is sent again until answered (its cart
  * revision is the order's key: one order however often it arrives) or the shopper gives up.
@@ -29,15 +39,26 @@ export function readAnswer(status: number, text: string): CheckoutAnswer {
 export async function postCheckout(form: HTMLFormElement): Promise<CheckoutAnswer> {
   const fields = new URLSearchParams();
   for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
-  const answer = await deliver(async (signal) => {
-    const res = await fetch(form.action, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json' },
-      body: fields,
-      signal,
-    });
-    return { status: res.status, text: await res.text() };
+  const answer = await sendWrite({
+    id: requestKey(),
+    url: form.action,
+    method: 'POST',
+    body: fields.toString(),
+    form: true,
+    label: SUBMIT_LABEL,
+    kind: 'order',
+    madeAt: Date.now(),
   });
   return answer ? readAnswer(answer.status, answer.text) : { status: 0, message: NETWORK_FAILED, errors: {} };
+}
+
+/**
+ * The answer of a Submit Order whose page had gone (a refusal is told by the writes' machinery):
+ * the order placed, told with a link to its page; everything the page holds asked for again (the
+ * cart is empty now).
+ */
+export function orderAnswered(client: QueryClient, write: Write, answer: Answer): void {
+  const placed = readAnswer(answer.status, answer.text);
+  void client.invalidateQueries();
+  if ('location' in placed) tell({ id: write.id, label: write.label, message: PLACED_LATE, href: placed.location });
 }
