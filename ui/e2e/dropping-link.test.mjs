@@ -206,6 +206,7 @@ test('Submit Order made offline outlives its page: the next page sends it once a
   // They go on to a product page (kept), where it waits still.
   await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
   await hydrated(page);
+  assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0, 'the product page opens as itself');
   await bar.getByText('Submit Order').waitFor({ timeout: 30_000 });
   assert.equal(store.command(['orders', 'list']).split('\n').filter((line) => line.includes(email)).length, 0);
   // The link returns: that page sends it, once, and says where the order is.
@@ -218,6 +219,59 @@ test('Submit Order made offline outlives its page: the next page sends it once a
   await page.waitForURL(/\/active-order\/\d+/, { timeout: 60_000 });
   await page.getByRole('heading', { level: 1, name: /^Order TB-\d{6}$/ }).waitFor({ timeout: 60_000 });
   assert.deepEqual(await cartOf(context), {}, 'the cart is empty');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a member's Go-to Case changed as the link drops: sent once from the next page, and told", async () => {
+  link.sessions = [];
+  link.offline = false;
+  const context = await newContext(MAKATI_SHOPPER);
+  await member(context, 3);
+  const json = { Origin: store.base, 'Content-Type': 'application/json' };
+  const added = await context.request.post(`${store.base}/api/v1/cart`, { headers: json, data: { product_id: 1, quantity: 24, barangay: MAKATI_BARANGAY } });
+  assert.equal(added.status(), 200, await added.text());
+  const saved = await context.request.post(`${store.base}/api/v1/user/goto-case`, { headers: json, data: { name: 'Friday', cart_items: [1], barangay: MAKATI_BARANGAY } });
+  assert.equal(saved.status(), 200, await saved.text());
+  const quantity = async () => {
+    const res = await context.request.get(`${store.base}/api/v1/user/goto-case?barangay=${MAKATI_BARANGAY}`);
+    assert.equal(res.status(), 200, await res.text());
+    return (await res.json()).data.find((c) => c.case_name === 'Friday').items[0].quantity;
+  };
+  assert.equal(await quantity(), 24);
+  const problems = [];
+  const page = await slowPage(context, problems);
+  await page.goto(`${store.base}/single-product/tala-light-330ml`, { timeout: 60_000 });
+  await hydrated(page);
+  await controlled(page);
+  // A product page opened through the worker: kept.
+  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`, { timeout: 60_000 });
+  await hydrated(page);
+  await page.goto(`${store.base}/my-account/go-to-cases`, { timeout: 60_000 });
+  await hydrated(page);
+  // The link drops as the member changes a quantity: it waits, kept on the device.
+  await setOffline(context, true);
+  await page.getByLabel('Quantity of Tala Pale Pilsen 320 ml').fill('12');
+  await page.getByRole('button', { name: 'Update Tala Pale Pilsen 320 ml' }).click();
+  const label = 'Change the quantity of Tala Pale Pilsen 320 ml in Friday';
+  const bar = page.locator('[popover][data-waiting]');
+  await bar.getByText(label).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => localStorage.getItem('tala:waiting') !== null, null, { timeout: 30_000 });
+  // They go on to a product page (their own, kept), where it waits still.
+  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
+  await hydrated(page);
+  assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0, 'the product page opens as itself');
+  await bar.getByText(label).waitFor({ timeout: 30_000 });
+  // The link returns: that page sends it, once, and says so, with the way back to the case.
+  await setOffline(context, false);
+  await page.locator('[popover]').getByText(`Done: ${label}.`).waitFor({ timeout: 60_000 }).catch(async (e) => {
+    if (process.env.TELL) console.error(await page.evaluate(() => [...document.querySelectorAll('[popover], [role=status]')].map((e) => e.outerHTML).join('\n')), (globalThis.logs ?? []).join('\n'));
+    throw e;
+  });
+  assert.equal(await quantity(), 12);
+  await page.locator('[popover]').getByRole('link', { name: 'See it' }).click();
+  await page.waitForURL(/\/my-account\/go-to-cases/, { timeout: 60_000 });
+  assert.equal(await page.getByLabel('Quantity of Tala Pale Pilsen 320 ml').inputValue(), '12');
   assert.deepEqual(problems, []);
   await context.close();
 });

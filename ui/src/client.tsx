@@ -8,6 +8,7 @@ import { startOffline } from './features/offline';
 import { cartAnswered } from './features/cart';
 import { orderAnswered } from './features/orders';
 import { startWaiting } from './api/waiting';
+import { formAnswered } from './components/form';
 
 const stateEl = document.getElementById('__STATE__');
 const input = JSON.parse(stateEl?.textContent ?? '{}') as RenderInput & { ssr: boolean };
@@ -18,7 +19,7 @@ const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
 // Writes a page before left waiting are sent from here; their answers go to their feature.
-startWaiting(client, { cart: cartAnswered, order: orderAnswered }, input.csrf ?? '');
+startWaiting(client, { cart: cartAnswered, order: orderAnswered, form: formAnswered }, input.csrf ?? '');
 startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean(input.member));
 
 const { state: _state, gate, ssr, ...page } = input;

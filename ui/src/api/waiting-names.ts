@@ -30,6 +30,11 @@ export interface Write {
    */
   form?: boolean;
   /**
+   * A write that removes something: a 404 means it is gone already (a repeat of a try whose answer
+   * was lost) and ends it as done.
+   */
+  goneIsDone?: boolean;
+  /**
    * The session it was made in: its page's CSRF token ('' without a session). A page of another
    * session never sends it (the next person at the phone), and never shows it.
    */

@@ -101,7 +101,11 @@ export function start(c: QueryClient, answered: Answered, tell: (r: Told) => voi
     // A page's own write is answered to that page.
     if (awaited.has(write.id)) return;
     const answer = event.action.data as Answer;
-    if (answer.status >= 200 && answer.status < 300) answered[write.kind]?.(c, write, answer);
+    const done = (answer.status >= 200 && answer.status < 300) || (answer.status === 404 && write.goneIsDone);
+    const handler = answered[write.kind];
+    if (done && handler) handler(c, write, answer);
+    // Done, of a feature that says nothing more of it: told so.
+    else if (done) tell({ id: write.id, label: write.label, message: '' });
     else tell({ id: write.id, label: write.label, message: messageOf(answer) });
   });
   let flagged = false;

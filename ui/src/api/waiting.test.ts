@@ -121,6 +121,34 @@ test('a write a page before left that the store refuses when it arrives is shown
   assert.deepEqual(toldNow(), []);
 });
 
+test('a write a page before left that is done: its feature takes the answer, or it is told done; a removal found gone is done', async () => {
+  const late = (id: string, kind: string, extra: Partial<Write> = {}) =>
+    client.getMutationCache().build(client, { mutationKey: WRITE_KEY }, {
+      context: undefined,
+      data: undefined,
+      error: null,
+      failureCount: 0,
+      failureReason: null,
+      isPaused: true,
+      status: 'pending',
+      variables: { ...write(id, `Change ${id}`), kind, ...extra },
+      submittedAt: Date.now(),
+    });
+  answered.length = 0;
+  answers = [json(200, { message: 'Saved.' }), json(404, { message: 'Go-to Case 7 not found.' }), json(404, { message: 'Go-to Case 8 not found.' })];
+  late('g1', 'goto-cases');
+  late('g2', 'goto-cases', { goneIsDone: true });
+  late('g3', 'goto-cases');
+  await client.resumePausedMutations();
+  assert.deepEqual(answered, [], 'not the cart');
+  assert.deepEqual(toldNow(), [
+    { id: 'g1', label: 'Change g1', message: '' },
+    { id: 'g2', label: 'Change g2', message: '' },
+    { id: 'g3', label: 'Change g3', message: 'Go-to Case 8 not found.' },
+  ]);
+  for (const id of ['g1', 'g2', 'g3']) dismissTold(id);
+});
+
 test('send with retry sends the same body, keyed by its request key, until answered', async () => {
   seen.length = 0;
   answers = [lost, json(200, { ok: 1 })];

@@ -4,8 +4,11 @@
 // same fields are posted as they are with `Accept: application/json`: the server answers where to
 // go, or the messages to show in place; a form cannot be sent twice while one is on its way.
 
+import type { QueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { requestKey } from '../api/request-key';
 import { NETWORK_FAILED } from '../api/send';
+import { sendWrite, tell, type Answer, type Write } from '../api/waiting';
 import type { Call } from '../api/contract.gen';
 import type { PostedForm } from '../lib/render-input';
 import { usePage, usePageParam } from '../page';
@@ -28,9 +31,7 @@ type FormAnswer = { location: string } | { message: string; errors: Record<strin
  * sends them without JavaScript (a form whose buttons say what to do).
  */
 export async function postForm(form: HTMLFormElement, submitter?: HTMLElement | null): Promise<FormAnswer> {
-  const fields = form.enctype === 'multipart/form-data' ? new FormData(form) : new URLSearchParams();
-  if (fields instanceof URLSearchParams) for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
-  if (submitter instanceof HTMLButtonElement && submitter.name) fields.append(submitter.name, submitter.value);
+  const fields = fieldsOf(form, submitter, form.enctype === 'multipart/form-data');
   let res: Response;
   try {
     res = await fetch(form.action, {
@@ -42,7 +43,62 @@ export async function postForm(form: HTMLFormElement, submitter?: HTMLElement | 
   } catch {
     return { message: NETWORK_FAILED, errors: {} };
   }
-  const text = await res.text();
+  return readFormAnswer(await res.text());
+}
+
+/** A form's fields as the browser posts them: urlencoded, or with its files (`multipart`). */
+function fieldsOf(form: HTMLFormElement, submitter: HTMLElement | null | undefined, multipart: boolean): URLSearchParams | FormData {
+  const fields = multipart ? new FormData(form) : new URLSearchParams();
+  if (fields instanceof URLSearchParams) for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
+  if (submitter instanceof HTMLButtonElement && submitter.name) fields.append(submitter.name, submitter.value);
+  return fields;
+}
+
+/** What a page form's change is called while it waits to be sent, and whether it removes. */
+export interface Kept {
+  /** What the shopper sees waiting: 'Rename Go-to Case: Friday'. */
+  label: string;
+  /** It removes something: a 404 means it is gone already, and ends it as done (`Write.goneIsDone`). */
+  goneIsDone?: boolean;
+}
+
+/**
+ * Posts a form whose change outlives the page on a failing link (a Go-to Case's quantity, name,
+ * item or the case itself): its fields (urlencoded, with the button that sent it) are a write kept
+ * on the device and sent again until the store answers, from whichever page is open
+ * (api/waiting.ts); the answer, if it comes while the page is open, is the page's.
+ */
+async function postKept(form: HTMLFormElement, submitter: HTMLElement | null | undefined, kept: Kept): Promise<FormAnswer> {
+  const fields = fieldsOf(form, submitter, false);
+  const answer = await sendWrite({
+    id: requestKey(),
+    url: form.action,
+    method: 'POST',
+    body: fields.toString(),
+    form: true,
+    label: kept.label,
+    kind: 'form',
+    madeAt: Date.now(),
+    ...(kept.goneIsDone ? { goneIsDone: true } : {}),
+  });
+  if (!answer) return { message: NETWORK_FAILED, errors: {} };
+  // Gone already: the page is loaded again as it is now.
+  if (answer.status === 404 && kept.goneIsDone) return { location: form.action };
+  return readFormAnswer(answer.text);
+}
+
+/**
+ * The answer of a page form's change that arrived after its page had gone (a refusal is told by the
+ * writes' machinery): told done, with the page it leads to; what the page holds is asked for again.
+ */
+export function formAnswered(client: QueryClient, write: Write, answer: Answer): void {
+  void client.invalidateQueries();
+  const done = answer.status === 404 ? { location: write.url } : readFormAnswer(answer.text);
+  if ('location' in done) tell({ id: write.id, label: write.label, message: '', href: done.location });
+}
+
+/** Reads the server's answer to a form posted with JavaScript: where to go, or the messages. */
+export function readFormAnswer(text: string): FormAnswer {
   try {
     const answer = JSON.parse(text) as Partial<{ location: string; message: string; errors: Record<string, string[]> }>;
     if (answer.location) return { location: answer.location };
@@ -58,7 +114,7 @@ export async function postForm(form: HTMLFormElement, submitter?: HTMLElement | 
  * posts the form's fields and goes where the server says; `confirm` asks first.
  */
 export function useAccountForm(
-  opts: { confirm?: string } = {},
+  opts: { confirm?: string; keep?: Kept } = {},
 ): [FormState, (e: FormEvent<HTMLFormElement>) => Promise<void>, (s: Partial<FormState>) => void] {
   const page = usePage();
   const posted = page.form;
@@ -80,7 +136,7 @@ export function useAccountForm(
     if (opts.confirm && !window.confirm(opts.confirm)) return;
     inFlight.current = true;
     update({ busy: true, message: null, errors: {} });
-    const answer = await postForm(form, submitter);
+    const answer = opts.keep ? await postKept(form, submitter, opts.keep) : await postForm(form, submitter);
     if ('location' in answer) {
       // Every form leaves the page on success: the flag stays, so a late click sends nothing.
       update({ busy: false });
@@ -217,7 +273,7 @@ export function usePageForm(match: (values: Record<string, string>) => boolean):
  * JavaScript it comes back with its messages when it failed (the posted form names itself in the
  * hidden `form` field), and only it shows them; with JavaScript its own answer does.
  */
-export function useScopedForm(id: string, opts: { confirm?: string } = {}): [FormState, (e: FormEvent<HTMLFormElement>) => void] {
+export function useScopedForm(id: string, opts: { confirm?: string; keep?: Kept } = {}): [FormState, (e: FormEvent<HTMLFormElement>) => void] {
   const posted = usePageForm((v) => v.form === id);
   const [state, submit] = useAccountForm(opts);
   const [mine, setMine] = useState(false);

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { calls, GOTO_CASE_CLIPPED, GOTO_CASE_MAX_NAME, MAX_QUANTITY, type Call, type GotoCaseView } from '../../api/contract.gen';
 import { AccountPage } from '../../components/AccountPage';
-import { DoneMessage, FormCall, usePageForm, useScopedForm } from '../../components/form';
+import { DoneMessage, FormCall, usePageForm, useScopedForm, type Kept } from '../../components/form';
 import { QueryState } from '../../components/QueryState';
 import { RefillForm } from '../../components/RefillForm';
 import { count } from '../cart';
@@ -115,10 +115,11 @@ function Place() {
 /**
  * A form of this page that runs `call` for case `c`: posted without JavaScript it comes back with
  * its message when it failed (the page's posted form names the case); with JavaScript the page
- * reloads at the case on success.
+ * reloads at the case on success, and on a failing link the change waits, kept on the device, to
+ * be sent from whichever page is open (`keep`: what it is called meanwhile).
  */
-function CaseForm({ id, call, children, className }: { id: string; call: Call<unknown>; children: ReactNode; className?: string }) {
-  const [state, submit] = useScopedForm(id);
+function CaseForm({ id, call, keep, children, className }: { id: string; call: Call<unknown>; keep: Kept; children: ReactNode; className?: string }) {
+  const [state, submit] = useScopedForm(id, { keep });
   const message = state.message;
   return (
     <form method="post" action={GOTO_PATH} className={className ?? 'inline-form'} onSubmit={submit}>
@@ -148,7 +149,7 @@ function ItemRow({ c, i }: { c: GotoCaseView; i: CaseItem }) {
         {formatPhp(i.price)} / {c.unit_noun || 'unit'}
       </td>
       <td>
-        <CaseForm id={`qty-${i.id}-${c.id}`} call={calls.updateGotoCase}>
+        <CaseForm id={`qty-${i.id}-${c.id}`} call={calls.updateGotoCase} keep={{ label: `Change the quantity of ${i.product_name} in ${c.case_name}` }}>
           <input type="hidden" name="case_id" value={c.id} />
           <input type="hidden" name="product_id" value={i.id} />
           <label className="visually-hidden" htmlFor={`goto-${c.id}-qty-${i.id}`}>
@@ -162,7 +163,7 @@ function ItemRow({ c, i }: { c: GotoCaseView; i: CaseItem }) {
       </td>
       <td>{formatPhp(i.total_price)}</td>
       <td>
-        <CaseForm id={`remove-${i.id}-${c.id}`} call={calls.removeGotoCaseItems}>
+        <CaseForm id={`remove-${i.id}-${c.id}`} call={calls.removeGotoCaseItems} keep={{ label: `Remove ${i.product_name} from ${c.case_name}`, goneIsDone: true }}>
           <input type="hidden" name="case_id" value={c.id} />
           <input type="hidden" name="items" value={i.id} />
           <button type="submit" className="secondary">
@@ -239,7 +240,7 @@ function RenameCase({ c }: { c: GotoCaseView }) {
       <summary className="button secondary">
         Rename<span className="visually-hidden"> {c.case_name}</span>
       </summary>
-      <CaseForm id={`rename-${c.id}`} call={calls.updateGotoCase}>
+      <CaseForm id={`rename-${c.id}`} call={calls.updateGotoCase} keep={{ label: `Rename the Go-to Case ${c.case_name}` }}>
         <input type="hidden" name="case_id" value={c.id} />
         <label htmlFor={`goto-${c.id}-name`}>New name</label>
         <input
@@ -265,7 +266,7 @@ function DeleteCase({ c }: { c: GotoCaseView }) {
         Delete<span className="visually-hidden"> {c.case_name}</span>
       </summary>
       <p>{deleteQuestion(c.case_name)}</p>
-      <CaseForm id={`delete-${c.id}`} call={calls.deleteGotoCase}>
+      <CaseForm id={`delete-${c.id}`} call={calls.deleteGotoCase} keep={{ label: `Delete the Go-to Case ${c.case_name}`, goneIsDone: true }}>
         <input type="hidden" name="id" value={c.id} />
         <button type="submit" className="danger">
           Yes, delete
