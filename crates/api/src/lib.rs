@@ -28,6 +28,7 @@ pub mod goto_cases;
 pub mod locations;
 pub mod newsletter;
 pub mod orders;
+pub mod payments;
 
 pub mod profile;
 pub mod search;

@@ -89,6 +89,29 @@ pub struct Args {
         hide_env_values = true
     )]
     pub facebook_app_secret: Option<String>,
+    /// The store's PayMongo secret key (`sk_test_…` or `sk_live_…`; with PAYMONGO_WEBHOOK_SECRET).
+    /// Unset, the store takes cash only
+    #[arg(
+        long,
+        env = "PAYMONGO_SECRET_KEY",
+        value_parser = PayMongoKey,
+        requires = "paymongo_webhook_secret",
+        hide_env_values = true
+    )]
+    pub paymongo_secret_key: Option<String>,
+    /// The secret PayMongo gave the store's webhook (with PAYMONGO_SECRET_KEY)
+    #[arg(
+        long,
+        env = "PAYMONGO_WEBHOOK_SECRET",
+        value_parser = Trimmed,
+        requires = "paymongo_secret_key",
+        hide_env_values = true
+    )]
+    pub paymongo_webhook_secret: Option<String>,
+    /// The PayMongo methods shoppers may pay with, comma-separated (gcash, paymaya, grab_pay,
+    /// qrph, card, dob; default all)
+    #[arg(long, env = "PAYMONGO_METHODS", value_parser = PayMongoMethods)]
+    pub paymongo_methods: Option<String>,
     /// Where Google is asked
     #[arg(
         long,
@@ -188,6 +211,13 @@ impl Args {
                 facebook_app: self.facebook_app_id.zip(self.facebook_app_secret),
                 facebook_url: self.facebook_graph_url,
             },
+            paymongo: self
+                .paymongo_secret_key
+                .zip(self.paymongo_webhook_secret)
+                .and_then(|(key, hook)| {
+                    // Checked whole by their parsers: a refusal here cannot happen.
+                    api::payments::PayMongo::new(&key, &hook, self.paymongo_methods.as_deref()).ok()
+                }),
             maintenance: self.maintenance,
             trusted_proxies: self.trusted_proxies,
             orders_to: self.orders_to,
@@ -288,6 +318,57 @@ impl TypedValueParser for Trimmed {
     }
 }
 
+/// A PayMongo secret key: `sk_test_…` or `sk_live_…`, blanks around it allowed.
+#[derive(Clone)]
+struct PayMongoKey;
+
+impl TypedValueParser for PayMongoKey {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        let key = Trimmed.parse_ref(cmd, arg, value)?;
+        match api::payments::PayMongo::new(&key, "-", None) {
+            Ok(_) => Ok(key),
+            // The key itself is never repeated in the message.
+            Err(_) => Err(clap::Error::raw(
+                ErrorKind::ValueValidation,
+                format!(
+                    "{} must begin with sk_test_ or sk_live_ (PayMongo's secret key, not the public pk_ one)\n",
+                    name_of(arg)
+                ),
+            )
+            .with_cmd(cmd)),
+        }
+    }
+}
+
+/// The PayMongo methods turned on: names PayMongo knows, comma-separated.
+#[derive(Clone)]
+struct PayMongoMethods;
+
+impl TypedValueParser for PayMongoMethods {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        let methods = Trimmed.parse_ref(cmd, arg, value)?;
+        api::payments::PayMongo::new("sk_test_-", "-", Some(&methods))
+            .map(|_| methods)
+            .map_err(|e| {
+                clap::Error::raw(ErrorKind::ValueValidation, format!("{e}\n")).with_cmd(cmd)
+            })
+    }
+}
+
 /// on, 1, true or yes (any case) is on; anything else is off.
 #[derive(Clone)]
 struct OnOff;
@@ -362,6 +443,54 @@ mod tests {
         assert_eq!(c.social.facebook_app, None);
         assert_eq!(c.social.facebook_url, "https://graph.facebook.com");
         assert_eq!((c.metrics_bind, c.shutdown_timeout), (None, 30));
+        // No PayMongo account: cash only.
+        assert_eq!(c.paymongo, None);
+    }
+
+    #[test]
+    fn paymongo_needs_both_secrets_and_never_shows_them() {
+        let c = with_env(&[
+            ("PAYMONGO_SECRET_KEY", " sk_test_Abc123 "),
+            ("PAYMONGO_WEBHOOK_SECRET", "whsk_Hook456"),
+            ("PAYMONGO_METHODS", "gcash,paymaya,qrph"),
+        ])
+        .unwrap();
+        let p = c.paymongo.as_ref().expect("configured");
+        assert_eq!(p.mode(), api::payments::Mode::Test);
+        assert_eq!(p.methods(), ["gcash", "paymaya", "qrph"]);
+        let shown = format!("{c:?}");
+        assert!(
+            !shown.contains("Abc123") && !shown.contains("Hook456"),
+            "{shown}"
+        );
+        // One without the other cannot work: refused at start, naming what is missing.
+        let e = with_env(&[("PAYMONGO_SECRET_KEY", "sk_test_Abc123")]).unwrap_err();
+        assert!(
+            e.contains("PAYMONGO_WEBHOOK_SECRET") || e.contains("paymongo-webhook-secret"),
+            "{e}"
+        );
+        let e = with_env(&[("PAYMONGO_WEBHOOK_SECRET", "whsk_Hook456")]).unwrap_err();
+        assert!(
+            e.contains("PAYMONGO_SECRET_KEY") || e.contains("paymongo-secret-key"),
+            "{e}"
+        );
+        // The public key by mistake: refused, and the key is not repeated.
+        let e = with_env(&[
+            ("PAYMONGO_SECRET_KEY", "pk_live_Public789"),
+            ("PAYMONGO_WEBHOOK_SECRET", "whsk_Hook456"),
+        ])
+        .unwrap_err();
+        assert!(
+            e.contains("sk_test_ or sk_live_") && !e.contains("Public789"),
+            "{e}"
+        );
+        let e = with_env(&[
+            ("PAYMONGO_SECRET_KEY", "sk_live_Abc123"),
+            ("PAYMONGO_WEBHOOK_SECRET", "whsk_Hook456"),
+            ("PAYMONGO_METHODS", "gcash,cheque"),
+        ])
+        .unwrap_err();
+        assert!(e.contains("cheque"), "{e}");
     }
 
     #[test]

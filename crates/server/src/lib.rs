@@ -58,6 +58,9 @@ pub struct Config {
     pub media_dir: PathBuf,
     /// SMTP_URL: send mail through this server instead (`smtps://user:pass@host:465`).
     pub smtp_url: Option<String>,
+    /// PAYMONGO_SECRET_KEY, PAYMONGO_WEBHOOK_SECRET, PAYMONGO_METHODS: the store's PayMongo
+    /// account (docs/payments.md); none, the store takes cash only.
+    pub paymongo: Option<api::payments::PayMongo>,
     /// MAIL_FROM: the sender of the store's mail.
     pub mail_from: String,
     /// CACHE_MB: megabytes of finished pages and API answers kept in memory (default 128).
@@ -194,6 +197,9 @@ pub fn api_config(config: &Config) -> ApiConfig {
     settings.insert(std::sync::Arc::new(
         api::catalog::list::ListedPerVersion::default(),
     ));
+    if let Some(paymongo) = &config.paymongo {
+        settings.insert(paymongo.clone());
+    }
     if let Some(to) = config.orders_to.as_deref() {
         settings.insert(api::orders::OrdersTo(std::sync::Arc::from(to)));
     }

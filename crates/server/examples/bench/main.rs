@@ -567,6 +567,7 @@ fn bench_config(dir: &Path, public: &Path) -> server::Config {
         mail_outbox: dir.join("outbox"),
         media_dir: dir.join("media"),
         smtp_url: None,
+        paymongo: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         social: api::accounts::social::SocialConfig::default(),
         maintenance: false,

@@ -296,6 +296,7 @@ pub fn store_config(database_url: &str, maintenance: bool) -> server::Config {
         mail_outbox: std::env::temp_dir().join("store-test-outbox"),
         media_dir: std::env::temp_dir().join("store-test-media"),
         smtp_url: None,
+        paymongo: None,
         mail_from: "Tala Brewing Co. <hello@tala.example>".into(),
         social: api::accounts::social::SocialConfig::default(),
         maintenance,
