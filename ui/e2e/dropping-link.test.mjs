@@ -276,6 +276,33 @@ test("a member's Go-to Case changed as the link drops: sent once from the next p
   await context.close();
 });
 
+test("after a member logs out, Back shows the next person nothing of theirs", async () => {
+  const context = await newContext(MAKATI_SHOPPER);
+  await member(context, 4);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${store.base}/single-product/tala-light-330ml`);
+  await hydrated(page);
+  await controlled(page);
+  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
+  await hydrated(page);
+  assert.match(await page.locator('header').innerText(), /Lito/);
+  await page.locator('.header-actions details.drawer').first().locator('summary').click();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.waitForURL(/\/login\?done=logout/);
+  await page.getByText('You have been logged out.').waitFor();
+  // Back: the member's page again, from the browser's memory or its worker, is the page as it is
+  // for whoever is at the phone now.
+  await page.goBack();
+  await page.waitForURL(/bangkal-ipa-330ml/);
+  await hydrated(page);
+  await page.waitForFunction(() => document.documentElement.style.visibility !== 'hidden');
+  assert.doesNotMatch(await page.locator('body').innerText(), /Lito/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("a member's pages kept on the device are thrown away, never shown, once their session has ended by itself", async () => {
   link.sessions = [];
   link.offline = false;

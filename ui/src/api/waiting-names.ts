@@ -57,9 +57,24 @@ export interface Waiting extends Write {
 export interface Told {
   id: string;
   label: string;
+  /** Done (else refused, or not sent). */
+  done: boolean;
   message: string;
-  /** Done: where to see it. */
+  /** Where to see what it made. */
   href?: string;
+}
+
+/** How long a write waits at most (made longer ago, it is not sent: the cart has moved on). */
+export const WRITE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** How long a Submit Order waits at most: an order is placed while the shopper still means it. */
+export const ORDER_MAX_AGE_MS = 30 * 60 * 1000;
+/** What the shopper is told of a write that waited too long. */
+export const TOO_OLD = 'It waited too long and was not sent; make it again if you still want it.';
+
+/** Whether a write has waited too long to be sent at `now`. */
+export function tooOld(write: Write, now: number): boolean {
+  const age = now - write.madeAt;
+  return age > (write.kind === 'order' ? ORDER_MAX_AGE_MS : WRITE_MAX_AGE_MS) || age < -WRITE_MAX_AGE_MS;
 }
 
 /** What hands the answer of a write its own page no longer waits for to the feature that made it. */

@@ -60,13 +60,17 @@ export async function attempt(write: Write): Promise<Answer> {
 let kept: Promise<void> | null = null;
 /** The session of this page (its CSRF token): only its own writes are sent from it. */
 let pageSession = '';
+/** What the shopper is told of writes whose page had gone. */
+let told: (t: Told) => void = () => {};
+/** Resolves once the page shows the writes waiting, in view (waiting.ts `shownNow`). */
+let shown: Promise<void> = Promise.resolve();
 
 /** Keeps the waiting writes in IndexedDB from now on, and sends those a page before left. */
 function keep(): Promise<void> {
   const c = client;
   if (!c) return Promise.resolve();
   kept ??= import('./waiting-store')
-    .then((m) => m.keepWaiting(c, pageSession))
+    .then((m) => m.keepWaiting(c, pageSession, told, shown))
     .catch((error: unknown) => {
       kept = null;
       console.warn('waiting writes are kept on this page only:', error);
@@ -84,9 +88,11 @@ function messageOf(answer: Answer): string {
  * answers of writes made by a page before this one (`answered`, by their kind; a refusal to
  * `tell`), and the writes such a page left waiting.
  */
-export function start(c: QueryClient, answered: Answered, tell: (r: Told) => void, session: string, delay: (tries: number) => number = retryDelay): void {
+export function start(c: QueryClient, answered: Answered, tell: (r: Told) => void, session: string, delay: (tries: number) => number = retryDelay, whenShown: Promise<void> = Promise.resolve()): void {
   client = c;
   pageSession = session;
+  told = tell;
+  shown = whenShown;
   if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
   c.setMutationDefaults(WRITE_KEY, {
     mutationFn: (write: Write) => attempt(write),
@@ -105,8 +111,8 @@ export function start(c: QueryClient, answered: Answered, tell: (r: Told) => voi
     const handler = answered[write.kind];
     if (done && handler) handler(c, write, answer);
     // Done, of a feature that says nothing more of it: told so.
-    else if (done) tell({ id: write.id, label: write.label, message: '' });
-    else tell({ id: write.id, label: write.label, message: messageOf(answer) });
+    else if (done) tell({ id: write.id, label: write.label, done: true, message: '' });
+    else tell({ id: write.id, label: write.label, done: false, message: messageOf(answer) });
   });
   let flagged = false;
   try {
@@ -125,7 +131,8 @@ export async function sendWrite(write: Write): Promise<Answer | null> {
   const c = client;
   if (!c) return attempt(write).catch(() => null);
   const given = new Promise<null>((resolve) => awaited.set(write.id, () => resolve(null)));
-  void keep();
+  // The writes a page before left go first: this one joins the line once they are back.
+  await keep();
   try {
     const mutation = c.getMutationCache().build(c, { mutationKey: WRITE_KEY });
     return await Promise.race([(mutation.execute(write) as Promise<Answer>).catch(() => null), given]);

@@ -7,7 +7,7 @@ import type { Mutation, QueryClient } from '@tanstack/react-query';
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
 import { persistQueryClientRestore, persistQueryClientSave, persistQueryClientSubscribe } from '@tanstack/query-persist-client-core';
 import { createStore, del, get, set } from 'idb-keyval';
-import { WAITING_FLAG, WRITE_KEY, type Write } from './waiting-names';
+import { TOO_OLD, tooOld, WAITING_FLAG, WRITE_KEY, type Told, type Write } from './waiting-names';
 
 const store = createStore('tala-writes', 'waiting');
 
@@ -41,19 +41,27 @@ const persister = createAsyncStoragePersister({
 const isWrite = (m: Mutation) => m.state.status === 'pending' && m.options.mutationKey?.[0] === WRITE_KEY[0];
 
 /**
- * Brings back the writes kept, sends them, and keeps those waiting from now on. Writes made in
- * another session than this page's (`session`, its CSRF token) are thrown away unsent and unshown:
- * they were another person's at this phone, or of a session that has ended. A write made before
- * the browser had a session goes with the one it has now. A page that knows no session (the
- * offline page) keeps them all, and holds a session's (waiting-run.ts `attempt`).
+ * Brings back the writes kept, keeps those waiting from now on, and sends them once the page shows
+ * them (`shown`: hydrated, the bar listing them, the tab in view), so that nothing is sent that the
+ * shopper cannot see waiting. Writes made in another session than this page's (`session`, its
+ * CSRF token) are thrown away unsent and unshown: they were another person's at this phone, or of
+ * a session that has ended. A write made before the browser had a session goes with the one it has
+ * now. A page that knows no session (the offline page) keeps them all, and holds a session's
+ * (waiting-run.ts `attempt`). A write that waited too long (a day; a Submit Order half an hour:
+ * `tooOld`) is not sent, and the shopper is told so (`tell`).
  */
-export async function keepWaiting(client: QueryClient, session: string): Promise<void> {
-  // A day-old change is not sent: the cart it was made against has moved on.
-  await persistQueryClientRestore({ queryClient: client, persister, maxAge: 24 * 60 * 60 * 1000 }).catch(() => undefined);
+export async function keepWaiting(client: QueryClient, session: string, tell: (t: Told) => void, shown: Promise<void>): Promise<void> {
+  await persistQueryClientRestore({ queryClient: client, persister, maxAge: Infinity }).catch(() => undefined);
   const cache = client.getMutationCache();
+  const now = Date.now();
   for (const m of cache.findAll({ mutationKey: WRITE_KEY, status: 'pending' })) {
-    const made = (m.state.variables as Write | undefined)?.session ?? '';
+    const write = m.state.variables as Write | undefined;
+    const made = write?.session ?? '';
     if (session !== '' && made !== '' && made !== session) cache.remove(m);
+    else if (!write || tooOld(write, now)) {
+      cache.remove(m);
+      if (write) tell({ id: write.id, label: write.label, done: false, message: TOO_OLD });
+    }
   }
   const options = {
     queryClient: client,
@@ -63,5 +71,5 @@ export async function keepWaiting(client: QueryClient, session: string): Promise
   persistQueryClientSubscribe(options);
   // The write that loaded this file is kept now, not at its next change.
   await persistQueryClientSave(options);
-  await client.resumePausedMutations();
+  void shown.then(() => client.resumePausedMutations());
 }

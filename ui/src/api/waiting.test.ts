@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { QueryClient } from '@tanstack/react-query';
 import { dismissTold, giveUp, toldNow, sendWrite, startWaiting, WRITE_KEY, type Answer, type Write } from './waiting';
 import { retryDelay } from './waiting-run';
+import { tooOld } from './waiting-names';
 import { send } from './send';
 import { requestKey } from './request-key';
 import type { Call } from './contract.gen';
@@ -116,7 +117,7 @@ test('a write a page before left that the store refuses when it arrives is shown
   });
   await client.resumePausedMutations();
   assert.deepEqual(answered, [], 'not the cart');
-  assert.deepEqual(toldNow(), [{ id: 'late', label: 'Add to cart: Tala Light 330 ml', message: 'Tala Light 330 ml is sold out.' }]);
+  assert.deepEqual(toldNow(), [{ id: 'late', label: 'Add to cart: Tala Light 330 ml', done: false, message: 'Tala Light 330 ml is sold out.' }]);
   dismissTold('late');
   assert.deepEqual(toldNow(), []);
 });
@@ -142,9 +143,9 @@ test('a write a page before left that is done: its feature takes the answer, or 
   await client.resumePausedMutations();
   assert.deepEqual(answered, [], 'not the cart');
   assert.deepEqual(toldNow(), [
-    { id: 'g1', label: 'Change g1', message: '' },
-    { id: 'g2', label: 'Change g2', message: '' },
-    { id: 'g3', label: 'Change g3', message: 'Go-to Case 8 not found.' },
+    { id: 'g1', label: 'Change g1', done: true, message: '' },
+    { id: 'g2', label: 'Change g2', done: true, message: '' },
+    { id: 'g3', label: 'Change g3', done: false, message: 'Go-to Case 8 not found.' },
   ]);
   for (const id of ['g1', 'g2', 'g3']) dismissTold(id);
 });
@@ -167,3 +168,13 @@ async function until(ok: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !ok(); i++) await new Promise((r) => setTimeout(r, 0));
   assert.ok(ok(), 'the condition never held');
 }
+
+test('a write that waited too long is not sent: a day, a Submit Order half an hour; a clock far back too', () => {
+  const now = Date.now();
+  const at = (ago: number, kind = 'cart') => ({ ...write('x'), kind, madeAt: now - ago });
+  assert.equal(tooOld(at(23 * 3600_000), now), false);
+  assert.equal(tooOld(at(25 * 3600_000), now), true);
+  assert.equal(tooOld(at(29 * 60_000, 'order'), now), false);
+  assert.equal(tooOld(at(31 * 60_000, 'order'), now), true);
+  assert.equal(tooOld(at(-25 * 3600_000), now), true);
+});

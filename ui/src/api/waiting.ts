@@ -39,7 +39,7 @@ function run(): Promise<typeof import('./waiting-run')> {
   if (!s) return import('./waiting-run');
   running ??= import('./waiting-run').then(
     (m) => {
-      m.start(s.client, s.answered, tell, s.session, s.delay);
+      m.start(s.client, s.answered, tell, s.session, s.delay, shownInView);
       return m;
     },
     (error: unknown) => {
@@ -80,6 +80,28 @@ export function startWaiting(client: QueryClient, answered: Answered, session: s
 export async function sendWrite(write: Write): Promise<Answer | null> {
   return (await run()).sendWrite({ ...write, session: started?.session ?? '' });
 }
+
+let showing = () => {};
+const shown = new Promise<void>((resolve) => (showing = resolve));
+
+/** Says that the page now shows the writes waiting (the bar, once hydrated). */
+export function shownNow(): void {
+  showing();
+}
+
+/** Resolves once the page shows the writes waiting and its tab is in view. */
+const shownInView: Promise<void> = shown.then(
+  () =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (document.visibilityState !== 'visible') return;
+        document.removeEventListener('visibilitychange', check);
+        resolve();
+      };
+      document.addEventListener('visibilitychange', check);
+      check();
+    }),
+);
 
 /** Stops sending a write: the page that made it is told it was not sent. */
 export function giveUp(id: string): void {

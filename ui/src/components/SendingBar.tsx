@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { dismissTold, giveUp, sendNow, useTold, useWaiting, type Told, type Waiting } from '../api/waiting';
+import { dismissTold, giveUp, sendNow, shownNow, useTold, useWaiting, type Told, type Waiting } from '../api/waiting';
 import { useHydrated } from '../page';
 
 const WAITING = 'Waiting to be sent:';
@@ -28,6 +28,10 @@ export function SendingBar() {
   const told = hydrated ? allTold : [];
   const shown = useRef<HTMLDivElement>(null);
   const any = waiting.length > 0 || told.length > 0;
+  // The writes a page before left are sent once this bar can show them.
+  useEffect(() => {
+    if (hydrated) shownNow();
+  }, [hydrated]);
   useEffect(() => {
     const el = shown.current;
     if (!el || typeof el.showPopover !== 'function') return;
@@ -35,7 +39,7 @@ export function SendingBar() {
     if (!any && el.matches(':popover-open')) el.hidePopover();
   }, [any]);
   const words = [
-    told.map((t) => `${t.href ? DONE : REFUSED} ${t.label}. ${t.message}`).join(' '),
+    told.map((t) => `${t.done ? DONE : REFUSED} ${t.label}. ${t.message}`).join(' '),
     waiting.length > 0 ? `${WAITING} ${waiting.map((w) => w.label).join('; ')}. ${WAITING_HOW}` : '',
   ]
     .filter(Boolean)
@@ -59,14 +63,16 @@ function ToldLine({ told }: { told: Told }) {
   return (
     <p>
       <span aria-hidden="true">
-        {told.href ? DONE : REFUSED} {told.label}. {told.message}
+        {told.done ? DONE : REFUSED} {told.label}. {told.message}
       </span>{' '}
       {told.href && (
         <>
-          <a href={told.href}>{SEE}</a>{' '}
+          <a href={told.href} aria-label={`${SEE}: ${told.label}`}>
+            {SEE}
+          </a>{' '}
         </>
       )}
-      <button type="button" className="button secondary" onClick={() => dismissTold(told.id)}>
+      <button type="button" className="button secondary" aria-label={`Close: ${told.label}`} onClick={() => dismissTold(told.id)}>
         Close
       </button>
     </p>

@@ -69,6 +69,8 @@ export interface Kept {
  * (api/waiting.ts); the answer, if it comes while the page is open, is the page's.
  */
 async function postKept(form: HTMLFormElement, submitter: HTMLElement | null | undefined, kept: Kept): Promise<FormAnswer> {
+  // A form with files is not kept (its files would not be): posted as any form.
+  if (form.enctype === 'multipart/form-data') return postForm(form, submitter);
   const fields = fieldsOf(form, submitter, false);
   const answer = await sendWrite({
     id: requestKey(),
@@ -94,7 +96,21 @@ async function postKept(form: HTMLFormElement, submitter: HTMLElement | null | u
 export function formAnswered(client: QueryClient, write: Write, answer: Answer): void {
   void client.invalidateQueries();
   const done = answer.status === 404 ? { location: write.url } : readFormAnswer(answer.text);
-  if ('location' in done) tell({ id: write.id, label: write.label, message: '', href: done.location });
+  if (!('location' in done)) return;
+  if (toSignIn(done.location)) tell({ id: write.id, label: write.label, done: false, message: SIGNED_OUT, href: done.location });
+  else tell({ id: write.id, label: write.label, done: true, message: '', href: done.location });
+}
+
+/** What a change that arrived after its session had ended is told. */
+export const SIGNED_OUT = 'Your session had ended, so it was not made: sign in and make it again.';
+
+/**
+ * Whether a form's answer sends the shopper to sign in: the store's answer to a form of a session
+ * that has ended (nothing was done).
+ */
+export function toSignIn(location: string): boolean {
+  const path = new URL(location, 'http://store.invalid').pathname;
+  return path === '/login' || path === '/staff/login';
 }
 
 /** Reads the server's answer to a form posted with JavaScript: where to go, or the messages. */

@@ -2,12 +2,12 @@
 // once the page has loaded, keeps a guest's cart as last seen for the offline page, forgets it
 // when the worker says the session changed hands or a member's page opens, offers the new page
 // when the worker says the copy it showed at once has changed, and asks again for a member's page
-// brought back by Back after their session ended.
+// brought back by Back.
 
 import type { QueryClient } from '@tanstack/react-query';
 import type { CartAnswer } from '../../api/contract.gen';
 import { forgetLastCart, saveLastCart } from './last-cart';
-import { CHANGED_LINK, CHANGED_NOTICE, SESSION_ENDS_NOTE, sessionOver, STATE_CACHE } from './rules';
+import { CHANGED_LINK, CHANGED_NOTICE } from './rules';
 
 function isCart(data: unknown): data is CartAnswer {
   return typeof data === 'object' && data !== null && Array.isArray((data as CartAnswer).shopping_cart) && typeof (data as CartAnswer).cart_order_summary === 'object';
@@ -23,7 +23,7 @@ function isCart(data: unknown): data is CartAnswer {
 export function startOffline(client: QueryClient, cart: CartAnswer | null | undefined, member: boolean): void {
   if (member) forgetLastCart();
   else if (cart) saveLastCart(cart);
-  if (member) window.addEventListener('pageshow', (e) => void (e.persisted && askAgainIfSessionGone()));
+  if (member) window.addEventListener('pageshow', (e) => e.persisted && askAgain());
   client.getQueryCache().subscribe((event) => {
     if (member || event.type !== 'updated' || event.query.state.status !== 'success') return;
     const key = String(event.query.queryKey[0] ?? '');
@@ -51,19 +51,14 @@ export function startOffline(client: QueryClient, cart: CartAnswer | null | unde
 
 /**
  * A member's page brought back by Back or Forward from the browser's memory (its back/forward
- * cache, which keeps a page that may be kept) is asked for again unless the worker still holds their
- * session as live (it forgets it at sign-out and when it has ended: rules.ts `sessionOver`): the
- * next person at the phone never sees the member's name by pressing Back.
+ * cache, which keeps a page that may be kept) is hidden at once and opened again as any page is:
+ * the store, or the worker's copy for the session at the browser now (it threw the last one's
+ * away at sign-out, and when it ended). Whoever holds the phone after a sign-out never sees the
+ * member's name by pressing Back; the member sees their page again a moment later.
  */
-async function askAgainIfSessionGone(): Promise<void> {
-  let ends: number | null = null;
-  try {
-    const note = await (await caches.open(STATE_CACHE)).match(SESSION_ENDS_NOTE);
-    ends = note ? Number(await note.text()) || null : null;
-  } catch {
-    // No storage to ask: the page is asked for again.
-  }
-  if (ends === null || sessionOver(ends, Date.now())) location.reload();
+function askAgain(): void {
+  document.documentElement.style.visibility = 'hidden';
+  location.replace(location.href);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AT_ONCE_MS, changesSession, fetchedAhead, keepable, overLimit, placeOf, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, staleNotice, wayOf, withStaleBar } from './rules';
+import { AT_ONCE_MS, changesSession, fetchedAhead, keepable, overLimit, placeOf, CLOCK_SLACK_MS, readSessionEnds, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, writeSessionEnds, staleNotice, wayOf, withStaleBar } from './rules';
 
 const ORIGIN = 'https://tala.example';
 const way = (path: string, method = 'GET', mode = 'navigate', origin = ORIGIN) => wayOf(new URL(path, origin), ORIGIN, method, mode);
@@ -149,8 +149,16 @@ test("a member's kept pages are shown only until their session ends", () => {
   assert.equal(sessionEndsAt(null, at), null);
   // A header the worker cannot read is not taken as a time (the pages then follow the tag alone).
   for (const bad of ['', '-5', '1e9', '12.5', 'soon', '99999999999']) assert.equal(sessionEndsAt(bad, at), null, bad);
+  const noted = { endsAt: at + 1, notedAt: at - 10_000 };
   assert.equal(sessionOver(null, at), false);
-  assert.equal(sessionOver(at + 1, at), false);
-  assert.equal(sessionOver(at, at), true);
-  assert.equal(sessionOver(at - 1, at), true);
+  assert.equal(sessionOver(noted, at), false);
+  assert.equal(sessionOver(noted, at + 1), true);
+  assert.equal(sessionOver(noted, at + 5_000_000), true);
+  // The clock set back to before the note (to bring the member's pages back): ended too; a small
+  // correction is not.
+  assert.equal(sessionOver(noted, noted.notedAt - CLOCK_SLACK_MS + 1), false);
+  assert.equal(sessionOver(noted, noted.notedAt - CLOCK_SLACK_MS - 1), true);
+  // Kept as text and read back; a note that cannot be read is none (the worker counts it ended).
+  assert.deepEqual(readSessionEnds(writeSessionEnds(noted)), noted);
+  assert.equal(readSessionEnds('soon'), null);
 });

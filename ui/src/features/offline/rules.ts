@@ -84,9 +84,30 @@ export function sessionEndsAt(endsIn: string | null, answeredAt: number): number
  * was said): its pages are then thrown away, never shown, since the next person at the phone would
  * see the member's name and cart. A page of the session seen since moves `endsAt` on; one the
  * store extended unseen by the worker (an API call) only makes this err on the side of asking.
+ * A note read back that cannot be read counts as ended.
  */
-export function sessionOver(endsAt: number | null, now: number): boolean {
-  return endsAt !== null && now >= endsAt;
+export function sessionOver(note: SessionEnds | null, now: number): boolean {
+  // A clock set back before the note was made (to bring the member's pages back): ended too.
+  return note !== null && (now >= note.endsAt || now < note.notedAt - CLOCK_SLACK_MS);
+}
+
+/** When a member's session ends (`endsAt`), noted at `notedAt`, both on this device's clock. */
+export interface SessionEnds {
+  endsAt: number;
+  notedAt: number;
+}
+
+/** How far back the device's clock may move (a network time correction) before a note counts as ended. */
+export const CLOCK_SLACK_MS = 60_000;
+
+/** The note as the worker keeps it (`SESSION_ENDS_NOTE`), and back. */
+export function writeSessionEnds(note: SessionEnds): string {
+  return `${note.endsAt} ${note.notedAt}`;
+}
+
+export function readSessionEnds(text: string): SessionEnds | null {
+  const [endsAt, notedAt] = text.split(' ').map(Number);
+  return Number.isFinite(endsAt) && Number.isFinite(notedAt) ? { endsAt, notedAt } : null;
 }
 
 /**

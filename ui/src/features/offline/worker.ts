@@ -20,7 +20,7 @@
 // them is shown. Bounded by bytes.
 
 import { GATE_COOKIES } from '../../api/contract.gen';
-import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, SESSION_ENDS_HEADER, SESSION_ENDS_NOTE, SESSION_HEADER, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, STATE_CACHE, staleNotice, wayOf, withStaleBar } from './rules';
+import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, SESSION_ENDS_HEADER, readSessionEnds, SESSION_ENDS_NOTE, SESSION_HEADER, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, STATE_CACHE, writeSessionEnds, type SessionEnds, staleNotice, wayOf, withStaleBar } from './rules';
 
 declare const __VERSION__: string;
 declare const __PRECACHE__: string[];
@@ -239,21 +239,23 @@ async function sessionKept(): Promise<string | null> {
 
 async function noteSession(tag: string | null, endsAt: number | null): Promise<void> {
   keptSession = tag;
-  keptSessionEnds = endsAt;
+  const ends = endsAt === null ? null : { endsAt, notedAt: Date.now() };
+  keptSessionEnds = ends;
   const state = await caches.open(STATE);
   if (tag === null) await state.delete(SESSION);
   else await state.put(SESSION, new Response(tag));
-  if (endsAt === null) await state.delete(SESSION_ENDS);
-  else await state.put(SESSION_ENDS, new Response(String(endsAt)));
+  if (ends === null) await state.delete(SESSION_ENDS);
+  else await state.put(SESSION_ENDS, new Response(writeSessionEnds(ends)));
 }
 
 /** When the kept pages' session ends, once read (null: not said, a guest's or none). */
-let keptSessionEnds: number | null | undefined;
+let keptSessionEnds: SessionEnds | null | undefined;
 
-async function sessionEnds(): Promise<number | null> {
+async function sessionEnds(): Promise<SessionEnds | null> {
   if (keptSessionEnds === undefined) {
     const kept = await (await caches.open(STATE)).match(SESSION_ENDS);
-    const noted = kept ? Number(await kept.text()) || null : null;
+    // A note that cannot be read counts as ended.
+    const noted = kept ? (readSessionEnds(await kept.text()) ?? { endsAt: 0, notedAt: 0 }) : null;
     if (keptSessionEnds === undefined) keptSessionEnds = noted;
   }
   return keptSessionEnds;
@@ -419,8 +421,9 @@ function savingData(): boolean {
   return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
 }
 
-/** The offline page this build keeps. */
+/** The offline page this build keeps (it lists the pages kept: none of a session that has ended). */
 async function offlinePage(): Promise<Response> {
+  await forgetEndedSession().catch(() => undefined);
   return (await caches.match(OFFLINE, { cacheName: SHELL })) ?? offlineText();
 }
 

@@ -4,6 +4,7 @@ import type { AddressView, Member } from '../../../api/contract.gen';
 import { contactOf, fulfillmentNote, numberOf, paymentOf, savedAddressFor } from './rules';
 import { QueryClient } from '@tanstack/react-query';
 import { dismissTold, toldNow, type Write } from '../../../api/waiting';
+import { SIGNED_OUT } from '../../../components/form';
 import { orderAnswered, PLACED_LATE, readAnswer, SUBMIT_LABEL } from './submit';
 
 const address = (id: number, barangay: number, street: number | null, line: string): AddressView => ({
@@ -70,8 +71,12 @@ test('a Submit Order that arrived after its page had gone: the order placed is t
   const client = new QueryClient();
   orderAnswered(client, write, placed);
   orderAnswered(client, write, placed);
-  assert.deepEqual(toldNow(), [{ id: 'o1', label: 'Submit Order', message: PLACED_LATE, href: '/active-order/12?key=k' }]);
+  assert.deepEqual(toldNow(), [{ id: 'o1', label: 'Submit Order', done: true, message: PLACED_LATE, href: '/active-order/12?key=k' }]);
   dismissTold('o1');
+  // The session had ended: the store sends the shopper to sign in, and nothing was placed.
+  orderAnswered(client, { ...write, id: 'o3' }, { ...placed, text: '{"location":"/login"}' });
+  assert.deepEqual(toldNow(), [{ id: 'o3', label: 'Submit Order', done: false, message: SIGNED_OUT, href: '/login' }]);
+  dismissTold('o3');
   // A refusal is the writes' machinery's to tell (in the store's words): nothing here.
   orderAnswered(client, { ...write, id: 'o2' }, { status: 409, token: null, body: null, text: '{"message":"Your cart changed"}' });
   assert.deepEqual(toldNow(), []);

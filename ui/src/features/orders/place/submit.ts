@@ -6,7 +6,7 @@
 // had gone is told with a link to it (`orderAnswered`).
 import type { QueryClient } from '@tanstack/react-query';
 import { requestKey } from '../../../api/request-key';
-import { NETWORK_FAILED } from '../../../api/send';
+import { SIGNED_OUT, toSignIn } from '../../../components/form';
 import { sendWrite, tell, type Answer, type Write } from '../../../api/waiting';
 
 export type CheckoutAnswer =
@@ -31,6 +31,8 @@ export function readAnswer(status: number, text: string): CheckoutAnswer {
 export const SUBMIT_LABEL = 'Submit Order';
 /** What they are told of an order placed after its page had gone. */
 export const PLACED_LATE = 'Your order is placed.';
+/** What they are told when they gave Submit Order up: a try may have reached the store. */
+export const ORDER_UNSURE = 'We could not reach the store, so we cannot tell whether your order was placed. Check your email for its confirmation before you submit it again.';
 
 /**
  * Posts the checkout form; on a failing link the same form is sent again until answered (its cart
@@ -49,7 +51,7 @@ export async function postCheckout(form: HTMLFormElement): Promise<CheckoutAnswe
     kind: 'order',
     madeAt: Date.now(),
   });
-  return answer ? readAnswer(answer.status, answer.text) : { status: 0, message: NETWORK_FAILED, errors: {} };
+  return answer ? readAnswer(answer.status, answer.text) : { status: 0, message: ORDER_UNSURE, errors: {} };
 }
 
 /**
@@ -60,5 +62,7 @@ export async function postCheckout(form: HTMLFormElement): Promise<CheckoutAnswe
 export function orderAnswered(client: QueryClient, write: Write, answer: Answer): void {
   const placed = readAnswer(answer.status, answer.text);
   void client.invalidateQueries();
-  if ('location' in placed) tell({ id: write.id, label: write.label, message: PLACED_LATE, href: placed.location });
+  if (!('location' in placed)) return;
+  if (toSignIn(placed.location)) tell({ id: write.id, label: write.label, done: false, message: SIGNED_OUT, href: placed.location });
+  else tell({ id: write.id, label: write.label, done: true, message: PLACED_LATE, href: placed.location });
 }
