@@ -6,9 +6,7 @@ import type { RenderInput } from './lib/render-input';
 import { loadPage, routeNamed } from './routes';
 import { startOffline } from './features/offline';
 import { cartAnswered } from './features/cart';
-import { orderAnswered } from './features/orders';
 import { startWaiting } from './api/waiting';
-import { formAnswered } from './components/form';
 
 const stateEl = document.getElementById('__STATE__');
 const input = JSON.parse(stateEl?.textContent ?? '{}') as RenderInput & { ssr: boolean };
@@ -18,8 +16,17 @@ const client = makeQueryClient();
 const now = Date.now();
 for (const q of input.state?.queries ?? []) q.state.dataUpdatedAt = now;
 hydrate(client, input.state);
-// Writes a page before left waiting are sent from here; their answers go to their feature.
-startWaiting(client, { cart: cartAnswered, order: orderAnswered, form: formAnswered }, input.csrf ?? '');
+// Writes a page before left waiting are sent from here; their answers go to their feature (an
+// order's and a page form's fetched when one comes: no page's first load carries them).
+startWaiting(
+  client,
+  {
+    cart: cartAnswered,
+    order: (c, w, a) => void import('./features/orders').then((m) => m.orderAnswered(c, w, a)),
+    form: (c, w, a) => void import('./components/form').then((m) => m.formAnswered(c, w, a)),
+  },
+  input.csrf ?? '',
+);
 startOffline(client, input.visitor?.shared ? null : input.visitor?.cart, Boolean(input.member));
 
 const { state: _state, gate, ssr, ...page } = input;

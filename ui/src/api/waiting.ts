@@ -53,7 +53,8 @@ function run(): Promise<typeof import('./waiting-run')> {
 
 /**
  * Starts the writes' machinery in the browser: at once when a page before left writes waiting,
- * else once the page has loaded and the browser is idle (a write made before loads it then).
+ * else once the page has hydrated (the bar says it is shown) and the browser is idle, so that it
+ * never competes with the page's own start on a slow phone (a write made before loads it then).
  * `session`: the page's CSRF token, the session its writes are made in ('' without one). `delay`:
  * the waits between tries (tests make them 0).
  */
@@ -68,8 +69,9 @@ export function startWaiting(client: QueryClient, answered: Answered, session: s
   }
   if (flagged || typeof window === 'undefined') return load();
   const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(load) : setTimeout(load, 500));
-  if (document.readyState === 'complete') idle();
-  else window.addEventListener('load', idle, { once: true });
+  const loaded = () => void shown.then(idle);
+  if (document.readyState === 'complete') loaded();
+  else window.addEventListener('load', loaded, { once: true });
 }
 
 /**

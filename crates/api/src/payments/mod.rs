@@ -3,10 +3,12 @@
 //! the store knows a payment from PayMongo's signed webhook alone, never from the browser's return.
 //!
 //! Built so far: the gateway's settings ([`PayMongo`]: the keys and the methods the manager turned
-//! on, read from the environment; with no keys the store takes cash only, as before) and the check
-//! of a webhook's signature ([`signature`]). Cash stays the default and the only way until the
-//! checkout offers paying online.
+//! on, read from the environment; with no keys the store takes cash only, as before), the check
+//! of a webhook's signature ([`signature`]) and the Checkout Session an order asks for
+//! ([`checkout_session`]). Cash stays the default and the only way until the checkout offers
+//! paying online.
 
+pub mod checkout_session;
 pub mod signature;
 
 use std::fmt;
