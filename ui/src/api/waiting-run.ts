@@ -11,6 +11,8 @@ import { WAITING_FLAG, WRITE_KEY, type Answer, type Answered, type Told, type Wr
 /** The answers that mean "not done, try again": a busy or unreachable store behind a proxy. */
 const TRY_AGAIN = new Set([502, 503, 504]);
 const TIMEOUT_MS = 20_000;
+/** How long a new write waits for the writes a page before left to be brought back. */
+const KEEP_WAIT_MS = 2000;
 /** The waits between tries: 1, 2, 4, then 8 seconds. */
 export const retryDelay = (tries: number) => Math.min(1000 * 2 ** tries, 8000);
 
@@ -131,8 +133,9 @@ export async function sendWrite(write: Write): Promise<Answer | null> {
   const c = client;
   if (!c) return attempt(write).catch(() => null);
   const given = new Promise<null>((resolve) => awaited.set(write.id, () => resolve(null)));
-  // The writes a page before left go first: this one joins the line once they are back.
-  await keep();
+  // The writes a page before left go first: this one joins the line once they are back (waited
+  // for 2 s at most: a store file stalled on a dying link must not hold the shopper's change).
+  await Promise.race([keep(), new Promise((resolve) => setTimeout(resolve, KEEP_WAIT_MS))]);
   try {
     const mutation = c.getMutationCache().build(c, { mutationKey: WRITE_KEY });
     return await Promise.race([(mutation.execute(write) as Promise<Answer>).catch(() => null), given]);
