@@ -3,7 +3,7 @@
 // returned empties, and the type change's reset question, with JavaScript on and off; axe on each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, hydrated, MAKATI_SHOPPER, newContext, store, useStoreAndBrowser } from './browser.mjs';
+import { axeViolations, hydrated, MAKATI_SHOPPER, newContext, registeredMember, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -52,12 +52,7 @@ async function fillCart(context, items, barangay = 1380300002, guest = true) {
 
 /** Makes a member through the API and the mailed link, and logs the context in. */
 async function member(context, who) {
-  const json = (body, headers = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(who));
-  assert.equal(pre.status, 200, await pre.text());
-  const token = new URL(await store.mailedLink(who.email, '/registration\\?token=')).searchParams.get('token');
-  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: who.password }, { 'registration-token': token }));
-  assert.equal(reg.status, 200, await reg.text());
+  await registeredMember(who);
   const login = await context.request.post(`${store.base}/api/v1/login`, {
     headers: { Origin: store.base, 'Content-Type': 'application/json' },
     data: { login: who.email, password: who.password },

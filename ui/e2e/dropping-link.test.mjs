@@ -116,6 +116,29 @@ async function waitingShown(page) {
   assert.match(await page.locator('.cart-link').getAttribute('aria-label'), /1 change waiting to be sent/);
 }
 
+/**
+ * A change made as the link dropped (`label`, as the bar names it): it waits, kept on the device;
+ * the shopper goes on to a product page kept before, where it waits still; `before` checks the
+ * store meanwhile; the link returns and that page sends it, and says it is done.
+ */
+async function carriedToAnotherPage(context, page, label, before) {
+  const bar = page.locator('[popover][data-waiting]');
+  await bar.getByText(label).waitFor({ timeout: 30_000 }).catch(async (e) => {
+    if (process.env.TELL) console.error(await page.evaluate(() => [...document.querySelectorAll('[popover], [role=status], button[type=submit], .form-message')].map((e) => e.outerHTML).join('\n')), (globalThis.logs ?? []).join('\n'));
+    throw e;
+  });
+  // Kept on the device (a moment after it is shown: the write to IndexedDB).
+  await page.waitForFunction(() => localStorage.getItem('tala:waiting') !== null, null, { timeout: 30_000 });
+  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
+  await hydrated(page);
+  assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0, 'the product page opens as itself');
+  await bar.getByText(label).waitFor({ timeout: 30_000 });
+  await before();
+  await setOffline(context, false);
+  await page.locator('[popover]').getByText(`Done: ${label}.`).waitFor({ timeout: 60_000 });
+  assert.equal(await bar.count(), 0, 'nothing waits any more');
+}
+
 async function journey(who) {
   link.sessions = [];
   link.offline = false;
@@ -193,28 +216,14 @@ test('Submit Order made offline outlives its page: the next page sends it once a
   await page.getByLabel('Mobile number').fill('09171234567');
   await page.getByLabel('Email address').fill(email);
   await page.getByLabel('House or unit number, building and street').fill('Unit 5B, 12 Jupiter St.');
-  // The link drops as the shopper presses Submit Order: it waits, kept on the device.
+  // The link drops as the shopper presses Submit Order: it waits, kept on the device, while they
+  // go on to a product page; the link returns, that page sends it once and says where it is.
+  const orders = () => store.command(['orders', 'list']).split('\n').filter((line) => line.includes(email)).length;
   await setOffline(context, true);
   await page.getByRole('button', { name: 'Submit Order' }).click();
-  const bar = page.locator('[popover][data-waiting]');
-  await bar.getByText('Submit Order').waitFor({ timeout: 30_000 }).catch(async (e) => {
-    if (process.env.TELL) console.error(await page.evaluate(() => [...document.querySelectorAll('[popover], [role=status], button[type=submit], .form-message')].map((e) => e.outerHTML).join('\n')), (globalThis.logs ?? []).join('\n'));
-    throw e;
-  });
-  // Kept on the device (a moment after it is shown: the write to IndexedDB).
-  await page.waitForFunction(() => localStorage.getItem('tala:waiting') !== null, null, { timeout: 30_000 });
-  // They go on to a product page (kept), where it waits still.
-  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
-  await hydrated(page);
-  assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0, 'the product page opens as itself');
-  await bar.getByText('Submit Order').waitFor({ timeout: 30_000 });
-  assert.equal(store.command(['orders', 'list']).split('\n').filter((line) => line.includes(email)).length, 0);
-  // The link returns: that page sends it, once, and says where the order is.
-  await setOffline(context, false);
-  const done = page.locator('[popover]').getByText('Done: Submit Order. Your order is placed.');
-  await done.waitFor({ timeout: 60_000 });
-  assert.equal(await page.locator('[popover][data-waiting]').count(), 0, 'nothing waits any more');
-  assert.equal(store.command(['orders', 'list']).split('\n').filter((line) => line.includes(email)).length, 1, 'one order');
+  await carriedToAnotherPage(context, page, 'Submit Order', async () => assert.equal(orders(), 0));
+  await page.locator('[popover]').getByText('Done: Submit Order. Your order is placed.').waitFor();
+  assert.equal(orders(), 1, 'one order');
   await page.locator('[popover]').getByRole('link', { name: 'See it' }).click();
   await page.waitForURL(/\/active-order\/\d+/, { timeout: 60_000 });
   await page.getByRole('heading', { level: 1, name: /^Order TB-\d{6}$/ }).waitFor({ timeout: 60_000 });
@@ -249,25 +258,13 @@ test("a member's Go-to Case changed as the link drops: sent once from the next p
   await hydrated(page);
   await page.goto(`${store.base}/my-account/go-to-cases`, { timeout: 60_000 });
   await hydrated(page);
-  // The link drops as the member changes a quantity: it waits, kept on the device.
+  // The link drops as the member changes a quantity: it waits, kept on the device, while they go
+  // on to a product page (their own, kept); the link returns, that page sends it once and says so,
+  // with the way back to the case.
   await setOffline(context, true);
   await page.getByLabel('Quantity of Tala Pale Pilsen 320 ml').fill('12');
   await page.getByRole('button', { name: 'Update Tala Pale Pilsen 320 ml' }).click();
-  const label = 'Change the quantity of Tala Pale Pilsen 320 ml in Friday';
-  const bar = page.locator('[popover][data-waiting]');
-  await bar.getByText(label).waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => localStorage.getItem('tala:waiting') !== null, null, { timeout: 30_000 });
-  // They go on to a product page (their own, kept), where it waits still.
-  await page.goto(`${store.base}/single-product/bangkal-ipa-330ml`);
-  await hydrated(page);
-  assert.equal(await page.getByRole('heading', { level: 1, name: 'You are offline' }).count(), 0, 'the product page opens as itself');
-  await bar.getByText(label).waitFor({ timeout: 30_000 });
-  // The link returns: that page sends it, once, and says so, with the way back to the case.
-  await setOffline(context, false);
-  await page.locator('[popover]').getByText(`Done: ${label}.`).waitFor({ timeout: 60_000 }).catch(async (e) => {
-    if (process.env.TELL) console.error(await page.evaluate(() => [...document.querySelectorAll('[popover], [role=status]')].map((e) => e.outerHTML).join('\n')), (globalThis.logs ?? []).join('\n'));
-    throw e;
-  });
+  await carriedToAnotherPage(context, page, 'Change the quantity of Tala Pale Pilsen 320 ml in Friday', async () => assert.equal(await quantity(), 24));
   assert.equal(await quantity(), 12);
   await page.locator('[popover]').getByRole('link', { name: 'See it' }).click();
   await page.waitForURL(/\/my-account\/go-to-cases/, { timeout: 60_000 });

@@ -4,7 +4,7 @@
 // JavaScript on and off; axe on the pages and the open form.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addCookies, axeViolations, hydrated, newContext, store, useStoreAndBrowser } from './browser.mjs';
+import { addCookies, axeViolations, hydrated, newContext, registeredMember, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser();
 
@@ -50,12 +50,7 @@ async function member(context, n) {
     password: 'Pale-Pilsen-Friday-88',
     accept_terms: true,
   };
-  const json = (body, extra = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
-  const pre = await fetch(`${store.base}/api/v1/pre-register`, json(who));
-  assert.equal(pre.status, 200, await pre.text());
-  const token = new URL(await store.mailedLink(who.email, '/registration\\?token=')).searchParams.get('token');
-  const reg = await fetch(`${store.base}/api/v1/registration`, json({ password: who.password }, { 'registration-token': token }));
-  assert.equal(reg.status, 200, await reg.text());
+  await registeredMember(who);
   const login = await context.request.post(`${store.base}/api/v1/login`, { headers: headers(), data: { login: who.email, password: who.password } });
   assert.equal(login.status(), 200, await login.text());
 }

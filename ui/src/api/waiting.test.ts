@@ -28,6 +28,20 @@ startWaiting(client, { cart: (_c, write, answer) => answered.push({ write, answe
 
 const write = (id: string, label = 'Add to cart: Tala Light'): Write => ({ id, url: '/api/v1/cart', method: 'POST', body: { request_key: id }, label, kind: 'cart', madeAt: Date.now() });
 
+/** A write as a page before left it: brought back paused, sent by the next `resumePausedMutations`. */
+const leftWaiting = (variables: Write) =>
+  client.getMutationCache().build(client, { mutationKey: WRITE_KEY }, {
+    context: undefined,
+    data: undefined,
+    error: null,
+    failureCount: 0,
+    failureReason: null,
+    isPaused: true,
+    status: 'pending',
+    variables,
+    submittedAt: Date.now(),
+  });
+
 test('the waits between tries grow to 8 seconds and stay there', () => {
   assert.deepEqual([0, 1, 2, 3, 4, 9].map(retryDelay), [1000, 2000, 4000, 8000, 8000, 8000]);
 });
@@ -104,17 +118,7 @@ test('a write a page before left waiting is sent by this page, its answer handed
 test('a write a page before left that the store refuses when it arrives is shown in the store\'s words', async () => {
   answered.length = 0;
   answers = [json(422, { message: 'Tala Light 330 ml is sold out.' })];
-  client.getMutationCache().build(client, { mutationKey: WRITE_KEY }, {
-    context: undefined,
-    data: undefined,
-    error: null,
-    failureCount: 0,
-    failureReason: null,
-    isPaused: true,
-    status: 'pending',
-    variables: write('late', 'Add to cart: Tala Light 330 ml'),
-    submittedAt: Date.now(),
-  });
+  leftWaiting(write('late', 'Add to cart: Tala Light 330 ml'));
   await client.resumePausedMutations();
   assert.deepEqual(answered, [], 'not the cart');
   assert.deepEqual(toldNow(), [{ id: 'late', label: 'Add to cart: Tala Light 330 ml', done: false, message: 'Tala Light 330 ml is sold out.' }]);
@@ -123,18 +127,7 @@ test('a write a page before left that the store refuses when it arrives is shown
 });
 
 test('a write a page before left that is done: its feature takes the answer, or it is told done; a removal found gone is done', async () => {
-  const late = (id: string, kind: string, extra: Partial<Write> = {}) =>
-    client.getMutationCache().build(client, { mutationKey: WRITE_KEY }, {
-      context: undefined,
-      data: undefined,
-      error: null,
-      failureCount: 0,
-      failureReason: null,
-      isPaused: true,
-      status: 'pending',
-      variables: { ...write(id, `Change ${id}`), kind, ...extra },
-      submittedAt: Date.now(),
-    });
+  const late = (id: string, kind: string, extra: Partial<Write> = {}) => leftWaiting({ ...write(id, `Change ${id}`), kind, ...extra });
   answered.length = 0;
   answers = [json(200, { message: 'Saved.' }), json(404, { message: 'Go-to Case 7 not found.' }), json(404, { message: 'Go-to Case 8 not found.' })];
   late('g1', 'goto-cases');

@@ -71,22 +71,29 @@ export interface Kept {
 async function postKept(form: HTMLFormElement, submitter: HTMLElement | null | undefined, kept: Kept): Promise<FormAnswer> {
   // A form with files is not kept (its files would not be): posted as any form.
   if (form.enctype === 'multipart/form-data') return postForm(form, submitter);
-  const fields = fieldsOf(form, submitter, false);
-  const answer = await sendWrite({
-    id: requestKey(),
-    url: form.action,
-    method: 'POST',
-    body: fields.toString(),
-    form: true,
-    label: kept.label,
-    kind: 'form',
-    madeAt: Date.now(),
-    ...(kept.goneIsDone ? { goneIsDone: true } : {}),
-  });
+  const answer = await sendForm(form, submitter, kept, 'form');
   if (!answer) return { message: NETWORK_FAILED, errors: {} };
   // Gone already: the page is loaded again as it is now.
   if (answer.status === 404 && kept.goneIsDone) return { location: form.action };
   return readFormAnswer(answer.text);
+}
+
+/**
+ * Sends a form's fields (urlencoded, with the button that sent it) as a write that outlives the
+ * page (api/waiting.ts), of `kind`: its answer, or null when the shopper gave it up.
+ */
+export function sendForm(form: HTMLFormElement, submitter: HTMLElement | null | undefined, kept: Kept, kind: string): Promise<Answer | null> {
+  return sendWrite({
+    id: requestKey(),
+    url: form.action,
+    method: 'POST',
+    body: fieldsOf(form, submitter, false).toString(),
+    form: true,
+    label: kept.label,
+    kind,
+    madeAt: Date.now(),
+    ...(kept.goneIsDone ? { goneIsDone: true } : {}),
+  });
 }
 
 /**

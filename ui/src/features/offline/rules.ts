@@ -6,11 +6,6 @@ import { PAGE_SESSION_HEADERS } from '../../api/contract.gen';
 /** The cache of the shop pages and API reads kept for this browser (the worker's, read by the offline page). */
 export const PAGES_CACHE = 'tala-pages';
 
-/** The worker's own notes (when this browser last wrote, whose session its pages are), by key. */
-export const STATE_CACHE = 'tala-state';
-/** The note of when a member's session the pages were kept for ends (ms on this device's clock). */
-export const SESSION_ENDS_NOTE = '/session-ends';
-
 /** How the worker answers a request. */
 export type Way =
   /** Hashed build files and photos: never change under their name; from the cache, else fetched. */
@@ -100,7 +95,7 @@ export interface SessionEnds {
 /** How far back the device's clock may move (a network time correction) before a note counts as ended. */
 export const CLOCK_SLACK_MS = 60_000;
 
-/** The note as the worker keeps it (`SESSION_ENDS_NOTE`), and back. */
+/** The note as the worker keeps it, and back. */
 export function writeSessionEnds(note: SessionEnds): string {
   return `${note.endsAt} ${note.notedAt}`;
 }

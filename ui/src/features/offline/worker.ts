@@ -20,7 +20,7 @@
 // them is shown. Bounded by bytes.
 
 import { GATE_COOKIES } from '../../api/contract.gen';
-import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, SESSION_ENDS_HEADER, readSessionEnds, SESSION_ENDS_NOTE, SESSION_HEADER, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, STATE_CACHE, writeSessionEnds, type SessionEnds, staleNotice, wayOf, withStaleBar } from './rules';
+import { changesSession, fetchedAhead, keepable, overLimit, PAGES_CACHE, placeOf, SESSION_ENDS_HEADER, readSessionEnds, SESSION_HEADER, sessionEndsAt, sessionMove, sessionOver, shownAtOnce, writeSessionEnds, type SessionEnds, staleNotice, wayOf, withStaleBar } from './rules';
 
 declare const __VERSION__: string;
 declare const __PRECACHE__: string[];
@@ -65,12 +65,12 @@ const SLOW_MS = 4000;
 /** The page shown offline for an address never kept. */
 const OFFLINE = '/offline';
 /** The worker's own notes: when this browser last wrote (kept across the worker's restarts). */
-const STATE = STATE_CACHE;
+const STATE = 'tala-state';
 const LAST_WRITE = '/last-write';
 /** The session the shop pages kept were filled for (`x-session`). */
 const SESSION = '/session';
 /** When a member's session the pages were kept for ends unless used again (ms, this clock). */
-const SESSION_ENDS = SESSION_ENDS_NOTE;
+const SESSION_ENDS = '/session-ends';
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(

@@ -5,9 +5,8 @@
 // again until the store answers, from whichever page is open, and an order placed after its page
 // had gone is told with a link to it (`orderAnswered`).
 import type { QueryClient } from '@tanstack/react-query';
-import { requestKey } from '../../../api/request-key';
-import { SIGNED_OUT, toSignIn } from '../../../components/form';
-import { sendWrite, tell, type Answer, type Write } from '../../../api/waiting';
+import { sendForm, SIGNED_OUT, toSignIn } from '../../../components/form';
+import { tell, type Answer, type Write } from '../../../api/waiting';
 
 export type CheckoutAnswer =
   | { status: number; location: string }
@@ -39,18 +38,7 @@ export const ORDER_UNSURE = 'We could not reach the store, so we cannot tell whe
  * revision is the order's key: one order however often it arrives) or the shopper gives up.
  */
 export async function postCheckout(form: HTMLFormElement): Promise<CheckoutAnswer> {
-  const fields = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) if (typeof value === 'string') fields.append(name, value);
-  const answer = await sendWrite({
-    id: requestKey(),
-    url: form.action,
-    method: 'POST',
-    body: fields.toString(),
-    form: true,
-    label: SUBMIT_LABEL,
-    kind: 'order',
-    madeAt: Date.now(),
-  });
+  const answer = await sendForm(form, null, { label: SUBMIT_LABEL }, 'order');
   return answer ? readAnswer(answer.status, answer.text) : { status: 0, message: ORDER_UNSURE, errors: {} };
 }
 
