@@ -92,7 +92,7 @@ export default tseslint.config(
     },
   },
   {
-    // A screen per function (issue 25): no function of the UI over 80 lines, blank lines and
+    // A screen per function: no function of the UI over 80 lines, blank lines and
     // comments aside, as clippy's too_many_lines counts the Rust side; tests and generated files
     // aside. A long component splits into named parts (components, hooks) of its file.
     files: ['src/**/*.{ts,tsx}'],

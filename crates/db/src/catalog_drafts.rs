@@ -1,15 +1,12 @@
 //! Catalog files uploaded in the browser, kept between their dry run and their import (see the
-//! `catalog_drafts` migration): each belongs to the member of staff who uploaded it.
+//! `catalog_drafts` migration): each belongs to the member of staff who uploaded it. How long one
+//! waits and how many each keeps are the upload's rules (`api::staff::catalog::import`), given
+//! to these functions.
 
 use diesel::prelude::*;
 
 use crate::schema::catalog_drafts;
 use crate::AnyConnection;
-
-/// How long an uploaded file waits to be applied: a day.
-pub const KEPT_FOR: i64 = 24 * 60 * 60;
-/// The most files one member of staff keeps waiting (an upload past it forgets their oldest).
-pub const MOST_EACH: i64 = 10;
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = catalog_drafts)]
@@ -21,18 +18,23 @@ pub struct Draft {
     pub created_at: i64,
 }
 
-/// Keeps `draft`, after sweeping those older than [`KEPT_FOR`] and its uploader's oldest past
-/// [`MOST_EACH`].
-pub fn add(conn: &mut AnyConnection, draft: &Draft) -> QueryResult<()> {
+/// Keeps `draft`, after sweeping those uploaded more than `kept_for` seconds before it and its
+/// uploader's oldest past `most_each` (it included).
+pub fn add(
+    conn: &mut AnyConnection,
+    draft: &Draft,
+    kept_for: i64,
+    most_each: i64,
+) -> QueryResult<()> {
     let kept: Vec<String> = catalog_drafts::table
         .filter(catalog_drafts::staff_id.eq(draft.staff_id))
         .order((catalog_drafts::created_at.desc(), catalog_drafts::id))
-        .offset(MOST_EACH - 1)
+        .offset(most_each - 1)
         .select(catalog_drafts::id)
         .load(conn)?;
     diesel::delete(catalog_drafts::table.filter(catalog_drafts::id.eq_any(&kept))).execute(conn)?;
     diesel::delete(
-        catalog_drafts::table.filter(catalog_drafts::created_at.lt(draft.created_at - KEPT_FOR)),
+        catalog_drafts::table.filter(catalog_drafts::created_at.lt(draft.created_at - kept_for)),
     )
     .execute(conn)?;
     diesel::insert_into(catalog_drafts::table)
@@ -47,17 +49,19 @@ pub fn add(conn: &mut AnyConnection, draft: &Draft) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// Draft `id` of member `staff_id`, unless it is older than [`KEPT_FOR`] at `now`.
+/// Draft `id` of member `staff_id`, unless it was uploaded more than `kept_for` seconds before
+/// `now`.
 pub fn get(
     conn: &mut AnyConnection,
     id: &str,
     staff_id: i64,
     now: i64,
+    kept_for: i64,
 ) -> QueryResult<Option<Draft>> {
     catalog_drafts::table
         .filter(catalog_drafts::id.eq(id))
         .filter(catalog_drafts::staff_id.eq(staff_id))
-        .filter(catalog_drafts::created_at.ge(now - KEPT_FOR))
+        .filter(catalog_drafts::created_at.ge(now - kept_for))
         .select(Draft::as_select())
         .first(conn)
         .optional()

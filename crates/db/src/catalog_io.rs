@@ -1,25 +1,22 @@
-//! The catalog file of `store catalog export` and `store catalog import`: products with their
-//! prices and where they are sold, deposits, delivery fees, banners and promos, as one JSON
-//! document of its own format (`"format": "store-catalog/1"`, described in docs/operations.md). The
-//! export writes exactly what the import reads, so exporting, importing that file and exporting
-//! again gives the same bytes.
+//! The catalog's records as the tables hold them: products with their prices and where they are
+//! sold, deposits, delivery fees, banners and promos ([`CatalogRecords`]), read from the tables
+//! ([`export`]) and written back ([`write`]). The catalog file of `store catalog export` and
+//! `store catalog import` is these records under a `format` line: its format, reading, checks and
+//! report are the import call's (`api::staff::catalog::import`), which decides what to write and
+//! writes it here, in one transaction that takes its turn first ([`take_turn`]); the back office's
+//! catalog forms go the same way.
 //!
-//! An import checks the whole file first, against itself and against what the database knows
-//! ([`Known`]: packagings, product types, fulfillment types, cities, served areas), and names every
-//! problem by its record and field (`products[2] (slug tala-light-330ml): price must be ...`): the
-//! reading and its rules are the import call's (`api::staff::catalog::import`), which hands
-//! [`import_with`] the file it read; a file with any problem changes nothing. This module reads
-//! and writes the tables. A good file is applied in one transaction: records are matched by
-//! their natural keys (a product by its slug; a deposit, banner or promo by its id; a delivery fee
-//! by its city and fulfillment), new ones are added, changed ones rewritten, and what the file
-//! leaves out is removed, except products: orders, carts and Go-to Cases refer to them, so a
-//! product the file leaves out is kept and made not orderable. The data version is bumped with
-//! the changes, so every app server's caches refresh within a second (`crate::watch`).
+//! The records stay here, named as the file names them, because both sides need them: the export
+//! fills them from the tables and the import writes them back (`api` may use `db`, not the other
+//! way round), and serde's `Serialize`, which names their fields in the file, can only be derived
+//! beside the type.
 //!
-//! The report lists every change, record by record and field by field ([`Change`]): what a dry
-//! run shows. The back office's forms change the catalog through the same reader and writer
-//! (`api::staff::catalog::import::edit_then`): a few fields of the catalog as it stands, checked
-//! and written in the import's transaction, so a form's rules are the file's.
+//! A write matches records by their natural keys (a product by its slug; a deposit, banner or
+//! promo by its id; a delivery fee by its city and fulfillment): new ones are added, changed ones
+//! rewritten, and what the file leaves out is removed, except products: orders, carts and Go-to
+//! Cases refer to them, so a product the file leaves out is kept and made not orderable. The data
+//! version is bumped with the changes, so every app server's caches refresh within a second
+//! (`crate::watch`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -30,63 +27,9 @@ use crate::models::{Product, ProductValues};
 use crate::schema::*;
 use crate::AnyConnection;
 
-/// The name and version of the file's format.
-pub const FORMAT: &str = "store-catalog/1";
-/// A product's fields, as a problem lists them.
-pub const PRODUCT_FIELDS: &[&str] = &[
-    "slug",
-    "product_name",
-    "sku",
-    "brand",
-    "size",
-    "product_type",
-    "packaging",
-    "price",
-    "price_per_case",
-    "unit_per_case",
-    "orderable",
-    "cities",
-    "product_image",
-    "description",
-    "custom_description",
-    "style",
-    "best_seller",
-    "recommended",
-    "sort_order",
-    "created_on",
-];
-
-/// A deposit's fields.
-pub const DEPOSIT_FIELDS: &[&str] = &["id", "name", "amount", "product", "packaging"];
-
-/// A delivery fee's fields.
-pub const FEE_FIELDS: &[&str] = &["city_id", "city_name", "fulfillment", "amount"];
-
-/// A banner's fields.
-pub const BANNER_FIELDS: &[&str] = &[
-    "id",
-    "title",
-    "desktop_image",
-    "mobile_image",
-    "sort_order",
-    "starts_on",
-    "ends_on",
-];
-
-/// A promo's fields.
-pub const PROMO_FIELDS: &[&str] = &[
-    "id",
-    "product",
-    "title",
-    "description",
-    "starts_on",
-    "ends_on",
-];
-
-/// The whole file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CatalogFile {
-    pub format: String,
+/// The catalog, a list of records a section, in the catalog file's order of sections.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogRecords {
     pub products: Vec<ProductRecord>,
     pub deposits: Vec<DepositRecord>,
     pub delivery_fees: Vec<FeeRecord>,
@@ -262,19 +205,19 @@ impl Known {
 
 /// The catalog as the file holds it: products, deposits and promos by id, delivery fees by city
 /// and fulfillment, banners by id.
-pub fn export(conn: &mut AnyConnection) -> QueryResult<CatalogFile> {
+pub fn export(conn: &mut AnyConnection) -> QueryResult<CatalogRecords> {
     let known = Known::load(conn)?;
     export_with(conn, &known)
 }
 
-pub fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogFile> {
+/// [`export`], with what the database knows already loaded.
+pub fn export_with(conn: &mut AnyConnection, known: &Known) -> QueryResult<CatalogRecords> {
     let slug_of: HashMap<i32, &str> = known
         .products
         .iter()
         .map(|p| (p.id.get(), p.slug.as_str()))
         .collect();
-    Ok(CatalogFile {
-        format: FORMAT.into(),
+    Ok(CatalogRecords {
         products: product_records(conn, known)?,
         deposits: deposit_records(conn, known, &slug_of)?,
         delivery_fees: fee_records(conn, known)?,
@@ -447,285 +390,36 @@ fn promo_records(
         .collect())
 }
 
-/// The file as JSON text, pretty-printed, ending with a newline.
-pub fn to_json(file: &CatalogFile) -> String {
-    let mut s = serde_json::to_string_pretty(file).unwrap_or_default();
-    s.push('\n');
-    s
+/// Takes the import's turn: the first statement of an import's transaction writes the row every
+/// import writes, so imports take turns from here (PostgreSQL's row lock; SQLite's write lock),
+/// each deciding on what the last one left.
+pub fn take_turn(conn: &mut AnyConnection) -> QueryResult<()> {
+    diesel::update(data_version::table.find(1))
+        .set(data_version::version.eq(data_version::version))
+        .execute(conn)
+        .map(|_| ())
 }
 
-/// What happened to one kind of record.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Tally {
-    pub new: usize,
-    pub changed: usize,
-    pub unchanged: usize,
-    /// Removed (products: left out of the file, kept and not orderable).
-    pub removed: usize,
-}
-
-/// What an import did, or (checked only) would do.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Report {
-    pub products: Tally,
-    /// The products the file leaves out that were orderable and are not any more (slugs).
-    pub retired: Vec<String>,
-    pub deposits: Tally,
-    pub delivery_fees: Tally,
-    pub banners: Tally,
-    pub promos: Tally,
-    /// Every record that differs, in the file's order of sections and records.
-    pub changes: Vec<Change>,
-    /// Whether the database was written.
-    pub applied: bool,
-    /// The data version after the import.
-    pub data_version: i64,
-}
-
-impl Report {
-    /// Whether the file differs from the database at all.
-    pub fn changes(&self) -> bool {
-        let t = [self.deposits, self.delivery_fees, self.banners, self.promos];
-        self.products.new + self.products.changed > 0
-            || !self.retired.is_empty()
-            || t.iter().any(|t| t.new + t.changed + t.removed > 0)
-    }
-}
-
-/// What happens to one record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChangeKind {
-    New,
-    Changed,
-    Removed,
-    /// A product the file leaves out: kept, and made not orderable.
-    LeftOut,
-}
-
-/// One field of a record that changes: its value before and after (absent on a new or removed
-/// record), and both as a person reads them (money in pesos).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FieldChange {
-    pub field: &'static str,
-    pub before: Option<serde_json::Value>,
-    pub after: Option<serde_json::Value>,
-    pub before_text: String,
-    pub after_text: String,
-}
-
-/// One record that an import adds, changes or removes, named by its section and key (a
-/// product's slug; a deposit's, banner's or promo's id; a fee's city and fulfillment).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Change {
-    pub section: &'static str,
-    pub key: String,
-    pub kind: ChangeKind,
-    /// The fields that change, in the record's order (every field of a new record, and of a
-    /// removed one).
-    pub fields: Vec<FieldChange>,
-}
-
-/// The fields of each section that are money (centavos, shown in pesos).
-const MONEY_FIELDS: [&str; 3] = ["price", "price_per_case", "amount"];
-
-/// A field's value as a person reads it: money in pesos, text as it is, the rest as JSON.
-fn shown_value(field: &str, v: Option<&serde_json::Value>) -> String {
-    match v {
-        None | Some(serde_json::Value::Null) => String::new(),
-        Some(serde_json::Value::Number(n)) if MONEY_FIELDS.contains(&field) => n
-            .as_i64()
-            .map_or_else(|| n.to_string(), domain::money::format_php),
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-    }
-}
-
-/// The fields of `section`'s records, in their order.
-fn section_fields(section: &str) -> &'static [&'static str] {
-    match section {
-        "products" => PRODUCT_FIELDS,
-        "deposits" => DEPOSIT_FIELDS,
-        "delivery_fees" => FEE_FIELDS,
-        "banners" => BANNER_FIELDS,
-        _ => PROMO_FIELDS,
-    }
-}
-
-/// The fields whose values differ between `before` and `after` (either may be absent).
-pub fn field_changes<T: Serialize>(
-    section: &str,
-    before: Option<&T>,
-    after: Option<&T>,
-) -> Vec<FieldChange> {
-    let object = |r: Option<&T>| match r.map(serde_json::to_value) {
-        Some(Ok(serde_json::Value::Object(m))) => m,
-        _ => serde_json::Map::new(),
-    };
-    let (old, new) = (object(before), object(after));
-    section_fields(section)
-        .iter()
-        .filter_map(|&field| {
-            let (b, a) = (old.get(field), new.get(field));
-            (b != a).then(|| FieldChange {
-                field,
-                before_text: shown_value(field, b),
-                after_text: shown_value(field, a),
-                before: b.cloned(),
-                after: a.cloned(),
-            })
-        })
-        .collect()
-}
-
-/// The changes of one section: the file's new and changed records, then the removed ones.
-fn section_changes<T: Serialize + PartialEq, K: Eq + std::hash::Hash + Clone>(
-    section: &'static str,
-    new: &[T],
-    old: &[T],
-    key: impl Fn(&T) -> K,
-    name: impl Fn(&K) -> String,
-) -> Vec<Change> {
-    let old_by_key: HashMap<K, &T> = old.iter().map(|r| (key(r), r)).collect();
-    let kept: HashSet<K> = new.iter().map(&key).collect();
-    let mut changes: Vec<Change> = new
-        .iter()
-        .filter_map(|r| {
-            let k = key(r);
-            let before = old_by_key.get(&k).copied();
-            let kind = match before {
-                None => ChangeKind::New,
-                Some(o) if o != r => ChangeKind::Changed,
-                Some(_) => return None,
-            };
-            Some(Change {
-                section,
-                key: name(&k),
-                kind,
-                fields: field_changes(section, before, Some(r)),
-            })
-        })
-        .collect();
-    changes.extend(
-        old.iter()
-            .filter(|r| !kept.contains(&key(r)))
-            .map(|r| Change {
-                section,
-                key: name(&key(r)),
-                kind: ChangeKind::Removed,
-                fields: field_changes(section, Some(r), None),
-            }),
-    );
-    changes
-}
-
-/// Every record `file` changes in `current`.
-fn changes(file: &CatalogFile, current: &CatalogFile) -> Vec<Change> {
-    let same = |k: &String| k.clone();
-    let id = |k: &i32| k.to_string();
-    let mut all = section_changes(
-        "products",
-        &file.products,
-        &current.products,
-        |p| p.slug.clone(),
-        same,
-    );
-    // A product left out is kept: it changes only when it was orderable.
-    for c in all.iter_mut().filter(|c| c.kind == ChangeKind::Removed) {
-        c.kind = ChangeKind::LeftOut;
-        let before = current.products.iter().find(|p| p.slug == c.key);
-        let after = before.map(|p| ProductRecord {
-            orderable: false,
-            ..p.clone()
-        });
-        c.fields = field_changes("products", before, after.as_ref());
-    }
-    all.retain(|c| c.kind != ChangeKind::LeftOut || !c.fields.is_empty());
-    all.extend(section_changes(
-        "deposits",
-        &file.deposits,
-        &current.deposits,
-        |d| d.id,
-        id,
-    ));
-    all.extend(section_changes(
-        "delivery_fees",
-        &file.delivery_fees,
-        &current.delivery_fees,
-        |f| (f.city_id, f.fulfillment.clone()),
-        |(city, f)| format!("{city} {f}"),
-    ));
-    all.extend(section_changes(
-        "banners",
-        &file.banners,
-        &current.banners,
-        |b| b.id,
-        id,
-    ));
-    all.extend(section_changes(
-        "promos",
-        &file.promos,
-        &current.promos,
-        |p| p.id,
-        id,
-    ));
-    all
-}
-
-/// Why an import changed nothing.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// The file's problems, each naming its record and field.
-    #[error("{}", .0.join("\n"))]
-    Invalid(Vec<String>),
-    #[error("database: {0}")]
-    Db(#[from] diesel::result::Error),
-}
-
-/// Imports the file `read` makes of what the database knows and the catalog as it stands (the
-/// import's reading and checks, `api::staff::catalog::import`): planned against the catalog and,
-/// when `apply`, written in one transaction that starts from what the last writer left (see the
-/// module's words); `then` runs in the transaction when the file changed the store (its audit
-/// record). Not applied, nothing is written and the report says what would change.
-pub fn import_with(
+/// Writes `file` over `current` (the catalog as [`export_with`] read it, with `known`): new and
+/// changed records are written, those the file leaves out removed (products: made not orderable),
+/// and the data version bumped. A file that is the catalog writes nothing and leaves the version.
+/// Called in the import's transaction, after [`take_turn`].
+pub fn write(
     conn: &mut AnyConnection,
-    apply: bool,
-    make: impl FnOnce(&Known, &CatalogFile) -> Result<CatalogFile, ImportError>,
-    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
-) -> Result<Report, ImportError> {
-    if !apply {
-        let known = Known::load(conn)?;
-        let current = export_with(conn, &known)?;
-        let file = make(&known, &current)?;
-        let mut report = plan(&file, &current, &known).report;
-        report.data_version = data_version(conn)?;
-        return Ok(report);
+    file: &CatalogRecords,
+    current: &CatalogRecords,
+    known: &Known,
+) -> QueryResult<()> {
+    let plan = plan(file, current, known);
+    if plan.is_empty() {
+        return Ok(());
     }
-    crate::write_transaction(conn, |conn| {
-        // The first statement writes the row every import writes: imports take turns from here
-        // (PostgreSQL's row lock; SQLite's write lock), each deciding on what the last one left.
-        diesel::update(data_version::table.find(1))
-            .set(data_version::version.eq(data_version::version))
-            .execute(conn)?;
-        let known = Known::load(conn)?;
-        let current = export_with(conn, &known)?;
-        let file = make(&known, &current)?;
-        let plan = plan(&file, &current, &known);
-        let mut report = plan.report.clone();
-        if report.changes() {
-            write(conn, &file, &plan, &known)?;
-            // The triggers bumped it with each write; this says so once more, explicitly.
-            diesel::update(data_version::table.find(1))
-                .set(data_version::version.eq(data_version::version + 1))
-                .execute(conn)?;
-        }
-        report.applied = true;
-        report.data_version = data_version(conn)?;
-        if report.changes() {
-            then(conn, &report)?;
-        }
-        Ok(report)
-    })
+    write_plan(conn, file, &plan, known)?;
+    // The triggers bumped it with each write; this says so once more, explicitly.
+    diesel::update(data_version::table.find(1))
+        .set(data_version::version.eq(data_version::version + 1))
+        .execute(conn)
+        .map(|_| ())
 }
 
 /// The data version now.
@@ -739,7 +433,6 @@ pub fn data_version(conn: &mut AnyConnection) -> QueryResult<i64> {
 /// What to write: the records of each kind that are new or changed (by index into the file) and
 /// the keys of those to remove.
 struct Plan {
-    report: Report,
     products: Vec<usize>,
     retire: Vec<i32>,
     deposits: Vec<usize>,
@@ -752,66 +445,58 @@ struct Plan {
     remove_promos: Vec<i32>,
 }
 
-/// Compares the records of one kind by key: the indexes to write, the keys to remove, the tally.
+impl Plan {
+    /// Nothing to write: the file is the catalog.
+    fn is_empty(&self) -> bool {
+        self.products.is_empty()
+            && self.retire.is_empty()
+            && self.deposits.is_empty()
+            && self.remove_deposits.is_empty()
+            && self.fees.is_empty()
+            && self.remove_fees.is_empty()
+            && self.banners.is_empty()
+            && self.remove_banners.is_empty()
+            && self.promos.is_empty()
+            && self.remove_promos.is_empty()
+    }
+}
+
+/// Compares the records of one kind by key: the indexes of the new and changed ones, and the keys
+/// of those to remove.
 fn compare<T: PartialEq, K: Eq + std::hash::Hash + Clone>(
     new: &[T],
     old: &[T],
     key: impl Fn(&T) -> K,
-) -> (Vec<usize>, Vec<K>, Tally) {
+) -> (Vec<usize>, Vec<K>) {
     let old_by_key: HashMap<K, &T> = old.iter().map(|r| (key(r), r)).collect();
-    let mut tally = Tally::default();
-    let mut write = Vec::new();
-    for (i, r) in new.iter().enumerate() {
-        match old_by_key.get(&key(r)) {
-            None => {
-                tally.new += 1;
-                write.push(i);
-            }
-            Some(o) if *o != r => {
-                tally.changed += 1;
-                write.push(i);
-            }
-            Some(_) => tally.unchanged += 1,
-        }
-    }
+    let write = new
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| old_by_key.get(&key(r)).is_none_or(|o| *o != *r))
+        .map(|(i, _)| i)
+        .collect();
     let kept: HashSet<K> = new.iter().map(&key).collect();
     let removed: Vec<K> = old.iter().map(&key).filter(|k| !kept.contains(k)).collect();
-    tally.removed = removed.len();
-    (write, removed, tally)
+    (write, removed)
 }
 
-fn plan(file: &CatalogFile, current: &CatalogFile, known: &Known) -> Plan {
-    let (products, left_out, products_tally) =
-        compare(&file.products, &current.products, |p| p.slug.clone());
+fn plan(file: &CatalogRecords, current: &CatalogRecords, known: &Known) -> Plan {
+    let (products, left_out) = compare(&file.products, &current.products, |p| p.slug.clone());
     let left_out: HashSet<String> = left_out.into_iter().collect();
-    let retired: Vec<&Product> = known
-        .products
-        .iter()
-        .filter(|p| p.orderable && left_out.contains(&p.slug))
-        .collect();
-    let (deposits, remove_deposits, deposits_tally) =
-        compare(&file.deposits, &current.deposits, |d| d.id);
-    let (fees, remove_fees, fees_tally) =
-        compare(&file.delivery_fees, &current.delivery_fees, |f| {
-            (f.city_id, f.fulfillment.clone())
-        });
-    let (banners, remove_banners, banners_tally) =
-        compare(&file.banners, &current.banners, |b| b.id);
-    let (promos, remove_promos, promos_tally) = compare(&file.promos, &current.promos, |p| p.id);
+    let (deposits, remove_deposits) = compare(&file.deposits, &current.deposits, |d| d.id);
+    let (fees, remove_fees) = compare(&file.delivery_fees, &current.delivery_fees, |f| {
+        (f.city_id, f.fulfillment.clone())
+    });
+    let (banners, remove_banners) = compare(&file.banners, &current.banners, |b| b.id);
+    let (promos, remove_promos) = compare(&file.promos, &current.promos, |p| p.id);
     Plan {
-        report: Report {
-            products: products_tally,
-            retired: retired.iter().map(|p| p.slug.clone()).collect(),
-            deposits: deposits_tally,
-            delivery_fees: fees_tally,
-            banners: banners_tally,
-            promos: promos_tally,
-            changes: changes(file, current),
-            applied: false,
-            data_version: 0,
-        },
         products,
-        retire: retired.iter().map(|p| p.id.get()).collect(),
+        retire: known
+            .products
+            .iter()
+            .filter(|p| p.orderable && left_out.contains(&p.slug))
+            .map(|p| p.id.get())
+            .collect(),
         deposits,
         remove_deposits,
         fees,
@@ -853,9 +538,9 @@ struct PromoValues<'a> {
     ends_on: &'a str,
 }
 
-fn write(
+fn write_plan(
     conn: &mut AnyConnection,
-    file: &CatalogFile,
+    file: &CatalogRecords,
     plan: &Plan,
     known: &Known,
 ) -> QueryResult<()> {
@@ -870,7 +555,7 @@ fn write(
 /// answers the id of every product by its slug, the new ones included.
 fn write_products(
     conn: &mut AnyConnection,
-    file: &CatalogFile,
+    file: &CatalogRecords,
     plan: &Plan,
     known: &Known,
 ) -> QueryResult<HashMap<String, i32>> {
@@ -904,7 +589,7 @@ fn write_products(
 /// the way. The products whose SKU changes take a placeholder first (no real SKU holds a `~`).
 fn free_changed_skus(
     conn: &mut AnyConnection,
-    file: &CatalogFile,
+    file: &CatalogRecords,
     plan: &Plan,
     known: &Known,
 ) -> QueryResult<()> {
@@ -982,7 +667,7 @@ fn write_product(
 
 fn write_deposits(
     conn: &mut AnyConnection,
-    file: &CatalogFile,
+    file: &CatalogRecords,
     plan: &Plan,
     known: &Known,
     ids: &HashMap<String, i32>,
@@ -1027,7 +712,7 @@ fn write_deposits(
 
 fn write_fees(
     conn: &mut AnyConnection,
-    file: &CatalogFile,
+    file: &CatalogRecords,
     plan: &Plan,
     known: &Known,
 ) -> QueryResult<()> {
@@ -1054,7 +739,7 @@ fn write_fees(
     Ok(())
 }
 
-fn write_banners(conn: &mut AnyConnection, file: &CatalogFile, plan: &Plan) -> QueryResult<()> {
+fn write_banners(conn: &mut AnyConnection, file: &CatalogRecords, plan: &Plan) -> QueryResult<()> {
     if !plan.remove_banners.is_empty() {
         diesel::delete(banners::table.filter(banners::id.eq_any(&plan.remove_banners)))
             .execute(conn)?;
@@ -1083,7 +768,7 @@ fn write_banners(conn: &mut AnyConnection, file: &CatalogFile, plan: &Plan) -> Q
 
 fn write_promos(
     conn: &mut AnyConnection,
-    file: &CatalogFile,
+    file: &CatalogRecords,
     plan: &Plan,
     ids: &HashMap<String, i32>,
 ) -> QueryResult<()> {

@@ -9,10 +9,11 @@
 //!   cart's writes).
 //! - `carts`: a member's or a guest's cart, its items and returned empties, and its pricing data.
 //! - `catalog`: packagings, product types, products and where they are sold, banners.
-//! - `catalog_io`: the catalog file's records as the tables hold them: the export, and an import's
-//!   plan and writes (the file's reading and checks are `api::staff::catalog::import`'s), which the
-//!   back office's catalog forms go through too.
-//! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied.
+//! - `catalog_io`: the catalog's records as the tables hold them, read (the export) and written
+//!   (an import's writes, the back office's catalog forms' too); the catalog file's format, reading,
+//!   checks and report are `api::staff::catalog::import`'s.
+//! - `catalog_drafts`: catalog files uploaded in the browser, waiting to be applied (for as long
+//!   and as many as the upload's rules in `api::staff::catalog::import` say).
 //! - `content`: holidays, notices, promos, site texts, settings and the newsletter.
 //! - `erasure`: a guest's personal data found by email or mobile and erased, on request.
 //! - `goto_cases`: members' Go-to Cases, named cases kept to refill the cart from.

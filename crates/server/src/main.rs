@@ -77,7 +77,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Maintenance(a) => server::staff::maintenance(&config, a),
         Command::Orders(c) => server::staff::orders(&config, c),
         Command::Backup(a) => server::staff::backup(&config, a),
-        Command::Staff(c) => server::team::staff(&config, c),
+        Command::Staff(c) => server::team::run_staff_command(&config, c),
         Command::Housekeeping { dry_run } => {
             let pool = server::open_database(&config)?;
             match server::housekeep(&pool, &config.retention, dry_run)? {

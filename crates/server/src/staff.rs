@@ -8,6 +8,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use api::staff::catalog::import::{ImportError, Report};
+use api::staff::catalog::ChangeKind;
 use clap::{Args, Subcommand, ValueEnum};
 use db::DbPool;
 use domain::ordering::Status;
@@ -198,7 +200,7 @@ pub fn catalog(config: &Config, command: CatalogCommand) -> Result<(), String> {
     match command {
         CatalogCommand::Export { out } => {
             let file = db::catalog_io::export(&mut conn).map_err(|e| e.to_string())?;
-            let json = db::catalog_io::to_json(&file);
+            let json = api::staff::catalog::import::to_json(&file);
             match out {
                 None => {
                     let mut out = std::io::stdout().lock();
@@ -229,7 +231,7 @@ pub fn catalog(config: &Config, command: CatalogCommand) -> Result<(), String> {
                 std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let report = api::staff::catalog::import::import(&mut conn, &text, !dry_run).map_err(
                 |e| match e {
-                    db::catalog_io::ImportError::Invalid(problems) => format!(
+                    ImportError::Invalid(problems) => format!(
                         "{}: nothing was changed; {} problem(s):\n{}",
                         file.display(),
                         problems.len(),
@@ -239,7 +241,7 @@ pub fn catalog(config: &Config, command: CatalogCommand) -> Result<(), String> {
                             .collect::<Vec<_>>()
                             .join("\n")
                     ),
-                    db::catalog_io::ImportError::Db(e) => {
+                    ImportError::Db(e) => {
                         format!("{}: nothing was changed: database: {e}", file.display())
                     }
                 },
@@ -301,7 +303,7 @@ fn photo(
     Ok(())
 }
 
-fn import_summary(r: &db::catalog_io::Report, dry_run: bool) -> String {
+fn import_summary(r: &Report, dry_run: bool) -> String {
     let mut lines = api::staff::catalog::import::summary(r);
     if !r.retired.is_empty() {
         lines.push(format!("made not orderable: {}", r.retired.join(", ")));
@@ -317,10 +319,10 @@ fn import_summary(r: &db::catalog_io::Report, dry_run: bool) -> String {
             })
             .collect();
         let kind = match c.kind {
-            db::catalog_io::ChangeKind::New => "new",
-            db::catalog_io::ChangeKind::Changed => "changed",
-            db::catalog_io::ChangeKind::Removed => "removed",
-            db::catalog_io::ChangeKind::LeftOut => "left out, made not orderable",
+            ChangeKind::New => "new",
+            ChangeKind::Changed => "changed",
+            ChangeKind::Removed => "removed",
+            ChangeKind::LeftOut => "left out, made not orderable",
         };
         lines.push(format!(
             "  {} {} ({kind}): {}",

@@ -72,7 +72,7 @@ pub struct EraseGuestArgs {
 }
 
 /// Runs a `store staff` command.
-pub fn staff(config: &Config, command: StaffCommand) -> Result<(), String> {
+pub fn run_staff_command(config: &Config, command: StaffCommand) -> Result<(), String> {
     let (_pool, mut conn) = open(config)?;
     let conn = &mut *conn;
     let base = config.public_url.as_str();

@@ -1,9 +1,10 @@
-//! The accounts against an attacker, on SQLite and PostgreSQL: one test per finding of the security
-//! review. Each checks what was wrong before the fix: reset links that outlived a newer one, unsafe
-//! calls from another site without cookies, authorization schemes that passed the origin rule,
-//! answers and mail that told whether an account exists, pre-registrations that a stranger could
-//! hijack, a lockout that locked the owner out, session answers that caches could keep, weak
-//! passwords and unconfirmed sensitive changes, and addresses echoed at any length.
+//! The accounts' defences, on SQLite and PostgreSQL, each test one promise an attacker must not
+//! break: a reset link stops working once a newer one is sent, a reset is made or the password
+//! changes; unsafe calls come only from the store's own pages; neither the answers nor the mail
+//! tell whether an account exists; a stranger cannot take over a pre-registration; a guesser is
+//! stopped without locking the owner out, behind a proxy too; answers that depend on the session
+//! are never kept by a cache; passwords follow the rules and sensitive changes need the current
+//! one; and an overlong address is refused unechoed.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -64,7 +65,7 @@ fn from(r: TestRequest, ip: &str) -> TestRequest {
 }
 
 /// The API over one test database, the way an attacker and the members reach it: a visitor with
-/// a mail outbox of their own, and the attacks' steps.
+/// a mail outbox of their own, and the steps the tests take.
 struct Shop<'a>(Visitor<'a>);
 
 impl<'a> std::ops::Deref for Shop<'a> {
@@ -250,9 +251,9 @@ impl<'a> Shop<'a> {
     }
 }
 
-/// Finding 1: a reset link kept working after a newer one was sent, after a reset, and after a
-/// password change. Now asking again voids the older link, a reset voids them all, and changing
-/// the password voids every link sent before it.
+/// A reset link stops working once a newer one is sent, after a reset, and after a password
+/// change: asking again voids the older link, a reset voids them all, and changing the password
+/// voids every link sent before it. Before, a reset link kept working through all three.
 async fn reset_links_are_void_after_a_newer_link_a_reset_or_a_password_change(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -320,11 +321,10 @@ fn fill(template: &str) -> String {
         .join("/")
 }
 
-/// Finding 2: the cross-site rule held only for requests with cookies, so another site could log
-/// a visitor in (login CSRF) or send other unsafe calls without them, and a form could post a
-/// JSON-looking `text/plain` body. Now every unsafe API call from another site is 403 with or
-/// without cookies, JSON calls take `application/json` only (415), and page forms from another
-/// origin are 403.
+/// Every unsafe API call from another site is refused (403) with or without cookies, so another
+/// site can neither log a visitor in (login CSRF) nor send other writes; JSON calls take
+/// `application/json` only (415), and page forms from another origin are 403. Before, the rule
+/// held only for requests with cookies, and a form could post a JSON-looking `text/plain` body.
 async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -446,10 +446,10 @@ async fn unsafe_calls_from_another_site_are_refused_with_or_without_cookies(b: B
 }
 both!(unsafe_calls_from_another_site_are_refused_with_or_without_cookies);
 
-/// Finding 3: any `Authorization` header (`Basic`, `Token`, a lowercase `bearer`) exempted a
-/// request carrying the session cookie from the origin rule, so another site's page could add
-/// one and write with the member's cookie. Now only a bearer token sent without the cookie is
-/// exempt, and the bearer scheme is read in any case.
+/// Only a bearer token sent without the session cookie is exempt from the origin rule, and the
+/// bearer scheme is read in any case. Before, any `Authorization` header (`Basic`, `Token`, a
+/// lowercase `bearer`) exempted a request carrying the cookie, so another site's page could add
+/// one and write with the member's cookie.
 async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -513,11 +513,12 @@ async fn only_a_bearer_token_without_the_cookie_escapes_the_origin_rule(b: Backe
 }
 both!(only_a_bearer_token_without_the_cookie_escapes_the_origin_rule);
 
-/// Finding 4: whether an address has an account showed in the answers and in their timing (the
-/// mail was sent during the request, and only for some addresses), and the profile could be
-/// changed without limit (each taken mobile number answers differently). Now a pre-registration
-/// and a reset request each queue exactly one mail whatever the address, the request writes
-/// none, the answers are the same, and a member changes the profile 10 times an hour.
+/// Neither the answers nor the mail tell whether an address has an account: a pre-registration
+/// and a reset request each queue exactly one mail whatever the address, the request itself
+/// writes none, and the answers are the same; and a member changes the profile at most 10 times
+/// an hour. Before, the answers and their timing told (the mail was sent during the request, and
+/// only for some addresses), and the profile could be changed without limit (each taken mobile
+/// number answers differently).
 async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -612,12 +613,12 @@ async fn answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited(
 }
 both!(answers_and_mail_tell_nothing_of_an_account_and_the_profile_is_limited);
 
-/// Finding 5: a stranger could pre-register someone else's address with a password of his own
-/// and a first name that reads as a message in the mail; the victim's click on the link made the
-/// account with the stranger's password. Now the mail carries nothing the stranger typed, no
-/// password is kept, the link's holder chooses the password, a new pre-registration replaces the
-/// pending one, and past the address's limit the owner is told a link was already sent while
-/// the latest link goes on working.
+/// A stranger cannot take over a pre-registration of someone else's address: the mail carries
+/// nothing the stranger typed, no password is kept, the link's holder chooses the password, a new
+/// pre-registration replaces the pending one, and past the address's limit the owner is told a
+/// link was already sent while the latest link goes on working. Before, the stranger set a
+/// password of his own and a first name that read as a message in the mail, and the victim's
+/// click on the link made the account with the stranger's password.
 async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -723,10 +724,10 @@ async fn a_stranger_cannot_hijack_a_pre_registration(b: Backend) {
 }
 both!(a_stranger_cannot_hijack_a_pre_registration);
 
-/// Finding 6: five wrong passwords from anywhere locked the account for everyone (its owner too),
-/// and its email and mobile counted apart (ten tries instead of five). Now failures count per
-/// account and client: the guessing client is stopped, the owner elsewhere gets in, and email
-/// and mobile are one account.
+/// A client guessing a member's password is stopped while the owner, elsewhere, still gets in:
+/// failures count per account and client, and the email and the mobile number are one account.
+/// Before, five wrong passwords from anywhere locked the account for everyone (its owner too),
+/// and the email and the mobile number counted apart (ten tries instead of five).
 async fn a_guessing_client_is_stopped_and_the_owner_still_gets_in(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -804,10 +805,9 @@ type Case<'a> = (
     &'a str,
 );
 
-/// Finding 7: answers that depend on the session (the member, her addresses, her form errors)
-/// went out without cache headers, so a shared cache could keep one and serve it to another
-/// visitor. Now each says `Cache-Control: private, no-store` and `Vary: Cookie, Authorization`,
-/// and a public read does not.
+/// Every answer that depends on the session (the member, her addresses, her form errors) says
+/// `Cache-Control: private, no-store` and `Vary: Cookie, Authorization`, so no shared cache keeps
+/// one for another visitor; a public read does not. Before, they went out without cache headers.
 async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -893,10 +893,11 @@ async fn session_answers_are_private_and_public_ones_are_not(b: Backend) {
 }
 both!(session_answers_are_private_and_public_ones_are_not);
 
-/// Finding 8: short and common passwords were taken, a "new" password could be the current one,
-/// a session alone deleted the account, and a session alone changed the mobile number (a login
-/// name). Now the rules hold at the registration link, at a reset and at a password change, and
-/// deleting the account and a new mobile number need the current password.
+/// Passwords follow the rules (none short or common, a new one not the current one) at the
+/// registration link, at a reset and at a password change, and deleting the account or a new
+/// mobile number (a login name) needs the current password. Before, short and common passwords
+/// were taken, a "new" password could be the current one, and a session alone deleted the
+/// account or changed the mobile number.
 async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -1017,9 +1018,9 @@ async fn weak_passwords_are_refused_and_sensitive_changes_need_the_current_one(b
 }
 both!(weak_passwords_are_refused_and_sensitive_changes_need_the_current_one);
 
-/// Finding 9: an API address of any length was answered, and its 404 echoed the whole path
-/// (amplified logs and answers). Now an address over 2,000 bytes is 414 and echoes nothing; one
-/// under it is a 404 as before.
+/// An API address over 2,000 bytes is refused (414) and echoes nothing; one under it is still a
+/// plain 404. Before, an address of any length was answered and its 404 echoed the whole path
+/// (amplified logs and answers).
 async fn an_api_address_over_2000_bytes_is_refused_unechoed(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -1061,10 +1062,10 @@ async fn an_api_address_over_2000_bytes_is_refused_unechoed(b: Backend) {
 }
 both!(an_api_address_over_2000_bytes_is_refused_unechoed);
 
-/// Finding 6 behind a proxy: with the proxy's address in `TRUSTED_PROXIES` the limits count each
-/// shopper behind it by the `X-Forwarded-For` address the proxy added, so one guessing shopper
-/// does not lock the owner out through the same proxy; a client that is not the proxy cannot
-/// choose its own address by writing the header.
+/// Behind a proxy named in `TRUSTED_PROXIES` the limits count each shopper by the
+/// `X-Forwarded-For` address the proxy added, so one guessing shopper does not lock the owner out
+/// through the same proxy; a client that is not the proxy cannot choose its own address by
+/// writing the header.
 async fn behind_a_trusted_proxy_each_shopper_is_a_client(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -1181,10 +1182,10 @@ async fn fifty_members_behind_one_address_log_in(b: Backend) {
 }
 both!(fifty_members_behind_one_address_log_in);
 
-/// Finding 6 against many addresses: ten clients guessing five times each fill the account's
-/// wider limit (50 failures an hour). A client that already failed is then refused at once, but
-/// the owner at an address that has not failed still gets in; and one address's IPv6 /64 is one
-/// client.
+/// Guessers at many addresses do not lock the owner out: ten clients guessing five times each
+/// fill the account's wider limit (50 failures an hour), then a client that already failed is
+/// refused at once, but the owner at an address that has not failed still gets in; and the
+/// addresses of one IPv6 /64 are one client.
 async fn many_guessing_clients_do_not_lock_the_owner_out(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);
@@ -1227,8 +1228,9 @@ async fn many_guessing_clients_do_not_lock_the_owner_out(b: Backend) {
 }
 both!(many_guessing_clients_do_not_lock_the_owner_out);
 
-/// Findings 1 and 5 under a crowd: requests for new links of one account (or one address) at
-/// the same moment leave exactly one live link, not one per request.
+/// Requests for new links of one account (or one address) at the same moment leave exactly one
+/// live link, not one per request: a reset link and a pre-registration's link stay one under a
+/// crowd too.
 async fn concurrent_link_requests_leave_one_live_link(b: Backend) {
     let db = database(b);
     let s = Shop::new(&db);

@@ -438,7 +438,8 @@ async fn a_catalog_file_is_checked_shown_then_applied(b: Backend) {
         .unwrap()
         .unwrap();
     let file = db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap();
-    let mut text: Value = serde_json::from_str(&db::catalog_io::to_json(&file)).unwrap();
+    let mut text: Value =
+        serde_json::from_str(&api::staff::catalog::import::to_json(&file)).unwrap();
     text["products"][2]["price"] = json!(5900);
     text["banners"].as_array_mut().unwrap().pop();
     let drafts = |db: &TestDb| -> i64 {
@@ -630,8 +631,9 @@ async fn a_banner_is_scheduled(b: Backend) {
         .load(&mut db.pool.get().unwrap())
         .unwrap();
     assert_eq!(recorded, ["banner 2"]);
-    let file =
-        db::catalog_io::to_json(&db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap());
+    let file = api::staff::catalog::import::to_json(
+        &db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap(),
+    );
     assert!(file.contains(r#""starts_on": "2031-12-01""#), "{file}");
 
     // Problems on their fields; nothing written.
@@ -801,8 +803,9 @@ async fn a_stale_page_overwrites_nothing(b: Backend) {
         )
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text());
-    let file =
-        db::catalog_io::to_json(&db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap());
+    let file = api::staff::catalog::import::to_json(
+        &db::catalog_io::export(&mut db.pool.get().unwrap()).unwrap(),
+    );
     assert!(file.contains(r#""title": "Theirs""#), "{file}");
 }
 

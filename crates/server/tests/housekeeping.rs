@@ -28,8 +28,19 @@ fn count(db: &support::TestDb, sql: &str) -> i64 {
     n.n
 }
 
-/// Rows of each kind, one past its time (`old…`) and one within it (`new…`), at `now`.
-async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> (i64, i64, i64) {
+/// The three guest orders [`rows_of_every_kind`] places 400 days before `now`, by id.
+struct GuestOrders {
+    /// Completed more than a year ago: its contact is past its period.
+    done: i64,
+    /// Completed only yesterday: its contact is kept.
+    late: i64,
+    /// Still open: its contact is kept.
+    open: i64,
+}
+
+/// Rows of each kind, one past its time (`old…`) and one within it (`new…`), at `now`; answers
+/// the guest orders among them.
+async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> GuestOrders {
     let (old, new) = (now - 400 * DAY, now - DAY);
     support::exec(
         &db.pool,
@@ -89,13 +100,13 @@ async fn rows_of_every_kind(db: &support::TestDb, now: i64) -> (i64, i64, i64) {
             old + DAY
         ),
     );
-    (done, late, open)
+    GuestOrders { done, late, open }
 }
 
 async fn expired_rows_are_swept_and_the_rest_kept(b: Backend) {
     let db = support::database(b);
     let now = domain::calendar::unix_now();
-    let (done, late, open) = rows_of_every_kind(&db, now).await;
+    let orders = rows_of_every_kind(&db, now).await;
     let carts_before = count(&db, "SELECT COUNT(*) AS n FROM carts");
     let items_before = count(&db, "SELECT COUNT(*) AS n FROM cart_items");
     let retention = Retention::default();
@@ -126,7 +137,7 @@ async fn expired_rows_are_swept_and_the_rest_kept(b: Backend) {
         swept.counts, dry.counts,
         "the run removes what the dry run counted"
     );
-    swept_and_kept(&db, (done, late, open), carts_before, items_before);
+    swept_and_kept(&db, &orders, carts_before, items_before);
     // A second run finds nothing.
     let again = housekeeping::run(&db.pool, now, &retention, false).unwrap();
     assert_eq!(again.total(), 0, "{}", again.summary());
@@ -140,10 +151,11 @@ both!(expired_rows_are_swept_and_the_rest_kept);
 /// After a run: of each kind, the row past its time is gone and the other kept.
 fn swept_and_kept(
     db: &support::TestDb,
-    (done, late, open): (i64, i64, i64),
+    orders: &GuestOrders,
     carts_before: i64,
     items_before: i64,
 ) {
+    let GuestOrders { done, late, open } = *orders;
     for (table, key, gone, kept) in [
         ("sessions", "token_hash", "old-session", "new-session"),
         ("rate_limits", "key", "login:old", "login:new"),

@@ -1,8 +1,9 @@
-//! The money path against an attacker, on SQLite and PostgreSQL: one test per finding. Each checks
-//! what was wrong before the fix: a browser's cart cookie that opened every guest order placed from
-//! it, refills that ran as often as they were sent, a guest's order page the browser could keep,
-//! invisible and garbled text kept in orders, an address anyone could lock out of guest checkout,
-//! a selling rule decided by a display name, and a write sent again after its answer was lost.
+//! The money path, from the cart to a placed order and back into the cart, on SQLite and
+//! PostgreSQL, against an attacker and a careless client: a browser's cart cookie opens no earlier
+//! order, a refill counts once per click, a guest's order page is never stored, typed text holds
+//! nothing invisible or broken, nobody locks an address out of guest checkout, a card's quantity
+//! follows the packaging and not a display name, and a write sent again after its answer was lost
+//! is made once.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
@@ -42,10 +43,11 @@ async fn api_get(db: &TestDb, uri: &str, auth: impl Into<Auth>) -> Res {
     send_json(db, "GET", uri, auth, Value::Null).await
 }
 
-/// Finding 1: `POST /api/v1/orders` with only the browser's cart cookie and a counted revision
-/// answered the earlier guest order whole (contact, address, the link with its key). Now placing
-/// an order gives the browser a new cart, and a repeated submit answers the order only when it
-/// carries the placing submit's form; anything else learns nothing.
+/// The browser's cart cookie alone opens no earlier order: placing an order gives the browser a
+/// new cart, and a repeated submit answers the order only when it carries the placing submit's
+/// form; anything else learns nothing. Before, `POST /api/v1/orders` with only the cart cookie and
+/// a counted revision answered the earlier guest order whole (contact, address, the link with its
+/// key).
 async fn a_cart_cookie_alone_opens_no_earlier_order(b: Backend) {
     let db = database(b);
     let guest = support::guest(&db).await;
@@ -154,9 +156,10 @@ async fn again(db: &TestDb, auth: &str, id: i64, body: Value) -> Res {
     send_json(db, "POST", &uri, auth, body).await
 }
 
-/// Finding 2: ten concurrent Order Again added the order's 24 units ten times; two concurrent
-/// Go-to Case refills added the case twice. A refill names the cart revision it was made
-/// against; the same refill against the same revision adds nothing and says it was done.
+/// A refill is one per click: it names the cart revision it was made against, and the same refill
+/// against the same revision adds nothing and says it was done. Before, ten concurrent Order Again
+/// added the order's 24 units ten times, and two concurrent Go-to Case refills added the case
+/// twice.
 async fn a_refill_is_one_per_click(b: Backend) {
     let db = database(b);
     // A guest's order of 24 bottles, and its key.
@@ -255,8 +258,9 @@ async fn a_refill_is_one_per_click(b: Backend) {
 }
 both!(a_refill_is_one_per_click);
 
-/// Finding 2 without JavaScript: the page's Order Again form carries the cart's revision, so a
-/// double click (the same form posted twice) adds once and the second lands on the cart saying so.
+/// Without JavaScript too, a double click on Order Again adds once: the page's form carries the
+/// cart's revision, so the same form posted twice adds once and the second lands on the cart
+/// saying so.
 async fn a_double_click_on_order_again_adds_once(b: Backend) {
     let db = database(b);
     let token = support::member(&db, 3).await;
@@ -307,9 +311,10 @@ async fn a_double_click_on_order_again_adds_once(b: Backend) {
 }
 both!(a_double_click_on_order_again_adds_once);
 
-/// Finding 3: a guest's order page by its link answered `private, no-cache` (the browser could
-/// keep the name, mobile, email and address); the API's answer was `no-store`. Every page with
-/// one shopper's data is `no-store` now.
+/// A guest's order page by its link is `no-store`, like every page with one shopper's data, so the
+/// browser keeps none of it; a page of everyone's data stays `private, no-cache`. Before, the
+/// order page too answered `private, no-cache` (the browser could keep the name, mobile, email and
+/// address) while the API's answer was `no-store`.
 async fn a_guests_order_page_is_never_stored(b: Backend) {
     let db = database(b);
     let guest = support::guest(&db).await;
@@ -329,9 +334,12 @@ async fn a_guests_order_page_is_never_stored(b: Backend) {
 }
 both!(a_guests_order_page_is_never_stored);
 
-/// Finding 4: an order's contact name took `"\u200b\u200b"` (blank), a right-to-left override
-/// and a line separator, and the checkout form's invalid UTF-8 was kept as U+FFFD. One rule for
-/// typed text now (`domain::text`), and a form that cannot be read as text is a 400.
+/// Typed text holds nothing invisible or broken, by one rule (`domain::text`): an order's contact
+/// name, address and notes and a member's names and saved addresses refuse invisible characters,
+/// direction overrides, line separators and U+FFFD (422), and a query or a checkout form that
+/// cannot be read as text is a 400 that places nothing. Before, the contact name took
+/// `"\u200b\u200b"` (blank), a right-to-left override and a line separator, and the checkout
+/// form's invalid UTF-8 was kept as U+FFFD.
 async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
     let db = database(b);
     let guest = support::guest(&db).await;
@@ -411,10 +419,10 @@ async fn typed_text_holds_nothing_invisible_or_broken(b: Backend) {
 }
 both!(typed_text_holds_nothing_invisible_or_broken);
 
-/// Finding 5: after 3 guest orders to one address in an hour, a fourth was a 429 for an hour:
-/// three junk orders with a victim's address locked the victim out of guest checkout. Now the
-/// order is placed and only its confirmation held (the store still mails an address at most 3
-/// times an hour).
+/// Nobody locks an address out of guest checkout: past 3 guest orders to one address in an hour
+/// the order is still placed and only its confirmation held (the store mails an address at most 3
+/// times an hour). Before, the fourth order was a 429 for an hour, so three junk orders with a
+/// victim's address locked the victim out.
 async fn no_one_locks_an_address_out_of_guest_checkout(b: Backend) {
     let db = database(b);
     for n in 1..=4 {
@@ -441,8 +449,8 @@ async fn no_one_locks_an_address_out_of_guest_checkout(b: Backend) {
 }
 both!(no_one_locks_an_address_out_of_guest_checkout);
 
-/// Finding 6: a recommended card gave Cans 24 units by testing the product type's display name.
-/// The API sends the card's quantity, decided by the packaging: renaming changes nothing.
+/// A recommended card's quantity is the API's, decided by the packaging: renaming the product
+/// type changes nothing. Before, the card gave Cans 24 units by testing the type's display name.
 async fn a_cards_quantity_is_the_apis_not_a_names(b: Backend) {
     let db = database(b);
     {
@@ -489,11 +497,11 @@ async fn saved_twice(db: &TestDb, token: &str, body: Value) -> Vec<i64> {
     ids
 }
 
-/// Finding 7: on a dropping link the answer to an add can be lost after the add was made, and the
-/// page's retry added the units again (a Go-to Case save likewise saved twice, or was refused as a
-/// name taken). A write the client names with a request key is made once: the same key again,
-/// even at once, changes nothing and answers as the first did; another key or none adds again;
-/// a refused add records nothing; a malformed key is a 422.
+/// A write the client names with a request key is made once: the same key again, even at once,
+/// changes nothing and answers as the first did; another key or none adds again; a refused add
+/// records nothing; a malformed key is a 422. Before, on a dropping link, the page's retry of an
+/// add whose answer was lost added the units again (a Go-to Case save likewise saved twice, or
+/// was refused as a name taken).
 async fn a_retried_write_is_made_once(b: Backend) {
     let db = database(b);
     let ana = support::member(&db, 3).await;

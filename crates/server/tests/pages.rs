@@ -277,3 +277,24 @@ async fn a_page_preloads_its_own_chunks_only() {
             .starts_with("text/javascript"));
     }
 }
+
+/// A flood of made-up addresses renders 404 pages but keeps none of them: they must not evict the
+/// pages that exist.
+async fn made_up_addresses_are_not_kept(b: Backend) {
+    let db = database(b);
+    let (api, store) = store!(db, support::store_config(&db.url, false), with api);
+    for i in 0..20 {
+        let uri = format!("/no-such-page-{i}");
+        assert_eq!(
+            send!(store, support::get(&uri, "")).status,
+            StatusCode::NOT_FOUND
+        );
+    }
+    assert_eq!(api.cache.weight(), 0, "no 404 page is kept");
+    assert_eq!(
+        send!(store, support::get("/faqs", "")).status,
+        StatusCode::OK
+    );
+    assert!(api.cache.weight() > 0, "a page that exists is kept");
+}
+both!(made_up_addresses_are_not_kept);

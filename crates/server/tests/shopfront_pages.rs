@@ -1,10 +1,11 @@
-//! The shop front's pages and no-JS forms over HTTP, against SQLite and PostgreSQL.
+//! The shop front's pages and no-JS forms over HTTP, against SQLite and PostgreSQL, and the
+//! newsletter's signups, limited per client and per address for every app server.
 //! Needs `make build` (ui/dist and ssr-bundle/dist).
 
 use crate::support;
 
 use actix_web::http::StatusCode;
-use actix_web::test;
+use actix_web::test::{self, TestRequest};
 use support::{
     cookies, database, get, location, post_form, root, Backend, Res, CALOOCAN, CALOOCAN_CITY, EVIL,
     MAKATI, MAKATI_CITY, PAST_GATES,
@@ -303,6 +304,69 @@ async fn newsletter_form_without_javascript(b: Backend) {
         .contains("Thank you! Open the link we sent to your email to confirm your subscription."));
 }
 both!(newsletter_form_without_javascript);
+
+async fn newsletter_signups_are_rate_limited_for_every_app_server(b: Backend) {
+    let db = database(b);
+    let subscribe = |ip: &'static str, email: String| {
+        support::send_api(
+            &db.pool,
+            TestRequest::post()
+                .uri("/api/v1/mail/subscribe")
+                .peer_addr(format!("{ip}:40000").parse().unwrap())
+                .set_json(serde_json::json!({ "email": email })),
+        )
+    };
+    for i in 0..api::newsletter::SIGNUPS_PER_CLIENT {
+        let r = subscribe("203.0.113.7", format!("fan{i}@example.com")).await;
+        assert_eq!(r.status, StatusCode::OK, "signup {i}");
+    }
+    let r = subscribe("203.0.113.7", "one-more@example.com".into()).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    let wait: i64 = r
+        .headers
+        .get("retry-after")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=600).contains(&wait), "{wait}");
+    assert!(r.text().contains("Too many attempts"));
+    // Another client is not held back by the first.
+    assert_eq!(
+        subscribe("203.0.113.8", "other@example.com".into())
+            .await
+            .status,
+        StatusCode::OK
+    );
+    // One address cannot be signed up again and again from many clients.
+    for ip in ["198.51.100.1", "198.51.100.2"] {
+        assert_eq!(
+            subscribe(ip, "target@example.com".into()).await.status,
+            StatusCode::OK
+        );
+    }
+    let r = subscribe("198.51.100.3", "Target@Example.com".into()).await;
+    assert_eq!(r.status, StatusCode::OK, "the third of three per address");
+    let r = subscribe("198.51.100.4", "target@example.com".into()).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    // The no-JS form says so too.
+    let store = store!(db);
+    let r = send!(
+        store,
+        support::post_form(
+            "/newsletter",
+            "",
+            "email=late%40example.com&return_to=%2Ffaqs"
+        )
+        .peer_addr("203.0.113.7:40000".parse().unwrap())
+    );
+    assert_eq!(
+        r.headers.get("location").unwrap(),
+        "/faqs?newsletter=limited#newsletter"
+    );
+}
+both!(newsletter_signups_are_rate_limited_for_every_app_server);
 
 async fn the_maintenance_switch_closes_every_page_and_call(b: Backend) {
     let (_db, s) = shop!(b, true);

@@ -872,7 +872,8 @@ async fn every_staff_call_under_every_role(b: Backend) {
         let boss = db::team::by_id(&mut conn, walkers[2].1.id)
             .unwrap()
             .unwrap();
-        let file = db::catalog_io::to_json(&db::catalog_io::export(&mut conn).unwrap());
+        let file =
+            api::staff::catalog::import::to_json(&db::catalog_io::export(&mut conn).unwrap());
         api::staff::catalog::import::upload(&mut conn, &boss, "catalog.json", &file).unwrap()
     };
     let sku: String = db::schema::products::table

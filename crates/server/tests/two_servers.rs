@@ -1,19 +1,20 @@
-//! Several app servers on one PostgreSQL: two `store serve` processes on different ports over one
-//! throwaway cluster share what must be shared. A session made on one is valid on the other; a cart
-//! filled through one is the cart seen through the other; a rate limit counts requests to both; the
-//! maintenance switch and a catalog import reach both within a second; 20 concurrent order submits
-//! split over both make one order.
+//! Several app servers on one database. Two `store serve` processes on different ports over one
+//! throwaway PostgreSQL cluster share what must be shared: a session made on one is valid on the
+//! other; a cart filled through one is the cart seen through the other; a rate limit counts
+//! requests to both; the maintenance switch and a catalog import reach both within a second; 20
+//! concurrent order submits split over both make one order. And two app servers in one process,
+//! on SQLite and PostgreSQL: a catalog write reaches the cached pages of both within a second.
 
 // A test tells one story from start to end: it may run past a screen.
 #![allow(clippy::too_many_lines)]
 
 use crate::support;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use support::process::{free_port, json_call, kill, serve, store_ok, within};
-use support::{checkout, database, orders_placed, Backend, MAKATI};
+use support::{checkout, database, orders_placed, Backend, MAKATI, PAST_GATES};
 
 fn price_of(port: u16) -> i64 {
     let r = json_call(
@@ -149,3 +150,55 @@ fn two_app_servers_share_what_must_be_shared() {
     kill(server_a);
     kill(server_b);
 }
+
+/// Two app servers on one database: a write to the catalog reaches both servers' cached pages
+/// and answers within about a second (the data version is read once a second).
+async fn a_write_reaches_every_app_server_within_a_second(b: Backend) {
+    let db = database(b);
+    let cfg = support::store_config(&db.url, false);
+    let mut apps = Vec::new();
+    for _ in 0..2 {
+        let api = server::api_state(db::connect(&db.url, 2).unwrap(), &cfg).expect("api state");
+        let pages = actix_web::web::Data::new(server::web_state(&api, &cfg).unwrap());
+        apps.push(
+            actix_web::test::init_service(server::app(&actix_web::web::Data::new(api), &pages))
+                .await,
+        );
+    }
+    let page = |i: usize| {
+        let app = &apps[i];
+        async move {
+            support::call(app, support::get("/buy-beer", PAST_GATES).to_request())
+                .await
+                .text()
+        }
+    };
+    for i in 0..2 {
+        assert!(page(i).await.contains("Tala Pale Pilsen 320 ml"));
+    }
+    {
+        use diesel::prelude::*;
+        let mut c = db.pool.get().unwrap();
+        diesel::update(
+            db::schema::products::table
+                .filter(db::schema::products::slug.eq("tala-pale-pilsen-320ml")),
+        )
+        .set(db::schema::products::product_name.eq("Tala Pale Pilsen 320 ml (new label)"))
+        .execute(&mut *c)
+        .unwrap();
+    }
+    let written = Instant::now();
+    for i in 0..2 {
+        loop {
+            if page(i).await.contains("(new label)") {
+                break;
+            }
+            assert!(
+                written.elapsed() < db::watch::EVERY + Duration::from_millis(900),
+                "server {i} still shows the old name"
+            );
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+both!(a_write_reaches_every_app_server_within_a_second);

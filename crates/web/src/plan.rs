@@ -2,8 +2,9 @@
 //! the API's own calls, keyed as the client's react-query keys them.
 
 use actix_web::http::StatusCode;
+use api::gate::location_steps::{FULFILLMENT_VAR, LOCATION_STEPS};
 use api::gate::{Choices, Gate, Step};
-use domain::{BarangayId, CityId, FilterType, FulfillmentId, ProvinceId};
+use domain::FilterType;
 use framework::{ApiError, Ctx};
 use serde_json::{json, Value};
 
@@ -55,25 +56,6 @@ pub fn page_query(raw: &str, params: &[String]) -> String {
         .extend_pairs(kept)
         .finish()
 }
-
-/// How a step's id parses (and is written back into a key).
-type ParseStep = fn(&str) -> Option<String>;
-
-/// The no-JS location gate's steps in the query, their variables, and how each id parses.
-const GATE_STEPS: [(&str, &str, ParseStep); 4] = [
-    ("fulfillment", "gateFulfillment", |v| {
-        FulfillmentId::parse(v).map(|i| i.to_string())
-    }),
-    ("province", "gateProvince", |v| {
-        ProvinceId::parse(v).map(|i| i.to_string())
-    }),
-    ("city", "gateCity", |v| {
-        CityId::parse(v).map(|i| i.to_string())
-    }),
-    ("barangay", "gateBarangay", |v| {
-        BarangayId::parse(v).map(|i| i.to_string())
-    }),
-];
 
 /// A list's sort and filters as the products call reads them (a route that declares none never
 /// sees one), in the one spelling its canonical address keeps: a sort the store knows but the
@@ -157,7 +139,7 @@ fn vars_for(
         vars.insert("token".into(), t.to_string());
     }
     // What the search box asked (a route that declares no `q` never sees one), as the search
-    // call reads it: trimmed, at most its 100 characters.
+    // call reads it: trimmed, at most its `MAX_QUERY` characters.
     if let Some(q) = query.get("q").map(str::trim).filter(|q| !q.is_empty()) {
         let q: String = q.chars().take(api::search::MAX_QUERY).collect();
         vars.insert("q".into(), q);
@@ -192,14 +174,15 @@ fn vars_for(
     {
         vars.insert("page".into(), p.to_string());
     }
-    for (param, var, parse) in GATE_STEPS {
-        if let Some(id) = query.get(param).and_then(parse) {
-            vars.insert(var.into(), id);
+    // The no-JS location gate's steps.
+    for step in LOCATION_STEPS {
+        if let Some(id) = query.get(step.param).and_then(step.parse) {
+            vars.insert(step.var.into(), id);
         }
     }
-    if !vars.contains_key("gateFulfillment") {
+    if !vars.contains_key(FULFILLMENT_VAR) {
         if let Some(f) = gate.fulfillment_id {
-            vars.insert("gateFulfillment".into(), f.to_string());
+            vars.insert(FULFILLMENT_VAR.into(), f.to_string());
         }
     }
     Ok(vars)

@@ -1,6 +1,7 @@
 //! The route table exported by the front-end build (`ui/dist/routes.json`, from
 //! `ui/src/routes.ts`), and path matching.
 
+use api::gate::location_steps;
 use serde::Deserialize;
 
 use crate::keys::Vars;
@@ -349,8 +350,8 @@ impl RouteTable {
 
 /// The variables the planner fills for a page's data (besides its path's own `{name}`s): the
 /// shopper's barangay and packaging (gate cookies, or the `filterByType` family), the test date,
-/// an emailed link's `token`, a list's sort, filters and page, and the no-JS location gate's steps. A route's data may use only these
-/// ([`RouteTable::index`] refuses others).
+/// an emailed link's `token`, a list's sort, filters and page, and the no-JS location gate's steps
+/// ([`location_steps`]). A route's data may use only these ([`RouteTable::index`] refuses others).
 pub const VARS: [&str; 18] = [
     "barangay",
     "q",
@@ -366,10 +367,10 @@ pub const VARS: [&str; 18] = [
     "page",
     "packaging",
     "testdate",
-    "gateFulfillment",
-    "gateProvince",
-    "gateCity",
-    "gateBarangay",
+    location_steps::FULFILLMENT_VAR,
+    location_steps::PROVINCE_VAR,
+    location_steps::CITY_VAR,
+    location_steps::BARANGAY_VAR,
 ];
 
 #[cfg(test)]

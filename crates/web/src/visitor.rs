@@ -3,13 +3,15 @@
 //! state. Shared pages are rendered once with sentinels there ([`crate::page_with_slots`]) and
 //! filled per answer; the parts of a visitor with a cart are made once per cart revision and place
 //! (the `cart_v` cookie every cart change sends), kept in memory, so browsing costs neither SQL
-//! nor QuickJS while nothing changed.
+//! nor QuickJS while nothing changed. What the cart's parts hold and the drawer is rendered from
+//! are the cart's (`api::cart::visitor`); here they are rendered, kept and filled in.
 
 use std::sync::Arc;
 
 use crate::page_with_slots::Fill;
 use actix_web::HttpRequest;
 use api::accounts::user::MemberView;
+use api::cart::visitor::{drawer_input, Visitor};
 use api::gate::Choices;
 use serde_json::{json, Value};
 
@@ -25,11 +27,6 @@ pub struct Parts {
     pub drawer: String,
     /// `{"cart_count", "cart", "cart_revision"}`: the visitor's part of the page state.
     pub json: String,
-}
-
-/// The render input of the drawer's body alone (`ssr-bundle`'s `part`).
-fn drawer_input(cart: &Value) -> String {
-    json!({ "part": "cart-drawer", "cart": cart }).to_string()
 }
 
 /// Renders the drawer's body for `cart` (memoised by the render pool); empty on failure, which
@@ -57,7 +54,9 @@ pub async fn empty(state: &WebState) -> Arc<Parts> {
         count: 0,
         revision: 0,
         drawer: drawer(state, &Value::Null).await,
-        json: json!({ "cart_count": 0, "cart": null, "cart_revision": 0 }).to_string(),
+        json: serde_json::to_value(Visitor::none())
+            .unwrap_or_default()
+            .to_string(),
     });
     state.visitors.insert(key, parts.clone());
     parts
@@ -163,7 +162,7 @@ async fn whose(
 
 /// The parts of a visitor's cart. An emptied cart shows nothing, but its revision is what the
 /// page's refill forms send (one refill per click), so it is this visitor's own.
-async fn made(state: &WebState, visitor: &api::cart::visitor::Visitor) -> Arc<Parts> {
+async fn made(state: &WebState, visitor: &Visitor) -> Arc<Parts> {
     if visitor.cart_count == 0 {
         let empty = empty(state).await;
         return Arc::new(Parts {

@@ -1,5 +1,5 @@
--- The money path held against an attacker: a refill counts once, and a guest's order confirmations
--- to one address are held past a few an hour.
+-- A refill counts once per click, and a guest's order confirmations to one address are held past
+-- a few an hour.
 
 -- A refill (Order Again, a Go-to Case's Add to Cart) is one per click: the client names the cart
 -- revision it was made against, and a refill of the same source against the same revision is

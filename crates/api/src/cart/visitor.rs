@@ -1,4 +1,6 @@
-//! The visitor's cart as every page shows it (count, drawer), and the category gate's reset.
+//! The visitor's cart as every page shows it (count, drawer): what a page's state holds of it and
+//! what the drawer's body is rendered from (`web::visitor` renders, keeps and fills them in); and
+//! the category gate's reset.
 
 use super::change::{RemoveFromCart, RemoveFromCartBody};
 use super::*;
@@ -12,6 +14,27 @@ pub struct Visitor {
     /// The cart's revision (0 without a cart), whatever its place: what a refill form sends so
     /// that one click refills once (`RefillBody::revision`).
     pub cart_revision: i64,
+}
+
+impl Visitor {
+    /// A visitor without a cart.
+    pub fn none() -> Self {
+        Self {
+            cart_count: 0,
+            cart: None,
+            cart_revision: 0,
+        }
+    }
+}
+
+/// The part of the render bundle that renders the cart drawer's body alone (`ssr-bundle`'s
+/// `part`).
+const DRAWER_PART: &str = "cart-drawer";
+
+/// The render input of the drawer's body alone for `cart` (a [`Visitor`]'s `cart`, as JSON; null:
+/// the empty drawer).
+pub fn drawer_input(cart: &serde_json::Value) -> String {
+    serde_json::json!({ "part": DRAWER_PART, "cart": cart }).to_string()
 }
 
 /// The header cart link's name, as `cartLinkLabel` of ui/src/features/cart/rules.ts says it (both
@@ -81,11 +104,7 @@ pub fn visitor(
     fulfillment: Option<FulfillmentId>,
 ) -> Result<Visitor, ApiError> {
     let Some(cart) = find(ctx)? else {
-        return Ok(Visitor {
-            cart_count: 0,
-            cart: None,
-            cart_revision: 0,
-        });
+        return Ok(Visitor::none());
     };
     // Before a place is chosen (the category form clears it) the cart is priced where it was
     // last added for, so the drawer never says "empty" beside a count.

@@ -1,10 +1,12 @@
 //! The entry gates as a page sees them: the shopper's choices, read from the gate
 //! cookies ([`cookies`]) and checked here against the database (an unknown id counts as unset),
 //! and which gate overlays the page; the no-JS gate forms ([`forms`]) write the same cookies as
-//! the client.
+//! the client, and the no-JS location gate's steps travel in the page's query
+//! ([`location_steps`]).
 
 pub mod cookies;
 pub mod forms;
+pub mod location_steps;
 
 use db::AnyConnection;
 use domain::{BarangayId, CityId, FilterType, FulfillmentId, PackagingId, StreetId};

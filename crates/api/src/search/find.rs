@@ -4,6 +4,8 @@
 use domain::BarangayId;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::{Ref, RefOr, Required, Schema};
 use utoipa::{IntoParams, ToSchema};
 
 use framework::endpoint::{Args, Ctx, Endpoint, NoBody, NoParams};
@@ -28,19 +30,54 @@ framework::export_const!(
 /// How many of the best matches are sorted by the shopper's place before a page is cut.
 const CONSIDERED: usize = 240;
 
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
+/// The search's query; the document describes it as [`SearchQuery::into_params`] says.
+#[derive(Debug, Default, Deserialize)]
 pub struct SearchQuery {
-    /// What the shopper typed: names, breweries, styles, packagings, sizes, in any order, with
-    /// typos and Filipino words (`habagat lata`, `serbesa keg 30l`); at most 100 characters.
-    /// Without words, nothing is found.
-    #[param(max_length = 100)]
+    /// What the shopper typed (at most [`MAX_QUERY`] characters); without words, nothing is found.
     pub q: Option<String>,
     /// The shopper's barangay: what can be ordered there comes first.
     pub barangay: Option<BarangayId>,
-    /// How many products of each list: 1 to 48 (24 unless given).
-    #[param(minimum = 1, maximum = 48)]
+    /// How many products of each list: up to [`MAX_LIMIT`] ([`PAGE`] unless given).
     pub limit: Option<u32>,
+}
+
+/// The query's parameters as the document states them, their limits from the constants the call
+/// checks (utoipa's derive takes only numbers written out in `max_length` and `maximum`, and only
+/// doc comments as descriptions, which could not name the constants).
+impl IntoParams for SearchQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let query = |name: &str, description: String, schema: RefOr<Schema>| {
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Query)
+                .required(Required::False)
+                .description(Some(description))
+                .schema(Some(schema))
+                .build()
+        };
+        // The words are the document's as they always were, their line breaks included.
+        vec![
+            query(
+                "q",
+                format!(
+                    "What the shopper typed: names, breweries, styles, packagings, sizes, in any \
+                     order, with\ntypos and Filipino words (`habagat lata`, `serbesa keg 30l`); \
+                     at most {MAX_QUERY} characters.\nWithout words, nothing is found."
+                ),
+                framework::rules::up_to(MAX_QUERY).into(),
+            ),
+            query(
+                "barangay",
+                "The shopper's barangay: what can be ordered there comes first.".into(),
+                RefOr::Ref(Ref::from_schema_name(<BarangayId as ToSchema>::name())),
+            ),
+            query(
+                "limit",
+                format!("How many products of each list: 1 to {MAX_LIMIT} ({PAGE} unless given)."),
+                framework::rules::int32(1, MAX_LIMIT as i32).into(),
+            ),
+        ]
+    }
 }
 
 /// What a search found.
@@ -128,20 +165,30 @@ impl Endpoint for Search {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// The search's query states the limits its call checks (as the lists' query does:
     /// `catalog::tests::the_lists_query_states_the_constants`).
     #[test]
     fn the_search_query_states_the_constants() {
-        let params = <SearchQuery as utoipa::IntoParams>::into_params(|| None);
-        let schema = |name: &str| {
+        let params = SearchQuery::into_params(|| None);
+        let param = |name: &str| {
             let p = params.iter().find(|p| p.name == name).expect(name);
-            serde_json::to_value(&p.schema).unwrap()
+            serde_json::to_value(p).unwrap()
         };
-        assert_eq!(schema("q")["maxLength"], MAX_QUERY);
-        assert_eq!(schema("limit")["maximum"], MAX_LIMIT);
+        assert_eq!(param("q")["schema"]["maxLength"], MAX_QUERY);
+        assert_eq!(param("limit")["schema"]["maximum"], MAX_LIMIT);
+        let q = param("q")["description"].as_str().unwrap().to_string();
+        assert!(
+            q.contains(&format!("at most {MAX_QUERY} characters")),
+            "{q}"
+        );
+        let limit = param("limit")["description"].as_str().unwrap().to_string();
+        assert!(
+            limit.contains(&format!("1 to {MAX_LIMIT} ({PAGE} unless given)")),
+            "{limit}"
+        );
     }
-    use super::*;
 
     #[test]
     fn a_query_is_trimmed_and_not_too_long() {
@@ -157,16 +204,5 @@ mod tests {
             query_of(Some(&"é".repeat(MAX_QUERY + 1))),
             Err(ApiError::Refused { field: "q", .. })
         ));
-    }
-
-    /// The document's limit of the query is the one the call reads: `#[param(max_length = ...)]`
-    /// takes only a number written out.
-    #[test]
-    fn the_documented_query_limit_is_the_one_read() {
-        use utoipa::IntoParams;
-        let params = SearchQuery::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query));
-        let q = params.iter().find(|p| p.name == "q").expect("q");
-        let schema = serde_json::to_value(&q.schema).unwrap();
-        assert_eq!(schema["maxLength"], MAX_QUERY, "{schema}");
     }
 }

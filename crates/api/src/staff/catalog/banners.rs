@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
+use super::import::ImportError;
 use super::{changes_of, edit, CatalogChange, FormRecord};
 use crate::staff::signed_in_as;
-use db::catalog_io::{BannerRecord, ImportError};
+use db::catalog_io::BannerRecord;
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams, Results};
 use framework::error::ApiError;
@@ -274,7 +275,7 @@ pub fn add(
     // Its id is the next one when the catalog is held (two managers adding at once take turns).
     let added = std::cell::Cell::new(0);
     let title = new.title.clone();
-    let change = |file: &mut db::catalog_io::CatalogFile| {
+    let change = |file: &mut db::catalog_io::CatalogRecords| {
         added.set(file.banners.iter().map(|b| b.id).max().unwrap_or(0) + 1);
         let last = file.banners.iter().map(|b| b.sort_order).max().unwrap_or(0);
         file.banners.push(BannerRecord {

@@ -382,8 +382,9 @@ impl Endpoint for StaffNoticeRemove {
     }
 }
 
-/// How a kind of record (a holiday, a notice) is read, versioned, recorded and removed.
-struct Kept<R> {
+/// How the records of one kind (the holidays, the notices) are read, versioned, recorded and
+/// removed.
+struct CalendarRecords<R> {
     kind: &'static str,
     read: fn(&mut db::AnyConnection, i32) -> db::diesel::QueryResult<Option<R>>,
     version: fn(&R) -> String,
@@ -391,7 +392,7 @@ struct Kept<R> {
     remove: fn(&mut db::AnyConnection, i32) -> db::diesel::QueryResult<bool>,
 }
 
-const HOLIDAYS: Kept<Holiday> = Kept {
+const HOLIDAYS: CalendarRecords<Holiday> = CalendarRecords {
     kind: "holiday",
     read: db::calendar::holiday,
     version: holiday_version,
@@ -399,7 +400,7 @@ const HOLIDAYS: Kept<Holiday> = Kept {
     remove: db::calendar::remove_holiday,
 };
 
-const NOTICES: Kept<Notice> = Kept {
+const NOTICES: CalendarRecords<Notice> = CalendarRecords {
     kind: "notice",
     read: db::calendar::notice,
     version: notice_version,
@@ -420,20 +421,20 @@ struct Edited<'a> {
 fn save<R>(
     ctx: &mut Ctx,
     by: &db::team::StaffRow,
-    kept: &Kept<R>,
+    records: &CalendarRecords<R>,
     edited: Edited<'_>,
     put: impl FnOnce(&mut db::AnyConnection) -> db::diesel::QueryResult<i32>,
     after: serde_json::Value,
 ) -> Result<CalendarSaved, ApiError> {
     let Edited { id, version } = edited;
-    let kind = kept.kind;
+    let kind = records.kind;
     let id = db::write_transaction(ctx.conn, |conn| -> Result<i32, ApiError> {
         let before = match id {
             Some(id) => {
-                let record = (kept.read)(conn, id)?
+                let record = (records.read)(conn, id)?
                     .ok_or_else(|| ApiError::NotFound(format!("No such {kind}.")))?;
-                stale(&(kept.version)(&record), version)?;
-                Some((kept.fields)(&record))
+                stale(&(records.version)(&record), version)?;
+                Some((records.fields)(&record))
             }
             None => None,
         };
@@ -456,25 +457,29 @@ fn save<R>(
 }
 
 /// Removes the record the form names, unless its page is stale; recorded as `{kind}.remove`.
-fn remove<R>(ctx: &mut Ctx, f: RemoveForm, kept: &Kept<R>) -> Result<CalendarSaved, ApiError> {
+fn remove<R>(
+    ctx: &mut Ctx,
+    f: RemoveForm,
+    records: &CalendarRecords<R>,
+) -> Result<CalendarSaved, ApiError> {
     let by = signed_in_as(ctx, &[Role::Manager])?.member;
-    let kind = kept.kind;
+    let kind = records.kind;
     let id = f.id.ok_or_else(|| ApiError::Invalid {
         field: "id",
         message: format!("Choose the {kind} to remove."),
     })?;
     db::write_transaction(ctx.conn, |conn| -> Result<(), ApiError> {
-        let record =
-            (kept.read)(conn, id)?.ok_or_else(|| ApiError::NotFound(format!("No such {kind}.")))?;
-        stale(&(kept.version)(&record), f.version.as_deref())?;
-        (kept.remove)(conn, id)?;
+        let record = (records.read)(conn, id)?
+            .ok_or_else(|| ApiError::NotFound(format!("No such {kind}.")))?;
+        stale(&(records.version)(&record), f.version.as_deref())?;
+        (records.remove)(conn, id)?;
         let (action, subject) = (format!("{kind}.remove"), format!("{kind} {id}"));
         entry(
             conn,
             Some(&by),
             &action,
             &subject,
-            Some((kept.fields)(&record)),
+            Some((records.fields)(&record)),
             None,
         )?;
         Ok(())

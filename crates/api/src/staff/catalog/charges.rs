@@ -6,10 +6,11 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
+use super::import::ImportError;
 use super::{changes_of, city_choices, edit, unchanged, version_of, CatalogChange, FormRecord};
 use crate::staff::runs::pesos;
 use crate::staff::signed_in_as;
-use db::catalog_io::{CatalogFile, DepositRecord, FeeRecord, ImportError};
+use db::catalog_io::{CatalogRecords, DepositRecord, FeeRecord};
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
@@ -59,7 +60,7 @@ fn shown_fee(f: Option<&FeeRecord>) -> impl Serialize + '_ {
     f.map(|f| f.amount)
 }
 
-fn fee_of<'a>(file: &'a CatalogFile, city: i64, fulfillment: &str) -> Option<&'a FeeRecord> {
+fn fee_of<'a>(file: &'a CatalogRecords, city: i64, fulfillment: &str) -> Option<&'a FeeRecord> {
     file.delivery_fees
         .iter()
         .find(|f| f.city_id == city && f.fulfillment == fulfillment)

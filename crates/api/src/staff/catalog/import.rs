@@ -4,22 +4,37 @@
 //! the import is one audit record with every change before and after. The file waits for its
 //! import in `catalog_drafts`, seen only by its uploader, for a day.
 //!
-//! What a catalog file means and what it refuses are here too, one file a concern: its shape
-//! (`file`), the rules of a record (`checks`), reading it (`read`), and each section's records
-//! (`products`, `deposits`, `fees`, `banners`, `promos`). [`import`] reads a file by them and
-//! hands it to `db::catalog_io::import_with`, which reads and writes the tables; the command
-//! line's `store catalog import` and the back office's forms ([`edit_then`]) go the same way.
+//! What a catalog file means and what it refuses are here too, one file a concern: its format
+//! (`format`: its name, each record's fields, the file written), its shape as it is read
+//! (`file`), the rules of a record (`checks`), reading it (`read`), each section's records
+//! (`products`, `deposits`, `fees`, `banners`, `promos`), and the report of what it changes
+//! (`report`). [`import`] reads a file by them, reports it against the catalog as it stands and,
+//! applied, has `db::catalog_io` write it, in one transaction; the command line's
+//! `store catalog import` and the back office's forms ([`edit_then`]) go the same way.
+//!
+//! An import checks the whole file first, against itself and against what the database knows
+//! (`db::catalog_io::Known`: packagings, product types, fulfillment types, cities, served areas),
+//! and names every problem by its record and field (`products[2] (slug tala-light-330ml): price
+//! must be ...`); a file with any problem changes nothing. A good file is applied in one
+//! transaction that starts from what the last writer left (`db::catalog_io::take_turn`), so two
+//! imports, or two managers' forms, lose neither's change.
 
 mod banners;
 mod checks;
 mod deposits;
 mod fees;
 mod file;
+mod format;
 mod products;
 mod promos;
 mod read;
+mod report;
 
 pub use checks::{MAX_CENTAVOS, SORT_ORDER};
+pub use format::{
+    to_json, BANNER_FIELDS, DEPOSIT_FIELDS, FEE_FIELDS, FORMAT, PRODUCT_FIELDS, PROMO_FIELDS,
+};
+pub use report::{Change, ChangedField, Report, Tally};
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -27,7 +42,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{changes_of, CatalogChange};
 use crate::staff::signed_in_as;
-use db::catalog_io::{self, CatalogFile, ImportError, Report};
+use db::catalog_io::{self, CatalogRecords, Known};
 use db::team::StaffRow;
 use db::AnyConnection;
 use domain::staff::Role;
@@ -38,6 +53,10 @@ framework::register!(StaffDraft, StaffDraftApply);
 
 /// The largest catalog file taken: 8 MB (about 15,000 products).
 pub const MAX_FILE: usize = 8 * 1024 * 1024;
+/// How long an uploaded file waits to be applied, in seconds: a day.
+pub const DRAFT_KEPT_FOR: i64 = 24 * 60 * 60;
+/// The most files one member of staff keeps waiting (an upload past it forgets their oldest).
+pub const MOST_DRAFTS_EACH: i64 = 10;
 /// The field a file's problems are answered on (the import names 100, then counts the rest).
 const FIELD: &str = "file";
 
@@ -73,6 +92,16 @@ pub struct ImportDone {
     pub data_version: i64,
 }
 
+/// Why an import changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// The file's problems, each naming its record and field.
+    #[error("{}", .0.join("\n"))]
+    Invalid(Vec<String>),
+    #[error("database: {0}")]
+    Db(#[from] db::diesel::result::Error),
+}
+
 /// Checks `text` and, when `apply`, writes it in one transaction (see the module's words).
 /// Checked only, nothing is written and the report says what would change.
 pub fn import(conn: &mut AnyConnection, text: &str, apply: bool) -> Result<Report, ImportError> {
@@ -87,7 +116,7 @@ pub fn import_then(
     apply: bool,
     then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
 ) -> Result<Report, ImportError> {
-    catalog_io::import_with(
+    import_with(
         conn,
         apply,
         |known, _| read::parse(text, known).map_err(ImportError::Invalid),
@@ -102,19 +131,56 @@ pub fn import_then(
 pub fn edit_then(
     conn: &mut AnyConnection,
     apply: bool,
-    edit: impl FnOnce(&mut CatalogFile) -> Result<(), ImportError>,
+    edit: impl FnOnce(&mut CatalogRecords) -> Result<(), ImportError>,
     then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
 ) -> Result<Report, ImportError> {
-    catalog_io::import_with(
+    import_with(
         conn,
         apply,
         |known, current| {
             let mut file = current.clone();
             edit(&mut file)?;
-            read::parse(&catalog_io::to_json(&file), known).map_err(ImportError::Invalid)
+            read::parse(&to_json(&file), known).map_err(ImportError::Invalid)
         },
         then,
     )
+}
+
+/// Imports the catalog `make` makes of what the database knows and the catalog as it stands
+/// (read from a file, or a form's edit of the catalog): reported against the catalog and, when
+/// `apply`, written in one transaction that starts from what the last writer left; `then` runs in
+/// the transaction when the import changed the store (its audit record). Not applied, nothing is
+/// written and the report says what would change.
+fn import_with(
+    conn: &mut AnyConnection,
+    apply: bool,
+    make: impl FnOnce(&Known, &CatalogRecords) -> Result<CatalogRecords, ImportError>,
+    then: impl FnOnce(&mut AnyConnection, &Report) -> Result<(), ImportError>,
+) -> Result<Report, ImportError> {
+    if !apply {
+        let known = Known::load(conn)?;
+        let current = catalog_io::export_with(conn, &known)?;
+        let file = make(&known, &current)?;
+        let mut report = Report::of(&file, &current, &known);
+        report.data_version = catalog_io::data_version(conn)?;
+        return Ok(report);
+    }
+    db::write_transaction(conn, |conn| {
+        catalog_io::take_turn(conn)?;
+        let known = Known::load(conn)?;
+        let current = catalog_io::export_with(conn, &known)?;
+        let file = make(&known, &current)?;
+        let mut report = Report::of(&file, &current, &known);
+        if report.changes() {
+            catalog_io::write(conn, &file, &current, &known)?;
+        }
+        report.applied = true;
+        report.data_version = catalog_io::data_version(conn)?;
+        if report.changes() {
+            then(conn, &report)?;
+        }
+        Ok(report)
+    })
 }
 
 /// The problems `import` names for the record of `section` named `key` (`slug x`, `id 2`: as
@@ -134,7 +200,7 @@ pub fn problems_of(problems: &[String], section: &str, key: &str) -> Vec<(String
 }
 
 /// One kind of record's tally in words.
-fn tally(what: &str, t: catalog_io::Tally, removed: &str) -> String {
+fn tally(what: &str, t: Tally, removed: &str) -> String {
     let parts: Vec<String> = [
         (t.new, "new"),
         (t.changed, "changed"),
@@ -214,14 +280,14 @@ pub fn upload(
         body: text.to_string(),
         created_at: domain::calendar::unix_now(),
     };
-    db::catalog_drafts::add(conn, &draft)?;
+    db::catalog_drafts::add(conn, &draft, DRAFT_KEPT_FOR, MOST_DRAFTS_EACH)?;
     Ok(draft.id)
 }
 
 /// The catalog file as `store catalog export` writes it, for a signed-in manager.
 pub fn export(ctx: &mut Ctx) -> Result<String, ApiError> {
     signed_in_as(ctx, &[Role::Manager])?;
-    Ok(catalog_io::to_json(&catalog_io::export(ctx.conn)?))
+    Ok(to_json(&catalog_io::export(ctx.conn)?))
 }
 
 fn draft(
@@ -229,7 +295,8 @@ fn draft(
     by: &StaffRow,
     id: &str,
 ) -> Result<db::catalog_drafts::Draft, ApiError> {
-    db::catalog_drafts::get(conn, id, by.id, domain::calendar::unix_now())?.ok_or_else(|| {
+    let now = domain::calendar::unix_now();
+    db::catalog_drafts::get(conn, id, by.id, now, DRAFT_KEPT_FOR)?.ok_or_else(|| {
         ApiError::NotFound(
             "This file is gone: it was applied, or uploaded more than a day ago. Upload it again."
                 .into(),

@@ -26,9 +26,10 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use db::catalog_io::{self, ImportError};
+use db::catalog_io::CatalogRecords;
 use db::team::StaffRow;
 use framework::error::ApiError;
+use import::{Change, ImportError, Report};
 
 /// What happens to a record of the catalog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
@@ -60,17 +61,12 @@ pub struct CatalogChange {
     pub fields: Vec<FieldChange>,
 }
 
-impl From<&catalog_io::Change> for CatalogChange {
-    fn from(c: &catalog_io::Change) -> Self {
+impl From<&Change> for CatalogChange {
+    fn from(c: &Change) -> Self {
         Self {
             section: c.section.into(),
             key: c.key.clone(),
-            kind: match c.kind {
-                catalog_io::ChangeKind::New => ChangeKind::New,
-                catalog_io::ChangeKind::Changed => ChangeKind::Changed,
-                catalog_io::ChangeKind::Removed => ChangeKind::Removed,
-                catalog_io::ChangeKind::LeftOut => ChangeKind::LeftOut,
-            },
+            kind: c.kind,
             fields: c
                 .fields
                 .iter()
@@ -91,7 +87,7 @@ pub fn a_manager(ctx: &mut framework::Ctx) -> Result<(), ApiError> {
 }
 
 /// The changes of a report, as the pages list them.
-pub fn changes_of(report: &catalog_io::Report) -> Vec<CatalogChange> {
+pub fn changes_of(report: &Report) -> Vec<CatalogChange> {
     report.changes.iter().map(CatalogChange::from).collect()
 }
 
@@ -125,7 +121,7 @@ pub(crate) fn city_choices(conn: &mut db::AnyConnection) -> Result<Vec<CityChoic
 
 /// A changed record's fields as the audit log keeps them: before (or `after`) the change, each
 /// by its name (`null` on a side the record did not exist).
-pub(crate) fn side(c: &catalog_io::Change, after: bool) -> serde_json::Value {
+pub(crate) fn side(c: &Change, after: bool) -> serde_json::Value {
     let fields: serde_json::Map<String, serde_json::Value> = c
         .fields
         .iter()
@@ -199,7 +195,7 @@ pub(crate) fn version_rule() -> utoipa::openapi::schema::ObjectBuilder {
 fn audit(
     conn: &mut db::AnyConnection,
     by: &StaffRow,
-    report: &catalog_io::Report,
+    report: &Report,
     ids: &std::collections::HashMap<String, (i32, String)>,
 ) -> Result<(), ImportError> {
     for c in &report.changes {
@@ -207,7 +203,7 @@ fn audit(
             ("products", Some((id, sku))) => ("product.change", format!("product {id} ({sku})")),
             // A product known only by its slug (a new one): named so, never read as an id.
             ("products", None) => ("product.change", format!("product ({})", c.key)),
-            ("banners", _) if c.kind == catalog_io::ChangeKind::New => {
+            ("banners", _) if c.kind == ChangeKind::New => {
                 ("banner.add", format!("banner {}", c.key))
             }
             ("banners", _) => ("banner.change", format!("banner {}", c.key)),
@@ -243,8 +239,8 @@ pub fn edit(
     by: &StaffRow,
     apply: bool,
     mine: FormRecord<'_>,
-    change: impl FnOnce(&mut catalog_io::CatalogFile) -> Result<(), ImportError>,
-) -> Result<catalog_io::Report, ApiError> {
+    change: impl FnOnce(&mut CatalogRecords) -> Result<(), ImportError>,
+) -> Result<Report, ApiError> {
     edit_and(conn, by, apply, change, |_| Ok(())).map_err(|e| refused(e, mine))
 }
 
@@ -254,9 +250,9 @@ fn edit_and(
     conn: &mut db::AnyConnection,
     by: &StaffRow,
     apply: bool,
-    change: impl FnOnce(&mut catalog_io::CatalogFile) -> Result<(), ImportError>,
+    change: impl FnOnce(&mut CatalogRecords) -> Result<(), ImportError>,
     also: impl FnOnce(&mut db::AnyConnection) -> db::diesel::QueryResult<()>,
-) -> Result<catalog_io::Report, ImportError> {
+) -> Result<Report, ImportError> {
     let ids: std::collections::HashMap<String, (i32, String)> =
         db::catalog::products(conn, db::catalog::Area::Anywhere, None)?
             .into_iter()

@@ -5,10 +5,11 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
+use super::import::ImportError;
 use super::{city_choices, edit, CatalogChange, CityChoice, FormRecord};
 use crate::staff::runs::pesos;
 use crate::staff::signed_in_as;
-use db::catalog_io::{Cities, ImportError, ProductRecord};
+use db::catalog_io::{Cities, ProductRecord};
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams};
 use framework::error::ApiError;
@@ -139,7 +140,7 @@ impl Endpoint for StaffProduct {
 }
 
 /// The record of the product `slug` in the catalog file.
-fn record(file: db::catalog_io::CatalogFile, slug: &str) -> Result<ProductRecord, ApiError> {
+fn record(file: db::catalog_io::CatalogRecords, slug: &str) -> Result<ProductRecord, ApiError> {
     file.products
         .into_iter()
         .find(|r| r.slug == slug)

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
+use super::import::ImportError;
 use super::{changes_of, edit, unchanged, version_of, CatalogChange, FormRecord};
 use crate::staff::signed_in_as;
-use db::catalog_io::{ImportError, PromoRecord};
+use db::catalog_io::PromoRecord;
 use domain::staff::Role;
 use framework::endpoint::{Args, Ctx, Endpoint, Json, NoBody, NoParams, Results};
 use framework::error::ApiError;

@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use db::catalog_io::{BannerRecord, BANNER_FIELDS};
+use db::catalog_io::BannerRecord;
+
+use super::format::BANNER_FIELDS;
 
 use super::checks::{Check, SORT_ORDER};
 use super::file::RawBanner;

@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use db::catalog_io::{DepositRecord, Known, DEPOSIT_FIELDS};
+use db::catalog_io::{DepositRecord, Known};
+
+use super::format::DEPOSIT_FIELDS;
 
 use super::checks::Check;
 use super::file::RawDeposit;

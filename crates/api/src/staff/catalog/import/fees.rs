@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use db::catalog_io::{FeeRecord, Known, FEE_FIELDS};
+use db::catalog_io::{FeeRecord, Known};
+
+use super::format::FEE_FIELDS;
 
 use super::checks::{seen_before, Check};
 use super::file::{Given, RawFee};

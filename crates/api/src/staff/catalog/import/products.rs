@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use db::catalog_io::{Cities, Known, ProductRecord, PRODUCT_FIELDS};
+use db::catalog_io::{Cities, Known, ProductRecord};
+
+use super::format::PRODUCT_FIELDS;
 use serde::Serialize;
 
 use super::checks::{seen_before, sku_ok, slug_ok, Check, SORT_ORDER};

@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use db::catalog_io::{PromoRecord, PROMO_FIELDS};
+use db::catalog_io::PromoRecord;
+
+use super::format::PROMO_FIELDS;
 
 use super::checks::Check;
 use super::file::RawPromo;

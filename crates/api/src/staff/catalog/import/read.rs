@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use db::catalog_io::{CatalogFile, Known, FORMAT};
+use db::catalog_io::{CatalogRecords, Known};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -12,6 +12,7 @@ use super::banners::read_banners;
 use super::deposits::read_deposits;
 use super::fees::read_fees;
 use super::file::{shown, Given, RawFile, RawProduct, Section};
+use super::format::FORMAT;
 use super::products::read_products;
 use super::promos::read_promos;
 
@@ -22,7 +23,7 @@ const SECTIONS: [&str; 5] = ["products", "deposits", "delivery_fees", "banners",
 
 /// Reads and checks a catalog file: the file, or every problem found (each naming its record and
 /// field).
-pub(super) fn parse(text: &str, known: &Known) -> Result<CatalogFile, Vec<String>> {
+pub(super) fn parse(text: &str, known: &Known) -> Result<CatalogRecords, Vec<String>> {
     let top: Value =
         serde_json::from_str(text).map_err(|e| vec![format!("the file is not JSON: {e}")])?;
     if !top.is_object() {
@@ -64,8 +65,7 @@ pub(super) fn parse(text: &str, known: &Known) -> Result<CatalogFile, Vec<String
     if !errors.is_empty() {
         return Err(shorten(errors));
     }
-    Ok(CatalogFile {
-        format: FORMAT.into(),
+    Ok(CatalogRecords {
         products,
         deposits,
         delivery_fees,
@@ -156,15 +156,15 @@ pub(super) fn written_slugs(products: &Section<RawProduct>) -> HashSet<String> {
 
 #[cfg(test)]
 mod tests {
-    use db::catalog_io::{
-        export_with, to_json, BANNER_FIELDS, DEPOSIT_FIELDS, FEE_FIELDS, PRODUCT_FIELDS,
-        PROMO_FIELDS,
-    };
+    use db::catalog_io::export_with;
     use db::diesel::Connection;
     use serde::de::DeserializeOwned;
     use serde_json::{json, Map};
 
     use super::super::file::{RawBanner, RawDeposit, RawFee, RawPromo};
+    use super::super::format::{
+        to_json, BANNER_FIELDS, DEPOSIT_FIELDS, FEE_FIELDS, PRODUCT_FIELDS, PROMO_FIELDS,
+    };
     use super::*;
 
     /// What a seeded store knows, and its catalog as a file.
