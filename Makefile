@@ -72,7 +72,7 @@ screenshots: build-ui chromium
 # every check and phase, fewer examples than make fuzz (about 6,300 requests, at least 2,000; about a
 # minute).
 test-contract: build-ui
-	$(CARGO) build -p server
+	$(CARGO) build -p server -p fixtures
 	CHECKS=all MAX_EXAMPLES=$(CONTRACT_EXAMPLES) ./scripts/contract-test.sh
 CONTRACT_EXAMPLES ?= 80
 
@@ -82,7 +82,7 @@ CONTRACT_EXAMPLES ?= 80
 # finds; fails when either does (a failure, or a warning that part of the API went untested).
 FUZZ_EXAMPLES ?= 300
 fuzz: build-ui
-	$(CARGO) build -p server
+	$(CARGO) build -p server -p fixtures
 	@status=0; for db in sqlite postgres; do \
 	  echo "== make fuzz: $$db"; \
 	  DB=$$db CHECKS=all PHASES=examples,coverage,fuzzing,stateful CONTINUE_ON_FAILURE=1 \

@@ -32,8 +32,10 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 work=$(mktemp -d)
 server=
 pgdir=
+paymongo=
 cleanup() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  if [ -n "$paymongo" ]; then kill "$paymongo" 2>/dev/null || true; wait "$paymongo" 2>/dev/null || true; fi
   if [ -n "$pgdir" ]; then
     $as_postgres "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$pgdir"
@@ -74,6 +76,20 @@ case "$DB" in
     ;;
 esac
 port=$(free_port)
+# The store takes payments online through the PayMongo simulator (`fixtures paymongo`), whose
+# hosted page delivers its signed events to the store's webhook; the hooks sign the webhook's
+# generated events with the same secret.
+FIXTURES=${FIXTURES_BIN:-$(dirname "$STORE")/fixtures}
+[ -x "$FIXTURES" ] || cargo build -q -p fixtures
+"$FIXTURES" paymongo --webhook "http://127.0.0.1:$port/api/v1/payments/paymongo/events" >"$work/paymongo.url" &
+paymongo=$!
+for _ in $(seq 1 100); do
+  [ -s "$work/paymongo.url" ] && break
+  kill -0 "$paymongo" 2>/dev/null || { echo "fixtures paymongo did not start" >&2; exit 1; }
+  sleep 0.1
+done
+export PAYMONGO_SECRET_KEY=sk_test_simulated PAYMONGO_WEBHOOK_SECRET=whsk_simulated \
+  PAYMONGO_API_URL="$(head -n 1 "$work/paymongo.url")"
 # Checkout keeps hours: a Tuesday afternoon in Manila, so a run at night can order too. The setup
 # and the hooks speak as a client of their own through X-Forwarded-For (127.0.0.1 the proxy), so
 # the per-client rate limits the fuzzer meets never refuse them.

@@ -80,6 +80,8 @@ GUEST_ORDERS = 3
 # Guests' orders the staff's bulk move takes (POST /api/v1/staff/orders/status): cancelled once,
 # then already cancelled, never the orders the readers are given.
 ORDERS_TO_MOVE = 6
+# The member's orders paid online that wait for their payment (Pay Now, Pay in Cash).
+ORDERS_AWAITING_PAYMENT = 12
 PENDING_REGISTRATIONS, PENDING_REGISTRATIONS_TO_USE = 6, 40
 NEWSLETTER_SIGNUPS = 20
 RESET_LINKS, RESET_LINKS_TO_USE = 6, 14  # one member each: a new link voids the earlier ones
@@ -493,8 +495,9 @@ def new_staff(role, count=1, second_factor=True):
     ]
 
 
-def place_order(token, *, guest_email=None, product=PILSEN, quantity=24, mobile="09170001234"):
-    """Puts a product in the session's cart for Makati and places it: (order id, key or None)."""
+def place_order(token, *, guest_email=None, product=PILSEN, quantity=24, mobile="09170001234", payment="cash"):
+    """Puts a product in the session's cart for Makati and places it, paid in cash or online:
+    (order id, key or None)."""
     cart = expect(
         {200},
         "add to cart",
@@ -521,6 +524,7 @@ def place_order(token, *, guest_email=None, product=PILSEN, quantity=24, mobile=
         "mobile": mobile,
         "address": "12 Jupiter Street, Unit 3",
         "notes": "",
+        "payment": payment,
     }
     if guest_email:
         form["email"] = guest_email
@@ -882,6 +886,9 @@ def main():
         order_id, _ = place_order(token, quantity=quantity)
         orders.append(order_id)
     member_revisions = list(REVISIONS)
+    # The member's orders paid online, awaiting their payment: Pay Now answers their PayMongo
+    # page (the simulator's) each time; Pay in Cash places each once (then 409).
+    awaiting = [place_order(token, payment="online")[0] for _ in range(ORDERS_AWAITING_PAYMENT)]
 
     # Go-to Cases are saved from a case of the cart.
     cases = []
@@ -965,6 +972,7 @@ def main():
     write_dict(folder, "goto-cases", cases[CASES_TO_DELETE:])
     write_dict(folder, "orders", orders)
     write_dict(folder, "orders-to-move", to_move)
+    write_dict(folder, "orders-awaiting-payment", awaiting)
     write_dict(folder, "order-keys", keys or ["0" * 40])
     write_dict(folder, "registration-tokens", registrations[:PENDING_REGISTRATIONS])
     write_dict(folder, "registration-tokens-to-use", registrations[PENDING_REGISTRATIONS:])

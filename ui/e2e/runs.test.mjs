@@ -139,7 +139,7 @@ for (const js of [true, false]) {
       const cash = stop.getByLabel('Cash received (pesos)');
       assert.equal(await cash.inputValue(), '', 'the cash received comes empty');
       assert.equal(await stop.getByLabel('Empty cases taken back').inputValue(), '', 'the empties come empty');
-      const collect = (await stop.getByText(/^Collect P[\d,.]+$/).textContent()).replace(/^Collect /, '');
+      const collect = (await stop.getByText(/^Collect P[\d,.]+ cash$/).textContent()).replace(/^Collect (P[\d,.]+) cash$/, '$1');
       await stop.getByRole('button', { name: `Mark Delivered ${second}` }).click();
       await rp.getByText('Give the cash received, in pesos (0 if none).').waitFor();
       await rider.ready();

@@ -23,6 +23,8 @@
 //! - `orders`: orders, their status history, and when checkout takes orders.
 //! - `outages`: the database's failures, counted by kind and logged once each.
 //! - `outbox`: the mail queue, shared by the app servers.
+//! - `payments`: paying online: an order's Checkout Sessions, the payments reported and the
+//!   webhook events taken, each once.
 //! - `places`: provinces, cities and which are served, barangays, streets, fulfillment types.
 //! - `run`: database work from async code, on a bounded number of blocking threads ([`Db`]).
 //! - `runs`: dispatch runs, their stops, and the containers each order lends and gets back.
@@ -54,6 +56,7 @@ pub mod models;
 pub mod orders;
 pub mod outages;
 pub mod outbox;
+pub mod payments;
 pub mod places;
 mod run;
 pub mod runs;

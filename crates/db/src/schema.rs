@@ -114,6 +114,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    checkout_sessions (id) {
+        id -> Text,
+        order_id -> Int8,
+        attempt -> Int4,
+        url -> Text,
+        created_at -> Int8,
+        state -> Text,
+    }
+}
+
+diesel::table! {
     cities (id) {
         id -> Int8,
         province_id -> Int4,
@@ -325,6 +336,28 @@ diesel::table! {
         user_id -> Int8,
         expires_at -> Int8,
         used_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    payment_events (id) {
+        id -> Text,
+        kind -> Text,
+        received_at -> Int8,
+    }
+}
+
+diesel::table! {
+    payments (id) {
+        id -> Text,
+        order_id -> Int8,
+        checkout_session_id -> Text,
+        amount -> Int8,
+        currency -> Text,
+        method -> Text,
+        paid_at -> Int8,
+        received_at -> Int8,
+        problem -> Text,
     }
 }
 
@@ -573,6 +606,7 @@ diesel::joinable!(carts -> streets (street_id));
 diesel::joinable!(carts -> users (user_id));
 diesel::joinable!(case_types -> packagings (packaging_id));
 diesel::joinable!(catalog_drafts -> staff (staff_id));
+diesel::joinable!(checkout_sessions -> orders (order_id));
 diesel::joinable!(cities -> provinces (province_id));
 diesel::joinable!(delivery_fees -> cities (city_id));
 diesel::joinable!(delivery_fees -> fulfillment_types (fulfillment_type_id));
@@ -593,6 +627,7 @@ diesel::joinable!(orders -> fulfillment_types (fulfillment_type_id));
 diesel::joinable!(orders -> streets (street_id));
 diesel::joinable!(orders -> users (user_id));
 diesel::joinable!(password_resets -> users (user_id));
+diesel::joinable!(payments -> orders (order_id));
 diesel::joinable!(product_areas -> cities (city_id));
 diesel::joinable!(product_areas -> products (product_id));
 diesel::joinable!(products -> packagings (packaging_id));
@@ -620,6 +655,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     case_types,
     catalog_drafts,
     checkout_blackouts,
+    checkout_sessions,
     cities,
     data_version,
     delivery_fees,
@@ -640,6 +676,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     orders,
     packagings,
     password_resets,
+    payment_events,
+    payments,
     product_areas,
     product_types,
     products,

@@ -198,6 +198,8 @@ pub struct BoardFilter {
     /// Placed before (Unix seconds).
     pub until: Option<i64>,
     pub fulfillment: Option<i32>,
+    /// Paid online (`true`: awaiting payment or paid), or in cash (`false`).
+    pub online: Option<bool>,
     pub city: Option<i64>,
     pub barangay: Option<i64>,
     pub text: Option<String>,
@@ -235,6 +237,12 @@ pub fn board(conn: &mut AnyConnection, f: &BoardFilter) -> QueryResult<Vec<Order
     }
     if let Some(until) = f.until {
         q = q.filter(orders::placed_at.lt(until));
+    }
+    // How an order is paid, as its label says: `Pay online`, `Paid online (GCash)`.
+    match f.online {
+        Some(true) => q = q.filter(orders::payment.like("%online%")),
+        Some(false) => q = q.filter(orders::payment.not_like("%online%")),
+        None => {}
     }
     if let Some(fulfillment) = f.fulfillment {
         q = q.filter(orders::fulfillment_type_id.eq(fulfillment));
@@ -279,9 +287,9 @@ pub fn status_counts(conn: &mut AnyConnection) -> QueryResult<Vec<(String, i64)>
         .load(conn)
 }
 
-/// The tables whose every write moves the work version (migration 19's triggers): what the
-/// staff's pages show besides the catalog and the places (the data version's).
-pub const WORK_TABLES: [&str; 11] = [
+/// The tables whose every write moves the work version (the triggers of migrations 19 and 34):
+/// what the staff's pages show besides the catalog and the places (the data version's).
+pub const WORK_TABLES: [&str; 12] = [
     "audit_log",
     "order_charges",
     "order_containers",
@@ -289,6 +297,7 @@ pub const WORK_TABLES: [&str; 11] = [
     "order_notes",
     "order_status_history",
     "orders",
+    "payments",
     "run_stops",
     "runs",
     "settings",

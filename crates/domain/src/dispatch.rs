@@ -87,7 +87,7 @@ pub fn close_refusal(handed_in: i64, expects: i64, note: &str) -> Option<String>
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StopFigures {
     pub outcome: Outcome,
-    /// The order's total (centavos).
+    /// The cash to collect (centavos): the order's total, less what was paid online.
     pub total: i64,
     /// The empty cases its shopper said they return.
     pub empties_expected: i32,

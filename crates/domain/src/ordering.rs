@@ -90,6 +90,9 @@ pub enum Fulfillment {
 #[cfg_attr(feature = "contract", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// Paid online, its payment not yet reported by the gateway: nobody prepares it until it is
+    /// paid (it then becomes [`Status::Placed`]), and it is cancelled if it never is.
+    AwaitingPayment,
     Placed,
     Confirmed,
     OutForDelivery,
@@ -99,7 +102,8 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
+        Self::AwaitingPayment,
         Self::Placed,
         Self::Confirmed,
         Self::OutForDelivery,
@@ -111,6 +115,7 @@ impl Status {
     /// As stored and sent.
     pub fn as_str(self) -> &'static str {
         match self {
+            Self::AwaitingPayment => "awaiting_payment",
             Self::Placed => "placed",
             Self::Confirmed => "confirmed",
             Self::OutForDelivery => "out_for_delivery",
@@ -120,13 +125,21 @@ impl Status {
         }
     }
 
+    /// The status an order in this one takes when its online payment is reported: placed, from
+    /// awaiting payment alone (a payment for an order already placed, cancelled or further on
+    /// is not its payment: staff refund it).
+    pub fn paid(self) -> Option<Self> {
+        (self == Self::AwaitingPayment).then_some(Self::Placed)
+    }
+
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|st| st.as_str() == s)
     }
 
-    /// Whether an order of `fulfillment` may go from this status to `next`: forward one step
-    /// (delivery goes out for delivery, pickup gets ready for pickup), or cancelled before it is
-    /// completed; completed and cancelled are final.
+    /// Whether staff may move an order of `fulfillment` from this status to `next`: forward one
+    /// step (delivery goes out for delivery, pickup gets ready for pickup), or cancelled before it
+    /// is completed; completed and cancelled are final. An order awaiting payment becomes placed
+    /// only by its payment ([`Status::paid`]), never by hand.
     pub fn can_become(self, next: Self, fulfillment: Fulfillment) -> bool {
         use Status::*;
         let on_the_way = match fulfillment {
@@ -136,6 +149,7 @@ impl Status {
         match (self, next) {
             (Completed | Cancelled, _) => false,
             (_, Cancelled) => true,
+            (AwaitingPayment, _) => false,
             (Placed, Confirmed) => true,
             (Confirmed, n) => n == on_the_way,
             (s, Completed) => s == on_the_way,
@@ -225,6 +239,16 @@ mod tests {
         assert!(Placed.can_become(Cancelled, Pickup));
         assert!(!Completed.can_become(Cancelled, Pickup));
         assert!(!Cancelled.can_become(Confirmed, Pickup));
+        assert!(
+            !AwaitingPayment.can_become(Placed, Delivery),
+            "paid only by its payment"
+        );
+        assert!(!AwaitingPayment.can_become(Confirmed, Delivery));
+        assert!(AwaitingPayment.can_become(Cancelled, Delivery));
+        assert_eq!(AwaitingPayment.paid(), Some(Placed));
+        for s in Status::ALL.into_iter().filter(|s| *s != AwaitingPayment) {
+            assert_eq!(s.paid(), None, "{s:?}");
+        }
         for s in Status::ALL {
             assert_eq!(Status::parse(s.as_str()), Some(s));
         }

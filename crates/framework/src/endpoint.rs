@@ -453,7 +453,26 @@ pub trait Endpoint: Declared {
     /// write): given the state, who calls and the arguments, it runs its own steps
     /// ([`crate::ApiState::run`] for each database step). None: [`Endpoint::call`] answers.
     const RECEIVE: Option<Receive<Self>> = None;
+
+    /// The most bytes its body may be ([`crate::request::BODY_LIMIT`] unless said: a payment
+    /// gateway's event with an order's every line is larger than any form).
+    const MOST_BODY: usize = crate::request::BODY_LIMIT;
+
+    /// Work after the call's database work, holding no connection: given the state, who called
+    /// and the call's answer, it answers in its place (asking a payment gateway for the page
+    /// where the order the call placed is paid). It runs for the call sent as JSON and for a
+    /// page's form alike. None by default.
+    const THEN: Option<Then<Self>> = None;
 }
+
+/// Work after a call's database work ([`Endpoint::THEN`]).
+pub type Then<E> = for<'a> fn(
+    &'a crate::ApiState,
+    Caller,
+    <E as Declared>::Answer,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<<E as Declared>::Answer, ApiError>> + 'a>,
+>;
 
 /// A call's own way to be answered ([`Endpoint::RECEIVE`]).
 pub type Receive<E> = for<'a> fn(
@@ -544,6 +563,42 @@ pub trait Body: Sized + Send + 'static {
     /// The body of a file call from the file it was sent.
     fn of_file(_file: Sent) -> Result<Self, ApiError> {
         Err(ApiError::UnsupportedMediaType)
+    }
+}
+
+/// A JSON body kept with its bytes as sent, for a call that checks a signature over them (a
+/// payment gateway's webhook): read and documented as [`Json`] (required); no page form sends
+/// one.
+#[derive(Debug, Clone)]
+pub struct Signed<T> {
+    pub value: T,
+    pub raw: Vec<u8>,
+}
+
+impl<T> Body for Signed<T>
+where
+    T: DeserializeOwned + Default + utoipa::ToSchema + Send + 'static,
+{
+    fn parse(bytes: &[u8]) -> Result<Self, ApiError> {
+        let Json(value) = Json::<T, true>::parse(bytes)?;
+        Ok(Self {
+            value,
+            raw: bytes.to_vec(),
+        })
+    }
+
+    fn from_fields<'a>(
+        _fields: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+    ) -> Result<Self, ApiError> {
+        Err(ApiError::UnsupportedMediaType)
+    }
+
+    fn doc(components: &mut Vec<(String, RefOr<Schema>)>) -> Option<(RefOr<Schema>, bool)> {
+        Json::<T, true>::doc(components)
+    }
+
+    fn name() -> Option<Cow<'static, str>> {
+        Json::<T, true>::name()
     }
 }
 

@@ -72,6 +72,18 @@ pub trait Registered: Sync {
         fields: &[(String, String)],
         headers: &[(String, String)],
     ) -> Result<Value, ApiError>;
+    /// A page form's call whole: the guest's session started first when `starts` asks for one
+    /// and there is none, [`Registered::run_form`] with one connection, then its
+    /// [`Endpoint::THEN`] holding none. Answers the answer as JSON, with the session issued or
+    /// ended and the cookies set.
+    fn form<'a>(
+        &'a self,
+        state: &'a crate::ApiState,
+        caller: Caller,
+        fields: Vec<(String, String)>,
+        headers: Vec<(String, String)>,
+        starts: bool,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<FormDone, ApiError>> + 'a>>;
     /// The key template the UI fills: the path, then `?name={name}` for each query parameter.
     fn key_template(&self) -> String;
     /// Its OpenAPI operation; `links` are every call's ([`Endpoint::LINKS`]).
@@ -88,6 +100,15 @@ pub trait Registered: Sync {
     fn body_rules(&self) -> Option<(Cow<'static, str>, &'static str)>;
     /// The feature's own session cookie it reads ([`Endpoint::CREDENTIAL`]).
     fn credential(&self) -> Option<(&'static str, &'static str)>;
+}
+
+/// What a page form's call did ([`Registered::form`]): its answer as JSON, the session it
+/// issued or ended, the cookies it set.
+pub struct FormDone {
+    pub answer: Value,
+    pub issued: Option<Issued>,
+    pub ended: bool,
+    pub cookies: Vec<actix_web::cookie::Cookie<'static>>,
 }
 
 /// Puts an [`Endpoint`] into the registry.
@@ -147,12 +168,41 @@ impl<E: Endpoint> Registered for Api<E> {
         fields: &[(String, String)],
         headers: &[(String, String)],
     ) -> Result<Value, ApiError> {
-        let path: E::Path = from_pairs(borrowed(fields))?;
-        let query: E::Query = from_query("")?;
-        let body = E::Body::from_fields(borrowed(fields))?;
-        let headers: E::Headers = from_pairs(borrowed(headers))?;
-        let answer = run_call::<E>(ctx, (path, query, body, headers))?;
+        let answer = form_call::<E>(ctx, fields, headers)?;
         serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+
+    fn form<'a>(
+        &'a self,
+        state: &'a crate::ApiState,
+        caller: Caller,
+        fields: Vec<(String, String)>,
+        headers: Vec<(String, String)>,
+        starts: bool,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<FormDone, ApiError>> + 'a>> {
+        Box::pin(async move {
+            let (answer, issued, ended, cookies) = state
+                .run(caller.clone(), move |ctx| {
+                    if starts && ctx.session()?.is_none() {
+                        ctx.start_guest_if_allowed()?;
+                    }
+                    let answer = form_call::<E>(ctx, &fields, &headers)?;
+                    Ok((answer, ctx.issued.take(), ctx.ended, ctx.take_cookies()))
+                })
+                .await?;
+            let answer = match E::THEN {
+                Some(then) => then(state, caller, answer).await?,
+                None => answer,
+            };
+            let answer =
+                serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))?;
+            Ok(FormDone {
+                answer,
+                issued,
+                ended,
+                cookies,
+            })
+        })
     }
 
     fn key_template(&self) -> String {
@@ -187,6 +237,20 @@ impl<E: Endpoint> Registered for Api<E> {
     fn credential(&self) -> Option<(&'static str, &'static str)> {
         E::CREDENTIAL
     }
+}
+
+/// Runs a call for a page form: its path and body from the form's fields
+/// ([`Body::from_fields`]), `headers` standing for the request headers it reads.
+fn form_call<E: Endpoint>(
+    ctx: &mut Ctx,
+    fields: &[(String, String)],
+    headers: &[(String, String)],
+) -> Result<E::Answer, ApiError> {
+    let path: E::Path = from_pairs(borrowed(fields))?;
+    let query: E::Query = from_query("")?;
+    let body = E::Body::from_fields(borrowed(fields))?;
+    let headers: E::Headers = from_pairs(borrowed(headers))?;
+    run_call::<E>(ctx, (path, query, body, headers))
 }
 
 /// The names of a query type's parameters, in declaration order.

@@ -132,7 +132,7 @@ async fn handle<E: Endpoint>(
     if let Some(rules) = E::Body::file() {
         return handle_file::<E>(req, payload, &state, rules).await;
     }
-    let body = read_body(payload, BODY_LIMIT).await?;
+    let body = read_body(payload, E::MOST_BODY).await?;
     if E::METHOD != Method::Get {
         json_only(&req, &body)?;
     }
@@ -167,9 +167,13 @@ async fn handle<E: Endpoint>(
     if E::METHOD == Method::Get && matches!(done, Err(ApiError::DatabaseDown(db::Outage::Lost))) {
         // A read that met a dropped connection is run once more on a fresh one (as
         // `ApiState::read` does for pages).
-        done = answer_call::<E>(&state, caller, arguments::<E>(&req, &body)?).await;
+        done = answer_call::<E>(&state, caller.clone(), arguments::<E>(&req, &body)?).await;
     }
     let (answer, issued, ended, cookies) = done?;
+    let answer = match E::THEN {
+        Some(then) => then(&state, caller, answer).await?,
+        None => answer,
+    };
     let json = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     let status = StatusCode::from_u16(E::status(&answer)).unwrap_or(StatusCode::OK);
     let answer = crate::cache::Cached::new(

@@ -112,6 +112,17 @@ pub struct Args {
     /// qrph, card, dob; default all)
     #[arg(long, env = "PAYMONGO_METHODS", value_parser = PayMongoMethods)]
     pub paymongo_methods: Option<String>,
+    /// Minutes an order paid online awaits its payment before it is cancelled (10 to 1440)
+    #[arg(
+        long,
+        env = "PAYMONGO_PAY_WITHIN",
+        default_value_t = api::payments::PAY_WITHIN_MINUTES,
+        value_parser = clap::value_parser!(i64).range(10..=1440)
+    )]
+    pub paymongo_pay_within: i64,
+    /// Where PayMongo's API is asked (a simulator's address in tests)
+    #[arg(long, env = "PAYMONGO_API_URL", default_value = api::payments::API_URL)]
+    pub paymongo_api_url: String,
     /// Where Google is asked
     #[arg(
         long,
@@ -216,7 +227,12 @@ impl Args {
                 .zip(self.paymongo_webhook_secret)
                 .and_then(|(key, hook)| {
                     // Checked whole by their parsers: a refusal here cannot happen.
-                    api::payments::PayMongo::new(&key, &hook, self.paymongo_methods.as_deref()).ok()
+                    api::payments::PayMongo::new(&key, &hook, self.paymongo_methods.as_deref())
+                        .ok()
+                        .map(|p| {
+                            p.at(&self.paymongo_api_url)
+                                .within(self.paymongo_pay_within)
+                        })
                 }),
             maintenance: self.maintenance,
             trusted_proxies: self.trusted_proxies,

@@ -320,6 +320,9 @@ pub async fn serve(config: Config) -> Result<(), String> {
         None => None,
     };
     actix_web::rt::spawn(keep_the_catalog_held(api.clone()));
+    if config.paymongo.is_some() {
+        actix_web::rt::spawn(expire_unpaid_orders(api.clone()));
+    }
     if config.housekeeping_minutes > 0 {
         actix_web::rt::spawn(keep_house(
             api.clone(),
@@ -366,6 +369,19 @@ async fn keep_the_catalog_held(api: web::Data<ApiState>) {
             }
         }
         actix_web::rt::time::sleep(db::watch::EVERY).await;
+    }
+}
+
+/// Cancels the orders paid online that were never paid, every minute
+/// ([`api::payments::expiry`]): their PayMongo sessions expired first, off the actix workers.
+async fn expire_unpaid_orders(api: web::Data<ApiState>) {
+    loop {
+        actix_web::rt::time::sleep(std::time::Duration::from_secs(60)).await;
+        match api::payments::expiry::expire_unpaid(&api).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("cancelled {n} orders never paid online"),
+            Err(e) => tracing::warn!("expiring unpaid orders: {e} (tried again in a minute)"),
+        }
     }
 }
 

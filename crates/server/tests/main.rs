@@ -31,6 +31,7 @@ mod ops_process;
 mod orders;
 mod page_plan;
 mod pages;
+mod payments;
 mod photos;
 mod placed_pages;
 mod safe_defaults;

@@ -128,7 +128,7 @@ struct Trigger {
 /// a new table must choose.
 #[actix_web::test]
 async fn every_table_says_whether_it_moves_the_work_version() {
-    const NOT_WORK: [(&str, &str); 42] = [
+    const NOT_WORK: [(&str, &str); 44] = [
         ("addresses", "a member's own, on no staff page"),
         ("banners", "the data version's (catalog and content)"),
         (
@@ -142,6 +142,10 @@ async fn every_table_says_whether_it_moves_the_work_version() {
         ("carts", "a shopper's cart"),
         ("case_types", "fixed by the migrations"),
         ("checkout_blackouts", "checkout's, on no staff page"),
+        (
+            "checkout_sessions",
+            "an order's payment pages at PayMongo, on no staff page",
+        ),
         ("cities", "the data version's"),
         ("data_version", "the data version itself"),
         ("delivery_fees", "checkout's, on no staff page"),
@@ -156,6 +160,10 @@ async fn every_table_says_whether_it_moves_the_work_version() {
         ("notices", "the data version's"),
         ("packagings", "the data version's"),
         ("password_resets", "a member's own"),
+        (
+            "payment_events",
+            "PayMongo's events taken, on no staff page",
+        ),
         ("product_areas", "the data version's"),
         ("product_types", "the data version's"),
         ("products", "the data version's"),

@@ -107,19 +107,16 @@ async fn act(
         .into_iter()
         .collect();
     let pairs = joined(&fields, &action.lists);
-    let starts = action.starts_session;
-    let called = state
-        .api
-        .run(caller, move |ctx| {
-            if starts && ctx.session()?.is_none() {
-                ctx.start_guest_if_allowed()?;
-            }
-            let answer = endpoint.run_form(ctx, &pairs, &headers)?;
-            Ok((answer, ctx.issued.take(), ctx.ended, ctx.take_cookies()))
-        })
+    let called = endpoint
+        .form(&state.api, caller, pairs, headers, action.starts_session)
         .await;
     match called {
-        Ok((answer, issued, ended, cookies)) => {
+        Ok(framework::registry::FormDone {
+            answer,
+            issued,
+            ended,
+            cookies,
+        }) => {
             let mut res = success(req, &done(action, &fields, &page_vars, &answer));
             if let Some(issued) = &issued {
                 framework::request::send_token(&mut res, issued, state.api.config.secure_cookies);
@@ -210,6 +207,15 @@ fn done(action: &Action, fields: &Fields, page: &Vars, answer: &Value) -> Done {
                 && !l.contains('\\')
                 && l.bytes().all(|b| b > 0x20 && b < 0x7f)
         });
+    // Another site's page the server asked for (the payment gateway's), an address of the web.
+    let away = action
+        .answer_away
+        .as_ref()
+        .and_then(|field| answer.get(field)?.as_str())
+        .filter(|l| {
+            (l.starts_with("https://") || l.starts_with("http://"))
+                && l.bytes().all(|b| b > 0x20 && b < 0x7f)
+        });
     // Where the answer sends the browser instead (a login's cart that could not join).
     let said = action
         .answer_to
@@ -221,7 +227,7 @@ fn done(action: &Action, fields: &Fields, page: &Vars, answer: &Value) -> Done {
         })
         .map(|a| a.to.as_str());
     let to = filled(to, fields, page);
-    let mut done = Done::to(said.or(linked).unwrap_or(to.as_str()));
+    let mut done = Done::to(said.or(away).or(linked).unwrap_or(to.as_str()));
     if action.location {
         // The first address becomes the location the shop is shown for, as the client's USE THIS
         // ADDRESS does.

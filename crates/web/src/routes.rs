@@ -133,6 +133,12 @@ pub struct Action {
     /// of the store, else `done`.
     #[serde(default)]
     pub answer_link: Option<String>,
+    /// The field of the answer naming another site's page the server itself asked for (an
+    /// order's payment page, from the payment gateway): when it is set, the browser goes there,
+    /// before `answer_link`. Only a field the server fills from a service it trusts, never from
+    /// what a visitor sent, may be named here.
+    #[serde(default)]
+    pub answer_away: Option<String>,
     /// Without a live session the post starts a guest's (and needs no CSRF token when it brings no
     /// session cookie: there is no session to ride): the cart's forms on shared pages.
     #[serde(default)]

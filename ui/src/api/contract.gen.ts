@@ -73,6 +73,9 @@ export const PASSWORD_RULE = "At least 10 characters, and not a common password 
 /** How an order is paid, by its fulfillment id. */
 export const PAYMENT_BY_FULFILLMENT = {"1":"Cash on delivery","2":"Pay at pickup"};
 
+/** What the order's page says when the payment service could not be reached (its address carries `notice=pay-unreachable`: a form without JavaScript lands there). */
+export const PAY_UNREACHABLE = "We could not reach the payment service just now. Your order is kept: pay from its page in a moment, or pay in cash instead.";
+
 /** The fulfillment id of pickup. */
 export const PICKUP = 2;
 
@@ -249,7 +252,12 @@ export type BoardOrder = { id: number, number: string,
 /**
  * Manila time, `YYYY-MM-DD HH:MM`.
  */
-placed_at: string, status: StatusChoice, fulfillment: string, contact_name: string, mobile: string, 
+placed_at: string, status: StatusChoice, fulfillment: string, 
+/**
+ * How it is paid: `Cash on delivery`, `Pay at pickup`, `Pay online` (awaiting its payment),
+ * `Paid online (GCash)`.
+ */
+payment: string, contact_name: string, mobile: string, 
 /**
  * Where: the street (when one is named), barangay, city and province, as the order keeps it.
  */
@@ -576,7 +584,20 @@ failed: Array<ReasonLine>,
 /**
  * The day's delivered stops whose cash or empties differ from what was expected.
  */
-flagged: Array<ReasonLine>, };
+flagged: Array<ReasonLine>, 
+/**
+ * The payments received online that day and taken as their orders', by method.
+ */
+online: Array<MethodTotal>, 
+/**
+ * Their sum (centavos).
+ */
+online_received: number, 
+/**
+ * Payments received online that day and not taken as their orders' (another amount, an
+ * order cancelled or paid in cash by then): to refund, with why.
+ */
+to_refund: Array<ReasonLine>, };
 
 /**
  * A run of the day with its figures.
@@ -685,6 +706,12 @@ export type ErrorBody = { error: string,
  * Cart and checkout refusals: the error again and the products concerned.
  */
 data?: RefusalData, };
+
+/**
+ * What the store answers: whether this delivery changed anything (false for an event taken
+ * before, or one the store does not act on).
+ */
+export type EventTaken = { taken: boolean, };
 
 /**
  * One value of a filter and how many products of the list (before the other filters) have it.
@@ -926,6 +953,32 @@ export type Message = { success: string, };
 export type MessageAnswer = { data: Message, };
 
 /**
+ * The online payments of a day by one method.
+ */
+export type MethodTotal = { 
+/**
+ * As the checkout names it (`GCash`).
+ */
+method: string, payments: number, 
+/**
+ * Centavos.
+ */
+amount: number, };
+
+/**
+ * A method shoppers may pay with online.
+ */
+export type MethodView = { 
+/**
+ * PayMongo's name (`gcash`).
+ */
+id: string, 
+/**
+ * As the checkout says it (`GCash`).
+ */
+label: string, };
+
+/**
  * Everything the store holds about the member.
  */
 export type MyData = { 
@@ -1131,6 +1184,27 @@ filter_type: FilterType, image: string, custom_description: string, };
 
 export type PasswordChosen = { message: string, };
 
+/**
+ * How the store takes payments online.
+ */
+export type PaymentOptions = { 
+/**
+ * Whether the checkout offers paying online (the store has a PayMongo account).
+ */
+online: boolean, 
+/**
+ * The methods, in the manager's order; empty when `online` is false.
+ */
+methods: Array<MethodView>, 
+/**
+ * The smallest order total paid online, in centavos (PayMongo's smallest payment).
+ */
+min_total: number, 
+/**
+ * Minutes an order awaits its payment online before it is cancelled.
+ */
+pay_within_minutes: number, };
+
 export type PendingAnswer = { data: PendingRegistration, };
 
 /**
@@ -1186,7 +1260,12 @@ link: string,
 /**
  * Whether this call placed it (false: it had been placed by an earlier submit of the same cart).
  */
-placed: boolean, message: string, };
+placed: boolean, message: string, 
+/**
+ * An order paid online that awaits its payment: the gateway's page where it is paid (null
+ * when the gateway could not be reached: the order's page offers to try again).
+ */
+pay_url: string | null, };
 
 /**
  * A product as its form shows it.
@@ -1658,9 +1737,13 @@ place: string,
  */
 notes: string, items: Array<StopItem>, 
 /**
- * The cash to collect (the order's total; centavos).
+ * The cash to collect (centavos): the order's total, less what was paid online.
  */
 total: number, 
+/**
+ * What was paid online (centavos; 0 for an order paid in cash).
+ */
+paid_online: number, 
 /**
  * The empty cases to collect, by kind.
  */
@@ -1790,6 +1873,10 @@ export const calls = {
   placeOrder: { name: 'placeOrder', method: 'POST', key: '/api/v1/orders', read: false } as Call<PlacedOrder>,
   order: { name: 'order', method: 'GET', key: '/api/v1/orders/{orderId}?key={key}', read: true } as Call<OrderView>,
   orderAgain: { name: 'orderAgain', method: 'POST', key: '/api/v1/orders/{orderId}/again', read: false } as Call<Refilled>,
+  payInCash: { name: 'payInCash', method: 'POST', key: '/api/v1/orders/{orderId}/cash', read: false } as Call<PlacedOrder>,
+  payOrder: { name: 'payOrder', method: 'POST', key: '/api/v1/orders/{orderId}/pay', read: false } as Call<PlacedOrder>,
+  paymentMethods: { name: 'paymentMethods', method: 'GET', key: '/api/v1/payments/methods', read: true } as Call<PaymentOptions>,
+  payMongoEvents: { name: 'payMongoEvents', method: 'POST', key: '/api/v1/payments/paymongo/events', read: false } as Call<EventTaken>,
   holiday: { name: 'holiday', method: 'GET', key: '/api/v1/philippine-holiday?testdate={testdate}', read: true } as Call<Holiday>,
   preRegister: { name: 'preRegister', method: 'POST', key: '/api/v1/pre-register', read: false } as Call<MessageAnswer>,
   products: { name: 'products', method: 'GET', key: '/api/v1/products?barangay={barangay}&packaging={packaging}&style={style}&brand={brand}&size={size}&min_pesos={min_pesos}&max_pesos={max_pesos}&sort={sort}&page={page}&per_page={per_page}', read: true } as Call<ProductList>,
@@ -1836,7 +1923,7 @@ export const calls = {
   staffMaintenance: { name: 'staffMaintenance', method: 'GET', key: '/api/v1/staff/maintenance', read: true } as Call<MaintenanceState>,
   staffMaintenanceSet: { name: 'staffMaintenanceSet', method: 'POST', key: '/api/v1/staff/maintenance', read: false } as Call<MaintenanceState>,
   staffMe: { name: 'staffMe', method: 'GET', key: '/api/v1/staff/me', read: true } as Call<StaffSelf>,
-  staffOrders: { name: 'staffOrders', method: 'GET', key: '/api/v1/staff/orders?status={status}&from={from}&to={to}&fulfillment={fulfillment}&city={city}&barangay={barangay}&q={q}&before={before}', read: true } as Call<BoardPage>,
+  staffOrders: { name: 'staffOrders', method: 'GET', key: '/api/v1/staff/orders?status={status}&from={from}&to={to}&fulfillment={fulfillment}&paid={paid}&city={city}&barangay={barangay}&q={q}&before={before}', read: true } as Call<BoardPage>,
   staffOrderStatus: { name: 'staffOrderStatus', method: 'POST', key: '/api/v1/staff/orders/status', read: false } as Call<StatusMoved>,
   staffOrder: { name: 'staffOrder', method: 'GET', key: '/api/v1/staff/orders/{orderId}', read: true } as Call<StaffOrderView>,
   staffOrderNote: { name: 'staffOrderNote', method: 'POST', key: '/api/v1/staff/orders/{orderId}/notes', read: false } as Call<StaffOrderView>,

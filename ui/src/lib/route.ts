@@ -118,6 +118,11 @@ export interface Action {
   location?: boolean;
   /** Where the browser goes is a field of the answer (a placed order's `link`), not `done`. */
   answerLink?: string;
+  /**
+   * The field of the answer naming another site's page the server itself asked for (an order's
+   * payment page): the browser goes there when it is set, before `answerLink`.
+   */
+  answerAway?: string;
   /** Without a live session the post starts a guest's (the cart's forms on shared pages). */
   startsSession?: boolean;
   /**

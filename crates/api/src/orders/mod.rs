@@ -129,7 +129,23 @@ pub struct PlacedOrder {
     /// Whether this call placed it (false: it had been placed by an earlier submit of the same cart).
     pub placed: bool,
     pub message: String,
+    /// An order paid online that awaits its payment: the gateway's page where it is paid (null
+    /// when the gateway could not be reached: the order's page offers to try again).
+    pub pay_url: Option<String>,
 }
+
+/// How the shopper pays: cash (to the rider, or at pickup), or online before delivery (offered
+/// only when the store has a PayMongo account).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentChoice {
+    #[default]
+    Cash,
+    Online,
+}
+
+/// How an order paid online shows, awaiting its payment.
+pub const PAY_ONLINE: &str = "Pay online";
 
 /// A page of a member's orders.
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
@@ -143,6 +159,7 @@ pub struct OrderList {
 /// A status as the store's pages name it (`Out for delivery`).
 pub fn label(status: &str) -> String {
     match Status::parse(status) {
+        Some(Status::AwaitingPayment) => "Awaiting payment",
         Some(Status::Placed) => "Placed",
         Some(Status::Confirmed) => "Confirmed",
         Some(Status::OutForDelivery) => "Out for delivery",
@@ -258,7 +275,7 @@ fn access_key(secret: &str, idempotency_key: &str) -> String {
     h[..40].to_string()
 }
 
-fn link(order: &OrderRow, key: Option<&str>) -> String {
+pub(crate) fn link(order: &OrderRow, key: Option<&str>) -> String {
     match key {
         Some(k) if order.user_id.is_none() => format!("/active-order/{}?key={k}", order.id),
         _ => format!("/active-order/{}", order.id),

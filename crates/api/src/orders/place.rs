@@ -38,6 +38,10 @@ pub struct OrderForm {
     #[serde(default)]
     #[schema(schema_with = notes_rule)]
     pub notes: String,
+    /// Cash (the default), or online when the store takes payments online: the order then
+    /// awaits its payment, and the answer's `pay_url` is where it is paid.
+    #[serde(default)]
+    pub payment: PaymentChoice,
     /// The cart revision the checkout showed (the order's idempotency key).
     #[schema(required = true, nullable = false)]
     pub revision: Option<i64>,
@@ -142,6 +146,10 @@ framework::declare!(
     status 201, also [200]);
 
 impl Endpoint for PlaceOrder {
+    const THEN: Option<framework::endpoint::Then<Self>> = Some(|state, caller, placed| {
+        Box::pin(crate::payments::online::pay_url(state, caller, placed))
+    });
+
     fn status(answer: &PlacedOrder) -> u16 {
         if answer.placed {
             201
@@ -274,7 +282,6 @@ struct NewOrder<'a> {
     unix: i64,
     /// The street, barangay, city and province, as the order keeps them.
     place_text: String,
-    orders_to: Option<std::sync::Arc<str>>,
     /// The store's public address, for the link in the mail.
     base: std::sync::Arc<str>,
 }
@@ -289,6 +296,18 @@ impl<'a> NewOrder<'a> {
         let pickup = fulfillment != domain::DEFAULT_FULFILLMENT;
         let street = crate::cart::street_named(ctx, &place, f.street_id)?;
         let checked = check_form(f, submit.member, pickup)?;
+        if f.payment == PaymentChoice::Online
+            && ctx
+                .config
+                .settings
+                .get::<crate::payments::PayMongo>()
+                .is_none()
+        {
+            return Err(ApiError::Invalid {
+                field: "payment",
+                message: crate::payments::NOT_OFFERED.into(),
+            });
+        }
         let pricing = crate::cart::pricing::Pricing::load(ctx)?;
         let now = ctx.config.now(framework::testdate(f.testdate.as_deref())?);
         let unix = domain::calendar::unix_now();
@@ -304,7 +323,6 @@ impl<'a> NewOrder<'a> {
             now,
             unix,
             place_text,
-            orders_to: ctx.config.settings.get::<OrdersTo>().map(|o| o.0.clone()),
             base: ctx.config.public_url.clone(),
         })
     }
@@ -336,6 +354,13 @@ impl<'a> NewOrder<'a> {
         };
         let priced = crate::cart::pricing::price(&mut inner, &self.pricing, input)?;
         let summary = self.check_priced(&priced.answer)?;
+        let online = self.submit.form.payment == PaymentChoice::Online;
+        if online && summary.subtotal < crate::payments::checkout_session::MIN_AMOUNT {
+            return Err(ApiError::Invalid {
+                field: "payment",
+                message: crate::payments::TOO_SMALL.into(),
+            });
+        }
         let mailed = self.may_mail(inner.conn)?;
         let order = self.row(summary, mailed);
         let items = item_rows(&priced.lines);
@@ -345,7 +370,7 @@ impl<'a> NewOrder<'a> {
         db::carts::clear(inner.conn, cart_id)?;
         db::carts::lock(inner.conn, cart_id, self.unix)?;
         // The mail goes with the order: both or neither.
-        self.enqueue_mails(inner.conn, &order, id)?;
+        self.enqueue_mails(inner.conn, config, &order, id)?;
         Ok(Ok(id))
     }
 
@@ -394,13 +419,23 @@ impl<'a> NewOrder<'a> {
 
     /// The order's row, for the cart priced to `summary`.
     fn row(&self, summary: &crate::cart::pricing::OrderSummary, mailed: bool) -> OrderRow {
-        let payment = super::payment_of(self.fulfillment != domain::DEFAULT_FULFILLMENT);
+        let online = self.submit.form.payment == PaymentChoice::Online;
+        let payment = if online {
+            PAY_ONLINE
+        } else {
+            super::payment_of(self.fulfillment != domain::DEFAULT_FULFILLMENT)
+        };
+        let status = if online {
+            Status::AwaitingPayment
+        } else {
+            Status::Placed
+        };
         OrderRow {
             id: 0,
             user_id: self.submit.member.map(|m| m.id.get()),
             access_hash: framework::session::hash(&self.submit.access),
             idempotency_key: self.submit.key.clone(),
-            status: Status::Placed.as_str().into(),
+            status: status.as_str().into(),
             fulfillment_type_id: self.fulfillment.get(),
             fulfillment_name: self.fulfillment_name.clone(),
             payment: payment.into(),
@@ -426,6 +461,7 @@ impl<'a> NewOrder<'a> {
     fn enqueue_mails(
         &self,
         conn: &mut db::AnyConnection,
+        config: &framework::ApiConfig,
         order: &OrderRow,
         id: i64,
     ) -> Result<(), ApiError> {
@@ -442,21 +478,48 @@ impl<'a> NewOrder<'a> {
             mails.push(Mail::render(
                 "order_placed",
                 &view.email,
-                format!("Your order {} is placed", view.number),
-                &serde_json::json!({ "order": &view, "link": page, "money": money(&view) }),
-            )?);
-        }
-        if let Some(to) = &self.orders_to {
-            mails.push(Mail::render(
-                "order_notice",
-                to.as_ref(),
-                format!("New order {}", view.number),
-                &serde_json::json!({ "order": &view, "money": money(&view) }),
+                if order.payment == PAY_ONLINE {
+                    format!("Your order {} waits for your payment", view.number)
+                } else {
+                    format!("Your order {} is placed", view.number)
+                },
+                &serde_json::json!({
+                    "order": &view,
+                    "link": page,
+                    "money": money(&view),
+                    "pay_within": config
+                        .settings
+                        .get::<crate::payments::PayMongo>()
+                        .map(crate::payments::PayMongo::pay_within_minutes),
+                }),
             )?);
         }
         framework::mail::enqueue(conn, &mails)?;
+        // The store hears of an order paid online once it is paid (payments::online).
+        if order.payment != PAY_ONLINE {
+            notify_store(conn, config, &view)?;
+        }
         Ok(())
     }
+}
+
+/// Queues the store's notice of a new order, when `ORDERS_TO` says where it goes.
+pub(crate) fn notify_store(
+    conn: &mut db::AnyConnection,
+    config: &framework::ApiConfig,
+    view: &OrderView,
+) -> Result<(), ApiError> {
+    let Some(to) = config.settings.get::<OrdersTo>() else {
+        return Ok(());
+    };
+    let mail = Mail::render(
+        "order_notice",
+        to.0.as_ref(),
+        format!("New order {}", view.number),
+        &serde_json::json!({ "order": view, "money": money(view) }),
+    )?;
+    framework::mail::enqueue(conn, std::slice::from_ref(&mail))?;
+    Ok(())
 }
 
 /// The place of `barangay`, which the store must serve, and the fulfillment the form asks for
@@ -581,6 +644,7 @@ fn same_submit(f: &OrderForm, order: &OrderRow, member: Option<&db::users::UserR
         && domain::email::validate_email(&f.email).ok().as_deref() == Some(&*order.email)
         && f.address.trim() == order.address
         && f.notes.trim() == order.notes
+        && (f.payment == PaymentChoice::Online) == (order.payment == PAY_ONLINE)
 }
 
 /// The order ends a browser's cart: the answer gives the browser a new cart token (its answers
@@ -625,7 +689,11 @@ fn answer_placed(
         .ok_or_else(|| ApiError::Internal("order vanished".into()))?;
     let link = link(&full.order, key);
     let order = OrderView::from(full);
-    let mut message = format!("Thank you! Your order {} is placed.", order.number);
+    let mut message = if order.status == Status::AwaitingPayment.as_str() {
+        format!("Your order {} waits for your payment online.", order.number)
+    } else {
+        format!("Thank you! Your order {} is placed.", order.number)
+    };
     if !order.confirmation_mailed {
         message.push_str(&format!(
             " We did not mail its confirmation: {} has had {MAILS_PER_ADDRESS} order confirmations from us in the last hour. Keep this order's link: it is how you come back to it.",
@@ -637,5 +705,6 @@ fn answer_placed(
         order,
         link,
         placed,
+        pay_url: None,
     })
 }

@@ -115,10 +115,18 @@ pub fn request(
     }))
 }
 
-/// The idempotency key of the `attempt`th session made for order `id`: a creation sent again
-/// (its answer lost) makes one session, and paying again after one expired makes a new one.
-pub fn idempotency_key(id: i64, attempt: u32) -> String {
-    format!("tala-order-{id}-session-{attempt}")
+/// The idempotency key of the `attempt`th session made for `order`: a creation sent again (its
+/// answer lost) makes one session, and paying again after one expired makes a new one. The minute
+/// the order was placed is part of it: PayMongo keeps keys for a day across the account, and a
+/// store whose database was restored, or a second store on the same account, gives the same ids
+/// to other orders.
+pub fn idempotency_key(order: &OrderView, attempt: u32) -> String {
+    let placed: String = order
+        .placed_at
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    format!("tala-order-{}-{placed}-session-{attempt}", order.id)
 }
 
 #[cfg(test)]
@@ -263,8 +271,23 @@ mod tests {
 
     #[test]
     fn each_attempt_has_its_own_key_and_a_repeat_the_same() {
-        assert_eq!(idempotency_key(123, 1), idempotency_key(123, 1));
-        assert_ne!(idempotency_key(123, 1), idempotency_key(123, 2));
-        assert_ne!(idempotency_key(123, 1), idempotency_key(124, 1));
+        let o = order(vec![item("Keg", 1, 500_000)], vec![], 0);
+        assert_eq!(idempotency_key(&o, 1), idempotency_key(&o, 1));
+        assert_eq!(
+            idempotency_key(&o, 1),
+            "tala-order-123-202611241400-session-1"
+        );
+        assert_ne!(idempotency_key(&o, 1), idempotency_key(&o, 2));
+        let other = OrderView {
+            id: 124,
+            ..o.clone()
+        };
+        assert_ne!(idempotency_key(&o, 1), idempotency_key(&other, 1));
+        // The same id given again to another order (a database restored): another key.
+        let again = OrderView {
+            placed_at: "2026-12-01 09:30".into(),
+            ..o.clone()
+        };
+        assert_ne!(idempotency_key(&o, 1), idempotency_key(&again, 1));
     }
 }

@@ -9,7 +9,15 @@
 //! paying online.
 
 pub mod checkout_session;
+pub mod expiry;
+pub mod gateway;
+pub mod methods;
+pub mod online;
+pub mod pay;
 pub mod signature;
+pub mod webhook;
+
+pub use online::{NOT_OFFERED, TOO_SMALL};
 
 use std::fmt;
 
@@ -26,13 +34,49 @@ pub enum Mode {
 /// The store's PayMongo account, when the manager configured one (`PAYMONGO_SECRET_KEY`,
 /// `PAYMONGO_WEBHOOK_SECRET`, `PAYMONGO_METHODS`). Its secrets are never printed: `Debug` shows
 /// the mode and the methods alone.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct PayMongo {
     secret_key: String,
     webhook_secret: String,
     mode: Mode,
     methods: Vec<&'static str>,
+    /// PayMongo's API (`PAYMONGO_API_URL`: the test suite's simulator), [`API_URL`] unless said.
+    api_url: String,
+    /// The app server's circuit for calls to PayMongo.
+    breaker: std::sync::Arc<gateway::Breaker>,
+    /// Minutes an order awaits its payment before it is cancelled ([`expiry`]).
+    pay_within: i64,
+    /// How long a call to PayMongo may take ([`gateway::TIMEOUT`] unless said).
+    timeout: std::time::Duration,
 }
+
+/// Minutes an order awaits its payment unless the manager says otherwise.
+pub const PAY_WITHIN_MINUTES: i64 = 60;
+
+/// PayMongo's API.
+pub const API_URL: &str = "https://api.paymongo.com";
+
+impl PartialEq for PayMongo {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            &self.secret_key,
+            &self.webhook_secret,
+            self.mode,
+            &self.methods,
+            &self.api_url,
+            self.pay_within,
+        ) == (
+            &other.secret_key,
+            &other.webhook_secret,
+            other.mode,
+            &other.methods,
+            &other.api_url,
+            other.pay_within,
+        )
+    }
+}
+
+impl Eq for PayMongo {}
 
 /// Why the PayMongo settings were refused (the store does not start with them).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,7 +135,44 @@ impl PayMongo {
             webhook_secret: webhook_secret.to_string(),
             mode,
             methods,
+            api_url: API_URL.into(),
+            breaker: std::sync::Arc::default(),
+            pay_within: PAY_WITHIN_MINUTES,
+            timeout: gateway::TIMEOUT,
         })
+    }
+
+    /// The same account, its calls to PayMongo given up after `timeout` (the tests' stalled
+    /// gateway).
+    #[must_use]
+    pub fn waiting(mut self, timeout: std::time::Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The same account, its orders awaiting payment for `minutes` before they are cancelled.
+    #[must_use]
+    pub fn within(mut self, minutes: i64) -> Self {
+        self.pay_within = minutes;
+        self
+    }
+
+    /// Minutes an order awaits its payment before it is cancelled.
+    pub fn pay_within_minutes(&self) -> i64 {
+        self.pay_within
+    }
+
+    /// The same account, its calls sent to `api_url` (a simulator of PayMongo's API).
+    #[must_use]
+    pub fn at(mut self, api_url: &str) -> Self {
+        self.api_url = api_url.trim_end_matches('/').to_string();
+        self
+    }
+
+    /// The client of PayMongo's API with this account's key and the app server's circuit.
+    pub fn gateway(&self) -> gateway::Gateway {
+        gateway::Gateway::new(&self.api_url, &self.secret_key, self.breaker.clone())
+            .waiting(self.timeout)
     }
 
     pub fn mode(&self) -> Mode {
@@ -124,6 +205,8 @@ impl fmt::Debug for PayMongo {
         f.debug_struct("PayMongo")
             .field("mode", &self.mode)
             .field("methods", &self.methods)
+            .field("api_url", &self.api_url)
+            .field("pay_within", &self.pay_within)
             .finish_non_exhaustive()
     }
 }

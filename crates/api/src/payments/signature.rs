@@ -86,7 +86,8 @@ pub fn verify(
         }
     }
     let t = t.ok_or(Refused::Malformed)?;
-    if (now - t).abs() > TOLERANCE_SECS {
+    // `abs_diff`: a time near i64's ends (`t=-9223372036854775808`) overflows no subtraction.
+    if now.abs_diff(t) > TOLERANCE_SECS.unsigned_abs() {
         return Err(Refused::Stale);
     }
     let given = match mode {
@@ -192,6 +193,22 @@ mod tests {
         for now in [NOW + TOLERANCE_SECS + 1, NOW - TOLERANCE_SECS - 1] {
             assert_eq!(
                 verify(&header(&sig, ""), BODY, SECRET, Mode::Test, now),
+                Err(Refused::Stale)
+            );
+        }
+        assert!(verify(
+            &header(&sig, ""),
+            BODY,
+            SECRET,
+            Mode::Test,
+            NOW + TOLERANCE_SECS
+        )
+        .is_ok());
+        // Times at i64's ends are stale, not an overflow.
+        for t in [i64::MIN, i64::MAX] {
+            let h = format!("t={t},te={sig},li=");
+            assert_eq!(
+                verify(&h, BODY, SECRET, Mode::Test, NOW),
                 Err(Refused::Stale)
             );
         }

@@ -2,12 +2,14 @@
 // where it goes and how it is paid. A member reaches their own; a guest through the key of the
 // order's link; anyone else gets the page of an unknown order (404, the server's answer).
 import { useQuery } from '@tanstack/react-query';
-import type { OrderView } from '../../api/contract.gen';
+import { calls, PAY_UNREACHABLE, PICKUP, type OrderView } from '../../api/contract.gen';
+import { FormCall, FormMessage, useScopedForm } from '../../components/form';
 import { QueryState } from '../../components/QueryState';
 import { formatPhp } from '../../lib/money';
 import { usePage } from '../../page';
 import { OrderAgain } from './OrderAgain';
-import { confirmation, ORDERS_PATH } from './orders';
+import { awaitingPayment, confirmation, ORDERS_PATH } from './orders';
+import { paymentMethodsQuery } from './place/queries';
 import { orderQuery } from './queries';
 
 export function ActiveOrder() {
@@ -143,7 +145,7 @@ function Items({ order: o }: { order: OrderView }) {
 
 /** Where the order goes and how it is paid: fulfillment, payment, address, contact and notes. */
 function Where({ order: o }: { order: OrderView }) {
-  const pickup = o.fulfillment_id === 2;
+  const pickup = o.fulfillment_id === PICKUP;
   return (
     <section aria-labelledby="order-where-title" className="order-section">
       <h2 id="order-where-title">{pickup ? 'Pickup' : 'Delivery'}</h2>
@@ -177,12 +179,58 @@ function Where({ order: o }: { order: OrderView }) {
   );
 }
 
+/**
+ * An order awaiting its payment online: Pay Now (its PayMongo page, or the order placed when
+ * PayMongo has the payment), or Pay in Cash instead. Both are real forms: without JavaScript the
+ * store answers 303 to PayMongo's page or back here.
+ */
+function AwaitingPayment({ order: o }: { order: OrderView }) {
+  const page = usePage();
+  const key = page.vars.key;
+  const [pay, submitPay] = useScopedForm('pay-now');
+  const [cash, submitCash] = useScopedForm('pay-cash', { confirm: 'Pay this order in cash instead of online?' });
+  const pickup = o.fulfillment_id === PICKUP;
+  const minutes = useQuery(paymentMethodsQuery.options()).data?.pay_within_minutes;
+  return (
+    <section aria-labelledby="order-pay-title" className="order-section order-pay">
+      <h2 id="order-pay-title">Waiting for your payment</h2>
+      {page.vars.notice === 'pay-unreachable' && (
+        <p className="form-message error" role="alert">
+          {PAY_UNREACHABLE}
+        </p>
+      )}
+      <p>{awaitingPayment(minutes)}</p>
+      <form method="post" action={page.url} onSubmit={submitPay}>
+        <FormCall call={calls.payOrder} />
+        <input type="hidden" name="form" value="pay-now" />
+        <input type="hidden" name="orderId" value={o.id} />
+        {key && <input type="hidden" name="key" value={key} />}
+        <button type="submit" disabled={pay.busy}>
+          Pay {formatPhp(o.total)} Now
+        </button>
+        <FormMessage state={pay} />
+      </form>
+      <form method="post" action={page.url} onSubmit={submitCash}>
+        <FormCall call={calls.payInCash} />
+        <input type="hidden" name="form" value="pay-cash" />
+        <input type="hidden" name="orderId" value={o.id} />
+        {key && <input type="hidden" name="key" value={key} />}
+        <button type="submit" className="secondary" disabled={cash.busy}>
+          {pickup ? 'Pay at Pickup Instead' : 'Pay Cash on Delivery Instead'}
+        </button>
+        <FormMessage state={cash} />
+      </form>
+    </section>
+  );
+}
+
 function Order({ order: o, member }: { order: OrderView; member: boolean }) {
   return (
     <section className="active-order" aria-labelledby="order-title">
       <h1 id="order-title">Order {o.number}</h1>
       <Thanks order={o} member={member} />
       <p className="order-placed">Placed on {o.placed_at}</p>
+      {o.status === 'awaiting_payment' && <AwaitingPayment order={o} />}
       <OrderAgain order={o} />
       <Status order={o} />
       <Items order={o} />

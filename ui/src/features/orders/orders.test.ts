@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { confirmation, itemCount, orderPath, pagerLinks } from './orders';
+import { awaitingPayment, confirmation, itemCount, orderPath, pagerLinks } from './orders';
 
 test('the pager links to the neighbouring pages, the first without ?page', () => {
   assert.deepEqual(pagerLinks(1, 1), { previous: null, next: null });
@@ -22,4 +22,10 @@ test('items are counted in words', () => {
   const item = { product_id: 1, product_name: 'A', sku: 'A', case_name: 'Bottles', unit_price: 1, price_per_case: 24, quantity: 24, amount: 24 };
   assert.equal(itemCount({ items: [item] }), '1 item');
   assert.equal(itemCount({ items: [item, item] }), '2 items');
+});
+
+test('an order awaiting its payment says how long it waits, when the store says it', () => {
+  assert.match(awaitingPayment(60), /Pay within 60 minutes of placing it, or it is cancelled\./);
+  assert.doesNotMatch(awaitingPayment(undefined), /within \d+ minutes/);
+  assert.match(awaitingPayment(undefined), /^We prepare your order once it is paid\./);
 });

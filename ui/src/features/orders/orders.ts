@@ -29,3 +29,9 @@ export function itemCount(order: Pick<OrderView, 'items'>): string {
   const n = order.items.length;
   return `${n} ${n === 1 ? 'item' : 'items'}`;
 }
+
+/** What the page says of an order paid online that waits for its payment, paid within `minutes`. */
+export function awaitingPayment(minutes: number | undefined): string {
+  const within = minutes ? ` Pay within ${minutes} minutes of placing it, or it is cancelled.` : '';
+  return `We prepare your order once it is paid.${within} Paid already? PayMongo tells us within a minute or so, and Pay Now checks with them too.`;
+}

@@ -46,7 +46,7 @@ export const pages: FeaturePage[] = [
     route: route('staff-orders', '/staff/orders', () => import('./orders/Board').then((m) => m.Board), 'Orders', 'The orders board.', [staffMeQuery.template, boardQuery.template], {
       ...DISPATCHERS,
       // city and barangay are every page's (the location gate's steps): the board reads them too.
-      params: ['status', 'from', 'to', 'how', 'q', 'before'],
+      params: ['status', 'from', 'to', 'how', 'paid', 'q', 'before'],
       missing: '/staff',
       actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders?done=moved', { lists: ['order_ids'] })],
     }),

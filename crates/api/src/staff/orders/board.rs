@@ -32,6 +32,9 @@ pub struct BoardQuery {
     #[param(schema_with = framework::rules::day)]
     pub to: Option<String>,
     pub fulfillment: Option<FulfillmentId>,
+    /// Paid in cash or online.
+    #[param(inline)]
+    pub paid: Option<PaidBy>,
     pub city: Option<CityId>,
     pub barangay: Option<BarangayId>,
     /// An order number (`TB-000042`), or part of a contact's name or mobile number.
@@ -40,6 +43,16 @@ pub struct BoardQuery {
     /// Orders older than this one (the next page: the last page's `next_before`).
     #[param(minimum = 1)]
     pub before: Option<i64>,
+}
+
+/// How orders are paid, as the board filters them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaidBy {
+    /// To the rider or at pickup.
+    Cash,
+    /// Online, paid or awaiting its payment.
+    Online,
 }
 
 /// An order as a line of the board.
@@ -51,6 +64,9 @@ pub struct BoardOrder {
     pub placed_at: String,
     pub status: StatusChoice,
     pub fulfillment: String,
+    /// How it is paid: `Cash on delivery`, `Pay at pickup`, `Pay online` (awaiting its payment),
+    /// `Paid online (GCash)`.
+    pub payment: String,
     pub contact_name: String,
     pub mobile: String,
     /// Where: the street (when one is named), barangay, city and province, as the order keeps it.
@@ -123,6 +139,7 @@ fn filter(q: BoardQuery) -> Result<db::staff::BoardFilter, ApiError> {
         from: day(&q.from, "from")?,
         until: day(&q.to, "to")?.map(|d| d + 86_400),
         fulfillment: q.fulfillment.map(FulfillmentId::get),
+        online: q.paid.map(|p| p == PaidBy::Online),
         city: q.city.map(CityId::get),
         barangay: q.barangay.map(BarangayId::get),
         number: text.as_deref().and_then(crate::orders::parse_number),
@@ -167,6 +184,7 @@ fn board(ctx: &mut Ctx, q: BoardQuery) -> Result<BoardPage, ApiError> {
             },
             id: o.id,
             fulfillment: o.fulfillment_name,
+            payment: o.payment,
             contact_name: o.contact_name,
             mobile: o.mobile,
             place: o.place,

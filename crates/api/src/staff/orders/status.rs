@@ -148,7 +148,7 @@ fn check_move(
 
 /// Queues the mail telling the shopper their order's new status (with the order's page for a
 /// member, `link`, and the reason when one was given): the address it goes to.
-fn queue_status_mail(
+pub(crate) fn queue_status_mail(
     conn: &mut db::AnyConnection,
     view: &OrderView,
     pickup: bool,
@@ -293,7 +293,7 @@ impl Endpoint for StaffOrderStatus {
         }
         let to = f
             .status
-            .filter(|s| *s != Status::Placed)
+            .filter(|s| !matches!(s, Status::Placed | Status::AwaitingPayment))
             .ok_or_else(|| ApiError::Invalid {
                 field: "status",
                 message: "Choose the status the orders go to.".into(),

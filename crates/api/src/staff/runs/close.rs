@@ -201,6 +201,58 @@ pub struct DayReport {
     pub failed: Vec<ReasonLine>,
     /// The day's delivered stops whose cash or empties differ from what was expected.
     pub flagged: Vec<ReasonLine>,
+    /// The payments received online that day and taken as their orders', by method.
+    pub online: Vec<MethodTotal>,
+    /// Their sum (centavos).
+    pub online_received: i64,
+    /// Payments received online that day and not taken as their orders' (another amount, an
+    /// order cancelled or paid in cash by then): to refund, with why.
+    pub to_refund: Vec<ReasonLine>,
+}
+
+/// The online payments of a day by one method.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct MethodTotal {
+    /// As the checkout names it (`GCash`).
+    pub method: String,
+    pub payments: i64,
+    /// Centavos.
+    pub amount: i64,
+}
+
+/// The online payments received from `start` for a day: taken ones by method, their sum, and
+/// the others to refund.
+fn online_payments(
+    conn: &mut db::AnyConnection,
+    start: i64,
+) -> Result<(Vec<MethodTotal>, i64, Vec<ReasonLine>), ApiError> {
+    let received = db::payments::received_between(conn, start, start + 86_400)?;
+    let (mut by_method, mut to_refund): (Vec<MethodTotal>, Vec<ReasonLine>) = (vec![], vec![]);
+    for p in &received {
+        if !p.problem.is_empty() {
+            to_refund.push(ReasonLine {
+                order_id: p.order_id,
+                number: crate::orders::number(p.order_id),
+                reason: format!("{} ({}): {}", p.id, p.method, p.problem),
+            });
+            continue;
+        }
+        let method = crate::payments::methods::label(&p.method).to_string();
+        match by_method.iter_mut().find(|m| m.method == method) {
+            Some(m) => {
+                m.payments += 1;
+                m.amount += p.amount;
+            }
+            None => by_method.push(MethodTotal {
+                method,
+                payments: 1,
+                amount: p.amount,
+            }),
+        }
+    }
+    by_method.sort_by(|a, b| a.method.cmp(&b.method));
+    let sum = by_method.iter().map(|m| m.amount).sum();
+    Ok((by_method, sum, to_refund))
 }
 
 /// The line of `run`'s rider among `riders`, added when it is their first run.
@@ -272,6 +324,26 @@ fn add_run(
     }
 }
 
+/// The cancelled orders among `placed`, each with why.
+fn cancelled_of(
+    conn: &mut db::AnyConnection,
+    placed: &[db::orders::OrderRow],
+) -> Result<Vec<ReasonLine>, ApiError> {
+    let mut cancelled = Vec::new();
+    for o in placed.iter().filter(|o| o.status == "cancelled") {
+        let why = db::orders::full(conn, o.id)?
+            .and_then(|f| f.history.into_iter().rev().find(|h| h.0 == "cancelled"))
+            .map(|h| h.2)
+            .unwrap_or_default();
+        cancelled.push(ReasonLine {
+            order_id: o.id,
+            number: crate::orders::number(o.id),
+            reason: why,
+        });
+    }
+    Ok(cancelled)
+}
+
 /// The report of Manila day `day`.
 pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
     let start = domain::calendar::manila_day_start(day)
@@ -282,18 +354,8 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
         .filter(|o| o.status != "cancelled")
         .map(|o| o.total)
         .sum();
-    let mut cancelled = Vec::new();
-    for o in placed.iter().filter(|o| o.status == "cancelled") {
-        let why = db::orders::full(ctx.conn, o.id)?
-            .and_then(|f| f.history.into_iter().rev().find(|h| h.0 == "cancelled"))
-            .map(|h| h.2)
-            .unwrap_or_default();
-        cancelled.push(ReasonLine {
-            order_id: o.id,
-            number: crate::orders::number(o.id),
-            reason: why,
-        });
-    }
+    let cancelled = cancelled_of(ctx.conn, &placed)?;
+    let (online, online_received, to_refund) = online_payments(ctx.conn, start)?;
     let runs = db::runs::of_day(ctx.conn, day, None)?;
     let (mut day_runs, mut all, mut delivered_containers) = (Vec::new(), Vec::new(), Vec::new());
     let (mut failed, mut flagged) = (Vec::new(), Vec::new());
@@ -353,6 +415,9 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
         cancelled,
         failed,
         flagged,
+        online,
+        online_received,
+        to_refund,
     })
 }
 

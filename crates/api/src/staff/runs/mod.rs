@@ -113,8 +113,10 @@ pub struct StopView {
     /// The shopper's note.
     pub notes: String,
     pub items: Vec<StopItem>,
-    /// The cash to collect (the order's total; centavos).
+    /// The cash to collect (centavos): the order's total, less what was paid online.
     pub total: i64,
+    /// What was paid online (centavos; 0 for an order paid in cash).
+    pub paid_online: i64,
     /// The empty cases to collect, by kind.
     pub empties: Vec<ContainerCount>,
     pub empties_expected: i32,
@@ -220,6 +222,7 @@ pub(crate) fn count_containers(
 fn stop_view(
     s: db::runs::StopRow,
     o: &db::orders::OrderRow,
+    paid_online: i64,
     items: &[db::orders::OrderItemRow],
     containers: &[db::runs::ContainerRow],
 ) -> (StopView, StopFigures) {
@@ -231,9 +234,10 @@ fn stop_view(
     let empties = count_containers(&mine, |c| c.cases_back);
     let empties_expected = mine.iter().map(|c| c.cases_back).sum();
     let outcome = Outcome::parse(&s.outcome).unwrap_or(Outcome::Pending);
+    let collect = (o.total - paid_online).max(0);
     let f = StopFigures {
         outcome,
-        total: o.total,
+        total: collect,
         empties_expected,
         cash_received: s.cash_received,
         empties_returned: s.empties_returned,
@@ -256,7 +260,8 @@ fn stop_view(
                 quantity: i.quantity,
             })
             .collect(),
-        total: o.total,
+        total: collect,
+        paid_online,
         empties,
         empties_expected,
         outcome,
@@ -277,12 +282,18 @@ pub(crate) fn load_stops(conn: &mut db::AnyConnection, id: i64) -> Result<Loaded
         items,
         containers,
     } = db::runs::sheet(conn, id)?;
+    let ids: Vec<i64> = orders.iter().map(|o| o.id).collect();
+    let mut paid: BTreeMap<i64, i64> = BTreeMap::new();
+    for (order, amount) in db::payments::taken_of(conn, &ids)? {
+        *paid.entry(order).or_default() += amount;
+    }
     let orders: BTreeMap<i64, db::orders::OrderRow> =
         orders.into_iter().map(|o| (o.id, o)).collect();
     let (mut stops, mut figures) = (Vec::new(), Vec::new());
     for s in rows {
         if let Some(o) = orders.get(&s.order_id) {
-            let (view, f) = stop_view(s, o, &items, &containers);
+            let online = paid.get(&o.id).copied().unwrap_or(0);
+            let (view, f) = stop_view(s, o, online, &items, &containers);
             stops.push(view);
             figures.push(f);
         }

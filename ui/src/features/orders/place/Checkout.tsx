@@ -16,12 +16,12 @@ import { useGate } from '../../gate';
 import { useHydrated, usePage } from '../../../page';
 import { addressesQuery, userQuery } from '../../accounts/queries';
 import { cartQuery } from '../../cart/queries';
-import { contactOf, DELIVERY, fulfillmentNote, isEmptyCart, numberOf, paymentOf, PICKUP, savedAddressFor } from './rules';
-import { placeStreetsQuery } from './queries';
+import { contactOf, DELIVERY, fulfillmentNote, isEmptyCart, numberOf, ONLINE_HINT, onlineChoice, paymentOf, PICKUP, savedAddressFor } from './rules';
+import { paymentMethodsQuery, placeStreetsQuery } from './queries';
 import { postCheckout } from './submit';
 
 /** The fields the form shows, whose messages show beside them. */
-const FIELDS = ['contact_name', 'mobile', 'email', 'address', 'notes', 'fulfillment'];
+const FIELDS = ['contact_name', 'mobile', 'email', 'address', 'notes', 'fulfillment', 'payment'];
 
 /** What the shopper changed on the page (with JavaScript): null keeps the page's own choice. */
 interface Choice {
@@ -418,10 +418,7 @@ function CheckoutForm(props: {
               hydrated && member && addresses.length > 0 && <SavedAddresses addresses={addresses} chosen={choice.saved} onChoose={(a) => setChoice({ ...choice, saved: a })} />
             }
           />
-          <fieldset className="checkout-section">
-            <legend>Payment</legend>
-            <p>{paymentOf(priced)}</p>
-          </fieldset>
+          <PaymentSection priced={priced} total={cart.cart_order_summary.subtotal} state={state} />
           <NotesField state={state} />
           <FormMessage state={state} fields={FIELDS} />
           <CartChanged cart={cart} state={state} />
@@ -429,6 +426,47 @@ function CheckoutForm(props: {
         <OrderSummary summary={cart.cart_order_summary} mode="checkout" blocked={blocked} action={<SubmitOrder reason={blocked} ready={ready} busy={state.busy} />} />
       </form>
     </>
+  );
+}
+
+/**
+ * How the order is paid: in cash (to the rider, or at pickup), or online before it is prepared
+ * when the store takes payments online and the total is one PayMongo takes.
+ */
+function PaymentSection({ priced, total, state }: { priced: number; total: number; state: CheckoutForm }) {
+  const options = useQuery(paymentMethodsQuery.options()).data;
+  const cash = paymentOf(priced);
+  if (!options?.online || total < options.min_total)
+    return (
+      <fieldset className="checkout-section">
+        <legend>Payment</legend>
+        <p>{cash}</p>
+      </fieldset>
+    );
+  const online = state.values.payment === 'online';
+  const errors = state.errors.payment ?? [];
+  const invalid = errors.length > 0 ? true : undefined;
+  const described = errors.length > 0 ? 'field-payment-error payment-hint' : 'payment-hint';
+  return (
+    <fieldset className="checkout-section">
+      <legend>Payment</legend>
+      <label className="radio">
+        <input type="radio" name="payment" value="cash" defaultChecked={!online} aria-invalid={invalid} aria-describedby={described} />
+        {cash}
+      </label>
+      <label className="radio">
+        <input type="radio" name="payment" value="online" defaultChecked={online} aria-invalid={invalid} aria-describedby={described} />
+        {onlineChoice(options.methods.map((m) => m.label))}
+      </label>
+      <p className="hint" id="payment-hint">
+        {ONLINE_HINT}
+      </p>
+      {errors.length > 0 && (
+        <p className="hint" id="field-payment-error">
+          {errors.join(' ')}
+        </p>
+      )}
+    </fieldset>
   );
 }
 

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressView, Member } from '../../../api/contract.gen';
-import { contactOf, fulfillmentNote, numberOf, paymentOf, savedAddressFor } from './rules';
+import { contactOf, fulfillmentNote, numberOf, onlineChoice, paymentOf, savedAddressFor } from './rules';
 import { QueryClient } from '@tanstack/react-query';
 import { dismissTold, toldNow, type Write } from '../../../api/waiting';
 import { SIGNED_OUT } from '../../../components/form';
-import { orderAnswered, PLACED_LATE, readAnswer, SUBMIT_LABEL } from './submit';
+import { orderAnswered, PAY_LATE, PLACED_LATE, readAnswer, SUBMIT_LABEL } from './submit';
 
 const address = (id: number, barangay: number, street: number | null, line: string): AddressView => ({
   id,
@@ -23,6 +23,12 @@ const address = (id: number, barangay: number, street: number | null, line: stri
 test('payment follows the fulfillment', () => {
   assert.equal(paymentOf(1), 'Cash on delivery');
   assert.equal(paymentOf(2), 'Pay at pickup');
+});
+
+test('paying online names the methods the store takes', () => {
+  assert.equal(onlineChoice(['GCash', 'Maya', 'QR Ph']), 'Pay online now: GCash, Maya or QR Ph');
+  assert.equal(onlineChoice(['GCash']), 'Pay online now: GCash');
+  assert.equal(onlineChoice([]), 'Pay online now');
 });
 
 test('a fulfillment the city does not offer is said, by name of the city', () => {
@@ -77,6 +83,10 @@ test('a Submit Order that arrived after its page had gone: the order placed is t
   orderAnswered(client, { ...write, id: 'o3' }, { ...placed, text: '{"location":"/login"}' });
   assert.deepEqual(toldNow(), [{ id: 'o3', label: 'Submit Order', done: false, message: SIGNED_OUT, href: '/login' }]);
   dismissTold('o3');
+  // An order paid online: its answer sends the shopper to PayMongo's page, told as waiting.
+  orderAnswered(client, { ...write, id: 'o4' }, { ...placed, text: '{"location":"https://checkout.paymongo.com/cs_1"}' });
+  assert.deepEqual(toldNow(), [{ id: 'o4', label: 'Submit Order', done: true, message: PAY_LATE, href: 'https://checkout.paymongo.com/cs_1' }]);
+  dismissTold('o4');
   // A refusal is the writes' machinery's to tell (in the store's words): nothing here.
   orderAnswered(client, { ...write, id: 'o2' }, { status: 409, token: null, body: null, text: '{"message":"Your cart changed"}' });
   assert.deepEqual(toldNow(), []);

@@ -11,6 +11,16 @@ export function paymentOf(fulfillment: number): string {
   return words[String(fulfillment === PICKUP ? PICKUP : fulfillment)] ?? words['1'];
 }
 
+/** The choice of paying online, with the methods the store takes: "Pay online now: GCash, Maya or QR Ph". */
+export function onlineChoice(methods: string[]): string {
+  if (methods.length === 0) return 'Pay online now';
+  const last = methods[methods.length - 1];
+  return `Pay online now: ${methods.length === 1 ? last : `${methods.slice(0, -1).join(', ')} or ${last}`}`;
+}
+
+/** What paying online means for the shopper. */
+export const ONLINE_HINT = "Paying online takes you to PayMongo's page to pay. We prepare your order once it is paid.";
+
 /**
  * What the page says when the shopper asked for pickup (or delivery) and the cart was priced for
  * the other: the city does not offer it (the cart API prices for delivery then).

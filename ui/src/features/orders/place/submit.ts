@@ -30,6 +30,8 @@ export function readAnswer(status: number, text: string): CheckoutAnswer {
 export const SUBMIT_LABEL = 'Submit Order';
 /** What they are told of an order placed after its page had gone. */
 export const PLACED_LATE = 'Your order is placed.';
+/** What they are told of an order paid online placed after its page had gone: its link is PayMongo's page. */
+export const PAY_LATE = 'Your order waits for your payment.';
 /** What they are told when they gave Submit Order up: a try may have reached the store. */
 export const ORDER_UNSURE = 'We could not reach the store, so we cannot tell whether your order was placed. Check your email for its confirmation before you submit it again.';
 
@@ -52,5 +54,5 @@ export function orderAnswered(client: QueryClient, write: Write, answer: Answer)
   void client.invalidateQueries();
   if (!('location' in placed)) return;
   if (toSignIn(placed.location)) tell({ id: write.id, label: write.label, done: false, message: SIGNED_OUT, href: placed.location });
-  else tell({ id: write.id, label: write.label, done: true, message: PLACED_LATE, href: placed.location });
+  else tell({ id: write.id, label: write.label, done: true, message: /^https?:/.test(placed.location) ? PAY_LATE : PLACED_LATE, href: placed.location });
 }

@@ -14,17 +14,18 @@ import { StaffPage } from '../StaffPage';
 const POLL_MS = 15_000;
 
 /** The board's address: its filters, then where the page starts (each left out when unset). */
-const BOARD = '/staff/orders?status={status}&from={from}&to={to}&how={how}&city={city}&barangay={barangay}&q={q}&before={before}';
+const BOARD = '/staff/orders?status={status}&from={from}&to={to}&how={how}&paid={paid}&city={city}&barangay={barangay}&q={q}&before={before}';
 
 function useFilters(): Record<string, string | undefined> {
   const status = usePageParam('status') ?? undefined;
   const from = usePageParam('from') ?? undefined;
   const to = usePageParam('to') ?? undefined;
   const how = usePageParam('how') ?? undefined;
+  const paid = usePageParam('paid') ?? undefined;
   const city = usePageParam('city') ?? undefined;
   const barangay = usePageParam('barangay') ?? undefined;
   const q = usePageParam('q') ?? undefined;
-  return { status, from, to, how, city, barangay, q };
+  return { status, from, to, how, paid, city, barangay, q };
 }
 
 /** The board's address with `changes` made to the current filters (an unset value drops one). */
@@ -60,7 +61,7 @@ function Counts({ counts, vars }: { counts: StatusCount[]; vars: Record<string, 
  */
 function Filters({ vars, board }: { vars: Record<string, string | undefined>; board: BoardPage }) {
   const barangays = board.barangays;
-  const filtered = Boolean(vars.q || vars.from || vars.to || vars.how || vars.city);
+  const filtered = Boolean(vars.q || vars.from || vars.to || vars.how || vars.paid || vars.city);
   return (
     <StaffFilters action="/staff/orders" label="Filter the orders" clear={filtered}>
       {vars.status && <input type="hidden" name="status" value={vars.status} />}
@@ -78,6 +79,13 @@ function Filters({ vars, board }: { vars: Record<string, string | undefined>; bo
           <option value="">Both</option>
           <option value={String(DELIVERY)}>Delivery</option>
           <option value={String(PICKUP)}>Pickup</option>
+        </select>
+      </Filter>
+      <Filter id="board-paid" label="Payment">
+        <select id="board-paid" name="paid" defaultValue={vars.paid ?? ''}>
+          <option value="">Cash or online</option>
+          <option value="cash">Cash</option>
+          <option value="online">Online</option>
         </select>
       </Filter>
       <Filter id="board-city" label="City">
@@ -118,6 +126,7 @@ function Table({ board }: { board: BoardPage }) {
           <th scope="col">Placed</th>
           <th scope="col">Status</th>
           <th scope="col">How</th>
+          <th scope="col">Payment</th>
           <th scope="col">Contact</th>
           <th scope="col">Where</th>
           <th scope="col" className="num">
@@ -142,6 +151,9 @@ function Table({ board }: { board: BoardPage }) {
             </td>
             <td className="nowrap" data-label="How">
               {o.fulfillment}
+            </td>
+            <td className="nowrap" data-label="Payment">
+              {o.payment}
             </td>
             <td className="nowrap" data-label="Contact">
               {o.contact_name} <a href={`tel:${o.mobile}`}>{o.mobile}</a>

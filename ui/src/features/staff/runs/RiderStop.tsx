@@ -7,6 +7,7 @@
 import { calls, type RunView, type StopView } from '../../../api/contract.gen';
 import { Field, usePageForm } from '../../../components/form';
 import { formatPhp } from '../../../lib/money';
+import { toCollect } from './cash';
 import { FieldErrors, StaffForm } from '../StaffForm';
 
 /** Where a stop is: its street address and place, or the place alone. */
@@ -59,7 +60,7 @@ export function StopForm({ run, s, here }: { run: RunView; s: StopView; here: st
         <>
           <input type="hidden" name="runId" value={String(run.run.id)} />
           <input type="hidden" name="orderId" value={String(o)} />
-          <Field id={`cash-${o}`} name="cash_received" label="Cash received (pesos)" hint={`Collect ${formatPhp(s.total)}`} state={state} inputMode="decimal" autoComplete="off" />
+          <Field id={`cash-${o}`} name="cash_received" label="Cash received (pesos)" hint={toCollect(s)} state={state} inputMode="decimal" autoComplete="off" />
           <Field id={`empties-${o}`} name="empties_returned" label="Empty cases taken back" hint={emptiesHint(s)} state={state} inputMode="numeric" autoComplete="off" />
           <Field id={`note-${o}`} name="note" label="Note (optional)" hint="Goes with the stop, delivered or failed." state={state} autoComplete="off" />
           <button type="submit" name="outcome" value="delivered" disabled={state.busy}>

@@ -7,7 +7,7 @@ import { formatPhp } from '../../../lib/money';
 import { usePage, usePageParam } from '../../../page';
 import { runQuery, staffMeQuery } from '../queries';
 import { NONE_WAITING, WaitingOrders } from './Runs';
-import { closeHint, shortOrOver } from './cash';
+import { closeHint, shortOrOver, toCollect } from './cash';
 import { RiderStops, StopForm, StopOutcome } from './RiderStop';
 import { StaffForm } from '../StaffForm';
 import { StaffPage } from '../StaffPage';
@@ -27,7 +27,7 @@ export function StopDetails({ s }: { s: StopView }) {
         ))}
       </ul>
       <p>
-        <strong>{`Collect ${formatPhp(s.total)} cash`}</strong>
+        <strong>{toCollect(s)}</strong>
         {s.empties.length > 0 ? `; empties: ${s.empties.map((e) => `${e.cases} × ${e.name}`).join(', ')}` : '; no empties'}
       </p>
     </>

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeHint, parsePesos, riderDifference, shortOrOver } from './cash';
+import { closeHint, parsePesos, riderDifference, shortOrOver, toCollect } from './cash';
 
 test('cash is read as the server reads it', () => {
   assert.equal(parsePesos('1,250.00'), 125_000);
@@ -26,4 +26,9 @@ test('a rider’s difference says short or over, and runs that differ though the
   assert.equal(riderDifference({ cash_difference: 0, closed_off: 2 }), 'Evens out: 2 runs differ');
   assert.match(riderDifference({ cash_difference: -10_000, closed_off: 1 }), /^short by P100\.00$/);
   assert.match(riderDifference({ cash_difference: 5_000, closed_off: 2 }), /^over by P50\.00 \(2 runs differ\)$/);
+});
+
+test('a stop paid online collects nothing, any other its cash', () => {
+  assert.equal(toCollect({ total: 0, paid_online: 157_800 }), 'Paid online: collect nothing');
+  assert.equal(toCollect({ total: 157_800, paid_online: 0 }), 'Collect P1,578.00 cash');
 });

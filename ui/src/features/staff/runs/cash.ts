@@ -50,3 +50,8 @@ export function riderDifference(r: { cash_difference: number | null; closed_off:
   if (off) return r.closed_off > 1 ? `${off} (${r.closed_off} runs differ)` : off;
   return r.closed_off > 0 ? `Evens out: ${r.closed_off} runs differ` : 'As expected';
 }
+
+/** What a stop's rider collects: nothing for an order paid online, else its cash. */
+export function toCollect(s: { total: number; paid_online: number }): string {
+  return s.paid_online > 0 && s.total === 0 ? 'Paid online: collect nothing' : `Collect ${formatPhp(s.total)} cash`;
+}

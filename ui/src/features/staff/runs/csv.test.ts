@@ -14,7 +14,7 @@ test('a CSV field is quoted when it must be, and never read as a formula', () =>
   assert.equal(csvRows([['a', 1], ['b', 2]]), 'a,1\r\nb,2\r\n');
 });
 
-test('the day report names each run, cancellation, failure and difference', () => {
+test('the day report names each run, cancellation, failure, difference and online payment', () => {
   const totals = { stops: 2, delivered: 1, failed: 1, pending: 0, cash_expected: 125000, cash_reported: 120000, empties_expected: 2, empties_returned: 1 };
   const run = { id: 7, day: '2026-11-25', rider_id: 3, rider: 'Ben, the rider', state: 'closed' as const, state_label: 'Closed', stops: 2, delivered: 1, failed: 1 };
   const report: DayReport = {
@@ -45,6 +45,9 @@ test('the day report names each run, cancellation, failure and difference', () =
     cancelled: [{ order_id: 9, number: 'TB-000009', reason: 'Out of stock' }],
     failed: [{ order_id: 8, number: 'TB-000008', reason: 'Nobody at the address' }],
     flagged: [{ order_id: 6, number: 'TB-000006', reason: 'Cash short by P50.00' }],
+    online: [{ method: 'GCash', payments: 2, amount: 315600 }],
+    online_received: 315600,
+    to_refund: [{ order_id: 5, number: 'TB-000005', reason: 'pay_1 (gcash): Paid while the order was cancelled: not taken as its payment; refund it.' }],
   };
   const lines = dayCsv(report).trimEnd().split('\r\n');
   assert.equal(lines[0], 'Section,Name,Value,Detail');
@@ -56,4 +59,7 @@ test('the day report names each run, cancellation, failure and difference', () =
   assert.ok(lines.includes('Cancelled,TB-000009,,Out of stock'));
   assert.ok(lines.includes('Failed,TB-000008,,Nobody at the address'));
   assert.ok(lines.includes('Difference,TB-000006,,Cash short by P50.00'));
+  assert.ok(lines.includes('Online,Received,"P3,156.00",'), lines.join('\n'));
+  assert.ok(lines.includes('Online,GCash,"P3,156.00",2 payment(s)'), lines.join('\n'));
+  assert.ok(lines.includes('To refund,TB-000005,,pay_1 (gcash): Paid while the order was cancelled: not taken as its payment; refund it.'), lines.join('\n'));
 });

@@ -26,6 +26,8 @@ export function dayCsv(d: DayReport): string {
     ['Cash', 'Expected', formatPhp(t.cash_expected), ''],
     ['Cash', 'Reported by riders', formatPhp(t.cash_reported), ''],
     ['Cash', 'Handed in', formatPhp(d.cash_handed_in), ''],
+    ['Online', 'Received', formatPhp(d.online_received), ''],
+    ...d.online.map((m) => ['Online', m.method, formatPhp(m.amount), `${m.payments} payment(s)`]),
     ['Empties', 'Expected back', t.empties_expected, ''],
     ['Empties', 'Returned', t.empties_returned, ''],
     ...d.containers_out.map((c) => ['Containers out', c.name, c.cases, '']),
@@ -35,6 +37,7 @@ export function dayCsv(d: DayReport): string {
     ...d.cancelled.map((c) => ['Cancelled', c.number, '', c.reason]),
     ...d.failed.map((c) => ['Failed', c.number, '', c.reason]),
     ...d.flagged.map((c) => ['Difference', c.number, '', c.reason]),
+    ...d.to_refund.map((c) => ['To refund', c.number, '', c.reason]),
   ];
   return csvRows(rows);
 }
