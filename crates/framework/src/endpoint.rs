@@ -454,6 +454,11 @@ pub trait Endpoint: Declared {
     /// ([`crate::ApiState::run`] for each database step). None: [`Endpoint::call`] answers.
     const RECEIVE: Option<Receive<Self>> = None;
 
+    /// The request header that proves who sends the call instead of a session (a payment
+    /// gateway's signature over the body), with what the document says of it: the document names
+    /// it as the call's only credential, and the call checks it itself.
+    const SIGNATURE: Option<(&'static str, &'static str)> = None;
+
     /// The most bytes its body may be ([`crate::request::BODY_LIMIT`] unless said: a payment
     /// gateway's event with an order's every line is larger than any form).
     const MOST_BODY: usize = crate::request::BODY_LIMIT;

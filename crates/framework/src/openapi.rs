@@ -101,7 +101,8 @@ fn paths(components: &mut Vec<(String, RefOr<Schema>)>) -> utoipa::openapi::Path
     paths.build()
 }
 
-/// The security schemes of the features' own session cookies the calls name (the staff's).
+/// The security schemes of the features' own session cookies the calls name (the staff's), and
+/// of the headers that sign a call instead (PayMongo's webhook).
 fn own_cookies(mut schemes: ComponentsBuilder) -> ComponentsBuilder {
     let mut own: Vec<(&str, &str)> = endpoints().iter().filter_map(|e| e.credential()).collect();
     own.sort_unstable();
@@ -110,6 +111,16 @@ fn own_cookies(mut schemes: ComponentsBuilder) -> ComponentsBuilder {
         schemes = schemes.security_scheme(
             name,
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(name, said))),
+        );
+    }
+    // The headers that prove a call's sender instead of a session (a webhook's signature).
+    let mut signed: Vec<(&str, &str)> = endpoints().iter().filter_map(|e| e.signature()).collect();
+    signed.sort_unstable();
+    signed.dedup();
+    for (name, said) in signed {
+        schemes = schemes.security_scheme(
+            name,
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(name, said))),
         );
     }
     schemes

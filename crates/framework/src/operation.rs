@@ -148,7 +148,13 @@ pub fn operation<E: Endpoint>(
     }
     // Who may call: a call that can answer 401 needs a session (a member's, for most), sent as
     // the bearer token or the session cookie; other calls of the session take one if there is.
-    if E::ACCESS != crate::endpoint::Access::Public {
+    if let Some((header, _)) = E::SIGNATURE {
+        // Its sender is proved by the header alone: no session is asked for.
+        op = op.securities(Some([SecurityRequirement::new(
+            header,
+            Vec::<String>::new(),
+        )]));
+    } else if E::ACCESS != crate::endpoint::Access::Public {
         let bearer = SecurityRequirement::new(BEARER, Vec::<String>::new());
         let cookie = SecurityRequirement::new(COOKIE, Vec::<String>::new());
         let mut ways = match E::CREDENTIAL {

@@ -100,6 +100,8 @@ pub trait Registered: Sync {
     fn body_rules(&self) -> Option<(Cow<'static, str>, &'static str)>;
     /// The feature's own session cookie it reads ([`Endpoint::CREDENTIAL`]).
     fn credential(&self) -> Option<(&'static str, &'static str)>;
+    /// The header that proves its sender instead of a session ([`Endpoint::SIGNATURE`]).
+    fn signature(&self) -> Option<(&'static str, &'static str)>;
 }
 
 /// What a page form's call did ([`Registered::form`]): its answer as JSON, the session it
@@ -236,6 +238,10 @@ impl<E: Endpoint> Registered for Api<E> {
 
     fn credential(&self) -> Option<(&'static str, &'static str)> {
         E::CREDENTIAL
+    }
+
+    fn signature(&self) -> Option<(&'static str, &'static str)> {
+        E::SIGNATURE
     }
 }
 

@@ -822,8 +822,8 @@ async fn a_day_of_dispatch(b: Backend) {
                 "cash_difference": -12_000, "closed_off": 1,
                 "empties_expected": 3, "empties_returned": 2,
                 "notes": [
-                    {"run_id": run, "order_id": bb, "about": number(bb), "note": "Will pay the rest tomorrow"},
-                    {"run_id": run, "order_id": null, "about": format!("Run {run}"), "note": why},
+                    {"run_id": run, "href": format!("/staff/orders/{bb}"), "about": number(bb), "note": "Will pay the rest tomorrow"},
+                    {"run_id": run, "href": format!("/staff/runs/{run}"), "about": format!("Run {run}"), "note": why},
                 ],
             },
             {

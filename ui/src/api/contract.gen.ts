@@ -537,9 +537,11 @@ revenue: number, };
  */
 export type DayNote = { run_id: number, 
 /**
- * The stop's order, for a stop's note; none for the run's.
+ * The back office's page of what the note is about: the stop's order (`/staff/orders/42`),
+ * or the run (`/staff/runs/7`). An address, not an id that may be null: a client follows it
+ * as it is.
  */
-order_id: number | null, 
+href: string, 
 /**
  * `Run 12` or the order's number.
  */

@@ -16,18 +16,39 @@ use framework::error::ApiError;
 
 framework::register!(PayOrder, PayInCash);
 
+/// [`OrderKeyBody::key`]: at most [`KEY_LENGTH`] characters, or null.
+fn key_rule() -> utoipa::openapi::schema::ObjectBuilder {
+    use utoipa::openapi::schema::{SchemaType, Type};
+    framework::rules::up_to(KEY_LENGTH)
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+}
+
 /// Which order: a guest's gives the key of its link (members are known by their session).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct OrderKeyBody {
     /// A guest's key from the order's link.
     #[serde(default)]
-    #[schema(max_length = 40)]
+    #[schema(schema_with = key_rule)]
     pub key: Option<String>,
 }
 
+/// The key a body gives, within the length an order link's key has (a longer one is no key).
+fn key_of(body: &OrderKeyBody) -> Result<Option<&str>, ApiError> {
+    match body.key.as_deref() {
+        Some(k) if k.chars().count() > KEY_LENGTH => Err(ApiError::Invalid {
+            field: "key",
+            message: format!("The key of an order's link is {KEY_LENGTH} characters."),
+        }),
+        key => Ok(key),
+    }
+}
+
+/// The length of an order link's key.
+const KEY_LENGTH: usize = 40;
+
 framework::declare!(
     /// `POST /api/v1/orders/{orderId}/pay`.
-    pub struct PayOrder = Post "/api/v1/orders/{orderId}/pay" as "payOrder", Write, errors [404, 409],
+    pub struct PayOrder = Post "/api/v1/orders/{orderId}/pay" as "payOrder", Write, errors [404, 409, 422],
     (OrderPath, NoParams, Json<OrderKeyBody, false>) -> PlacedOrder,
     "Pays an order awaiting its payment online: answers the PayMongo page it is paid on (`pay_url`: its open Checkout Session's, or a new one's), or the order placed when PayMongo has its payment. An order not awaiting payment is a 409.");
 
@@ -36,8 +57,9 @@ impl Endpoint for PayOrder {
         Some(|state, caller, placed| Box::pin(super::online::pay_or_check(state, caller, placed)));
 
     fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<PlacedOrder, ApiError> {
-        let full = visible(ctx, p.order_id, b.key.as_deref())?;
-        let link = link(&full.order, b.key.as_deref());
+        let key = key_of(&b)?;
+        let full = visible(ctx, p.order_id, key)?;
+        let link = link(&full.order, key);
         let order = OrderView::from(full);
         if order.status != Status::AwaitingPayment.as_str() {
             return Err(ApiError::Conflict(format!(
@@ -58,7 +80,7 @@ impl Endpoint for PayOrder {
 
 framework::declare!(
     /// `POST /api/v1/orders/{orderId}/cash`.
-    pub struct PayInCash = Post "/api/v1/orders/{orderId}/cash" as "payInCash", Write, errors [404, 409],
+    pub struct PayInCash = Post "/api/v1/orders/{orderId}/cash" as "payInCash", Write, errors [404, 409, 422, 502],
     (OrderPath, NoParams, Json<OrderKeyBody, false>) -> PlacedOrder,
     "Pays an order awaiting its payment in cash instead (to the rider, or at pickup): it is placed as a cash order. A payment made online afterwards is flagged for a refund. An order not awaiting payment is a 409.");
 
@@ -67,8 +89,9 @@ impl Endpoint for PayInCash {
         Some(|state, caller, placed| Box::pin(super::online::cash_instead(state, caller, placed)));
 
     fn call(ctx: &mut Ctx, (p, _, Json(b), _): Args<Self>) -> Result<PlacedOrder, ApiError> {
-        let full = visible(ctx, p.order_id, b.key.as_deref())?;
-        let link = link(&full.order, b.key.as_deref());
+        let key = key_of(&b)?;
+        let full = visible(ctx, p.order_id, key)?;
+        let link = link(&full.order, key);
         let order = OrderView::from(full);
         if order.status != Status::AwaitingPayment.as_str() {
             return Err(ApiError::Conflict(format!(

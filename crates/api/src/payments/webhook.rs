@@ -54,7 +54,7 @@ pub struct EventAttributes {
     /// The resource as it was (a Checkout Session, with its payments).
     #[serde(default)]
     #[schema(value_type = Object)]
-    pub data: serde_json::Value,
+    pub data: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The webhook's signature header.
@@ -86,6 +86,10 @@ pub const MOST_EVENT: usize = 512 * 1024;
 
 impl Endpoint for PayMongoEvents {
     const MOST_BODY: usize = MOST_EVENT;
+    const SIGNATURE: Option<(&'static str, &'static str)> = Some((
+        "paymongo-signature",
+        "PayMongo's signature of the event: `t=<unix seconds>,te=<hex>,li=<hex>`, HMAC-SHA256 of `t.body` keyed by the webhook's secret (te in test mode, li in live mode), within 5 minutes of the store's clock.",
+    ));
 
     fn call(ctx: &mut Ctx, (_, _, body, headers): Args<Self>) -> Result<EventTaken, ApiError> {
         let Some(paymongo) = ctx.config.settings.get::<PayMongo>().cloned() else {
@@ -100,12 +104,22 @@ impl Endpoint for PayMongoEvents {
             return Err(ApiError::Unauthenticated);
         }
         let event = body.value.data;
+        if event.id.is_empty() || event.id.chars().count() > 100 {
+            return Err(ApiError::BadRequest(
+                "data.id: an event's id, 1 to 100 characters.".into(),
+            ));
+        }
+        if event.attributes.kind.chars().count() > 100 {
+            return Err(ApiError::BadRequest(
+                "data.attributes.type: an event's type, at most 100 characters.".into(),
+            ));
+        }
         let live = paymongo.mode() == super::Mode::Live;
-        if event.id.is_empty() || event.attributes.livemode != live {
+        if event.attributes.livemode != live {
             return Ok(EventTaken { taken: false });
         }
         let session = (event.attributes.kind == PAID)
-            .then(|| read_session(&event.attributes.data).ok())
+            .then(|| read_session(&serde_json::Value::Object(event.attributes.data.clone())).ok())
             .flatten();
         let config = ctx.config;
         let taken = db::write_transaction(ctx.conn, |conn| {

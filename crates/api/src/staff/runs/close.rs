@@ -147,8 +147,10 @@ pub struct DayRun {
 #[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
 pub struct DayNote {
     pub run_id: i64,
-    /// The stop's order, for a stop's note; none for the run's.
-    pub order_id: Option<i64>,
+    /// The back office's page of what the note is about: the stop's order (`/staff/orders/42`),
+    /// or the run (`/staff/runs/7`). An address, not an id that may be null: a client follows it
+    /// as it is.
+    pub href: String,
     /// `Run 12` or the order's number.
     pub about: String,
     pub note: String,
@@ -308,7 +310,7 @@ fn add_run(
         {
             rider.notes.push(DayNote {
                 run_id: run.id,
-                order_id: Some(s.order_id),
+                href: format!("/staff/orders/{}", s.order_id),
                 about: s.number.clone(),
                 note: s.note.clone(),
             });
@@ -317,7 +319,7 @@ fn add_run(
     if !run.close_note.is_empty() {
         rider.notes.push(DayNote {
             run_id: run.id,
-            order_id: None,
+            href: format!("/staff/runs/{}", run.id),
             about: format!("Run {}", run.id),
             note: run.close_note.clone(),
         });

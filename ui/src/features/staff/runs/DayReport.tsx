@@ -101,8 +101,8 @@ function ByRider({ d }: { d: Report }) {
             <h3>{`Notes: ${r.rider}`}</h3>
             <ul>
               {r.notes.map((n) => (
-                <li key={`${n.run_id}-${n.order_id ?? 'run'}`}>
-                  <a href={n.order_id === null ? `/staff/runs/${n.run_id}` : `/staff/orders/${n.order_id}`}>{n.about}</a>
+                <li key={n.href}>
+                  <a href={n.href}>{n.about}</a>
                   {`: ${n.note}`}
                 </li>
               ))}

@@ -36,7 +36,7 @@ test('the day report names each run, cancellation, failure, difference and onlin
         closed_off: 1,
         empties_expected: 2,
         empties_returned: 1,
-        notes: [{ run_id: 7, order_id: null, about: 'Run 7', note: 'Shopper pays P50 tomorrow' }],
+        notes: [{ run_id: 7, href: '/staff/runs/7', about: 'Run 7', note: 'Shopper pays P50 tomorrow' }],
       },
     ],
     totals,
