@@ -408,6 +408,9 @@ pub type Args<E> = (
     <E as Declared>::Headers,
 );
 
+/// The largest request body any call takes.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
 /// One API call: its declaration and the function it runs. Implemented by a unit struct per
 /// call, next to the function.
 pub trait Endpoint: Declared {
@@ -459,9 +462,9 @@ pub trait Endpoint: Declared {
     /// it as the call's only credential, and the call checks it itself.
     const SIGNATURE: Option<(&'static str, &'static str)> = None;
 
-    /// The most bytes its body may be ([`crate::request::BODY_LIMIT`] unless said: a payment
+    /// The most bytes its body may be ([`BODY_LIMIT`] unless said: a payment
     /// gateway's event with an order's every line is larger than any form).
-    const MOST_BODY: usize = crate::request::BODY_LIMIT;
+    const MOST_BODY: usize = BODY_LIMIT;
 
     /// Work after the call's database work, holding no connection: given the state, who called
     /// and the call's answer, it answers in its place (asking a payment gateway for the page

@@ -36,8 +36,7 @@ impl Caller {
     }
 }
 
-/// The largest request body any call takes.
-pub const BODY_LIMIT: usize = 16 * 1024;
+pub use crate::endpoint::BODY_LIMIT;
 /// How long a request body may take to arrive.
 pub const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
 

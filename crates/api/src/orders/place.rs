@@ -503,25 +503,6 @@ impl<'a> NewOrder<'a> {
     }
 }
 
-/// Queues the store's notice of a new order, when `ORDERS_TO` says where it goes.
-pub(crate) fn notify_store(
-    conn: &mut db::AnyConnection,
-    config: &framework::ApiConfig,
-    view: &OrderView,
-) -> Result<(), ApiError> {
-    let Some(to) = config.settings.get::<OrdersTo>() else {
-        return Ok(());
-    };
-    let mail = Mail::render(
-        "order_notice",
-        to.0.as_ref(),
-        format!("New order {}", view.number),
-        &serde_json::json!({ "order": view, "money": money(view) }),
-    )?;
-    framework::mail::enqueue(conn, std::slice::from_ref(&mail))?;
-    Ok(())
-}
-
 /// The place of `barangay`, which the store must serve, and the fulfillment the form asks for
 /// (delivery when it names none), which the place's city must offer, with its name.
 fn place_and_fulfillment(
@@ -664,19 +645,6 @@ fn order_with_id(order: &OrderRow, id: i64) -> OrderRow {
         id,
         ..order.clone()
     }
-}
-
-/// The money of an order as mail shows it (`P1,234.00`).
-fn money(v: &OrderView) -> serde_json::Value {
-    let f = domain::money::format_php;
-    serde_json::json!({
-        "items": v.items.iter().map(|i| f(i.amount)).collect::<Vec<_>>(),
-        "deposits": v.deposits.iter().map(|d| f(d.amount)).collect::<Vec<_>>(),
-        "items_total": f(v.items_total),
-        "deposits_total": f(v.deposits_total),
-        "delivery_fee": f(v.delivery_fee),
-        "total": f(v.total),
-    })
 }
 
 fn answer_placed(

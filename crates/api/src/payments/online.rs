@@ -418,6 +418,6 @@ pub(crate) fn mail_placed(
         let link = member.then(|| format!("{}/active-order/{order_id}", config.public_url));
         crate::staff::orders::status::queue_status_mail(conn, &view, pickup, link, "")?;
     }
-    crate::orders::place::notify_store(conn, config, &view)?;
+    crate::orders::notify_store(conn, config, &view)?;
     Ok(())
 }
