@@ -546,6 +546,10 @@ def _real_values(label, turn):
             return None
         contact = contacts[turn % len(contacts)]
         return {"query": {"contact": contact}} if label.startswith("GET") else {"body": {"contact": contact}}
+    if label == "POST /api/v1/staff/payments/{paymentId}/refund":
+        # A payment owed back (contract_setup.py setup_refunds), refunded once.
+        payments = _dict("payments-to-refund")
+        return {"path": {"paymentId": payments[turn % len(payments)]}, "body": {"reason": "requested_by_customer"}} if payments else None
     if label == "POST /api/v3/return-empty":
         # The case of bottles in the member's cart (see _tidy_cart) carries deposit 1.
         return {"body": {"deposit_id": 1, "cases": 1, "barangay": setup.MAKATI}}

@@ -82,6 +82,7 @@ GUEST_ORDERS = 3
 ORDERS_TO_MOVE = 6
 # The member's orders paid online that wait for their payment (Pay Now, Pay in Cash).
 ORDERS_AWAITING_PAYMENT = 12
+PAYMENTS_TO_REFUND = 8
 PENDING_REGISTRATIONS, PENDING_REGISTRATIONS_TO_USE = 6, 40
 NEWSLETTER_SIGNUPS = 20
 RESET_LINKS, RESET_LINKS_TO_USE = 6, 14  # one member each: a new link voids the earlier ones
@@ -531,7 +532,61 @@ def place_order(token, *, guest_email=None, product=PILSEN, quantity=24, mobile=
     placed = expect({201}, "place order", request("POST", "/api/v1/orders", form, token=token))
     m = re.search(r"[?&]key=([^&]+)", placed.get("link", ""))
     REVISIONS.append(cart["revision"])
+    if placed.get("pay_url"):
+        PAY_URLS[placed["order"]["id"]] = placed["pay_url"]
     return placed["order"]["id"], (m.group(1) if m else None)
+
+
+# The PayMongo pages (the simulator's) of the orders placed to be paid online, by order id.
+PAY_URLS = {}
+
+
+def pay_on_paymongo(order_id, method="gcash"):
+    """Pays an order on its PayMongo page as a shopper would (the simulator's hosted form), which
+    delivers the signed event to the store's webhook before it answers."""
+    req = urllib.request.Request(
+        PAY_URLS[order_id],
+        data=f"method={method}".encode(),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        method="POST",
+    )
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        urllib.request.build_opener(Stay).open(req, timeout=10)
+    except urllib.error.HTTPError as e:
+        if e.code != 303:
+            raise RuntimeError(f"paying order {order_id} on PayMongo's page answered {e.code}")
+
+
+def setup_refunds(folder, token, manager):
+    """Orders the member paid online, then cancelled by the manager: their payments are owed back,
+    for POST /api/v1/staff/payments/{paymentId}/refund (each refunded once, then 409). Writes
+    payments-to-refund.dict."""
+    ids = [place_order(token, payment="online")[0] for _ in range(PAYMENTS_TO_REFUND)]
+    for order_id in ids:
+        pay_on_paymongo(order_id)
+    expect(
+        {200},
+        "cancel the paid orders",
+        staff_request(
+            "POST",
+            "/api/v1/staff/orders/status",
+            {"order_ids": ids, "status": "cancelled", "reason": "Out of kegs"},
+            session=manager.session,
+        ),
+    )
+    payments = []
+    for order_id in ids:
+        view = expect({200}, "a paid order", staff_request("GET", f"/api/v1/staff/orders/{order_id}", session=manager.session))
+        payments += [p["id"] for p in view["payments"] if p["refundable"]]
+    if len(payments) != len(ids):
+        raise RuntimeError(f"{len(payments)} payments to refund of {len(ids)} orders paid online")
+    write_dict(folder, "payments-to-refund", payments)
+    return f"{len(payments)} payments to refund"
 
 
 # The cart revisions the member's orders were placed from: a submit naming one again is answered
@@ -963,6 +1018,7 @@ def main():
     staff, manager, rider = setup_staff(folder, staff)
     runs = setup_runs(folder, manager, rider)
     catalog = setup_catalog(folder, manager)
+    refunds = setup_refunds(folder, token, manager)
 
     # Those to delete come first: the coverage phase tries the smallest ids (1 and 2) wherever an
     # id is asked for, deletions too, without a dictionary.
@@ -990,7 +1046,7 @@ def main():
     print(
         f"contract setup: {len(addresses)} addresses, {len(cases)} Go-to Cases, {len(orders)} orders "
         f"({len(keys)} guests' keys), {len(registrations)} registration tokens, {len(newsletter)} "
-        f"newsletter tokens, {len(suids)} reset links, {staff}, {runs}, {catalog} in {time.monotonic() - started:.1f} s",
+        f"newsletter tokens, {len(suids)} reset links, {staff}, {runs}, {catalog}, {refunds} in {time.monotonic() - started:.1f} s",
         file=sys.stderr,
     )
     if len(sys.argv) == 3:

@@ -1,11 +1,12 @@
 // Paying online in Debian's Chromium, through the PayMongo simulator (`fixtures paymongo`, its
 // hosted page plain HTML): a guest chooses to pay online at checkout, pays on PayMongo's page and
 // comes back to the order placed, with JavaScript on and off; a guest who cancels on PayMongo's
-// page comes back to an order waiting for its payment, and pays in cash instead. axe on the
+// page comes back to an order waiting for its payment, and pays in cash instead; a manager cancels
+// an order paid online and refunds its payment through PayMongo from the order's page. axe on the
 // store's pages with JavaScript on, and no console errors or hydration warnings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hydrated, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
+import { hydrated, newContext, noViolations, staffSignedIn, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser({ paymongo: true });
 
@@ -102,5 +103,46 @@ for (const js of [true, false]) {
     await page.getByText('This checkout has expired.').waitFor();
     assert.deepEqual(problems, []);
     await context.close();
+  });
+
+  test(`${js ? 'with' : 'without'} JavaScript a manager cancels an order paid online and refunds it through PayMongo`, async () => {
+    const { context, page, problems } = await atCheckout(js, `ana.refunded.${js}@example.com`);
+    await page.getByLabel(/^Pay online now/).check();
+    await page.getByRole('button', { name: 'Submit Order' }).click();
+    await page.waitForURL((u) => u.href.startsWith(`${store.payMongo}/pay/`));
+    await page.getByLabel('paymaya').check();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/active-order\/\d+\?key=/);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    await context.close();
+
+    const mia = await staffSignedIn(`mia.refunds.${js}@tala.example`, 'manager', 'Mia Reyes', 'a long passphrase for refunds', js);
+    const staff = mia.page;
+    staff.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await staff.goto(`${store.base}/staff/orders/${id}`);
+    await mia.ready();
+    assert.match(await staff.locator('#payments-title + ul').innerText(), /P1,578\.00 by Maya/);
+    // Its own payment: no Refund until the order is cancelled.
+    assert.equal(await staff.locator('select[name=reason]').count(), 0);
+    await staff.getByLabel('Why (the shopper is told)').fill('Out of kegs this week');
+    await staff.getByRole('button', { name: 'Cancel Order' }).click();
+    await staff.waitForURL(/done=moved/);
+    await mia.ready();
+    await staff.locator('select[name=reason]').selectOption('requested_by_customer');
+    await staff.getByLabel(/^Note for PayMongo/).fill('Order cancelled: out of kegs');
+    if (js) staff.once('dialog', (d) => void d.accept());
+    await staff.getByRole('button', { name: /^Refund P1,578\.00 of pay_/ }).click();
+    await staff.getByText('The refund was asked of PayMongo.').waitFor();
+    // The simulator's event came before its answer: refunded.
+    await staff.getByText(/^Refunded: P1,578\.00, The shopper asked \(Order cancelled: out of kegs\); asked by Mia Reyes/).waitFor();
+    assert.equal(await staff.locator('select[name=reason]').count(), 0);
+    await noViolations(staff, js, 'the order refunded');
+    // The day report says it.
+    await staff.goto(`${store.base}/staff/day`);
+    await mia.ready();
+    await staff.getByRole('heading', { name: 'Refunds' }).waitFor();
+    assert.match(await staff.locator('main').innerText(), /Refunded: P1,578\.00|P1,578\.00: Refunded/);
+    assert.deepEqual(problems, []);
+    await mia.context.close();
   });
 }

@@ -196,3 +196,160 @@ pub fn open_of_ended(conn: &mut AnyConnection, limit: i64) -> QueryResult<Vec<St
         .select(checkout_sessions::id)
         .load(conn)
 }
+
+/// A refund of a payment, asked for by a manager: `state` is `asking` (sent, PayMongo's answer
+/// not yet kept), `pending` or `succeeded` (PayMongo's), or `failed` (`detail` says why; it may be
+/// asked again, under the next `attempt`).
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = refunds)]
+pub struct RefundRow {
+    pub payment_id: String,
+    pub order_id: i64,
+    pub amount: i64,
+    pub reason: String,
+    pub notes: String,
+    pub staff_id: Option<i64>,
+    pub attempt: i32,
+    pub gateway_id: String,
+    pub state: String,
+    pub detail: String,
+    pub asked_at: i64,
+    pub updated_at: i64,
+}
+
+/// The payment of that id.
+pub fn payment(conn: &mut AnyConnection, id: &str) -> QueryResult<Option<PaymentRow>> {
+    payments::table
+        .find(id)
+        .select(PaymentRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The refund of payment `payment_id`, if one was asked for.
+pub fn refund_of(conn: &mut AnyConnection, payment_id: &str) -> QueryResult<Option<RefundRow>> {
+    refunds::table
+        .find(payment_id)
+        .select(RefundRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The refunds asked for an order's payments, each with the name of who asked (none when their
+/// member of staff is gone).
+pub fn refunds_of_order(
+    conn: &mut AnyConnection,
+    order_id: i64,
+) -> QueryResult<Vec<(RefundRow, Option<String>)>> {
+    refunds::table
+        .left_join(staff::table)
+        .filter(refunds::order_id.eq(order_id))
+        .order(refunds::asked_at)
+        .select((RefundRow::as_select(), staff::name.nullable()))
+        .load(conn)
+}
+
+/// Keeps a refund being asked for: a new one, or one asked before again (`row` replaces it).
+pub fn put_refund(conn: &mut AnyConnection, row: &RefundRow) -> QueryResult<()> {
+    let q = diesel::insert_into(refunds::table)
+        .values(row)
+        .on_conflict(refunds::payment_id)
+        .do_update()
+        .set((
+            refunds::reason.eq(&row.reason),
+            refunds::notes.eq(&row.notes),
+            refunds::staff_id.eq(row.staff_id),
+            refunds::attempt.eq(row.attempt),
+            refunds::state.eq(&row.state),
+            refunds::detail.eq(&row.detail),
+            refunds::asked_at.eq(row.asked_at),
+            refunds::updated_at.eq(row.updated_at),
+        ));
+    match conn {
+        AnyConnection::Postgresql(c) => q.execute(c)?,
+        AnyConnection::Sqlite(c) => q.execute(c)?,
+    };
+    Ok(())
+}
+
+/// Keeps what PayMongo answered of the refund of `payment_id` asked under `attempt`: its id,
+/// state and why (a failure's). An answer to an older attempt, or to a refund PayMongo's webhook
+/// moved on meanwhile, changes nothing: `false`.
+pub fn answer_refund(
+    conn: &mut AnyConnection,
+    payment_id: &str,
+    attempt: i32,
+    gateway_id: &str,
+    state: &str,
+    detail: &str,
+    now: i64,
+) -> QueryResult<bool> {
+    let changed = diesel::update(
+        refunds::table
+            .find(payment_id)
+            .filter(refunds::attempt.eq(attempt))
+            .filter(refunds::state.eq("asking")),
+    )
+    .set((
+        refunds::gateway_id.eq(gateway_id),
+        refunds::state.eq(state),
+        refunds::detail.eq(detail),
+        refunds::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(changed == 1)
+}
+
+/// Moves the refund of `payment_id` that PayMongo knows as `gateway_id` to `state` (its
+/// webhook's news), also when the refund call's own answer is not kept yet; a refund that
+/// succeeded or failed stays so (an older event arriving late): `false` when nothing moved.
+pub fn refund_moved(
+    conn: &mut AnyConnection,
+    payment_id: &str,
+    gateway_id: &str,
+    state: &str,
+    now: i64,
+) -> QueryResult<bool> {
+    if gateway_id.is_empty() {
+        return Ok(false);
+    }
+    let changed = diesel::update(
+        refunds::table
+            .find(payment_id)
+            .filter(
+                refunds::gateway_id
+                    .eq(gateway_id)
+                    .or(refunds::gateway_id.eq("")),
+            )
+            .filter(refunds::state.eq_any(["asking", "pending"])),
+    )
+    .set((
+        refunds::gateway_id.eq(gateway_id),
+        refunds::state.eq(state),
+        refunds::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(changed > 0)
+}
+
+/// The refunds asked from `start` to before `end` (Unix seconds), oldest first.
+pub fn refunds_between(
+    conn: &mut AnyConnection,
+    start: i64,
+    end: i64,
+) -> QueryResult<Vec<RefundRow>> {
+    refunds::table
+        .filter(refunds::asked_at.ge(start))
+        .filter(refunds::asked_at.lt(end))
+        .order((refunds::asked_at, refunds::payment_id))
+        .select(RefundRow::as_select())
+        .load(conn)
+}
+
+/// The refunds of `payment_ids`.
+pub fn refunds_of(conn: &mut AnyConnection, payment_ids: &[String]) -> QueryResult<Vec<RefundRow>> {
+    refunds::table
+        .filter(refunds::payment_id.eq_any(payment_ids))
+        .select(RefundRow::as_select())
+        .load(conn)
+}

@@ -432,6 +432,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    refunds (payment_id) {
+        payment_id -> Text,
+        order_id -> Int8,
+        amount -> Int8,
+        reason -> Text,
+        notes -> Text,
+        staff_id -> Nullable<Int8>,
+        attempt -> Int4,
+        gateway_id -> Text,
+        state -> Text,
+        detail -> Text,
+        asked_at -> Int8,
+        updated_at -> Int8,
+    }
+}
+
+diesel::table! {
     registrations (token_hash) {
         token_hash -> Text,
         email -> Text,
@@ -633,6 +650,9 @@ diesel::joinable!(product_areas -> products (product_id));
 diesel::joinable!(products -> packagings (packaging_id));
 diesel::joinable!(products -> product_types (product_type_id));
 diesel::joinable!(promos -> products (product_id));
+diesel::joinable!(refunds -> orders (order_id));
+diesel::joinable!(refunds -> payments (payment_id));
+diesel::joinable!(refunds -> staff (staff_id));
 diesel::joinable!(run_stops -> orders (order_id));
 diesel::joinable!(run_stops -> runs (run_id));
 diesel::joinable!(runs -> staff (rider_id));
@@ -684,6 +704,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     promos,
     provinces,
     rate_limits,
+    refunds,
     registrations,
     run_stops,
     runs,

@@ -287,9 +287,9 @@ pub fn status_counts(conn: &mut AnyConnection) -> QueryResult<Vec<(String, i64)>
         .load(conn)
 }
 
-/// The tables whose every write moves the work version (the triggers of migrations 19 and 34):
-/// what the staff's pages show besides the catalog and the places (the data version's).
-pub const WORK_TABLES: [&str; 12] = [
+/// The tables whose every write moves the work version (the triggers of migrations 19, 34 and
+/// 35): what the staff's pages show besides the catalog and the places (the data version's).
+pub const WORK_TABLES: [&str; 13] = [
     "audit_log",
     "order_charges",
     "order_containers",
@@ -298,6 +298,7 @@ pub const WORK_TABLES: [&str; 12] = [
     "order_status_history",
     "orders",
     "payments",
+    "refunds",
     "run_stops",
     "runs",
     "settings",

@@ -992,3 +992,403 @@ async fn the_back_office_sees_how_each_order_is_paid(backend: Backend) {
         .contains("refund it"));
 }
 both!(the_back_office_sees_how_each_order_is_paid);
+
+/// A member of staff's call with the store's PayMongo `account`.
+async fn staff_call(
+    db: &TestDb,
+    account: &api::payments::PayMongo,
+    who: &support::staff::Staff<'_>,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> Res {
+    let mut req = match method {
+        "GET" => actix_web::test::TestRequest::get(),
+        _ => actix_web::test::TestRequest::post(),
+    }
+    .uri(uri)
+    .insert_header(("origin", "http://localhost:8080"));
+    if let Some(c) = &who.cookie {
+        req = req.insert_header(("cookie", format!("{}={c}", api::staff::COOKIE)));
+    }
+    if let Some(b) = body {
+        req = req.set_json(b);
+    }
+    send(db, Some(account), req).await
+}
+
+fn refund_uri(payment: &str) -> String {
+    format!("/api/v1/staff/payments/{payment}/refund")
+}
+
+/// The refund kept of `payment`.
+fn refund_row(db: &TestDb, payment: &str) -> db::payments::RefundRow {
+    let mut conn = db.pool.get().unwrap();
+    db::payments::refund_of(&mut conn, payment)
+        .unwrap()
+        .expect("a refund kept")
+}
+
+/// A payment not taken as its order's (paid short) is refunded by a manager through PayMongo,
+/// whole and once: dispatchers cannot, a reason is one of PayMongo's, a second press is refused,
+/// PayMongo's event moves it to refunded (once), it is in the audit log, and the day report shows
+/// it refunded instead of to refund.
+async fn a_manager_refunds_a_flagged_payment_once(backend: Backend) {
+    let db = support::database(backend);
+    let sim = simulator();
+    let account = account_at(&sim);
+    let (_, _, r) = order_online(&db, Some(&account)).await;
+    let short = r.json();
+    let id = short["order"]["id"].as_i64().unwrap();
+    let event = sim.pay(&session_id(&short["pay_url"]), "card", Some(5_000));
+    assert_eq!(deliver(&db, &account, &event).await.json()["taken"], true);
+    let payment = payments_of(&db, id)[0].id.clone();
+
+    let mia = support::staff::Staff::signed_in(&db, "mia@tala.example", "manager").await;
+    let dora = support::staff::Staff::signed_in(&db, "dora@tala.example", "dispatcher").await;
+    let page = staff_call(
+        &db,
+        &account,
+        &dora,
+        "GET",
+        &format!("/api/v1/staff/orders/{id}"),
+        None,
+    )
+    .await
+    .json();
+    assert_eq!(page["payments"][0]["id"], payment.as_str(), "{page}");
+    assert_eq!(page["payments"][0]["amount"], 5_000);
+    assert_eq!(page["payments"][0]["refundable"], true);
+    assert_eq!(page["payments"][0]["refund"], Value::Null);
+
+    let asked = json!({"reason": "requested_by_customer", "notes": "Paid short; asked by phone"});
+    // A dispatcher does not refund; nor does anyone with a reason PayMongo does not take or a note
+    // that is not one line; nor a payment that does not exist.
+    let r = staff_call(
+        &db,
+        &account,
+        &dora,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+    for (body, field) in [
+        (json!({"reason": "changed_mind"}), "reason"),
+        (json!({"reason": ""}), "reason"),
+        (json!({"reason": "others", "notes": "two\nlines"}), "notes"),
+        (
+            json!({"reason": "others", "notes": "x".repeat(256)}),
+            "notes",
+        ),
+    ] {
+        let r = staff_call(
+            &db,
+            &account,
+            &mia,
+            "POST",
+            &refund_uri(&payment),
+            Some(body),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+        assert!(r.json()["errors"][field].is_array(), "{}", r.text());
+    }
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        &refund_uri("pay_nothing"),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+    assert_eq!(sim.books.lock().unwrap().refund_calls, 0);
+
+    // The manager refunds it: PayMongo makes it (pending), the page says so.
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let view = r.json();
+    assert_eq!(view["payments"][0]["refund"]["state"], "pending", "{view}");
+    assert_eq!(view["payments"][0]["refund"]["amount"], 5_000);
+    assert_eq!(view["payments"][0]["refund"]["reason"], "The shopper asked");
+    assert_eq!(view["payments"][0]["refundable"], false);
+    {
+        let books = sim.books.lock().unwrap();
+        assert_eq!(books.refunds.len(), 1);
+        let made = books.refunds.values().next().unwrap();
+        assert_eq!(made["attributes"]["payment_id"], payment.as_str());
+        assert_eq!(made["attributes"]["amount"], 5_000);
+        assert_eq!(made["attributes"]["reason"], "requested_by_customer");
+    }
+    // Pressed again: refused, PayMongo not asked.
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text());
+    assert_eq!(sim.books.lock().unwrap().refund_calls, 1);
+
+    // PayMongo's event: refunded; sent again, nothing moves.
+    let event = sim
+        .books
+        .lock()
+        .unwrap()
+        .undelivered
+        .pop()
+        .expect("the refund's event");
+    assert_eq!(deliver(&db, &account, &event).await.json()["taken"], true);
+    assert_eq!(deliver(&db, &account, &event).await.json()["taken"], false);
+    let kept = refund_row(&db, &payment);
+    assert_eq!((kept.state.as_str(), kept.attempt), ("succeeded", 1));
+    assert_eq!(kept.staff_id, Some(mia.id));
+
+    // The audit log says who refunded what.
+    let log = staff_call(
+        &db,
+        &account,
+        &mia,
+        "GET",
+        "/api/v1/staff/audit?action=payment.refund",
+        None,
+    )
+    .await
+    .json();
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{log}");
+    assert_eq!(entries[0]["staff_id"], mia.id);
+    let after: Value = serde_json::from_str(entries[0]["after"].as_str().unwrap()).unwrap();
+    assert_eq!(after["payment"], payment.as_str());
+    assert_eq!(after["reason"], "requested_by_customer");
+
+    // The day: nothing left to refund; the refund with who asked.
+    let day = staff_call(&db, &account, &dora, "GET", "/api/v1/staff/day", None)
+        .await
+        .json();
+    assert_eq!(day["to_refund"], json!([]), "{day}");
+    assert_eq!(day["refunded"], 5_000, "{day}");
+    let line = day["refunds"][0]["reason"].as_str().unwrap();
+    assert!(
+        line.contains(&payment) && line.contains("Refunded"),
+        "{line}"
+    );
+    assert!(line.contains("mia"), "{line}");
+}
+both!(a_manager_refunds_a_flagged_payment_once);
+
+/// The payment of an order paid online is its order's: refunded only once the order is
+/// cancelled, and listed to refund until then. A refund whose answer was lost (PayMongo slower
+/// than the store waits) is asked again under the same key and made once; one PayMongo refused
+/// says why and is asked again under the next key.
+async fn a_cancelled_orders_payment_is_refunded_once_through_lost_answers(backend: Backend) {
+    let db = support::database(backend);
+    let sim = simulator();
+    let account = account_at(&sim);
+    let (_, _, r) = order_online(&db, Some(&account)).await;
+    let placed = r.json();
+    let id = placed["order"]["id"].as_i64().unwrap();
+    let total = placed["order"]["total"].as_i64().unwrap();
+    let event = sim.pay(&session_id(&placed["pay_url"]), "gcash", None);
+    assert_eq!(deliver(&db, &account, &event).await.json()["taken"], true);
+    let payment = payments_of(&db, id)[0].id.clone();
+    let mia = support::staff::Staff::signed_in(&db, "mia@tala.example", "manager").await;
+    let asked = json!({"reason": "requested_by_customer"});
+
+    // The order's own payment: not refunded while the order stands.
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text());
+    assert!(r.text().contains("cancel the order first"), "{}", r.text());
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        "/api/v1/staff/orders/status",
+        Some(json!({"order_ids": [id], "status": "cancelled", "reason": "Out of kegs"})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let day = staff_call(&db, &account, &mia, "GET", "/api/v1/staff/day", None)
+        .await
+        .json();
+    assert_eq!(
+        day["online_received"], total,
+        "received, to be refunded: {day}"
+    );
+    assert_eq!(day["to_refund"][0]["order_id"], id, "{day}");
+    assert!(day["to_refund"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("cancelled after it was paid"));
+
+    // PayMongo refuses: the page says why; nothing stands, so it may be asked again.
+    sim.books.lock().unwrap().refuse_refunds = Some("The account's balance is too low.".into());
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_GATEWAY, "{}", r.text());
+    assert!(r.text().contains("balance is too low"), "{}", r.text());
+    let kept = refund_row(&db, &payment);
+    assert_eq!((kept.state.as_str(), kept.attempt), ("failed", 1));
+    sim.books.lock().unwrap().refuse_refunds = None;
+
+    // PayMongo slower than the store waits: the refund is kept as asked, and the manager told.
+    sim.books.lock().unwrap().stall = Some(std::time::Duration::from_millis(1_500));
+    let slow = account
+        .clone()
+        .waiting(std::time::Duration::from_millis(300));
+    let r = staff_call(
+        &db,
+        &slow,
+        &mia,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_GATEWAY, "{}", r.text());
+    assert!(r.text().contains("PayMongo makes it once"), "{}", r.text());
+    let kept = refund_row(&db, &payment);
+    assert_eq!((kept.state.as_str(), kept.attempt), ("asking", 2));
+    // PayMongo made it meanwhile; asked again, it answers the same refund.
+    std::thread::sleep(std::time::Duration::from_millis(1_700));
+    sim.books.lock().unwrap().stall = None;
+    let page = staff_call(
+        &db,
+        &account,
+        &mia,
+        "GET",
+        &format!("/api/v1/staff/orders/{id}"),
+        None,
+    )
+    .await
+    .json();
+    assert_eq!(
+        page["payments"][0]["refundable"], true,
+        "asked, not known: {page}"
+    );
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["payments"][0]["refund"]["state"], "pending");
+    let books = sim.books.lock().unwrap();
+    assert_eq!(books.refunds.len(), 1, "one refund however often asked");
+    assert_eq!(books.refund_calls, 3);
+    assert_eq!(
+        books.refunds.values().next().unwrap()["attributes"]["amount"],
+        total
+    );
+    drop(books);
+    let kept = refund_row(&db, &payment);
+    assert_eq!((kept.state.as_str(), kept.attempt), ("pending", 2));
+    assert!(kept.gateway_id.starts_with("ref_"));
+}
+both!(a_cancelled_orders_payment_is_refunded_once_through_lost_answers);
+
+/// PayMongo's event may come before the refund call's answer is kept: the refund moves on, and
+/// the late answer does not move it back; an event of another shop's refund changes nothing.
+async fn a_refunds_event_before_its_answer_is_kept(backend: Backend) {
+    let db = support::database(backend);
+    let sim = simulator();
+    let account = account_at(&sim);
+    let (_, _, r) = order_online(&db, Some(&account)).await;
+    let short = r.json();
+    let id = short["order"]["id"].as_i64().unwrap();
+    let event = sim.pay(&session_id(&short["pay_url"]), "qrph", Some(2_000));
+    deliver(&db, &account, &event).await;
+    let payment = payments_of(&db, id)[0].id.clone();
+    let now = domain::calendar::unix_now();
+    {
+        let mut conn = db.pool.get().unwrap();
+        db::payments::put_refund(
+            &mut conn,
+            &db::payments::RefundRow {
+                payment_id: payment.clone(),
+                order_id: id,
+                amount: 2_000,
+                reason: "duplicate".into(),
+                notes: String::new(),
+                staff_id: None,
+                attempt: 1,
+                gateway_id: String::new(),
+                state: "asking".into(),
+                detail: String::new(),
+                asked_at: now,
+                updated_at: now,
+            },
+        )
+        .unwrap();
+    }
+    let refund = |rid: &str, pay: &str, status: &str| {
+        json!({"id": rid, "type": "refund",
+            "attributes": {"amount": 2_000, "currency": "PHP", "payment_id": pay, "status": status}})
+    };
+    let other = paymongo::signed(&paymongo::event(
+        "evt_other",
+        "payment.refund.updated",
+        &refund("ref_other", "pay_other", "succeeded"),
+    ));
+    assert_eq!(deliver(&db, &account, &other).await.json()["taken"], false);
+    let ours = paymongo::signed(&paymongo::event(
+        "evt_ours",
+        "payment.refund.updated",
+        &refund("ref_ours", &payment, "succeeded"),
+    ));
+    assert_eq!(deliver(&db, &account, &ours).await.json()["taken"], true);
+    let mut conn = db.pool.get().unwrap();
+    assert!(
+        !db::payments::answer_refund(&mut conn, &payment, 1, "ref_ours", "pending", "", now)
+            .unwrap()
+    );
+    drop(conn);
+    let kept = refund_row(&db, &payment);
+    assert_eq!(
+        (kept.state.as_str(), kept.gateway_id.as_str()),
+        ("succeeded", "ref_ours")
+    );
+    // An older event arriving last does not move it back.
+    let older = paymongo::signed(&paymongo::event(
+        "evt_older",
+        "payment.refund.updated",
+        &refund("ref_ours", &payment, "pending"),
+    ));
+    assert_eq!(deliver(&db, &account, &older).await.json()["taken"], false);
+    assert_eq!(refund_row(&db, &payment).state, "succeeded");
+}
+both!(a_refunds_event_before_its_answer_is_kept);

@@ -58,6 +58,9 @@ export const MAX_PRODUCTS = 50;
 /** The most of one product a cart (or a Go-to Case) holds. */
 export const MAX_QUANTITY = 999;
 
+/** The longest note PayMongo keeps with a refund. */
+export const MAX_REFUND_NOTES = 255;
+
 /** The most stops a run takes. */
 export const MAX_STOPS = 60;
 
@@ -78,6 +81,9 @@ export const PAY_UNREACHABLE = "We could not reach the payment service just now.
 
 /** The fulfillment id of pickup. */
 export const PICKUP = 2;
+
+/** PayMongo's reasons for a refund (the refund form's `reason`), each as the back office says it. */
+export const REFUND_REASONS = [{"label":"Paid twice","value":"duplicate"},{"label":"Fraudulent","value":"fraudulent"},{"label":"The shopper asked","value":"requested_by_customer"},{"label":"Another reason","value":"others"}];
 
 /** By the family a shopper chooses, the families a cart may not hold then: a cart holding one of them is emptied first, after the reset question (the rule of `resets`). */
 export const RESET_FAMILIES = {"bottle":["keg"],"can":["keg"],"keg":["bottle","can"]};
@@ -597,9 +603,19 @@ online: Array<MethodTotal>,
 online_received: number, 
 /**
  * Payments received online that day and not taken as their orders' (another amount, an
- * order cancelled or paid in cash by then): to refund, with why.
+ * order cancelled or paid in cash by then), or whose orders were cancelled since, and not
+ * refunded yet: to refund, with why.
  */
-to_refund: Array<ReasonLine>, };
+to_refund: Array<ReasonLine>, 
+/**
+ * The refunds managers asked for that day: each payment, its amount, how the refund
+ * stands, why and who asked.
+ */
+refunds: Array<ReasonLine>, 
+/**
+ * What those refunds return that PayMongo made or is making (centavos).
+ */
+refunded: number, };
 
 /**
  * A run of the day with its figures.
@@ -1207,6 +1223,40 @@ min_total: number,
  */
 pay_within_minutes: number, };
 
+/**
+ * An online payment of an order, as the staff see it.
+ */
+export type PaymentView = { 
+/**
+ * PayMongo's `pay_` id.
+ */
+id: string, 
+/**
+ * As the checkout names it (`GCash`).
+ */
+method: string, 
+/**
+ * Centavos.
+ */
+amount: number, 
+/**
+ * When the store learnt of it, Manila time (`YYYY-MM-DD HH:MM`).
+ */
+received_at: string, 
+/**
+ * Empty when it was taken as the order's payment; else why not (to refund).
+ */
+problem: string, 
+/**
+ * Whether a manager may refund it now: not the order's payment (or the order is cancelled),
+ * not refunded already, and the store has its PayMongo keys.
+ */
+refundable: boolean, 
+/**
+ * Its refund, once one was asked for.
+ */
+refund: RefundView | null, };
+
 export type PendingAnswer = { data: PendingRegistration, };
 
 /**
@@ -1462,6 +1512,35 @@ place: RefillPlace | null,
 already: boolean, cart: CartAnswer, };
 
 /**
+ * A refund asked for.
+ */
+export type RefundView = { 
+/**
+ * `asking`, `pending`, `succeeded` or `failed`.
+ */
+state: string, 
+/**
+ * The state as the back office says it.
+ */
+label: string, 
+/**
+ * Centavos.
+ */
+amount: number, 
+/**
+ * Why, as the back office says it.
+ */
+reason: string, notes: string, 
+/**
+ * Who asked for it.
+ */
+by: string, 
+/**
+ * When, Manila time.
+ */
+at: string, };
+
+/**
  * What a refusal of the cart or checkout carries (`data.error`, `data.products`).
  */
 export type RefusalData = { error: string, products: Array<DisabledProduct>, };
@@ -1663,7 +1742,11 @@ export type StaffOrderView = { order: OrderView,
 /**
  * The statuses it may go to now (none once completed or cancelled).
  */
-next: Array<StatusChoice>, notes: Array<NoteView>, };
+next: Array<StatusChoice>, notes: Array<NoteView>, 
+/**
+ * The payments PayMongo reported for it, oldest first.
+ */
+payments: Array<PaymentView>, };
 
 /**
  * The signed-in member of staff, as their pages show them.
@@ -1930,6 +2013,7 @@ export const calls = {
   staffOrder: { name: 'staffOrder', method: 'GET', key: '/api/v1/staff/orders/{orderId}', read: true } as Call<StaffOrderView>,
   staffOrderNote: { name: 'staffOrderNote', method: 'POST', key: '/api/v1/staff/orders/{orderId}/notes', read: false } as Call<StaffOrderView>,
   staffPassword: { name: 'staffPassword', method: 'POST', key: '/api/v1/staff/password', read: false } as Call<PasswordChosen>,
+  staffRefundPayment: { name: 'staffRefundPayment', method: 'POST', key: '/api/v1/staff/payments/{paymentId}/refund', read: false } as Call<StaffOrderView>,
   staffRuns: { name: 'staffRuns', method: 'GET', key: '/api/v1/staff/runs?day={day}', read: true } as Call<RunsPage>,
   staffRunCreate: { name: 'staffRunCreate', method: 'POST', key: '/api/v1/staff/runs', read: false } as Call<RunChanged>,
   staffRun: { name: 'staffRun', method: 'GET', key: '/api/v1/staff/runs/{runId}', read: true } as Call<RunView>,

@@ -93,6 +93,38 @@ pub struct Paid {
     pub paid_at: i64,
 }
 
+/// A refund as PayMongo answers it: its `ref_` id, the payment it returns, and its status
+/// (`pending`, `succeeded`, `failed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refund {
+    pub id: String,
+    pub payment_id: String,
+    /// Centavos.
+    pub amount: i64,
+    pub status: String,
+}
+
+/// Reads a refund resource (`{id, attributes: {payment_id, amount, status}}`), as the refund
+/// call's answer and the `payment.refund.updated` event carry it.
+pub fn read_refund(resource: &Value) -> Result<Refund, Failed> {
+    let text = |k: &str| {
+        resource
+            .pointer(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let unreadable = |what: &str| Failed::Unreadable(format!("a refund without its {what}"));
+    Ok(Refund {
+        id: text("/id").ok_or_else(|| unreadable("id"))?,
+        payment_id: text("/attributes/payment_id").ok_or_else(|| unreadable("payment"))?,
+        amount: resource
+            .pointer("/attributes/amount")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| unreadable("amount"))?,
+        status: text("/attributes/status").ok_or_else(|| unreadable("status"))?,
+    })
+}
+
 /// Reads a Checkout Session resource (`{id, attributes: {...}}`), as answers and webhook events
 /// carry it.
 pub fn read_session(resource: &Value) -> Result<Session, Failed> {
@@ -197,6 +229,30 @@ impl Gateway {
         read_session(answer.get("data").unwrap_or(&Value::Null))
     }
 
+    /// Refunds `amount` centavos of payment `payment_id` (`POST /refunds`), once per
+    /// `idempotency_key`: `reason` is one of PayMongo's ([`super::refund::REASONS`]).
+    pub fn refund(
+        &self,
+        payment_id: &str,
+        amount: i64,
+        reason: &str,
+        notes: &str,
+        idempotency_key: &str,
+    ) -> Result<Refund, Failed> {
+        let url = format!("{}/refunds", self.api_url);
+        let mut attributes = serde_json::json!({
+            "amount": amount,
+            "payment_id": segment(payment_id)?,
+            "reason": reason,
+        });
+        if !notes.is_empty() {
+            attributes["notes"] = notes.into();
+        }
+        let body = serde_json::json!({ "data": { "attributes": attributes } });
+        let answer = self.call("POST", &url, Some(&body), Some(idempotency_key))?;
+        read_refund(answer.get("data").unwrap_or(&Value::Null))
+    }
+
     fn call(
         &self,
         method: &str,
@@ -283,7 +339,7 @@ fn segment(id: &str) -> Result<&str, Failed> {
     {
         Ok(id)
     } else {
-        Err(Failed::Unreadable("not a session id".into()))
+        Err(Failed::Unreadable("not one of PayMongo's ids".into()))
     }
 }
 
@@ -335,6 +391,26 @@ mod tests {
         assert_eq!(s.payments[0].method, "gcash");
         assert_eq!(s.payments[0].amount, 250_000);
         assert!(read_session(&serde_json::json!({"attributes": {}})).is_err());
+    }
+
+    #[test]
+    fn a_refund_is_read_as_paymongo_sends_it() {
+        let resource = serde_json::json!({
+            "id": "ref_1", "type": "refund",
+            "attributes": { "amount": 250000, "currency": "PHP", "payment_id": "pay_1",
+                "reason": "requested_by_customer", "status": "pending" }
+        });
+        let r = read_refund(&resource).unwrap();
+        assert_eq!(
+            (
+                r.id.as_str(),
+                r.payment_id.as_str(),
+                r.amount,
+                r.status.as_str()
+            ),
+            ("ref_1", "pay_1", 250_000, "pending")
+        );
+        assert!(read_refund(&serde_json::json!({"id": "ref_1", "attributes": {}})).is_err());
     }
 
     #[test]

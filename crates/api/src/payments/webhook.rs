@@ -2,14 +2,15 @@
 //! an order was paid (never the browser's return). Its `Paymongo-Signature` is checked over the
 //! body as sent ([`super::signature`]); each event is taken once (its id kept: a replay or a
 //! retry changes nothing); a `checkout_session.payment.paid` event's payments are taken as their
-//! order's, or flagged for staff ([`super::online::take`]). Other events are acknowledged and
-//! ignored.
+//! order's, or flagged for staff ([`super::online::take`]); a `payment.refund.updated` event moves a
+//! refund a manager asked for to its new state ([`crate::staff::orders::refund`]). Other events
+//! are acknowledged and ignored.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::gateway::read_session;
+use super::gateway::{read_refund, read_session};
 use super::online::{take, Taken};
 use super::PayMongo;
 use framework::endpoint::{Args, Ctx, Endpoint, NoParams, Signed};
@@ -19,6 +20,9 @@ framework::register!(PayMongoEvents);
 
 /// The event PayMongo sends when a Checkout Session is paid.
 pub const PAID: &str = "checkout_session.payment.paid";
+
+/// The event PayMongo sends when a refund's status changes (`pending` to `succeeded` or `failed`).
+pub const REFUND_UPDATED: &str = "payment.refund.updated";
 
 /// An event as PayMongo sends it: `{"data": {"id": "evt_…", "attributes": {"type", "livemode",
 /// "data": the resource}}}`.
@@ -78,7 +82,7 @@ framework::declare!(
     /// `POST /api/v1/payments/paymongo/events`.
     pub struct PayMongoEvents = Post "/api/v1/payments/paymongo/events" as "payMongoEvents", Write, errors [400, 401, 404],
     (NoParams, NoParams, Signed<PayMongoEvent>) -> EventTaken,
-    "PayMongo's webhook: an event signed with the webhook's secret (Paymongo-Signature), taken once; a paid Checkout Session's payment places its order when it is the order's amount, and is flagged for a refund otherwise. 404 when the store takes no payments online; 401 for a signature that does not hold.",
+    "PayMongo's webhook: an event signed with the webhook's secret (Paymongo-Signature), taken once; a paid Checkout Session's payment places its order when it is the order's amount, and is flagged for a refund otherwise; a refund's new state is kept. 404 when the store takes no payments online; 401 for a signature that does not hold.",
     headers SignatureHeader);
 
 /// The largest event taken: a paid session carries every line of its order.
@@ -121,10 +125,18 @@ impl Endpoint for PayMongoEvents {
         let session = (event.attributes.kind == PAID)
             .then(|| read_session(&serde_json::Value::Object(event.attributes.data.clone())).ok())
             .flatten();
+        let refund = (event.attributes.kind == REFUND_UPDATED)
+            .then(|| read_refund(&serde_json::Value::Object(event.attributes.data.clone())).ok())
+            .flatten()
+            .filter(|r| ["pending", "succeeded", "failed"].contains(&r.status.as_str()));
         let config = ctx.config;
+        let mut moved = false;
         let taken = db::write_transaction(ctx.conn, |conn| {
             if !db::payments::take_event(conn, &event.id, &event.attributes.kind, now)? {
                 return Ok::<_, ApiError>(Vec::new());
+            }
+            if let Some(r) = &refund {
+                moved = db::payments::refund_moved(conn, &r.payment_id, &r.id, &r.status, now)?;
             }
             match &session {
                 Some(s) => take(conn, config, s, now),
@@ -135,9 +147,10 @@ impl Endpoint for PayMongoEvents {
             ctx.mailed = true;
         }
         Ok(EventTaken {
-            taken: taken
-                .iter()
-                .any(|t| matches!(t, Taken::Paid { .. } | Taken::Flagged { .. })),
+            taken: moved
+                || taken
+                    .iter()
+                    .any(|t| matches!(t, Taken::Paid { .. } | Taken::Flagged { .. })),
         })
     }
 }

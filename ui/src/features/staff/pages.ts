@@ -55,7 +55,7 @@ export const pages: FeaturePage[] = [
     order: 346,
     route: route('staff-order', '/staff/orders/{orderId}', () => import('./orders/Order').then((m) => m.Order), 'Order', 'One order.', [staffMeQuery.template, staffOrderQuery.template], {
       ...DISPATCHERS,
-      actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders/{orderId}?done=moved'), action(calls.staffOrderNote, '/staff/orders/{orderId}?done=noted')],
+      actions: [...SIGNED_IN.actions, action(calls.staffOrderStatus, '/staff/orders/{orderId}?done=moved'), action(calls.staffOrderNote, '/staff/orders/{orderId}?done=noted'), action(calls.staffRefundPayment, '/staff/orders/{orderId}?done=refunded')],
     }),
   },
   {

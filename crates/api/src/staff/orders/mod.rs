@@ -1,9 +1,10 @@
 //! The orders as the staff work them: the board (`board`), one order with its next steps and the
-//! staff's notes (`order`), and moving orders along their steps, one or many at once (`status`),
+//! staff's notes and payments (`order`), a manager's refund of an online payment (`refund`), and moving orders along their steps, one or many at once (`status`),
 //! which the command line's `store orders set-status` shares.
 
 pub mod board;
 pub mod order;
+pub mod refund;
 pub mod status;
 
 use domain::ordering::Status;

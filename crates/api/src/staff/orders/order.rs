@@ -34,10 +34,96 @@ pub struct StaffOrderView {
     /// The statuses it may go to now (none once completed or cancelled).
     pub next: Vec<StatusChoice>,
     pub notes: Vec<NoteView>,
+    /// The payments PayMongo reported for it, oldest first.
+    pub payments: Vec<PaymentView>,
+}
+
+/// An online payment of an order, as the staff see it.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct PaymentView {
+    /// PayMongo's `pay_` id.
+    pub id: String,
+    /// As the checkout names it (`GCash`).
+    pub method: String,
+    /// Centavos.
+    pub amount: i64,
+    /// When the store learnt of it, Manila time (`YYYY-MM-DD HH:MM`).
+    pub received_at: String,
+    /// Empty when it was taken as the order's payment; else why not (to refund).
+    pub problem: String,
+    /// Whether a manager may refund it now: not the order's payment (or the order is cancelled),
+    /// not refunded already, and the store has its PayMongo keys.
+    pub refundable: bool,
+    /// Its refund, once one was asked for.
+    pub refund: Option<RefundView>,
+}
+
+/// A refund asked for.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema, TS)]
+pub struct RefundView {
+    /// `asking`, `pending`, `succeeded` or `failed`.
+    pub state: String,
+    /// The state as the back office says it.
+    pub label: String,
+    /// Centavos.
+    pub amount: i64,
+    /// Why, as the back office says it.
+    pub reason: String,
+    pub notes: String,
+    /// Who asked for it.
+    pub by: String,
+    /// When, Manila time.
+    pub at: String,
+}
+
+/// The order's payments as the staff see them (`status`: the order's).
+fn payments(ctx: &mut Ctx, id: i64, status: &str) -> Result<Vec<PaymentView>, ApiError> {
+    use super::refund::{stands, state_label, RefundReason};
+    let list = db::payments::of_order(ctx.conn, id)?;
+    if list.is_empty() {
+        return Ok(Vec::new());
+    }
+    let refunds = db::payments::refunds_of_order(ctx.conn, id)?;
+    let online = ctx
+        .config
+        .settings
+        .get::<crate::payments::PayMongo>()
+        .is_some();
+    let cancelled = status == Status::Cancelled.as_str();
+    Ok(list
+        .into_iter()
+        .map(|p| {
+            let refund = refunds
+                .iter()
+                .find(|(r, _)| r.payment_id == p.id)
+                .map(|(r, by)| RefundView {
+                    state: r.state.clone(),
+                    label: state_label(&r.state, &r.detail),
+                    amount: r.amount,
+                    reason: RefundReason::parse(&r.reason)
+                        .map_or(r.reason.clone(), |x| x.label().into()),
+                    notes: r.notes.clone(),
+                    by: by
+                        .clone()
+                        .unwrap_or_else(|| "a former member of staff".into()),
+                    at: domain::calendar::manila_minute(r.asked_at),
+                });
+            let owed = !p.problem.is_empty() || cancelled;
+            PaymentView {
+                refundable: online && owed && !refund.as_ref().is_some_and(|r| stands(&r.state)),
+                method: crate::payments::methods::label(&p.method).into(),
+                received_at: domain::calendar::manila_minute(p.received_at),
+                amount: p.amount,
+                problem: p.problem,
+                id: p.id,
+                refund,
+            }
+        })
+        .collect())
 }
 
 /// The order `id` as the staff see it.
-fn view(ctx: &mut Ctx, id: i64) -> Result<StaffOrderView, ApiError> {
+pub(crate) fn view(ctx: &mut Ctx, id: i64) -> Result<StaffOrderView, ApiError> {
     let full = db::orders::full(ctx.conn, id)?
         .ok_or_else(|| ApiError::NotFound("No such order.".into()))?;
     let pickup = full.order.fulfillment_type_id != domain::DEFAULT_FULFILLMENT.get();
@@ -63,10 +149,12 @@ fn view(ctx: &mut Ctx, id: i64) -> Result<StaffOrderView, ApiError> {
             body: n.body,
         })
         .collect();
+    let payments = payments(ctx, id, &full.order.status)?;
     Ok(StaffOrderView {
         order: full.into(),
         next,
         notes,
+        payments,
     })
 }
 

@@ -208,8 +208,14 @@ pub struct DayReport {
     /// Their sum (centavos).
     pub online_received: i64,
     /// Payments received online that day and not taken as their orders' (another amount, an
-    /// order cancelled or paid in cash by then): to refund, with why.
+    /// order cancelled or paid in cash by then), or whose orders were cancelled since, and not
+    /// refunded yet: to refund, with why.
     pub to_refund: Vec<ReasonLine>,
+    /// The refunds managers asked for that day: each payment, its amount, how the refund
+    /// stands, why and who asked.
+    pub refunds: Vec<ReasonLine>,
+    /// What those refunds return that PayMongo made or is making (centavos).
+    pub refunded: i64,
 }
 
 /// The online payments of a day by one method.
@@ -223,20 +229,39 @@ pub struct MethodTotal {
 }
 
 /// The online payments received from `start` for a day: taken ones by method, their sum, and
-/// the others to refund.
+/// the others still to refund.
 fn online_payments(
     conn: &mut db::AnyConnection,
     start: i64,
 ) -> Result<(Vec<MethodTotal>, i64, Vec<ReasonLine>), ApiError> {
+    use crate::staff::orders::refund::{stands, state_label};
     let received = db::payments::received_between(conn, start, start + 86_400)?;
+    let ids: Vec<String> = received.iter().map(|p| p.id.clone()).collect();
+    let refunds = db::payments::refunds_of(conn, &ids)?;
     let (mut by_method, mut to_refund): (Vec<MethodTotal>, Vec<ReasonLine>) = (vec![], vec![]);
     for p in &received {
-        if !p.problem.is_empty() {
+        let refund = refunds.iter().find(|r| r.payment_id == p.id);
+        let cancelled = p.problem.is_empty()
+            && db::staff::status_of(conn, p.order_id)?.as_deref()
+                == Some(domain::ordering::Status::Cancelled.as_str());
+        if (!p.problem.is_empty() || cancelled) && !refund.is_some_and(|r| stands(&r.state)) {
+            let why = if cancelled {
+                "The order was cancelled after it was paid: refund it."
+            } else {
+                p.problem.as_str()
+            };
+            let asked = refund.map_or(String::new(), |r| {
+                format!(" {}.", state_label(&r.state, &r.detail))
+            });
             to_refund.push(ReasonLine {
                 order_id: p.order_id,
                 number: crate::orders::number(p.order_id),
-                reason: format!("{} ({}): {}", p.id, p.method, p.problem),
+                reason: format!("{} ({}): {why}{asked}", p.id, p.method),
             });
+        }
+        // A payment taken as its order's counts with the day's, also when the order was
+        // cancelled since (its refund is the refunds' line); one never taken does not.
+        if !p.problem.is_empty() {
             continue;
         }
         let method = crate::payments::methods::label(&p.method).to_string();
@@ -255,6 +280,40 @@ fn online_payments(
     by_method.sort_by(|a, b| a.method.cmp(&b.method));
     let sum = by_method.iter().map(|m| m.amount).sum();
     Ok((by_method, sum, to_refund))
+}
+
+/// The refunds asked for from `start` for a day, each with how it stands, and what those PayMongo
+/// made or is making return (centavos).
+fn refunds_of_day(
+    conn: &mut db::AnyConnection,
+    start: i64,
+) -> Result<(Vec<ReasonLine>, i64), ApiError> {
+    use crate::staff::orders::refund::{stands, state_label, RefundReason};
+    let asked = db::payments::refunds_between(conn, start, start + 86_400)?;
+    let names = db::team::list(conn)?;
+    let mut lines = Vec::new();
+    let mut refunded = 0;
+    for r in &asked {
+        if stands(&r.state) {
+            refunded += r.amount;
+        }
+        let by = names
+            .iter()
+            .find(|m| Some(m.id) == r.staff_id)
+            .map_or("a former member of staff", |m| m.name.as_str());
+        let why = RefundReason::parse(&r.reason).map_or(r.reason.clone(), |x| x.label().into());
+        lines.push(ReasonLine {
+            order_id: r.order_id,
+            number: crate::orders::number(r.order_id),
+            reason: format!(
+                "{} {}: {} ({why}; asked by {by}).",
+                r.payment_id,
+                domain::money::format_php(r.amount),
+                state_label(&r.state, &r.detail)
+            ),
+        });
+    }
+    Ok((lines, refunded))
 }
 
 /// The line of `run`'s rider among `riders`, added when it is their first run.
@@ -358,6 +417,7 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
         .sum();
     let cancelled = cancelled_of(ctx.conn, &placed)?;
     let (online, online_received, to_refund) = online_payments(ctx.conn, start)?;
+    let (refunds, refunded) = refunds_of_day(ctx.conn, start)?;
     let runs = db::runs::of_day(ctx.conn, day, None)?;
     let (mut day_runs, mut all, mut delivered_containers) = (Vec::new(), Vec::new(), Vec::new());
     let (mut failed, mut flagged) = (Vec::new(), Vec::new());
@@ -420,6 +480,8 @@ pub fn report(ctx: &mut Ctx, day: &str) -> Result<DayReport, ApiError> {
         online,
         online_received,
         to_refund,
+        refunds,
+        refunded,
     })
 }
 

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { calls, type StaffOrderView, type StatusChoice } from '../../../api/contract.gen';
+import { calls, MAX_REFUND_NOTES, REFUND_REASONS, type PaymentView, type StaffOrderView, type StatusChoice } from '../../../api/contract.gen';
 import { QueryState } from '../../../components/QueryState';
 import { DoneMessage, Field, FormCall, FormMessage, useAccountForm, useDone } from '../../../components/form';
 import { formatPhp } from '../../../lib/money';
 import { usePage } from '../../../page';
-import { staffOrderQuery } from '../queries';
+import { staffMeQuery, staffOrderQuery } from '../queries';
+import { FieldErrors, StaffForm } from '../StaffForm';
 import { StaffPage } from '../StaffPage';
 
 /** A button that moves the order to `next` (a cancellation asks why). */
@@ -68,6 +69,58 @@ function Details({ view }: { view: StaffOrderView }) {
   );
 }
 
+/** A manager's Refund of one online payment: why (PayMongo's reasons) and a note PayMongo keeps. */
+function Refund({ p, here }: { p: PaymentView; here: string }) {
+  const id = `refund-${p.id}`;
+  return (
+    <StaffForm id={id} call={calls.staffRefundPayment} action={here} className="refund" fields={['reason', 'notes']} confirm={`Refund ${formatPhp(p.amount)} of payment ${p.id} through PayMongo?`}>
+      {(state) => (
+        <>
+          <input type="hidden" name="paymentId" value={p.id} />
+          <div className="field">
+            <label htmlFor={`${id}-reason`}>Why</label>
+            <select id={`${id}-reason`} name="reason" defaultValue={state.values.reason ?? ''} aria-invalid={state.errors.reason ? true : undefined} aria-describedby={state.errors.reason ? `${id}-reason-error` : undefined}>
+              <option value="">Choose why</option>
+              {REFUND_REASONS.map((r) => (
+                <option key={r.value} value={r.value}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+            <FieldErrors state={state} name="reason" id={`${id}-reason-error`} />
+          </div>
+          <Field id={`${id}-notes`} name="notes" label={`Note for PayMongo (optional, up to ${MAX_REFUND_NOTES} characters)`} state={state} autoComplete="off" />
+          <button type="submit" disabled={state.busy}>
+            {p.refund ? 'Ask Again' : 'Refund'}
+            <span className="visually-hidden">{` ${formatPhp(p.amount)} of ${p.id}`}</span>
+          </button>
+        </>
+      )}
+    </StaffForm>
+  );
+}
+
+/** The order's online payments: each one's amount and method, why it is not the order's when it is not, its refund, and Refund for a manager when it is owed back. */
+function Payments({ view, here, manager }: { view: StaffOrderView; here: string; manager: boolean }) {
+  if (view.payments.length === 0) return null;
+  return (
+    <section aria-labelledby="payments-title">
+      <h2 id="payments-title">Payments online</h2>
+      <ul className="payments">
+        {view.payments.map((p) => (
+          <li key={p.id}>
+            <p>{`${formatPhp(p.amount)} by ${p.method}, ${p.received_at} (${p.id})`}</p>
+            {p.problem && <p>{p.problem}</p>}
+            {p.refund && <p>{`${p.refund.label}: ${formatPhp(p.refund.amount)}, ${p.refund.reason}${p.refund.notes ? ` (${p.refund.notes})` : ''}; asked by ${p.refund.by}, ${p.refund.at}`}</p>}
+            {p.refundable && manager && <Refund p={p} here={here} />}
+            {p.refundable && !manager && <p className="hint">A manager refunds it.</p>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function Notes({ view, here }: { view: StaffOrderView; here: string }) {
   const [state, submit] = useAccountForm();
   return (
@@ -100,7 +153,8 @@ export function Order() {
   const { vars } = usePage();
   const here = `/staff/orders/${vars.orderId ?? ''}`;
   const view = useQuery(staffOrderQuery.options(vars));
-  const done = useDone({ moved: 'The order was moved.', noted: 'The note was added.' });
+  const me = useQuery(staffMeQuery.options());
+  const done = useDone({ moved: 'The order was moved.', noted: 'The note was added.', refunded: 'The refund was asked of PayMongo.' });
   return (
     <StaffPage current="/staff/orders" action={here} id="staff-order" title={view.data ? `Order ${view.data.order.number}` : 'Order'}>
       <DoneMessage text={done} />
@@ -116,6 +170,7 @@ export function Order() {
                 ))}
               </section>
             )}
+            <Payments view={v} here={here} manager={me.data?.member.role === 'manager'} />
             <Notes view={v} here={here} />
           </>
         )}

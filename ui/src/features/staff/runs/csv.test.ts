@@ -48,6 +48,8 @@ test('the day report names each run, cancellation, failure, difference and onlin
     online: [{ method: 'GCash', payments: 2, amount: 315600 }],
     online_received: 315600,
     to_refund: [{ order_id: 5, number: 'TB-000005', reason: 'pay_1 (gcash): Paid while the order was cancelled: not taken as its payment; refund it.' }],
+    refunds: [{ order_id: 4, number: 'TB-000004', reason: 'pay_0 P20.00: Refunded (Paid twice; asked by Mia).' }],
+    refunded: 2000,
   };
   const lines = dayCsv(report).trimEnd().split('\r\n');
   assert.equal(lines[0], 'Section,Name,Value,Detail');
@@ -62,4 +64,6 @@ test('the day report names each run, cancellation, failure, difference and onlin
   assert.ok(lines.includes('Online,Received,"P3,156.00",'), lines.join('\n'));
   assert.ok(lines.includes('Online,GCash,"P3,156.00",2 payment(s)'), lines.join('\n'));
   assert.ok(lines.includes('To refund,TB-000005,,pay_1 (gcash): Paid while the order was cancelled: not taken as its payment; refund it.'), lines.join('\n'));
+  assert.ok(lines.includes('Online,Refunded,P20.00,'), lines.join('\n'));
+  assert.ok(lines.includes('Refund,TB-000004,,pay_0 P20.00: Refunded (Paid twice; asked by Mia).'), lines.join('\n'));
 });

@@ -28,6 +28,7 @@ export function dayCsv(d: DayReport): string {
     ['Cash', 'Handed in', formatPhp(d.cash_handed_in), ''],
     ['Online', 'Received', formatPhp(d.online_received), ''],
     ...d.online.map((m) => ['Online', m.method, formatPhp(m.amount), `${m.payments} payment(s)`]),
+    ['Online', 'Refunded', formatPhp(d.refunded), ''],
     ['Empties', 'Expected back', t.empties_expected, ''],
     ['Empties', 'Returned', t.empties_returned, ''],
     ...d.containers_out.map((c) => ['Containers out', c.name, c.cases, '']),
@@ -38,6 +39,7 @@ export function dayCsv(d: DayReport): string {
     ...d.failed.map((c) => ['Failed', c.number, '', c.reason]),
     ...d.flagged.map((c) => ['Difference', c.number, '', c.reason]),
     ...d.to_refund.map((c) => ['To refund', c.number, '', c.reason]),
+    ...d.refunds.map((c) => ['Refund', c.number, '', c.reason]),
   ];
   return csvRows(rows);
 }

@@ -1,0 +1,379 @@
+//! `POST /api/v1/staff/payments/{paymentId}/refund`: a manager refunds an online payment through
+//! PayMongo's refund call, whole and once: a payment not taken as its order's (another amount, an
+//! order cancelled or paid in cash by then), or the payment of an order cancelled since. The call
+//! keeps the refund as being asked for and writes it to the audit log in one transaction; then,
+//! holding no connection, PayMongo is asked ([`ask`]) with the refund's idempotency key, and its
+//! answer kept: `pending` or `succeeded`, or `failed` with PayMongo's words. A refund whose answer
+//! was lost is asked again under the same key (PayMongo makes it once); one PayMongo refused,
+//! under the next. PayMongo's `payment.refund.updated` event moves it on
+//! ([`crate::payments::webhook`]).
+
+use domain::ordering::Status;
+use domain::staff::Role;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::super::{entry, signed_in_as};
+use super::order::{view, StaffOrderView};
+use crate::payments::gateway::Failed;
+use crate::payments::PayMongo;
+use framework::endpoint::{Args, Ctx, Endpoint, Json, NoParams};
+use framework::error::ApiError;
+use framework::{ApiState, Caller};
+
+framework::register!(StaffRefundPayment);
+
+/// PayMongo's reasons for a refund, as its refund call takes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefundReason {
+    /// The shopper paid twice.
+    Duplicate,
+    Fraudulent,
+    /// The shopper asked for it (or the order was cancelled).
+    RequestedByCustomer,
+    Others,
+}
+
+impl RefundReason {
+    pub const ALL: [RefundReason; 4] = [
+        Self::Duplicate,
+        Self::Fraudulent,
+        Self::RequestedByCustomer,
+        Self::Others,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Duplicate => "duplicate",
+            Self::Fraudulent => "fraudulent",
+            Self::RequestedByCustomer => "requested_by_customer",
+            Self::Others => "others",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// As the back office says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Duplicate => "Paid twice",
+            Self::Fraudulent => "Fraudulent",
+            Self::RequestedByCustomer => "The shopper asked",
+            Self::Others => "Another reason",
+        }
+    }
+}
+
+framework::export_const!(
+    /// PayMongo's reasons for a refund (the refund form's `reason`), each as the back office
+    /// says it.
+    REFUND_REASONS = RefundReason::ALL.map(|r| serde_json::json!({"value": r.as_str(), "label": r.label()}))
+);
+
+/// The longest note PayMongo keeps with a refund.
+pub const MAX_REFUND_NOTES: usize = 255;
+
+framework::export_const!(
+    /// The longest note PayMongo keeps with a refund.
+    MAX_REFUND_NOTES = MAX_REFUND_NOTES
+);
+
+/// The refund states the back office names.
+pub fn state_label(state: &str, detail: &str) -> String {
+    match state {
+        "asking" => "Asked for; PayMongo's answer is not known yet: ask again".into(),
+        "pending" => "Refund pending at PayMongo".into(),
+        "succeeded" => "Refunded".into(),
+        _ if detail.is_empty() => "Refund failed".into(),
+        _ => format!("Refund failed: {detail}"),
+    }
+}
+
+/// Whether a refund in `state` stands (made, or being made): not asked again.
+pub fn stands(state: &str) -> bool {
+    matches!(state, "pending" | "succeeded")
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct PaymentPath {
+    /// PayMongo's `pay_` id of the payment.
+    #[serde(rename = "paymentId")]
+    #[param(rename = "paymentId", pattern = "^[A-Za-z0-9_]{1,100}$")]
+    pub payment_id: String,
+}
+
+fn reasons() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(RefundReason::ALL.map(RefundReason::as_str)))
+        .description(Some("Why: one of PayMongo's reasons."))
+}
+
+fn notes() -> utoipa::openapi::schema::ObjectBuilder {
+    framework::rules::line(MAX_REFUND_NOTES).description(Some("A note PayMongo keeps with it."))
+}
+
+/// A refund as the manager asks for it.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct RefundForm {
+    #[serde(default)]
+    #[schema(required = true, schema_with = reasons)]
+    pub reason: String,
+    #[serde(default)]
+    #[schema(schema_with = notes)]
+    pub notes: String,
+}
+
+framework::declare!(
+    /// `POST /api/v1/staff/payments/{paymentId}/refund`: refunds an online payment whole through
+    /// PayMongo (managers); answers its order.
+    pub struct StaffRefundPayment = Post "/api/v1/staff/payments/{paymentId}/refund" as "staffRefundPayment", Write, errors [401, 404, 409, 422, 502],
+    (PaymentPath, NoParams, Json<RefundForm, true>) -> StaffOrderView,
+    "Refunds an online payment whole through PayMongo's refund call (managers): one not taken as its order's payment, or the payment of an order cancelled since. Made once: asked again after a lost answer, PayMongo makes it once. 409 for a payment that is its order's (cancel the order first) or refunded already; 502 when PayMongo could not be reached or refused it (its words).");
+
+fn invalid(field: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::Invalid {
+        field,
+        message: message.into(),
+    }
+}
+
+impl Endpoint for StaffRefundPayment {
+    const CREDENTIAL: Option<(&'static str, &'static str)> = crate::staff::CREDENTIAL;
+    const THEN: Option<framework::endpoint::Then<Self>> =
+        Some(|state, caller, view| Box::pin(ask(state, caller, view)));
+
+    fn call(ctx: &mut Ctx, (p, _, Json(f), _): Args<Self>) -> Result<StaffOrderView, ApiError> {
+        let signed = signed_in_as(ctx, &[Role::Manager])?;
+        let reason = RefundReason::parse(f.reason.trim())
+            .ok_or_else(|| invalid("reason", "Choose why the payment is refunded."))?;
+        let notes = f.notes.trim();
+        if notes.chars().count() > MAX_REFUND_NOTES || notes.chars().any(char::is_control) {
+            return Err(invalid(
+                "notes",
+                format!("Keep the note to {MAX_REFUND_NOTES} characters, on one line."),
+            ));
+        }
+        if ctx.config.settings.get::<PayMongo>().is_none() {
+            return Err(ApiError::Conflict(
+                "Refunds are made through PayMongo, and this store has no PayMongo keys now: \
+                 refund it from PayMongo's dashboard."
+                    .into(),
+            ));
+        }
+        let member = signed.member;
+        let now = domain::calendar::unix_now();
+        let order_id = db::write_transaction(ctx.conn, |conn| {
+            let payment = db::payments::payment(conn, &p.payment_id)?
+                .ok_or_else(|| ApiError::NotFound("No such payment.".into()))?;
+            db::payments::hold_order(conn, payment.order_id)?;
+            let status = db::staff::status_of(conn, payment.order_id)?.unwrap_or_default();
+            let number = crate::orders::number(payment.order_id);
+            if payment.problem.is_empty() && status != Status::Cancelled.as_str() {
+                return Err(ApiError::Conflict(format!(
+                    "Payment {} is order {number}'s payment: cancel the order first to refund it.",
+                    payment.id
+                )));
+            }
+            let before = db::payments::refund_of(conn, &payment.id)?;
+            if let Some(r) = before.as_ref().filter(|r| stands(&r.state)) {
+                return Err(ApiError::Conflict(format!(
+                    "Payment {} is refunded already: {}.",
+                    payment.id,
+                    state_label(&r.state, &r.detail).to_lowercase()
+                )));
+            }
+            // A refund PayMongo refused is asked under the next key; one whose answer was lost,
+            // under the same (PayMongo makes it once).
+            let attempt = match &before {
+                Some(r) if r.state == "failed" => r.attempt + 1,
+                Some(r) => r.attempt,
+                None => 1,
+            };
+            db::payments::put_refund(
+                conn,
+                &db::payments::RefundRow {
+                    payment_id: payment.id.clone(),
+                    order_id: payment.order_id,
+                    amount: payment.amount,
+                    reason: reason.as_str().into(),
+                    notes: notes.into(),
+                    staff_id: Some(member.id),
+                    attempt,
+                    gateway_id: before.map(|r| r.gateway_id).unwrap_or_default(),
+                    state: "asking".into(),
+                    detail: String::new(),
+                    asked_at: now,
+                    updated_at: now,
+                },
+            )?;
+            entry(
+                conn,
+                Some(&member),
+                "payment.refund",
+                &format!("order {}", payment.order_id),
+                None,
+                Some(serde_json::json!({
+                    "payment": payment.id,
+                    "amount": domain::money::format_php(payment.amount),
+                    "method": payment.method,
+                    "reason": reason.as_str(),
+                    "notes": notes,
+                    "attempt": attempt,
+                })),
+            )?;
+            Ok::<_, ApiError>(payment.order_id)
+        })?;
+        view(ctx, order_id)
+    }
+}
+
+/// What the manager is told when PayMongo could not be reached.
+pub const REFUND_UNREACHABLE: &str = "We could not reach PayMongo, so the refund is not \
+     confirmed. Ask again in a moment: PayMongo makes it once.";
+
+/// The refund call's last step: every refund of the order still being asked for is sent to
+/// PayMongo (on a blocking thread, holding no connection, with its idempotency key) and its
+/// answer kept. PayMongo out of reach or refusing is a 502 with what it said; the refund stays
+/// kept either way.
+pub async fn ask(
+    state: &ApiState,
+    caller: Caller,
+    view_now: StaffOrderView,
+) -> Result<StaffOrderView, ApiError> {
+    let Some(paymongo) = state.config.settings.get::<PayMongo>().cloned() else {
+        return Ok(view_now);
+    };
+    let order_id = view_now.order.id;
+    let asking: Vec<db::payments::RefundRow> = state
+        .run(caller.clone(), move |ctx| {
+            Ok(db::payments::refunds_of_order(ctx.conn, order_id)?
+                .into_iter()
+                .map(|(r, _)| r)
+                .filter(|r| r.state == "asking")
+                .collect())
+        })
+        .await?;
+    let mut failed: Option<String> = None;
+    for refund in asking {
+        let gateway = paymongo.gateway();
+        let key = idempotency_key(&refund);
+        let sent = refund.clone();
+        let answer = actix_web::web::block(move || {
+            gateway.refund(
+                &sent.payment_id,
+                sent.amount,
+                &sent.reason,
+                &sent.notes,
+                &key,
+            )
+        })
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let Some((gateway_id, kept_state, detail)) = kept(&refund, answer) else {
+            failed = Some(REFUND_UNREACHABLE.into());
+            continue;
+        };
+        if kept_state == "failed" {
+            failed = Some(format!(
+                "PayMongo did not refund payment {}: {detail}",
+                refund.payment_id
+            ));
+        }
+        let (payment_id, attempt) = (refund.payment_id.clone(), refund.attempt);
+        state
+            .run(caller.clone(), move |ctx| {
+                let now = domain::calendar::unix_now();
+                db::payments::answer_refund(
+                    ctx.conn,
+                    &payment_id,
+                    attempt,
+                    &gateway_id,
+                    &kept_state,
+                    &detail,
+                    now,
+                )?;
+                Ok(())
+            })
+            .await?;
+    }
+    if let Some(message) = failed {
+        return Err(ApiError::Upstream(message));
+    }
+    state.run(caller, move |ctx| view(ctx, order_id)).await
+}
+
+/// What to keep of PayMongo's answer to `refund`: its id, state and why (a failure's); none when
+/// the answer is not known (PayMongo out of reach, or an answer about another payment), and the
+/// refund stays asked for.
+fn kept(
+    refund: &db::payments::RefundRow,
+    answer: Result<crate::payments::gateway::Refund, Failed>,
+) -> Option<(String, String, String)> {
+    match answer {
+        Ok(r) if r.payment_id == refund.payment_id => {
+            let state = if ["pending", "succeeded", "failed"].contains(&r.status.as_str()) {
+                r.status
+            } else {
+                "pending".into()
+            };
+            let detail = if state == "failed" {
+                "PayMongo could not make it".to_string()
+            } else {
+                String::new()
+            };
+            Some((r.id, state, detail))
+        }
+        Ok(r) => {
+            log::error!(
+                "refund of {}: PayMongo answered a refund of {}",
+                refund.payment_id,
+                r.payment_id
+            );
+            None
+        }
+        Err(Failed::Refused { detail, .. }) => {
+            Some((refund.gateway_id.clone(), "failed".into(), detail))
+        }
+        Err(other) => {
+            log::warn!("refund of {}: {other}", refund.payment_id);
+            None
+        }
+    }
+}
+
+/// The key a refund is asked under: its payment's and its attempt's (a refund PayMongo refused
+/// is asked again under the next).
+pub fn idempotency_key(refund: &db::payments::RefundRow) -> String {
+    format!("tala-refund-{}-{}", refund.payment_id, refund.attempt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_are_paymongos() {
+        for r in RefundReason::ALL {
+            assert_eq!(RefundReason::parse(r.as_str()), Some(r));
+            let json = serde_json::to_value(r).unwrap();
+            assert_eq!(json, r.as_str(), "as the contract spells it");
+        }
+        assert_eq!(RefundReason::parse("requested_by_customer "), None);
+        assert_eq!(RefundReason::parse(""), None);
+    }
+
+    #[test]
+    fn a_refund_stands_once_made_or_pending() {
+        assert!(stands("pending") && stands("succeeded"));
+        assert!(!stands("asking") && !stands("failed"));
+        assert_eq!(
+            state_label("failed", "no balance"),
+            "Refund failed: no balance"
+        );
+    }
+}
