@@ -10,7 +10,8 @@ ask for a session again and send the request once more.
 Should the member not survive the fuzzer (a changed password, a deleted account, a lockout),
 logging in fails and a fresh member (a new email) is registered and used from then on;
 $FUZZ_DATA/member.json is rewritten to name them. Password changes and deletions are sent as a
-spare member instead, replaced after each success (see `Spare`).
+spare member instead, replaced after each success; the data download and profile changes too,
+replaced after a lockout, the profile's hourly limit or an ended session (see `Spare`).
 
 Staff take part too (`/api/v1/staff/...`): their session rides only in the `staff_session`
 cookie. scripts/contract_setup.py signed in the manager and the dispatcher contract-test.sh added
@@ -103,7 +104,10 @@ setup.register_member(SPARE.email, SPARE.password)
 # ones in ten minutes lock the member out of every call that asks it: the spare takes it as well,
 # replaced only after a lockout or an ended session (a download changes nothing).
 MY_DATA = "POST /api/v1/user/my-data"
-SPARE_CALLS = ["POST /api/v1/user/change-password", "DELETE /api/v1/user", MY_DATA]
+# A member changes their profile at most 10 times an hour (then 429): the spare takes those changes
+# too, replaced after the limit or an ended session, so most of them are tried on their merits.
+PROFILE = "PUT /api/v1/user"
+SPARE_CALLS = ["POST /api/v1/user/change-password", "DELETE /api/v1/user", MY_DATA, PROFILE]
 
 
 def _bearer(case, token):
@@ -646,7 +650,7 @@ def _serve_real_values(case, label):
 @schemathesis.hook
 def after_call(context, case, response):
     label = f"{case.method.upper()} {case.operation.path}"
-    if label in SPARE_CALLS and response.status_code in ((401, 429) if label == MY_DATA else (200, 401, 429)):
+    if label in SPARE_CALLS and response.status_code in ((401, 429) if label in (MY_DATA, PROFILE) else (200, 401, 429)):
         SPARE.retire()
     if case.operation.path.startswith("/api/v1/staff/"):
         _after_staff_call(case, label, response.status_code, response)

@@ -249,7 +249,8 @@ pub fn refunds_of_order(
         .load(conn)
 }
 
-/// Keeps a refund being asked for: a new one, or one asked before again (`row` replaces it).
+/// Keeps a refund being asked for: a new one, or one asked before again under `row`'s attempt
+/// (who asks, why, PayMongo's id and state as `row` says; when it was first asked stays).
 pub fn put_refund(conn: &mut AnyConnection, row: &RefundRow) -> QueryResult<()> {
     let q = diesel::insert_into(refunds::table)
         .values(row)
@@ -260,9 +261,9 @@ pub fn put_refund(conn: &mut AnyConnection, row: &RefundRow) -> QueryResult<()> 
             refunds::notes.eq(&row.notes),
             refunds::staff_id.eq(row.staff_id),
             refunds::attempt.eq(row.attempt),
+            refunds::gateway_id.eq(&row.gateway_id),
             refunds::state.eq(&row.state),
             refunds::detail.eq(&row.detail),
-            refunds::asked_at.eq(row.asked_at),
             refunds::updated_at.eq(row.updated_at),
         ));
     match conn {
@@ -270,6 +271,43 @@ pub fn put_refund(conn: &mut AnyConnection, row: &RefundRow) -> QueryResult<()> 
         AnyConnection::Sqlite(c) => q.execute(c)?,
     };
     Ok(())
+}
+
+/// The order of the payment `payment_id`'s refund, if one was asked for.
+pub fn refund_order(conn: &mut AnyConnection, payment_id: &str) -> QueryResult<Option<i64>> {
+    refunds::table
+        .find(payment_id)
+        .select(refunds::order_id)
+        .first(conn)
+        .optional()
+}
+
+/// The payments owed back, whatever day they came: those never taken as their order's, and
+/// those of orders cancelled since; with their refunds, if asked for.
+pub fn owed_back(conn: &mut AnyConnection) -> QueryResult<Vec<(PaymentRow, Option<RefundRow>)>> {
+    payments::table
+        .inner_join(orders::table)
+        .left_join(refunds::table.on(refunds::payment_id.eq(payments::id)))
+        .filter(payments::problem.ne("").or(orders::status.eq("cancelled")))
+        .order((payments::received_at, payments::id))
+        .select((PaymentRow::as_select(), Option::<RefundRow>::as_select()))
+        .load(conn)
+}
+
+/// Refunds asked for and not yet known done (`asking`, or `pending` at PayMongo), last moved
+/// before `before` (Unix seconds), at most `limit`, oldest first: the ones to read back.
+pub fn refunds_to_read_back(
+    conn: &mut AnyConnection,
+    before: i64,
+    limit: i64,
+) -> QueryResult<Vec<RefundRow>> {
+    refunds::table
+        .filter(refunds::state.eq_any(["asking", "pending"]))
+        .filter(refunds::updated_at.lt(before))
+        .order(refunds::updated_at)
+        .limit(limit)
+        .select(RefundRow::as_select())
+        .load(conn)
 }
 
 /// Keeps what PayMongo answered of the refund of `payment_id` asked under `attempt`: its id,
@@ -301,8 +339,9 @@ pub fn answer_refund(
 }
 
 /// Moves the refund of `payment_id` that PayMongo knows as `gateway_id` to `state` (its
-/// webhook's news), also when the refund call's own answer is not kept yet; a refund that
-/// succeeded or failed stays so (an older event arriving late): `false` when nothing moved.
+/// webhook's news, or what it answered when read back), also when the refund call's own answer
+/// is not kept yet; a refund that succeeded stays so, and one that failed moves only on news of
+/// that same refund (an older event arriving late): `false` when nothing moved.
 pub fn refund_moved(
     conn: &mut AnyConnection,
     payment_id: &str,
@@ -330,6 +369,13 @@ pub fn refund_moved(
     ))
     .execute(conn)?;
     Ok(changed > 0)
+}
+
+/// Notes that refund `payment_id` was looked at `now` (it waits its turn again).
+pub fn touch_refund(conn: &mut AnyConnection, payment_id: &str, now: i64) -> QueryResult<usize> {
+    diesel::update(refunds::table.find(payment_id))
+        .set(refunds::updated_at.eq(now))
+        .execute(conn)
 }
 
 /// The refunds asked from `start` to before `end` (Unix seconds), oldest first.

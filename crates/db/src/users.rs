@@ -320,6 +320,10 @@ pub fn blank_order_contacts(conn: &mut AnyConnection, ids: &[i64]) -> QueryResul
                 orders::notes.eq(""),
             ))
             .execute(conn)?;
+        // What staff typed about the shopper when refunding them.
+        diesel::update(refunds::table.filter(refunds::order_id.eq_any(slice)))
+            .set(refunds::notes.eq(""))
+            .execute(conn)?;
     }
     Ok(blanked)
 }

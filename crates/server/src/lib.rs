@@ -373,7 +373,8 @@ async fn keep_the_catalog_held(api: web::Data<ApiState>) {
 }
 
 /// Cancels the orders paid online that were never paid, every minute
-/// ([`api::payments::expiry`]): their PayMongo sessions expired first, off the actix workers.
+/// ([`api::payments::expiry`]): their PayMongo sessions expired first, off the actix workers; and
+/// reads back refunds not known done ([`api::staff::orders::refund::read_back`]).
 async fn expire_unpaid_orders(api: web::Data<ApiState>) {
     loop {
         actix_web::rt::time::sleep(std::time::Duration::from_secs(60)).await;
@@ -381,6 +382,9 @@ async fn expire_unpaid_orders(api: web::Data<ApiState>) {
             Ok(0) => {}
             Ok(n) => tracing::info!("cancelled {n} orders never paid online"),
             Err(e) => tracing::warn!("expiring unpaid orders: {e} (tried again in a minute)"),
+        }
+        if let Err(e) = api::staff::orders::refund::read_back(&api).await {
+            tracing::warn!("reading refunds back from PayMongo: {e} (tried again in a minute)");
         }
     }
 }

@@ -1176,12 +1176,13 @@ async fn a_manager_refunds_a_flagged_payment_once(backend: Backend) {
     assert_eq!(after["payment"], payment.as_str());
     assert_eq!(after["reason"], "requested_by_customer");
 
-    // The day: nothing left to refund; the refund with who asked.
+    // The day: nothing left to refund; the refund with who asked. It returns a payment never
+    // counted with the day's received online, so the day's refunded (of payments taken) is 0.
     let day = staff_call(&db, &account, &dora, "GET", "/api/v1/staff/day", None)
         .await
         .json();
     assert_eq!(day["to_refund"], json!([]), "{day}");
-    assert_eq!(day["refunded"], 5_000, "{day}");
+    assert_eq!(day["refunded"], 0, "{day}");
     let line = day["refunds"][0]["reason"].as_str().unwrap();
     assert!(
         line.contains(&payment) && line.contains("Refunded"),
@@ -1279,8 +1280,21 @@ async fn a_cancelled_orders_payment_is_refunded_once_through_lost_answers(backen
     assert!(r.text().contains("PayMongo makes it once"), "{}", r.text());
     let kept = refund_row(&db, &payment);
     assert_eq!((kept.state.as_str(), kept.attempt), ("asking", 2));
-    // PayMongo made it meanwhile; asked again, it answers the same refund.
-    std::thread::sleep(std::time::Duration::from_millis(1_700));
+    // Pressed again at once: it may still be on its way to PayMongo, so it is not sent again.
+    let r = staff_call(
+        &db,
+        &slow,
+        &mia,
+        "POST",
+        &refund_uri(&payment),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text());
+    assert!(r.text().contains("just now"), "{}", r.text());
+    // PayMongo made it meanwhile. Asked again a little later, with another reason typed: what was
+    // asked is sent again under the same key, and PayMongo answers the same refund.
+    std::thread::sleep(std::time::Duration::from_millis(3_100));
     sim.books.lock().unwrap().stall = None;
     let page = staff_call(
         &db,
@@ -1296,13 +1310,17 @@ async fn a_cancelled_orders_payment_is_refunded_once_through_lost_answers(backen
         page["payments"][0]["refundable"], true,
         "asked, not known: {page}"
     );
+    assert_eq!(
+        page["payments"][0]["refund"]["reason_code"],
+        "requested_by_customer"
+    );
     let r = staff_call(
         &db,
-        &account,
+        &slow,
         &mia,
         "POST",
         &refund_uri(&payment),
-        Some(asked.clone()),
+        Some(json!({"reason": "others", "notes": "typed again"})),
     )
     .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
@@ -1310,10 +1328,9 @@ async fn a_cancelled_orders_payment_is_refunded_once_through_lost_answers(backen
     let books = sim.books.lock().unwrap();
     assert_eq!(books.refunds.len(), 1, "one refund however often asked");
     assert_eq!(books.refund_calls, 3);
-    assert_eq!(
-        books.refunds.values().next().unwrap()["attributes"]["amount"],
-        total
-    );
+    let made = books.refunds.values().next().unwrap();
+    assert_eq!(made["attributes"]["amount"], total);
+    assert_eq!(made["attributes"]["reason"], "requested_by_customer");
     drop(books);
     let kept = refund_row(&db, &payment);
     assert_eq!((kept.state.as_str(), kept.attempt), ("pending", 2));
@@ -1365,10 +1382,13 @@ async fn a_refunds_event_before_its_answer_is_kept(backend: Backend) {
         &refund("ref_other", "pay_other", "succeeded"),
     ));
     assert_eq!(deliver(&db, &account, &other).await.json()["taken"], false);
+    // As PayMongo sends it: the payment, with its refunds.
     let ours = paymongo::signed(&paymongo::event(
         "evt_ours",
         "payment.refund.updated",
-        &refund("ref_ours", &payment, "succeeded"),
+        &json!({"id": payment, "type": "payment",
+            "attributes": {"amount": 2_000, "status": "paid",
+                "refunds": [refund("ref_ours", &payment, "succeeded")]}}),
     ));
     assert_eq!(deliver(&db, &account, &ours).await.json()["taken"], true);
     let mut conn = db.pool.get().unwrap();
@@ -1392,3 +1412,109 @@ async fn a_refunds_event_before_its_answer_is_kept(backend: Backend) {
     assert_eq!(refund_row(&db, &payment).state, "succeeded");
 }
 both!(a_refunds_event_before_its_answer_is_kept);
+
+/// Refunds not known done are looked after every minute: one whose answer was lost is asked again
+/// as it was (made once), one pending whose event never came is read back from PayMongo, and one
+/// never answered within a day is marked failed for a manager to look up.
+async fn refunds_not_known_done_are_read_back(backend: Backend) {
+    let db = support::database(backend);
+    let sim = simulator();
+    let account = account_at(&sim);
+    let mut payments = Vec::new();
+    for _ in 0..3 {
+        let (_, _, r) = order_online(&db, Some(&account)).await;
+        let short = r.json();
+        let id = short["order"]["id"].as_i64().unwrap();
+        let event = sim.pay(&session_id(&short["pay_url"]), "gcash", Some(3_000));
+        deliver(&db, &account, &event).await;
+        payments.push((id, payments_of(&db, id)[0].id.clone()));
+    }
+    let mia = support::staff::Staff::signed_in(&db, "mia@tala.example", "manager").await;
+    let asked = json!({"reason": "duplicate"});
+    // The first: made, pending; PayMongo's event never comes, and PayMongo refunds it.
+    let r = staff_call(
+        &db,
+        &account,
+        &mia,
+        "POST",
+        &refund_uri(&payments[0].1),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    for made in sim.books.lock().unwrap().refunds.values_mut() {
+        made["attributes"]["status"] = json!("succeeded");
+    }
+    // The second: its answer lost. The third: asked more than a day ago, never answered.
+    sim.books.lock().unwrap().stall = Some(std::time::Duration::from_millis(800));
+    let slow = account
+        .clone()
+        .waiting(std::time::Duration::from_millis(200));
+    let r = staff_call(
+        &db,
+        &slow,
+        &mia,
+        "POST",
+        &refund_uri(&payments[1].1),
+        Some(asked.clone()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_GATEWAY, "{}", r.text());
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    sim.books.lock().unwrap().stall = None;
+    let now = domain::calendar::unix_now();
+    {
+        let mut conn = db.pool.get().unwrap();
+        db::payments::put_refund(
+            &mut conn,
+            &db::payments::RefundRow {
+                payment_id: payments[2].1.clone(),
+                order_id: payments[2].0,
+                amount: 3_000,
+                reason: "duplicate".into(),
+                notes: String::new(),
+                staff_id: Some(mia.id),
+                attempt: 1,
+                gateway_id: String::new(),
+                state: "asking".into(),
+                detail: String::new(),
+                asked_at: now - 2 * 86_400,
+                updated_at: now - 2 * 86_400,
+            },
+        )
+        .unwrap();
+        // A minute has passed for the other two.
+        diesel::update(db::schema::refunds::table)
+            .set(db::schema::refunds::updated_at.eq(now - 120))
+            .filter(db::schema::refunds::payment_id.ne(&payments[2].1))
+            .execute(&mut *conn)
+            .unwrap();
+    }
+    let outbox = std::env::temp_dir().join("store-test-outbox");
+    let state = support::api_state(&db.pool, &outbox, config(Some(account)));
+    assert_eq!(
+        api::staff::orders::refund::read_back(&state).await.unwrap(),
+        3
+    );
+    assert_eq!(refund_row(&db, &payments[0].1).state, "succeeded");
+    let second = refund_row(&db, &payments[1].1);
+    assert_eq!((second.state.as_str(), second.attempt), ("pending", 1));
+    assert_eq!(
+        sim.books.lock().unwrap().refunds.len(),
+        2,
+        "the lost one made once"
+    );
+    let third = refund_row(&db, &payments[2].1);
+    assert_eq!(third.state, "failed");
+    assert!(
+        third.detail.contains("PayMongo's dashboard"),
+        "{}",
+        third.detail
+    );
+    // Nothing more to look at for a minute.
+    assert_eq!(
+        api::staff::orders::refund::read_back(&state).await.unwrap(),
+        0
+    );
+}
+both!(refunds_not_known_done_are_read_back);

@@ -602,18 +602,19 @@ online: Array<MethodTotal>,
  */
 online_received: number, 
 /**
- * Payments received online that day and not taken as their orders' (another amount, an
- * order cancelled or paid in cash by then), or whose orders were cancelled since, and not
- * refunded yet: to refund, with why.
+ * Payments received online, any day, still to refund: never taken as their orders'
+ * (another amount, an order cancelled or paid in cash by then), or whose orders were
+ * cancelled since; with why, and how their refund stands when one was asked.
  */
 to_refund: Array<ReasonLine>, 
 /**
- * The refunds managers asked for that day: each payment, its amount, how the refund
+ * The refunds managers first asked for that day: each payment, its amount, how the refund
  * stands, why and who asked.
  */
 refunds: Array<ReasonLine>, 
 /**
- * What those refunds return that PayMongo made or is making (centavos).
+ * What those refunds made or pending return of payments taken as their orders' (centavos):
+ * what leaves `online_received`'s kind of money.
  */
 refunded: number, };
 
@@ -1530,7 +1531,11 @@ amount: number,
 /**
  * Why, as the back office says it.
  */
-reason: string, notes: string, 
+reason: string, 
+/**
+ * Why, as PayMongo's reason (`requested_by_customer`): what asking again sends.
+ */
+reason_code: string, notes: string, 
 /**
  * Who asked for it.
  */

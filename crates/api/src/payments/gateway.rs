@@ -125,6 +125,37 @@ pub fn read_refund(resource: &Value) -> Result<Refund, Failed> {
     })
 }
 
+/// The refunds an event carries: a refund resource itself, or a payment resource with its
+/// `refunds` (PayMongo's `payment.refund.updated` and `payment.refunded` events carry the
+/// payment); each refund's payment is the payment's when it does not say.
+pub fn refunds_in(resource: &Value) -> Vec<Refund> {
+    match resource.get("type").and_then(Value::as_str) {
+        Some("refund") => read_refund(resource).into_iter().collect(),
+        Some("payment") => {
+            let payment = resource
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            resource
+                .pointer("/attributes/refunds")
+                .and_then(Value::as_array)
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|r| {
+                            let mut r = r.clone();
+                            if r.pointer("/attributes/payment_id").is_none() {
+                                r["attributes"]["payment_id"] = payment.into();
+                            }
+                            read_refund(&r).ok()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Reads a Checkout Session resource (`{id, attributes: {...}}`), as answers and webhook events
 /// carry it.
 pub fn read_session(resource: &Value) -> Result<Session, Failed> {
@@ -253,6 +284,13 @@ impl Gateway {
         read_refund(answer.get("data").unwrap_or(&Value::Null))
     }
 
+    /// Reads a refund back (`GET /refunds/{id}`): its status now.
+    pub fn retrieve_refund(&self, id: &str) -> Result<Refund, Failed> {
+        let url = format!("{}/refunds/{}", self.api_url, segment(id)?);
+        let answer = self.call("GET", &url, None, None)?;
+        read_refund(answer.get("data").unwrap_or(&Value::Null))
+    }
+
     fn call(
         &self,
         method: &str,
@@ -321,14 +359,28 @@ impl Gateway {
             let detail = json
                 .pointer("/errors/0/detail")
                 .and_then(Value::as_str)
-                .unwrap_or("no detail")
-                .chars()
-                .take(300)
-                .collect();
+                .unwrap_or("no detail");
+            let detail = without_keys(detail).chars().take(300).collect();
             return Err(Failed::Refused { status, detail });
         }
         Ok(json)
     }
+}
+
+/// PayMongo's words with any key in them (`sk_…`, `pk_…`, `whsk_…`) blotted out: they are shown
+/// to staff and kept.
+fn without_keys(text: &str) -> String {
+    text.split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map(|word| {
+            let bare = word.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+            let key = ["sk_", "pk_", "whsk_"].iter().any(|p| bare.starts_with(p));
+            if key {
+                format!("[a key]{}", &word[bare.len()..])
+            } else {
+                word.to_string()
+            }
+        })
+        .collect()
 }
 
 /// An id as one segment of a path: PayMongo's ids are letters, digits and `_`.
@@ -411,6 +463,35 @@ mod tests {
             ("ref_1", "pay_1", 250_000, "pending")
         );
         assert!(read_refund(&serde_json::json!({"id": "ref_1", "attributes": {}})).is_err());
+    }
+
+    #[test]
+    fn an_events_refunds_are_read_from_a_refund_or_its_payment() {
+        let refund = serde_json::json!({"id": "ref_1", "type": "refund",
+            "attributes": {"amount": 100, "payment_id": "pay_1", "status": "succeeded"}});
+        assert_eq!(refunds_in(&refund).len(), 1);
+        let payment = serde_json::json!({"id": "pay_1", "type": "payment",
+        "attributes": {"amount": 100, "refunds": [
+            {"id": "ref_1", "type": "refund", "attributes": {"amount": 100, "status": "failed"}}
+        ]}});
+        let read = refunds_in(&payment);
+        assert_eq!(read.len(), 1);
+        assert_eq!(
+            (read[0].payment_id.as_str(), read[0].status.as_str()),
+            ("pay_1", "failed")
+        );
+        assert!(
+            refunds_in(&serde_json::json!({"id": "cs_1", "type": "checkout_session"})).is_empty()
+        );
+    }
+
+    #[test]
+    fn keys_in_paymongos_words_are_blotted_out() {
+        assert_eq!(
+            without_keys("The key sk_test_ABC123 is invalid; pk_live_x, too."),
+            "The key [a key] is invalid; [a key], too."
+        );
+        assert_eq!(without_keys("No such payment."), "No such payment.");
     }
 
     #[test]

@@ -158,6 +158,11 @@ impl PayMongo {
     }
 
     /// Minutes an order awaits its payment before it is cancelled.
+    /// How long a call to PayMongo may take.
+    pub fn timeout(&self) -> std::time::Duration {
+        self.timeout
+    }
+
     pub fn pay_within_minutes(&self) -> i64 {
         self.pay_within
     }

@@ -2,15 +2,15 @@
 //! an order was paid (never the browser's return). Its `Paymongo-Signature` is checked over the
 //! body as sent ([`super::signature`]); each event is taken once (its id kept: a replay or a
 //! retry changes nothing); a `checkout_session.payment.paid` event's payments are taken as their
-//! order's, or flagged for staff ([`super::online::take`]); a `payment.refund.updated` event moves a
-//! refund a manager asked for to its new state ([`crate::staff::orders::refund`]). Other events
+//! order's, or flagged for staff ([`super::online::take`]); a `payment.refund.updated` or `payment.refunded`
+//! event moves a refund a manager asked for to its new state ([`crate::staff::orders::refund`]). Other events
 //! are acknowledged and ignored.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-use super::gateway::{read_refund, read_session};
+use super::gateway::{read_session, refunds_in};
 use super::online::{take, Taken};
 use super::PayMongo;
 use framework::endpoint::{Args, Ctx, Endpoint, NoParams, Signed};
@@ -21,8 +21,10 @@ framework::register!(PayMongoEvents);
 /// The event PayMongo sends when a Checkout Session is paid.
 pub const PAID: &str = "checkout_session.payment.paid";
 
-/// The event PayMongo sends when a refund's status changes (`pending` to `succeeded` or `failed`).
-pub const REFUND_UPDATED: &str = "payment.refund.updated";
+/// The events PayMongo sends when a refund's status changes (`pending` to `succeeded` or
+/// `failed`), and when a payment was refunded: each carries the payment with its refunds (or the
+/// refund).
+pub const REFUND_EVENTS: [&str; 2] = ["payment.refund.updated", "payment.refunded"];
 
 /// An event as PayMongo sends it: `{"data": {"id": "evt_…", "attributes": {"type", "livemode",
 /// "data": the resource}}}`.
@@ -125,18 +127,28 @@ impl Endpoint for PayMongoEvents {
         let session = (event.attributes.kind == PAID)
             .then(|| read_session(&serde_json::Value::Object(event.attributes.data.clone())).ok())
             .flatten();
-        let refund = (event.attributes.kind == REFUND_UPDATED)
-            .then(|| read_refund(&serde_json::Value::Object(event.attributes.data.clone())).ok())
-            .flatten()
-            .filter(|r| ["pending", "succeeded", "failed"].contains(&r.status.as_str()));
+        let refunds: Vec<_> = if REFUND_EVENTS.contains(&event.attributes.kind.as_str()) {
+            refunds_in(&serde_json::Value::Object(event.attributes.data.clone()))
+                .into_iter()
+                .filter(|r| ["pending", "succeeded", "failed"].contains(&r.status.as_str()))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let config = ctx.config;
         let mut moved = false;
         let taken = db::write_transaction(ctx.conn, |conn| {
             if !db::payments::take_event(conn, &event.id, &event.attributes.kind, now)? {
                 return Ok::<_, ApiError>(Vec::new());
             }
-            if let Some(r) = &refund {
-                moved = db::payments::refund_moved(conn, &r.payment_id, &r.id, &r.status, now)?;
+            for r in &refunds {
+                // Held as the refund call holds it, so a manager asking again and this news
+                // are one after the other.
+                if let Some(order) = db::payments::refund_order(conn, &r.payment_id)? {
+                    db::payments::hold_order(conn, order)?;
+                    moved |=
+                        db::payments::refund_moved(conn, &r.payment_id, &r.id, &r.status, now)?;
+                }
             }
             match &session {
                 Some(s) => take(conn, config, s, now),

@@ -69,6 +69,8 @@ pub struct RefundView {
     pub amount: i64,
     /// Why, as the back office says it.
     pub reason: String,
+    /// Why, as PayMongo's reason (`requested_by_customer`): what asking again sends.
+    pub reason_code: String,
     pub notes: String,
     /// Who asked for it.
     pub by: String,
@@ -102,6 +104,7 @@ fn payments(ctx: &mut Ctx, id: i64, status: &str) -> Result<Vec<PaymentView>, Ap
                     amount: r.amount,
                     reason: RefundReason::parse(&r.reason)
                         .map_or(r.reason.clone(), |x| x.label().into()),
+                    reason_code: r.reason.clone(),
                     notes: r.notes.clone(),
                     by: by
                         .clone()

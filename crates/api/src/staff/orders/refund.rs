@@ -158,18 +158,22 @@ impl Endpoint for StaffRefundPayment {
                 format!("Keep the note to {MAX_REFUND_NOTES} characters, on one line."),
             ));
         }
-        if ctx.config.settings.get::<PayMongo>().is_none() {
+        let Some(paymongo) = ctx.config.settings.get::<PayMongo>() else {
             return Err(ApiError::Conflict(
                 "Refunds are made through PayMongo, and this store has no PayMongo keys now: \
                  refund it from PayMongo's dashboard."
                     .into(),
             ));
-        }
+        };
+        // A refund asked this long ago may still be on its way to PayMongo.
+        let in_flight = i64::try_from(paymongo.timeout().as_secs()).unwrap_or(8) + 2;
         let member = signed.member;
         let now = domain::calendar::unix_now();
         let order_id = db::write_transaction(ctx.conn, |conn| {
             let payment = db::payments::payment(conn, &p.payment_id)?
                 .ok_or_else(|| ApiError::NotFound("No such payment.".into()))?;
+            // Held before the refund is read: another manager's ask and PayMongo's news of it
+            // (the webhook holds it too) come one after the other.
             db::payments::hold_order(conn, payment.order_id)?;
             let status = db::staff::status_of(conn, payment.order_id)?.unwrap_or_default();
             let number = crate::orders::number(payment.order_id);
@@ -180,37 +184,15 @@ impl Endpoint for StaffRefundPayment {
                 )));
             }
             let before = db::payments::refund_of(conn, &payment.id)?;
-            if let Some(r) = before.as_ref().filter(|r| stands(&r.state)) {
-                return Err(ApiError::Conflict(format!(
-                    "Payment {} is refunded already: {}.",
-                    payment.id,
-                    state_label(&r.state, &r.detail).to_lowercase()
-                )));
-            }
-            // A refund PayMongo refused is asked under the next key; one whose answer was lost,
-            // under the same (PayMongo makes it once).
-            let attempt = match &before {
-                Some(r) if r.state == "failed" => r.attempt + 1,
-                Some(r) => r.attempt,
-                None => 1,
+            let asked = Asked {
+                reason,
+                notes,
+                by: member.id,
+                now,
+                in_flight,
             };
-            db::payments::put_refund(
-                conn,
-                &db::payments::RefundRow {
-                    payment_id: payment.id.clone(),
-                    order_id: payment.order_id,
-                    amount: payment.amount,
-                    reason: reason.as_str().into(),
-                    notes: notes.into(),
-                    staff_id: Some(member.id),
-                    attempt,
-                    gateway_id: before.map(|r| r.gateway_id).unwrap_or_default(),
-                    state: "asking".into(),
-                    detail: String::new(),
-                    asked_at: now,
-                    updated_at: now,
-                },
-            )?;
+            let row = to_ask(&payment, before, &asked)?;
+            db::payments::put_refund(conn, &row)?;
             entry(
                 conn,
                 Some(&member),
@@ -221,15 +203,70 @@ impl Endpoint for StaffRefundPayment {
                     "payment": payment.id,
                     "amount": domain::money::format_php(payment.amount),
                     "method": payment.method,
-                    "reason": reason.as_str(),
-                    "notes": notes,
-                    "attempt": attempt,
+                    "reason": row.reason,
+                    "notes": row.notes,
+                    "attempt": row.attempt,
                 })),
             )?;
             Ok::<_, ApiError>(payment.order_id)
         })?;
         view(ctx, order_id)
     }
+}
+
+/// A manager's ask: why, their note, who, when, and how long an ask may be on its way to PayMongo.
+struct Asked<'a> {
+    reason: RefundReason,
+    notes: &'a str,
+    by: i64,
+    now: i64,
+    in_flight: i64,
+}
+
+/// The refund of `payment` to ask PayMongo for, given the one asked `before`: refused when it
+/// stands or may still be on its way.
+fn to_ask(
+    payment: &db::payments::PaymentRow,
+    before: Option<db::payments::RefundRow>,
+    asked: &Asked,
+) -> Result<db::payments::RefundRow, ApiError> {
+    Ok(match before {
+        Some(r) if stands(&r.state) => {
+            return Err(ApiError::Conflict(format!(
+                "Payment {} is refunded already: {}.",
+                payment.id,
+                state_label(&r.state, &r.detail).to_lowercase()
+            )));
+        }
+        Some(r) if r.state == "asking" && r.updated_at > asked.now - asked.in_flight => {
+            return Err(ApiError::Conflict(format!(
+                "The refund of payment {} is being asked of PayMongo just now: reload the page \
+                 in a moment.",
+                payment.id
+            )));
+        }
+        // Its answer was lost: asked again as it was (the same key and the same body, or
+        // PayMongo refuses it), whoever asks now.
+        Some(r) if r.state == "asking" => db::payments::RefundRow {
+            updated_at: asked.now,
+            ..r
+        },
+        // Refused or failed: asked anew under the next key, as this manager asks it.
+        before => db::payments::RefundRow {
+            payment_id: payment.id.clone(),
+            order_id: payment.order_id,
+            amount: payment.amount,
+            reason: asked.reason.as_str().into(),
+            notes: asked.notes.into(),
+            staff_id: Some(asked.by),
+            attempt: before.map_or(1, |r| r.attempt + 1),
+            gateway_id: String::new(),
+            state: "asking".into(),
+            detail: String::new(),
+            asked_at: asked.now,
+            updated_at: asked.now,
+        },
+    })
 }
 
 /// What the manager is told when PayMongo could not be reached.
@@ -260,51 +297,144 @@ pub async fn ask(
         .await?;
     let mut failed: Option<String> = None;
     for refund in asking {
-        let gateway = paymongo.gateway();
-        let key = idempotency_key(&refund);
-        let sent = refund.clone();
-        let answer = actix_web::web::block(move || {
-            gateway.refund(
-                &sent.payment_id,
-                sent.amount,
-                &sent.reason,
-                &sent.notes,
-                &key,
-            )
-        })
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
-        let Some((gateway_id, kept_state, detail)) = kept(&refund, answer) else {
-            failed = Some(REFUND_UNREACHABLE.into());
-            continue;
-        };
-        if kept_state == "failed" {
-            failed = Some(format!(
-                "PayMongo did not refund payment {}: {detail}",
-                refund.payment_id
-            ));
+        if let Some(message) = send(state, caller.clone(), &paymongo, refund).await? {
+            failed = Some(message);
         }
-        let (payment_id, attempt) = (refund.payment_id.clone(), refund.attempt);
-        state
-            .run(caller.clone(), move |ctx| {
-                let now = domain::calendar::unix_now();
-                db::payments::answer_refund(
-                    ctx.conn,
-                    &payment_id,
-                    attempt,
-                    &gateway_id,
-                    &kept_state,
-                    &detail,
-                    now,
-                )?;
-                Ok(())
-            })
-            .await?;
     }
     if let Some(message) = failed {
         return Err(ApiError::Upstream(message));
     }
     state.run(caller, move |ctx| view(ctx, order_id)).await
+}
+
+/// Sends `refund` to PayMongo under its key (on a blocking thread, holding no connection) and
+/// keeps the answer: what the manager is told when it was not made, or not known to be.
+async fn send(
+    state: &ApiState,
+    caller: Caller,
+    paymongo: &PayMongo,
+    refund: db::payments::RefundRow,
+) -> Result<Option<String>, ApiError> {
+    let gateway = paymongo.gateway();
+    let key = idempotency_key(&refund);
+    let sent = refund.clone();
+    let answer = actix_web::web::block(move || {
+        gateway.refund(
+            &sent.payment_id,
+            sent.amount,
+            &sent.reason,
+            &sent.notes,
+            &key,
+        )
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let Some((gateway_id, kept_state, detail)) = kept(&refund, answer) else {
+        return Ok(Some(REFUND_UNREACHABLE.into()));
+    };
+    let told = (kept_state == "failed").then(|| {
+        format!(
+            "PayMongo did not refund payment {}: {detail}",
+            refund.payment_id
+        )
+    });
+    let (payment_id, attempt) = (refund.payment_id, refund.attempt);
+    state
+        .run(caller, move |ctx| {
+            let now = domain::calendar::unix_now();
+            db::payments::answer_refund(
+                ctx.conn,
+                &payment_id,
+                attempt,
+                &gateway_id,
+                &kept_state,
+                &detail,
+                now,
+            )?;
+            Ok(())
+        })
+        .await?;
+    Ok(told)
+}
+
+/// Refunds looked at a minute.
+pub const READ_BACK_BATCH: i64 = 20;
+/// How long PayMongo keeps an idempotency key: a refund whose answer is still not known after
+/// this long is not asked again under it (a new request could refund twice).
+pub const KEY_KEPT_FOR: i64 = 23 * 3600;
+
+/// What became of refunds not known done, every minute on each app server (beside the expiry of
+/// unpaid orders): one asked whose answer was lost is asked again as it was (the same key: made
+/// once); one pending at PayMongo is read back (`GET /refunds/{id}`), in case its event never
+/// came. One still not answered when PayMongo may have forgotten its key is marked failed, for a
+/// manager to look it up. Answers how many were looked at.
+pub async fn read_back(state: &ApiState) -> Result<usize, ApiError> {
+    let Some(paymongo) = state.config.settings.get::<PayMongo>().cloned() else {
+        return Ok(0);
+    };
+    let now = domain::calendar::unix_now();
+    let due = state
+        .run(Caller::default(), move |ctx| {
+            Ok(db::payments::refunds_to_read_back(
+                ctx.conn,
+                now - 60,
+                READ_BACK_BATCH,
+            )?)
+        })
+        .await?;
+    let looked = due.len();
+    for refund in due {
+        if refund.state == "asking" && refund.asked_at < now - KEY_KEPT_FOR {
+            let (payment_id, attempt) = (refund.payment_id, refund.attempt);
+            state
+                .run(Caller::default(), move |ctx| {
+                    db::payments::answer_refund(
+                        ctx.conn,
+                        &payment_id,
+                        attempt,
+                        "",
+                        "failed",
+                        "PayMongo never answered it within a day: look it up in PayMongo's \
+                         dashboard before asking again",
+                        now,
+                    )?;
+                    Ok(())
+                })
+                .await?;
+        } else if refund.state == "asking" {
+            send(state, Caller::default(), &paymongo, refund).await?;
+        } else {
+            let gateway = paymongo.gateway();
+            let id = refund.gateway_id.clone();
+            let read = actix_web::web::block(move || gateway.retrieve_refund(&id))
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
+            let status = match read {
+                Ok(r) if r.payment_id == refund.payment_id => r.status,
+                _ => refund.state.clone(),
+            };
+            state
+                .run(Caller::default(), move |ctx| {
+                    db::write_transaction(ctx.conn, |conn| {
+                        db::payments::hold_order(conn, refund.order_id)?;
+                        if status == refund.state {
+                            db::payments::touch_refund(conn, &refund.payment_id, now)?;
+                        } else {
+                            db::payments::refund_moved(
+                                conn,
+                                &refund.payment_id,
+                                &refund.gateway_id,
+                                &status,
+                                now,
+                            )?;
+                        }
+                        Ok::<_, ApiError>(())
+                    })
+                })
+                .await?;
+        }
+    }
+    Ok(looked)
 }
 
 /// What to keep of PayMongo's answer to `refund`: its id, state and why (a failure's); none when
@@ -333,6 +463,15 @@ fn kept(
                 "refund of {}: PayMongo answered a refund of {}",
                 refund.payment_id,
                 r.payment_id
+            );
+            None
+        }
+        // The key refused, another request under the same key still running, too many
+        // requests: PayMongo made nothing of this one, and may have of the first; not known.
+        Err(Failed::Refused { status, detail }) if [401, 403, 409, 429].contains(&status) => {
+            log::warn!(
+                "refund of {}: PayMongo answered {status}: {detail}",
+                refund.payment_id
             );
             None
         }

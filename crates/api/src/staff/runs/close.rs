@@ -207,14 +207,15 @@ pub struct DayReport {
     pub online: Vec<MethodTotal>,
     /// Their sum (centavos).
     pub online_received: i64,
-    /// Payments received online that day and not taken as their orders' (another amount, an
-    /// order cancelled or paid in cash by then), or whose orders were cancelled since, and not
-    /// refunded yet: to refund, with why.
+    /// Payments received online, any day, still to refund: never taken as their orders'
+    /// (another amount, an order cancelled or paid in cash by then), or whose orders were
+    /// cancelled since; with why, and how their refund stands when one was asked.
     pub to_refund: Vec<ReasonLine>,
-    /// The refunds managers asked for that day: each payment, its amount, how the refund
+    /// The refunds managers first asked for that day: each payment, its amount, how the refund
     /// stands, why and who asked.
     pub refunds: Vec<ReasonLine>,
-    /// What those refunds return that PayMongo made or is making (centavos).
+    /// What those refunds made or pending return of payments taken as their orders' (centavos):
+    /// what leaves `online_received`'s kind of money.
     pub refunded: i64,
 }
 
@@ -228,42 +229,19 @@ pub struct MethodTotal {
     pub amount: i64,
 }
 
-/// The online payments received from `start` for a day: taken ones by method, their sum, and
-/// the others still to refund.
+/// The online payments received from `start` for a day taken as their orders' by method, their
+/// sum, and every payment still owed back, whatever day it came (never taken as its order's, or
+/// its order cancelled since, and no refund made or pending).
 fn online_payments(
     conn: &mut db::AnyConnection,
     start: i64,
 ) -> Result<(Vec<MethodTotal>, i64, Vec<ReasonLine>), ApiError> {
     use crate::staff::orders::refund::{stands, state_label};
     let received = db::payments::received_between(conn, start, start + 86_400)?;
-    let ids: Vec<String> = received.iter().map(|p| p.id.clone()).collect();
-    let refunds = db::payments::refunds_of(conn, &ids)?;
-    let (mut by_method, mut to_refund): (Vec<MethodTotal>, Vec<ReasonLine>) = (vec![], vec![]);
-    for p in &received {
-        let refund = refunds.iter().find(|r| r.payment_id == p.id);
-        let cancelled = p.problem.is_empty()
-            && db::staff::status_of(conn, p.order_id)?.as_deref()
-                == Some(domain::ordering::Status::Cancelled.as_str());
-        if (!p.problem.is_empty() || cancelled) && !refund.is_some_and(|r| stands(&r.state)) {
-            let why = if cancelled {
-                "The order was cancelled after it was paid: refund it."
-            } else {
-                p.problem.as_str()
-            };
-            let asked = refund.map_or(String::new(), |r| {
-                format!(" {}.", state_label(&r.state, &r.detail))
-            });
-            to_refund.push(ReasonLine {
-                order_id: p.order_id,
-                number: crate::orders::number(p.order_id),
-                reason: format!("{} ({}): {why}{asked}", p.id, p.method),
-            });
-        }
-        // A payment taken as its order's counts with the day's, also when the order was
-        // cancelled since (its refund is the refunds' line); one never taken does not.
-        if !p.problem.is_empty() {
-            continue;
-        }
+    let mut by_method: Vec<MethodTotal> = Vec::new();
+    // A payment taken as its order's counts with its day's, also when the order was cancelled
+    // since (its refund is the refunds' line); one never taken does not.
+    for p in received.iter().filter(|p| p.problem.is_empty()) {
         let method = crate::payments::methods::label(&p.method).to_string();
         match by_method.iter_mut().find(|m| m.method == method) {
             Some(m) => {
@@ -279,6 +257,30 @@ fn online_payments(
     }
     by_method.sort_by(|a, b| a.method.cmp(&b.method));
     let sum = by_method.iter().map(|m| m.amount).sum();
+    let to_refund = db::payments::owed_back(conn)?
+        .into_iter()
+        .filter(|(_, refund)| !refund.as_ref().is_some_and(|r| stands(&r.state)))
+        .map(|(p, refund)| {
+            let why = if p.problem.is_empty() {
+                "The order was cancelled after it was paid: refund it."
+            } else {
+                p.problem.as_str()
+            };
+            let asked = refund.map_or(String::new(), |r| {
+                format!(" {}.", state_label(&r.state, &r.detail))
+            });
+            ReasonLine {
+                order_id: p.order_id,
+                number: crate::orders::number(p.order_id),
+                reason: format!(
+                    "{} ({}, {}): {why}{asked}",
+                    p.id,
+                    p.method,
+                    domain::calendar::manila_minute(p.received_at)
+                ),
+            }
+        })
+        .collect();
     Ok((by_method, sum, to_refund))
 }
 
@@ -294,7 +296,11 @@ fn refunds_of_day(
     let mut lines = Vec::new();
     let mut refunded = 0;
     for r in &asked {
-        if stands(&r.state) {
+        // What leaves the payments taken as their orders' (a payment never taken was never
+        // counted with the day's).
+        let taken =
+            db::payments::payment(conn, &r.payment_id)?.is_some_and(|p| p.problem.is_empty());
+        if stands(&r.state) && taken {
             refunded += r.amount;
         }
         let by = names

@@ -69,32 +69,48 @@ function Details({ view }: { view: StaffOrderView }) {
   );
 }
 
-/** A manager's Refund of one online payment: why (PayMongo's reasons) and a note PayMongo keeps. */
+/**
+ * A manager's Refund of one online payment: why (PayMongo's reasons) and a note PayMongo keeps. A
+ * refund whose answer was lost is asked again as it was (PayMongo takes the same key only with the
+ * same body), so Ask Again sends what was asked.
+ */
 function Refund({ p, here }: { p: PaymentView; here: string }) {
   const id = `refund-${p.id}`;
+  const again = p.refund?.state === 'asking' ? p.refund : null;
   return (
     <StaffForm id={id} call={calls.staffRefundPayment} action={here} className="refund" fields={['reason', 'notes']} confirm={`Refund ${formatPhp(p.amount)} of payment ${p.id} through PayMongo?`}>
       {(state) => (
-        <>
+        <fieldset>
+          <legend>{`Refund ${formatPhp(p.amount)} by ${p.method} (${p.id})`}</legend>
           <input type="hidden" name="paymentId" value={p.id} />
-          <div className="field">
-            <label htmlFor={`${id}-reason`}>Why</label>
-            <select id={`${id}-reason`} name="reason" defaultValue={state.values.reason ?? ''} aria-invalid={state.errors.reason ? true : undefined} aria-describedby={state.errors.reason ? `${id}-reason-error` : undefined}>
-              <option value="">Choose why</option>
-              {REFUND_REASONS.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-            <FieldErrors state={state} name="reason" id={`${id}-reason-error`} />
-          </div>
-          <Field id={`${id}-notes`} name="notes" label={`Note for PayMongo (optional, up to ${MAX_REFUND_NOTES} characters)`} state={state} autoComplete="off" />
+          {again ? (
+            <>
+              <input type="hidden" name="reason" value={again.reason_code} />
+              <input type="hidden" name="notes" value={again.notes} />
+              <p className="hint">PayMongo is asked again as before; it makes the refund once.</p>
+            </>
+          ) : (
+            <>
+              <div className="field">
+                <label htmlFor={`${id}-reason`}>Why</label>
+                <select id={`${id}-reason`} name="reason" required defaultValue={state.values.reason ?? ''} aria-invalid={state.errors.reason ? true : undefined} aria-describedby={state.errors.reason ? `${id}-reason-error` : undefined}>
+                  <option value="">Choose why</option>
+                  {REFUND_REASONS.map((r) => (
+                    <option key={r.value} value={r.value}>
+                      {r.label}
+                    </option>
+                  ))}
+                </select>
+                <FieldErrors state={state} name="reason" id={`${id}-reason-error`} />
+              </div>
+              <Field id={`${id}-notes`} name="notes" label={`Note for PayMongo (optional, up to ${MAX_REFUND_NOTES} characters; no personal data)`} state={state} autoComplete="off" />
+            </>
+          )}
           <button type="submit" disabled={state.busy}>
-            {p.refund ? 'Ask Again' : 'Refund'}
+            {again ? 'Ask Again' : 'Refund'}
             <span className="visually-hidden">{` ${formatPhp(p.amount)} of ${p.id}`}</span>
           </button>
-        </>
+        </fieldset>
       )}
     </StaffForm>
   );

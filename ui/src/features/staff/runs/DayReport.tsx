@@ -38,7 +38,7 @@ function Figures({ d }: { d: Report }) {
     ['Cash handed in (closed runs)', formatPhp(d.cash_handed_in)],
     ['Paid online', formatPhp(d.online_received)],
     ...d.online.map((m): [string, string] => [`Paid online: ${m.method}`, `${formatPhp(m.amount)} (${m.payments})`]),
-    ['Refunded online (asked this day)', formatPhp(d.refunded)],
+    ['Refunded of payments taken (asked this day)', formatPhp(d.refunded)],
     ['Stops delivered / failed / not yet', `${t.delivered} / ${t.failed} / ${t.pending}`],
     ['Empty cases expected back / returned', `${t.empties_expected} / ${t.empties_returned}`],
     ...d.containers_out.map((c): [string, string] => [`Containers out: ${c.name}`, String(c.cases)]),
@@ -171,7 +171,7 @@ export function DayReport() {
             <Reasons title="Differences" lines={d.flagged} empty="Every delivered stop brought what it should." />
             <Reasons title="Failed deliveries" lines={d.failed} empty="No delivery failed." />
             <Reasons title="Cancelled orders" lines={d.cancelled} empty="No order placed this day was cancelled." />
-            <Reasons title="Online payments to refund" lines={d.to_refund} empty="Every payment received online was its order's." />
+            <Reasons title="Online payments to refund (any day)" lines={d.to_refund} empty="No payment received online is owed back." />
             <Reasons title="Refunds" lines={d.refunds} empty="No refund was asked for this day." />
           </div>
         )}
