@@ -261,7 +261,7 @@ impl Gateway {
     }
 
     /// Refunds `amount` centavos of payment `payment_id` (`POST /refunds`), once per
-    /// `idempotency_key`: `reason` is one of PayMongo's ([`super::refund::REASONS`]).
+    /// `idempotency_key`: `reason` is one of PayMongo's ([`crate::staff::orders::refund_state::RefundReason`]).
     pub fn refund(
         &self,
         payment_id: &str,

@@ -5,6 +5,7 @@
 pub mod board;
 pub mod order;
 pub mod refund;
+pub mod refund_state;
 pub mod status;
 
 use domain::ordering::Status;

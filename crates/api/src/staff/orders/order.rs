@@ -80,7 +80,7 @@ pub struct RefundView {
 
 /// The order's payments as the staff see them (`status`: the order's).
 fn payments(ctx: &mut Ctx, id: i64, status: &str) -> Result<Vec<PaymentView>, ApiError> {
-    use super::refund::{stands, state_label, RefundReason};
+    use super::refund_state::{stands, state_label, RefundReason};
     let list = db::payments::of_order(ctx.conn, id)?;
     if list.is_empty() {
         return Ok(Vec::new());

@@ -236,7 +236,7 @@ fn online_payments(
     conn: &mut db::AnyConnection,
     start: i64,
 ) -> Result<(Vec<MethodTotal>, i64, Vec<ReasonLine>), ApiError> {
-    use crate::staff::orders::refund::{stands, state_label};
+    use crate::staff::orders::refund_state::{stands, state_label};
     let received = db::payments::received_between(conn, start, start + 86_400)?;
     let mut by_method: Vec<MethodTotal> = Vec::new();
     // A payment taken as its order's counts with its day's, also when the order was cancelled
@@ -290,7 +290,7 @@ fn refunds_of_day(
     conn: &mut db::AnyConnection,
     start: i64,
 ) -> Result<(Vec<ReasonLine>, i64), ApiError> {
-    use crate::staff::orders::refund::{stands, state_label, RefundReason};
+    use crate::staff::orders::refund_state::{stands, state_label, RefundReason};
     let asked = db::payments::refunds_between(conn, start, start + 86_400)?;
     let names = db::team::list(conn)?;
     let mut lines = Vec::new();
