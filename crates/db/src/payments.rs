@@ -378,18 +378,30 @@ pub fn touch_refund(conn: &mut AnyConnection, payment_id: &str, now: i64) -> Que
         .execute(conn)
 }
 
-/// The refunds asked from `start` to before `end` (Unix seconds), oldest first.
+/// The refunds first asked from `start` to before `end` (Unix seconds), oldest first, each with
+/// the name of who asked (none when their member of staff is gone) and whether its payment was
+/// taken as its order's.
 pub fn refunds_between(
     conn: &mut AnyConnection,
     start: i64,
     end: i64,
-) -> QueryResult<Vec<RefundRow>> {
-    refunds::table
+) -> QueryResult<Vec<(RefundRow, Option<String>, bool)>> {
+    let rows: Vec<(RefundRow, Option<String>, String)> = refunds::table
+        .inner_join(payments::table)
+        .left_join(staff::table)
         .filter(refunds::asked_at.ge(start))
         .filter(refunds::asked_at.lt(end))
         .order((refunds::asked_at, refunds::payment_id))
-        .select(RefundRow::as_select())
-        .load(conn)
+        .select((
+            RefundRow::as_select(),
+            staff::name.nullable(),
+            payments::problem,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(r, by, problem)| (r, by, problem.is_empty()))
+        .collect())
 }
 
 /// The refunds of `payment_ids`.

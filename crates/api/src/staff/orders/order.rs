@@ -80,7 +80,7 @@ pub struct RefundView {
 
 /// The order's payments as the staff see them (`status`: the order's).
 fn payments(ctx: &mut Ctx, id: i64, status: &str) -> Result<Vec<PaymentView>, ApiError> {
-    use super::refund_state::{stands, state_label, RefundReason};
+    use super::refund_state::{reason_label, stands, state_label, FORMER_STAFF};
     let list = db::payments::of_order(ctx.conn, id)?;
     if list.is_empty() {
         return Ok(Vec::new());
@@ -102,13 +102,10 @@ fn payments(ctx: &mut Ctx, id: i64, status: &str) -> Result<Vec<PaymentView>, Ap
                     state: r.state.clone(),
                     label: state_label(&r.state, &r.detail),
                     amount: r.amount,
-                    reason: RefundReason::parse(&r.reason)
-                        .map_or(r.reason.clone(), |x| x.label().into()),
+                    reason: reason_label(&r.reason),
                     reason_code: r.reason.clone(),
                     notes: r.notes.clone(),
-                    by: by
-                        .clone()
-                        .unwrap_or_else(|| "a former member of staff".into()),
+                    by: by.clone().unwrap_or_else(|| FORMER_STAFF.into()),
                     at: domain::calendar::manila_minute(r.asked_at),
                 });
             let owed = !p.problem.is_empty() || cancelled;

@@ -54,6 +54,14 @@ framework::export_const!(
     REFUND_REASONS = RefundReason::ALL.map(|r| serde_json::json!({"value": r.as_str(), "label": r.label()}))
 );
 
+/// Who asked for a refund, when their member of staff is gone.
+pub const FORMER_STAFF: &str = "a former member of staff";
+
+/// A kept reason (PayMongo's spelling) as the back office says it; one it does not know as kept.
+pub fn reason_label(code: &str) -> String {
+    RefundReason::parse(code).map_or_else(|| code.to_string(), |r| r.label().into())
+}
+
 /// The longest note PayMongo keeps with a refund.
 pub const MAX_REFUND_NOTES: usize = 255;
 

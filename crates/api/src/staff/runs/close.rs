@@ -290,32 +290,26 @@ fn refunds_of_day(
     conn: &mut db::AnyConnection,
     start: i64,
 ) -> Result<(Vec<ReasonLine>, i64), ApiError> {
-    use crate::staff::orders::refund_state::{stands, state_label, RefundReason};
+    use crate::staff::orders::refund_state::{reason_label, stands, state_label, FORMER_STAFF};
     let asked = db::payments::refunds_between(conn, start, start + 86_400)?;
-    let names = db::team::list(conn)?;
     let mut lines = Vec::new();
     let mut refunded = 0;
-    for r in &asked {
+    for (r, by, taken) in &asked {
         // What leaves the payments taken as their orders' (a payment never taken was never
         // counted with the day's).
-        let taken =
-            db::payments::payment(conn, &r.payment_id)?.is_some_and(|p| p.problem.is_empty());
-        if stands(&r.state) && taken {
+        if stands(&r.state) && *taken {
             refunded += r.amount;
         }
-        let by = names
-            .iter()
-            .find(|m| Some(m.id) == r.staff_id)
-            .map_or("a former member of staff", |m| m.name.as_str());
-        let why = RefundReason::parse(&r.reason).map_or(r.reason.clone(), |x| x.label().into());
+        let by = by.as_deref().unwrap_or(FORMER_STAFF);
         lines.push(ReasonLine {
             order_id: r.order_id,
             number: crate::orders::number(r.order_id),
             reason: format!(
-                "{} {}: {} ({why}; asked by {by}).",
+                "{} {}: {} ({}; asked by {by}).",
                 r.payment_id,
                 domain::money::format_php(r.amount),
-                state_label(&r.state, &r.detail)
+                state_label(&r.state, &r.detail),
+                reason_label(&r.reason)
             ),
         });
     }
