@@ -1,8 +1,10 @@
 // Builds the front end:
-//   dist/assets/client-[hash].js     the browser bundle's entry (hydrates the server's HTML; the
-//                                    browser's route table)
+//   dist/assets/client-[hash].js     the browser bundle's entry (hydrates the server's HTML, with
+//                                    the route it finds in the page's chunk)
 //   dist/assets/vendor-[hash].js     React, react-dom's client and TanStack Query, built alone
-//   dist/assets/<Page>-[hash].js     each page's chunk, loaded by its route (its feature's pages.ts `load`)
+//   dist/assets/<Page>-[hash].js     each page's chunk, with its page's routes (`pageRoutes`)
+//   dist/assets/<Part>-[hash].js     what pages fetch later: parts of pages (src/page.tsx,
+//                                    `lazyPart`), the offline side, the writes' machinery...
 //   dist/assets/chunk-[hash].js      code shared by the entry and pages, or by several pages
 //   dist/assets/styles-[hash].css    the stylesheet (the server inlines it as critical CSS)
 //   dist/assets/accounts-[hash].css  the second stylesheet (src/forms.css: pages with forms and
@@ -19,6 +21,7 @@
 //   ../ssr-bundle/dist/server.js     the server entry for QuickJS
 // With --tests it also bundles src/**/*.test.ts into dist-test/ for node --test.
 import * as esbuild from 'esbuild';
+import { minify } from 'terser';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -31,6 +34,25 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
 const ssrOut = path.join(here, '..', 'ssr-bundle', 'dist', 'server.js');
 const define = { 'process.env.NODE_ENV': '"production"' };
+/**
+ * The browsers' JavaScript: ES2022 as it is (class fields and private members: TanStack Query's
+ * classes, which es2020 wrote out as WeakMaps, 1.2 KB of brotli more on every first load). That is
+ * Chrome and Edge 84, Safari 15 and Firefox 90 and later, below what the app already calls
+ * (`Array.prototype.at`, Safari 15.4); an older browser runs none of it and has the store as
+ * without JavaScript, where every page and form works. The server bundle (QuickJS) stays es2020.
+ */
+const BROWSER_TARGET = ['es2022'];
+/**
+ * Terser after esbuild on the browsers' files (React's file, the entry and the chunks): its
+ * mangler names a module's variables by how often they are used, which brotli compresses better
+ * than esbuild's names (1.8 KB less of a first load; no property renamed, nothing unsafe). Files
+ * keep esbuild's names: the banner (the pinned terser's version and these options, which terser
+ * drops with every comment) puts them in esbuild's hash, so a new terser or other options name
+ * every file anew.
+ */
+const require = createRequire(import.meta.url);
+const TERSER = { module: true, ecma: 2020, compress: { passes: 2 }, format: { comments: false } };
+const terserBanner = { js: `/* terser ${require('terser/package.json').version} ${JSON.stringify(TERSER)} */` };
 /**
  * The server's renderer: React's synchronous `renderToString` (react-dom/server's legacy build for
  * browsers), on its own. `react-dom/server` for browsers bundles the streaming renderer beside it
@@ -143,49 +165,83 @@ function importsOf(source, found = new Set()) {
   }
   return found;
 }
-const firstShared = [...new Set(firstSources.flatMap((source) => [...importsOf(source)]))]
-  .filter((source) => !firstSources.includes(source) && !source.startsWith('node_modules/'))
+/**
+ * The parts of pages in chunks of their own (src/page.tsx: `lazyPart(() => import('./Part')...)`,
+ * found in the sources): a gate's steps, the cart's Error modal, home's notice after deleting an
+ * account. Out of every first load: fetched when shown, before hydrating where the server's HTML
+ * holds one, else once a page is idle, and by the worker when it installs (below). What they import
+ * is in the chunk every page shares (with the first pages' shared modules), so that a part is one
+ * file to fetch, not a chain of round trips.
+ */
+async function lazyPartSources() {
+  const found = new Set();
+  for (const file of await readdir(path.join(here, 'src'), { recursive: true })) {
+    if (!/\.tsx?$/.test(file) || /\.test\.tsx?$/.test(file)) continue;
+    const text = await readFile(path.join(here, 'src', file), 'utf8');
+    for (const [, spec] of text.matchAll(/lazyPart\(\s*\(\) =>\s*import\('([^']+)'\)/g)) {
+      const base = path.posix.join('src', path.dirname(file).split(path.sep).join('/'), spec);
+      const source = ['.tsx', '.ts'].map((ext) => base + ext).find((f) => tableBuild.metafile.inputs[f]);
+      if (!source) throw new Error(`src/${file}: the part ${spec} is no module of the route table`);
+      found.add(source);
+    }
+  }
+  return [...found].sort();
+}
+const lazyParts = await lazyPartSources();
+const firstShared = [...new Set([...firstSources, ...lazyParts].flatMap((source) => [...importsOf(source)]))]
+  .filter((source) => !firstSources.includes(source) && !lazyParts.includes(source) && !source.split('/').includes('node_modules'))
   .sort();
 
 /**
- * The browser's route table: of each route only what the browser reads (its name, guard and query
- * parameters, and its page's loader); the titles, descriptions, data and forms' actions are the
- * server's (routes.json), and with them every feature's pages.ts stays out of the first load. The
- * client build reads it for `./routes` (client.tsx alone); the server bundle and the tests read
- * src/routes.ts itself.
+ * The browser's routes: of each route only what the browser reads (its name, guard, shell and query
+ * parameters, and its page); the titles, descriptions, data and forms' actions are the server's
+ * (routes.json), and with them every feature's pages.ts stays out of the first load. There is no
+ * table of every route in the browser: each page's chunk (its stand-in, below) exports the routes
+ * of its page (`pageRoutes`), and the entry finds the route the server rendered the page for in
+ * the page's chunk among those the server's HTML preloads (`routeOf`). So the first load carries
+ * no other page's route, and a release that changes one page changes that page's chunk alone, not
+ * the entry. The client build reads this for `./routes` (client.tsx alone); the server bundle and
+ * the tests read src/routes.ts itself.
  */
-const paramLists = [...new Set([...routes, notFoundRoute].map((r) => JSON.stringify(r.params)))];
-const browserRoute = (route) => {
-  const page = pageOfRoute.get(route);
-  const load = `() => import(${JSON.stringify('./' + page.source)}).then((m) => m[${JSON.stringify(page.name)}])`;
-  // The lists of parameters, each written once (most pages read the same).
-  const params = `P${paramLists.indexOf(JSON.stringify(route.params))}`;
-  return `{ name: ${JSON.stringify(route.name)}, guard: ${JSON.stringify(route.guard)},${route.shell === 'shop' ? '' : ` shell: ${JSON.stringify(route.shell)},`} params: ${params}, load: ${load} }`;
+const routesOfPage = new Map();
+for (const route of [...routes, notFoundRoute]) {
+  const { source } = pageOfRoute.get(route);
+  routesOfPage.set(source, [...(routesOfPage.get(source) ?? []), route]);
+}
+/** A page's stand-in's `pageRoutes`: its routes by name, each with its page's export (`p<i>`). */
+const pageRoutesOf = (source) => {
+  const own = routesOfPage.get(source) ?? [];
+  const names = [...new Set(own.map((route) => pageOfRoute.get(route).name))];
+  const lines = names.map((name, i) => `import { ${name} as p${i} } from ${JSON.stringify(path.join(here, source))};`);
+  const entries = own.map((route) => {
+    const page = `p${names.indexOf(pageOfRoute.get(route).name)}`;
+    const shell = route.shell === 'shop' ? '' : ` shell: ${JSON.stringify(route.shell)},`;
+    return `${JSON.stringify(route.name)}: { name: ${JSON.stringify(route.name)}, guard: ${JSON.stringify(route.guard)},${shell} params: ${JSON.stringify(route.params)}, load: () => Promise.resolve(${page}) }`;
+  });
+  return [...lines, `export const pageRoutes = { ${entries.join(', ')} };`];
 };
 const browserRoutes = {
   name: 'browser-routes',
   setup(build) {
     build.onResolve({ filter: /^\.\/routes$/ }, (args) => {
       if (path.dirname(args.importer) !== path.join(here, 'src')) return undefined;
-      // Another module of src/ importing the route table would bring the whole of it (every
-      // pages.ts) back into the first load, and other route objects than the page's own; and the
-      // table names every page's chunk, so in the chunk every page shares it would change that
-      // chunk's name with any page's (App.tsx is handed its route instead).
+      // Another module of src/ importing the routes would bring the server's table (every pages.ts)
+      // into the first load (App.tsx is handed its route instead).
       if (args.importer !== path.join(here, 'src/client.tsx')) {
-        return { errors: [{ text: `${path.relative(here, args.importer)} imports ./routes: in the browser only client.tsx may (the browser's route table)` }] };
+        return { errors: [{ text: `${path.relative(here, args.importer)} imports ./routes: in the browser only client.tsx may (the browser's routes)` }] };
       }
       return { path: 'routes', namespace: 'browser-routes' };
     });
     build.onLoad({ filter: /.*/, namespace: 'browser-routes' }, () => ({
       contents: [
-        "import { routeIn } from './src/lib/route';",
         "export { loadPage, pageOf } from './src/lib/route';",
         "import 'first-shared';",
-        ...paramLists.map((list, i) => `const P${i} = ${list};`),
-        `export const notFoundRoute = ${browserRoute(notFoundRoute)};`,
-        `export const maintenanceRoute = ${browserRoute(maintenanceRoute)};`,
-        `export const routes = [${routes.filter((r) => r !== maintenanceRoute).map(browserRoute).join(',\n')}, maintenanceRoute];`,
-        'export const routeNamed = (name) => routeIn(routes, notFoundRoute, name);',
+        '/** The route `name` the server rendered the page for, from its page\'s chunk (`pageRoutes`), which the page preloads. */',
+        'export async function routeOf(name) {',
+        '  const preloaded = [...document.querySelectorAll(\'link[rel="modulepreload"]\')].map((link) => import(link.href));',
+        '  for (const chunk of await Promise.all(preloaded)) if (chunk.pageRoutes?.[name]) return chunk.pageRoutes[name];',
+        '  throw new Error(`no chunk the page preloads holds its route ${name}`);',
+        '}',
       ].join('\n'),
       resolveDir: here,
       loader: 'js',
@@ -194,13 +250,15 @@ const browserRoutes = {
 };
 
 /**
- * esbuild puts a module in the chunk of the set of entry points that reach it (each page's dynamic
- * import is one), so what the entry shares with only some pages would be split into a chunk per
- * set of pages: a score of small files on every first load. A page is only ever loaded after the
- * entry, so each page's chunk starts from a stand-in that imports the app's root (App.tsx) and
- * `first-shared` (the first pages' shared modules) besides re-exporting the page: everything the
- * entry shares with any page is then reached by every page, and lands in one chunk. The stand-in
- * is named `page:<source of the page>` in the metafile.
+ * esbuild puts a module in the chunk of the set of entry points that reach it (each page is one,
+ * and each dynamic import), so what the entry shares with only some pages would be split into a
+ * chunk per set of pages: a score of small files on every first load. A page is only ever loaded
+ * after the entry, so each page's chunk starts from a stand-in that imports the app's root
+ * (App.tsx) and `first-shared` (the first pages' shared modules) besides re-exporting the page
+ * (and, for a page, exporting its routes): everything the entry shares with any page is then
+ * reached by every page, and lands in one chunk. The stand-in is named `page:<source of the page>`
+ * in the metafile; so is that of any module imported dynamically (a part of a page, the offline
+ * side...), for the same reason.
  */
 const appRoot = path.join(here, 'src/App.tsx');
 const pageChunks = {
@@ -219,8 +277,15 @@ const pageChunks = {
       resolveDir: here,
       loader: 'js',
     }));
+    // The pages are entry points of their own (`page:<source>`): no module of the browser's imports them.
+    build.onResolve({ filter: /^page:/ }, (args) => (args.kind === 'entry-point' ? { path: args.path.slice('page:'.length), namespace: 'page' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'page' }, (args) => ({
-      contents: `import ${JSON.stringify(appRoot)};\nimport 'first-shared';\nexport * from ${JSON.stringify(path.join(here, args.path))};\n`,
+      contents: [
+        `import ${JSON.stringify(appRoot)};`,
+        "import 'first-shared';",
+        `export * from ${JSON.stringify(path.join(here, args.path))};`,
+        ...pageRoutesOf(args.path),
+      ].join('\n'),
       resolveDir: here,
       loader: 'js',
     }));
@@ -237,7 +302,6 @@ const pageChunks = {
  * vendor's exports by name: React's CommonJS exports read off the package itself, Query's those
  * the app imports (a name the vendor lacks fails the build: "No matching export").
  */
-const require = createRequire(import.meta.url);
 /** The names a package's production build exports (what the bundle holds; not the development one's). */
 const exportsOf = (file) => Object.keys(require(path.join(here, 'node_modules', file)));
 const VENDOR = {
@@ -275,12 +339,13 @@ const vendorBuild = await esbuild.build({
   bundle: true,
   minify: true,
   format: 'esm',
-  target: ['es2020'],
+  target: BROWSER_TARGET,
   define,
   outdir: path.join(dist, 'assets'),
   entryNames: 'vendor-[hash]',
   metafile: true,
   legalComments: 'none',
+  banner: terserBanner,
   logLevel: 'warning',
 });
 const vendorUrl = '/assets/' + path.basename(Object.keys(vendorBuild.metafile.outputs)[0]);
@@ -312,19 +377,24 @@ const entries = {
 const client = await esbuild.build({
   // Metafile paths relative to this folder, wherever the build is run from.
   absWorkingDir: here,
-  entryPoints: entries,
+  entryPoints: [
+    ...Object.entries(entries).map(([out, source]) => ({ in: source, out })),
+    // Each page's chunk, named by its page's file (`BuyBeer-[hash].js`).
+    ...[...routesOfPage.keys()].map((source) => ({ in: 'page:' + source, out: path.basename(source, path.extname(source)) })),
+  ],
   bundle: true,
   // Each page a chunk of its own: a first visit loads the entry, the shared chunks and its page's.
   splitting: true,
   minify: true,
   format: 'esm',
-  target: ['es2020'],
+  target: BROWSER_TARGET,
   jsx: 'automatic',
   define,
   outdir: path.join(dist, 'assets'),
   entryNames: '[name]-[hash]',
   metafile: true,
   legalComments: 'none',
+  banner: terserBanner,
   logLevel: 'warning',
   plugins: [browserRoutes, pageChunks, vendorImports],
 });
@@ -385,12 +455,15 @@ await writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null,
 
 // The service worker (src/features/offline/worker.ts) at the site's root, /sw.js, with this
 // build's version and what it fetches when installed: the entry, the stylesheets and the chunks
-// of the pages a shopper opens first and of the offline page, and the machinery and store of the
-// writes waiting (src/api/waiting-run.ts, waiting-store.ts: a page opened offline must find them
-// to send what a page before left).
+// of the pages a shopper opens first and of the offline page, what every page fetches once it
+// has hydrated (the offline side, src/features/offline, which registers the worker; the parts of
+// pages in chunks of their own, which a page opened offline shows too), and the machinery and store
+// of the writes waiting (src/api/waiting-run.ts, waiting-store.ts: a page opened offline must find
+// them to send what a page before left).
 // Beside it the web app manifest. Both are served from dist/root, asked again each time (never
 // kept as the hashed files are).
-const waiting = ['page:src/api/waiting-run.ts', 'page:src/api/waiting-store.ts'].map((source) => {
+const afterHydration = ['page:src/features/offline/index.ts', ...lazyParts.map((source) => 'page:' + source)];
+const ahead = ['page:src/api/waiting-run.ts', 'page:src/api/waiting-store.ts', ...afterHydration].map((source) => {
   if (!outputOf[source]) throw new Error(`${source} is no chunk of the client`);
   return outputOf[source];
 });
@@ -398,7 +471,7 @@ const precache = [
   ...new Set([manifest['client.js'], manifest['styles.css'], manifest['accounts.css'], ...FIRST_PAGES.flatMap((name) => {
     if (!manifest.chunks[name]) throw new Error(`the service worker's first pages: no route ${name}`);
     return manifest.chunks[name];
-  }), ...waiting.flatMap((out) => [...withImports(out)].map(url))]),
+  }), ...ahead.flatMap((out) => [...withImports(out)].map(url))]),
 ];
 for (const url of precache) if (!url) throw new Error('the service worker would fetch a file the build did not make');
 const version = createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12);
@@ -409,7 +482,7 @@ await esbuild.build({
   bundle: true,
   minify: true,
   format: 'iife',
-  target: ['es2020'],
+  target: BROWSER_TARGET,
   define: { ...define, __VERSION__: JSON.stringify(version), __PRECACHE__: JSON.stringify(precache) },
   outfile: path.join(dist, 'root', 'sw.js'),
   legalComments: 'none',
@@ -417,9 +490,11 @@ await esbuild.build({
 });
 await writeFile(path.join(dist, 'root', 'manifest.webmanifest'), await readFile(path.join(here, 'public', 'manifest.webmanifest')));
 
-// Compressed once here, served from memory by the store (crates/web/src/assets.rs).
+// Compressed once here, served from memory by the store (crates/web/src/assets.rs); the scripts
+// through terser first (TERSER above).
 for (const out of [...Object.keys(vendorBuild.metafile.outputs), ...Object.keys(client.metafile.outputs)]) {
   const file = path.join(here, out);
+  if (out.endsWith('.js')) await writeFile(file, (await minify(await readFile(file, 'utf8'), TERSER)).code);
   const bytes = await readFile(file);
   await writeFile(file + '.gz', gzipSync(bytes, { level: 9 }));
   await writeFile(file + '.br', brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));

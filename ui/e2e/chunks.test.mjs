@@ -19,6 +19,8 @@ const PAGES = [
   ['/no-such-page', 'NotFound'],
 ];
 const ALL = PAGES.map(([, name]) => name);
+/** The chunks a page fetches once it has hydrated and the browser is idle (none of its first load). */
+const AFTER_LOAD = /^\/assets\/(waiting-|offline-|GateSteps-|CartErrorDialog-|AccountDeleted-)/;
 
 test('a first visit fetches the entry, React\'s file, the shared chunk and its own page, each once, all preloaded', async () => {
   const vendors = new Set();
@@ -36,10 +38,11 @@ test('a first visit fetches the entry, React\'s file, the shared chunk and its o
     page.on('request', (r) => {
       const url = new URL(r.url());
       if (!url.pathname.endsWith('.js')) return;
-      // The machinery of writes that outlive the page and their store (src/api/waiting-run.ts,
-      // waiting-store.ts) are fetched once the page has loaded and the browser is idle: not part
-      // of the first load.
-      if (url.pathname.startsWith('/assets/waiting-')) afterLoad.push(url.pathname);
+      // Fetched once the page has hydrated (or loaded) and the browser is idle, not part of the
+      // first load: the machinery of writes that outlive the page and their store
+      // (src/api/waiting-run.ts, waiting-store.ts), the offline side (src/features/offline), and
+      // the parts of pages in chunks of their own (src/page.tsx, `lazyPart`).
+      if (AFTER_LOAD.test(url.pathname)) afterLoad.push(url.pathname);
       else fetched.push(url.pathname);
     });
     await page.goto(`${store.base}${path}`);
@@ -49,8 +52,8 @@ test('a first visit fetches the entry, React\'s file, the shared chunk and its o
       ...[...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href')),
     ]);
     assert.equal(new Set(fetched).size, fetched.length, `${path}: a script fetched twice: ${fetched}`);
-    assert.equal(new Set(afterLoad).size, afterLoad.length, `${path}: the writes' machinery fetched twice: ${afterLoad}`);
-    assert.ok(!listed.some((u) => u.startsWith('/assets/waiting-')), `${path}: the writes' machinery is not preloaded`);
+    assert.equal(new Set(afterLoad).size, afterLoad.length, `${path}: a script after the load fetched twice: ${afterLoad}`);
+    assert.ok(!listed.some((u) => AFTER_LOAD.test(u)), `${path}: what is fetched after the load is not preloaded: ${listed}`);
     assert.deepEqual([...fetched].sort(), [...listed].sort(), `${path}: fetched what the HTML lists`);
     const pages = ALL.filter((other) => listed.some((u) => u.startsWith(`/assets/${other}-`)));
     assert.deepEqual(pages, [name], `${path}: its own page's chunk only`);

@@ -26,10 +26,23 @@ type PageRoute = Pick<RouteDef, 'name' | 'guard' | 'params' | 'load'> & Partial<
 
 /**
  * The app around the page of `route`. It is handed the route rather than importing the route
- * table: in the browser the table, which names every page's chunk, is the entry's alone, so the
- * chunk every page shares keeps its name when one page changes (ui/build.mjs).
+ * table: the browser has none (the entry finds the page's route in the page's chunk, which names
+ * no other page: ui/build.mjs), so the chunk every page shares keeps its name when one page changes.
  */
-export function App({ page: input, route, gate, client }: { page: Omit<Page, 'params'>; route: PageRoute; gate: Gate; client: QueryClient }) {
+export function App({
+  page: input,
+  route,
+  gate,
+  client,
+  onHydrated,
+}: {
+  page: Omit<Page, 'params'>;
+  route: PageRoute;
+  gate: Gate;
+  client: QueryClient;
+  /** Called once the page has hydrated (its passive effects run): the browser's later loads start from there (client.tsx). */
+  onHydrated?: () => void;
+}) {
   // Loaded before the first render: by client.tsx for this page, by the server bundle for all.
   const body = pageOf(route);
   // The page reads only the query parameters its route declares (usePageParam).
@@ -44,7 +57,8 @@ export function App({ page: input, route, gate, client }: { page: Omit<Page, 'pa
   }, []);
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
-  }, []);
+    onHydrated?.();
+  }, [onHydrated]);
   return (
     <QueryClientProvider client={client}>
       <ErrorBoundary>

@@ -11,10 +11,12 @@
 import { addressesQuery } from './features/accounts/queries';
 import { maintenanceRoute } from './features/content/pages';
 import { gateQueries } from './features/gate/queries';
-import { route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
+import type { ComponentType } from 'react';
+import { loadPage as loadPageAlone, route, routeIn, type FeaturePage, type RouteDef } from './lib/route';
+import { loadLazyParts } from './page';
 import { featurePages } from './pages.gen';
 
-export { loadPage, pageOf } from './lib/route';
+export { pageOf } from './lib/route';
 export type { Action, Guard, PageLoader, RouteDef } from './lib/route';
 
 /**
@@ -53,7 +55,27 @@ export const notFoundRoute: RouteDef = route(
   { sitemap: false },
 );
 
+/**
+ * Loads a route's page, then every part of a page in a chunk of its own (page.tsx, `lazyPart`):
+ * the server bundle (and a test) renders synchronously whatever a page shows. The browser loads
+ * the page alone (ui/build.mjs, its routes), and of the parts only those the page's first render
+ * shows (client.tsx).
+ */
+export async function loadPage(pageRoute: Pick<RouteDef, 'load'>): Promise<ComponentType> {
+  const page = await loadPageAlone(pageRoute);
+  await loadLazyParts();
+  return page;
+}
+
 /** The route the server rendered a page for (its `route`), the not-found page for another name. */
 export function routeNamed(name: string): RouteDef {
   return routeIn(routes, notFoundRoute, name);
+}
+
+/**
+ * The route the server rendered a page for, as client.tsx finds it. The browser's is found in the
+ * page's chunk, which the page preloads (ui/build.mjs: no table of every route in the first load).
+ */
+export async function routeOf(name: string): Promise<RouteDef> {
+  return routeNamed(name);
 }

@@ -8,7 +8,7 @@ import { ADDED_TO_CART, calls, MAX_PRODUCTS, MAX_QUANTITY, type CartAnswer } fro
 import type { Sent } from '../../api/send';
 import { requestKey } from '../../api/request-key';
 import { BlockedButton } from '../../components/BlockedButton';
-import { CartErrorDialog } from './CartErrorDialog';
+import { CartErrorDialog } from './lazy';
 import { SaveGoToCase } from '../goto-cases';
 import { DoneMessage, FormCall, useDone } from '../../components/form';
 import { OrderSummary, blockedNoteId } from '../../components/OrderSummary';
