@@ -106,6 +106,9 @@ contract:
 # 1,000 connections need more open files than the default limit.
 # `BENCH_ONLY=staff make bench` runs only section 8 (the staff at 100,000 orders); `carts` section
 # 7, `slow-link` section 9, `catalog` section 10, `year` section 11 (a year later).
+# `DB=postgres make bench` runs it on a throwaway PostgreSQL 15 cluster the bench starts and
+# removes itself (durable, sized as a 4 GB 2-core machine: docs/performance.md); `DB` unset or
+# `sqlite`, on a SQLite file.
 bench: build wrk chromium
 	ulimit -n $$(ulimit -Hn) && $(CARGO) run --release -q -p server --example bench
 

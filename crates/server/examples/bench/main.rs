@@ -1,6 +1,6 @@
 //! `make bench`: figures against the store's performance budgets (docs/performance.md), each
 //! printed with "met" or "NOT MET".
-//! Serves a freshly seeded SQLite store on a loopback port (2 workers, in this process), starts its
+//! Serves a freshly seeded store on a loopback port (2 workers, in this process), starts its
 //! peers itself (a minimal Node static server, a Node SSR cluster of the same bundle and input),
 //! and loads them all with wrk on the same 2 cores, so ratios measured in one run cancel the
 //! machine's noise:
@@ -27,6 +27,12 @@
 //!     and after its housekeeping.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
+//!
+//! The store's database is a SQLite file in the bench's temporary folder (`DB` unset or
+//! `sqlite`), or with `DB=postgres make bench` a database in a throwaway PostgreSQL cluster that
+//! the bench starts and removes itself (`fixtures::postgres`, set as a 4 GB, 2-core database
+//! machine with PostgreSQL's durability defaults; its settings in force printed at the start);
+//! the same goals on either.
 //! `BENCH_ONLY=catalog` runs section 10 alone; `BENCH_ONLY=year` section 11; `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` with either then
 //! keeps that store up (its address and the dispatcher's cookies or the adders' tokens printed) to look at it by hand,
 //! with `perf` or `wrk`, until the bench is stopped.
@@ -39,6 +45,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const COOKIES: &str = "cookieAccepted=1; privacyVerification=1; categoryGateId=1; locationGateFulfillmentId=1; locationGateBarangayId=1380300002";
@@ -392,6 +399,10 @@ fn copy_dir(from: &Path, to: &Path) {
 fn main() {
     stop_groups_on_signals();
     run();
+    // The PostgreSQL cluster, stopped and removed now rather than by its watchdog a second later.
+    if let Some(cluster) = CLUSTER.get() {
+        cluster.remove();
+    }
     // The store's actix system still runs on its thread.
     std::process::exit(0);
 }
@@ -432,12 +443,14 @@ fn hold() -> bool {
 /// The bench; the peers it starts stop when it returns or panics.
 fn run() {
     let only = only();
+    let postgres = postgres();
     let dir = tempfile::tempdir().unwrap();
     let public = dir.path().join("public");
     copy_dir(&root().join("ui/public"), &public);
     let config = bench_config(dir.path(), &public);
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");
+    print_database(&pool, postgres);
     if only == Only::Staff {
         staff_alone(&config, &pool);
         return;
@@ -502,7 +515,8 @@ fn run() {
     }
     let peers = Peers::start(&page_file, &ssr.input_file, &manifest);
     println!(
-        "Load on loopback (wrk, 2 threads, 10 s unless said; store: 2 workers, SQLite; page = GET /buy-beer of a Makati shopper, {} bytes, Accept-Encoding: {ENCODINGS})",
+        "Load on loopback (wrk, 2 threads, 10 s unless said; store: 2 workers, {}; page = GET /buy-beer of a Makati shopper, {} bytes, Accept-Encoding: {ENCODINGS})",
+        engine(),
         page_bytes.len()
     );
     let cached_page = against_peers(&base, &peers, api_bytes.len());
@@ -541,12 +555,108 @@ fn catalog_against_the_page(addr: &str, pool: &db::DbPool, config: &server::Conf
     catalog(addr, pool, config, &cached_page);
 }
 
-/// The bench's store: SQLite in `dir`, the UI built, 2 workers, 2 render threads, on a free
-/// loopback port.
+/// The bench's PostgreSQL cluster (`DB=postgres`), removed when the bench ends.
+static CLUSTER: OnceLock<fixtures::postgres::Cluster> = OnceLock::new();
+
+/// The database `DB` names: unset, empty or `sqlite`, SQLite (false); `postgres`, PostgreSQL.
+fn postgres() -> bool {
+    match std::env::var("DB").unwrap_or_default().trim() {
+        "" | "sqlite" => false,
+        "postgres" => true,
+        other => panic!("DB={other}: the bench runs on `sqlite` (unset: the same) or `postgres`"),
+    }
+}
+
+/// The engine the bench's store runs on, as the sections' headers name it.
+fn engine() -> &'static str {
+    if postgres() {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    }
+}
+
+/// The bench's database: a SQLite file in `dir`, or (`DB=postgres`) the database `store_bench`,
+/// made in a throwaway cluster set as a 4 GB, 2-core database machine with PostgreSQL's
+/// durability defaults (`fixtures::postgres::Options::database_machine`).
+fn database_url(dir: &Path) -> String {
+    if !postgres() {
+        return dir.join("bench.db").display().to_string();
+    }
+    let cluster = CLUSTER.get_or_init(|| {
+        fixtures::postgres::Cluster::start(&fixtures::postgres::Options::database_machine())
+    });
+    cluster.execute("CREATE DATABASE store_bench");
+    cluster.url("store_bench")
+}
+
+/// The PostgreSQL settings printed at the start: durability, then the machine's sizes.
+const POSTGRES_SETTINGS: [&str; 8] = [
+    "synchronous_commit",
+    "fsync",
+    "full_page_writes",
+    "shared_buffers",
+    "effective_cache_size",
+    "work_mem",
+    "max_connections",
+    "random_page_cost",
+];
+
+/// Prints which database the store runs on and, on PostgreSQL, its version and the settings in
+/// force (as `SHOW` answers them).
+fn print_database(pool: &db::DbPool, postgres: bool) {
+    use db::diesel::prelude::*;
+    #[derive(QueryableByName)]
+    struct Setting {
+        #[diesel(sql_type = db::diesel::sql_types::Text)]
+        v: String,
+    }
+    if !postgres {
+        println!("Database: SQLite, a file in the bench's temporary folder");
+        return;
+    }
+    let mut conn = pool.get().unwrap();
+    let mut show = |name: &str| {
+        db::diesel::sql_query("SELECT current_setting($1) AS v")
+            .bind::<db::diesel::sql_types::Text, _>(name)
+            .get_result::<Setting>(&mut *conn)
+            .unwrap_or_else(|e| panic!("SHOW {name}: {e}"))
+            .v
+    };
+    let version = show("server_version");
+    let settings: Vec<String> = POSTGRES_SETTINGS
+        .iter()
+        .map(|name| format!("{name} {}", show(name)))
+        .collect();
+    let port = CLUSTER.get().map_or(0, |c| c.port);
+    println!(
+        "Database: PostgreSQL {version}, a throwaway cluster on 127.0.0.1:{port} (fixtures::postgres, removed when the bench ends); in force: {}",
+        settings.join(", ")
+    );
+}
+
+/// After a bulk write, on PostgreSQL: `ANALYZE`, so that the planner has the statistics a real
+/// depot's autovacuum would have gathered by then. Answers what to print after the write ("" on
+/// SQLite).
+pub(crate) fn analyze(pool: &db::DbPool) -> String {
+    use db::diesel::connection::SimpleConnection;
+    if !postgres() {
+        return String::new();
+    }
+    let t = Instant::now();
+    pool.get()
+        .unwrap()
+        .batch_execute("ANALYZE")
+        .expect("ANALYZE");
+    format!("; then ANALYZE in {:.1} s", t.elapsed().as_secs_f64())
+}
+
+/// The bench's store: SQLite in `dir` or PostgreSQL ([`database_url`]), the UI built, 2 workers,
+/// 2 render threads, on a free loopback port.
 fn bench_config(dir: &Path, public: &Path) -> server::Config {
     let port = free_port();
     server::Config {
-        database_url: dir.join("bench.db").display().to_string(),
+        database_url: database_url(dir),
         bind: format!("127.0.0.1:{port}"),
         public_url: format!("http://127.0.0.1:{port}"),
         ui_dist: root().join("ui/dist"),
@@ -1177,7 +1287,10 @@ fn crowd(base: &str, shoppers: &Shoppers, cached_page: &Load) {
 /// Section 7c, `POST /api/v1/cart` by 64 guest sessions at once.
 fn adds(base: &str, shoppers: &Shoppers) {
     let adds = add_load(base, shoppers);
-    show("POST /api/v1/cart, 64 sessions at once, SQLite", &adds);
+    show(
+        &format!("POST /api/v1/cart, 64 sessions at once, {}", engine()),
+        &adds,
+    );
     println!(
         "  7c. adds: {:.0}/s   goal >= 1,000/s, p99 < 50 ms, 0 errors   {}",
         adds.rps,
@@ -1377,10 +1490,12 @@ fn staff(addr: &str, pool: &db::DbPool) -> String {
     let t = Instant::now();
     let made = fixtures::orders::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
     let secs = t.elapsed().as_secs_f64();
+    let analyzed = analyze(pool);
     let cookie = dispatcher_cookies(addr, pool);
     println!(
-        "Staff at {} orders (wrk, 2 threads, 32 connections, 10 s each; store: 2 workers, SQLite; a dispatcher signed in)",
-        thousands(made.orders)
+        "Staff at {} orders (wrk, 2 threads, 32 connections, 10 s each; store: 2 workers, {}; a dispatcher signed in)",
+        thousands(made.orders),
+        engine()
     );
     let statuses: Vec<String> = made
         .statuses
@@ -1388,7 +1503,7 @@ fn staff(addr: &str, pool: &db::DbPool) -> String {
         .map(|(s, n)| format!("{s} {}", thousands(*n)))
         .collect();
     println!(
-        "  written in {secs:.1} s (fixtures::orders, over {} days): {} orders ({}), {} lines, {} charges, {} status steps, {} containers, {} runs with {} stops",
+        "  written in {secs:.1} s (fixtures::orders, over {} days): {} orders ({}), {} lines, {} charges, {} status steps, {} containers, {} runs with {} stops{analyzed}",
         plan.days,
         thousands(made.orders),
         statuses.join(", "),
@@ -1582,6 +1697,7 @@ fn catalog(addr: &str, pool: &db::DbPool, config: &server::Config, cached_page: 
     let added =
         fixtures::catalog::generate(&mut pool.get().unwrap(), 10_000).expect("demo catalog");
     let written = t.elapsed().as_secs_f64();
+    let analyzed = analyze(pool);
     // The build the store makes when the data version moves, made here on a state of its own
     // (the same code, the store idle meanwhile), then the store's own, waited for.
     let api = server::api_state(pool.clone(), config).expect("api state");
@@ -1619,9 +1735,10 @@ fn catalog(addr: &str, pool: &db::DbPool, config: &server::Config, cached_page: 
         .copied()
         .collect();
     println!(
-        "Catalog of {} products ({} generated by fixtures::catalog in {written:.1} s; SQLite; store: 2 workers)",
+        "Catalog of {} products ({} generated by fixtures::catalog in {written:.1} s{analyzed}; {}; store: 2 workers)",
         thousands(held),
-        thousands(added)
+        thousands(added),
+        engine()
     );
     println!(
         "  10a. lists and search index held in {build:.2} s after the import   goal < 2 s   {}",

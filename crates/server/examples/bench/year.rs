@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{
-    add_load, http_request, load, met, percentile, served_bytes, shoppers, show, thousands, Load,
-    Shoppers, COOKIES, ENCODINGS,
+    add_load, analyze, engine, http_request, load, met, percentile, served_bytes, shoppers, show,
+    thousands, Load, Shoppers, COOKIES, ENCODINGS,
 };
 
 /// Shoppers timed while housekeeping runs: each sends a list page, a product page and an add
@@ -107,7 +107,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Section 11 on the bench's store at `addr` (its database `pool`).
 pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Config) {
     let base = format!("http://{addr}");
-    println!("A year later (fixtures::year at scale 1 written into the bench's store, then housekeeping as an app server runs it; store: 2 workers, SQLite)");
+    println!("A year later (fixtures::year at scale 1 written into the bench's store, then housekeeping as an app server runs it; store: 2 workers, {})", engine());
     let shoppers = actix_web::rt::System::new().block_on(shoppers(pool, config));
     println!(" the store before the year:");
     let fresh = Figures::measure(&base, &shoppers);
@@ -115,9 +115,10 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
     let t = Instant::now();
     let year = fixtures::year::Year::ending(domain::calendar::unix_now(), 1.0);
     let w = fixtures::year::write(&mut pool.get().unwrap(), &year).expect("a simulated year");
+    let written = t.elapsed().as_secs_f64();
+    let analyzed = analyze(pool);
     println!(
-        "  written in {:.1} s: {} sessions, {} guest carts ({} lines), {} guest orders over 400 days, {} rate-limit windows, {} registrations, {} newsletter signups, {} undelivered mails ({} rows)",
-        t.elapsed().as_secs_f64(),
+        "  written in {written:.1} s: {} sessions, {} guest carts ({} lines), {} guest orders over 400 days, {} rate-limit windows, {} registrations, {} newsletter signups, {} undelivered mails ({} rows){analyzed}",
         thousands(w.sessions),
         thousands(w.carts),
         thousands(w.cart_items),
@@ -260,7 +261,7 @@ fn print_times(label: &str, probes: &Probes) {
 }
 
 /// Rows of each of [`TABLES`], and the database's size on disk in MB (SQLite's file and its
-/// write-ahead log).
+/// write-ahead log, or PostgreSQL's `pg_database_size`).
 fn census(pool: &db::DbPool, config: &server::Config) -> (Vec<i64>, f64) {
     use db::diesel::prelude::*;
     #[derive(QueryableByName)]
@@ -278,6 +279,13 @@ fn census(pool: &db::DbPool, config: &server::Config) -> (Vec<i64>, f64) {
                 .n
         })
         .collect();
+    if db::is_postgres_url(&config.database_url) {
+        let size = db::diesel::sql_query("SELECT pg_database_size(current_database()) AS n")
+            .get_result::<N>(&mut *conn)
+            .expect("the database's size")
+            .n;
+        return (rows, size as f64 / 1e6);
+    }
     let file = |suffix: &str| {
         std::fs::metadata(format!("{}{suffix}", config.database_url))
             .map(|m| m.len())

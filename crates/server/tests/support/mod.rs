@@ -1,12 +1,12 @@
 //! What the server's tests share. Here: the test databases (a SQLite file in a temporary folder,
-//! or a database in a throwaway PostgreSQL cluster that the tests start themselves: initdb +
-//! pg_ctl on a temporary folder and a free port, as the `postgres` user when the tests run as
-//! root; each test gets its own database, migrated and seeded, PostgreSQL's copied from a seeded
-//! template), the store in process (`store!`, `send!`, [`call`]), the requests a browser sends and
-//! what the tests read of an answer ([`Res`], its cookies, [`Jar`]), the mail, and members and
-//! guests made in the database. [`calls`]: the API called as JSON and the first steps of many
-//! tests; [`seed`]: the places, products and times the tests name; [`process`]: the `store`
-//! binary itself.
+//! or a database in a throwaway PostgreSQL cluster that the tests start themselves,
+//! `fixtures::postgres`: initdb + pg_ctl on a temporary folder and a free port, as the `postgres`
+//! user when the tests run as root; each test gets its own database, migrated and seeded,
+//! PostgreSQL's copied from a seeded template), the store in process (`store!`, `send!`,
+//! [`call`]), the requests a browser sends and what the tests read of an answer ([`Res`], its
+//! cookies, [`Jar`]), the mail, and members and guests made in the database. [`calls`]: the API
+//! called as JSON and the first steps of many tests; [`seed`]: the places, products and times the
+//! tests name; [`process`]: the `store` binary itself.
 
 #![allow(dead_code)]
 
@@ -21,11 +21,11 @@ pub use calls::*;
 pub use seed::*;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use db::DbPool;
+use fixtures::postgres::{self, Cluster};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -52,10 +52,7 @@ impl Drop for TestDb {
             return;
         }
         let Some(c) = CLUSTER.get() else { return };
-        if let Ok(admin) = db::connect(
-            &format!("postgres://postgres@127.0.0.1:{}/postgres", c.port),
-            1,
-        ) {
+        if let Ok(admin) = db::connect(&c.url("postgres"), 1) {
             use db::diesel::connection::SimpleConnection;
             if let Ok(mut conn) = admin.get() {
                 let _ = conn.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
@@ -104,143 +101,32 @@ fn sqlite() -> TestDb {
     }
 }
 
-struct Cluster {
-    port: u16,
-    /// `pg_ctl`, the data folder, the server's options and its log: to stop and start it.
-    pg_ctl: PathBuf,
-    data: String,
-    opts: String,
-    log: String,
-}
-
 /// Stops this test process's PostgreSQL cluster (`-m fast`: connections are ended, as an
 /// operator's stop would). Only for a test binary whose PostgreSQL tests all expect it.
 #[allow(dead_code)]
 pub fn postgres_stop() {
-    let c = cluster();
-    pg(&c.pg_ctl, &["-D", &c.data, "-m", "fast", "-w", "stop"]);
+    cluster().stop();
 }
 
 /// Starts this test process's PostgreSQL cluster again (see [`postgres_stop`]).
 #[allow(dead_code)]
 pub fn postgres_start() {
-    let c = cluster();
-    pg(
-        &c.pg_ctl,
-        &["-D", &c.data, "-o", &c.opts, "-l", &c.log, "-w", "start"],
-    );
-}
-
-fn pg_bin() -> PathBuf {
-    if let Ok(dir) = std::env::var("PG_BIN") {
-        return PathBuf::from(dir);
-    }
-    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .expect("PostgreSQL server binaries under /usr/lib/postgresql (or set PG_BIN)")
-        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
-        .filter(|p| p.join("initdb").exists())
-        .collect();
-    found.sort();
-    found.pop().expect("initdb under /usr/lib/postgresql/*/bin")
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
-}
-
-/// Runs a PostgreSQL program, as the `postgres` user when we are root (PostgreSQL refuses root).
-fn pg(program: &Path, args: &[&str]) {
-    let mut cmd = if is_root() {
-        let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--"]).arg(program);
-        c
-    } else {
-        Command::new(program)
-    };
-    let out = cmd.args(args).output().expect("run a PostgreSQL program");
-    assert!(
-        out.status.success(),
-        "{} {:?} failed: {}{}",
-        program.display(),
-        args,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cluster().start_again();
 }
 
 static CLUSTER: OnceLock<Cluster> = OnceLock::new();
 
+/// The test process's cluster (`fixtures::postgres`, set for tests: no fsync and the like), with
+/// a seeded template that each test's database is copied from.
 fn cluster() -> &'static Cluster {
     CLUSTER.get_or_init(|| {
-        let bin = pg_bin();
-        // Under /tmp so that the postgres user can reach it; removed by the watchdog below.
-        let dir = tempfile::Builder::new()
-            .prefix("store-pg-")
-            .tempdir_in("/tmp")
-            .expect("temp dir")
-            .keep();
-        if is_root() {
-            let ok = Command::new("chown")
-                .args(["-R", "postgres:postgres"])
-                .arg(&dir)
-                .status()
-                .expect("chown");
-            assert!(ok.success(), "chown the cluster folder to postgres");
-        }
-        let data = dir.join("data");
-        let data_s = data.to_str().unwrap().to_string();
-        pg(
-            &bin.join("initdb"),
-            &["-D", &data_s, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
-        );
-        let port = process::free_port();
-        let opts = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-            dir.display()
-        );
-        let log = dir.join("postgres.log");
-        pg(
-            &bin.join("pg_ctl"),
-            &["-D", &data_s, "-o", &opts, "-l", log.to_str().unwrap(), "-w", "start"],
-        );
-        // A watchdog stops the cluster and removes its folder when this test process ends.
-        let watchdog = format!(
-            "while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
-             {runas}{pg_ctl} -D {data} -m immediate stop >/dev/null 2>&1; rm -rf {dir}",
-            pid = std::process::id(),
-            runas = if is_root() { "runuser -u postgres -- " } else { "" },
-            pg_ctl = bin.join("pg_ctl").display(),
-            data = data_s,
-            dir = dir.display(),
-        );
-        // It must outlive this process, so it is never waited for.
-        #[allow(clippy::zombie_processes)]
-        Command::new("sh")
-            .args(["-c", &watchdog])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("watchdog");
-        // A seeded template that each test's database is copied from.
-        let admin = db::connect(&format!("postgres://postgres@127.0.0.1:{port}/postgres"), 1)
-            .expect("connect to the cluster");
-        exec(&admin, "CREATE DATABASE store_template");
-        let template = db::connect(&format!("postgres://postgres@127.0.0.1:{port}/store_template"), 1)
-            .expect("connect to the template");
+        let cluster = Cluster::start(&postgres::Options::tests());
+        cluster.execute("CREATE DATABASE store_template");
+        let template =
+            db::connect(&cluster.url("store_template"), 1).expect("connect to the template");
         migrate_and_seed(&template);
         drop(template);
-        Cluster {
-            port,
-            pg_ctl: bin.join("pg_ctl"),
-            data: data_s,
-            opts,
-            log: log.to_str().unwrap().to_string(),
-        }
+        cluster
     })
 }
 
@@ -259,16 +145,8 @@ fn postgres() -> TestDb {
     let c = cluster();
     let _one_at_a_time = CREATING.lock().unwrap_or_else(|e| e.into_inner());
     let name = format!("store_test_{}", N.fetch_add(1, Ordering::SeqCst));
-    let admin = db::connect(
-        &format!("postgres://postgres@127.0.0.1:{}/postgres", c.port),
-        1,
-    )
-    .expect("connect to the cluster");
-    exec(
-        &admin,
-        &format!("CREATE DATABASE {name} TEMPLATE store_template"),
-    );
-    let url = format!("postgres://postgres@127.0.0.1:{}/{name}", c.port);
+    c.execute(&format!("CREATE DATABASE {name} TEMPLATE store_template"));
+    let url = c.url(&name);
     let pool = db::connect(&url, 4).expect("postgres pool");
     TestDb {
         pool,
