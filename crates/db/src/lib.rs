@@ -218,6 +218,22 @@ where
     transaction(conn, f)
 }
 
+/// Runs `f` as [`write_transaction`] does, except inside the transaction a write call's answer
+/// holds on PostgreSQL ([`answer_begin`]): there `f` runs in that transaction, without a savepoint
+/// of its own (two round trips fewer: `SAVEPOINT` and `RELEASE`). So an error of `f` must end the
+/// call, whose transaction then rolls back whole ([`answer_end`]); a caller that goes on after an
+/// error of `f` wants [`write_transaction`]'s savepoint instead.
+pub fn write_in_answer<T, E, F>(conn: &mut AnyConnection, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut AnyConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    if matches!(conn, AnyConnection::Postgresql(_)) && in_transaction(conn) {
+        return f(conn);
+    }
+    write_transaction(conn, f)
+}
+
 /// Begins the transaction that holds a write call's change and the reads of its answer, on
 /// PostgreSQL (see [`answer_end`]); answers whether it began. SQLite loses no connection: there
 /// nothing begins and the call's own transactions are as they are.

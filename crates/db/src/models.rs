@@ -25,7 +25,7 @@ pub struct ProductType {
     pub name: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq, serde::Serialize)]
 #[diesel(table_name = products)]
 pub struct Product {
     #[diesel(deserialize_as = i32)]
@@ -58,7 +58,7 @@ pub struct Product {
     pub style: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq, serde::Serialize)]
 #[diesel(table_name = barangays)]
 pub struct Barangay {
     #[diesel(deserialize_as = i64)]
@@ -103,7 +103,7 @@ pub struct Province {
     pub province_name: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, PartialEq)]
+#[derive(Debug, Clone, Queryable, Selectable, PartialEq, serde::Serialize)]
 #[diesel(table_name = cities)]
 pub struct City {
     #[diesel(deserialize_as = i64)]

@@ -17,7 +17,7 @@ pub fn barangay(conn: &mut AnyConnection, id: BarangayId) -> QueryResult<Option<
 }
 
 /// A barangay with its city and whether the city is served: what a chosen location means.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Place {
     pub barangay: Barangay,
     pub city: City,

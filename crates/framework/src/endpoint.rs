@@ -226,13 +226,32 @@ impl<'a> Ctx<'a> {
         T: Clone + Serialize + Send + Sync + 'static,
         F: FnOnce(&mut Self) -> Result<T, ApiError>,
     {
+        self.kept_when(key, make, |_| true)
+    }
+
+    /// As [`Ctx::kept`], but what `make` finds is kept only when there is something (`Some`): a
+    /// lookup by an id a client sends keeps no answer for ids that name nothing, so a flood of
+    /// made-up ids does not fill the cache and push out what others need.
+    pub fn kept_found<T, F>(&mut self, key: u128, make: F) -> Result<Option<T>, ApiError>
+    where
+        T: Clone + Serialize + Send + Sync + 'static,
+        F: FnOnce(&mut Self) -> Result<Option<T>, ApiError>,
+    {
+        self.kept_when(key, make, Option::is_some)
+    }
+
+    fn kept_when<T, F>(&mut self, key: u128, make: F, keep: fn(&T) -> bool) -> Result<T, ApiError>
+    where
+        T: Clone + Serialize + Send + Sync + 'static,
+        F: FnOnce(&mut Self) -> Result<T, ApiError>,
+    {
         let keeping = self.keeping || !db::in_transaction(self.conn);
         let cache = self.cache.clone().filter(|_| keeping);
         if let Some(hit) = cache.as_ref().and_then(|c| c.get::<Kept<T>>(key)) {
             return Ok(hit.value.clone());
         }
         let value = make(self)?;
-        if let Some(cache) = cache {
+        if let Some(cache) = cache.filter(|_| keep(&value)) {
             // Its weight in the cache: about its JSON's, the form it is answered in.
             let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
             let weight = (2 * bytes + 256) as u64;
@@ -1172,6 +1191,32 @@ mod tests {
         );
         // Outside a call and any transaction (a tool's reads): committed, so kept.
         assert_eq!(made_once_more(&mut ctx).unwrap(), 5);
+    }
+
+    #[test]
+    fn what_is_found_is_kept_and_nothing_found_is_not() {
+        use db::diesel::Connection;
+        let mut conn = AnyConnection::establish(":memory:").unwrap();
+        let config = ApiConfig::default();
+        let mut ctx = Ctx::new(&mut conn, &config, Caller::default());
+        ctx.cache = Some(std::sync::Arc::new(crate::cache::ResponseCache::new(
+            1 << 20,
+        )));
+        let mut made = 0;
+        let mut find = |ctx: &mut Ctx, key: u128, found: Option<&str>| {
+            ctx.kept_found(key, |_| {
+                made += 1;
+                Ok(found.map(str::to_string))
+            })
+            .unwrap()
+        };
+        // Nothing found under a key (a made-up id): asked again each time, nothing kept.
+        assert_eq!(find(&mut ctx, 11, None), None);
+        assert_eq!(find(&mut ctx, 11, Some("later")), Some("later".into()));
+        // Something found: kept, and the next lookup does not make it again.
+        assert_eq!(find(&mut ctx, 12, Some("pilsen")), Some("pilsen".into()));
+        assert_eq!(find(&mut ctx, 12, None), Some("pilsen".into()));
+        assert_eq!(made, 3);
     }
 
     #[test]

@@ -61,7 +61,8 @@ pub struct Addition<'a> {
 /// Three statements hold the write lock: the cart taken and placed, the units added (unless they
 /// would pass the most), the items read; the limits are checked on what was read, and a refused
 /// add rolls back. An add with the client's `key` records it first: one sent before changes
-/// nothing and answers the cart as it is.
+/// nothing and answers the cart as it is. Within a write call's answer on PostgreSQL the add is
+/// part of the answer's transaction ([`db::write_in_answer`]): its error must end the call.
 pub fn add(
     ctx: &mut Ctx,
     pricing: &Pricing,
@@ -80,7 +81,9 @@ pub fn add(
     // The cart exists before the change's transaction, whose first statement is a write: SQLite
     // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
     let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
-    db::write_transaction(ctx.conn, |conn| {
+    // Within the answer's transaction on PostgreSQL (a refused add's error ends the call, which
+    // rolls back whole): no savepoint of its own.
+    db::write_in_answer(ctx.conn, |conn| {
         // Where the cart is placed is part of an add (it moves the cart there).
         let change = format!("{} {quantity} {} {street:?}", product.id, place.barangay.id);
         let keyed = KeyedChange {
@@ -166,7 +169,10 @@ impl Endpoint for AddToCart {
             "Choose your delivery location first.",
         )?;
         let owner = live_owner(ctx, true)?;
-        let product = product_of(ctx, product_id)?;
+        // The catalog's version first: the product, the place and the prices are then read as of
+        // it, kept across requests under it (two round trips fewer an add once kept).
+        let version = crate::catalog::data_version(ctx)?;
+        let product = product_at(ctx, version, product_id)?;
         let quantity = match b.pack {
             Some(domain::selling::Pack::Case) => {
                 let units = i64::from(quantity) * i64::from(product.unit_per_case);
@@ -185,10 +191,10 @@ impl Endpoint for AddToCart {
             }
             _ => quantity,
         };
-        let place = place_of(ctx, barangay)?;
+        let place = place_at(ctx, version, barangay)?;
         let street = street_of(ctx, &place, b.street_id)?;
         check_available(ctx, &product, &place)?;
-        let pricing = Pricing::load(ctx)?;
+        let pricing = Pricing::at(ctx, version)?;
         let fulfillment = fulfillment_of(ctx, &place, b.fulfillment)?;
         let mut a = ctx.with_answer(|ctx| {
             let addition = Addition {

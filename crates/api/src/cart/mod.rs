@@ -191,6 +191,25 @@ pub(crate) fn place_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Place, Api
     })
 }
 
+/// A barangay's place as of the catalog's `version` (read before it), kept across requests under
+/// that version (every write to the places' tables moves it) when there is one: a 404 when there
+/// is no such barangay.
+pub(crate) fn place_at(
+    ctx: &mut Ctx,
+    version: i64,
+    barangay: BarangayId,
+) -> Result<Place, ApiError> {
+    let key = framework::cache::key(&[
+        b"place",
+        &version.to_le_bytes(),
+        &barangay.get().to_le_bytes(),
+    ]);
+    ctx.kept_found(key, |ctx| Ok(db::places::place(ctx.conn, barangay)?))?
+        .ok_or_else(|| {
+            ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
+        })
+}
+
 /// The fulfillment priced for: the given one when the barangay's city offers it, else delivery.
 pub(crate) fn fulfillment_of(
     ctx: &mut Ctx,
@@ -375,9 +394,11 @@ fn check_quantity(q: Option<i64>) -> Result<i32, ApiError> {
         .map_err(|message| ApiError::refused(422, "quantity", message))
 }
 
-/// The product a call names: one of the catalog (404 otherwise).
-fn product_of(ctx: &mut Ctx, id: ProductId) -> Result<db::models::Product, ApiError> {
-    db::carts::product(ctx.conn, id)?
+/// A product as of the catalog's `version` (read before it), kept across requests under that
+/// version (every write to `products` moves it) when there is one: a 404 when there is none.
+fn product_at(ctx: &mut Ctx, version: i64, id: ProductId) -> Result<db::models::Product, ApiError> {
+    let key = framework::cache::key(&[b"product", &version.to_le_bytes(), &id.get().to_le_bytes()]);
+    ctx.kept_found(key, |ctx| Ok(db::carts::product(ctx.conn, id)?))?
         .ok_or_else(|| ApiError::refused(404, "product_id", format!("Product {id} not found.")))
 }
 

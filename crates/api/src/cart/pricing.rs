@@ -234,6 +234,11 @@ impl Pricing {
     /// tables bump it), so a cart change reads one row for them instead of three tables.
     pub fn load(ctx: &mut Ctx) -> Result<Self, ApiError> {
         let version = crate::catalog::data_version(ctx)?;
+        Self::at(ctx, version)
+    }
+
+    /// The prices as of the catalog's `version`, read before (kept under it).
+    pub fn at(ctx: &mut Ctx, version: i64) -> Result<Self, ApiError> {
         let key = framework::cache::key(&[b"pricing", &version.to_le_bytes()]);
         ctx.kept(key, |ctx| {
             Ok(Self {
