@@ -80,8 +80,10 @@ GUEST_ORDERS = 3
 # Guests' orders the staff's bulk move takes (POST /api/v1/staff/orders/status): cancelled once,
 # then already cancelled, never the orders the readers are given.
 ORDERS_TO_MOVE = 6
-# The member's orders paid online that wait for their payment (Pay Now, Pay in Cash).
-ORDERS_AWAITING_PAYMENT = 12
+# The member's orders paid online that wait for their payment: Pay Now's (which leaves them
+# waiting), and Pay in Cash's own (each placed once, then 409), so that a long run's Pay in Cash
+# leaves Pay Now orders to pay.
+ORDERS_AWAITING_PAYMENT, ORDERS_TO_PAY_IN_CASH = 6, 12
 PAYMENTS_TO_REFUND = 8
 PENDING_REGISTRATIONS, PENDING_REGISTRATIONS_TO_USE = 6, 40
 NEWSLETTER_SIGNUPS = 20
@@ -942,8 +944,9 @@ def main():
         orders.append(order_id)
     member_revisions = list(REVISIONS)
     # The member's orders paid online, awaiting their payment: Pay Now answers their PayMongo
-    # page (the simulator's) each time; Pay in Cash places each once (then 409).
+    # page (the simulator's) each time; Pay in Cash places each of its own once (then 409).
     awaiting = [place_order(token, payment="online")[0] for _ in range(ORDERS_AWAITING_PAYMENT)]
+    to_pay_in_cash = [place_order(token, payment="online")[0] for _ in range(ORDERS_TO_PAY_IN_CASH)]
 
     # Go-to Cases are saved from a case of the cart.
     cases = []
@@ -1029,6 +1032,7 @@ def main():
     write_dict(folder, "orders", orders)
     write_dict(folder, "orders-to-move", to_move)
     write_dict(folder, "orders-awaiting-payment", awaiting)
+    write_dict(folder, "orders-to-pay-in-cash", to_pay_in_cash)
     write_dict(folder, "order-keys", keys or ["0" * 40])
     write_dict(folder, "registration-tokens", registrations[:PENDING_REGISTRATIONS])
     write_dict(folder, "registration-tokens-to-use", registrations[PENDING_REGISTRATIONS:])
