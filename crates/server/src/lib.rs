@@ -344,7 +344,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
 }
 
 /// Holds the catalog's lists and search index for the data version now: at start, then within a
-/// second of each move of the version (an import, a product changed), off the actix workers (the
+/// second of each move of the version (looked at as often as the watch reads it) (an import, a product changed), off the actix workers (the
 /// build runs on the database's blocking threads), so no shopper's request waits for a build.
 async fn keep_the_catalog_held(api: web::Data<ApiState>) {
     let mut held = None;
@@ -365,7 +365,10 @@ async fn keep_the_catalog_held(api: web::Data<ApiState>) {
                     );
                     held = Some(version);
                 }
-                Err(e) => tracing::warn!("holding the catalog: {e} (tried again in a second)"),
+                Err(e) => {
+                    tracing::warn!("holding the catalog: {e} (tried again in a second)");
+                    actix_web::rt::time::sleep(std::time::Duration::from_secs(1)).await;
+                }
             }
         }
         actix_web::rt::time::sleep(db::watch::EVERY).await;

@@ -2,7 +2,7 @@
 //! catalog file out and in, the maintenance switch, the orders and their status, a backup of a
 //! SQLite store. Each works on the database `DATABASE_URL` names, while the store serves: what
 //! they change reaches every app server within a second (the data version and the maintenance
-//! row, which each server reads once a second), and the shopper is mailed a change of their
+//! row, which each server reads four times a second), and the shopper is mailed a change of their
 //! order's status through the store's mail queue, in the same transaction as the change.
 
 use std::io::Write;

@@ -750,7 +750,7 @@ async fn a_manager_gives_a_banner_a_photo_without_javascript(b: Backend) {
         after.contains("Photo, 1500 x 500 px, on every screen.") && after.contains("Remove Photo")
     );
 
-    // The shop (a new server: pages are kept under the data version read once a second): the
+    // The shop (a new server: pages are kept under the data version read four times a second): the
     // photo at every width made, its size for the layout, the first slide not lazy.
     let shop = store!(db, cfg.clone());
     let home = send!(shop, get("/", &Jar::default())).text();
@@ -1640,7 +1640,7 @@ async fn a_manager_closes_and_opens_the_store(b: Backend) {
     let r = send!(store, switch("true"));
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text());
     assert_eq!(location(&r), "/staff/maintenance?done=true");
-    // Within a second (the watch reads the row once a second); a few are allowed here.
+    // Within a second (the watch reads the row four times a second); a few are allowed here.
     let mut waited = 0;
     while send!(store, status_of("/buy-beer")).status != StatusCode::SERVICE_UNAVAILABLE {
         assert!(waited < 50, "the shop never closed");
