@@ -426,18 +426,31 @@ pub fn deposits(conn: &mut AnyConnection) -> QueryResult<Vec<Deposit>> {
         .load(conn)
 }
 
-/// The delivery fee of a city for a fulfillment type (none: no fee).
-pub fn delivery_fee(
-    conn: &mut AnyConnection,
-    city: CityId,
-    fulfillment: FulfillmentId,
-) -> QueryResult<i64> {
+/// A delivery fee: a city's, for a fulfillment type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct DeliveryFee {
+    pub city: CityId,
+    pub fulfillment: FulfillmentId,
+    pub amount: i64,
+}
+
+/// Every delivery fee (a city and fulfillment type without a row has none).
+pub fn delivery_fees(conn: &mut AnyConnection) -> QueryResult<Vec<DeliveryFee>> {
     Ok(delivery_fees::table
-        .find((city.get(), fulfillment.get()))
-        .select(delivery_fees::amount)
-        .first(conn)
-        .optional()?
-        .unwrap_or(0))
+        .order((delivery_fees::city_id, delivery_fees::fulfillment_type_id))
+        .select((
+            delivery_fees::city_id,
+            delivery_fees::fulfillment_type_id,
+            delivery_fees::amount,
+        ))
+        .load::<(i64, i32, i64)>(conn)?
+        .into_iter()
+        .map(|(city, fulfillment, amount)| DeliveryFee {
+            city: CityId::from_db(city),
+            fulfillment: FulfillmentId::from_db(fulfillment),
+            amount,
+        })
+        .collect())
 }
 
 /// Of `products`, those listed as sold in `city` (products sold everywhere are not listed).

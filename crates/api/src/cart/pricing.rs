@@ -227,11 +227,15 @@ pub struct Pricing {
     pub case_types: Vec<db::carts::CaseType>,
     pub deposits: Vec<db::carts::Deposit>,
     pub packagings: Vec<db::models::Packaging>,
+    /// Every city's delivery fees (a few rows a city): a cart change reads none in its
+    /// transaction.
+    pub delivery_fees: Vec<db::carts::DeliveryFee>,
 }
 
 impl Pricing {
-    /// The catalog's case types, deposits and packagings: kept under the data version (their
-    /// tables bump it), so a cart change reads one row for them instead of three tables.
+    /// The catalog's case types, deposits, packagings and delivery fees: kept under the data
+    /// version (their tables bump it), so a cart change reads one row for them instead of four
+    /// tables.
     pub fn load(ctx: &mut Ctx) -> Result<Self, ApiError> {
         let version = crate::catalog::data_version(ctx)?;
         Self::at(ctx, version)
@@ -245,8 +249,17 @@ impl Pricing {
                 case_types: db::carts::case_types(ctx.conn)?,
                 deposits: db::carts::deposits(ctx.conn)?,
                 packagings: crate::catalog::packagings(ctx.conn)?,
+                delivery_fees: db::carts::delivery_fees(ctx.conn)?,
             })
         })
+    }
+
+    /// The delivery fee of `city` for `fulfillment` (none: no fee).
+    pub fn delivery_fee(&self, city: domain::CityId, fulfillment: FulfillmentId) -> i64 {
+        self.delivery_fees
+            .iter()
+            .find(|f| f.city == city && f.fulfillment == fulfillment)
+            .map_or(0, |f| f.amount)
     }
 
     pub fn family(&self, packaging: domain::PackagingId) -> FilterType {
@@ -348,9 +361,9 @@ pub struct PriceInput<'a> {
 }
 
 /// Prices a cart. What it reads from the database, in this order: the items listed in the
-/// place's city, the delivery fee (a served place's cart with items), the checkout window (a
-/// cart nothing else keeps from checkout); the rest is `Cases`, `deposits` and
-/// `blocked_reason`, pure rules on what was loaded.
+/// place's city, the checkout window (a cart nothing else keeps from checkout); the rest is
+/// `Cases`, `deposits` (and the delivery fee, from `pricing`) and `blocked_reason`, pure rules on
+/// what was loaded.
 pub fn price(ctx: &mut Ctx, pricing: &Pricing, input: PriceInput<'_>) -> Result<Priced, ApiError> {
     let PriceInput {
         items,
@@ -368,7 +381,7 @@ pub fn price(ctx: &mut Ctx, pricing: &Pricing, input: PriceInput<'_>) -> Result<
     let deposits_total: i64 = deposits.iter().map(|l| l.amount).sum();
     let has_items = items_total > 0 || !cases.lines.is_empty();
     let delivery_fee = if has_items && place.served {
-        db::carts::delivery_fee(ctx.conn, place.city.id, fulfillment)?
+        pricing.delivery_fee(place.city.id, fulfillment)
     } else {
         0
     };
@@ -707,5 +720,33 @@ mod tests {
         assert!(super::resets([Keg], Bottle));
         assert!(!super::resets([Keg], Keg));
         assert!(!super::resets([], Keg), "an empty cart goes straight on");
+    }
+
+    #[test]
+    fn a_delivery_fee_is_its_citys_for_its_fulfillment_and_none_without_a_row() {
+        use domain::{CityId, FulfillmentId};
+        let fee = |city, fulfillment, amount| db::carts::DeliveryFee {
+            city: CityId::from_db(city),
+            fulfillment: FulfillmentId::from_db(fulfillment),
+            amount,
+        };
+        let pricing = super::Pricing {
+            case_types: vec![],
+            deposits: vec![],
+            packagings: vec![],
+            delivery_fees: vec![
+                fee(1380300000, 1, 10_000),
+                fee(1380300000, 2, 0),
+                fee(1381300000, 1, 15_000),
+            ],
+        };
+        let at = |city, fulfillment| {
+            pricing.delivery_fee(CityId::from_db(city), FulfillmentId::from_db(fulfillment))
+        };
+        assert_eq!(at(1380300000, 1), 10_000);
+        assert_eq!(at(1381300000, 1), 15_000, "each city its own");
+        assert_eq!(at(1380300000, 2), 0);
+        assert_eq!(at(1381300000, 2), 0, "no row: no fee");
+        assert_eq!(at(1380100000, 1), 0, "a city without fees");
     }
 }
