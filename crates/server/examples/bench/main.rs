@@ -25,6 +25,10 @@
 //!     housekeeping swept beside shoppers (its time, their slowest request), the tables after
 //!     it, and the cached page, a shopper with a cart and the adds measured before the year
 //!     and after its housekeeping.
+//! 12. two app servers sharing one PostgreSQL database (`DB=postgres`; `servers.rs`): the same
+//!     load (adds, a shopper with a cart browsing, the staff board) served by one app server,
+//!     then shared by two, every cart read back and checked against its adds; and a manager's
+//!     catalog change made on one, timed until the other shows it under that load.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
 //!
@@ -33,10 +37,12 @@
 //! the bench starts and removes itself (`fixtures::postgres`, set as a 4 GB, 2-core database
 //! machine with PostgreSQL's durability defaults; its settings in force printed at the start);
 //! the same goals on either.
-//! `BENCH_ONLY=catalog` runs section 10 alone; `BENCH_ONLY=year` section 11; `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` with either then
+//! `BENCH_ONLY=catalog` runs section 10 alone; `BENCH_ONLY=year` section 11; `BENCH_ONLY=servers`
+//! section 12 (with the orders section 8 writes); `BENCH_ONLY=carts` runs section 7 alone; `BENCH_ONLY=staff` runs section 8 alone (`BENCH_ONLY=staff make bench`); `BENCH_HOLD=1` with either then
 //! keeps that store up (its address and the dispatcher's cookies or the adders' tokens printed) to look at it by hand,
 //! with `perf` or `wrk`, until the bench is stopped.
 
+mod servers;
 mod year;
 
 use std::io::{Read, Write};
@@ -263,11 +269,16 @@ fn wrk_script(
     headers: &[(&str, &str)],
     lua: &str,
 ) -> Option<Load> {
-    let script = std::env::temp_dir().join(format!("bench-{}.lua", std::process::id()));
+    // A file of its own for each load: loads run side by side (section 12).
+    static SCRIPTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SCRIPTS.fetch_add(1, Ordering::Relaxed);
+    let script = std::env::temp_dir().join(format!("bench-{}-{n}.lua", std::process::id()));
     std::fs::write(&script, lua).ok()?;
     let mut all: Vec<(&str, String)> = headers.iter().map(|(k, v)| (*k, v.to_string())).collect();
     all.push(("-s", script.display().to_string()));
-    wrk_with(url, conns, secs, &all)
+    let figures = wrk_with(url, conns, secs, &all);
+    let _ = std::fs::remove_file(&script);
+    figures
 }
 
 fn show(label: &str, l: &Load) {
@@ -409,7 +420,7 @@ fn main() {
 
 /// The parts of the bench `BENCH_ONLY` names: unset or empty, all; `staff`, section 8 alone;
 /// `carts`, section 7 alone (with the guest's cached page it compares against); `slow-link`, the
-/// first load and section 9; `catalog`, section 10; `year`, section 11.
+/// first load and section 9; `catalog`, section 10; `year`, section 11; `servers`, section 12.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Only {
     All,
@@ -418,6 +429,7 @@ enum Only {
     SlowLink,
     Catalog,
     Year,
+    Servers,
 }
 
 fn only() -> Only {
@@ -428,8 +440,9 @@ fn only() -> Only {
         "slow-link" => Only::SlowLink,
         "catalog" => Only::Catalog,
         "year" => Only::Year,
+        "servers" => Only::Servers,
         other => {
-            panic!("BENCH_ONLY={other}: the bench knows `staff`, `carts`, `slow-link`, `catalog` and `year` (or unset: everything)")
+            panic!("BENCH_ONLY={other}: the bench knows `staff`, `carts`, `slow-link`, `catalog`, `year` and `servers` (or unset: everything)")
         }
     }
 }
@@ -485,19 +498,12 @@ fn run() {
         catalog_against_the_page(&addr, &pool, &config);
         return;
     }
+    if only == Only::Servers {
+        servers_alone(&addr, &pool, &config, &shoppers);
+        return;
+    }
     if only == Only::Carts {
-        let page_headers = [("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)];
-        let cached_page = load(&format!("{base}/buy-beer"), 32, 10, &page_headers);
-        show("the guest's cached page", &cached_page);
-        carts(&addr, &base, &shoppers, &cached_page);
-        if hold() {
-            let tokens = dir.path().join("adders.txt");
-            std::fs::write(&tokens, shoppers.adders.join("\n")).unwrap();
-            println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; the adders' session tokens, one a line: {}", std::process::id(), tokens.display());
-            loop {
-                std::thread::sleep(Duration::from_secs(3600));
-            }
-        }
+        carts_alone(&addr, &shoppers, dir.path());
         drop(api);
         return;
     }
@@ -522,9 +528,10 @@ fn run() {
     let cached_page = against_peers(&base, &peers, api_bytes.len());
     no_collapse(&addr, &base, &cached_page);
     carts(&addr, &base, &shoppers, &cached_page);
-    staff(&addr, &pool);
+    let dispatcher = staff(&addr, &pool);
     catalog_against_the_page(&addr, &pool, &config);
     year::a_year_later(&addr, &pool, &config);
+    servers::two_servers(&addr, &pool, &config, &shoppers, &dispatcher);
     drop(api);
 }
 
@@ -542,6 +549,44 @@ fn staff_alone(config: &server::Config, pool: &db::DbPool) {
             std::thread::sleep(Duration::from_secs(3600));
         }
     }
+}
+
+/// `BENCH_ONLY=carts`: section 7 after the guest's cached page it divides by (held up with
+/// `BENCH_HOLD=1`, the adders' tokens written into `dir`).
+fn carts_alone(addr: &str, shoppers: &Shoppers, dir: &Path) {
+    let base = format!("http://{addr}");
+    let page_headers = [("Cookie", COOKIES), ("Accept-Encoding", ENCODINGS)];
+    let cached_page = load(&format!("{base}/buy-beer"), 32, 10, &page_headers);
+    show("the guest's cached page", &cached_page);
+    carts(addr, &base, shoppers, &cached_page);
+    if hold() {
+        let tokens = dir.join("adders.txt");
+        std::fs::write(&tokens, shoppers.adders.join("\n")).unwrap();
+        println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; the adders' session tokens, one a line: {}", std::process::id(), tokens.display());
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
+}
+
+/// `BENCH_ONLY=servers`: section 12, after the orders section 8 writes (the board's).
+fn servers_alone(addr: &str, pool: &db::DbPool, config: &server::Config, shoppers: &Shoppers) {
+    if !postgres() {
+        servers::two_servers(addr, pool, config, shoppers, "");
+        return;
+    }
+    let t = Instant::now();
+    let made =
+        fixtures::orders::orders(&mut pool.get().unwrap(), &fixtures::orders::Plan::default())
+            .expect("bulk orders");
+    println!(
+        "{} orders written in {:.1} s (fixtures::orders){}",
+        thousands(made.orders),
+        t.elapsed().as_secs_f64(),
+        analyze(pool)
+    );
+    let dispatcher = dispatcher_cookies(addr, pool);
+    servers::two_servers(addr, pool, config, shoppers, &dispatcher);
 }
 
 /// Section 10 after the cached page's figures at its crowd's 256 connections.
@@ -1379,6 +1424,20 @@ async fn shoppers(pool: &db::DbPool, config: &server::Config) -> Shoppers {
     .expect("shoppers")
 }
 
+/// `n` guest sessions, made as the API makes them: their tokens.
+fn guest_sessions(pool: &db::DbPool, config: &server::Config, n: usize) -> Vec<String> {
+    actix_web::rt::System::new().block_on(async {
+        let api = server::api_state(pool.clone(), config).expect("api state");
+        api.run(framework::Caller::default(), move |ctx| {
+            (0..n)
+                .map(|_| ctx.start_session(None))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await
+        .expect("guest sessions")
+    })
+}
+
 /// `n` with thousands separated: `100,000`.
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -1395,16 +1454,20 @@ fn thousands(n: usize) -> String {
 /// A dispatcher signed in with both factors, made in the database as sign-in leaves it (the
 /// account, a session whose second factor was given): the session's token.
 fn dispatcher(pool: &db::DbPool) -> String {
-    let mut conn = pool.get().unwrap();
-    let now = domain::calendar::unix_now();
-    let id = db::team::add(
-        &mut conn,
+    staff_member(
+        pool,
         "dina.dispatch@tala.example",
         "Dina (dispatcher)",
         "dispatcher",
-        now - 60,
     )
-    .expect("a dispatcher");
+}
+
+/// A member of staff in `role`, signed in with both factors as [`dispatcher`] is: their
+/// session's token.
+pub(crate) fn staff_member(pool: &db::DbPool, email: &str, name: &str, role: &str) -> String {
+    let mut conn = pool.get().unwrap();
+    let now = domain::calendar::unix_now();
+    let id = db::team::add(&mut conn, email, name, role, now - 60).expect("a member of staff");
     let token = framework::session::new_token();
     let hash = framework::session::hash(&token);
     db::team::start_session(&mut conn, &hash, id, now).expect("a staff session");
@@ -1413,7 +1476,7 @@ fn dispatcher(pool: &db::DbPool) -> String {
 }
 
 /// A wrk script that GETs one of `paths` at random each request, with `cookie`.
-fn rotating(paths: &[String], cookie: &str) -> String {
+pub(crate) fn rotating(paths: &[String], cookie: &str) -> String {
     format!(
         "paths = {{{}}}\nrequest = function()\n  return wrk.format(\"GET\", paths[math.random(#paths)], {{[\"Cookie\"] = {cookie:?}, [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
         lua_list(paths)

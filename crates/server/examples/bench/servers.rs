@@ -1,0 +1,543 @@
+//! Section 12, two app servers sharing one PostgreSQL database (`DB=postgres`): the same load
+//! served by one app server alone, then shared by two, then by the two again while a manager's
+//! catalog change made on one is timed until the other shows it.
+//!
+//! The two app servers are stores of their own in this process: each its own actix system,
+//! pool, caches and watch of the data version, bound to a port of its own with the same public
+//! address, as two machines behind a load balancer would be (nothing a store keeps in memory is
+//! shared between them; only the database is). They run on the bench's 2 cores, so each is half
+//! the size of the one they are compared with (workers, render threads, pool).
+//!
+//! The load is two equal shares, each: [`ADDERS`] guests adding to carts (each on a connection
+//! of its own, timed by the bench itself so that every answer is counted, in-flight ones too),
+//! [`BROWSERS`] connections of a shopper with a cart browsing list and product pages, and
+//! [`BOARD`] connections of a dispatcher on the orders board (wrk). Alone, both shares go to the
+//! first app server; shared, each app server takes one (each warmed first by a request of every
+//! page its share asks for). Every cart is then read back through the
+//! API and compared with the adds its guest was answered 2xx for.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use super::{
+    http_request, lua_list, met, percentile, show, start_store, wrk_script, Load, Shoppers,
+    COOKIES, ENCODINGS,
+};
+
+/// Seconds of each load.
+const SECS: u64 = 10;
+/// A share of the load: guests adding to carts, connections browsing with a cart, connections
+/// of a dispatcher on the board.
+const ADDERS: usize = 32;
+const BROWSERS: usize = 16;
+const BOARD: usize = 8;
+/// The adds' products (1 to 10, as section 7c's) and the barangay they are priced for.
+const PRODUCTS: u64 = 10;
+const BARANGAY: i64 = 1_380_300_002;
+/// The product whose name the manager changes, its page, and how long the other app server is
+/// given to show the change before the bench stops waiting.
+const CHANGED: i32 = 1;
+const WAIT: Duration = Duration::from_secs(5);
+
+/// The board's first pages the dispatcher rotates through (filters without dates).
+const BOARD_PAGES: [&str; 3] = [
+    "/staff/orders?status=confirmed&how=1",
+    "/staff/orders?status=placed",
+    "/staff/orders?status=cancelled",
+];
+
+/// `BENCH_ONLY=servers` and the whole bench's last section: one app server's figures for the
+/// whole load, then two app servers' for the same load shared, and the catalog change.
+/// `dispatcher` is a dispatcher's browser's cookies (section 8's).
+pub(crate) fn two_servers(
+    a: &str,
+    pool: &db::DbPool,
+    config: &server::Config,
+    shoppers: &Shoppers,
+    dispatcher: &str,
+) {
+    if !super::postgres() {
+        println!("Two app servers: on PostgreSQL only (`DB=postgres make bench`); SQLite is a file of one machine");
+        return;
+    }
+    // Two app servers, each half of the bench's one (workers, render threads, pool), so that the
+    // two together hold what the one holds on the same 2 cores: what the pair loses beside the
+    // one is what sharing the database costs, not a machine asked for twice its threads.
+    let half = |n: usize| (n / 2).max(1);
+    let halves: Vec<String> = (0..2)
+        .map(|_| {
+            let mut c = config.clone();
+            c.bind = format!("127.0.0.1:{}", super::free_port());
+            c.workers = half(c.workers);
+            c.ssr_threads = half(c.ssr_threads);
+            c.db_pool_size = half(c.db_pool_size as usize) as u32;
+            start_store(&c)
+        })
+        .collect();
+    let [b1, b2] = [halves[0].as_str(), halves[1].as_str()];
+    println!(
+        "Two app servers on one PostgreSQL database, {SECS} s each load; the one: the bench's store ({} workers, {} render threads, a pool of {}); the two: stores of half its size each (their own actix system, pool, caches and watch of the data version; the same public address; the same 2 cores); a share of the load: {ADDERS} guests adding (a connection each), {BROWSERS} connections of a shopper with a cart on list and product pages, {BOARD} of a dispatcher on the board",
+        config.workers, config.ssr_threads, config.db_pool_size
+    );
+    let one = serve(pool, config, [a, a], shoppers, dispatcher, None);
+    one.print("one app server, both shares");
+    let two = serve(pool, config, [b1, b2], shoppers, dispatcher, None);
+    two.print("two app servers, a share each");
+    // Each kind's ratio, and their geometric mean: the kinds cost the cores very differently (a
+    // cached page a fraction of a millisecond, a board page tens), so the sum of requests a
+    // second would be the pages' alone, and the scheduler's share between the kinds moves with
+    // the number of threads; the mean weighs each kind alike.
+    let kinds = [
+        two.adds.rps / one.adds.rps,
+        two.browse.iter().map(|l| l.rps).sum::<f64>()
+            / one.browse.iter().map(|l| l.rps).sum::<f64>(),
+        two.board.iter().map(|l| l.rps).sum::<f64>() / one.board.iter().map(|l| l.rps).sum::<f64>(),
+    ];
+    let ratio = kinds.iter().product::<f64>().powf(1.0 / 3.0);
+    let clean = one.clean() && two.clean();
+    println!(
+        "  12. two app servers / one = {ratio:.2}, the geometric mean of the kinds' (adds {:.2}, browsing {:.2}, board {:.2}; all requests {:.2})   goal >= 0.9, 0 errors, every cart exact   {}",
+        kinds[0],
+        kinds[1],
+        kinds[2],
+        two.rps() / one.rps(),
+        met(ratio >= 0.9 && clean)
+    );
+    let manager = super::staff_member(
+        pool,
+        "mara.manager@tala.example",
+        "Mara (manager)",
+        "manager",
+    );
+    let change = Change {
+        manager,
+        origin: config.public_url.clone(),
+    };
+    let changed = serve(pool, config, [b1, b2], shoppers, dispatcher, Some(&change));
+    changed.print(
+        "the same two under the same load again, a manager renaming a product on the first halfway",
+    );
+    match changed.seen {
+        Some(Ok(seen)) => println!(
+            "      a catalog change made on one app server under this load, shown by the other's product page after {:.0} ms   goal < 1,000 ms   {}",
+            seen.as_secs_f64() * 1000.0,
+            met(seen < Duration::from_secs(1) && changed.clean())
+        ),
+        Some(Err(why)) => println!("      a catalog change made on one app server: {why}   NOT MET"),
+        None => unreachable!("the third load makes the change"),
+    }
+}
+
+/// The manager's change: their session and the store's public address (their browser's
+/// `Origin`).
+struct Change {
+    manager: String,
+    origin: String,
+}
+
+/// One load's figures.
+struct Served {
+    adds: Adds,
+    browse: Vec<Load>,
+    board: Vec<Load>,
+    /// Carts read back that differ from their adds: `token…: what it holds / what was added`.
+    wrong_carts: Vec<String>,
+    /// The catalog change's time until the other app server showed it.
+    seen: Option<Result<Duration, String>>,
+}
+
+impl Served {
+    /// Requests answered a second, all kinds together.
+    fn rps(&self) -> f64 {
+        self.adds.rps
+            + self.browse.iter().map(|l| l.rps).sum::<f64>()
+            + self.board.iter().map(|l| l.rps).sum::<f64>()
+    }
+
+    /// No socket error, no answer but 2xx, every cart exact.
+    fn clean(&self) -> bool {
+        self.adds.failed == 0
+            && self.wrong_carts.is_empty()
+            && self
+                .browse
+                .iter()
+                .chain(&self.board)
+                .all(|l| l.socket_errors == 0 && l.non_2xx == 0)
+    }
+
+    fn print(&self, what: &str) {
+        println!(
+            "  {what}: {:.0} requests/s in all, {}",
+            self.rps(),
+            if self.clean() {
+                "no error, every cart exact"
+            } else {
+                "ERRORS"
+            }
+        );
+        let a = &self.adds;
+        println!(
+            "    POST /api/v1/cart: {:.0}/s, p50 {:.2} ms, p99 {:.2} ms, {} answered 2xx, {} not ({} carts read back, {} differ from their adds{})",
+            a.rps,
+            a.p50,
+            a.p99,
+            a.done,
+            a.failed,
+            a.carts.len(),
+            self.wrong_carts.len(),
+            self.wrong_carts
+                .first()
+                .map_or(String::new(), |w| format!(": {w}"))
+        );
+        for (i, l) in self.browse.iter().enumerate() {
+            show(&format!("  share {} browsing with a cart", i + 1), l);
+        }
+        for (i, l) in self.board.iter().enumerate() {
+            show(&format!("  share {} on the board", i + 1), l);
+        }
+    }
+}
+
+/// The load's two shares, share `i` on `targets[i]`, all at once; with `change`, the manager's
+/// catalog change made on the first target halfway through, timed until the second shows it.
+fn serve(
+    pool: &db::DbPool,
+    config: &server::Config,
+    targets: [&str; 2],
+    shoppers: &Shoppers,
+    dispatcher: &str,
+    change: Option<&Change>,
+) -> Served {
+    // Guests of their own for this load, so that each cart holds only its adds.
+    let guests = super::guest_sessions(pool, config, 2 * ADDERS);
+    let browse_lua = format!(
+        "paths = {{{}}}\nrequest = function()\n  return wrk.format(\"GET\", paths[math.random(#paths)], {{[\"Cookie\"] = {:?}, [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
+        lua_list(&shoppers.paths),
+        shoppers.one
+    );
+    let board_pages: Vec<String> = BOARD_PAGES.iter().map(|p| (*p).to_string()).collect();
+    let board_lua = super::rotating(&board_pages, dispatcher);
+    // Each app server warmed first, as one that has been serving behind a load balancer is: its
+    // pages rendered once, its catalog held.
+    for t in targets {
+        for p in &shoppers.paths {
+            super::answered(t, p, &[("Cookie", &shoppers.one)]);
+        }
+        for p in &board_pages {
+            super::answered(t, p, &[("Cookie", dispatcher)]);
+        }
+    }
+    let adding: Vec<(&str, &str)> = guests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (targets[i / ADDERS], t.as_str()))
+        .collect();
+    std::thread::scope(|s| {
+        let adds = s.spawn(|| adds(&adding));
+        let loads: Vec<_> = targets
+            .iter()
+            .map(|t| {
+                let (browse_lua, board_lua) = (&browse_lua, &board_lua);
+                (
+                    s.spawn(move || {
+                        wrk_script(
+                            &format!("http://{t}/buy-beer"),
+                            BROWSERS,
+                            SECS,
+                            &[],
+                            browse_lua,
+                        )
+                        .expect("wrk figures for the browsing share")
+                    }),
+                    s.spawn(move || {
+                        wrk_script(
+                            &format!("http://{t}{}", BOARD_PAGES[0]),
+                            BOARD,
+                            SECS,
+                            &[],
+                            board_lua,
+                        )
+                        .expect("wrk figures for the board's share")
+                    }),
+                )
+            })
+            .collect();
+        let seen = change.map(|c| {
+            std::thread::sleep(Duration::from_secs(SECS / 2));
+            catalog_change(pool, c, targets[0], targets[1])
+        });
+        let adds = adds.join().expect("the adders");
+        let (browse, board) = loads
+            .into_iter()
+            .map(|(b, d)| (b.join().expect("browsing"), d.join().expect("board")))
+            .unzip();
+        let wrong_carts = adds
+            .carts
+            .iter()
+            .filter_map(|cart| cart.differs())
+            .collect();
+        Served {
+            adds,
+            browse,
+            board,
+            wrong_carts,
+            seen,
+        }
+    })
+}
+
+/// The adds' figures, and each guest's cart as the adds made it.
+struct Adds {
+    rps: f64,
+    p50: f64,
+    p99: f64,
+    /// Answered 2xx; answered otherwise or not at all.
+    done: u64,
+    failed: u64,
+    carts: Vec<Cart>,
+}
+
+/// A guest's cart: where they added, their token, and the units of each product their adds
+/// were answered 2xx for.
+struct Cart {
+    addr: String,
+    token: String,
+    added: HashMap<i64, i64>,
+}
+
+impl Cart {
+    /// Reads the cart back through the API (from the app server the guest added on): `None` when
+    /// it holds exactly the units added, or what differs.
+    fn differs(&self) -> Option<String> {
+        let auth = format!("Bearer {}", self.token);
+        let a = http_request(
+            &self.addr,
+            "GET",
+            &format!("/api/v1/cart/{BARANGAY}"),
+            &[("Authorization", auth.as_str())],
+            "",
+        );
+        let short = &self.token[..8.min(self.token.len())];
+        if a.status != 200 {
+            return Some(format!("{short}…: GET answered {}", a.status));
+        }
+        let held = held(&a.body);
+        (held != self.added)
+            .then(|| format!("{short}…: holds {held:?}, was added {:?}", self.added))
+    }
+}
+
+/// The units of each product in a cart's answer (`shopping_cart[].items[]`).
+fn held(body: &str) -> HashMap<i64, i64> {
+    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    let mut units = HashMap::new();
+    for case in v["shopping_cart"].as_array().into_iter().flatten() {
+        for item in case["items"].as_array().into_iter().flatten() {
+            let (Some(id), Some(q)) = (item["id"].as_i64(), item["quantity"].as_i64()) else {
+                continue;
+            };
+            *units.entry(id).or_insert(0) += q;
+        }
+    }
+    units
+}
+
+/// Each guest adds one unit of a product at random, on a connection of their own to their app
+/// server, for [`SECS`] seconds; the answer in flight when the time is up is waited for, so that
+/// every add the store made is counted.
+fn adds(guests: &[(&str, &str)]) -> Adds {
+    let start = Instant::now();
+    let until = start + Duration::from_secs(SECS);
+    let each: Vec<(Cart, Vec<f64>, u64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = guests
+            .iter()
+            .enumerate()
+            .map(|(i, &(addr, token))| s.spawn(move || adder(addr, token, until, i as u64)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an adder"))
+            .collect()
+    });
+    let secs = start.elapsed().as_secs_f64();
+    let mut times: Vec<f64> = each
+        .iter()
+        .flat_map(|(_, t, _)| t.iter().copied())
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let failed = each.iter().map(|(_, _, f)| f).sum();
+    Adds {
+        rps: times.len() as f64 / secs,
+        p50: if times.is_empty() {
+            f64::NAN
+        } else {
+            percentile(&times, 0.5)
+        },
+        p99: if times.is_empty() {
+            f64::NAN
+        } else {
+            percentile(&times, 0.99)
+        },
+        done: times.len() as u64,
+        failed,
+        carts: each.into_iter().map(|(c, _, _)| c).collect(),
+    }
+}
+
+/// One guest's adds until `until`: their cart as added, the times of the adds answered 2xx (ms),
+/// and how many were not.
+fn adder(addr: &str, token: &str, until: Instant, seed: u64) -> (Cart, Vec<f64>, u64) {
+    // xorshift64*, seeded apart for each guest.
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64 ^ (seed + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut cart = Cart {
+        addr: addr.to_string(),
+        token: token.to_string(),
+        added: HashMap::new(),
+    };
+    let (mut times, mut failed) = (Vec::new(), 0);
+    let mut conn: Option<BufReader<TcpStream>> = None;
+    while Instant::now() < until {
+        let product = 1 + (next() % PRODUCTS) as i64;
+        let body = format!(r#"{{"product_id":{product},"quantity":1,"barangay":{BARANGAY}}}"#);
+        let request = format!(
+            "POST /api/v1/cart HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let t = Instant::now();
+        let answer = match conn.take() {
+            Some(c) => Ok(c),
+            None => TcpStream::connect(addr).map(BufReader::new),
+        }
+        .and_then(|mut c| {
+            c.get_mut().write_all(request.as_bytes())?;
+            let (status, open) = read_answer(&mut c)?;
+            if open {
+                conn = Some(c);
+            }
+            Ok(status)
+        });
+        match answer {
+            Ok(200..=299) => {
+                times.push(t.elapsed().as_secs_f64() * 1000.0);
+                *cart.added.entry(product).or_insert(0) += 1;
+            }
+            _ => failed += 1,
+        }
+    }
+    (cart, times, failed)
+}
+
+/// Reads one HTTP/1.1 answer with a `Content-Length`: its status, and whether the connection
+/// stays open.
+fn read_answer(c: &mut BufReader<TcpStream>) -> std::io::Result<(u16, bool)> {
+    let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+    let mut line = String::new();
+    c.read_line(&mut line)?;
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad("no status line"))?;
+    let (mut length, mut open) = (None, true);
+    loop {
+        line.clear();
+        if c.read_line(&mut line)? == 0 {
+            return Err(bad("the answer ended in its headers"));
+        }
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        let Some((name, value)) = l.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.parse::<usize>().ok();
+        } else if name.eq_ignore_ascii_case("connection") {
+            open = !value.eq_ignore_ascii_case("close");
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            return Err(bad(
+                "a chunked answer: the bench reads answers with a length",
+            ));
+        }
+    }
+    let mut body = vec![0; length.ok_or_else(|| bad("no Content-Length"))?];
+    c.read_exact(&mut body)?;
+    Ok((status, open))
+}
+
+/// The manager renames a product on `on` (as the back office's form saves it), then the other
+/// app server's product page is asked every 10 ms until it shows the new name: the time from
+/// the save's answer. The old name is put back afterwards.
+fn catalog_change(
+    pool: &db::DbPool,
+    change: &Change,
+    on: &str,
+    other: &str,
+) -> Result<Duration, String> {
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let product = db::carts::product(&mut conn, domain::ProductId::from_db(CHANGED))
+        .map_err(|e| e.to_string())?
+        .ok_or("no product 1")?;
+    drop(conn);
+    let (old, page) = (
+        product.product_name.clone(),
+        format!("/single-product/{}", product.slug),
+    );
+    let new = format!("{old} Fresh Batch");
+    if page_shows(other, &page, &new) {
+        return Err(format!("{page} shows {new:?} before the change"));
+    }
+    save_name(change, on, &new)?;
+    let saved = Instant::now();
+    let seen = loop {
+        if page_shows(other, &page, &new) {
+            break Ok(saved.elapsed());
+        }
+        if saved.elapsed() > WAIT {
+            break Err(format!(
+                "{page} on the other app server did not show the new name within {} s",
+                WAIT.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    save_name(change, on, &old)?;
+    seen
+}
+
+/// The manager's save of product [`CHANGED`]'s name on `on`.
+fn save_name(change: &Change, on: &str, name: &str) -> Result<(), String> {
+    let cookie = format!("{}={}", api::staff::COOKIE, change.manager);
+    let body = serde_json::json!({ "product_name": name }).to_string();
+    let a = http_request(
+        on,
+        "POST",
+        &format!("/api/v1/staff/catalog/products/{CHANGED}"),
+        &[
+            ("Cookie", cookie.as_str()),
+            ("Origin", change.origin.as_str()),
+        ],
+        &body,
+    );
+    if a.status == 200 {
+        Ok(())
+    } else {
+        Err(format!("the save answered {}: {}", a.status, a.body))
+    }
+}
+
+/// Whether `path` on `addr` answers a page with `text` in it.
+fn page_shows(addr: &str, path: &str, text: &str) -> bool {
+    let a = http_request(addr, "GET", path, &[("Cookie", COOKIES)], "");
+    a.status == 200 && a.body.contains(text)
+}
