@@ -278,6 +278,8 @@ struct NewOrder<'a> {
     street: Option<db::models::Street>,
     checked: Checked,
     pricing: crate::cart::pricing::Pricing,
+    /// The catalog's data version `pricing` was read at (before the write turn).
+    pricing_version: i64,
     now: time::PrimitiveDateTime,
     unix: i64,
     /// The street, barangay, city and province, as the order keeps them.
@@ -308,7 +310,8 @@ impl<'a> NewOrder<'a> {
                 message: crate::payments::NOT_OFFERED.into(),
             });
         }
-        let pricing = crate::cart::pricing::Pricing::load(ctx)?;
+        let pricing_version = crate::catalog::data_version(ctx)?;
+        let pricing = crate::cart::pricing::Pricing::at(ctx, pricing_version)?;
         let now = ctx.config.now(framework::testdate(f.testdate.as_deref())?);
         let unix = domain::calendar::unix_now();
         let place_text = place_text(ctx, &place, street.as_ref())?;
@@ -320,6 +323,7 @@ impl<'a> NewOrder<'a> {
             street,
             checked,
             pricing,
+            pricing_version,
             now,
             unix,
             place_text,
@@ -344,6 +348,17 @@ impl<'a> NewOrder<'a> {
         let items = db::carts::items(conn, cart_id)?;
         let empties = db::carts::empties(conn, cart_id)?;
         let mut inner = Ctx::new(conn, config, framework::Caller::default());
+        // The prices and fees were read before the write turn: a catalog change committed since
+        // (a delivery fee, a deposit) is priced here, so that the check below refuses an order
+        // whose amounts moved (409) rather than placing it at the old ones.
+        let version = db::catalog_io::data_version(inner.conn)?;
+        let moved;
+        let pricing = if version == self.pricing_version {
+            &self.pricing
+        } else {
+            moved = crate::cart::pricing::Pricing::at(&mut inner, version)?;
+            &moved
+        };
         let input = crate::cart::pricing::PriceInput {
             items,
             empties: &empties,
@@ -352,7 +367,7 @@ impl<'a> NewOrder<'a> {
             now: self.now,
             revision: self.submit.revision,
         };
-        let priced = crate::cart::pricing::price(&mut inner, &self.pricing, input)?;
+        let priced = crate::cart::pricing::price(&mut inner, pricing, input)?;
         let summary = self.check_priced(&priced.answer)?;
         let online = self.submit.form.payment == PaymentChoice::Online;
         if online && summary.subtotal < crate::payments::checkout_session::MIN_AMOUNT {
