@@ -35,7 +35,7 @@
 //! - `staff`: the staff commands' work: maintenance, orders, a SQLite copy, the migrations' state.
 //! - `team`: the staff's accounts, password links, sessions, second factors and the audit log.
 //! - `users`: members' accounts, registrations, profiles, passwords and reset links.
-//! - `watch`: what each app server follows each second: the data version and maintenance.
+//! - `watch`: what each app server follows four times a second: the data version and maintenance.
 //!
 //! The data the tests and the bench write in bulk (orders, a year, a large catalog) is made by the
 //! `fixtures` crate, outside the store's binary.

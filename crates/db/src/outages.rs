@@ -2,8 +2,9 @@
 //! logged once when the database starts failing and once when it works again, never a line per
 //! request. A failure to be reached or a lost connection ends with the next read that works (the
 //! watch reads four times a second); a failure to write (a full disk, a read-only file, a lock
-//! held too long) ends with the next write that works ([`probe_write`], which the watch tries once a second
-//! while such a failure stands, and readiness at most every few seconds: [`crate::run::Db::writable`]).
+//! held too long) ends with the next write that works ([`probe_write`], which the watch tries
+//! once a second while such a failure stands, and readiness at most every few seconds:
+//! [`crate::run::Db::writable`]).
 
 use diesel::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};

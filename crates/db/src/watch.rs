@@ -18,9 +18,9 @@ use crate::{schema, DbPool};
 /// How often the rows are read: two small reads an app server, four times a second.
 pub const EVERY: Duration = Duration::from_millis(250);
 
-/// Reads a second: a standing failure to write is probed, and SQLite's write-ahead log
-/// checkpointed, once every this many reads (once a second).
-const READS_A_SECOND: u32 = 4;
+/// The reads in a second ([`EVERY`]): a standing failure to write is probed, and SQLite's
+/// write-ahead log checkpointed, at every this many ticks (once a second).
+const TICKS_A_SECOND: u32 = (1000 / EVERY.as_millis()) as u32;
 
 pub const MAINTENANCE_MESSAGE: &str =
     "We're Brewing Something For You. The store is under maintenance; please come back soon.";
@@ -96,13 +96,13 @@ impl Watch {
                         crate::outages::read_worked();
                     }
                     // A failure to write stands until a write works: one is tried.
-                    let second = ticks.is_multiple_of(READS_A_SECOND);
-                    if second && crate::outages::standing().is_some() {
+                    let whole_second = ticks.is_multiple_of(TICKS_A_SECOND);
+                    if whole_second && crate::outages::standing().is_some() {
                         if let Ok(mut conn) = pool.get_timeout(Duration::from_secs(1)) {
                             let _ = crate::outages::probe_write(&mut conn);
                         }
                     }
-                    if sqlite && second {
+                    if sqlite && whole_second {
                         checkpoint(&pool);
                     }
                 }

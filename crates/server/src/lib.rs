@@ -344,8 +344,9 @@ pub async fn serve(config: Config) -> Result<(), String> {
 }
 
 /// Holds the catalog's lists and search index for the data version now: at start, then within a
-/// second of each move of the version (looked at as often as the watch reads it) (an import, a product changed), off the actix workers (the
-/// build runs on the database's blocking threads), so no shopper's request waits for a build.
+/// second of each move of the version (an import, a product changed; looked at as often as the
+/// watch reads it), off the actix workers (the build runs on the database's blocking threads), so
+/// no shopper's request waits for a build.
 async fn keep_the_catalog_held(api: web::Data<ApiState>) {
     let mut held = None;
     loop {

@@ -109,7 +109,7 @@ pub enum Switch {
 #[command(
     after_help = "Examples:\n  store maintenance on\n  store maintenance off\n  \
     store maintenance        (says which it is)\n\n\
-    Writes the settings.maintenance row, which every app server reads once a second. A server \
+    Writes the settings.maintenance row, which every app server reads four times a second. A server \
     started with MAINTENANCE=on stays in maintenance whatever the row says."
 )]
 pub struct MaintenanceArgs {

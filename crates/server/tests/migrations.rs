@@ -148,7 +148,7 @@ async fn every_table_says_whether_it_moves_the_work_version() {
         ),
         ("cities", "the data version's"),
         ("data_version", "the data version itself"),
-        ("delivery_fees", "checkout's, on no staff page"),
+        ("delivery_fees", "the data version's"),
         ("deposits", "the data version's"),
         ("fulfillment_types", "the data version's"),
         ("goto_case_items", "a member's own"),

@@ -116,7 +116,7 @@ async fn a_photo_is_shown_at_the_sizes_made_and_served_like_an_asset(b: Backend)
     assert_eq!(post.status, StatusCode::METHOD_NOT_ALLOWED);
 
     // Taken away: the drawing again (a new store: a page is kept under the data version its
-    // server reads once a second).
+    // server reads four times a second).
     assert!(api::staff::photos::take_away(&mut db.pool.get().unwrap(), None, &keg()).unwrap());
     assert!(!api::staff::photos::take_away(&mut db.pool.get().unwrap(), None, &keg()).unwrap());
     assert_eq!(photo_records(&db), 2);
@@ -433,7 +433,7 @@ async fn a_manager_gives_photos_by_the_api(b: Backend) {
         .clone();
     assert_eq!(listed, photo);
     // The product's page (a new store: a page is kept under the data version its server reads
-    // once a second).
+    // four times a second).
     let shop = store!(db, config_with(&db, dir.path()));
     let page = send!(shop, get(KEG_PAGE, "")).text();
     assert!(

@@ -145,7 +145,7 @@ async fn a_search_word_set_by_staff_is_heard_at_once(b: Backend) {
         names(&r.json(), "products")
     };
     assert!(strong("barako").await.is_empty());
-    // Heard once the app server sees the data version move (it reads it each second).
+    // Heard once the app server sees the data version move (it reads it four times a second).
     let heard = async |want: &[&str]| {
         let start = std::time::Instant::now();
         loop {

@@ -385,7 +385,7 @@ async fn the_maintenance_switch_closes_every_page_and_call(b: Backend) {
 both!(the_maintenance_switch_closes_every_page_and_call);
 
 /// The switch in the database works the same, on a running store within about a second (the
-/// data version is read once a second).
+/// data version is read four times a second).
 async fn the_maintenance_setting_in_the_database_closes_the_store(b: Backend) {
     let (db, s) = shop!(b, false);
     assert_eq!(send!(s, get("/api/v1/banners", "")).status, StatusCode::OK);
@@ -398,9 +398,10 @@ async fn the_maintenance_setting_in_the_database_closes_the_store(b: Backend) {
             .unwrap();
     }
     let written = std::time::Instant::now();
+    // The second the store promises, and 900 ms of slack for a busy 2-core machine.
     while send!(s, get("/api/v1/banners", "")).status != StatusCode::SERVICE_UNAVAILABLE {
         assert!(
-            written.elapsed() < db::watch::EVERY + std::time::Duration::from_millis(900),
+            written.elapsed() < std::time::Duration::from_millis(1900),
             "the store still serves the calls"
         );
         actix_web::rt::time::sleep(std::time::Duration::from_millis(50)).await;

@@ -24,7 +24,7 @@ use support::process::{
 };
 use support::{a_case, call_api, database, Backend, TestDb, MAKATI, MAKATI_CITY, OPEN};
 
-/// How soon a running store must follow a change: its watch reads the database once a second;
+/// How soon a running store must follow a change: its watch reads the database four times a second;
 /// the rest is slack for a busy 2-core machine.
 const FOLLOWS_WITHIN: Duration = Duration::from_millis(1500);
 

@@ -16,6 +16,10 @@ use serde_json::{json, Value};
 use support::process::{free_port, json_call, kill, serve, store_ok, within};
 use support::{checkout, database, orders_placed, Backend, MAKATI, PAST_GATES};
 
+/// How soon both servers must show a change: within the second the store promises (each reads
+/// the data version four times a second), with 900 ms of slack for a busy 2-core machine.
+const FOLLOWS_WITHIN: Duration = Duration::from_millis(1900);
+
 fn price_of(port: u16) -> i64 {
     let r = json_call(
         port,
@@ -84,7 +88,7 @@ fn two_app_servers_share_what_must_be_shared() {
         429
     );
 
-    // The maintenance switch reaches both within a second (the watch reads it once a second).
+    // The maintenance switch reaches both within a second (the watch reads it four times a second).
     let products = |port: u16| json_call(port, "GET", "/api/v1/products", "", &Value::Null).status;
     store_ok(&db, &["maintenance", "on"]);
     let took = within(Duration::from_millis(1500), "maintenance on", || {
@@ -152,7 +156,7 @@ fn two_app_servers_share_what_must_be_shared() {
 }
 
 /// Two app servers on one database: a write to the catalog reaches both servers' cached pages
-/// and answers within about a second (the data version is read once a second).
+/// and answers within about a second (the data version is read four times a second).
 async fn a_write_reaches_every_app_server_within_a_second(b: Backend) {
     let db = database(b);
     let cfg = support::store_config(&db.url, false);
@@ -194,7 +198,7 @@ async fn a_write_reaches_every_app_server_within_a_second(b: Backend) {
                 break;
             }
             assert!(
-                written.elapsed() < db::watch::EVERY + Duration::from_millis(900),
+                written.elapsed() < FOLLOWS_WITHIN,
                 "server {i} still shows the old name"
             );
             actix_web::rt::time::sleep(Duration::from_millis(50)).await;
