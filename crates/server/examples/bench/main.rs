@@ -464,6 +464,10 @@ fn run() {
     let pool = server::open_database(&config).expect("database");
     db::seed::seed(&mut pool.get().unwrap()).expect("seed");
     print_database(&pool, postgres);
+    if only == Only::Servers && !postgres {
+        println!("{}", servers::POSTGRES_ONLY);
+        return;
+    }
     if only == Only::Staff {
         staff_alone(&config, &pool);
         return;
@@ -571,10 +575,6 @@ fn carts_alone(addr: &str, shoppers: &Shoppers, dir: &Path) {
 
 /// `BENCH_ONLY=servers`: section 12, after the orders section 8 writes (the board's).
 fn servers_alone(addr: &str, pool: &db::DbPool, config: &server::Config, shoppers: &Shoppers) {
-    if !postgres() {
-        servers::two_servers(addr, pool, config, shoppers, "");
-        return;
-    }
     let t = Instant::now();
     let made =
         fixtures::orders::orders(&mut pool.get().unwrap(), &fixtures::orders::Plan::default())
