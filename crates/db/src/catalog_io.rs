@@ -302,20 +302,17 @@ fn deposit_records(
 }
 
 fn fee_records(conn: &mut AnyConnection, known: &Known) -> QueryResult<Vec<FeeRecord>> {
-    Ok(delivery_fees::table
-        .order((delivery_fees::city_id, delivery_fees::fulfillment_type_id))
-        .select((
-            delivery_fees::city_id,
-            delivery_fees::fulfillment_type_id,
-            delivery_fees::amount,
-        ))
-        .load::<(i64, i32, i64)>(conn)?
+    Ok(crate::carts::delivery_fees(conn)?
         .into_iter()
-        .map(|(city_id, fulfillment, amount)| FeeRecord {
-            city_id,
-            city_name: known.cities.get(&city_id).cloned().unwrap_or_default(),
-            fulfillment: Known::name_of(&known.fulfillments, fulfillment),
-            amount,
+        .map(|fee| FeeRecord {
+            city_id: fee.city.get(),
+            city_name: known
+                .cities
+                .get(&fee.city.get())
+                .cloned()
+                .unwrap_or_default(),
+            fulfillment: Known::name_of(&known.fulfillments, fee.fulfillment.get()),
+            amount: fee.amount,
         })
         .collect())
 }

@@ -186,9 +186,12 @@ fn keyed(token: &str, hash: String) -> String {
 
 /// The barangay a cart call prices for: known (404 otherwise, with `data.error`).
 pub(crate) fn place_of(ctx: &mut Ctx, barangay: BarangayId) -> Result<Place, ApiError> {
-    crate::locations::place(ctx, barangay)?.ok_or_else(|| {
-        ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
-    })
+    crate::locations::place(ctx, barangay)?.ok_or_else(|| no_such_barangay(barangay))
+}
+
+/// A cart call's refusal of a barangay that does not exist (with `data.error`).
+fn no_such_barangay(barangay: BarangayId) -> ApiError {
+    ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
 }
 
 /// A barangay's place as of the catalog's `version` (read before it), kept across requests under
@@ -204,10 +207,8 @@ pub(crate) fn place_at(
         &version.to_le_bytes(),
         &barangay.get().to_le_bytes(),
     ]);
-    ctx.kept_found(key, |ctx| Ok(db::places::place(ctx.conn, barangay)?))?
-        .ok_or_else(|| {
-            ApiError::refused(404, "barangay", format!("Barangay {barangay} not found."))
-        })
+    ctx.kept_found(key, |ctx| crate::locations::place(ctx, barangay))?
+        .ok_or_else(|| no_such_barangay(barangay))
 }
 
 /// The fulfillment priced for: the given one when the barangay's city offers it, else delivery.

@@ -351,7 +351,7 @@ impl<'a> NewOrder<'a> {
         // The prices and fees were read before the write turn: a catalog change committed since
         // (a delivery fee, a deposit) is priced here, so that the check below refuses an order
         // whose amounts moved (409) rather than placing it at the old ones.
-        let version = db::catalog_io::data_version(inner.conn)?;
+        let version = crate::catalog::data_version(&mut inner)?;
         let moved;
         let pricing = if version == self.pricing_version {
             &self.pricing

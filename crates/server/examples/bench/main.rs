@@ -575,15 +575,10 @@ fn carts_alone(addr: &str, shoppers: &Shoppers, dir: &Path) {
 
 /// `BENCH_ONLY=servers`: section 12, after the orders section 8 writes (the board's).
 fn servers_alone(addr: &str, pool: &db::DbPool, config: &server::Config, shoppers: &Shoppers) {
-    let t = Instant::now();
-    let made =
-        fixtures::orders::orders(&mut pool.get().unwrap(), &fixtures::orders::Plan::default())
-            .expect("bulk orders");
+    let (_, made, secs, analyzed) = bulk_orders(pool);
     println!(
-        "{} orders written in {:.1} s (fixtures::orders){}",
-        thousands(made.orders),
-        t.elapsed().as_secs_f64(),
-        analyze(pool)
+        "{} orders written in {secs:.1} s (fixtures::orders){analyzed}",
+        thousands(made.orders)
     );
     let dispatcher = dispatcher_cookies(addr, pool);
     servers::two_servers(addr, pool, config, shoppers, &dispatcher);
@@ -1408,9 +1403,7 @@ async fn shoppers(pool: &db::DbPool, config: &server::Config) -> Shoppers {
                 .take(2)
                 .map(|p| format!("/single-product/{}", p.slug))
                 .collect();
-        let adders = (0..64)
-            .map(|_| ctx.start_session(None))
-            .collect::<Result<Vec<_>, _>>()?;
+        let adders = sessions(ctx, 64)?;
         Ok(Shoppers {
             one: shopper(ctx, 1380300002)?,
             crowd,
@@ -1425,16 +1418,17 @@ async fn shoppers(pool: &db::DbPool, config: &server::Config) -> Shoppers {
 }
 
 /// `n` guest sessions, made as the API makes them: their tokens.
+fn sessions(ctx: &mut framework::Ctx, n: usize) -> Result<Vec<String>, framework::ApiError> {
+    (0..n).map(|_| ctx.start_session(None)).collect()
+}
+
+/// [`sessions`] made on a store's state of their own, outside any actix system.
 fn guest_sessions(pool: &db::DbPool, config: &server::Config, n: usize) -> Vec<String> {
     actix_web::rt::System::new().block_on(async {
         let api = server::api_state(pool.clone(), config).expect("api state");
-        api.run(framework::Caller::default(), move |ctx| {
-            (0..n)
-                .map(|_| ctx.start_session(None))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .await
-        .expect("guest sessions")
+        api.run(framework::Caller::default(), move |ctx| sessions(ctx, n))
+            .await
+            .expect("guest sessions")
     })
 }
 
@@ -1549,11 +1543,7 @@ fn dispatcher_cookies(addr: &str, pool: &db::DbPool) -> String {
 /// then the board's filtered first pages and a run sheet of 25 stops (today's planned run), as
 /// pages and as API calls, 32 connections, 10 s each.
 fn staff(addr: &str, pool: &db::DbPool) -> String {
-    let plan = fixtures::orders::Plan::default();
-    let t = Instant::now();
-    let made = fixtures::orders::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
-    let secs = t.elapsed().as_secs_f64();
-    let analyzed = analyze(pool);
+    let (plan, made, secs, analyzed) = bulk_orders(pool);
     let cookie = dispatcher_cookies(addr, pool);
     println!(
         "Staff at {} orders (wrk, 2 threads, 32 connections, 10 s each; store: 2 workers, {}; a dispatcher signed in)",
@@ -1593,6 +1583,16 @@ fn staff(addr: &str, pool: &db::DbPool) -> String {
         met(board_page.p99 < 50.0 && run_sheet.p99 < 50.0 && clean)
     );
     cookie
+}
+
+/// Section 8's 100,000 orders written in bulk: the plan, what was made, the seconds it took and
+/// what [`analyze`] printed after it.
+fn bulk_orders(pool: &db::DbPool) -> (fixtures::orders::Plan, fixtures::orders::Made, f64, String) {
+    let plan = fixtures::orders::Plan::default();
+    let t = Instant::now();
+    let made = fixtures::orders::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
+    let secs = t.elapsed().as_secs_f64();
+    (plan, made, secs, analyze(pool))
 }
 
 /// wrk's figures for `paths` (one at random each request) with the dispatcher's `cookie`.

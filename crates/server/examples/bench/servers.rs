@@ -22,8 +22,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use super::{
-    http_request, lua_list, met, percentile, show, start_store, wrk_script, Load, Shoppers,
-    COOKIES, ENCODINGS,
+    http_request, met, percentile, show, start_store, wrk_script, Load, Shoppers, COOKIES,
 };
 
 /// What the section prints on SQLite.
@@ -226,11 +225,7 @@ fn serve(
 ) -> Served {
     // Guests of their own for this load, so that each cart holds only its adds.
     let guests = super::guest_sessions(pool, config, 2 * ADDERS);
-    let browse_lua = format!(
-        "paths = {{{}}}\nrequest = function()\n  return wrk.format(\"GET\", paths[math.random(#paths)], {{[\"Cookie\"] = {:?}, [\"Accept-Encoding\"] = \"{ENCODINGS}\"}})\nend\n",
-        lua_list(&shoppers.paths),
-        shoppers.one
-    );
+    let browse_lua = super::rotating(&shoppers.paths, &shoppers.one);
     let board_pages: Vec<String> = BOARD_PAGES.iter().map(|p| (*p).to_string()).collect();
     let board_lua = super::rotating(&board_pages, dispatcher);
     // Each app server warmed first, as one that has been serving behind a load balancer is: its
