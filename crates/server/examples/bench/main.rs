@@ -32,6 +32,11 @@
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
 //!
+//! On a virtual machine the host may take a core for a while to run another guest ("steal",
+//! /proc/stat); a load's tail is then the host's. Every load prints what the host took during it,
+//! and one that it took more than 1% of ([`STOLEN_AT_MOST`]) is measured again, up to three times
+//! ([`steady`]): the try it took least from counts, and each try set aside is printed.
+//!
 //! The store's database is a SQLite file in the bench's temporary folder (`DB` unset or
 //! `sqlite`), or with `DB=postgres make bench` a database in a throwaway PostgreSQL cluster that
 //! the bench starts and removes itself (`fixtures::postgres`, set as a 4 GB, 2-core database
@@ -187,6 +192,63 @@ struct Load {
     p99: f64,
     socket_errors: u64,
     non_2xx: u64,
+    /// What the host took of this machine's CPUs during the load ([`stolen_ms`]).
+    stolen_ms: f64,
+}
+
+/// CPU time the host has taken from this virtual machine's CPUs since it started, in ms, all CPUs
+/// together (the `steal` column of /proc/stat; 0 where there is none). While the host runs
+/// another guest on a core, the thread this machine had there waits, runnable: a request the
+/// store was answering on it waits as long (`perf sched` showed an actix worker waiting 102 ms
+/// while nothing ran on its core, in a load whose p99 was 25 ms and 9 ms without).
+fn stolen_ms() -> f64 {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks = stat
+        .lines()
+        .find_map(|l| l.strip_prefix("cpu "))
+        .and_then(|l| l.split_whitespace().nth(7)?.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    // SAFETY: sysconf reads a constant of the system; it has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    ticks * 1000.0 / per_second
+}
+
+/// A load during which the host took more of the CPUs than this share of its time is measured
+/// again ([`STEADY_TRIES`] in all): its figures would be the host's, not the store's. A 6 s load
+/// of cached answers at 256 connections read p99 20-25 ms with 110-120 ms taken (1.8-2 %), and
+/// 7-10 ms with up to 50 ms taken (0.8 %).
+const STOLEN_AT_MOST: f64 = 0.01;
+/// How often a load is tried while the host takes more than [`STOLEN_AT_MOST`] of it; the try
+/// the host took least from counts, and every other try is printed.
+const STEADY_TRIES: usize = 3;
+
+/// `measure` run until the host took at most [`STOLEN_AT_MOST`] of its `secs` from the CPUs, at
+/// most [`STEADY_TRIES`] times: the try it took least from. The choice reads only what the host
+/// took, never the figures, and each try set aside is printed with them. For loads that can be
+/// run again as they are: not a first pass that fills a cache, nor loads run side by side.
+fn steady(secs: u64, mut measure: impl FnMut() -> Option<Load>) -> Option<Load> {
+    let allowed = secs as f64 * 1000.0 * STOLEN_AT_MOST;
+    let mut kept = measure()?;
+    for _ in 1..STEADY_TRIES {
+        if kept.stolen_ms <= allowed {
+            break;
+        }
+        let next = measure()?;
+        let set_aside = if next.stolen_ms < kept.stolen_ms {
+            std::mem::replace(&mut kept, next)
+        } else {
+            next
+        };
+        set_aside_try(&set_aside, allowed);
+    }
+    Some(kept)
+}
+
+fn set_aside_try(l: &Load, allowed: f64) {
+    println!(
+        "  (a try set aside: the host took {:.0} ms of the CPUs during it, more than {allowed:.0} ms: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms)",
+        l.stolen_ms, l.rps, l.p50, l.p99
+    );
 }
 
 fn ms(v: &str) -> Option<f64> {
@@ -202,14 +264,14 @@ fn ms(v: &str) -> Option<f64> {
     }
 }
 
-/// Runs wrk against `url`; `None` when wrk is missing or said nothing readable.
+/// Runs wrk against `url` ([`steady`]); `None` when wrk is missing or said nothing readable.
 fn wrk(url: &str, conns: usize, secs: u64, headers: &[(&str, &str)]) -> Option<Load> {
     let all: Vec<(&str, String)> = headers.iter().map(|(k, v)| (*k, v.to_string())).collect();
-    wrk_with(url, conns, secs, &all)
+    steady(secs, || wrk_once(url, conns, secs, &all))
 }
 
-/// wrk with headers (`("-s", path)` passes a script).
-fn wrk_with(url: &str, conns: usize, secs: u64, headers: &[(&str, String)]) -> Option<Load> {
+/// wrk once, with headers (`("-s", path)` passes a script).
+fn wrk_once(url: &str, conns: usize, secs: u64, headers: &[(&str, String)]) -> Option<Load> {
     let threads = if conns == 1 { 1 } else { 2 };
     let mut cmd = Command::new("wrk");
     cmd.args([
@@ -227,7 +289,9 @@ fn wrk_with(url: &str, conns: usize, secs: u64, headers: &[(&str, String)]) -> O
             cmd.arg("-H").arg(format!("{k}: {v}"));
         }
     }
+    let stolen_before = stolen_ms();
     let out = cmd.arg(url).output().ok()?;
+    let stolen_ms = stolen_ms() - stolen_before;
     let text = String::from_utf8_lossy(&out.stdout);
     let rps = text
         .lines()
@@ -258,11 +322,24 @@ fn wrk_with(url: &str, conns: usize, secs: u64, headers: &[(&str, String)]) -> O
         p99: latency("99%")?,
         socket_errors,
         non_2xx,
+        stolen_ms,
     })
 }
 
-/// Like [`wrk`], with a Lua script.
+/// Like [`wrk`], with a Lua script ([`steady`]).
 fn wrk_script(
+    url: &str,
+    conns: usize,
+    secs: u64,
+    headers: &[(&str, &str)],
+    lua: &str,
+) -> Option<Load> {
+    steady(secs, || wrk_script_once(url, conns, secs, headers, lua))
+}
+
+/// [`wrk_script`] once: a first pass that fills a cache (tried again, it would measure a full
+/// one), or loads run side by side.
+fn wrk_script_once(
     url: &str,
     conns: usize,
     secs: u64,
@@ -276,16 +353,30 @@ fn wrk_script(
     std::fs::write(&script, lua).ok()?;
     let mut all: Vec<(&str, String)> = headers.iter().map(|(k, v)| (*k, v.to_string())).collect();
     all.push(("-s", script.display().to_string()));
-    let figures = wrk_with(url, conns, secs, &all);
+    let figures = wrk_once(url, conns, secs, &all);
     let _ = std::fs::remove_file(&script);
     figures
 }
 
 fn show(label: &str, l: &Load) {
     println!(
-        "  {label}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms, socket errors {}, non-2xx {}",
-        l.rps, l.p50, l.p99, l.socket_errors, l.non_2xx
+        "  {label}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms, socket errors {}, non-2xx {}{}",
+        l.rps,
+        l.p50,
+        l.p99,
+        l.socket_errors,
+        l.non_2xx,
+        taken(l.stolen_ms)
     );
+}
+
+/// What the host took of the CPUs during a load, where it took any.
+fn taken(stolen_ms: f64) -> String {
+    if stolen_ms > 0.0 {
+        format!(", the host took {stolen_ms:.0} ms of the CPUs")
+    } else {
+        String::new()
+    }
 }
 
 /// Shows two loads and the goal `what` = first / second >= `at_least` (requests per second).
@@ -409,7 +500,14 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn main() {
     stop_groups_on_signals();
+    let (started, stolen_before) = (Instant::now(), stolen_ms());
     run();
+    let stolen = stolen_ms() - stolen_before;
+    println!(
+        "The host took {stolen:.0} ms of this machine's CPUs during the bench's {:.0} s (a load it took more than {:.0}% of is measured again, up to {STEADY_TRIES} times)",
+        started.elapsed().as_secs_f64(),
+        STOLEN_AT_MOST * 100.0
+    );
     // The PostgreSQL cluster, stopped and removed now rather than by its watchdog a second later.
     if let Some(cluster) = CLUSTER.get() {
         cluster.remove();
@@ -1235,7 +1333,7 @@ fn no_collapse(addr: &str, base: &str, cached_page: &Load) {
     let fell_back = web::page::FALLBACKS.load(Ordering::Relaxed) - fallbacks;
     let recovered = after <= before * 2.0 + 1.0;
     let before_miss = web::page::FALLBACKS.load(Ordering::Relaxed);
-    let busted = wrk_script(
+    let busted = wrk_script_once(
         &format!("{base}/buy-beer"),
         256,
         10,
@@ -1300,7 +1398,7 @@ fn crowd(base: &str, shoppers: &Shoppers, cached_page: &Load) {
         lua_list(&shoppers.crowd),
         lua_list(&shoppers.paths)
     );
-    let first = wrk_script(&format!("{base}/buy-beer"), 256, 10, &[], &crowd_lua)
+    let first = wrk_script_once(&format!("{base}/buy-beer"), 256, 10, &[], &crowd_lua)
         .expect("wrk figures for the crowd");
     show(
         &format!(
@@ -1855,7 +1953,7 @@ fn typing(addr: &str, places: &[i64], cached_page: &Load) {
         percentile(&alone, 0.5),
         alone.last().copied().unwrap_or(0.0)
     );
-    let first = wrk_script(&format!("http://{addr}{}", searches[0]), 256, 5, &[], &lua)
+    let first = wrk_script_once(&format!("http://{addr}{}", searches[0]), 256, 5, &[], &lua)
         .expect("wrk gave no figures for the searches");
     show("first pass, 5 s (each answer made once, then kept)", &first);
     let typing = wrk_script(&format!("http://{addr}{}", searches[0]), 256, 10, &[], &lua)
@@ -1950,7 +2048,7 @@ fn listing(addr: &str, places: &[i64]) {
         lua_list(&lists),
         lua_list(&cookies)
     );
-    let first = wrk_script(
+    let first = wrk_script_once(
         &format!("http://{addr}{}", lists[0]),
         32,
         20,

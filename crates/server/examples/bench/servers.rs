@@ -22,7 +22,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use super::{
-    http_request, met, percentile, show, start_store, wrk_script, Load, Shoppers, COOKIES,
+    http_request, met, percentile, show, start_store, wrk_script_once, Load, Shoppers, COOKIES,
 };
 
 /// What the section prints on SQLite.
@@ -157,6 +157,8 @@ struct Served {
     wrong_carts: Vec<String>,
     /// The catalog change's time until the other app server showed it.
     seen: Option<Result<Duration, String>>,
+    /// What the host took of the CPUs during the load (all its parts at once).
+    stolen_ms: f64,
 }
 
 impl Served {
@@ -181,13 +183,14 @@ impl Served {
 
     fn print(&self, what: &str) {
         println!(
-            "  {what}: {:.0} requests/s in all, {}",
+            "  {what}: {:.0} requests/s in all, {}{}",
             self.rps(),
             if self.clean() {
                 "no error, every cart exact"
             } else {
                 "ERRORS"
-            }
+            },
+            super::taken(self.stolen_ms)
         );
         let a = &self.adds;
         println!(
@@ -243,6 +246,7 @@ fn serve(
         .enumerate()
         .map(|(i, t)| (targets[i / ADDERS], t.as_str()))
         .collect();
+    let stolen_before = super::stolen_ms();
     std::thread::scope(|s| {
         let adds = s.spawn(|| adds(&adding));
         let loads: Vec<_> = targets
@@ -251,7 +255,7 @@ fn serve(
                 let (browse_lua, board_lua) = (&browse_lua, &board_lua);
                 (
                     s.spawn(move || {
-                        wrk_script(
+                        wrk_script_once(
                             &format!("http://{t}/buy-beer"),
                             BROWSERS,
                             SECS,
@@ -261,7 +265,7 @@ fn serve(
                         .expect("wrk figures for the browsing share")
                     }),
                     s.spawn(move || {
-                        wrk_script(
+                        wrk_script_once(
                             &format!("http://{t}{}", BOARD_PAGES[0]),
                             BOARD,
                             SECS,
@@ -278,9 +282,15 @@ fn serve(
             catalog_change(pool, c, targets[0], targets[1])
         });
         let adds = adds.join().expect("the adders");
+        let stolen_ms = super::stolen_ms() - stolen_before;
+        // Each wrk counted the same window: the load's figure is printed once, above them.
         let (browse, board) = loads
             .into_iter()
-            .map(|(b, d)| (b.join().expect("browsing"), d.join().expect("board")))
+            .map(|(b, d)| {
+                let (mut b, mut d) = (b.join().expect("browsing"), d.join().expect("board"));
+                (b.stolen_ms, d.stolen_ms) = (0.0, 0.0);
+                (b, d)
+            })
             .unzip();
         let wrong_carts = adds.guests.iter().filter_map(GuestAdds::differs).collect();
         Served {
@@ -289,6 +299,7 @@ fn serve(
             board,
             wrong_carts,
             seen,
+            stolen_ms,
         }
     })
 }
