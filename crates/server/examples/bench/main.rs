@@ -664,7 +664,9 @@ fn carts_alone(addr: &str, shoppers: &Shoppers, dir: &Path) {
     if hold() {
         let tokens = dir.join("adders.txt");
         std::fs::write(&tokens, shoppers.adders.join("\n")).unwrap();
-        println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; the adders' session tokens, one a line: {}", std::process::id(), tokens.display());
+        let shopper = dir.join("shopper.txt");
+        std::fs::write(&shopper, &shoppers.one).unwrap();
+        println!("BENCH_HOLD: the store stays up on http://{addr}, pid {}; the adders' session tokens, one a line: {}; 7a's shopper's cookies: {}", std::process::id(), tokens.display(), shopper.display());
         loop {
             std::thread::sleep(Duration::from_secs(3600));
         }
