@@ -68,12 +68,11 @@ pub fn new_token() -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
-/// What is stored of a token.
+/// What is stored of a token: its SHA-256 in lowercase hex. Asked on every page of a shopper
+/// with a cart (the cart's key), so written in one go rather than a string per byte (which
+/// took about 3% of such a page's time in `perf`).
 pub fn hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    format!("{:x}", Sha256::digest(token.as_bytes()))
 }
 
 /// A new session's id and token: the id's 8 bytes (big-endian) and 24 random bytes, base64url
@@ -234,6 +233,11 @@ mod tests {
         assert_eq!(hash(&a).len(), 64);
         assert_ne!(hash(&a), a);
         assert_eq!(hash(&a), hash(&a.clone()));
+        // SHA-256 of "abc" (FIPS 180-2's example), as stored: lowercase hex.
+        assert_eq!(
+            hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 
     #[test]

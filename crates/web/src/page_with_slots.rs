@@ -9,7 +9,7 @@
 //! compressed once, each as raw DEFLATE ending on a full flush (byte-aligned, no shared window),
 //! so an answer is the gzip header, the stretches with the filled slots between them as stored
 //! blocks, an empty final block, and the CRC-32 combined from the stretches' (crc32fast's
-//! `combine`). Brotli streams cannot be spliced so; a filled page goes as gzip (or uncompressed).
+//! `combine`) and run on through the slots' bytes. Brotli streams cannot be spliced so; a filled page goes as gzip (or uncompressed).
 
 use std::io::Write;
 
@@ -314,9 +314,9 @@ impl SlottedBody {
             if let Some((slot, context)) = self.slots.get(i) {
                 let value = self.value(*slot, *context, fill);
                 stored_blocks(&mut out, value.as_bytes());
-                let mut h = crc32fast::Hasher::new();
-                h.update(value.as_bytes());
-                crc.combine(&h);
+                // The running CRC goes on through the slot's bytes (no combine of a hasher of
+                // its own, whose cost grows with the length's bits).
+                crc.update(value.as_bytes());
             }
         }
         // The final block: empty, stored.
