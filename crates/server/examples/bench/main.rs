@@ -233,7 +233,8 @@ fn steady(secs: u64, mut measure: impl FnMut() -> Option<Load>) -> Option<Load> 
         if kept.stolen_ms <= allowed {
             break;
         }
-        let next = measure()?;
+        // A try that gave no figures leaves the one kept.
+        let Some(next) = measure() else { break };
         let set_aside = if next.stolen_ms < kept.stolen_ms {
             std::mem::replace(&mut kept, next)
         } else {
