@@ -304,15 +304,14 @@ fn deposit_records(
 fn fee_records(conn: &mut AnyConnection, known: &Known) -> QueryResult<Vec<FeeRecord>> {
     Ok(crate::carts::delivery_fees(conn)?
         .into_iter()
-        .map(|fee| FeeRecord {
-            city_id: fee.city.get(),
-            city_name: known
-                .cities
-                .get(&fee.city.get())
-                .cloned()
-                .unwrap_or_default(),
-            fulfillment: Known::name_of(&known.fulfillments, fee.fulfillment.get()),
-            amount: fee.amount,
+        .map(|fee| {
+            let city_id = fee.city.get();
+            FeeRecord {
+                city_id,
+                city_name: known.cities.get(&city_id).cloned().unwrap_or_default(),
+                fulfillment: Known::name_of(&known.fulfillments, fee.fulfillment.get()),
+                amount: fee.amount,
+            }
         })
         .collect())
 }

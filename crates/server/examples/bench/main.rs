@@ -213,6 +213,13 @@ fn stolen_ms() -> f64 {
     ticks * 1000.0 / per_second
 }
 
+/// `work`'s result and what the host took of the CPUs while it ran, in ms ([`stolen_ms`]).
+fn host_took<T>(work: impl FnOnce() -> T) -> (T, f64) {
+    let before = stolen_ms();
+    let done = work();
+    (done, stolen_ms() - before)
+}
+
 /// A load during which the host took more of the CPUs than this share of its time is measured
 /// again ([`STEADY_TRIES`] in all): its figures would be the host's, not the store's. A 6 s load
 /// of cached answers at 256 connections read p99 20-25 ms with 110-120 ms taken (1.8-2 %), and
@@ -290,9 +297,8 @@ fn wrk_once(url: &str, conns: usize, secs: u64, headers: &[(&str, String)]) -> O
             cmd.arg("-H").arg(format!("{k}: {v}"));
         }
     }
-    let stolen_before = stolen_ms();
-    let out = cmd.arg(url).output().ok()?;
-    let stolen_ms = stolen_ms() - stolen_before;
+    let (out, stolen_ms) = host_took(|| cmd.arg(url).output());
+    let out = out.ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
     let rps = text
         .lines()
@@ -501,9 +507,8 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn main() {
     stop_groups_on_signals();
-    let (started, stolen_before) = (Instant::now(), stolen_ms());
-    run();
-    let stolen = stolen_ms() - stolen_before;
+    let started = Instant::now();
+    let ((), stolen) = host_took(run);
     println!(
         "The host took {stolen:.0} ms of this machine's CPUs during the bench's {:.0} s (a load it took more than {:.0}% of is measured again, up to {STEADY_TRIES} times)",
         started.elapsed().as_secs_f64(),

@@ -135,11 +135,11 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
     });
     let mut report = None;
     let started = domain::calendar::unix_now();
-    let stolen_before = super::stolen_ms();
-    let during = probe(addr, &shoppers, || {
-        report = server::housekeep(pool, &config.retention, false).expect("housekeeping");
+    let (during, stolen) = super::host_took(|| {
+        probe(addr, &shoppers, || {
+            report = server::housekeep(pool, &config.retention, false).expect("housekeeping");
+        })
     });
-    let stolen = super::stolen_ms() - stolen_before;
     let report = report.expect("the bench's store holds no other housekeeping lease");
     let after = census(pool, config);
     print_census(&before, &after);

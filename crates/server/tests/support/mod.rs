@@ -20,6 +20,11 @@ pub use calls::*;
 #[allow(unused_imports)]
 pub use seed::*;
 
+/// How soon a running store shows a write to the catalog or the maintenance switch made in the
+/// database: within the second the store promises (its watch reads the data version four times a
+/// second), with 900 ms of slack for a busy 2-core machine.
+pub const SHOWN_WITHIN: std::time::Duration = std::time::Duration::from_millis(1900);
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
