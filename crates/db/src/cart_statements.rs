@@ -3,7 +3,9 @@
 //! change with their values, so its cache leaves them out). A write that runs on every add to a
 //! cart is written here instead: a type per statement whose text is always the same, its values
 //! bound, so each pooled connection prepares it once. On SQLite that preparing was done while
-//! holding the writers' turn (`crate::write_transaction`), which every other writer waits for.
+//! holding the writers' turn (`crate::write_transaction`), which every other writer waits for. So
+//! is the add's read of what the cart holds, whose `UNION ALL` diesel's query builder cannot
+//! write.
 //!
 //! A statement is a struct of its values with a [`QueryFragment`] that writes its text;
 //! [`prepared_once!`] gives it the static query id (the cache's key) and diesel's `RunQueryDsl`.
@@ -106,17 +108,100 @@ where
     Option<i32>: ToSql<Nullable<Integer>, DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        out.push_sql("UPDATE carts SET revision = revision + 1, updated_at = ");
-        out.push_bind_param::<BigInt, _>(&self.now)?;
-        out.push_sql(", barangay_id = ");
-        out.push_bind_param::<BigInt, _>(&self.barangay)?;
-        out.push_sql(", street_id = ");
-        out.push_bind_param::<Nullable<Integer>, _>(&self.street)?;
+        placed_set(&mut out, &self.now, &self.barangay, &self.street)?;
         out.push_sql(" WHERE id = ");
         out.push_bind_param::<BigInt, _>(&self.cart)?;
-        out.push_sql(" RETURNING id, user_id, barangay_id, street_id, revision, updated_at");
+        out.push_sql(PLACED_RETURNING);
         Ok(())
     }
+}
+
+/// `lock_owner_placed` for a member: as [`LockPlaced`], the cart found by its member in the same
+/// statement; no row when the member has no cart.
+#[derive(Debug, Clone, Copy)]
+pub struct LockMemberPlaced {
+    pub user: i64,
+    pub now: i64,
+    pub barangay: i64,
+    pub street: Option<i32>,
+}
+prepared_once!(LockMemberPlaced);
+
+impl diesel::query_builder::Query for LockMemberPlaced {
+    type SqlType = <LockPlaced as diesel::query_builder::Query>::SqlType;
+}
+
+impl<DB: Backend> QueryFragment<DB> for LockMemberPlaced
+where
+    i64: ToSql<BigInt, DB>,
+    Option<i32>: ToSql<Nullable<Integer>, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        placed_set(&mut out, &self.now, &self.barangay, &self.street)?;
+        out.push_sql(" WHERE user_id = ");
+        out.push_bind_param::<BigInt, _>(&self.user)?;
+        out.push_sql(PLACED_RETURNING);
+        Ok(())
+    }
+}
+
+/// `lock_owner_placed` for a guest: as [`LockPlaced`], the cart found by its key in the same
+/// statement (by the key, or by the hash after its id: `carts::find`, the first made of them);
+/// no row when the guest has no cart.
+#[derive(Debug, Clone, Copy)]
+pub struct LockGuestPlaced<'a> {
+    pub key: &'a str,
+    pub hash: &'a str,
+    pub now: i64,
+    pub barangay: i64,
+    pub street: Option<i32>,
+}
+prepared_once!(LockGuestPlaced<'_>);
+
+impl diesel::query_builder::Query for LockGuestPlaced<'_> {
+    type SqlType = <LockPlaced as diesel::query_builder::Query>::SqlType;
+}
+
+impl<DB: Backend> QueryFragment<DB> for LockGuestPlaced<'_>
+where
+    i64: ToSql<BigInt, DB>,
+    str: ToSql<Text, DB>,
+    Option<i32>: ToSql<Nullable<Integer>, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        placed_set(&mut out, &self.now, &self.barangay, &self.street)?;
+        out.push_sql(" WHERE id = (SELECT id FROM carts WHERE guest_key = ");
+        out.push_bind_param::<Text, _>(self.key)?;
+        out.push_sql(" OR guest_key = ");
+        out.push_bind_param::<Text, _>(self.hash)?;
+        out.push_sql(" ORDER BY id LIMIT 1)");
+        out.push_sql(PLACED_RETURNING);
+        Ok(())
+    }
+}
+
+/// What the placed locks answer: `CartRow`'s columns, in its order.
+const PLACED_RETURNING: &str =
+    " RETURNING id, user_id, barangay_id, street_id, revision, updated_at";
+
+/// The placed locks' `UPDATE carts SET ...`: the revision counted, the time and the place set.
+fn placed_set<'b, DB: Backend>(
+    out: &mut AstPass<'_, 'b, DB>,
+    now: &'b i64,
+    barangay: &'b i64,
+    street: &'b Option<i32>,
+) -> QueryResult<()>
+where
+    i64: ToSql<BigInt, DB>,
+    Option<i32>: ToSql<Nullable<Integer>, DB>,
+{
+    out.push_sql("UPDATE carts SET revision = revision + 1, updated_at = ");
+    out.push_bind_param::<BigInt, _>(now)?;
+    out.push_sql(", barangay_id = ");
+    out.push_bind_param::<BigInt, _>(barangay)?;
+    out.push_sql(", street_id = ");
+    out.push_bind_param::<Nullable<Integer>, _>(street)?;
+    Ok(())
 }
 
 /// `add_quantity`: the units added to the cart's item (a new item added `now`) when they come to
@@ -152,6 +237,35 @@ where
              WHERE cart_items.quantity + excluded.quantity <= ",
         );
         out.push_bind_param::<Integer, _>(&self.most)?;
+        Ok(())
+    }
+}
+
+/// `contents`: a cart's lines and returned empties in one read, lines first (kind 0: product,
+/// units, oldest first), then empties (kind 1: deposit row, cases): `(kind, id, count, added_at)`.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadContents {
+    pub cart: i64,
+}
+prepared_once!(ReadContents);
+
+impl diesel::query_builder::Query for ReadContents {
+    type SqlType = (Integer, Integer, Integer, BigInt);
+}
+
+impl<DB: Backend> QueryFragment<DB> for ReadContents
+where
+    i64: ToSql<BigInt, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("SELECT 0, product_id, quantity, added_at FROM cart_items WHERE cart_id = ");
+        out.push_bind_param::<BigInt, _>(&self.cart)?;
+        out.push_sql(
+            " UNION ALL SELECT 1, deposit_id, cases, CAST(0 AS BIGINT) FROM cart_empties \
+             WHERE cart_id = ",
+        );
+        out.push_bind_param::<BigInt, _>(&self.cart)?;
+        out.push_sql(" ORDER BY 1, 4, 2");
         Ok(())
     }
 }

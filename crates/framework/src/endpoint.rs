@@ -252,18 +252,15 @@ impl<'a> Ctx<'a> {
         }
         let value = make(self)?;
         if let Some(cache) = cache.filter(|_| keep(&value)) {
-            // Its weight in the cache: about its JSON's, the form it is answered in.
-            let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
-            let weight = (2 * bytes + 256) as u64;
-            cache.insert(
-                key,
-                std::sync::Arc::new(Kept {
-                    value: value.clone(),
-                    weight,
-                }),
-            );
+            keep_in(&cache, key, value.clone());
         }
         Ok(value)
+    }
+
+    /// What [`Ctx::kept`] keeps, for a write's transaction to look up and add to what it does
+    /// not write ([`KeptOutside`]).
+    pub fn kept_outside(&self) -> KeptOutside {
+        KeptOutside(self.cache.clone())
     }
 
     /// Counts one mail of kind `action` to `address` against
@@ -969,6 +966,43 @@ pub fn run_call<E: Endpoint>(ctx: &mut Ctx, args: Args<E>) -> Result<E::Answer, 
         )));
     }
     answer
+}
+
+/// What [`Ctx::kept`] (or [`Ctx::kept_found`]) keeps, for a write's transaction, where `kept`
+/// keeps nothing: the transaction may still roll back what it wrote, and what it reads back of
+/// its own writes must not outlive it. Data the transaction does not write is another matter: a
+/// value kept under a key that names the data versions it was read at is as true within the
+/// transaction as before it, and what the transaction reads of it is committed, at least as new
+/// as those versions. An add to a cart writes the cart and reads the catalog's products: it looks
+/// them up here, and keeps those it had to read.
+#[derive(Clone)]
+pub struct KeptOutside(Option<std::sync::Arc<crate::cache::ResponseCache>>);
+
+impl KeptOutside {
+    /// What is kept under `key` as a `T`, if anything.
+    pub fn get<T: Clone + Send + Sync + 'static>(&self, key: u128) -> Option<T> {
+        let hit = self.0.as_ref()?.get::<Kept<T>>(key)?;
+        Some(hit.value.clone())
+    }
+
+    /// Keeps `value` under `key`, as [`Ctx::kept`] would: only data the transaction does not
+    /// write, under a key naming the versions read before it.
+    pub fn keep<T: Clone + Serialize + Send + Sync + 'static>(&self, key: u128, value: T) {
+        if let Some(cache) = &self.0 {
+            keep_in(cache, key, value);
+        }
+    }
+}
+
+/// Keeps `value` under `key` in `cache`, weighed about as its JSON (the form it is answered in).
+fn keep_in<T: Serialize + Send + Sync + 'static>(
+    cache: &crate::cache::ResponseCache,
+    key: u128,
+    value: T,
+) {
+    let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
+    let weight = (2 * bytes + 256) as u64;
+    cache.insert(key, std::sync::Arc::new(Kept { value, weight }));
 }
 
 /// A value [`Ctx::kept`] keeps, with what it costs the cache.

@@ -538,16 +538,30 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
             .0,
         StatusCode::OK
     );
-    let cart: i64 = {
+    let (cart, key): (i64, String) = {
         use db::diesel::prelude::*;
         use db::schema::carts;
         let mut conn = db.pool.get().expect("connection");
         carts::table
-            .select(carts::id)
+            .select((carts::id, carts::guest_key.assume_not_null()))
             .order(carts::id.desc())
             .first(&mut conn)
             .expect("the guest's cart")
     };
+    // A member without a cart: the add that finds the cart in its lock makes it the first time.
+    support::member(&db, 1).await;
+    let member = {
+        use db::diesel::prelude::*;
+        use db::schema::users;
+        let mut conn = db.pool.get().expect("connection");
+        let id: i64 = users::table
+            .select(users::id)
+            .order(users::id.desc())
+            .first(&mut conn)
+            .expect("the member");
+        domain::UserId::from_db(id)
+    };
+    let mut owners = Vec::new();
     // A connection of its own, which has prepared nothing yet.
     let mut conn = db::connect(&db.url, 1)
         .expect("pool")
@@ -580,14 +594,35 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
             // 1 unit held: 997 more come to 998, at most 999; then 997 more would pass it.
             added.push(db::carts::add_quantity(c, cart, product, 997, 999, round)?);
             recorded.push(db::carts::record_once(c, cart, "add test-key", 7, round)?);
+            // Found by the owner in the statement that takes it: the guest's by its key, the
+            // member's made the first time.
+            for owner in [
+                db::carts::Owner::Guest(&key),
+                db::carts::Owner::Member(member),
+            ] {
+                let row = db::carts::lock_owner_placed(c, owner, round, barangay, street)?;
+                owners.push((row.id == cart, row.revision, row.street_id, row.updated_at));
+            }
             Ok::<_, db::diesel::result::Error>(())
         })
         .expect("the writes");
     }
+    let first = revisions[0];
     assert_eq!(
-        revisions.windows(2).filter(|w| w[1] == w[0] + 1).count(),
-        3,
-        "{revisions:?}"
+        revisions,
+        [first, first + 1, first + 3, first + 4],
+        "each lock counts one change (the guest's lock by its owner one between the rounds)"
+    );
+    let jupiter = Some(JUPITER_STREET as i32);
+    assert_eq!(
+        owners,
+        [
+            (true, revisions[1] + 1, None, 0),
+            (false, 1, None, 0),
+            (true, revisions[3] + 1, jupiter, 1),
+            (false, 2, jupiter, 1)
+        ],
+        "each owner's cart taken, counted and placed; the member's made once"
     );
     assert_eq!(added, [true, false], "the most is kept");
     assert_eq!(recorded, [true, false], "a key is recorded once");
@@ -599,7 +634,7 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
     // Diesel's own statements quote their names (`UPDATE "carts"`): these are the fixed ones.
     for (statement, want) in [
         ("UPDATE carts SET updated_at", 1),
-        ("UPDATE carts SET revision", 2),
+        ("UPDATE carts SET revision", 4),
         ("INSERT INTO cart_items", 1),
         ("INSERT INTO cart_refills", 1),
     ] {
@@ -727,3 +762,93 @@ async fn every_cart_change_renews_the_cart_cookie() {
         "a change sends only {sent:?}: the cart cookie keeps its first expiry"
     );
 }
+
+/// An add prices the cart's other products as kept under the catalog's data version (read before
+/// its transaction), and reads them from the database once the catalog has changed, keeping them
+/// for the adds after: the cart shows each product as the catalog has it at the version read.
+async fn an_add_prices_the_products_kept_at_its_version(backend: Backend) {
+    use actix_web::{test, App};
+    let db = database(backend);
+    let guest = Auth::Bearer(support::guest(&db).await);
+    // One app for every call: what it keeps lasts from one add to the next.
+    let state = support::api_state(
+        &db.pool,
+        &std::env::temp_dir().join("store-test-outbox"),
+        framework::ApiConfig::default(),
+    );
+    let app = test::init_service(App::new().app_data(state).configure(framework::configure)).await;
+    let add = |product: i64| {
+        let body = json!({"product_id": product, "quantity": 1, "barangay": MAKATI});
+        support::json_request("POST", "/api/v1/cart", guest.clone(), body).to_request()
+    };
+    let names = |v: &Value| -> Vec<(i64, String)> {
+        let mut named: Vec<(i64, String)> = v["shopping_cart"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .flat_map(|case| case["items"].as_array().expect("items").iter())
+            .map(|i| {
+                (
+                    i["id"].as_i64().unwrap(),
+                    i["product_name"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        named.sort();
+        named
+    };
+    let first = support::call(&app, add(1)).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let seed_name = names(&first.json())[0].1.clone();
+    let r = support::call(&app, add(2)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(
+        names(&r.json())[0],
+        (1, seed_name.clone()),
+        "as kept by its add"
+    );
+    // A change of the catalog moves its version: the next add reads the products it has not
+    // kept at the new one, and shows the change.
+    support::exec(
+        &db.pool,
+        "UPDATE products SET product_name = 'Renamed' WHERE id = 1",
+    );
+    let r = support::call(&app, add(3)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(names(&r.json())[0], (1, "Renamed".into()), "{}", r.json());
+    assert_eq!(names(&r.json()).len(), 3);
+    // Renamed again with the version put back, as if nothing had changed: the add after shows the
+    // product as it kept it from the read above, not the row (kept, and read no more).
+    let version: i64 = {
+        use db::diesel::prelude::*;
+        use db::schema::data_version;
+        data_version::table
+            .select(data_version::version)
+            .first(&mut db.pool.get().unwrap())
+            .unwrap()
+    };
+    support::exec(
+        &db.pool,
+        "UPDATE products SET product_name = 'Unseen' WHERE id = 1",
+    );
+    support::exec(
+        &db.pool,
+        &format!("UPDATE data_version SET version = {version} WHERE id = 1"),
+    );
+    // An empty case returned first: the add reads the empties with the lines, in one read.
+    let deposit = r.json()["empties"][0]["deposit_id"].clone();
+    let (s, returned) = return_empty(&db, &guest, deposit, 1).await;
+    assert_eq!(s, StatusCode::OK, "{returned}");
+    let r = support::call(&app, add(2)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let v = r.json();
+    assert_eq!(names(&v)[0], (1, "Renamed".into()), "{v}");
+    assert_eq!(v["empties"][0]["returned"], 1, "{v}");
+    let (_, view) = view_cart(&db, &guest, MAKATI, "").await;
+    assert_eq!(
+        (&v["empties"], &v["cart_order_summary"]),
+        (&view["empties"], &view["cart_order_summary"]),
+        "the add prices the returned case as the cart's own answer does"
+    );
+}
+both!(an_add_prices_the_products_kept_at_its_version);

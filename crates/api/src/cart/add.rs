@@ -56,19 +56,20 @@ pub struct Addition<'a> {
 }
 
 /// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
-/// place's checks done by the caller): the cart after, and its items.
+/// place's checks done by the caller): the cart after, and what it holds.
 ///
-/// Three statements hold the write lock: the cart taken and placed, the units added (unless they
-/// would pass the most), the items read; the limits are checked on what was read, and a refused
-/// add rolls back. An add with the client's `key` records it first: one sent before changes
-/// nothing and answers the cart as it is. Within a write call's answer on PostgreSQL the add is
-/// part of the answer's transaction ([`db::write_in_answer`]): its error must end the call.
+/// Three statements hold the write lock: the cart found, taken and placed (made first when there
+/// is none), the units added (unless they would pass the most), what it holds read (its products
+/// as kept, [`held_in`]); the limits are checked on what was read, and a refused add rolls back.
+/// An add with the client's `key` records it first: one sent before changes nothing and answers
+/// the cart as it is. Within a write call's answer on PostgreSQL the add is part of the answer's
+/// transaction ([`db::write_in_answer`]): its error must end the call.
 pub fn add(
     ctx: &mut Ctx,
     pricing: &Pricing,
     owner: &CartOwner,
     addition: Addition<'_>,
-) -> Result<(CartRow, Vec<db::carts::Item>), ApiError> {
+) -> Result<(CartRow, Held), ApiError> {
     let Addition {
         product,
         quantity,
@@ -77,79 +78,109 @@ pub fn add(
         key,
     } = addition;
     let now = domain::calendar::unix_now();
-    let family = pricing.family(product.packaging_id);
-    // The cart exists before the change's transaction, whose first statement is a write: SQLite
-    // then takes the write lock at once (waiting its turn) instead of failing to upgrade a read.
-    let cart = db::carts::find_or_create(ctx.conn, owner.as_owner(), now)?;
+    let (barangay, owner) = (place.barangay.id, owner.as_owner());
+    // An add the client keyed is recorded first (`first_time`), on the cart made before the
+    // change's transaction, whose first statement is then a write: SQLite takes the write lock at
+    // once (waiting its turn) instead of failing to upgrade a read.
+    let keyed_cart = match key {
+        Some(_) => Some(db::carts::find_or_create(ctx.conn, owner, now)?),
+        None => None,
+    };
+    let kept = ctx.kept_outside();
     // Within the answer's transaction on PostgreSQL (a refused add's error ends the call, which
     // rolls back whole): no savepoint of its own.
     db::write_in_answer(ctx.conn, |conn| {
-        // Where the cart is placed is part of an add (it moves the cart there).
-        let change = format!("{} {quantity} {} {street:?}", product.id, place.barangay.id);
-        let keyed = KeyedChange {
-            what: "add",
-            change: &change,
-            key,
+        let cart = match keyed_cart {
+            Some(cart) => {
+                // Where the cart is placed is part of an add (it moves the cart there).
+                let change = format!("{} {quantity} {barangay} {street:?}", product.id);
+                let keyed = KeyedChange {
+                    what: "add",
+                    change: &change,
+                    key,
+                };
+                if !first_time(conn, cart.id, keyed, now)? {
+                    let cart = db::carts::find(conn, owner)?.unwrap_or(cart);
+                    let held = Held {
+                        items: db::carts::items(conn, cart.id)?,
+                        empties: db::carts::empties(conn, cart.id)?,
+                    };
+                    return Ok((cart, held));
+                }
+                db::carts::lock_placed(conn, cart.id, now, barangay, street)?
+            }
+            // Without a key: the cart found, taken and placed in one statement (a write first).
+            None => db::carts::lock_owner_placed(conn, owner, now, barangay, street)?,
         };
-        if !first_time(conn, cart.id, keyed, now)? {
-            let cart = db::carts::find(conn, owner.as_owner())?.unwrap_or(cart);
-            let items = db::carts::items(conn, cart.id)?;
-            return Ok((cart, items));
-        }
-        let cart = db::carts::lock_placed(conn, cart.id, now, place.barangay.id, street)?;
         let most = cases::MAX_QUANTITY as i32;
         let added = db::carts::add_quantity(conn, cart.id, product.id, quantity, most, now)?;
-        let items = db::carts::items(conn, cart.id)?;
-        let others = items.iter().filter(|i| i.product.id != product.id);
-        if resets(
-            others.map(|i| pricing.family(i.product.packaging_id)),
-            family,
-        ) {
-            return Err(ApiError::Refused {
-                status: 422,
-                field: "product_id",
-                message: "Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Check out or empty your cart first.".into(),
-                products: vec![named(product, "Another family than your cart's.")],
-            });
-        }
-        let held = items
-            .iter()
-            .find(|i| i.product.id == product.id)
-            .map_or(0, |i| i.quantity);
-        // Past the most, nothing was added and the cart holds what it held.
-        let (have, total) = if added {
-            (held - quantity, held)
-        } else {
-            (held, held + quantity)
-        };
-        if have == 0 && items.len() > cases::MAX_PRODUCTS {
-            return Err(ApiError::Refused {
-                status: 422,
-                field: "product_id",
-                message: format!(
-                    "Your cart holds {} different products, the most it can. Remove one first.",
-                    cases::MAX_PRODUCTS
-                ),
-                products: vec![named(product, "Your cart has no room for another product.")],
-            });
-        }
-        if total > most {
-            return Err(ApiError::Refused {
-                status: 422,
-                field: "quantity",
-                message: format!(
-                    "You can have at most {} of {} in your cart (you have {have}).",
-                    cases::MAX_QUANTITY,
-                    product.product_name
-                ),
-                products: vec![named(
-                    product,
-                    &format!("At most {} in a cart.", cases::MAX_QUANTITY),
-                )],
-            });
-        }
-        Ok((cart, items))
+        let held = held_in(conn, &kept, pricing.version, cart.id)?;
+        check_limits(pricing, product, quantity, added, &held.items)?;
+        Ok((cart, held))
     })
+}
+
+/// Refuses an add of `quantity` units of `product` past a cart's limits, judged on the cart's
+/// `items` read after it (`added`: whether the units went in, which they do not past the most):
+/// the other family than the cart's, no room for another product, or more units than it holds.
+fn check_limits(
+    pricing: &Pricing,
+    product: &db::models::Product,
+    quantity: i32,
+    added: bool,
+    items: &[db::carts::Item],
+) -> Result<(), ApiError> {
+    let family = pricing.family(product.packaging_id);
+    let most = cases::MAX_QUANTITY as i32;
+    let others = items.iter().filter(|i| i.product.id != product.id);
+    if resets(
+        others.map(|i| pricing.family(i.product.packaging_id)),
+        family,
+    ) {
+        return Err(ApiError::Refused {
+            status: 422,
+            field: "product_id",
+            message: "Orders for Bottles/ Cans and Draft Beer should be in a separate transaction. Check out or empty your cart first.".into(),
+            products: vec![named(product, "Another family than your cart's.")],
+        });
+    }
+    let held = items
+        .iter()
+        .find(|i| i.product.id == product.id)
+        .map_or(0, |i| i.quantity);
+    // Past the most, nothing was added and the cart holds what it held.
+    let (have, total) = if added {
+        (held - quantity, held)
+    } else {
+        (held, held + quantity)
+    };
+    if have == 0 && items.len() > cases::MAX_PRODUCTS {
+        return Err(ApiError::Refused {
+            status: 422,
+            field: "product_id",
+            message: format!(
+                "Your cart holds {} different products, the most it can. Remove one first.",
+                cases::MAX_PRODUCTS
+            ),
+            products: vec![named(product, "Your cart has no room for another product.")],
+        });
+    }
+    if total > most {
+        return Err(ApiError::Refused {
+            status: 422,
+            field: "quantity",
+            message: format!(
+                "You can have at most {} of {} in your cart (you have {have}).",
+                cases::MAX_QUANTITY,
+                product.product_name
+            ),
+            products: vec![named(
+                product,
+                &format!("At most {} in a cart.", cases::MAX_QUANTITY),
+            )],
+        });
+    }
+    Ok(())
 }
 
 framework::declare!(
@@ -204,8 +235,8 @@ impl Endpoint for AddToCart {
                 street,
                 key,
             };
-            let (cart, items) = add(ctx, &pricing, &owner, addition)?;
-            answer_with(ctx, &pricing, &cart, items, &place, fulfillment)
+            let (cart, held) = add(ctx, &pricing, &owner, addition)?;
+            answer_with(ctx, &pricing, &cart, held, &place, fulfillment)
         })?;
         a.message = ADDED.into();
         changed(ctx, a.revision);

@@ -249,38 +249,39 @@ pub fn answer(
     fulfillment: FulfillmentId,
     testdate: Option<&str>,
 ) -> Result<CartAnswer, ApiError> {
-    let items = match cart {
-        Some(c) => db::carts::items(ctx.conn, c.id)?,
-        None => Vec::new(),
+    let held = match cart {
+        Some(c) => Held {
+            items: db::carts::items(ctx.conn, c.id)?,
+            empties: db::carts::empties(ctx.conn, c.id)?,
+        },
+        None => Held::default(),
     };
-    priced(ctx, pricing, cart, items, place, fulfillment, testdate)
+    priced(ctx, pricing, cart, held, place, fulfillment, testdate)
 }
 
-/// As [`answer`], for a change that read the cart's items after it (in its transaction).
+/// As [`answer`], for a change that read what the cart holds after it (in its transaction).
 pub fn answer_with(
     ctx: &mut Ctx,
     pricing: &Pricing,
     cart: &CartRow,
-    items: Vec<db::carts::Item>,
+    held: Held,
     place: &Place,
     fulfillment: FulfillmentId,
 ) -> Result<CartAnswer, ApiError> {
-    priced(ctx, pricing, Some(cart), items, place, fulfillment, None)
+    priced(ctx, pricing, Some(cart), held, place, fulfillment, None)
 }
 
 fn priced(
     ctx: &mut Ctx,
     pricing: &Pricing,
     cart: Option<&CartRow>,
-    items: Vec<db::carts::Item>,
+    held: Held,
     place: &Place,
     fulfillment: FulfillmentId,
     testdate: Option<&str>,
 ) -> Result<CartAnswer, ApiError> {
-    let (empties, revision) = match cart {
-        Some(c) => (db::carts::empties(ctx.conn, c.id)?, c.revision),
-        None => (Vec::new(), 0),
-    };
+    let revision = cart.map_or(0, |c| c.revision);
+    let Held { items, empties } = held;
     let now = ctx.config.now(testdate);
     let input = PriceInput {
         items,
@@ -398,9 +399,59 @@ fn check_quantity(q: Option<i64>) -> Result<i32, ApiError> {
 /// A product as of the catalog's `version` (read before it), kept across requests under that
 /// version (every write to `products` moves it) when there is one: a 404 when there is none.
 fn product_at(ctx: &mut Ctx, version: i64, id: ProductId) -> Result<db::models::Product, ApiError> {
-    let key = framework::cache::key(&[b"product", &version.to_le_bytes(), &id.get().to_le_bytes()]);
-    ctx.kept_found(key, |ctx| Ok(db::carts::product(ctx.conn, id)?))?
-        .ok_or_else(|| ApiError::refused(404, "product_id", format!("Product {id} not found.")))
+    ctx.kept_found(product_key(version, id), |ctx| {
+        Ok(db::carts::product(ctx.conn, id)?)
+    })?
+    .ok_or_else(|| ApiError::refused(404, "product_id", format!("Product {id} not found.")))
+}
+
+/// What a product is kept under as of the catalog's `version` ([`product_at`]).
+fn product_key(version: i64, id: ProductId) -> u128 {
+    framework::cache::key(&[b"product", &version.to_le_bytes(), &id.get().to_le_bytes()])
+}
+
+/// The cart's items and returned empties, within a change's transaction: its contents (lines of
+/// ids and units, and the empties, one read: [`db::carts::contents`]), each line with its product
+/// as kept under the catalog's `version` (read before the transaction, [`product_at`]). When one
+/// of them is not kept (the catalog changed since the cart's products were kept), the items with
+/// their products read from the database ([`db::carts::items`]), whose products are kept for the
+/// adds after.
+pub(crate) fn held_in(
+    conn: &mut db::AnyConnection,
+    kept: &framework::endpoint::KeptOutside,
+    version: i64,
+    cart: i64,
+) -> Result<Held, ApiError> {
+    let contents = db::carts::contents(conn, cart)?;
+    let mut items = Vec::with_capacity(contents.lines.len());
+    for (id, quantity) in contents.lines {
+        match kept.get::<Option<db::models::Product>>(product_key(version, id)) {
+            Some(Some(product)) => items.push(db::carts::Item { product, quantity }),
+            _ => {
+                // The cart's products are the catalog's, which a cart's change does not write.
+                items = db::carts::items(conn, cart)?;
+                for item in &items {
+                    kept.keep(
+                        product_key(version, item.product.id),
+                        Some(item.product.clone()),
+                    );
+                }
+                break;
+            }
+        }
+    }
+    Ok(Held {
+        items,
+        empties: contents.empties,
+    })
+}
+
+/// What a cart holds, priced from: its items with their products, and the empty cases returned
+/// per deposit row.
+#[derive(Debug, Clone, Default)]
+pub struct Held {
+    pub items: Vec<db::carts::Item>,
+    pub empties: Vec<(i32, i32)>,
 }
 
 /// A live session's cart owner, or 401.

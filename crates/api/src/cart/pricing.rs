@@ -224,6 +224,9 @@ pub struct CartConflict {
 /// What a cart is priced with: read once per call, kept per data version.
 #[derive(Debug, Clone, Serialize)]
 pub struct Pricing {
+    /// The catalog's data version it was read at: what else is kept under the same version
+    /// (the products, [`super::items_in`]) goes with it.
+    pub version: i64,
     pub case_types: Vec<db::carts::CaseType>,
     pub deposits: Vec<db::carts::Deposit>,
     pub packagings: Vec<db::models::Packaging>,
@@ -246,6 +249,7 @@ impl Pricing {
         let key = framework::cache::key(&[b"pricing", &version.to_le_bytes()]);
         ctx.kept(key, |ctx| {
             Ok(Self {
+                version,
                 case_types: db::carts::case_types(ctx.conn)?,
                 deposits: db::carts::deposits(ctx.conn)?,
                 packagings: crate::catalog::packagings(ctx.conn)?,
@@ -731,6 +735,7 @@ mod tests {
             amount,
         };
         let pricing = super::Pricing {
+            version: 1,
             case_types: vec![],
             deposits: vec![],
             packagings: vec![],
