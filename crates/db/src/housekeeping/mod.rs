@@ -175,13 +175,14 @@ impl PageSize {
 }
 
 /// What a run swept (or, dry, found due), by kind; how long it took, in how many pages, and its
-/// longest page (its time at the writers' turn).
+/// longest page (its time at the writers' turn, its kind and its rows).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     pub counts: [u64; Kind::ALL.len()],
     pub took: Duration,
     pub pages: u64,
     pub longest_page: Duration,
+    pub longest_of: Option<(Kind, usize)>,
 }
 
 impl Report {
@@ -256,7 +257,10 @@ pub fn run(
             report.counts[kind.index()] += page.keys.len() as u64;
             report.pages += 1;
             SWEPT[kind.index()].fetch_add(page.keys.len() as u64, Ordering::Relaxed);
-            report.longest_page = report.longest_page.max(took);
+            if took > report.longest_page {
+                report.longest_page = took;
+                report.longest_of = Some((kind, page.keys.len()));
+            }
             size = size.next(took);
             match page.next {
                 Some(next) => after = next,

@@ -134,6 +134,7 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         std::thread::sleep(Duration::from_secs(5))
     });
     let mut report = None;
+    let wal_before = Wal::read(pool, config);
     let started = domain::calendar::unix_now();
     let (during, stolen) = super::host_took(|| {
         probe(addr, &shoppers, || {
@@ -141,6 +142,7 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         })
     });
     let report = report.expect("the bench's store holds no other housekeeping lease");
+    let wal = Wal::read(pool, config);
     let after = census(pool, config);
     print_census(&before, &after);
     // What was due when the run began (the year's rows go on falling due while it runs).
@@ -151,12 +153,14 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
     let slowest = during.iter().map(|p| p.0).fold(0.0, f64::max);
     let failed = during.iter().filter(|p| !p.1).count();
     println!(
-        "  11a. housekeeping of the year: {} rows in {secs:.1} s, {} pages (longest {} ms at the writers' turn; {}); slowest shopper request while it ran {slowest:.1} ms, {failed} failed{}   goal run < 60 s, no request over 100 ms   {}",
+        "  11a. housekeeping of the year: {} rows in {secs:.1} s, {} pages (longest {} ms at the writers' turn{}; {}); slowest shopper request while it ran {slowest:.1} ms, {failed} failed{}{}   goal run < 60 s, no request over 100 ms   {}",
         thousands(report.total() as usize),
         thousands(report.pages as usize),
         report.longest_page.as_millis(),
+        report.longest_of.map_or_else(String::new, |(kind, rows)| format!(", {rows} {}", kind.as_str())),
         report.summary(),
         super::taken(stolen),
+        wal.map_or_else(String::new, |w| w.since(&wal_before)),
         met(secs < 60.0 && slowest < 100.0 && failed == 0)
     );
     println!(
@@ -166,7 +170,11 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         met(due.total() == 0)
     );
     println!(" the store after the year and its housekeeping:");
+    let vacuums = Autovacuum::begin(pool, config);
     let later = Figures::measure(&base, &shoppers);
+    if let Some(v) = vacuums {
+        v.print(pool);
+    }
     compare_with_fresh(&fresh, &later);
 }
 
@@ -261,6 +269,98 @@ fn print_times(label: &str, probes: &Probes) {
         ms[ms.len() - 1],
         probes.iter().filter(|p| !p.1).count()
     );
+}
+
+/// PostgreSQL's write-ahead log and checkpoints so far (`pg_stat_bgwriter`), to tell what a
+/// run wrote and whether checkpoints fell in it; none on SQLite.
+#[derive(Debug, Clone, Copy, db::diesel::QueryableByName)]
+struct Wal {
+    #[diesel(sql_type = db::diesel::sql_types::Double)]
+    wal_bytes: f64,
+    #[diesel(sql_type = db::diesel::sql_types::BigInt)]
+    timed: i64,
+    #[diesel(sql_type = db::diesel::sql_types::BigInt)]
+    requested: i64,
+}
+
+impl Wal {
+    fn read(pool: &db::DbPool, config: &server::Config) -> Option<Self> {
+        use db::diesel::RunQueryDsl;
+        if !db::is_postgres_url(&config.database_url) {
+            return None;
+        }
+        db::diesel::sql_query(
+            "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8 AS wal_bytes, \
+             checkpoints_timed AS timed, checkpoints_req AS requested FROM pg_stat_bgwriter",
+        )
+        .get_result(&mut *pool.get().unwrap())
+        .ok()
+    }
+
+    /// `; PostgreSQL wrote N MB of log and made N checkpoints (N of them for the log's size)`.
+    fn since(&self, before: &Option<Self>) -> String {
+        let Some(b) = before else {
+            return String::new();
+        };
+        format!(
+            "; PostgreSQL wrote {:.0} MB of log and made {} checkpoints ({} for the log's size)",
+            (self.wal_bytes - b.wal_bytes) / 1e6,
+            self.timed - b.timed + self.requested - b.requested,
+            self.requested - b.requested
+        )
+    }
+}
+
+/// PostgreSQL's autovacuum around the rounds after the year: what it was vacuuming when they
+/// began, and which tables it vacuumed while they ran (it competes with them for the cores).
+struct Autovacuum {
+    since: String,
+    running: String,
+}
+
+#[derive(db::diesel::QueryableByName)]
+struct Text {
+    #[diesel(sql_type = db::diesel::sql_types::Text)]
+    t: String,
+}
+
+impl Autovacuum {
+    fn begin(pool: &db::DbPool, config: &server::Config) -> Option<Self> {
+        if !db::is_postgres_url(&config.database_url) {
+            return None;
+        }
+        Some(Self {
+            since: text(pool, "SELECT now()::text AS t"),
+            running: text(
+                pool,
+                "SELECT COALESCE(string_agg(query, ', '), 'none') AS t FROM pg_stat_activity \
+                 WHERE backend_type = 'autovacuum worker'",
+            ),
+        })
+    }
+
+    fn print(&self, pool: &db::DbPool) {
+        let vacuumed = text(
+            pool,
+            &format!(
+                "SELECT COALESCE(string_agg(relname, ', ' ORDER BY relname), 'none') AS t \
+                 FROM pg_stat_user_tables WHERE last_autovacuum >= '{}'::timestamptz",
+                self.since
+            ),
+        );
+        println!(
+            "  PostgreSQL's autovacuum: running when the rounds began: {}; tables it vacuumed while they ran: {vacuumed}",
+            self.running
+        );
+    }
+}
+
+/// One text a query answers (as `t`).
+fn text(pool: &db::DbPool, sql: &str) -> String {
+    use db::diesel::RunQueryDsl;
+    db::diesel::sql_query(sql)
+        .get_result::<Text>(&mut *pool.get().unwrap())
+        .map_or_else(|e| format!("({e})"), |r| r.t)
 }
 
 /// Rows of each of [`TABLES`], and the database's size on disk in MB (SQLite's file and its
