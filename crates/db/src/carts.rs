@@ -2,9 +2,10 @@
 //! cases the shopper returns; and the catalog data a cart is priced with (case types, deposits,
 //! delivery fees, where products are sold). Each function takes a connection, so several compose
 //! in one `conn.transaction(...)`. Every change to a cart starts with [`lock`] (or [`lock_placed`],
-//! which also sets the place priced for), which takes the cart's row (PostgreSQL) or the database's
-//! write lock (SQLite) first, so concurrent changes of one cart run one after the other and never
-//! fail halfway.
+//! which also sets the place priced for, or [`lock_owner_placed`], which also finds the cart and
+//! makes it when there is none), which takes the cart's row (PostgreSQL) or the database's write
+//! lock (SQLite) first, so concurrent changes of one cart run one after the other and never fail
+//! halfway.
 
 use diesel::prelude::*;
 

@@ -562,6 +562,7 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
         domain::UserId::from_db(id)
     };
     let mut owners = Vec::new();
+    let mut contents = Vec::new();
     // A connection of its own, which has prepared nothing yet.
     let mut conn = db::connect(&db.url, 1)
         .expect("pool")
@@ -594,6 +595,8 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
             // 1 unit held: 997 more come to 998, at most 999; then 997 more would pass it.
             added.push(db::carts::add_quantity(c, cart, product, 997, 999, round)?);
             recorded.push(db::carts::record_once(c, cart, "add test-key", 7, round)?);
+            let held = db::carts::contents(c, cart)?;
+            contents.push((held.lines.len(), held.empties.len()));
             // Found by the owner in the statement that takes it: the guest's by its key, the
             // member's made the first time.
             for owner in [
@@ -624,6 +627,7 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
         ],
         "each owner's cart taken, counted and placed; the member's made once"
     );
+    assert_eq!(contents, [(1, 0), (1, 0)], "one line, no empties");
     assert_eq!(added, [true, false], "the most is kept");
     assert_eq!(recorded, [true, false], "a key is recorded once");
     assert_eq!(
@@ -635,6 +639,7 @@ async fn the_carts_writes_are_prepared_once(backend: Backend) {
     for (statement, want) in [
         ("UPDATE carts SET updated_at", 1),
         ("UPDATE carts SET revision", 4),
+        ("SELECT 0, product_id", 1),
         ("INSERT INTO cart_items", 1),
         ("INSERT INTO cart_refills", 1),
     ] {
@@ -781,8 +786,9 @@ async fn an_add_prices_the_products_kept_at_its_version(backend: Backend) {
         let body = json!({"product_id": product, "quantity": 1, "barangay": MAKATI});
         support::json_request("POST", "/api/v1/cart", guest.clone(), body).to_request()
     };
-    let names = |v: &Value| -> Vec<(i64, String)> {
-        let mut named: Vec<(i64, String)> = v["shopping_cart"]
+    // Each item's id, name and unit price, by id.
+    let names = |v: &Value| -> Vec<(i64, String, i64)> {
+        let mut named: Vec<(i64, String, i64)> = v["shopping_cart"]
             .as_array()
             .expect("cases")
             .iter()
@@ -791,6 +797,7 @@ async fn an_add_prices_the_products_kept_at_its_version(backend: Backend) {
                 (
                     i["id"].as_i64().unwrap(),
                     i["product_name"].as_str().unwrap().into(),
+                    i["price"].as_i64().unwrap(),
                 )
             })
             .collect();
@@ -799,23 +806,20 @@ async fn an_add_prices_the_products_kept_at_its_version(backend: Backend) {
     };
     let first = support::call(&app, add(1)).await;
     assert_eq!(first.status, StatusCode::OK);
-    let seed_name = names(&first.json())[0].1.clone();
+    let (_, _, price) = names(&first.json())[0].clone();
     let r = support::call(&app, add(2)).await;
     assert_eq!(r.status, StatusCode::OK);
-    assert_eq!(
-        names(&r.json())[0],
-        (1, seed_name.clone()),
-        "as kept by its add"
-    );
+    assert_eq!(names(&r.json()).len(), 2);
     // A change of the catalog moves its version: the next add reads the products it has not
-    // kept at the new one, and shows the change.
+    // kept at the new one, and prices the change.
     support::exec(
         &db.pool,
-        "UPDATE products SET product_name = 'Renamed' WHERE id = 1",
+        "UPDATE products SET product_name = 'Renamed', price = price + 100 WHERE id = 1",
     );
     let r = support::call(&app, add(3)).await;
     assert_eq!(r.status, StatusCode::OK);
-    assert_eq!(names(&r.json())[0], (1, "Renamed".into()), "{}", r.json());
+    let renamed = (1, "Renamed".to_string(), price + 100);
+    assert_eq!(names(&r.json())[0], renamed, "{}", r.json());
     assert_eq!(names(&r.json()).len(), 3);
     // Renamed again with the version put back, as if nothing had changed: the add after shows the
     // product as it kept it from the read above, not the row (kept, and read no more).
@@ -842,7 +846,7 @@ async fn an_add_prices_the_products_kept_at_its_version(backend: Backend) {
     let r = support::call(&app, add(2)).await;
     assert_eq!(r.status, StatusCode::OK);
     let v = r.json();
-    assert_eq!(names(&v)[0], (1, "Renamed".into()), "{v}");
+    assert_eq!(names(&v)[0], renamed, "{v}");
     assert_eq!(v["empties"][0]["returned"], 1, "{v}");
     let (_, view) = view_cart(&db, &guest, MAKATI, "").await;
     assert_eq!(
@@ -852,3 +856,37 @@ async fn an_add_prices_the_products_kept_at_its_version(backend: Backend) {
     );
 }
 both!(an_add_prices_the_products_kept_at_its_version);
+
+/// Adds without a key sent at once to an owner without a cart (a guest's first adds, a member's):
+/// the first made makes the cart within its change, the others wait for it and add to it. One cart
+/// each, every add in it, each counted once.
+async fn first_adds_at_once_make_one_cart(backend: Backend) {
+    let db = database(backend);
+    let owners = [support::guest(&db).await, support::member(&db, 1).await];
+    for token in &owners {
+        let bodies = (1..=4)
+            .map(|p| json!({"product_id": p, "quantity": 1, "barangay": MAKATI}))
+            .collect();
+        let answers = support::at_once_each(&db, "/api/v1/cart", token, bodies).await;
+        let mut revisions: Vec<i64> = answers
+            .iter()
+            .map(|(s, v)| {
+                assert_eq!(*s, StatusCode::OK, "{v}");
+                v["revision"].as_i64().expect("a revision")
+            })
+            .collect();
+        revisions.sort_unstable();
+        assert_eq!(revisions, [1, 2, 3, 4], "each add counted once");
+        let (_, v) = view_cart(&db, &Auth::Bearer(token.clone()), MAKATI, "").await;
+        assert_eq!(v["item_count"], 4, "{v}");
+    }
+    let carts: i64 = {
+        use db::diesel::prelude::*;
+        db::schema::carts::table
+            .count()
+            .get_result(&mut db.pool.get().unwrap())
+            .unwrap()
+    };
+    assert_eq!(carts, 2, "one cart an owner");
+}
+both!(first_adds_at_once_make_one_cart);

@@ -58,11 +58,12 @@ pub struct Addition<'a> {
 /// Adds `quantity` units of `product` to the cart of `owner` for `place` (the product's and the
 /// place's checks done by the caller): the cart after, and what it holds.
 ///
-/// Three statements hold the write lock: the cart found, taken and placed (made first when there
-/// is none), the units added (unless they would pass the most), what it holds read (its products
-/// as kept, [`held_in`]); the limits are checked on what was read, and a refused add rolls back.
-/// An add with the client's `key` records it first: one sent before changes nothing and answers
-/// the cart as it is. Within a write call's answer on PostgreSQL the add is part of the answer's
+/// Three statements hold the write lock when the cart exists and its products are kept: the cart
+/// found, taken and placed, the units added (unless they would pass the most), what it holds read
+/// (its products as kept, `held_in`; with the join when one is not). A cart made by the add costs
+/// two more (made, then taken). The limits are checked on what was read, and a refused add rolls
+/// back. An add with the client's `key` records it first: one sent before changes nothing and
+/// answers the cart as it is. Within a write call's answer on PostgreSQL the add is part of the answer's
 /// transaction ([`db::write_in_answer`]): its error must end the call.
 pub fn add(
     ctx: &mut Ctx,
@@ -79,9 +80,8 @@ pub fn add(
     } = addition;
     let now = domain::calendar::unix_now();
     let (barangay, owner) = (place.barangay.id, owner.as_owner());
-    // An add the client keyed is recorded first (`first_time`), on the cart made before the
-    // change's transaction, whose first statement is then a write: SQLite takes the write lock at
-    // once (waiting its turn) instead of failing to upgrade a read.
+    // An add the client keyed is recorded first (`first_time`), which needs the cart's id: the
+    // cart is found (or made) first.
     let keyed_cart = match key {
         Some(_) => Some(db::carts::find_or_create(ctx.conn, owner, now)?),
         None => None,
@@ -122,7 +122,8 @@ pub fn add(
 
 /// Refuses an add of `quantity` units of `product` past a cart's limits, judged on the cart's
 /// `items` read after it (`added`: whether the units went in, which they do not past the most):
-/// the other family than the cart's, no room for another product, or more units than it holds.
+/// the other family than the cart's, no room for another product, or more units of the product
+/// than a cart may hold.
 fn check_limits(
     pricing: &Pricing,
     product: &db::models::Product,

@@ -413,9 +413,9 @@ fn product_key(version: i64, id: ProductId) -> u128 {
 /// The cart's items and returned empties, within a change's transaction: its contents (lines of
 /// ids and units, and the empties, one read: [`db::carts::contents`]), each line with its product
 /// as kept under the catalog's `version` (read before the transaction, [`product_at`]). When one
-/// of them is not kept (the catalog changed since the cart's products were kept), the items with
-/// their products read from the database ([`db::carts::items`]), whose products are kept for the
-/// adds after.
+/// of them is not kept (the catalog changed since the cart's products were kept, or the cache let
+/// it go), the items with their products read from the database ([`db::carts::items`]), whose
+/// products are kept for the adds after.
 pub(crate) fn held_in(
     conn: &mut db::AnyConnection,
     kept: &framework::endpoint::KeptOutside,

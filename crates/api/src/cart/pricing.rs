@@ -225,7 +225,7 @@ pub struct CartConflict {
 #[derive(Debug, Clone, Serialize)]
 pub struct Pricing {
     /// The catalog's data version it was read at: what else is kept under the same version
-    /// (the products, [`super::items_in`]) goes with it.
+    /// (the products of a cart's lines, `held_in`) goes with it.
     pub version: i64,
     pub case_types: Vec<db::carts::CaseType>,
     pub deposits: Vec<db::carts::Deposit>,
