@@ -164,6 +164,10 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         met(secs < 60.0 && slowest < 100.0 && failed == 0)
     );
     println!(
+        "      each kind's pages and their time at the writers' turn: {}",
+        report.by_kind()
+    );
+    println!(
         "  11b. rows that were past their time when the run began, after it: {} (a dry run's count: {})   goal 0   {}",
         due.total(),
         due.summary(),
