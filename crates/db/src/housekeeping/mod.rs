@@ -271,7 +271,7 @@ pub fn run(
             let page = crate::write_transaction(&mut conn, |c| {
                 held = Some(Instant::now());
                 let page = sweeps::due(c, kind, now, retention, &after, size.rows)?;
-                sweeps::remove(c, kind, &page.keys)?;
+                sweeps::remove(c, kind, &page.keys, now, retention)?;
                 Ok::<_, diesel::result::Error>(page)
             })?;
             let took = held.map_or(Duration::ZERO, |t| t.elapsed());

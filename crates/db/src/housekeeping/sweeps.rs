@@ -246,8 +246,17 @@ fn guest_orders_due(
     Ok((due, next))
 }
 
-/// Deletes (or, for orders, blanks) the rows of `keys`; answers how many.
-pub fn remove(conn: &mut AnyConnection, kind: Kind, keys: &Keys) -> QueryResult<usize> {
+/// Deletes (or, for orders, blanks) the rows of `keys` found due at `now`; answers how many. A
+/// guest cart is deleted only while it is still due: on PostgreSQL an add may change it between
+/// the page's read and its delete (the delete then waits for the add's row lock and reads the
+/// cart again), and a cart a shopper has just used again is theirs to keep.
+pub fn remove(
+    conn: &mut AnyConnection,
+    kind: Kind,
+    keys: &Keys,
+    now: i64,
+    r: &Retention,
+) -> QueryResult<usize> {
     let (text, ids): (&[String], &[i64]) = match keys {
         Keys::Text(k) => (k, &[]),
         Keys::Ids(k) => (&[], k),
@@ -280,9 +289,12 @@ pub fn remove(conn: &mut AnyConnection, kind: Kind, keys: &Keys) -> QueryResult<
         )
         .execute(conn),
         // A cart's items, empties and refills go with it (ON DELETE CASCADE).
-        Kind::GuestCarts => {
-            diesel::delete(carts::table.filter(carts::id.eq_any(ids))).execute(conn)
-        }
+        Kind::GuestCarts => diesel::delete(
+            carts::table
+                .filter(carts::id.eq_any(ids))
+                .filter(carts::updated_at.le(now - r.guest_cart_days * DAY)),
+        )
+        .execute(conn),
         Kind::Mail => {
             diesel::delete(mail_outbox::table.filter(mail_outbox::id.eq_any(ids))).execute(conn)
         }
