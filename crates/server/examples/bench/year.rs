@@ -134,7 +134,7 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         std::thread::sleep(Duration::from_secs(5))
     });
     let mut report = None;
-    let wal_before = Wal::read(pool, config);
+    let wal_before = Wal::read(pool);
     let started = domain::calendar::unix_now();
     let (during, stolen) = super::host_took(|| {
         probe(addr, &shoppers, || {
@@ -142,7 +142,7 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         })
     });
     let report = report.expect("the bench's store holds no other housekeeping lease");
-    let wal = Wal::read(pool, config);
+    let wal = Wal::read(pool);
     let after = census(pool, config);
     print_census(&before, &after);
     // What was due when the run began (the year's rows go on falling due while it runs).
@@ -174,7 +174,7 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         met(due.total() == 0)
     );
     println!(" the store after the year and its housekeeping:");
-    let vacuums = Autovacuum::begin(pool, config);
+    let vacuums = Autovacuum::begin(pool);
     let later = Figures::measure(&base, &shoppers);
     if let Some(v) = vacuums {
         v.print(pool);
@@ -288,9 +288,9 @@ struct Wal {
 }
 
 impl Wal {
-    fn read(pool: &db::DbPool, config: &server::Config) -> Option<Self> {
+    fn read(pool: &db::DbPool) -> Option<Self> {
         use db::diesel::RunQueryDsl;
-        if !db::is_postgres_url(&config.database_url) {
+        if !super::postgres() {
             return None;
         }
         db::diesel::sql_query(
@@ -329,8 +329,8 @@ struct Text {
 }
 
 impl Autovacuum {
-    fn begin(pool: &db::DbPool, config: &server::Config) -> Option<Self> {
-        if !db::is_postgres_url(&config.database_url) {
+    fn begin(pool: &db::DbPool) -> Option<Self> {
+        if !super::postgres() {
             return None;
         }
         Some(Self {
