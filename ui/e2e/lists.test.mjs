@@ -7,6 +7,25 @@ import { MAKATI_SHOPPER, newContext, noViolations, store, useStoreAndBrowser } f
 
 useStoreAndBrowser({ generatedProducts: 200 });
 
+/**
+ * Each part of `page` laid out only as it nears the screen (`content-visibility: auto`): the height
+ * it holds before (its `contain-intrinsic-size` with padding and border) and its height laid out.
+ */
+async function heldAndLaidOut(page) {
+  const held = await page.$$eval('.carousel, .site-footer', (els) =>
+    els.map((e) => {
+      const s = getComputedStyle(e);
+      const px = (v) => Number.parseFloat(v) || 0;
+      const edges = px(s.paddingTop) + px(s.paddingBottom) + px(s.borderTopWidth) + px(s.borderBottomWidth);
+      return { name: e.className, visibility: s.contentVisibility, held: px(/(\d+(\.\d+)?)px/.exec(s.containIntrinsicHeight)?.[1]) + edges };
+    }),
+  );
+  for (const part of await page.locator('.carousel, .site-footer').all()) await part.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(100);
+  const laidOut = await page.$$eval('.carousel, .site-footer', (els) => els.map((e) => e.getBoundingClientRect().height));
+  return held.map((h, i) => ({ ...h, laidOut: laidOut[i] }));
+}
+
 const count = async (list) => Number(/of (\d+) products/.exec(await list.locator('p.count').innerText())?.[1]);
 
 test('without JavaScript the list sorts, filters and pages by its address', async () => {
@@ -54,6 +73,26 @@ test('without JavaScript the list sorts, filters and pages by its address', asyn
   await page.waitForURL(/\/buy-beer\?sort=newest$/);
   assert.equal(await list.getByLabel('Sort by').inputValue(), 'newest');
   await context.close();
+});
+
+test('reaching the foot of a page moves nothing on the screen: what is laid out late only grows', async () => {
+  // The footer once held 440 px and was 316 px laid out: with a long list scrolled to its end it
+  // shrank, the page's end came up and everything on the screen dropped by 124 px, and a press on
+  // Next page landed on the cards' gap above it (no navigation, the test above timed out).
+  for (const width of [360, 768, 1280, 1920]) {
+    const context = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: false, viewport: { width, height: 720 } });
+    const page = await context.newPage();
+    for (const path of ['/', '/buy-beer', '/single-product/tala-pale-pilsen-500ml']) {
+      await page.goto(`${store.base}${path}`);
+      const parts = await heldAndLaidOut(page);
+      assert.ok(parts.some((p) => p.name.includes('site-footer')), `${path} has its footer`);
+      for (const p of parts) {
+        assert.equal(p.visibility, 'auto', `${width} px ${path}: ${p.name} is laid out late`);
+        assert.ok(p.held > 0 && p.held <= p.laidOut, `${width} px ${path}: ${p.name} held ${p.held} px, laid out ${p.laidOut} px`);
+      }
+    }
+    await context.close();
+  }
 });
 
 test('with JavaScript Load more adds the next page below without leaving', async () => {
