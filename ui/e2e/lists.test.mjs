@@ -1,28 +1,37 @@
 // The product lists at size in Debian's Chromium: a store with 200 generated products besides the
 // seed's, a Makati shopper past the gates (bottles). Without JavaScript the list sorts, filters and
-// pages by its address (links and a GET form); with it, Load more adds the next page in place.
+// pages by its address (links and a GET form), and reaching the foot of a page (a list, home, a
+// product) moves nothing on the screen; with it, Load more adds the next page in place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAKATI_SHOPPER, newContext, noViolations, store, useStoreAndBrowser } from './browser.mjs';
 
 useStoreAndBrowser({ generatedProducts: 200 });
 
+/** What is laid out only as it nears the screen (`content-visibility: auto`). */
+const LATE = '.carousel:not(.banners), .site-footer';
+
 /**
- * Each part of `page` laid out only as it nears the screen (`content-visibility: auto`): the height
- * it holds before (its `contain-intrinsic-size` with padding and border) and its height laid out.
+ * Each part of `page` laid out only as it nears the screen: the height it holds before (its
+ * `contain-intrinsic-size` with padding and border) and its height once laid out (each scrolled
+ * to and waited for until the browser lays it out).
  */
 async function heldAndLaidOut(page) {
-  const held = await page.$$eval('.carousel, .site-footer', (els) =>
+  const held = await page.$$eval(LATE, (els) =>
     els.map((e) => {
       const s = getComputedStyle(e);
       const px = (v) => Number.parseFloat(v) || 0;
       const edges = px(s.paddingTop) + px(s.paddingBottom) + px(s.borderTopWidth) + px(s.borderBottomWidth);
-      return { name: e.className, visibility: s.contentVisibility, held: px(/(\d+(\.\d+)?)px/.exec(s.containIntrinsicHeight)?.[1]) + edges };
+      const intrinsic = /(\d+(\.\d+)?)px/.exec(s.containIntrinsicHeight)?.[1];
+      return { name: e.className, visibility: s.contentVisibility, intrinsic, held: px(intrinsic) + edges };
     }),
   );
-  for (const part of await page.locator('.carousel, .site-footer').all()) await part.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(100);
-  const laidOut = await page.$$eval('.carousel, .site-footer', (els) => els.map((e) => e.getBoundingClientRect().height));
+  const parts = await page.locator(LATE).all();
+  for (const [i, part] of parts.entries()) {
+    await part.scrollIntoViewIfNeeded();
+    await page.waitForFunction(([sel, at]) => document.querySelectorAll(sel)[at].checkVisibility({ contentVisibilityAuto: true }), [LATE, i], { polling: 50 });
+  }
+  const laidOut = await page.$$eval(LATE, (els) => els.map((e) => e.getBoundingClientRect().height));
   return held.map((h, i) => ({ ...h, laidOut: laidOut[i] }));
 }
 
@@ -79,7 +88,7 @@ test('reaching the foot of a page moves nothing on the screen: what is laid out 
   // The footer once held 440 px and was 316 px laid out: with a long list scrolled to its end it
   // shrank, the page's end came up and everything on the screen dropped by 124 px, and a press on
   // Next page landed on the cards' gap above it (no navigation, the test above timed out).
-  for (const width of [360, 768, 1280, 1920]) {
+  for (const width of [360, 520, 640, 768, 1280, 1920]) {
     const context = await newContext(MAKATI_SHOPPER, { javaScriptEnabled: false, viewport: { width, height: 720 } });
     const page = await context.newPage();
     for (const path of ['/', '/buy-beer', '/single-product/tala-pale-pilsen-500ml']) {
@@ -88,6 +97,7 @@ test('reaching the foot of a page moves nothing on the screen: what is laid out 
       assert.ok(parts.some((p) => p.name.includes('site-footer')), `${path} has its footer`);
       for (const p of parts) {
         assert.equal(p.visibility, 'auto', `${width} px ${path}: ${p.name} is laid out late`);
+        assert.ok(p.intrinsic, `${width} px ${path}: ${p.name} holds a height in px`);
         assert.ok(p.held > 0 && p.held <= p.laidOut, `${width} px ${path}: ${p.name} held ${p.held} px, laid out ${p.laidOut} px`);
       }
     }

@@ -452,7 +452,8 @@ async fn a_cart_used_again_before_its_delete_is_kept(b: Backend) {
 }
 both!(a_cart_used_again_before_its_delete_is_kept);
 
-/// Seven sessions and four registrations, some due at one second, one of each still live.
+/// Seven sessions, four registrations, five newsletter signups and four guest carts, some due at
+/// one second, one of each still within its time.
 fn due_rows_sharing_seconds(db: &support::TestDb, now: i64) {
     // Seven sessions: three due at one second, two before, one after, one still live; ids out of
     // their times' order.
@@ -494,6 +495,27 @@ fn due_rows_sharing_seconds(db: &support::TestDb, now: i64) {
             "INSERT INTO registrations (token_hash, email, mobile, first_name, last_name, \
                birth_date, password_hash, expires_at) VALUES {}",
             regs.join(", ")
+        ),
+    );
+    // Newsletter signups (a time that may be empty: a confirmed one has none) and guest carts
+    // (due by their last change), numbered as written: the walk orders them by time, then id.
+    let old = now - (Retention::default().guest_cart_days + 1) * DAY;
+    support::exec(
+        &db.pool,
+        &format!(
+            "INSERT INTO newsletter_subscriptions (email, created_at, confirmed_at, token_hash, \
+               token_expires_at) VALUES \
+               ('a@example.com', '2026-01-01', NULL, 'news-a', {a}), \
+               ('b@example.com', '2026-01-01', NULL, 'news-b', {b}), \
+               ('c@example.com', '2026-01-01', '2026-01-02', NULL, NULL), \
+               ('d@example.com', '2026-01-01', NULL, 'news-d', {a}), \
+               ('e@example.com', '2026-01-01', NULL, 'news-e', {e});
+             INSERT INTO carts (guest_key, updated_at) VALUES \
+               ('walk-a', {old}), ('walk-b', {older}), ('walk-c', {old}), ('walk-new', {now})",
+            a = now - 20,
+            b = now - 40,
+            e = now + 60,
+            older = old - 60,
         ),
     );
 }
@@ -545,9 +567,38 @@ async fn pages_walk_the_due_rows_in_the_order_they_fell_due(b: Backend) {
         vec![text(&["reg-b", "reg-a"]), text(&["reg-c"])],
         "the registrations by expiry, then token"
     );
+    let id = |sql: &str| count(&db, sql);
+    let signup = |e: &str| {
+        id(&format!(
+            "SELECT id AS n FROM newsletter_subscriptions WHERE email = '{e}@example.com'"
+        ))
+    };
+    assert_eq!(
+        walk(&mut conn, Kind::Newsletter, now, &r),
+        vec![
+            Keys::Ids(vec![signup("b"), signup("a")]),
+            Keys::Ids(vec![signup("d")]),
+        ],
+        "the unconfirmed signups by their link's expiry, then id; the confirmed one never"
+    );
+    let cart = |k: &str| {
+        id(&format!(
+            "SELECT id AS n FROM carts WHERE guest_key = 'walk-{k}'"
+        ))
+    };
+    assert_eq!(
+        walk(&mut conn, Kind::GuestCarts, now, &r),
+        vec![
+            Keys::Ids(vec![cart("b"), cart("a")]),
+            Keys::Ids(vec![cart("c")]),
+        ],
+        "the idle guest carts by their last change, then id"
+    );
     // The run deletes what the walk found, and nothing else.
     drop(conn);
     let report = housekeeping::run(&db.pool, now, &r, false).unwrap();
+    assert_eq!(report.count(Kind::Newsletter), 3);
+    assert_eq!(report.count(Kind::GuestCarts), 3);
     assert_eq!(report.count(Kind::Sessions), 6);
     assert_eq!(report.count(Kind::Registrations), 3);
     assert_eq!(count(&db, "SELECT COUNT(*) AS n FROM sessions"), 1);

@@ -80,8 +80,9 @@ const DAY: i64 = 86_400;
 
 /// A page of due rows: their keys, and where the next page starts (`None`: this was the last).
 /// Rows that fall due at a time of their own (an expiry, a last change, a day written) are read
-/// in that time's order from its index, each page from where the last one ended, so a page costs
-/// the same at the end of a year's rows as at the start on both engines. Asking again for "the
+/// in that time's order from its index (staff links, a few a day, have none: a page of them sorts
+/// the table), each page from where the last one ended, so a page costs the same at the end of a
+/// year's rows as at the start on both engines. Asking again for "the
 /// first due rows" would not: on PostgreSQL the rows a page deleted stay in the table and its
 /// indexes until vacuum clears them, and every later page would step over all of them again (a
 /// year's million sessions swept at 56 µs a row in the whole bench, 13 alone). Rate-limit
@@ -120,7 +121,7 @@ macro_rules! due_after {
     ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident (nullable), $t2:ident . $k:ident : Ids; $filter:expr) => {{
         let (at, id) = $after.due_id();
         let rows: Vec<(i64, i64)> =
-            due_after!(@ $conn, $limit, $t, $at, $t::$at.assume_not_null(), $k, at, id, $filter);
+            due_after!(@ $conn, $limit, $t, $at, $t::$at.assume_not_null(), $t2, $k, at, id, $filter);
         let next = (rows.len() as i64 >= $limit)
             .then(|| rows.last().map(|(at, id)| After::DueId(*at, *id)))
             .flatten();
@@ -128,7 +129,7 @@ macro_rules! due_after {
     }};
     ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident, $t2:ident . $k:ident : Ids; $filter:expr) => {{
         let (at, id) = $after.due_id();
-        let rows: Vec<(i64, i64)> = due_after!(@ $conn, $limit, $t, $at, $t::$at, $k, at, id, $filter);
+        let rows: Vec<(i64, i64)> = due_after!(@ $conn, $limit, $t, $at, $t::$at, $t2, $k, at, id, $filter);
         let next = (rows.len() as i64 >= $limit)
             .then(|| rows.last().map(|(at, id)| After::DueId(*at, *id)))
             .flatten();
@@ -136,19 +137,19 @@ macro_rules! due_after {
     }};
     ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident, $t2:ident . $k:ident : Text; $filter:expr) => {{
         let (at, key) = $after.due_key();
-        let rows: Vec<(i64, String)> = due_after!(@ $conn, $limit, $t, $at, $t::$at, $k, at, key, $filter);
+        let rows: Vec<(i64, String)> = due_after!(@ $conn, $limit, $t, $at, $t::$at, $t2, $k, at, key, $filter);
         let next = (rows.len() as i64 >= $limit)
             .then(|| rows.last().map(|(at, key)| After::DueKey(*at, key.clone())))
             .flatten();
         Page { keys: Keys::Text(rows.into_iter().map(|(_, key)| key).collect()), next }
     }};
-    (@ $conn:expr, $limit:expr, $t:ident, $at:ident, $time:expr, $k:ident, $from:expr, $after_key:expr, $filter:expr) => {
+    (@ $conn:expr, $limit:expr, $t:ident, $at:ident, $time:expr, $t2:ident, $k:ident, $from:expr, $after_key:expr, $filter:expr) => {
         $t::table
             .filter($filter)
             .filter($t::$at.ge($from))
-            .filter($t::$at.gt($from).or($t::$k.gt($after_key)))
-            .order(($t::$at, $t::$k))
-            .select(($time, $t::$k))
+            .filter($t::$at.gt($from).or($t2::$k.gt($after_key)))
+            .order(($t::$at, $t2::$k))
+            .select(($time, $t2::$k))
             .limit($limit)
             .load($conn)?
     };
@@ -159,8 +160,9 @@ enum Found {
     Count(u64),
 }
 
-/// The next page of `kind`'s rows due at `now` (after `after`: the guest orders, which stay, and
-/// the rate-limit windows, walked in their keys' order): at most `limit` keys.
+/// The next page of `kind`'s rows due at `now`, after `after` (the last row of the page before:
+/// its time and key, a guest order's id, a rate-limit window's key; staff sessions begin again):
+/// at most `limit` keys.
 pub fn due(
     conn: &mut AnyConnection,
     kind: Kind,
