@@ -82,11 +82,11 @@ const DAY: i64 = 86_400;
 /// Rows that fall due at a time of their own (an expiry, a last change, a day written) are read
 /// in that time's order from its index (staff links, a few a day, have none: a page of them sorts
 /// the table), each page from where the last one ended, so a page costs the same at the end of a
-/// year's rows as at the start on both engines. Asking again for "the
-/// first due rows" would not: on PostgreSQL the rows a page deleted stay in the table and its
-/// indexes until vacuum clears them, and every later page would step over all of them again (a
-/// year's million sessions swept at 56 µs a row in the whole bench, 13 alone). Rate-limit
-/// windows are walked in their keys' order instead.
+/// year's rows as at the start on both engines. Asking again for "the first due rows" would not:
+/// on PostgreSQL the rows a page deleted stay in the table and its indexes until vacuum clears
+/// them, and every later page would step over all of them again (a year's million sessions swept
+/// at 56 µs a row in the whole bench, 13 alone). Rate-limit windows are walked in their keys'
+/// order instead.
 pub struct Page {
     pub keys: Keys,
     pub next: Option<After>,
