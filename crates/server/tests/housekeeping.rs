@@ -567,31 +567,29 @@ async fn pages_walk_the_due_rows_in_the_order_they_fell_due(b: Backend) {
         vec![text(&["reg-b", "reg-a"]), text(&["reg-c"])],
         "the registrations by expiry, then token"
     );
-    let id = |sql: &str| count(&db, sql);
-    let signup = |e: &str| {
-        id(&format!(
-            "SELECT id AS n FROM newsletter_subscriptions WHERE email = '{e}@example.com'"
-        ))
+    // Rows numbered as written: their ids, by `column`'s values.
+    let ids = |table: &str, column: &str, values: &[&str]| {
+        let id = |v: &&str| {
+            count(
+                &db,
+                &format!("SELECT id AS n FROM {table} WHERE {column} = '{v}'"),
+            )
+        };
+        Keys::Ids(values.iter().map(id).collect())
     };
+    let signups = |emails: &[&str]| ids("newsletter_subscriptions", "email", emails);
     assert_eq!(
         walk(&mut conn, Kind::Newsletter, now, &r),
         vec![
-            Keys::Ids(vec![signup("b"), signup("a")]),
-            Keys::Ids(vec![signup("d")]),
+            signups(&["b@example.com", "a@example.com"]),
+            signups(&["d@example.com"]),
         ],
         "the unconfirmed signups by their link's expiry, then id; the confirmed one never"
     );
-    let cart = |k: &str| {
-        id(&format!(
-            "SELECT id AS n FROM carts WHERE guest_key = 'walk-{k}'"
-        ))
-    };
+    let carts = |keys: &[&str]| ids("carts", "guest_key", keys);
     assert_eq!(
         walk(&mut conn, Kind::GuestCarts, now, &r),
-        vec![
-            Keys::Ids(vec![cart("b"), cart("a")]),
-            Keys::Ids(vec![cart("c")]),
-        ],
+        vec![carts(&["walk-b", "walk-a"]), carts(&["walk-c"])],
         "the idle guest carts by their last change, then id"
     );
     // The run deletes what the walk found, and nothing else.

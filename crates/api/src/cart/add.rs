@@ -63,8 +63,8 @@ pub struct Addition<'a> {
 /// (its products as kept, `held_in`; with the join when one is not). A cart made by the add costs
 /// two more (made, then taken). The limits are checked on what was read, and a refused add rolls
 /// back. An add with the client's `key` records it first: one sent before changes nothing and
-/// answers the cart as it is. Within a write call's answer on PostgreSQL the add is part of the answer's
-/// transaction ([`db::write_in_answer`]): its error must end the call.
+/// answers the cart as it is. Within a write call's answer on PostgreSQL the add is part of the
+/// answer's transaction ([`db::write_in_answer`]): its error must end the call.
 pub fn add(
     ctx: &mut Ctx,
     pricing: &Pricing,

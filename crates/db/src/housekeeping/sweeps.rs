@@ -92,24 +92,12 @@ pub struct Page {
     pub next: Option<After>,
 }
 
-/// Selects a table's due rows' keys (at most `limit`) or, without a limit, counts them:
-/// `due_in!(conn, limit; table.key: Text|Ids; filter)`.
-macro_rules! due_in {
-    ($conn:expr, $limit:expr; $t:ident . $k:ident : Text; $filter:expr) => {
-        due_in!(@ $conn, $limit, $t, $k, String, Keys::Text, $filter)
-    };
-    ($conn:expr, $limit:expr; $t:ident . $k:ident : Ids; $filter:expr) => {
-        due_in!(@ $conn, $limit, $t, $k, i64, Keys::Ids, $filter)
-    };
-    (@ $conn:expr, $limit:expr, $t:ident, $k:ident, $ty:ty, $wrap:path, $filter:expr) => {
-        match $limit {
-            Some(limit) => {
-                let keys: Vec<$ty> = $t::table.filter($filter).select($t::$k).limit(limit).load($conn)?;
-                Found::Keys($wrap(keys))
-            }
-            None => Found::Count($t::table.filter($filter).count().get_result::<i64>($conn)? as u64),
-        }
-    };
+/// Where the page after a page of `rows` starts: after its last row (`after`), when the page is
+/// full; none when it is not (it was the last).
+fn after_full<T>(rows: &[T], limit: i64, after: impl FnOnce(&T) -> After) -> Option<After> {
+    (rows.len() as i64 >= limit)
+        .then(|| rows.last().map(after))
+        .flatten()
 }
 
 /// A page of a table's due rows in the order they fell due, after `after`'s row:
@@ -118,30 +106,23 @@ macro_rules! due_in {
 /// greater key. The next page starts after the last row when this one is full. A time that may be
 /// empty is marked `(nullable)`: the filter finds only rows with one.
 macro_rules! due_after {
-    ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident (nullable), $t2:ident . $k:ident : Ids; $filter:expr) => {{
-        let (at, id) = $after.due_id();
-        let rows: Vec<(i64, i64)> =
-            due_after!(@ $conn, $limit, $t, $at, $t::$at.assume_not_null(), $t2, $k, at, id, $filter);
-        let next = (rows.len() as i64 >= $limit)
-            .then(|| rows.last().map(|(at, id)| After::DueId(*at, *id)))
-            .flatten();
-        Page { keys: Keys::Ids(rows.into_iter().map(|(_, id)| id).collect()), next }
-    }};
-    ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident, $t2:ident . $k:ident : Ids; $filter:expr) => {{
-        let (at, id) = $after.due_id();
-        let rows: Vec<(i64, i64)> = due_after!(@ $conn, $limit, $t, $at, $t::$at, $t2, $k, at, id, $filter);
-        let next = (rows.len() as i64 >= $limit)
-            .then(|| rows.last().map(|(at, id)| After::DueId(*at, *id)))
-            .flatten();
-        Page { keys: Keys::Ids(rows.into_iter().map(|(_, id)| id).collect()), next }
-    }};
+    ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident (nullable), $t2:ident . $k:ident : Ids; $filter:expr) => {
+        due_after!(@ids $conn, $limit, $after, $t, $at, $t::$at.assume_not_null(), $t2, $k, $filter)
+    };
+    ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident, $t2:ident . $k:ident : Ids; $filter:expr) => {
+        due_after!(@ids $conn, $limit, $after, $t, $at, $t::$at, $t2, $k, $filter)
+    };
     ($conn:expr, $limit:expr, $after:expr; $t:ident . $at:ident, $t2:ident . $k:ident : Text; $filter:expr) => {{
         let (at, key) = $after.due_key();
         let rows: Vec<(i64, String)> = due_after!(@ $conn, $limit, $t, $at, $t::$at, $t2, $k, at, key, $filter);
-        let next = (rows.len() as i64 >= $limit)
-            .then(|| rows.last().map(|(at, key)| After::DueKey(*at, key.clone())))
-            .flatten();
+        let next = after_full(&rows, $limit, |(at, key)| After::DueKey(*at, key.clone()));
         Page { keys: Keys::Text(rows.into_iter().map(|(_, key)| key).collect()), next }
+    }};
+    (@ids $conn:expr, $limit:expr, $after:expr, $t:ident, $at:ident, $time:expr, $t2:ident, $k:ident, $filter:expr) => {{
+        let (at, id) = $after.due_id();
+        let rows: Vec<(i64, i64)> = due_after!(@ $conn, $limit, $t, $at, $time, $t2, $k, at, id, $filter);
+        let next = after_full(&rows, $limit, |(at, id)| After::DueId(*at, *id));
+        Page { keys: Keys::Ids(rows.into_iter().map(|(_, id)| id).collect()), next }
     }};
     (@ $conn:expr, $limit:expr, $t:ident, $at:ident, $time:expr, $t2:ident, $k:ident, $from:expr, $after_key:expr, $filter:expr) => {
         $t::table
@@ -155,11 +136,6 @@ macro_rules! due_after {
     };
 }
 
-enum Found {
-    Keys(Keys),
-    Count(u64),
-}
-
 /// The next page of `kind`'s rows due at `now`, after `after` (the last row of the page before:
 /// its time and key, a guest order's id, a rate-limit window's key; staff sessions begin again):
 /// at most `limit` keys.
@@ -171,23 +147,6 @@ pub fn due(
     after: &After,
     limit: i64,
 ) -> QueryResult<Page> {
-    if kind == Kind::GuestOrderContacts {
-        let (keys, last) = guest_orders_due(conn, now, r, after.id(), limit)?;
-        return Ok(Page {
-            keys: Keys::Ids(keys),
-            next: last.map(After::Id),
-        });
-    }
-    if kind == Kind::RateLimits {
-        let keys = windows_past(conn, now, after.key(), limit)?;
-        let next = (keys.len() as i64 >= limit)
-            .then(|| keys.last().cloned().map(After::Key))
-            .flatten();
-        return Ok(Page {
-            keys: Keys::Text(keys),
-            next,
-        });
-    }
     #[rustfmt::skip]
     let page = match kind {
         Kind::Sessions => due_after!(conn, limit, after; sessions.expires_at, sessions.id: Ids;
@@ -211,75 +170,54 @@ pub fn due(
             mail_outbox::created_at.le(now - r.mail_days * DAY)),
         // Due by either of two times: the first due rows again (the page before is gone).
         Kind::StaffSessions => {
-            let Found::Keys(keys) = find(conn, kind, now, r, Some(limit))? else {
-                unreachable!("a limit finds keys")
-            };
+            let keys = staff_sessions_due(conn, now, limit)?;
             let next = (keys.len() as i64 >= limit).then_some(After::Start);
-            Page { keys, next }
+            Page { keys: Keys::Text(keys), next }
         }
-        Kind::RateLimits | Kind::GuestOrderContacts => unreachable!("paged above"),
+        Kind::RateLimits => {
+            let keys = windows_past(conn, now, after.key(), limit)?;
+            let next = after_full(&keys, limit, |k| After::Key(k.clone()));
+            Page { keys: Keys::Text(keys), next }
+        }
+        Kind::GuestOrderContacts => guest_orders_due(conn, now, r, after.id(), limit)?,
     };
     Ok(page)
 }
 
-/// How many of `kind`'s rows are due at `now` (a dry run's report).
+/// How many of `kind`'s rows are due at `now` (a dry run's report): its pages walked as a run
+/// walks them, without deleting; staff sessions, whose pages begin again, read at once.
 pub fn count_due(
     conn: &mut AnyConnection,
     kind: Kind,
     now: i64,
     r: &Retention,
 ) -> QueryResult<u64> {
-    if kind == Kind::GuestOrderContacts {
-        let (mut count, mut after) = (0, i64::MIN);
-        loop {
-            let (keys, next) = guest_orders_due(conn, now, r, after, 5_000)?;
-            count += keys.len() as u64;
-            match next {
-                Some(n) => after = n,
-                None => return Ok(count),
-            }
-        }
+    if kind == Kind::StaffSessions {
+        return Ok(staff_sessions_due(conn, now, i64::MAX)?.len() as u64);
     }
-    match find(conn, kind, now, r, None)? {
-        Found::Count(n) => Ok(n),
-        Found::Keys(k) => Ok(k.len() as u64),
+    let (mut count, mut after) = (0, After::Start);
+    loop {
+        let page = due(conn, kind, now, r, &after, 5_000)?;
+        count += page.keys.len() as u64;
+        match page.next {
+            Some(next) => after = next,
+            None => return Ok(count),
+        }
     }
 }
 
-fn find(
-    conn: &mut AnyConnection,
-    kind: Kind,
-    now: i64,
-    r: &Retention,
-    limit: Option<i64>,
-) -> QueryResult<Found> {
+/// The staff sessions past their longest life or idle too long (at most `limit`).
+fn staff_sessions_due(conn: &mut AnyConnection, now: i64, limit: i64) -> QueryResult<Vec<String>> {
     use domain::staff::{SESSION_IDLE_SECS, SESSION_MAX_SECS};
-    #[rustfmt::skip]
-    let found = match kind {
-        Kind::Sessions => due_in!(conn, limit; sessions.id: Ids;
-            sessions::expires_at.le(now)),
-        Kind::StaffSessions => due_in!(conn, limit; staff_sessions.token_hash: Text;
-            staff_sessions::created_at.le(now - SESSION_MAX_SECS)
-                .or(staff_sessions::last_seen_at.le(now - SESSION_IDLE_SECS))),
-        // Only counted here (a dry run): a run's pages of them are `windows_past`.
-        Kind::RateLimits => due_in!(conn, limit; rate_limits.key: Text;
-            rate_limits::window_start.le(now - crate::limits::LONGEST_WINDOW)),
-        Kind::Registrations => due_in!(conn, limit; registrations.token_hash: Text;
-            registrations::expires_at.le(now)),
-        Kind::PasswordResets => due_in!(conn, limit; password_resets.token_hash: Text;
-            password_resets::expires_at.le(now)),
-        Kind::StaffLinks => due_in!(conn, limit; staff_links.token_hash: Text;
-            staff_links::expires_at.le(now)),
-        Kind::Newsletter => due_in!(conn, limit; newsletter_subscriptions.id: Ids;
-            newsletter_subscriptions::confirmed_at.is_null()
-                .and(newsletter_subscriptions::token_expires_at.le(now))),
-        Kind::GuestCarts => due_in!(conn, limit; carts.id: Ids;
-            carts::user_id.is_null().and(carts::updated_at.le(now - r.guest_cart_days * DAY))),
-        Kind::Mail => due_in!(conn, limit; mail_outbox.id: Ids;
-            mail_outbox::created_at.le(now - r.mail_days * DAY)),
-        Kind::GuestOrderContacts => unreachable!("paged by guest_orders_due"),
-    };
-    Ok(found)
+    staff_sessions::table
+        .filter(
+            staff_sessions::created_at
+                .le(now - SESSION_MAX_SECS)
+                .or(staff_sessions::last_seen_at.le(now - SESSION_IDLE_SECS)),
+        )
+        .select(staff_sessions::token_hash)
+        .limit(limit)
+        .load(conn)
 }
 
 /// The rate-limit windows begun longer than the longest window ago, in the order of their keys
@@ -311,7 +249,7 @@ fn guest_orders_due(
     r: &Retention,
     after: i64,
     limit: i64,
-) -> QueryResult<(Vec<i64>, Option<i64>)> {
+) -> QueryResult<Page> {
     let cutoff = now - r.guest_order_days * DAY;
     let finished = [
         domain::ordering::Status::Completed.as_str(),
@@ -333,14 +271,15 @@ fn guest_orders_due(
         .select(order_status_history::order_id)
         .distinct()
         .load(conn)?;
-    let next = (candidates.len() as i64 >= limit)
-        .then(|| candidates.last().copied())
-        .flatten();
-    let due = candidates
+    let next = after_full(&candidates, limit, |id| After::Id(*id));
+    let keys = candidates
         .into_iter()
         .filter(|id| !changed_since.contains(id))
         .collect();
-    Ok((due, next))
+    Ok(Page {
+        keys: Keys::Ids(keys),
+        next,
+    })
 }
 
 /// Deletes (or, for orders, blanks) the rows of `keys` found due at `now`; answers how many. A

@@ -785,16 +785,23 @@ fn print_database(pool: &db::DbPool, postgres: bool) {
 /// depot's autovacuum would have gathered by then. Answers what to print after the write ("" on
 /// SQLite).
 pub(crate) fn analyze(pool: &db::DbPool) -> String {
+    as_autovacuum(pool, "ANALYZE")
+        .map_or_else(String::new, |s| format!("; then ANALYZE in {s:.1} s"))
+}
+
+/// On PostgreSQL, `statement` (`ANALYZE`, `VACUUM (ANALYZE)`): what autovacuum would have done by
+/// then, done at once. Answers its seconds (`None` on SQLite).
+pub(crate) fn as_autovacuum(pool: &db::DbPool, statement: &str) -> Option<f64> {
     use db::diesel::connection::SimpleConnection;
     if !postgres() {
-        return String::new();
+        return None;
     }
     let t = Instant::now();
     pool.get()
         .unwrap()
-        .batch_execute("ANALYZE")
-        .expect("ANALYZE");
-    format!("; then ANALYZE in {:.1} s", t.elapsed().as_secs_f64())
+        .batch_execute(statement)
+        .unwrap_or_else(|e| panic!("{statement}: {e}"));
+    Some(t.elapsed().as_secs_f64())
 }
 
 /// The bench's store: SQLite in `dir` or PostgreSQL ([`database_url`]), the UI built, 2 workers,

@@ -174,7 +174,10 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
         met(due.total() == 0)
     );
     println!(" the store after the year and its housekeeping:");
-    if let Some(took) = vacuum(pool) {
+    // The store a year later as its autovacuum leaves it, not while autovacuum works through the
+    // two million rows written at once and the million and a half the run deleted (over a depot's
+    // year it clears a day's worth at a time); SQLite's deletes free the rows.
+    if let Some(took) = super::as_autovacuum(pool, "VACUUM (ANALYZE)") {
         println!(
             "  VACUUM (ANALYZE) of the database in {took:.1} s, as autovacuum would have left it: a year's rows written over the year and the swept ones cleared (on PostgreSQL deleted rows stay in the tables until vacuum clears them)"
         );
@@ -362,24 +365,6 @@ impl Autovacuum {
             self.running
         );
     }
-}
-
-/// On PostgreSQL, `VACUUM (ANALYZE)` of the database after the year's housekeeping: the store a
-/// year later is measured as its autovacuum leaves it, not while autovacuum works through the two
-/// million rows the bench wrote at once and the million and a half the run deleted, which over a
-/// depot's year it takes a day's worth at a time (as `analyze` after the bulk write). Answers its
-/// seconds (`None` on SQLite, whose deletes free the rows).
-fn vacuum(pool: &db::DbPool) -> Option<f64> {
-    use db::diesel::connection::SimpleConnection;
-    if !super::postgres() {
-        return None;
-    }
-    let t = Instant::now();
-    pool.get()
-        .unwrap()
-        .batch_execute("VACUUM (ANALYZE)")
-        .expect("VACUUM");
-    Some(t.elapsed().as_secs_f64())
 }
 
 /// One text a query answers (as `t`).
