@@ -27,7 +27,8 @@
 //!     and after its housekeeping.
 //! 12. two app servers sharing one PostgreSQL database (`DB=postgres`; `servers.rs`): the same
 //!     load (adds, a shopper with a cart browsing, the staff board) served by one app server,
-//!     then shared by two, every cart read back and checked against its adds; and a manager's
+//!     then shared by two, every cart read back and checked against its adds, compared by the
+//!     machine's work the answers are worth (each kind priced alone first); and a manager's
 //!     catalog change made on one, timed until the other shows it under that load.
 //!
 //! Also the first load's JavaScript size and where the page's first bytes end.
@@ -202,15 +203,33 @@ struct Load {
 /// store was answering on it waits as long (`perf sched` showed an actix worker waiting 102 ms
 /// while nothing ran on its core, in a load whose p99 was 25 ms and 9 ms without).
 fn stolen_ms() -> f64 {
+    cpu_ms(&[7])
+}
+
+/// CPU time this machine's CPUs have spent working since it started, in ms, all CPUs together:
+/// every process's, the load's own and the database's as well as the store's (the `user`,
+/// `nice`, `system`, `irq` and `softirq` columns of /proc/stat; neither idle, nor waiting for the
+/// disk, nor what the host took).
+fn busy_ms() -> f64 {
+    cpu_ms(&[0, 1, 2, 5, 6])
+}
+
+/// The sum of these columns of /proc/stat's `cpu` line (all CPUs), in ms.
+fn cpu_ms(columns: &[usize]) -> f64 {
     let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-    let ticks = stat
+    let ticks: Vec<f64> = stat
         .lines()
         .find_map(|l| l.strip_prefix("cpu "))
-        .and_then(|l| l.split_whitespace().nth(7)?.parse::<f64>().ok())
-        .unwrap_or(0.0);
+        .map(|l| {
+            l.split_whitespace()
+                .map(|t| t.parse().unwrap_or(0.0))
+                .collect()
+        })
+        .unwrap_or_default();
+    let sum: f64 = columns.iter().filter_map(|&c| ticks.get(c)).sum();
     // SAFETY: sysconf reads a constant of the system; it has no preconditions.
     let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    ticks * 1000.0 / per_second
+    sum * 1000.0 / per_second
 }
 
 /// `work`'s result and what the host took of the CPUs while it ran, in ms ([`stolen_ms`]).

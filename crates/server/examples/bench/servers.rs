@@ -8,13 +8,23 @@
 //! shared between them; only the database is). They run on the bench's 2 cores, so each is half
 //! the size of the one they are compared with (workers, render threads, pool).
 //!
-//! The load is two equal shares, each: [`ADDERS`] guests adding to carts (each on a connection
+//! The load is two equal shares ([`SHARE`]), each: guests adding to carts (each on a connection
 //! of its own, timed by the bench itself so that every answer is counted, in-flight ones too),
-//! [`BROWSERS`] connections of a shopper with a cart browsing list and product pages, and
-//! [`BOARD`] connections of a dispatcher on the orders board (wrk). Alone, both shares go to the
-//! first app server; shared, each app server takes one (each warmed first by a request of every
-//! page its share asks for). Every cart is then read back through the
-//! API and compared with the adds its guest was answered 2xx for.
+//! connections of a shopper with a cart browsing list and product pages, and connections of a
+//! dispatcher on the orders board (wrk). Alone, both shares go to the first app server; shared,
+//! each app server takes one (each warmed first by a request of every page its share asks for).
+//! Every cart is then read back through the API and compared with the adds its guest was
+//! answered 2xx for.
+//!
+//! The figure is the machine's work the answers are worth: each kind's requests a second, times
+//! what a request of that kind costs the machine when the kind runs alone on the one app server
+//! (its CPUs' busy time, the database's and the load's own included, over the requests
+//! answered). The kinds cost very differently (a browsing page tens of microseconds, a board
+//! page milliseconds), and with the 2 cores saturated the scheduler moves time between them from
+//! one load to the next: the same two app servers read browsing 0.49 to 0.73 of the one's and the
+//! adds 1.12 to 1.32, while each kind alone reads 1.00 to 1.02. What coordination between the
+//! two would cost (a request that costs more on two) lowers the work the answers are worth; a
+//! move of time from one kind to another does not.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -31,11 +41,24 @@ pub(crate) const POSTGRES_ONLY: &str =
 
 /// Seconds of each load.
 const SECS: u64 = 10;
-/// A share of the load: guests adding to carts, connections browsing with a cart, connections
-/// of a dispatcher on the board.
-const ADDERS: usize = 32;
-const BROWSERS: usize = 16;
-const BOARD: usize = 8;
+/// Seconds of each kind's load alone on the one app server, which prices a request of the kind.
+const PRICING_SECS: u64 = 5;
+
+/// What one share of a load runs: guests adding to carts (a connection each), connections of a
+/// shopper with a cart browsing, connections of a dispatcher on the board.
+#[derive(Clone, Copy)]
+struct Mix {
+    adders: usize,
+    browsers: usize,
+    board: usize,
+}
+
+/// A share of the whole load.
+const SHARE: Mix = Mix {
+    adders: 32,
+    browsers: 16,
+    board: 8,
+};
 /// The adds' products (1 to 10, as section 7c's) and the barangay they are priced for.
 const PRODUCTS: u64 = 10;
 const BARANGAY: i64 = 1_380_300_002;
@@ -65,47 +88,38 @@ pub(crate) fn two_servers(
         println!("{POSTGRES_ONLY}");
         return;
     }
+    let Mix {
+        adders,
+        browsers,
+        board,
+    } = SHARE;
     println!(
-        "Two app servers on one PostgreSQL database, {SECS} s each load; the one: the bench's store ({} workers, {} render threads, a pool of {}); the two: stores of half its size each (their own actix system, pool, caches and watch of the data version; the same public address; the same 2 cores); a share of the load: {ADDERS} guests adding (a connection each), {BROWSERS} connections of a shopper with a cart on list and product pages, {BOARD} of a dispatcher on the board",
+        "Two app servers on one PostgreSQL database, {SECS} s each load; the one: the bench's store ({} workers, {} render threads, a pool of {}); the two: stores of half its size each (their own actix system, pool, caches and watch of the data version; the same public address; the same 2 cores); a share of the load: {adders} guests adding (a connection each), {browsers} connections of a shopper with a cart on list and product pages, {board} of a dispatcher on the board",
         config.workers, config.ssr_threads, config.db_pool_size
     );
-    let one = serve(pool, config, [store, store], shoppers, dispatcher, None);
-    one.print("one app server, both shares");
-    // Two app servers, each half of the bench's one (workers, render threads, pool), so that the
-    // two together hold what the one holds on the same 2 cores: what the pair loses beside the
-    // one is what sharing the database costs, not a machine asked for twice its threads. Started
-    // after the one's load, which their start (the catalog held) would take cores from.
-    let half = |n: usize| (n / 2).max(1);
-    let halves: Vec<String> = (0..2)
-        .map(|_| {
-            let mut c = config.clone();
-            c.bind = format!("127.0.0.1:{}", super::free_port());
-            c.workers = half(c.workers);
-            c.ssr_threads = half(c.ssr_threads);
-            c.db_pool_size = half(c.db_pool_size as usize) as u32;
-            start_store(&c)
-        })
-        .collect();
+    let section = Section {
+        pool,
+        config,
+        shoppers,
+        dispatcher,
+    };
+    let (costs, priced_clean) = section.prices(store);
+    let one = section.serve([store, store], SHARE, SECS, None);
+    one.print("one app server, both shares", &costs);
+    let halves = halves(config);
     let [first, second] = [halves[0].as_str(), halves[1].as_str()];
-    let two = serve(pool, config, [first, second], shoppers, dispatcher, None);
-    two.print("two app servers, a share each");
-    // Each kind's ratio, and their geometric mean: the kinds cost the cores very differently (a
-    // cached page a fraction of a millisecond, a board page tens), so the sum of requests a
-    // second would be the pages' alone, and the scheduler's share between the kinds moves with
-    // the number of threads; the mean weighs each kind alike.
-    let kinds = [
-        two.adds.rps / one.adds.rps,
-        two.browse.iter().map(|l| l.rps).sum::<f64>()
-            / one.browse.iter().map(|l| l.rps).sum::<f64>(),
-        two.board.iter().map(|l| l.rps).sum::<f64>() / one.board.iter().map(|l| l.rps).sum::<f64>(),
-    ];
-    let ratio = kinds.iter().product::<f64>().powf(1.0 / 3.0);
-    let clean = one.clean() && two.clean();
+    let two = section.serve([first, second], SHARE, SECS, None);
+    two.print("two app servers, a share each", &costs);
+    let ratio = two.worth(&costs) / one.worth(&costs);
+    let (o, t) = (one.kinds(), two.kinds());
+    let kinds: [f64; 3] = std::array::from_fn(|k| t[k] / o[k]);
+    let clean = priced_clean && one.clean() && two.clean();
     println!(
-        "  12. two app servers / one = {ratio:.2}, the geometric mean of the kinds' (adds {:.2}, browsing {:.2}, board {:.2}; all requests {:.2})   goal >= 0.9, 0 errors, every cart exact   {}",
+        "  12. two app servers / one = {ratio:.2}, the machine's work their answers are worth (each kind's requests a second times its cost alone); each kind's ratio: adds {:.2}, browsing {:.2}, board {:.2} (their geometric mean {:.2}; all requests {:.2})   goal >= 0.9, 0 errors, every cart exact   {}",
         kinds[0],
         kinds[1],
         kinds[2],
+        kinds.iter().product::<f64>().powf(1.0 / 3.0),
         two.rps() / one.rps(),
         met(ratio >= 0.9 && clean)
     );
@@ -119,16 +133,10 @@ pub(crate) fn two_servers(
         manager,
         origin: config.public_url.clone(),
     };
-    let changed = serve(
-        pool,
-        config,
-        [first, second],
-        shoppers,
-        dispatcher,
-        Some(&change),
-    );
+    let changed = section.serve([first, second], SHARE, SECS, Some(&change));
     changed.print(
         "the same two under the same load again, a manager renaming a product on the first halfway",
+        &costs,
     );
     match changed.seen {
         Some(Ok(seen)) => println!(
@@ -139,6 +147,24 @@ pub(crate) fn two_servers(
         Some(Err(why)) => println!("      a catalog change made on one app server: {why}   NOT MET"),
         None => unreachable!("the third load makes the change"),
     }
+}
+
+/// Two app servers, each half of the bench's one (workers, render threads, pool), so that the
+/// two together hold what the one holds on the same 2 cores: what the pair loses beside the one
+/// is what sharing the database costs, not a machine asked for twice its threads. Started after
+/// the one's loads, which their start (the catalog held) would take cores from.
+fn halves(config: &server::Config) -> Vec<String> {
+    let half = |n: usize| (n / 2).max(1);
+    (0..2)
+        .map(|_| {
+            let mut c = config.clone();
+            c.bind = format!("127.0.0.1:{}", super::free_port());
+            c.workers = half(c.workers);
+            c.ssr_threads = half(c.ssr_threads);
+            c.db_pool_size = half(c.db_pool_size as usize) as u32;
+            start_store(&c)
+        })
+        .collect()
 }
 
 /// The manager's change: their session and the store's public address (their browser's
@@ -159,14 +185,26 @@ struct Served {
     seen: Option<Result<Duration, String>>,
     /// What the host took of the CPUs during the load (all its parts at once).
     stolen_ms: f64,
+    /// The machine's CPUs' busy time during the load, in ms a second ([`super::busy_ms`]).
+    busy: f64,
 }
 
 impl Served {
+    /// Requests answered a second of each kind: adds, browsing, board.
+    fn kinds(&self) -> [f64; 3] {
+        let sum = |loads: &[Load]| loads.iter().map(|l| l.rps).sum::<f64>();
+        [self.adds.rps, sum(&self.browse), sum(&self.board)]
+    }
+
     /// Requests answered a second, all kinds together.
     fn rps(&self) -> f64 {
-        self.adds.rps
-            + self.browse.iter().map(|l| l.rps).sum::<f64>()
-            + self.board.iter().map(|l| l.rps).sum::<f64>()
+        self.kinds().iter().sum()
+    }
+
+    /// The machine's work the answers are worth, in ms a second: each kind's requests a second
+    /// times `costs`, what a request of it costs alone (ms).
+    fn worth(&self, costs: &[f64; 3]) -> f64 {
+        self.kinds().iter().zip(costs).map(|(r, c)| r * c).sum()
     }
 
     /// No socket error, no answer but 2xx (nor one broken off), every cart exact.
@@ -181,10 +219,12 @@ impl Served {
                 .all(|l| l.socket_errors == 0 && l.non_2xx == 0)
     }
 
-    fn print(&self, what: &str) {
+    fn print(&self, what: &str, costs: &[f64; 3]) {
         println!(
-            "  {what}: {:.0} requests/s in all, {}{}",
+            "  {what}: {:.0} requests/s in all, worth {:.2} cores of the {:.2} busy, {}{}",
             self.rps(),
+            self.worth(costs) / 1000.0,
+            self.busy / 1000.0,
             if self.clean() {
                 "no error, every cart exact"
             } else {
@@ -216,81 +256,129 @@ impl Served {
     }
 }
 
-/// The load's two shares, share `i` on `targets[i]`, all at once; with `change`, the manager's
-/// catalog change made on the first target halfway through, timed until the second shows it.
-fn serve(
-    pool: &db::DbPool,
-    config: &server::Config,
-    targets: [&str; 2],
-    shoppers: &Shoppers,
-    dispatcher: &str,
-    change: Option<&Change>,
-) -> Served {
-    // Guests of their own for this load, so that each cart holds only its adds.
-    let guests = super::guest_sessions(pool, config, 2 * ADDERS);
-    let browse_lua = super::rotating(&shoppers.paths, &shoppers.one);
-    let board_pages: Vec<String> = BOARD_PAGES.iter().map(|p| (*p).to_string()).collect();
-    let board_lua = super::rotating(&board_pages, dispatcher);
-    // Each app server warmed first, as one that has been serving behind a load balancer is: its
-    // pages rendered once, its catalog held.
-    for t in targets {
-        for p in &shoppers.paths {
-            super::answered(t, p, &[("Cookie", &shoppers.one)]);
-        }
-        for p in &board_pages {
-            super::answered(t, p, &[("Cookie", dispatcher)]);
-        }
-    }
-    let adding: Vec<(&str, &str)> = guests
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (targets[i / ADDERS], t.as_str()))
-        .collect();
-    std::thread::scope(|s| {
-        // The adders run for the whole load: what the host took meanwhile is the load's.
-        let adds = s.spawn(|| super::host_took(|| adds(&adding)));
-        let loads: Vec<_> = targets
+/// What every load of the section is made with: the database, the one app server's
+/// configuration, the shoppers and the dispatcher's browser's cookies.
+struct Section<'a> {
+    pool: &'a db::DbPool,
+    config: &'a server::Config,
+    shoppers: &'a Shoppers,
+    dispatcher: &'a str,
+}
+
+impl Section<'_> {
+    /// What a request of each kind (adds, browsing, board) costs the machine, in ms: each kind
+    /// alone, both its shares on the one app server `store`, printed; and whether those loads
+    /// were clean.
+    fn prices(&self, store: &str) -> ([f64; 3], bool) {
+        let none = Mix {
+            adders: 0,
+            browsers: 0,
+            board: 0,
+        };
+        let Mix {
+            adders,
+            browsers,
+            board,
+        } = SHARE;
+        let priced = [
+            Mix { adders, ..none },
+            Mix { browsers, ..none },
+            Mix { board, ..none },
+        ]
+        .map(|mix| self.serve([store, store], mix, PRICING_SECS, None));
+        let costs: [f64; 3] = std::array::from_fn(|k| priced[k].busy / priced[k].kinds()[k]);
+        let clean = priced.iter().all(Served::clean);
+        let each: Vec<String> = ["adds", "browsing", "board"]
             .iter()
-            .map(|t| {
-                let (browse_lua, board_lua) = (&browse_lua, &board_lua);
-                (
-                    s.spawn(move || {
-                        wrk_script_once(
-                            &format!("http://{t}/buy-beer"),
-                            BROWSERS,
-                            SECS,
-                            &[],
-                            browse_lua,
-                        )
-                        .expect("wrk figures for the browsing share")
-                    }),
-                    s.spawn(move || {
-                        wrk_script_once(
-                            &format!("http://{t}{}", BOARD_PAGES[0]),
-                            BOARD,
-                            SECS,
-                            &[],
-                            board_lua,
-                        )
-                        .expect("wrk figures for the board's share")
-                    }),
-                )
-            })
+            .enumerate()
+            .map(|(k, kind)| format!("{kind} {:.3} ms ({:.0}/s)", costs[k], priced[k].kinds()[k]))
             .collect();
-        let seen = change.map(|c| {
-            std::thread::sleep(Duration::from_secs(SECS / 2));
-            catalog_change(pool, c, targets[0], targets[1])
+        println!(
+            "  each kind alone on the one app server, {PRICING_SECS} s each: what a request costs the machine (its CPUs' busy time over the requests answered), {}: {}{}",
+            if clean {
+                "no error, every cart exact"
+            } else {
+                "ERRORS"
+            },
+            each.join(", "),
+            super::taken(priced.iter().map(|p| p.stolen_ms).sum())
+        );
+        (costs, clean)
+    }
+
+    /// The load's two shares of `mix`, share `i` on `targets[i]`, all at once for `secs`; with
+    /// `change`, the manager's catalog change made on the first target halfway through, timed
+    /// until the second shows it.
+    fn serve(&self, targets: [&str; 2], mix: Mix, secs: u64, change: Option<&Change>) -> Served {
+        let Self {
+            pool,
+            config,
+            shoppers,
+            dispatcher,
+        } = *self;
+        // Guests of their own for this load, so that each cart holds only its adds.
+        let guests = super::guest_sessions(pool, config, 2 * mix.adders);
+        let browse_lua = super::rotating(&shoppers.paths, &shoppers.one);
+        let board_pages: Vec<String> = BOARD_PAGES.iter().map(|p| (*p).to_string()).collect();
+        let board_lua = super::rotating(&board_pages, dispatcher);
+        // Each app server warmed first, as one that has been serving behind a load balancer is:
+        // its pages rendered once, its catalog held.
+        for t in targets {
+            for p in &shoppers.paths {
+                super::answered(t, p, &[("Cookie", &shoppers.one)]);
+            }
+            for p in &board_pages {
+                super::answered(t, p, &[("Cookie", dispatcher)]);
+            }
+        }
+        let adding: Vec<(&str, &str)> = guests
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (targets[i / mix.adders], t.as_str()))
+            .collect();
+        let (busy, stolen, start) = (super::busy_ms(), super::stolen_ms(), Instant::now());
+        let (adds, browse, board, seen) = std::thread::scope(|s| {
+            let adds = s.spawn(|| adds(&adding, secs));
+            // A wrk load of `conns` connections a share on each target, when the mix has any.
+            let wrk = |path: &str, conns: usize, lua: &str, what: &str| {
+                let loads: Vec<_> = targets
+                    .iter()
+                    .filter(|_| conns > 0)
+                    .map(|t| {
+                        let (url, lua) = (format!("http://{t}{path}"), lua.to_string());
+                        let what = what.to_string();
+                        s.spawn(move || {
+                            wrk_script_once(&url, conns, secs, &[], &lua)
+                                .unwrap_or_else(|| panic!("wrk figures for {what}"))
+                        })
+                    })
+                    .collect();
+                loads
+            };
+            let browse = wrk("/buy-beer", mix.browsers, &browse_lua, "the browsing share");
+            let board = wrk(BOARD_PAGES[0], mix.board, &board_lua, "the board's share");
+            let seen = change.map(|c| {
+                std::thread::sleep(Duration::from_secs(secs / 2));
+                catalog_change(pool, c, targets[0], targets[1])
+            });
+            // Each wrk counted the same window: what the host took is the load's, printed once.
+            let joined = |loads: Vec<std::thread::ScopedJoinHandle<'_, Load>>| {
+                loads
+                    .into_iter()
+                    .map(|h| Load {
+                        stolen_ms: 0.0,
+                        ..h.join().expect("a wrk load")
+                    })
+                    .collect::<Vec<Load>>()
+            };
+            let adds = adds.join().expect("the adders");
+            (adds, joined(browse), joined(board), seen)
         });
-        let (adds, stolen_ms) = adds.join().expect("the adders");
-        // Each wrk counted the same window: the load's figure is printed once, above them.
-        let (browse, board) = loads
-            .into_iter()
-            .map(|(b, d)| {
-                let (mut b, mut d) = (b.join().expect("browsing"), d.join().expect("board"));
-                (b.stolen_ms, d.stolen_ms) = (0.0, 0.0);
-                (b, d)
-            })
-            .unzip();
+        let secs_taken = start.elapsed().as_secs_f64();
+        let (busy, stolen_ms) = (
+            (super::busy_ms() - busy) / secs_taken,
+            super::stolen_ms() - stolen,
+        );
         let wrong_carts = adds.guests.iter().filter_map(GuestAdds::differs).collect();
         Served {
             adds,
@@ -299,8 +387,9 @@ fn serve(
             wrong_carts,
             seen,
             stolen_ms,
+            busy,
         }
-    })
+    }
 }
 
 /// The adds' figures, and what each guest added.
@@ -375,11 +464,11 @@ fn held(body: &str) -> HashMap<i64, i64> {
 }
 
 /// Each guest adds one unit of a product at random, on a connection of their own to their app
-/// server, for [`SECS`] seconds; the answer in flight when the time is up is waited for, so that
+/// server, for `secs` seconds; the answer in flight when the time is up is waited for, so that
 /// every add the store made is counted.
-fn adds(guests: &[(&str, &str)]) -> Adds {
+fn adds(guests: &[(&str, &str)], secs: u64) -> Adds {
     let start = Instant::now();
-    let until = start + Duration::from_secs(SECS);
+    let until = start + Duration::from_secs(secs);
     let each: Vec<(GuestAdds, Vec<f64>)> = std::thread::scope(|s| {
         let handles: Vec<_> = guests
             .iter()
