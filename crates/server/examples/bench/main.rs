@@ -1458,7 +1458,7 @@ fn crowd(base: &str, shoppers: &Shoppers, cached_page: &Load) {
 
 /// Section 7c, `POST /api/v1/cart` by 64 guest sessions at once.
 fn adds(base: &str, shoppers: &Shoppers) {
-    let adds = add_load(base, shoppers);
+    let adds = add_load(base, shoppers, 10);
     show(
         &format!("POST /api/v1/cart, 64 sessions at once, {}", engine()),
         &adds,
@@ -1471,12 +1471,12 @@ fn adds(base: &str, shoppers: &Shoppers) {
 }
 
 /// wrk's figures for `POST /api/v1/cart` by the 64 adders at once, 10 s.
-fn add_load(base: &str, shoppers: &Shoppers) -> Load {
+fn add_load(base: &str, shoppers: &Shoppers, secs: u64) -> Load {
     let adds_lua = format!(
         "tokens = {{{}}}\nrequest = function()\n  local t = tokens[math.random(#tokens)]\n  local body = '{{\"product_id\":' .. math.random(1, 10) .. ',\"quantity\":1,\"barangay\":1380300002}}'\n  return wrk.format(\"POST\", \"/api/v1/cart\", {{[\"Authorization\"] = \"Bearer \" .. t, [\"Content-Type\"] = \"application/json\"}}, body)\nend\n",
         lua_list(&shoppers.adders)
     );
-    wrk_script(&format!("{base}/api/v1/cart"), 64, 10, &[], &adds_lua)
+    wrk_script(&format!("{base}/api/v1/cart"), 64, secs, &[], &adds_lua)
         .expect("wrk figures for adds")
 }
 
