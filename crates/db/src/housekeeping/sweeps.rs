@@ -164,8 +164,12 @@ pub fn due(
             newsletter_subscriptions.token_expires_at (nullable), newsletter_subscriptions.id: Ids;
             newsletter_subscriptions::confirmed_at.is_null()
                 .and(newsletter_subscriptions::token_expires_at.le(now))),
+        // A guest's cart is one with a guest key (the table's CHECK: a key or a member, never
+        // both). Asked as `user_id IS NULL`, SQLite read the pages through the members' unique
+        // index, every guest cart sorted for each page (20 ms a page of 24, 146 s for a year).
         Kind::GuestCarts => due_after!(conn, limit, after; carts.updated_at, carts.id: Ids;
-            carts::user_id.is_null().and(carts::updated_at.le(now - r.guest_cart_days * DAY))),
+            carts::guest_key.is_not_null()
+                .and(carts::updated_at.le(now - r.guest_cart_days * DAY))),
         Kind::Mail => due_after!(conn, limit, after; mail_outbox.created_at, mail_outbox.id: Ids;
             mail_outbox::created_at.le(now - r.mail_days * DAY)),
         // Due by either of two times: the first due rows again (the page before is gone).
