@@ -4,9 +4,6 @@
 
 use crate::support;
 
-use std::sync::{Arc, Mutex};
-
-use db::diesel::connection::{Connection, InstrumentationEvent};
 use domain::{BarangayId, PackagingId};
 use support::{database, Backend, MAKATI};
 
@@ -17,13 +14,7 @@ fn queries_of(b: Backend, path: &str) -> (Vec<String>, serde_json::Value) {
     let api = server::api_state(db.pool.clone(), &cfg).expect("api state");
     let state = server::web_state(&api, &cfg).expect("web state");
     let mut conn = db.pool.get().expect("connection");
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
-        if let InstrumentationEvent::StartQuery { query, .. } = event {
-            log.lock().unwrap().push(query.to_string());
-        }
-    });
+    let seen = support::queries_run(&mut conn);
     let choices = api::gate::Choices {
         consent: true,
         packaging: Some(PackagingId::from_db(1)),

@@ -1470,7 +1470,7 @@ fn adds(base: &str, shoppers: &Shoppers) {
     );
 }
 
-/// wrk's figures for `POST /api/v1/cart` by the 64 adders at once, 10 s.
+/// wrk's figures for `POST /api/v1/cart` by the 64 adders at once, `secs` long.
 fn add_load(base: &str, shoppers: &Shoppers, secs: u64) -> Load {
     let adds_lua = format!(
         "tokens = {{{}}}\nrequest = function()\n  local t = tokens[math.random(#tokens)]\n  local body = '{{\"product_id\":' .. math.random(1, 10) .. ',\"quantity\":1,\"barangay\":1380300002}}'\n  return wrk.format(\"POST\", \"/api/v1/cart\", {{[\"Authorization\"] = \"Bearer \" .. t, [\"Content-Type\"] = \"application/json\"}}, body)\nend\n",

@@ -270,28 +270,32 @@ impl Section<'_> {
     /// alone, both its shares on the one app server `store`, printed; and whether those loads
     /// were clean.
     fn prices(&self, store: &str) -> ([f64; 3], bool) {
-        let none = Mix {
-            adders: 0,
-            browsers: 0,
-            board: 0,
-        };
-        let Mix {
-            adders,
-            browsers,
-            board,
-        } = SHARE;
-        let priced = [
-            Mix { adders, ..none },
-            Mix { browsers, ..none },
-            Mix { board, ..none },
-        ]
-        .map(|mix| self.serve([store, store], mix, PRICING_SECS, None));
-        let costs: [f64; 3] = std::array::from_fn(|k| priced[k].busy / priced[k].kinds()[k]);
+        let alone = [
+            Mix {
+                browsers: 0,
+                board: 0,
+                ..SHARE
+            },
+            Mix {
+                adders: 0,
+                board: 0,
+                ..SHARE
+            },
+            Mix {
+                adders: 0,
+                browsers: 0,
+                ..SHARE
+            },
+        ];
+        let priced = alone.map(|mix| self.serve([store, store], mix, PRICING_SECS, None));
+        // Each load's own kind: its requests a second, and its cost.
+        let rates: [f64; 3] = std::array::from_fn(|k| priced[k].kinds()[k]);
+        let costs: [f64; 3] = std::array::from_fn(|k| priced[k].busy / rates[k]);
         let clean = priced.iter().all(Served::clean);
         let each: Vec<String> = ["adds", "browsing", "board"]
             .iter()
             .enumerate()
-            .map(|(k, kind)| format!("{kind} {:.3} ms ({:.0}/s)", costs[k], priced[k].kinds()[k]))
+            .map(|(k, kind)| format!("{kind} {:.3} ms ({:.0}/s)", costs[k], rates[k]))
             .collect();
         println!(
             "  each kind alone on the one app server, {PRICING_SECS} s each: what a request costs the machine (its CPUs' busy time over the requests answered), {}: {}{}",

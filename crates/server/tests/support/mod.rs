@@ -135,6 +135,20 @@ fn cluster() -> &'static Cluster {
     })
 }
 
+/// From now on, every statement `conn` starts, as diesel shows it (its SQL, then ` -- binds:
+/// [...]`), in the order they run.
+pub fn queries_run(conn: &mut db::AnyConnection) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+    use db::diesel::connection::{Connection, InstrumentationEvent};
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+        if let InstrumentationEvent::StartQuery { query, .. } = event {
+            log.lock().unwrap().push(query.to_string());
+        }
+    });
+    seen
+}
+
 /// Runs SQL statements on `pool` (a test's own setup), panicking with the statement on error.
 pub fn exec(pool: &DbPool, sql: &str) {
     use db::diesel::connection::SimpleConnection;
