@@ -800,12 +800,12 @@ fn print_database(pool: &db::DbPool, postgres: bool) {
     );
 }
 
-/// After a bulk write, on PostgreSQL: `ANALYZE`, so that the planner has the statistics a real
-/// depot's autovacuum would have gathered by then. Answers what to print after the write ("" on
-/// SQLite).
-pub(crate) fn analyze(pool: &db::DbPool) -> String {
-    as_autovacuum(pool, "ANALYZE")
-        .map_or_else(String::new, |s| format!("; then ANALYZE in {s:.1} s"))
+/// After a bulk write, on PostgreSQL: `statement` (`ANALYZE`, so that the planner has the
+/// statistics a real depot's autovacuum would have gathered by then, or `VACUUM (ANALYZE)`).
+/// Answers what to print after the write ("" on SQLite).
+pub(crate) fn after_bulk_write(pool: &db::DbPool, statement: &str) -> String {
+    as_autovacuum(pool, statement)
+        .map_or_else(String::new, |s| format!("; then {statement} in {s:.1} s"))
 }
 
 /// On PostgreSQL, `statement` (`ANALYZE`, `VACUUM (ANALYZE)`): what autovacuum would have done by
@@ -823,11 +823,30 @@ pub(crate) fn as_autovacuum(pool: &db::DbPool, statement: &str) -> Option<f64> {
     Some(t.elapsed().as_secs_f64())
 }
 
-/// PostgreSQL's autovacuum around loads (11c's rounds, section 10's): what it was vacuuming when
-/// they began, and which tables it vacuumed while they ran (it competes with them for the cores).
-pub(crate) struct Autovacuum {
-    since: String,
-    running: String,
+/// `work`'s result, and on PostgreSQL what autovacuum was running when it began and which tables
+/// it vacuumed while it ran (it competes with a load for the cores), printed after it.
+pub(crate) fn autovacuum_during<T>(pool: &db::DbPool, work: impl FnOnce() -> T) -> T {
+    if !postgres() {
+        return work();
+    }
+    let since = text(pool, "SELECT now()::text AS t");
+    let running = text(
+        pool,
+        "SELECT COALESCE(string_agg(query, ', '), 'none') AS t FROM pg_stat_activity \
+         WHERE backend_type = 'autovacuum worker'",
+    );
+    let done = work();
+    let vacuumed = text(
+        pool,
+        &format!(
+            "SELECT COALESCE(string_agg(relname, ', ' ORDER BY relname), 'none') AS t \
+             FROM pg_stat_user_tables WHERE last_autovacuum >= '{since}'::timestamptz"
+        ),
+    );
+    println!(
+        "  PostgreSQL's autovacuum: running when the loads began: {running}; tables it vacuumed while they ran: {vacuumed}"
+    );
+    done
 }
 
 #[derive(db::diesel::QueryableByName)]
@@ -836,39 +855,8 @@ struct Text {
     t: String,
 }
 
-impl Autovacuum {
-    pub(crate) fn begin(pool: &db::DbPool) -> Option<Self> {
-        if !postgres() {
-            return None;
-        }
-        Some(Self {
-            since: text(pool, "SELECT now()::text AS t"),
-            running: text(
-                pool,
-                "SELECT COALESCE(string_agg(query, ', '), 'none') AS t FROM pg_stat_activity \
-                 WHERE backend_type = 'autovacuum worker'",
-            ),
-        })
-    }
-
-    pub(crate) fn print(&self, pool: &db::DbPool) {
-        let vacuumed = text(
-            pool,
-            &format!(
-                "SELECT COALESCE(string_agg(relname, ', ' ORDER BY relname), 'none') AS t \
-                 FROM pg_stat_user_tables WHERE last_autovacuum >= '{}'::timestamptz",
-                self.since
-            ),
-        );
-        println!(
-            "  PostgreSQL's autovacuum: running when the loads began: {}; tables it vacuumed while they ran: {vacuumed}",
-            self.running
-        );
-    }
-}
-
 /// One text a query answers (as `t`).
-pub(crate) fn text(pool: &db::DbPool, sql: &str) -> String {
+fn text(pool: &db::DbPool, sql: &str) -> String {
     use db::diesel::RunQueryDsl;
     db::diesel::sql_query(sql)
         .get_result::<Text>(&mut *pool.get().unwrap())
@@ -1776,7 +1764,7 @@ fn bulk_orders(pool: &db::DbPool) -> (fixtures::orders::Plan, fixtures::orders::
     let t = Instant::now();
     let made = fixtures::orders::orders(&mut pool.get().unwrap(), &plan).expect("bulk orders");
     let secs = t.elapsed().as_secs_f64();
-    (plan, made, secs, analyze(pool))
+    (plan, made, secs, after_bulk_write(pool, "ANALYZE"))
 }
 
 /// wrk's figures for `paths` (one at random each request) with the dispatcher's `cookie`.
@@ -1947,9 +1935,7 @@ fn catalog(addr: &str, pool: &db::DbPool, config: &server::Config, cached_page: 
     // On PostgreSQL, what autovacuum does soon after 10,000 products written at once (it vacuums
     // and analyzes a table after a thousand inserts and a fifth of its rows): done now, not while
     // 10c's crowd types beside it on the same two cores.
-    let analyzed = as_autovacuum(pool, "VACUUM (ANALYZE)").map_or_else(String::new, |s| {
-        format!("; then VACUUM (ANALYZE) in {s:.1} s")
-    });
+    let analyzed = after_bulk_write(pool, "VACUUM (ANALYZE)");
     // The build the store makes when the data version moves, made here on a state of its own
     // (the same code, the store idle meanwhile), then the store's own, waited for.
     let api = server::api_state(pool.clone(), config).expect("api state");
@@ -2000,12 +1986,10 @@ fn catalog(addr: &str, pool: &db::DbPool, config: &server::Config, cached_page: 
         "  10b. memory of the bench's process, which runs the store, with the catalog held: {rss:.0} MB (highest so far {peak:.0} MB)   goal < 300 MB   {}",
         met(rss < 300.0)
     );
-    let vacuums = Autovacuum::begin(pool);
-    typing(addr, &places, cached_page);
-    listing(addr, &places);
-    if let Some(v) = vacuums {
-        v.print(pool);
-    }
+    autovacuum_during(pool, || {
+        typing(addr, &places, cached_page);
+        listing(addr, &places);
+    });
     let (rss, peak) = memory_mb();
     println!("  memory after the loads: {rss:.0} MB (highest {peak:.0} MB)");
 }

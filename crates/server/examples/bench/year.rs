@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{
-    add_load, analyze, engine, http_request, load, met, percentile, served_bytes, shoppers,
-    thousands, Autovacuum, Shoppers, COOKIES, ENCODINGS,
+    add_load, after_bulk_write, autovacuum_during, engine, http_request, load, met, percentile,
+    served_bytes, shoppers, thousands, Shoppers, COOKIES, ENCODINGS,
 };
 
 /// Shoppers timed while housekeeping runs: each sends a list page, a product page and an add
@@ -124,7 +124,7 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
     let year = fixtures::year::Year::ending(domain::calendar::unix_now(), 1.0);
     let w = fixtures::year::write(&mut pool.get().unwrap(), &year).expect("a simulated year");
     let written = t.elapsed().as_secs_f64();
-    let analyzed = analyze(pool);
+    let analyzed = after_bulk_write(pool, "ANALYZE");
     println!(
         "  written in {written:.1} s: {} sessions, {} guest carts ({} lines), {} guest orders over 400 days, {} rate-limit windows, {} registrations, {} newsletter signups, {} undelivered mails ({} rows){analyzed}",
         thousands(w.sessions),
@@ -190,11 +190,7 @@ pub(crate) fn a_year_later(addr: &str, pool: &db::DbPool, config: &server::Confi
             "  VACUUM (ANALYZE) of the database in {took:.1} s, as autovacuum would have left it: a year's rows written over the year and the swept ones cleared (on PostgreSQL deleted rows stay in the tables until vacuum clears them)"
         );
     }
-    let vacuums = Autovacuum::begin(pool);
-    let later = Figures::measure(&base, &shoppers);
-    if let Some(v) = vacuums {
-        v.print(pool);
-    }
+    let later = autovacuum_during(pool, || Figures::measure(&base, &shoppers));
     compare_with_fresh(&fresh, &later);
 }
 
